@@ -1,0 +1,2 @@
+pub mod platform;
+pub mod wire;

@@ -1,0 +1,326 @@
+//! Batch license orders (operation 5): 2.5 and 2.6 of the interface.
+
+use serde::{Deserialize, Serialize};
+
+use super::de::null_as_empty;
+
+/// 2.6: license types.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LicenseType {
+    NormalUnrecoverUsbkey,
+    NormalRecoverUsbkey,
+    NormalUnrecoverLanUsbkey,
+    NormalRecoverLanUsbkey,
+    IdentityUsbkey,
+    IdentityLanUsbkey,
+    Softkey,
+    LanSoftkey,
+    ProductEntity,
+    CloudAccount,
+    CloudCustomer,
+    CloudPersonal,
+    LkProductUsbkey,
+    LkAuthUsbkey,
+}
+
+impl LicenseType {
+    pub const ALL: [LicenseType; 14] = [
+        Self::NormalUnrecoverUsbkey,
+        Self::NormalRecoverUsbkey,
+        Self::NormalUnrecoverLanUsbkey,
+        Self::NormalRecoverLanUsbkey,
+        Self::IdentityUsbkey,
+        Self::IdentityLanUsbkey,
+        Self::Softkey,
+        Self::LanSoftkey,
+        Self::ProductEntity,
+        Self::CloudAccount,
+        Self::CloudCustomer,
+        Self::CloudPersonal,
+        Self::LkProductUsbkey,
+        Self::LkAuthUsbkey,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::NormalUnrecoverUsbkey => "normal_unrecover_usbkey",
+            Self::NormalRecoverUsbkey => "normal_recover_usbkey",
+            Self::NormalUnrecoverLanUsbkey => "normal_unrecover_lan_usbkey",
+            Self::NormalRecoverLanUsbkey => "normal_recover_lan_usbkey",
+            Self::IdentityUsbkey => "identity_usbkey",
+            Self::IdentityLanUsbkey => "identity_lan_usbkey",
+            Self::Softkey => "softkey",
+            Self::LanSoftkey => "lan_softkey",
+            Self::ProductEntity => "product_entity",
+            Self::CloudAccount => "cloud_account",
+            Self::CloudCustomer => "cloud_customer",
+            Self::CloudPersonal => "cloud_personal",
+            Self::LkProductUsbkey => "lk_product_usbkey",
+            Self::LkAuthUsbkey => "lk_auth_usbkey",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|t| t.as_str() == s)
+    }
+
+    /// Cloud license types: their delete orders must name `srcLicenseOrderId`.
+    pub fn is_cloud(self) -> bool {
+        matches!(
+            self,
+            Self::CloudAccount | Self::CloudCustomer | Self::CloudPersonal
+        )
+    }
+
+    /// Re-issuable locks, which can always be disabled and enabled (operations 6 and 7).
+    pub fn is_reissuable_lock(self) -> bool {
+        matches!(self, Self::NormalRecoverUsbkey | Self::NormalRecoverLanUsbkey)
+    }
+
+    /// Physical locks (USB keys) of any kind.
+    pub fn is_usbkey(self) -> bool {
+        self.as_str().ends_with("usbkey")
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OrderType {
+    NewBuy,
+    DeleteAsset,
+    DeleteProduct,
+}
+
+impl OrderType {
+    pub const ALL: [OrderType; 3] = [Self::NewBuy, Self::DeleteAsset, Self::DeleteProduct];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::NewBuy => "new_buy",
+            Self::DeleteAsset => "delete_asset",
+            Self::DeleteProduct => "delete_product",
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CustomerType {
+    Personal,
+    Company,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SyncMode {
+    /// Applied before the answer (the platform's default when absent).
+    #[default]
+    Sync,
+    /// Stored and answered at once, applied in the background.
+    Async,
+}
+
+/// Operation 5 body.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct BatchOrderRequest {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub channel_code: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub channel_order_id: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sync_mode: Option<SyncMode>,
+    #[serde(default, deserialize_with = "null_as_empty")]
+    pub order_list: Vec<OrderEntry>,
+}
+
+/// Operation 5 answer, one per order.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct BatchOrderResult {
+    pub sequence: i32,
+    pub license_order_id: String,
+    pub customer_id: String,
+}
+
+/// An element of `orderList`.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct OrderEntry {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sequence: Option<i32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub customer_id: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub crm_customer_id: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub customer_name: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub channel_customer_id: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub admin_name: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub admin_account: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub admin_email: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub admin_cell_number: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub password_mobile: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub address: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub customer_type: Option<CustomerType>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub branch_code: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub branch_name: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub enterprise_global_id: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub src_license_order_id: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub license_type: Option<LicenseType>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub order_type: Option<OrderType>,
+    #[serde(default, deserialize_with = "null_as_empty")]
+    pub assets: Vec<AssetEntry>,
+}
+
+/// An `{extendCode, extendValue}` pair as sent in an order.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ExtendEntry {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub extend_code: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub extend_value: Option<String>,
+}
+
+/// An element of an order's `assets`.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AssetEntry {
+    #[serde(default, deserialize_with = "null_as_empty")]
+    pub asset_nos: Vec<String>,
+    #[serde(
+        default,
+        deserialize_with = "null_as_empty",
+        skip_serializing_if = "Vec::is_empty"
+    )]
+    pub asset_extend_list: Vec<ExtendEntry>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub limit_start_date: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub limit_end_date: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub borrowed_usb_key: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub transfered_asset_num: Option<bool>,
+    #[serde(default, deserialize_with = "null_as_empty")]
+    pub products: Vec<ProductEntry>,
+    #[serde(
+        default,
+        deserialize_with = "null_as_empty",
+        skip_serializing_if = "Vec::is_empty"
+    )]
+    pub merchandises: Vec<MerchandiseEntry>,
+}
+
+/// A product granted (or removed) on an asset.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ProductEntry {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub crm_product_id: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub parent_crm_product_id: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub product_uri: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub product_name: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gms_pid: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub app_key: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub product_type: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub limit_start_date: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub limit_end_date: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub limit_concurrent: Option<i32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub limit_time_duration: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub strict_match_when_delete: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub trial: Option<i32>,
+    /// Epoch milliseconds, like every timestamp (the table says Integer; a 32-bit integer
+    /// cannot hold a date in milliseconds).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub trial_end_date: Option<i64>,
+    #[serde(
+        default,
+        deserialize_with = "null_as_empty",
+        skip_serializing_if = "Vec::is_empty"
+    )]
+    pub passwords: Vec<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub time_unit: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub time_unit_quantity: Option<i32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub time_duration_expression: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub src_license_order_id: Option<String>,
+    #[serde(
+        default,
+        deserialize_with = "null_as_empty",
+        skip_serializing_if = "Vec::is_empty"
+    )]
+    pub product_features: Vec<FeatureEntry>,
+}
+
+/// A feature point of a product.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FeatureEntry {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub feature_code: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub feature_name: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub feature_value: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub feature_value_type: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub trial: Option<i32>,
+    /// Epoch milliseconds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub trial_end_date: Option<i64>,
+}
+
+/// A merchandise (product package); `children` is `null` at the deepest level.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct MerchandiseEntry {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub crm_product_id: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub parent_crm_product_id: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub merchandise_num: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub merchandise_name: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub parent_merchandise_num: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub time_duration_expression: Option<String>,
+    #[serde(default)]
+    pub children: Option<Vec<MerchandiseEntry>>,
+    #[serde(default, deserialize_with = "null_as_empty")]
+    pub license_order_product_list: Vec<ProductEntry>,
+}

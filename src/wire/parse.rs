@@ -1,0 +1,36 @@
+//! Reading a JSON body into a wire type, naming the field path of any error.
+
+use serde::de::DeserializeOwned;
+
+/// Why a body is not the expected shape; `path` is empty for the body as a whole.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{}: {message}", if path.is_empty() { "body" } else { path.as_str() })]
+pub struct ParseError {
+    pub path: String,
+    /// serde_json's message, which ends with the line and column.
+    pub message: String,
+    pub line: usize,
+    pub column: usize,
+}
+
+/// Parses `bytes` as JSON into `T`; trailing characters are an error.
+pub fn json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ParseError> {
+    let mut de = serde_json::Deserializer::from_slice(bytes);
+    let value = serde_path_to_error::deserialize(&mut de).map_err(|e| {
+        let path = e.path().to_string();
+        let inner = e.into_inner();
+        ParseError {
+            path: if path == "." { String::new() } else { path },
+            message: inner.to_string(),
+            line: inner.line(),
+            column: inner.column(),
+        }
+    })?;
+    de.end().map_err(|e| ParseError {
+        path: String::new(),
+        message: e.to_string(),
+        line: e.line(),
+        column: e.column(),
+    })?;
+    Ok(value)
+}
