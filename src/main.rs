@@ -1,1 +1,167 @@
-fn main() {}
+//! The command line: no sub-command opens the console (later); `serve` runs the embedded
+//! platform headless; `app create` registers an application.
+
+use std::io::Write;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use clap::{Args, CommandFactory, Parser, Subcommand};
+use license_desk::platform::{self, Config, Region, Server};
+
+#[derive(Parser)]
+#[command(
+    name = "license-desk",
+    version,
+    about = "License Desk: a console for license administrators, with an embedded licensing platform"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Run the embedded platform headless, as a shared training or test server.
+    Serve(ServeArgs),
+    /// Manage the applications that may call a platform's data directory.
+    #[command(subcommand)]
+    App(AppCommand),
+}
+
+#[derive(Args)]
+struct ServeArgs {
+    /// Address to listen on; port 0 picks a free port.
+    #[arg(long, default_value = "127.0.0.1:8610")]
+    listen: SocketAddr,
+    /// Data directory [default: the OS data directory, e.g. ~/.local/share/license-desk/platform]
+    #[arg(long)]
+    data: Option<PathBuf>,
+    /// First digit of the asset numbers handed out: 8 domestic, 6 Singapore.
+    #[arg(long, default_value_t = 8, value_parser = parse_region)]
+    region: u8,
+    /// How long a used g_nonce is remembered, in seconds.
+    #[arg(long, default_value_t = 24 * 3600)]
+    nonce_window: u64,
+    /// Lifetime of an access token, in seconds.
+    #[arg(long, default_value_t = 7 * 24 * 3600)]
+    token_lifetime: u64,
+}
+
+#[derive(Subcommand)]
+enum AppCommand {
+    /// Register an application and print its {"appKey","appSecret"}; the secret is shown once.
+    Create {
+        /// Data directory of the platform [default: as for serve]
+        #[arg(long)]
+        data: Option<PathBuf>,
+        /// Name of the application.
+        #[arg(long)]
+        name: String,
+        /// Comma-separated scopes: auth_order, auth_activity.
+        #[arg(long)]
+        scopes: String,
+    },
+}
+
+fn parse_region(s: &str) -> Result<u8, String> {
+    s.parse::<u8>()
+        .ok()
+        .filter(|d| Region::from_digit(*d).is_some())
+        .ok_or_else(|| format!("{s:?}: the region is 8 (domestic) or 6 (Singapore)"))
+}
+
+fn default_data_dir() -> Result<PathBuf, String> {
+    directories::ProjectDirs::from("", "", "license-desk")
+        .map(|d| d.data_dir().join("platform"))
+        .ok_or_else(|| "no OS data directory is known for this user; give --data DIR".to_owned())
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        None => {
+            // The console comes with a later version; until then, say what there is.
+            let _ = Cli::command().print_help();
+            Ok(())
+        }
+        Some(Command::Serve(args)) => serve(args),
+        Some(Command::App(AppCommand::Create { data, name, scopes })) => {
+            app_create(data, &name, &scopes)
+        }
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("error: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn app_create(data: Option<PathBuf>, name: &str, scopes: &str) -> Result<(), String> {
+    let scopes = platform::apps::parse_scopes(scopes)?;
+    if name.trim().is_empty() {
+        return Err("--name must not be blank".to_owned());
+    }
+    let data = data.map_or_else(default_data_dir, Ok)?;
+    let created = platform::create_app(&data, name.trim(), &scopes).map_err(|e| e.to_string())?;
+    let line = serde_json::to_string(&created).map_err(|e| e.to_string())?;
+    println!("{line}");
+    Ok(())
+}
+
+fn serve(args: ServeArgs) -> Result<(), String> {
+    tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
+        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env()
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
+        )
+        .init();
+    let data = args.data.map_or_else(default_data_dir, Ok)?;
+    let mut config = Config::new(&data, args.listen);
+    config.region = Region::from_digit(args.region).unwrap_or_default();
+    config.nonce_window = Duration::from_secs(args.nonce_window);
+    config.token_lifetime = Duration::from_secs(args.token_lifetime);
+    config.token_reuse_margin = config.token_reuse_margin.min(config.token_lifetime / 2);
+
+    let runtime = tokio::runtime::Runtime::new().map_err(|e| format!("cannot start tokio: {e}"))?;
+    runtime.block_on(async move {
+        let server = Server::start(config).await.map_err(|e| e.to_string())?;
+        tracing::info!(data = %data.display(), "platform started");
+        // The one line on stdout: scripts wait for it to know the platform answers.
+        let mut out = std::io::stdout();
+        let _ = writeln!(out, "listening on {}", server.base_url());
+        let _ = out.flush();
+        wait_for_stop().await;
+        tracing::info!("stopping");
+        server.shutdown().await;
+        tracing::info!("stopped");
+        Ok(())
+    })
+}
+
+/// Ctrl-C, or SIGTERM on Unix.
+async fn wait_for_stop() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let term = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut s) => {
+                s.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let term = std::future::pending::<()>();
+    tokio::select! {
+        _ = ctrl_c => {}
+        _ = term => {}
+    }
+}

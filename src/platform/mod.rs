@@ -1,0 +1,15 @@
+//! The embedded platform: the system `platform-interface.md` describes, on axum and SQLite.
+//! [`Server::start`] runs it on a loopback or any other address; `license-desk serve` runs it
+//! headless. Decisions taken where the interface is silent are in `docs/platform.md`.
+
+pub mod apps;
+pub mod auth;
+pub mod error;
+mod http;
+pub mod ids;
+pub mod rules;
+mod server;
+mod shared;
+pub mod store;
+
+pub use server::{Config, Region, Server, StartError, create_app};

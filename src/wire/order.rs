@@ -75,7 +75,10 @@ impl LicenseType {
 
     /// Re-issuable locks, which can always be disabled and enabled (operations 6 and 7).
     pub fn is_reissuable_lock(self) -> bool {
-        matches!(self, Self::NormalRecoverUsbkey | Self::NormalRecoverLanUsbkey)
+        matches!(
+            self,
+            Self::NormalRecoverUsbkey | Self::NormalRecoverLanUsbkey
+        )
     }
 
     /// Physical locks (USB keys) of any kind.

@@ -229,7 +229,10 @@ pub fn batch_order(r: &BatchOrderRequest) -> Vec<Problem> {
     if r.order_list.is_empty() {
         c.push("orderList", "at least one order required");
     } else if r.order_list.len() > MAX_ORDERS {
-        c.push("orderList", format!("at most {MAX_ORDERS} orders per batch"));
+        c.push(
+            "orderList",
+            format!("at most {MAX_ORDERS} orders per batch"),
+        );
     }
     let mut sequences: HashMap<i32, usize> = HashMap::new();
     for (i, order) in r.order_list.iter().enumerate() {
@@ -253,7 +256,10 @@ fn check_order(c: &mut Check, path: &str, o: &OrderEntry) {
         Some(s) if s < 0 => c.push(format!("{path}.sequence"), "must not be negative"),
         Some(_) => {}
     }
-    let has_customer_id = o.customer_id.as_deref().is_some_and(|s| !s.trim().is_empty());
+    let has_customer_id = o
+        .customer_id
+        .as_deref()
+        .is_some_and(|s| !s.trim().is_empty());
     let has_channel_id = o
         .channel_customer_id
         .as_deref()
@@ -320,7 +326,10 @@ fn check_order(c: &mut Check, path: &str, o: &OrderEntry) {
 
 fn check_asset(c: &mut Check, path: &str, order_type: OrderType, a: &AssetEntry) {
     if a.asset_nos.is_empty() {
-        c.push(format!("{path}.assetNos"), "at least one asset number required");
+        c.push(
+            format!("{path}.assetNos"),
+            "at least one asset number required",
+        );
     }
     let mut seen: HashMap<&str, usize> = HashMap::new();
     for (k, num) in a.asset_nos.iter().enumerate() {
@@ -356,7 +365,10 @@ fn check_asset(c: &mut Check, path: &str, order_type: OrderType, a: &AssetEntry)
                 );
             }
             if !a.merchandises.is_empty() {
-                c.push(format!("{path}.merchandises"), "must be empty for delete_asset");
+                c.push(
+                    format!("{path}.merchandises"),
+                    "must be empty for delete_asset",
+                );
             }
         }
         OrderType::DeleteProduct => {
@@ -425,7 +437,11 @@ fn check_product(c: &mut Check, path: &str, op: &str, p: &ProductEntry) {
         ("productName", &p.product_name, MAX_TEXT_LEN),
         ("productType", &p.product_type, MAX_ID_LEN),
         ("timeUnit", &p.time_unit, MAX_ID_LEN),
-        ("timeDurationExpression", &p.time_duration_expression, MAX_ID_LEN),
+        (
+            "timeDurationExpression",
+            &p.time_duration_expression,
+            MAX_ID_LEN,
+        ),
     ] {
         c.optional(&format!("{path}.{name}"), value, max);
     }
@@ -448,8 +464,16 @@ fn check_product(c: &mut Check, path: &str, op: &str, p: &ProductEntry) {
 
 fn check_feature(c: &mut Check, path: &str, f: &FeatureEntry) {
     c.required(&format!("{path}.featureCode"), &f.feature_code, MAX_ID_LEN);
-    c.optional(&format!("{path}.featureName"), &f.feature_name, MAX_TEXT_LEN);
-    c.optional(&format!("{path}.featureValue"), &f.feature_value, MAX_TEXT_LEN);
+    c.optional(
+        &format!("{path}.featureName"),
+        &f.feature_name,
+        MAX_TEXT_LEN,
+    );
+    c.optional(
+        &format!("{path}.featureValue"),
+        &f.feature_value,
+        MAX_TEXT_LEN,
+    );
     c.flag(&format!("{path}.trial"), f.trial);
     c.not_negative(&format!("{path}.trialEndDate"), f.trial_end_date);
 }

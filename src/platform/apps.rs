@@ -1,0 +1,78 @@
+//! Applications: the callers of the platform, each with an app key, a secret and scopes.
+
+use rusqlite::{OptionalExtension, Transaction};
+use serde::Serialize;
+
+use super::error::OpError;
+use super::ids;
+use crate::wire::scopes;
+
+/// What `license-desk app create` prints; the secret is shown this once and stored hashed.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AppCredentials {
+    pub app_key: String,
+    pub app_secret: String,
+}
+
+/// Checks a comma-separated scope list: each of `auth_order`, `auth_activity`, at least one.
+pub fn parse_scopes(list: &str) -> Result<Vec<String>, String> {
+    let mut out: Vec<String> = Vec::new();
+    for s in list.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+        if s != scopes::ORDER && s != scopes::ACTIVITY {
+            return Err(format!(
+                "unknown scope {s:?}: use {} and/or {}",
+                scopes::ORDER,
+                scopes::ACTIVITY
+            ));
+        }
+        if !out.iter().any(|o| o == s) {
+            out.push(s.to_owned());
+        }
+    }
+    if out.is_empty() {
+        return Err("at least one scope is required".to_owned());
+    }
+    Ok(out)
+}
+
+pub fn create(
+    tx: &Transaction<'_>,
+    name: &str,
+    scopes: &[String],
+    now: i64,
+) -> Result<AppCredentials, OpError> {
+    let app_key = format!("ak_{}", ids::random_token(12)?);
+    let app_secret = ids::random_token(32)?;
+    tx.execute(
+        "INSERT INTO apps(app_key, name, secret_hash, scopes, created_at) VALUES (?1, ?2, ?3, ?4, ?5)",
+        rusqlite::params![
+            app_key,
+            name,
+            secret_hash(&app_key, &app_secret),
+            scopes.join(" "),
+            now
+        ],
+    )?;
+    Ok(AppCredentials {
+        app_key,
+        app_secret,
+    })
+}
+
+/// The app's space-separated scopes when `secret` is its secret.
+pub fn authenticate(
+    tx: &Transaction<'_>,
+    app_key: &str,
+    secret: &str,
+) -> rusqlite::Result<Option<String>> {
+    let row: Option<(Vec<u8>, String)> = tx
+        .prepare_cached("SELECT secret_hash, scopes FROM apps WHERE app_key = ?1")?
+        .query_row([app_key], |r| Ok((r.get(0)?, r.get(1)?)))
+        .optional()?;
+    Ok(row.and_then(|(hash, scopes)| (hash == secret_hash(app_key, secret)).then_some(scopes)))
+}
+
+fn secret_hash(app_key: &str, secret: &str) -> Vec<u8> {
+    ids::hash(&[b"app-secret", app_key.as_bytes(), secret.as_bytes()])
+}

@@ -1,0 +1,301 @@
+//! The order group: its envelope, its extractors, and the nine operations.
+
+use axum::Json;
+use axum::extract::rejection::PathRejection;
+use axum::extract::{FromRequest, FromRequestParts, Path, Request, State};
+use axum::http::StatusCode;
+use axum::http::request::Parts;
+use axum::response::{IntoResponse, Response};
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+
+use super::admit::{Query, Refusal, admit, json_body};
+use crate::platform::auth::Caller;
+use crate::platform::error::OpError;
+use crate::platform::ids::now_ms;
+use crate::platform::rules::{assets, customers, locks, orders, shellnums};
+use crate::platform::shared::AppState;
+use crate::wire::envelope::{self, BUSINESS_EXCEPTION_STATUS};
+use crate::wire::{
+    Asset, BatchOrderRequest, BatchOrderResult, BindRequest, CreatedEnterprise, Customer,
+    CustomerQuery, DefaultFilter, EnterpriseRequest, LockRequest, LockResult, OrderEnvelope,
+    ShellnumsRequest, scopes, validate,
+};
+
+/// A refused order-group call, rendered in the group's envelope.
+pub struct OrderFailure(Refusal);
+
+impl From<OpError> for OrderFailure {
+    fn from(e: OpError) -> Self {
+        Self(Refusal::Op(e))
+    }
+}
+
+impl From<Refusal> for OrderFailure {
+    fn from(r: Refusal) -> Self {
+        Self(r)
+    }
+}
+
+impl IntoResponse for OrderFailure {
+    fn into_response(self) -> Response {
+        let (status, code, message, cause) = match self.0 {
+            Refusal::Unauthorized(m) => (
+                StatusCode::UNAUTHORIZED,
+                envelope::UNAUTHORIZED,
+                m,
+                "unauthorized".to_owned(),
+            ),
+            Refusal::Forbidden(m) => (
+                StatusCode::FORBIDDEN,
+                envelope::FORBIDDEN,
+                m,
+                "scope missing".to_owned(),
+            ),
+            Refusal::Op(e) => {
+                let code = e.code();
+                match e {
+                    OpError::Invalid { message, cause } => {
+                        tracing::debug!(%message, "refused");
+                        (business_exception(), code, message, cause)
+                    }
+                    other => {
+                        tracing::error!(error = %other, "operation failed");
+                        (
+                            business_exception(),
+                            code,
+                            "system exception, nothing was written; retry".to_owned(),
+                            other.to_string(),
+                        )
+                    }
+                }
+            }
+        };
+        let body: OrderEnvelope<()> = OrderEnvelope::failure(code, message, cause);
+        (status, Json(body)).into_response()
+    }
+}
+
+fn business_exception() -> StatusCode {
+    StatusCode::from_u16(BUSINESS_EXCEPTION_STATUS).unwrap_or(StatusCode::OK)
+}
+
+type Reply<T> = Result<Json<OrderEnvelope<T>>, OrderFailure>;
+
+fn ok<T>(data: T) -> Reply<T> {
+    Ok(Json(OrderEnvelope::success(data)))
+}
+
+/// An admitted order-group call with a JSON body.
+pub struct Call<T> {
+    caller: Caller,
+    query: Query,
+    body: T,
+}
+
+impl<T: DeserializeOwned + Send> FromRequest<AppState> for Call<T> {
+    type Rejection = OrderFailure;
+
+    async fn from_request(req: Request, state: &AppState) -> Result<Self, Self::Rejection> {
+        let (parts, body) = req.into_parts();
+        let (caller, query) = admit(state, &parts, scopes::ORDER).await?;
+        let body = json_body(&parts.headers, body).await?;
+        Ok(Self {
+            caller,
+            query,
+            body,
+        })
+    }
+}
+
+/// An admitted order-group call without a body (GET).
+pub struct Get {
+    query: Query,
+}
+
+impl FromRequestParts<AppState> for Get {
+    type Rejection = OrderFailure;
+
+    async fn from_request_parts(
+        parts: &mut Parts,
+        state: &AppState,
+    ) -> Result<Self, Self::Rejection> {
+        let (_, query) = admit(state, parts, scopes::ORDER).await?;
+        Ok(Self { query })
+    }
+}
+
+/// Operation 1.
+pub async fn bind(State(s): State<AppState>, call: Call<BindRequest>) -> Reply<Customer> {
+    OpError::check(validate::bind(&call.body))?;
+    ok(
+        s.write(move |tx, _| customers::bind(tx, &call.body, now_ms()))
+            .await?,
+    )
+}
+
+/// Operation 2.
+pub async fn create(
+    State(s): State<AppState>,
+    call: Call<EnterpriseRequest>,
+) -> Reply<CreatedEnterprise> {
+    OpError::check(validate::enterprise(&call.body))?;
+    ok(
+        s.write(move |tx, _| customers::create(tx, &call.body, now_ms()))
+            .await?,
+    )
+}
+
+/// Operation 3.
+pub async fn query(State(s): State<AppState>, call: Get) -> Reply<Vec<Customer>> {
+    let default_customer = match call.query.get("defaultCustomer")? {
+        None | Some("") => None,
+        Some("Y") => Some(DefaultFilter::Y),
+        Some("N") => Some(DefaultFilter::N),
+        Some(other) => {
+            return Err(OpError::invalid(
+                "defaultCustomer",
+                format!(
+                    "must be Y (only the default customer) or N (all customers), not {other:?}"
+                ),
+            )
+            .into());
+        }
+    };
+    let q = CustomerQuery {
+        channel_code: call.query.get("channelCode")?.map(str::to_owned),
+        channel_customer_id: call.query.get("channelCustomerId")?.map(str::to_owned),
+        default_customer,
+    };
+    OpError::check(validate::customer_query(&q))?;
+    let found = s
+        .read(move |tx, _| {
+            Ok(customers::query(
+                tx,
+                q.channel_code.as_deref().unwrap_or_default().trim(),
+                q.channel_customer_id.as_deref().unwrap_or_default().trim(),
+                q.default_customer.unwrap_or(DefaultFilter::N),
+            )?)
+        })
+        .await?;
+    ok(found)
+}
+
+/// Operation 4: answers without a `data` field.
+pub async fn update(
+    State(s): State<AppState>,
+    call: Call<EnterpriseRequest>,
+) -> Result<Json<OrderEnvelope<()>>, OrderFailure> {
+    OpError::check(validate::enterprise(&call.body))?;
+    s.write(move |tx, _| customers::update(tx, &call.body, now_ms()))
+        .await?;
+    Ok(Json(OrderEnvelope::done()))
+}
+
+/// Operation 5.
+pub async fn batch_order(
+    State(s): State<AppState>,
+    call: Call<BatchOrderRequest>,
+) -> Reply<Vec<BatchOrderResult>> {
+    match call.query.get("appKey")? {
+        None | Some("") => return Err(OpError::invalid("appKey", "required").into()),
+        Some(key) if key != call.caller.app_key => {
+            return Err(OpError::invalid(
+                "appKey",
+                "is not the key of the application the token was issued to",
+            )
+            .into());
+        }
+        Some(_) => {}
+    }
+    OpError::check(validate::batch_order(&call.body))?;
+    let app_key = call.caller.app_key;
+    let accepted = s
+        .write(move |tx, _| orders::submit(tx, &app_key, &call.body, now_ms()))
+        .await?;
+    if accepted.pending && !accepted.replayed {
+        s.pending_batches.notify_one();
+    }
+    ok(accepted.results)
+}
+
+/// Operation 6.
+pub async fn lock(State(s): State<AppState>, call: Call<LockRequest>) -> Reply<Vec<LockResult>> {
+    set_locked(s, call, true).await
+}
+
+/// Operation 7.
+pub async fn unlock(State(s): State<AppState>, call: Call<LockRequest>) -> Reply<Vec<LockResult>> {
+    set_locked(s, call, false).await
+}
+
+async fn set_locked(s: AppState, call: Call<LockRequest>, locked: bool) -> Reply<Vec<LockResult>> {
+    OpError::check(validate::lock(&call.body))?;
+    let app_key = call.caller.app_key;
+    let body = call.body;
+    ok(s.write(move |tx, _| {
+        let operator = body.operator_identity.as_deref().unwrap_or_default().trim();
+        locks::set_locked(tx, &body.asset_nums, locked, operator, &app_key, now_ms())
+    })
+    .await?)
+}
+
+/// Operation 8.
+pub async fn asset_list(
+    State(s): State<AppState>,
+    call: Get,
+    path: Result<Path<String>, PathRejection>,
+) -> Reply<Vec<Asset>> {
+    let Path(enterprise_global_id) =
+        path.map_err(|e| OpError::invalid("enterpriseGlobalId", e.body_text()))?;
+    let extend_code = call
+        .query
+        .get("extendCode")?
+        .map(str::trim)
+        .filter(|c| !c.is_empty())
+        .map(str::to_owned);
+    ok(
+        s.read(move |tx, _| assets::list(tx, enterprise_global_id.trim(), extend_code.as_deref()))
+            .await?,
+    )
+}
+
+/// Operation 9.
+pub async fn shellnums(
+    State(s): State<AppState>,
+    call: Call<ShellnumsRequest>,
+) -> Reply<Vec<String>> {
+    OpError::check(validate::shellnums(&call.body))?;
+    let size = call.body.size.unwrap_or_default();
+    ok(
+        s.write(move |tx, shared| shellnums::allocate(tx, shared.region, size))
+            .await?,
+    )
+}
+
+#[derive(Serialize)]
+struct NoData;
+
+/// Any other path: 404 in the order group's envelope.
+pub async fn not_found(req: Request) -> Response {
+    let body: OrderEnvelope<NoData> = OrderEnvelope::failure(
+        envelope::NOT_FOUND,
+        format!("no operation at {}", req.uri().path()),
+        "not found",
+    );
+    (StatusCode::NOT_FOUND, Json(body)).into_response()
+}
+
+/// A known path with another method: 405 in the order group's envelope.
+pub async fn method_not_allowed(req: Request) -> Response {
+    let body: OrderEnvelope<NoData> = OrderEnvelope::failure(
+        envelope::METHOD_NOT_ALLOWED,
+        format!(
+            "{} is not an operation of {}",
+            req.method(),
+            req.uri().path()
+        ),
+        "method not allowed",
+    );
+    (StatusCode::METHOD_NOT_ALLOWED, Json(body)).into_response()
+}

@@ -1,0 +1,118 @@
+//! `POST /v3/api/oauth2/token`: client credentials with HTTP Basic auth (RFC 6749 4.4).
+
+use axum::Json;
+use axum::extract::{Request, State};
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use base64::Engine;
+use base64::engine::general_purpose::STANDARD;
+
+use crate::platform::apps;
+use crate::platform::error::OpError;
+use crate::platform::ids::now_ms;
+use crate::platform::shared::AppState;
+use crate::wire::{TokenError, TokenResponse};
+
+/// The form body is one short line.
+const MAX_FORM: usize = 4096;
+
+pub async fn issue(State(s): State<AppState>, req: Request) -> Response {
+    let (parts, body) = req.into_parts();
+    let Some((app_key, secret)) = basic(&parts.headers) else {
+        return invalid_client("HTTP Basic authentication with the app key and secret is required");
+    };
+    let Ok(form) = axum::body::to_bytes(body, MAX_FORM).await else {
+        return error(
+            StatusCode::BAD_REQUEST,
+            "invalid_request",
+            "the form body is too large",
+        );
+    };
+    let grant: Option<String> = form_urlencoded::parse(&form)
+        .find(|(k, _)| k == "grant_type")
+        .map(|(_, v)| v.into_owned());
+    match grant.as_deref() {
+        Some("client_credentials") => {}
+        None => {
+            return error(
+                StatusCode::BAD_REQUEST,
+                "invalid_request",
+                "grant_type=client_credentials is required in the form body",
+            );
+        }
+        Some(other) => {
+            return error(
+                StatusCode::BAD_REQUEST,
+                "unsupported_grant_type",
+                &format!("only client_credentials is supported, not {other:?}"),
+            );
+        }
+    }
+    let issued = s
+        .write(move |tx, shared| {
+            let now = now_ms();
+            let Some(scopes) = apps::authenticate(tx, &app_key, &secret)? else {
+                return Ok(None);
+            };
+            let issued = shared.tokens.issue(tx, &app_key, now)?;
+            Ok(Some(TokenResponse {
+                access_token: issued.token,
+                token_type: "bearer".to_owned(),
+                expires_in: (issued.expires_at - now) / 1000,
+                scope: scopes,
+            }))
+        })
+        .await;
+    match issued {
+        Ok(Some(token)) => {
+            let mut response = Json(token).into_response();
+            // RFC 6749 5.1: token responses must not be cached.
+            response.headers_mut().insert(
+                header::CACHE_CONTROL,
+                header::HeaderValue::from_static("no-store"),
+            );
+            response
+        }
+        Ok(None) => invalid_client("unknown app key or wrong secret"),
+        Err(e) => {
+            tracing::error!(error = %e, "issuing a token failed");
+            server_error(&e)
+        }
+    }
+}
+
+fn basic(headers: &HeaderMap) -> Option<(String, String)> {
+    let value = headers.get(header::AUTHORIZATION)?.to_str().ok()?;
+    let (scheme, encoded) = value.trim().split_once(' ')?;
+    if !scheme.eq_ignore_ascii_case("basic") {
+        return None;
+    }
+    let decoded = String::from_utf8(STANDARD.decode(encoded.trim()).ok()?).ok()?;
+    let (key, secret) = decoded.split_once(':')?;
+    Some((key.to_owned(), secret.to_owned()))
+}
+
+fn invalid_client(description: &str) -> Response {
+    let mut response = error(StatusCode::UNAUTHORIZED, "invalid_client", description);
+    response.headers_mut().insert(
+        header::WWW_AUTHENTICATE,
+        header::HeaderValue::from_static("Basic realm=\"license-desk\""),
+    );
+    response
+}
+
+fn server_error(e: &OpError) -> Response {
+    error(
+        StatusCode::INTERNAL_SERVER_ERROR,
+        "server_error",
+        &e.to_string(),
+    )
+}
+
+fn error(status: StatusCode, error: &str, description: &str) -> Response {
+    let body = TokenError {
+        error: error.to_owned(),
+        error_description: description.to_owned(),
+    };
+    (status, Json(body)).into_response()
+}

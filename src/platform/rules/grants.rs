@@ -1,0 +1,421 @@
+//! What the orders of a batch do to assets and products: `new_buy` grants, `delete_asset` and
+//! `delete_product` revoke. Runs inside the batch's transaction; any refusal rolls back all.
+
+use rusqlite::{OptionalExtension, Transaction};
+
+use crate::platform::error::OpError;
+use crate::platform::store::next_id;
+use crate::wire::{
+    AssetEntry, BatchOrderRequest, BatchOrderResult, LicenseType, MerchandiseEntry, OrderEntry,
+    OrderType, ProductEntry,
+};
+
+/// An order of a batch once its customer is known and its license order recorded.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Placed {
+    pub license_order: i64,
+    pub customer: i64,
+    pub result: BatchOrderResult,
+}
+
+/// Chip type the platform records for locks: 2, a 5th generation lock.
+const LOCK_CHIP_TYPE: i32 = 2;
+
+struct StoredAsset {
+    id: i64,
+    customer: i64,
+    license_type: String,
+    license_order: Option<i64>,
+}
+
+fn find_asset(tx: &Transaction<'_>, num: &str) -> rusqlite::Result<Option<StoredAsset>> {
+    tx.prepare_cached(
+        "SELECT id, customer_id, license_type, license_order_id FROM assets WHERE asset_num = ?1",
+    )?
+    .query_row([num], |r| {
+        Ok(StoredAsset {
+            id: r.get(0)?,
+            customer: r.get(1)?,
+            license_type: r.get(2)?,
+            license_order: r.get(3)?,
+        })
+    })
+    .optional()
+}
+
+/// Applies every order of a validated batch, in order.
+pub fn grant(
+    tx: &Transaction<'_>,
+    req: &BatchOrderRequest,
+    placed: &[Placed],
+    now: i64,
+) -> Result<(), OpError> {
+    if placed.len() != req.order_list.len() {
+        return Err(OpError::Internal(format!(
+            "batch has {} orders but {} were recorded",
+            req.order_list.len(),
+            placed.len()
+        )));
+    }
+    for (i, (order, p)) in req.order_list.iter().zip(placed).enumerate() {
+        let path = format!("orderList[{i}]");
+        let (Some(license_type), Some(order_type)) = (order.license_type, order.order_type) else {
+            return Err(OpError::invalid(
+                &path,
+                "licenseType and orderType are required",
+            ));
+        };
+        let src = src_order(tx, &path, order, p.customer)?;
+        for (j, asset) in order.assets.iter().enumerate() {
+            let path = format!("{path}.assets[{j}]");
+            let target = Target {
+                path: &path,
+                license_order: p.license_order,
+                customer: p.customer,
+                license_type,
+                src,
+            };
+            match order_type {
+                OrderType::NewBuy => new_buy(tx, &target, asset, now)?,
+                OrderType::DeleteAsset => delete_asset(tx, &target, asset)?,
+                OrderType::DeleteProduct => delete_product(tx, &target, asset)?,
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The license order a delete order is limited to, when it names one. It must be an order of
+/// the same customer. Ignored for `new_buy`, where it has no meaning at order level.
+pub fn src_order(
+    tx: &Transaction<'_>,
+    path: &str,
+    o: &OrderEntry,
+    customer: i64,
+) -> Result<Option<i64>, OpError> {
+    if o.order_type == Some(OrderType::NewBuy) {
+        return Ok(None);
+    }
+    let Some(src) = o
+        .src_license_order_id
+        .as_deref()
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+    else {
+        return Ok(None);
+    };
+    let row: Option<i64> = tx
+        .prepare_cached(
+            "SELECT id FROM license_orders WHERE license_order_id = ?1 AND customer_id = ?2",
+        )?
+        .query_row(rusqlite::params![src, customer], |r| r.get(0))
+        .optional()?;
+    row.map(Some).ok_or_else(|| {
+        OpError::refused(
+            format!("{path}.srcLicenseOrderId"),
+            format!("no license order {src} of this customer"),
+        )
+    })
+}
+
+/// One asset entry of one order.
+struct Target<'a> {
+    path: &'a str,
+    license_order: i64,
+    customer: i64,
+    license_type: LicenseType,
+    src: Option<i64>,
+}
+
+fn new_buy(tx: &Transaction<'_>, t: &Target<'_>, a: &AssetEntry, now: i64) -> Result<(), OpError> {
+    for (k, num) in a.asset_nos.iter().enumerate() {
+        let num_path = format!("{}.assetNos[{k}]", t.path);
+        let asset = match find_asset(tx, num)? {
+            None => insert_asset(tx, t, num, a, now)?,
+            Some(found) => {
+                if found.license_type != t.license_type.as_str() {
+                    return Err(OpError::refused(
+                        num_path,
+                        format!(
+                            "asset {num} is a {}, not a {}",
+                            found.license_type,
+                            t.license_type.as_str()
+                        ),
+                    ));
+                }
+                if found.customer != t.customer {
+                    if a.transfered_asset_num != Some(true) {
+                        return Err(OpError::refused(
+                            num_path,
+                            format!(
+                                "asset {num} belongs to another customer; set transferedAssetNum to move it"
+                            ),
+                        ));
+                    }
+                    tx.prepare_cached(
+                        "UPDATE assets SET customer_id = ?2, updated_at = ?3 WHERE id = ?1",
+                    )?
+                    .execute(rusqlite::params![found.id, t.customer, now])?;
+                }
+                tx.prepare_cached(
+                    "UPDATE assets SET limit_start = COALESCE(?2, limit_start), \
+                     limit_end = COALESCE(?3, limit_end), \
+                     borrowed_usb_key = COALESCE(?4, borrowed_usb_key), updated_at = ?5 WHERE id = ?1",
+                )?
+                .execute(rusqlite::params![
+                    found.id,
+                    a.limit_start_date,
+                    a.limit_end_date,
+                    a.borrowed_usb_key,
+                    now
+                ])?;
+                found.id
+            }
+        };
+        put_extends(tx, asset, a)?;
+        for (p, product) in a.products.iter().enumerate() {
+            let path = format!("{}.products[{p}]", t.path);
+            insert_product(tx, &path, asset, t.license_order, None, product, now)?;
+        }
+        for (m, merchandise) in a.merchandises.iter().enumerate() {
+            let path = format!("{}.merchandises[{m}]", t.path);
+            insert_merchandise(tx, &path, asset, t.license_order, None, merchandise, now)?;
+        }
+    }
+    Ok(())
+}
+
+fn insert_asset(
+    tx: &Transaction<'_>,
+    t: &Target<'_>,
+    num: &str,
+    a: &AssetEntry,
+    now: i64,
+) -> Result<i64, OpError> {
+    let asset_id = next_id(tx, "AS")?;
+    let shell: String = num.chars().filter(char::is_ascii_digit).collect();
+    let chip = if t.license_type.is_usbkey() {
+        LOCK_CHIP_TYPE
+    } else {
+        0
+    };
+    tx.prepare_cached(
+        "INSERT INTO assets(asset_id, asset_num, license_type, customer_id, license_order_id, \
+         key_shell_number, key_chip_type, borrowed_usb_key, limit_start, limit_end, created_at, updated_at) \
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?11)",
+    )?
+    .execute(rusqlite::params![
+        asset_id,
+        num,
+        t.license_type.as_str(),
+        t.customer,
+        t.license_order,
+        shell,
+        chip,
+        a.borrowed_usb_key.unwrap_or(false),
+        a.limit_start_date,
+        a.limit_end_date,
+        now
+    ])?;
+    Ok(tx.last_insert_rowid())
+}
+
+fn put_extends(tx: &Transaction<'_>, asset: i64, a: &AssetEntry) -> Result<(), OpError> {
+    let mut stmt = tx.prepare_cached(
+        "INSERT INTO asset_extends(asset_id, extend_code, extend_value) VALUES (?1, ?2, ?3) \
+         ON CONFLICT(asset_id, extend_code) DO UPDATE SET extend_value = excluded.extend_value",
+    )?;
+    for e in &a.asset_extend_list {
+        stmt.execute(rusqlite::params![
+            asset,
+            e.extend_code.as_deref().unwrap_or_default().trim(),
+            e.extend_value.as_deref().unwrap_or_default()
+        ])?;
+    }
+    Ok(())
+}
+
+fn insert_product(
+    tx: &Transaction<'_>,
+    path: &str,
+    asset: i64,
+    license_order: i64,
+    merchandise: Option<i64>,
+    p: &ProductEntry,
+    now: i64,
+) -> Result<(), OpError> {
+    if let Some(src) = p.src_license_order_id.as_deref().filter(|s| !s.is_empty()) {
+        let exists: bool = tx
+            .prepare_cached(
+                "SELECT EXISTS(SELECT 1 FROM license_orders WHERE license_order_id = ?1)",
+            )?
+            .query_row([src], |r| r.get(0))?;
+        if !exists {
+            return Err(OpError::refused(
+                format!("{path}.srcLicenseOrderId"),
+                format!("no license order {src} to transfer from"),
+            ));
+        }
+    }
+    tx.prepare_cached(
+        "INSERT INTO products(asset_id, license_order_id, merchandise_id, product_uri, limit_start, \
+         limit_end, limit_concurrent, entry, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+    )?
+    .execute(rusqlite::params![
+        asset,
+        license_order,
+        merchandise,
+        p.product_uri.as_deref().unwrap_or_default().trim(),
+        p.limit_start_date,
+        p.limit_end_date,
+        p.limit_concurrent,
+        serde_json::to_string(p)?,
+        now
+    ])?;
+    Ok(())
+}
+
+fn insert_merchandise(
+    tx: &Transaction<'_>,
+    path: &str,
+    asset: i64,
+    license_order: i64,
+    parent: Option<i64>,
+    m: &MerchandiseEntry,
+    now: i64,
+) -> Result<(), OpError> {
+    // The row keeps the merchandise's own fields; products and children are rows of their own.
+    let own = MerchandiseEntry {
+        children: None,
+        license_order_product_list: Vec::new(),
+        ..m.clone()
+    };
+    tx.prepare_cached(
+        "INSERT INTO merchandises(asset_id, license_order_id, parent_id, merchandise_num, entry) \
+         VALUES (?1, ?2, ?3, ?4, ?5)",
+    )?
+    .execute(rusqlite::params![
+        asset,
+        license_order,
+        parent,
+        m.merchandise_num.as_deref().unwrap_or_default().trim(),
+        serde_json::to_string(&own)?
+    ])?;
+    let id = tx.last_insert_rowid();
+    for (p, product) in m.license_order_product_list.iter().enumerate() {
+        let path = format!("{path}.licenseOrderProductList[{p}]");
+        insert_product(tx, &path, asset, license_order, Some(id), product, now)?;
+    }
+    for (c, child) in m.children.iter().flatten().enumerate() {
+        let path = format!("{path}.children[{c}]");
+        insert_merchandise(tx, &path, asset, license_order, Some(id), child, now)?;
+    }
+    Ok(())
+}
+
+/// The asset `num` of the order's customer, or why not.
+fn owned_asset(
+    tx: &Transaction<'_>,
+    path: &str,
+    t: &Target<'_>,
+    num: &str,
+) -> Result<StoredAsset, OpError> {
+    let Some(asset) = find_asset(tx, num)? else {
+        return Err(OpError::refused(path, format!("no asset {num}")));
+    };
+    if asset.customer != t.customer {
+        return Err(OpError::refused(
+            path,
+            format!("asset {num} belongs to another customer"),
+        ));
+    }
+    Ok(asset)
+}
+
+/// Removes whole assets; with a source order, only what that order granted, and the asset
+/// itself once nothing else is left on it.
+fn delete_asset(tx: &Transaction<'_>, t: &Target<'_>, a: &AssetEntry) -> Result<(), OpError> {
+    for (k, num) in a.asset_nos.iter().enumerate() {
+        let path = format!("{}.assetNos[{k}]", t.path);
+        let asset = owned_asset(tx, &path, t, num)?;
+        let Some(src) = t.src else {
+            tx.prepare_cached("DELETE FROM assets WHERE id = ?1")?
+                .execute([asset.id])?;
+            continue;
+        };
+        let removed = tx
+            .prepare_cached("DELETE FROM products WHERE asset_id = ?1 AND license_order_id = ?2")?
+            .execute([asset.id, src])?;
+        tx.prepare_cached(
+            "DELETE FROM merchandises WHERE asset_id = ?1 AND license_order_id = ?2",
+        )?
+        .execute([asset.id, src])?;
+        if removed == 0 && asset.license_order != Some(src) {
+            return Err(OpError::refused(
+                path,
+                format!("asset {num} holds nothing from the source license order"),
+            ));
+        }
+        let left: bool = tx
+            .prepare_cached("SELECT EXISTS(SELECT 1 FROM products WHERE asset_id = ?1)")?
+            .query_row([asset.id], |r| r.get(0))?;
+        if !left {
+            tx.prepare_cached("DELETE FROM assets WHERE id = ?1")?
+                .execute([asset.id])?;
+        }
+    }
+    Ok(())
+}
+
+/// Removes the named products from the assets: by product URI, or with
+/// `strictMatchWhenDelete` only those whose validity and node count match exactly.
+fn delete_product(tx: &Transaction<'_>, t: &Target<'_>, a: &AssetEntry) -> Result<(), OpError> {
+    for (k, num) in a.asset_nos.iter().enumerate() {
+        let asset = owned_asset(tx, &format!("{}.assetNos[{k}]", t.path), t, num)?;
+        for (p, product) in a.products.iter().enumerate() {
+            let uri = product.product_uri.as_deref().unwrap_or_default().trim();
+            let strict = product.strict_match_when_delete == Some(true);
+            let removed = tx
+                .prepare_cached(
+                    "DELETE FROM products WHERE asset_id = ?1 AND product_uri = ?2 \
+                     AND (?3 IS NULL OR license_order_id = ?3) \
+                     AND (NOT ?4 OR (limit_start IS ?5 AND limit_end IS ?6 AND limit_concurrent IS ?7))",
+                )?
+                .execute(rusqlite::params![
+                    asset.id,
+                    uri,
+                    t.src,
+                    strict,
+                    product.limit_start_date,
+                    product.limit_end_date,
+                    product.limit_concurrent
+                ])?;
+            if removed == 0 {
+                let how = if strict {
+                    format!(
+                        " with limitStartDate {}, limitEndDate {} and limitConcurrent {}",
+                        show(product.limit_start_date),
+                        show(product.limit_end_date),
+                        show(product.limit_concurrent)
+                    )
+                } else {
+                    String::new()
+                };
+                let from = if t.src.is_some() {
+                    " from the source license order"
+                } else {
+                    ""
+                };
+                return Err(OpError::refused(
+                    format!("{}.products[{p}]", t.path),
+                    format!("asset {num} holds no product {uri}{how}{from}"),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+fn show<T: std::fmt::Display>(v: Option<T>) -> String {
+    v.map_or_else(|| "empty".to_owned(), |v| v.to_string())
+}

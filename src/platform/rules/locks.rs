@@ -1,0 +1,79 @@
+//! Operations 6 and 7: disabling (`lock`) and enabling (`unlock`) locks, each asset apart.
+
+use std::collections::HashMap;
+
+use rusqlite::{OptionalExtension, Transaction};
+
+use crate::platform::error::OpError;
+use crate::wire::validate::asset_num_problem;
+use crate::wire::{LicenseType, LockResult, LockStatus};
+
+/// Sets `locked` on every lockable asset named; one status per number, in the order given.
+pub fn set_locked(
+    tx: &Transaction<'_>,
+    asset_nums: &[String],
+    locked: bool,
+    operator: &str,
+    app_key: &str,
+    now: i64,
+) -> Result<Vec<LockResult>, OpError> {
+    let mut done: HashMap<&str, LockStatus> = HashMap::new();
+    let mut results = Vec::with_capacity(asset_nums.len());
+    for num in asset_nums {
+        let status = match done.get(num.as_str()) {
+            Some(status) => *status,
+            None => {
+                let status = one(tx, num, locked, operator, app_key, now)?;
+                done.insert(num, status);
+                status
+            }
+        };
+        results.push(LockResult {
+            asset_num: num.clone(),
+            status,
+        });
+    }
+    Ok(results)
+}
+
+fn one(
+    tx: &Transaction<'_>,
+    num: &str,
+    locked: bool,
+    operator: &str,
+    app_key: &str,
+    now: i64,
+) -> Result<LockStatus, OpError> {
+    if asset_num_problem(num).is_some() {
+        return Ok(LockStatus::Failed);
+    }
+    let found: Option<(i64, String, bool, bool)> = tx
+        .prepare_cached(
+            "SELECT id, license_type, limit_start IS NOT NULL OR limit_end IS NOT NULL, locked \
+             FROM assets WHERE asset_num = ?1",
+        )?
+        .query_row([num], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))
+        .optional()?;
+    let Some((id, license_type, has_limits, was_locked)) = found else {
+        return Ok(LockStatus::NotFound);
+    };
+    if !lockable(&license_type, has_limits) {
+        return Ok(LockStatus::WrongType);
+    }
+    if was_locked == locked {
+        return Ok(LockStatus::Success);
+    }
+    tx.prepare_cached("UPDATE assets SET locked = ?2, updated_at = ?3 WHERE id = ?1")?
+        .execute(rusqlite::params![id, locked, now])?;
+    tx.prepare_cached(
+        "INSERT INTO lock_events(asset_num, locked, operator, app_key, at) VALUES (?1, ?2, ?3, ?4, ?5)",
+    )?
+    .execute(rusqlite::params![num, locked, operator, app_key, now])?;
+    Ok(LockStatus::Success)
+}
+
+/// Re-issuable locks, and large-customer locks: any lock whose order carried a validity window.
+pub fn lockable(license_type: &str, has_limits: bool) -> bool {
+    LicenseType::parse(license_type)
+        .is_some_and(|t| t.is_reissuable_lock() || (t.is_usbkey() && has_limits))
+}

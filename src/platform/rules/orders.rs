@@ -1,0 +1,318 @@
+//! Operation 5: batch license orders. A batch is one transaction; `(channelCode,
+//! channelOrderId)` is its idempotency key. `sync` applies it before answering; `async`
+//! stores it with its license order ids and customers, answers, and [`apply_next_pending`]
+//! applies it in the background.
+
+use rusqlite::{OptionalExtension, Transaction};
+
+use super::customers::{self, NewCustomer};
+use super::grants::{self, Placed};
+use crate::platform::error::OpError;
+use crate::platform::ids;
+use crate::platform::store::next_id;
+use crate::wire::{BatchOrderRequest, BatchOrderResult, OrderEntry, SyncMode};
+
+/// The answer to a batch.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Accepted {
+    pub results: Vec<BatchOrderResult>,
+    /// Stored but not applied yet (async).
+    pub pending: bool,
+    /// The same batch was sent before: this is the first answer again, nothing was created.
+    pub replayed: bool,
+}
+
+/// Accepts a batch that passed `wire::validate::batch_order`.
+pub fn submit(
+    tx: &Transaction<'_>,
+    app_key: &str,
+    req: &BatchOrderRequest,
+    now: i64,
+) -> Result<Accepted, OpError> {
+    let channel_code = req.channel_code.as_deref().unwrap_or_default().trim();
+    let channel_order_id = req.channel_order_id.as_deref().unwrap_or_default().trim();
+    let mode = req.sync_mode.unwrap_or_default();
+    let hash = body_hash(req, mode)?;
+
+    let previous: Option<(Vec<u8>, String, String, Option<String>)> = tx
+        .prepare_cached(
+            "SELECT body_hash, state, response, failure FROM batches \
+             WHERE channel_code = ?1 AND channel_order_id = ?2",
+        )?
+        .query_row([channel_code, channel_order_id], |r| {
+            Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
+        })
+        .optional()?;
+    if let Some((prev_hash, state, response, failure)) = previous {
+        if prev_hash != hash {
+            return Err(OpError::refused(
+                "channelOrderId",
+                format!(
+                    "{channel_order_id} was already used by channel {channel_code} for a different batch; a new batch needs a new channelOrderId"
+                ),
+            ));
+        }
+        if state == "failed" {
+            return Err(OpError::refused(
+                "channelOrderId",
+                format!(
+                    "this batch was accepted but could not be applied: {}",
+                    failure.unwrap_or_default()
+                ),
+            ));
+        }
+        return Ok(Accepted {
+            results: serde_json::from_str(&response)?,
+            pending: state == "pending",
+            replayed: true,
+        });
+    }
+
+    let request = match mode {
+        SyncMode::Async => Some(serde_json::to_string(req)?),
+        SyncMode::Sync => None,
+    };
+    tx.prepare_cached(
+        "INSERT INTO batches(channel_code, channel_order_id, app_key, body_hash, sync_mode, \
+         state, request, response, created_at) VALUES (?1, ?2, ?3, ?4, ?5, 'pending', ?6, '[]', ?7)",
+    )?
+    .execute(rusqlite::params![
+        channel_code,
+        channel_order_id,
+        app_key,
+        hash,
+        mode_name(mode),
+        request,
+        now
+    ])?;
+    let batch_id = tx.last_insert_rowid();
+
+    let mut placed = Vec::with_capacity(req.order_list.len());
+    for (i, order) in req.order_list.iter().enumerate() {
+        placed.push(place(tx, batch_id, channel_code, i, order, now)?);
+    }
+    let pending = mode == SyncMode::Async;
+    if !pending {
+        grants::grant(tx, req, &placed, now)?;
+    }
+    let results: Vec<BatchOrderResult> = placed.into_iter().map(|p| p.result).collect();
+    tx.prepare_cached(
+        "UPDATE batches SET response = ?2, state = ?3, applied_at = ?4 WHERE id = ?1",
+    )?
+    .execute(rusqlite::params![
+        batch_id,
+        serde_json::to_string(&results)?,
+        if pending { "pending" } else { "applied" },
+        (!pending).then_some(now)
+    ])?;
+    Ok(Accepted {
+        results,
+        pending,
+        replayed: false,
+    })
+}
+
+/// Applies the oldest pending (async) batch, if any. A batch that breaks a rule by the time it
+/// is applied is marked failed with the reason, and nothing of it is granted.
+pub fn apply_next_pending(tx: &Transaction<'_>, now: i64) -> Result<Option<i64>, OpError> {
+    let next: Option<(i64, Option<String>)> = tx
+        .prepare_cached(
+            "SELECT id, request FROM batches WHERE state = 'pending' ORDER BY id LIMIT 1",
+        )?
+        .query_row([], |r| Ok((r.get(0)?, r.get(1)?)))
+        .optional()?;
+    let Some((batch_id, request)) = next else {
+        return Ok(None);
+    };
+    let req: BatchOrderRequest = serde_json::from_str(request.as_deref().unwrap_or("{}"))?;
+    let placed = load_placed(tx, batch_id)?;
+
+    tx.execute_batch("SAVEPOINT apply_batch")?;
+    let outcome = grants::grant(tx, &req, &placed, now);
+    let (state, failure) = match outcome {
+        Ok(()) => {
+            tx.execute_batch("RELEASE apply_batch")?;
+            ("applied", None)
+        }
+        Err(OpError::Invalid { message, .. }) => {
+            tx.execute_batch("ROLLBACK TO apply_batch; RELEASE apply_batch")?;
+            ("failed", Some(message))
+        }
+        Err(e) => return Err(e),
+    };
+    tx.execute(
+        "UPDATE batches SET state = ?2, failure = ?3, request = NULL, applied_at = ?4 WHERE id = ?1",
+        rusqlite::params![batch_id, state, failure, now],
+    )?;
+    if let Some(f) = &failure {
+        tracing::warn!(batch_id, failure = %f, "async batch could not be applied");
+    }
+    Ok(Some(batch_id))
+}
+
+/// The state of a batch: `pending`, `applied` or `failed` (with why), if it exists.
+pub fn batch_state(
+    tx: &Transaction<'_>,
+    channel_code: &str,
+    channel_order_id: &str,
+) -> rusqlite::Result<Option<(String, Option<String>)>> {
+    tx.query_row(
+        "SELECT state, failure FROM batches WHERE channel_code = ?1 AND channel_order_id = ?2",
+        [channel_code, channel_order_id],
+        |r| Ok((r.get(0)?, r.get(1)?)),
+    )
+    .optional()
+}
+
+fn mode_name(mode: SyncMode) -> &'static str {
+    match mode {
+        SyncMode::Sync => "sync",
+        SyncMode::Async => "async",
+    }
+}
+
+/// The batch as parsed (so spacing and key order do not matter), with its effective mode.
+fn body_hash(req: &BatchOrderRequest, mode: SyncMode) -> Result<Vec<u8>, OpError> {
+    let mut canonical = req.clone();
+    canonical.sync_mode = Some(mode);
+    Ok(ids::hash(&[b"batch", &serde_json::to_vec(&canonical)?]))
+}
+
+/// Finds or creates the order's customer and records the license order.
+fn place(
+    tx: &Transaction<'_>,
+    batch_id: i64,
+    channel_code: &str,
+    i: usize,
+    o: &OrderEntry,
+    now: i64,
+) -> Result<Placed, OpError> {
+    let path = format!("orderList[{i}]");
+    let customer = resolve_customer(tx, &path, channel_code, o, now)?;
+    // Checked here too so that an async batch with a wrong source order fails at once.
+    grants::src_order(tx, &path, o, customer)?;
+    let license_order_id = next_id(tx, "LO")?;
+    let (Some(license_type), Some(order_type)) = (o.license_type, o.order_type) else {
+        return Err(OpError::invalid(
+            &path,
+            "licenseType and orderType are required",
+        ));
+    };
+    tx.prepare_cached(
+        "INSERT INTO license_orders(license_order_id, batch_id, sequence, customer_id, order_type, \
+         license_type, src_license_order_id, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+    )?
+    .execute(rusqlite::params![
+        license_order_id,
+        batch_id,
+        o.sequence.unwrap_or_default(),
+        customer,
+        order_type.as_str(),
+        license_type.as_str(),
+        o.src_license_order_id,
+        now
+    ])?;
+    let row = tx.last_insert_rowid();
+    Ok(Placed {
+        license_order: row,
+        customer,
+        result: BatchOrderResult {
+            sequence: o.sequence.unwrap_or_default(),
+            license_order_id,
+            customer_id: customers::public_id(tx, customer)?,
+        },
+    })
+}
+
+fn load_placed(tx: &Transaction<'_>, batch_id: i64) -> rusqlite::Result<Vec<Placed>> {
+    tx.prepare_cached(
+        "SELECT lo.id, lo.customer_id, lo.sequence, lo.license_order_id, c.customer_id \
+         FROM license_orders lo JOIN customers c ON c.id = lo.customer_id \
+         WHERE lo.batch_id = ?1 ORDER BY lo.id",
+    )?
+    .query_map([batch_id], |r| {
+        Ok(Placed {
+            license_order: r.get(0)?,
+            customer: r.get(1)?,
+            result: BatchOrderResult {
+                sequence: r.get(2)?,
+                license_order_id: r.get(3)?,
+                customer_id: r.get(4)?,
+            },
+        })
+    })?
+    .collect()
+}
+
+/// The order's customer: by `customerId`, else by the batch's channel and the order's
+/// `channelCustomerId`, else a new customer from the order's fields.
+fn resolve_customer(
+    tx: &Transaction<'_>,
+    path: &str,
+    channel_code: &str,
+    o: &OrderEntry,
+    now: i64,
+) -> Result<i64, OpError> {
+    let non_blank = |v: &Option<String>| {
+        v.as_deref()
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .map(str::to_owned)
+    };
+    let enterprise = match non_blank(&o.enterprise_global_id) {
+        Some(g) => Some(customers::enterprise_by_global_id(tx, &g)?.ok_or_else(|| {
+            OpError::refused(
+                format!("{path}.enterpriseGlobalId"),
+                format!("no enterprise master account {g}"),
+            )
+        })?),
+        None => None,
+    };
+    let channel_customer_id = non_blank(&o.channel_customer_id);
+    let found = match non_blank(&o.customer_id) {
+        Some(id) => Some(customers::by_customer_id(tx, &id)?.ok_or_else(|| {
+            OpError::refused(format!("{path}.customerId"), format!("no customer {id}"))
+        })?),
+        None => match &channel_customer_id {
+            Some(cid) => customers::by_channel(tx, channel_code, cid)?,
+            None => None,
+        },
+    };
+    match found {
+        Some(c) => {
+            if let Some(e) = enterprise {
+                match c.enterprise_id {
+                    Some(bound) if bound != e => {
+                        return Err(OpError::refused(
+                            format!("{path}.enterpriseGlobalId"),
+                            "the customer is bound to another enterprise master account",
+                        ));
+                    }
+                    None => {
+                        tx.execute(
+                            "UPDATE customers SET enterprise_id = ?2, updated_at = ?3 WHERE id = ?1",
+                            rusqlite::params![c.id, e, now],
+                        )?;
+                    }
+                    Some(_) => {}
+                }
+            }
+            Ok(c.id)
+        }
+        None => customers::insert(
+            tx,
+            &NewCustomer {
+                channel_code: Some(channel_code),
+                channel_customer_id: channel_customer_id.as_deref(),
+                enterprise_id: enterprise,
+                is_default: false,
+                customer_name: o.customer_name.as_deref(),
+                branch_name: o.branch_name.as_deref(),
+                address: o.address.as_deref(),
+                crm_customer_id: o.crm_customer_id.as_deref(),
+                password_mobile: o.password_mobile.as_deref(),
+            },
+            now,
+        ),
+    }
+}

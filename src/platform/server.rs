@@ -1,0 +1,238 @@
+//! Starting and stopping the platform, and its background work (async batches, pruning).
+
+use std::fs::File;
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+
+use tokio::sync::watch;
+use tokio::task::JoinHandle;
+
+use super::apps::{self, AppCredentials};
+use super::auth::{self, Tokens};
+use super::error::OpError;
+use super::ids::now_ms;
+use super::rules::orders;
+use super::shared::{AppState, Shared};
+use super::store::Store;
+
+/// The platform's region: the first digit of the asset numbers it hands out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Region {
+    /// 8
+    #[default]
+    Domestic,
+    /// 6
+    Singapore,
+}
+
+impl Region {
+    pub fn digit(self) -> u8 {
+        match self {
+            Self::Domestic => 8,
+            Self::Singapore => 6,
+        }
+    }
+
+    pub fn from_digit(d: u8) -> Option<Self> {
+        match d {
+            8 => Some(Self::Domestic),
+            6 => Some(Self::Singapore),
+            _ => None,
+        }
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct Config {
+    pub data_dir: PathBuf,
+    pub listen: SocketAddr,
+    pub region: Region,
+    /// How long a used `g_nonce` is remembered.
+    pub nonce_window: Duration,
+    pub token_lifetime: Duration,
+    /// The same token is handed out again while more than this remains of it.
+    pub token_reuse_margin: Duration,
+}
+
+impl Config {
+    /// Defaults of DESIGN.md: tokens live 7 days and are re-handed while 12 hours remain;
+    /// nonces are remembered 24 hours; domestic region.
+    pub fn new(data_dir: impl Into<PathBuf>, listen: SocketAddr) -> Self {
+        Self {
+            data_dir: data_dir.into(),
+            listen,
+            region: Region::default(),
+            nonce_window: Duration::from_secs(24 * 3600),
+            token_lifetime: Duration::from_secs(7 * 24 * 3600),
+            token_reuse_margin: Duration::from_secs(12 * 3600),
+        }
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum StartError {
+    #[error("cannot create the data directory {path}: {source}")]
+    DataDir {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error(
+        "another platform already runs on the data directory {0} (stop it, or give another --data)"
+    )]
+    DataDirInUse(PathBuf),
+    #[error("cannot open the database: {0}")]
+    Store(#[from] rusqlite::Error),
+    #[error("cannot listen on {addr}: {source}")]
+    Listen {
+        addr: SocketAddr,
+        source: std::io::Error,
+    },
+}
+
+/// A running platform. Dropping it without [`Server::shutdown`] stops it abruptly.
+pub struct Server {
+    addr: SocketAddr,
+    stop: watch::Sender<bool>,
+    tasks: Vec<JoinHandle<()>>,
+    _lock: File,
+}
+
+impl Server {
+    /// Opens the data directory (exclusively), binds, and starts answering.
+    pub async fn start(config: Config) -> Result<Server, StartError> {
+        let lock = lock_data_dir(&config.data_dir)?;
+        let store = Store::open(&config.data_dir)?;
+        let listener = tokio::net::TcpListener::bind(config.listen)
+            .await
+            .map_err(|source| StartError::Listen {
+                addr: config.listen,
+                source,
+            })?;
+        let addr = listener.local_addr().map_err(|source| StartError::Listen {
+            addr: config.listen,
+            source,
+        })?;
+        let shared: AppState = Arc::new(Shared {
+            store,
+            tokens: Tokens::new(
+                millis(config.token_lifetime),
+                millis(config.token_reuse_margin),
+            ),
+            region: config.region.digit(),
+            nonce_window_ms: millis(config.nonce_window),
+            pending_batches: tokio::sync::Notify::new(),
+        });
+        let (stop, stopped) = watch::channel(false);
+        let app = super::http::router(Arc::clone(&shared));
+        let mut http_stop = stopped.clone();
+        let http = tokio::spawn(async move {
+            let serve = axum::serve(listener, app).with_graceful_shutdown(async move {
+                let _ = http_stop.wait_for(|s| *s).await;
+            });
+            if let Err(e) = serve.await {
+                tracing::error!(error = %e, "the HTTP server stopped");
+            }
+        });
+        let worker = tokio::spawn(batch_worker(Arc::clone(&shared), stopped.clone()));
+        let pruner = tokio::spawn(pruner(shared, stopped));
+        Ok(Server {
+            addr,
+            stop,
+            tasks: vec![http, worker, pruner],
+            _lock: lock,
+        })
+    }
+
+    pub fn local_addr(&self) -> SocketAddr {
+        self.addr
+    }
+
+    /// `http://HOST:PORT`
+    pub fn base_url(&self) -> String {
+        format!("http://{}", self.addr)
+    }
+
+    /// Stops accepting, lets requests in flight finish, and waits for the background work.
+    pub async fn shutdown(self) {
+        let _ = self.stop.send(true);
+        for task in self.tasks {
+            let _ = task.await;
+        }
+    }
+}
+
+fn millis(d: Duration) -> i64 {
+    i64::try_from(d.as_millis()).unwrap_or(i64::MAX)
+}
+
+fn lock_data_dir(dir: &Path) -> Result<File, StartError> {
+    std::fs::create_dir_all(dir).map_err(|source| StartError::DataDir {
+        path: dir.to_owned(),
+        source,
+    })?;
+    let path = dir.join("platform.lock");
+    let file = File::create(&path).map_err(|source| StartError::DataDir {
+        path: path.clone(),
+        source,
+    })?;
+    match file.try_lock() {
+        Ok(()) => Ok(file),
+        Err(std::fs::TryLockError::WouldBlock) => Err(StartError::DataDirInUse(dir.to_owned())),
+        Err(std::fs::TryLockError::Error(source)) => Err(StartError::DataDir { path, source }),
+    }
+}
+
+/// Registers an application in a data directory; works while a server runs on it.
+pub fn create_app(
+    data_dir: &Path,
+    name: &str,
+    scopes: &[String],
+) -> Result<AppCredentials, OpError> {
+    std::fs::create_dir_all(data_dir)
+        .map_err(|e| OpError::Internal(format!("cannot create {}: {e}", data_dir.display())))?;
+    let store = Store::open(data_dir)?;
+    store.write(|tx| apps::create(tx, name, scopes, now_ms()))
+}
+
+/// Applies stored async batches, one at a time, oldest first.
+async fn batch_worker(shared: AppState, mut stopped: watch::Receiver<bool>) {
+    loop {
+        let applied = shared
+            .write(|tx, _| orders::apply_next_pending(tx, now_ms()))
+            .await;
+        let wait = match applied {
+            Ok(Some(_)) => continue,
+            Ok(None) => Duration::from_secs(30),
+            Err(e) => {
+                tracing::error!(error = %e, "applying an async batch failed; retrying");
+                Duration::from_secs(1)
+            }
+        };
+        tokio::select! {
+            _ = shared.pending_batches.notified() => {}
+            _ = tokio::time::sleep(wait) => {}
+            _ = stopped.wait_for(|s| *s) => return,
+        }
+    }
+}
+
+/// Forgets old nonces and expired tokens every minute.
+async fn pruner(shared: AppState, mut stopped: watch::Receiver<bool>) {
+    loop {
+        let window = shared.nonce_window_ms;
+        match shared
+            .write(move |tx, _| Ok(auth::prune(tx, now_ms(), window)?))
+            .await
+        {
+            Ok(n) if n > 0 => tracing::debug!(rows = n, "pruned nonces and tokens"),
+            Ok(_) => {}
+            Err(e) => tracing::warn!(error = %e, "pruning nonces and tokens failed"),
+        }
+        tokio::select! {
+            _ = tokio::time::sleep(Duration::from_secs(60)) => {}
+            _ = stopped.wait_for(|s| *s) => return,
+        }
+    }
+}

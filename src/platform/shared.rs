@@ -1,0 +1,46 @@
+//! State shared by every request: the store, the token issuer, and the platform's settings.
+
+use std::sync::Arc;
+
+use rusqlite::Transaction;
+use tokio::sync::Notify;
+
+use super::auth::Tokens;
+use super::error::OpError;
+use super::store::Store;
+
+pub struct Shared {
+    pub store: Store,
+    pub tokens: Tokens,
+    /// First digit of asset numbers.
+    pub region: u8,
+    pub nonce_window_ms: i64,
+    /// Woken when an async batch is stored, so the worker applies it at once.
+    pub pending_batches: Notify,
+}
+
+pub type AppState = Arc<Shared>;
+
+impl Shared {
+    /// Runs `f` in a write transaction off the async threads (SQLite blocks).
+    pub async fn write<T: Send + 'static>(
+        self: &Arc<Self>,
+        f: impl FnOnce(&Transaction<'_>, &Shared) -> Result<T, OpError> + Send + 'static,
+    ) -> Result<T, OpError> {
+        let me = Arc::clone(self);
+        tokio::task::spawn_blocking(move || me.store.write(|tx| f(tx, &me)))
+            .await
+            .map_err(|e| OpError::Internal(format!("storage task failed: {e}")))?
+    }
+
+    /// Runs `f` in a read transaction off the async threads.
+    pub async fn read<T: Send + 'static>(
+        self: &Arc<Self>,
+        f: impl FnOnce(&Transaction<'_>, &Shared) -> Result<T, OpError> + Send + 'static,
+    ) -> Result<T, OpError> {
+        let me = Arc::clone(self);
+        tokio::task::spawn_blocking(move || me.store.read(|tx| f(tx, &me)))
+            .await
+            .map_err(|e| OpError::Internal(format!("storage task failed: {e}")))?
+    }
+}
