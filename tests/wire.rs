@@ -304,7 +304,7 @@ fn success_envelope_read_from_the_wire() {
             }]
         }"#,
     );
-    assert_eq!(env.code, Code::Success(0));
+    assert_eq!(env.code, Code::Number(0));
     assert!(env.is_success());
     assert_eq!(env.message, "success");
     assert_eq!(env.cause, None);
@@ -355,8 +355,8 @@ fn failure_envelope_read_from_the_wire() {
     let env: OrderEnvelope<Vec<BatchOrderResult>> = read(
         r#"{"code": "500", "message": "系统异常", "cause": "database is locked", "data": null}"#,
     );
-    assert_eq!(env.code, Code::Failure("500".into()));
-    assert_eq!(env.code, Code::Failure(wire::envelope::SYSTEM.into()));
+    assert_eq!(env.code, Code::Text("500".into()));
+    assert_eq!(env.code, Code::Text(wire::envelope::SYSTEM.into()));
     assert!(!env.is_success());
     assert_eq!(env.message, "系统异常");
     assert_eq!(env.cause.as_deref(), Some("database is locked"));
@@ -368,7 +368,7 @@ fn failure_envelope_read_from_the_wire() {
 
     // A string "0" is a failure code, not the integer success code.
     let odd: OrderEnvelope<()> = read(r#"{"code": "0", "message": "success"}"#);
-    assert_eq!(odd.code, Code::Failure("0".into()));
+    assert_eq!(odd.code, Code::Text("0".into()));
     assert!(!odd.is_success());
 }
 

@@ -52,10 +52,11 @@ impl Tokens {
             .recent
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
-        if let Some(prev) = recent.get(app_key) {
-            if prev.expires_at - now > self.reuse_margin_ms && still_stored(tx, prev, now)? {
-                return Ok(prev.clone());
-            }
+        if let Some(prev) = recent.get(app_key)
+            && prev.expires_at - now > self.reuse_margin_ms
+            && still_stored(tx, prev, now)?
+        {
+            return Ok(prev.clone());
         }
         let issued = Issued {
             token: ids::random_token(32)?,

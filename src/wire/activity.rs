@@ -2,6 +2,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::de::null_as_empty;
+
 /// Success.
 pub const CLAIMED: &str = "0000";
 /// Request parameter error (also a missing, malformed or reused `g_nonce`).
@@ -60,6 +62,7 @@ impl ActivityResponse {
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
 pub struct ClaimDetail {
+    #[serde(deserialize_with = "null_as_empty")]
     pub products: Vec<ClaimedProduct>,
 }
 
@@ -82,6 +85,7 @@ pub struct ActivityDto {
     pub id: String,
     pub name: String,
     pub participate_result: bool,
+    #[serde(deserialize_with = "null_as_empty")]
     pub engine_sub_activity_dtos: Vec<SubActivityDto>,
 }
 

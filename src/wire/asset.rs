@@ -33,6 +33,7 @@ pub struct Asset {
     pub limit_end_time: Option<i64>,
     pub assign_status: AssignStatus,
     pub asset_limits: Option<serde_json::Value>,
+    #[serde(deserialize_with = "null_as_empty")]
     pub asset_extends: Vec<AssetExtend>,
     pub borrowed_usb_key: bool,
 }

@@ -2,6 +2,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::de::null_as_empty;
+
 /// 2.1: an enterprise customer bound to a master account.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
@@ -60,6 +62,7 @@ pub struct EnterpriseRequest {
 pub struct CreatedEnterprise {
     pub enterprise_global_id: String,
     pub default_type: bool,
+    #[serde(deserialize_with = "null_as_empty")]
     pub members: Vec<Member>,
 }
 

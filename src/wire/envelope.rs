@@ -22,9 +22,10 @@ pub const BUSINESS_EXCEPTION_STATUS: u16 = 299;
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(untagged)]
 pub enum Code {
-    /// Always 0 on the wire.
-    Success(i64),
-    Failure(String),
+    /// An integer code: 0 is success.
+    Number(i64),
+    /// A string code: a failure such as "13004".
+    Text(String),
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -40,7 +41,7 @@ pub struct OrderEnvelope<T> {
 impl<T> OrderEnvelope<T> {
     pub fn success(data: T) -> Self {
         Self {
-            code: Code::Success(0),
+            code: Code::Number(0),
             message: "success".to_owned(),
             data: Some(data),
             cause: None,
@@ -49,7 +50,7 @@ impl<T> OrderEnvelope<T> {
 
     pub fn failure(code: &str, message: impl Into<String>, cause: impl Into<String>) -> Self {
         Self {
-            code: Code::Failure(code.to_owned()),
+            code: Code::Text(code.to_owned()),
             message: message.into(),
             data: None,
             cause: Some(cause.into()),
@@ -57,7 +58,7 @@ impl<T> OrderEnvelope<T> {
     }
 
     pub fn is_success(&self) -> bool {
-        self.code == Code::Success(0)
+        self.code == Code::Number(0)
     }
 }
 
@@ -65,7 +66,7 @@ impl OrderEnvelope<()> {
     /// Success without a `data` field, as the update operation answers.
     pub fn done() -> Self {
         Self {
-            code: Code::Success(0),
+            code: Code::Number(0),
             message: "success".to_owned(),
             data: None,
             cause: None,

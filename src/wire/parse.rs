@@ -19,8 +19,15 @@ pub fn json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ParseError> {
     let value = serde_path_to_error::deserialize(&mut de).map_err(|e| {
         let path = e.path().to_string();
         let inner = e.into_inner();
+        // Where a key could not be read the path holds `?`: name the field around it instead;
+        // line and column say exactly where.
+        let known = path
+            .split('?')
+            .next()
+            .unwrap_or_default()
+            .trim_end_matches('.');
         ParseError {
-            path: if path == "." { String::new() } else { path },
+            path: known.to_owned(),
             message: inner.to_string(),
             line: inner.line(),
             column: inner.column(),

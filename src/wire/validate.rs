@@ -107,10 +107,10 @@ impl Check {
     }
 
     fn mobile(&mut self, path: &str, value: &Option<String>) {
-        if let Some(v) = value.as_deref().filter(|v| !v.is_empty()) {
-            if !is_mobile(v) {
-                self.push(path, "must be a mobile number: 1 followed by 10 digits");
-            }
+        if let Some(v) = value.as_deref().filter(|v| !v.is_empty())
+            && !is_mobile(v)
+        {
+            self.push(path, "must be a mobile number: 1 followed by 10 digits");
         }
     }
 
@@ -129,13 +129,13 @@ impl Check {
     fn window(&mut self, path: &str, start: Option<i64>, end: Option<i64>) {
         self.not_negative(&format!("{path}.limitStartDate"), start);
         self.not_negative(&format!("{path}.limitEndDate"), end);
-        if let (Some(s), Some(e)) = (start, end) {
-            if s > e {
-                self.push(
-                    format!("{path}.limitEndDate"),
-                    "must not be before limitStartDate",
-                );
-            }
+        if let (Some(s), Some(e)) = (start, end)
+            && s > e
+        {
+            self.push(
+                format!("{path}.limitEndDate"),
+                "must not be before limitStartDate",
+            );
         }
     }
 }
@@ -237,13 +237,13 @@ pub fn batch_order(r: &BatchOrderRequest) -> Vec<Problem> {
     let mut sequences: HashMap<i32, usize> = HashMap::new();
     for (i, order) in r.order_list.iter().enumerate() {
         let path = format!("orderList[{i}]");
-        if let Some(seq) = order.sequence {
-            if let Some(first) = sequences.insert(seq, i) {
-                c.push(
-                    format!("{path}.sequence"),
-                    format!("{seq} is already used by orderList[{first}]"),
-                );
-            }
+        if let Some(seq) = order.sequence
+            && let Some(first) = sequences.insert(seq, i)
+        {
+            c.push(
+                format!("{path}.sequence"),
+                format!("{seq} is already used by orderList[{first}]"),
+            );
         }
         check_order(&mut c, &path, order);
     }
@@ -288,10 +288,10 @@ fn check_order(c: &mut Check, path: &str, o: &OrderEntry) {
     }
     c.mobile(&format!("{path}.adminCellNumber"), &o.admin_cell_number);
     c.mobile(&format!("{path}.passwordMobile"), &o.password_mobile);
-    if let Some(email) = o.admin_email.as_deref().filter(|e| !e.is_empty()) {
-        if !is_email(email) {
-            c.push(format!("{path}.adminEmail"), "must be an e-mail address");
-        }
+    if let Some(email) = o.admin_email.as_deref().filter(|e| !e.is_empty())
+        && !is_email(email)
+    {
+        c.push(format!("{path}.adminEmail"), "must be an e-mail address");
     }
 
     let Some(license_type) = o.license_type else {

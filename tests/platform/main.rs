@@ -1,4 +1,9 @@
 //! The embedded platform over HTTP: every operation, its errors, restarts and concurrency.
 
+mod auth;
+mod bad_input;
 mod common;
 mod customers;
+mod locks;
+mod orders;
+mod shellnums;

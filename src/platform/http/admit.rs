@@ -64,7 +64,10 @@ pub async fn admit(
 ) -> Result<(Caller, Query), Refusal> {
     let token = bearer(&parts.headers)?;
     let query = Query::parse(parts.uri.query());
-    let nonce = query.get("g_nonce")?.unwrap_or_default().to_owned();
+    // Judged only after the token and scope: auth failures come first.
+    let nonce = query
+        .get("g_nonce")
+        .map(|n| n.unwrap_or_default().to_owned());
     let caller = state
         .write(move |tx, _| {
             let now = now_ms();
@@ -79,6 +82,10 @@ pub async fn admit(
                     caller.app_key
                 ))));
             }
+            let nonce = match nonce {
+                Ok(nonce) => nonce,
+                Err(e) => return Ok(Err(Refusal::Op(e))),
+            };
             if let Some(why) = auth::nonce_problem(&nonce) {
                 return Ok(Err(Refusal::Op(OpError::invalid("g_nonce", why))));
             }
@@ -141,6 +148,13 @@ pub async fn json_body<T: DeserializeOwned>(headers: &HeaderMap, body: Body) -> 
     let bytes = axum::body::to_bytes(body, MAX_BODY)
         .await
         .map_err(|_| too_large())?;
+    // serde reads a struct from an array by position; the interface's bodies are objects.
+    if bytes.trim_ascii_start().first() == Some(&b'[') {
+        return Err(OpError::invalid(
+            "body",
+            "must be a JSON object, not an array",
+        ));
+    }
     parse::json(&bytes).map_err(|e| {
         let path = if e.path.is_empty() {
             "body".to_owned()

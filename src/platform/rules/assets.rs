@@ -47,10 +47,10 @@ pub fn list(
     while let Some(r) = rows.next()? {
         let row: i64 = r.get(0)?;
         let asset_extends = extends.remove(&row).unwrap_or_default();
-        if let Some(code) = extend_code {
-            if !asset_extends.iter().any(|e| e.extend_code == code) {
-                continue;
-            }
+        if let Some(code) = extend_code
+            && !asset_extends.iter().any(|e| e.extend_code == code)
+        {
+            continue;
         }
         let id: String = r.get(1)?;
         let created: i64 = r.get(10)?;
