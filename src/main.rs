@@ -41,6 +41,9 @@ struct ServeArgs {
     /// First digit of the asset numbers handed out: 8 domestic, 6 Singapore.
     #[arg(long, default_value_t = 8, value_parser = parse_region)]
     region: u8,
+    /// Activity definitions (JSON); re-read on SIGHUP. A bad file is refused at start.
+    #[arg(long, value_name = "FILE")]
+    activities: Option<PathBuf>,
     /// How long a used g_nonce is remembered, in seconds.
     #[arg(long, default_value_t = 24 * 3600)]
     nonce_window: u64,
@@ -127,6 +130,7 @@ fn serve(args: ServeArgs) -> Result<(), String> {
     config.nonce_window = Duration::from_secs(args.nonce_window);
     config.token_lifetime = Duration::from_secs(args.token_lifetime);
     config.token_reuse_margin = config.token_reuse_margin.min(config.token_lifetime / 2);
+    config.activities = args.activities;
 
     let runtime = tokio::runtime::Runtime::new().map_err(|e| format!("cannot start tokio: {e}"))?;
     runtime.block_on(async move {
@@ -136,7 +140,7 @@ fn serve(args: ServeArgs) -> Result<(), String> {
         let mut out = std::io::stdout();
         let _ = writeln!(out, "listening on {}", server.base_url());
         let _ = out.flush();
-        wait_for_stop().await;
+        run_until_stopped(&server).await;
         tracing::info!("stopping");
         server.shutdown().await;
         tracing::info!("stopped");
@@ -144,24 +148,33 @@ fn serve(args: ServeArgs) -> Result<(), String> {
     })
 }
 
-/// Ctrl-C, or SIGTERM on Unix.
-async fn wait_for_stop() {
-    let ctrl_c = async {
-        let _ = tokio::signal::ctrl_c().await;
-    };
+/// Waits for Ctrl-C or SIGTERM; on SIGHUP reads the activities file again.
+async fn run_until_stopped(server: &Server) {
     #[cfg(unix)]
-    let term = async {
-        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-            Ok(mut s) => {
-                s.recv().await;
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        let (Ok(mut term), Ok(mut hup)) = (
+            signal(SignalKind::terminate()),
+            signal(SignalKind::hangup()),
+        ) else {
+            tracing::warn!("cannot listen for SIGTERM/SIGHUP; stop with Ctrl-C");
+            let _ = tokio::signal::ctrl_c().await;
+            return;
+        };
+        loop {
+            tokio::select! {
+                _ = tokio::signal::ctrl_c() => return,
+                _ = term.recv() => return,
+                _ = hup.recv() => match server.reload_activities() {
+                    Ok(n) => tracing::info!(activities = n, "activities file read again"),
+                    Err(e) => tracing::error!(error = %e, "kept the activities in force"),
+                },
             }
-            Err(_) => std::future::pending::<()>().await,
         }
-    };
+    }
     #[cfg(not(unix))]
-    let term = std::future::pending::<()>();
-    tokio::select! {
-        _ = ctrl_c => {}
-        _ = term => {}
+    {
+        let _ = server;
+        let _ = tokio::signal::ctrl_c().await;
     }
 }

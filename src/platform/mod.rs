@@ -2,6 +2,7 @@
 //! [`Server::start`] runs it on a loopback or any other address; `license-desk serve` runs it
 //! headless. Decisions taken where the interface is silent are in `docs/platform.md`.
 
+pub mod activities;
 pub mod apps;
 pub mod auth;
 pub mod error;

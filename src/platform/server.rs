@@ -3,12 +3,13 @@
 use std::fs::File;
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, RwLock};
 use std::time::Duration;
 
 use tokio::sync::watch;
 use tokio::task::JoinHandle;
 
+use super::activities::Activities;
 use super::apps::{self, AppCredentials};
 use super::auth::{self, Tokens};
 use super::error::OpError;
@@ -54,6 +55,8 @@ pub struct Config {
     pub token_lifetime: Duration,
     /// The same token is handed out again while more than this remains of it.
     pub token_reuse_margin: Duration,
+    /// The activities file (`serve --activities`); none means no activity exists.
+    pub activities: Option<PathBuf>,
 }
 
 impl Config {
@@ -67,6 +70,7 @@ impl Config {
             nonce_window: Duration::from_secs(24 * 3600),
             token_lifetime: Duration::from_secs(7 * 24 * 3600),
             token_reuse_margin: Duration::from_secs(12 * 3600),
+            activities: None,
         }
     }
 }
@@ -84,6 +88,8 @@ pub enum StartError {
     DataDirInUse(PathBuf),
     #[error("cannot open the database: {0}")]
     Store(#[from] rusqlite::Error),
+    #[error("{0}")]
+    Activities(String),
     #[error("cannot listen on {addr}: {source}")]
     Listen {
         addr: SocketAddr,
@@ -94,6 +100,8 @@ pub enum StartError {
 /// A running platform. Dropping it without [`Server::shutdown`] stops it abruptly.
 pub struct Server {
     addr: SocketAddr,
+    shared: AppState,
+    activities_file: Option<PathBuf>,
     stop: watch::Sender<bool>,
     tasks: Vec<JoinHandle<()>>,
     _lock: File,
@@ -102,6 +110,10 @@ pub struct Server {
 impl Server {
     /// Opens the data directory (exclusively), binds, and starts answering.
     pub async fn start(config: Config) -> Result<Server, StartError> {
+        let activities = match &config.activities {
+            Some(path) => read_activities(path).map_err(StartError::Activities)?,
+            None => Activities::default(),
+        };
         let lock = lock_data_dir(&config.data_dir)?;
         let store = Store::open(&config.data_dir)?;
         let listener = tokio::net::TcpListener::bind(config.listen)
@@ -123,6 +135,7 @@ impl Server {
             region: config.region.digit(),
             nonce_window_ms: millis(config.nonce_window),
             pending_batches: tokio::sync::Notify::new(),
+            activities: RwLock::new(Arc::new(activities)),
         });
         let (stop, stopped) = watch::channel(false);
         let app = super::http::router(Arc::clone(&shared));
@@ -136,9 +149,11 @@ impl Server {
             }
         });
         let worker = tokio::spawn(batch_worker(Arc::clone(&shared), stopped.clone()));
-        let pruner = tokio::spawn(pruner(shared, stopped));
+        let pruner = tokio::spawn(pruner(Arc::clone(&shared), stopped));
         Ok(Server {
             addr,
+            shared,
+            activities_file: config.activities,
             stop,
             tasks: vec![http, worker, pruner],
             _lock: lock,
@@ -154,6 +169,18 @@ impl Server {
         format!("http://{}", self.addr)
     }
 
+    /// Reads the activities file again (on SIGHUP). A bad file is refused and the activities
+    /// in force stay; returns how many activities are now in force.
+    pub fn reload_activities(&self) -> Result<usize, String> {
+        let Some(path) = &self.activities_file else {
+            return Ok(0);
+        };
+        let activities = read_activities(path)?;
+        let n = activities.len();
+        self.shared.set_activities(activities);
+        Ok(n)
+    }
+
     /// Stops accepting, lets requests in flight finish, and waits for the background work.
     pub async fn shutdown(self) {
         let _ = self.stop.send(true);
@@ -161,6 +188,13 @@ impl Server {
             let _ = task.await;
         }
     }
+}
+
+fn read_activities(path: &Path) -> Result<Activities, String> {
+    let text = std::fs::read(path)
+        .map_err(|e| format!("cannot read the activities file {}: {e}", path.display()))?;
+    Activities::parse(&text)
+        .map_err(|e| format!("the activities file {} is not valid: {e}", path.display()))
 }
 
 fn millis(d: Duration) -> i64 {

@@ -1,10 +1,11 @@
 //! State shared by every request: the store, the token issuer, and the platform's settings.
 
-use std::sync::Arc;
+use std::sync::{Arc, PoisonError, RwLock};
 
 use rusqlite::Transaction;
 use tokio::sync::Notify;
 
+use super::activities::Activities;
 use super::auth::Tokens;
 use super::error::OpError;
 use super::store::Store;
@@ -17,11 +18,29 @@ pub struct Shared {
     pub nonce_window_ms: i64,
     /// Woken when an async batch is stored, so the worker applies it at once.
     pub pending_batches: Notify,
+    /// The activities in force; replaced whole when the file is read again.
+    pub activities: RwLock<Arc<Activities>>,
 }
 
 pub type AppState = Arc<Shared>;
 
 impl Shared {
+    pub fn activities(&self) -> Arc<Activities> {
+        Arc::clone(
+            &self
+                .activities
+                .read()
+                .unwrap_or_else(PoisonError::into_inner),
+        )
+    }
+
+    pub fn set_activities(&self, activities: Activities) {
+        *self
+            .activities
+            .write()
+            .unwrap_or_else(PoisonError::into_inner) = Arc::new(activities);
+    }
+
     /// Runs `f` in a write transaction off the async threads (SQLite blocks).
     pub async fn write<T: Send + 'static>(
         self: &Arc<Self>,

@@ -11,7 +11,7 @@ use rusqlite::{Connection, OpenFlags, Transaction, TransactionBehavior};
 pub const DB_FILE: &str = "platform.sqlite3";
 
 /// Schema versions, applied in order; `PRAGMA user_version` records how many ran.
-const MIGRATIONS: &[&str] = &[include_str!("schema.sql")];
+const MIGRATIONS: &[&str] = &[include_str!("schema.sql"), include_str!("schema2.sql")];
 
 /// How long a statement waits for another process's lock (e.g. `app create` beside `serve`).
 const BUSY_TIMEOUT: Duration = Duration::from_secs(5);

@@ -36,6 +36,32 @@ pub struct Asset {
     #[serde(deserialize_with = "null_as_empty")]
     pub asset_extends: Vec<AssetExtend>,
     pub borrowed_usb_key: bool,
+    /// The products the asset holds. Not in 2.3 (the interface shows none): the embedded
+    /// platform adds it so a console can show what a lock carries; absent when empty.
+    #[serde(
+        default,
+        deserialize_with = "null_as_empty",
+        skip_serializing_if = "Vec::is_empty"
+    )]
+    pub products: Vec<AssetProduct>,
+}
+
+/// A product held by an asset, granted by a license order or by an activity claim.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct AssetProduct {
+    pub product_uri: String,
+    pub product_name: Option<String>,
+    pub limit_start_date: Option<i64>,
+    pub limit_end_date: Option<i64>,
+    pub limit_concurrent: Option<i32>,
+    /// The license order that granted it, if an order did.
+    pub license_order_id: Option<String>,
+    /// The activity and unit it was claimed from, if a claim did.
+    pub activity_id: Option<String>,
+    pub sub_activity_id: Option<String>,
+    /// `activateType` "1": claimed, to be activated separately.
+    pub awaiting_activation: bool,
 }
 
 /// 2.4: the assignment record of an asset.

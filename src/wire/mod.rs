@@ -18,7 +18,8 @@ pub use activity::{
     ActivityDto, ActivityResponse, ClaimDetail, ClaimRequest, ClaimedProduct, SubActivityDto,
 };
 pub use asset::{
-    Asset, AssetExtend, AssignStatus, LockRequest, LockResult, LockStatus, ShellnumsRequest,
+    Asset, AssetExtend, AssetProduct, AssignStatus, LockRequest, LockResult, LockStatus,
+    ShellnumsRequest,
 };
 pub use customer::{
     BindRequest, CreatedEnterprise, Customer, CustomerQuery, DefaultFilter, EnterpriseRequest,

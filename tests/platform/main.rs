@@ -1,5 +1,6 @@
 //! The embedded platform over HTTP: every operation, its errors, restarts and concurrency.
 
+mod activities;
 mod auth;
 mod bad_input;
 mod common;

@@ -1,6 +1,7 @@
 //! HTTP: routes, the admission of a call (token, scope, nonce, body), and each group's
 //! envelopes.
 
+mod activity;
 mod admit;
 mod order;
 mod token;
@@ -31,6 +32,7 @@ pub fn router(state: AppState) -> Router {
             get(order::asset_list),
         )
         .route(paths::SHELLNUMS, post(order::shellnums))
+        .route(paths::ACTIVITY, post(activity::claim))
         .fallback(order::not_found)
         .method_not_allowed_fallback(order::method_not_allowed)
         .layer(middleware::from_fn(access_log))

@@ -6,10 +6,10 @@ use rusqlite::Transaction;
 
 use super::customers::enterprise_by_global_id;
 use crate::platform::error::OpError;
-use crate::wire::{Asset, AssetExtend, AssignStatus};
+use crate::wire::{Asset, AssetExtend, AssetProduct, AssignStatus};
 
-/// Every asset held by the customers bound to the enterprise, oldest first; with
-/// `extend_code`, only those carrying that extension attribute.
+/// Every asset held by the customers bound to the enterprise, oldest first, with its
+/// products; with `extend_code`, only those carrying that extension attribute.
 pub fn list(
     tx: &Transaction<'_>,
     enterprise_global_id: &str,
@@ -32,6 +32,30 @@ pub fn list(
         extends.entry(r.get(0)?).or_default().push(AssetExtend {
             extend_code: r.get(1)?,
             extend_value: r.get(2)?,
+        });
+    }
+
+    let mut products: HashMap<i64, Vec<AssetProduct>> = HashMap::new();
+    let mut stmt = tx.prepare_cached(
+        "SELECT p.asset_id, p.product_uri, p.product_name, p.limit_start, p.limit_end, \
+         p.limit_concurrent, lo.license_order_id, cl.activity_id, cl.unit_id, p.awaiting_activation \
+         FROM products p JOIN assets a ON a.id = p.asset_id JOIN customers c ON c.id = a.customer_id \
+         LEFT JOIN license_orders lo ON lo.id = p.license_order_id \
+         LEFT JOIN claims cl ON cl.id = p.claim_id \
+         WHERE c.enterprise_id = ?1 ORDER BY p.id",
+    )?;
+    let mut rows = stmt.query([enterprise])?;
+    while let Some(r) = rows.next()? {
+        products.entry(r.get(0)?).or_default().push(AssetProduct {
+            product_uri: r.get(1)?,
+            product_name: r.get(2)?,
+            limit_start_date: r.get(3)?,
+            limit_end_date: r.get(4)?,
+            limit_concurrent: r.get(5)?,
+            license_order_id: r.get(6)?,
+            activity_id: r.get(7)?,
+            sub_activity_id: r.get(8)?,
+            awaiting_activation: r.get(9)?,
         });
     }
 
@@ -78,6 +102,7 @@ pub fn list(
             asset_limits: None,
             asset_extends,
             borrowed_usb_key: r.get(16)?,
+            products: products.remove(&row).unwrap_or_default(),
         });
     }
     Ok(out)

@@ -259,7 +259,8 @@ fn insert_product(
     }
     tx.prepare_cached(
         "INSERT INTO products(asset_id, license_order_id, merchandise_id, product_uri, limit_start, \
-         limit_end, limit_concurrent, entry, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+         limit_end, limit_concurrent, entry, created_at, product_name) \
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
     )?
     .execute(rusqlite::params![
         asset,
@@ -270,7 +271,8 @@ fn insert_product(
         p.limit_end_date,
         p.limit_concurrent,
         serde_json::to_string(p)?,
-        now
+        now,
+        p.product_name
     ])?;
     Ok(())
 }

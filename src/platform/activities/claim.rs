@@ -1,0 +1,271 @@
+//! Claiming an activity: who the participant is, which filters and units let them through, and
+//! the products granted. Runs in one write transaction, so counts are exact under concurrency.
+
+use rusqlite::{OptionalExtension, Transaction};
+
+use super::definition::{ActivateType, Activity, IdentityKind, Unit};
+use crate::platform::error::OpError;
+use crate::wire::activity::{BAD_IDENTITY, CLAIMED, FILTERED, NOT_ELIGIBLE};
+use crate::wire::validate::{is_email, is_mobile};
+use crate::wire::{
+    ActivityDto, ActivityResponse, ClaimDetail, ClaimedProduct, LicenseType, SubActivityDto,
+};
+
+const DAY_MS: i64 = 24 * 3600 * 1000;
+
+/// Unit error codes (2.7): why a unit cannot be claimed.
+pub const NOT_STARTED: i32 = 14001;
+pub const ENDED: i32 = 14002;
+pub const KIND_NOT_ACCEPTED: i32 = 14003;
+pub const NO_STOCK: i32 = 14004;
+pub const CLAIM_LIMIT: i32 = 14005;
+
+/// A claim's fields, checked and trimmed.
+pub struct ClaimInput<'a> {
+    pub identity: &'a str,
+    pub source: &'a str,
+    pub branch: &'a str,
+    pub app_key: &'a str,
+}
+
+/// Claims every unit of `activity` the participant may claim; the answer is one of 0000, 1004,
+/// 2001 and 3002.
+pub fn claim(
+    tx: &Transaction<'_>,
+    activity: &Activity,
+    input: &ClaimInput<'_>,
+    now: i64,
+) -> Result<ActivityResponse, OpError> {
+    let Some((kind, asset)) = identify(tx, input.identity)? else {
+        return Ok(ActivityResponse::failure(
+            BAD_IDENTITY,
+            format!(
+                "identity: {:?} is not a mobile number (1 and 10 digits), an e-mail address, a known enterprise global id or a known lock asset number",
+                input.identity
+            ),
+        ));
+    };
+    if let Some(rule) = filtered(activity, input) {
+        return Ok(ActivityResponse::failure(FILTERED, rule));
+    }
+    // E-mail addresses are counted case-insensitively: one person, one count.
+    let key = match kind {
+        IdentityKind::Email => input.identity.to_lowercase(),
+        _ => input.identity.to_owned(),
+    };
+
+    let mut verdicts = Vec::with_capacity(activity.units.len());
+    for unit in &activity.units {
+        verdicts.push(verdict(tx, activity, unit, kind, &key, now)?);
+    }
+    if verdicts.iter().all(Option::is_some) {
+        let units = activity
+            .units
+            .iter()
+            .zip(verdicts)
+            .map(|(unit, why)| {
+                let (code, message) = why.unwrap_or_default();
+                SubActivityDto {
+                    id: unit.id.as_str().to_owned(),
+                    name: unit.name.clone(),
+                    participate_result: false,
+                    error_code: Some(code),
+                    error_message: Some(message),
+                }
+            })
+            .collect();
+        return Ok(ActivityResponse {
+            result_code: NOT_ELIGIBLE.to_owned(),
+            result_message: format!(
+                "the participant meets the conditions of no unit of activity {}",
+                activity.id.as_str()
+            ),
+            detail: None,
+            activity_dto_list: Some(vec![ActivityDto {
+                id: activity.id.as_str().to_owned(),
+                name: activity.name.clone(),
+                participate_result: false,
+                engine_sub_activity_dtos: units,
+            }]),
+        });
+    }
+
+    let mut products = Vec::new();
+    for (unit, why) in activity.units.iter().zip(verdicts) {
+        if why.is_none() {
+            products.extend(grant(tx, activity, unit, kind, &key, asset, input, now)?);
+        }
+    }
+    Ok(ActivityResponse {
+        result_code: CLAIMED.to_owned(),
+        result_message: "success".to_owned(),
+        detail: Some(ClaimDetail { products }),
+        activity_dto_list: None,
+    })
+}
+
+/// The kind of the identity and, for a lock, its asset row. Known records come first: an
+/// enterprise global id, then a lock's asset number, then a mobile number, then an e-mail.
+fn identify(
+    tx: &Transaction<'_>,
+    identity: &str,
+) -> rusqlite::Result<Option<(IdentityKind, Option<i64>)>> {
+    let enterprise: bool = tx
+        .prepare_cached("SELECT EXISTS(SELECT 1 FROM enterprises WHERE global_id = ?1)")?
+        .query_row([identity], |r| r.get(0))?;
+    if enterprise {
+        return Ok(Some((IdentityKind::Enterprise, None)));
+    }
+    let asset: Option<(i64, String)> = tx
+        .prepare_cached("SELECT id, license_type FROM assets WHERE asset_num = ?1")?
+        .query_row([identity], |r| Ok((r.get(0)?, r.get(1)?)))
+        .optional()?;
+    if let Some((id, license_type)) = asset
+        && LicenseType::parse(&license_type).is_some_and(LicenseType::is_usbkey)
+    {
+        return Ok(Some((IdentityKind::Lock, Some(id))));
+    }
+    if is_mobile(identity) {
+        return Ok(Some((IdentityKind::Mobile, None)));
+    }
+    if is_email(identity) {
+        return Ok(Some((IdentityKind::Email, None)));
+    }
+    Ok(None)
+}
+
+/// The activity-level filter rule the claim breaks, in words.
+fn filtered(activity: &Activity, input: &ClaimInput<'_>) -> Option<String> {
+    let rule = |field: &str, list: &str, value: &str, allowed: &Option<Vec<String>>| {
+        let allowed = allowed.as_ref()?;
+        if allowed.iter().any(|a| a == value) {
+            return None;
+        }
+        Some(format!(
+            "{field}: {value:?} is not among the {list} allowed for activity {} ({})",
+            activity.id.as_str(),
+            allowed.join(", ")
+        ))
+    };
+    rule("source", "sources", input.source, &activity.sources)
+        .or_else(|| rule("branch", "branches", input.branch, &activity.branches))
+}
+
+/// Why the participant cannot claim `unit`, or `None` if they can.
+fn verdict(
+    tx: &Transaction<'_>,
+    activity: &Activity,
+    unit: &Unit,
+    kind: IdentityKind,
+    key: &str,
+    now: i64,
+) -> rusqlite::Result<Option<(i32, String)>> {
+    if now < activity.start_time {
+        return Ok(Some((
+            NOT_STARTED,
+            format!(
+                "the activity has not started; it starts at {}",
+                activity.start_time
+            ),
+        )));
+    }
+    if now > activity.end_time {
+        return Ok(Some((
+            ENDED,
+            format!("the activity ended at {}", activity.end_time),
+        )));
+    }
+    if let Some(kinds) = &unit.identity_kinds
+        && !kinds.contains(&kind)
+    {
+        return Ok(Some((
+            KIND_NOT_ACCEPTED,
+            format!("this unit does not accept {} identities", kind.as_str()),
+        )));
+    }
+    if let Some(stock) = unit.stock {
+        let claimed: i64 = tx
+            .prepare_cached("SELECT count(*) FROM claims WHERE activity_id = ?1 AND unit_id = ?2")?
+            .query_row([activity.id.as_str(), unit.id.as_str()], |r| r.get(0))?;
+        if u64::try_from(claimed).unwrap_or(u64::MAX) >= stock {
+            return Ok(Some((
+                NO_STOCK,
+                format!("no stock left: all {stock} have been claimed"),
+            )));
+        }
+    }
+    let mine: i64 = tx
+        .prepare_cached(
+            "SELECT count(*) FROM claims WHERE activity_id = ?1 AND unit_id = ?2 AND identity = ?3",
+        )?
+        .query_row([activity.id.as_str(), unit.id.as_str(), key], |r| r.get(0))?;
+    let max = unit.max_claims_per_identity.get();
+    if u32::try_from(mine).unwrap_or(u32::MAX) >= max {
+        return Ok(Some((
+            CLAIM_LIMIT,
+            format!("personal claim count exceeded: at most {max} per participant"),
+        )));
+    }
+    Ok(None)
+}
+
+/// Records the claim of one unit and, for a lock, puts its products on the lock.
+#[allow(clippy::too_many_arguments)]
+fn grant(
+    tx: &Transaction<'_>,
+    activity: &Activity,
+    unit: &Unit,
+    kind: IdentityKind,
+    key: &str,
+    asset: Option<i64>,
+    input: &ClaimInput<'_>,
+    now: i64,
+) -> Result<Vec<ClaimedProduct>, OpError> {
+    let products: Vec<ClaimedProduct> = unit
+        .products
+        .iter()
+        .map(|p| ClaimedProduct {
+            activity_id: activity.id.as_str().to_owned(),
+            sub_activity_id: unit.id.as_str().to_owned(),
+            product_uri: p.product_uri.as_str().to_owned(),
+            limit_start_date: now.to_string(),
+            limit_end_date: (now + i64::from(p.valid_days.get()) * DAY_MS).to_string(),
+            activate_type: p.activate_type.as_str().to_owned(),
+        })
+        .collect();
+    tx.prepare_cached(
+        "INSERT INTO claims(activity_id, unit_id, identity, identity_kind, source, branch, app_key, \
+         claimed_at, products) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+    )?
+    .execute(rusqlite::params![
+        activity.id.as_str(),
+        unit.id.as_str(),
+        key,
+        kind.as_str(),
+        input.source,
+        input.branch,
+        input.app_key,
+        now,
+        serde_json::to_string(&products)?
+    ])?;
+    let claim = tx.last_insert_rowid();
+    if let Some(asset) = asset {
+        let mut stmt = tx.prepare_cached(
+            "INSERT INTO products(asset_id, product_uri, limit_start, limit_end, awaiting_activation, \
+             entry, created_at, claim_id) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+        )?;
+        for (p, def) in products.iter().zip(&unit.products) {
+            stmt.execute(rusqlite::params![
+                asset,
+                p.product_uri,
+                now,
+                now + i64::from(def.valid_days.get()) * DAY_MS,
+                def.activate_type == ActivateType::Later,
+                serde_json::to_string(p)?,
+                now,
+                claim
+            ])?;
+        }
+    }
+    Ok(products)
+}
