@@ -120,7 +120,11 @@ fn batch(id: &str, seed: u64, asset_base: u64) -> Value {
                    "orderType": "new_buy", "assets": assets})
         })
         .collect();
-    let mode = if seed % 4 == 0 { "async" } else { "sync" };
+    let mode = if seed.is_multiple_of(4) {
+        "async"
+    } else {
+        "sync"
+    };
     json!({"channelCode": "CRM", "channelOrderId": id, "syncMode": mode, "orderList": orders})
 }
 

@@ -6,6 +6,7 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 
 use super::admit::{Refusal, admit, json_body};
+use super::order::close_connection;
 use crate::platform::activities::{self, ClaimInput};
 use crate::platform::auth::Caller;
 use crate::platform::error::OpError;
@@ -15,24 +16,33 @@ use crate::wire::activity::{BAD_PARAMETER, NO_ACTIVITY, PROCESSING};
 use crate::wire::envelope::{FORBIDDEN, UNAUTHORIZED};
 use crate::wire::{ActivityResponse, ClaimRequest, scopes, validate};
 
-/// A refused activity call, in the group's envelope.
-pub struct ActivityFailure(Refusal);
+/// A refused activity call, in the group's envelope; `close` as for the order group.
+pub struct ActivityFailure {
+    refusal: Refusal,
+    close: bool,
+}
 
-impl From<Refusal> for ActivityFailure {
-    fn from(r: Refusal) -> Self {
-        Self(r)
+impl ActivityFailure {
+    fn before_body(refusal: impl Into<Refusal>) -> Self {
+        Self {
+            refusal: refusal.into(),
+            close: true,
+        }
     }
 }
 
 impl From<OpError> for ActivityFailure {
     fn from(e: OpError) -> Self {
-        Self(Refusal::Op(e))
+        Self {
+            refusal: Refusal::Op(e),
+            close: false,
+        }
     }
 }
 
 impl IntoResponse for ActivityFailure {
     fn into_response(self) -> Response {
-        let (status, body) = match self.0 {
+        let (status, body) = match self.refusal {
             Refusal::Unauthorized(m) => (
                 StatusCode::UNAUTHORIZED,
                 ActivityResponse::failure(UNAUTHORIZED, m),
@@ -59,7 +69,11 @@ impl IntoResponse for ActivityFailure {
                 )
             }
         };
-        (status, Json(body)).into_response()
+        let mut response = (status, Json(body)).into_response();
+        if self.close {
+            close_connection(&mut response);
+        }
+        response
     }
 }
 
@@ -74,8 +88,12 @@ impl FromRequest<AppState> for ClaimCall {
 
     async fn from_request(req: Request, state: &AppState) -> Result<Self, Self::Rejection> {
         let (parts, body) = req.into_parts();
-        let (caller, _) = admit(state, &parts, scopes::ACTIVITY).await?;
-        let body = json_body(&parts.headers, body).await?;
+        let (caller, _) = admit(state, &parts, scopes::ACTIVITY)
+            .await
+            .map_err(ActivityFailure::before_body)?;
+        let body = json_body(&parts.headers, body)
+            .await
+            .map_err(ActivityFailure::before_body)?;
         Ok(Self { caller, body })
     }
 }

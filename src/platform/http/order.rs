@@ -22,24 +22,34 @@ use crate::wire::{
     ShellnumsRequest, scopes, validate,
 };
 
-/// A refused order-group call, rendered in the group's envelope.
-pub struct OrderFailure(Refusal);
+/// A refused order-group call, rendered in the group's envelope. `close` is set when the
+/// request's body may be unread: the connection cannot carry another request then.
+pub struct OrderFailure {
+    refusal: Refusal,
+    close: bool,
+}
 
-impl From<OpError> for OrderFailure {
-    fn from(e: OpError) -> Self {
-        Self(Refusal::Op(e))
+impl OrderFailure {
+    fn before_body(refusal: impl Into<Refusal>) -> Self {
+        Self {
+            refusal: refusal.into(),
+            close: true,
+        }
     }
 }
 
-impl From<Refusal> for OrderFailure {
-    fn from(r: Refusal) -> Self {
-        Self(r)
+impl From<OpError> for OrderFailure {
+    fn from(e: OpError) -> Self {
+        Self {
+            refusal: Refusal::Op(e),
+            close: false,
+        }
     }
 }
 
 impl IntoResponse for OrderFailure {
     fn into_response(self) -> Response {
-        let (status, code, message, cause) = match self.0 {
+        let (status, code, message, cause) = match self.refusal {
             Refusal::Unauthorized(m) => (
                 StatusCode::UNAUTHORIZED,
                 envelope::UNAUTHORIZED,
@@ -72,8 +82,27 @@ impl IntoResponse for OrderFailure {
             }
         };
         let body: OrderEnvelope<()> = OrderEnvelope::failure(code, message, cause);
-        (status, Json(body)).into_response()
+        let mut response = (status, Json(body)).into_response();
+        if status.as_u16() == BUSINESS_EXCEPTION_STATUS {
+            // hyper knows no reason phrase for 299.
+            response
+                .extensions_mut()
+                .insert(hyper::ext::ReasonPhrase::from_static(b"Business Exception"));
+        }
+        if self.close {
+            close_connection(&mut response);
+        }
+        response
     }
+}
+
+/// Marks the answer as the connection's last (an unread body would be taken for the next
+/// request otherwise).
+pub fn close_connection(response: &mut Response) {
+    response.headers_mut().insert(
+        axum::http::header::CONNECTION,
+        axum::http::HeaderValue::from_static("close"),
+    );
 }
 
 fn business_exception() -> StatusCode {
@@ -98,8 +127,12 @@ impl<T: DeserializeOwned + Send> FromRequest<AppState> for Call<T> {
 
     async fn from_request(req: Request, state: &AppState) -> Result<Self, Self::Rejection> {
         let (parts, body) = req.into_parts();
-        let (caller, query) = admit(state, &parts, scopes::ORDER).await?;
-        let body = json_body(&parts.headers, body).await?;
+        let (caller, query) = admit(state, &parts, scopes::ORDER)
+            .await
+            .map_err(OrderFailure::before_body)?;
+        let body = json_body(&parts.headers, body)
+            .await
+            .map_err(OrderFailure::before_body)?;
         Ok(Self {
             caller,
             query,
@@ -120,7 +153,9 @@ impl FromRequestParts<AppState> for Get {
         parts: &mut Parts,
         state: &AppState,
     ) -> Result<Self, Self::Rejection> {
-        let (_, query) = admit(state, parts, scopes::ORDER).await?;
+        let (_, query) = admit(state, parts, scopes::ORDER)
+            .await
+            .map_err(OrderFailure::before_body)?;
         Ok(Self { query })
     }
 }
@@ -283,7 +318,9 @@ pub async fn not_found(req: Request) -> Response {
         format!("no operation at {}", req.uri().path()),
         "not found",
     );
-    (StatusCode::NOT_FOUND, Json(body)).into_response()
+    let mut response = (StatusCode::NOT_FOUND, Json(body)).into_response();
+    close_connection(&mut response);
+    response
 }
 
 /// A known path with another method: 405 in the order group's envelope.
@@ -297,5 +334,7 @@ pub async fn method_not_allowed(req: Request) -> Response {
         ),
         "method not allowed",
     );
-    (StatusCode::METHOD_NOT_ALLOWED, Json(body)).into_response()
+    let mut response = (StatusCode::METHOD_NOT_ALLOWED, Json(body)).into_response();
+    close_connection(&mut response);
+    response
 }

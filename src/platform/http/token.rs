@@ -109,10 +109,13 @@ fn server_error(e: &OpError) -> Response {
     )
 }
 
+/// Refusals may come before the form is read: each closes the connection.
 fn error(status: StatusCode, error: &str, description: &str) -> Response {
     let body = TokenError {
         error: error.to_owned(),
         error_description: description.to_owned(),
     };
-    (status, Json(body)).into_response()
+    let mut response = (status, Json(body)).into_response();
+    super::order::close_connection(&mut response);
+    response
 }
