@@ -227,7 +227,8 @@ pub fn create_app(
     std::fs::create_dir_all(data_dir)
         .map_err(|e| OpError::Internal(format!("cannot create {}: {e}", data_dir.display())))?;
     let store = Store::open(data_dir)?;
-    store.write(|tx| apps::create(tx, name, scopes, now_ms()))
+    let (name, scopes) = (name.to_owned(), scopes.to_vec());
+    store.write_blocking(move |tx| apps::create(tx, &name, &scopes, now_ms()))
 }
 
 /// Applies stored async batches, one at a time, oldest first.

@@ -41,15 +41,13 @@ impl Shared {
             .unwrap_or_else(PoisonError::into_inner) = Arc::new(activities);
     }
 
-    /// Runs `f` in a write transaction off the async threads (SQLite blocks).
+    /// Runs `f` in a write transaction on the store's writer thread.
     pub async fn write<T: Send + 'static>(
         self: &Arc<Self>,
         f: impl FnOnce(&Transaction<'_>, &Shared) -> Result<T, OpError> + Send + 'static,
     ) -> Result<T, OpError> {
         let me = Arc::clone(self);
-        tokio::task::spawn_blocking(move || me.store.write(|tx| f(tx, &me)))
-            .await
-            .map_err(|e| OpError::Internal(format!("storage task failed: {e}")))?
+        self.store.write(move |tx| f(tx, &me)).await
     }
 
     /// Runs `f` in a read transaction off the async threads.

@@ -1,11 +1,18 @@
-//! SQLite storage: one writer connection behind a mutex (SQLite has one writer anyway) and a
-//! small pool of readers, so that long listings never wait for writes. WAL journal.
+//! SQLite storage. Writes go to one writer thread that owns the only writing connection and
+//! commits in groups: every write runs in its own savepoint (so a refused one leaves nothing),
+//! and whatever queued meanwhile shares one commit; each caller is answered after that commit.
+//! Reads use a small pool of reader connections, so long listings never wait for writes.
+//! WAL journal.
 
+use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
+use std::sync::mpsc;
 use std::sync::{Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 
+use rusqlite::config::DbConfig;
 use rusqlite::{Connection, OpenFlags, Transaction, TransactionBehavior};
+use tokio::sync::oneshot;
 
 /// File name of the database inside a data directory.
 pub const DB_FILE: &str = "platform.sqlite3";
@@ -19,21 +26,35 @@ const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
 /// Readers kept open; more may be opened under load and are closed after use.
 const POOLED_READERS: usize = 4;
 
+/// Most writes sharing one commit.
+const MAX_GROUP: usize = 64;
+
+/// Runs one write inside the group's transaction and returns how to answer once the group's
+/// commit is known.
+type Job = Box<dyn FnOnce(&Transaction<'_>) -> Finish + Send>;
+type Finish = Box<dyn FnOnce(Option<&rusqlite::Error>) + Send>;
+
 pub struct Store {
     path: PathBuf,
-    writer: Mutex<Connection>,
+    jobs: mpsc::Sender<Job>,
     readers: Mutex<Vec<Connection>>,
 }
 
 impl Store {
-    /// Opens (creating if needed) the database in `data_dir` and brings its schema up to date.
+    /// Opens (creating if needed) the database in `data_dir`, brings its schema up to date and
+    /// starts the writer thread (it ends when the store is dropped).
     pub fn open(data_dir: &Path) -> rusqlite::Result<Store> {
         let path = data_dir.join(DB_FILE);
         let mut writer = open_connection(&path)?;
         migrate(&mut writer)?;
+        let (jobs, queue) = mpsc::channel::<Job>();
+        std::thread::Builder::new()
+            .name("platform-writer".to_owned())
+            .spawn(move || write_loop(writer, queue))
+            .map_err(|e| storage_failure(format!("cannot start the writer: {e}")))?;
         Ok(Store {
             path,
-            writer: Mutex::new(writer),
+            jobs,
             readers: Mutex::new(Vec::new()),
         })
     }
@@ -42,16 +63,52 @@ impl Store {
         &self.path
     }
 
-    /// Runs `f` in an immediate transaction, committed if `f` succeeds and rolled back if not.
-    pub fn write<T, E>(&self, f: impl FnOnce(&Transaction<'_>) -> Result<T, E>) -> Result<T, E>
+    /// Runs `f` in the writer's transaction: committed if `f` succeeds, undone if not.
+    pub async fn write<T, E>(
+        &self,
+        f: impl FnOnce(&Transaction<'_>) -> Result<T, E> + Send + 'static,
+    ) -> Result<T, E>
     where
-        E: From<rusqlite::Error>,
+        T: Send + 'static,
+        E: From<rusqlite::Error> + Send + 'static,
     {
-        let mut conn = lock(&self.writer);
-        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
-        let value = f(&tx)?;
-        tx.commit()?;
-        Ok(value)
+        let (reply, answer) = oneshot::channel();
+        self.submit(f, move |r| {
+            let _ = reply.send(r);
+        })?;
+        answer.await.unwrap_or_else(|_| Err(E::from(writer_gone())))
+    }
+
+    /// [`Store::write`] for callers outside an async runtime (the command line).
+    pub fn write_blocking<T, E>(
+        &self,
+        f: impl FnOnce(&Transaction<'_>) -> Result<T, E> + Send + 'static,
+    ) -> Result<T, E>
+    where
+        T: Send + 'static,
+        E: From<rusqlite::Error> + Send + 'static,
+    {
+        // A std channel: this may be called on a runtime's thread, where tokio's would panic.
+        let (reply, answer) = mpsc::channel();
+        self.submit(f, move |r| {
+            let _ = reply.send(r);
+        })?;
+        answer
+            .recv()
+            .unwrap_or_else(|_| Err(E::from(writer_gone())))
+    }
+
+    fn submit<T, E>(
+        &self,
+        f: impl FnOnce(&Transaction<'_>) -> Result<T, E> + Send + 'static,
+        reply: impl FnOnce(Result<T, E>) + Send + 'static,
+    ) -> Result<(), E>
+    where
+        T: Send + 'static,
+        E: From<rusqlite::Error> + Send + 'static,
+    {
+        let job: Job = Box::new(move |tx| run_job(tx, f, reply));
+        self.jobs.send(job).map_err(|_| E::from(writer_gone()))
     }
 
     /// Runs `f` on a reader connection inside one read transaction (a consistent snapshot).
@@ -76,8 +133,112 @@ impl Store {
     }
 }
 
-/// A panic while the lock was held drops its transaction (rolled back), so the connection is
-/// still sound: poisoning is ignored.
+/// An error of the store itself, in rusqlite's type so that every caller handles it as one.
+fn storage_failure(message: impl Into<String>) -> rusqlite::Error {
+    rusqlite::Error::SqliteFailure(
+        rusqlite::ffi::Error::new(rusqlite::ffi::SQLITE_ERROR),
+        Some(message.into()),
+    )
+}
+
+fn writer_gone() -> rusqlite::Error {
+    storage_failure("the storage writer has stopped".to_owned())
+}
+
+/// One write: a savepoint around `f`, released on success and rolled back on an error or a
+/// panic. The answer waits for the group's commit when `f` succeeded.
+fn run_job<T, E>(
+    tx: &Transaction<'_>,
+    f: impl FnOnce(&Transaction<'_>) -> Result<T, E>,
+    reply: impl FnOnce(Result<T, E>) + Send + 'static,
+) -> Finish
+where
+    T: Send + 'static,
+    E: From<rusqlite::Error> + Send + 'static,
+{
+    fn refuse<T, E: Send + 'static>(
+        e: E,
+        reply: impl FnOnce(Result<T, E>) + Send + 'static,
+    ) -> Finish {
+        Box::new(move |_| reply(Err(e)))
+    }
+    if let Err(e) = tx.execute_batch("SAVEPOINT job") {
+        return refuse(E::from(e), reply);
+    }
+    let outcome = catch_unwind(AssertUnwindSafe(|| f(tx)));
+    let undo = || {
+        let _ = tx.execute_batch("ROLLBACK TO job; RELEASE job");
+    };
+    match outcome {
+        Ok(Ok(value)) => match tx.execute_batch("RELEASE job") {
+            Ok(()) => Box::new(move |commit: Option<&rusqlite::Error>| {
+                reply(match commit {
+                    None => Ok(value),
+                    Some(e) => Err(E::from(copy_error(e))),
+                })
+            }),
+            Err(e) => {
+                undo();
+                refuse(E::from(e), reply)
+            }
+        },
+        Ok(Err(e)) => {
+            undo();
+            refuse(e, reply)
+        }
+        Err(_) => {
+            undo();
+            tracing::error!("a storage job panicked; its writes were rolled back");
+            refuse(
+                E::from(storage_failure("the operation panicked".to_owned())),
+                reply,
+            )
+        }
+    }
+}
+
+/// The commit's error, once for each write of the group.
+fn copy_error(e: &rusqlite::Error) -> rusqlite::Error {
+    match e {
+        rusqlite::Error::SqliteFailure(code, message) => {
+            rusqlite::Error::SqliteFailure(*code, message.clone())
+        }
+        other => storage_failure(format!("commit failed: {other}")),
+    }
+}
+
+fn write_loop(mut conn: Connection, queue: mpsc::Receiver<Job>) {
+    while let Ok(first) = queue.recv() {
+        let mut group = vec![first];
+        while group.len() < MAX_GROUP {
+            match queue.try_recv() {
+                Ok(job) => group.push(job),
+                Err(_) => break,
+            }
+        }
+        let tx = match conn.transaction_with_behavior(TransactionBehavior::Immediate) {
+            Ok(tx) => tx,
+            Err(e) => {
+                tracing::error!(error = %e, "cannot begin a write transaction");
+                // Each write still gets an answer: run none, report the failure.
+                for job in group {
+                    drop(job);
+                }
+                continue;
+            }
+        };
+        let finishes: Vec<Finish> = group.into_iter().map(|job| job(&tx)).collect();
+        let committed = tx.commit();
+        if let Err(e) = &committed {
+            tracing::error!(error = %e, "a group commit failed; its writes are reported failed");
+        }
+        for finish in finishes {
+            finish(committed.as_ref().err());
+        }
+    }
+}
+
+/// A panic while the lock was held leaves the pool itself sound: poisoning is ignored.
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(PoisonError::into_inner)
 }
@@ -96,6 +257,9 @@ fn open_connection(path: &Path) -> rusqlite::Result<Connection> {
     conn.pragma_update(None, "synchronous", "NORMAL")?;
     conn.pragma_update(None, "foreign_keys", "ON")?;
     conn.set_prepared_statement_cache_capacity(64);
+    // Keep one plan per statement: with the bundled build's STAT4, some queries were planned
+    // again on every execution.
+    conn.set_db_config(DbConfig::SQLITE_DBCONFIG_ENABLE_QPSG, true)?;
     Ok(conn)
 }
 
@@ -119,10 +283,10 @@ pub fn bump_counter(
     by: i64,
     max: i64,
 ) -> rusqlite::Result<Option<i64>> {
-    tx.execute(
+    tx.prepare_cached(
         "INSERT INTO counters(name, value) VALUES (?1, 0) ON CONFLICT(name) DO NOTHING",
-        [name],
-    )?;
+    )?
+    .execute([name])?;
     let mut stmt = tx.prepare_cached(
         "UPDATE counters SET value = value + ?2 WHERE name = ?1 AND value + ?2 <= ?3 RETURNING value",
     )?;

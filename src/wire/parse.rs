@@ -15,6 +15,22 @@ pub struct ParseError {
 
 /// Parses `bytes` as JSON into `T`; trailing characters are an error.
 pub fn json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ParseError> {
+    // Tracking the path costs on every field; only a body that fails is read a second time.
+    match serde_json::from_slice(bytes) {
+        Ok(value) => Ok(value),
+        Err(plain) => match json_with_path::<T>(bytes) {
+            Err(e) => Err(e),
+            Ok(_) => Err(ParseError {
+                path: String::new(),
+                message: plain.to_string(),
+                line: plain.line(),
+                column: plain.column(),
+            }),
+        },
+    }
+}
+
+fn json_with_path<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ParseError> {
     let mut de = serde_json::Deserializer::from_slice(bytes);
     let value = serde_path_to_error::deserialize(&mut de).map_err(|e| {
         let path = e.path().to_string();

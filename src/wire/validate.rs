@@ -80,33 +80,35 @@ struct Check {
 }
 
 impl Check {
-    fn push(&mut self, path: impl Into<String>, message: impl Into<String>) {
+    /// Paths are formatted only here, when there is a problem: a valid batch of thousands of
+    /// products builds no strings.
+    fn push(&mut self, path: impl fmt::Display, message: impl Into<String>) {
         self.problems.push(Problem {
-            path: path.into(),
+            path: path.to_string(),
             message: message.into(),
         });
     }
 
-    fn required(&mut self, path: &str, value: &Option<String>, max: usize) {
+    fn required(&mut self, path: &dyn fmt::Display, value: &Option<String>, max: usize) {
         match value.as_deref() {
             Some(v) if !v.trim().is_empty() => self.length(path, v, max),
             _ => self.push(path, "required"),
         }
     }
 
-    fn optional(&mut self, path: &str, value: &Option<String>, max: usize) {
+    fn optional(&mut self, path: &dyn fmt::Display, value: &Option<String>, max: usize) {
         if let Some(v) = value {
             self.length(path, v, max);
         }
     }
 
-    fn length(&mut self, path: &str, value: &str, max: usize) {
+    fn length(&mut self, path: &dyn fmt::Display, value: &str, max: usize) {
         if value.chars().count() > max {
             self.push(path, format!("at most {max} characters"));
         }
     }
 
-    fn mobile(&mut self, path: &str, value: &Option<String>) {
+    fn mobile(&mut self, path: &dyn fmt::Display, value: &Option<String>) {
         if let Some(v) = value.as_deref().filter(|v| !v.is_empty())
             && !is_mobile(v)
         {
@@ -114,21 +116,21 @@ impl Check {
         }
     }
 
-    fn not_negative(&mut self, path: &str, value: Option<i64>) {
+    fn not_negative(&mut self, path: &dyn fmt::Display, value: Option<i64>) {
         if value.is_some_and(|v| v < 0) {
             self.push(path, "must not be negative");
         }
     }
 
-    fn flag(&mut self, path: &str, value: Option<i32>) {
+    fn flag(&mut self, path: &dyn fmt::Display, value: Option<i32>) {
         if value.is_some_and(|v| v != 0 && v != 1) {
             self.push(path, "must be 0 or 1");
         }
     }
 
-    fn window(&mut self, path: &str, start: Option<i64>, end: Option<i64>) {
-        self.not_negative(&format!("{path}.limitStartDate"), start);
-        self.not_negative(&format!("{path}.limitEndDate"), end);
+    fn window(&mut self, path: &dyn fmt::Display, start: Option<i64>, end: Option<i64>) {
+        self.not_negative(&format_args!("{path}.limitStartDate"), start);
+        self.not_negative(&format_args!("{path}.limitEndDate"), end);
         if let (Some(s), Some(e)) = (start, end)
             && s > e
         {
@@ -143,30 +145,30 @@ impl Check {
 /// Operation 1.
 pub fn bind(r: &BindRequest) -> Vec<Problem> {
     let mut c = Check::default();
-    c.required("channelCode", &r.channel_code, MAX_ID_LEN);
-    c.required("channelCustomerId", &r.channel_customer_id, MAX_ID_LEN);
-    c.required("customerName", &r.customer_name, MAX_TEXT_LEN);
-    c.optional("branchName", &r.branch_name, MAX_TEXT_LEN);
-    c.required("enterpriseName", &r.enterprise_name, MAX_TEXT_LEN);
-    c.mobile("passwordMobile", &r.password_mobile);
+    c.required(&"channelCode", &r.channel_code, MAX_ID_LEN);
+    c.required(&"channelCustomerId", &r.channel_customer_id, MAX_ID_LEN);
+    c.required(&"customerName", &r.customer_name, MAX_TEXT_LEN);
+    c.optional(&"branchName", &r.branch_name, MAX_TEXT_LEN);
+    c.required(&"enterpriseName", &r.enterprise_name, MAX_TEXT_LEN);
+    c.mobile(&"passwordMobile", &r.password_mobile);
     c.problems
 }
 
 /// Operations 2 (create) and 4 (update).
 pub fn enterprise(r: &EnterpriseRequest) -> Vec<Problem> {
     let mut c = Check::default();
-    c.required("crmCustomerId", &r.crm_customer_id, MAX_ID_LEN);
-    c.required("customerName", &r.customer_name, MAX_TEXT_LEN);
-    c.optional("branchName", &r.branch_name, MAX_TEXT_LEN);
-    c.optional("address", &r.address, MAX_TEXT_LEN);
+    c.required(&"crmCustomerId", &r.crm_customer_id, MAX_ID_LEN);
+    c.required(&"customerName", &r.customer_name, MAX_TEXT_LEN);
+    c.optional(&"branchName", &r.branch_name, MAX_TEXT_LEN);
+    c.optional(&"address", &r.address, MAX_TEXT_LEN);
     c.problems
 }
 
 /// Operation 3.
 pub fn customer_query(q: &CustomerQuery) -> Vec<Problem> {
     let mut c = Check::default();
-    c.required("channelCode", &q.channel_code, MAX_ID_LEN);
-    c.required("channelCustomerId", &q.channel_customer_id, MAX_ID_LEN);
+    c.required(&"channelCode", &q.channel_code, MAX_ID_LEN);
+    c.required(&"channelCustomerId", &q.channel_customer_id, MAX_ID_LEN);
     c.problems
 }
 
@@ -182,7 +184,7 @@ pub fn lock(r: &LockRequest) -> Vec<Problem> {
             format!("at most {MAX_LOCK_ASSETS} asset numbers per call"),
         );
     }
-    c.required("operatorIdentity", &r.operator_identity, MAX_TEXT_LEN);
+    c.required(&"operatorIdentity", &r.operator_identity, MAX_TEXT_LEN);
     c.problems
 }
 
@@ -202,10 +204,10 @@ pub fn shellnums(r: &ShellnumsRequest) -> Vec<Problem> {
 /// The activity group's claim.
 pub fn claim(r: &ClaimRequest) -> Vec<Problem> {
     let mut c = Check::default();
-    c.required("identity", &r.identity, MAX_TEXT_LEN);
-    c.required("activityLabel", &r.activity_label, MAX_ID_LEN);
-    c.required("source", &r.source, MAX_TEXT_LEN);
-    c.required("branch", &r.branch, MAX_TEXT_LEN);
+    c.required(&"identity", &r.identity, MAX_TEXT_LEN);
+    c.required(&"activityLabel", &r.activity_label, MAX_ID_LEN);
+    c.required(&"source", &r.source, MAX_TEXT_LEN);
+    c.required(&"branch", &r.branch, MAX_TEXT_LEN);
     if let Some(ext) = &r.ext_params {
         let ok = match ext {
             serde_json::Value::Object(_) | serde_json::Value::Null => true,
@@ -224,8 +226,8 @@ pub fn claim(r: &ClaimRequest) -> Vec<Problem> {
 /// Operation 5: the batch as a whole and every order, asset, product and merchandise in it.
 pub fn batch_order(r: &BatchOrderRequest) -> Vec<Problem> {
     let mut c = Check::default();
-    c.required("channelCode", &r.channel_code, MAX_ID_LEN);
-    c.required("channelOrderId", &r.channel_order_id, MAX_ID_LEN);
+    c.required(&"channelCode", &r.channel_code, MAX_ID_LEN);
+    c.required(&"channelOrderId", &r.channel_order_id, MAX_ID_LEN);
     if r.order_list.is_empty() {
         c.push("orderList", "at least one order required");
     } else if r.order_list.len() > MAX_ORDERS {
@@ -236,7 +238,7 @@ pub fn batch_order(r: &BatchOrderRequest) -> Vec<Problem> {
     }
     let mut sequences: HashMap<i32, usize> = HashMap::new();
     for (i, order) in r.order_list.iter().enumerate() {
-        let path = format!("orderList[{i}]");
+        let path = format_args!("orderList[{i}]");
         if let Some(seq) = order.sequence
             && let Some(first) = sequences.insert(seq, i)
         {
@@ -250,7 +252,7 @@ pub fn batch_order(r: &BatchOrderRequest) -> Vec<Problem> {
     c.problems
 }
 
-fn check_order(c: &mut Check, path: &str, o: &OrderEntry) {
+fn check_order(c: &mut Check, path: &dyn fmt::Display, o: &OrderEntry) {
     match o.sequence {
         None => c.push(format!("{path}.sequence"), "required"),
         Some(s) if s < 0 => c.push(format!("{path}.sequence"), "must not be negative"),
@@ -284,10 +286,13 @@ fn check_order(c: &mut Check, path: &str, o: &OrderEntry) {
         ("address", &o.address, MAX_TEXT_LEN),
         ("branchName", &o.branch_name, MAX_TEXT_LEN),
     ] {
-        c.optional(&format!("{path}.{name}"), value, max);
+        c.optional(&format_args!("{path}.{name}"), value, max);
     }
-    c.mobile(&format!("{path}.adminCellNumber"), &o.admin_cell_number);
-    c.mobile(&format!("{path}.passwordMobile"), &o.password_mobile);
+    c.mobile(
+        &format_args!("{path}.adminCellNumber"),
+        &o.admin_cell_number,
+    );
+    c.mobile(&format_args!("{path}.passwordMobile"), &o.password_mobile);
     if let Some(email) = o.admin_email.as_deref().filter(|e| !e.is_empty())
         && !is_email(email)
     {
@@ -320,11 +325,11 @@ fn check_order(c: &mut Check, path: &str, o: &OrderEntry) {
         c.push(format!("{path}.assets"), "at least one asset required");
     }
     for (j, asset) in o.assets.iter().enumerate() {
-        check_asset(c, &format!("{path}.assets[{j}]"), order_type, asset);
+        check_asset(c, &format_args!("{path}.assets[{j}]"), order_type, asset);
     }
 }
 
-fn check_asset(c: &mut Check, path: &str, order_type: OrderType, a: &AssetEntry) {
+fn check_asset(c: &mut Check, path: &dyn fmt::Display, order_type: OrderType, a: &AssetEntry) {
     if a.asset_nos.is_empty() {
         c.push(
             format!("{path}.assetNos"),
@@ -333,17 +338,26 @@ fn check_asset(c: &mut Check, path: &str, order_type: OrderType, a: &AssetEntry)
     }
     let mut seen: HashMap<&str, usize> = HashMap::new();
     for (k, num) in a.asset_nos.iter().enumerate() {
-        let p = format!("{path}.assetNos[{k}]");
         if let Some(why) = asset_num_problem(num) {
-            c.push(p, why);
+            c.push(format_args!("{path}.assetNos[{k}]"), why);
         } else if let Some(first) = seen.insert(num.as_str(), k) {
-            c.push(p, format!("{num} is already listed at assetNos[{first}]"));
+            c.push(
+                format_args!("{path}.assetNos[{k}]"),
+                format!("{num} is already listed at assetNos[{first}]"),
+            );
         }
     }
     for (k, e) in a.asset_extend_list.iter().enumerate() {
-        let p = format!("{path}.assetExtendList[{k}]");
-        c.required(&format!("{p}.extendCode"), &e.extend_code, MAX_ID_LEN);
-        c.optional(&format!("{p}.extendValue"), &e.extend_value, MAX_TEXT_LEN);
+        c.required(
+            &format_args!("{path}.assetExtendList[{k}].extendCode"),
+            &e.extend_code,
+            MAX_ID_LEN,
+        );
+        c.optional(
+            &format_args!("{path}.assetExtendList[{k}].extendValue"),
+            &e.extend_value,
+            MAX_TEXT_LEN,
+        );
     }
     c.window(path, a.limit_start_date, a.limit_end_date);
 
@@ -387,28 +401,39 @@ fn check_asset(c: &mut Check, path: &str, order_type: OrderType, a: &AssetEntry)
         }
     }
     for (k, p) in a.products.iter().enumerate() {
-        check_product(c, &format!("{path}.products[{k}]"), op, p);
+        check_product(c, &format_args!("{path}.products[{k}]"), op, p);
     }
     if order_type == OrderType::NewBuy {
         for (k, m) in a.merchandises.iter().enumerate() {
-            check_merchandise(c, &format!("{path}.merchandises[{k}]"), op, m, 1);
+            check_merchandise(c, &format_args!("{path}.merchandises[{k}]"), op, m, 1);
         }
     }
 }
 
-fn check_merchandise(c: &mut Check, path: &str, op: &str, m: &MerchandiseEntry, depth: usize) {
+fn check_merchandise(
+    c: &mut Check,
+    path: &dyn fmt::Display,
+    op: &str,
+    m: &MerchandiseEntry,
+    depth: usize,
+) {
     c.required(
-        &format!("{path}.merchandiseNum"),
+        &format_args!("{path}.merchandiseNum"),
         &m.merchandise_num,
         MAX_ID_LEN,
     );
     c.optional(
-        &format!("{path}.merchandiseName"),
+        &format_args!("{path}.merchandiseName"),
         &m.merchandise_name,
         MAX_TEXT_LEN,
     );
     for (k, p) in m.license_order_product_list.iter().enumerate() {
-        check_product(c, &format!("{path}.licenseOrderProductList[{k}]"), op, p);
+        check_product(
+            c,
+            &format_args!("{path}.licenseOrderProductList[{k}]"),
+            op,
+            p,
+        );
     }
     let children = m.children.as_deref().unwrap_or_default();
     if !children.is_empty() && depth >= MAX_MERCHANDISE_DEPTH {
@@ -419,13 +444,21 @@ fn check_merchandise(c: &mut Check, path: &str, op: &str, m: &MerchandiseEntry, 
         return;
     }
     for (k, child) in children.iter().enumerate() {
-        check_merchandise(c, &format!("{path}.children[{k}]"), op, child, depth + 1);
+        check_merchandise(
+            c,
+            &format_args!("{path}.children[{k}]"),
+            op,
+            child,
+            depth + 1,
+        );
     }
 }
 
-fn check_product(c: &mut Check, path: &str, op: &str, p: &ProductEntry) {
+fn check_product(c: &mut Check, path: &dyn fmt::Display, op: &str, p: &ProductEntry) {
     match p.product_uri.as_deref() {
-        Some(v) if !v.trim().is_empty() => c.length(&format!("{path}.productUri"), v, MAX_ID_LEN),
+        Some(v) if !v.trim().is_empty() => {
+            c.length(&format_args!("{path}.productUri"), v, MAX_ID_LEN)
+        }
         _ => c.push(format!("{path}.productUri"), format!("required for {op}")),
     }
     for (name, value, max) in [
@@ -443,37 +476,44 @@ fn check_product(c: &mut Check, path: &str, op: &str, p: &ProductEntry) {
             MAX_ID_LEN,
         ),
     ] {
-        c.optional(&format!("{path}.{name}"), value, max);
+        c.optional(&format_args!("{path}.{name}"), value, max);
     }
     c.window(path, p.limit_start_date, p.limit_end_date);
     c.not_negative(
-        &format!("{path}.limitConcurrent"),
+        &format_args!("{path}.limitConcurrent"),
         p.limit_concurrent.map(i64::from),
     );
-    c.not_negative(&format!("{path}.limitTimeDuration"), p.limit_time_duration);
     c.not_negative(
-        &format!("{path}.timeUnitQuantity"),
+        &format_args!("{path}.limitTimeDuration"),
+        p.limit_time_duration,
+    );
+    c.not_negative(
+        &format_args!("{path}.timeUnitQuantity"),
         p.time_unit_quantity.map(i64::from),
     );
-    c.not_negative(&format!("{path}.trialEndDate"), p.trial_end_date);
-    c.flag(&format!("{path}.trial"), p.trial);
+    c.not_negative(&format_args!("{path}.trialEndDate"), p.trial_end_date);
+    c.flag(&format_args!("{path}.trial"), p.trial);
     for (k, f) in p.product_features.iter().enumerate() {
-        check_feature(c, &format!("{path}.productFeatures[{k}]"), f);
+        check_feature(c, &format_args!("{path}.productFeatures[{k}]"), f);
     }
 }
 
-fn check_feature(c: &mut Check, path: &str, f: &FeatureEntry) {
-    c.required(&format!("{path}.featureCode"), &f.feature_code, MAX_ID_LEN);
+fn check_feature(c: &mut Check, path: &dyn fmt::Display, f: &FeatureEntry) {
+    c.required(
+        &format_args!("{path}.featureCode"),
+        &f.feature_code,
+        MAX_ID_LEN,
+    );
     c.optional(
-        &format!("{path}.featureName"),
+        &format_args!("{path}.featureName"),
         &f.feature_name,
         MAX_TEXT_LEN,
     );
     c.optional(
-        &format!("{path}.featureValue"),
+        &format_args!("{path}.featureValue"),
         &f.feature_value,
         MAX_TEXT_LEN,
     );
-    c.flag(&format!("{path}.trial"), f.trial);
-    c.not_negative(&format!("{path}.trialEndDate"), f.trial_end_date);
+    c.flag(&format_args!("{path}.trial"), f.trial);
+    c.not_negative(&format_args!("{path}.trialEndDate"), f.trial_end_date);
 }
