@@ -162,7 +162,10 @@ where
     ) -> Finish {
         Box::new(move |_| reply(Err(e)))
     }
-    if let Err(e) = tx.execute_batch("SAVEPOINT job") {
+    if let Err(e) = tx
+        .prepare_cached("SAVEPOINT job")
+        .and_then(|mut s| s.execute([]))
+    {
         return refuse(E::from(e), reply);
     }
     let outcome = catch_unwind(AssertUnwindSafe(|| f(tx)));
@@ -170,8 +173,11 @@ where
         let _ = tx.execute_batch("ROLLBACK TO job; RELEASE job");
     };
     match outcome {
-        Ok(Ok(value)) => match tx.execute_batch("RELEASE job") {
-            Ok(()) => Box::new(move |commit: Option<&rusqlite::Error>| {
+        Ok(Ok(value)) => match tx
+            .prepare_cached("RELEASE job")
+            .and_then(|mut s| s.execute([]))
+        {
+            Ok(_) => Box::new(move |commit: Option<&rusqlite::Error>| {
                 reply(match commit {
                     None => Ok(value),
                     Some(e) => Err(E::from(copy_error(e))),

@@ -5,10 +5,9 @@ use axum::extract::{FromRequest, Request, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 
-use super::admit::{Refusal, admit, json_body};
+use super::admit::{Admission, JsonBody, Refusal, admit, json_body};
 use super::order::close_connection;
 use crate::platform::activities::{self, ClaimInput};
-use crate::platform::auth::Caller;
 use crate::platform::error::OpError;
 use crate::platform::ids::now_ms;
 use crate::platform::shared::AppState;
@@ -77,10 +76,11 @@ impl IntoResponse for ActivityFailure {
     }
 }
 
-/// An admitted claim: token with `auth_activity`, fresh nonce, JSON body.
+/// An admitted claim: token with `auth_activity`, nonce well formed (spent with the claim),
+/// and the body as read.
 pub struct ClaimCall {
-    caller: Caller,
-    body: ClaimRequest,
+    admission: Admission,
+    body: JsonBody<ClaimRequest>,
 }
 
 impl FromRequest<AppState> for ClaimCall {
@@ -88,13 +88,11 @@ impl FromRequest<AppState> for ClaimCall {
 
     async fn from_request(req: Request, state: &AppState) -> Result<Self, Self::Rejection> {
         let (parts, body) = req.into_parts();
-        let (caller, _) = admit(state, &parts, scopes::ACTIVITY)
+        let admission = admit(state, &parts, scopes::ACTIVITY)
             .await
             .map_err(ActivityFailure::before_body)?;
-        let body = json_body(&parts.headers, body)
-            .await
-            .map_err(ActivityFailure::before_body)?;
-        Ok(Self { caller, body })
+        let body = json_body(&parts.headers, body).await;
+        Ok(Self { admission, body })
     }
 }
 
@@ -103,31 +101,26 @@ pub async fn claim(
     State(s): State<AppState>,
     call: ClaimCall,
 ) -> Result<Json<ActivityResponse>, ActivityFailure> {
-    OpError::check(validate::claim(&call.body))?;
-    let label = call
+    let unread = call.body.unread;
+    let body = call
         .body
-        .activity_label
-        .as_deref()
-        .unwrap_or_default()
-        .trim();
-    let Some(activity) = s.activities().get(label).cloned() else {
-        return Ok(Json(ActivityResponse::failure(
-            NO_ACTIVITY,
-            format!(
-                "activityLabel: no activity is labelled {label:?}; the administrator must create it"
-            ),
-        )));
-    };
-    let app_key = call.caller.app_key;
-    let body = call.body;
-    let answer = s
-        .write(move |tx, _| {
+        .value
+        .and_then(|b| OpError::check(validate::claim(&b)).map(|()| b));
+    let answer = call
+        .admission
+        .run(&s, body, |tx, shared, caller, body| {
             let field = |v: &Option<String>| v.as_deref().unwrap_or_default().trim().to_owned();
-            let (identity, source, branch) = (
-                field(&body.identity),
-                field(&body.source),
-                field(&body.branch),
-            );
+            let label = field(&body.activity_label);
+            let Some(activity) = shared.activities().get(&label).cloned() else {
+                return Ok(ActivityResponse::failure(
+                    NO_ACTIVITY,
+                    format!(
+                        "activityLabel: no activity is labelled {label:?}; the administrator must create it"
+                    ),
+                ));
+            };
+            let (identity, source, branch) =
+                (field(&body.identity), field(&body.source), field(&body.branch));
             activities::claim(
                 tx,
                 &activity,
@@ -135,11 +128,15 @@ pub async fn claim(
                     identity: &identity,
                     source: &source,
                     branch: &branch,
-                    app_key: &app_key,
+                    app_key: &caller.app_key,
                 },
                 now_ms(),
             )
         })
-        .await?;
+        .await
+        .map_err(|e| ActivityFailure {
+            refusal: Refusal::Op(e),
+            close: unread,
+        })?;
     Ok(Json(answer))
 }

@@ -4,12 +4,13 @@
 use axum::body::Body;
 use axum::http::request::Parts;
 use axum::http::{HeaderMap, header};
+use rusqlite::Transaction;
 use serde::de::DeserializeOwned;
 
 use crate::platform::auth::{self, Caller};
 use crate::platform::error::OpError;
 use crate::platform::ids::now_ms;
-use crate::platform::shared::AppState;
+use crate::platform::shared::{AppState, Shared};
 use crate::wire::parse;
 
 /// Largest request body: a batch of 10,000 orders with a few products each fits.
@@ -56,49 +57,113 @@ impl Query {
     }
 }
 
-/// Checks the token and scope, then spends the nonce: one write transaction.
+/// A call whose token, scope and nonce format passed. Its nonce is spent in the same
+/// transaction as the operation ([`Admission::run`]), so a call costs one write.
+pub struct Admission {
+    pub caller: Caller,
+    pub query: Query,
+    nonce: String,
+}
+
+/// Checks the token and scope (on a reader), then the nonce's format.
 pub async fn admit(
     state: &AppState,
     parts: &Parts,
     scope: &'static str,
-) -> Result<(Caller, Query), Refusal> {
+) -> Result<Admission, Refusal> {
     let token = bearer(&parts.headers)?;
     let query = Query::parse(parts.uri.query());
-    // Judged only after the token and scope: auth failures come first.
-    let nonce = query
-        .get("g_nonce")
-        .map(|n| n.unwrap_or_default().to_owned());
     let caller = state
-        .write(move |tx, _| {
-            let now = now_ms();
-            let Some(caller) = auth::verify(tx, &token, now)? else {
-                return Ok(Err(Refusal::Unauthorized(
-                    "Authorization: the token is unknown or has expired; get a new one from /v3/api/oauth2/token".to_owned(),
-                )));
-            };
-            if !caller.has_scope(scope) {
-                return Ok(Err(Refusal::Forbidden(format!(
-                    "the application {} does not hold the scope {scope}",
-                    caller.app_key
-                ))));
-            }
-            let nonce = match nonce {
-                Ok(nonce) => nonce,
-                Err(e) => return Ok(Err(Refusal::Op(e))),
-            };
-            if let Some(why) = auth::nonce_problem(&nonce) {
-                return Ok(Err(Refusal::Op(OpError::invalid("g_nonce", why))));
-            }
-            if !auth::consume_nonce(tx, &caller.app_key, &nonce, now)? {
-                return Ok(Err(Refusal::Op(OpError::invalid(
-                    "g_nonce",
-                    "already used by this application; send a fresh nonce with every call",
-                ))));
-            }
-            Ok(Ok(caller))
-        })
-        .await??;
-    Ok((caller, query))
+        .read(move |tx, _| Ok(auth::verify(tx, &token, now_ms())?))
+        .await?;
+    let Some(caller) = caller else {
+        return Err(Refusal::Unauthorized(
+            "Authorization: the token is unknown or has expired; get a new one from /v3/api/oauth2/token".to_owned(),
+        ));
+    };
+    if !caller.has_scope(scope) {
+        return Err(Refusal::Forbidden(format!(
+            "the application {} does not hold the scope {scope}",
+            caller.app_key
+        )));
+    }
+    // Judged only after the token and scope: auth failures come first.
+    let nonce = query.get("g_nonce")?.unwrap_or_default().to_owned();
+    if let Some(why) = auth::nonce_problem(&nonce) {
+        return Err(Refusal::Op(OpError::invalid("g_nonce", why)));
+    }
+    Ok(Admission {
+        caller,
+        query,
+        nonce,
+    })
+}
+
+impl Admission {
+    /// Spends the nonce, then, if the body was readable and valid, runs `op` in the same write
+    /// transaction. The nonce stays spent when the body or the operation is refused (a refused
+    /// call cannot be replayed later); a reused nonce or a storage failure writes nothing.
+    pub async fn run<B, T>(
+        self,
+        state: &AppState,
+        body: Result<B, OpError>,
+        op: impl FnOnce(&Transaction<'_>, &Shared, &Caller, B) -> Result<T, OpError> + Send + 'static,
+    ) -> Result<T, OpError>
+    where
+        B: Send + 'static,
+        T: Send + 'static,
+    {
+        state
+            .write(move |tx, shared| {
+                self.spend(tx)?;
+                let body = match body {
+                    Ok(body) => body,
+                    Err(refused) => return Ok(Err(refused)),
+                };
+                tx.prepare_cached("SAVEPOINT operation")?.execute([])?;
+                match op(tx, shared, &self.caller, body) {
+                    Ok(value) => {
+                        tx.prepare_cached("RELEASE operation")?.execute([])?;
+                        Ok(Ok(value))
+                    }
+                    Err(refused @ OpError::Invalid { .. }) => {
+                        tx.execute_batch("ROLLBACK TO operation; RELEASE operation")?;
+                        Ok(Err(refused))
+                    }
+                    Err(failure) => Err(failure),
+                }
+            })
+            .await?
+    }
+
+    /// Spends the nonce on its own (calls that only read).
+    pub async fn spend_alone(self, state: &AppState) -> Result<(Caller, Query), OpError> {
+        let Admission {
+            caller,
+            query,
+            nonce,
+        } = self;
+        let app_key = caller.app_key.clone();
+        state
+            .write(move |tx, _| spend(tx, &app_key, &nonce))
+            .await?;
+        Ok((caller, query))
+    }
+
+    fn spend(&self, tx: &Transaction<'_>) -> Result<(), OpError> {
+        spend(tx, &self.caller.app_key, &self.nonce)
+    }
+}
+
+fn spend(tx: &Transaction<'_>, app_key: &str, nonce: &str) -> Result<(), OpError> {
+    if auth::consume_nonce(tx, app_key, nonce, now_ms())? {
+        Ok(())
+    } else {
+        Err(OpError::invalid(
+            "g_nonce",
+            "already used by this application; send a fresh nonce with every call",
+        ))
+    }
 }
 
 fn bearer(headers: &HeaderMap) -> Result<String, Refusal> {
@@ -119,15 +184,26 @@ fn bearer(headers: &HeaderMap) -> Result<String, Refusal> {
     Ok(token.to_owned())
 }
 
+/// A request body as read: the value or why not, and whether it was left unread (then the
+/// connection must close after the answer).
+pub struct JsonBody<T> {
+    pub value: Result<T, OpError>,
+    pub unread: bool,
+}
+
 /// Reads and parses a JSON body, naming the field path of any error.
-pub async fn json_body<T: DeserializeOwned>(headers: &HeaderMap, body: Body) -> Result<T, OpError> {
+pub async fn json_body<T: DeserializeOwned>(headers: &HeaderMap, body: Body) -> JsonBody<T> {
+    let unread = |e| JsonBody {
+        value: Err(e),
+        unread: true,
+    };
     let content_type = headers
         .get(header::CONTENT_TYPE)
         .and_then(|v| v.to_str().ok())
         .unwrap_or_default();
     let media = content_type.split(';').next().unwrap_or_default().trim();
     if !media.eq_ignore_ascii_case("application/json") {
-        return Err(OpError::invalid(
+        return unread(OpError::invalid(
             "Content-Type",
             format!("must be application/json, not {content_type:?}"),
         ));
@@ -143,24 +219,30 @@ pub async fn json_body<T: DeserializeOwned>(headers: &HeaderMap, body: Body) -> 
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.parse::<u64>().ok());
     if declared.is_some_and(|n| n > MAX_BODY as u64) {
-        return Err(too_large());
+        return unread(too_large());
     }
-    let bytes = axum::body::to_bytes(body, MAX_BODY)
-        .await
-        .map_err(|_| too_large())?;
+    let bytes = match axum::body::to_bytes(body, MAX_BODY).await {
+        Ok(bytes) => bytes,
+        Err(_) => return unread(too_large()),
+    };
     // serde reads a struct from an array by position; the interface's bodies are objects.
-    if bytes.trim_ascii_start().first() == Some(&b'[') {
-        return Err(OpError::invalid(
+    let value = if bytes.trim_ascii_start().first() == Some(&b'[') {
+        Err(OpError::invalid(
             "body",
             "must be a JSON object, not an array",
-        ));
+        ))
+    } else {
+        parse::json(&bytes).map_err(|e| {
+            let path = if e.path.is_empty() {
+                "body".to_owned()
+            } else {
+                e.path
+            };
+            OpError::invalid(path, e.message)
+        })
+    };
+    JsonBody {
+        value,
+        unread: false,
     }
-    parse::json(&bytes).map_err(|e| {
-        let path = if e.path.is_empty() {
-            "body".to_owned()
-        } else {
-            e.path
-        };
-        OpError::invalid(path, e.message)
-    })
 }

@@ -6,15 +6,16 @@ use axum::extract::{FromRequest, FromRequestParts, Path, Request, State};
 use axum::http::StatusCode;
 use axum::http::request::Parts;
 use axum::response::{IntoResponse, Response};
+use rusqlite::Transaction;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
-use super::admit::{Query, Refusal, admit, json_body};
+use super::admit::{Admission, Query, Refusal, admit, json_body};
 use crate::platform::auth::Caller;
 use crate::platform::error::OpError;
 use crate::platform::ids::now_ms;
 use crate::platform::rules::{assets, customers, locks, orders, shellnums};
-use crate::platform::shared::AppState;
+use crate::platform::shared::{AppState, Shared};
 use crate::wire::envelope::{self, BUSINESS_EXCEPTION_STATUS};
 use crate::wire::{
     Asset, BatchOrderRequest, BatchOrderResult, BindRequest, CreatedEnterprise, Customer,
@@ -115,11 +116,11 @@ fn ok<T>(data: T) -> Reply<T> {
     Ok(Json(OrderEnvelope::success(data)))
 }
 
-/// An admitted order-group call with a JSON body.
+/// An admitted order-group call with its JSON body as read (the nonce is not spent yet).
 pub struct Call<T> {
-    caller: Caller,
-    query: Query,
-    body: T,
+    admission: Admission,
+    body: Result<T, OpError>,
+    unread: bool,
 }
 
 impl<T: DeserializeOwned + Send> FromRequest<AppState> for Call<T> {
@@ -127,21 +128,40 @@ impl<T: DeserializeOwned + Send> FromRequest<AppState> for Call<T> {
 
     async fn from_request(req: Request, state: &AppState) -> Result<Self, Self::Rejection> {
         let (parts, body) = req.into_parts();
-        let (caller, query) = admit(state, &parts, scopes::ORDER)
+        let admission = admit(state, &parts, scopes::ORDER)
             .await
             .map_err(OrderFailure::before_body)?;
-        let body = json_body(&parts.headers, body)
-            .await
-            .map_err(OrderFailure::before_body)?;
+        let body = json_body(&parts.headers, body).await;
         Ok(Self {
-            caller,
-            query,
-            body,
+            admission,
+            body: body.value,
+            unread: body.unread,
         })
     }
 }
 
-/// An admitted order-group call without a body (GET).
+impl<T: Send + 'static> Call<T> {
+    /// Checks the body, then spends the nonce and runs `op` in one write transaction.
+    async fn run<R: Send + 'static>(
+        self,
+        s: &AppState,
+        check: impl FnOnce(&Caller, &T) -> Result<(), OpError>,
+        op: impl FnOnce(&Transaction<'_>, &Shared, &Caller, T) -> Result<R, OpError> + Send + 'static,
+    ) -> Result<R, OrderFailure> {
+        let unread = self.unread;
+        let caller = &self.admission.caller;
+        let body = self.body.and_then(|b| check(caller, &b).map(|()| b));
+        self.admission
+            .run(s, body, op)
+            .await
+            .map_err(|e| OrderFailure {
+                refusal: Refusal::Op(e),
+                close: unread,
+            })
+    }
+}
+
+/// An admitted order-group call without a body (GET): its nonce spent, ready to read.
 pub struct Get {
     query: Query,
 }
@@ -153,20 +173,30 @@ impl FromRequestParts<AppState> for Get {
         parts: &mut Parts,
         state: &AppState,
     ) -> Result<Self, Self::Rejection> {
-        let (_, query) = admit(state, parts, scopes::ORDER)
+        let admission = admit(state, parts, scopes::ORDER)
+            .await
+            .map_err(OrderFailure::before_body)?;
+        let (_, query) = admission
+            .spend_alone(state)
             .await
             .map_err(OrderFailure::before_body)?;
         Ok(Self { query })
     }
 }
 
+fn checked(problems: Vec<validate::Problem>) -> Result<(), OpError> {
+    OpError::check(problems)
+}
+
 /// Operation 1.
 pub async fn bind(State(s): State<AppState>, call: Call<BindRequest>) -> Reply<Customer> {
-    OpError::check(validate::bind(&call.body))?;
-    ok(
-        s.write(move |tx, _| customers::bind(tx, &call.body, now_ms()))
-            .await?,
-    )
+    ok(call
+        .run(
+            &s,
+            |_, b| checked(validate::bind(b)),
+            |tx, _, _, b| customers::bind(tx, &b, now_ms()),
+        )
+        .await?)
 }
 
 /// Operation 2.
@@ -174,11 +204,13 @@ pub async fn create(
     State(s): State<AppState>,
     call: Call<EnterpriseRequest>,
 ) -> Reply<CreatedEnterprise> {
-    OpError::check(validate::enterprise(&call.body))?;
-    ok(
-        s.write(move |tx, _| customers::create(tx, &call.body, now_ms()))
-            .await?,
-    )
+    ok(call
+        .run(
+            &s,
+            |_, b| checked(validate::enterprise(b)),
+            |tx, _, _, b| customers::create(tx, &b, now_ms()),
+        )
+        .await?)
 }
 
 /// Operation 3.
@@ -221,9 +253,12 @@ pub async fn update(
     State(s): State<AppState>,
     call: Call<EnterpriseRequest>,
 ) -> Result<Json<OrderEnvelope<()>>, OrderFailure> {
-    OpError::check(validate::enterprise(&call.body))?;
-    s.write(move |tx, _| customers::update(tx, &call.body, now_ms()))
-        .await?;
+    call.run(
+        &s,
+        |_, b| checked(validate::enterprise(b)),
+        |tx, _, _, b| customers::update(tx, &b, now_ms()),
+    )
+    .await?;
     Ok(Json(OrderEnvelope::done()))
 }
 
@@ -232,21 +267,29 @@ pub async fn batch_order(
     State(s): State<AppState>,
     call: Call<BatchOrderRequest>,
 ) -> Reply<Vec<BatchOrderResult>> {
-    match call.query.get("appKey")? {
-        None | Some("") => return Err(OpError::invalid("appKey", "required").into()),
-        Some(key) if key != call.caller.app_key => {
-            return Err(OpError::invalid(
-                "appKey",
-                "is not the key of the application the token was issued to",
-            )
-            .into());
-        }
-        Some(_) => {}
-    }
-    OpError::check(validate::batch_order(&call.body))?;
-    let app_key = call.caller.app_key;
-    let accepted = s
-        .write(move |tx, _| orders::submit(tx, &app_key, &call.body, now_ms()))
+    let app_key = call
+        .admission
+        .query
+        .get("appKey")
+        .map(|k| k.map(str::to_owned));
+    let accepted = call
+        .run(
+            &s,
+            |caller, b| {
+                match app_key?.as_deref() {
+                    None | Some("") => return Err(OpError::invalid("appKey", "required")),
+                    Some(key) if key != caller.app_key => {
+                        return Err(OpError::invalid(
+                            "appKey",
+                            "is not the key of the application the token was issued to",
+                        ));
+                    }
+                    Some(_) => {}
+                }
+                checked(validate::batch_order(b))
+            },
+            |tx, _, caller, b| orders::submit(tx, &caller.app_key, &b, now_ms()),
+        )
         .await?;
     if accepted.pending && !accepted.replayed {
         s.pending_batches.notify_one();
@@ -265,14 +308,23 @@ pub async fn unlock(State(s): State<AppState>, call: Call<LockRequest>) -> Reply
 }
 
 async fn set_locked(s: AppState, call: Call<LockRequest>, locked: bool) -> Reply<Vec<LockResult>> {
-    OpError::check(validate::lock(&call.body))?;
-    let app_key = call.caller.app_key;
-    let body = call.body;
-    ok(s.write(move |tx, _| {
-        let operator = body.operator_identity.as_deref().unwrap_or_default().trim();
-        locks::set_locked(tx, &body.asset_nums, locked, operator, &app_key, now_ms())
-    })
-    .await?)
+    ok(call
+        .run(
+            &s,
+            |_, b| checked(validate::lock(b)),
+            move |tx, _, caller, b| {
+                let operator = b.operator_identity.as_deref().unwrap_or_default().trim();
+                locks::set_locked(
+                    tx,
+                    &b.asset_nums,
+                    locked,
+                    operator,
+                    &caller.app_key,
+                    now_ms(),
+                )
+            },
+        )
+        .await?)
 }
 
 /// Operation 8.
@@ -300,12 +352,13 @@ pub async fn shellnums(
     State(s): State<AppState>,
     call: Call<ShellnumsRequest>,
 ) -> Reply<Vec<String>> {
-    OpError::check(validate::shellnums(&call.body))?;
-    let size = call.body.size.unwrap_or_default();
-    ok(
-        s.write(move |tx, shared| shellnums::allocate(tx, shared.region, size))
-            .await?,
-    )
+    ok(call
+        .run(
+            &s,
+            |_, b| checked(validate::shellnums(b)),
+            |tx, shared, _, b| shellnums::allocate(tx, shared.region, b.size.unwrap_or_default()),
+        )
+        .await?)
 }
 
 #[derive(Serialize)]
