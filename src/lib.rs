@@ -1,3 +1,4 @@
 pub mod client;
+pub mod core;
 pub mod platform;
 pub mod wire;

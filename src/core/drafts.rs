@@ -1,0 +1,121 @@
+//! Order drafts: the composer's state, saved on every change so that nothing typed is lost.
+
+use std::path::Path;
+use std::sync::{Mutex, PoisonError};
+
+use rusqlite::{Connection, OptionalExtension};
+use serde::Serialize;
+
+/// A draft: the batch as JSON (it may not be valid yet) and the composer's UI hints.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Draft {
+    pub id: i64,
+    pub name: String,
+    pub body: String,
+    pub hints: String,
+    pub updated_at: i64,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DraftSummary {
+    pub id: i64,
+    pub name: String,
+    pub updated_at: i64,
+}
+
+pub struct Drafts {
+    conn: Mutex<Connection>,
+}
+
+impl Drafts {
+    pub fn open(path: &Path) -> rusqlite::Result<Drafts> {
+        if let Some(dir) = path.parent() {
+            let _ = std::fs::create_dir_all(dir);
+        }
+        let conn = Connection::open(path)?;
+        conn.busy_timeout(std::time::Duration::from_secs(5))?;
+        conn.pragma_update(None, "journal_mode", "WAL")?;
+        // Every keystroke is saved; a draft must survive a power loss too.
+        conn.pragma_update(None, "synchronous", "FULL")?;
+        conn.execute_batch(
+            "CREATE TABLE IF NOT EXISTS drafts (
+                id INTEGER PRIMARY KEY, name TEXT NOT NULL, body TEXT NOT NULL,
+                hints TEXT NOT NULL DEFAULT '{}', updated_at INTEGER NOT NULL);",
+        )?;
+        Ok(Drafts {
+            conn: Mutex::new(conn),
+        })
+    }
+
+    fn conn(&self) -> std::sync::MutexGuard<'_, Connection> {
+        self.conn.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    pub fn create(&self, name: &str, body: &str, hints: &str, now: i64) -> rusqlite::Result<i64> {
+        let conn = self.conn();
+        conn.execute(
+            "INSERT INTO drafts(name, body, hints, updated_at) VALUES (?1, ?2, ?3, ?4)",
+            rusqlite::params![name, body, hints, now],
+        )?;
+        Ok(conn.last_insert_rowid())
+    }
+
+    /// Saves the draft's content; false if it no longer exists.
+    pub fn save(&self, id: i64, body: &str, hints: &str, now: i64) -> rusqlite::Result<bool> {
+        let n = self.conn().execute(
+            "UPDATE drafts SET body = ?2, hints = ?3, updated_at = ?4 WHERE id = ?1",
+            rusqlite::params![id, body, hints, now],
+        )?;
+        Ok(n == 1)
+    }
+
+    pub fn rename(&self, id: i64, name: &str, now: i64) -> rusqlite::Result<bool> {
+        let n = self.conn().execute(
+            "UPDATE drafts SET name = ?2, updated_at = ?3 WHERE id = ?1",
+            rusqlite::params![id, name, now],
+        )?;
+        Ok(n == 1)
+    }
+
+    pub fn delete(&self, id: i64) -> rusqlite::Result<bool> {
+        Ok(self
+            .conn()
+            .execute("DELETE FROM drafts WHERE id = ?1", [id])?
+            == 1)
+    }
+
+    pub fn load(&self, id: i64) -> rusqlite::Result<Option<Draft>> {
+        self.conn()
+            .query_row(
+                "SELECT id, name, body, hints, updated_at FROM drafts WHERE id = ?1",
+                [id],
+                |r| {
+                    Ok(Draft {
+                        id: r.get(0)?,
+                        name: r.get(1)?,
+                        body: r.get(2)?,
+                        hints: r.get(3)?,
+                        updated_at: r.get(4)?,
+                    })
+                },
+            )
+            .optional()
+    }
+
+    /// Newest first.
+    pub fn list(&self) -> rusqlite::Result<Vec<DraftSummary>> {
+        let conn = self.conn();
+        let mut stmt = conn
+            .prepare("SELECT id, name, updated_at FROM drafts ORDER BY updated_at DESC, id DESC")?;
+        let rows = stmt.query_map([], |r| {
+            Ok(DraftSummary {
+                id: r.get(0)?,
+                name: r.get(1)?,
+                updated_at: r.get(2)?,
+            })
+        })?;
+        rows.collect()
+    }
+}

@@ -1,0 +1,356 @@
+//! The service core: the console's non-UI heart. The UI owns a [`Core`]: `send` never blocks;
+//! results come back as [`Event`]s tagged with the command's id, and the core asks for a repaint
+//! when one arrives. A tokio runtime on its own threads does the I/O: the platform client,
+//! the keyring, the journal, the drafts, and the embedded Sandbox platform.
+
+pub mod drafts;
+pub mod journal;
+pub mod profiles;
+pub mod sandbox;
+pub mod secrets;
+mod service;
+
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::mpsc;
+use std::sync::{Arc, PoisonError, RwLock};
+use std::time::Duration;
+
+use keyring_core::CredentialStore;
+use tokio::sync::mpsc as tokio_mpsc;
+
+pub use drafts::{Draft, DraftSummary};
+pub use journal::{JournalEntry, JournalFilter};
+pub use profiles::{Endpoint, Profile, Profiles, SANDBOX};
+pub use secrets::KeyringState;
+
+use crate::client::{ApiError, Secret};
+use crate::wire::{
+    ActivityResponse, Asset, BatchOrderRequest, BatchOrderResult, BindRequest, ClaimRequest,
+    CreatedEnterprise, Customer, CustomerQuery, EnterpriseRequest, LockResult,
+};
+
+/// Where the core keeps its files, and which keyring it uses.
+pub struct CoreOptions {
+    /// `profiles.json`
+    pub config_dir: PathBuf,
+    /// `journal.sqlite3`, `drafts.sqlite3`, `sandbox/`
+    pub data_dir: PathBuf,
+    pub keyring: KeyringChoice,
+}
+
+pub enum KeyringChoice {
+    /// The OS keyring, or memory only (with a warning state) when none answers.
+    Native,
+    /// A given store: tests pass keyring-core's mock store.
+    Store(Arc<CredentialStore>),
+    MemoryOnly,
+}
+
+impl CoreOptions {
+    /// The OS's config and data directories for this user.
+    pub fn for_user() -> Result<CoreOptions, CoreError> {
+        let dirs = directories::ProjectDirs::from("", "", "license-desk").ok_or_else(|| {
+            CoreError::Config("no home directory is known for this user".to_owned())
+        })?;
+        Ok(CoreOptions {
+            config_dir: dirs.config_dir().to_owned(),
+            data_dir: dirs.data_dir().to_owned(),
+            keyring: KeyringChoice::Native,
+        })
+    }
+}
+
+pub type CommandId = u64;
+
+/// A platform operation, on a profile.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Call {
+    Bind(BindRequest),
+    CreateEnterprise(EnterpriseRequest),
+    QueryCustomers(CustomerQuery),
+    UpdateEnterprise(EnterpriseRequest),
+    BatchOrder(BatchOrderRequest),
+    /// Disables the locks; the operator is the profile's.
+    Lock(Vec<String>),
+    Unlock(Vec<String>),
+    Assets {
+        enterprise_global_id: String,
+        extend_code: Option<String>,
+    },
+    Shellnums(i32),
+    Claim(ClaimRequest),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ExportFormat {
+    Csv,
+    Json,
+}
+
+#[derive(Debug, Clone)]
+pub enum Command {
+    /// On the active profile.
+    Call(Call),
+    CallOn {
+        profile: String,
+        call: Call,
+    },
+    /// Gets a token and reports its scopes.
+    TestConnection {
+        profile: String,
+    },
+    /// Adds or edits a profile; a given secret goes straight to the keyring.
+    SaveProfile {
+        previous: Option<String>,
+        profile: Profile,
+        app_secret: Option<Secret>,
+    },
+    RemoveProfile {
+        name: String,
+    },
+    ActivateProfile {
+        name: String,
+    },
+    QueryJournal(JournalFilter),
+    ExportJournal {
+        filter: JournalFilter,
+        path: PathBuf,
+        format: ExportFormat,
+    },
+    NewDraft {
+        name: String,
+        body: String,
+        hints: String,
+    },
+    SaveDraft {
+        id: i64,
+        body: String,
+        hints: String,
+    },
+    RenameDraft {
+        id: i64,
+        name: String,
+    },
+    DeleteDraft {
+        id: i64,
+    },
+    LoadDraft {
+        id: i64,
+    },
+    ListDrafts,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Outcome {
+    Customer(Customer),
+    Customers(Vec<Customer>),
+    Enterprise(CreatedEnterprise),
+    Updated,
+    Orders(Vec<BatchOrderResult>),
+    Locks(Vec<LockResult>),
+    Assets(Vec<Asset>),
+    Shellnums(Vec<String>),
+    Claim(ActivityResponse),
+    Connected { scope: String, expires_at_ms: i64 },
+    Profiles(Profiles),
+    Journal(Vec<JournalEntry>),
+    Exported { path: PathBuf, count: usize },
+    DraftSaved { id: i64 },
+    Draft(Draft),
+    Drafts(Vec<DraftSummary>),
+}
+
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum CoreError {
+    /// The platform's answer (code, message, cause verbatim) or no answer.
+    #[error(transparent)]
+    Api(#[from] ApiError),
+    #[error("{0}")]
+    Profile(String),
+    #[error("no app secret is known for the profile {0}: enter it in Settings")]
+    NoSecret(String),
+    #[error("{0}")]
+    Storage(String),
+    #[error("the Sandbox platform is not available: {0}")]
+    Sandbox(String),
+    #[error("{0}")]
+    Config(String),
+    #[error("the core has stopped")]
+    Stopped,
+}
+
+/// The answer to one command.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Event {
+    pub id: CommandId,
+    pub result: Result<Outcome, CoreError>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SandboxState {
+    Starting,
+    Ready { base_url: String },
+    Failed(String),
+}
+
+/// What the UI shows of the core, read at any time without waiting.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CoreState {
+    pub profiles: Profiles,
+    /// None while the keyring is being opened.
+    pub keyring: Option<KeyringState>,
+    pub sandbox: SandboxState,
+}
+
+type Repaint = Arc<dyn Fn() + Send + Sync>;
+
+pub struct Core {
+    runtime: Option<tokio::runtime::Runtime>,
+    stop: tokio::sync::watch::Sender<bool>,
+    service: Option<tokio::task::JoinHandle<()>>,
+    commands: tokio_mpsc::UnboundedSender<(CommandId, Command)>,
+    events: mpsc::Receiver<Event>,
+    next_id: AtomicU64,
+    state: Arc<RwLock<CoreState>>,
+    repaint: Arc<RwLock<Option<Repaint>>>,
+}
+
+impl Core {
+    /// Starts the runtime and the service; returns at once (the keyring, the files and the
+    /// Sandbox are opened in the background; commands wait for them).
+    pub fn start(options: CoreOptions) -> Result<Core, CoreError> {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .thread_name("license-desk-core")
+            .enable_all()
+            .build()
+            .map_err(|e| CoreError::Config(format!("cannot start the core's threads: {e}")))?;
+        let profiles_path = options.config_dir.join("profiles.json");
+        let profiles = profiles::Profiles::load(&profiles_path)
+            .map_err(|e| CoreError::Config(e.to_string()))?;
+        let state = Arc::new(RwLock::new(CoreState {
+            profiles,
+            keyring: None,
+            sandbox: SandboxState::Starting,
+        }));
+        let repaint: Arc<RwLock<Option<Repaint>>> = Arc::new(RwLock::new(None));
+        let (commands, command_rx) = tokio_mpsc::unbounded_channel();
+        let (event_tx, events) = mpsc::channel();
+        let (stop, stop_rx) = tokio::sync::watch::channel(false);
+        let service = runtime.spawn(service::run(
+            options,
+            Arc::clone(&state),
+            command_rx,
+            service::Outbox::new(event_tx, Arc::clone(&repaint)),
+            stop_rx,
+        ));
+        Ok(Core {
+            runtime: Some(runtime),
+            stop,
+            service: Some(service),
+            commands,
+            events,
+            next_id: AtomicU64::new(1),
+            state,
+            repaint,
+        })
+    }
+
+    /// How the core wakes the UI when a result arrives, e.g. `move || ctx.request_repaint()`.
+    pub fn set_repaint(&self, f: impl Fn() + Send + Sync + 'static) {
+        *self.repaint.write().unwrap_or_else(PoisonError::into_inner) = Some(Arc::new(f));
+    }
+
+    /// Queues a command; never blocks. The answer comes as an [`Event`] with this id.
+    pub fn send(&self, command: Command) -> CommandId {
+        let id = self.next_id.fetch_add(1, Ordering::Relaxed);
+        if self.commands.send((id, command)).is_err() {
+            tracing::error!(id, "the core has stopped; command dropped");
+        }
+        id
+    }
+
+    /// The next answer, if one has arrived.
+    pub fn try_recv(&self) -> Option<Event> {
+        self.events.try_recv().ok()
+    }
+
+    pub fn state(&self) -> CoreState {
+        self.state
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
+    }
+
+    /// Sends a command and waits for its answer: for the command line and tests, never the UI.
+    /// Answers to other commands that arrive meanwhile are dropped.
+    pub fn run(&self, command: Command, timeout: Duration) -> Result<Outcome, CoreError> {
+        let id = self.send(command);
+        let deadline = std::time::Instant::now() + timeout;
+        loop {
+            let left = deadline.saturating_duration_since(std::time::Instant::now());
+            match self.events.recv_timeout(left) {
+                Ok(event) if event.id == id => return event.result,
+                Ok(_) => {}
+                Err(mpsc::RecvTimeoutError::Timeout) => {
+                    return Err(CoreError::Config(format!(
+                        "no answer within {} s",
+                        timeout.as_secs()
+                    )));
+                }
+                Err(mpsc::RecvTimeoutError::Disconnected) => return Err(CoreError::Stopped),
+            }
+        }
+    }
+
+    /// Stops the service: the Sandbox platform is shut down and the journal flushed. Blocks
+    /// (briefly): call it when the window closes or the command ends.
+    pub fn shutdown(mut self) {
+        self.stop_service();
+    }
+
+    fn stop_service(&mut self) {
+        let _ = self.stop.send(true);
+        if let (Some(runtime), Some(service)) = (self.runtime.take(), self.service.take()) {
+            let _ = runtime
+                .block_on(async { tokio::time::timeout(Duration::from_secs(10), service).await });
+            runtime.shutdown_timeout(Duration::from_secs(5));
+        }
+    }
+}
+
+impl Drop for Core {
+    fn drop(&mut self) {
+        self.stop_service();
+    }
+}
+
+/// Keeps the id of the latest command a screen waits for, so that a late answer to an earlier
+/// one (the user asked again, or left) is dropped instead of shown.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct Latest(Option<CommandId>);
+
+impl Latest {
+    pub fn start(&mut self, id: CommandId) {
+        self.0 = Some(id);
+    }
+
+    pub fn is_waiting(&self) -> bool {
+        self.0.is_some()
+    }
+
+    /// True when `event` answers the latest command (which is then no longer awaited).
+    pub fn accept(&mut self, event: &Event) -> bool {
+        if self.0 == Some(event.id) {
+            self.0 = None;
+            true
+        } else {
+            false
+        }
+    }
+
+    pub fn cancel(&mut self) {
+        self.0 = None;
+    }
+}

@@ -1,0 +1,237 @@
+//! Profiles, like an API client's environments: the built-in Sandbox and any number of remote
+//! platforms. Saved as JSON in the OS config dir; secrets are not in it (they are in the
+//! keyring, see `secrets`).
+
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+/// The built-in profile's name.
+pub const SANDBOX: &str = "Sandbox";
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", tag = "kind")]
+pub enum Endpoint {
+    /// The embedded platform, started in-process on a loopback port.
+    Sandbox,
+    Remote {
+        base_url: String,
+        token_url: String,
+        app_key: String,
+    },
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Profile {
+    pub name: String,
+    pub endpoint: Endpoint,
+    /// Who locks and unlocks: a name, mobile number or e-mail (operations 6 and 7).
+    #[serde(default)]
+    pub operator_identity: String,
+    /// A production platform: shown in a warning colour, destructive actions confirmed twice.
+    #[serde(default)]
+    pub production: bool,
+}
+
+impl Profile {
+    pub fn sandbox() -> Self {
+        Self {
+            name: SANDBOX.to_owned(),
+            endpoint: Endpoint::Sandbox,
+            operator_identity: "sandbox-admin".to_owned(),
+            production: false,
+        }
+    }
+
+    pub fn is_sandbox(&self) -> bool {
+        self.endpoint == Endpoint::Sandbox
+    }
+
+    /// What is wrong with a profile as typed, if anything.
+    pub fn problems(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        if self.name.trim().is_empty() {
+            out.push("name: required".to_owned());
+        }
+        if let Endpoint::Remote {
+            base_url,
+            token_url,
+            app_key,
+        } = &self.endpoint
+        {
+            for (field, url) in [("baseUrl", base_url), ("tokenUrl", token_url)] {
+                match reqwest::Url::parse(url.trim()) {
+                    Ok(u) if matches!(u.scheme(), "http" | "https") && u.host_str().is_some() => {}
+                    _ => out.push(format!(
+                        "{field}: an http:// or https:// address is required"
+                    )),
+                }
+            }
+            if app_key.trim().is_empty() {
+                out.push("appKey: required".to_owned());
+            }
+        }
+        out
+    }
+}
+
+/// The profiles file.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Profiles {
+    pub active: String,
+    pub profiles: Vec<Profile>,
+}
+
+impl Default for Profiles {
+    fn default() -> Self {
+        Self {
+            active: SANDBOX.to_owned(),
+            profiles: vec![Profile::sandbox()],
+        }
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum ProfilesError {
+    #[error("cannot read {path}: {source}")]
+    Read {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("{path} is not a profiles file: {message}")]
+    Parse { path: PathBuf, message: String },
+    #[error("cannot save {path}: {source}")]
+    Write {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("{0}")]
+    Invalid(String),
+}
+
+impl Profiles {
+    /// Reads the file, or the defaults when there is none. The Sandbox is always there.
+    pub fn load(path: &Path) -> Result<Profiles, ProfilesError> {
+        let mut profiles = match std::fs::read(path) {
+            Ok(bytes) => {
+                crate::wire::parse::json::<Profiles>(&bytes).map_err(|e| ProfilesError::Parse {
+                    path: path.to_owned(),
+                    message: e.to_string(),
+                })?
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Profiles::default(),
+            Err(source) => {
+                return Err(ProfilesError::Read {
+                    path: path.to_owned(),
+                    source,
+                });
+            }
+        };
+        if !profiles.profiles.iter().any(Profile::is_sandbox) {
+            profiles.profiles.insert(0, Profile::sandbox());
+        }
+        if profiles.get(&profiles.active).is_none() {
+            profiles.active = SANDBOX.to_owned();
+        }
+        Ok(profiles)
+    }
+
+    /// Writes the file whole, through a temporary file, so a crash never leaves half of it.
+    pub fn save(&self, path: &Path) -> Result<(), ProfilesError> {
+        let write = |source| ProfilesError::Write {
+            path: path.to_owned(),
+            source,
+        };
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir).map_err(write)?;
+        }
+        let text =
+            serde_json::to_vec_pretty(self).map_err(|e| ProfilesError::Invalid(e.to_string()))?;
+        let tmp = path.with_extension("json.tmp");
+        std::fs::write(&tmp, text).map_err(write)?;
+        std::fs::rename(&tmp, path).map_err(write)
+    }
+
+    pub fn get(&self, name: &str) -> Option<&Profile> {
+        self.profiles.iter().find(|p| p.name == name)
+    }
+
+    pub fn active(&self) -> &Profile {
+        self.get(&self.active)
+            .or_else(|| self.profiles.first())
+            .unwrap_or_else(|| unreachable_sandbox())
+    }
+
+    /// Adds or replaces (by `previous_name`, or by name) a profile.
+    pub fn upsert(
+        &mut self,
+        previous_name: Option<&str>,
+        profile: Profile,
+    ) -> Result<(), ProfilesError> {
+        let problems = profile.problems();
+        if !problems.is_empty() {
+            return Err(ProfilesError::Invalid(problems.join("; ")));
+        }
+        let key = previous_name.unwrap_or(&profile.name).to_owned();
+        if key != profile.name && self.get(&profile.name).is_some() {
+            return Err(ProfilesError::Invalid(format!(
+                "name: a profile named {:?} exists already",
+                profile.name
+            )));
+        }
+        match self.profiles.iter_mut().find(|p| p.name == key) {
+            Some(existing) => {
+                if existing.is_sandbox() != profile.is_sandbox() {
+                    return Err(ProfilesError::Invalid(
+                        "the Sandbox profile stays the Sandbox".to_owned(),
+                    ));
+                }
+                *existing = profile.clone();
+            }
+            None => {
+                if profile.is_sandbox() {
+                    return Err(ProfilesError::Invalid(
+                        "there is only one Sandbox profile".to_owned(),
+                    ));
+                }
+                self.profiles.push(profile.clone());
+            }
+        }
+        if self.active == key {
+            self.active = profile.name;
+        }
+        Ok(())
+    }
+
+    pub fn remove(&mut self, name: &str) -> Result<Profile, ProfilesError> {
+        let Some(i) = self.profiles.iter().position(|p| p.name == name) else {
+            return Err(ProfilesError::Invalid(format!("no profile named {name:?}")));
+        };
+        if self.profiles[i].is_sandbox() {
+            return Err(ProfilesError::Invalid(
+                "the Sandbox profile cannot be removed".to_owned(),
+            ));
+        }
+        let removed = self.profiles.remove(i);
+        if self.active == name {
+            self.active = SANDBOX.to_owned();
+        }
+        Ok(removed)
+    }
+
+    pub fn activate(&mut self, name: &str) -> Result<(), ProfilesError> {
+        if self.get(name).is_none() {
+            return Err(ProfilesError::Invalid(format!("no profile named {name:?}")));
+        }
+        self.active = name.to_owned();
+        Ok(())
+    }
+}
+
+/// `load` guarantees a Sandbox profile, so there is always one to fall back on.
+fn unreachable_sandbox() -> &'static Profile {
+    static SANDBOX_PROFILE: std::sync::OnceLock<Profile> = std::sync::OnceLock::new();
+    SANDBOX_PROFILE.get_or_init(Profile::sandbox)
+}

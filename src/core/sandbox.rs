@@ -1,0 +1,236 @@
+//! The built-in Sandbox: the embedded platform in-process on a loopback port, with an
+//! application of both scopes and a few demo records, provisioned on first start.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+
+use super::profiles::SANDBOX;
+use super::secrets::{SecretKind, Secrets};
+use crate::client::{ApiError, Client, ClientConfig, NoObserver, Secret};
+use crate::platform::{Config, Server, StartError, create_app};
+use crate::wire::{BatchOrderRequest, BindRequest, CustomerQuery, EnterpriseRequest};
+
+/// The demo activities, built into the binary so it runs from anywhere.
+pub const DEMO_ACTIVITIES: &str = include_str!("../../assets/demo-activities.json");
+
+/// The demo enterprise's CRM id; its default customer is `CRM`/`CRM-DEMO`.
+pub const DEMO_CRM_ID: &str = "CRM-DEMO";
+
+pub struct Sandbox {
+    /// None when another License Desk of this user runs the sandbox and this one uses it.
+    server: Option<Server>,
+    pub base_url: String,
+    pub app_key: String,
+    pub app_secret: Secret,
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct SandboxApp {
+    app_key: String,
+}
+
+impl Sandbox {
+    /// Starts (or joins) the sandbox in `dir`. Blocking file and keyring work runs off the
+    /// async threads.
+    pub async fn start(dir: PathBuf, secrets: Arc<Secrets>) -> Result<Sandbox, String> {
+        std::fs::create_dir_all(&dir)
+            .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+        let activities = dir.join("activities.json");
+        std::fs::write(&activities, DEMO_ACTIVITIES)
+            .map_err(|e| format!("cannot write {}: {e}", activities.display()))?;
+        let platform_dir = dir.join("platform");
+        let url_file = dir.join("sandbox.url");
+        let mut config = Config::new(&platform_dir, ([127, 0, 0, 1], 0).into());
+        config.activities = Some(activities);
+        let (server, base_url) = match Server::start(config).await {
+            Ok(server) => {
+                let url = server.base_url();
+                std::fs::write(&url_file, &url)
+                    .map_err(|e| format!("cannot write {}: {e}", url_file.display()))?;
+                (Some(server), url)
+            }
+            // Another License Desk of this user runs it: use that one.
+            Err(StartError::DataDirInUse(_)) => {
+                let url = std::fs::read_to_string(&url_file).map_err(|e| {
+                    format!(
+                        "the sandbox is in use but {} is unreadable: {e}",
+                        url_file.display()
+                    )
+                })?;
+                (None, url.trim().to_owned())
+            }
+            Err(e) => return Err(format!("the sandbox platform did not start: {e}")),
+        };
+
+        let (app_key, app_secret) = {
+            let dir = dir.clone();
+            let secrets = Arc::clone(&secrets);
+            tokio::task::spawn_blocking(move || sandbox_app(&dir, &secrets, false))
+                .await
+                .map_err(|e| e.to_string())??
+        };
+        let mut sandbox = Sandbox {
+            server,
+            base_url,
+            app_key,
+            app_secret,
+        };
+        // The keyring may hold a secret of an app that no longer exists (data dir removed).
+        if let Err(ApiError::Platform { code, .. }) = sandbox.client()?.token().await
+            && code == "invalid_client"
+        {
+            let dir = dir.clone();
+            let (key, secret) =
+                tokio::task::spawn_blocking(move || sandbox_app(&dir, &secrets, true))
+                    .await
+                    .map_err(|e| e.to_string())??;
+            sandbox.app_key = key;
+            sandbox.app_secret = secret;
+        }
+        let marker = dir.join("provisioned");
+        if !marker.exists() {
+            provision(&sandbox.client()?).await?;
+            std::fs::write(&marker, "demo records provisioned\n")
+                .map_err(|e| format!("cannot write {}: {e}", marker.display()))?;
+        }
+        Ok(sandbox)
+    }
+
+    fn client(&self) -> Result<Client, String> {
+        Client::new(
+            ClientConfig::new(&self.base_url, &self.app_key, self.app_secret.clone()),
+            Arc::new(NoObserver),
+        )
+        .map_err(|e| e.to_string())
+    }
+
+    pub async fn stop(self) {
+        if let Some(server) = self.server {
+            server.shutdown().await;
+        }
+    }
+}
+
+/// The sandbox's application: its key from `app.json`, its secret from the keyring; a new
+/// application when either is missing (a memory-only keyring forgets it every session).
+fn sandbox_app(dir: &Path, secrets: &Secrets, renew: bool) -> Result<(String, Secret), String> {
+    let app_file = dir.join("app.json");
+    let known = std::fs::read(&app_file)
+        .ok()
+        .and_then(|b| serde_json::from_slice::<SandboxApp>(&b).ok());
+    if !renew && let (Some(app), Some(secret)) = (known, secrets.app_secret(SANDBOX)) {
+        return Ok((app.app_key, secret));
+    }
+    let scopes = ["auth_order".to_owned(), "auth_activity".to_owned()];
+    let created = create_app(&dir.join("platform"), "License Desk sandbox", &scopes)
+        .map_err(|e| format!("cannot create the sandbox application: {e}"))?;
+    let text = serde_json::to_vec(&SandboxApp {
+        app_key: created.app_key.clone(),
+    })
+    .map_err(|e| e.to_string())?;
+    std::fs::write(&app_file, text)
+        .map_err(|e| format!("cannot write {}: {e}", app_file.display()))?;
+    secrets.set(SANDBOX, SecretKind::AppSecret, &created.app_secret);
+    secrets.delete(SANDBOX, SecretKind::Token);
+    Ok((created.app_key, Secret::new(created.app_secret)))
+}
+
+/// Demo records: an enterprise with a bound shop customer, locks of several license types
+/// (re-issuable, network, large-customer, not lockable), a certificate and a cloud account
+/// with the `gxxp` extension. Safe to run again.
+async fn provision(client: &Client) -> Result<(), String> {
+    let fail = |what: &str, e: ApiError| format!("provisioning the sandbox ({what}): {e}");
+    let existing = client
+        .query_customers(&CustomerQuery {
+            channel_code: Some("CRM".to_owned()),
+            channel_customer_id: Some(DEMO_CRM_ID.to_owned()),
+            default_customer: None,
+        })
+        .await
+        .map_err(|e| fail("query", e))?;
+    if existing.is_empty() {
+        for (crm, name, branch, address) in [
+            (
+                DEMO_CRM_ID,
+                "北京示例科技有限公司",
+                "北京分公司",
+                "北京市海淀区中关村大街1号",
+            ),
+            (
+                "CRM-DEMO-2",
+                "上海样例贸易有限公司",
+                "上海分公司",
+                "上海市浦东新区世纪大道100号",
+            ),
+        ] {
+            client
+                .create_enterprise(&EnterpriseRequest {
+                    crm_customer_id: Some(crm.to_owned()),
+                    customer_name: Some(name.to_owned()),
+                    branch_name: Some(branch.to_owned()),
+                    address: Some(address.to_owned()),
+                })
+                .await
+                .map_err(|e| fail("enterprise", e))?;
+        }
+    }
+    client
+        .bind(&BindRequest {
+            channel_code: Some("SHOP".to_owned()),
+            channel_customer_id: Some("S-0001".to_owned()),
+            customer_name: Some("北京示例科技有限公司".to_owned()),
+            branch_name: Some("北京分公司".to_owned()),
+            enterprise_name: Some("北京示例科技有限公司".to_owned()),
+            password_mobile: Some("13800138000".to_owned()),
+        })
+        .await
+        .map_err(|e| fail("bind", e))?;
+    let products = |uris: &[(&str, &str)]| {
+        uris.iter()
+            .map(
+                |(uri, name)| json!({"productUri": uri, "productName": name, "limitConcurrent": 1}),
+            )
+            .collect::<Vec<_>>()
+    };
+    let order = |seq: i32,
+                 license_type: &str,
+                 nums: &[&str],
+                 extra: serde_json::Value,
+                 prods: Vec<serde_json::Value>| {
+        let mut asset = json!({"assetNos": nums, "products": prods});
+        if let (Some(a), Some(e)) = (asset.as_object_mut(), extra.as_object()) {
+            a.extend(e.clone());
+        }
+        json!({"sequence": seq, "channelCustomerId": DEMO_CRM_ID, "customerName": "北京示例科技有限公司",
+               "branchName": "北京分公司", "licenseType": license_type, "orderType": "new_buy", "assets": [asset]})
+    };
+    let batch = json!({
+        "channelCode": "CRM", "channelOrderId": "DEMO-0001", "syncMode": "sync",
+        "orderList": [
+            order(1, "normal_recover_usbkey", &["8900000001", "8900000002", "8900000003"], json!({}),
+                  products(&[("gms:1001", "计价软件"), ("gms:1002", "算量软件")])),
+            order(2, "normal_recover_lan_usbkey", &["8900000004"], json!({}),
+                  products(&[("gms:1003", "计价软件 网络版")])),
+            order(3, "normal_unrecover_usbkey", &["8900000005"],
+                  json!({"limitStartDate": 1767225600000i64, "limitEndDate": 1798761600000i64}),
+                  products(&[("gms:1001", "计价软件")])),
+            order(4, "normal_unrecover_usbkey", &["8900000006"], json!({}),
+                  products(&[("gms:1004", "材料管理")])),
+            order(5, "softkey", &["8900000007"], json!({}), products(&[("gms:1005", "证书版")])),
+            order(6, "cloud_account", &["CA-DEMO-0001"],
+                  json!({"assetExtendList": [{"extendCode": "gxxp", "extendValue": "1"}]}),
+                  products(&[("gms:2001", "云计价")])),
+        ]
+    });
+    let batch: BatchOrderRequest =
+        serde_json::from_value(batch).map_err(|e| format!("demo batch: {e}"))?;
+    client
+        .batch_order(&batch)
+        .await
+        .map_err(|e| fail("orders", e))?;
+    Ok(())
+}

@@ -1,0 +1,263 @@
+//! Secrets (app secrets, cached tokens) in the OS keyring; in memory for the session when no
+//! keyring answers. Never in a file, never in a log.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Duration;
+
+use keyring_core::{CredentialStore, Error as KeyringError};
+use serde::{Deserialize, Serialize};
+
+use crate::client::{CachedToken, Secret};
+
+/// The keyring service name every entry is filed under.
+const SERVICE: &str = "license-desk";
+
+/// How long the OS store may take to open: a broken D-Bus set-up can hang for minutes.
+const OPEN_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// Where secrets are kept, as the UI shows it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum KeyringState {
+    /// The OS keyring keeps them across sessions.
+    Available { store: String },
+    /// No keyring: secrets are kept in memory until the app closes, and asked for again.
+    MemoryOnly { reason: String },
+}
+
+impl KeyringState {
+    pub fn is_available(&self) -> bool {
+        matches!(self, Self::Available { .. })
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum SecretKind {
+    AppSecret,
+    Token,
+}
+
+impl SecretKind {
+    fn name(self) -> &'static str {
+        match self {
+            Self::AppSecret => "app-secret",
+            Self::Token => "token",
+        }
+    }
+}
+
+/// The token as kept between sessions.
+#[derive(Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct StoredToken {
+    token: String,
+    expires_at_ms: i64,
+    scope: String,
+}
+
+pub struct Secrets {
+    store: Option<Arc<CredentialStore>>,
+    state: Mutex<KeyringState>,
+    /// Always written, so a keyring that fails later loses nothing of this session.
+    memory: Mutex<HashMap<(String, SecretKind), String>>,
+}
+
+impl Secrets {
+    /// Secrets in the given store (tests pass `keyring_core::mock::Store::new()`).
+    pub fn with_store(store: Arc<CredentialStore>, name: &str) -> Self {
+        Self {
+            store: Some(store),
+            state: Mutex::new(KeyringState::Available {
+                store: name.to_owned(),
+            }),
+            memory: Mutex::new(HashMap::new()),
+        }
+    }
+
+    pub fn memory_only(reason: impl Into<String>) -> Self {
+        Self {
+            store: None,
+            state: Mutex::new(KeyringState::MemoryOnly {
+                reason: reason.into(),
+            }),
+            memory: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// The OS keyring, probed with a write and a read, or memory only with the reason. Blocks up
+    /// to a few seconds: call it off the UI thread.
+    pub fn native() -> Self {
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let _ = tx.send(open_native());
+        });
+        match rx.recv_timeout(OPEN_TIMEOUT) {
+            Ok(Ok((store, name))) => Self::with_store(store, &name),
+            Ok(Err(reason)) => Self::memory_only(reason),
+            Err(_) => Self::memory_only(format!(
+                "the OS keyring did not answer within {} s",
+                OPEN_TIMEOUT.as_secs()
+            )),
+        }
+    }
+
+    pub fn state(&self) -> KeyringState {
+        self.state
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
+    }
+
+    fn entry(&self, profile: &str, kind: SecretKind) -> Option<keyring_core::Entry> {
+        let store = self.store.as_ref()?;
+        if !self.state().is_available() {
+            return None;
+        }
+        store
+            .build(SERVICE, &format!("{profile}/{}", kind.name()), None)
+            .ok()
+    }
+
+    fn degrade(&self, e: &KeyringError) {
+        tracing::warn!(error = %e, "the OS keyring failed; secrets are kept in memory for this session");
+        *self.state.lock().unwrap_or_else(PoisonError::into_inner) = KeyringState::MemoryOnly {
+            reason: format!("the OS keyring failed: {e}"),
+        };
+    }
+
+    fn memory(&self) -> std::sync::MutexGuard<'_, HashMap<(String, SecretKind), String>> {
+        self.memory.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    pub fn get(&self, profile: &str, kind: SecretKind) -> Option<String> {
+        if let Some(v) = self.memory().get(&(profile.to_owned(), kind)) {
+            return Some(v.clone());
+        }
+        let entry = self.entry(profile, kind)?;
+        match entry.get_password() {
+            Ok(v) => {
+                self.memory().insert((profile.to_owned(), kind), v.clone());
+                Some(v)
+            }
+            Err(KeyringError::NoEntry) => None,
+            Err(e) => {
+                self.degrade(&e);
+                None
+            }
+        }
+    }
+
+    pub fn set(&self, profile: &str, kind: SecretKind, value: &str) {
+        self.memory()
+            .insert((profile.to_owned(), kind), value.to_owned());
+        if let Some(entry) = self.entry(profile, kind)
+            && let Err(e) = entry.set_password(value)
+        {
+            self.degrade(&e);
+        }
+    }
+
+    pub fn delete(&self, profile: &str, kind: SecretKind) {
+        self.memory().remove(&(profile.to_owned(), kind));
+        if let Some(entry) = self.entry(profile, kind) {
+            match entry.delete_credential() {
+                Ok(()) | Err(KeyringError::NoEntry) => {}
+                Err(e) => self.degrade(&e),
+            }
+        }
+    }
+
+    pub fn app_secret(&self, profile: &str) -> Option<Secret> {
+        self.get(profile, SecretKind::AppSecret).map(Secret::new)
+    }
+
+    pub fn token(&self, profile: &str) -> Option<CachedToken> {
+        let text = self.get(profile, SecretKind::Token)?;
+        let t: StoredToken = serde_json::from_str(&text).ok()?;
+        Some(CachedToken {
+            token: Secret::new(t.token),
+            expires_at_ms: t.expires_at_ms,
+            scope: t.scope,
+        })
+    }
+
+    pub fn set_token(&self, profile: &str, token: &CachedToken) {
+        let stored = StoredToken {
+            token: token.token.expose().to_owned(),
+            expires_at_ms: token.expires_at_ms,
+            scope: token.scope.clone(),
+        };
+        if let Ok(text) = serde_json::to_string(&stored) {
+            self.set(profile, SecretKind::Token, &text);
+        }
+    }
+
+    /// Forgets every secret of a profile (when it is removed).
+    pub fn forget(&self, profile: &str) {
+        self.delete(profile, SecretKind::AppSecret);
+        self.delete(profile, SecretKind::Token);
+    }
+}
+
+#[cfg(target_os = "linux")]
+fn open_native() -> Result<(Arc<CredentialStore>, String), String> {
+    let mut why = Vec::new();
+    match zbus_secret_service_keyring_store::Store::new() {
+        Ok(store) => match probe(store.clone()) {
+            Ok(()) => return Ok((store as Arc<CredentialStore>, "Secret Service".to_owned())),
+            Err(e) => why.push(format!("Secret Service: {e}")),
+        },
+        Err(e) => why.push(format!("Secret Service: {e}")),
+    }
+    match linux_keyutils_keyring_store::Store::new() {
+        Ok(store) => match probe(store.clone()) {
+            Ok(()) => {
+                return Ok((
+                    store as Arc<CredentialStore>,
+                    "kernel keyutils (kept until logout)".to_owned(),
+                ));
+            }
+            Err(e) => why.push(format!("kernel keyutils: {e}")),
+        },
+        Err(e) => why.push(format!("kernel keyutils: {e}")),
+    }
+    Err(why.join("; "))
+}
+
+#[cfg(target_os = "windows")]
+fn open_native() -> Result<(Arc<CredentialStore>, String), String> {
+    let store = windows_native_keyring_store::Store::new().map_err(|e| e.to_string())?;
+    probe(store.clone())?;
+    Ok((
+        store as Arc<CredentialStore>,
+        "Windows Credential Manager".to_owned(),
+    ))
+}
+
+#[cfg(target_os = "macos")]
+fn open_native() -> Result<(Arc<CredentialStore>, String), String> {
+    let store = apple_native_keyring_store::keychain::Store::new().map_err(|e| e.to_string())?;
+    probe(store.clone())?;
+    Ok((store as Arc<CredentialStore>, "macOS Keychain".to_owned()))
+}
+
+#[cfg(not(any(target_os = "linux", target_os = "windows", target_os = "macos")))]
+fn open_native() -> Result<(Arc<CredentialStore>, String), String> {
+    Err("no OS keyring is supported on this system".to_owned())
+}
+
+/// A write, a read and a delete: a locked keyring opens but fails writes.
+#[cfg(any(target_os = "linux", target_os = "windows", target_os = "macos"))]
+fn probe(store: Arc<CredentialStore>) -> Result<(), String> {
+    let entry = store
+        .build(SERVICE, "probe", None)
+        .map_err(|e| e.to_string())?;
+    entry.set_password("probe").map_err(|e| e.to_string())?;
+    let back = entry.get_password().map_err(|e| e.to_string())?;
+    let _ = entry.delete_credential();
+    if back == "probe" {
+        Ok(())
+    } else {
+        Err("the keyring did not give back what was stored".to_owned())
+    }
+}

@@ -1,0 +1,562 @@
+//! The async side of the core: owns the profiles, secrets, clients, journal, drafts and the
+//! Sandbox, and answers commands, each on its own task so a slow call never holds up others.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::mpsc as std_mpsc;
+use std::sync::{Arc, PoisonError, RwLock};
+use std::time::Duration;
+
+use tokio::sync::{Mutex, mpsc, watch};
+
+use super::drafts::Drafts;
+use super::journal::{Journal, JournalFilter};
+use super::profiles::{Endpoint, Profile, Profiles};
+use super::sandbox::Sandbox;
+use super::secrets::{SecretKind, Secrets};
+use super::{
+    Call, Command, CommandId, CoreError, CoreOptions, CoreState, Event, ExportFormat,
+    KeyringChoice, Outcome, Repaint, SandboxState,
+};
+use crate::client::{CachedToken, CallRecord, Client, ClientConfig, Observer, now_ms};
+use crate::wire::LockRequest;
+
+/// Sends answers to the UI and wakes it: one repaint per answer, never a loop.
+pub struct Outbox {
+    events: std_mpsc::Sender<Event>,
+    repaint: Arc<RwLock<Option<Repaint>>>,
+}
+
+impl Outbox {
+    pub fn new(events: std_mpsc::Sender<Event>, repaint: Arc<RwLock<Option<Repaint>>>) -> Self {
+        Self { events, repaint }
+    }
+
+    fn send(&self, event: Event) {
+        let _ = self.events.send(event);
+        self.wake();
+    }
+
+    fn wake(&self) {
+        let repaint = self
+            .repaint
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone();
+        if let Some(repaint) = repaint {
+            repaint();
+        }
+    }
+}
+
+/// Journal writes, queries and exports, in order, on one thread: a query sent after a call
+/// sees that call.
+enum JournalJob {
+    Record(String, Box<CallRecord>),
+    Query(
+        JournalFilter,
+        tokio::sync::oneshot::Sender<Result<Outcome, CoreError>>,
+    ),
+    Export(
+        JournalFilter,
+        PathBuf,
+        ExportFormat,
+        tokio::sync::oneshot::Sender<Result<Outcome, CoreError>>,
+    ),
+    Flush(std_mpsc::Sender<()>),
+}
+
+fn journal_thread(journal: Journal, jobs: std_mpsc::Receiver<JournalJob>) {
+    for job in jobs {
+        match job {
+            JournalJob::Record(profile, record) => {
+                if let Err(e) = journal.record(&profile, &record) {
+                    tracing::warn!(error = %e, "a call could not be journaled");
+                }
+            }
+            JournalJob::Query(filter, reply) => {
+                let result = journal
+                    .query(&filter)
+                    .map(Outcome::Journal)
+                    .map_err(|e| CoreError::Storage(e.to_string()));
+                let _ = reply.send(result);
+            }
+            JournalJob::Export(filter, path, format, reply) => {
+                let result = std::fs::File::create(&path)
+                    .map_err(|e| {
+                        CoreError::Storage(format!("cannot write {}: {e}", path.display()))
+                    })
+                    .and_then(|file| {
+                        let out = std::io::BufWriter::new(file);
+                        match format {
+                            ExportFormat::Csv => journal.export_csv(&filter, out),
+                            ExportFormat::Json => journal.export_json(&filter, out),
+                        }
+                        .map_err(|e| CoreError::Storage(e.to_string()))
+                    })
+                    .map(|count| Outcome::Exported {
+                        path: path.clone(),
+                        count,
+                    });
+                let _ = reply.send(result);
+            }
+            JournalJob::Flush(done) => {
+                let _ = done.send(());
+            }
+        }
+    }
+}
+
+/// Journals a profile's calls and keeps its new tokens in the keyring.
+struct ProfileObserver {
+    profile: String,
+    journal: std_mpsc::Sender<JournalJob>,
+    secrets: Arc<Secrets>,
+}
+
+impl Observer for ProfileObserver {
+    fn record(&self, record: CallRecord) {
+        let _ = self
+            .journal
+            .send(JournalJob::Record(self.profile.clone(), Box::new(record)));
+    }
+
+    fn token_issued(&self, token: &CachedToken) {
+        self.secrets.set_token(&self.profile, token);
+    }
+}
+
+struct Service {
+    profiles_path: PathBuf,
+    state: Arc<RwLock<CoreState>>,
+    secrets: Arc<Secrets>,
+    journal: std_mpsc::Sender<JournalJob>,
+    drafts: Arc<Drafts>,
+    clients: Mutex<HashMap<String, Arc<Client>>>,
+    sandbox: watch::Receiver<Option<Result<SandboxAccess, String>>>,
+}
+
+#[derive(Clone)]
+struct SandboxAccess {
+    base_url: String,
+    app_key: String,
+    app_secret: crate::client::Secret,
+}
+
+/// Serves commands until `stop` turns true (or the core is dropped), then stops the Sandbox
+/// and flushes the journal.
+pub async fn run(
+    options: CoreOptions,
+    state: Arc<RwLock<CoreState>>,
+    mut commands: mpsc::UnboundedReceiver<(CommandId, Command)>,
+    outbox: Outbox,
+    mut stop: watch::Receiver<bool>,
+) {
+    let outbox = Arc::new(outbox);
+    let secrets = match options.keyring {
+        KeyringChoice::Store(store) => Secrets::with_store(store, "given store"),
+        KeyringChoice::MemoryOnly => Secrets::memory_only("memory only, as configured"),
+        KeyringChoice::Native => tokio::task::spawn_blocking(Secrets::native)
+            .await
+            .unwrap_or_else(|e| Secrets::memory_only(format!("the keyring check failed: {e}"))),
+    };
+    let secrets = Arc::new(secrets);
+    update_state(&state, |s| s.keyring = Some(secrets.state()));
+    outbox.wake();
+
+    let journal = match Journal::open(&options.data_dir.join("journal.sqlite3")) {
+        Ok(j) => j,
+        Err(e) => {
+            let why = format!("the journal cannot be opened: {e}");
+            return fail_all(commands, &outbox, why).await;
+        }
+    };
+    let drafts = match Drafts::open(&options.data_dir.join("drafts.sqlite3")) {
+        Ok(d) => Arc::new(d),
+        Err(e) => {
+            let why = format!("the drafts cannot be opened: {e}");
+            return fail_all(commands, &outbox, why).await;
+        }
+    };
+    let (journal_tx, journal_rx) = std_mpsc::channel();
+    let journal_thread = std::thread::Builder::new()
+        .name("license-desk-journal".to_owned())
+        .spawn(move || journal_thread(journal, journal_rx));
+    if let Err(e) = journal_thread {
+        let why = format!("the journal thread did not start: {e}");
+        return fail_all(commands, &outbox, why).await;
+    }
+
+    // The Sandbox starts in the background; calls on it wait for it.
+    let (sandbox_tx, sandbox_rx) = watch::channel(None);
+    let sandbox_task = {
+        let mut stop_rx = stop.clone();
+        let dir = options.data_dir.join("sandbox");
+        let secrets = Arc::clone(&secrets);
+        let state = Arc::clone(&state);
+        let outbox = Arc::clone(&outbox);
+        tokio::spawn(async move {
+            match Sandbox::start(dir, secrets).await {
+                Ok(sandbox) => {
+                    let access = SandboxAccess {
+                        base_url: sandbox.base_url.clone(),
+                        app_key: sandbox.app_key.clone(),
+                        app_secret: sandbox.app_secret.clone(),
+                    };
+                    update_state(&state, |s| {
+                        s.sandbox = SandboxState::Ready {
+                            base_url: access.base_url.clone(),
+                        }
+                    });
+                    let _ = sandbox_tx.send(Some(Ok(access)));
+                    outbox.wake();
+                    let _ = stop_rx.wait_for(|s| *s).await;
+                    sandbox.stop().await;
+                }
+                Err(e) => {
+                    tracing::error!(error = %e, "the Sandbox did not start");
+                    update_state(&state, |s| s.sandbox = SandboxState::Failed(e.clone()));
+                    let _ = sandbox_tx.send(Some(Err(e)));
+                    outbox.wake();
+                }
+            }
+        })
+    };
+
+    let service = Arc::new(Service {
+        profiles_path: options.config_dir.join("profiles.json"),
+        state,
+        secrets,
+        journal: journal_tx,
+        drafts,
+        clients: Mutex::new(HashMap::new()),
+        sandbox: sandbox_rx,
+    });
+    loop {
+        let (id, command) = tokio::select! {
+            next = commands.recv() => match next {
+                Some(next) => next,
+                None => break,
+            },
+            _ = stop.wait_for(|s| *s) => break,
+        };
+        let service = Arc::clone(&service);
+        let outbox = Arc::clone(&outbox);
+        tokio::spawn(async move {
+            let result = service.handle(command).await;
+            outbox.send(Event { id, result });
+        });
+    }
+    let _ = sandbox_task.await;
+    let (done_tx, done_rx) = std_mpsc::channel();
+    let _ = service.journal.send(JournalJob::Flush(done_tx));
+    let _ = tokio::task::spawn_blocking(move || done_rx.recv_timeout(Duration::from_secs(5))).await;
+}
+
+/// Without its files the core cannot work: every command is answered with why.
+async fn fail_all(
+    mut commands: mpsc::UnboundedReceiver<(CommandId, Command)>,
+    outbox: &Outbox,
+    why: String,
+) {
+    tracing::error!(%why, "the core cannot start");
+    while let Some((id, _)) = commands.recv().await {
+        outbox.send(Event {
+            id,
+            result: Err(CoreError::Storage(why.clone())),
+        });
+    }
+}
+
+fn update_state(state: &RwLock<CoreState>, f: impl FnOnce(&mut CoreState)) {
+    f(&mut state.write().unwrap_or_else(PoisonError::into_inner));
+}
+
+impl Service {
+    fn profiles(&self) -> Profiles {
+        self.state
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
+            .profiles
+            .clone()
+    }
+
+    async fn handle(self: &Arc<Self>, command: Command) -> Result<Outcome, CoreError> {
+        match command {
+            Command::Call(call) => {
+                let profile = self.profiles().active().name.clone();
+                self.call(&profile, call).await
+            }
+            Command::CallOn { profile, call } => self.call(&profile, call).await,
+            Command::TestConnection { profile } => {
+                let client = self.client(&profile).await?;
+                let token = client.token().await?;
+                Ok(Outcome::Connected {
+                    scope: token.scope,
+                    expires_at_ms: token.expires_at_ms,
+                })
+            }
+            Command::SaveProfile {
+                previous,
+                profile,
+                app_secret,
+            } => self.save_profile(previous, profile, app_secret).await,
+            Command::RemoveProfile { name } => {
+                let me = Arc::clone(self);
+                self.change_profiles(move |p| {
+                    p.remove(&name).map(|removed| {
+                        me.secrets.forget(&removed.name);
+                        removed.name
+                    })
+                })
+                .await
+            }
+            Command::ActivateProfile { name } => {
+                self.change_profiles(move |p| p.activate(&name).map(|()| String::new()))
+                    .await
+            }
+            Command::QueryJournal(filter) => {
+                let (tx, rx) = tokio::sync::oneshot::channel();
+                self.journal_job(JournalJob::Query(filter, tx))?;
+                rx.await.map_err(|_| CoreError::Stopped)?
+            }
+            Command::ExportJournal {
+                filter,
+                path,
+                format,
+            } => {
+                let (tx, rx) = tokio::sync::oneshot::channel();
+                self.journal_job(JournalJob::Export(filter, path, format, tx))?;
+                rx.await.map_err(|_| CoreError::Stopped)?
+            }
+            Command::NewDraft { name, body, hints } => {
+                self.drafts(move |d| {
+                    d.create(&name, &body, &hints, now_ms())
+                        .map(|id| Outcome::DraftSaved { id })
+                })
+                .await
+            }
+            Command::SaveDraft { id, body, hints } => {
+                self.drafts(move |d| {
+                    d.save(id, &body, &hints, now_ms())?;
+                    Ok(Outcome::DraftSaved { id })
+                })
+                .await
+            }
+            Command::RenameDraft { id, name } => {
+                self.drafts(move |d| {
+                    d.rename(id, &name, now_ms())?;
+                    Ok(Outcome::DraftSaved { id })
+                })
+                .await
+            }
+            Command::DeleteDraft { id } => {
+                self.drafts(move |d| {
+                    d.delete(id)?;
+                    d.list().map(Outcome::Drafts)
+                })
+                .await
+            }
+            Command::LoadDraft { id } => self
+                .drafts(move |d| d.load(id))
+                .await?
+                .map(Outcome::Draft)
+                .ok_or_else(|| CoreError::Storage(format!("no draft {id}"))),
+            Command::ListDrafts => self.drafts(|d| d.list().map(Outcome::Drafts)).await,
+        }
+    }
+
+    fn journal_job(&self, job: JournalJob) -> Result<(), CoreError> {
+        self.journal.send(job).map_err(|_| CoreError::Stopped)
+    }
+
+    async fn drafts<T: Send + 'static>(
+        &self,
+        f: impl FnOnce(&Drafts) -> rusqlite::Result<T> + Send + 'static,
+    ) -> Result<T, CoreError> {
+        let drafts = Arc::clone(&self.drafts);
+        tokio::task::spawn_blocking(move || f(&drafts))
+            .await
+            .map_err(|e| CoreError::Storage(e.to_string()))?
+            .map_err(|e| CoreError::Storage(format!("drafts: {e}")))
+    }
+
+    /// Applies a change to the profiles, saves the file, and answers the new profiles.
+    async fn change_profiles(
+        &self,
+        f: impl FnOnce(&mut Profiles) -> Result<String, super::profiles::ProfilesError> + Send + 'static,
+    ) -> Result<Outcome, CoreError> {
+        let mut profiles = self.profiles();
+        let touched = f(&mut profiles).map_err(|e| CoreError::Profile(e.to_string()))?;
+        let path = self.profiles_path.clone();
+        let to_save = profiles.clone();
+        tokio::task::spawn_blocking(move || to_save.save(&path))
+            .await
+            .map_err(|e| CoreError::Storage(e.to_string()))?
+            .map_err(|e| CoreError::Storage(e.to_string()))?;
+        if !touched.is_empty() {
+            self.clients.lock().await.remove(&touched);
+        }
+        update_state(&self.state, |s| s.profiles = profiles.clone());
+        Ok(Outcome::Profiles(profiles))
+    }
+
+    async fn save_profile(
+        self: &Arc<Self>,
+        previous: Option<String>,
+        profile: Profile,
+        app_secret: Option<crate::client::Secret>,
+    ) -> Result<Outcome, CoreError> {
+        let old = previous
+            .as_deref()
+            .and_then(|p| self.profiles().get(p).cloned());
+        let name = profile.name.clone();
+        let outcome = {
+            let profile = profile.clone();
+            let previous = previous.clone();
+            self.change_profiles(move |p| {
+                p.upsert(previous.as_deref(), profile)
+                    .map(|()| String::new())
+            })
+            .await?
+        };
+        let secrets = Arc::clone(&self.secrets);
+        let renamed_from = old
+            .as_ref()
+            .filter(|o| o.name != name)
+            .map(|o| o.name.clone());
+        let endpoint_changed = old.as_ref().is_some_and(|o| o.endpoint != profile.endpoint);
+        tokio::task::spawn_blocking(move || {
+            if let Some(from) = &renamed_from {
+                if let Some(secret) = secrets.get(from, SecretKind::AppSecret) {
+                    secrets.set(&name, SecretKind::AppSecret, &secret);
+                }
+                secrets.forget(from);
+            }
+            // A token belongs to its host: another address or app key starts without one.
+            if endpoint_changed || renamed_from.is_some() {
+                secrets.delete(&name, SecretKind::Token);
+            }
+            if let Some(secret) = app_secret.filter(|s| !s.is_empty()) {
+                secrets.set(&name, SecretKind::AppSecret, secret.expose());
+                secrets.delete(&name, SecretKind::Token);
+            }
+        })
+        .await
+        .map_err(|e| CoreError::Storage(e.to_string()))?;
+        let mut clients = self.clients.lock().await;
+        clients.remove(&profile.name);
+        if let Some(prev) = previous {
+            clients.remove(&prev);
+        }
+        Ok(outcome)
+    }
+
+    /// The profile's client, built once (its token lives in it and in the keyring).
+    async fn client(&self, profile_name: &str) -> Result<Arc<Client>, CoreError> {
+        if let Some(c) = self.clients.lock().await.get(profile_name) {
+            return Ok(Arc::clone(c));
+        }
+        let profile = self
+            .profiles()
+            .get(profile_name)
+            .cloned()
+            .ok_or_else(|| CoreError::Profile(format!("no profile named {profile_name:?}")))?;
+        let config = match &profile.endpoint {
+            Endpoint::Sandbox => {
+                let mut rx = self.sandbox.clone();
+                let ready = rx
+                    .wait_for(Option::is_some)
+                    .await
+                    .map_err(|_| CoreError::Sandbox("it stopped".to_owned()))?
+                    .clone();
+                match ready {
+                    Some(Ok(access)) => {
+                        ClientConfig::new(&access.base_url, &access.app_key, access.app_secret)
+                    }
+                    Some(Err(e)) => return Err(CoreError::Sandbox(e)),
+                    None => return Err(CoreError::Sandbox("it did not start".to_owned())),
+                }
+            }
+            Endpoint::Remote {
+                base_url,
+                token_url,
+                app_key,
+            } => {
+                let secrets = Arc::clone(&self.secrets);
+                let name = profile.name.clone();
+                let secret = tokio::task::spawn_blocking(move || secrets.app_secret(&name))
+                    .await
+                    .map_err(|e| CoreError::Storage(e.to_string()))?
+                    .ok_or_else(|| CoreError::NoSecret(profile.name.clone()))?;
+                let mut config = ClientConfig::new(base_url, app_key, secret);
+                config.token_url = token_url.trim().to_owned();
+                config
+            }
+        };
+        let observer = Arc::new(ProfileObserver {
+            profile: profile.name.clone(),
+            journal: self.journal.clone(),
+            secrets: Arc::clone(&self.secrets),
+        });
+        let client = Arc::new(Client::new(config, observer)?);
+        let secrets = Arc::clone(&self.secrets);
+        let name = profile.name.clone();
+        let cached = tokio::task::spawn_blocking(move || secrets.token(&name))
+            .await
+            .ok()
+            .flatten();
+        client.set_cached_token(cached).await;
+        self.clients
+            .lock()
+            .await
+            .insert(profile.name.clone(), Arc::clone(&client));
+        Ok(client)
+    }
+
+    async fn call(&self, profile_name: &str, call: Call) -> Result<Outcome, CoreError> {
+        let client = self.client(profile_name).await?;
+        let operator = || {
+            self.profiles()
+                .get(profile_name)
+                .map(|p| p.operator_identity.clone())
+                .unwrap_or_default()
+        };
+        Ok(match call {
+            Call::Bind(r) => Outcome::Customer(client.bind(&r).await?),
+            Call::CreateEnterprise(r) => Outcome::Enterprise(client.create_enterprise(&r).await?),
+            Call::QueryCustomers(q) => Outcome::Customers(client.query_customers(&q).await?),
+            Call::UpdateEnterprise(r) => {
+                client.update_enterprise(&r).await?;
+                Outcome::Updated
+            }
+            Call::BatchOrder(r) => Outcome::Orders(client.batch_order(&r).await?),
+            Call::Lock(nums) => Outcome::Locks(
+                client
+                    .lock(&LockRequest {
+                        asset_nums: nums,
+                        operator_identity: Some(operator()),
+                    })
+                    .await?,
+            ),
+            Call::Unlock(nums) => Outcome::Locks(
+                client
+                    .unlock(&LockRequest {
+                        asset_nums: nums,
+                        operator_identity: Some(operator()),
+                    })
+                    .await?,
+            ),
+            Call::Assets {
+                enterprise_global_id,
+                extend_code,
+            } => Outcome::Assets(
+                client
+                    .assets(&enterprise_global_id, extend_code.as_deref())
+                    .await?,
+            ),
+            Call::Shellnums(n) => Outcome::Shellnums(client.shellnums(n).await?),
+            Call::Claim(r) => Outcome::Claim(client.claim(&r).await?),
+        })
+    }
+}
