@@ -7,6 +7,8 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
+mod call;
+
 use clap::{Args, CommandFactory, Parser, Subcommand};
 use license_desk::platform::{self, Config, Region, Server};
 
@@ -28,6 +30,8 @@ enum Command {
     /// Manage the applications that may call a platform's data directory.
     #[command(subcommand)]
     App(AppCommand),
+    /// Run one operation through the console's core and print the answer as JSON.
+    Call(call::CallArgs),
 }
 
 #[derive(Args)]
@@ -93,6 +97,10 @@ fn main() -> ExitCode {
         Some(Command::App(AppCommand::Create { data, name, scopes })) => {
             app_create(data, &name, &scopes)
         }
+        Some(Command::Call(args)) => {
+            init_logging("warn");
+            return call::run(args);
+        }
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -115,15 +123,20 @@ fn app_create(data: Option<PathBuf>, name: &str, scopes: &str) -> Result<(), Str
     Ok(())
 }
 
-fn serve(args: ServeArgs) -> Result<(), String> {
+/// Logs to stderr; `RUST_LOG` overrides the default level.
+fn init_logging(default: &str) {
     tracing_subscriber::fmt()
         .with_writer(std::io::stderr)
         .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_default_env()
-                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(default)),
         )
         .init();
+}
+
+fn serve(args: ServeArgs) -> Result<(), String> {
+    init_logging("info");
     let data = args.data.map_or_else(default_data_dir, Ok)?;
     let mut config = Config::new(&data, args.listen);
     config.region = Region::from_digit(args.region).unwrap_or_default();

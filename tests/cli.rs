@@ -172,3 +172,110 @@ fn bad_arguments_are_refused_with_a_reason() {
     let both = app_create(dir.path(), "auth_order, auth_activity");
     assert_ne!(both["appKey"], Value::Null);
 }
+
+/// `license-desk call` on a fresh HOME: the Sandbox starts, is provisioned, and answers.
+fn call(home: &std::path::Path, args: &[&str]) -> std::process::Output {
+    Command::new(BIN)
+        .arg("call")
+        .args(args)
+        .env("HOME", home)
+        .env_remove("XDG_CONFIG_HOME")
+        .env_remove("XDG_DATA_HOME")
+        .env("LICENSE_DESK_KEYRING", "memory")
+        .env("RUST_LOG", "debug")
+        .output()
+        .expect("runs")
+}
+
+#[test]
+fn call_runs_operations_on_the_sandbox_of_a_fresh_home() {
+    let home = tempfile::tempdir().expect("home");
+    let out = call(home.path(), &["shellnums", "3"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let nums: Value = serde_json::from_slice(&out.stdout).expect("json");
+    assert_eq!(nums, json!(["8000000001", "8000000002", "8000000003"]));
+
+    // The demo locks: re-issuable, not lockable, unknown.
+    let out = call(
+        home.path(),
+        &["lock", "8900000001", "8900000006", "8999999999"],
+    );
+    assert!(out.status.success());
+    let locks: Value = serde_json::from_slice(&out.stdout).expect("json");
+    assert_eq!(
+        locks,
+        json!([{"assetNum": "8900000001", "status": 1}, {"assetNum": "8900000006", "status": 4},
+               {"assetNum": "8999999999", "status": 2}])
+    );
+
+    // A refusal: exit code 2, the platform's code and message verbatim.
+    let out = call(home.path(), &["shellnums", "0"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("error: the platform refused: 13004: size: must be between 1 and 1000"),
+        "{err}"
+    );
+    assert!(out.stdout.is_empty());
+
+    // Everything is in the journal, newest first; exported as CSV too.
+    let out = call(home.path(), &["history", "--operation", "shellnums"]);
+    let history: Value = serde_json::from_slice(&out.stdout).expect("json");
+    let codes: Vec<&str> = history
+        .as_array()
+        .expect("entries")
+        .iter()
+        .map(|e| e["code"].as_str().expect("code"))
+        .collect();
+    assert_eq!(codes, ["13004", "0"]);
+    let csv = home.path().join("calls.csv");
+    let out = call(
+        home.path(),
+        &["history", "--csv", csv.to_str().expect("utf-8")],
+    );
+    assert!(out.status.success());
+    let text = std::fs::read_to_string(&csv).expect("csv");
+    assert!(
+        text.starts_with("id,at,profile,operation,method,path,nonce,httpStatus,code"),
+        "{text}"
+    );
+
+    // No secret in the files written or the debug log: the Sandbox's app secret is only in
+    // memory (LICENSE_DESK_KEYRING=memory), so look for the token the log could have leaked.
+    let out = call(home.path(), &["token"]);
+    assert!(out.status.success());
+    let log = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(tokens_in_clear(&log), 0, "{log}");
+    let mut redacted = 0;
+    for entry in walk(home.path()) {
+        let bytes = std::fs::read(&entry).expect("read");
+        let text = String::from_utf8_lossy(&bytes);
+        assert_eq!(tokens_in_clear(&text), 0, "a token in {}", entry.display());
+        redacted += text.matches(r#""access_token":"***""#).count();
+    }
+    assert!(redacted > 0, "the token answers are journaled, redacted");
+}
+
+/// Occurrences of `"access_token":"` followed by anything but `***`.
+fn tokens_in_clear(text: &str) -> usize {
+    text.match_indices(r#""access_token":""#)
+        .filter(|(i, m)| !text[i + m.len()..].starts_with(r#"***""#))
+        .count()
+}
+
+fn walk(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(dir).expect("dir").flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            out.extend(walk(&path));
+        } else {
+            out.push(path);
+        }
+    }
+    out
+}

@@ -48,7 +48,8 @@ pub enum KeyringChoice {
 }
 
 impl CoreOptions {
-    /// The OS's config and data directories for this user.
+    /// The OS's config and data directories for this user; the OS keyring, unless the
+    /// environment says `LICENSE_DESK_KEYRING=memory` (machines without one, scripts).
     pub fn for_user() -> Result<CoreOptions, CoreError> {
         let dirs = directories::ProjectDirs::from("", "", "license-desk").ok_or_else(|| {
             CoreError::Config("no home directory is known for this user".to_owned())
@@ -56,7 +57,10 @@ impl CoreOptions {
         Ok(CoreOptions {
             config_dir: dirs.config_dir().to_owned(),
             data_dir: dirs.data_dir().to_owned(),
-            keyring: KeyringChoice::Native,
+            keyring: match std::env::var("LICENSE_DESK_KEYRING").as_deref() {
+                Ok("memory") => KeyringChoice::MemoryOnly,
+                _ => KeyringChoice::Native,
+            },
         })
     }
 }
