@@ -105,7 +105,7 @@ enum CallOp {
 
 /// Exit codes: 0 done, 2 the platform refused (its code and message on stderr), 1 otherwise.
 pub fn run(args: CallArgs) -> ExitCode {
-    match command(args.op, args.profile).and_then(|command| execute(command)) {
+    match command(args.op, args.profile).and_then(execute) {
         Ok(json) => {
             println!("{json}");
             ExitCode::SUCCESS
