@@ -1901,11 +1901,13 @@ impl Fuzzer {
         )
         .into_bytes();
         let head = case.method == Method::HEAD;
-        let (answer, problem) =
+        let (answer, problem, followed) =
             tokio::task::spawn_blocking(move || raw_exchange(&host, &request, head, &follow_up))
                 .await
                 .map_err(|e| format!("the raw exchange panicked: {e}"))??;
-        if problem.is_none() {
+        if !followed {
+            // Never sent: the nonce was not spent.
+        } else if problem.is_none() {
             self.spent_set.insert(nonce.clone());
             self.spent.push(nonce);
         } else {
@@ -2385,7 +2387,7 @@ fn raw_exchange(
     request: &[u8],
     head: bool,
     follow_up: &[u8],
-) -> Result<(Answer, Option<String>), String> {
+) -> Result<(Answer, Option<String>, bool), String> {
     let mut s = std::net::TcpStream::connect(addr).map_err(|e| format!("no connection: {e}"))?;
     let timeout = Some(Duration::from_secs(120));
     s.set_read_timeout(timeout).map_err(|e| e.to_string())?;
@@ -2399,7 +2401,8 @@ fn raw_exchange(
         format!("no answer (the server stopped answering?): {e}{during}")
     })?;
     if close {
-        return Ok((answer, None));
+        // The follow-up is not sent: its nonce stays unspent.
+        return Ok((answer, None, false));
     }
     // Give a closing server the time to close, so that the outcome does not depend on a race.
     std::thread::sleep(Duration::from_millis(20));
@@ -2418,7 +2421,7 @@ fn raw_exchange(
              `Connection: close`: the valid call sent next on it got no answer ({e})"
         )),
     };
-    Ok((answer, problem))
+    Ok((answer, problem, true))
 }
 
 /// Reads one HTTP/1.1 answer (skipping 1xx); true when it says `Connection: close`.
