@@ -1,16 +1,13 @@
-//! SQLite storage. Writes are queued for the one writing connection and committed in groups
-//! (leader/follower): a caller that finds the connection free runs the queue itself, on its own
-//! thread, and whatever queued meanwhile shares one commit; a caller that finds it busy waits
-//! for the current leader, which takes the queue again before letting go. Every write runs in
-//! its own savepoint, so a refused one leaves nothing, and is answered after its group's
-//! commit. Reads use a small pool of reader connections, so long listings never wait for
-//! writes. WAL journal.
+//! SQLite storage. Writes go to one writer thread that owns the only writing connection and
+//! commits in groups: every write runs in its own savepoint (so a refused one leaves nothing),
+//! and whatever queued meanwhile shares one commit; each caller is answered after that commit.
+//! Reads use a small pool of reader connections, so long listings never wait for writes.
+//! WAL journal.
 
-use std::collections::VecDeque;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
 use std::sync::mpsc;
-use std::sync::{Mutex, MutexGuard, PoisonError, TryLockError};
+use std::sync::{Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 
 use rusqlite::config::DbConfig;
@@ -39,21 +36,25 @@ type Finish = Box<dyn FnOnce(Option<&rusqlite::Error>) + Send>;
 
 pub struct Store {
     path: PathBuf,
-    writer: Mutex<Connection>,
-    queue: Mutex<VecDeque<Job>>,
+    jobs: mpsc::Sender<Job>,
     readers: Mutex<Vec<Connection>>,
 }
 
 impl Store {
-    /// Opens (creating if needed) the database in `data_dir` and brings its schema up to date.
+    /// Opens (creating if needed) the database in `data_dir`, brings its schema up to date and
+    /// starts the writer thread (it ends when the store is dropped).
     pub fn open(data_dir: &Path) -> rusqlite::Result<Store> {
         let path = data_dir.join(DB_FILE);
         let mut writer = open_connection(&path)?;
         migrate(&mut writer)?;
+        let (jobs, queue) = mpsc::channel::<Job>();
+        std::thread::Builder::new()
+            .name("platform-writer".to_owned())
+            .spawn(move || write_loop(writer, queue))
+            .map_err(|e| storage_failure(format!("cannot start the writer: {e}")))?;
         Ok(Store {
             path,
-            writer: Mutex::new(writer),
-            queue: Mutex::new(VecDeque::new()),
+            jobs,
             readers: Mutex::new(Vec::new()),
         })
     }
@@ -107,36 +108,7 @@ impl Store {
         E: From<rusqlite::Error> + Send + 'static,
     {
         let job: Job = Box::new(move |tx| run_job(tx, f, reply));
-        lock(&self.queue).push_back(job);
-        self.lead();
-        Ok(())
-    }
-
-    /// Runs the queue if the writing connection is free; the leader looks at the queue again
-    /// after letting go, so no write is left behind.
-    fn lead(&self) {
-        loop {
-            let mut conn = match self.writer.try_lock() {
-                Ok(conn) => conn,
-                Err(TryLockError::Poisoned(p)) => p.into_inner(),
-                Err(TryLockError::WouldBlock) => return,
-            };
-            loop {
-                let group: Vec<Job> = {
-                    let mut queue = lock(&self.queue);
-                    let n = queue.len().min(MAX_GROUP);
-                    queue.drain(..n).collect()
-                };
-                if group.is_empty() {
-                    break;
-                }
-                run_group(&mut conn, group);
-            }
-            drop(conn);
-            if lock(&self.queue).is_empty() {
-                return;
-            }
-        }
+        self.jobs.send(job).map_err(|_| E::from(writer_gone()))
     }
 
     /// Runs `f` on a reader connection inside one read transaction (a consistent snapshot).
@@ -170,9 +142,7 @@ fn storage_failure(message: impl Into<String>) -> rusqlite::Error {
 }
 
 fn writer_gone() -> rusqlite::Error {
-    storage_failure(
-        "the write was not carried out (the database could not begin a transaction)".to_owned(),
-    )
+    storage_failure("the storage writer has stopped".to_owned())
 }
 
 /// One write: a savepoint around `f`, released on success and rolled back on an error or a
@@ -243,28 +213,38 @@ fn copy_error(e: &rusqlite::Error) -> rusqlite::Error {
     }
 }
 
-/// One transaction for the group; each write is answered once the commit is known.
-fn run_group(conn: &mut Connection, group: Vec<Job>) {
-    let tx = match conn.transaction_with_behavior(TransactionBehavior::Immediate) {
-        Ok(tx) => tx,
-        Err(e) => {
-            tracing::error!(error = %e, "cannot begin a write transaction");
-            // Dropping a job drops its reply: its caller gets "the write was not carried out (the database could not begin a transaction)".
-            drop(group);
-            return;
+fn write_loop(mut conn: Connection, queue: mpsc::Receiver<Job>) {
+    while let Ok(first) = queue.recv() {
+        let mut group = vec![first];
+        while group.len() < MAX_GROUP {
+            match queue.try_recv() {
+                Ok(job) => group.push(job),
+                Err(_) => break,
+            }
         }
-    };
-    let finishes: Vec<Finish> = group.into_iter().map(|job| job(&tx)).collect();
-    let committed = tx.commit();
-    if let Err(e) = &committed {
-        tracing::error!(error = %e, "a group commit failed; its writes are reported failed");
-    }
-    for finish in finishes {
-        finish(committed.as_ref().err());
+        let tx = match conn.transaction_with_behavior(TransactionBehavior::Immediate) {
+            Ok(tx) => tx,
+            Err(e) => {
+                tracing::error!(error = %e, "cannot begin a write transaction");
+                // Each write still gets an answer: run none, report the failure.
+                for job in group {
+                    drop(job);
+                }
+                continue;
+            }
+        };
+        let finishes: Vec<Finish> = group.into_iter().map(|job| job(&tx)).collect();
+        let committed = tx.commit();
+        if let Err(e) = &committed {
+            tracing::error!(error = %e, "a group commit failed; its writes are reported failed");
+        }
+        for finish in finishes {
+            finish(committed.as_ref().err());
+        }
     }
 }
 
-/// A panic while a lock was held leaves the data itself sound: poisoning is ignored.
+/// A panic while the lock was held leaves the pool itself sound: poisoning is ignored.
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(PoisonError::into_inner)
 }
