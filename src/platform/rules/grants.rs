@@ -4,7 +4,7 @@
 use rusqlite::{OptionalExtension, Transaction};
 
 use crate::platform::error::OpError;
-use crate::platform::store::next_id;
+use crate::platform::store::IdPool;
 use crate::wire::{
     AssetEntry, BatchOrderRequest, BatchOrderResult, LicenseType, MerchandiseEntry, OrderEntry,
     OrderType, ProductEntry,
@@ -28,7 +28,11 @@ struct StoredAsset {
     license_order: Option<i64>,
 }
 
-fn find_asset(tx: &Transaction<'_>, num: &str) -> rusqlite::Result<Option<StoredAsset>> {
+fn find_asset(tx: &Transaction<'_>, num: &str) -> rusqlite::Result<Option<AssetRow>> {
+    stored_asset(tx, num).map(|a| a.map(AssetRow::Existing))
+}
+
+fn stored_asset(tx: &Transaction<'_>, num: &str) -> rusqlite::Result<Option<StoredAsset>> {
     tx.prepare_cached(
         "SELECT id, customer_id, license_type, license_order_id FROM assets WHERE asset_num = ?1",
     )?
@@ -57,6 +61,7 @@ pub fn grant(
             placed.len()
         )));
     }
+    let mut asset_ids = IdPool::new("AS");
     for (i, (order, p)) in req.order_list.iter().zip(placed).enumerate() {
         let path = format!("orderList[{i}]");
         let (Some(license_type), Some(order_type)) = (order.license_type, order.order_type) else {
@@ -76,7 +81,7 @@ pub fn grant(
                 src,
             };
             match order_type {
-                OrderType::NewBuy => new_buy(tx, &target, asset, now)?,
+                OrderType::NewBuy => new_buy(tx, &target, asset, now, &mut asset_ids)?,
                 OrderType::DeleteAsset => delete_asset(tx, &target, asset)?,
                 OrderType::DeleteProduct => delete_product(tx, &target, asset)?,
             }
@@ -127,12 +132,25 @@ struct Target<'a> {
     src: Option<i64>,
 }
 
-fn new_buy(tx: &Transaction<'_>, t: &Target<'_>, a: &AssetEntry, now: i64) -> Result<(), OpError> {
+fn new_buy(
+    tx: &Transaction<'_>,
+    t: &Target<'_>,
+    a: &AssetEntry,
+    now: i64,
+    asset_ids: &mut IdPool,
+) -> Result<(), OpError> {
     for (k, num) in a.asset_nos.iter().enumerate() {
         let num_path = format!("{}.assetNos[{k}]", t.path);
-        let asset = match find_asset(tx, num)? {
-            None => insert_asset(tx, t, num, a, now)?,
-            Some(found) => {
+        // Most assets of a purchase are new: insert first, look up only when it exists.
+        let inserted = insert_asset(tx, t, num, a, now, asset_ids)?;
+        let asset = match inserted.map_or_else(|| find_asset(tx, num), |id| Ok(Some(id)))? {
+            None => {
+                return Err(OpError::Internal(format!(
+                    "asset {num} neither inserted nor found"
+                )));
+            }
+            Some(AssetRow::New(id)) => id,
+            Some(AssetRow::Existing(found)) => {
                 if found.license_type != t.license_type.as_str() {
                     return Err(OpError::refused(
                         num_path,
@@ -185,26 +203,36 @@ fn new_buy(tx: &Transaction<'_>, t: &Target<'_>, a: &AssetEntry, now: i64) -> Re
     Ok(())
 }
 
+/// An asset of a new_buy: just created, or there before.
+enum AssetRow {
+    New(i64),
+    Existing(StoredAsset),
+}
+
+/// Inserts the asset unless its number exists; its row when it was inserted.
 fn insert_asset(
     tx: &Transaction<'_>,
     t: &Target<'_>,
     num: &str,
     a: &AssetEntry,
     now: i64,
-) -> Result<i64, OpError> {
-    let asset_id = next_id(tx, "AS")?;
+    asset_ids: &mut IdPool,
+) -> Result<Option<AssetRow>, OpError> {
+    let asset_id = asset_ids.take(tx)?;
     let shell: String = num.chars().filter(char::is_ascii_digit).collect();
     let chip = if t.license_type.is_usbkey() {
         LOCK_CHIP_TYPE
     } else {
         0
     };
-    tx.prepare_cached(
+    let row: Option<i64> = tx
+        .prepare_cached(
         "INSERT INTO assets(asset_id, asset_num, license_type, customer_id, license_order_id, \
          key_shell_number, key_chip_type, borrowed_usb_key, limit_start, limit_end, created_at, updated_at) \
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?11)",
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?11) \
+         ON CONFLICT(asset_num) DO NOTHING RETURNING id",
     )?
-    .execute(rusqlite::params![
+    .query_row(rusqlite::params![
         asset_id,
         num,
         t.license_type.as_str(),
@@ -216,8 +244,9 @@ fn insert_asset(
         a.limit_start_date,
         a.limit_end_date,
         now
-    ])?;
-    Ok(tx.last_insert_rowid())
+    ], |r| r.get(0))
+    .optional()?;
+    Ok(row.map(AssetRow::New))
 }
 
 fn put_extends(tx: &Transaction<'_>, asset: i64, a: &AssetEntry) -> Result<(), OpError> {
@@ -322,7 +351,7 @@ fn owned_asset(
     t: &Target<'_>,
     num: &str,
 ) -> Result<StoredAsset, OpError> {
-    let Some(asset) = find_asset(tx, num)? else {
+    let Some(asset) = stored_asset(tx, num)? else {
         return Err(OpError::refused(path, format!("no asset {num}")));
     };
     if asset.customer != t.customer {

@@ -3,13 +3,15 @@
 //! stores it with its license order ids and customers, answers, and [`apply_next_pending`]
 //! applies it in the background.
 
+use std::collections::HashMap;
+
 use rusqlite::{OptionalExtension, Transaction};
 
 use super::customers::{self, NewCustomer};
 use super::grants::{self, Placed};
 use crate::platform::error::OpError;
 use crate::platform::ids;
-use crate::platform::store::next_id;
+use crate::platform::store::IdPool;
 use crate::wire::{BatchOrderRequest, BatchOrderResult, OrderEntry, SyncMode};
 
 /// The answer to a batch.
@@ -88,8 +90,19 @@ pub fn submit(
     let batch_id = tx.last_insert_rowid();
 
     let mut placed = Vec::with_capacity(req.order_list.len());
+    let mut ids = IdPool::new("LO");
+    let mut known = HashMap::new();
     for (i, order) in req.order_list.iter().enumerate() {
-        placed.push(place(tx, batch_id, channel_code, i, order, now)?);
+        placed.push(place(
+            tx,
+            batch_id,
+            channel_code,
+            i,
+            order,
+            now,
+            &mut ids,
+            &mut known,
+        )?);
     }
     let pending = mode == SyncMode::Async;
     if !pending {
@@ -178,7 +191,12 @@ fn body_hash(req: &BatchOrderRequest, mode: SyncMode) -> Result<Vec<u8>, OpError
     Ok(ids::hash(&[b"batch", &serde_json::to_vec(&canonical)?]))
 }
 
+/// Customers already resolved in this batch, by how the order named them, with their
+/// public id: a batch of 1000 orders for one customer looks it up once.
+type KnownCustomers = HashMap<(Option<String>, Option<String>, Option<String>), (i64, String)>;
+
 /// Finds or creates the order's customer and records the license order.
+#[allow(clippy::too_many_arguments)]
 fn place(
     tx: &Transaction<'_>,
     batch_id: i64,
@@ -186,12 +204,27 @@ fn place(
     i: usize,
     o: &OrderEntry,
     now: i64,
+    ids: &mut IdPool,
+    known: &mut KnownCustomers,
 ) -> Result<Placed, OpError> {
     let path = format!("orderList[{i}]");
-    let customer = resolve_customer(tx, &path, channel_code, o, now)?;
+    let key = (
+        o.customer_id.clone(),
+        o.channel_customer_id.clone(),
+        o.enterprise_global_id.clone(),
+    );
+    let (customer, customer_id) = match known.get(&key) {
+        Some(found) => found.clone(),
+        None => {
+            let row = resolve_customer(tx, &path, channel_code, o, now)?;
+            let found = (row, customers::public_id(tx, row)?);
+            known.insert(key, found.clone());
+            found
+        }
+    };
     // Checked here too so that an async batch with a wrong source order fails at once.
     grants::src_order(tx, &path, o, customer)?;
-    let license_order_id = next_id(tx, "LO")?;
+    let license_order_id = ids.take(tx)?;
     let (Some(license_type), Some(order_type)) = (o.license_type, o.order_type) else {
         return Err(OpError::invalid(
             &path,
@@ -219,7 +252,7 @@ fn place(
         result: BatchOrderResult {
             sequence: o.sequence.unwrap_or_default(),
             license_order_id,
-            customer_id: customers::public_id(tx, customer)?,
+            customer_id,
         },
     })
 }
