@@ -186,8 +186,20 @@ fn mode_name(mode: SyncMode) -> &'static str {
 
 /// The batch as parsed (so spacing and key order do not matter), with its effective mode.
 fn body_hash(req: &BatchOrderRequest, mode: SyncMode) -> Result<Vec<u8>, OpError> {
-    let mut canonical = req.clone();
-    canonical.sync_mode = Some(mode);
+    #[derive(serde::Serialize)]
+    #[serde(rename_all = "camelCase")]
+    struct Canonical<'a> {
+        channel_code: &'a Option<String>,
+        channel_order_id: &'a Option<String>,
+        sync_mode: SyncMode,
+        order_list: &'a [OrderEntry],
+    }
+    let canonical = Canonical {
+        channel_code: &req.channel_code,
+        channel_order_id: &req.channel_order_id,
+        sync_mode: mode,
+        order_list: &req.order_list,
+    };
     Ok(ids::hash(&[b"batch", &serde_json::to_vec(&canonical)?]))
 }
 
