@@ -160,6 +160,15 @@ impl Client {
         Ok(fresh)
     }
 
+    /// A new token from the token endpoint, whatever is cached ("test connection").
+    pub async fn renew_token(&self) -> Result<CachedToken, ApiError> {
+        let mut cached = self.token.lock().await;
+        let fresh = self.fetch_token().await?;
+        self.observer.token_issued(&fresh);
+        *cached = Some(fresh.clone());
+        Ok(fresh)
+    }
+
     async fn forget_token(&self) {
         *self.token.lock().await = None;
     }

@@ -10,7 +10,11 @@ use serde::{Deserialize, Serialize};
 pub const SANDBOX: &str = "Sandbox";
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", tag = "kind")]
+#[serde(
+    rename_all = "camelCase",
+    rename_all_fields = "camelCase",
+    tag = "kind"
+)]
 pub enum Endpoint {
     /// The embedded platform, started in-process on a loopback port.
     Sandbox,

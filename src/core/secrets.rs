@@ -55,9 +55,13 @@ struct StoredToken {
     scope: String,
 }
 
+/// Told when the keyring state changes during the session (the UI shows it).
+type Listener = Box<dyn Fn(&KeyringState) + Send + Sync>;
+
 pub struct Secrets {
     store: Option<Arc<CredentialStore>>,
     state: Mutex<KeyringState>,
+    listener: Mutex<Option<Listener>>,
     /// Always written, so a keyring that fails later loses nothing of this session.
     memory: Mutex<HashMap<(String, SecretKind), String>>,
 }
@@ -70,6 +74,7 @@ impl Secrets {
             state: Mutex::new(KeyringState::Available {
                 store: name.to_owned(),
             }),
+            listener: Mutex::new(None),
             memory: Mutex::new(HashMap::new()),
         }
     }
@@ -80,6 +85,7 @@ impl Secrets {
             state: Mutex::new(KeyringState::MemoryOnly {
                 reason: reason.into(),
             }),
+            listener: Mutex::new(None),
             memory: Mutex::new(HashMap::new()),
         }
     }
@@ -101,6 +107,11 @@ impl Secrets {
         }
     }
 
+    /// Calls `f` whenever the state changes from now on.
+    pub fn on_change(&self, f: impl Fn(&KeyringState) + Send + Sync + 'static) {
+        *self.listener.lock().unwrap_or_else(PoisonError::into_inner) = Some(Box::new(f));
+    }
+
     pub fn state(&self) -> KeyringState {
         self.state
             .lock()
@@ -120,9 +131,18 @@ impl Secrets {
 
     fn degrade(&self, e: &KeyringError) {
         tracing::warn!(error = %e, "the OS keyring failed; secrets are kept in memory for this session");
-        *self.state.lock().unwrap_or_else(PoisonError::into_inner) = KeyringState::MemoryOnly {
+        let state = KeyringState::MemoryOnly {
             reason: format!("the OS keyring failed: {e}"),
         };
+        *self.state.lock().unwrap_or_else(PoisonError::into_inner) = state.clone();
+        if let Some(listener) = self
+            .listener
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .as_ref()
+        {
+            listener(&state);
+        }
     }
 
     fn memory(&self) -> std::sync::MutexGuard<'_, HashMap<(String, SecretKind), String>> {

@@ -162,6 +162,14 @@ pub async fn run(
     };
     let secrets = Arc::new(secrets);
     update_state(&state, |s| s.keyring = Some(secrets.state()));
+    {
+        let state = Arc::clone(&state);
+        let outbox = Arc::clone(&outbox);
+        secrets.on_change(move |keyring| {
+            update_state(&state, |s| s.keyring = Some(keyring.clone()));
+            outbox.wake();
+        });
+    }
     outbox.wake();
 
     let journal = match Journal::open(&options.data_dir.join("journal.sqlite3")) {
@@ -253,6 +261,17 @@ pub async fn run(
     let _ = tokio::task::spawn_blocking(move || done_rx.recv_timeout(Duration::from_secs(5))).await;
 }
 
+/// A draft that is gone (deleted elsewhere) is an error: what was typed must not vanish quietly.
+fn draft_found(id: i64, found: bool) -> Result<(), CoreError> {
+    if found {
+        Ok(())
+    } else {
+        Err(CoreError::Storage(format!(
+            "the draft {id} no longer exists; save it as a new draft"
+        )))
+    }
+}
+
 /// Without its files the core cannot work: every command is answered with why.
 async fn fail_all(
     mut commands: mpsc::UnboundedReceiver<(CommandId, Command)>,
@@ -290,7 +309,8 @@ impl Service {
             Command::CallOn { profile, call } => self.call(&profile, call).await,
             Command::TestConnection { profile } => {
                 let client = self.client(&profile).await?;
-                let token = client.token().await?;
+                // Asks the platform, even when a cached token is still valid.
+                let token = client.renew_token().await?;
                 Ok(Outcome::Connected {
                     scope: token.scope,
                     expires_at_ms: token.expires_at_ms,
@@ -337,25 +357,19 @@ impl Service {
                 .await
             }
             Command::SaveDraft { id, body, hints } => {
-                self.drafts(move |d| {
-                    d.save(id, &body, &hints, now_ms())?;
-                    Ok(Outcome::DraftSaved { id })
-                })
-                .await
+                let saved = self
+                    .drafts(move |d| d.save(id, &body, &hints, now_ms()))
+                    .await?;
+                draft_found(id, saved).map(|()| Outcome::DraftSaved { id })
             }
             Command::RenameDraft { id, name } => {
-                self.drafts(move |d| {
-                    d.rename(id, &name, now_ms())?;
-                    Ok(Outcome::DraftSaved { id })
-                })
-                .await
+                let renamed = self.drafts(move |d| d.rename(id, &name, now_ms())).await?;
+                draft_found(id, renamed).map(|()| Outcome::DraftSaved { id })
             }
             Command::DeleteDraft { id } => {
-                self.drafts(move |d| {
-                    d.delete(id)?;
-                    d.list().map(Outcome::Drafts)
-                })
-                .await
+                let deleted = self.drafts(move |d| d.delete(id)).await?;
+                draft_found(id, deleted)?;
+                self.drafts(|d| d.list().map(Outcome::Drafts)).await
             }
             Command::LoadDraft { id } => self
                 .drafts(move |d| d.load(id))

@@ -1,0 +1,2307 @@
+//! The service core as the console uses it: `Core` on the built-in Sandbox and on a remote
+//! profile, and the typed client, all against the real embedded platform on loopback with real
+//! SQLite files in temp dirs. The only stand-in is keyring-core's mock credential store.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
+use std::time::{Duration, Instant};
+
+use keyring_core::CredentialStore;
+use license_desk::client::{
+    ApiError, CachedToken, CallRecord, Client, ClientConfig, Observer, Operation, Secret,
+};
+use license_desk::core::{
+    Call, Command, Core, CoreError, CoreOptions, CoreState, Draft, DraftSummary, Endpoint, Event,
+    ExportFormat, JournalEntry, JournalFilter, KeyringChoice, KeyringState, Latest, Outcome,
+    Profile, Profiles, SANDBOX, SandboxState,
+};
+use license_desk::platform::{Config, Region, Server, create_app};
+use license_desk::wire::{
+    ActivityDto, ActivityResponse, Asset, AssetExtend, BatchOrderRequest, BindRequest,
+    ClaimRequest, CreatedEnterprise, Customer, CustomerQuery, DefaultFilter, EnterpriseRequest,
+    LockRequest, LockResult, LockStatus, Member, SubActivityDto,
+};
+use serde_json::{Value, json};
+use tempfile::TempDir;
+
+const WAIT: Duration = Duration::from_secs(60);
+const DAY_MS: i64 = 24 * 3600 * 1000;
+/// The service every secret of License Desk is filed under in the keyring.
+const KEYRING_SERVICE: &str = "license-desk";
+const DEMO_ENTERPRISE: &str = "北京示例科技有限公司";
+const TOKEN_PATH: &str = "/v3/api/oauth2/token";
+
+/// The value of an expected `Outcome` variant, or a panic naming what came instead.
+macro_rules! outcome {
+    ($result:expr, $variant:path) => {
+        match $result {
+            $variant(v) => v,
+            other => panic!("expected {}, got {other:?}", stringify!($variant)),
+        }
+    };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Helpers
+// ---------------------------------------------------------------------------------------------
+
+fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .expect("clock")
+        .as_millis() as i64
+}
+
+static LOG_BUFFER: OnceLock<Mutex<Vec<u8>>> = OnceLock::new();
+
+fn log_buffer() -> &'static Mutex<Vec<u8>> {
+    LOG_BUFFER.get_or_init(|| Mutex::new(Vec::new()))
+}
+
+/// Every log line of this test binary, at debug level, to check that no secret is logged.
+fn logs() -> &'static Mutex<Vec<u8>> {
+    static INIT: OnceLock<()> = OnceLock::new();
+    INIT.get_or_init(|| {
+        struct Sink;
+        impl Write for Sink {
+            fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+                log_buffer()
+                    .lock()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .extend_from_slice(buf);
+                Ok(buf.len())
+            }
+            fn flush(&mut self) -> std::io::Result<()> {
+                Ok(())
+            }
+        }
+        let subscriber = tracing_subscriber::fmt()
+            .with_env_filter(tracing_subscriber::EnvFilter::new("debug"))
+            .with_ansi(false)
+            .with_writer(|| Sink)
+            .finish();
+        let _ = tracing::subscriber::set_global_default(subscriber);
+    });
+    log_buffer()
+}
+
+fn logged_text() -> String {
+    String::from_utf8_lossy(&logs().lock().unwrap_or_else(PoisonError::into_inner)).into_owned()
+}
+
+fn mock_store() -> Arc<CredentialStore> {
+    keyring_core::mock::Store::new().expect("mock store")
+}
+
+/// What the keyring holds for a profile's secret (`app-secret` or `token`).
+fn keyring_get(store: &Arc<CredentialStore>, profile: &str, kind: &str) -> Option<String> {
+    let entry = store
+        .build(KEYRING_SERVICE, &format!("{profile}/{kind}"), None)
+        .expect("entry");
+    match entry.get_password() {
+        Ok(v) => Some(v),
+        Err(keyring_core::Error::NoEntry) => None,
+        Err(e) => panic!("keyring read failed: {e}"),
+    }
+}
+
+/// The clear token kept in the keyring for a profile.
+fn keyring_token(store: &Arc<CredentialStore>, profile: &str) -> String {
+    let text = keyring_get(store, profile, "token")
+        .unwrap_or_else(|| panic!("no token in the keyring for {profile}"));
+    let v: Value = serde_json::from_str(&text).expect("the stored token is JSON");
+    let token = v["token"].as_str().expect("token").to_owned();
+    assert!(token.len() >= 20, "{token}");
+    token
+}
+
+fn config_dir(root: &Path) -> PathBuf {
+    root.join("config")
+}
+
+fn data_dir(root: &Path) -> PathBuf {
+    root.join("data")
+}
+
+fn start_core(root: &Path, keyring: KeyringChoice) -> Core {
+    logs();
+    Core::start(CoreOptions {
+        config_dir: config_dir(root),
+        data_dir: data_dir(root),
+        keyring,
+    })
+    .expect("the core starts")
+}
+
+#[track_caller]
+fn run(core: &Core, command: Command) -> Outcome {
+    let what = format!("{command:?}");
+    core.run(command, WAIT)
+        .unwrap_or_else(|e| panic!("{what} failed: {e:?}"))
+}
+
+#[track_caller]
+fn call(core: &Core, call: Call) -> Outcome {
+    run(core, Command::Call(call))
+}
+
+#[track_caller]
+fn call_on(core: &Core, profile: &str, call: Call) -> Outcome {
+    run(
+        core,
+        Command::CallOn {
+            profile: profile.to_owned(),
+            call,
+        },
+    )
+}
+
+fn journal(core: &Core, filter: JournalFilter) -> Vec<JournalEntry> {
+    outcome!(run(core, Command::QueryJournal(filter)), Outcome::Journal)
+}
+
+/// Waits until `f` holds for the core's state.
+#[track_caller]
+fn wait_state(
+    core: &Core,
+    what: &str,
+    within: Duration,
+    f: impl Fn(&CoreState) -> bool,
+) -> CoreState {
+    let deadline = Instant::now() + within;
+    loop {
+        let state = core.state();
+        if f(&state) {
+            return state;
+        }
+        assert!(Instant::now() < deadline, "{what}: still {state:?}");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+/// The Sandbox's platform database (the Sandbox must have started).
+fn sandbox_db(root: &Path) -> rusqlite::Connection {
+    let path = data_dir(root).join("sandbox/platform/platform.sqlite3");
+    assert!(path.exists(), "{}", path.display());
+    let conn = rusqlite::Connection::open(path).expect("open the sandbox db");
+    conn.busy_timeout(Duration::from_secs(10))
+        .expect("busy timeout");
+    conn
+}
+
+/// Every file under `dir`, recursively.
+fn files_under(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut todo = vec![dir.to_owned()];
+    while let Some(d) = todo.pop() {
+        for entry in std::fs::read_dir(&d).expect("read dir") {
+            let path = entry.expect("dir entry").path();
+            if path.is_dir() {
+                todo.push(path);
+            } else {
+                out.push(path);
+            }
+        }
+    }
+    out
+}
+
+fn contains(haystack: &[u8], needle: &str) -> bool {
+    haystack
+        .windows(needle.len())
+        .any(|w| w == needle.as_bytes())
+}
+
+/// Asserts that no file under `dir` holds any of the secrets. A file that goes away meanwhile
+/// (SQLite's `-shm`, a temporary file being renamed) is skipped.
+#[track_caller]
+fn assert_no_file_holds(dir: &Path, secrets: &[&str]) {
+    let files = files_under(dir);
+    assert!(!files.is_empty());
+    for file in files {
+        let bytes = match std::fs::read(&file) {
+            Ok(bytes) => bytes,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
+            Err(e) => panic!("cannot read {}: {e}", file.display()),
+        };
+        for secret in secrets {
+            assert!(
+                !contains(&bytes, secret),
+                "{} holds a secret ({} characters)",
+                file.display(),
+                secret.len()
+            );
+        }
+    }
+}
+
+fn sandbox_profile_with_operator(operator: &str) -> Profile {
+    Profile {
+        operator_identity: operator.to_owned(),
+        ..Profile::sandbox()
+    }
+}
+
+fn customer(
+    id: &str,
+    channel: &str,
+    channel_id: &str,
+    enterprise: &str,
+    name: &str,
+    default: bool,
+) -> Customer {
+    Customer {
+        customer_id: id.to_owned(),
+        channel_code: channel.to_owned(),
+        channel_customer_id: channel_id.to_owned(),
+        enterprise_global_id: enterprise.to_owned(),
+        enterprise_name: name.to_owned(),
+        is_default: default,
+    }
+}
+
+fn query(channel: &str, id: &str, default: Option<DefaultFilter>) -> Call {
+    Call::QueryCustomers(CustomerQuery {
+        channel_code: Some(channel.to_owned()),
+        channel_customer_id: Some(id.to_owned()),
+        default_customer: default,
+    })
+}
+
+fn claim(identity: &str, label: &str) -> Call {
+    Call::Claim(ClaimRequest {
+        identity: Some(identity.to_owned()),
+        activity_label: Some(label.to_owned()),
+        source: Some("license-desk".to_owned()),
+        branch: Some("北京分公司".to_owned()),
+        ext_params: None,
+    })
+}
+
+fn strings(v: &[&str]) -> Vec<String> {
+    v.iter().map(|s| (*s).to_owned()).collect()
+}
+
+fn lock_results(v: &[(&str, LockStatus)]) -> Vec<LockResult> {
+    v.iter()
+        .map(|(num, status)| LockResult {
+            asset_num: (*num).to_owned(),
+            status: *status,
+        })
+        .collect()
+}
+
+fn locked_of(assets: &[Asset]) -> Vec<(String, bool)> {
+    assets
+        .iter()
+        .map(|a| (a.asset_num.clone(), a.locked))
+        .collect()
+}
+
+fn lock_events(conn: &rusqlite::Connection) -> Vec<(String, bool, String)> {
+    let mut stmt = conn
+        .prepare("SELECT asset_num, locked, operator FROM lock_events ORDER BY id")
+        .expect("prepare");
+    stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+        .expect("query")
+        .collect::<Result<_, _>>()
+        .expect("rows")
+}
+
+/// A separate platform (its own runtime, data dir and application), as a remote profile sees it.
+struct Remote {
+    runtime: tokio::runtime::Runtime,
+    server: Option<Server>,
+    dir: TempDir,
+    base: String,
+    app_key: String,
+    app_secret: String,
+}
+
+impl Remote {
+    fn start(region: Region) -> Remote {
+        logs();
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+            .expect("runtime");
+        let dir = tempfile::tempdir().expect("temp dir");
+        let mut config = Config::new(dir.path(), "127.0.0.1:0".parse().expect("addr"));
+        config.region = region;
+        let server = runtime
+            .block_on(Server::start(config))
+            .expect("the remote platform starts");
+        let base = server.base_url();
+        let app = create_app(
+            dir.path(),
+            "core tests",
+            &strings(&["auth_order", "auth_activity"]),
+        )
+        .expect("app");
+        Remote {
+            runtime,
+            server: Some(server),
+            dir,
+            base,
+            app_key: app.app_key,
+            app_secret: app.app_secret,
+        }
+    }
+
+    fn profile(&self, name: &str, operator: &str) -> Profile {
+        Profile {
+            name: name.to_owned(),
+            endpoint: Endpoint::Remote {
+                base_url: self.base.clone(),
+                token_url: format!("{}{TOKEN_PATH}", self.base),
+                app_key: self.app_key.clone(),
+            },
+            operator_identity: operator.to_owned(),
+            production: true,
+        }
+    }
+
+    fn db(&self) -> rusqlite::Connection {
+        let conn = rusqlite::Connection::open(self.dir.path().join("platform.sqlite3"))
+            .expect("open the remote db");
+        conn.busy_timeout(Duration::from_secs(10))
+            .expect("busy timeout");
+        conn
+    }
+
+    fn stop(&mut self) {
+        if let Some(server) = self.server.take() {
+            self.runtime.block_on(server.shutdown());
+        }
+    }
+}
+
+impl Drop for Remote {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}
+
+/// Saves `profile` with its app secret and checks the answer lists it.
+#[track_caller]
+fn save_profile(core: &Core, previous: Option<&str>, profile: Profile, secret: Option<&str>) {
+    let name = profile.name.clone();
+    let profiles = outcome!(
+        run(
+            core,
+            Command::SaveProfile {
+                previous: previous.map(str::to_owned),
+                profile: profile.clone(),
+                app_secret: secret.map(Secret::new),
+            },
+        ),
+        Outcome::Profiles
+    );
+    assert_eq!(profiles.get(&name), Some(&profile));
+    assert_eq!(core.state().profiles, profiles);
+}
+
+// ---------------------------------------------------------------------------------------------
+// 1. Every operation through the core, on the Sandbox
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn the_sandbox_answers_every_operation_through_the_core() {
+    let root = tempfile::tempdir().expect("temp dir");
+    let store = mock_store();
+    let core = start_core(root.path(), KeyringChoice::Store(Arc::clone(&store)));
+    assert_eq!(core.state().profiles, Profiles::default());
+    assert_eq!(core.state().profiles.active, SANDBOX);
+
+    // Test connection: both scopes, a 7-day token.
+    let before = now_ms();
+    let (scope, expires_at_ms) = match run(
+        &core,
+        Command::TestConnection {
+            profile: SANDBOX.to_owned(),
+        },
+    ) {
+        Outcome::Connected {
+            scope,
+            expires_at_ms,
+        } => (scope, expires_at_ms),
+        other => panic!("expected Connected, got {other:?}"),
+    };
+    assert_eq!(scope, "auth_order auth_activity");
+    assert!(
+        expires_at_ms > before + 7 * DAY_MS - 60_000 && expires_at_ms <= now_ms() + 7 * DAY_MS,
+        "{expires_at_ms} vs {before}"
+    );
+    let state = core.state();
+    assert!(
+        matches!(&state.sandbox, SandboxState::Ready { base_url } if base_url.starts_with("http://127.0.0.1:")),
+        "{state:?}"
+    );
+    assert_eq!(
+        state.keyring,
+        Some(KeyringState::Available {
+            store: "given store".to_owned()
+        })
+    );
+
+    // Operation 3: the demo enterprise's customers, default first; only the default with Y.
+    let demo = vec![
+        customer(
+            "CU0000000001",
+            "CRM",
+            "CRM-DEMO",
+            "EG0000000001",
+            DEMO_ENTERPRISE,
+            true,
+        ),
+        customer(
+            "CU0000000002",
+            "GXXP",
+            "CRM-DEMO",
+            "EG0000000001",
+            DEMO_ENTERPRISE,
+            false,
+        ),
+        customer(
+            "CU0000000005",
+            "SHOP",
+            "S-0001",
+            "EG0000000001",
+            DEMO_ENTERPRISE,
+            false,
+        ),
+    ];
+    assert_eq!(
+        outcome!(
+            call(&core, query("CRM", "CRM-DEMO", None)),
+            Outcome::Customers
+        ),
+        demo
+    );
+    assert_eq!(
+        outcome!(
+            call(&core, query("SHOP", "S-0001", Some(DefaultFilter::N))),
+            Outcome::Customers
+        ),
+        demo
+    );
+    assert_eq!(
+        outcome!(
+            call(&core, query("SHOP", "S-0001", Some(DefaultFilter::Y))),
+            Outcome::Customers
+        ),
+        demo[..1].to_vec()
+    );
+    assert_eq!(
+        outcome!(
+            call(&core, query("SHOP", "NO-SUCH", None)),
+            Outcome::Customers
+        ),
+        Vec::<Customer>::new()
+    );
+
+    // Operation 1: bind a shop customer to the second demo enterprise; again is harmless.
+    let bind = |channel_id: &str, enterprise: &str| {
+        Call::Bind(BindRequest {
+            channel_code: Some("SHOP".to_owned()),
+            channel_customer_id: Some(channel_id.to_owned()),
+            customer_name: Some("上海门店客户".to_owned()),
+            branch_name: Some("上海分公司".to_owned()),
+            enterprise_name: Some(enterprise.to_owned()),
+            password_mobile: Some("13900139000".to_owned()),
+        })
+    };
+    let bound = customer(
+        "CU0000000006",
+        "SHOP",
+        "S-0002",
+        "EG0000000002",
+        "上海样例贸易有限公司",
+        false,
+    );
+    assert_eq!(
+        outcome!(
+            call(&core, bind("S-0002", "上海样例贸易有限公司")),
+            Outcome::Customer
+        ),
+        bound
+    );
+    assert_eq!(
+        outcome!(
+            call(&core, bind("S-0002", "上海样例贸易有限公司")),
+            Outcome::Customer
+        ),
+        bound
+    );
+    // The platform's refusal comes back verbatim.
+    assert_eq!(
+        core.run(Command::Call(bind("S-0001", "上海样例贸易有限公司")), WAIT),
+        Err(CoreError::Api(ApiError::Platform {
+            http_status: 299,
+            code: "13004".to_owned(),
+            message: "channelCustomerId: SHOP/S-0001 is already bound to the enterprise master account EG0000000001 (北京示例科技有限公司)".to_owned(),
+            cause: Some("refused by a business rule; nothing was written".to_owned()),
+        }))
+    );
+
+    // Operation 2: a new enterprise with its two members.
+    let created = outcome!(
+        call(
+            &core,
+            Call::CreateEnterprise(EnterpriseRequest {
+                crm_customer_id: Some("CRM-NEW".to_owned()),
+                customer_name: Some("广州新建有限公司".to_owned()),
+                branch_name: Some("广州分公司".to_owned()),
+                address: Some("广州市天河区体育西路1号".to_owned()),
+            })
+        ),
+        Outcome::Enterprise
+    );
+    assert_eq!(
+        created,
+        CreatedEnterprise {
+            enterprise_global_id: "EG0000000003".to_owned(),
+            default_type: true,
+            members: vec![
+                Member {
+                    member_global_id: "EM0000000005".to_owned(),
+                    member_identity: "gxxp-admin".to_owned(),
+                },
+                Member {
+                    member_global_id: "EM0000000006".to_owned(),
+                    member_identity: "cloud-staff".to_owned(),
+                },
+            ],
+        }
+    );
+
+    // Operation 4: renamed; the customers carry the new name.
+    assert_eq!(
+        call(
+            &core,
+            Call::UpdateEnterprise(EnterpriseRequest {
+                crm_customer_id: Some("CRM-NEW".to_owned()),
+                customer_name: Some("广州更名有限公司".to_owned()),
+                branch_name: None,
+                address: Some("广州市天河区体育西路2号".to_owned()),
+            })
+        ),
+        Outcome::Updated
+    );
+    assert_eq!(
+        outcome!(
+            call(&core, query("CRM", "CRM-NEW", None)),
+            Outcome::Customers
+        ),
+        vec![
+            customer(
+                "CU0000000007",
+                "CRM",
+                "CRM-NEW",
+                "EG0000000003",
+                "广州更名有限公司",
+                true
+            ),
+            customer(
+                "CU0000000008",
+                "GXXP",
+                "CRM-NEW",
+                "EG0000000003",
+                "广州更名有限公司",
+                false
+            ),
+        ]
+    );
+
+    // Operation 5: a batch for the new enterprise; the same batch again answers the same.
+    let batch: BatchOrderRequest = serde_json::from_value(json!({
+        "channelCode": "CRM", "channelOrderId": "CORE-0001", "syncMode": "sync",
+        "orderList": [{
+            "sequence": 1, "channelCustomerId": "CRM-NEW", "licenseType": "normal_recover_usbkey",
+            "orderType": "new_buy",
+            "assets": [{"assetNos": ["8900000100"], "products": [
+                {"productUri": "gms:9001", "productName": "核心测试产品", "limitConcurrent": 2}
+            ]}]
+        }]
+    }))
+    .expect("batch");
+    let ordered = outcome!(
+        call(&core, Call::BatchOrder(batch.clone())),
+        Outcome::Orders
+    );
+    assert_eq!(ordered.len(), 1, "{ordered:?}");
+    assert_eq!(
+        (ordered[0].sequence, ordered[0].customer_id.as_str()),
+        (1, "CU0000000007")
+    );
+    // A readable, stored id (ids are counters, not necessarily consecutive).
+    let order_id = ordered[0].license_order_id.clone();
+    assert!(
+        order_id.len() == 12
+            && order_id.starts_with("LO")
+            && order_id[2..].bytes().all(|b| b.is_ascii_digit()),
+        "{order_id}"
+    );
+    let stored: i64 = sandbox_db(root.path())
+        .query_row(
+            "SELECT count(*) FROM license_orders WHERE license_order_id = ?1",
+            [&order_id],
+            |r| r.get(0),
+        )
+        .expect("count");
+    assert_eq!(stored, 1);
+    assert_eq!(
+        outcome!(call(&core, Call::BatchOrder(batch)), Outcome::Orders),
+        ordered
+    );
+    let new_assets = outcome!(
+        call(
+            &core,
+            Call::Assets {
+                enterprise_global_id: "EG0000000003".to_owned(),
+                extend_code: None,
+            }
+        ),
+        Outcome::Assets
+    );
+    assert_eq!(new_assets.len(), 1, "{new_assets:?}");
+    let a = &new_assets[0];
+    assert_eq!(
+        (
+            a.asset_num.as_str(),
+            a.license_type.as_str(),
+            a.customer_id.as_str(),
+            a.key_shell_number.as_str(),
+            a.key_chip_type,
+            a.locked
+        ),
+        (
+            "8900000100",
+            "normal_recover_usbkey",
+            "CU0000000007",
+            "8900000100",
+            2,
+            false
+        )
+    );
+    assert_eq!(a.products.len(), 1);
+    assert_eq!(a.products[0].product_uri, "gms:9001");
+    assert_eq!(a.products[0].product_name.as_deref(), Some("核心测试产品"));
+    assert_eq!(a.products[0].limit_concurrent, Some(2));
+    assert_eq!(
+        a.products[0].license_order_id.as_deref(),
+        Some(order_id.as_str())
+    );
+
+    // Operation 8: the demo enterprise's assets, oldest first; with gxxp only the cloud asset.
+    let assets = |extend_code: Option<&str>| {
+        outcome!(
+            call(
+                &core,
+                Call::Assets {
+                    enterprise_global_id: "EG0000000001".to_owned(),
+                    extend_code: extend_code.map(str::to_owned),
+                }
+            ),
+            Outcome::Assets
+        )
+    };
+    let all = assets(None);
+    let kinds: Vec<(&str, &str)> = all
+        .iter()
+        .map(|a| (a.asset_num.as_str(), a.license_type.as_str()))
+        .collect();
+    assert_eq!(
+        kinds,
+        vec![
+            ("8900000001", "normal_recover_usbkey"),
+            ("8900000002", "normal_recover_usbkey"),
+            ("8900000003", "normal_recover_usbkey"),
+            ("8900000004", "normal_recover_lan_usbkey"),
+            ("8900000005", "normal_unrecover_usbkey"),
+            ("8900000006", "normal_unrecover_usbkey"),
+            ("8900000007", "softkey"),
+            ("CA-DEMO-0001", "cloud_account"),
+        ]
+    );
+    assert!(
+        all.iter()
+            .all(|a| a.customer_id == "CU0000000001" && !a.locked)
+    );
+    assert_eq!(
+        (all[4].limit_start_time, all[4].limit_end_time),
+        (Some(1_767_225_600_000), Some(1_798_761_600_000))
+    );
+    assert_eq!(
+        (all[5].limit_start_time, all[5].limit_end_time),
+        (None, None)
+    );
+    let gxxp = assets(Some("gxxp"));
+    assert_eq!(gxxp.len(), 1, "{gxxp:?}");
+    assert_eq!(gxxp[0].asset_num, "CA-DEMO-0001");
+    assert_eq!(gxxp[0].license_type, "cloud_account");
+    assert_eq!(
+        gxxp[0].asset_extends,
+        vec![AssetExtend {
+            extend_code: "gxxp".to_owned(),
+            extend_value: "1".to_owned(),
+        }]
+    );
+    assert_eq!(gxxp[0].products.len(), 1);
+    assert_eq!(gxxp[0].products[0].product_uri, "gms:2001");
+    assert_eq!(gxxp[0], all[7]);
+
+    // Operations 6 and 7: one status per number; the operator is the profile's.
+    let locked = outcome!(
+        call(
+            &core,
+            Call::Lock(strings(&[
+                "8900000001",
+                "8900000004",
+                "8900000005",
+                "8900000006",
+                "8900000007",
+                "8999999999",
+                "CA-DEMO-0001",
+            ]))
+        ),
+        Outcome::Locks
+    );
+    assert_eq!(
+        locked,
+        lock_results(&[
+            ("8900000001", LockStatus::Success),
+            ("8900000004", LockStatus::Success),
+            ("8900000005", LockStatus::Success),
+            ("8900000006", LockStatus::WrongType),
+            ("8900000007", LockStatus::WrongType),
+            ("8999999999", LockStatus::NotFound),
+            ("CA-DEMO-0001", LockStatus::WrongType),
+        ])
+    );
+    let expect_locked = |nums: &[&str]| -> Vec<(String, bool)> {
+        all.iter()
+            .map(|a| (a.asset_num.clone(), nums.contains(&a.asset_num.as_str())))
+            .collect()
+    };
+    assert_eq!(
+        locked_of(&assets(None)),
+        expect_locked(&["8900000001", "8900000004", "8900000005"])
+    );
+    let db = sandbox_db(root.path());
+    let admin = "sandbox-admin".to_owned();
+    assert_eq!(
+        lock_events(&db),
+        vec![
+            ("8900000001".to_owned(), true, admin.clone()),
+            ("8900000004".to_owned(), true, admin.clone()),
+            ("8900000005".to_owned(), true, admin.clone()),
+        ]
+    );
+    let unlocked = outcome!(
+        call(&core, Call::Unlock(strings(&["8900000001", "8900000002"]))),
+        Outcome::Locks
+    );
+    assert_eq!(
+        unlocked,
+        lock_results(&[
+            ("8900000001", LockStatus::Success),
+            ("8900000002", LockStatus::Success),
+        ])
+    );
+    assert_eq!(
+        locked_of(&assets(None)),
+        expect_locked(&["8900000004", "8900000005"])
+    );
+    // Another operator on the profile: the next lock is recorded under that name.
+    save_profile(
+        &core,
+        Some(SANDBOX),
+        sandbox_profile_with_operator("ops@example.com"),
+        None,
+    );
+    assert_eq!(
+        outcome!(
+            call(&core, Call::Lock(strings(&["8900000002"]))),
+            Outcome::Locks
+        ),
+        lock_results(&[("8900000002", LockStatus::Success)])
+    );
+    assert_eq!(
+        lock_events(&db),
+        vec![
+            ("8900000001".to_owned(), true, admin.clone()),
+            ("8900000004".to_owned(), true, admin.clone()),
+            ("8900000005".to_owned(), true, admin.clone()),
+            ("8900000001".to_owned(), false, admin),
+            ("8900000002".to_owned(), true, "ops@example.com".to_owned()),
+        ]
+    );
+
+    // Operation 9: numbers of the domestic region that never repeat.
+    assert_eq!(
+        outcome!(call(&core, Call::Shellnums(3)), Outcome::Shellnums),
+        strings(&["8000000001", "8000000002", "8000000003"])
+    );
+    assert_eq!(
+        outcome!(call(&core, Call::Shellnums(2)), Outcome::Shellnums),
+        strings(&["8000000004", "8000000005"])
+    );
+
+    // The activity group: spring-2026 has one claimable unit and one sold out.
+    let claimed_at = now_ms();
+    let spring = outcome!(
+        call(&core, claim("13800138000", "spring-2026")),
+        Outcome::Claim
+    );
+    assert_eq!(spring.result_code, "0000", "{spring:?}");
+    assert_eq!(spring.result_message, "success");
+    assert_eq!(spring.activity_dto_list, None);
+    let products = spring.detail.expect("detail").products;
+    let got: Vec<(&str, &str, &str, &str)> = products
+        .iter()
+        .map(|p| {
+            (
+                p.activity_id.as_str(),
+                p.sub_activity_id.as_str(),
+                p.product_uri.as_str(),
+                p.activate_type.as_str(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        got,
+        vec![
+            ("A-SPRING", "U-BASIC", "gms:1001", "0"),
+            ("A-SPRING", "U-BASIC", "gms:1002", "1"),
+        ]
+    );
+    for (p, days) in products.iter().zip([365, 30]) {
+        let start: i64 = p.limit_start_date.parse().expect("start is ms");
+        let end: i64 = p.limit_end_date.parse().expect("end is ms");
+        assert!(start >= claimed_at && start <= now_ms(), "{p:?}");
+        assert_eq!(end - start, days * DAY_MS, "{p:?}");
+    }
+    // The same participant again: nothing left to claim.
+    let again = outcome!(
+        call(&core, claim("13800138000", "spring-2026")),
+        Outcome::Claim
+    );
+    assert_eq!(
+        again,
+        ActivityResponse {
+            result_code: "3002".to_owned(),
+            result_message: "the participant meets the conditions of no unit of activity A-SPRING"
+                .to_owned(),
+            detail: None,
+            activity_dto_list: Some(vec![ActivityDto {
+                id: "A-SPRING".to_owned(),
+                name: "春季活动".to_owned(),
+                participate_result: false,
+                engine_sub_activity_dtos: vec![
+                    SubActivityDto {
+                        id: "U-BASIC".to_owned(),
+                        name: "基础包".to_owned(),
+                        participate_result: false,
+                        error_code: Some(14005),
+                        error_message: Some(
+                            "personal claim count exceeded: at most 1 per participant".to_owned()
+                        ),
+                    },
+                    SubActivityDto {
+                        id: "U-LIMITED".to_owned(),
+                        name: "限量礼包".to_owned(),
+                        participate_result: false,
+                        error_code: Some(14004),
+                        error_message: Some("no stock left: all 0 have been claimed".to_owned()),
+                    },
+                ],
+            }]),
+        }
+    );
+    let sold_out = outcome!(
+        call(&core, claim("13800138001", "sold-out-2026")),
+        Outcome::Claim
+    );
+    assert_eq!(
+        sold_out,
+        ActivityResponse {
+            result_code: "3002".to_owned(),
+            result_message: "the participant meets the conditions of no unit of activity A-SOLDOUT"
+                .to_owned(),
+            detail: None,
+            activity_dto_list: Some(vec![ActivityDto {
+                id: "A-SOLDOUT".to_owned(),
+                name: "售罄活动".to_owned(),
+                participate_result: false,
+                engine_sub_activity_dtos: vec![SubActivityDto {
+                    id: "U-GONE".to_owned(),
+                    name: "已领完".to_owned(),
+                    participate_result: false,
+                    error_code: Some(14004),
+                    error_message: Some("no stock left: all 0 have been claimed".to_owned()),
+                }],
+            }]),
+        }
+    );
+
+    core.shutdown();
+}
+
+// ---------------------------------------------------------------------------------------------
+// 2. A remote profile: secrets in the keyring only
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn a_remote_profile_keeps_its_secret_and_token_in_the_keyring_only() {
+    let mut remote = Remote::start(Region::Domestic);
+    let root = tempfile::tempdir().expect("temp dir");
+    let store = mock_store();
+    let core = start_core(root.path(), KeyringChoice::Store(Arc::clone(&store)));
+
+    let profile = remote.profile("Training", "trainer@example.com");
+    save_profile(&core, None, profile.clone(), Some(&remote.app_secret));
+    assert_eq!(core.state().profiles.active, SANDBOX);
+    assert_eq!(
+        keyring_get(&store, "Training", "app-secret").as_deref(),
+        Some(remote.app_secret.as_str())
+    );
+    assert_eq!(keyring_get(&store, "Training", "token"), None);
+
+    // Calls on the remote profile reach the remote platform (its own fresh records).
+    let created = outcome!(
+        call_on(
+            &core,
+            "Training",
+            Call::CreateEnterprise(EnterpriseRequest {
+                crm_customer_id: Some("CRM-R1".to_owned()),
+                customer_name: Some("远程培训企业".to_owned()),
+                branch_name: None,
+                address: None,
+            })
+        ),
+        Outcome::Enterprise
+    );
+    assert_eq!(created.enterprise_global_id, "EG0000000001");
+    assert_eq!(
+        outcome!(
+            call_on(&core, "Training", Call::Shellnums(2)),
+            Outcome::Shellnums
+        ),
+        strings(&["8000000001", "8000000002"])
+    );
+    let remote_enterprises: i64 = remote
+        .db()
+        .query_row(
+            "SELECT count(*) FROM enterprises WHERE crm_customer_id = 'CRM-R1'",
+            [],
+            |r| r.get(0),
+        )
+        .expect("count");
+    assert_eq!(remote_enterprises, 1);
+    let scope = match run(
+        &core,
+        Command::TestConnection {
+            profile: "Training".to_owned(),
+        },
+    ) {
+        Outcome::Connected { scope, .. } => scope,
+        other => panic!("expected Connected, got {other:?}"),
+    };
+    assert_eq!(scope, "auth_order auth_activity");
+
+    // The token is in the keyring; neither it nor the secret is in any file or log line.
+    let token = keyring_token(&store, "Training");
+    let sandbox_secret = keyring_get(&store, SANDBOX, "app-secret").expect("sandbox secret");
+    let entries = journal(
+        &core,
+        JournalFilter {
+            profile: Some("Training".to_owned()),
+            ..JournalFilter::default()
+        },
+    );
+    let ops: Vec<&str> = entries.iter().rev().map(|e| e.operation.as_str()).collect();
+    // TestConnection asks the token endpoint again, even with a valid cached token.
+    assert_eq!(
+        ops,
+        vec!["token", "create_enterprise", "shellnums", "token"]
+    );
+    let profiles_json =
+        std::fs::read_to_string(config_dir(root.path()).join("profiles.json")).expect("profiles");
+    assert!(profiles_json.contains("Training"), "{profiles_json}");
+    assert!(profiles_json.contains(&remote.app_key), "{profiles_json}");
+    assert!(!profiles_json.contains(&remote.app_secret));
+    assert!(!profiles_json.contains(&token));
+    let mut journal_bytes =
+        std::fs::read(data_dir(root.path()).join("journal.sqlite3")).expect("journal.sqlite3");
+    let wal = data_dir(root.path()).join("journal.sqlite3-wal");
+    if wal.exists() {
+        journal_bytes.extend(std::fs::read(&wal).expect("journal wal"));
+    }
+    assert!(
+        contains(&journal_bytes, "CRM-R1"),
+        "the journal files hold the calls"
+    );
+    assert!(!contains(&journal_bytes, &remote.app_secret));
+    assert!(!contains(&journal_bytes, &token));
+    assert_no_file_holds(root.path(), &[&remote.app_secret, &token, &sandbox_secret]);
+    let logged = logged_text();
+    assert!(
+        logged.contains(r#"path="/v3/api/oauth2/token" status=200"#),
+        "the log lines are captured"
+    );
+    assert!(!logged.contains(&remote.app_secret), "a secret was logged");
+    assert!(!logged.contains(&token), "a token was logged");
+
+    // Renamed: the secret moves, the token is dropped, calls work under the new name.
+    let mut renamed = profile.clone();
+    renamed.name = "Training-2".to_owned();
+    save_profile(&core, Some("Training"), renamed.clone(), None);
+    assert_eq!(core.state().profiles.get("Training"), None);
+    assert_eq!(keyring_get(&store, "Training", "app-secret"), None);
+    assert_eq!(keyring_get(&store, "Training", "token"), None);
+    assert_eq!(
+        keyring_get(&store, "Training-2", "app-secret").as_deref(),
+        Some(remote.app_secret.as_str())
+    );
+    assert_eq!(keyring_get(&store, "Training-2", "token"), None);
+    assert_eq!(
+        outcome!(
+            call_on(&core, "Training-2", Call::Shellnums(1)),
+            Outcome::Shellnums
+        ),
+        strings(&["8000000003"])
+    );
+    assert!(!keyring_token(&store, "Training-2").is_empty());
+    assert_eq!(
+        core.run(
+            Command::CallOn {
+                profile: "Training".to_owned(),
+                call: Call::Shellnums(1),
+            },
+            WAIT
+        ),
+        Err(CoreError::Profile(
+            "no profile named \"Training\"".to_owned()
+        ))
+    );
+
+    // Removed: its secrets are forgotten; the same profile again has no secret.
+    let profiles = outcome!(
+        run(
+            &core,
+            Command::RemoveProfile {
+                name: "Training-2".to_owned(),
+            }
+        ),
+        Outcome::Profiles
+    );
+    assert_eq!(profiles, Profiles::default());
+    assert_eq!(keyring_get(&store, "Training-2", "app-secret"), None);
+    assert_eq!(keyring_get(&store, "Training-2", "token"), None);
+    save_profile(&core, None, renamed, None);
+    assert_eq!(
+        core.run(
+            Command::CallOn {
+                profile: "Training-2".to_owned(),
+                call: Call::Shellnums(1),
+            },
+            WAIT
+        ),
+        Err(CoreError::NoSecret("Training-2".to_owned()))
+    );
+    // The Sandbox profile cannot be removed.
+    assert_eq!(
+        core.run(
+            Command::RemoveProfile {
+                name: SANDBOX.to_owned(),
+            },
+            WAIT
+        ),
+        Err(CoreError::Profile(
+            "the Sandbox profile cannot be removed".to_owned()
+        ))
+    );
+
+    core.shutdown();
+    assert_no_file_holds(root.path(), &[&remote.app_secret, &token, &sandbox_secret]);
+    remote.stop();
+}
+
+// ---------------------------------------------------------------------------------------------
+// 3. Token renewal on a 401
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn an_expired_token_is_renewed_once_and_the_journal_shows_it() {
+    let root = tempfile::tempdir().expect("temp dir");
+    let store = mock_store();
+    let core = start_core(root.path(), KeyringChoice::Store(Arc::clone(&store)));
+    let first = outcome!(
+        call(&core, query("CRM", "CRM-DEMO", Some(DefaultFilter::Y))),
+        Outcome::Customers
+    );
+    assert_eq!(first.len(), 1);
+    let old_token = keyring_token(&store, SANDBOX);
+
+    let expired = sandbox_db(root.path())
+        .execute("UPDATE tokens SET expires_at = 0", [])
+        .expect("expire the tokens");
+    assert!(expired >= 1, "{expired}");
+
+    let since = now_ms();
+    assert_eq!(
+        outcome!(
+            call(&core, query("CRM", "CRM-DEMO", Some(DefaultFilter::Y))),
+            Outcome::Customers
+        ),
+        first
+    );
+    let mut entries = journal(
+        &core,
+        JournalFilter {
+            since_ms: Some(since),
+            ..JournalFilter::default()
+        },
+    );
+    entries.reverse();
+    let seen: Vec<(&str, Option<u16>, Option<&str>, u32)> = entries
+        .iter()
+        .map(|e| {
+            (
+                e.operation.as_str(),
+                e.http_status,
+                e.code.as_deref(),
+                e.attempt,
+            )
+        })
+        .collect();
+    assert_eq!(
+        seen,
+        vec![
+            ("query_customers", Some(401), Some("401"), 1),
+            ("token", Some(200), None, 1),
+            ("query_customers", Some(200), Some("0"), 2),
+        ]
+    );
+    let refused: Value =
+        serde_json::from_str(entries[0].response.as_deref().expect("401 body")).expect("json");
+    assert_eq!(refused["code"], "401", "{refused}");
+    assert!(
+        entries[0]
+            .error
+            .as_deref()
+            .is_some_and(|e| e.starts_with("401: "))
+    );
+    assert_eq!(entries[1].path, TOKEN_PATH);
+    assert_eq!(entries[1].method, "POST");
+    assert_eq!(entries[1].nonce, None);
+    let token_answer: Value =
+        serde_json::from_str(entries[1].response.as_deref().expect("token body")).expect("json");
+    assert_eq!(token_answer["access_token"], "***");
+    assert_eq!(token_answer["token_type"], "bearer");
+    assert_ne!(entries[0].nonce, entries[2].nonce);
+    assert!(entries[0].nonce.is_some() && entries[2].nonce.is_some());
+
+    // The new token replaced the old one in the keyring.
+    let new_token = keyring_token(&store, SANDBOX);
+    assert_ne!(new_token, old_token);
+    core.shutdown();
+}
+
+// ---------------------------------------------------------------------------------------------
+// 4. The client: retries after a 500, never after 13004, never for shellnums
+// ---------------------------------------------------------------------------------------------
+
+/// Keeps every attempt; drops a trigger when it first sees a "500".
+#[derive(Default)]
+struct Recorder {
+    records: Mutex<Vec<CallRecord>>,
+    tokens: Mutex<u32>,
+    drop_on_500: Mutex<Option<(PathBuf, String)>>,
+}
+
+impl Recorder {
+    fn records(&self, op: Operation) -> Vec<CallRecord> {
+        self.records
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .iter()
+            .filter(|r| r.operation == op)
+            .cloned()
+            .collect()
+    }
+}
+
+impl Observer for Recorder {
+    fn record(&self, record: CallRecord) {
+        if record.code.as_deref() == Some("500") {
+            let pending = self
+                .drop_on_500
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .take();
+            if let Some((db, trigger)) = pending {
+                let conn = rusqlite::Connection::open(db).expect("open");
+                conn.busy_timeout(Duration::from_secs(10))
+                    .expect("busy timeout");
+                conn.execute_batch(&format!("DROP TRIGGER {trigger}"))
+                    .expect("drop the trigger");
+            }
+        }
+        self.records
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .push(record);
+    }
+
+    fn token_issued(&self, _token: &CachedToken) {
+        *self.tokens.lock().unwrap_or_else(PoisonError::into_inner) += 1;
+    }
+}
+
+struct Platform {
+    server: Server,
+    dir: TempDir,
+    client: Client,
+    recorder: Arc<Recorder>,
+}
+
+impl Platform {
+    async fn start() -> Platform {
+        logs();
+        let dir = tempfile::tempdir().expect("temp dir");
+        let server = Server::start(Config::new(
+            dir.path(),
+            "127.0.0.1:0".parse().expect("addr"),
+        ))
+        .await
+        .expect("platform starts");
+        let app = create_app(dir.path(), "client tests", &strings(&["auth_order"])).expect("app");
+        let recorder = Arc::new(Recorder::default());
+        let mut config = ClientConfig::new(
+            &server.base_url(),
+            &app.app_key,
+            Secret::new(app.app_secret),
+        );
+        config.backoff = Duration::from_millis(20);
+        let observer: Arc<dyn Observer> = recorder.clone();
+        let client = Client::new(config, observer).expect("client");
+        Platform {
+            server,
+            dir,
+            client,
+            recorder,
+        }
+    }
+
+    fn db_path(&self) -> PathBuf {
+        self.dir.path().join("platform.sqlite3")
+    }
+
+    fn db(&self) -> rusqlite::Connection {
+        let conn = rusqlite::Connection::open(self.db_path()).expect("open");
+        conn.busy_timeout(Duration::from_secs(10))
+            .expect("busy timeout");
+        conn
+    }
+
+    /// An enterprise whose default customer holds a re-issuable lock `num`.
+    async fn with_lock(&self, num: &str) {
+        self.client
+            .create_enterprise(&EnterpriseRequest {
+                crm_customer_id: Some("CRM-C".to_owned()),
+                customer_name: Some("客户端测试企业".to_owned()),
+                branch_name: None,
+                address: None,
+            })
+            .await
+            .expect("enterprise");
+        let batch: BatchOrderRequest = serde_json::from_value(json!({
+            "channelCode": "CRM", "channelOrderId": "C-0001", "syncMode": "sync",
+            "orderList": [{
+                "sequence": 1, "channelCustomerId": "CRM-C",
+                "licenseType": "normal_recover_usbkey", "orderType": "new_buy",
+                "assets": [{"assetNos": [num], "products": [{"productUri": "gms:1"}]}]
+            }]
+        }))
+        .expect("batch");
+        self.client.batch_order(&batch).await.expect("order");
+    }
+
+    fn locked(&self, num: &str) -> bool {
+        self.db()
+            .query_row(
+                "SELECT locked FROM assets WHERE asset_num = ?1",
+                [num],
+                |r| r.get(0),
+            )
+            .expect("asset")
+    }
+
+    fn count(&self, sql: &str) -> i64 {
+        self.db().query_row(sql, [], |r| r.get(0)).expect("count")
+    }
+}
+
+fn lock_request(nums: &[&str], operator: Option<&str>) -> LockRequest {
+    LockRequest {
+        asset_nums: strings(nums),
+        operator_identity: operator.map(str::to_owned),
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_client_retries_a_lock_after_an_injected_500_with_a_fresh_nonce() {
+    let p = Platform::start().await;
+    p.with_lock("8100000001").await;
+    p.db()
+        .execute_batch(
+            "CREATE TRIGGER f BEFORE INSERT ON lock_events BEGIN SELECT RAISE(ABORT, 'injected'); END",
+        )
+        .expect("trigger");
+    *p.recorder
+        .drop_on_500
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner) = Some((p.db_path(), "f".to_owned()));
+
+    let results = p
+        .client
+        .lock(&lock_request(&["8100000001"], Some("admin@example.com")))
+        .await
+        .expect("the retry succeeds");
+    assert_eq!(
+        results,
+        lock_results(&[("8100000001", LockStatus::Success)])
+    );
+
+    let locks = p.recorder.records(Operation::Lock);
+    assert_eq!(locks.len(), 2, "{locks:#?}");
+    let (first, second) = (&locks[0], &locks[1]);
+    assert_eq!(
+        (
+            first.attempt,
+            first.http_status,
+            first.code.as_deref(),
+            first.error.as_deref()
+        ),
+        (
+            1,
+            Some(299),
+            Some("500"),
+            Some("500: system exception, nothing was written; retry")
+        )
+    );
+    let body: Value = serde_json::from_str(first.response.as_deref().expect("body")).expect("json");
+    assert_eq!(
+        body,
+        json!({"code": "500", "message": "system exception, nothing was written; retry",
+               "cause": "storage error: injected"})
+    );
+    assert_eq!(
+        (
+            second.attempt,
+            second.http_status,
+            second.code.as_deref(),
+            second.error.as_deref()
+        ),
+        (2, Some(200), Some("0"), None)
+    );
+    assert!(first.nonce.is_some() && second.nonce.is_some());
+    assert_ne!(first.nonce, second.nonce);
+    assert_eq!(first.request, second.request);
+    assert_eq!(first.path, "/order/api/order/v1/asset/lock");
+
+    // The trigger is gone, the lock is disabled once, and one token served both attempts.
+    assert_eq!(
+        p.count("SELECT count(*) FROM sqlite_master WHERE type = 'trigger'"),
+        0
+    );
+    assert!(p.locked("8100000001"));
+    assert_eq!(
+        p.count("SELECT count(*) FROM lock_events WHERE operator = 'admin@example.com'"),
+        1
+    );
+    assert_eq!(
+        *p.recorder
+            .tokens
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner),
+        1
+    );
+    p.server.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_client_never_retries_13004_and_gives_up_on_500_after_its_retries() {
+    let p = Platform::start().await;
+    p.with_lock("8100000002").await;
+
+    // No operator: 13004 after exactly one attempt.
+    let err = p
+        .client
+        .lock(&lock_request(&["8100000002"], None))
+        .await
+        .expect_err("refused");
+    assert_eq!(
+        err,
+        ApiError::Platform {
+            http_status: 299,
+            code: "13004".to_owned(),
+            message: "operatorIdentity: required".to_owned(),
+            cause: Some(
+                "parameter validation failed, 1 problem: operatorIdentity: required".to_owned()
+            ),
+        }
+    );
+    assert!(!err.retry_makes_sense());
+    let locks = p.recorder.records(Operation::Lock);
+    assert_eq!(locks.len(), 1, "{locks:#?}");
+    assert_eq!(locks[0].code.as_deref(), Some("13004"));
+    assert!(!p.locked("8100000002"));
+
+    // A 500 that persists: the first attempt and three retries, then the platform's answer.
+    p.db()
+        .execute_batch(
+            "CREATE TRIGGER f BEFORE INSERT ON lock_events BEGIN SELECT RAISE(ABORT, 'injected'); END",
+        )
+        .expect("trigger");
+    let err = p
+        .client
+        .lock(&lock_request(&["8100000002"], Some("admin@example.com")))
+        .await
+        .expect_err("still failing");
+    assert_eq!(
+        err,
+        ApiError::Platform {
+            http_status: 299,
+            code: "500".to_owned(),
+            message: "system exception, nothing was written; retry".to_owned(),
+            cause: Some("storage error: injected".to_owned()),
+        }
+    );
+    assert!(err.retry_makes_sense());
+    let attempts: Vec<(u32, Option<String>)> = p.recorder.records(Operation::Lock)[1..]
+        .iter()
+        .map(|r| (r.attempt, r.code.clone()))
+        .collect();
+    let five_hundred = Some("500".to_owned());
+    assert_eq!(
+        attempts,
+        vec![
+            (1, five_hundred.clone()),
+            (2, five_hundred.clone()),
+            (3, five_hundred.clone()),
+            (4, five_hundred),
+        ]
+    );
+    assert!(!p.locked("8100000002"));
+    assert_eq!(p.count("SELECT count(*) FROM lock_events"), 0);
+    p.server.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_client_does_not_retry_shellnums_after_a_500() {
+    let p = Platform::start().await;
+    p.db()
+        .execute_batch(
+            "CREATE TRIGGER g BEFORE UPDATE ON counters WHEN OLD.name = 'shellnum' \
+             BEGIN SELECT RAISE(ABORT, 'injected'); END",
+        )
+        .expect("trigger");
+    let err = p.client.shellnums(3).await.expect_err("a 500");
+    assert_eq!(
+        err,
+        ApiError::Platform {
+            http_status: 299,
+            code: "500".to_owned(),
+            message: "system exception, nothing was written; retry".to_owned(),
+            cause: Some("storage error: injected".to_owned()),
+        }
+    );
+    // Retrying would make sense for the error, but handing out numbers is not idempotent.
+    assert!(err.retry_makes_sense());
+    let records = p.recorder.records(Operation::Shellnums);
+    assert_eq!(records.len(), 1, "{records:#?}");
+    assert_eq!(
+        (records[0].attempt, records[0].code.as_deref()),
+        (1, Some("500"))
+    );
+
+    // Nothing was handed out: the next numbers start at 1.
+    p.db().execute_batch("DROP TRIGGER g").expect("drop");
+    assert_eq!(
+        p.client.shellnums(3).await.expect("numbers"),
+        strings(&["8000000001", "8000000002", "8000000003"])
+    );
+    assert_eq!(p.recorder.records(Operation::Shellnums).len(), 2);
+    p.server.shutdown().await;
+}
+
+// ---------------------------------------------------------------------------------------------
+// 5. A late answer is dropped by its id
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn a_late_answer_is_dropped_by_its_id() {
+    let root = tempfile::tempdir().expect("temp dir");
+    let core = start_core(root.path(), KeyringChoice::Store(mock_store()));
+    let repaints = Arc::new(Mutex::new(0u32));
+    {
+        let repaints = Arc::clone(&repaints);
+        core.set_repaint(move || *repaints.lock().unwrap_or_else(PoisonError::into_inner) += 1);
+    }
+
+    // A screen asks, then asks again for something else before the first answer is applied.
+    let mut latest = Latest::default();
+    assert!(!latest.is_waiting());
+    let first = core.send(Command::Call(query("CRM", "CRM-DEMO", None)));
+    latest.start(first);
+    let second = core.send(Command::Call(query(
+        "SHOP",
+        "S-0001",
+        Some(DefaultFilter::Y),
+    )));
+    latest.start(second);
+    assert_ne!(first, second);
+    assert!(latest.is_waiting());
+
+    let mut events: Vec<Event> = Vec::new();
+    let deadline = Instant::now() + WAIT;
+    while events.len() < 2 {
+        assert!(Instant::now() < deadline, "answers: {events:?}");
+        match core.try_recv() {
+            Some(event) => events.push(event),
+            None => std::thread::sleep(Duration::from_millis(5)),
+        }
+    }
+    let mut ids: Vec<u64> = events.iter().map(|e| e.id).collect();
+    ids.sort_unstable();
+    assert_eq!(ids, vec![first, second]);
+    assert_eq!(core.try_recv(), None);
+
+    // The screen applies only what answers its latest command.
+    let mut shown: Option<Vec<Customer>> = None;
+    let mut dropped = Vec::new();
+    for event in &events {
+        if latest.accept(event) {
+            shown = Some(outcome!(
+                event.result.clone().expect("answer"),
+                Outcome::Customers
+            ));
+        } else {
+            dropped.push(event.clone());
+        }
+    }
+    assert!(!latest.is_waiting());
+    assert_eq!(
+        shown,
+        Some(vec![customer(
+            "CU0000000001",
+            "CRM",
+            "CRM-DEMO",
+            "EG0000000001",
+            DEMO_ENTERPRISE,
+            true
+        )])
+    );
+    assert_eq!(dropped.len(), 1);
+    assert_eq!(dropped[0].id, first);
+    assert_eq!(
+        outcome!(
+            dropped[0].result.clone().expect("answer"),
+            Outcome::Customers
+        )
+        .len(),
+        3
+    );
+    // Accepted once: the same answer again is not applied twice; a left screen applies none.
+    let answer_to_second = events.iter().find(|e| e.id == second).expect("second");
+    assert!(!latest.accept(answer_to_second));
+    latest.start(second);
+    latest.cancel();
+    assert!(!latest.is_waiting());
+    assert!(!latest.accept(answer_to_second));
+    assert!(*repaints.lock().unwrap_or_else(PoisonError::into_inner) >= 2);
+    core.shutdown();
+}
+
+// ---------------------------------------------------------------------------------------------
+// 6. No keyring: memory only, and said so
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn without_a_keyring_the_core_says_memory_only_and_the_sandbox_still_works() {
+    let root = tempfile::tempdir().expect("temp dir");
+    let core = start_core(root.path(), KeyringChoice::MemoryOnly);
+    let state = wait_state(&core, "the keyring state", WAIT, |s| s.keyring.is_some());
+    assert_eq!(
+        state.keyring,
+        Some(KeyringState::MemoryOnly {
+            reason: "memory only, as configured".to_owned()
+        })
+    );
+    assert_eq!(
+        outcome!(call(&core, Call::Shellnums(2)), Outcome::Shellnums),
+        strings(&["8000000001", "8000000002"])
+    );
+    assert_eq!(
+        outcome!(
+            call(&core, Call::Lock(strings(&["8900000003"]))),
+            Outcome::Locks
+        ),
+        lock_results(&[("8900000003", LockStatus::Success)])
+    );
+    assert!(matches!(core.state().sandbox, SandboxState::Ready { .. }));
+    assert!(matches!(
+        core.state().keyring,
+        Some(KeyringState::MemoryOnly { .. })
+    ));
+    core.shutdown();
+}
+
+#[test]
+fn a_keyring_that_fails_during_the_session_is_reported_as_memory_only() {
+    let mut remote = Remote::start(Region::Domestic);
+    let root = tempfile::tempdir().expect("temp dir");
+    let store = mock_store();
+    let core = start_core(root.path(), KeyringChoice::Store(Arc::clone(&store)));
+    // The Sandbox is up and has used the keyring.
+    assert_eq!(
+        outcome!(call(&core, Call::Shellnums(1)), Outcome::Shellnums),
+        strings(&["8000000001"])
+    );
+    assert!(
+        core.state()
+            .keyring
+            .as_ref()
+            .is_some_and(KeyringState::is_available)
+    );
+
+    // The keyring refuses the next write (e.g. it was locked meanwhile).
+    let entry = store
+        .build(KEYRING_SERVICE, "Training/app-secret", None)
+        .expect("entry");
+    let cred: &keyring_core::mock::Cred = entry.as_any().downcast_ref().expect("mock cred");
+    cred.set_error(keyring_core::Error::NoStorageAccess(Box::new(
+        std::io::Error::other("the keyring is locked"),
+    )));
+    save_profile(
+        &core,
+        None,
+        remote.profile("Training", "trainer@example.com"),
+        Some(&remote.app_secret),
+    );
+
+    // The secret is kept for the session, and the UI can show that it is not kept beyond it.
+    assert_eq!(
+        outcome!(
+            call_on(&core, "Training", Call::Shellnums(1)),
+            Outcome::Shellnums
+        ),
+        strings(&["8000000001"])
+    );
+    // The write did fail: the keyring holds no secret for the profile, and a warning was logged.
+    assert_eq!(keyring_get(&store, "Training", "app-secret"), None);
+    assert!(
+        logged_text()
+            .contains("the OS keyring failed; secrets are kept in memory for this session"),
+        "no warning was logged"
+    );
+    let state = wait_state(
+        &core,
+        "the keyring state after a failure",
+        Duration::from_secs(5),
+        |s| matches!(s.keyring, Some(KeyringState::MemoryOnly { .. })),
+    );
+    assert!(
+        matches!(&state.keyring, Some(KeyringState::MemoryOnly { reason }) if reason.contains("the keyring is locked")),
+        "{state:?}"
+    );
+    core.shutdown();
+    remote.stop();
+}
+
+// ---------------------------------------------------------------------------------------------
+// 7. The journal: filters and exports
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn the_journal_filters_by_operation_and_code_and_exports_without_secrets() {
+    let root = tempfile::tempdir().expect("temp dir");
+    let store = mock_store();
+    let core = start_core(root.path(), KeyringChoice::Store(Arc::clone(&store)));
+    let start = now_ms();
+    call(&core, Call::Shellnums(2));
+    call(&core, Call::Shellnums(1));
+    call(&core, query("CRM", "CRM-DEMO", None));
+    let refused = core.run(
+        Command::Call(Call::Bind(BindRequest {
+            channel_code: Some("SHOP".to_owned()),
+            channel_customer_id: Some("S-0009".to_owned()),
+            customer_name: Some("缺少企业名".to_owned()),
+            branch_name: None,
+            enterprise_name: None,
+            password_mobile: Some("12345".to_owned()),
+        })),
+        WAIT,
+    );
+    let Err(CoreError::Api(ApiError::Platform { code, message, .. })) = refused else {
+        panic!("expected a 13004, got {refused:?}");
+    };
+    assert_eq!(code, "13004");
+    assert_eq!(message, "enterpriseName: required");
+    call(&core, Call::Lock(strings(&["8900000001"])));
+
+    let all = journal(&core, JournalFilter::default());
+    let ops: Vec<(&str, Option<&str>)> = all
+        .iter()
+        .rev()
+        .map(|e| (e.operation.as_str(), e.code.as_deref()))
+        .collect();
+    assert_eq!(
+        ops,
+        vec![
+            ("token", None),
+            ("shellnums", Some("0")),
+            ("shellnums", Some("0")),
+            ("query_customers", Some("0")),
+            ("bind", Some("13004")),
+            ("lock", Some("0")),
+        ]
+    );
+    assert!(all.iter().all(|e| e.profile == SANDBOX
+        && e.at >= start
+        && e.at <= now_ms()
+        && e.attempt == 1
+        && e.duration_ms >= 0));
+    assert!(all.windows(2).all(|w| w[0].id > w[1].id), "newest first");
+
+    // By operation: the two shellnums calls, newest first, with their bodies.
+    let shellnums = journal(
+        &core,
+        JournalFilter {
+            operation: Some("shellnums".to_owned()),
+            ..JournalFilter::default()
+        },
+    );
+    assert_eq!(shellnums.len(), 2);
+    assert_eq!(shellnums[0].request.as_deref(), Some(r#"{"size":1}"#));
+    assert_eq!(shellnums[1].request.as_deref(), Some(r#"{"size":2}"#));
+    for e in &shellnums {
+        assert_eq!(
+            (
+                e.method.as_str(),
+                e.path.as_str(),
+                e.http_status,
+                e.error.as_deref()
+            ),
+            ("POST", "/order/api/order/v1/shellnums", Some(200), None)
+        );
+        assert!(e.nonce.as_ref().is_some_and(|n| !n.is_empty()));
+    }
+    let answer: Value =
+        serde_json::from_str(shellnums[1].response.as_deref().expect("body")).expect("json");
+    assert_eq!(
+        answer,
+        json!({"code": 0, "message": "success", "data": ["8000000001", "8000000002"]})
+    );
+
+    // By code: the one refusal, with the platform's words.
+    let refusals = journal(
+        &core,
+        JournalFilter {
+            code: Some("13004".to_owned()),
+            ..JournalFilter::default()
+        },
+    );
+    assert_eq!(refusals.len(), 1);
+    let r = &refusals[0];
+    assert_eq!(
+        (r.operation.as_str(), r.http_status, r.error.as_deref()),
+        ("bind", Some(299), Some("13004: enterpriseName: required"))
+    );
+    let body: Value = serde_json::from_str(r.response.as_deref().expect("body")).expect("json");
+    assert_eq!(body["code"], "13004");
+    assert_eq!(body["message"], "enterpriseName: required");
+    let lock = journal(
+        &core,
+        JournalFilter {
+            operation: Some("lock".to_owned()),
+            code: Some("0".to_owned()),
+            ..JournalFilter::default()
+        },
+    );
+    assert_eq!(lock.len(), 1);
+    let sent: Value =
+        serde_json::from_str(lock[0].request.as_deref().expect("body")).expect("json");
+    assert_eq!(
+        sent,
+        json!({"assetNums": ["8900000001"], "operatorIdentity": "sandbox-admin"})
+    );
+    // Both conditions must hold; a limit keeps the newest.
+    assert_eq!(
+        journal(
+            &core,
+            JournalFilter {
+                operation: Some("bind".to_owned()),
+                code: Some("0".to_owned()),
+                ..JournalFilter::default()
+            }
+        ),
+        vec![]
+    );
+    assert_eq!(
+        journal(
+            &core,
+            JournalFilter {
+                limit: 2,
+                ..JournalFilter::default()
+            }
+        ),
+        all[..2].to_vec()
+    );
+    assert_eq!(
+        journal(
+            &core,
+            JournalFilter {
+                profile: Some("Elsewhere".to_owned()),
+                ..JournalFilter::default()
+            }
+        ),
+        vec![]
+    );
+    assert_eq!(
+        journal(
+            &core,
+            JournalFilter {
+                until_ms: Some(start - 1),
+                ..JournalFilter::default()
+            }
+        ),
+        vec![]
+    );
+    // The token answer is kept without the token.
+    let token = journal(
+        &core,
+        JournalFilter {
+            operation: Some("token".to_owned()),
+            ..JournalFilter::default()
+        },
+    );
+    assert_eq!(token.len(), 1);
+    let token_answer: Value =
+        serde_json::from_str(token[0].response.as_deref().expect("body")).expect("json");
+    assert_eq!(token_answer["access_token"], "***");
+    assert_eq!(token_answer["scope"], "auth_order auth_activity");
+
+    // Exports.
+    let out = tempfile::tempdir().expect("out dir");
+    let csv_path = out.path().join("journal.csv");
+    assert_eq!(
+        run(
+            &core,
+            Command::ExportJournal {
+                filter: JournalFilter::default(),
+                path: csv_path.clone(),
+                format: ExportFormat::Csv,
+            }
+        ),
+        Outcome::Exported {
+            path: csv_path.clone(),
+            count: 6
+        }
+    );
+    let mut reader = csv::Reader::from_path(&csv_path).expect("csv");
+    let headers: Vec<String> = reader
+        .headers()
+        .expect("headers")
+        .iter()
+        .map(str::to_owned)
+        .collect();
+    assert_eq!(
+        headers,
+        strings(&[
+            "id",
+            "at",
+            "profile",
+            "operation",
+            "method",
+            "path",
+            "nonce",
+            "httpStatus",
+            "code",
+            "durationMs",
+            "attempt",
+            "request",
+            "response",
+            "error",
+        ])
+    );
+    let rows: Vec<csv::StringRecord> = reader.records().collect::<Result<_, _>>().expect("rows");
+    assert_eq!(rows.len(), 6);
+    let csv_ops: Vec<&str> = rows.iter().map(|r| &r[3]).collect();
+    assert_eq!(
+        csv_ops,
+        vec![
+            "lock",
+            "bind",
+            "query_customers",
+            "shellnums",
+            "shellnums",
+            "token"
+        ]
+    );
+    assert_eq!(&rows[1][8], "13004");
+    assert_eq!(&rows[1][7], "299");
+    assert_eq!(rows[0][0].parse::<i64>().expect("id"), all[0].id);
+
+    let json_path = out.path().join("journal.json");
+    assert_eq!(
+        run(
+            &core,
+            Command::ExportJournal {
+                filter: JournalFilter {
+                    operation: Some("shellnums".to_owned()),
+                    ..JournalFilter::default()
+                },
+                path: json_path.clone(),
+                format: ExportFormat::Json,
+            }
+        ),
+        Outcome::Exported {
+            path: json_path.clone(),
+            count: 2
+        }
+    );
+    let exported: Value =
+        serde_json::from_slice(&std::fs::read(&json_path).expect("json file")).expect("json");
+    let exported = exported.as_array().expect("an array");
+    assert_eq!(exported.len(), 2);
+    assert_eq!(exported[0]["operation"], "shellnums");
+    assert_eq!(exported[0]["request"], r#"{"size":1}"#);
+    assert_eq!(exported[0]["httpStatus"], 200);
+    assert_eq!(exported[0]["id"], shellnums[0].id);
+    assert_eq!(exported[1]["nonce"], json!(shellnums[1].nonce));
+
+    // An export to a place that cannot be written says so.
+    let bad = out.path().join("no-such-dir/journal.csv");
+    let failed = core.run(
+        Command::ExportJournal {
+            filter: JournalFilter::default(),
+            path: bad,
+            format: ExportFormat::Csv,
+        },
+        WAIT,
+    );
+    assert!(
+        matches!(&failed, Err(CoreError::Storage(m)) if m.starts_with("cannot write ")),
+        "{failed:?}"
+    );
+
+    // No secret in the exports, the journal or any other file.
+    let secret = keyring_get(&store, SANDBOX, "app-secret").expect("sandbox secret");
+    let token = keyring_token(&store, SANDBOX);
+    assert_no_file_holds(out.path(), &[&secret, &token]);
+    assert_no_file_holds(root.path(), &[&secret, &token]);
+    core.shutdown();
+    assert_no_file_holds(root.path(), &[&secret, &token]);
+}
+
+// ---------------------------------------------------------------------------------------------
+// 8. Drafts
+// ---------------------------------------------------------------------------------------------
+
+fn draft_saved(core: &Core, command: Command) -> i64 {
+    match run(core, command) {
+        Outcome::DraftSaved { id } => id,
+        other => panic!("expected DraftSaved, got {other:?}"),
+    }
+}
+
+fn drafts(core: &Core) -> Vec<DraftSummary> {
+    outcome!(run(core, Command::ListDrafts), Outcome::Drafts)
+}
+
+fn load_draft(core: &Core, id: i64) -> Draft {
+    outcome!(run(core, Command::LoadDraft { id }), Outcome::Draft)
+}
+
+#[test]
+fn drafts_are_saved_renamed_deleted_and_survive_a_restart() {
+    let root = tempfile::tempdir().expect("temp dir");
+    let store = mock_store();
+    let core = start_core(root.path(), KeyringChoice::Store(Arc::clone(&store)));
+    assert_eq!(drafts(&core), vec![]);
+
+    let body = r#"{"channelCode":"CRM","channelOrderId":"D-1","orderList":[]}"#;
+    let before = now_ms();
+    let a = draft_saved(
+        &core,
+        Command::NewDraft {
+            name: "三月订单".to_owned(),
+            body: body.to_owned(),
+            hints: "{}".to_owned(),
+        },
+    );
+    let b = draft_saved(
+        &core,
+        Command::NewDraft {
+            name: "scratch".to_owned(),
+            body: "{".to_owned(),
+            hints: r#"{"tab":1}"#.to_owned(),
+        },
+    );
+    assert_ne!(a, b);
+    let loaded = load_draft(&core, a);
+    assert_eq!(
+        (
+            loaded.id,
+            loaded.name.as_str(),
+            loaded.body.as_str(),
+            loaded.hints.as_str()
+        ),
+        (a, "三月订单", body, "{}")
+    );
+    assert!(loaded.updated_at >= before && loaded.updated_at <= now_ms());
+
+    // Every change is saved; a body that is not valid JSON yet is kept as typed.
+    std::thread::sleep(Duration::from_millis(5));
+    let edited = r#"{"channelCode":"CRM","channelOrderId":"D-1","orderList":[{"sequence":1"#;
+    assert_eq!(
+        draft_saved(
+            &core,
+            Command::SaveDraft {
+                id: a,
+                body: edited.to_owned(),
+                hints: r#"{"selected":0}"#.to_owned(),
+            }
+        ),
+        a
+    );
+    assert_eq!(
+        draft_saved(
+            &core,
+            Command::RenameDraft {
+                id: a,
+                name: "三月订单（北京）".to_owned(),
+            }
+        ),
+        a
+    );
+    let loaded = load_draft(&core, a);
+    assert_eq!(
+        (
+            loaded.name.as_str(),
+            loaded.body.as_str(),
+            loaded.hints.as_str()
+        ),
+        ("三月订单（北京）", edited, r#"{"selected":0}"#)
+    );
+    // Newest first.
+    let listed = drafts(&core);
+    assert_eq!(
+        listed
+            .iter()
+            .map(|d| (d.id, d.name.as_str()))
+            .collect::<Vec<_>>(),
+        vec![(a, "三月订单（北京）"), (b, "scratch")]
+    );
+    assert_eq!(listed[0].updated_at, loaded.updated_at);
+
+    // Deleted: the answer is the list without it.
+    let c = draft_saved(
+        &core,
+        Command::NewDraft {
+            name: "to delete".to_owned(),
+            body: "{}".to_owned(),
+            hints: "{}".to_owned(),
+        },
+    );
+    let after_delete = outcome!(run(&core, Command::DeleteDraft { id: c }), Outcome::Drafts);
+    assert_eq!(after_delete, listed);
+    assert_eq!(
+        core.run(Command::LoadDraft { id: c }, WAIT),
+        Err(CoreError::Storage(format!("no draft {c}")))
+    );
+    core.shutdown();
+
+    // A new session on the same dirs finds them as they were.
+    let core = start_core(root.path(), KeyringChoice::Store(store));
+    assert_eq!(drafts(&core), listed);
+    assert_eq!(load_draft(&core, a), loaded);
+    assert_eq!(load_draft(&core, b).body, "{");
+    core.shutdown();
+}
+
+#[test]
+fn saving_a_draft_that_no_longer_exists_is_an_error_not_a_silent_loss() {
+    let root = tempfile::tempdir().expect("temp dir");
+    let core = start_core(root.path(), KeyringChoice::Store(mock_store()));
+    let id = draft_saved(
+        &core,
+        Command::NewDraft {
+            name: "gone".to_owned(),
+            body: "{}".to_owned(),
+            hints: "{}".to_owned(),
+        },
+    );
+    outcome!(run(&core, Command::DeleteDraft { id }), Outcome::Drafts);
+    let saved = core.run(
+        Command::SaveDraft {
+            id,
+            body: r#"{"typed":"text"}"#.to_owned(),
+            hints: "{}".to_owned(),
+        },
+        WAIT,
+    );
+    assert!(
+        matches!(&saved, Err(CoreError::Storage(m)) if m.contains(&id.to_string())),
+        "saving into deleted draft {id} answered {saved:?}: what was typed is lost silently"
+    );
+    let renamed = core.run(
+        Command::RenameDraft {
+            id,
+            name: "x".to_owned(),
+        },
+        WAIT,
+    );
+    assert!(
+        matches!(&renamed, Err(CoreError::Storage(m)) if m.contains(&id.to_string())),
+        "renaming deleted draft {id} answered {renamed:?}"
+    );
+    core.shutdown();
+}
+
+// ---------------------------------------------------------------------------------------------
+// 9. Profiles persist across a restart
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn profiles_and_the_active_profile_persist_across_a_restart() {
+    // A Singapore platform: its numbers start with 6, the Sandbox's with 8.
+    let mut remote = Remote::start(Region::Singapore);
+    let root = tempfile::tempdir().expect("temp dir");
+    let store = mock_store();
+    let core = start_core(root.path(), KeyringChoice::Store(Arc::clone(&store)));
+    let training = remote.profile("Training SG", "trainer@example.com");
+    save_profile(&core, None, training.clone(), Some(&remote.app_secret));
+    let sandbox = sandbox_profile_with_operator("desk@example.com");
+    save_profile(&core, Some(SANDBOX), sandbox.clone(), None);
+    let profiles = outcome!(
+        run(
+            &core,
+            Command::ActivateProfile {
+                name: "Training SG".to_owned(),
+            }
+        ),
+        Outcome::Profiles
+    );
+    let expected = Profiles {
+        active: "Training SG".to_owned(),
+        profiles: vec![sandbox, training],
+    };
+    assert_eq!(profiles, expected);
+    assert_eq!(
+        core.run(
+            Command::ActivateProfile {
+                name: "Nowhere".to_owned(),
+            },
+            WAIT
+        ),
+        Err(CoreError::Profile(
+            "no profile named \"Nowhere\"".to_owned()
+        ))
+    );
+    // Commands without a profile go to the active one.
+    assert_eq!(
+        outcome!(call(&core, Call::Shellnums(1)), Outcome::Shellnums),
+        strings(&["6000000001"])
+    );
+    let token = keyring_token(&store, "Training SG");
+    core.shutdown();
+
+    let on_disk: Profiles = serde_json::from_slice(
+        &std::fs::read(config_dir(root.path()).join("profiles.json")).expect("profiles.json"),
+    )
+    .expect("a profiles file");
+    assert_eq!(on_disk, expected);
+
+    // A new session: the same profiles, the same active one, the secret and the token from the
+    // keyring (no new token is asked for).
+    let core = start_core(root.path(), KeyringChoice::Store(Arc::clone(&store)));
+    assert_eq!(core.state().profiles, expected);
+    let since = now_ms();
+    assert_eq!(
+        outcome!(call(&core, Call::Shellnums(1)), Outcome::Shellnums),
+        strings(&["6000000002"])
+    );
+    let entries = journal(
+        &core,
+        JournalFilter {
+            since_ms: Some(since),
+            ..JournalFilter::default()
+        },
+    );
+    let ops: Vec<(&str, &str)> = entries
+        .iter()
+        .map(|e| (e.profile.as_str(), e.operation.as_str()))
+        .collect();
+    assert_eq!(ops, vec![("Training SG", "shellnums")]);
+    assert_eq!(keyring_token(&store, "Training SG"), token);
+    assert_no_file_holds(root.path(), &[&remote.app_secret, &token]);
+    core.shutdown();
+    remote.stop();
+}
+
+// ---------------------------------------------------------------------------------------------
+// 10. Test connection asks the platform
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn test_connection_reports_a_platform_that_stopped_answering() {
+    let mut remote = Remote::start(Region::Domestic);
+    let root = tempfile::tempdir().expect("temp dir");
+    let core = start_core(root.path(), KeyringChoice::Store(mock_store()));
+    save_profile(
+        &core,
+        None,
+        remote.profile("Training", "trainer@example.com"),
+        Some(&remote.app_secret),
+    );
+    assert_eq!(
+        outcome!(
+            call_on(&core, "Training", Call::Shellnums(1)),
+            Outcome::Shellnums
+        ),
+        strings(&["8000000001"])
+    );
+    remote.stop();
+
+    // The platform is gone: a connection test must not answer from the cached token.
+    let tested = core.run(
+        Command::TestConnection {
+            profile: "Training".to_owned(),
+        },
+        WAIT,
+    );
+    assert!(
+        matches!(&tested, Err(CoreError::Api(ApiError::Transport(_)))),
+        "the platform is stopped, yet the connection test answered {tested:?}"
+    );
+    // A call says so too.
+    let called = core.run(
+        Command::CallOn {
+            profile: "Training".to_owned(),
+            call: Call::Shellnums(1),
+        },
+        WAIT,
+    );
+    assert!(
+        matches!(&called, Err(CoreError::Api(ApiError::Transport(_)))),
+        "{called:?}"
+    );
+    core.shutdown();
+}
