@@ -1,0 +1,141 @@
+//! Reading answers: the two groups' envelopes and the token endpoint's, into results that keep
+//! the platform's words; and what of a body the journal keeps.
+
+use reqwest::StatusCode;
+use serde::de::DeserializeOwned;
+
+use super::{ApiError, CachedToken, CallRecord, Operation, Secret, now_ms};
+use crate::wire::activity::{BAD_PARAMETER, PROCESSING};
+use crate::wire::envelope::{BUSINESS_EXCEPTION_STATUS, Code};
+use crate::wire::{ActivityResponse, OrderEnvelope, TokenError, TokenResponse};
+
+/// Recorded bodies are cut here: a listing of 100,000 assets is not journal material.
+const MAX_RECORDED_BODY: usize = 256 * 1024;
+
+pub(super) fn recorded_body(bytes: &[u8]) -> String {
+    let text = String::from_utf8_lossy(bytes);
+    if text.len() <= MAX_RECORDED_BODY {
+        return text.into_owned();
+    }
+    let mut end = MAX_RECORDED_BODY;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}… [cut: {} bytes in all]", &text[..end], bytes.len())
+}
+
+pub(super) fn success_code(op: Operation, body: Option<&[u8]>) -> String {
+    if op == Operation::Claim {
+        body.and_then(|b| serde_json::from_slice::<ActivityResponse>(b).ok())
+            .map(|r| r.result_code)
+            .unwrap_or_default()
+    } else {
+        "0".to_owned()
+    }
+}
+
+fn unexpected(status: u16, bytes: &[u8], why: impl std::fmt::Display) -> ApiError {
+    let excerpt: String = String::from_utf8_lossy(bytes).chars().take(300).collect();
+    ApiError::Unexpected {
+        http_status: status,
+        detail: format!("{why}: {excerpt}"),
+    }
+}
+
+fn envelope_failure(status: u16, env: OrderEnvelope<serde_json::Value>) -> ApiError {
+    let code = match env.code {
+        Code::Text(c) => c,
+        Code::Number(n) => n.to_string(),
+    };
+    ApiError::Platform {
+        http_status: status,
+        code,
+        message: env.message,
+        cause: env.cause,
+    }
+}
+
+fn decode_order_envelope<T: DeserializeOwned>(
+    status: u16,
+    bytes: &[u8],
+) -> Result<Option<T>, ApiError> {
+    if status == StatusCode::OK.as_u16() {
+        let env: OrderEnvelope<serde_json::Value> =
+            serde_json::from_slice(bytes).map_err(|e| unexpected(status, bytes, e))?;
+        if !env.is_success() {
+            return Err(envelope_failure(status, env));
+        }
+        return match env.data {
+            None | Some(serde_json::Value::Null) => Ok(None),
+            Some(data) => serde_json::from_value(data)
+                .map(Some)
+                .map_err(|e| unexpected(status, bytes, e)),
+        };
+    }
+    match serde_json::from_slice::<OrderEnvelope<serde_json::Value>>(bytes) {
+        Ok(env) if status == BUSINESS_EXCEPTION_STATUS || status >= 400 => {
+            Err(envelope_failure(status, env))
+        }
+        Ok(_) | Err(_) => Err(unexpected(status, bytes, "not the order group's envelope")),
+    }
+}
+
+pub(super) fn decode_order<T: DeserializeOwned>(status: u16, bytes: &[u8]) -> Result<T, ApiError> {
+    decode_order_envelope::<T>(status, bytes)?
+        .ok_or_else(|| unexpected(status, bytes, "a success without data"))
+}
+
+pub(super) fn decode_order_done(status: u16, bytes: &[u8]) -> Result<(), ApiError> {
+    decode_order_envelope::<serde_json::Value>(status, bytes).map(|_| ())
+}
+
+pub(super) fn decode_activity(status: u16, bytes: &[u8]) -> Result<ActivityResponse, ApiError> {
+    let resp: ActivityResponse =
+        serde_json::from_slice(bytes).map_err(|e| unexpected(status, bytes, e))?;
+    if status != StatusCode::OK.as_u16()
+        || resp.result_code == BAD_PARAMETER
+        || resp.result_code == PROCESSING
+    {
+        return Err(ApiError::Platform {
+            http_status: status,
+            code: resp.result_code,
+            message: resp.result_message,
+            cause: None,
+        });
+    }
+    Ok(resp)
+}
+
+pub(super) fn decode_token(
+    status: u16,
+    bytes: &[u8],
+    record: &mut CallRecord,
+) -> Result<CachedToken, ApiError> {
+    if status == StatusCode::OK.as_u16() {
+        let mut value: serde_json::Value =
+            serde_json::from_slice(bytes).map_err(|e| unexpected(status, bytes, e))?;
+        let token: TokenResponse =
+            serde_json::from_value(value.clone()).map_err(|e| unexpected(status, b"", e))?;
+        if token.access_token.is_empty() {
+            return Err(unexpected(status, b"", "no access_token"));
+        }
+        // The journal keeps the answer without the token itself.
+        value["access_token"] = serde_json::Value::String("***".to_owned());
+        record.response = Some(value.to_string());
+        return Ok(CachedToken {
+            token: Secret::new(token.access_token),
+            expires_at_ms: now_ms() + token.expires_in.max(0) * 1000,
+            scope: token.scope,
+        });
+    }
+    record.response = Some(recorded_body(bytes));
+    match serde_json::from_slice::<TokenError>(bytes) {
+        Ok(e) if !e.error.is_empty() => Err(ApiError::Platform {
+            http_status: status,
+            code: e.error,
+            message: e.error_description,
+            cause: None,
+        }),
+        _ => Err(unexpected(status, bytes, "not a token answer")),
+    }
+}
