@@ -915,7 +915,7 @@ fn the_sandbox_answers_every_operation_through_the_core() {
                         name: "限量礼包".to_owned(),
                         participate_result: false,
                         error_code: Some(14004),
-                        error_message: Some("no stock left: all 0 have been claimed".to_owned()),
+                        error_message: Some("no stock: this unit has nothing to give".to_owned()),
                     },
                 ],
             }]),
@@ -941,7 +941,7 @@ fn the_sandbox_answers_every_operation_through_the_core() {
                     name: "已领完".to_owned(),
                     participate_result: false,
                     error_code: Some(14004),
-                    error_message: Some("no stock left: all 0 have been claimed".to_owned()),
+                    error_message: Some("no stock: this unit has nothing to give".to_owned()),
                 }],
             }]),
         }

@@ -261,7 +261,7 @@ async fn refusals_have_their_codes_and_reasons() {
     );
 
     for (label, code, message) in [
-        ("sold-out", 14004, "no stock left: all 0 have been claimed"),
+        ("sold-out", 14004, "no stock: this unit has nothing to give"),
         ("past", 14002, ""),
         ("future", 14001, ""),
     ] {

@@ -190,7 +190,11 @@ fn verdict(
         if u64::try_from(claimed).unwrap_or(u64::MAX) >= stock {
             return Ok(Some((
                 NO_STOCK,
-                format!("no stock left: all {stock} have been claimed"),
+                if stock == 0 {
+                    "no stock: this unit has nothing to give".to_owned()
+                } else {
+                    format!("no stock left: all {stock} have been claimed")
+                },
             )));
         }
     }
