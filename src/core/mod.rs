@@ -317,6 +317,11 @@ impl Core {
     fn stop_service(&mut self) {
         let _ = self.stop.send(true);
         if let (Some(runtime), Some(service)) = (self.runtime.take(), self.service.take()) {
+            if tokio::runtime::Handle::try_current().is_ok() {
+                // Inside another runtime nothing may block: the service stops on its own.
+                runtime.shutdown_background();
+                return;
+            }
             let _ = runtime
                 .block_on(async { tokio::time::timeout(Duration::from_secs(10), service).await });
             runtime.shutdown_timeout(Duration::from_secs(5));
