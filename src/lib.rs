@@ -1,4 +1,5 @@
 pub mod client;
 pub mod core;
 pub mod platform;
+pub mod ui;
 pub mod wire;

@@ -1,4 +1,4 @@
-//! The command line: no sub-command opens the console (later); `serve` runs the embedded
+//! The command line: no sub-command opens the console; `serve` runs the embedded
 //! platform headless; `app create` registers an application.
 
 use std::io::Write;
@@ -9,7 +9,7 @@ use std::time::Duration;
 
 mod call;
 
-use clap::{Args, CommandFactory, Parser, Subcommand};
+use clap::{Args, Parser, Subcommand};
 use license_desk::platform::{self, Config, Region, Server};
 
 #[derive(Parser)]
@@ -89,9 +89,8 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         None => {
-            // The console comes with a later version; until then, say what there is.
-            let _ = Cli::command().print_help();
-            Ok(())
+            init_logging("warn");
+            license_desk::ui::run()
         }
         Some(Command::Serve(args)) => serve(args),
         Some(Command::App(AppCommand::Create { data, name, scopes })) => {

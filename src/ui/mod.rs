@@ -1,0 +1,79 @@
+//! The console: egui panels that draw the core's state and send it commands. No I/O here:
+//! everything goes through `core::Core`, which wakes the window when an answer arrives.
+
+pub mod fonts;
+pub mod i18n;
+mod shell;
+
+use serde::{Deserialize, Serialize};
+
+pub use shell::DeskApp;
+
+use crate::core::{Core, CoreOptions};
+
+/// The screens of the left navigation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Screen {
+    Customers,
+    Orders,
+    Assets,
+    Activities,
+    AssetNumbers,
+    History,
+    Settings,
+}
+
+impl Screen {
+    pub const ALL: [Screen; 7] = [
+        Screen::Customers,
+        Screen::Orders,
+        Screen::Assets,
+        Screen::Activities,
+        Screen::AssetNumbers,
+        Screen::History,
+        Screen::Settings,
+    ];
+}
+
+/// What the console remembers between runs (eframe keeps the window size itself).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Prefs {
+    pub lang: i18n::Lang,
+    pub screen: Screen,
+    pub dark: bool,
+}
+
+impl Default for Prefs {
+    fn default() -> Self {
+        Self {
+            lang: i18n::Lang::from_os(),
+            screen: Screen::Customers,
+            dark: false,
+        }
+    }
+}
+
+/// Opens the console on the active profile (the Sandbox on a fresh machine).
+pub fn run() -> Result<(), String> {
+    let core = Core::start(CoreOptions::for_user().map_err(|e| e.to_string())?)
+        .map_err(|e| e.to_string())?;
+    let options = eframe::NativeOptions {
+        viewport: egui::ViewportBuilder::default()
+            .with_title("License Desk")
+            .with_inner_size([1100.0, 720.0])
+            .with_min_inner_size([720.0, 480.0]),
+        ..Default::default()
+    };
+    eframe::run_native(
+        "license-desk",
+        options,
+        Box::new(move |cc| {
+            let prefs = cc
+                .storage
+                .and_then(|s| eframe::get_value::<Prefs>(s, eframe::APP_KEY))
+                .unwrap_or_default();
+            Ok(Box::new(DeskApp::new(core, prefs, &cc.egui_ctx)))
+        }),
+    )
+    .map_err(|e| format!("the window could not open: {e}"))
+}

@@ -1,0 +1,191 @@
+//! The window's frame: the top bar (active profile, keyring), the left navigation, the status
+//! bar, and the screens (each says what it will do until it is built).
+
+use egui::{Color32, RichText};
+
+use super::i18n::{Lang, Text, t};
+use super::{Prefs, Screen, fonts};
+use crate::core::{Core, CoreState, KeyringState, SandboxState};
+
+/// Calm for the Sandbox, a strong warning colour for production.
+const SANDBOX_COLOUR: Color32 = Color32::from_rgb(0x2e, 0x7d, 0x32);
+const PRODUCTION_COLOUR: Color32 = Color32::from_rgb(0xc6, 0x28, 0x28);
+const REMOTE_COLOUR: Color32 = Color32::from_rgb(0x15, 0x65, 0xc0);
+
+pub struct DeskApp {
+    core: Core,
+    pub prefs: Prefs,
+}
+
+impl DeskApp {
+    pub fn new(core: Core, prefs: Prefs, ctx: &egui::Context) -> Self {
+        fonts::install(ctx);
+        let waker = ctx.clone();
+        core.set_repaint(move || waker.request_repaint());
+        ctx.set_theme(if prefs.dark {
+            egui::Theme::Dark
+        } else {
+            egui::Theme::Light
+        });
+        Self { core, prefs }
+    }
+
+    fn t(&self, text: Text) -> &'static str {
+        t(self.prefs.lang, text)
+    }
+
+    /// The whole window, one frame.
+    pub fn root_ui(&mut self, ui: &mut egui::Ui) {
+        // Answers to commands are applied at the start of the frame (none are sent yet).
+        while self.core.try_recv().is_some() {}
+        let state = self.core.state();
+        egui::Panel::top("top_bar").show(ui, |ui| self.top_bar_ui(ui, &state));
+        egui::Panel::bottom("status_bar").show(ui, |ui| self.status_bar_ui(ui, &state));
+        egui::Panel::left("navigation")
+            .resizable(false)
+            .exact_size(170.0)
+            .show(ui, |ui| self.navigation_ui(ui));
+        egui::CentralPanel::default().show(ui, |ui| self.screen_ui(ui));
+    }
+
+    fn top_bar_ui(&mut self, ui: &mut egui::Ui, state: &CoreState) {
+        ui.horizontal(|ui| {
+            ui.heading(self.t(Text::AppName));
+            ui.separator();
+            let profile = state.profiles.active();
+            let (colour, badge) = if profile.is_sandbox() {
+                (SANDBOX_COLOUR, self.t(Text::Sandbox))
+            } else if profile.production {
+                (PRODUCTION_COLOUR, self.t(Text::Production))
+            } else {
+                (REMOTE_COLOUR, "")
+            };
+            ui.label(format!("{}:", self.t(Text::Profile)));
+            let name = if profile.is_sandbox() {
+                self.t(Text::Sandbox).to_owned()
+            } else {
+                profile.name.clone()
+            };
+            ui.label(
+                RichText::new(name)
+                    .strong()
+                    .color(Color32::WHITE)
+                    .background_color(colour),
+            );
+            if !badge.is_empty() && !profile.is_sandbox() {
+                ui.label(RichText::new(badge).strong().color(colour));
+            }
+            ui.separator();
+            let keyring = match &state.keyring {
+                None => RichText::new(self.t(Text::KeyringChecking)),
+                Some(KeyringState::Available { store }) => {
+                    RichText::new(format!("{}: {store}", self.t(Text::KeyringOk)))
+                }
+                Some(KeyringState::MemoryOnly { .. }) => {
+                    RichText::new(self.t(Text::KeyringMemory)).color(PRODUCTION_COLOUR)
+                }
+            };
+            let response = ui.label(keyring);
+            if let Some(KeyringState::MemoryOnly { reason }) = &state.keyring {
+                response.on_hover_text(reason);
+            }
+        });
+    }
+
+    fn status_bar_ui(&mut self, ui: &mut egui::Ui, state: &CoreState) {
+        ui.horizontal(|ui| {
+            let sandbox = match &state.sandbox {
+                SandboxState::Starting => self.t(Text::SandboxStarting).to_owned(),
+                SandboxState::Ready { base_url } => {
+                    format!("{} · {base_url}", self.t(Text::SandboxReady))
+                }
+                SandboxState::Failed(why) => format!("{}: {why}", self.t(Text::SandboxFailed)),
+            };
+            ui.label(self.t(Text::Ready));
+            ui.separator();
+            ui.label(sandbox);
+        });
+    }
+
+    fn navigation_ui(&mut self, ui: &mut egui::Ui) {
+        ui.add_space(6.0);
+        for screen in Screen::ALL {
+            let label = self.t(screen_title(screen));
+            if ui
+                .selectable_label(self.prefs.screen == screen, label)
+                .clicked()
+            {
+                self.prefs.screen = screen;
+            }
+        }
+    }
+
+    fn screen_ui(&mut self, ui: &mut egui::Ui) {
+        let screen = self.prefs.screen;
+        ui.heading(self.t(screen_title(screen)));
+        ui.add_space(8.0);
+        if screen == Screen::Settings {
+            self.settings_ui(ui);
+            ui.add_space(12.0);
+        }
+        ui.label(RichText::new(self.t(Text::Coming)).italics());
+        ui.label(self.t(screen_plan(screen)));
+    }
+
+    fn settings_ui(&mut self, ui: &mut egui::Ui) {
+        ui.horizontal(|ui| {
+            ui.label(self.t(Text::Language));
+            for lang in [Lang::Zh, Lang::En] {
+                ui.selectable_value(&mut self.prefs.lang, lang, lang.name());
+            }
+        });
+        ui.horizontal(|ui| {
+            ui.label(self.t(Text::Theme));
+            let before = self.prefs.dark;
+            let (light, dark) = (self.t(Text::Light), self.t(Text::Dark));
+            ui.selectable_value(&mut self.prefs.dark, false, light);
+            ui.selectable_value(&mut self.prefs.dark, true, dark);
+            if before != self.prefs.dark {
+                ui.ctx().set_theme(if self.prefs.dark {
+                    egui::Theme::Dark
+                } else {
+                    egui::Theme::Light
+                });
+            }
+        });
+    }
+}
+
+fn screen_title(screen: Screen) -> Text {
+    match screen {
+        Screen::Customers => Text::Customers,
+        Screen::Orders => Text::Orders,
+        Screen::Assets => Text::Assets,
+        Screen::Activities => Text::Activities,
+        Screen::AssetNumbers => Text::AssetNumbers,
+        Screen::History => Text::History,
+        Screen::Settings => Text::Settings,
+    }
+}
+
+fn screen_plan(screen: Screen) -> Text {
+    match screen {
+        Screen::Customers => Text::CustomersWill,
+        Screen::Orders => Text::OrdersWill,
+        Screen::Assets => Text::AssetsWill,
+        Screen::Activities => Text::ActivitiesWill,
+        Screen::AssetNumbers => Text::AssetNumbersWill,
+        Screen::History => Text::HistoryWill,
+        Screen::Settings => Text::SettingsWill,
+    }
+}
+
+impl eframe::App for DeskApp {
+    fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
+        self.root_ui(ui);
+    }
+
+    fn save(&mut self, storage: &mut dyn eframe::Storage) {
+        eframe::set_value(storage, eframe::APP_KEY, &self.prefs);
+    }
+}
