@@ -2,6 +2,7 @@
 //! everything goes through `core::Core`, which wakes the window when an answer arrives.
 
 pub mod fonts;
+mod history;
 pub mod i18n;
 mod shell;
 

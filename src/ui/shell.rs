@@ -3,6 +3,7 @@
 
 use egui::{Color32, RichText};
 
+use super::history::HistoryScreen;
 use super::i18n::{Lang, Text, t};
 use super::{Prefs, Screen, fonts};
 use crate::core::{Core, CoreState, KeyringState, SandboxState};
@@ -15,6 +16,7 @@ const REMOTE_COLOUR: Color32 = Color32::from_rgb(0x15, 0x65, 0xc0);
 pub struct DeskApp {
     core: Core,
     pub prefs: Prefs,
+    history: HistoryScreen,
 }
 
 impl DeskApp {
@@ -27,7 +29,16 @@ impl DeskApp {
         } else {
             egui::Theme::Light
         });
-        Self { core, prefs }
+        Self {
+            core,
+            prefs,
+            history: HistoryScreen::default(),
+        }
+    }
+
+    /// The core the window drives (tests send it commands directly).
+    pub fn core(&self) -> &Core {
+        &self.core
     }
 
     fn t(&self, text: Text) -> &'static str {
@@ -36,8 +47,11 @@ impl DeskApp {
 
     /// The whole window, one frame.
     pub fn root_ui(&mut self, ui: &mut egui::Ui) {
-        // Answers to commands are applied at the start of the frame (none are sent yet).
-        while self.core.try_recv().is_some() {}
+        // Answers are applied at the start of the frame, each to the screen that waits for it;
+        // a late answer to a command a screen no longer waits for is dropped.
+        while let Some(event) = self.core.try_recv() {
+            self.history.apply(&event);
+        }
         let state = self.core.state();
         egui::Panel::top("top_bar").show(ui, |ui| self.top_bar_ui(ui, &state));
         egui::Panel::bottom("status_bar").show(ui, |ui| self.status_bar_ui(ui, &state));
@@ -124,6 +138,10 @@ impl DeskApp {
         let screen = self.prefs.screen;
         ui.heading(self.t(screen_title(screen)));
         ui.add_space(8.0);
+        if screen == Screen::History {
+            self.history.ui(ui, &self.core, self.prefs.lang);
+            return;
+        }
         if screen == Screen::Settings {
             self.settings_ui(ui);
             ui.add_space(12.0);
