@@ -175,10 +175,10 @@ impl HistoryScreen {
                     Text::Code,
                     Text::DurationMs,
                     Text::Attempt,
+                    Text::Profile,
                 ] {
                     ui.label(RichText::new(t(lang, head)).strong());
                 }
-                ui.label(RichText::new("").strong());
                 ui.end_row();
                 for e in &self.entries {
                     let selected = self.selected == Some(e.id);
