@@ -49,10 +49,6 @@ impl Operation {
         }
     }
 
-    pub fn parse(s: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|o| o.name() == s)
-    }
-
     /// Whether a failed attempt may be sent again: reads, and writes that are idempotent (a batch
     /// by its channelOrderId, lock and unlock by nature, update by setting the same values).
     /// Creating, binding, handing out numbers and claiming are not retried.

@@ -59,10 +59,6 @@ impl Store {
         })
     }
 
-    pub fn path(&self) -> &Path {
-        &self.path
-    }
-
     /// Runs `f` in the writer's transaction: committed if `f` succeeds, undone if not.
     pub async fn write<T, E>(
         &self,

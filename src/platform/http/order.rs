@@ -7,7 +7,6 @@ use axum::http::StatusCode;
 use axum::http::request::Parts;
 use axum::response::{IntoResponse, Response};
 use rusqlite::Transaction;
-use serde::Serialize;
 use serde::de::DeserializeOwned;
 
 use super::admit::{Admission, Query, Refusal, admit, json_body};
@@ -361,12 +360,9 @@ pub async fn shellnums(
         .await?)
 }
 
-#[derive(Serialize)]
-struct NoData;
-
 /// Any other path: 404 in the order group's envelope.
 pub async fn not_found(req: Request) -> Response {
-    let body: OrderEnvelope<NoData> = OrderEnvelope::failure(
+    let body: OrderEnvelope<()> = OrderEnvelope::failure(
         envelope::NOT_FOUND,
         format!("no operation at {}", req.uri().path()),
         "not found",
@@ -378,7 +374,7 @@ pub async fn not_found(req: Request) -> Response {
 
 /// A known path with another method: 405 in the order group's envelope.
 pub async fn method_not_allowed(req: Request) -> Response {
-    let body: OrderEnvelope<NoData> = OrderEnvelope::failure(
+    let body: OrderEnvelope<()> = OrderEnvelope::failure(
         envelope::METHOD_NOT_ALLOWED,
         format!(
             "{} is not an operation of {}",

@@ -163,20 +163,6 @@ pub fn apply_next_pending(tx: &Transaction<'_>, now: i64) -> Result<Option<i64>,
     Ok(Some(batch_id))
 }
 
-/// The state of a batch: `pending`, `applied` or `failed` (with why), if it exists.
-pub fn batch_state(
-    tx: &Transaction<'_>,
-    channel_code: &str,
-    channel_order_id: &str,
-) -> rusqlite::Result<Option<(String, Option<String>)>> {
-    tx.query_row(
-        "SELECT state, failure FROM batches WHERE channel_code = ?1 AND channel_order_id = ?2",
-        [channel_code, channel_order_id],
-        |r| Ok((r.get(0)?, r.get(1)?)),
-    )
-    .optional()
-}
-
 fn mode_name(mode: SyncMode) -> &'static str {
     match mode {
         SyncMode::Sync => "sync",
