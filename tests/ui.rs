@@ -5,12 +5,25 @@ use std::time::Duration;
 
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
+use keyring_core::api::CredentialStoreApi;
 use license_desk::core::{Call, Command, Core, CoreOptions, KeyringChoice, Outcome};
+use license_desk::platform::{Config, Server, create_app};
 use license_desk::ui::i18n::Lang;
 use license_desk::ui::{DeskApp, Prefs, Screen};
 
 fn app(dir: &std::path::Path, lang: Lang) -> Harness<'static, DeskApp> {
-    let store = keyring_core::mock::Store::new().expect("mock keyring");
+    app_with_store(
+        dir,
+        lang,
+        keyring_core::mock::Store::new().expect("mock keyring"),
+    )
+}
+
+fn app_with_store(
+    dir: &std::path::Path,
+    lang: Lang,
+    store: std::sync::Arc<keyring_core::CredentialStore>,
+) -> Harness<'static, DeskApp> {
     let core = Core::start(CoreOptions {
         config_dir: dir.join("config"),
         data_dir: dir.join("data"),
@@ -52,7 +65,8 @@ fn settle(
     mut done: impl FnMut(&Harness<'static, DeskApp>) -> bool,
 ) {
     for _ in 0..100 {
-        harness.run();
+        // A spinner animates while a call runs; `run_ok` steps a bounded number of frames.
+        harness.run_ok();
         if done(harness) {
             return;
         }
@@ -134,4 +148,208 @@ fn switching_to_chinese_relabels_the_window() {
     assert_eq!(harness.get_all_by_label("设置").count(), 2);
     harness.get_by_label("沙箱");
     assert!(harness.query_by_label("Customers").is_none());
+}
+
+/// Focuses the field with this accessible label, selects what it holds and types `text` over it.
+fn type_into(harness: &mut Harness<'static, DeskApp>, label: &str, text: &str) {
+    harness.get_by_label(label).focus();
+    harness.run_ok();
+    harness.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
+    harness.run_ok();
+    harness.get_by_label(label).type_text(text);
+    harness.run_ok();
+}
+
+fn click(harness: &mut Harness<'static, DeskApp>, label: &str) {
+    harness.get_by_label(label).click();
+    harness.run_ok();
+}
+
+#[test]
+fn customers_bind_query_create_update_and_a_refusal_in_a_toast() {
+    let dir = tempfile::tempdir().expect("dir");
+    let mut harness = app(dir.path(), Lang::En);
+    harness.run();
+
+    // Bind: the required fields are checked before anything is sent.
+    click(&mut harness, "Bind customer");
+    click(&mut harness, "Bind");
+    assert_eq!(harness.query_all_by_label("required").count(), 4);
+    type_into(&mut harness, "Channel code", "SHOP");
+    type_into(&mut harness, "Channel customer id", "S-1001");
+    type_into(&mut harness, "Customer name", "上海门店");
+    type_into(&mut harness, "Enterprise name", "上海测试企业");
+    type_into(&mut harness, "Buyer's mobile", "12345");
+    click(&mut harness, "Bind");
+    harness.get_by_label("must be a mobile number: 1 followed by 10 digits");
+    type_into(&mut harness, "Buyer's mobile", "13800138000");
+    click(&mut harness, "Bind");
+    settle(&mut harness, |h| h.query_by_label("Bound:").is_some());
+    assert_eq!(harness.query_all_by_label("required").count(), 0);
+    harness.get_by_label("上海测试企业");
+
+    // The bound customer is found by a query of its enterprise's customers.
+    click(&mut harness, "Show this enterprise's customers");
+    settle(&mut harness, |h| {
+        h.query_by_label("1 customer(s)").is_some()
+    });
+    harness.get_by_label("S-1001");
+    harness.get_by_label("上海测试企业");
+
+    // Create an enterprise: its members are shown.
+    click(&mut harness, "Create enterprise");
+    type_into(&mut harness, "CRM customer id", "CRM-9001");
+    type_into(&mut harness, "Customer name", "北京测试企业");
+    type_into(&mut harness, "Branch name", "北京分公司");
+    type_into(&mut harness, "Address", "北京市海淀区");
+    click(&mut harness, "Create");
+    settle(&mut harness, |h| h.query_by_label("Created:").is_some());
+    harness.get_by_label("gxxp-admin");
+    harness.get_by_label("cloud-staff");
+    let global_id = harness
+        .get_by_label_contains("EG00")
+        .value()
+        .expect("global id");
+
+    // Update it from the created one, then find the new name by a query.
+    click(&mut harness, "Edit this enterprise");
+    type_into(&mut harness, "Customer name", "北京新名称企业");
+    click(&mut harness, "Update");
+    settle(&mut harness, |h| h.query_by_label("Updated.").is_some());
+    click(&mut harness, "Query customers");
+    type_into(&mut harness, "Channel code", "CRM");
+    type_into(&mut harness, "Channel customer id", "CRM-9001");
+    click(&mut harness, "Default customer only");
+    click(&mut harness, "Query");
+    settle(&mut harness, |h| {
+        h.query_by_label("1 customer(s)").is_some()
+    });
+    harness.get_by_label("北京新名称企业");
+    // All customers: the industrial-information customer (GXXP) has the new name too.
+    click(&mut harness, "All customers");
+    click(&mut harness, "Query");
+    settle(&mut harness, |h| {
+        h.query_by_label("2 customer(s)").is_some()
+    });
+    assert_eq!(harness.query_all_by_label("北京新名称企业").count(), 2);
+    harness.get_by_label("GXXP");
+
+    click(&mut harness, "Create enterprise");
+    // The same CRM id again: the platform refuses; the toast shows its code and message
+    // verbatim beside a plain explanation, and the form keeps what was typed.
+    click(&mut harness, "Create");
+    let verbatim = format!(
+        "13004: crmCustomerId: an enterprise master account ({global_id}) already exists for this CRM customer; use operation 4 to change it"
+    );
+    settle(&mut harness, |h| h.query_by_label(&verbatim).is_some());
+    harness.get_by_label("Create enterprise: Failed");
+    harness.get_by_label_contains("The platform refused the request");
+    let kept = |h: &Harness<'static, DeskApp>, label: &str| h.get_by_label(label).value();
+    assert_eq!(
+        kept(&harness, "CRM customer id").as_deref(),
+        Some("CRM-9001")
+    );
+    assert_eq!(kept(&harness, "Address").as_deref(), Some("北京市海淀区"));
+    harness.get_by_label("Create enterprise · Failed");
+    click(&mut harness, "Dismiss");
+    assert!(harness.query_by_label(&verbatim).is_none());
+
+    // Every call is in History.
+    click(&mut harness, "History");
+    settle(&mut harness, |h| {
+        h.query_all_by_label("create_enterprise").count() == 2
+    });
+    assert_eq!(harness.query_all_by_label("bind").count(), 1);
+    assert_eq!(harness.query_all_by_label("update_enterprise").count(), 1);
+    assert_eq!(harness.query_all_by_label("query_customers").count(), 3);
+    // Idle, the window stops repainting (`run` panics if it never settles).
+    harness.run();
+}
+
+#[test]
+fn settings_add_a_profile_test_it_switch_to_it_and_remove_it() {
+    // A second platform, as a remote one would be.
+    let runtime = tokio::runtime::Runtime::new().expect("runtime");
+    let remote_dir = tempfile::tempdir().expect("dir");
+    let server = runtime
+        .block_on(Server::start(Config::new(
+            remote_dir.path(),
+            "127.0.0.1:0".parse().expect("addr"),
+        )))
+        .expect("remote platform");
+    let app_creds = create_app(remote_dir.path(), "desk", &["auth_order".to_owned()]).expect("app");
+
+    let dir = tempfile::tempdir().expect("dir");
+    let store = keyring_core::mock::Store::new().expect("mock keyring");
+    let mut harness = app_with_store(dir.path(), Lang::En, store.clone());
+    harness.run();
+    click(&mut harness, "Settings");
+    click(&mut harness, "Add profile");
+    click(&mut harness, "Save");
+    // Name, base URL, app key and secret are required; the token URL has a default.
+    assert_eq!(harness.query_all_by_label("required").count(), 3);
+    // The base URL, and the token URL made from it.
+    assert_eq!(
+        harness
+            .query_all_by_label("an http:// or https:// address is required")
+            .count(),
+        2
+    );
+    type_into(&mut harness, "Name", "Staging");
+    type_into(&mut harness, "Base URL", &server.base_url());
+    type_into(&mut harness, "App key", &app_creds.app_key);
+    type_into(&mut harness, "App secret", &app_creds.app_secret);
+    type_into(&mut harness, "Operator identity", "zhang.san@example.com");
+    click(&mut harness, "Production platform");
+    click(&mut harness, "Save");
+    settle(&mut harness, |h| {
+        h.query_by_label("Staging").is_some() && h.query_by_label("Save").is_none()
+    });
+    // The secret went to the keyring, not into the profiles file.
+    let profiles = std::fs::read_to_string(dir.path().join("config/profiles.json")).expect("file");
+    assert!(profiles.contains(&app_creds.app_key), "{profiles}");
+    assert!(!profiles.contains(&app_creds.app_secret), "{profiles}");
+    let entry = store
+        .build("license-desk", "Staging/app-secret", None)
+        .expect("entry");
+    assert_eq!(entry.get_password().expect("stored"), app_creds.app_secret);
+
+    // Test the connection: a token and its scopes.
+    click(&mut harness, "Staging");
+    click(&mut harness, "Test connection");
+    settle(&mut harness, |h| {
+        h.query_by_label_contains("Staging: connected. Scopes: auth_order;")
+            .is_some()
+    });
+
+    // Switch to it: the top bar says so in the production colour, and calls go to it.
+    click(&mut harness, "Use this profile");
+    settle(&mut harness, |h| h.query_by_label("PRODUCTION").is_some());
+    assert_eq!(harness.state().core().state().profiles.active, "Staging");
+    click(&mut harness, "Customers");
+    type_into(&mut harness, "Channel code", "SHOP");
+    type_into(&mut harness, "Channel customer id", "S-0001");
+    click(&mut harness, "Query");
+    // The Sandbox knows SHOP/S-0001; the other platform does not.
+    settle(&mut harness, |h| {
+        h.query_by_label("No customers found: the customer is not bound to an enterprise.")
+            .is_some()
+    });
+
+    // Remove it, after a confirmation: back on the Sandbox, the secret gone from the keyring.
+    click(&mut harness, "Settings");
+    // The profile's row (the top bar names it too).
+    harness
+        .get_by_role_and_label(egui::accesskit::Role::Button, "Staging")
+        .click();
+    harness.run_ok();
+    click(&mut harness, "Remove profile");
+    harness.get_by_label("Remove the profile Staging?");
+    click(&mut harness, "Remove");
+    settle(&mut harness, |h| h.query_by_label("Staging").is_none());
+    assert_eq!(harness.state().core().state().profiles.active, "Sandbox");
+    assert!(harness.query_by_label("PRODUCTION").is_none());
+    assert!(entry.get_password().is_err());
+    harness.run();
+    runtime.block_on(server.shutdown());
 }

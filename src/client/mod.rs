@@ -501,7 +501,7 @@ fn needs_renewal(t: &CachedToken, now: i64) -> bool {
     t.expires_at_ms - now < 5 * 60 * 1000
 }
 
-pub(crate) fn now_ms() -> i64 {
+pub fn now_ms() -> i64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map(|d| d.as_millis() as i64)

@@ -24,7 +24,10 @@ pub use journal::{JournalEntry, JournalFilter};
 pub use profiles::{Endpoint, Profile, Profiles, SANDBOX};
 pub use secrets::KeyringState;
 
-use crate::client::{ApiError, Secret};
+// The UI imports only `core`: what it needs of the client and the interface comes through here.
+pub use crate::client::{ApiError, Operation, Secret, now_ms};
+pub use crate::wire;
+
 use crate::wire::{
     ActivityResponse, Asset, BatchOrderRequest, BatchOrderResult, BindRequest, ClaimRequest,
     CreatedEnterprise, Customer, CustomerQuery, EnterpriseRequest, LockResult,

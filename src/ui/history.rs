@@ -5,10 +5,10 @@ use std::path::PathBuf;
 
 use egui::{RichText, ScrollArea};
 
+use super::form::busy_button_ui;
 use super::i18n::{Lang, Text, t};
-use crate::client::Operation;
 use crate::core::{
-    Command, Core, Event, ExportFormat, JournalEntry, JournalFilter, Latest, Outcome,
+    Command, Core, Event, ExportFormat, JournalEntry, JournalFilter, Latest, Operation, Outcome,
 };
 
 /// Most rows fetched at once.
@@ -23,7 +23,7 @@ pub struct HistoryScreen {
     export_path: String,
     query: Latest,
     export: Latest,
-    message: Option<Result<String, String>>,
+    exported: Option<String>,
     loaded_once: bool,
 }
 
@@ -42,30 +42,24 @@ impl HistoryScreen {
             .start(core.send(Command::QueryJournal(self.filter(ROWS))));
     }
 
-    /// Takes the answer if it is for this screen; false otherwise.
-    pub fn apply(&mut self, event: &Event) -> bool {
+    /// Takes the answer if it is for this screen, and names the action it answers.
+    pub fn apply(&mut self, event: &Event) -> Option<Text> {
         if self.query.accept(event) {
-            match &event.result {
-                Ok(Outcome::Journal(entries)) => {
-                    self.entries = entries.clone();
-                    self.message = None;
-                }
-                Ok(_) => {}
-                Err(e) => self.message = Some(Err(e.to_string())),
+            if let Ok(Outcome::Journal(entries)) = &event.result {
+                self.entries = entries.clone();
             }
-            return true;
+            return Some(Text::LoadHistory);
         }
         if self.export.accept(event) {
-            self.message = Some(match &event.result {
+            self.exported = match &event.result {
                 Ok(Outcome::Exported { path, count }) => {
-                    Ok(format!("{count} → {}", path.display()))
+                    Some(format!("{count} → {}", path.display()))
                 }
-                Ok(_) => Ok(String::new()),
-                Err(e) => Err(e.to_string()),
-            });
-            return true;
+                _ => None,
+            };
+            return Some(Text::ExportCsv);
         }
-        false
+        None
     }
 
     pub fn ui(&mut self, ui: &mut egui::Ui, core: &Core, lang: Lang) {
@@ -116,28 +110,15 @@ impl HistoryScreen {
             }
             ui.add(egui::TextEdit::singleline(&mut self.export_path).desired_width(320.0))
                 .labelled_by(label.id);
-            let busy = self.export.is_waiting();
-            if ui
-                .add_enabled(!busy, egui::Button::new(t(lang, Text::ExportCsv)))
-                .clicked()
-            {
+            if busy_button_ui(ui, t(lang, Text::ExportCsv), self.export.is_waiting()) {
                 self.export.start(core.send(Command::ExportJournal {
                     filter: self.filter(0),
                     path: PathBuf::from(self.export_path.trim()),
                     format: ExportFormat::Csv,
                 }));
             }
-            match &self.message {
-                Some(Ok(done)) if !done.is_empty() => {
-                    ui.label(format!("{}: {done}", t(lang, Text::Exported)));
-                }
-                Some(Err(why)) => {
-                    ui.colored_label(
-                        ui.visuals().error_fg_color,
-                        format!("{}: {why}", t(lang, Text::Failed)),
-                    );
-                }
-                _ => {}
+            if let Some(done) = &self.exported {
+                ui.label(format!("{}: {done}", t(lang, Text::Exported)));
             }
         });
         ui.separator();
@@ -247,7 +228,7 @@ fn pretty(body: &str) -> String {
 fn time_of(ms: i64) -> String {
     let secs = ms.div_euclid(1000);
     let (day, rest) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
-    let today = crate::client::now_ms().div_euclid(86_400_000);
+    let today = crate::core::now_ms().div_euclid(86_400_000);
     let hms = format!(
         "{:02}:{:02}:{:02}",
         rest / 3600,

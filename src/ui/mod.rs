@@ -1,10 +1,14 @@
 //! The console: egui panels that draw the core's state and send it commands. No I/O here:
 //! everything goes through `core::Core`, which wakes the window when an answer arrives.
 
+mod customers;
 pub mod fonts;
+mod form;
 mod history;
 pub mod i18n;
+mod settings;
 mod shell;
+mod toasts;
 
 use serde::{Deserialize, Serialize};
 

@@ -3,10 +3,13 @@
 
 use egui::{Color32, RichText};
 
+use super::customers::CustomersScreen;
 use super::history::HistoryScreen;
-use super::i18n::{Lang, Text, t};
+use super::i18n::{Text, t};
+use super::settings::SettingsScreen;
+use super::toasts::Toasts;
 use super::{Prefs, Screen, fonts};
-use crate::core::{Core, CoreState, KeyringState, SandboxState};
+use crate::core::{Core, CoreState, Event, KeyringState, SandboxState};
 
 /// Calm for the Sandbox, a strong warning colour for production.
 const SANDBOX_COLOUR: Color32 = Color32::from_rgb(0x2e, 0x7d, 0x32);
@@ -16,7 +19,12 @@ const REMOTE_COLOUR: Color32 = Color32::from_rgb(0x15, 0x65, 0xc0);
 pub struct DeskApp {
     core: Core,
     pub prefs: Prefs,
+    customers: CustomersScreen,
     history: HistoryScreen,
+    settings: SettingsScreen,
+    toasts: Toasts,
+    /// The last answered action, for the status bar.
+    last: Option<(Text, bool)>,
 }
 
 impl DeskApp {
@@ -32,7 +40,11 @@ impl DeskApp {
         Self {
             core,
             prefs,
+            customers: CustomersScreen::default(),
             history: HistoryScreen::default(),
+            settings: SettingsScreen::default(),
+            toasts: Toasts::default(),
+            last: None,
         }
     }
 
@@ -50,7 +62,7 @@ impl DeskApp {
         // Answers are applied at the start of the frame, each to the screen that waits for it;
         // a late answer to a command a screen no longer waits for is dropped.
         while let Some(event) = self.core.try_recv() {
-            self.history.apply(&event);
+            self.apply(&event);
         }
         let state = self.core.state();
         egui::Panel::top("top_bar").show(ui, |ui| self.top_bar_ui(ui, &state));
@@ -59,7 +71,25 @@ impl DeskApp {
             .resizable(false)
             .exact_size(170.0)
             .show(ui, |ui| self.navigation_ui(ui));
-        egui::CentralPanel::default().show(ui, |ui| self.screen_ui(ui));
+        egui::CentralPanel::default().show(ui, |ui| self.screen_ui(ui, &state));
+        self.toasts.ui(ui.ctx(), self.prefs.lang);
+    }
+
+    /// Gives an answer to the screen that waits for it. Its error is handled here, once: a
+    /// toast with the platform's words and the status bar; the screen keeps what was typed.
+    fn apply(&mut self, event: &Event) {
+        let action = self
+            .customers
+            .apply(event)
+            .or_else(|| self.settings.apply(event))
+            .or_else(|| self.history.apply(event));
+        let Some(action) = action else {
+            return;
+        };
+        if let Err(error) = &event.result {
+            self.toasts.error(action, error);
+        }
+        self.last = Some((action, event.result.is_ok()));
     }
 
     fn top_bar_ui(&mut self, ui: &mut egui::Ui, state: &CoreState) {
@@ -115,7 +145,20 @@ impl DeskApp {
                 }
                 SandboxState::Failed(why) => format!("{}: {why}", self.t(Text::SandboxFailed)),
             };
-            ui.label(self.t(Text::Ready));
+            match self.last {
+                None => {
+                    ui.label(self.t(Text::Ready));
+                }
+                Some((action, true)) => {
+                    ui.label(format!("{} · {}", self.t(action), self.t(Text::Done)));
+                }
+                Some((action, false)) => {
+                    ui.colored_label(
+                        ui.visuals().error_fg_color,
+                        format!("{} · {}", self.t(action), self.t(Text::Failed)),
+                    );
+                }
+            }
             ui.separator();
             ui.label(sandbox);
         });
@@ -134,43 +177,22 @@ impl DeskApp {
         }
     }
 
-    fn screen_ui(&mut self, ui: &mut egui::Ui) {
+    fn screen_ui(&mut self, ui: &mut egui::Ui, state: &CoreState) {
         let screen = self.prefs.screen;
+        let lang = self.prefs.lang;
         ui.heading(self.t(screen_title(screen)));
         ui.add_space(8.0);
-        if screen == Screen::History {
-            self.history.ui(ui, &self.core, self.prefs.lang);
-            return;
-        }
-        if screen == Screen::Settings {
-            self.settings_ui(ui);
-            ui.add_space(12.0);
-        }
-        ui.label(RichText::new(self.t(Text::Coming)).italics());
-        ui.label(self.t(screen_plan(screen)));
-    }
-
-    fn settings_ui(&mut self, ui: &mut egui::Ui) {
-        ui.horizontal(|ui| {
-            ui.label(self.t(Text::Language));
-            for lang in [Lang::Zh, Lang::En] {
-                ui.selectable_value(&mut self.prefs.lang, lang, lang.name());
+        match screen {
+            Screen::Customers => self.customers.ui(ui, &self.core, lang),
+            Screen::History => self.history.ui(ui, &self.core, lang),
+            Screen::Settings => self.settings.ui(ui, &self.core, state, &mut self.prefs),
+            other => {
+                ui.label(RichText::new(self.t(Text::Coming)).italics());
+                if let Some(plan) = screen_plan(other) {
+                    ui.label(self.t(plan));
+                }
             }
-        });
-        ui.horizontal(|ui| {
-            ui.label(self.t(Text::Theme));
-            let before = self.prefs.dark;
-            let (light, dark) = (self.t(Text::Light), self.t(Text::Dark));
-            ui.selectable_value(&mut self.prefs.dark, false, light);
-            ui.selectable_value(&mut self.prefs.dark, true, dark);
-            if before != self.prefs.dark {
-                ui.ctx().set_theme(if self.prefs.dark {
-                    egui::Theme::Dark
-                } else {
-                    egui::Theme::Light
-                });
-            }
-        });
+        }
     }
 }
 
@@ -186,15 +208,14 @@ fn screen_title(screen: Screen) -> Text {
     }
 }
 
-fn screen_plan(screen: Screen) -> Text {
+/// What a screen that is not built yet will do.
+fn screen_plan(screen: Screen) -> Option<Text> {
     match screen {
-        Screen::Customers => Text::CustomersWill,
-        Screen::Orders => Text::OrdersWill,
-        Screen::Assets => Text::AssetsWill,
-        Screen::Activities => Text::ActivitiesWill,
-        Screen::AssetNumbers => Text::AssetNumbersWill,
-        Screen::History => Text::HistoryWill,
-        Screen::Settings => Text::SettingsWill,
+        Screen::Orders => Some(Text::OrdersWill),
+        Screen::Assets => Some(Text::AssetsWill),
+        Screen::Activities => Some(Text::ActivitiesWill),
+        Screen::AssetNumbers => Some(Text::AssetNumbersWill),
+        Screen::Customers | Screen::History | Screen::Settings => None,
     }
 }
 

@@ -1,0 +1,107 @@
+//! Form pieces shared by the screens: labelled fields in a two-column grid, the problems the
+//! shared validation found shown under their field in words, and buttons that show a spinner
+//! while their call runs.
+
+use egui::{Response, RichText};
+
+use super::i18n::{Lang, Text, t};
+use crate::core::wire::validate::Problem;
+
+/// One field of a form: its label, the interface's name for it (problems name fields by it),
+/// and whether the platform requires it.
+pub struct Field<'a> {
+    pub label: &'a str,
+    pub path: &'a str,
+    pub required: bool,
+}
+
+/// A form's rows: `field_ui` inside `grid_ui`.
+pub fn grid_ui(ui: &mut egui::Ui, id: &str, add_rows: impl FnOnce(&mut egui::Ui)) {
+    egui::Grid::new(id)
+        .num_columns(2)
+        .spacing([12.0, 6.0])
+        .min_col_width(150.0)
+        .show(ui, add_rows);
+}
+
+/// A labelled single-line field (the text edit's accessible name is the label), with a mark
+/// when it is required and the problems of its path under it.
+pub fn field_ui(
+    ui: &mut egui::Ui,
+    lang: Lang,
+    field: &Field<'_>,
+    value: &mut String,
+    problems: &[Problem],
+) -> Response {
+    field_with_ui(ui, lang, field, problems, |ui| {
+        ui.add(egui::TextEdit::singleline(value).desired_width(300.0))
+    })
+}
+
+/// Like `field_ui`, with the widget drawn by `add` (a password field, a checkbox…).
+pub fn field_with_ui(
+    ui: &mut egui::Ui,
+    lang: Lang,
+    field: &Field<'_>,
+    problems: &[Problem],
+    add: impl FnOnce(&mut egui::Ui) -> Response,
+) -> Response {
+    let label = ui
+        .horizontal(|ui| {
+            let label = ui.label(field.label);
+            if field.required {
+                ui.label(RichText::new("*").color(ui.visuals().error_fg_color))
+                    .on_hover_text(t(lang, Text::RequiredMark));
+            }
+            label
+        })
+        .inner;
+    let response = ui
+        .vertical(|ui| {
+            let response = add(ui).labelled_by(label.id);
+            for problem in problems.iter().filter(|p| p.path == field.path) {
+                ui.colored_label(ui.visuals().error_fg_color, problem_in_words(lang, problem));
+            }
+            response
+        })
+        .inner;
+    ui.end_row();
+    response
+}
+
+/// The problem's message in the UI's language where it is one of the common ones; the field's
+/// label is beside it already, so the path is not repeated.
+pub fn problem_in_words(lang: Lang, problem: &Problem) -> String {
+    let message = problem.message.as_str();
+    if message == "required" {
+        return t(lang, Text::FieldRequired).to_owned();
+    }
+    if let Some(n) = message
+        .strip_prefix("at most ")
+        .and_then(|rest| rest.strip_suffix(" characters"))
+    {
+        return t(lang, Text::AtMostChars).replace("{n}", n);
+    }
+    if message.starts_with("must be a mobile number") {
+        return t(lang, Text::NotMobile).to_owned();
+    }
+    message.to_owned()
+}
+
+/// A button that is disabled, with a spinner beside it, while its call runs. Clicked only
+/// when idle.
+pub fn busy_button_ui(ui: &mut egui::Ui, label: &str, busy: bool) -> bool {
+    ui.horizontal(|ui| {
+        let clicked = ui.add_enabled(!busy, egui::Button::new(label)).clicked();
+        if busy {
+            ui.spinner();
+        }
+        clicked
+    })
+    .inner
+}
+
+/// What was typed, as the interface wants it: trimmed, absent when blank.
+pub fn typed(value: &str) -> Option<String> {
+    Some(value.trim().to_owned()).filter(|v| !v.is_empty())
+}

@@ -1,0 +1,466 @@
+//! Settings: language and theme, and the profiles: add, edit, remove, switch, test a connection.
+//! An app secret is typed into a password field and goes straight to the keyring (through the
+//! core); the screen forgets it once it is saved.
+
+use egui::{Color32, RichText};
+
+use super::form::{Field, busy_button_ui, field_ui, field_with_ui, grid_ui};
+use super::i18n::{Lang, Text, t};
+use crate::core::wire::validate::Problem;
+use crate::core::{
+    Command, Core, CoreState, Endpoint, Event, Latest, Outcome, Profile, Secret, now_ms,
+};
+
+/// The token endpoint's usual place under a platform's address.
+const TOKEN_PATH: &str = "/v3/api/oauth2/token";
+
+/// A profile as it is being typed.
+#[derive(Default)]
+struct ProfileForm {
+    /// The name it had (None: a new profile).
+    previous: Option<String>,
+    sandbox: bool,
+    name: String,
+    base_url: String,
+    token_url: String,
+    app_key: String,
+    /// Sent once to the keyring, then cleared. Empty when editing: the stored one is kept.
+    secret: String,
+    operator: String,
+    production: bool,
+    problems: Vec<Problem>,
+    call: Latest,
+}
+
+impl ProfileForm {
+    fn for_profile(p: &Profile) -> Self {
+        let (base_url, token_url, app_key) = match &p.endpoint {
+            Endpoint::Sandbox => Default::default(),
+            Endpoint::Remote {
+                base_url,
+                token_url,
+                app_key,
+            } => (base_url.clone(), token_url.clone(), app_key.clone()),
+        };
+        Self {
+            previous: Some(p.name.clone()),
+            sandbox: p.is_sandbox(),
+            name: p.name.clone(),
+            base_url,
+            token_url,
+            app_key,
+            operator: p.operator_identity.clone(),
+            production: p.production,
+            ..Self::default()
+        }
+    }
+
+    fn profile(&self) -> Profile {
+        let endpoint = if self.sandbox {
+            Endpoint::Sandbox
+        } else {
+            let base_url = self.base_url.trim().trim_end_matches('/').to_owned();
+            // Left empty, the token URL is the usual one under the base address.
+            let token_url = match self.token_url.trim() {
+                "" if !base_url.is_empty() => format!("{base_url}{TOKEN_PATH}"),
+                typed => typed.to_owned(),
+            };
+            Endpoint::Remote {
+                base_url,
+                token_url,
+                app_key: self.app_key.trim().to_owned(),
+            }
+        };
+        Profile {
+            name: self.name.trim().to_owned(),
+            endpoint,
+            operator_identity: self.operator.trim().to_owned(),
+            production: self.production && !self.sandbox,
+        }
+    }
+}
+
+/// `Profile::problems` says `field: message`; the form shows each under its field.
+fn problems_of(profile: &Profile) -> Vec<Problem> {
+    profile
+        .problems()
+        .into_iter()
+        .map(|p| match p.split_once(": ") {
+            Some((path, message)) => Problem {
+                path: path.to_owned(),
+                message: message.to_owned(),
+            },
+            None => Problem {
+                path: String::new(),
+                message: p,
+            },
+        })
+        .collect()
+}
+
+struct Connected {
+    profile: String,
+    scope: String,
+    hours_left: i64,
+}
+
+#[derive(Default)]
+pub struct SettingsScreen {
+    selected: Option<String>,
+    form: Option<ProfileForm>,
+    confirm_remove: Option<String>,
+    remove: Latest,
+    activate: Latest,
+    test: Latest,
+    testing: Option<String>,
+    connected: Option<Connected>,
+}
+
+impl SettingsScreen {
+    /// Takes the answer if it is for this screen, and names the action it answers.
+    pub fn apply(&mut self, event: &Event) -> Option<Text> {
+        if let Some(form) = &mut self.form
+            && form.call.accept(event)
+        {
+            if event.result.is_ok() {
+                // Saved: the secret is in the keyring now, not here.
+                self.selected = Some(form.profile().name);
+                self.form = None;
+            }
+            return Some(Text::SaveProfile);
+        }
+        if self.remove.accept(event) {
+            if event.result.is_ok() {
+                self.selected = None;
+            }
+            return Some(Text::RemoveProfile);
+        }
+        if self.activate.accept(event) {
+            return Some(Text::UseProfile);
+        }
+        if self.test.accept(event) {
+            let profile = self.testing.take().unwrap_or_default();
+            self.connected = match &event.result {
+                Ok(Outcome::Connected {
+                    scope,
+                    expires_at_ms,
+                }) => Some(Connected {
+                    profile,
+                    scope: scope.clone(),
+                    hours_left: (expires_at_ms - now_ms()).max(0) / 3_600_000,
+                }),
+                _ => None,
+            };
+            return Some(Text::TestConnection);
+        }
+        None
+    }
+
+    pub fn ui(
+        &mut self,
+        ui: &mut egui::Ui,
+        core: &Core,
+        state: &CoreState,
+        prefs: &mut super::Prefs,
+    ) {
+        let lang = prefs.lang;
+        appearance_ui(ui, prefs);
+        ui.add_space(10.0);
+        ui.label(RichText::new(t(lang, Text::Profiles)).strong().size(16.0));
+        ui.label(t(lang, Text::ProfilesHelp));
+        ui.add_space(4.0);
+        self.profiles_table_ui(ui, state, lang);
+        ui.add_space(6.0);
+        self.actions_ui(ui, core, state, lang);
+        if let Some(form) = &mut self.form {
+            ui.separator();
+            if profile_form_ui(ui, core, lang, form) {
+                self.form = None;
+            }
+        }
+        self.confirm_remove_ui(ui.ctx(), core, lang);
+    }
+
+    fn profiles_table_ui(&mut self, ui: &mut egui::Ui, state: &CoreState, lang: Lang) {
+        egui::Grid::new("profiles")
+            .striped(true)
+            .num_columns(5)
+            .spacing([16.0, 4.0])
+            .show(ui, |ui| {
+                for head in [
+                    Text::Profile,
+                    Text::Kind,
+                    Text::PlatformAddress,
+                    Text::Operator,
+                    Text::InUse,
+                ] {
+                    ui.label(RichText::new(t(lang, head)).strong());
+                }
+                ui.end_row();
+                for p in &state.profiles.profiles {
+                    let selected = self.selected.as_deref() == Some(&p.name);
+                    let shown = if p.is_sandbox() {
+                        format!("{} ({})", t(lang, Text::Sandbox), p.name)
+                    } else {
+                        p.name.clone()
+                    };
+                    if ui.selectable_label(selected, shown).clicked() {
+                        self.selected = Some(p.name.clone());
+                    }
+                    let (kind, colour) = match (&p.endpoint, p.production) {
+                        (Endpoint::Sandbox, _) => (Text::KindSandbox, None),
+                        (Endpoint::Remote { .. }, true) => (
+                            Text::KindProduction,
+                            Some(Color32::from_rgb(0xc6, 0x28, 0x28)),
+                        ),
+                        (Endpoint::Remote { .. }, false) => (Text::KindRemote, None),
+                    };
+                    let kind = RichText::new(t(lang, kind));
+                    ui.label(match colour {
+                        Some(c) => kind.color(c).strong(),
+                        None => kind,
+                    });
+                    ui.label(match &p.endpoint {
+                        Endpoint::Sandbox => t(lang, Text::BuiltIn).to_owned(),
+                        Endpoint::Remote { base_url, .. } => base_url.clone(),
+                    });
+                    ui.label(&p.operator_identity);
+                    if state.profiles.active == p.name {
+                        ui.label(RichText::new(t(lang, Text::Active)).strong());
+                    } else {
+                        ui.label("");
+                    }
+                    ui.end_row();
+                }
+            });
+    }
+
+    fn actions_ui(&mut self, ui: &mut egui::Ui, core: &Core, state: &CoreState, lang: Lang) {
+        let chosen = self
+            .selected
+            .as_deref()
+            .and_then(|name| state.profiles.get(name))
+            .cloned();
+        ui.horizontal(|ui| {
+            if ui.button(t(lang, Text::AddProfile)).clicked() {
+                self.form = Some(ProfileForm {
+                    operator: Profile::sandbox().operator_identity,
+                    ..ProfileForm::default()
+                });
+            }
+            let Some(p) = chosen else {
+                ui.label(RichText::new(t(lang, Text::SelectProfile)).weak());
+                return;
+            };
+            let active = state.profiles.active == p.name;
+            let busy = self.activate.is_waiting();
+            ui.add_enabled_ui(!active, |ui| {
+                if busy_button_ui(ui, t(lang, Text::UseProfile), busy) {
+                    self.activate.start(core.send(Command::ActivateProfile {
+                        name: p.name.clone(),
+                    }));
+                }
+            });
+            if ui.button(t(lang, Text::EditProfile)).clicked() {
+                self.form = Some(ProfileForm::for_profile(&p));
+            }
+            if busy_button_ui(ui, t(lang, Text::TestConnection), self.test.is_waiting()) {
+                self.connected = None;
+                self.testing = Some(p.name.clone());
+                self.test.start(core.send(Command::TestConnection {
+                    profile: p.name.clone(),
+                }));
+            }
+            if ui
+                .add_enabled(
+                    !p.is_sandbox(),
+                    egui::Button::new(t(lang, Text::RemoveProfile)),
+                )
+                .clicked()
+            {
+                self.confirm_remove = Some(p.name.clone());
+            }
+        });
+        if let Some(c) = &self.connected {
+            ui.label(
+                RichText::new(
+                    t(lang, Text::ConnectedWith)
+                        .replace("{profile}", &c.profile)
+                        .replace("{scope}", &c.scope)
+                        .replace("{hours}", &c.hours_left.to_string()),
+                )
+                .color(Color32::from_rgb(0x2e, 0x7d, 0x32)),
+            );
+        }
+    }
+
+    fn confirm_remove_ui(&mut self, ctx: &egui::Context, core: &Core, lang: Lang) {
+        let Some(name) = self.confirm_remove.clone() else {
+            return;
+        };
+        let modal = egui::Modal::new(egui::Id::unique("confirm_remove")).show(ctx, |ui| {
+            ui.set_max_width(380.0);
+            ui.label(
+                RichText::new(t(lang, Text::RemoveProfileQuestion).replace("{name}", &name))
+                    .strong(),
+            );
+            ui.label(t(lang, Text::RemoveProfileWarning));
+            ui.add_space(8.0);
+            ui.horizontal(|ui| {
+                if ui.button(t(lang, Text::ConfirmRemove)).clicked() {
+                    self.remove
+                        .start(core.send(Command::RemoveProfile { name: name.clone() }));
+                    self.confirm_remove = None;
+                }
+                if ui.button(t(lang, Text::Cancel)).clicked() {
+                    self.confirm_remove = None;
+                }
+            });
+        });
+        if modal.should_close() {
+            self.confirm_remove = None;
+        }
+    }
+}
+
+fn appearance_ui(ui: &mut egui::Ui, prefs: &mut super::Prefs) {
+    let lang = prefs.lang;
+    ui.horizontal(|ui| {
+        ui.label(t(lang, Text::Language));
+        for choice in [Lang::Zh, Lang::En] {
+            ui.selectable_value(&mut prefs.lang, choice, choice.name());
+        }
+    });
+    ui.horizontal(|ui| {
+        ui.label(t(lang, Text::Theme));
+        let before = prefs.dark;
+        ui.selectable_value(&mut prefs.dark, false, t(lang, Text::Light));
+        ui.selectable_value(&mut prefs.dark, true, t(lang, Text::Dark));
+        if before != prefs.dark {
+            ui.ctx().set_theme(if prefs.dark {
+                egui::Theme::Dark
+            } else {
+                egui::Theme::Light
+            });
+        }
+    });
+}
+
+/// The add/edit form; true when the user cancels it.
+fn profile_form_ui(ui: &mut egui::Ui, core: &Core, lang: Lang, form: &mut ProfileForm) -> bool {
+    let title = if form.previous.is_some() {
+        Text::EditProfile
+    } else {
+        Text::AddProfile
+    };
+    ui.label(RichText::new(t(lang, title)).strong());
+    grid_ui(ui, "profile_form", |ui| {
+        let problems = form.problems.clone();
+        let field = |label, path, required| Field {
+            label: t(lang, label),
+            path,
+            required,
+        };
+        if form.sandbox {
+            ui.label(t(lang, Text::ProfileName));
+            ui.label(t(lang, Text::Sandbox));
+            ui.end_row();
+        } else {
+            field_ui(
+                ui,
+                lang,
+                &field(Text::ProfileName, "name", true),
+                &mut form.name,
+                &problems,
+            );
+            field_ui(
+                ui,
+                lang,
+                &field(Text::BaseUrl, "baseUrl", true),
+                &mut form.base_url,
+                &problems,
+            );
+            field_with_ui(
+                ui,
+                lang,
+                &field(Text::TokenUrl, "tokenUrl", false),
+                &problems,
+                |ui| {
+                    ui.add(
+                        egui::TextEdit::singleline(&mut form.token_url)
+                            .hint_text(format!("{{base}}{TOKEN_PATH}"))
+                            .desired_width(300.0),
+                    )
+                },
+            );
+            field_ui(
+                ui,
+                lang,
+                &field(Text::AppKey, "appKey", true),
+                &mut form.app_key,
+                &problems,
+            );
+            let hint = if form.previous.is_some() {
+                t(lang, Text::SecretKeepHint)
+            } else {
+                ""
+            };
+            field_with_ui(
+                ui,
+                lang,
+                &field(Text::AppSecret, "appSecret", form.previous.is_none()),
+                &problems,
+                |ui| {
+                    ui.add(
+                        egui::TextEdit::singleline(&mut form.secret)
+                            .password(true)
+                            .hint_text(hint)
+                            .desired_width(300.0),
+                    )
+                },
+            );
+        }
+        field_ui(
+            ui,
+            lang,
+            &field(Text::OperatorIdentity, "operatorIdentity", false),
+            &mut form.operator,
+            &problems,
+        );
+        if !form.sandbox {
+            field_with_ui(
+                ui,
+                lang,
+                &field(Text::ProductionPlatform, "production", false),
+                &problems,
+                |ui| ui.checkbox(&mut form.production, t(lang, Text::ProductionHelp)),
+            );
+        }
+    });
+    ui.add_space(6.0);
+    let mut cancelled = false;
+    ui.horizontal(|ui| {
+        if busy_button_ui(ui, t(lang, Text::Save), form.call.is_waiting()) {
+            let profile = form.profile();
+            form.problems = problems_of(&profile);
+            if form.previous.is_none() && form.secret.is_empty() && !form.sandbox {
+                form.problems.push(Problem {
+                    path: "appSecret".to_owned(),
+                    message: "required".to_owned(),
+                });
+            }
+            if form.problems.is_empty() {
+                // Kept in the form until the save succeeds, so a refusal loses nothing.
+                form.call.start(core.send(Command::SaveProfile {
+                    previous: form.previous.clone(),
+                    profile,
+                    app_secret: Some(Secret::new(form.secret.clone())).filter(|s| !s.is_empty()),
+                }));
+            }
+        }
+        if ui.button(t(lang, Text::Cancel)).clicked() {
+            cancelled = true;
+        }
+    });
+    cancelled
+}

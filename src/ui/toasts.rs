@@ -1,0 +1,121 @@
+//! Toasts: a failed call in the corner of the window, with what it means in plain words beside
+//! the platform's code and message verbatim. Errors stay until dismissed: they must be read.
+
+use egui::{Align2, RichText};
+
+use super::i18n::{Lang, Text, t};
+use crate::core::{ApiError, CoreError};
+
+/// At most this many toasts are kept; older ones give way.
+const MAX_TOASTS: usize = 4;
+
+struct Toast {
+    id: u64,
+    action: Text,
+    explanation: Text,
+    /// The platform's code and message exactly as sent, or the error as the core tells it.
+    verbatim: String,
+    cause: Option<String>,
+}
+
+#[derive(Default)]
+pub struct Toasts {
+    items: Vec<Toast>,
+    next_id: u64,
+}
+
+impl Toasts {
+    pub fn error(&mut self, action: Text, error: &CoreError) {
+        let (verbatim, cause) = match error {
+            CoreError::Api(ApiError::Platform {
+                code,
+                message,
+                cause,
+                ..
+            }) => (format!("{code}: {message}"), cause.clone()),
+            other => (other.to_string(), None),
+        };
+        self.next_id += 1;
+        self.items.push(Toast {
+            id: self.next_id,
+            action,
+            explanation: explain(error),
+            verbatim,
+            cause,
+        });
+        if self.items.len() > MAX_TOASTS {
+            self.items.remove(0);
+        }
+    }
+
+    pub fn ui(&mut self, ctx: &egui::Context, lang: Lang) {
+        if self.items.is_empty() {
+            return;
+        }
+        let mut dismissed = None;
+        egui::Area::new(egui::Id::unique("toasts"))
+            .anchor(Align2::RIGHT_BOTTOM, [-12.0, -36.0])
+            .order(egui::Order::Foreground)
+            .show(ctx, |ui| {
+                ui.set_max_width(420.0);
+                for toast in &self.items {
+                    egui::Frame::popup(ui.style())
+                        .stroke(egui::Stroke::new(1.5, ui.visuals().error_fg_color))
+                        .show(ui, |ui| {
+                            ui.horizontal(|ui| {
+                                ui.label(
+                                    RichText::new(format!(
+                                        "{}: {}",
+                                        t(lang, toast.action),
+                                        t(lang, Text::Failed)
+                                    ))
+                                    .strong()
+                                    .color(ui.visuals().error_fg_color),
+                                );
+                                ui.with_layout(
+                                    egui::Layout::right_to_left(egui::Align::Center),
+                                    |ui| {
+                                        if ui.small_button(t(lang, Text::Dismiss)).clicked() {
+                                            dismissed = Some(toast.id);
+                                        }
+                                    },
+                                );
+                            });
+                            ui.label(t(lang, toast.explanation));
+                            ui.label(RichText::new(&toast.verbatim).monospace());
+                            if let Some(cause) = &toast.cause {
+                                ui.label(RichText::new(cause).small().weak());
+                            }
+                        });
+                    ui.add_space(6.0);
+                }
+            });
+        if let Some(id) = dismissed {
+            self.items.retain(|toast| toast.id != id);
+        }
+    }
+}
+
+/// What an error means for the user, and what to do about it.
+pub fn explain(error: &CoreError) -> Text {
+    match error {
+        CoreError::Api(ApiError::Platform { code, .. }) => match code.as_str() {
+            "13004" | "1001" => Text::ExplainInvalid,
+            "401" => Text::ExplainUnauthorized,
+            "403" => Text::ExplainForbidden,
+            "404" | "405" => Text::ExplainNotFound,
+            "500" | "1002" => Text::ExplainPlatformFailed,
+            _ => Text::ExplainRefused,
+        },
+        CoreError::Api(ApiError::Transport(_)) => Text::ExplainUnreachable,
+        CoreError::Api(ApiError::Timeout(_)) => Text::ExplainTimeout,
+        CoreError::Api(ApiError::Unexpected { .. }) => Text::ExplainUnexpected,
+        CoreError::Api(ApiError::Config(_)) | CoreError::Profile(_) | CoreError::Config(_) => {
+            Text::ExplainProfile
+        }
+        CoreError::NoSecret(_) => Text::ExplainNoSecret,
+        CoreError::Storage(_) => Text::ExplainStorage,
+        CoreError::Sandbox(_) => Text::ExplainSandbox,
+        CoreError::Stopped => Text::ExplainStopped,
+    }
+}
