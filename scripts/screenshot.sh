@@ -1,43 +1,100 @@
 #!/usr/bin/env bash
-# Screenshots of the console: the release binary under Xvfb with a fresh HOME, into
-# docs/screenshots/: the first screen in English and in Chinese, and History after two calls.
+# Screenshots of the console: the release binary under Xvfb with a fresh HOME, driven with
+# xdotool like a user would, into docs/screenshots/. Each picture is taken after real calls to
+# the built-in Sandbox.
 # Needs: apt-get install xvfb imagemagick xdotool
 # Usage: scripts/screenshot.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --release --quiet
-bin=target/release/license-desk
+bin=$PWD/target/release/license-desk
 out=docs/screenshots
 mkdir -p "$out"
 home=$(mktemp -d)
 display=:$((90 + RANDOM % 9))
 Xvfb "$display" -screen 0 1280x800x24 >/dev/null 2>&1 &
 xvfb=$!
-trap 'kill $xvfb 2>/dev/null || true; rm -rf "$home"' EXIT
+app=
+trap 'kill $app $xvfb 2>/dev/null || true; rm -rf "$home"' EXIT
 sleep 1
 export HOME=$home LICENSE_DESK_KEYRING=memory DISPLAY=$display
 
-shot() { import -window root -crop 1100x720+0+0 +repage "$out/$1.png"; }
-
-# Two calls for History: one answered, one refused.
-$bin call shellnums 3 >/dev/null
-$bin call shellnums 0 >/dev/null 2>&1 || true
-
-for lang in en_US.UTF-8 zh_CN.UTF-8; do
-  LANG=$lang $bin &
+shot() {
+  xdotool mousemove 1000 100 # no hover highlight in the picture
+  sleep 0.5
+  import -window root -crop 1100x720+0+0 +repage "$out/$1.png"
+}
+click() { xdotool mousemove "$1" "$2" click 1; sleep "${3:-0.4}"; }
+# Types into the (empty) field at (x, y).
+type_at() {
+  click "$1" "$2" 0.2
+  xdotool type --delay 30 "$3"
+}
+# Replaces what the field at (x, y) holds (ASCII only: xdotool drops the first CJK character
+# typed after a key combination).
+replace_at() {
+  click "$1" "$2" 0.2
+  xdotool key ctrl+a
+  xdotool type --delay 30 "$3"
+}
+start() {
+  LANG=$1 "$bin" &
   app=$!
   sleep 4
-  shot "console-${lang%%_*}"
-  if [ "$lang" = en_US.UTF-8 ]; then
-    xdotool mousemove 40 159 click 1   # "History" in the navigation
-    sleep 1
-    xdotool mousemove 272 154 click 1  # the newest call
-    sleep 1
-    shot history-en
-  fi
-  kill $app
-  wait $app 2>/dev/null || true
-  # The next run starts from the defaults again (the language follows LANG).
-  rm -f "$home/.local/share/license-desk/"*.ron
-done
+  xdotool windowfocus "$(xdotool search --name 'License Desk' | head -1)"
+}
+stop() {
+  kill "$app"
+  wait "$app" 2>/dev/null || true
+  # The next run starts from the defaults again (the language follows LANG), on the Sandbox.
+  rm -f "$home/.local/share/license-desk/"*.ron "$home/.config/license-desk/profiles.json"
+}
+
+# English: a query, a refused create (its toast), History, Settings with a production profile.
+start en_US.UTF-8
+type_at 490 131 SHOP
+type_at 490 157 S-0001
+click 501 184                  # All customers
+click 204 213 1.5              # Query
+shot customers-en
+click 467 76                   # Create enterprise
+type_at 490 131 CRM-DEMO
+type_at 490 157 北京示例科技有限公司
+click 205 239 1.5              # Create: the demo enterprise exists already
+shot toast-en
+click 1050 548                 # Dismiss
+click 40 159 1                 # History
+click 272 154                  # the newest call
+shot history-en
+click 40 182                   # Settings
+click 218 228                  # Add profile
+type_at 490 277 北京生产平台
+type_at 490 303 https://license.example.com
+type_at 490 355 ak_7Hq2Lm9Xc4Vb8Nd1
+type_at 490 381 not-a-real-secret
+replace_at 490 407 zhang.san@example.com
+click 346 434                  # Production platform
+shot profile-form-en
+click 198 463 1                # Save
+click 230 223                  # select it
+click 318 252 1                # Use this profile
+shot settings-en
+stop
+
+# Chinese: bind a shop's customer to the demo enterprise, then list the enterprise's customers.
+start zh_CN.UTF-8
+click 287 76                   # 绑定客户
+type_at 490 131 SHOP
+type_at 490 157 S-2001
+type_at 490 183 上海徐汇门店
+type_at 490 209 上海分公司
+type_at 490 235 北京示例科技有限公司
+type_at 490 261 13800138000
+click 198 291 1.5              # 绑定
+shot bind-zh
+click 238 387 1.5              # 查看该企业的客户
+shot customers-zh
+click 30 114                   # 活动: a screen that is not built yet says what it will do
+shot activities-zh
+stop
 ls -l "$out"

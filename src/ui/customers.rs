@@ -44,6 +44,33 @@ struct BindForm {
     bound: Option<Customer>,
 }
 
+impl BindForm {
+    fn request(&self) -> BindRequest {
+        BindRequest {
+            channel_code: typed(&self.channel_code),
+            channel_customer_id: typed(&self.channel_customer_id),
+            customer_name: typed(&self.customer_name),
+            branch_name: typed(&self.branch_name),
+            enterprise_name: typed(&self.enterprise_name),
+            password_mobile: typed(&self.password_mobile),
+        }
+    }
+}
+
+impl QueryForm {
+    fn query(&self) -> CustomerQuery {
+        CustomerQuery {
+            channel_code: typed(&self.channel_code),
+            channel_customer_id: typed(&self.channel_customer_id),
+            default_customer: Some(if self.all {
+                DefaultFilter::N
+            } else {
+                DefaultFilter::Y
+            }),
+        }
+    }
+}
+
 /// Operations 2 and 4 take the same four fields.
 #[derive(Default)]
 struct EnterpriseForm {
@@ -140,6 +167,10 @@ impl CustomersScreen {
 
     fn query_ui(&mut self, ui: &mut egui::Ui, core: &Core, lang: Lang) {
         let form = &mut self.query;
+        // Once problems are shown they follow the typing, so a fixed field clears at once.
+        if !form.problems.is_empty() {
+            form.problems = validate::customer_query(&form.query());
+        }
         ui.label(t(lang, Text::QueryHelp));
         ui.add_space(6.0);
         grid_ui(ui, "query_form", |ui| {
@@ -176,6 +207,9 @@ impl CustomersScreen {
 
     fn bind_ui(&mut self, ui: &mut egui::Ui, core: &Core, lang: Lang) {
         let form = &mut self.bind;
+        if !form.problems.is_empty() {
+            form.problems = validate::bind(&form.request());
+        }
         ui.label(t(lang, Text::BindHelp));
         ui.add_space(6.0);
         grid_ui(ui, "bind_form", |ui| {
@@ -209,14 +243,7 @@ impl CustomersScreen {
         });
         ui.add_space(6.0);
         if busy_button_ui(ui, t(lang, Text::Bind), form.call.is_waiting()) {
-            let request = BindRequest {
-                channel_code: typed(&form.channel_code),
-                channel_customer_id: typed(&form.channel_customer_id),
-                customer_name: typed(&form.customer_name),
-                branch_name: typed(&form.branch_name),
-                enterprise_name: typed(&form.enterprise_name),
-                password_mobile: typed(&form.password_mobile),
-            };
+            let request = form.request();
             form.problems = validate::bind(&request);
             if form.problems.is_empty() {
                 form.bound = None;
@@ -317,15 +344,7 @@ impl CustomersScreen {
 }
 
 fn send_query(form: &mut QueryForm, core: &Core) {
-    let query = CustomerQuery {
-        channel_code: typed(&form.channel_code),
-        channel_customer_id: typed(&form.channel_customer_id),
-        default_customer: Some(if form.all {
-            DefaultFilter::N
-        } else {
-            DefaultFilter::Y
-        }),
-    };
+    let query = form.query();
     form.problems = validate::customer_query(&query);
     if form.problems.is_empty() {
         form.call
@@ -355,6 +374,9 @@ fn channel_fields_ui(
 }
 
 fn enterprise_form_ui(ui: &mut egui::Ui, lang: Lang, id: &str, form: &mut EnterpriseForm) {
+    if !form.problems.is_empty() {
+        form.problems = validate::enterprise(&form.request());
+    }
     grid_ui(ui, id, |ui| {
         let fields = [
             (Text::CrmCustomerId, "crmCustomerId", true),

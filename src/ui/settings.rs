@@ -80,6 +80,20 @@ impl ProfileForm {
     }
 }
 
+impl ProfileForm {
+    /// What is wrong with the profile as typed; a new remote profile needs its secret.
+    fn check(&self) -> Vec<Problem> {
+        let mut problems = problems_of(&self.profile());
+        if self.previous.is_none() && self.secret.is_empty() && !self.sandbox {
+            problems.push(Problem {
+                path: "appSecret".to_owned(),
+                message: "required".to_owned(),
+            });
+        }
+        problems
+    }
+}
+
 /// `Profile::problems` says `field: message`; the form shows each under its field.
 fn problems_of(profile: &Profile) -> Vec<Problem> {
     profile
@@ -199,7 +213,7 @@ impl SettingsScreen {
                 ui.end_row();
                 for p in &state.profiles.profiles {
                     let selected = self.selected.as_deref() == Some(&p.name);
-                    let shown = if p.is_sandbox() {
+                    let shown = if p.is_sandbox() && t(lang, Text::Sandbox) != p.name {
                         format!("{} ({})", t(lang, Text::Sandbox), p.name)
                     } else {
                         p.name.clone()
@@ -243,8 +257,12 @@ impl SettingsScreen {
             .cloned();
         ui.horizontal(|ui| {
             if ui.button(t(lang, Text::AddProfile)).clicked() {
+                // The operator defaults to who is signed in to this computer.
                 self.form = Some(ProfileForm {
-                    operator: Profile::sandbox().operator_identity,
+                    operator: ["USER", "USERNAME"]
+                        .iter()
+                        .find_map(|v| std::env::var(v).ok())
+                        .unwrap_or_default(),
                     ..ProfileForm::default()
                 });
             }
@@ -271,15 +289,11 @@ impl SettingsScreen {
                     profile: p.name.clone(),
                 }));
             }
-            if ui
-                .add_enabled(
-                    !p.is_sandbox(),
-                    egui::Button::new(t(lang, Text::RemoveProfile)),
-                )
-                .clicked()
-            {
-                self.confirm_remove = Some(p.name.clone());
-            }
+            ui.add_enabled_ui(!p.is_sandbox(), |ui| {
+                if busy_button_ui(ui, t(lang, Text::RemoveProfile), self.remove.is_waiting()) {
+                    self.confirm_remove = Some(p.name.clone());
+                }
+            });
         });
         if let Some(c) = &self.connected {
             ui.label(
@@ -354,6 +368,9 @@ fn profile_form_ui(ui: &mut egui::Ui, core: &Core, lang: Lang, form: &mut Profil
         Text::AddProfile
     };
     ui.label(RichText::new(t(lang, title)).strong());
+    if !form.problems.is_empty() {
+        form.problems = form.check();
+    }
     grid_ui(ui, "profile_form", |ui| {
         let problems = form.problems.clone();
         let field = |label, path, required| Field {
@@ -442,13 +459,7 @@ fn profile_form_ui(ui: &mut egui::Ui, core: &Core, lang: Lang, form: &mut Profil
     ui.horizontal(|ui| {
         if busy_button_ui(ui, t(lang, Text::Save), form.call.is_waiting()) {
             let profile = form.profile();
-            form.problems = problems_of(&profile);
-            if form.previous.is_none() && form.secret.is_empty() && !form.sandbox {
-                form.problems.push(Problem {
-                    path: "appSecret".to_owned(),
-                    message: "required".to_owned(),
-                });
-            }
+            form.problems = form.check();
             if form.problems.is_empty() {
                 // Kept in the form until the save succeeds, so a refusal loses nothing.
                 form.call.start(core.send(Command::SaveProfile {
