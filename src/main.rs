@@ -32,6 +32,20 @@ enum Command {
     App(AppCommand),
     /// Run one operation through the console's core and print the answer as JSON.
     Call(call::CallArgs),
+    /// Work with batch order files.
+    #[command(subcommand)]
+    Order(OrderCommand),
+}
+
+#[derive(Subcommand)]
+enum OrderCommand {
+    /// Check a batch order file with the rules the console and the platform share: prints each
+    /// problem on its own line with its field path. Exit 0: none; 1: problems; 2: the file is
+    /// not a batch order (not JSON, wrong shape) or cannot be read.
+    Check {
+        /// A JSON file holding operation 5's body.
+        file: PathBuf,
+    },
 }
 
 #[derive(Args)]
@@ -100,6 +114,7 @@ fn main() -> ExitCode {
             init_logging("warn");
             return call::run(args);
         }
+        Some(Command::Order(OrderCommand::Check { file })) => return order_check(&file),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -120,6 +135,29 @@ fn app_create(data: Option<PathBuf>, name: &str, scopes: &str) -> Result<(), Str
     let line = serde_json::to_string(&created).map_err(|e| e.to_string())?;
     println!("{line}");
     Ok(())
+}
+
+fn order_check(file: &std::path::Path) -> ExitCode {
+    let batch = match license_desk::core::files::read_order_file(file) {
+        Ok(batch) => batch,
+        Err(e) => {
+            eprintln!("{e}");
+            return ExitCode::from(2);
+        }
+    };
+    let problems = license_desk::wire::validate::batch_order(&batch);
+    let mut out = std::io::stdout().lock();
+    for problem in &problems {
+        // A closed pipe (`| head`) is not an error worth reporting.
+        if writeln!(out, "{problem}").is_err() {
+            break;
+        }
+    }
+    if problems.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
 }
 
 /// Logs to stderr; `RUST_LOG` overrides the default level.

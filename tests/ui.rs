@@ -51,11 +51,11 @@ fn navigation_shows_each_screen_and_the_sandbox_profile() {
     harness.get_by_label("Sandbox");
     // The navigation's entry and the screen's heading.
     assert_eq!(harness.get_all_by_label("Customers").count(), 2);
-    harness.get_by_label("Orders").click();
+    harness.get_by_label("Assets").click();
     harness.run();
-    assert_eq!(harness.state().prefs.screen, Screen::Orders);
+    assert_eq!(harness.state().prefs.screen, Screen::Assets);
     harness.get_by_label(
-        "Compose batch license orders visually or import order JSON from a file, see every problem before sending, and submit.",
+        "List an enterprise's assets, filter them, and disable or enable locks by clicking in the grid.",
     );
 }
 
@@ -162,7 +162,7 @@ fn every_screen_renders_in_chinese() {
     }
     click(&mut harness, "修改");
     assert_eq!(harness.query_all_by_label("必填").count(), 2);
-    for screen in ["订单", "资产", "活动", "资产编号", "历史记录", "设置"] {
+    for screen in ["资产", "活动", "资产编号", "历史记录", "设置"] {
         click(&mut harness, screen);
     }
     click(&mut harness, "添加配置");

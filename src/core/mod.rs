@@ -4,6 +4,7 @@
 //! the keyring, the journal, the drafts, and the embedded Sandbox platform.
 
 pub mod drafts;
+pub mod files;
 pub mod journal;
 pub mod profiles;
 pub mod sandbox;
@@ -146,6 +147,19 @@ pub enum Command {
         id: i64,
     },
     ListDrafts,
+    /// The OS file dialog (open, or save with a suggested name).
+    PickFile {
+        save: bool,
+        suggested: Option<String>,
+    },
+    /// Reads and parses a batch order file.
+    ReadOrderFile {
+        path: PathBuf,
+    },
+    WriteFile {
+        path: PathBuf,
+        body: String,
+    },
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -159,13 +173,29 @@ pub enum Outcome {
     Assets(Vec<Asset>),
     Shellnums(Vec<String>),
     Claim(ActivityResponse),
-    Connected { scope: String, expires_at_ms: i64 },
+    Connected {
+        scope: String,
+        expires_at_ms: i64,
+    },
     Profiles(Profiles),
     Journal(Vec<JournalEntry>),
-    Exported { path: PathBuf, count: usize },
-    DraftSaved { id: i64 },
+    Exported {
+        path: PathBuf,
+        count: usize,
+    },
+    DraftSaved {
+        id: i64,
+    },
     Draft(Draft),
     Drafts(Vec<DraftSummary>),
+    Picked(Option<PathBuf>),
+    OrderFile {
+        path: PathBuf,
+        batch: Box<BatchOrderRequest>,
+    },
+    Written {
+        path: PathBuf,
+    },
 }
 
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -183,6 +213,9 @@ pub enum CoreError {
     Sandbox(String),
     #[error("{0}")]
     Config(String),
+    /// A file that cannot be read, written or understood; the message names it and the place.
+    #[error("{0}")]
+    File(String),
     #[error("the core has stopped")]
     Stopped,
 }

@@ -377,6 +377,27 @@ impl Service {
                 .map(Outcome::Draft)
                 .ok_or_else(|| CoreError::Storage(format!("no draft {id}"))),
             Command::ListDrafts => self.drafts(|d| d.list().map(Outcome::Drafts)).await,
+            Command::PickFile { save, suggested } => Ok(Outcome::Picked(
+                super::files::pick_file(save, suggested).await,
+            )),
+            Command::ReadOrderFile { path } => {
+                let read = path.clone();
+                let batch =
+                    tokio::task::spawn_blocking(move || super::files::read_order_file(&read))
+                        .await
+                        .map_err(|e| CoreError::File(e.to_string()))??;
+                Ok(Outcome::OrderFile {
+                    path,
+                    batch: Box::new(batch),
+                })
+            }
+            Command::WriteFile { path, body } => {
+                let target = path.clone();
+                tokio::task::spawn_blocking(move || super::files::write_file(&target, &body))
+                    .await
+                    .map_err(|e| CoreError::File(e.to_string()))??;
+                Ok(Outcome::Written { path })
+            }
         }
     }
 

@@ -1,6 +1,7 @@
 //! The console: egui panels that draw the core's state and send it commands. No I/O here:
 //! everything goes through `core::Core`, which wakes the window when an answer arrives.
 
+mod composer;
 mod customers;
 pub mod fonts;
 mod form;

@@ -3,6 +3,7 @@
 
 use egui::{Color32, RichText};
 
+use super::composer::ComposerScreen;
 use super::customers::CustomersScreen;
 use super::history::HistoryScreen;
 use super::i18n::{Text, t};
@@ -20,6 +21,7 @@ pub struct DeskApp {
     core: Core,
     pub prefs: Prefs,
     customers: CustomersScreen,
+    composer: ComposerScreen,
     history: HistoryScreen,
     settings: SettingsScreen,
     toasts: Toasts,
@@ -41,6 +43,7 @@ impl DeskApp {
             core,
             prefs,
             customers: CustomersScreen::default(),
+            composer: ComposerScreen::default(),
             history: HistoryScreen::default(),
             settings: SettingsScreen::default(),
             toasts: Toasts::default(),
@@ -81,6 +84,7 @@ impl DeskApp {
         let action = self
             .customers
             .apply(event)
+            .or_else(|| self.composer.apply(event, &self.core))
             .or_else(|| self.settings.apply(event))
             .or_else(|| self.history.apply(event));
         let Some(action) = action else {
@@ -184,6 +188,10 @@ impl DeskApp {
         ui.add_space(8.0);
         match screen {
             Screen::Customers => self.customers.ui(ui, &self.core, lang),
+            Screen::Orders => {
+                let profile = state.profiles.active().name.clone();
+                self.composer.ui(ui, &self.core, lang, &profile);
+            }
             Screen::History => self.history.ui(ui, &self.core, lang),
             Screen::Settings => self.settings.ui(ui, &self.core, state, &mut self.prefs),
             other => {
@@ -211,11 +219,10 @@ fn screen_title(screen: Screen) -> Text {
 /// What a screen that is not built yet will do.
 fn screen_plan(screen: Screen) -> Option<Text> {
     match screen {
-        Screen::Orders => Some(Text::OrdersWill),
         Screen::Assets => Some(Text::AssetsWill),
         Screen::Activities => Some(Text::ActivitiesWill),
         Screen::AssetNumbers => Some(Text::AssetNumbersWill),
-        Screen::Customers | Screen::History | Screen::Settings => None,
+        Screen::Customers | Screen::Orders | Screen::History | Screen::Settings => None,
     }
 }
 

@@ -115,6 +115,7 @@ pub fn explain(error: &CoreError) -> Text {
         }
         CoreError::NoSecret(_) => Text::ExplainNoSecret,
         CoreError::Storage(_) => Text::ExplainStorage,
+        CoreError::File(_) => Text::ExplainFile,
         CoreError::Sandbox(_) => Text::ExplainSandbox,
         CoreError::Stopped => Text::ExplainStopped,
     }

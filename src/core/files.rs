@@ -1,0 +1,80 @@
+//! Order files: reading one (with the line and column of what is wrong), writing one, and the
+//! OS file dialog, which runs here so the window never waits on it.
+
+use std::path::{Path, PathBuf};
+
+use super::CoreError;
+use crate::wire::BatchOrderRequest;
+use crate::wire::parse::{self, ParseError};
+
+/// Larger files are refused: a batch holds at most 10,000 orders, far below this.
+const MAX_FILE_BYTES: u64 = 256 * 1024 * 1024;
+
+/// Reads a batch order (operation 5's body) from a JSON file. A file that is not JSON, or not a
+/// batch order, is an error that says where: `orders.json: line 3, column 7: …`.
+pub fn read_order_file(path: &Path) -> Result<BatchOrderRequest, CoreError> {
+    let name = path.display();
+    let size = std::fs::metadata(path)
+        .map_err(|e| CoreError::File(format!("{name}: {e}")))?
+        .len();
+    if size > MAX_FILE_BYTES {
+        return Err(CoreError::File(format!(
+            "{name}: {size} bytes; an order file is at most {MAX_FILE_BYTES} bytes"
+        )));
+    }
+    let bytes = std::fs::read(path).map_err(|e| CoreError::File(format!("{name}: {e}")))?;
+    parse_order_file(&bytes).map_err(|e| CoreError::File(format!("{name}: {e}")))
+}
+
+/// Why bytes are not a batch order, in the words `order check` and the console show:
+/// `line 3, column 7: orderList[0].assets: invalid type: …`.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("line {line}, column {column}: {what}")]
+pub struct FileError {
+    pub line: usize,
+    pub column: usize,
+    pub what: String,
+}
+
+pub fn parse_order_file(bytes: &[u8]) -> Result<BatchOrderRequest, FileError> {
+    parse::json::<BatchOrderRequest>(bytes).map_err(|e: ParseError| {
+        // serde_json ends its message with the place, which is said first here.
+        let message = match e.message.rfind(" at line ") {
+            Some(at) => e.message[..at].to_owned(),
+            None => e.message.clone(),
+        };
+        let what = if e.path.is_empty() {
+            message
+        } else {
+            format!("{}: {message}", e.path)
+        };
+        FileError {
+            line: e.line,
+            column: e.column,
+            what,
+        }
+    })
+}
+
+pub fn write_file(path: &Path, body: &str) -> Result<(), CoreError> {
+    // Through a temporary file, so a failed write never leaves half a file.
+    let tmp = path.with_extension("json.part");
+    std::fs::write(&tmp, body)
+        .and_then(|()| std::fs::rename(&tmp, path))
+        .map_err(|e| CoreError::File(format!("{}: {e}", path.display())))
+}
+
+/// The OS's open or save dialog. None when the user cancels or there is no dialog service (a
+/// desktop without an XDG portal): the console then offers a typed path and drag and drop.
+pub async fn pick_file(save: bool, suggested: Option<String>) -> Option<PathBuf> {
+    let dialog = rfd::AsyncFileDialog::new().add_filter("JSON", &["json"]);
+    let handle = if save {
+        dialog
+            .set_file_name(suggested.unwrap_or_else(|| "batch-order.json".to_owned()))
+            .save_file()
+            .await
+    } else {
+        dialog.pick_file().await
+    };
+    handle.map(|h| h.path().to_owned())
+}

@@ -1,0 +1,263 @@
+//! The widgets of the node forms, for the interface's optional fields: text, whole numbers,
+//! dates stored as epoch milliseconds, flags, choices, and lists typed one per line. Each row
+//! is labelled in the UI's language (the interface's name on hover), shows the problems the
+//! shared validation found for its field, and takes the focus when a problem is clicked.
+
+use egui::{Response, RichText};
+use jiff::civil::Date;
+use jiff::tz::TimeZone;
+
+use super::super::i18n::{Lang, Text, t};
+use super::labels::field_label;
+
+/// A problem of the node being edited: the field it is in, the rest of its path (an index
+/// inside a list field), and the message.
+pub struct FieldProblem {
+    pub field: String,
+    pub rest: String,
+    pub message: String,
+}
+
+pub struct FormCx<'a> {
+    pub lang: Lang,
+    pub problems: &'a [FieldProblem],
+    /// The field a clicked problem asks to focus; taken by that field's row.
+    pub focus: &'a mut Option<String>,
+    pub changed: bool,
+}
+
+impl FormCx<'_> {
+    /// One labelled row of the form's grid.
+    pub fn row(
+        &mut self,
+        ui: &mut egui::Ui,
+        field: &str,
+        required: bool,
+        add: impl FnOnce(&mut egui::Ui) -> Response,
+    ) {
+        let label = ui
+            .horizontal(|ui| {
+                let label = ui.label(field_label(self.lang, field)).on_hover_text(field);
+                if required {
+                    ui.label(RichText::new("*").color(ui.visuals().error_fg_color))
+                        .on_hover_text(t(self.lang, Text::RequiredMark));
+                }
+                label
+            })
+            .inner;
+        ui.vertical(|ui| {
+            let response = add(ui).labelled_by(label.id);
+            self.changed |= response.changed();
+            if self.focus.as_deref() == Some(field) {
+                *self.focus = None;
+                response.request_focus();
+                response.scroll_to_me(Some(egui::Align::Center));
+            }
+            for p in self.problems.iter().filter(|p| p.field == field) {
+                let text = if p.rest.is_empty() {
+                    p.message.clone()
+                } else {
+                    format!("{}: {}", p.rest, p.message)
+                };
+                ui.colored_label(ui.visuals().error_fg_color, text);
+            }
+        });
+        ui.end_row();
+    }
+
+    pub fn text(
+        &mut self,
+        ui: &mut egui::Ui,
+        field: &str,
+        required: bool,
+        value: &mut Option<String>,
+    ) {
+        self.row(ui, field, required, |ui| {
+            let mut text = value.clone().unwrap_or_default();
+            let response = ui.add(egui::TextEdit::singleline(&mut text).desired_width(280.0));
+            if response.changed() {
+                *value = Some(text).filter(|s| !s.is_empty());
+            }
+            response
+        });
+    }
+
+    /// A whole number; what cannot be one stays in the field, marked, until corrected.
+    pub fn number<N>(
+        &mut self,
+        ui: &mut egui::Ui,
+        field: &str,
+        required: bool,
+        value: &mut Option<N>,
+    ) where
+        N: Copy + PartialEq + ToString + std::str::FromStr + Send + Sync + 'static,
+    {
+        let lang = self.lang;
+        self.row(ui, field, required, |ui| {
+            let id = ui.scope_id().with(("number", field));
+            let shown = value.map(|v| v.to_string()).unwrap_or_default();
+            // The typed text is kept while it differs from the value only by being invalid.
+            let mut buffer: (String, String) = ui
+                .data(|d| d.get_temp(id))
+                .filter(|(_, last): &(String, String)| *last == shown)
+                .unwrap_or_else(|| (shown.clone(), shown.clone()));
+            let response = ui.add(egui::TextEdit::singleline(&mut buffer.0).desired_width(140.0));
+            let typed = buffer.0.trim();
+            let valid = typed.is_empty() || typed.parse::<N>().is_ok();
+            if response.changed() && valid {
+                *value = typed.parse::<N>().ok();
+                buffer.1 = value.map(|v| v.to_string()).unwrap_or_default();
+            }
+            if !valid {
+                ui.colored_label(ui.visuals().error_fg_color, t(lang, Text::NotANumber));
+            }
+            ui.data_mut(|d| d.insert_temp(id, buffer));
+            response
+        });
+    }
+
+    /// A date, stored as epoch milliseconds of local time: the start of the day, or its last
+    /// millisecond for an end date (valid *until* that day).
+    pub fn date(
+        &mut self,
+        ui: &mut egui::Ui,
+        field: &str,
+        end_of_day: bool,
+        value: &mut Option<i64>,
+    ) {
+        let lang = self.lang;
+        self.row(ui, field, false, |ui| {
+            ui.horizontal(|ui| {
+                let mut day = value
+                    .and_then(local_day)
+                    .unwrap_or_else(|| jiff::Zoned::now().date());
+                let was_set = value.is_some();
+                let mut set = was_set;
+                let mut response = ui.checkbox(&mut set, "");
+                if set {
+                    let picker = ui.add(
+                        egui_extras::DatePickerButton::new(&mut day)
+                            .id_salt(field)
+                            .calendar_week(false),
+                    );
+                    if picker.changed() || !was_set {
+                        *value = day_ms(day, end_of_day);
+                        response.mark_changed();
+                    }
+                    if let Some(ms) = value {
+                        ui.label(RichText::new(ms.to_string()).weak().small());
+                    }
+                } else {
+                    if was_set {
+                        *value = None;
+                    }
+                    ui.label(RichText::new(t(lang, Text::NotSet)).weak());
+                }
+                response
+            })
+            .inner
+        });
+    }
+
+    /// A flag sent only when on (off leaves the platform's default, false).
+    pub fn flag(&mut self, ui: &mut egui::Ui, field: &str, value: &mut Option<bool>) {
+        self.row(ui, field, false, |ui| {
+            let mut on = value.unwrap_or(false);
+            let response = ui.checkbox(&mut on, "");
+            if response.changed() {
+                *value = on.then_some(true);
+            }
+            response
+        });
+    }
+
+    /// `0 = no, 1 = yes` integers (trial).
+    pub fn zero_one(&mut self, ui: &mut egui::Ui, field: &str, value: &mut Option<i32>) {
+        self.row(ui, field, false, |ui| {
+            let mut on = *value == Some(1);
+            let response = ui.checkbox(&mut on, "");
+            if response.changed() {
+                *value = on.then_some(1);
+            }
+            response
+        });
+    }
+
+    /// A choice among the interface's values, shown in words; "not set" leaves it out.
+    pub fn choice<T: Copy + PartialEq>(
+        &mut self,
+        ui: &mut egui::Ui,
+        field: &str,
+        required: bool,
+        value: &mut Option<T>,
+        all: &[T],
+        words: impl Fn(T) -> String,
+    ) {
+        let lang = self.lang;
+        self.row(ui, field, required, |ui| {
+            let shown = value.map_or_else(|| t(lang, Text::NotSet).to_owned(), &words);
+            let mut changed = false;
+            let mut response = egui::ComboBox::from_id_salt(("choice", field))
+                .selected_text(shown)
+                .width(280.0)
+                .show_ui(ui, |ui| {
+                    changed |= ui
+                        .selectable_value(value, None, t(lang, Text::NotSet))
+                        .changed();
+                    for v in all {
+                        changed |= ui.selectable_value(value, Some(*v), words(*v)).changed();
+                    }
+                })
+                .response;
+            if changed {
+                response.mark_changed();
+            }
+            response
+        });
+    }
+
+    /// A list typed one per line, or pasted as a column or with commas: `parse` splits it.
+    pub fn lines(
+        &mut self,
+        ui: &mut egui::Ui,
+        field: &str,
+        required: bool,
+        value: &mut Vec<String>,
+        parse: impl Fn(&str) -> Vec<String>,
+    ) {
+        self.row(ui, field, required, |ui| {
+            let id = ui.scope_id().with(("lines", field));
+            let shown = value.join("\n");
+            let mut buffer: (String, String) = ui
+                .data(|d| d.get_temp(id))
+                .filter(|(_, last): &(String, String)| *last == shown)
+                .unwrap_or_else(|| (shown.clone(), shown.clone()));
+            let response = ui.add(
+                egui::TextEdit::multiline(&mut buffer.0)
+                    .desired_rows(4)
+                    .desired_width(280.0),
+            );
+            if response.changed() {
+                *value = parse(&buffer.0);
+                buffer.1 = value.join("\n");
+            }
+            ui.data_mut(|d| d.insert_temp(id, buffer));
+            response
+        });
+    }
+}
+
+fn local_day(ms: i64) -> Option<Date> {
+    let at = jiff::Timestamp::from_millisecond(ms).ok()?;
+    Some(at.to_zoned(TimeZone::system()).date())
+}
+
+fn day_ms(day: Date, end_of_day: bool) -> Option<i64> {
+    let time = if end_of_day {
+        day.at(23, 59, 59, 999_000_000)
+    } else {
+        day.at(0, 0, 0, 0)
+    };
+    let zoned = time.to_zoned(TimeZone::system()).ok()?;
+    Some(zoned.timestamp().as_millisecond())
+}

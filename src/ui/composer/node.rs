@@ -1,0 +1,378 @@
+//! The nodes of a batch order as a tree: a node is named by the steps from the batch to it,
+//! which are also the field path the shared validation uses (`orderList[2].assets[0]…`), so a
+//! problem leads to its node, and a node knows its problems.
+
+use std::fmt;
+
+use crate::core::wire::{
+    AssetEntry, BatchOrderRequest, FeatureEntry, MerchandiseEntry, OrderEntry, ProductEntry,
+};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Step {
+    Order(usize),
+    Asset(usize),
+    Product(usize),
+    Feature(usize),
+    Merchandise(usize),
+    /// A merchandise inside a merchandise.
+    Child(usize),
+    /// A product inside a merchandise.
+    MerchProduct(usize),
+}
+
+impl Step {
+    fn field(self) -> (&'static str, usize) {
+        match self {
+            Step::Order(i) => ("orderList", i),
+            Step::Asset(i) => ("assets", i),
+            Step::Product(i) => ("products", i),
+            Step::Feature(i) => ("productFeatures", i),
+            Step::Merchandise(i) => ("merchandises", i),
+            Step::Child(i) => ("children", i),
+            Step::MerchProduct(i) => ("licenseOrderProductList", i),
+        }
+    }
+
+    fn from_field(name: &str, i: usize) -> Option<Step> {
+        Some(match name {
+            "orderList" => Step::Order(i),
+            "assets" => Step::Asset(i),
+            "products" => Step::Product(i),
+            "productFeatures" => Step::Feature(i),
+            "merchandises" => Step::Merchandise(i),
+            "children" => Step::Child(i),
+            "licenseOrderProductList" => Step::MerchProduct(i),
+            _ => return None,
+        })
+    }
+
+    pub fn index(self) -> usize {
+        self.field().1
+    }
+
+    fn with_index(self, i: usize) -> Step {
+        match self {
+            Step::Order(_) => Step::Order(i),
+            Step::Asset(_) => Step::Asset(i),
+            Step::Product(_) => Step::Product(i),
+            Step::Feature(_) => Step::Feature(i),
+            Step::Merchandise(_) => Step::Merchandise(i),
+            Step::Child(_) => Step::Child(i),
+            Step::MerchProduct(_) => Step::MerchProduct(i),
+        }
+    }
+}
+
+/// A node of the batch; no steps is the batch itself (its header).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
+pub struct NodeId(pub Vec<Step>);
+
+impl NodeId {
+    pub fn root() -> Self {
+        Self(Vec::new())
+    }
+
+    pub fn child(&self, step: Step) -> Self {
+        let mut steps = self.0.clone();
+        steps.push(step);
+        Self(steps)
+    }
+
+    pub fn parent(&self) -> Option<Self> {
+        let (_, rest) = self.0.split_last()?;
+        Some(Self(rest.to_vec()))
+    }
+
+    pub fn last(&self) -> Option<Step> {
+        self.0.last().copied()
+    }
+
+    pub fn depth(&self) -> usize {
+        self.0.len()
+    }
+
+    /// The same node at another index among its siblings.
+    pub fn sibling(&self, i: usize) -> Self {
+        let mut steps = self.0.clone();
+        if let Some(last) = steps.last_mut() {
+            *last = last.with_index(i);
+        }
+        Self(steps)
+    }
+
+    /// The node a problem's path points into, and the field it names there
+    /// (`orderList[0].assets[1].assetNos[3]` → that asset, `assetNos`).
+    pub fn of_path(path: &str) -> (NodeId, String) {
+        let mut steps = Vec::new();
+        let mut rest = path;
+        while !rest.is_empty() {
+            let segment_end = rest.find('.').unwrap_or(rest.len());
+            let segment = &rest[..segment_end];
+            let step = segment.split_once('[').and_then(|(name, index)| {
+                let i = index.strip_suffix(']')?.parse().ok()?;
+                Step::from_field(name, i)
+            });
+            match step {
+                Some(step) => steps.push(step),
+                None => {
+                    let field = segment.split('[').next().unwrap_or(segment);
+                    return (NodeId(steps), field.to_owned());
+                }
+            }
+            rest = rest[segment_end..].strip_prefix('.').unwrap_or("");
+        }
+        (NodeId(steps), String::new())
+    }
+}
+
+impl fmt::Display for NodeId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (n, step) in self.0.iter().enumerate() {
+            let (name, i) = step.field();
+            if n > 0 {
+                f.write_str(".")?;
+            }
+            write!(f, "{name}[{i}]")?;
+        }
+        Ok(())
+    }
+}
+
+/// A node, borrowed for editing.
+pub enum NodeMut<'a> {
+    Batch(&'a mut BatchOrderRequest),
+    Order(&'a mut OrderEntry),
+    Asset(&'a mut AssetEntry),
+    Product(&'a mut ProductEntry),
+    Feature(&'a mut FeatureEntry),
+    Merchandise(&'a mut MerchandiseEntry),
+}
+
+/// A node, borrowed for reading.
+pub enum NodeRef<'a> {
+    Batch(&'a BatchOrderRequest),
+    Order(&'a OrderEntry),
+    Asset(&'a AssetEntry),
+    Product(&'a ProductEntry),
+    Feature(&'a FeatureEntry),
+    Merchandise(&'a MerchandiseEntry),
+}
+
+pub fn resolve_mut<'a>(batch: &'a mut BatchOrderRequest, id: &NodeId) -> Option<NodeMut<'a>> {
+    let mut node = NodeMut::Batch(batch);
+    for step in &id.0 {
+        node = match (node, *step) {
+            (NodeMut::Batch(b), Step::Order(i)) => NodeMut::Order(b.order_list.get_mut(i)?),
+            (NodeMut::Order(o), Step::Asset(i)) => NodeMut::Asset(o.assets.get_mut(i)?),
+            (NodeMut::Asset(a), Step::Product(i)) => NodeMut::Product(a.products.get_mut(i)?),
+            (NodeMut::Asset(a), Step::Merchandise(i)) => {
+                NodeMut::Merchandise(a.merchandises.get_mut(i)?)
+            }
+            (NodeMut::Product(p), Step::Feature(i)) => {
+                NodeMut::Feature(p.product_features.get_mut(i)?)
+            }
+            (NodeMut::Merchandise(m), Step::Child(i)) => {
+                NodeMut::Merchandise(m.children.as_mut()?.get_mut(i)?)
+            }
+            (NodeMut::Merchandise(m), Step::MerchProduct(i)) => {
+                NodeMut::Product(m.license_order_product_list.get_mut(i)?)
+            }
+            _ => return None,
+        };
+    }
+    Some(node)
+}
+
+pub fn resolve<'a>(batch: &'a BatchOrderRequest, id: &NodeId) -> Option<NodeRef<'a>> {
+    let mut node = NodeRef::Batch(batch);
+    for step in &id.0 {
+        node = match (node, *step) {
+            (NodeRef::Batch(b), Step::Order(i)) => NodeRef::Order(b.order_list.get(i)?),
+            (NodeRef::Order(o), Step::Asset(i)) => NodeRef::Asset(o.assets.get(i)?),
+            (NodeRef::Asset(a), Step::Product(i)) => NodeRef::Product(a.products.get(i)?),
+            (NodeRef::Asset(a), Step::Merchandise(i)) => {
+                NodeRef::Merchandise(a.merchandises.get(i)?)
+            }
+            (NodeRef::Product(p), Step::Feature(i)) => NodeRef::Feature(p.product_features.get(i)?),
+            (NodeRef::Merchandise(m), Step::Child(i)) => {
+                NodeRef::Merchandise(m.children.as_ref()?.get(i)?)
+            }
+            (NodeRef::Merchandise(m), Step::MerchProduct(i)) => {
+                NodeRef::Product(m.license_order_product_list.get(i)?)
+            }
+            _ => return None,
+        };
+    }
+    Some(node)
+}
+
+/// The children of a node, in the order the tree shows them.
+pub fn children(node: &NodeRef<'_>) -> Vec<Step> {
+    match node {
+        NodeRef::Batch(b) => (0..b.order_list.len()).map(Step::Order).collect(),
+        NodeRef::Order(o) => (0..o.assets.len()).map(Step::Asset).collect(),
+        NodeRef::Asset(a) => (0..a.products.len())
+            .map(Step::Product)
+            .chain((0..a.merchandises.len()).map(Step::Merchandise))
+            .collect(),
+        NodeRef::Product(p) => (0..p.product_features.len()).map(Step::Feature).collect(),
+        NodeRef::Feature(_) => Vec::new(),
+        NodeRef::Merchandise(m) => (0..m.license_order_product_list.len())
+            .map(Step::MerchProduct)
+            .chain((0..m.children.as_ref().map_or(0, Vec::len)).map(Step::Child))
+            .collect(),
+    }
+}
+
+pub fn has_children(node: &NodeRef<'_>) -> bool {
+    match node {
+        NodeRef::Batch(b) => !b.order_list.is_empty(),
+        NodeRef::Order(o) => !o.assets.is_empty(),
+        NodeRef::Asset(a) => !a.products.is_empty() || !a.merchandises.is_empty(),
+        NodeRef::Product(p) => !p.product_features.is_empty(),
+        NodeRef::Feature(_) => false,
+        NodeRef::Merchandise(m) => {
+            !m.license_order_product_list.is_empty()
+                || m.children.as_ref().is_some_and(|c| !c.is_empty())
+        }
+    }
+}
+
+/// What can be done to a node among its siblings.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ListOp {
+    Remove,
+    Duplicate,
+    Up,
+    Down,
+}
+
+/// Applies `op` to the node; answers the node to select afterwards.
+pub fn edit(batch: &mut BatchOrderRequest, id: &NodeId, op: ListOp) -> Option<NodeId> {
+    let parent = id.parent()?;
+    let last = id.last()?;
+    let parent_node = resolve_mut(batch, &parent)?;
+    let i = last.index();
+    let new_index = match (parent_node, last) {
+        (NodeMut::Batch(b), Step::Order(_)) => {
+            let next_sequence = b
+                .order_list
+                .iter()
+                .filter_map(|o| o.sequence)
+                .max()
+                .map_or(1, |m| m.saturating_add(1));
+            let at = edit_list(&mut b.order_list, i, op)?;
+            // A copied order gets its own sequence: two orders may not share one.
+            if op == ListOp::Duplicate
+                && let Some(copy) = b.order_list.get_mut(at)
+            {
+                copy.sequence = Some(next_sequence);
+            }
+            Some(at)
+        }
+        (NodeMut::Order(o), Step::Asset(_)) => edit_list(&mut o.assets, i, op),
+        (NodeMut::Asset(a), Step::Product(_)) => edit_list(&mut a.products, i, op),
+        (NodeMut::Asset(a), Step::Merchandise(_)) => edit_list(&mut a.merchandises, i, op),
+        (NodeMut::Product(p), Step::Feature(_)) => edit_list(&mut p.product_features, i, op),
+        (NodeMut::Merchandise(m), Step::Child(_)) => {
+            let children = m.children.get_or_insert_with(Vec::new);
+            let at = edit_list(children, i, op);
+            if children.is_empty() {
+                // The deepest level carries `null`, as the interface shows it.
+                m.children = None;
+            }
+            at
+        }
+        (NodeMut::Merchandise(m), Step::MerchProduct(_)) => {
+            edit_list(&mut m.license_order_product_list, i, op)
+        }
+        _ => None,
+    };
+    Some(match new_index {
+        Some(at) => id.sibling(at),
+        None => parent,
+    })
+}
+
+/// None: the list is empty afterwards (select the parent).
+fn edit_list<T: Clone>(list: &mut Vec<T>, i: usize, op: ListOp) -> Option<usize> {
+    if i >= list.len() {
+        return None;
+    }
+    match op {
+        ListOp::Remove => {
+            list.remove(i);
+            if list.is_empty() {
+                None
+            } else {
+                Some(i.min(list.len() - 1))
+            }
+        }
+        ListOp::Duplicate => {
+            let copy = list[i].clone();
+            list.insert(i + 1, copy);
+            Some(i + 1)
+        }
+        ListOp::Up if i > 0 => {
+            list.swap(i, i - 1);
+            Some(i - 1)
+        }
+        ListOp::Down if i + 1 < list.len() => {
+            list.swap(i, i + 1);
+            Some(i + 1)
+        }
+        ListOp::Up | ListOp::Down => Some(i),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_problem_path_names_its_node_and_field() {
+        let (node, field) = NodeId::of_path("orderList[2].assets[0].assetNos[3]");
+        assert_eq!(node, NodeId(vec![Step::Order(2), Step::Asset(0)]));
+        assert_eq!(field, "assetNos");
+        let (node, field) =
+            NodeId::of_path("orderList[0].assets[1].merchandises[0].children[2].merchandiseNum");
+        assert_eq!(
+            node.to_string(),
+            "orderList[0].assets[1].merchandises[0].children[2]"
+        );
+        assert_eq!(field, "merchandiseNum");
+        assert_eq!(
+            NodeId::of_path("channelCode"),
+            (NodeId::root(), "channelCode".to_owned())
+        );
+        assert_eq!(NodeId::of_path("orderList").1, "orderList");
+    }
+
+    #[test]
+    fn duplicating_an_order_gives_it_the_next_sequence_and_removing_selects_a_neighbour() {
+        let mut batch = BatchOrderRequest {
+            order_list: vec![
+                OrderEntry {
+                    sequence: Some(1),
+                    ..OrderEntry::default()
+                },
+                OrderEntry {
+                    sequence: Some(7),
+                    ..OrderEntry::default()
+                },
+            ],
+            ..BatchOrderRequest::default()
+        };
+        let first = NodeId(vec![Step::Order(0)]);
+        let copy = edit(&mut batch, &first, ListOp::Duplicate).expect("copied");
+        assert_eq!(copy, NodeId(vec![Step::Order(1)]));
+        let sequences: Vec<_> = batch.order_list.iter().map(|o| o.sequence).collect();
+        assert_eq!(sequences, [Some(1), Some(8), Some(7)]);
+        let after = edit(&mut batch, &NodeId(vec![Step::Order(2)]), ListOp::Remove);
+        assert_eq!(after, Some(NodeId(vec![Step::Order(1)])));
+        let up = edit(&mut batch, &NodeId(vec![Step::Order(1)]), ListOp::Up);
+        assert_eq!(up, Some(first));
+        assert_eq!(batch.order_list[0].sequence, Some(8));
+    }
+}
