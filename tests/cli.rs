@@ -279,3 +279,96 @@ fn walk(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
     }
     out
 }
+
+/// `order check` (the console's validation) and the platform give the same verdict on the same
+/// files: both accept the valid ones; on the others the platform's 13004 names the first problem
+/// `order check` lists and counts all of them; a file that is not a batch order is exit 2 for
+/// `order check` and a 13004 naming the same field for the platform.
+#[tokio::test]
+async fn order_check_and_the_platform_agree_on_the_same_files() {
+    let dir = tempfile::tempdir().expect("dir");
+    let (mut child, base, _stdout) = serve(dir.path());
+    let app = app_create(dir.path(), "auth_order");
+    let http = reqwest::Client::new();
+    let token: Value = http
+        .post(format!("{base}/v3/api/oauth2/token"))
+        .basic_auth(
+            app["appKey"].as_str().expect("key"),
+            app["appSecret"].as_str(),
+        )
+        .form(&[("grant_type", "client_credentials")])
+        .send()
+        .await
+        .expect("token")
+        .json()
+        .await
+        .expect("json");
+    let token = token["access_token"].as_str().expect("token").to_owned();
+
+    let files = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/orders");
+    let mut names: Vec<_> = std::fs::read_dir(&files)
+        .expect("fixtures")
+        .map(|e| e.expect("entry").path())
+        .collect();
+    names.sort();
+    assert_eq!(names.len(), 5);
+    for (n, file) in names.iter().enumerate() {
+        let check = Command::new(BIN)
+            .args(["order", "check"])
+            .arg(file)
+            .output()
+            .expect("runs");
+        let listed = String::from_utf8(check.stdout).expect("utf-8");
+        let body = std::fs::read(file).expect("file");
+        let answer: Value = http
+            .post(format!("{base}/order/api/order/v1/licenseOrder/batchOrder"))
+            .query(&[
+                ("g_nonce", format!("verdict-{n}").as_str()),
+                ("appKey", app["appKey"].as_str().expect("key")),
+            ])
+            .bearer_auth(&token)
+            .header("content-type", "application/json")
+            .body(body)
+            .send()
+            .await
+            .expect("call")
+            .json()
+            .await
+            .expect("json");
+        let name = file.file_name().expect("name").to_string_lossy();
+        match check.status.code() {
+            Some(0) => {
+                assert!(listed.is_empty(), "{name}: {listed}");
+                assert_eq!(answer["code"], json!(0), "{name}: {answer}");
+            }
+            Some(1) => {
+                let problems: Vec<&str> = listed.lines().collect();
+                assert_eq!(answer["code"], "13004", "{name}: {answer}");
+                assert_eq!(answer["message"], problems[0], "{name}");
+                let cause = answer["cause"].as_str().expect("cause");
+                assert!(
+                    cause.contains(&format!("{} problem", problems.len())),
+                    "{name}: {cause}"
+                );
+                for p in &problems {
+                    assert!(cause.contains(p), "{name}: {p} not in {cause}");
+                }
+            }
+            Some(2) => {
+                let stderr = String::from_utf8_lossy(&check.stderr);
+                assert_eq!(answer["code"], "13004", "{name}: {answer}");
+                // The same field (or the body as a whole) and the same line and column.
+                let field = stderr.split(": ").nth(2).expect("field").to_owned();
+                let message = answer["message"].as_str().expect("message");
+                assert!(
+                    message.starts_with(&format!("{field}:")),
+                    "{name}: {message} / {stderr}"
+                );
+                assert!(stderr.contains("line "), "{stderr}");
+            }
+            other => panic!("{name}: exit {other:?}"),
+        }
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+}

@@ -162,6 +162,16 @@ fn every_screen_renders_in_chinese() {
     }
     click(&mut harness, "修改");
     assert_eq!(harness.query_all_by_label("必填").count(), 2);
+    click(&mut harness, "订单");
+    settle(&mut harness, |h| {
+        h.query_by_label_contains("批次 LD-").is_some()
+    });
+    // The asset's form, through its problem.
+    harness
+        .get_by_label_contains("orderList[0].assets[0].assetNos")
+        .click();
+    harness.run_ok();
+    harness.get_by_label("申请新资产编号");
     for screen in ["资产", "活动", "资产编号", "历史记录", "设置"] {
         click(&mut harness, screen);
     }
@@ -383,4 +393,167 @@ fn settings_add_a_profile_test_it_switch_to_it_and_remove_it() {
     assert!(entry.get_password().is_err());
     harness.run();
     runtime.block_on(server.shutdown());
+}
+
+/// Opens the Orders screen and waits for its draft (a new purchase on a fresh machine).
+fn open_composer(harness: &mut Harness<'static, DeskApp>) {
+    click(harness, "Orders");
+    settle(harness, |h| {
+        h.query_by_label_contains("Batch LD-").is_some()
+    });
+}
+
+#[test]
+fn composer_builds_a_purchase_with_a_package_tree_fills_numbers_and_submits_it() {
+    let dir = tempfile::tempdir().expect("dir");
+    let mut harness = app(dir.path(), Lang::En);
+    harness.run_ok();
+    open_composer(&mut harness);
+
+    // The template lacks only its asset numbers; the problem leads to the field.
+    let missing = "orderList[0].assets[0].assetNos: at least one asset number required";
+    harness.get_by_label_contains("1 problem(s)");
+    click(&mut harness, missing);
+    click(&mut harness, "Get new asset numbers");
+    settle(&mut harness, |h| {
+        h.query_by_label("No problems: ready to submit.").is_some()
+    });
+    harness.get_by_label("Asset 8000000001");
+
+    // A package with a product and a sub-package with a product of its own.
+    click(&mut harness, "Add package");
+    type_into(&mut harness, "Package number", "PKG-1");
+    type_into(&mut harness, "Package name", "专业版套餐");
+    click(&mut harness, "Add product");
+    type_into(&mut harness, "Product (gmsPid or appKey)", "gms:2001");
+    click(&mut harness, "Package PKG-1 专业版套餐");
+    click(&mut harness, "Add sub-package");
+    // An empty package number is a problem until typed.
+    harness.get_by_label_contains(
+        "orderList[0].assets[0].merchandises[0].children[0].merchandiseNum: required",
+    );
+    type_into(&mut harness, "Package number", "PKG-1-1");
+    click(&mut harness, "Add product");
+    type_into(&mut harness, "Product (gmsPid or appKey)", "gms:2002");
+    harness.get_by_label("No problems: ready to submit.");
+
+    // Submit, after a confirmation that summarises the batch.
+    click(&mut harness, "Submit batch");
+    harness.get_by_label("Submit this batch to Sandbox?");
+    harness.get_by_label("1 order(s): 1 new purchase, 0 delete assets, 0 delete products.");
+    harness.get_by_label("1 asset number(s), 3 product(s).");
+    click(&mut harness, "Send");
+    settle(&mut harness, |h| {
+        h.query_by_label("Submitted: 1 license order(s) created.")
+            .is_some()
+    });
+    harness.get_by_label_contains("LO");
+
+    // The asset is in the enterprise's listing with the products of the whole tree.
+    let listed = harness
+        .state()
+        .core()
+        .run(
+            Command::Call(Call::Assets {
+                enterprise_global_id: "EG0000000001".into(),
+                extend_code: None,
+            }),
+            Duration::from_secs(60),
+        )
+        .expect("listing");
+    let Outcome::Assets(assets) = listed else {
+        panic!("not a listing: {listed:?}");
+    };
+    let asset = assets
+        .iter()
+        .find(|a| a.asset_num == "8000000001")
+        .expect("the new asset is listed");
+    let mut uris: Vec<&str> = asset
+        .products
+        .iter()
+        .map(|p| p.product_uri.as_str())
+        .collect();
+    uris.sort_unstable();
+    assert_eq!(uris, ["gms:1001", "gms:2001", "gms:2002"]);
+
+    // The same batch again: the platform answers the first result; the UI says so.
+    click(&mut harness, "Submit batch");
+    harness.get_by_label_contains("was already submitted with LD-");
+    click(&mut harness, "Send");
+    settle(&mut harness, |h| {
+        h.query_by_label_contains("Already submitted with this channel order id")
+            .is_some()
+    });
+}
+
+#[test]
+fn composer_imports_a_file_with_three_problems_and_a_bad_file_changes_nothing() {
+    let dir = tempfile::tempdir().expect("dir");
+    let three = dir.path().join("three.json");
+    std::fs::write(
+        &three,
+        r#"{"channelOrderId": "IMPORT-1", "syncMode": "sync", "orderList": [
+             {"sequence": 1, "channelCustomerId": "S-0001", "licenseType": "softkey",
+              "orderType": "new_buy",
+              "assets": [{"assetNos": ["8000000100", "8000000100"],
+                          "products": [{"productName": "no uri"}]}]}]}"#,
+    )
+    .expect("file");
+    let not_json = dir.path().join("broken.json");
+    std::fs::write(&not_json, "{\n  \"channelCode\": SHOP\n}").expect("file");
+
+    let mut harness = app(dir.path(), Lang::En);
+    harness.run_ok();
+    open_composer(&mut harness);
+    type_into(&mut harness, "File", &three.display().to_string());
+    click(&mut harness, "Import");
+    settle(&mut harness, |h| {
+        h.query_by_label("Batch IMPORT-1 (3)").is_some()
+    });
+    harness.get_by_label_contains("3 problem(s)");
+    for problem in [
+        "channelCode: required",
+        "orderList[0].assets[0].assetNos[1]: 8000000100 is already listed at assetNos[0]",
+        "orderList[0].assets[0].products[0].productUri: required for new_buy",
+    ] {
+        harness.get_by_label(problem);
+    }
+
+    // Not JSON: the line and column, and the draft as it was.
+    type_into(&mut harness, "File", &not_json.display().to_string());
+    click(&mut harness, "Import");
+    let place = format!(
+        "{}: line 2, column 18: channelCode: expected value",
+        not_json.display()
+    );
+    // Beside the file field, and verbatim in the toast.
+    settle(&mut harness, |h| h.query_all_by_label(&place).count() == 2);
+    harness.get_by_label("The draft was not changed.");
+    harness.get_by_label("Batch IMPORT-1 (3)");
+    harness.get_by_label_contains("3 problem(s)");
+    // The toast says the same beside a plain explanation.
+    harness.get_by_label("Import: Failed");
+}
+
+#[test]
+fn a_draft_survives_a_restart() {
+    let dir = tempfile::tempdir().expect("dir");
+    {
+        let mut harness = app(dir.path(), Lang::En);
+        harness.run_ok();
+        open_composer(&mut harness);
+        type_into(&mut harness, "Channel code", "RESTART-TEST");
+        // Saved shortly after the last keystroke.
+        std::thread::sleep(Duration::from_millis(900));
+        settle(&mut harness, |h| {
+            h.query_by_label("Save draft · done").is_some()
+        });
+    }
+    let mut harness = app(dir.path(), Lang::En);
+    harness.run_ok();
+    open_composer(&mut harness);
+    assert_eq!(
+        harness.get_by_label("Channel code").value().as_deref(),
+        Some("RESTART-TEST")
+    );
 }

@@ -131,6 +131,11 @@ pub enum Command {
         body: String,
         hints: String,
     },
+    /// A new draft of a batch, written as JSON here rather than on the UI's thread.
+    NewOrderDraft {
+        name: String,
+        batch: Box<BatchOrderRequest>,
+    },
     SaveDraft {
         id: i64,
         body: String,
@@ -152,8 +157,8 @@ pub enum Command {
         save: bool,
         suggested: Option<String>,
     },
-    /// Reads and parses a batch order file.
-    ReadOrderFile {
+    /// Reads and parses a batch order file, and keeps it as a new draft named after the file.
+    ImportOrderFile {
         path: PathBuf,
     },
     WriteFile {
@@ -189,8 +194,9 @@ pub enum Outcome {
     Draft(Draft),
     Drafts(Vec<DraftSummary>),
     Picked(Option<PathBuf>),
-    OrderFile {
-        path: PathBuf,
+    Imported {
+        draft_id: i64,
+        name: String,
         batch: Box<BatchOrderRequest>,
     },
     Written {

@@ -356,6 +356,14 @@ impl Service {
                 })
                 .await
             }
+            Command::NewOrderDraft { name, batch } => {
+                self.drafts(move |d| {
+                    let body = serde_json::to_string(&batch).unwrap_or_default();
+                    d.create(&name, &body, "{}", now_ms())
+                        .map(|id| Outcome::DraftSaved { id })
+                })
+                .await
+            }
             Command::SaveDraft { id, body, hints } => {
                 let saved = self
                     .drafts(move |d| d.save(id, &body, &hints, now_ms()))
@@ -380,14 +388,29 @@ impl Service {
             Command::PickFile { save, suggested } => Ok(Outcome::Picked(
                 super::files::pick_file(save, suggested).await,
             )),
-            Command::ReadOrderFile { path } => {
-                let read = path.clone();
-                let batch =
-                    tokio::task::spawn_blocking(move || super::files::read_order_file(&read))
-                        .await
-                        .map_err(|e| CoreError::File(e.to_string()))??;
-                Ok(Outcome::OrderFile {
-                    path,
+            Command::ImportOrderFile { path } => {
+                let name = path
+                    .file_stem()
+                    .map(|s| s.to_string_lossy().into_owned())
+                    .unwrap_or_else(|| path.display().to_string());
+                let drafts = Arc::clone(&self.drafts);
+                let draft_name = name.clone();
+                // Parsed, and kept as a draft, off the window's thread: a file of 10,000 orders
+                // takes a while.
+                let (draft_id, batch) = tokio::task::spawn_blocking(move || {
+                    let batch = super::files::read_order_file(&path)?;
+                    let body = serde_json::to_string(&batch)
+                        .map_err(|e| CoreError::File(e.to_string()))?;
+                    let id = drafts
+                        .create(&draft_name, &body, "{}", now_ms())
+                        .map_err(|e| CoreError::Storage(format!("drafts: {e}")))?;
+                    Ok::<_, CoreError>((id, batch))
+                })
+                .await
+                .map_err(|e| CoreError::File(e.to_string()))??;
+                Ok(Outcome::Imported {
+                    draft_id,
+                    name,
                     batch: Box::new(batch),
                 })
             }

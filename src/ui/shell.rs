@@ -64,8 +64,8 @@ impl DeskApp {
     pub fn root_ui(&mut self, ui: &mut egui::Ui) {
         // Answers are applied at the start of the frame, each to the screen that waits for it;
         // a late answer to a command a screen no longer waits for is dropped.
-        while let Some(event) = self.core.try_recv() {
-            self.apply(&event);
+        while let Some(mut event) = self.core.try_recv() {
+            self.apply(&mut event);
         }
         let state = self.core.state();
         egui::Panel::top("top_bar").show(ui, |ui| self.top_bar_ui(ui, &state));
@@ -80,7 +80,7 @@ impl DeskApp {
 
     /// Gives an answer to the screen that waits for it. Its error is handled here, once: a
     /// toast with the platform's words and the status bar; the screen keeps what was typed.
-    fn apply(&mut self, event: &Event) {
+    fn apply(&mut self, event: &mut Event) {
         let action = self
             .customers
             .apply(event)

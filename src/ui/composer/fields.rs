@@ -138,7 +138,8 @@ impl FormCx<'_> {
                     let picker = ui.add(
                         egui_extras::DatePickerButton::new(&mut day)
                             .id_salt(field)
-                            .calendar_week(false),
+                            .calendar_week(false)
+                            .show_icon(false),
                     );
                     if picker.changed() || !was_set {
                         *value = day_ms(day, end_of_day);
@@ -223,6 +224,7 @@ impl FormCx<'_> {
         field: &str,
         required: bool,
         value: &mut Vec<String>,
+        hint: &str,
         parse: impl Fn(&str) -> Vec<String>,
     ) {
         self.row(ui, field, required, |ui| {
@@ -234,6 +236,7 @@ impl FormCx<'_> {
                 .unwrap_or_else(|| (shown.clone(), shown.clone()));
             let response = ui.add(
                 egui::TextEdit::multiline(&mut buffer.0)
+                    .hint_text(hint)
                     .desired_rows(4)
                     .desired_width(280.0),
             );

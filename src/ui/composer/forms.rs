@@ -1,5 +1,6 @@
 //! The form of each kind of node: every field the interface names for it, with its widget.
 
+use super::super::i18n::{Text, t};
 use super::batch::asset_numbers_from;
 use super::fields::FormCx;
 use super::labels::{customer_type_words, license_type_words, order_type_words, sync_mode_words};
@@ -97,7 +98,15 @@ fn order_ui(ui: &mut egui::Ui, cx: &mut FormCx<'_>, o: &mut OrderEntry) {
 }
 
 fn asset_ui(ui: &mut egui::Ui, cx: &mut FormCx<'_>, a: &mut AssetEntry) {
-    cx.lines(ui, "assetNos", true, &mut a.asset_nos, asset_numbers_from);
+    let hint = t(cx.lang, Text::AssetNumbersHint);
+    cx.lines(
+        ui,
+        "assetNos",
+        true,
+        &mut a.asset_nos,
+        hint,
+        asset_numbers_from,
+    );
     cx.date(ui, "limitStartDate", false, &mut a.limit_start_date);
     cx.date(ui, "limitEndDate", true, &mut a.limit_end_date);
     cx.flag(ui, "borrowedUsbKey", &mut a.borrowed_usb_key);
@@ -118,7 +127,8 @@ fn extensions_ui(ui: &mut egui::Ui, cx: &mut FormCx<'_>, list: &mut Vec<ExtendEn
         })
         .collect();
     let before = pairs.clone();
-    cx.lines(ui, "assetExtendList", false, &mut pairs, |text| {
+    let hint = t(cx.lang, Text::ExtensionsHint);
+    cx.lines(ui, "assetExtendList", false, &mut pairs, hint, |text| {
         text.lines()
             .map(str::trim)
             .filter(|l| !l.is_empty())
@@ -168,7 +178,7 @@ fn product_ui(ui: &mut egui::Ui, cx: &mut FormCx<'_>, p: &mut ProductEntry) {
         &mut p.time_duration_expression,
     );
     cx.text(ui, "srcLicenseOrderId", false, &mut p.src_license_order_id);
-    cx.lines(ui, "passwords", false, &mut p.passwords, |text| {
+    cx.lines(ui, "passwords", false, &mut p.passwords, "", |text| {
         text.lines()
             .map(str::trim)
             .filter(|l| !l.is_empty())

@@ -94,7 +94,8 @@ pub struct ComposerScreen {
 
 impl ComposerScreen {
     /// Takes the answer if it is for this screen, and names the action it answers.
-    pub fn apply(&mut self, event: &Event, core: &Core) -> Option<Text> {
+    /// The event is taken by `&mut` so that an imported batch is moved, not copied.
+    pub fn apply(&mut self, event: &mut Event, core: &Core) -> Option<Text> {
         if self.list_call.accept(event) {
             if let Ok(Outcome::Drafts(list)) = &event.result {
                 self.drafts = list.clone();
@@ -167,14 +168,22 @@ impl ComposerScreen {
             return Some(Text::Browse);
         }
         if self.read_call.accept(event) {
-            match &event.result {
-                Ok(Outcome::OrderFile { path, batch }) => {
-                    let name = path
-                        .file_stem()
-                        .map(|s| s.to_string_lossy().into_owned())
-                        .unwrap_or_else(|| path.display().to_string());
+            match &mut event.result {
+                Ok(Outcome::Imported {
+                    draft_id,
+                    name,
+                    batch,
+                }) => {
                     self.file_message = None;
-                    self.open_new(core, (**batch).clone(), Some(name));
+                    // The draft is stored already; the current one is saved and stays listed.
+                    self.save_now(core);
+                    self.open(OpenDraft {
+                        id: Some(*draft_id),
+                        name: std::mem::take(name),
+                        batch: std::mem::take(&mut **batch),
+                        hints: Hints::default(),
+                    });
+                    self.list_call.start(core.send(Command::ListDrafts));
                 }
                 Err(e) => self.file_message = Some(Err(e.to_string())),
                 Ok(_) => {}
@@ -227,11 +236,9 @@ impl ComposerScreen {
                 .clone()
                 .unwrap_or_else(|| "batch".to_owned())
         });
-        let body = serde_json::to_string(&batch).unwrap_or_default();
-        self.create_call.start(core.send(Command::NewDraft {
+        self.create_call.start(core.send(Command::NewOrderDraft {
             name: name.clone(),
-            body,
-            hints: "{}".to_owned(),
+            batch: Box::new(batch.clone()),
         }));
         self.open(OpenDraft {
             id: None,
@@ -282,7 +289,7 @@ impl ComposerScreen {
             return;
         }
         self.file_message = None;
-        self.read_call.start(core.send(Command::ReadOrderFile {
+        self.read_call.start(core.send(Command::ImportOrderFile {
             path: PathBuf::from(path),
         }));
     }
