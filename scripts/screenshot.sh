@@ -25,10 +25,15 @@ shot() {
   import -window root -crop 1100x720+0+0 +repage "$out/$1.png"
 }
 click() { xdotool mousemove "$1" "$2" click 1; sleep "${3:-0.4}"; }
-# Types into the (empty) field at (x, y).
+# Types into the (empty) field at (x, y), a character at a time: xdotool remaps a key for each
+# Chinese character, and typed fast some are lost.
 type_at() {
   click "$1" "$2" 0.2
-  xdotool type --delay 30 "$3"
+  local text=$3 i
+  for ((i = 0; i < ${#text}; i++)); do
+    xdotool type "${text:i:1}"
+    sleep 0.05
+  done
 }
 # Replaces what the field at (x, y) holds (ASCII only: xdotool drops the first CJK character
 # typed after a key combination).
@@ -96,5 +101,20 @@ click 238 387 1.5              # 查看该企业的客户
 shot customers-zh
 click 30 114                   # 活动: a screen that is not built yet says what it will do
 shot activities-zh
+stop
+# English: the order composer, from the template to a submitted batch.
+start en_US.UTF-8
+click 36 67 1                  # Orders
+click 380 675                  # the problem: no asset numbers yet
+click 738 162 1                # Get new asset numbers
+click 686 139                  # Add package
+type_at 850 171 PKG-1
+type_at 850 197 专业版套餐
+click 300 179                  # the asset
+shot orders-en
+click 232 672                  # Submit batch
+shot orders-confirm-en
+click 394 391 1.5              # Send
+shot orders-submitted-en
 stop
 ls -l "$out"

@@ -259,6 +259,8 @@ impl ComposerScreen {
     }
 
     fn edited(&mut self) {
+        // A changed batch is not the one whose result is shown.
+        self.submitted = None;
         self.needs_check = true;
         self.changed_at = Some(Instant::now());
     }
