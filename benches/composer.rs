@@ -104,6 +104,7 @@ fn app(home: &Path) -> Harness<'static, DeskApp> {
         lang: Lang::En,
         screen: Screen::Orders,
         dark: false,
+        ..Prefs::default()
     };
     let ctx = egui::Context::default();
     let app = DeskApp::new(core, prefs, &ctx);

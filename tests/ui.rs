@@ -34,6 +34,7 @@ fn app_with_store(
         lang,
         screen: Screen::Customers,
         dark: false,
+        ..Prefs::default()
     };
     let ctx = egui::Context::default();
     let app = DeskApp::new(core, prefs, &ctx);
@@ -54,9 +55,7 @@ fn navigation_shows_each_screen_and_the_sandbox_profile() {
     harness.get_by_label("Assets").click();
     harness.run();
     assert_eq!(harness.state().prefs.screen, Screen::Assets);
-    harness.get_by_label(
-        "List an enterprise's assets, filter them, and disable or enable locks by clicking in the grid.",
-    );
+    harness.get_by_label("List assets");
 }
 
 /// Waits (a bounded number of frames, each after a short sleep) until `done` holds.
@@ -172,7 +171,24 @@ fn every_screen_renders_in_chinese() {
         .click();
     harness.run_ok();
     harness.get_by_label("申请新资产编号");
-    for screen in ["资产", "活动", "资产编号", "历史记录", "设置"] {
+    click(&mut harness, "资产");
+    type_into(&mut harness, "企业全局编号", "EG0000000001");
+    click(&mut harness, "列出资产");
+    settle(&mut harness, |h| h.query_by_label("8900000001").is_some());
+    click(&mut harness, "8900000005");
+    harness.get_by_label("已选 1 个（其中加密锁 1 个）");
+    click(&mut harness, "禁用所选");
+    harness.get_by_label("禁用 1 把加密锁？");
+    click(&mut harness, "取消");
+    click(&mut harness, "按编号禁用/启用…");
+    click(&mut harness, "取消");
+    click(&mut harness, "活动");
+    type_into(&mut harness, "身份标识", "EG0000000001");
+    harness.get_by_label("企业全局编号");
+    click(&mut harness, "资产编号");
+    click(&mut harness, "申请新资产编号");
+    settle(&mut harness, |h| h.query_by_label("10 个编号").is_some());
+    for screen in ["历史记录", "设置"] {
         click(&mut harness, screen);
     }
     click(&mut harness, "添加配置");
@@ -556,4 +572,130 @@ fn a_draft_survives_a_restart() {
         harness.get_by_label("Channel code").value().as_deref(),
         Some("RESTART-TEST")
     );
+}
+
+fn list_demo_assets(harness: &mut Harness<'static, DeskApp>) {
+    click(harness, "Assets");
+    type_into(harness, "Enterprise global id", "EG0000000001");
+    click(harness, "List assets");
+    settle(harness, |h| h.query_by_label("8900000001").is_some());
+}
+
+#[test]
+fn assets_filter_lock_two_refuse_a_softkey_and_unlock_by_pasted_numbers() {
+    let dir = tempfile::tempdir().expect("dir");
+    let mut harness = app(dir.path(), Lang::En);
+    harness.run_ok();
+    list_demo_assets(&mut harness);
+    // Readable values: the type in words, the large customer's validity as dates.
+    harness.get_all_by_label("stand-alone lock, re-issuable (normal_recover_usbkey)");
+
+    // Filter to the re-issuable stand-alone locks.
+    type_into(&mut harness, "Filter", "normal_recover_usbkey");
+    harness.get_by_label_contains("3 of ");
+    assert!(harness.query_by_label("8900000004").is_none());
+
+    // Select two with click and ctrl-click, disable them with one confirmation.
+    click(&mut harness, "8900000001");
+    harness
+        .get_by_label("8900000002")
+        .click_modifiers(egui::Modifiers::COMMAND);
+    harness.run_ok();
+    harness.get_by_label("2 selected (2 locks)");
+    assert!(harness.query_by_label("disabled").is_none());
+    click(&mut harness, "Disable selected");
+    harness.get_by_label("Disable 2 lock(s)?");
+    harness.get_by_label("This can be undone: Enable gives the locks back.");
+    harness.get_by_label("Operator: sandbox-admin (set in the profile)");
+    click(&mut harness, "Disable 2 lock(s)");
+    settle(&mut harness, |h| {
+        h.query_by_label("Disable: 2 of 2 succeeded").is_some()
+    });
+    assert_eq!(harness.query_all_by_label("success").count(), 2);
+    // The badge in the grid.
+    assert_eq!(harness.query_all_by_label("disabled").count(), 2);
+
+    // A softkey is not a lock that can be disabled.
+    type_into(&mut harness, "Filter", "softkey");
+    click(&mut harness, "8900000007");
+    click(&mut harness, "Disable selected");
+    click(&mut harness, "Disable 1 lock(s)");
+    settle(&mut harness, |h| {
+        h.query_by_label("Disable: 0 of 1 succeeded").is_some()
+    });
+    harness.get_by_label("wrong lock type");
+
+    // Enable by pasted numbers, one of which does not exist.
+    click(&mut harness, "Lock by numbers…");
+    type_into(
+        &mut harness,
+        "Asset numbers: typed or pasted, separated by lines, spaces, commas or semicolons",
+        "8900000001, 8900000002\n8999999999",
+    );
+    harness.get_by_label("3 number(s)");
+    click(&mut harness, "Enable these");
+    click(&mut harness, "Enable 3 lock(s)");
+    settle(&mut harness, |h| {
+        h.query_by_label("Enable: 2 of 3 succeeded").is_some()
+    });
+    harness.get_by_label("no such lock");
+    type_into(&mut harness, "Filter", "");
+    assert!(harness.query_by_label("disabled").is_none());
+}
+
+#[test]
+fn activities_claim_then_the_limit_then_an_unknown_label() {
+    let dir = tempfile::tempdir().expect("dir");
+    let mut harness = app(dir.path(), Lang::En);
+    harness.run_ok();
+    click(&mut harness, "Activities");
+    type_into(&mut harness, "Identity", "13800138000");
+    harness.get_by_label("a mobile number");
+    type_into(&mut harness, "Activity label", "spring-2026");
+    type_into(&mut harness, "Source", "license-desk");
+    type_into(&mut harness, "Branch", "北京分公司");
+    click(&mut harness, "Claim");
+    settle(&mut harness, |h| {
+        h.query_by_label("Claimed: the products below were granted.")
+            .is_some()
+    });
+    harness.get_by_label("gms:1001");
+    harness.get_by_label("gms:1002");
+    harness.get_by_label("to be activated separately");
+
+    // Again: the unit's claim limit, and the other unit's stock, in words.
+    click(&mut harness, "Claim");
+    settle(&mut harness, |h| {
+        h.query_by_label("Nothing could be claimed: each unit's reason is below.")
+            .is_some()
+    });
+    harness.get_by_label("this identity has claimed it as often as allowed");
+    harness.get_by_label("no stock left");
+    harness.get_by_label_contains("14005: ");
+
+    type_into(&mut harness, "Activity label", "no-such-activity");
+    click(&mut harness, "Claim");
+    settle(&mut harness, |h| {
+        h.query_by_label("There is no activity with this label.")
+            .is_some()
+    });
+    harness.get_by_label_contains("3001: ");
+    // The form is remembered for the next run.
+    assert_eq!(harness.state().prefs.claim.branch, "北京分公司");
+}
+
+#[test]
+fn asset_numbers_go_to_the_composer() {
+    let dir = tempfile::tempdir().expect("dir");
+    let mut harness = app(dir.path(), Lang::En);
+    harness.run_ok();
+    open_composer(&mut harness);
+    click(&mut harness, "Asset numbers");
+    click(&mut harness, "Get new asset numbers");
+    settle(&mut harness, |h| h.query_by_label("10 number(s)").is_some());
+    assert_eq!(harness.query_all_by_label("domestic").count(), 10);
+    click(&mut harness, "Send to the order composer");
+    assert_eq!(harness.state().prefs.screen, Screen::Orders);
+    harness.get_by_label("Asset 8000000001 (+9)");
+    harness.get_by_label("No problems: ready to submit.");
 }

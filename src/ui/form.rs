@@ -105,3 +105,41 @@ pub fn busy_button_ui(ui: &mut egui::Ui, label: &str, busy: bool) -> bool {
 pub fn typed(value: &str) -> Option<String> {
     Some(value.trim().to_owned()).filter(|v| !v.is_empty())
 }
+
+/// Asset numbers from pasted text: a column from a spreadsheet, a list with commas or
+/// semicolons, or one per line, all the same; blanks are skipped.
+pub fn asset_numbers_from(text: &str) -> Vec<String> {
+    text.split(|c: char| c.is_whitespace() || matches!(c, ',' | ';' | '，' | '；' | '、'))
+        .filter(|s| !s.is_empty())
+        .map(str::to_owned)
+        .collect()
+}
+
+/// Epoch milliseconds as a local date, `2026-11-22`.
+pub fn local_date(ms: i64) -> String {
+    jiff::Timestamp::from_millisecond(ms)
+        .map(|at| at.to_zoned(jiff::tz::TimeZone::system()).date().to_string())
+        .unwrap_or_else(|_| ms.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::asset_numbers_from;
+
+    #[test]
+    fn pasted_columns_and_lists_give_the_same_numbers() {
+        let want = ["8000000001", "8000000002", "8000000003"];
+        assert_eq!(
+            asset_numbers_from("8000000001\r\n8000000002\n\n8000000003\n"),
+            want
+        );
+        assert_eq!(
+            asset_numbers_from("8000000001, 8000000002;8000000003"),
+            want
+        );
+        assert_eq!(
+            asset_numbers_from("8000000001\t8000000002，8000000003"),
+            want
+        );
+    }
+}

@@ -1,6 +1,9 @@
 //! The console: egui panels that draw the core's state and send it commands. No I/O here:
 //! everything goes through `core::Core`, which wakes the window when an answer arrives.
 
+mod activities;
+mod asset_numbers;
+mod assets;
 mod composer;
 mod customers;
 pub mod fonts;
@@ -43,10 +46,15 @@ impl Screen {
 
 /// What the console remembers between runs (eframe keeps the window size itself).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct Prefs {
     pub lang: i18n::Lang,
     pub screen: Screen,
     pub dark: bool,
+    /// Enterprises whose assets were listed, newest first.
+    pub recent_enterprises: Vec<String>,
+    /// The claim form's last values.
+    pub claim: activities::ClaimForm,
 }
 
 impl Default for Prefs {
@@ -55,6 +63,8 @@ impl Default for Prefs {
             lang: i18n::Lang::from_os(),
             screen: Screen::Customers,
             dark: false,
+            recent_enterprises: Vec::new(),
+            claim: activities::ClaimForm::default(),
         }
     }
 }

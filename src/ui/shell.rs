@@ -3,6 +3,9 @@
 
 use egui::{Color32, RichText};
 
+use super::activities::ActivitiesScreen;
+use super::asset_numbers::AssetNumbersScreen;
+use super::assets::AssetsScreen;
 use super::composer::ComposerScreen;
 use super::customers::CustomersScreen;
 use super::history::HistoryScreen;
@@ -22,6 +25,9 @@ pub struct DeskApp {
     pub prefs: Prefs,
     customers: CustomersScreen,
     composer: ComposerScreen,
+    assets: AssetsScreen,
+    activities: ActivitiesScreen,
+    asset_numbers: AssetNumbersScreen,
     history: HistoryScreen,
     settings: SettingsScreen,
     toasts: Toasts,
@@ -44,6 +50,9 @@ impl DeskApp {
             prefs,
             customers: CustomersScreen::default(),
             composer: ComposerScreen::default(),
+            assets: AssetsScreen::default(),
+            activities: ActivitiesScreen::default(),
+            asset_numbers: AssetNumbersScreen::default(),
             history: HistoryScreen::default(),
             settings: SettingsScreen::default(),
             toasts: Toasts::default(),
@@ -85,6 +94,9 @@ impl DeskApp {
             .customers
             .apply(event)
             .or_else(|| self.composer.apply(event, &self.core))
+            .or_else(|| self.assets.apply(event))
+            .or_else(|| self.activities.apply(event))
+            .or_else(|| self.asset_numbers.apply(event))
             .or_else(|| self.settings.apply(event))
             .or_else(|| self.history.apply(event));
         let Some(action) = action else {
@@ -192,14 +204,28 @@ impl DeskApp {
                 let profile = state.profiles.active().name.clone();
                 self.composer.ui(ui, &self.core, lang, &profile);
             }
-            Screen::History => self.history.ui(ui, &self.core, lang),
-            Screen::Settings => self.settings.ui(ui, &self.core, state, &mut self.prefs),
-            other => {
-                ui.label(RichText::new(self.t(Text::Coming)).italics());
-                if let Some(plan) = screen_plan(other) {
-                    ui.label(self.t(plan));
+            Screen::Assets => {
+                let operator = state.profiles.active().operator_identity.clone();
+                self.assets.ui(
+                    ui,
+                    &self.core,
+                    lang,
+                    &mut self.prefs.recent_enterprises,
+                    &operator,
+                );
+            }
+            Screen::Activities => self
+                .activities
+                .ui(ui, &self.core, lang, &mut self.prefs.claim),
+            Screen::AssetNumbers => {
+                if let Some(nums) = self.asset_numbers.ui(ui, &self.core, lang) {
+                    // Screens do not call each other: the window hands the numbers over.
+                    self.composer.receive_numbers(nums);
+                    self.prefs.screen = Screen::Orders;
                 }
             }
+            Screen::History => self.history.ui(ui, &self.core, lang),
+            Screen::Settings => self.settings.ui(ui, &self.core, state, &mut self.prefs),
         }
     }
 }
@@ -213,16 +239,6 @@ fn screen_title(screen: Screen) -> Text {
         Screen::AssetNumbers => Text::AssetNumbers,
         Screen::History => Text::History,
         Screen::Settings => Text::Settings,
-    }
-}
-
-/// What a screen that is not built yet will do.
-fn screen_plan(screen: Screen) -> Option<Text> {
-    match screen {
-        Screen::Assets => Some(Text::AssetsWill),
-        Screen::Activities => Some(Text::ActivitiesWill),
-        Screen::AssetNumbers => Some(Text::AssetNumbersWill),
-        Screen::Customers | Screen::Orders | Screen::History | Screen::Settings => None,
     }
 }
 

@@ -150,35 +150,9 @@ fn merchandise_products(m: &MerchandiseEntry, out: &mut Vec<String>) {
     }
 }
 
-/// Asset numbers from pasted text: a column from a spreadsheet, a list with commas or
-/// semicolons, or one per line, all the same; blanks are skipped.
-pub fn asset_numbers_from(text: &str) -> Vec<String> {
-    text.split(|c: char| c.is_whitespace() || matches!(c, ',' | ';' | '，' | '；' | '、'))
-        .filter(|s| !s.is_empty())
-        .map(str::to_owned)
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn pasted_columns_and_lists_give_the_same_numbers() {
-        let want = ["8000000001", "8000000002", "8000000003"];
-        assert_eq!(
-            asset_numbers_from("8000000001\r\n8000000002\n\n8000000003\n"),
-            want
-        );
-        assert_eq!(
-            asset_numbers_from("8000000001, 8000000002;8000000003"),
-            want
-        );
-        assert_eq!(
-            asset_numbers_from("8000000001\t8000000002，8000000003"),
-            want
-        );
-    }
 
     #[test]
     fn the_summary_counts_and_names_what_deletes_remove() {

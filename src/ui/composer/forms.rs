@@ -1,7 +1,7 @@
 //! The form of each kind of node: every field the interface names for it, with its widget.
 
+use super::super::form::asset_numbers_from;
 use super::super::i18n::{Text, t};
-use super::batch::asset_numbers_from;
 use super::fields::FormCx;
 use super::labels::{customer_type_words, license_type_words, order_type_words, sync_mode_words};
 use super::node::NodeMut;

@@ -11,6 +11,8 @@ mod labels;
 mod node;
 mod tree;
 
+pub(super) use labels::license_type_words;
+
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -224,6 +226,38 @@ impl ComposerScreen {
             return Some(Text::SubmitBatch);
         }
         None
+    }
+
+    /// Numbers from the asset-numbers screen: into the selected asset, else the first asset
+    /// without numbers, else the first asset; the asset is shown.
+    pub fn receive_numbers(&mut self, nums: Vec<String>) {
+        let Some(draft) = &mut self.draft else {
+            return;
+        };
+        let mut assets = Vec::new();
+        for (i, order) in draft.batch.order_list.iter().enumerate() {
+            for (j, asset) in order.assets.iter().enumerate() {
+                assets.push((
+                    NodeId(vec![Step::Order(i), Step::Asset(j)]),
+                    asset.asset_nos.is_empty(),
+                ));
+            }
+        }
+        let target = assets
+            .iter()
+            .find(|(id, _)| *id == self.tree.selected)
+            .or_else(|| assets.iter().find(|(_, empty)| *empty))
+            .or_else(|| assets.first())
+            .map(|(id, _)| id.clone());
+        let Some(target) = target else {
+            return;
+        };
+        if let Some(NodeMut::Asset(asset)) = node::resolve_mut(&mut draft.batch, &target) {
+            asset.asset_nos.extend(nums);
+        }
+        self.tree.reveal(&target);
+        self.tree.select(target);
+        self.edited();
     }
 
     /// Opens a batch as a new draft (a template or an imported file); the draft that was open

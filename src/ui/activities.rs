@@ -1,0 +1,218 @@
+//! Activities: claim an activity's products for a participant. The identity field says what it
+//! recognises; the answer shows the products received, or why nothing could be claimed, in
+//! words beside the platform's code and message.
+
+use egui::RichText;
+use serde::{Deserialize, Serialize};
+
+use super::form::{Field, busy_button_ui, field_with_ui, grid_ui, local_date, typed};
+use super::i18n::{Lang, Text, t};
+use crate::core::wire::validate::{is_email, is_mobile};
+use crate::core::wire::{ActivityResponse, ClaimRequest};
+use crate::core::{Call, Command, Core, Event, Latest, Outcome};
+
+/// What the form remembers between runs (kept in the console's preferences).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct ClaimForm {
+    pub identity: String,
+    pub label: String,
+    pub source: String,
+    pub branch: String,
+}
+
+#[derive(Default)]
+pub struct ActivitiesScreen {
+    call: Latest,
+    answer: Option<ActivityResponse>,
+}
+
+/// What kind of identity the text looks like, as the platform would read it.
+fn identity_kind(identity: &str) -> Option<Text> {
+    let id = identity.trim();
+    if id.is_empty() {
+        None
+    } else if is_mobile(id) {
+        Some(Text::KindMobile)
+    } else if is_email(id) {
+        Some(Text::KindEmail)
+    } else if id.starts_with("EG") {
+        Some(Text::KindEnterprise)
+    } else if id.bytes().all(|b| b.is_ascii_digit()) {
+        Some(Text::KindLock)
+    } else {
+        Some(Text::KindUnknown)
+    }
+}
+
+/// A result code in words.
+fn result_words(code: &str) -> Text {
+    match code {
+        "0000" => Text::Result0000,
+        "1001" => Text::Result1001,
+        "1002" => Text::Result1002,
+        "1004" => Text::Result1004,
+        "2001" => Text::Result2001,
+        "3001" => Text::Result3001,
+        "3002" => Text::Result3002,
+        _ => Text::ResultOther,
+    }
+}
+
+/// A unit's reason in words.
+fn unit_reason(code: Option<i32>) -> Text {
+    match code {
+        Some(14001) => Text::Unit14001,
+        Some(14002) => Text::Unit14002,
+        Some(14003) => Text::Unit14003,
+        Some(14004) => Text::Unit14004,
+        Some(14005) => Text::Unit14005,
+        _ => Text::ResultOther,
+    }
+}
+
+impl ActivitiesScreen {
+    pub fn apply(&mut self, event: &Event) -> Option<Text> {
+        if self.call.accept(event) {
+            if let Ok(Outcome::Claim(answer)) = &event.result {
+                self.answer = Some(answer.clone());
+            }
+            return Some(Text::Claim);
+        }
+        None
+    }
+
+    pub fn ui(&mut self, ui: &mut egui::Ui, core: &Core, lang: Lang, form: &mut ClaimForm) {
+        ui.label(t(lang, Text::ClaimHelp));
+        ui.add_space(6.0);
+        grid_ui(ui, "claim_form", |ui| {
+            let field = |label, path| Field {
+                label: t(lang, label),
+                path,
+                required: true,
+            };
+            field_with_ui(ui, lang, &field(Text::Identity, "identity"), &[], |ui| {
+                ui.horizontal(|ui| {
+                    let r = ui.add(
+                        egui::TextEdit::singleline(&mut form.identity)
+                            .hint_text(t(lang, Text::IdentityHint))
+                            .desired_width(220.0),
+                    );
+                    if let Some(kind) = identity_kind(&form.identity) {
+                        let text = RichText::new(t(lang, kind));
+                        ui.label(if kind == Text::KindUnknown {
+                            text.color(ui.visuals().error_fg_color)
+                        } else {
+                            text.weak()
+                        });
+                    }
+                    r
+                })
+                .inner
+            });
+            for (label, path, value) in [
+                (Text::ActivityLabel, "activityLabel", &mut form.label),
+                (Text::Source, "source", &mut form.source),
+                (Text::Branch, "branch", &mut form.branch),
+            ] {
+                field_with_ui(ui, lang, &field(label, path), &[], |ui| {
+                    ui.add(egui::TextEdit::singleline(value).desired_width(220.0))
+                });
+            }
+        });
+        ui.add_space(6.0);
+        let complete = [&form.identity, &form.label, &form.source, &form.branch]
+            .iter()
+            .all(|v| !v.trim().is_empty());
+        ui.add_enabled_ui(complete, |ui| {
+            if busy_button_ui(ui, t(lang, Text::Claim), self.call.is_waiting()) {
+                self.answer = None;
+                self.call
+                    .start(core.send(Command::Call(Call::Claim(ClaimRequest {
+                        identity: typed(&form.identity),
+                        activity_label: typed(&form.label),
+                        source: typed(&form.source),
+                        branch: typed(&form.branch),
+                        ext_params: None,
+                    }))));
+            }
+        });
+        if !complete {
+            ui.label(RichText::new(t(lang, Text::AllFieldsRequired)).weak());
+        }
+        if let Some(answer) = &self.answer {
+            ui.separator();
+            answer_ui(ui, lang, answer);
+        }
+    }
+}
+
+fn answer_ui(ui: &mut egui::Ui, lang: Lang, a: &ActivityResponse) {
+    let words = t(lang, result_words(&a.result_code));
+    let text = RichText::new(words).strong();
+    ui.label(if a.result_code == "0000" {
+        text
+    } else {
+        text.color(ui.visuals().error_fg_color)
+    });
+    ui.label(RichText::new(format!("{}: {}", a.result_code, a.result_message)).monospace());
+    if let Some(detail) = &a.detail {
+        ui.add_space(4.0);
+        egui::Grid::new("claimed")
+            .striped(true)
+            .num_columns(4)
+            .show(ui, |ui| {
+                for head in [
+                    Text::Product,
+                    Text::ValidFrom,
+                    Text::ValidUntil,
+                    Text::Activation,
+                ] {
+                    ui.label(RichText::new(t(lang, head)).strong());
+                }
+                ui.end_row();
+                for p in &detail.products {
+                    ui.label(RichText::new(&p.product_uri).monospace());
+                    for ms in [&p.limit_start_date, &p.limit_end_date] {
+                        ui.label(ms.parse::<i64>().map_or_else(|_| ms.clone(), local_date));
+                    }
+                    ui.label(t(
+                        lang,
+                        if p.activate_type == "1" {
+                            Text::ActivateSeparately
+                        } else {
+                            Text::ActiveNow
+                        },
+                    ));
+                    ui.end_row();
+                }
+            });
+    }
+    if let Some(list) = &a.activity_dto_list {
+        ui.add_space(4.0);
+        egui::Grid::new("units")
+            .striped(true)
+            .num_columns(3)
+            .show(ui, |ui| {
+                for head in [Text::Unit, Text::Reason, Text::PlatformSays] {
+                    ui.label(RichText::new(t(lang, head)).strong());
+                }
+                ui.end_row();
+                for activity in list {
+                    for unit in &activity.engine_sub_activity_dtos {
+                        ui.label(format!("{} / {}", activity.name, unit.name));
+                        ui.label(t(lang, unit_reason(unit.error_code)));
+                        ui.label(
+                            RichText::new(format!(
+                                "{}: {}",
+                                unit.error_code.map_or_else(String::new, |c| c.to_string()),
+                                unit.error_message.as_deref().unwrap_or("")
+                            ))
+                            .weak(),
+                        );
+                        ui.end_row();
+                    }
+                }
+            });
+    }
+}

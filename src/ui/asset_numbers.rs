@@ -1,0 +1,139 @@
+//! Asset numbers: new numbers from the platform (operation 9), with their region; copied,
+//! exported, or sent to the order composer's selected asset.
+
+use std::path::PathBuf;
+
+use egui::RichText;
+
+use super::form::busy_button_ui;
+use super::i18n::{Lang, Text, t};
+use crate::core::wire::validate::MAX_SHELLNUMS;
+use crate::core::{Call, Command, Core, Event, Latest, Outcome};
+
+pub struct AssetNumbersScreen {
+    count: i32,
+    call: Latest,
+    numbers: Vec<String>,
+    export_path: String,
+    export_call: Latest,
+    exported: Option<String>,
+}
+
+impl Default for AssetNumbersScreen {
+    fn default() -> Self {
+        Self {
+            count: 10,
+            call: Latest::default(),
+            numbers: Vec::new(),
+            export_path: String::new(),
+            export_call: Latest::default(),
+            exported: None,
+        }
+    }
+}
+
+/// The region a number belongs to, by its first digit.
+fn region(lang: Lang, num: &str) -> &'static str {
+    match num.as_bytes().first() {
+        Some(b'8') => t(lang, Text::RegionDomestic),
+        Some(b'6') => t(lang, Text::RegionSingapore),
+        _ => t(lang, Text::RegionOther),
+    }
+}
+
+impl AssetNumbersScreen {
+    pub fn apply(&mut self, event: &Event) -> Option<Text> {
+        if self.call.accept(event) {
+            if let Ok(Outcome::Shellnums(nums)) = &event.result {
+                self.numbers = nums.clone();
+                self.exported = None;
+            }
+            return Some(Text::GetAssetNumbers);
+        }
+        if self.export_call.accept(event) {
+            if let Ok(Outcome::Written { path }) = &event.result {
+                self.exported = Some(path.display().to_string());
+            }
+            return Some(Text::ExportFile);
+        }
+        None
+    }
+
+    /// Answers numbers the user sends to the composer.
+    pub fn ui(&mut self, ui: &mut egui::Ui, core: &Core, lang: Lang) -> Option<Vec<String>> {
+        let mut send = None;
+        ui.label(t(lang, Text::AssetNumbersHelp));
+        ui.horizontal(|ui| {
+            let label = ui.label(t(lang, Text::HowMany));
+            ui.add(egui::DragValue::new(&mut self.count).range(1..=MAX_SHELLNUMS))
+                .labelled_by(label.id);
+            if busy_button_ui(ui, t(lang, Text::GetAssetNumbers), self.call.is_waiting()) {
+                self.call
+                    .start(core.send(Command::Call(Call::Shellnums(self.count))));
+            }
+        });
+        if self.numbers.is_empty() {
+            return None;
+        }
+        ui.separator();
+        ui.horizontal(|ui| {
+            ui.label(
+                RichText::new(
+                    t(lang, Text::NumbersCount).replace("{n}", &self.numbers.len().to_string()),
+                )
+                .strong(),
+            );
+            if ui.button(t(lang, Text::CopyAll)).clicked() {
+                ui.ctx().copy_text(self.numbers.join("\n"));
+            }
+            if ui.button(t(lang, Text::SendToComposer)).clicked() {
+                send = Some(self.numbers.clone());
+            }
+            let label = ui.label(t(lang, Text::ExportTo));
+            if self.export_path.is_empty() {
+                self.export_path = directories::UserDirs::new()
+                    .map(|d| d.home_dir().join("asset-numbers.csv"))
+                    .unwrap_or_else(|| PathBuf::from("asset-numbers.csv"))
+                    .display()
+                    .to_string();
+            }
+            ui.add(egui::TextEdit::singleline(&mut self.export_path).desired_width(220.0))
+                .labelled_by(label.id);
+            if busy_button_ui(ui, t(lang, Text::ExportFile), self.export_call.is_waiting()) {
+                let mut body = format!(
+                    "\u{feff}{},{}\n",
+                    t(lang, Text::AssetNumber),
+                    t(lang, Text::Region)
+                );
+                for n in &self.numbers {
+                    body.push_str(&format!("{n},{}\n", region(lang, n)));
+                }
+                self.export_call.start(core.send(Command::WriteFile {
+                    path: PathBuf::from(self.export_path.trim()),
+                    body,
+                }));
+            }
+        });
+        if let Some(path) = &self.exported {
+            ui.label(format!("{}: {path}", t(lang, Text::Exported)));
+        }
+        egui::ScrollArea::vertical()
+            .id_salt("numbers")
+            .show(ui, |ui| {
+                egui::Grid::new("numbers_grid")
+                    .striped(true)
+                    .num_columns(2)
+                    .show(ui, |ui| {
+                        ui.label(RichText::new(t(lang, Text::AssetNumber)).strong());
+                        ui.label(RichText::new(t(lang, Text::Region)).strong());
+                        ui.end_row();
+                        for n in &self.numbers {
+                            ui.label(RichText::new(n).monospace());
+                            ui.label(region(lang, n));
+                            ui.end_row();
+                        }
+                    });
+            });
+        send
+    }
+}
