@@ -588,7 +588,12 @@ fn assets_filter_lock_two_refuse_a_softkey_and_unlock_by_pasted_numbers() {
     harness.run_ok();
     list_demo_assets(&mut harness);
     // Readable values: the type in words, the large customer's validity as dates.
-    harness.get_all_by_label("stand-alone lock, re-issuable (normal_recover_usbkey)");
+    assert_eq!(
+        harness
+            .get_all_by_label("stand-alone lock, re-issuable (normal_recover_usbkey)")
+            .count(),
+        3
+    );
 
     // Filter to the re-issuable stand-alone locks.
     type_into(&mut harness, "Filter", "normal_recover_usbkey");
