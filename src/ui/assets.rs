@@ -140,6 +140,8 @@ pub struct AssetsScreen {
     shown: Vec<Col>,
     expanded: HashSet<usize>,
     selected: HashSet<usize>,
+    /// Cached `selection_counts`.
+    counts: Option<(usize, usize)>,
     /// Position in `view` of the last plain or ctrl click, for shift-click ranges.
     anchor: Option<usize>,
     confirm: Option<LockAction>,
@@ -178,6 +180,7 @@ impl Default for AssetsScreen {
             ],
             expanded: HashSet::new(),
             selected: HashSet::new(),
+            counts: None,
             anchor: None,
             confirm: None,
             lock_call: Latest::default(),
@@ -229,10 +232,19 @@ impl AssetsScreen {
 
     /// A new listing replaces the old one (selection and expansions belonged to it).
     pub fn set_assets(&mut self, assets: Vec<Asset>) {
+        // The type's words in both languages are searched too: a user types "re-issuable" or
+        // "可重发", not the code.
         self.haystacks = assets
             .iter()
             .map(|a| {
-                let mut text = format!("{} {} {}", a.asset_num, a.license_type, a.customer_id);
+                let mut text = format!(
+                    "{} {} {} {} {}",
+                    a.asset_num,
+                    a.license_type,
+                    a.customer_id,
+                    license_type_words(Lang::En, &a.license_type),
+                    license_type_words(Lang::Zh, &a.license_type)
+                );
                 for e in &a.asset_extends {
                     text.push(' ');
                     text.push_str(&e.extend_code);
@@ -249,23 +261,18 @@ impl AssetsScreen {
             .collect();
         self.assets = assets;
         self.selected.clear();
+        self.counts = None;
         self.expanded.clear();
         self.anchor = None;
         self.view_dirty = true;
     }
 
-    fn rebuild_view(&mut self, lang: Lang) {
+    fn rebuild_view(&mut self) {
         self.view_dirty = false;
+        self.counts = None;
         let needle = self.filter.trim().to_lowercase();
-        // The type's words are searched too: a user types "re-issuable", not the code.
         self.view = (0..self.assets.len())
-            .filter(|&i| {
-                needle.is_empty()
-                    || self.haystacks[i].contains(&needle)
-                    || license_type_words(lang, &self.assets[i].license_type)
-                        .to_lowercase()
-                        .contains(&needle)
-            })
+            .filter(|&i| needle.is_empty() || self.haystacks[i].contains(&needle))
             .collect();
         if let Some((col, ascending)) = self.sort {
             let assets = &self.assets;
@@ -298,7 +305,7 @@ impl AssetsScreen {
     ) {
         self.query_bar_ui(ui, core, lang, recent);
         if self.view_dirty {
-            self.rebuild_view(lang);
+            self.rebuild_view();
         }
         self.view_bar_ui(ui, core, lang);
         ui.separator();
@@ -425,41 +432,50 @@ impl AssetsScreen {
             }
         });
         ui.horizontal(|ui| {
-            let chosen: Vec<String> = self
-                .selected_assets()
-                .map(|a| a.asset_num.clone())
-                .collect();
-            let locks = self.selected_assets().filter(|a| lockable(a)).count();
+            let (count, locks) = self.selection_counts();
             ui.label(
                 t(lang, Text::SelectedCount)
-                    .replace("{n}", &chosen.len().to_string())
+                    .replace("{n}", &count.to_string())
                     .replace("{locks}", &locks.to_string()),
             );
             if ui.button(t(lang, Text::SelectAllFiltered)).clicked() {
                 self.selected = self.view.iter().copied().collect();
+                self.counts = None;
             }
             if ui.button(t(lang, Text::ClearSelection)).clicked() {
                 self.selected.clear();
+                self.counts = None;
             }
             let busy = self.lock_call.is_waiting();
-            ui.add_enabled_ui(!chosen.is_empty() && !busy, |ui| {
-                if ui.button(t(lang, Text::DisableSelected)).clicked() {
-                    self.confirm = Some(LockAction {
-                        lock: true,
-                        nums: chosen.clone(),
-                    });
-                }
-                if ui.button(t(lang, Text::EnableSelected)).clicked() {
-                    self.confirm = Some(LockAction {
-                        lock: false,
-                        nums: chosen.clone(),
-                    });
+            ui.add_enabled_ui(count > 0 && !busy, |ui| {
+                for (text, lock) in [(Text::DisableSelected, true), (Text::EnableSelected, false)] {
+                    if ui.button(t(lang, text)).clicked() {
+                        let nums = self
+                            .selected_assets()
+                            .map(|a| a.asset_num.clone())
+                            .collect();
+                        self.confirm = Some(LockAction { lock, nums });
+                    }
                 }
             });
             if busy {
                 ui.spinner();
             }
         });
+    }
+
+    /// How many shown assets are selected, and how many of them are locks; counted once per
+    /// change, not per frame (a selection can hold 100,000 rows).
+    fn selection_counts(&mut self) -> (usize, usize) {
+        if let Some(counts) = self.counts {
+            return counts;
+        }
+        let counts = (
+            self.selected_assets().count(),
+            self.selected_assets().filter(|a| lockable(a)).count(),
+        );
+        self.counts = Some(counts);
+        counts
     }
 
     fn selected_assets(&self) -> impl Iterator<Item = &Asset> {
@@ -477,20 +493,23 @@ impl AssetsScreen {
         let mut lock_one: Option<LockAction> = None;
         let busy = self.lock_call.is_waiting();
         let text_height = ui.text_style_height(&egui::TextStyle::Body);
-        let heights: Vec<f32> = self
-            .view
-            .iter()
-            .map(|i| {
-                if self.expanded.contains(i) {
-                    let a = &self.assets[*i];
-                    ROW_HEIGHT
-                        + (3 + a.asset_extends.len() + a.products.len()) as f32
-                            * (text_height + 4.0)
-                } else {
-                    ROW_HEIGHT
-                }
-            })
-            .collect();
+        // Rows have one height unless some are expanded: then each row's height is listed.
+        let heights: Option<Vec<f32>> = (!self.expanded.is_empty()).then(|| {
+            self.view
+                .iter()
+                .map(|i| {
+                    if self.expanded.contains(i) {
+                        let a = &self.assets[*i];
+                        ROW_HEIGHT
+                            + (3 + a.asset_extends.len() + a.products.len()) as f32
+                                * (text_height + 4.0)
+                    } else {
+                        ROW_HEIGHT
+                    }
+                })
+                .collect()
+        });
+        let rows = self.view.len();
         // A click anywhere on a row selects it, text included.
         ui.style_mut().interaction.selectable_labels = false;
         let mut table = TableBuilder::new(ui)
@@ -533,7 +552,7 @@ impl AssetsScreen {
                 }
             })
             .body(|body| {
-                body.heterogeneous_rows(heights.into_iter(), |mut row| {
+                let add_row = |mut row: egui_extras::TableRow<'_, '_>| {
                     let pos = row.index();
                     let Some(&i) = self.view.get(pos) else {
                         return;
@@ -584,7 +603,11 @@ impl AssetsScreen {
                     if row.response().clicked() {
                         clicked = Some((pos, row.response().ctx.input(|i| i.modifiers)));
                     }
-                });
+                };
+                match heights {
+                    Some(heights) => body.heterogeneous_rows(heights.into_iter(), add_row),
+                    None => body.rows(ROW_HEIGHT, rows, add_row),
+                }
             });
         if let Some(col) = sort_by {
             self.sort = match self.sort {
@@ -611,6 +634,7 @@ impl AssetsScreen {
         let Some(&i) = self.view.get(pos) else {
             return;
         };
+        self.counts = None;
         if modifiers.shift
             && let Some(anchor) = self.anchor
         {
