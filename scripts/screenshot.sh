@@ -99,8 +99,6 @@ click 198 291 1.5              # 绑定
 shot bind-zh
 click 238 387 1.5              # 查看该企业的客户
 shot customers-zh
-click 30 114                   # 活动: a screen that is not built yet says what it will do
-shot activities-zh
 stop
 # English: the order composer, from the template to a submitted batch.
 start en_US.UTF-8
@@ -116,5 +114,29 @@ click 232 672                  # Submit batch
 shot orders-confirm-en
 click 394 391 1.5              # Send
 shot orders-submitted-en
+stop
+
+# English: the asset grid (two locks disabled with one confirmation), a claim, asset numbers.
+start en_US.UTF-8
+click 35 90                    # Assets
+type_at 372 76 EG0000000001
+click 751 76 1.5               # List assets
+click 335 178                  # 8900000001
+xdotool keydown ctrl mousemove 335 203 click 1 keyup ctrl   # and 8900000002
+sleep 0.3
+click 575 122                  # Disable selected
+shot assets-confirm-en
+click 465 400 1.2              # Disable 2 lock(s)
+shot assets-en
+click 42 113                   # Activities
+type_at 450 99 8900000001
+type_at 450 125 spring-2026
+type_at 450 151 license-desk
+type_at 450 177 北京分公司
+click 202 207 1.2              # Claim
+shot activities-en
+click 58 136                   # Asset numbers
+click 370 94 1.2               # Get new asset numbers
+shot asset-numbers-en
 stop
 ls -l "$out"

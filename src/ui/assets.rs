@@ -64,8 +64,8 @@ impl Col {
     fn width(self) -> f32 {
         match self {
             Col::Number => 130.0,
-            Col::Type => 190.0,
-            Col::Chip => 80.0,
+            Col::Type => 280.0,
+            Col::Chip => 110.0,
             Col::Customer => 120.0,
             Col::State => 110.0,
             Col::Validity => 170.0,
@@ -127,7 +127,8 @@ pub struct AssetsScreen {
     enterprise: String,
     extend_code: String,
     list_call: Latest,
-    listed_for: String,
+    /// The last listing was answered (an empty one means the enterprise has no assets).
+    listed_ok: bool,
     assets: Vec<Asset>,
     by_num: HashMap<String, usize>,
     /// Lower-case text of each asset the filter searches: number, type, customer, extensions.
@@ -160,7 +161,7 @@ impl Default for AssetsScreen {
             enterprise: String::new(),
             extend_code: String::new(),
             list_call: Latest::default(),
-            listed_for: String::new(),
+            listed_ok: false,
             assets: Vec::new(),
             by_num: HashMap::new(),
             haystacks: Vec::new(),
@@ -198,8 +199,10 @@ impl AssetsScreen {
     /// Takes the answer if it is for this screen, and names the action it answers.
     pub fn apply(&mut self, event: &mut Event) -> Option<Text> {
         if self.list_call.accept(event) {
+            self.listed_ok = false;
             if let Ok(Outcome::Assets(assets)) = &mut event.result {
                 self.set_assets(std::mem::take(assets));
+                self.listed_ok = true;
             }
             return Some(Text::ListAssets);
         }
@@ -318,11 +321,21 @@ impl AssetsScreen {
             ui.separator();
         }
         if self.assets.is_empty() {
-            if !self.list_call.is_waiting() && !self.listed_for.is_empty() {
+            if self.list_call.is_waiting() {
+                ui.horizontal(|ui| {
+                    ui.spinner();
+                    ui.label(t(lang, Text::Loading));
+                });
+            } else if self.listed_ok {
                 ui.label(t(lang, Text::NoAssets));
+            } else {
+                ui.label(RichText::new(t(lang, Text::AssetsStart)).weak());
             }
         } else {
-            self.table_ui(ui, lang);
+            // Wide column sets scroll sideways rather than being cut.
+            egui::ScrollArea::horizontal()
+                .id_salt("assets_table_wide")
+                .show(ui, |ui| self.table_ui(ui, lang));
         }
         self.confirm_ui(ui.ctx(), core, lang, operator);
         self.by_numbers_ui(ui.ctx(), lang);
@@ -362,7 +375,6 @@ impl AssetsScreen {
                 recent.retain(|e| *e != enterprise);
                 recent.insert(0, enterprise.clone());
                 recent.truncate(RECENT);
-                self.listed_for = enterprise.clone();
                 self.outcome = None;
                 let extend_code =
                     Some(self.extend_code.trim().to_owned()).filter(|c| !c.is_empty());
@@ -853,8 +865,10 @@ fn badge_ui(ui: &mut egui::Ui, text: &str, colour: Color32) {
     );
 }
 
-/// An expanded row: extensions, assignment, products.
+/// An expanded row: extensions, assignment, products, each on one line that runs on across
+/// the row.
 fn details_ui(ui: &mut egui::Ui, lang: Lang, a: &Asset) {
+    ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Extend);
     let weak = |s: String| RichText::new(s).weak();
     ui.label(weak(format!(
         "{}: {} · {} {}",

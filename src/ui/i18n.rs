@@ -74,6 +74,7 @@ pub enum Text {
     Exported,
     Failed,
     Loading,
+    AssetsStart,
     DoDisable,
     DoEnable,
     DisableListed,
@@ -375,6 +376,10 @@ pub fn t(lang: Lang, text: Text) -> &'static str {
         Exported => ("Exported", "已导出"),
         Failed => ("Failed", "失败"),
         Loading => ("Loading…", "加载中…"),
+        AssetsStart => (
+            "Enter an enterprise global id and list its assets (the Sandbox's demo enterprise is EG0000000001).",
+            "输入企业全局编号并列出其资产（沙箱的示例企业为 EG0000000001）。",
+        ),
         DoDisable => ("Disable {n} lock(s)", "禁用 {n} 把锁"),
         DoEnable => ("Enable {n} lock(s)", "启用 {n} 把锁"),
         DisableListed => ("Disable these", "禁用这些"),
