@@ -16,7 +16,8 @@ Xvfb "$display" -screen 0 1280x800x24 >/dev/null 2>&1 &
 xvfb=$!
 app=
 trap 'kill $app $xvfb 2>/dev/null || true; rm -rf "$home"' EXIT
-sleep 1
+# Wait for the display to answer.
+for _ in $(seq 100); do [ -e "/tmp/.X11-unix/X${display#:}" ] && break; sleep 0.05; done
 export HOME=$home LICENSE_DESK_KEYRING=memory DISPLAY=$display
 
 shot() {

@@ -73,11 +73,18 @@ impl Default for Prefs {
 pub fn run() -> Result<(), String> {
     let core = Core::start(CoreOptions::for_user().map_err(|e| e.to_string())?)
         .map_err(|e| e.to_string())?;
+    let mut viewport = egui::ViewportBuilder::default()
+        .with_title("License Desk")
+        // Matches the .desktop entry, so the desktop shows the right icon and name.
+        .with_app_id("license-desk")
+        .with_inner_size([1100.0, 720.0])
+        .with_min_inner_size([720.0, 480.0]);
+    match eframe::icon_data::from_png_bytes(include_bytes!("../../assets/icon-64.png")) {
+        Ok(icon) => viewport = viewport.with_icon(std::sync::Arc::new(icon)),
+        Err(e) => tracing::warn!(error = %e, "the window icon could not be read"),
+    }
     let options = eframe::NativeOptions {
-        viewport: egui::ViewportBuilder::default()
-            .with_title("License Desk")
-            .with_inner_size([1100.0, 720.0])
-            .with_min_inner_size([720.0, 480.0]),
+        viewport,
         ..Default::default()
     };
     eframe::run_native(

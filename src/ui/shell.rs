@@ -33,6 +33,8 @@ pub struct DeskApp {
     toasts: Toasts,
     /// The last answered action, for the status bar.
     last: Option<(Text, bool)>,
+    /// Logged once, for start-up measurements (`RUST_LOG=license_desk=info`).
+    first_frame: bool,
 }
 
 impl DeskApp {
@@ -57,6 +59,7 @@ impl DeskApp {
             settings: SettingsScreen::default(),
             toasts: Toasts::default(),
             last: None,
+            first_frame: true,
         }
     }
 
@@ -85,6 +88,9 @@ impl DeskApp {
             .show(ui, |ui| self.navigation_ui(ui));
         egui::CentralPanel::default().show(ui, |ui| self.screen_ui(ui, &state));
         self.toasts.ui(ui.ctx(), self.prefs.lang);
+        if std::mem::take(&mut self.first_frame) {
+            tracing::info!("first frame");
+        }
     }
 
     /// Gives an answer to the screen that waits for it. Its error is handled here, once: a
