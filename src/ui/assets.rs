@@ -169,16 +169,8 @@ impl Default for AssetsScreen {
             view: Vec::new(),
             view_dirty: false,
             sort: None,
-            shown: vec![
-                Col::Number,
-                Col::Type,
-                Col::Chip,
-                Col::Customer,
-                Col::State,
-                Col::Validity,
-                Col::Extensions,
-                Col::Products,
-            ],
+            // All but the dates, which the column chooser adds.
+            shown: Col::ALL[..8].to_vec(),
             expanded: HashSet::new(),
             selected: HashSet::new(),
             counts: None,

@@ -5,7 +5,7 @@
 
 use egui::{RichText, ScrollArea};
 
-use super::form::{Field, busy_button_ui, field_ui, grid_ui, typed};
+use super::form::{busy_button_ui, grid_ui, text_fields_ui, typed};
 use super::i18n::{Lang, Text, t};
 use crate::core::wire::validate::{self, Problem};
 use crate::core::wire::{
@@ -220,26 +220,28 @@ impl CustomersScreen {
                 &mut form.channel_customer_id,
                 &form.problems,
             );
-            let fields = [
-                (Text::CustomerName, "customerName", true),
-                (Text::BranchName, "branchName", false),
-                (Text::EnterpriseName, "enterpriseName", true),
-                (Text::PasswordMobile, "passwordMobile", false),
+            let rows = vec![
+                (
+                    Text::CustomerName,
+                    "customerName",
+                    true,
+                    &mut form.customer_name,
+                ),
+                (Text::BranchName, "branchName", false, &mut form.branch_name),
+                (
+                    Text::EnterpriseName,
+                    "enterpriseName",
+                    true,
+                    &mut form.enterprise_name,
+                ),
+                (
+                    Text::PasswordMobile,
+                    "passwordMobile",
+                    false,
+                    &mut form.password_mobile,
+                ),
             ];
-            let values = [
-                &mut form.customer_name,
-                &mut form.branch_name,
-                &mut form.enterprise_name,
-                &mut form.password_mobile,
-            ];
-            for ((label, path, required), value) in fields.into_iter().zip(values) {
-                let field = Field {
-                    label: t(lang, label),
-                    path,
-                    required,
-                };
-                field_ui(ui, lang, &field, value, &form.problems);
-            }
+            text_fields_ui(ui, lang, rows, &form.problems);
         });
         ui.add_space(6.0);
         if busy_button_ui(ui, t(lang, Text::Bind), form.call.is_waiting()) {
@@ -359,18 +361,16 @@ fn channel_fields_ui(
     channel_customer_id: &mut String,
     problems: &[Problem],
 ) {
-    let code = Field {
-        label: t(lang, Text::ChannelCode),
-        path: "channelCode",
-        required: true,
-    };
-    field_ui(ui, lang, &code, channel_code, problems);
-    let id = Field {
-        label: t(lang, Text::ChannelCustomerId),
-        path: "channelCustomerId",
-        required: true,
-    };
-    field_ui(ui, lang, &id, channel_customer_id, problems);
+    let rows = vec![
+        (Text::ChannelCode, "channelCode", true, channel_code),
+        (
+            Text::ChannelCustomerId,
+            "channelCustomerId",
+            true,
+            channel_customer_id,
+        ),
+    ];
+    text_fields_ui(ui, lang, rows, problems);
 }
 
 fn enterprise_form_ui(ui: &mut egui::Ui, lang: Lang, id: &str, form: &mut EnterpriseForm) {
@@ -378,26 +378,23 @@ fn enterprise_form_ui(ui: &mut egui::Ui, lang: Lang, id: &str, form: &mut Enterp
         form.problems = validate::enterprise(&form.request());
     }
     grid_ui(ui, id, |ui| {
-        let fields = [
-            (Text::CrmCustomerId, "crmCustomerId", true),
-            (Text::CustomerName, "customerName", true),
-            (Text::BranchName, "branchName", false),
-            (Text::Address, "address", false),
+        let rows = vec![
+            (
+                Text::CrmCustomerId,
+                "crmCustomerId",
+                true,
+                &mut form.crm_customer_id,
+            ),
+            (
+                Text::CustomerName,
+                "customerName",
+                true,
+                &mut form.customer_name,
+            ),
+            (Text::BranchName, "branchName", false, &mut form.branch_name),
+            (Text::Address, "address", false, &mut form.address),
         ];
-        let values = [
-            &mut form.crm_customer_id,
-            &mut form.customer_name,
-            &mut form.branch_name,
-            &mut form.address,
-        ];
-        for ((label, path, required), value) in fields.into_iter().zip(values) {
-            let field = Field {
-                label: t(lang, label),
-                path,
-                required,
-            };
-            field_ui(ui, lang, &field, value, &form.problems);
-        }
+        text_fields_ui(ui, lang, rows, &form.problems);
     });
 }
 

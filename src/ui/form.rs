@@ -38,6 +38,23 @@ pub fn field_ui(
     })
 }
 
+/// Text fields, one row each: (label, the interface's name for it, required, value).
+pub fn text_fields_ui(
+    ui: &mut egui::Ui,
+    lang: Lang,
+    rows: Vec<(Text, &str, bool, &mut String)>,
+    problems: &[Problem],
+) {
+    for (label, path, required, value) in rows {
+        let field = Field {
+            label: t(lang, label),
+            path,
+            required,
+        };
+        field_ui(ui, lang, &field, value, problems);
+    }
+}
+
 /// Like `field_ui`, with the widget drawn by `add` (a password field, a checkbox…).
 pub fn field_with_ui(
     ui: &mut egui::Ui,
