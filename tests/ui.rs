@@ -611,6 +611,7 @@ fn assets_filter_lock_two_refuse_a_softkey_and_unlock_by_pasted_numbers() {
     click(&mut harness, "Disable selected");
     harness.get_by_label("Disable 2 lock(s)?");
     harness.get_by_label("This can be undone: Enable gives the locks back.");
+    harness.get_by_label("On the profile Sandbox");
     harness.get_by_label("Operator: sandbox-admin (set in the profile)");
     click(&mut harness, "Disable 2 lock(s)");
     settle(&mut harness, |h| {
@@ -619,6 +620,32 @@ fn assets_filter_lock_two_refuse_a_softkey_and_unlock_by_pasted_numbers() {
     assert_eq!(harness.query_all_by_label("success").count(), 2);
     // The badge in the grid.
     assert_eq!(harness.query_all_by_label("disabled").count(), 2);
+
+    // The results and the view as CSV that spreadsheets read as UTF-8.
+    let view = dir.path().join("view.csv");
+    type_into(&mut harness, "Export to", &view.display().to_string());
+    click(&mut harness, "Export results");
+    let results = dir.path().join("view-results.csv");
+    settle(&mut harness, |_| results.exists());
+    assert_eq!(
+        std::fs::read_to_string(&results).expect("results"),
+        "\u{feff}Asset number,Status,Meaning\n8900000001,1,success\n8900000002,1,success\n"
+    );
+    click(&mut harness, "Export CSV");
+    settle(&mut harness, |_| view.exists());
+    let csv = std::fs::read_to_string(&view).expect("view");
+    let lines: Vec<&str> = csv.lines().collect();
+    assert_eq!(
+        lines[0],
+        "\u{feff}Asset number,License type,Chip,Customer id,State,Validity,Extensions,Products"
+    );
+    assert_eq!(lines.len(), 4, "the header and the three rows shown: {csv}");
+    assert!(
+        lines[1].starts_with(
+            "8900000001,\"stand-alone lock, re-issuable (normal_recover_usbkey)\",5th generation,CU"
+        ),
+        "{csv}"
+    );
 
     // A softkey is not a lock that can be disabled.
     type_into(&mut harness, "Filter", "softkey");

@@ -33,7 +33,7 @@ pub struct Profile {
     /// Who locks and unlocks: a name, mobile number or e-mail (operations 6 and 7).
     #[serde(default)]
     pub operator_identity: String,
-    /// A production platform: shown in a warning colour, destructive actions confirmed twice.
+    /// A production platform: shown in a warning colour in the top bar and the confirmations.
     #[serde(default)]
     pub production: bool,
 }

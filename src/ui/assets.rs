@@ -12,7 +12,7 @@ use egui_extras::{Column, TableBuilder};
 use super::form::{asset_numbers_from, busy_button_ui, local_date};
 use super::i18n::{Lang, Text, t};
 use crate::core::wire::{Asset, LicenseType, LockResult, LockStatus};
-use crate::core::{Call, Command, Core, Event, Latest, Outcome};
+use crate::core::{Call, Command, Core, Event, Latest, Outcome, Profile};
 
 /// Enterprises remembered for the picker.
 const RECENT: usize = 8;
@@ -296,7 +296,7 @@ impl AssetsScreen {
         core: &Core,
         lang: Lang,
         recent: &mut Vec<String>,
-        operator: &str,
+        profile: &Profile,
     ) {
         self.query_bar_ui(ui, core, lang, recent);
         if self.view_dirty {
@@ -305,9 +305,13 @@ impl AssetsScreen {
         self.view_bar_ui(ui, core, lang);
         ui.separator();
         if let Some(outcome) = &self.outcome {
-            let mut close = false;
-            results_ui(ui, lang, outcome, &mut close);
-            if close {
+            let mut action = ResultsAction::default();
+            results_ui(ui, lang, outcome, &mut action);
+            if action.export {
+                let body = results_csv(lang, outcome);
+                self.export_results(core, body);
+            }
+            if action.close {
                 self.outcome = None;
             }
             ui.separator();
@@ -329,7 +333,7 @@ impl AssetsScreen {
                 .id_salt("assets_table_wide")
                 .show(ui, |ui| self.table_ui(ui, lang));
         }
-        self.confirm_ui(ui.ctx(), core, lang, operator);
+        self.confirm_ui(ui.ctx(), core, lang, profile);
         self.by_numbers_ui(ui.ctx(), lang);
     }
 
@@ -660,7 +664,7 @@ impl AssetsScreen {
         self.anchor = Some(pos);
     }
 
-    fn confirm_ui(&mut self, ctx: &egui::Context, core: &Core, lang: Lang, operator: &str) {
+    fn confirm_ui(&mut self, ctx: &egui::Context, core: &Core, lang: Lang, profile: &Profile) {
         let Some(action) = &self.confirm else {
             return;
         };
@@ -677,7 +681,8 @@ impl AssetsScreen {
                     .strong(),
             );
             ui.label(t(lang, undo));
-            ui.label(t(lang, Text::OperatorIs).replace("{operator}", operator));
+            super::form::profile_line_ui(ui, lang, profile);
+            ui.label(t(lang, Text::OperatorIs).replace("{operator}", &profile.operator_identity));
             let listed: Vec<&str> = action.nums.iter().take(10).map(String::as_str).collect();
             let more = action.nums.len().saturating_sub(listed.len());
             let mut text = listed.join(", ");
@@ -770,6 +775,22 @@ impl AssetsScreen {
         }
     }
 
+    /// Results go beside the view's export: `assets.csv` → `assets-results.csv`.
+    fn export_results(&mut self, core: &Core, body: String) {
+        if self.export_path.is_empty() {
+            self.export_path = default_export_path();
+        }
+        let view = PathBuf::from(self.export_path.trim());
+        let stem = view.file_stem().map_or_else(
+            || "license-desk".to_owned(),
+            |s| s.to_string_lossy().into_owned(),
+        );
+        let path = view.with_file_name(format!("{stem}-results.csv"));
+        self.exported = None;
+        self.export_call
+            .start(core.send(Command::WriteFile { path, body }));
+    }
+
     /// The view as shown (filtered, sorted, chosen columns) as CSV that spreadsheet software
     /// opens with its Chinese intact: UTF-8 with a byte-order mark.
     fn view_csv(&self, lang: Lang) -> String {
@@ -782,6 +803,22 @@ impl AssetsScreen {
         let bytes = out.into_inner().unwrap_or_default();
         format!("\u{feff}{}", String::from_utf8_lossy(&bytes))
     }
+}
+
+/// Per-asset results as CSV (UTF-8 with a byte-order mark, like the view's export).
+fn results_csv(lang: Lang, outcome: &LockOutcome) -> String {
+    let mut out = csv::Writer::from_writer(Vec::new());
+    let _ = out.write_record([
+        t(lang, Text::AssetNumber),
+        t(lang, Text::StatusCode),
+        t(lang, Text::StatusWords),
+    ]);
+    for r in &outcome.results {
+        let code = (r.status as u8).to_string();
+        let _ = out.write_record([r.asset_num.as_str(), &code, status_words(lang, r.status)]);
+    }
+    let bytes = out.into_inner().unwrap_or_default();
+    format!("\u{feff}{}", String::from_utf8_lossy(&bytes))
 }
 
 fn cell_text(lang: Lang, a: &Asset, col: Col) -> String {
@@ -908,7 +945,14 @@ fn details_ui(ui: &mut egui::Ui, lang: Lang, a: &Asset) {
     }
 }
 
-fn results_ui(ui: &mut egui::Ui, lang: Lang, outcome: &LockOutcome, close: &mut bool) {
+/// What the user did in the results panel.
+#[derive(Default)]
+struct ResultsAction {
+    close: bool,
+    export: bool,
+}
+
+fn results_ui(ui: &mut egui::Ui, lang: Lang, outcome: &LockOutcome, action: &mut ResultsAction) {
     let ok = outcome
         .results
         .iter()
@@ -943,8 +987,11 @@ fn results_ui(ui: &mut egui::Ui, lang: Lang, outcome: &LockOutcome, close: &mut 
                 .collect();
             ui.ctx().copy_text(text);
         }
+        if ui.button(t(lang, Text::ExportResults)).clicked() {
+            action.export = true;
+        }
         if ui.button(t(lang, Text::Dismiss)).clicked() {
-            *close = true;
+            action.close = true;
         }
     });
     egui::ScrollArea::vertical()

@@ -132,6 +132,24 @@ pub fn asset_numbers_from(text: &str) -> Vec<String> {
         .collect()
 }
 
+/// Which profile a confirmation acts on; a production one in the warning colour.
+pub fn profile_line_ui(ui: &mut egui::Ui, lang: Lang, profile: &crate::core::Profile) {
+    let name = if profile.is_sandbox() {
+        t(lang, Text::Sandbox)
+    } else {
+        profile.name.as_str()
+    };
+    let text = RichText::new(t(lang, Text::OnProfile).replace("{profile}", name));
+    if profile.production {
+        ui.label(
+            text.strong()
+                .color(egui::Color32::from_rgb(0xc6, 0x28, 0x28)),
+        );
+    } else {
+        ui.label(text);
+    }
+}
+
 /// Epoch milliseconds as a local date, `2026-11-22`.
 pub fn local_date(ms: i64) -> String {
     jiff::Timestamp::from_millisecond(ms)

@@ -207,17 +207,17 @@ impl DeskApp {
         match screen {
             Screen::Customers => self.customers.ui(ui, &self.core, lang),
             Screen::Orders => {
-                let profile = state.profiles.active().name.clone();
+                let profile = state.profiles.active().clone();
                 self.composer.ui(ui, &self.core, lang, &profile);
             }
             Screen::Assets => {
-                let operator = state.profiles.active().operator_identity.clone();
+                let profile = state.profiles.active().clone();
                 self.assets.ui(
                     ui,
                     &self.core,
                     lang,
                     &mut self.prefs.recent_enterprises,
-                    &operator,
+                    &profile,
                 );
             }
             Screen::Activities => self

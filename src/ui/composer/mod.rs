@@ -31,7 +31,7 @@ use crate::core::wire::{
     AssetEntry, BatchOrderRequest, BatchOrderResult, FeatureEntry, MerchandiseEntry, OrderEntry,
     OrderType, ProductEntry,
 };
-use crate::core::{Call, Command, Core, DraftSummary, Event, Latest, Outcome};
+use crate::core::{Call, Command, Core, DraftSummary, Event, Latest, Outcome, Profile};
 
 /// Edits are saved this long after the last change (every keystroke would be too many writes).
 const SAVE_AFTER: Duration = Duration::from_millis(800);
@@ -364,7 +364,7 @@ impl ComposerScreen {
         }
     }
 
-    pub fn ui(&mut self, ui: &mut egui::Ui, core: &Core, lang: Lang, profile: &str) {
+    pub fn ui(&mut self, ui: &mut egui::Ui, core: &Core, lang: Lang, profile: &Profile) {
         if !self.started {
             self.started = true;
             self.shellnums_count = 1;
@@ -773,7 +773,13 @@ impl ComposerScreen {
             });
     }
 
-    fn confirm_submit_ui(&mut self, ctx: &egui::Context, core: &Core, lang: Lang, profile: &str) {
+    fn confirm_submit_ui(
+        &mut self,
+        ctx: &egui::Context,
+        core: &Core,
+        lang: Lang,
+        profile: &Profile,
+    ) {
         if !self.confirm_submit {
             return;
         }
@@ -787,9 +793,19 @@ impl ComposerScreen {
         let mut close = false;
         let modal = egui::Modal::new(egui::Id::unique("confirm_submit")).show(ctx, |ui| {
             ui.set_max_width(520.0);
-            ui.label(
-                RichText::new(t(lang, Text::ConfirmSubmit).replace("{profile}", profile)).strong(),
-            );
+            let name = if profile.is_sandbox() {
+                t(lang, Text::Sandbox)
+            } else {
+                profile.name.as_str()
+            };
+            let question = RichText::new(t(lang, Text::ConfirmSubmit).replace("{profile}", name));
+            ui.label(if profile.production {
+                question
+                    .strong()
+                    .color(egui::Color32::from_rgb(0xc6, 0x28, 0x28))
+            } else {
+                question.strong()
+            });
             ui.label(
                 t(lang, Text::SummaryOrders)
                     .replace("{n}", &draft.batch.order_list.len().to_string())
