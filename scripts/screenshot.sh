@@ -127,7 +127,7 @@ xdotool keydown ctrl mousemove 335 203 click 1 keyup ctrl   # and 8900000002
 sleep 0.3
 click 575 122                  # Disable selected
 shot assets-confirm-en
-click 465 400 1.2              # Disable 2 lock(s)
+click 465 409 1.2              # Disable 2 lock(s)
 shot assets-en
 click 42 113                   # Activities
 type_at 450 99 8900000001
