@@ -17,28 +17,44 @@ cargo build --release --quiet
 bin=$PWD/target/release/license-desk
 work=$(mktemp -d)
 display=:$((80 + RANDOM % 9))
-Xvfb "$display" -screen 0 1280x800x24 >/dev/null 2>&1 &
+Xvfb "$display" -noreset -screen 0 1280x800x24 >/dev/null 2>&1 &
 xvfb=$!
 pids=()
 trap 'kill "${pids[@]}" $xvfb 2>/dev/null || true; rm -rf "$work"' EXIT
-# Wait for the display to answer.
-for _ in $(seq 100); do [ -e "/tmp/.X11-unix/X${display#:}" ] && break; sleep 0.05; done
+# Wait for the display to answer (-noreset: the probe's disconnect must not reset the server).
+for i in $(seq 200); do
+  DISPLAY=$display xdotool getdisplaygeometry >/dev/null 2>&1 && break
+  [ "$i" -lt 200 ] || { echo "Xvfb did not start on $display" >&2; exit 1; }
+  sleep 0.05
+done
 export DISPLAY=$display LICENSE_DESK_KEYRING=memory LANG=en_US.UTF-8
 
 now_ms() { echo $(($(date +%s%N) / 1000000)); }
 
-# PSS of a process and all its descendants, in MiB.
+# PSS and RSS of a process and all its descendants, in MiB: "pss/rss".
 pss_mib() {
-  local total=0 pid
+  local pss=0 rss=0 pid
   for pid in $1 $(pgrep -P "$1" 2>/dev/null) $(for c in $(pgrep -P "$1" 2>/dev/null); do pgrep -P "$c"; done); do
-    local kb
-    kb=$(awk '/^Pss:/ {print $2}' "/proc/$pid/smaps_rollup" 2>/dev/null || echo 0)
-    total=$((total + ${kb:-0}))
+    local p r
+    p=$(awk '/^Pss:/ {print $2}' "/proc/$pid/smaps_rollup" 2>/dev/null || echo 0)
+    r=$(awk '/^Rss:/ {print $2}' "/proc/$pid/smaps_rollup" 2>/dev/null || echo 0)
+    pss=$((pss + ${p:-0}))
+    rss=$((rss + ${r:-0}))
   done
-  awk -v kb="$total" 'BEGIN {printf "%.1f", kb / 1024}'
+  awk -v p="$pss" -v r="$rss" 'BEGIN {printf "%.1f/%.1f", p / 1024, r / 1024}'
 }
 
-median() { sort -n | awk '{a[NR] = $1} END {print a[int((NR + 1) / 2)]}'; }
+# RSS of one process without Mesa's software GL renderer (libLLVM, swrast_dri), which is loaded
+# only because Xvfb has no GPU, in MiB.
+rss_without_soft_gl_mib() {
+  awk '/^[0-9a-f]+-/ {name = $6} /^Rss:/ {if (name !~ /libLLVM|swrast_dri/) kb += $2}
+       END {printf "%.1f", kb / 1024}' "/proc/$1/smaps"
+}
+
+# Median of "pss/rss" pairs (or of plain numbers), by the first.
+median() { sort -t/ -k1,1n | awk '{a[NR] = $1} END {print a[int((NR + 1) / 2)]}'; }
+pss() { echo "${1%/*}"; }
+rss() { echo "${1#*/}"; }
 
 # Starts the console with a HOME; waits for its first frame; echoes "pid ms".
 start_console() {
@@ -48,7 +64,7 @@ start_console() {
   local pid=$!
   until grep -q "first frame" "$log" 2>/dev/null; do
     sleep 0.005
-    kill -0 "$pid" 2>/dev/null || { echo "the console exited: $(cat "$log")" >&2; exit 1; }
+    kill -0 "$pid" 2>/dev/null || { echo "the console (HOME $home) exited: $(cat "$log")" >&2; exit 1; }
   done
   echo "$pid $(($(now_ms) - t0))"
 }
@@ -57,7 +73,7 @@ echo "measuring: $runs runs each" >&2
 
 # 1. First frame, fresh HOME each time (the Sandbox is provisioned on this first start), and
 #    idle memory on the Sandbox 5 s later.
-firsts=() idles=()
+firsts=() idles=() bares=()
 for i in $(seq "$runs"); do
   home=$work/fresh-$i
   mkdir -p "$home"
@@ -66,10 +82,12 @@ for i in $(seq "$runs"); do
   firsts+=("$ms")
   sleep 5
   idles+=("$(pss_mib "$pid")")
+  bares+=("$(rss_without_soft_gl_mib "$pid")")
   kill "$pid"; wait "$pid" 2>/dev/null || true
 done
 first=$(printf '%s\n' "${firsts[@]}" | median)
 idle=$(printf '%s\n' "${idles[@]}" | median)
+bare=$(printf '%s\n' "${bares[@]}" | median)
 
 # 2. A second start of the same HOME (what a user sees every day).
 agains=()
@@ -142,12 +160,13 @@ done
 cfirst=$(printf '%s\n' "${cfirsts[@]}" | median)
 cmem=$(printf '%s\n' "${cmems[@]}" | median)
 
-third=$(awk -v c="$cmem" 'BEGIN {printf "%.1f", c / 3}')
+third=$(awk -v c="$(pss "$cmem")" 'BEGIN {printf "%.1f", c / 3}')
 echo
 echo "| measure ($runs runs, median) | License Desk | headless Chromium, blank page | target |"
 echo "|---|---|---|---|"
 echo "| first frame, first start (fresh HOME, Sandbox provisioned) | ${first} ms | ${cfirst} ms (to a screenshot) | < 500 ms |"
 echo "| first frame, later starts | ${again} ms | — | < 500 ms |"
-echo "| memory (PSS), idle on the Sandbox | ${idle} MiB | ${cmem} MiB | < 100 MiB and < ⅓ of Chromium (${third} MiB) |"
-echo "| memory (PSS), 100,000 assets listed | ${listed} MiB | — | — |"
-echo "| memory (PSS), \`license-desk serve\` idle | ${serve} MiB | — | — |"
+echo "| memory idle on the Sandbox, PSS (RSS) | $(pss "$idle") MiB ($(rss "$idle") MiB) | $(pss "$cmem") MiB ($(rss "$cmem") MiB) | < 100 MiB and < ⅓ of Chromium (${third} MiB) |"
+echo "| memory idle on the Sandbox, RSS without Xvfb's software GL renderer (libLLVM, swrast) | ${bare} MiB | — | < 100 MiB |"
+echo "| memory with 100,000 assets listed, PSS (RSS) | $(pss "$listed") MiB ($(rss "$listed") MiB) | — | — |"
+echo "| memory of \`license-desk serve\` idle, PSS (RSS) | $(pss "$serve") MiB ($(rss "$serve") MiB) | — | — |"

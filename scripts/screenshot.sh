@@ -12,12 +12,16 @@ out=docs/screenshots
 mkdir -p "$out"
 home=$(mktemp -d)
 display=:$((90 + RANDOM % 9))
-Xvfb "$display" -screen 0 1280x800x24 >/dev/null 2>&1 &
+Xvfb "$display" -noreset -screen 0 1280x800x24 >/dev/null 2>&1 &
 xvfb=$!
 app=
 trap 'kill $app $xvfb 2>/dev/null || true; rm -rf "$home"' EXIT
-# Wait for the display to answer.
-for _ in $(seq 100); do [ -e "/tmp/.X11-unix/X${display#:}" ] && break; sleep 0.05; done
+# Wait for the display to answer (-noreset: the probe's disconnect must not reset the server).
+for i in $(seq 200); do
+  DISPLAY=$display xdotool getdisplaygeometry >/dev/null 2>&1 && break
+  [ "$i" -lt 200 ] || { echo "Xvfb did not start on $display" >&2; exit 1; }
+  sleep 0.05
+done
 export HOME=$home LICENSE_DESK_KEYRING=memory DISPLAY=$display
 
 shot() {
