@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use egui::RichText;
 
-use super::form::busy_button_ui;
+use super::form::{busy_button_ui, csv_with_bom, home_file};
 use super::i18n::{Lang, Text, t};
 use crate::core::wire::validate::MAX_SHELLNUMS;
 use crate::core::{Call, Command, Core, Event, Latest, Outcome};
@@ -91,23 +91,17 @@ impl AssetNumbersScreen {
             }
             let label = ui.label(t(lang, Text::ExportTo));
             if self.export_path.is_empty() {
-                self.export_path = directories::UserDirs::new()
-                    .map(|d| d.home_dir().join("asset-numbers.csv"))
-                    .unwrap_or_else(|| PathBuf::from("asset-numbers.csv"))
-                    .display()
-                    .to_string();
+                self.export_path = home_file("asset-numbers.csv");
             }
             ui.add(egui::TextEdit::singleline(&mut self.export_path).desired_width(220.0))
                 .labelled_by(label.id);
             if busy_button_ui(ui, t(lang, Text::ExportFile), self.export_call.is_waiting()) {
-                let mut body = format!(
-                    "\u{feff}{},{}\n",
-                    t(lang, Text::AssetNumber),
-                    t(lang, Text::Region)
+                let body = csv_with_bom(
+                    &[t(lang, Text::AssetNumber), t(lang, Text::Region)],
+                    self.numbers
+                        .iter()
+                        .map(|n| vec![n.as_str(), region(lang, n)]),
                 );
-                for n in &self.numbers {
-                    body.push_str(&format!("{n},{}\n", region(lang, n)));
-                }
                 self.export_call.start(core.send(Command::WriteFile {
                     path: PathBuf::from(self.export_path.trim()),
                     body,

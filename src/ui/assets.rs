@@ -9,7 +9,10 @@ use std::path::PathBuf;
 use egui::{Color32, RichText};
 use egui_extras::{Column, TableBuilder};
 
-use super::form::{asset_numbers_from, busy_button_ui, local_date};
+use super::form::{
+    PRODUCTION_COLOUR, REMOTE_COLOUR, asset_numbers_from, busy_button_ui, csv_with_bom, home_file,
+    local_date,
+};
 use super::i18n::{Lang, Text, t};
 use crate::core::wire::{Asset, LicenseType, LockResult, LockStatus};
 use crate::core::{Call, Command, Core, Event, Latest, Outcome, Profile};
@@ -17,6 +20,8 @@ use crate::core::{Call, Command, Core, Event, Latest, Outcome, Profile};
 /// Enterprises remembered for the picker.
 const RECENT: usize = 8;
 const ROW_HEIGHT: f32 = 22.0;
+/// The view's export, in the home folder unless the user says otherwise.
+const EXPORT_FILE: &str = "license-desk-assets.csv";
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Col {
@@ -423,7 +428,7 @@ impl AssetsScreen {
             });
             let label = ui.label(t(lang, Text::ExportTo));
             if self.export_path.is_empty() {
-                self.export_path = default_export_path();
+                self.export_path = home_file(EXPORT_FILE);
             }
             ui.add(egui::TextEdit::singleline(&mut self.export_path).desired_width(200.0))
                 .labelled_by(label.id);
@@ -778,7 +783,7 @@ impl AssetsScreen {
     /// Results go beside the view's export: `assets.csv` → `assets-results.csv`.
     fn export_results(&mut self, core: &Core, body: String) {
         if self.export_path.is_empty() {
-            self.export_path = default_export_path();
+            self.export_path = home_file(EXPORT_FILE);
         }
         let view = PathBuf::from(self.export_path.trim());
         let stem = view.file_stem().map_or_else(
@@ -794,31 +799,33 @@ impl AssetsScreen {
     /// The view as shown (filtered, sorted, chosen columns) as CSV that spreadsheet software
     /// opens with its Chinese intact: UTF-8 with a byte-order mark.
     fn view_csv(&self, lang: Lang) -> String {
-        let mut out = csv::Writer::from_writer(Vec::new());
-        let _ = out.write_record(self.shown.iter().map(|c| t(lang, c.title())));
-        for &i in &self.view {
+        let header: Vec<&str> = self.shown.iter().map(|c| t(lang, c.title())).collect();
+        let rows = self.view.iter().map(|&i| {
             let a = &self.assets[i];
-            let _ = out.write_record(self.shown.iter().map(|c| cell_text(lang, a, *c)));
-        }
-        let bytes = out.into_inner().unwrap_or_default();
-        format!("\u{feff}{}", String::from_utf8_lossy(&bytes))
+            self.shown
+                .iter()
+                .map(|c| cell_text(lang, a, *c))
+                .collect::<Vec<_>>()
+        });
+        csv_with_bom(&header, rows)
     }
 }
 
 /// Per-asset results as CSV (UTF-8 with a byte-order mark, like the view's export).
 fn results_csv(lang: Lang, outcome: &LockOutcome) -> String {
-    let mut out = csv::Writer::from_writer(Vec::new());
-    let _ = out.write_record([
+    let header = [
         t(lang, Text::AssetNumber),
         t(lang, Text::StatusCode),
         t(lang, Text::StatusWords),
-    ]);
-    for r in &outcome.results {
-        let code = (r.status as u8).to_string();
-        let _ = out.write_record([r.asset_num.as_str(), &code, status_words(lang, r.status)]);
-    }
-    let bytes = out.into_inner().unwrap_or_default();
-    format!("\u{feff}{}", String::from_utf8_lossy(&bytes))
+    ];
+    let rows = outcome.results.iter().map(|r| {
+        vec![
+            r.asset_num.clone(),
+            (r.status as u8).to_string(),
+            status_words(lang, r.status).to_owned(),
+        ]
+    });
+    csv_with_bom(&header, rows)
 }
 
 fn cell_text(lang: Lang, a: &Asset, col: Col) -> String {
@@ -864,18 +871,10 @@ fn cell_ui(ui: &mut egui::Ui, lang: Lang, a: &Asset, col: Col) {
         }
         Col::State => {
             if a.locked {
-                badge_ui(
-                    ui,
-                    t(lang, Text::Disabled),
-                    Color32::from_rgb(0xc6, 0x28, 0x28),
-                );
+                badge_ui(ui, t(lang, Text::Disabled), PRODUCTION_COLOUR);
             }
             if a.freezing {
-                badge_ui(
-                    ui,
-                    t(lang, Text::Frozen),
-                    Color32::from_rgb(0x15, 0x65, 0xc0),
-                );
+                badge_ui(ui, t(lang, Text::Frozen), REMOTE_COLOUR);
             }
         }
         other => {
@@ -1015,12 +1014,4 @@ fn results_ui(ui: &mut egui::Ui, lang: Lang, outcome: &LockOutcome, action: &mut
                     }
                 });
         });
-}
-
-fn default_export_path() -> String {
-    directories::UserDirs::new()
-        .map(|d| d.home_dir().join("license-desk-assets.csv"))
-        .unwrap_or_else(|| PathBuf::from("license-desk-assets.csv"))
-        .display()
-        .to_string()
 }

@@ -2,9 +2,12 @@
 //! shared validation found shown under their field in words, and buttons that show a spinner
 //! while their call runs.
 
-use egui::{Response, RichText};
+use std::path::PathBuf;
+
+use egui::{Color32, Response, RichText};
 
 use super::i18n::{Lang, Text, t};
+use crate::core::Profile;
 use crate::core::wire::validate::Problem;
 
 /// One field of a form: its label, the interface's name for it (problems name fields by it),
@@ -132,22 +135,59 @@ pub fn asset_numbers_from(text: &str) -> Vec<String> {
         .collect()
 }
 
-/// Which profile a confirmation acts on; a production one in the warning colour.
-pub fn profile_line_ui(ui: &mut egui::Ui, lang: Lang, profile: &crate::core::Profile) {
-    let name = if profile.is_sandbox() {
+/// Calm for the Sandbox, a strong warning colour for production.
+pub const SANDBOX_COLOUR: Color32 = Color32::from_rgb(0x2e, 0x7d, 0x32);
+pub const PRODUCTION_COLOUR: Color32 = Color32::from_rgb(0xc6, 0x28, 0x28);
+pub const REMOTE_COLOUR: Color32 = Color32::from_rgb(0x15, 0x65, 0xc0);
+
+/// A profile's name as the window shows it: the Sandbox in the UI's language.
+pub fn profile_name(lang: Lang, profile: &Profile) -> &str {
+    if profile.is_sandbox() {
         t(lang, Text::Sandbox)
     } else {
-        profile.name.as_str()
-    };
-    let text = RichText::new(t(lang, Text::OnProfile).replace("{profile}", name));
-    if profile.production {
-        ui.label(
-            text.strong()
-                .color(egui::Color32::from_rgb(0xc6, 0x28, 0x28)),
-        );
-    } else {
-        ui.label(text);
+        &profile.name
     }
+}
+
+/// `text` strong, and in the warning colour when it concerns a production profile.
+pub fn warn_if_production(text: String, profile: &Profile) -> RichText {
+    let text = RichText::new(text).strong();
+    if profile.production {
+        text.color(PRODUCTION_COLOUR)
+    } else {
+        text
+    }
+}
+
+/// Which profile a confirmation acts on; a production one in the warning colour.
+pub fn profile_line_ui(ui: &mut egui::Ui, lang: Lang, profile: &Profile) {
+    let line = t(lang, Text::OnProfile).replace("{profile}", profile_name(lang, profile));
+    ui.label(warn_if_production(line, profile));
+}
+
+/// Where an export goes unless the user says otherwise: the home folder.
+pub fn home_file(name: &str) -> String {
+    directories::UserDirs::new()
+        .map(|d| d.home_dir().join(name))
+        .unwrap_or_else(|| PathBuf::from(name))
+        .display()
+        .to_string()
+}
+
+/// CSV that spreadsheet software opens with its Chinese intact: UTF-8 with a byte-order mark.
+pub fn csv_with_bom<R, F>(header: &[&str], rows: R) -> String
+where
+    R: IntoIterator<Item = Vec<F>>,
+    F: AsRef<[u8]>,
+{
+    let mut out = csv::Writer::from_writer(Vec::new());
+    // Writing to memory cannot fail.
+    let _ = out.write_record(header);
+    for row in rows {
+        let _ = out.write_record(row);
+    }
+    let bytes = out.into_inner().unwrap_or_default();
+    format!("\u{feff}{}", String::from_utf8_lossy(&bytes))
 }
 
 /// Epoch milliseconds as a local date, `2026-11-22`.

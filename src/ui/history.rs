@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use egui::{RichText, ScrollArea};
 
-use super::form::busy_button_ui;
+use super::form::{busy_button_ui, home_file};
 use super::i18n::{Lang, Text, t};
 use crate::core::{
     Command, Core, Event, ExportFormat, JournalEntry, JournalFilter, Latest, Operation, Outcome,
@@ -106,7 +106,7 @@ impl HistoryScreen {
         ui.horizontal(|ui| {
             let label = ui.label(t(lang, Text::ExportTo));
             if self.export_path.is_empty() {
-                self.export_path = default_export_path();
+                self.export_path = home_file("license-desk-history.csv");
             }
             ui.add(egui::TextEdit::singleline(&mut self.export_path).desired_width(320.0))
                 .labelled_by(label.id);
@@ -240,12 +240,4 @@ fn time_of(ms: i64) -> String {
     } else {
         format!("{}d ago {hms}", today - day)
     }
-}
-
-fn default_export_path() -> String {
-    directories::UserDirs::new()
-        .map(|d| d.home_dir().join("license-desk-history.csv"))
-        .unwrap_or_else(|| PathBuf::from("license-desk-history.csv"))
-        .display()
-        .to_string()
 }

@@ -2,9 +2,11 @@
 //! An app secret is typed into a password field and goes straight to the keyring (through the
 //! core); the screen forgets it once it is saved.
 
-use egui::{Color32, RichText};
+use egui::RichText;
 
-use super::form::{Field, busy_button_ui, field_ui, field_with_ui, grid_ui};
+use super::form::{
+    Field, PRODUCTION_COLOUR, SANDBOX_COLOUR, busy_button_ui, field_ui, field_with_ui, grid_ui,
+};
 use super::i18n::{Lang, Text, t};
 use crate::core::wire::validate::Problem;
 use crate::core::{
@@ -223,10 +225,9 @@ impl SettingsScreen {
                     }
                     let (kind, colour) = match (&p.endpoint, p.production) {
                         (Endpoint::Sandbox, _) => (Text::KindSandbox, None),
-                        (Endpoint::Remote { .. }, true) => (
-                            Text::KindProduction,
-                            Some(Color32::from_rgb(0xc6, 0x28, 0x28)),
-                        ),
+                        (Endpoint::Remote { .. }, true) => {
+                            (Text::KindProduction, Some(PRODUCTION_COLOUR))
+                        }
                         (Endpoint::Remote { .. }, false) => (Text::KindRemote, None),
                     };
                     let kind = RichText::new(t(lang, kind));
@@ -303,7 +304,7 @@ impl SettingsScreen {
                         .replace("{scope}", &c.scope)
                         .replace("{hours}", &c.hours_left.to_string()),
                 )
-                .color(Color32::from_rgb(0x2e, 0x7d, 0x32)),
+                .color(SANDBOX_COLOUR),
             );
         }
     }

@@ -8,17 +8,13 @@ use super::asset_numbers::AssetNumbersScreen;
 use super::assets::AssetsScreen;
 use super::composer::ComposerScreen;
 use super::customers::CustomersScreen;
+use super::form::{PRODUCTION_COLOUR, REMOTE_COLOUR, SANDBOX_COLOUR, profile_name};
 use super::history::HistoryScreen;
 use super::i18n::{Text, t};
 use super::settings::SettingsScreen;
 use super::toasts::Toasts;
 use super::{Prefs, Screen, fonts};
 use crate::core::{Core, CoreState, Event, KeyringState, SandboxState};
-
-/// Calm for the Sandbox, a strong warning colour for production.
-const SANDBOX_COLOUR: Color32 = Color32::from_rgb(0x2e, 0x7d, 0x32);
-const PRODUCTION_COLOUR: Color32 = Color32::from_rgb(0xc6, 0x28, 0x28);
-const REMOTE_COLOUR: Color32 = Color32::from_rgb(0x15, 0x65, 0xc0);
 
 pub struct DeskApp {
     core: Core,
@@ -127,13 +123,8 @@ impl DeskApp {
                 (REMOTE_COLOUR, "")
             };
             ui.label(format!("{}:", self.t(Text::Profile)));
-            let name = if profile.is_sandbox() {
-                self.t(Text::Sandbox).to_owned()
-            } else {
-                profile.name.clone()
-            };
             ui.label(
-                RichText::new(name)
+                RichText::new(profile_name(self.prefs.lang, profile))
                     .strong()
                     .color(Color32::WHITE)
                     .background_color(colour),

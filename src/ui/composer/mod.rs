@@ -23,7 +23,7 @@ use serde::{Deserialize, Serialize};
 use self::batch::{Template, summarize};
 use self::fields::{FieldProblem, FormCx};
 use self::node::{ListOp, NodeId, NodeMut, NodeRef, Step};
-use super::form::busy_button_ui;
+use super::form::{busy_button_ui, profile_name, warn_if_production};
 use super::i18n::{Lang, Text, t};
 use crate::core::files::parse_order_file;
 use crate::core::wire::validate::{self, MAX_SHELLNUMS, Problem};
@@ -793,19 +793,9 @@ impl ComposerScreen {
         let mut close = false;
         let modal = egui::Modal::new(egui::Id::unique("confirm_submit")).show(ctx, |ui| {
             ui.set_max_width(520.0);
-            let name = if profile.is_sandbox() {
-                t(lang, Text::Sandbox)
-            } else {
-                profile.name.as_str()
-            };
-            let question = RichText::new(t(lang, Text::ConfirmSubmit).replace("{profile}", name));
-            ui.label(if profile.production {
-                question
-                    .strong()
-                    .color(egui::Color32::from_rgb(0xc6, 0x28, 0x28))
-            } else {
-                question.strong()
-            });
+            let question =
+                t(lang, Text::ConfirmSubmit).replace("{profile}", profile_name(lang, profile));
+            ui.label(warn_if_production(question, profile));
             ui.label(
                 t(lang, Text::SummaryOrders)
                     .replace("{n}", &draft.batch.order_list.len().to_string())
