@@ -1,0 +1,263 @@
+//! Disabling and enabling locks: the confirmation, numbers typed or pasted, and the results per
+//! asset, copied or exported.
+
+use std::path::PathBuf;
+
+use egui::RichText;
+
+use super::{AssetsScreen, EXPORT_FILE};
+use crate::core::wire::{LockResult, LockStatus};
+use crate::core::{Call, Command, Core, Profile};
+use crate::ui::form::{asset_numbers_from, csv_with_bom, home_file, profile_line_ui};
+use crate::ui::i18n::{Lang, Text, t};
+
+pub fn status_words(lang: Lang, status: LockStatus) -> &'static str {
+    t(
+        lang,
+        match status {
+            LockStatus::Success => Text::StatusSuccess,
+            LockStatus::NotFound => Text::StatusNotFound,
+            LockStatus::Failed => Text::StatusFailed,
+            LockStatus::WrongType => Text::StatusWrongType,
+        },
+    )
+}
+
+pub(super) struct LockAction {
+    pub(super) lock: bool,
+    pub(super) nums: Vec<String>,
+}
+
+pub(super) struct LockOutcome {
+    pub(super) lock: bool,
+    pub(super) results: Vec<LockResult>,
+}
+
+/// Per-asset results as CSV (UTF-8 with a byte-order mark, like the view's export).
+pub(super) fn results_csv(lang: Lang, outcome: &LockOutcome) -> String {
+    let header = [
+        t(lang, Text::AssetNumber),
+        t(lang, Text::StatusCode),
+        t(lang, Text::StatusWords),
+    ];
+    let rows = outcome.results.iter().map(|r| {
+        vec![
+            r.asset_num.clone(),
+            (r.status as u8).to_string(),
+            status_words(lang, r.status).to_owned(),
+        ]
+    });
+    csv_with_bom(&header, rows)
+}
+
+/// What the user did in the results panel.
+#[derive(Default)]
+pub(super) struct ResultsAction {
+    pub(super) close: bool,
+    pub(super) export: bool,
+}
+
+pub(super) fn results_ui(
+    ui: &mut egui::Ui,
+    lang: Lang,
+    outcome: &LockOutcome,
+    action: &mut ResultsAction,
+) {
+    let ok = outcome
+        .results
+        .iter()
+        .filter(|r| r.status == LockStatus::Success)
+        .count();
+    ui.horizontal(|ui| {
+        let title = if outcome.lock {
+            Text::DisableResults
+        } else {
+            Text::EnableResults
+        };
+        ui.label(
+            RichText::new(
+                t(lang, title)
+                    .replace("{ok}", &ok.to_string())
+                    .replace("{n}", &outcome.results.len().to_string()),
+            )
+            .strong(),
+        );
+        if ui.button(t(lang, Text::CopyResults)).clicked() {
+            let text: String = outcome
+                .results
+                .iter()
+                .map(|r| {
+                    format!(
+                        "{}\t{}\t{}\n",
+                        r.asset_num,
+                        r.status as u8,
+                        status_words(lang, r.status)
+                    )
+                })
+                .collect();
+            ui.ctx().copy_text(text);
+        }
+        if ui.button(t(lang, Text::ExportResults)).clicked() {
+            action.export = true;
+        }
+        if ui.button(t(lang, Text::Dismiss)).clicked() {
+            action.close = true;
+        }
+    });
+    egui::ScrollArea::vertical()
+        .id_salt("lock_results")
+        .max_height(120.0)
+        .show(ui, |ui| {
+            egui::Grid::new("lock_results_grid")
+                .striped(true)
+                .num_columns(3)
+                .show(ui, |ui| {
+                    for r in &outcome.results {
+                        ui.label(RichText::new(&r.asset_num).monospace());
+                        ui.label((r.status as u8).to_string());
+                        let words = status_words(lang, r.status);
+                        if r.status == LockStatus::Success {
+                            ui.label(words);
+                        } else {
+                            ui.colored_label(ui.visuals().error_fg_color, words);
+                        }
+                        ui.end_row();
+                    }
+                });
+        });
+}
+
+impl AssetsScreen {
+    pub(super) fn confirm_ui(
+        &mut self,
+        ctx: &egui::Context,
+        core: &Core,
+        lang: Lang,
+        profile: &Profile,
+    ) {
+        let Some(action) = &self.confirm else {
+            return;
+        };
+        let mut decided = None;
+        let modal = egui::Modal::new(egui::Id::unique("confirm_lock")).show(ctx, |ui| {
+            ui.set_max_width(460.0);
+            let (question, undo) = if action.lock {
+                (Text::ConfirmDisable, Text::UndoDisable)
+            } else {
+                (Text::ConfirmEnable, Text::UndoEnable)
+            };
+            ui.label(
+                RichText::new(t(lang, question).replace("{n}", &action.nums.len().to_string()))
+                    .strong(),
+            );
+            ui.label(t(lang, undo));
+            profile_line_ui(ui, lang, profile);
+            ui.label(t(lang, Text::OperatorIs).replace("{operator}", &profile.operator_identity));
+            let listed: Vec<&str> = action.nums.iter().take(10).map(String::as_str).collect();
+            let more = action.nums.len().saturating_sub(listed.len());
+            let mut text = listed.join(", ");
+            if more > 0 {
+                text.push_str(&format!(" (+{more})"));
+            }
+            ui.label(RichText::new(text).monospace().weak());
+            ui.add_space(8.0);
+            ui.horizontal(|ui| {
+                let go = if action.lock {
+                    Text::DoDisable
+                } else {
+                    Text::DoEnable
+                };
+                let go = t(lang, go).replace("{n}", &action.nums.len().to_string());
+                if ui.button(go).clicked() {
+                    decided = Some(true);
+                }
+                if ui.button(t(lang, Text::Cancel)).clicked() {
+                    decided = Some(false);
+                }
+            });
+        });
+        if modal.should_close() && decided.is_none() {
+            decided = Some(false);
+        }
+        match decided {
+            Some(true) => {
+                if let Some(action) = self.confirm.take() {
+                    let call = if action.lock {
+                        Call::Lock(action.nums.clone())
+                    } else {
+                        Call::Unlock(action.nums.clone())
+                    };
+                    self.outcome = None;
+                    self.lock_call.start(core.send(Command::Call(call)));
+                    self.pending = Some(action);
+                }
+            }
+            Some(false) => self.confirm = None,
+            None => {}
+        }
+    }
+
+    pub(super) fn by_numbers_ui(&mut self, ctx: &egui::Context, lang: Lang) {
+        let Some(text) = &mut self.by_numbers else {
+            return;
+        };
+        let mut action = None;
+        let mut close = false;
+        let modal = egui::Modal::new(egui::Id::unique("lock_by_numbers")).show(ctx, |ui| {
+            ui.set_max_width(420.0);
+            ui.label(RichText::new(t(lang, Text::LockByNumbers)).strong());
+            let label = ui.label(t(lang, Text::LockNumbersHelp));
+            ui.add(
+                egui::TextEdit::multiline(text)
+                    .desired_rows(6)
+                    .desired_width(400.0),
+            )
+            .labelled_by(label.id);
+            let nums = asset_numbers_from(text);
+            ui.label(t(lang, Text::NumbersCount).replace("{n}", &nums.len().to_string()));
+            ui.horizontal(|ui| {
+                ui.add_enabled_ui(!nums.is_empty(), |ui| {
+                    if ui.button(t(lang, Text::DisableListed)).clicked() {
+                        action = Some(LockAction {
+                            lock: true,
+                            nums: nums.clone(),
+                        });
+                    }
+                    if ui.button(t(lang, Text::EnableListed)).clicked() {
+                        action = Some(LockAction {
+                            lock: false,
+                            nums: nums.clone(),
+                        });
+                    }
+                });
+                if ui.button(t(lang, Text::Cancel)).clicked() {
+                    close = true;
+                }
+            });
+        });
+        if let Some(action) = action {
+            // The same confirmation as from the grid.
+            self.confirm = Some(action);
+            close = true;
+        }
+        if close || modal.should_close() {
+            self.by_numbers = None;
+        }
+    }
+
+    /// Results go beside the view's export: `assets.csv` → `assets-results.csv`.
+    pub(super) fn export_results(&mut self, core: &Core, body: String) {
+        if self.export_path.is_empty() {
+            self.export_path = home_file(EXPORT_FILE);
+        }
+        let view = PathBuf::from(self.export_path.trim());
+        let stem = view.file_stem().map_or_else(
+            || "license-desk".to_owned(),
+            |s| s.to_string_lossy().into_owned(),
+        );
+        let path = view.with_file_name(format!("{stem}-results.csv"));
+        self.exported = None;
+        self.export_call
+            .start(core.send(Command::WriteFile { path, body }));
+    }
+}

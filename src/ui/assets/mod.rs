@@ -1,0 +1,426 @@
+//! Assets: an enterprise's assets (operation 8) in a table that draws only the rows in view,
+//! sortable, filtered, with chosen columns and rows that expand; locks disabled and enabled
+//! (operations 6 and 7) from a row, from the selection or by pasted numbers, after a
+//! confirmation, with a result per asset; the view exported to CSV.
+
+mod locks;
+mod table;
+
+use std::collections::{HashMap, HashSet};
+use std::path::PathBuf;
+
+use egui::RichText;
+
+use self::locks::{LockAction, LockOutcome, ResultsAction, results_csv, results_ui};
+use self::table::{Col, cell_text};
+use super::form::{busy_button_ui, csv_with_bom, home_file};
+use super::i18n::{Lang, Text, t};
+use crate::core::wire::{Asset, LicenseType, LockStatus};
+use crate::core::{Call, Command, Core, Event, Latest, Outcome, Profile};
+
+/// Enterprises remembered for the picker.
+const RECENT: usize = 8;
+const ROW_HEIGHT: f32 = 22.0;
+/// The view's export, in the home folder unless the user says otherwise.
+const EXPORT_FILE: &str = "license-desk-assets.csv";
+
+/// A lock can be disabled and enabled: a re-issuable lock, or a lock with a validity window
+/// (a large customer's), as the platform decides it.
+pub fn lockable(a: &Asset) -> bool {
+    LicenseType::parse(&a.license_type).is_some_and(|t| {
+        t.is_reissuable_lock()
+            || (t.is_usbkey() && (a.limit_start_time.is_some() || a.limit_end_time.is_some()))
+    })
+}
+
+pub fn license_type_words(lang: Lang, code: &str) -> String {
+    match LicenseType::parse(code) {
+        Some(t) => super::composer::license_type_words(lang, t),
+        None => code.to_owned(),
+    }
+}
+
+pub struct AssetsScreen {
+    enterprise: String,
+    extend_code: String,
+    list_call: Latest,
+    /// The last listing was answered (an empty one means the enterprise has no assets).
+    listed_ok: bool,
+    assets: Vec<Asset>,
+    by_num: HashMap<String, usize>,
+    /// Lower-case text of each asset the filter searches: number, type, customer, extensions.
+    haystacks: Vec<String>,
+    filter: String,
+    /// Indices into `assets`, filtered and sorted.
+    view: Vec<usize>,
+    view_dirty: bool,
+    sort: Option<(Col, bool)>,
+    shown: Vec<Col>,
+    expanded: HashSet<usize>,
+    selected: HashSet<usize>,
+    /// Cached `selection_counts`.
+    counts: Option<(usize, usize)>,
+    /// Position in `view` of the last plain or ctrl click, for shift-click ranges.
+    anchor: Option<usize>,
+    confirm: Option<LockAction>,
+    lock_call: Latest,
+    pending: Option<LockAction>,
+    outcome: Option<LockOutcome>,
+    by_numbers: Option<String>,
+    export_path: String,
+    export_call: Latest,
+    exported: Option<String>,
+}
+
+impl Default for AssetsScreen {
+    fn default() -> Self {
+        Self {
+            enterprise: String::new(),
+            extend_code: String::new(),
+            list_call: Latest::default(),
+            listed_ok: false,
+            assets: Vec::new(),
+            by_num: HashMap::new(),
+            haystacks: Vec::new(),
+            filter: String::new(),
+            view: Vec::new(),
+            view_dirty: false,
+            sort: None,
+            // All but the dates, which the column chooser adds.
+            shown: Col::ALL[..8].to_vec(),
+            expanded: HashSet::new(),
+            selected: HashSet::new(),
+            counts: None,
+            anchor: None,
+            confirm: None,
+            lock_call: Latest::default(),
+            pending: None,
+            outcome: None,
+            by_numbers: None,
+            export_path: String::new(),
+            export_call: Latest::default(),
+            exported: None,
+        }
+    }
+}
+
+impl AssetsScreen {
+    /// Takes the answer if it is for this screen, and names the action it answers.
+    pub fn apply(&mut self, event: &mut Event) -> Option<Text> {
+        if self.list_call.accept(event) {
+            self.listed_ok = false;
+            if let Ok(Outcome::Assets(assets)) = &mut event.result {
+                self.set_assets(std::mem::take(assets));
+                self.listed_ok = true;
+            }
+            return Some(Text::ListAssets);
+        }
+        if self.lock_call.accept(event) {
+            let action = self.pending.take();
+            if let (Ok(Outcome::Locks(results)), Some(action)) = (&event.result, action) {
+                for r in results {
+                    if r.status == LockStatus::Success
+                        && let Some(&i) = self.by_num.get(&r.asset_num)
+                    {
+                        self.assets[i].locked = action.lock;
+                    }
+                }
+                self.view_dirty = true;
+                self.outcome = Some(LockOutcome {
+                    lock: action.lock,
+                    results: results.clone(),
+                });
+            }
+            return Some(Text::LockUnlock);
+        }
+        if self.export_call.accept(event) {
+            if let Ok(Outcome::Written { path }) = &event.result {
+                self.exported = Some(path.display().to_string());
+            }
+            return Some(Text::ExportCsv);
+        }
+        None
+    }
+
+    /// A new listing replaces the old one (selection and expansions belonged to it).
+    pub fn set_assets(&mut self, assets: Vec<Asset>) {
+        // The type's words in both languages are searched too: a user types "re-issuable" or
+        // "可重发", not the code.
+        self.haystacks = assets
+            .iter()
+            .map(|a| {
+                let mut text = format!(
+                    "{} {} {} {} {}",
+                    a.asset_num,
+                    a.license_type,
+                    a.customer_id,
+                    license_type_words(Lang::En, &a.license_type),
+                    license_type_words(Lang::Zh, &a.license_type)
+                );
+                for e in &a.asset_extends {
+                    text.push(' ');
+                    text.push_str(&e.extend_code);
+                    text.push(' ');
+                    text.push_str(&e.extend_value);
+                }
+                text.to_lowercase()
+            })
+            .collect();
+        self.by_num = assets
+            .iter()
+            .enumerate()
+            .map(|(i, a)| (a.asset_num.clone(), i))
+            .collect();
+        self.assets = assets;
+        self.selected.clear();
+        self.counts = None;
+        self.expanded.clear();
+        self.anchor = None;
+        self.view_dirty = true;
+    }
+
+    fn rebuild_view(&mut self) {
+        self.view_dirty = false;
+        self.counts = None;
+        let needle = self.filter.trim().to_lowercase();
+        self.view = (0..self.assets.len())
+            .filter(|&i| needle.is_empty() || self.haystacks[i].contains(&needle))
+            .collect();
+        if let Some((col, ascending)) = self.sort {
+            let assets = &self.assets;
+            self.view.sort_by(|&a, &b| {
+                let (a, b) = (&assets[a], &assets[b]);
+                let order = match col {
+                    Col::Number => a.asset_num.cmp(&b.asset_num),
+                    Col::Type => a.license_type.cmp(&b.license_type),
+                    Col::Chip => a.key_chip_type.cmp(&b.key_chip_type),
+                    Col::Customer => a.customer_id.cmp(&b.customer_id),
+                    Col::State => (a.locked, a.freezing).cmp(&(b.locked, b.freezing)),
+                    Col::Validity => a.limit_end_time.cmp(&b.limit_end_time),
+                    Col::Extensions => a.asset_extends.len().cmp(&b.asset_extends.len()),
+                    Col::Products => a.products.len().cmp(&b.products.len()),
+                    Col::Created => a.create_time.cmp(&b.create_time),
+                    Col::Updated => a.update_time.cmp(&b.update_time),
+                };
+                if ascending { order } else { order.reverse() }
+            });
+        }
+    }
+
+    pub fn ui(
+        &mut self,
+        ui: &mut egui::Ui,
+        core: &Core,
+        lang: Lang,
+        recent: &mut Vec<String>,
+        profile: &Profile,
+    ) {
+        self.query_bar_ui(ui, core, lang, recent);
+        if self.view_dirty {
+            self.rebuild_view();
+        }
+        self.view_bar_ui(ui, core, lang);
+        ui.separator();
+        if let Some(outcome) = &self.outcome {
+            let mut action = ResultsAction::default();
+            results_ui(ui, lang, outcome, &mut action);
+            if action.export {
+                let body = results_csv(lang, outcome);
+                self.export_results(core, body);
+            }
+            if action.close {
+                self.outcome = None;
+            }
+            ui.separator();
+        }
+        if self.assets.is_empty() {
+            if self.list_call.is_waiting() {
+                ui.horizontal(|ui| {
+                    ui.spinner();
+                    ui.label(t(lang, Text::Loading));
+                });
+            } else if self.listed_ok {
+                ui.label(t(lang, Text::NoAssets));
+            } else {
+                ui.label(RichText::new(t(lang, Text::AssetsStart)).weak());
+            }
+        } else {
+            // Wide column sets scroll sideways rather than being cut.
+            egui::ScrollArea::horizontal()
+                .id_salt("assets_table_wide")
+                .show(ui, |ui| self.table_ui(ui, lang));
+        }
+        self.confirm_ui(ui.ctx(), core, lang, profile);
+        self.by_numbers_ui(ui.ctx(), lang);
+    }
+
+    fn query_bar_ui(
+        &mut self,
+        ui: &mut egui::Ui,
+        core: &Core,
+        lang: Lang,
+        recent: &mut Vec<String>,
+    ) {
+        ui.horizontal(|ui| {
+            let label = ui.label(t(lang, Text::EnterpriseGlobalId));
+            let field = ui
+                .add(egui::TextEdit::singleline(&mut self.enterprise).desired_width(150.0))
+                .labelled_by(label.id);
+            let enter = field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+            ui.menu_button(t(lang, Text::Recent), |ui| {
+                if recent.is_empty() {
+                    ui.label(t(lang, Text::NoneYet));
+                }
+                for e in recent.iter() {
+                    if ui.button(e).clicked() {
+                        self.enterprise = e.clone();
+                        ui.close();
+                    }
+                }
+            });
+            let label = ui.label(t(lang, Text::ExtendCode));
+            ui.add(egui::TextEdit::singleline(&mut self.extend_code).desired_width(90.0))
+                .labelled_by(label.id);
+            let clicked =
+                busy_button_ui(ui, t(lang, Text::ListAssets), self.list_call.is_waiting());
+            if (clicked || enter) && !self.enterprise.trim().is_empty() {
+                let enterprise = self.enterprise.trim().to_owned();
+                recent.retain(|e| *e != enterprise);
+                recent.insert(0, enterprise.clone());
+                recent.truncate(RECENT);
+                self.outcome = None;
+                let extend_code =
+                    Some(self.extend_code.trim().to_owned()).filter(|c| !c.is_empty());
+                self.list_call.start(core.send(Command::Call(Call::Assets {
+                    enterprise_global_id: enterprise,
+                    extend_code,
+                })));
+            }
+            if ui.button(t(lang, Text::LockByNumbers)).clicked() {
+                self.by_numbers = Some(String::new());
+            }
+        });
+    }
+
+    fn view_bar_ui(&mut self, ui: &mut egui::Ui, core: &Core, lang: Lang) {
+        if self.assets.is_empty() {
+            return;
+        }
+        ui.horizontal(|ui| {
+            let label = ui.label(t(lang, Text::Filter));
+            if ui
+                .add(
+                    egui::TextEdit::singleline(&mut self.filter)
+                        .hint_text(t(lang, Text::FilterHint))
+                        .desired_width(220.0),
+                )
+                .labelled_by(label.id)
+                .changed()
+            {
+                self.view_dirty = true;
+            }
+            ui.label(
+                t(lang, Text::AssetsShown)
+                    .replace("{n}", &self.view.len().to_string())
+                    .replace("{total}", &self.assets.len().to_string()),
+            );
+            ui.menu_button(t(lang, Text::Columns), |ui| {
+                for col in Col::ALL.into_iter().skip(1) {
+                    let mut on = self.shown.contains(&col);
+                    if ui.checkbox(&mut on, t(lang, col.title())).changed() {
+                        if on {
+                            self.shown.push(col);
+                            self.shown
+                                .sort_by_key(|c| Col::ALL.iter().position(|x| x == c));
+                        } else {
+                            self.shown.retain(|c| *c != col);
+                        }
+                    }
+                }
+            });
+            let label = ui.label(t(lang, Text::ExportTo));
+            if self.export_path.is_empty() {
+                self.export_path = home_file(EXPORT_FILE);
+            }
+            ui.add(egui::TextEdit::singleline(&mut self.export_path).desired_width(200.0))
+                .labelled_by(label.id);
+            if busy_button_ui(ui, t(lang, Text::ExportCsv), self.export_call.is_waiting()) {
+                let body = self.view_csv(lang);
+                self.exported = None;
+                self.export_call.start(core.send(Command::WriteFile {
+                    path: PathBuf::from(self.export_path.trim()),
+                    body,
+                }));
+            }
+            if let Some(path) = &self.exported {
+                ui.label(format!("{}: {path}", t(lang, Text::Exported)));
+            }
+        });
+        ui.horizontal(|ui| {
+            let (count, locks) = self.selection_counts();
+            ui.label(
+                t(lang, Text::SelectedCount)
+                    .replace("{n}", &count.to_string())
+                    .replace("{locks}", &locks.to_string()),
+            );
+            if ui.button(t(lang, Text::SelectAllFiltered)).clicked() {
+                self.selected = self.view.iter().copied().collect();
+                self.counts = None;
+            }
+            if ui.button(t(lang, Text::ClearSelection)).clicked() {
+                self.selected.clear();
+                self.counts = None;
+            }
+            let busy = self.lock_call.is_waiting();
+            ui.add_enabled_ui(count > 0 && !busy, |ui| {
+                for (text, lock) in [(Text::DisableSelected, true), (Text::EnableSelected, false)] {
+                    if ui.button(t(lang, text)).clicked() {
+                        let nums = self
+                            .selected_assets()
+                            .map(|a| a.asset_num.clone())
+                            .collect();
+                        self.confirm = Some(LockAction { lock, nums });
+                    }
+                }
+            });
+            if busy {
+                ui.spinner();
+            }
+        });
+    }
+
+    /// How many shown assets are selected, and how many of them are locks; counted once per
+    /// change, not per frame (a selection can hold 100,000 rows).
+    fn selection_counts(&mut self) -> (usize, usize) {
+        if let Some(counts) = self.counts {
+            return counts;
+        }
+        let counts = (
+            self.selected_assets().count(),
+            self.selected_assets().filter(|a| lockable(a)).count(),
+        );
+        self.counts = Some(counts);
+        counts
+    }
+
+    fn selected_assets(&self) -> impl Iterator<Item = &Asset> {
+        self.view
+            .iter()
+            .filter(|i| self.selected.contains(i))
+            .map(|&i| &self.assets[i])
+    }
+
+    /// The view as shown (filtered, sorted, chosen columns) as CSV that spreadsheet software
+    /// opens with its Chinese intact: UTF-8 with a byte-order mark.
+    fn view_csv(&self, lang: Lang) -> String {
+        let header: Vec<&str> = self.shown.iter().map(|c| t(lang, c.title())).collect();
+        let rows = self.view.iter().map(|&i| {
+            let a = &self.assets[i];
+            self.shown
+                .iter()
+                .map(|c| cell_text(lang, a, *c))
+                .collect::<Vec<_>>()
+        });
+        csv_with_bom(&header, rows)
+    }
+}

@@ -1,0 +1,365 @@
+//! The asset table: columns, cells in words, badges, expanded rows, and row selection.
+
+use egui::{Color32, RichText};
+use egui_extras::{Column, TableBuilder};
+
+use super::{AssetsScreen, LockAction, ROW_HEIGHT, license_type_words, lockable};
+use crate::core::wire::Asset;
+use crate::ui::form::{PRODUCTION_COLOUR, REMOTE_COLOUR, local_date};
+use crate::ui::i18n::{Lang, Text, t};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Col {
+    Number,
+    Type,
+    Chip,
+    Customer,
+    State,
+    Validity,
+    Extensions,
+    Products,
+    Created,
+    Updated,
+}
+
+impl Col {
+    pub(super) const ALL: [Col; 10] = [
+        Col::Number,
+        Col::Type,
+        Col::Chip,
+        Col::Customer,
+        Col::State,
+        Col::Validity,
+        Col::Extensions,
+        Col::Products,
+        Col::Created,
+        Col::Updated,
+    ];
+
+    pub(super) fn title(self) -> Text {
+        match self {
+            Col::Number => Text::AssetNumber,
+            Col::Type => Text::LicenseTypeCol,
+            Col::Chip => Text::Chip,
+            Col::Customer => Text::CustomerId,
+            Col::State => Text::State,
+            Col::Validity => Text::Validity,
+            Col::Extensions => Text::ExtensionsCol,
+            Col::Products => Text::ProductsCol,
+            Col::Created => Text::Created2,
+            Col::Updated => Text::UpdatedCol,
+        }
+    }
+
+    fn width(self) -> f32 {
+        match self {
+            Col::Number => 130.0,
+            Col::Type => 280.0,
+            Col::Chip => 110.0,
+            Col::Customer => 120.0,
+            Col::State => 110.0,
+            Col::Validity => 170.0,
+            Col::Extensions => 140.0,
+            Col::Products => 70.0,
+            Col::Created | Col::Updated => 90.0,
+        }
+    }
+}
+
+fn chip_words(lang: Lang, chip: i32) -> String {
+    match chip {
+        1 => t(lang, Text::Chip4).to_owned(),
+        2 => t(lang, Text::Chip5).to_owned(),
+        0 => String::new(),
+        other => other.to_string(),
+    }
+}
+
+pub(super) fn cell_text(lang: Lang, a: &Asset, col: Col) -> String {
+    match col {
+        Col::Number => a.asset_num.clone(),
+        Col::Type => license_type_words(lang, &a.license_type),
+        Col::Chip => chip_words(lang, a.key_chip_type),
+        Col::Customer => a.customer_id.clone(),
+        Col::State => {
+            let mut words = Vec::new();
+            if a.locked {
+                words.push(t(lang, Text::Disabled));
+            }
+            if a.freezing {
+                words.push(t(lang, Text::Frozen));
+            }
+            words.join(" ")
+        }
+        Col::Validity => match (a.limit_start_time, a.limit_end_time) {
+            (None, None) => String::new(),
+            (start, end) => format!(
+                "{} – {}",
+                start.map(local_date).unwrap_or_default(),
+                end.map(local_date).unwrap_or_default()
+            ),
+        },
+        Col::Extensions => a
+            .asset_extends
+            .iter()
+            .map(|e| format!("{}={}", e.extend_code, e.extend_value))
+            .collect::<Vec<_>>()
+            .join(" "),
+        Col::Products => a.products.len().to_string(),
+        Col::Created => local_date(a.create_time),
+        Col::Updated => local_date(a.update_time),
+    }
+}
+
+fn cell_ui(ui: &mut egui::Ui, lang: Lang, a: &Asset, col: Col) {
+    match col {
+        Col::Number => {
+            ui.label(RichText::new(&a.asset_num).monospace());
+        }
+        Col::State => {
+            if a.locked {
+                badge_ui(ui, t(lang, Text::Disabled), PRODUCTION_COLOUR);
+            }
+            if a.freezing {
+                badge_ui(ui, t(lang, Text::Frozen), REMOTE_COLOUR);
+            }
+        }
+        other => {
+            ui.label(cell_text(lang, a, other));
+        }
+    }
+}
+
+fn badge_ui(ui: &mut egui::Ui, text: &str, colour: Color32) {
+    ui.label(
+        RichText::new(text)
+            .small()
+            .strong()
+            .color(Color32::WHITE)
+            .background_color(colour),
+    );
+}
+
+/// An expanded row: extensions, assignment, products, each on one line that runs on across
+/// the row.
+fn details_ui(ui: &mut egui::Ui, lang: Lang, a: &Asset) {
+    ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Extend);
+    let weak = |s: String| RichText::new(s).weak();
+    ui.label(weak(format!(
+        "{}: {} · {} {}",
+        t(lang, Text::Assignment),
+        if a.assign_status.assign_status.is_empty() {
+            "—"
+        } else {
+            &a.assign_status.assign_status
+        },
+        t(lang, Text::Member),
+        if a.assign_status.assign_member_id.is_empty() {
+            "—"
+        } else {
+            &a.assign_status.assign_member_id
+        }
+    )));
+    for e in &a.asset_extends {
+        ui.label(weak(format!(
+            "{} {}={}",
+            t(lang, Text::Extension),
+            e.extend_code,
+            e.extend_value
+        )));
+    }
+    ui.label(weak(format!("{}:", t(lang, Text::ProductsCol))));
+    for p in &a.products {
+        let validity = match (p.limit_start_date, p.limit_end_date) {
+            (None, None) => String::new(),
+            (s, e) => format!(
+                " {} – {}",
+                s.map(local_date).unwrap_or_default(),
+                e.map(local_date).unwrap_or_default()
+            ),
+        };
+        let awaiting = if p.awaiting_activation {
+            format!(" · {}", t(lang, Text::AwaitingActivation))
+        } else {
+            String::new()
+        };
+        ui.label(weak(format!(
+            "  {} {}{validity}{awaiting}",
+            p.product_uri,
+            p.product_name.as_deref().unwrap_or("")
+        )));
+    }
+}
+
+impl AssetsScreen {
+    pub(super) fn table_ui(&mut self, ui: &mut egui::Ui, lang: Lang) {
+        let shown = self.shown.clone();
+        let mut sort_by = None;
+        let mut clicked: Option<(usize, egui::Modifiers)> = None;
+        let mut toggle = None;
+        let mut lock_one: Option<LockAction> = None;
+        let busy = self.lock_call.is_waiting();
+        let text_height = ui.text_style_height(&egui::TextStyle::Body);
+        // Rows have one height unless some are expanded: then each row's height is listed.
+        let heights: Option<Vec<f32>> = (!self.expanded.is_empty()).then(|| {
+            self.view
+                .iter()
+                .map(|i| {
+                    if self.expanded.contains(i) {
+                        let a = &self.assets[*i];
+                        ROW_HEIGHT
+                            + (3 + a.asset_extends.len() + a.products.len()) as f32
+                                * (text_height + 4.0)
+                    } else {
+                        ROW_HEIGHT
+                    }
+                })
+                .collect()
+        });
+        let rows = self.view.len();
+        // A click anywhere on a row selects it, text included.
+        ui.style_mut().interaction.selectable_labels = false;
+        let mut table = TableBuilder::new(ui)
+            .id_salt("assets_table")
+            .striped(true)
+            .resizable(true)
+            .sense(egui::Sense::click())
+            .cell_layout(egui::Layout::left_to_right(egui::Align::Min))
+            .column(Column::exact(24.0))
+            .column(Column::exact(78.0));
+        for col in &shown {
+            // The number column carries an expanded row's details, which run on to the right.
+            let column = Column::initial(col.width())
+                .at_least(40.0)
+                .clip(*col != Col::Number);
+            table = table.column(column);
+        }
+        table
+            .header(24.0, |mut header| {
+                header.col(|_| {});
+                header.col(|ui| {
+                    ui.label(RichText::new(t(lang, Text::Action)).strong());
+                });
+                for col in &shown {
+                    header.col(|ui| {
+                        let arrow = match self.sort {
+                            Some((c, true)) if c == *col => " ^",
+                            Some((c, false)) if c == *col => " v",
+                            _ => "",
+                        };
+                        let title = format!("{}{arrow}", t(lang, col.title()));
+                        if ui
+                            .add(egui::Button::new(RichText::new(title).strong()).frame(false))
+                            .on_hover_text(t(lang, Text::SortHint))
+                            .clicked()
+                        {
+                            sort_by = Some(*col);
+                        }
+                    });
+                }
+            })
+            .body(|body| {
+                let add_row = |mut row: egui_extras::TableRow<'_, '_>| {
+                    let pos = row.index();
+                    let Some(&i) = self.view.get(pos) else {
+                        return;
+                    };
+                    let a = &self.assets[i];
+                    let expanded = self.expanded.contains(&i);
+                    row.set_selected(self.selected.contains(&i));
+                    row.col(|ui| {
+                        let sign = if expanded { "-" } else { "+" };
+                        if ui
+                            .small_button(sign)
+                            .on_hover_text(t(lang, Text::ExpandCollapse))
+                            .clicked()
+                        {
+                            toggle = Some(i);
+                        }
+                    });
+                    row.col(|ui| {
+                        if lockable(a) {
+                            let (text, lock) = if a.locked {
+                                (Text::Enable, false)
+                            } else {
+                                (Text::Disable, true)
+                            };
+                            if ui
+                                .add_enabled(!busy, egui::Button::new(t(lang, text)).small())
+                                .clicked()
+                            {
+                                lock_one = Some(LockAction {
+                                    lock,
+                                    nums: vec![a.asset_num.clone()],
+                                });
+                            }
+                        }
+                    });
+                    for col in &shown {
+                        row.col(|ui| {
+                            if *col == Col::Number && expanded {
+                                ui.vertical(|ui| {
+                                    ui.label(RichText::new(&a.asset_num).monospace());
+                                    details_ui(ui, lang, a);
+                                });
+                            } else {
+                                cell_ui(ui, lang, a, *col);
+                            }
+                        });
+                    }
+                    if row.response().clicked() {
+                        clicked = Some((pos, row.response().ctx.input(|i| i.modifiers)));
+                    }
+                };
+                match heights {
+                    Some(heights) => body.heterogeneous_rows(heights.into_iter(), add_row),
+                    None => body.rows(ROW_HEIGHT, rows, add_row),
+                }
+            });
+        if let Some(col) = sort_by {
+            self.sort = match self.sort {
+                Some((c, true)) if c == col => Some((col, false)),
+                _ => Some((col, true)),
+            };
+            self.view_dirty = true;
+        }
+        if let Some(i) = toggle
+            && !self.expanded.remove(&i)
+        {
+            self.expanded.insert(i);
+        }
+        if let Some(action) = lock_one {
+            self.confirm = Some(action);
+        }
+        if let Some((pos, modifiers)) = clicked {
+            self.click_row(pos, modifiers);
+        }
+    }
+
+    /// Click selects one row; ctrl (cmd) adds or removes one; shift selects a range.
+    pub(super) fn click_row(&mut self, pos: usize, modifiers: egui::Modifiers) {
+        let Some(&i) = self.view.get(pos) else {
+            return;
+        };
+        self.counts = None;
+        if modifiers.shift
+            && let Some(anchor) = self.anchor
+        {
+            let (from, to) = (anchor.min(pos), anchor.max(pos));
+            if !modifiers.command {
+                self.selected.clear();
+            }
+            self.selected.extend(self.view[from..=to].iter().copied());
+            return;
+        }
+        if modifiers.command {
+            if !self.selected.remove(&i) {
+                self.selected.insert(i);
+            }
+        } else {
+            self.selected.clear();
+            self.selected.insert(i);
+        }
+        self.anchor = Some(pos);
+    }
+}
