@@ -4,11 +4,13 @@
 //! JSON files; asset numbers from the platform; a confirmed submit. The batch is always a saved
 //! draft.
 
+mod bars;
 mod batch;
 mod fields;
 mod forms;
 mod labels;
 mod node;
+mod submit;
 mod tree;
 
 pub(super) use labels::license_type_words;
@@ -17,20 +19,16 @@ use std::collections::HashMap;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use egui::RichText;
 use serde::{Deserialize, Serialize};
 
-use self::batch::{Template, summarize};
+use self::batch::Template;
 use self::fields::{FieldProblem, FormCx};
-use self::node::{ListOp, NodeId, NodeMut, NodeRef, Step};
-use super::form::{busy_button_ui, profile_name, warn_if_production};
+use self::node::{Add, Kind, ListOp, NodeId, NodeMut, Step, add_child};
+use super::form::busy_button_ui;
 use super::i18n::{Lang, Text, t};
 use crate::core::files::parse_order_file;
 use crate::core::wire::validate::{self, MAX_SHELLNUMS, Problem};
-use crate::core::wire::{
-    AssetEntry, BatchOrderRequest, BatchOrderResult, FeatureEntry, MerchandiseEntry, OrderEntry,
-    OrderType, ProductEntry,
-};
+use crate::core::wire::{BatchOrderRequest, BatchOrderResult};
 use crate::core::{Call, Command, Core, DraftSummary, Event, Latest, Outcome, Profile};
 
 /// Edits are saved this long after the last change (every keystroke would be too many writes).
@@ -398,20 +396,6 @@ impl ComposerScreen {
         self.confirm_delete_ui(ui.ctx(), core, lang);
     }
 
-    fn dropped_files_ui(&mut self, ui: &egui::Ui, core: &Core) {
-        let dropped: Vec<PathBuf> = ui.ctx().input(|i| {
-            i.raw
-                .dropped_files
-                .iter()
-                .map(|f| f.path().to_owned())
-                .collect()
-        });
-        if let Some(path) = dropped.into_iter().next() {
-            self.file_path = path.display().to_string();
-            self.import(core);
-        }
-    }
-
     fn autosave(&mut self, ctx: &egui::Context, core: &Core) {
         let Some(changed_at) = self.changed_at else {
             return;
@@ -426,125 +410,6 @@ impl ComposerScreen {
                     .saturating_sub(waited)
                     .max(Duration::from_millis(50)),
             );
-        }
-    }
-
-    fn drafts_bar_ui(&mut self, ui: &mut egui::Ui, core: &Core, lang: Lang) {
-        ui.horizontal(|ui| {
-            let label = ui.label(t(lang, Text::Draft));
-            let current = self.draft.as_ref().and_then(|d| d.id);
-            let shown = self
-                .draft
-                .as_ref()
-                .map_or(String::new(), |d| d.name.clone());
-            let mut chosen = None;
-            egui::ComboBox::from_id_salt("drafts")
-                .selected_text(shown)
-                .width(220.0)
-                .show_ui(ui, |ui| {
-                    for d in &self.drafts {
-                        if ui
-                            .selectable_label(current == Some(d.id), &d.name)
-                            .clicked()
-                        {
-                            chosen = Some(d.id);
-                        }
-                    }
-                })
-                .response
-                .labelled_by(label.id);
-            if let Some(id) = chosen.filter(|id| Some(*id) != current) {
-                self.save_now(core);
-                self.load_call.start(core.send(Command::LoadDraft { id }));
-            }
-            let label = ui.label(t(lang, Text::DraftName));
-            let rename = ui
-                .add(egui::TextEdit::singleline(&mut self.name_edit).desired_width(160.0))
-                .labelled_by(label.id);
-            if rename.lost_focus()
-                && let Some(draft) = &mut self.draft
-                && let Some(id) = draft.id
-                && !self.name_edit.trim().is_empty()
-                && self.name_edit.trim() != draft.name
-            {
-                draft.name = self.name_edit.trim().to_owned();
-                self.rename_call.start(core.send(Command::RenameDraft {
-                    id,
-                    name: draft.name.clone(),
-                }));
-            }
-            ui.menu_button(t(lang, Text::NewDraft), |ui| {
-                for kind in Template::ALL {
-                    let text = match kind {
-                        Template::NewPurchase => Text::TemplateNewPurchase,
-                        Template::DeleteAssets => Text::TemplateDeleteAssets,
-                        Template::DeleteProducts => Text::TemplateDeleteProducts,
-                    };
-                    if ui.button(t(lang, text)).clicked() {
-                        self.open_new(core, batch::template(kind), None);
-                        ui.close();
-                    }
-                }
-            });
-            if ui
-                .add_enabled(
-                    current.is_some(),
-                    egui::Button::new(t(lang, Text::DeleteDraft)),
-                )
-                .clicked()
-            {
-                self.confirm_delete = true;
-            }
-        });
-    }
-
-    fn file_bar_ui(&mut self, ui: &mut egui::Ui, core: &Core, lang: Lang) {
-        ui.horizontal(|ui| {
-            let label = ui.label(t(lang, Text::OrderFile));
-            ui.add(
-                egui::TextEdit::singleline(&mut self.file_path)
-                    .hint_text(t(lang, Text::FileHint))
-                    .desired_width(300.0),
-            )
-            .labelled_by(label.id);
-            let busy = self.pick_call.is_waiting();
-            if busy_button_ui(ui, t(lang, Text::Browse), busy) {
-                self.picking_save = false;
-                self.pick_call.start(core.send(Command::PickFile {
-                    save: false,
-                    suggested: None,
-                }));
-            }
-            if busy_button_ui(ui, t(lang, Text::ImportFile), self.read_call.is_waiting()) {
-                self.import(core);
-            }
-            if busy_button_ui(ui, t(lang, Text::ExportFile), self.write_call.is_waiting()) {
-                self.export(core);
-            }
-            if ui.button(t(lang, Text::SaveAs)).clicked() {
-                self.picking_save = true;
-                let suggested = self.draft.as_ref().map(|d| format!("{}.json", d.name));
-                self.pick_call.start(core.send(Command::PickFile {
-                    save: true,
-                    suggested,
-                }));
-            }
-        });
-        if self.read_call.is_waiting() {
-            ui.horizontal(|ui| {
-                ui.spinner();
-                ui.label(format!("{} {}", t(lang, Text::LoadingFile), self.file_path));
-            });
-        }
-        match &self.file_message {
-            Some(Ok(path)) => {
-                ui.label(format!("{}: {path}", t(lang, Text::Exported)));
-            }
-            Some(Err(why)) => {
-                ui.colored_label(ui.visuals().error_fg_color, why);
-                ui.label(RichText::new(t(lang, Text::DraftUntouched)).weak());
-            }
-            None => {}
         }
     }
 
@@ -610,15 +475,7 @@ impl ComposerScreen {
         let Some(draft) = &mut self.draft else {
             return;
         };
-        let kind = node::resolve(&draft.batch, selected).map(|n| match n {
-            NodeRef::Batch(_) => Kind::Batch,
-            NodeRef::Order(_) => Kind::Order,
-            NodeRef::Asset(_) => Kind::Asset,
-            NodeRef::Product(_) => Kind::Product,
-            NodeRef::Feature(_) => Kind::Feature,
-            NodeRef::Merchandise(_) => Kind::Merchandise,
-        });
-        let Some(kind) = kind else {
+        let Some(kind) = node::resolve(&draft.batch, selected).map(|n| n.kind()) else {
             return;
         };
         let mut added: Option<NodeId> = None;
@@ -691,287 +548,4 @@ impl ComposerScreen {
             self.edited();
         }
     }
-
-    fn bottom_ui(&mut self, ui: &mut egui::Ui, lang: Lang) {
-        ui.horizontal(|ui| {
-            let ready = self.problems.is_empty();
-            let busy = self.submit_call.is_waiting();
-            ui.add_enabled_ui(ready, |ui| {
-                if busy_button_ui(ui, t(lang, Text::SubmitBatch), busy) {
-                    self.confirm_submit = true;
-                }
-            });
-            if ready {
-                ui.label(t(lang, Text::NoProblems));
-            } else {
-                ui.colored_label(
-                    ui.visuals().error_fg_color,
-                    t(lang, Text::ProblemsCount).replace("{n}", &self.problems.len().to_string()),
-                );
-            }
-        });
-        if let Some(s) = &self.submitted {
-            self.submitted_ui(ui, lang, s);
-            return;
-        }
-        let mut clicked = None;
-        egui::ScrollArea::vertical()
-            .id_salt("problems")
-            .auto_shrink([false, true])
-            .show(ui, |ui| {
-                for p in self.problems.iter().take(MAX_LISTED) {
-                    if ui
-                        .selectable_label(
-                            false,
-                            RichText::new(p.to_string()).color(ui.visuals().error_fg_color),
-                        )
-                        .clicked()
-                    {
-                        clicked = Some(p.path.clone());
-                    }
-                }
-                if self.problems.len() > MAX_LISTED {
-                    ui.label(
-                        t(lang, Text::MoreProblems)
-                            .replace("{n}", &(self.problems.len() - MAX_LISTED).to_string()),
-                    );
-                }
-            });
-        if let Some(path) = clicked {
-            let (node, field) = NodeId::of_path(&path);
-            self.tree.reveal(&node);
-            self.tree.select(node);
-            self.focus_field = Some(field);
-        }
-    }
-
-    fn submitted_ui(&self, ui: &mut egui::Ui, lang: Lang, s: &Submitted) {
-        let text = if s.repeat {
-            t(lang, Text::SubmittedAgain)
-        } else {
-            t(lang, Text::SubmittedNew)
-        };
-        ui.label(RichText::new(text.replace("{n}", &s.results.len().to_string())).strong());
-        egui::ScrollArea::vertical()
-            .id_salt("results")
-            .show(ui, |ui| {
-                egui::Grid::new("submit_results")
-                    .striped(true)
-                    .num_columns(3)
-                    .show(ui, |ui| {
-                        for head in [Text::Sequence, Text::LicenseOrderId, Text::CustomerId] {
-                            ui.label(RichText::new(t(lang, head)).strong());
-                        }
-                        ui.end_row();
-                        for r in &s.results {
-                            ui.label(r.sequence.to_string());
-                            ui.label(RichText::new(&r.license_order_id).monospace());
-                            ui.label(RichText::new(&r.customer_id).monospace());
-                            ui.end_row();
-                        }
-                    });
-            });
-    }
-
-    fn confirm_submit_ui(
-        &mut self,
-        ctx: &egui::Context,
-        core: &Core,
-        lang: Lang,
-        profile: &Profile,
-    ) {
-        if !self.confirm_submit {
-            return;
-        }
-        let Some(draft) = &mut self.draft else {
-            return;
-        };
-        let summary = summarize(&draft.batch);
-        let channel_order_id = draft.batch.channel_order_id.clone().unwrap_or_default();
-        let repeat = draft.hints.submitted.contains(&channel_order_id);
-        let mut send = false;
-        let mut close = false;
-        let modal = egui::Modal::new(egui::Id::unique("confirm_submit")).show(ctx, |ui| {
-            ui.set_max_width(520.0);
-            let question =
-                t(lang, Text::ConfirmSubmit).replace("{profile}", profile_name(lang, profile));
-            ui.label(warn_if_production(question, profile));
-            ui.label(
-                t(lang, Text::SummaryOrders)
-                    .replace("{n}", &draft.batch.order_list.len().to_string())
-                    .replace("{new}", &summary.new_buy.to_string())
-                    .replace("{assets}", &summary.delete_asset.to_string())
-                    .replace("{products}", &summary.delete_product.to_string()),
-            );
-            ui.label(
-                t(lang, Text::SummaryCounts)
-                    .replace("{assets}", &summary.asset_numbers.to_string())
-                    .replace("{products}", &summary.products.to_string()),
-            );
-            for d in summary.deletions.iter().take(20) {
-                let text = if d.products.is_empty() {
-                    t(lang, Text::RemovesAssets)
-                        .replace("{seq}", &d.sequence.to_string())
-                        .replace("{assets}", &list_words(&d.assets))
-                } else {
-                    t(lang, Text::RemovesProducts)
-                        .replace("{seq}", &d.sequence.to_string())
-                        .replace("{products}", &list_words(&d.products))
-                        .replace("{assets}", &list_words(&d.assets))
-                };
-                ui.colored_label(ui.visuals().warn_fg_color, text);
-            }
-            if !summary.deletions.is_empty() {
-                ui.label(t(lang, Text::DeletesFinal));
-            }
-            if repeat {
-                ui.label(t(lang, Text::RepeatWarning).replace("{id}", &channel_order_id));
-            }
-            ui.add_space(8.0);
-            ui.horizontal(|ui| {
-                if ui.button(t(lang, Text::Send)).clicked() {
-                    send = true;
-                }
-                if ui.button(t(lang, Text::Cancel)).clicked() {
-                    close = true;
-                }
-            });
-        });
-        if send {
-            self.submitting = Some(channel_order_id);
-            self.submitted = None;
-            self.submit_call
-                .start(core.send(Command::Call(Call::BatchOrder(draft.batch.clone()))));
-        }
-        if send || close || modal.should_close() {
-            self.confirm_submit = false;
-        }
-    }
-
-    fn confirm_delete_ui(&mut self, ctx: &egui::Context, core: &Core, lang: Lang) {
-        if !self.confirm_delete {
-            return;
-        }
-        let Some((Some(id), name)) = self.draft.as_ref().map(|d| (d.id, d.name.clone())) else {
-            self.confirm_delete = false;
-            return;
-        };
-        let mut done = false;
-        let modal = egui::Modal::new(egui::Id::unique("confirm_delete_draft")).show(ctx, |ui| {
-            ui.label(
-                RichText::new(t(lang, Text::DeleteDraftQuestion).replace("{name}", &name)).strong(),
-            );
-            ui.label(t(lang, Text::CannotUndo));
-            ui.horizontal(|ui| {
-                if ui.button(t(lang, Text::ConfirmDeleteDraft)).clicked() {
-                    self.changed_at = None;
-                    self.delete_call
-                        .start(core.send(Command::DeleteDraft { id }));
-                    done = true;
-                }
-                if ui.button(t(lang, Text::Cancel)).clicked() {
-                    done = true;
-                }
-            });
-        });
-        if done || modal.should_close() {
-            self.confirm_delete = false;
-        }
-    }
-}
-
-/// The first few items, then how many more.
-fn list_words(items: &[String]) -> String {
-    const SHOWN: usize = 5;
-    let mut text = items
-        .iter()
-        .take(SHOWN)
-        .cloned()
-        .collect::<Vec<_>>()
-        .join(", ");
-    if items.len() > SHOWN {
-        text.push_str(&format!(" (+{})", items.len() - SHOWN));
-    }
-    if text.is_empty() {
-        "—".to_owned()
-    } else {
-        text
-    }
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Kind {
-    Batch,
-    Order,
-    Asset,
-    Product,
-    Feature,
-    Merchandise,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Add {
-    Order,
-    Asset,
-    Product,
-    Package,
-    Feature,
-    SubPackage,
-}
-
-/// Adds an empty child of the kind to the node; answers the new node.
-fn add_child(batch: &mut BatchOrderRequest, at: &NodeId, what: Add) -> Option<NodeId> {
-    let node = node::resolve_mut(batch, at)?;
-    let step = match (node, what) {
-        (NodeMut::Batch(b), Add::Order) => {
-            // A new order continues the sequence and the last order's customer and types.
-            let mut order = b
-                .order_list
-                .last()
-                .cloned()
-                .map_or_else(OrderEntry::default, |o| OrderEntry {
-                    assets: Vec::new(),
-                    ..o
-                });
-            order.sequence = Some(
-                b.order_list
-                    .iter()
-                    .filter_map(|o| o.sequence)
-                    .max()
-                    .map_or(1, |m| m.saturating_add(1)),
-            );
-            if order.order_type.is_none() {
-                order.order_type = Some(OrderType::NewBuy);
-            }
-            b.order_list.push(order);
-            Step::Order(b.order_list.len() - 1)
-        }
-        (NodeMut::Order(o), Add::Asset) => {
-            o.assets.push(AssetEntry::default());
-            Step::Asset(o.assets.len() - 1)
-        }
-        (NodeMut::Asset(a), Add::Product) => {
-            a.products.push(ProductEntry::default());
-            Step::Product(a.products.len() - 1)
-        }
-        (NodeMut::Asset(a), Add::Package) => {
-            a.merchandises.push(MerchandiseEntry::default());
-            Step::Merchandise(a.merchandises.len() - 1)
-        }
-        (NodeMut::Product(p), Add::Feature) => {
-            p.product_features.push(FeatureEntry::default());
-            Step::Feature(p.product_features.len() - 1)
-        }
-        (NodeMut::Merchandise(m), Add::Product) => {
-            m.license_order_product_list.push(ProductEntry::default());
-            Step::MerchProduct(m.license_order_product_list.len() - 1)
-        }
-        (NodeMut::Merchandise(m), Add::SubPackage) => {
-            let children = m.children.get_or_insert_with(Vec::new);
-            children.push(MerchandiseEntry::default());
-            Step::Child(children.len() - 1)
-        }
-        _ => return None,
-    };
-    Some(at.child(step))
 }

@@ -5,7 +5,8 @@
 use std::fmt;
 
 use crate::core::wire::{
-    AssetEntry, BatchOrderRequest, FeatureEntry, MerchandiseEntry, OrderEntry, ProductEntry,
+    AssetEntry, BatchOrderRequest, FeatureEntry, MerchandiseEntry, OrderEntry, OrderType,
+    ProductEntry,
 };
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -157,6 +158,19 @@ pub enum NodeRef<'a> {
     Product(&'a ProductEntry),
     Feature(&'a FeatureEntry),
     Merchandise(&'a MerchandiseEntry),
+}
+
+impl NodeRef<'_> {
+    pub fn kind(&self) -> Kind {
+        match self {
+            NodeRef::Batch(_) => Kind::Batch,
+            NodeRef::Order(_) => Kind::Order,
+            NodeRef::Asset(_) => Kind::Asset,
+            NodeRef::Product(_) => Kind::Product,
+            NodeRef::Feature(_) => Kind::Feature,
+            NodeRef::Merchandise(_) => Kind::Merchandise,
+        }
+    }
 }
 
 pub fn resolve_mut<'a>(batch: &'a mut BatchOrderRequest, id: &NodeId) -> Option<NodeMut<'a>> {
@@ -324,6 +338,85 @@ fn edit_list<T: Clone>(list: &mut Vec<T>, i: usize, op: ListOp) -> Option<usize>
         }
         ListOp::Up | ListOp::Down => Some(i),
     }
+}
+
+/// What a node is, for the buttons its form offers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    Batch,
+    Order,
+    Asset,
+    Product,
+    Feature,
+    Merchandise,
+}
+
+/// A child that can be added to a node.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Add {
+    Order,
+    Asset,
+    Product,
+    Package,
+    Feature,
+    SubPackage,
+}
+
+/// Adds an empty child of the kind to the node; answers the new node.
+pub fn add_child(batch: &mut BatchOrderRequest, at: &NodeId, what: Add) -> Option<NodeId> {
+    let node = resolve_mut(batch, at)?;
+    let step = match (node, what) {
+        (NodeMut::Batch(b), Add::Order) => {
+            // A new order continues the sequence and the last order's customer and types.
+            let mut order = b
+                .order_list
+                .last()
+                .cloned()
+                .map_or_else(OrderEntry::default, |o| OrderEntry {
+                    assets: Vec::new(),
+                    ..o
+                });
+            order.sequence = Some(
+                b.order_list
+                    .iter()
+                    .filter_map(|o| o.sequence)
+                    .max()
+                    .map_or(1, |m| m.saturating_add(1)),
+            );
+            if order.order_type.is_none() {
+                order.order_type = Some(OrderType::NewBuy);
+            }
+            b.order_list.push(order);
+            Step::Order(b.order_list.len() - 1)
+        }
+        (NodeMut::Order(o), Add::Asset) => {
+            o.assets.push(AssetEntry::default());
+            Step::Asset(o.assets.len() - 1)
+        }
+        (NodeMut::Asset(a), Add::Product) => {
+            a.products.push(ProductEntry::default());
+            Step::Product(a.products.len() - 1)
+        }
+        (NodeMut::Asset(a), Add::Package) => {
+            a.merchandises.push(MerchandiseEntry::default());
+            Step::Merchandise(a.merchandises.len() - 1)
+        }
+        (NodeMut::Product(p), Add::Feature) => {
+            p.product_features.push(FeatureEntry::default());
+            Step::Feature(p.product_features.len() - 1)
+        }
+        (NodeMut::Merchandise(m), Add::Product) => {
+            m.license_order_product_list.push(ProductEntry::default());
+            Step::MerchProduct(m.license_order_product_list.len() - 1)
+        }
+        (NodeMut::Merchandise(m), Add::SubPackage) => {
+            let children = m.children.get_or_insert_with(Vec::new);
+            children.push(MerchandiseEntry::default());
+            Step::Child(children.len() - 1)
+        }
+        _ => return None,
+    };
+    Some(at.child(step))
 }
 
 #[cfg(test)]
