@@ -357,8 +357,9 @@ impl Service {
                 .await
             }
             Command::NewOrderDraft { name, batch } => {
+                let body = serde_json::to_string(&batch)
+                    .map_err(|e| CoreError::Storage(format!("the draft as JSON: {e}")))?;
                 self.drafts(move |d| {
-                    let body = serde_json::to_string(&batch).unwrap_or_default();
                     d.create(&name, &body, "{}", now_ms())
                         .map(|id| Outcome::DraftSaved { id })
                 })

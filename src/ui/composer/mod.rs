@@ -309,11 +309,19 @@ impl ComposerScreen {
             ..
         }) = &self.draft
         {
-            self.save_call.start(core.send(Command::SaveDraft {
-                id: *id,
-                body: serde_json::to_string(batch).unwrap_or_default(),
-                hints: serde_json::to_string(hints).unwrap_or_default(),
-            }));
+            // An empty body saved in place of an unwritable batch would lose the draft.
+            match (serde_json::to_string(batch), serde_json::to_string(hints)) {
+                (Ok(body), Ok(hints)) => {
+                    self.save_call.start(core.send(Command::SaveDraft {
+                        id: *id,
+                        body,
+                        hints,
+                    }));
+                }
+                (Err(e), _) | (_, Err(e)) => {
+                    tracing::error!(error = %e, "the draft could not be written as JSON; not saved");
+                }
+            }
         }
     }
 
