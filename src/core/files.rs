@@ -57,8 +57,10 @@ pub fn parse_order_file(bytes: &[u8]) -> Result<BatchOrderRequest, FileError> {
 }
 
 pub fn write_file(path: &Path, body: &str) -> Result<(), CoreError> {
-    // Through a temporary file, so a failed write never leaves half a file.
-    let tmp = path.with_extension("json.part");
+    // Through a temporary file beside it, so a failed write never leaves half a file.
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(".part");
+    let tmp = PathBuf::from(tmp);
     std::fs::write(&tmp, body)
         .and_then(|()| std::fs::rename(&tmp, path))
         .map_err(|e| CoreError::File(format!("{}: {e}", path.display())))
