@@ -1,7 +1,8 @@
 //! Access tokens and replay protection (`g_nonce`).
 
 use std::collections::HashMap;
-use std::sync::Mutex;
+use std::sync::{Mutex, MutexGuard, PoisonError};
+use std::time::Duration;
 
 use rusqlite::{OptionalExtension, Transaction};
 
@@ -29,6 +30,14 @@ pub struct Issued {
     pub expires_at: i64,
 }
 
+/// Most verified tokens remembered; past that the memory starts over (real use has a few).
+const VERIFIED_CAPACITY: usize = 4096;
+
+/// How long a token found valid is trusted from memory before the store is asked again. Tokens
+/// only expire (checked from memory too), but a change made outside the platform, such as a
+/// token row deleted by hand to revoke it, takes effect within this time.
+pub const TOKEN_RECHECK: Duration = Duration::from_secs(2);
+
 /// Issues tokens; re-hands the same token while more than `reuse_margin_ms` of it remain.
 pub struct Tokens {
     lifetime_ms: i64,
@@ -36,6 +45,15 @@ pub struct Tokens {
     /// Tokens issued by this process, by app key: only hashes are stored, so a token can be
     /// handed out again only while the process that made it runs.
     recent: Mutex<HashMap<String, Issued>>,
+    /// Tokens found valid, by hash: remembering them spares every call a read transaction.
+    verified: Mutex<HashMap<Vec<u8>, Verified>>,
+}
+
+struct Verified {
+    caller: Caller,
+    expires_at: i64,
+    /// When the store was last asked.
+    checked_at: i64,
 }
 
 impl Tokens {
@@ -44,14 +62,51 @@ impl Tokens {
             lifetime_ms,
             reuse_margin_ms,
             recent: Mutex::new(HashMap::new()),
+            verified: Mutex::new(HashMap::new()),
         }
     }
 
+    /// The caller behind `token`: from memory when it was verified less than
+    /// [`TOKEN_RECHECK`] ago and has not expired, otherwise looked up with `lookup` (a read of
+    /// the store) and remembered.
+    pub fn verify<E>(
+        &self,
+        token: &str,
+        now: i64,
+        lookup: impl FnOnce(&[u8]) -> Result<Option<(Caller, i64)>, E>,
+    ) -> Result<Option<Caller>, E> {
+        let hash = token_hash(token);
+        let recheck_ms = i64::try_from(TOKEN_RECHECK.as_millis()).unwrap_or(i64::MAX);
+        if let Some(known) = lock(&self.verified).get(&hash)
+            && known.expires_at > now
+            && (0..recheck_ms).contains(&(now - known.checked_at))
+        {
+            return Ok(Some(known.caller.clone()));
+        }
+        let Some((caller, expires_at)) = lookup(&hash)? else {
+            lock(&self.verified).remove(&hash);
+            return Ok(None);
+        };
+        let mut verified = lock(&self.verified);
+        if verified.len() >= VERIFIED_CAPACITY {
+            verified.retain(|_, v| v.expires_at > now && now - v.checked_at < recheck_ms);
+            if verified.len() >= VERIFIED_CAPACITY {
+                verified.clear();
+            }
+        }
+        verified.insert(
+            hash,
+            Verified {
+                caller: caller.clone(),
+                expires_at,
+                checked_at: now,
+            },
+        );
+        Ok(Some(caller))
+    }
+
     pub fn issue(&self, tx: &Transaction<'_>, app_key: &str, now: i64) -> Result<Issued, OpError> {
-        let mut recent = self
-            .recent
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let mut recent = lock(&self.recent);
         if let Some(prev) = recent.get(app_key)
             && prev.expires_at - now > self.reuse_margin_ms
             && still_stored(tx, prev, now)?
@@ -86,17 +141,29 @@ fn still_stored(tx: &Transaction<'_>, issued: &Issued, now: i64) -> rusqlite::Re
         .map(|r| r.is_some())
 }
 
-/// The caller behind a token, if the token exists and has not expired.
-pub fn verify(tx: &Transaction<'_>, token: &str, now: i64) -> rusqlite::Result<Option<Caller>> {
+/// A panic while a lock was held leaves these maps sound: poisoning is ignored.
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// The caller behind a token's hash and the token's expiry, if it exists and has not expired.
+pub fn lookup(
+    tx: &Transaction<'_>,
+    token_hash: &[u8],
+    now: i64,
+) -> rusqlite::Result<Option<(Caller, i64)>> {
     tx.prepare_cached(
-        "SELECT t.app_key, a.scopes FROM tokens t JOIN apps a ON a.app_key = t.app_key \
+        "SELECT t.app_key, a.scopes, t.expires_at FROM tokens t JOIN apps a ON a.app_key = t.app_key \
          WHERE t.token_hash = ?1 AND t.expires_at > ?2",
     )?
-    .query_row(rusqlite::params![token_hash(token), now], |r| {
-        Ok(Caller {
-            app_key: r.get(0)?,
-            scopes: r.get(1)?,
-        })
+    .query_row(rusqlite::params![token_hash, now], |r| {
+        Ok((
+            Caller {
+                app_key: r.get(0)?,
+                scopes: r.get(1)?,
+            },
+            r.get(2)?,
+        ))
     })
     .optional()
 }

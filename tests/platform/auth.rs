@@ -1,7 +1,10 @@
 //! The token endpoint, the order group's 401 and 403, and `g_nonce` (DESIGN: "Tokens",
 //! "Auth failures", "g_nonce").
 
+use std::time::Duration;
+
 use license_desk::platform::apps::AppCredentials;
+use license_desk::platform::auth::TOKEN_RECHECK;
 use reqwest::header::{CACHE_CONTROL, WWW_AUTHENTICATE};
 use serde_json::{Value, json};
 
@@ -104,6 +107,17 @@ fn assert_refused(r: &Reply, status: u16) {
 }
 
 /// Asset numbers handed out so far (the shellnums counter moves only on success).
+/// Makes every token expire, as time would, and waits until the platform has noticed: it
+/// trusts a token it verified for up to `TOKEN_RECHECK`. Returns how many tokens there were.
+async fn expire_tokens(p: &Platform) -> usize {
+    let changed = p
+        .db()
+        .execute("UPDATE tokens SET expires_at = 0", [])
+        .expect("expire");
+    tokio::time::sleep(TOKEN_RECHECK + Duration::from_millis(100)).await;
+    changed
+}
+
 fn numbers_handed_out(p: &Platform) -> i64 {
     p.db()
         .query_row("SELECT coalesce(sum(value), 0) FROM counters", [], |r| {
@@ -269,11 +283,7 @@ async fn order_group_refuses_missing_malformed_and_unknown_tokens_with_401() {
 async fn expired_token_is_401_and_a_fresh_one_is_issued() {
     let p = Platform::start().await;
     assert_one_number(&shellnums_as(&p, &p.token).await);
-    let changed = p
-        .db()
-        .execute("UPDATE tokens SET expires_at = 0", [])
-        .expect("expire");
-    assert_eq!(changed, 1);
+    assert_eq!(expire_tokens(&p).await, 1);
 
     assert_refused(&shellnums_as(&p, &p.token).await, 401);
 
@@ -405,9 +415,7 @@ async fn nonce_is_accepted_once_per_application() {
         );
 
     // A new token of the same application does not reset its nonces.
-    p.db()
-        .execute("UPDATE tokens SET expires_at = 0", [])
-        .expect("expire");
+    expire_tokens(&p).await;
     let renewed = p.token_for(&p.app).await;
     shellnums_with(&p, Some(&renewed), &q).await.assert_13004(
         "g_nonce: already used by this application; send a fresh nonce with every call",
@@ -477,9 +485,7 @@ async fn auth_failures_come_before_nonce_checks() {
     let n = nonce();
     let q = [("g_nonce", n.as_str())];
     assert_one_number(&shellnums_with(&p, Some(&p.token), &q).await);
-    p.db()
-        .execute("UPDATE tokens SET expires_at = 0", [])
-        .expect("expire");
+    expire_tokens(&p).await;
     assert_refused(&shellnums_with(&p, Some(&p.token), &q).await, 401);
 
     // A token without the scope, with no nonce: 403.
@@ -506,9 +512,7 @@ async fn auth_failures_come_before_a_doubled_nonce() {
         401,
     );
     // An expired token.
-    p.db()
-        .execute("UPDATE tokens SET expires_at = 0", [])
-        .expect("expire");
+    expire_tokens(&p).await;
     assert_refused(&shellnums_with(&p, Some(&p.token), &twice).await, 401);
     // A token without the scope.
     let activity_only = p.new_app(&["auth_activity"]);
