@@ -63,7 +63,10 @@ const LIST_REPS: usize = 10;
 /// Scenario 5.
 const SMALL_CLIENTS: usize = 8;
 const SMALL_WARMUP: Duration = Duration::from_millis(500);
-const SMALL_RUN: Duration = Duration::from_secs(5);
+/// The platform and the bare handler are measured in alternating rounds, so that a change of
+/// the machine's speed (this shared machine drifts by 2x within minutes) hits both alike.
+const SMALL_ROUNDS: u32 = 10;
+const SMALL_ROUND: Duration = Duration::from_millis(500);
 
 /// The fixed envelope of the bare axum baseline.
 const BARE_REPLY: &str = r#"{"code":0,"message":"success","data":[{"assetNum":"x","status":1}]}"#;
@@ -1076,13 +1079,15 @@ fn compare_listing(raw: &[u8], answer: &[u8]) {
     );
 }
 
-/// 5. One asset per lock call from 8 concurrent clients, against a bare axum handler.
+/// Scenario 5: one asset per lock call from 8 concurrent clients, against a bare axum
+/// handler, in alternating rounds.
 fn small_calls_scenario(server_rt: &Runtime, client_rt: &Runtime) -> Row {
     eprintln!(
-        "[5] {SMALL_CLIENTS} concurrent clients, one asset per lock/unlock call, {} s each",
-        SMALL_RUN.as_secs()
+        "[5] {SMALL_CLIENTS} concurrent clients, one asset per lock/unlock call, {SMALL_ROUNDS} \
+         alternating rounds of {} ms each",
+        SMALL_ROUND.as_millis()
     );
-    // The bare baseline first, on its own loopback port.
+    // The bare baseline on its own loopback port, beside the platform.
     let (bare_base, bare_stop) = server_rt.block_on(async {
         let app = Router::new()
             .route(LOCK_PATH, post(bare_handler))
@@ -1108,15 +1113,6 @@ fn small_calls_scenario(server_rt: &Runtime, client_rt: &Runtime) -> Row {
         token: "bare-token".to_owned(),
         app_key: String::new(),
     };
-    let bare_assets: Vec<String> = (0..SMALL_CLIENTS).map(|i| format!("5{i:09}")).collect();
-    let bare = client_rt.block_on(hammer(&bare_client, &bare_assets));
-    drop(bare_client);
-    let (stop, task) = bare_stop;
-    let _ = stop.send(());
-    server_rt.block_on(async {
-        let _ = task.await;
-    });
-
     let p = Platform::start(server_rt, client_rt);
     let nums: Vec<String> = (0..SMALL_CLIENTS).map(|i| format!("5{i:09}")).collect();
     create_assets(
@@ -1128,7 +1124,24 @@ fn small_calls_scenario(server_rt: &Runtime, client_rt: &Runtime) -> Row {
         1,
         "SMALL",
     );
-    let platform = client_rt.block_on(hammer(&p.client, &nums));
+    let (bare, platform) = client_rt.block_on(async {
+        let bare_clients = own_connections(&bare_client, SMALL_CLIENTS);
+        let platform_clients = own_connections(&p.client, SMALL_CLIENTS);
+        let _ = run_clients(&bare_clients, &nums, SMALL_WARMUP).await;
+        let _ = run_clients(&platform_clients, &nums, SMALL_WARMUP).await;
+        let (mut bare, mut platform) = (Rounds::default(), Rounds::default());
+        for _ in 0..SMALL_ROUNDS {
+            bare.add(run_clients(&bare_clients, &nums, SMALL_ROUND).await);
+            platform.add(run_clients(&platform_clients, &nums, SMALL_ROUND).await);
+        }
+        (bare.measured(), platform.measured())
+    });
+    drop(bare_client);
+    let (stop, task) = bare_stop;
+    let _ = stop.send(());
+    server_rt.block_on(async {
+        let _ = task.await;
+    });
     p.stop(server_rt);
     Row {
         scenario: format!(
@@ -1136,10 +1149,38 @@ fn small_calls_scenario(server_rt: &Runtime, client_rt: &Runtime) -> Row {
         ),
         unit: "req",
         platform,
-        baseline_name: "bare axum handler (Json body → fixed envelope), same client",
+        baseline_name: "bare axum handler (Json body → fixed envelope), same client, alternating rounds",
         baseline: bare,
         target: Target::ThroughputAtLeast(0.5),
     }
+}
+
+/// Latencies and wall time added up over rounds.
+#[derive(Default)]
+struct Rounds {
+    latencies: Vec<Duration>,
+    wall: Duration,
+}
+
+impl Rounds {
+    fn add(&mut self, (latencies, wall): (Vec<Duration>, Duration)) {
+        self.latencies.extend(latencies);
+        self.wall += wall;
+    }
+
+    fn measured(self) -> Measured {
+        Measured::concurrent(self.latencies, self.wall)
+    }
+}
+
+/// `n` copies of `client`, each with its own connection pool (so its own connection).
+fn own_connections(client: &Client, n: usize) -> Vec<Client> {
+    (0..n)
+        .map(|_| Client {
+            http: http_client(),
+            ..client.clone()
+        })
+        .collect()
 }
 
 async fn bare_handler(
@@ -1151,29 +1192,20 @@ async fn bare_handler(
     )
 }
 
-/// `SMALL_CLIENTS` tasks, each with its own connection and asset, toggling it with lock and
-/// unlock calls: a warm-up, then `SMALL_RUN` measured.
-async fn hammer(client: &Client, assets: &[String]) -> Measured {
-    let _ = run_clients(client, assets, SMALL_WARMUP).await;
-    let (all, wall) = run_clients(client, assets, SMALL_RUN).await;
-    Measured::concurrent(all, wall)
-}
-
-/// One task per asset, calling until `duration` has passed; every latency, and the wall time.
+/// One task per client and asset, toggling it with lock and unlock calls until `duration`
+/// has passed; every latency, and the wall time.
 async fn run_clients(
-    client: &Client,
+    clients: &[Client],
     assets: &[String],
     duration: Duration,
 ) -> (Vec<Duration>, Duration) {
     let started = Instant::now();
     let deadline = started + duration;
-    let tasks: Vec<_> = assets
+    let tasks: Vec<_> = clients
         .iter()
-        .map(|asset| {
-            let client = Client {
-                http: http_client(),
-                ..client.clone()
-            };
+        .zip(assets)
+        .map(|(client, asset)| {
+            let client = client.clone();
             let body = lock_body(std::slice::from_ref(asset));
             tokio::spawn(async move {
                 let mut latencies = Vec::new();
