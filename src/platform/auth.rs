@@ -185,27 +185,45 @@ pub fn nonce_problem(nonce: &str) -> Option<&'static str> {
     }
 }
 
-/// Records `nonce` for `app_key`; false when it was already used.
-pub fn consume_nonce(
-    tx: &Transaction<'_>,
-    app_key: &str,
-    nonce: &str,
-    now: i64,
-) -> rusqlite::Result<bool> {
+/// Records `nonce` for `app_key` in the current generation; false when it was already used
+/// in this generation or the one before.
+pub fn consume_nonce(tx: &Transaction<'_>, app_key: &str, nonce: &str) -> rusqlite::Result<bool> {
     let inserted = tx
         .prepare_cached(
-            "INSERT INTO nonces(app_key, nonce, seen_at) VALUES (?1, ?2, ?3) ON CONFLICT DO NOTHING",
+            "INSERT INTO nonce_log(generation, app_key, nonce) \
+             SELECT g.value, ?1, ?2 FROM counters g WHERE g.name = 'nonce_generation' \
+             AND NOT EXISTS (SELECT 1 FROM nonce_log \
+                 WHERE generation = g.value - 1 AND app_key = ?1 AND nonce = ?2) \
+             ON CONFLICT DO NOTHING",
         )?
-        .execute(rusqlite::params![app_key, nonce, now])?;
+        .execute(rusqlite::params![app_key, nonce])?;
     Ok(inserted == 1)
 }
 
-/// Forgets nonces older than the window and expired tokens. Returns how many rows went.
+/// Starts a new generation of nonces once the current one is older than the window, and
+/// drops the one before it: every nonce is remembered for at least the window (it spends the
+/// rest of its generation and the whole next one), at most twice the window. Also forgets
+/// expired tokens. Returns how many rows went.
 pub fn prune(tx: &Transaction<'_>, now: i64, nonce_window_ms: i64) -> rusqlite::Result<usize> {
-    let nonces = tx.execute(
-        "DELETE FROM nonces WHERE seen_at < ?1",
-        [now - nonce_window_ms],
+    let started: i64 = tx.query_row(
+        "SELECT value FROM counters WHERE name = 'nonce_generation_started'",
+        [],
+        |r| r.get(0),
     )?;
+    let mut nonces = 0;
+    if now - started >= nonce_window_ms {
+        let current: i64 = tx.query_row(
+            "UPDATE counters SET value = value + 1 WHERE name = 'nonce_generation' \
+             RETURNING value - 1",
+            [],
+            |r| r.get(0),
+        )?;
+        tx.execute(
+            "UPDATE counters SET value = ?1 WHERE name = 'nonce_generation_started'",
+            [now],
+        )?;
+        nonces = tx.execute("DELETE FROM nonce_log WHERE generation < ?1", [current])?;
+    }
     let tokens = tx.execute("DELETE FROM tokens WHERE expires_at <= ?1", [now])?;
     Ok(nonces + tokens)
 }

@@ -22,7 +22,11 @@ use tokio::sync::oneshot;
 pub const DB_FILE: &str = "platform.sqlite3";
 
 /// Schema versions, applied in order; `PRAGMA user_version` records how many ran.
-const MIGRATIONS: &[&str] = &[include_str!("schema.sql"), include_str!("schema2.sql")];
+const MIGRATIONS: &[&str] = &[
+    include_str!("schema.sql"),
+    include_str!("schema2.sql"),
+    include_str!("schema3.sql"),
+];
 
 /// How long a statement waits for another process's lock (e.g. `app create` beside `serve`).
 const BUSY_TIMEOUT: Duration = Duration::from_secs(5);

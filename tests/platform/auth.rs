@@ -4,7 +4,7 @@
 use std::time::Duration;
 
 use license_desk::platform::apps::AppCredentials;
-use license_desk::platform::auth::TOKEN_RECHECK;
+use license_desk::platform::auth::{self, TOKEN_RECHECK};
 use reqwest::header::{CACHE_CONTROL, WWW_AUTHENTICATE};
 use serde_json::{Value, json};
 
@@ -518,4 +518,101 @@ async fn auth_failures_come_before_a_doubled_nonce() {
     let activity_only = p.new_app(&["auth_activity"]);
     let token = p.token_for(&activity_only).await;
     assert_refused(&shellnums_with(&p, Some(&token), &twice).await, 403);
+}
+
+/// Used nonces are kept in generations: one rotation later a nonce is still refused (it is
+/// remembered for at least the window), two rotations later it is forgotten (at most twice the
+/// window). The pruner rotates every minute; here the rotations are run at chosen times.
+#[tokio::test]
+async fn nonces_are_remembered_for_at_least_the_window_and_then_forgotten() {
+    let p = Platform::start().await;
+    let n = nonce();
+    let q = [("g_nonce", n.as_str())];
+    assert_one_number(&shellnums_with(&p, Some(&p.token), &q).await);
+    let rotate = |at: i64| {
+        let mut db = p.db();
+        let tx = db.transaction().expect("transaction");
+        let pruned = auth::prune(&tx, at, WINDOW_MS).expect("prune");
+        tx.commit().expect("commit");
+        pruned
+    };
+    let logged = |p: &Platform| p.count("nonce_log");
+    const WINDOW_MS: i64 = 60_000;
+    let reused = "g_nonce: already used by this application; send a fresh nonce with every call";
+    let now = license_desk::platform::ids::now_ms();
+
+    // Within the window: nothing rotates.
+    assert_eq!(rotate(now + WINDOW_MS / 2), 0);
+    shellnums_with(&p, Some(&p.token), &q)
+        .await
+        .assert_13004(reused);
+
+    // One window on: a new generation; the nonce is in the one before, still refused.
+    let before = logged(&p);
+    assert_eq!(
+        rotate(now + WINDOW_MS),
+        0,
+        "the generation before the first is empty"
+    );
+    assert_eq!(logged(&p), before);
+    shellnums_with(&p, Some(&p.token), &q)
+        .await
+        .assert_13004(reused);
+
+    // Two windows on: its generation is dropped; the nonce is forgotten and works once more.
+    assert!(rotate(now + 2 * WINDOW_MS) >= 1);
+    assert_one_number(&shellnums_with(&p, Some(&p.token), &q).await);
+    shellnums_with(&p, Some(&p.token), &q)
+        .await
+        .assert_13004(reused);
+}
+
+/// A call the operation itself refuses (a business rule, judged after the body) spends its
+/// nonce too: the same nonce on a call that would succeed is refused and creates nothing.
+#[tokio::test]
+async fn nonce_is_spent_when_the_operation_refuses() {
+    const UPDATE: &str = "/order/api/order/v1/enterprise/user/update";
+    const CREATE: &str = "/order/api/order/v1/enterprise/user/create";
+    let p = Platform::start().await;
+    let n = nonce();
+    let post = |path: &'static str, body: Value| {
+        p.raw(
+            p.http
+                .post(format!("{}{path}", p.base))
+                .bearer_auth(&p.token)
+                .query(&[("g_nonce", n.as_str())])
+                .json(&body),
+        )
+    };
+    post(
+        UPDATE,
+        json!({"crmCustomerId": "CRM-NOBODY", "customerName": "无此客户"}),
+    )
+    .await
+    .assert_13004(
+        "crmCustomerId: no enterprise master account exists for the CRM customer \"CRM-NOBODY\"",
+    );
+
+    let enterprises = p.count("enterprises");
+    post(
+        CREATE,
+        json!({"crmCustomerId": "CRM-NEW", "customerName": "上海新客户有限公司"}),
+    )
+    .await
+    .assert_13004("g_nonce: already used by this application; send a fresh nonce with every call");
+    assert_eq!(
+        p.count("enterprises"),
+        enterprises,
+        "a replay creates nothing"
+    );
+
+    // With a fresh nonce the same creation works.
+    let created = p
+        .post(
+            CREATE,
+            json!({"crmCustomerId": "CRM-NEW", "customerName": "上海新客户有限公司"}),
+        )
+        .await;
+    assert_eq!(created.status, 200, "{}", created.body);
+    assert_eq!(p.count("enterprises"), enterprises + 1);
 }

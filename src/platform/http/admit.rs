@@ -1,6 +1,8 @@
 //! Admission of a call, before any business logic: the bearer token (401), the group's scope
 //! (403), the `g_nonce` (format, then single use), and the body (size, type, JSON shape).
 
+use std::sync::Arc;
+
 use axum::body::Body;
 use axum::http::request::Parts;
 use axum::http::{HeaderMap, header};
@@ -106,9 +108,14 @@ pub async fn admit(
 }
 
 impl Admission {
-    /// Spends the nonce, then, if the body was readable and valid, runs `op` in the same write
+    /// Runs `op`, if the body was readable and valid, and spends the nonce, in one write
     /// transaction. The nonce stays spent when the body or the operation is refused (a refused
     /// call cannot be replayed later); a reused nonce or a storage failure writes nothing.
+    ///
+    /// The nonce is spent after the operation, so that a successful call needs no savepoint
+    /// of its own around the operation: a reused nonce then undoes the operation with the
+    /// whole write, and a refused operation is undone likewise and its nonce spent in a
+    /// second, small write.
     pub async fn run<B, T>(
         self,
         state: &AppState,
@@ -119,27 +126,40 @@ impl Admission {
         B: Send + 'static,
         T: Send + 'static,
     {
-        state
-            .write(move |tx, shared| {
-                self.spend(tx)?;
+        let Admission { caller, nonce, .. } = self;
+        let me = Arc::clone(state);
+        let (app_key, spent) = (caller.app_key.clone(), nonce.clone());
+        let attempt = state
+            .store
+            .write(move |tx| {
                 let body = match body {
                     Ok(body) => body,
-                    Err(refused) => return Ok(Err(refused)),
+                    Err(refused) => {
+                        spend(tx, &caller.app_key, &nonce).map_err(Undo::Answer)?;
+                        return Ok(Err(refused));
+                    }
                 };
-                tx.prepare_cached("SAVEPOINT operation")?.execute([])?;
-                match op(tx, shared, &self.caller, body) {
+                match op(tx, &me, &caller, body) {
                     Ok(value) => {
-                        tx.prepare_cached("RELEASE operation")?.execute([])?;
+                        spend(tx, &caller.app_key, &nonce).map_err(Undo::Answer)?;
                         Ok(Ok(value))
                     }
-                    Err(refused @ OpError::Invalid { .. }) => {
-                        tx.execute_batch("ROLLBACK TO operation; RELEASE operation")?;
-                        Ok(Err(refused))
-                    }
-                    Err(failure) => Err(failure),
+                    Err(refused @ OpError::Invalid { .. }) => Err(Undo::SpendThenAnswer(refused)),
+                    Err(failure) => Err(Undo::Answer(failure)),
                 }
             })
-            .await?
+            .await;
+        match attempt {
+            Ok(answer) => answer,
+            Err(Undo::Answer(e)) => Err(e),
+            Err(Undo::SpendThenAnswer(refused)) => {
+                // A reused nonce is answered as such, as if it had been judged first.
+                state
+                    .write(move |tx, _| spend(tx, &app_key, &spent))
+                    .await?;
+                Err(refused)
+            }
+        }
     }
 
     /// Spends the nonce on its own (calls that only read).
@@ -155,14 +175,22 @@ impl Admission {
             .await?;
         Ok((caller, query))
     }
+}
 
-    fn spend(&self, tx: &Transaction<'_>) -> Result<(), OpError> {
-        spend(tx, &self.caller.app_key, &self.nonce)
+/// A write undone whole: the answer, and whether the nonce must still be spent.
+enum Undo {
+    Answer(OpError),
+    SpendThenAnswer(OpError),
+}
+
+impl From<rusqlite::Error> for Undo {
+    fn from(e: rusqlite::Error) -> Self {
+        Self::Answer(OpError::from(e))
     }
 }
 
 fn spend(tx: &Transaction<'_>, app_key: &str, nonce: &str) -> Result<(), OpError> {
-    if auth::consume_nonce(tx, app_key, nonce, now_ms())? {
+    if auth::consume_nonce(tx, app_key, nonce)? {
         Ok(())
     } else {
         Err(OpError::invalid(
