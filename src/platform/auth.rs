@@ -186,17 +186,27 @@ pub fn nonce_problem(nonce: &str) -> Option<&'static str> {
 }
 
 /// Records `nonce` for `app_key` in the current generation; false when it was already used
-/// in this generation or the one before.
+/// in this generation or the one before. A read, then a one-row insert: an `INSERT … SELECT`
+/// would cost a statement journal (a savepoint and a copy of each page it touches).
 pub fn consume_nonce(tx: &Transaction<'_>, app_key: &str, nonce: &str) -> rusqlite::Result<bool> {
+    let (generation, seen_before): (i64, bool) = tx
+        .prepare_cached(
+            "SELECT g.value, EXISTS(SELECT 1 FROM nonce_log \
+                 WHERE generation = g.value - 1 AND app_key = ?1 AND nonce = ?2) \
+             FROM counters g WHERE g.name = 'nonce_generation'",
+        )?
+        .query_row(rusqlite::params![app_key, nonce], |r| {
+            Ok((r.get(0)?, r.get(1)?))
+        })?;
+    if seen_before {
+        return Ok(false);
+    }
     let inserted = tx
         .prepare_cached(
-            "INSERT INTO nonce_log(generation, app_key, nonce) \
-             SELECT g.value, ?1, ?2 FROM counters g WHERE g.name = 'nonce_generation' \
-             AND NOT EXISTS (SELECT 1 FROM nonce_log \
-                 WHERE generation = g.value - 1 AND app_key = ?1 AND nonce = ?2) \
+            "INSERT INTO nonce_log(generation, app_key, nonce) VALUES (?1, ?2, ?3) \
              ON CONFLICT DO NOTHING",
         )?
-        .execute(rusqlite::params![app_key, nonce])?;
+        .execute(rusqlite::params![generation, app_key, nonce])?;
     Ok(inserted == 1)
 }
 
