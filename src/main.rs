@@ -62,7 +62,7 @@ struct ServeArgs {
     /// Activity definitions (JSON); re-read on SIGHUP. A bad file is refused at start.
     #[arg(long, value_name = "FILE")]
     activities: Option<PathBuf>,
-    /// How long a used g_nonce is remembered, in seconds.
+    /// How long a used g_nonce is remembered at least, in seconds (at most twice as long).
     #[arg(long, default_value_t = 24 * 3600)]
     nonce_window: u64,
     /// Lifetime of an access token, in seconds.

@@ -50,7 +50,7 @@ pub struct Config {
     pub data_dir: PathBuf,
     pub listen: SocketAddr,
     pub region: Region,
-    /// How long a used `g_nonce` is remembered.
+    /// How long a used `g_nonce` is remembered at least (at most twice as long: see `auth::prune`).
     pub nonce_window: Duration,
     pub token_lifetime: Duration,
     /// The same token is handed out again while more than this remains of it.
@@ -61,7 +61,7 @@ pub struct Config {
 
 impl Config {
     /// Defaults of DESIGN.md: tokens live 7 days and are re-handed while 12 hours remain;
-    /// nonces are remembered 24 hours; domestic region.
+    /// nonces are remembered at least 24 hours; domestic region.
     pub fn new(data_dir: impl Into<PathBuf>, listen: SocketAddr) -> Self {
         Self {
             data_dir: data_dir.into(),

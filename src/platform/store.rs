@@ -413,6 +413,40 @@ impl IdPool {
 mod tests {
     use super::*;
 
+    /// A database of schema 2 (nonces with a time index) opens as schema 3 with its used
+    /// nonces still refused.
+    #[test]
+    fn nonces_used_before_the_upgrade_stay_refused() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        {
+            let conn = Connection::open(dir.path().join(DB_FILE)).expect("create");
+            conn.execute_batch(MIGRATIONS[0]).expect("schema 1");
+            conn.execute_batch(MIGRATIONS[1]).expect("schema 2");
+            conn.pragma_update(None, "user_version", 2)
+                .expect("version");
+            conn.execute(
+                "INSERT INTO nonces(app_key, nonce, seen_at) VALUES ('ak_old', 'n-1', 1)",
+                [],
+            )
+            .expect("nonce");
+        }
+        let store = Store::open(dir.path()).expect("open and migrate");
+        let (old, fresh) = store
+            .write_blocking(|tx| {
+                Ok::<_, rusqlite::Error>((
+                    crate::platform::auth::consume_nonce(tx, "ak_old", "n-1")?,
+                    crate::platform::auth::consume_nonce(tx, "ak_old", "n-2")?,
+                ))
+            })
+            .expect("spend");
+        assert!(!old, "a nonce used before the upgrade is refused");
+        assert!(fresh, "a new nonce is accepted");
+        let version: i64 = store
+            .read(|tx| tx.pragma_query_value(None, "user_version", |r| r.get(0)))
+            .expect("version");
+        assert_eq!(version, 3);
+    }
+
     fn file_len(path: &Path) -> u64 {
         std::fs::metadata(path).map_or(0, |m| m.len())
     }
