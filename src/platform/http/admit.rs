@@ -128,7 +128,6 @@ impl Admission {
     {
         let Admission { caller, nonce, .. } = self;
         let me = Arc::clone(state);
-        let (app_key, spent) = (caller.app_key.clone(), nonce.clone());
         let attempt = state
             .store
             .write(move |tx| {
@@ -144,7 +143,11 @@ impl Admission {
                         spend(tx, &caller.app_key, &nonce).map_err(Undo::Answer)?;
                         Ok(Ok(value))
                     }
-                    Err(refused @ OpError::Invalid { .. }) => Err(Undo::SpendThenAnswer(refused)),
+                    Err(refused @ OpError::Invalid { .. }) => Err(Undo::SpendThenAnswer {
+                        refused,
+                        app_key: caller.app_key,
+                        nonce,
+                    }),
                     Err(failure) => Err(Undo::Answer(failure)),
                 }
             })
@@ -152,10 +155,14 @@ impl Admission {
         match attempt {
             Ok(answer) => answer,
             Err(Undo::Answer(e)) => Err(e),
-            Err(Undo::SpendThenAnswer(refused)) => {
+            Err(Undo::SpendThenAnswer {
+                refused,
+                app_key,
+                nonce,
+            }) => {
                 // A reused nonce is answered as such, as if it had been judged first.
                 state
-                    .write(move |tx, _| spend(tx, &app_key, &spent))
+                    .write(move |tx, _| spend(tx, &app_key, &nonce))
                     .await?;
                 Err(refused)
             }
@@ -177,10 +184,15 @@ impl Admission {
     }
 }
 
-/// A write undone whole: the answer, and whether the nonce must still be spent.
+/// A write undone whole: the answer, and whether the nonce must still be spent (then the
+/// refusal carries what spending it needs, so a successful call copies nothing for it).
 enum Undo {
     Answer(OpError),
-    SpendThenAnswer(OpError),
+    SpendThenAnswer {
+        refused: OpError,
+        app_key: String,
+        nonce: String,
+    },
 }
 
 impl From<rusqlite::Error> for Undo {
