@@ -1,6 +1,10 @@
 //! The command line: no sub-command opens the console; `serve` runs the embedded
 //! platform headless; `app create` registers an application.
 
+// On Windows a GUI program, so that the Start menu opens the console without a terminal window
+// behind it; `terminal` gives the sub-commands back the terminal they were started from.
+#![cfg_attr(windows, windows_subsystem = "windows")]
+
 use std::io::Write;
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -8,6 +12,8 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 mod call;
+#[cfg(windows)]
+mod terminal;
 
 use clap::{Args, Parser, Subcommand};
 use license_desk::platform::{self, Config, Region, Server};
@@ -95,16 +101,24 @@ fn parse_region(s: &str) -> Result<u8, String> {
 
 fn default_data_dir() -> Result<PathBuf, String> {
     directories::ProjectDirs::from("", "", "license-desk")
-        .map(|d| d.data_dir().join("platform"))
+        .map(|d| d.data_local_dir().join("platform"))
         .ok_or_else(|| "no OS data directory is known for this user; give --data DIR".to_owned())
 }
 
 fn main() -> ExitCode {
+    #[cfg(windows)]
+    terminal::attach();
     let cli = Cli::parse();
     let result = match cli.command {
         None => {
             init_logging("warn");
-            license_desk::ui::run()
+            let opened = license_desk::ui::run();
+            #[cfg(windows)]
+            if let Err(message) = &opened {
+                // Started from the Start menu there is no terminal to print to.
+                terminal::show_error(message);
+            }
+            opened
         }
         Some(Command::Serve(args)) => serve(args),
         Some(Command::App(AppCommand::Create { data, name, scopes })) => {

@@ -52,7 +52,8 @@ pub enum KeyringChoice {
 }
 
 impl CoreOptions {
-    /// The OS's config and data directories for this user; the OS keyring, unless the
+    /// The OS's config and local data directories for this user (on Windows `%APPDATA%` for
+    /// the settings, `%LOCALAPPDATA%` for the databases, which must not roam); the OS keyring, unless the
     /// environment says `LICENSE_DESK_KEYRING=memory` (machines without one, scripts).
     pub fn for_user() -> Result<CoreOptions, CoreError> {
         let dirs = directories::ProjectDirs::from("", "", "license-desk").ok_or_else(|| {
@@ -60,7 +61,7 @@ impl CoreOptions {
         })?;
         Ok(CoreOptions {
             config_dir: dirs.config_dir().to_owned(),
-            data_dir: dirs.data_dir().to_owned(),
+            data_dir: dirs.data_local_dir().to_owned(),
             keyring: match std::env::var("LICENSE_DESK_KEYRING").as_deref() {
                 Ok("memory") => KeyringChoice::MemoryOnly,
                 _ => KeyringChoice::Native,

@@ -9,17 +9,12 @@ pub enum Lang {
 }
 
 impl Lang {
-    /// Chinese when the OS locale is Chinese (`LC_ALL`, `LC_MESSAGES`, `LANG`), else English.
+    /// Chinese when the OS's first language is Chinese, else English: the user's UI language on
+    /// Windows and macOS, `LANGUAGE`, `LC_ALL`, `LC_MESSAGES` or `LANG` elsewhere.
     pub fn from_os() -> Lang {
-        let locale = ["LC_ALL", "LC_MESSAGES", "LANG"]
-            .iter()
-            .filter_map(|v| std::env::var(v).ok())
-            .find(|v| !v.is_empty())
-            .unwrap_or_default();
-        if locale.to_ascii_lowercase().starts_with("zh") {
-            Lang::Zh
-        } else {
-            Lang::En
+        match sys_locale::get_locale() {
+            Some(locale) if locale.to_ascii_lowercase().starts_with("zh") => Lang::Zh,
+            _ => Lang::En,
         }
     }
 
