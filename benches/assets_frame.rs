@@ -43,17 +43,23 @@ fn main() {
         }))
         .expect("batch");
         core.run(
-            Command::Call(Call::BatchOrder(batch)),
+            Command::CallOn {
+                profile: "Sandbox".into(),
+                call: Call::BatchOrder(batch),
+            },
             Duration::from_secs(600),
         )
         .expect("batch order");
     }
     let listed = core
         .run(
-            Command::Call(Call::Assets {
-                enterprise_global_id: "EG0000000001".into(),
-                extend_code: None,
-            }),
+            Command::CallOn {
+                profile: "Sandbox".into(),
+                call: Call::Assets {
+                    enterprise_global_id: "EG0000000001".into(),
+                    extend_code: None,
+                },
+            },
             Duration::from_secs(600),
         )
         .expect("listing");

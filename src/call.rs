@@ -244,19 +244,24 @@ fn command(op: CallOp, profile: Option<String>) -> Result<Command, Failure> {
             });
         }
     };
-    Ok(match profile {
-        Some(profile) => Command::CallOn { profile, call },
-        None => Command::Call(call),
+    // No --profile: the active one, named once the core has read the profiles.
+    Ok(Command::CallOn {
+        profile: profile.unwrap_or_default(),
+        call,
     })
 }
 
 fn execute(command: Command) -> Result<String, Failure> {
     let options = CoreOptions::for_user()?;
     let core = Core::start(options)?;
-    // `call token` without --profile tests the active profile.
+    // Without --profile: the active profile.
     let command = match command {
         Command::TestConnection { profile } if profile.is_empty() => Command::TestConnection {
             profile: core.state().profiles.active,
+        },
+        Command::CallOn { profile, call } if profile.is_empty() => Command::CallOn {
+            profile: core.state().profiles.active,
+            call,
         },
         other => other,
     };

@@ -144,7 +144,15 @@ fn run(core: &Core, command: Command) -> Outcome {
 
 #[track_caller]
 fn call(core: &Core, call: Call) -> Outcome {
-    run(core, Command::Call(call))
+    run(core, on_active(core, call))
+}
+
+/// The call on the profile active now, named as the console names it.
+fn on_active(core: &Core, call: Call) -> Command {
+    Command::CallOn {
+        profile: core.state().profiles.active,
+        call,
+    }
 }
 
 #[track_caller]
@@ -404,6 +412,54 @@ fn save_profile(core: &Core, previous: Option<&str>, profile: Profile, secret: O
     assert_eq!(core.state().profiles, profiles);
 }
 
+/// Profile edits sent at once (commands run concurrently) are applied one after another: the
+/// state and the file keep every one of them.
+#[test]
+fn profile_edits_sent_at_once_are_all_kept() {
+    let root = tempfile::tempdir().expect("root");
+    let core = start_core(root.path(), KeyringChoice::Store(mock_store()));
+    let names: Vec<String> = (1..=8).map(|i| format!("Branch-{i}")).collect();
+    let mut waiting: Vec<u64> = names
+        .iter()
+        .map(|name| {
+            core.send(Command::SaveProfile {
+                previous: None,
+                profile: Profile {
+                    name: name.clone(),
+                    endpoint: Endpoint::Remote {
+                        base_url: "https://platform.example.com".to_owned(),
+                        token_url: format!("https://platform.example.com{TOKEN_PATH}"),
+                        app_key: "key".to_owned(),
+                    },
+                    operator_identity: String::new(),
+                    production: false,
+                },
+                app_secret: None,
+            })
+        })
+        .collect();
+    let deadline = Instant::now() + WAIT;
+    while !waiting.is_empty() {
+        assert!(Instant::now() < deadline, "no answer to {waiting:?}");
+        match core.try_recv() {
+            Some(event) => {
+                assert!(event.result.is_ok(), "{event:?}");
+                waiting.retain(|id| *id != event.id);
+            }
+            None => std::thread::sleep(Duration::from_millis(5)),
+        }
+    }
+    let file =
+        std::fs::read_to_string(config_dir(root.path()).join("profiles.json")).expect("file");
+    for name in &names {
+        assert!(core.state().profiles.get(name).is_some(), "{name} lost");
+        assert!(
+            file.contains(&format!("\"{name}\"")),
+            "{name} not in {file}"
+        );
+    }
+}
+
 // ---------------------------------------------------------------------------------------------
 // 1. Every operation through the core, on the Sandbox
 // ---------------------------------------------------------------------------------------------
@@ -538,7 +594,7 @@ fn the_sandbox_answers_every_operation_through_the_core() {
     );
     // The platform's refusal comes back verbatim.
     assert_eq!(
-        core.run(Command::Call(bind("S-0001", "上海样例贸易有限公司")), WAIT),
+        core.run(on_active(&core, bind("S-0001", "上海样例贸易有限公司")), WAIT),
         Err(CoreError::Api(ApiError::Platform {
             http_status: 299,
             code: "13004".to_owned(),
@@ -1560,13 +1616,12 @@ fn a_late_answer_is_dropped_by_its_id() {
     // A screen asks, then asks again for something else before the first answer is applied.
     let mut latest = Latest::default();
     assert!(!latest.is_waiting());
-    let first = core.send(Command::Call(query("CRM", "CRM-DEMO", None)));
+    let first = core.send(on_active(&core, query("CRM", "CRM-DEMO", None)));
     latest.start(first);
-    let second = core.send(Command::Call(query(
-        "SHOP",
-        "S-0001",
-        Some(DefaultFilter::Y),
-    )));
+    let second = core.send(on_active(
+        &core,
+        query("SHOP", "S-0001", Some(DefaultFilter::Y)),
+    ));
     latest.start(second);
     assert_ne!(first, second);
     assert!(latest.is_waiting());
@@ -1741,14 +1796,17 @@ fn the_journal_filters_by_operation_and_code_and_exports_without_secrets() {
     call(&core, Call::Shellnums(1));
     call(&core, query("CRM", "CRM-DEMO", None));
     let refused = core.run(
-        Command::Call(Call::Bind(BindRequest {
-            channel_code: Some("SHOP".to_owned()),
-            channel_customer_id: Some("S-0009".to_owned()),
-            customer_name: Some("缺少企业名".to_owned()),
-            branch_name: None,
-            enterprise_name: None,
-            password_mobile: Some("12345".to_owned()),
-        })),
+        on_active(
+            &core,
+            Call::Bind(BindRequest {
+                channel_code: Some("SHOP".to_owned()),
+                channel_customer_id: Some("S-0009".to_owned()),
+                customer_name: Some("缺少企业名".to_owned()),
+                branch_name: None,
+                enterprise_name: None,
+                password_mobile: Some("12345".to_owned()),
+            }),
+        ),
         WAIT,
     );
     let Err(CoreError::Api(ApiError::Platform { code, message, .. })) = refused else {

@@ -6,7 +6,10 @@ use std::time::Duration;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use keyring_core::api::CredentialStoreApi;
-use license_desk::core::{Call, Command, Core, CoreOptions, KeyringChoice, Outcome};
+use license_desk::core::{
+    Call, Command, Core, CoreOptions, Endpoint, JournalFilter, KeyringChoice, Outcome, Profile,
+    Secret,
+};
 use license_desk::platform::{Config, Server, create_app};
 use license_desk::ui::i18n::Lang;
 use license_desk::ui::{DeskApp, Prefs, Screen};
@@ -80,13 +83,25 @@ fn history_lists_the_calls_shows_one_and_exports_them() {
     let mut harness = app(dir.path(), Lang::En);
     let core = harness.state().core();
     let nums = core
-        .run(Command::Call(Call::Shellnums(2)), Duration::from_secs(60))
+        .run(
+            Command::CallOn {
+                profile: "Sandbox".into(),
+                call: Call::Shellnums(2),
+            },
+            Duration::from_secs(60),
+        )
         .expect("shellnums");
     assert_eq!(
         nums,
         Outcome::Shellnums(vec!["8000000001".into(), "8000000002".into()])
     );
-    let refused = core.run(Command::Call(Call::Shellnums(0)), Duration::from_secs(60));
+    let refused = core.run(
+        Command::CallOn {
+            profile: "Sandbox".into(),
+            call: Call::Shellnums(0),
+        },
+        Duration::from_secs(60),
+    );
     assert!(refused.is_err());
 
     harness.get_by_label("History").click();
@@ -470,10 +485,13 @@ fn composer_builds_a_purchase_with_a_package_tree_fills_numbers_and_submits_it()
         .state()
         .core()
         .run(
-            Command::Call(Call::Assets {
-                enterprise_global_id: "EG0000000001".into(),
-                extend_code: None,
-            }),
+            Command::CallOn {
+                profile: "Sandbox".into(),
+                call: Call::Assets {
+                    enterprise_global_id: "EG0000000001".into(),
+                    extend_code: None,
+                },
+            },
             Duration::from_secs(60),
         )
         .expect("listing");
@@ -673,6 +691,108 @@ fn assets_filter_lock_two_refuse_a_softkey_and_unlock_by_pasted_numbers() {
     harness.get_by_label("no such lock");
     type_into(&mut harness, "Filter", "");
     assert!(harness.query_by_label("disabled").is_none());
+}
+
+/// Shown data stays with the profile it came from: a confirmation opened on the Sandbox's
+/// listing cannot be carried out on a profile activated after it, and the results of a lock
+/// confirmed on the Sandbox stay, naming it, after another profile becomes active.
+#[test]
+fn assets_listed_on_one_profile_are_never_acted_on_in_another() {
+    let runtime = tokio::runtime::Runtime::new().expect("runtime");
+    let remote_dir = tempfile::tempdir().expect("dir");
+    let server = runtime
+        .block_on(Server::start(Config::new(
+            remote_dir.path(),
+            "127.0.0.1:0".parse().expect("addr"),
+        )))
+        .expect("remote platform");
+    let creds = create_app(remote_dir.path(), "desk", &["auth_order".to_owned()]).expect("app");
+    let dir = tempfile::tempdir().expect("dir");
+    let mut harness = app(dir.path(), Lang::En);
+    harness.run_ok();
+    let staging = Profile {
+        name: "Staging".into(),
+        endpoint: Endpoint::Remote {
+            base_url: server.base_url(),
+            token_url: format!("{}/v3/api/oauth2/token", server.base_url()),
+            app_key: creds.app_key.clone(),
+        },
+        operator_identity: "ops@example.com".into(),
+        production: true,
+    };
+    harness
+        .state()
+        .core()
+        .run(
+            Command::SaveProfile {
+                previous: None,
+                profile: staging,
+                app_secret: Some(Secret::new(creds.app_secret.clone())),
+            },
+            Duration::from_secs(60),
+        )
+        .expect("profile saved");
+    let activate = |h: &mut Harness<'static, DeskApp>, name: &str| {
+        h.state()
+            .core()
+            .run(
+                Command::ActivateProfile { name: name.into() },
+                Duration::from_secs(60),
+            )
+            .expect("activated");
+    };
+
+    // A row's Disable on the Sandbox's listing asks first, naming the Sandbox...
+    list_demo_assets(&mut harness);
+    click(&mut harness, "8900000001");
+    click(&mut harness, "Disable selected");
+    harness.get_by_label("On the profile Sandbox");
+    // ...and another profile becomes active before the user answers.
+    activate(&mut harness, "Staging");
+    settle(&mut harness, |h| h.query_by_label("PRODUCTION").is_some());
+    // The question, the listing and its selection are gone; the screen says why.
+    assert!(harness.query_by_label("Disable 1 lock(s)").is_none());
+    assert!(harness.query_by_label("8900000001").is_none());
+    harness.get_by_label(
+        "The listing from the profile Sandbox was closed: another profile is active now.",
+    );
+
+    // Back on the Sandbox: confirm a Disable, then switch.
+    activate(&mut harness, "Sandbox");
+    click(&mut harness, "List assets");
+    settle(&mut harness, |h| h.query_by_label("8900000002").is_some());
+    click(&mut harness, "8900000002");
+    click(&mut harness, "Disable selected");
+    harness.get_by_label("On the profile Sandbox");
+    click(&mut harness, "Disable 1 lock(s)");
+    activate(&mut harness, "Staging");
+    settle(&mut harness, |h| {
+        h.query_by_label("Disable: 1 of 1 succeeded").is_some()
+    });
+    harness.get_by_label("On the profile Sandbox");
+
+    // The journal: the one lock went to the Sandbox; Staging got none.
+    let journal = harness
+        .state()
+        .core()
+        .run(
+            Command::QueryJournal(JournalFilter::default()),
+            Duration::from_secs(60),
+        )
+        .expect("journal");
+    let Outcome::Journal(entries) = journal else {
+        panic!("not the journal: {journal:?}");
+    };
+    let locks: Vec<(&str, &str)> = entries
+        .iter()
+        .filter(|e| e.operation == "lock")
+        .map(|e| (e.profile.as_str(), e.request.as_deref().unwrap_or_default()))
+        .collect();
+    assert_eq!(locks.len(), 1, "{locks:?}");
+    assert_eq!(locks[0].0, "Sandbox");
+    assert!(locks[0].1.contains("8900000002"), "{locks:?}");
+    harness.run_ok();
+    runtime.block_on(server.shutdown());
 }
 
 #[test]

@@ -99,8 +99,9 @@ pub enum ExportFormat {
 
 #[derive(Debug, Clone)]
 pub enum Command {
-    /// On the active profile.
-    Call(Call),
+    /// An operation on the named profile. There is no "on the active profile": the console
+    /// pins every call to the profile its data came from, or to the one active when the user
+    /// asked, so that a profile switched in between never receives it.
     CallOn {
         profile: String,
         call: Call,

@@ -128,6 +128,9 @@ impl Observer for ProfileObserver {
 
 struct Service {
     profiles_path: PathBuf,
+    /// Held across each profile edit's read, write and publish: commands run concurrently,
+    /// and two quick edits must not both start from the same profiles (one would be lost).
+    profile_edits: Mutex<()>,
     state: Arc<RwLock<CoreState>>,
     secrets: Arc<Secrets>,
     journal: std_mpsc::Sender<JournalJob>,
@@ -233,6 +236,7 @@ pub async fn run(
 
     let service = Arc::new(Service {
         profiles_path: options.config_dir.join("profiles.json"),
+        profile_edits: Mutex::new(()),
         state,
         secrets,
         journal: journal_tx,
@@ -302,10 +306,6 @@ impl Service {
 
     async fn handle(self: &Arc<Self>, command: Command) -> Result<Outcome, CoreError> {
         match command {
-            Command::Call(call) => {
-                let profile = self.profiles().active().name.clone();
-                self.call(&profile, call).await
-            }
             Command::CallOn { profile, call } => self.call(&profile, call).await,
             Command::TestConnection { profile } => {
                 let client = self.client(&profile).await?;
@@ -445,6 +445,7 @@ impl Service {
         &self,
         f: impl FnOnce(&mut Profiles) -> Result<String, super::profiles::ProfilesError> + Send + 'static,
     ) -> Result<Outcome, CoreError> {
+        let _one_at_a_time = self.profile_edits.lock().await;
         let mut profiles = self.profiles();
         let touched = f(&mut profiles).map_err(|e| CoreError::Profile(e.to_string()))?;
         let path = self.profiles_path.clone();

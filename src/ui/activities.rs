@@ -5,11 +5,12 @@
 use egui::RichText;
 use serde::{Deserialize, Serialize};
 
+use super::caller::Caller;
 use super::form::{Field, busy_button_ui, field_with_ui, grid_ui, local_date, typed};
 use super::i18n::{Lang, Text, t};
 use crate::core::wire::validate::{is_email, is_mobile};
 use crate::core::wire::{ActivityResponse, ClaimRequest};
-use crate::core::{Call, Command, Core, Event, Latest, Outcome};
+use crate::core::{Call, Event, Latest, Outcome};
 
 /// What the form remembers between runs (kept in the console's preferences).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -82,7 +83,7 @@ impl ActivitiesScreen {
         None
     }
 
-    pub fn ui(&mut self, ui: &mut egui::Ui, core: &Core, lang: Lang, form: &mut ClaimForm) {
+    pub fn ui(&mut self, ui: &mut egui::Ui, core: &Caller<'_>, lang: Lang, form: &mut ClaimForm) {
         ui.label(t(lang, Text::ClaimHelp));
         ui.add_space(6.0);
         grid_ui(ui, "claim_form", |ui| {
@@ -127,14 +128,13 @@ impl ActivitiesScreen {
         ui.add_enabled_ui(complete, |ui| {
             if busy_button_ui(ui, t(lang, Text::Claim), self.call.is_waiting()) {
                 self.answer = None;
-                self.call
-                    .start(core.send(Command::Call(Call::Claim(ClaimRequest {
-                        identity: typed(&form.identity),
-                        activity_label: typed(&form.label),
-                        source: typed(&form.source),
-                        branch: typed(&form.branch),
-                        ext_params: None,
-                    }))));
+                self.call.start(core.call(Call::Claim(ClaimRequest {
+                    identity: typed(&form.identity),
+                    activity_label: typed(&form.label),
+                    source: typed(&form.source),
+                    branch: typed(&form.branch),
+                    ext_params: None,
+                })));
             }
         });
         if !complete {

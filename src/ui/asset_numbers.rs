@@ -5,10 +5,11 @@ use std::path::PathBuf;
 
 use egui::RichText;
 
+use super::caller::Caller;
 use super::form::{busy_button_ui, csv_with_bom, home_file};
 use super::i18n::{Lang, Text, t};
 use crate::core::wire::validate::MAX_SHELLNUMS;
-use crate::core::{Call, Command, Core, Event, Latest, Outcome};
+use crate::core::{Call, Command, Event, Latest, Outcome};
 
 pub struct AssetNumbersScreen {
     count: i32,
@@ -60,7 +61,7 @@ impl AssetNumbersScreen {
     }
 
     /// Answers numbers the user sends to the composer.
-    pub fn ui(&mut self, ui: &mut egui::Ui, core: &Core, lang: Lang) -> Option<Vec<String>> {
+    pub fn ui(&mut self, ui: &mut egui::Ui, core: &Caller<'_>, lang: Lang) -> Option<Vec<String>> {
         let mut send = None;
         ui.label(t(lang, Text::AssetNumbersHelp));
         ui.horizontal(|ui| {
@@ -68,8 +69,7 @@ impl AssetNumbersScreen {
             ui.add(egui::DragValue::new(&mut self.count).range(1..=MAX_SHELLNUMS))
                 .labelled_by(label.id);
             if busy_button_ui(ui, t(lang, Text::GetAssetNumbers), self.call.is_waiting()) {
-                self.call
-                    .start(core.send(Command::Call(Call::Shellnums(self.count))));
+                self.call.start(core.call(Call::Shellnums(self.count)));
             }
         });
         if self.numbers.is_empty() {

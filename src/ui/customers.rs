@@ -5,13 +5,14 @@
 
 use egui::{RichText, ScrollArea};
 
+use super::caller::Caller;
 use super::form::{busy_button_ui, grid_ui, text_fields_ui, typed};
 use super::i18n::{Lang, Text, t};
 use crate::core::wire::validate::{self, Problem};
 use crate::core::wire::{
     BindRequest, CreatedEnterprise, Customer, CustomerQuery, DefaultFilter, EnterpriseRequest,
 };
-use crate::core::{Call, Command, Core, Event, Latest, Outcome};
+use crate::core::{Call, Event, Latest, Outcome};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Tab {
@@ -143,7 +144,7 @@ impl CustomersScreen {
         None
     }
 
-    pub fn ui(&mut self, ui: &mut egui::Ui, core: &Core, lang: Lang) {
+    pub fn ui(&mut self, ui: &mut egui::Ui, core: &Caller<'_>, lang: Lang) {
         ui.horizontal(|ui| {
             for (tab, text) in [
                 (Tab::Query, Text::QueryCustomers),
@@ -165,7 +166,7 @@ impl CustomersScreen {
             });
     }
 
-    fn query_ui(&mut self, ui: &mut egui::Ui, core: &Core, lang: Lang) {
+    fn query_ui(&mut self, ui: &mut egui::Ui, core: &Caller<'_>, lang: Lang) {
         let form = &mut self.query;
         // Once problems are shown they follow the typing, so a fixed field clears at once.
         if !form.problems.is_empty() {
@@ -205,7 +206,7 @@ impl CustomersScreen {
         }
     }
 
-    fn bind_ui(&mut self, ui: &mut egui::Ui, core: &Core, lang: Lang) {
+    fn bind_ui(&mut self, ui: &mut egui::Ui, core: &Caller<'_>, lang: Lang) {
         let form = &mut self.bind;
         if !form.problems.is_empty() {
             form.problems = validate::bind(&form.request());
@@ -249,8 +250,7 @@ impl CustomersScreen {
             form.problems = validate::bind(&request);
             if form.problems.is_empty() {
                 form.bound = None;
-                form.call
-                    .start(core.send(Command::Call(Call::Bind(request))));
+                form.call.start(core.call(Call::Bind(request)));
             }
         }
         if let Some(customer) = &form.bound {
@@ -267,7 +267,7 @@ impl CustomersScreen {
         }
     }
 
-    fn create_ui(&mut self, ui: &mut egui::Ui, core: &Core, lang: Lang) {
+    fn create_ui(&mut self, ui: &mut egui::Ui, core: &Caller<'_>, lang: Lang) {
         ui.label(t(lang, Text::CreateHelp));
         ui.add_space(6.0);
         enterprise_form_ui(ui, lang, "create_form", &mut self.create);
@@ -279,7 +279,7 @@ impl CustomersScreen {
                 self.create.created = None;
                 self.create
                     .call
-                    .start(core.send(Command::Call(Call::CreateEnterprise(request))));
+                    .start(core.call(Call::CreateEnterprise(request)));
             }
         }
         let Some(created) = &self.create.created else {
@@ -323,7 +323,7 @@ impl CustomersScreen {
         }
     }
 
-    fn update_ui(&mut self, ui: &mut egui::Ui, core: &Core, lang: Lang) {
+    fn update_ui(&mut self, ui: &mut egui::Ui, core: &Caller<'_>, lang: Lang) {
         ui.label(t(lang, Text::UpdateHelp));
         ui.add_space(6.0);
         enterprise_form_ui(ui, lang, "update_form", &mut self.update);
@@ -335,7 +335,7 @@ impl CustomersScreen {
                 self.update.updated = false;
                 self.update
                     .call
-                    .start(core.send(Command::Call(Call::UpdateEnterprise(request))));
+                    .start(core.call(Call::UpdateEnterprise(request)));
             }
         }
         if self.update.updated {
@@ -345,12 +345,11 @@ impl CustomersScreen {
     }
 }
 
-fn send_query(form: &mut QueryForm, core: &Core) {
+fn send_query(form: &mut QueryForm, core: &Caller<'_>) {
     let query = form.query();
     form.problems = validate::customer_query(&query);
     if form.problems.is_empty() {
-        form.call
-            .start(core.send(Command::Call(Call::QueryCustomers(query))));
+        form.call.start(core.call(Call::QueryCustomers(query)));
     }
 }
 

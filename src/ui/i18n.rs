@@ -124,6 +124,7 @@ pub enum Text {
     KindUnknown,
     LicenseTypeCol,
     ListAssets,
+    ListingDropped,
     LockByNumbers,
     LockNumbersHelp,
     LockUnlock,
@@ -454,6 +455,10 @@ pub fn t(lang: Lang, text: Text) -> &'static str {
         ),
         LicenseTypeCol => ("License type", "授权类型"),
         ListAssets => ("List assets", "列出资产"),
+        ListingDropped => (
+            "The listing from the profile {profile} was closed: another profile is active now.",
+            "已关闭配置 {profile} 的资产列表：现在使用的是另一个配置。",
+        ),
         LockByNumbers => ("Lock by numbers…", "按编号禁用/启用…"),
         LockNumbersHelp => (
             "Asset numbers: typed or pasted, separated by lines, spaces, commas or semicolons",

@@ -4,6 +4,7 @@
 mod activities;
 mod asset_numbers;
 mod assets;
+mod caller;
 mod composer;
 mod customers;
 pub mod fonts;

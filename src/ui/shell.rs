@@ -6,6 +6,7 @@ use egui::{Color32, RichText};
 use super::activities::ActivitiesScreen;
 use super::asset_numbers::AssetNumbersScreen;
 use super::assets::AssetsScreen;
+use super::caller::Caller;
 use super::composer::ComposerScreen;
 use super::customers::CustomersScreen;
 use super::form::{PRODUCTION_COLOUR, REMOTE_COLOUR, SANDBOX_COLOUR, profile_name};
@@ -195,27 +196,25 @@ impl DeskApp {
         let lang = self.prefs.lang;
         ui.heading(self.t(screen_title(screen)));
         ui.add_space(8.0);
+        // Calls go to the profile active now; what a screen shows keeps the profile it came from.
+        let profile = state.profiles.active();
+        let caller = Caller {
+            core: &self.core,
+            profile,
+        };
         match screen {
-            Screen::Customers => self.customers.ui(ui, &self.core, lang),
-            Screen::Orders => {
-                let profile = state.profiles.active().clone();
-                self.composer.ui(ui, &self.core, lang, &profile);
-            }
-            Screen::Assets => {
-                let profile = state.profiles.active().clone();
-                self.assets.ui(
-                    ui,
-                    &self.core,
-                    lang,
-                    &mut self.prefs.recent_enterprises,
-                    &profile,
-                );
-            }
-            Screen::Activities => self
-                .activities
-                .ui(ui, &self.core, lang, &mut self.prefs.claim),
+            Screen::Customers => self.customers.ui(ui, &caller, lang),
+            Screen::Orders => self.composer.ui(ui, &self.core, lang, profile),
+            Screen::Assets => self.assets.ui(
+                ui,
+                &self.core,
+                lang,
+                &mut self.prefs.recent_enterprises,
+                profile,
+            ),
+            Screen::Activities => self.activities.ui(ui, &caller, lang, &mut self.prefs.claim),
             Screen::AssetNumbers => {
-                if let Some(nums) = self.asset_numbers.ui(ui, &self.core, lang) {
+                if let Some(nums) = self.asset_numbers.ui(ui, &caller, lang) {
                     // Screens do not call each other: the window hands the numbers over.
                     self.composer.receive_numbers(nums);
                     self.prefs.screen = Screen::Orders;

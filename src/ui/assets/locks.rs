@@ -26,11 +26,16 @@ pub fn status_words(lang: Lang, status: LockStatus) -> &'static str {
 pub(super) struct LockAction {
     pub(super) lock: bool,
     pub(super) nums: Vec<String>,
+    /// Where it goes: the listing's profile for locks picked in the grid, the active one for
+    /// typed numbers; the confirmation names it.
+    pub(super) profile: Profile,
 }
 
 pub(super) struct LockOutcome {
     pub(super) lock: bool,
     pub(super) results: Vec<LockResult>,
+    /// The profile the locks were changed on (it may no longer be the active one).
+    pub(super) profile: String,
 }
 
 /// Per-asset results as CSV (UTF-8 with a byte-order mark, like the view's export).
@@ -82,6 +87,7 @@ pub(super) fn results_ui(
             )
             .strong(),
         );
+        ui.label(t(lang, Text::OnProfile).replace("{profile}", &outcome.profile));
         if ui.button(t(lang, Text::CopyResults)).clicked() {
             let text: String = outcome
                 .results
@@ -128,16 +134,11 @@ pub(super) fn results_ui(
 }
 
 impl AssetsScreen {
-    pub(super) fn confirm_ui(
-        &mut self,
-        ctx: &egui::Context,
-        core: &Core,
-        lang: Lang,
-        profile: &Profile,
-    ) {
+    pub(super) fn confirm_ui(&mut self, ctx: &egui::Context, core: &Core, lang: Lang) {
         let Some(action) = &self.confirm else {
             return;
         };
+        let profile = &action.profile;
         let mut decided = None;
         let modal = egui::Modal::new(egui::Id::unique("confirm_lock")).show(ctx, |ui| {
             ui.set_max_width(460.0);
@@ -188,7 +189,10 @@ impl AssetsScreen {
                         Call::Unlock(action.nums.clone())
                     };
                     self.outcome = None;
-                    self.lock_call.start(core.send(Command::Call(call)));
+                    self.lock_call.start(core.send(Command::CallOn {
+                        profile: action.profile.name.clone(),
+                        call,
+                    }));
                     self.pending = Some(action);
                 }
             }
@@ -197,7 +201,7 @@ impl AssetsScreen {
         }
     }
 
-    pub(super) fn by_numbers_ui(&mut self, ctx: &egui::Context, lang: Lang) {
+    pub(super) fn by_numbers_ui(&mut self, ctx: &egui::Context, lang: Lang, profile: &Profile) {
         let Some(text) = &mut self.by_numbers else {
             return;
         };
@@ -221,12 +225,14 @@ impl AssetsScreen {
                         action = Some(LockAction {
                             lock: true,
                             nums: nums.clone(),
+                            profile: profile.clone(),
                         });
                     }
                     if ui.button(t(lang, Text::EnableListed)).clicked() {
                         action = Some(LockAction {
                             lock: false,
                             nums: nums.clone(),
+                            profile: profile.clone(),
                         });
                     }
                 });

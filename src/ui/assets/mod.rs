@@ -44,6 +44,10 @@ pub struct AssetsScreen {
     enterprise: String,
     extend_code: String,
     list_call: Latest,
+    /// The profile the listing was asked of (and so every lock picked in it goes to).
+    listed_on: Option<Profile>,
+    /// A listing dropped because another profile became active: its profile's name.
+    dropped_from: Option<String>,
     /// The last listing was answered (an empty one means the enterprise has no assets).
     listed_ok: bool,
     assets: Vec<Asset>,
@@ -78,6 +82,8 @@ impl Default for AssetsScreen {
             enterprise: String::new(),
             extend_code: String::new(),
             list_call: Latest::default(),
+            listed_on: None,
+            dropped_from: None,
             listed_ok: false,
             assets: Vec::new(),
             by_num: HashMap::new(),
@@ -118,7 +124,13 @@ impl AssetsScreen {
         if self.lock_call.accept(event) {
             let action = self.pending.take();
             if let (Ok(Outcome::Locks(results)), Some(action)) = (&event.result, action) {
-                for r in results {
+                // The badges follow only on a listing of the profile the locks changed on: the
+                // same numbers may name other assets on another platform.
+                let same_profile = self
+                    .listed_on
+                    .as_ref()
+                    .is_some_and(|p| p.name == action.profile.name);
+                for r in results.iter().filter(|_| same_profile) {
                     if r.status == LockStatus::Success
                         && let Some(&i) = self.by_num.get(&r.asset_num)
                     {
@@ -129,6 +141,7 @@ impl AssetsScreen {
                 self.outcome = Some(LockOutcome {
                     lock: action.lock,
                     results: results.clone(),
+                    profile: action.profile.name,
                 });
             }
             return Some(Text::LockUnlock);
@@ -215,7 +228,13 @@ impl AssetsScreen {
         recent: &mut Vec<String>,
         profile: &Profile,
     ) {
-        self.query_bar_ui(ui, core, lang, recent);
+        self.follow_profile(profile);
+        if let Some(name) = &self.dropped_from {
+            ui.label(
+                RichText::new(t(lang, Text::ListingDropped).replace("{profile}", name)).weak(),
+            );
+        }
+        self.query_bar_ui(ui, core, lang, recent, profile);
         if self.view_dirty {
             self.rebuild_view();
         }
@@ -250,8 +269,28 @@ impl AssetsScreen {
                 .id_salt("assets_table_wide")
                 .show(ui, |ui| self.table_ui(ui, lang));
         }
-        self.confirm_ui(ui.ctx(), core, lang, profile);
-        self.by_numbers_ui(ui.ctx(), lang);
+        self.confirm_ui(ui.ctx(), core, lang);
+        self.by_numbers_ui(ui.ctx(), lang, profile);
+    }
+
+    /// What is shown belongs to the profile it was listed on: when another profile becomes
+    /// active, the listing, its selection and a pending confirmation go, so that nothing on
+    /// screen can be mistaken for (or acted on as) the new profile's. The last lock results stay:
+    /// they name their profile.
+    fn follow_profile(&mut self, active: &Profile) {
+        let Some(listed) = &self.listed_on else {
+            return;
+        };
+        if listed.name == active.name {
+            return;
+        }
+        self.dropped_from = Some(listed.name.clone());
+        self.listed_on = None;
+        self.list_call = Latest::default();
+        self.listed_ok = false;
+        self.set_assets(Vec::new());
+        self.confirm = None;
+        self.filter.clear();
     }
 
     fn query_bar_ui(
@@ -260,6 +299,7 @@ impl AssetsScreen {
         core: &Core,
         lang: Lang,
         recent: &mut Vec<String>,
+        profile: &Profile,
     ) {
         ui.horizontal(|ui| {
             let label = ui.label(t(lang, Text::EnterpriseGlobalId));
@@ -291,10 +331,15 @@ impl AssetsScreen {
                 self.outcome = None;
                 let extend_code =
                     Some(self.extend_code.trim().to_owned()).filter(|c| !c.is_empty());
-                self.list_call.start(core.send(Command::Call(Call::Assets {
-                    enterprise_global_id: enterprise,
-                    extend_code,
-                })));
+                self.list_call.start(core.send(Command::CallOn {
+                    profile: profile.name.clone(),
+                    call: Call::Assets {
+                        enterprise_global_id: enterprise,
+                        extend_code,
+                    },
+                }));
+                self.listed_on = Some(profile.clone());
+                self.dropped_from = None;
             }
             if ui.button(t(lang, Text::LockByNumbers)).clicked() {
                 self.by_numbers = Some(String::new());
@@ -374,12 +419,18 @@ impl AssetsScreen {
             let busy = self.lock_call.is_waiting();
             ui.add_enabled_ui(count > 0 && !busy, |ui| {
                 for (text, lock) in [(Text::DisableSelected, true), (Text::EnableSelected, false)] {
-                    if ui.button(t(lang, text)).clicked() {
+                    if ui.button(t(lang, text)).clicked()
+                        && let Some(profile) = self.listed_on.clone()
+                    {
                         let nums = self
                             .selected_assets()
                             .map(|a| a.asset_num.clone())
                             .collect();
-                        self.confirm = Some(LockAction { lock, nums });
+                        self.confirm = Some(LockAction {
+                            lock,
+                            nums,
+                            profile,
+                        });
                     }
                 }
             });

@@ -197,7 +197,8 @@ impl AssetsScreen {
         let mut sort_by = None;
         let mut clicked: Option<(usize, egui::Modifiers)> = None;
         let mut toggle = None;
-        let mut lock_one: Option<LockAction> = None;
+        // (lock, asset number) of a row's Disable or Enable.
+        let mut lock_one: Option<(bool, String)> = None;
         let busy = self.lock_call.is_waiting();
         let text_height = ui.text_style_height(&egui::TextStyle::Body);
         // Rows have one height unless some are expanded: then each row's height is listed.
@@ -288,10 +289,7 @@ impl AssetsScreen {
                                 .add_enabled(!busy, egui::Button::new(t(lang, text)).small())
                                 .clicked()
                             {
-                                lock_one = Some(LockAction {
-                                    lock,
-                                    nums: vec![a.asset_num.clone()],
-                                });
+                                lock_one = Some((lock, a.asset_num.clone()));
                             }
                         }
                     });
@@ -328,8 +326,12 @@ impl AssetsScreen {
         {
             self.expanded.insert(i);
         }
-        if let Some(action) = lock_one {
-            self.confirm = Some(action);
+        if let (Some((lock, num)), Some(profile)) = (lock_one, &self.listed_on) {
+            self.confirm = Some(LockAction {
+                lock,
+                nums: vec![num],
+                profile: profile.clone(),
+            });
         }
         if let Some((pos, modifiers)) = clicked {
             self.click_row(pos, modifiers);

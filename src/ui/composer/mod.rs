@@ -24,6 +24,7 @@ use serde::{Deserialize, Serialize};
 use self::batch::Template;
 use self::fields::{FieldProblem, FormCx};
 use self::node::{Add, Kind, ListOp, NodeId, NodeMut, Step, add_child};
+use super::caller::Caller;
 use super::form::busy_button_ui;
 use super::i18n::{Lang, Text, t};
 use crate::core::files::parse_order_file;
@@ -399,7 +400,8 @@ impl ComposerScreen {
             .resizable(true)
             .default_size(360.0)
             .show(ui, |ui| self.tree_ui(ui, lang));
-        egui::CentralPanel::default().show(ui, |ui| self.node_ui(ui, core, lang));
+        let caller = Caller { core, profile };
+        egui::CentralPanel::default().show(ui, |ui| self.node_ui(ui, &caller, lang));
         self.confirm_submit_ui(ui.ctx(), core, lang, profile);
         self.confirm_delete_ui(ui.ctx(), core, lang);
     }
@@ -431,7 +433,7 @@ impl ComposerScreen {
         }
     }
 
-    fn node_ui(&mut self, ui: &mut egui::Ui, core: &Core, lang: Lang) {
+    fn node_ui(&mut self, ui: &mut egui::Ui, core: &Caller<'_>, lang: Lang) {
         let selected = self.tree.selected.clone();
         self.node_actions_ui(ui, core, lang, &selected);
         ui.separator();
@@ -479,7 +481,13 @@ impl ComposerScreen {
         }
     }
 
-    fn node_actions_ui(&mut self, ui: &mut egui::Ui, core: &Core, lang: Lang, selected: &NodeId) {
+    fn node_actions_ui(
+        &mut self,
+        ui: &mut egui::Ui,
+        core: &Caller<'_>,
+        lang: Lang,
+        selected: &NodeId,
+    ) {
         let Some(draft) = &mut self.draft else {
             return;
         };
@@ -537,7 +545,7 @@ impl ComposerScreen {
                 ) {
                     self.shellnums_target = Some(selected.clone());
                     self.shellnums_call
-                        .start(core.send(Command::Call(Call::Shellnums(self.shellnums_count))));
+                        .start(core.call(Call::Shellnums(self.shellnums_count)));
                 }
             });
         }

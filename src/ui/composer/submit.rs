@@ -159,8 +159,11 @@ impl ComposerScreen {
         if send {
             self.submitting = Some(channel_order_id);
             self.submitted = None;
-            self.submit_call
-                .start(core.send(Command::Call(Call::BatchOrder(draft.batch.clone()))));
+            // To the profile the confirmation named, in this same frame.
+            self.submit_call.start(core.send(Command::CallOn {
+                profile: profile.name.clone(),
+                call: Call::BatchOrder(draft.batch.clone()),
+            }));
         }
         if send || close || modal.should_close() {
             self.confirm_submit = false;
