@@ -1,5 +1,7 @@
 pub mod client;
+pub mod clock;
 pub mod core;
 pub mod platform;
+pub mod private_files;
 pub mod ui;
 pub mod wire;

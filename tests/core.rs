@@ -13,8 +13,8 @@ use license_desk::client::{
 };
 use license_desk::core::{
     Call, Command, Core, CoreError, CoreOptions, CoreState, Draft, DraftSummary, Endpoint, Event,
-    ExportFormat, JournalEntry, JournalFilter, KeyringChoice, KeyringState, Latest, Outcome,
-    Profile, Profiles, SANDBOX, SandboxState,
+    ExportFormat, JournalEntry, JournalFilter, KeyringChoice, KeyringState, KeyringStore, Latest,
+    Outcome, Profile, Profiles, SANDBOX, SandboxState,
 };
 use license_desk::platform::auth::TOKEN_RECHECK;
 use license_desk::platform::{Config, Region, Server, create_app};
@@ -458,6 +458,15 @@ fn profile_edits_sent_at_once_are_all_kept() {
             "{name} not in {file}"
         );
     }
+    // The user's files are the user's alone.
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = |p: &Path| std::fs::metadata(p).expect("meta").permissions().mode() & 0o777;
+        assert_eq!(mode(&config_dir(root.path())), 0o700);
+        assert_eq!(mode(&config_dir(root.path()).join("profiles.json")), 0o600);
+        assert_eq!(mode(&data_dir(root.path())), 0o700);
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -499,7 +508,7 @@ fn the_sandbox_answers_every_operation_through_the_core() {
     assert_eq!(
         state.keyring,
         Some(KeyringState::Available {
-            store: "given store".to_owned()
+            store: KeyringStore::Given
         })
     );
 

@@ -61,20 +61,35 @@ fn navigation_shows_each_screen_and_the_sandbox_profile() {
     harness.get_by_label("List assets");
 }
 
-/// Waits (a bounded number of frames, each after a short sleep) until `done` holds.
-fn settle(
+/// Steps the window until `done` holds, or fails after `timeout`: answers come from the core's
+/// threads, so frames run until the condition, never for a fixed time.
+fn step_until(
     harness: &mut Harness<'static, DeskApp>,
+    timeout: Duration,
     mut done: impl FnMut(&Harness<'static, DeskApp>) -> bool,
 ) {
-    for _ in 0..100 {
+    let deadline = std::time::Instant::now() + timeout;
+    loop {
         // A spinner animates while a call runs; `run_ok` steps a bounded number of frames.
         harness.run_ok();
         if done(harness) {
             return;
         }
-        std::thread::sleep(std::time::Duration::from_millis(50));
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the window did not get there within {timeout:?}"
+        );
+        // Yield to the core's threads between frames.
+        std::thread::sleep(Duration::from_millis(10));
     }
-    panic!("the window did not get there");
+}
+
+/// `step_until` with a bound generous enough for a loaded CI machine.
+fn settle(
+    harness: &mut Harness<'static, DeskApp>,
+    done: impl FnMut(&Harness<'static, DeskApp>) -> bool,
+) {
+    step_until(harness, Duration::from_secs(30), done);
 }
 
 #[test]
@@ -577,8 +592,19 @@ fn a_draft_survives_a_restart() {
         harness.run_ok();
         open_composer(&mut harness);
         type_into(&mut harness, "Channel code", "RESTART-TEST");
-        // Saved shortly after the last keystroke.
-        std::thread::sleep(Duration::from_millis(900));
+        // Saved shortly after the last keystroke: wait until the drafts database holds it.
+        let drafts = dir.path().join("data/drafts.sqlite3");
+        settle(&mut harness, |_| {
+            rusqlite::Connection::open(&drafts)
+                .and_then(|db| {
+                    db.query_row(
+                        "SELECT count(*) FROM drafts WHERE body LIKE '%RESTART-TEST%'",
+                        [],
+                        |row| row.get::<_, i64>(0),
+                    )
+                })
+                .is_ok_and(|n| n == 1)
+        });
         settle(&mut harness, |h| {
             h.query_by_label("Save draft · done").is_some()
         });

@@ -4,7 +4,8 @@
 use reqwest::StatusCode;
 use serde::de::DeserializeOwned;
 
-use super::{ApiError, CachedToken, CallRecord, Operation, Secret, now_ms};
+use super::{ApiError, CachedToken, CallRecord, Operation, Secret};
+use crate::clock::now_ms;
 use crate::wire::activity::{BAD_PARAMETER, PROCESSING};
 use crate::wire::envelope::{BUSINESS_EXCEPTION_STATUS, Code};
 use crate::wire::{ActivityResponse, OrderEnvelope, TokenError, TokenResponse};

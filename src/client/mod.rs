@@ -22,6 +22,7 @@ use decode::{
     decode_activity, decode_order, decode_order_done, decode_token, recorded_body, success_code,
 };
 
+use crate::clock::now_ms;
 use crate::wire::{
     ActivityResponse, Asset, BatchOrderRequest, BatchOrderResult, BindRequest, ClaimRequest,
     CreatedEnterprise, Customer, CustomerQuery, DefaultFilter, EnterpriseRequest, LockRequest,
@@ -499,13 +500,6 @@ fn method_name(m: &Method) -> &'static str {
 /// Renew when less than five minutes (or half a short lifetime) remain.
 fn needs_renewal(t: &CachedToken, now: i64) -> bool {
     t.expires_at_ms - now < 5 * 60 * 1000
-}
-
-pub fn now_ms() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_millis() as i64)
-        .unwrap_or_default()
 }
 
 fn fresh_nonce() -> Result<String, ApiError> {

@@ -32,7 +32,8 @@ pub struct Drafts {
 impl Drafts {
     pub fn open(path: &Path) -> rusqlite::Result<Drafts> {
         if let Some(dir) = path.parent() {
-            let _ = std::fs::create_dir_all(dir);
+            // A failure shows as the database's own when it opens.
+            let _ = crate::private_files::create_private_dir(dir);
         }
         let conn = Connection::open(path)?;
         conn.busy_timeout(std::time::Duration::from_secs(5))?;

@@ -4,6 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use super::CoreError;
+use crate::private_files::write_atomic;
 use crate::wire::BatchOrderRequest;
 use crate::wire::parse::{self, ParseError};
 
@@ -56,13 +57,10 @@ pub fn parse_order_file(bytes: &[u8]) -> Result<BatchOrderRequest, FileError> {
     })
 }
 
+/// Writes a file the user asked for, whole or not at all (a failed export never leaves an empty
+/// or half file behind).
 pub fn write_file(path: &Path, body: &str) -> Result<(), CoreError> {
-    // Through a temporary file beside it, so a failed write never leaves half a file.
-    let mut tmp = path.as_os_str().to_owned();
-    tmp.push(".part");
-    let tmp = PathBuf::from(tmp);
-    std::fs::write(&tmp, body)
-        .and_then(|()| std::fs::rename(&tmp, path))
+    write_atomic(path, body.as_bytes())
         .map_err(|e| CoreError::File(format!("{}: {e}", path.display())))
 }
 

@@ -107,7 +107,7 @@ pub struct Journal {
 impl Journal {
     pub fn open(path: &Path) -> Result<Journal, JournalError> {
         if let Some(dir) = path.parent() {
-            std::fs::create_dir_all(dir)?;
+            crate::private_files::create_private_dir(dir)?;
         }
         let conn = Connection::open(path)?;
         conn.busy_timeout(std::time::Duration::from_secs(5))?;

@@ -23,10 +23,11 @@ use tokio::sync::mpsc as tokio_mpsc;
 pub use drafts::{Draft, DraftSummary};
 pub use journal::{JournalEntry, JournalFilter};
 pub use profiles::{Endpoint, Profile, Profiles, SANDBOX};
-pub use secrets::KeyringState;
+pub use secrets::{KeyringState, KeyringStore};
 
 // The UI imports only `core`: what it needs of the client and the interface comes through here.
-pub use crate::client::{ApiError, Operation, Secret, now_ms};
+pub use crate::client::{ApiError, Operation, Secret};
+pub use crate::clock::now_ms;
 pub use crate::wire;
 
 use crate::wire::{

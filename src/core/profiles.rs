@@ -6,6 +6,8 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
+use crate::private_files::{create_private_dir, write_atomic};
+
 /// The built-in profile's name.
 pub const SANDBOX: &str = "Sandbox";
 
@@ -149,13 +151,11 @@ impl Profiles {
             source,
         };
         if let Some(dir) = path.parent() {
-            std::fs::create_dir_all(dir).map_err(write)?;
+            create_private_dir(dir).map_err(write)?;
         }
         let text =
             serde_json::to_vec_pretty(self).map_err(|e| ProfilesError::Invalid(e.to_string()))?;
-        let tmp = path.with_extension("json.tmp");
-        std::fs::write(&tmp, text).map_err(write)?;
-        std::fs::rename(&tmp, path).map_err(write)
+        write_atomic(path, &text).map_err(write)
     }
 
     pub fn get(&self, name: &str) -> Option<&Profile> {

@@ -11,6 +11,7 @@ use super::profiles::SANDBOX;
 use super::secrets::{SecretKind, Secrets};
 use crate::client::{ApiError, Client, ClientConfig, NoObserver, Secret};
 use crate::platform::{Config, Server, StartError, create_app};
+use crate::private_files::{create_private_dir, write_atomic};
 use crate::wire::{BatchOrderRequest, BindRequest, CustomerQuery, EnterpriseRequest};
 
 /// The demo activities, built into the binary so it runs from anywhere.
@@ -37,10 +38,9 @@ impl Sandbox {
     /// Starts (or joins) the sandbox in `dir`. Blocking file and keyring work runs off the
     /// async threads.
     pub async fn start(dir: PathBuf, secrets: Arc<Secrets>) -> Result<Sandbox, String> {
-        std::fs::create_dir_all(&dir)
-            .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+        create_private_dir(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
         let activities = dir.join("activities.json");
-        std::fs::write(&activities, DEMO_ACTIVITIES)
+        write_atomic(&activities, DEMO_ACTIVITIES.as_bytes())
             .map_err(|e| format!("cannot write {}: {e}", activities.display()))?;
         let platform_dir = dir.join("platform");
         let url_file = dir.join("sandbox.url");
@@ -49,7 +49,7 @@ impl Sandbox {
         let (server, base_url) = match Server::start(config).await {
             Ok(server) => {
                 let url = server.base_url();
-                std::fs::write(&url_file, &url)
+                write_atomic(&url_file, url.as_bytes())
                     .map_err(|e| format!("cannot write {}: {e}", url_file.display()))?;
                 (Some(server), url)
             }
@@ -94,7 +94,7 @@ impl Sandbox {
         let marker = dir.join("provisioned");
         if !marker.exists() {
             provision(&sandbox.client()?).await?;
-            std::fs::write(&marker, "demo records provisioned\n")
+            write_atomic(&marker, b"demo records provisioned\n")
                 .map_err(|e| format!("cannot write {}: {e}", marker.display()))?;
         }
         Ok(sandbox)
@@ -132,7 +132,7 @@ fn sandbox_app(dir: &Path, secrets: &Secrets, renew: bool) -> Result<(String, Se
         app_key: created.app_key.clone(),
     })
     .map_err(|e| e.to_string())?;
-    std::fs::write(&app_file, text)
+    write_atomic(&app_file, &text)
         .map_err(|e| format!("cannot write {}: {e}", app_file.display()))?;
     secrets.set(SANDBOX, SecretKind::AppSecret, &created.app_secret);
     secrets.delete(SANDBOX, SecretKind::Token);

@@ -20,9 +20,22 @@ const OPEN_TIMEOUT: Duration = Duration::from_secs(5);
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum KeyringState {
     /// The OS keyring keeps them across sessions.
-    Available { store: String },
+    Available { store: KeyringStore },
     /// No keyring: secrets are kept in memory until the app closes, and asked for again.
     MemoryOnly { reason: String },
+}
+
+/// Which keyring holds the secrets; the console names it in the user's language.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum KeyringStore {
+    /// GNOME Keyring, KWallet or another Secret Service.
+    SecretService,
+    /// The Linux kernel's keyutils: kept until logout.
+    KernelKeyutils,
+    WindowsCredentialManager,
+    MacosKeychain,
+    /// A store handed to the core (tests).
+    Given,
 }
 
 impl KeyringState {
@@ -68,12 +81,10 @@ pub struct Secrets {
 
 impl Secrets {
     /// Secrets in the given store (tests pass `keyring_core::mock::Store::new()`).
-    pub fn with_store(store: Arc<CredentialStore>, name: &str) -> Self {
+    pub fn with_store(store: Arc<CredentialStore>, kind: KeyringStore) -> Self {
         Self {
             store: Some(store),
-            state: Mutex::new(KeyringState::Available {
-                store: name.to_owned(),
-            }),
+            state: Mutex::new(KeyringState::Available { store: kind }),
             listener: Mutex::new(None),
             memory: Mutex::new(HashMap::new()),
         }
@@ -98,7 +109,7 @@ impl Secrets {
             let _ = tx.send(open_native());
         });
         match rx.recv_timeout(OPEN_TIMEOUT) {
-            Ok(Ok((store, name))) => Self::with_store(store, &name),
+            Ok(Ok((store, kind))) => Self::with_store(store, kind),
             Ok(Err(reason)) => Self::memory_only(reason),
             Err(_) => Self::memory_only(format!(
                 "the OS keyring did not answer within {} s",
@@ -220,11 +231,11 @@ impl Secrets {
 }
 
 #[cfg(target_os = "linux")]
-fn open_native() -> Result<(Arc<CredentialStore>, String), String> {
+fn open_native() -> Result<(Arc<CredentialStore>, KeyringStore), String> {
     let mut why = Vec::new();
     match zbus_secret_service_keyring_store::Store::new() {
         Ok(store) => match probe(store.clone()) {
-            Ok(()) => return Ok((store as Arc<CredentialStore>, "Secret Service".to_owned())),
+            Ok(()) => return Ok((store as Arc<CredentialStore>, KeyringStore::SecretService)),
             Err(e) => why.push(format!("Secret Service: {e}")),
         },
         Err(e) => why.push(format!("Secret Service: {e}")),
@@ -232,10 +243,7 @@ fn open_native() -> Result<(Arc<CredentialStore>, String), String> {
     match linux_keyutils_keyring_store::Store::new() {
         Ok(store) => match probe(store.clone()) {
             Ok(()) => {
-                return Ok((
-                    store as Arc<CredentialStore>,
-                    "kernel keyutils (kept until logout)".to_owned(),
-                ));
+                return Ok((store as Arc<CredentialStore>, KeyringStore::KernelKeyutils));
             }
             Err(e) => why.push(format!("kernel keyutils: {e}")),
         },
@@ -245,24 +253,24 @@ fn open_native() -> Result<(Arc<CredentialStore>, String), String> {
 }
 
 #[cfg(target_os = "windows")]
-fn open_native() -> Result<(Arc<CredentialStore>, String), String> {
+fn open_native() -> Result<(Arc<CredentialStore>, KeyringStore), String> {
     let store = windows_native_keyring_store::Store::new().map_err(|e| e.to_string())?;
     probe(store.clone())?;
     Ok((
         store as Arc<CredentialStore>,
-        "Windows Credential Manager".to_owned(),
+        KeyringStore::WindowsCredentialManager,
     ))
 }
 
 #[cfg(target_os = "macos")]
-fn open_native() -> Result<(Arc<CredentialStore>, String), String> {
+fn open_native() -> Result<(Arc<CredentialStore>, KeyringStore), String> {
     let store = apple_native_keyring_store::keychain::Store::new().map_err(|e| e.to_string())?;
     probe(store.clone())?;
-    Ok((store as Arc<CredentialStore>, "macOS Keychain".to_owned()))
+    Ok((store as Arc<CredentialStore>, KeyringStore::MacosKeychain))
 }
 
 #[cfg(not(any(target_os = "linux", target_os = "windows", target_os = "macos")))]
-fn open_native() -> Result<(Arc<CredentialStore>, String), String> {
+fn open_native() -> Result<(Arc<CredentialStore>, KeyringStore), String> {
     Err("no OS keyring is supported on this system".to_owned())
 }
 

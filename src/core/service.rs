@@ -13,12 +13,13 @@ use super::drafts::Drafts;
 use super::journal::{Journal, JournalFilter};
 use super::profiles::{Endpoint, Profile, Profiles};
 use super::sandbox::Sandbox;
-use super::secrets::{SecretKind, Secrets};
+use super::secrets::{KeyringStore, SecretKind, Secrets};
 use super::{
     Call, Command, CommandId, CoreError, CoreOptions, CoreState, Event, ExportFormat,
     KeyringChoice, Outcome, Repaint, SandboxState,
 };
-use crate::client::{CachedToken, CallRecord, Client, ClientConfig, Observer, now_ms};
+use crate::client::{CachedToken, CallRecord, Client, ClientConfig, Observer};
+use crate::clock::now_ms;
 use crate::wire::LockRequest;
 
 /// Sends answers to the UI and wakes it: one repaint per answer, never a loop.
@@ -157,7 +158,7 @@ pub async fn run(
 ) {
     let outbox = Arc::new(outbox);
     let secrets = match options.keyring {
-        KeyringChoice::Store(store) => Secrets::with_store(store, "given store"),
+        KeyringChoice::Store(store) => Secrets::with_store(store, KeyringStore::Given),
         KeyringChoice::MemoryOnly => Secrets::memory_only("memory only, as configured"),
         KeyringChoice::Native => tokio::task::spawn_blocking(Secrets::native)
             .await

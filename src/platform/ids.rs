@@ -21,11 +21,3 @@ pub fn hash(parts: &[&[u8]]) -> Vec<u8> {
     }
     h.finalize().to_vec()
 }
-
-/// Now, in epoch milliseconds.
-pub fn now_ms() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_millis() as i64)
-        .unwrap_or_default()
-}

@@ -13,10 +13,11 @@ use super::activities::Activities;
 use super::apps::{self, AppCredentials};
 use super::auth::{self, Tokens};
 use super::error::OpError;
-use super::ids::now_ms;
 use super::rules::orders;
 use super::shared::{AppState, Shared};
 use super::store::Store;
+use crate::clock::now_ms;
+use crate::private_files::create_private_dir;
 
 /// The platform's region: the first digit of the asset numbers it hands out.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -202,7 +203,7 @@ fn millis(d: Duration) -> i64 {
 }
 
 fn lock_data_dir(dir: &Path) -> Result<File, StartError> {
-    std::fs::create_dir_all(dir).map_err(|source| StartError::DataDir {
+    create_private_dir(dir).map_err(|source| StartError::DataDir {
         path: dir.to_owned(),
         source,
     })?;
@@ -224,7 +225,7 @@ pub fn create_app(
     name: &str,
     scopes: &[String],
 ) -> Result<AppCredentials, OpError> {
-    std::fs::create_dir_all(data_dir)
+    create_private_dir(data_dir)
         .map_err(|e| OpError::Internal(format!("cannot create {}: {e}", data_dir.display())))?;
     let store = Store::open(data_dir)?;
     let (name, scopes) = (name.to_owned(), scopes.to_vec());

@@ -6,7 +6,8 @@ use egui::RichText;
 use serde::{Deserialize, Serialize};
 
 use super::caller::Caller;
-use super::form::{Field, busy_button_ui, field_with_ui, grid_ui, local_date, typed};
+use super::dates::local_date;
+use super::form::{Field, busy_button_ui, field_with_ui, grid_ui, typed};
 use super::i18n::{Lang, Text, t};
 use crate::core::wire::validate::{is_email, is_mobile};
 use crate::core::wire::{ActivityResponse, ClaimRequest};

@@ -190,13 +190,6 @@ where
     format!("\u{feff}{}", String::from_utf8_lossy(&bytes))
 }
 
-/// Epoch milliseconds as a local date, `2026-11-22`.
-pub fn local_date(ms: i64) -> String {
-    jiff::Timestamp::from_millisecond(ms)
-        .map(|at| at.to_zoned(jiff::tz::TimeZone::system()).date().to_string())
-        .unwrap_or_else(|_| ms.to_string())
-}
-
 #[cfg(test)]
 mod tests {
     use super::asset_numbers_from;

@@ -5,6 +5,7 @@ use std::path::PathBuf;
 
 use egui::{RichText, ScrollArea};
 
+use super::dates;
 use super::form::{busy_button_ui, home_file};
 use super::i18n::{Lang, Text, t};
 use crate::core::{
@@ -149,8 +150,12 @@ impl HistoryScreen {
             .striped(true)
             .num_columns(7)
             .show(ui, |ui| {
+                // Local time, with its zone in the heading.
+                ui.label(
+                    RichText::new(format!("{} ({})", t(lang, Text::Time), dates::zone_label()))
+                        .strong(),
+                );
                 for head in [
-                    Text::Time,
                     Text::Operation,
                     Text::Http,
                     Text::Code,
@@ -161,9 +166,10 @@ impl HistoryScreen {
                     ui.label(RichText::new(t(lang, head)).strong());
                 }
                 ui.end_row();
+                let now = crate::core::now_ms();
                 for e in &self.entries {
                     let selected = self.selected == Some(e.id);
-                    ui.label(time_of(e.at));
+                    ui.label(dates::local_time(e.at, now));
                     if ui.selectable_label(selected, &e.operation).clicked() {
                         self.selected = if selected { None } else { Some(e.id) };
                     }
@@ -222,22 +228,4 @@ fn pretty(body: &str) -> String {
     serde_json::from_str::<serde_json::Value>(body)
         .and_then(|v| serde_json::to_string_pretty(&v))
         .unwrap_or_else(|_| body.to_owned())
-}
-
-/// `HH:MM:SS` (UTC) of epoch milliseconds, with the day when it is not today.
-fn time_of(ms: i64) -> String {
-    let secs = ms.div_euclid(1000);
-    let (day, rest) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
-    let today = crate::core::now_ms().div_euclid(86_400_000);
-    let hms = format!(
-        "{:02}:{:02}:{:02}",
-        rest / 3600,
-        rest % 3600 / 60,
-        rest % 60
-    );
-    if day == today {
-        hms
-    } else {
-        format!("{}d ago {hms}", today - day)
-    }
 }

@@ -15,7 +15,7 @@ use super::i18n::{Text, t};
 use super::settings::SettingsScreen;
 use super::toasts::Toasts;
 use super::{Prefs, Screen, fonts};
-use crate::core::{Core, CoreState, Event, KeyringState, SandboxState};
+use crate::core::{Core, CoreState, Event, KeyringState, KeyringStore, SandboxState};
 
 pub struct DeskApp {
     core: Core,
@@ -136,9 +136,11 @@ impl DeskApp {
             ui.separator();
             let keyring = match &state.keyring {
                 None => RichText::new(self.t(Text::KeyringChecking)),
-                Some(KeyringState::Available { store }) => {
-                    RichText::new(format!("{}: {store}", self.t(Text::KeyringOk)))
-                }
+                Some(KeyringState::Available { store }) => RichText::new(format!(
+                    "{}: {}",
+                    self.t(Text::KeyringOk),
+                    self.t(keyring_name(*store))
+                )),
                 Some(KeyringState::MemoryOnly { .. }) => {
                     RichText::new(self.t(Text::KeyringMemory)).color(PRODUCTION_COLOUR)
                 }
@@ -223,6 +225,16 @@ impl DeskApp {
             Screen::History => self.history.ui(ui, &self.core, lang),
             Screen::Settings => self.settings.ui(ui, &self.core, state, &mut self.prefs),
         }
+    }
+}
+
+fn keyring_name(store: KeyringStore) -> Text {
+    match store {
+        KeyringStore::SecretService => Text::KeyringSecretService,
+        KeyringStore::KernelKeyutils => Text::KeyringKeyutils,
+        KeyringStore::WindowsCredentialManager => Text::KeyringWindows,
+        KeyringStore::MacosKeychain => Text::KeyringMacos,
+        KeyringStore::Given => Text::KeyringGiven,
     }
 }
 

@@ -7,9 +7,9 @@ use axum::response::{IntoResponse, Response};
 
 use super::admit::{Admission, JsonBody, Refusal, admit, json_body};
 use super::order::close_connection;
+use crate::clock::now_ms;
 use crate::platform::activities::{self, ClaimInput};
 use crate::platform::error::OpError;
-use crate::platform::ids::now_ms;
 use crate::platform::shared::AppState;
 use crate::wire::activity::{BAD_PARAMETER, NO_ACTIVITY, PROCESSING};
 use crate::wire::envelope::{FORBIDDEN, UNAUTHORIZED};

@@ -9,9 +9,9 @@ use axum::http::{HeaderMap, header};
 use rusqlite::Transaction;
 use serde::de::DeserializeOwned;
 
+use crate::clock::now_ms;
 use crate::platform::auth::{self, Caller};
 use crate::platform::error::OpError;
-use crate::platform::ids::now_ms;
 use crate::platform::shared::{AppState, Shared};
 use crate::wire::parse;
 

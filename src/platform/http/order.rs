@@ -10,9 +10,9 @@ use rusqlite::Transaction;
 use serde::de::DeserializeOwned;
 
 use super::admit::{Admission, Query, Refusal, admit, json_body};
+use crate::clock::now_ms;
 use crate::platform::auth::Caller;
 use crate::platform::error::OpError;
-use crate::platform::ids::now_ms;
 use crate::platform::rules::{assets, customers, locks, orders, shellnums};
 use crate::platform::shared::{AppState, Shared};
 use crate::wire::envelope::{self, BUSINESS_EXCEPTION_STATUS};

@@ -7,9 +7,9 @@ use axum::response::{IntoResponse, Response};
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
 
+use crate::clock::now_ms;
 use crate::platform::apps;
 use crate::platform::error::OpError;
-use crate::platform::ids::now_ms;
 use crate::platform::shared::AppState;
 use crate::wire::{TokenError, TokenResponse};
 

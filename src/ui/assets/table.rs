@@ -5,7 +5,8 @@ use egui_extras::{Column, TableBuilder};
 
 use super::{AssetsScreen, LockAction, ROW_HEIGHT, license_type_words, lockable};
 use crate::core::wire::Asset;
-use crate::ui::form::{PRODUCTION_COLOUR, REMOTE_COLOUR, local_date};
+use crate::ui::dates::local_date;
+use crate::ui::form::{PRODUCTION_COLOUR, REMOTE_COLOUR};
 use crate::ui::i18n::{Lang, Text, t};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -4,9 +4,8 @@
 //! shared validation found for its field, and takes the focus when a problem is clicked.
 
 use egui::{Response, RichText};
-use jiff::civil::Date;
-use jiff::tz::TimeZone;
 
+use super::super::dates::{self, day_ms, local_day};
 use super::super::i18n::{Lang, Text, t};
 use super::labels::field_label;
 
@@ -128,9 +127,7 @@ impl FormCx<'_> {
         let lang = self.lang;
         self.row(ui, field, false, |ui| {
             ui.horizontal(|ui| {
-                let mut day = value
-                    .and_then(local_day)
-                    .unwrap_or_else(|| jiff::Zoned::now().date());
+                let mut day = value.and_then(local_day).unwrap_or_else(dates::today);
                 let was_set = value.is_some();
                 let mut set = was_set;
                 let mut response = ui.checkbox(&mut set, "");
@@ -248,19 +245,4 @@ impl FormCx<'_> {
             response
         });
     }
-}
-
-fn local_day(ms: i64) -> Option<Date> {
-    let at = jiff::Timestamp::from_millisecond(ms).ok()?;
-    Some(at.to_zoned(TimeZone::system()).date())
-}
-
-fn day_ms(day: Date, end_of_day: bool) -> Option<i64> {
-    let time = if end_of_day {
-        day.at(23, 59, 59, 999_000_000)
-    } else {
-        day.at(0, 0, 0, 0)
-    };
-    let zoned = time.to_zoned(TimeZone::system()).ok()?;
-    Some(zoned.timestamp().as_millisecond())
 }
