@@ -7,7 +7,7 @@ use egui::RichText;
 
 use super::caller::Caller;
 use super::form::{busy_button_ui, csv_with_bom, home_file};
-use super::i18n::{Lang, Text, t};
+use super::i18n::{Lang, Text, t, tr};
 use crate::core::wire::validate::MAX_SHELLNUMS;
 use crate::core::{Call, Command, Event, Latest, Outcome};
 
@@ -77,12 +77,7 @@ impl AssetNumbersScreen {
         }
         ui.separator();
         ui.horizontal(|ui| {
-            ui.label(
-                RichText::new(
-                    t(lang, Text::NumbersCount).replace("{n}", &self.numbers.len().to_string()),
-                )
-                .strong(),
-            );
+            ui.label(RichText::new(tr!(lang, "numbers-count", n = self.numbers.len())).strong());
             if ui.button(t(lang, Text::CopyAll)).clicked() {
                 ui.ctx().copy_text(self.numbers.join("\n"));
             }

@@ -7,7 +7,7 @@ use egui::{RichText, ScrollArea};
 
 use super::caller::Caller;
 use super::form::{busy_button_ui, grid_ui, text_fields_ui, typed};
-use super::i18n::{Lang, Text, t};
+use super::i18n::{Lang, Text, t, tr};
 use crate::core::wire::validate::{self, Problem};
 use crate::core::wire::{
     BindRequest, CreatedEnterprise, Customer, CustomerQuery, DefaultFilter, EnterpriseRequest,
@@ -200,7 +200,7 @@ impl CustomersScreen {
                 ui.label(t(lang, Text::NoCustomers));
             }
             Some(found) => {
-                ui.label(t(lang, Text::CustomersFound).replace("{n}", &found.len().to_string()));
+                ui.label(tr!(lang, "customers-found", n = found.len()));
                 customers_table_ui(ui, lang, found);
             }
         }

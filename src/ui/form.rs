@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use egui::{Color32, Response, RichText};
 
-use super::i18n::{Lang, Text, t};
+use super::i18n::{Lang, Text, t, tr};
 use crate::core::Profile;
 use crate::core::wire::validate::Problem;
 
@@ -100,7 +100,7 @@ pub fn problem_in_words(lang: Lang, problem: &Problem) -> String {
         .strip_prefix("at most ")
         .and_then(|rest| rest.strip_suffix(" characters"))
     {
-        return t(lang, Text::AtMostChars).replace("{n}", n);
+        return tr!(lang, "at-most-chars", n = n);
     }
     if message.starts_with("must be a mobile number") {
         return t(lang, Text::NotMobile).to_owned();
@@ -161,7 +161,7 @@ pub fn warn_if_production(text: String, profile: &Profile) -> RichText {
 
 /// Which profile a confirmation acts on; a production one in the warning colour.
 pub fn profile_line_ui(ui: &mut egui::Ui, lang: Lang, profile: &Profile) {
-    let line = t(lang, Text::OnProfile).replace("{profile}", profile_name(lang, profile));
+    let line = tr!(lang, "on-profile", profile = profile_name(lang, profile));
     ui.label(warn_if_production(line, profile));
 }
 

@@ -1,8 +1,60 @@
-//! Every label in Chinese and English. The default follows the OS locale.
+//! Every label in Chinese and English, from the Fluent files in `i18n/` (`en` and `zh-CN`, the
+//! same message ids in each; a test checks it). `tr!` names a message and its arguments, and
+//! `i18n-embed-fl` checks both at compile time; plurals follow each language's rules. The
+//! default language follows the OS.
 
+use std::collections::HashMap;
+use std::sync::{LazyLock, Mutex, PoisonError};
+
+use i18n_embed::LanguageLoader;
+use i18n_embed::fluent::{FluentLanguageLoader, fluent_language_loader};
+use rust_embed::RustEmbed;
 use serde::{Deserialize, Serialize};
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(RustEmbed)]
+#[folder = "i18n/"]
+struct Translations;
+
+/// A message of the UI in a language: `tr!(lang, "id")`, `tr!(lang, "id", n = count)`.
+macro_rules! tr {
+    ($lang:expr, $id:literal) => {
+        i18n_embed_fl::fl!($crate::ui::i18n::loader($lang), $id)
+    };
+    ($lang:expr, $id:literal, $($args:tt)*) => {
+        i18n_embed_fl::fl!($crate::ui::i18n::loader($lang), $id, $($args)*)
+    };
+}
+pub(crate) use tr;
+
+fn load(language: &str) -> FluentLanguageLoader {
+    let loader: FluentLanguageLoader = fluent_language_loader!();
+    // The files are compiled in, so this fails only for a defect the tests catch; English,
+    // the fallback, then answers.
+    match language.parse() {
+        Ok(id) => {
+            if let Err(e) = loader.load_languages(&Translations, &[id]) {
+                tracing::error!(error = %e, language, "the translations could not be loaded");
+            }
+        }
+        Err(e) => tracing::error!(error = %e, language, "not a language identifier"),
+    }
+    // egui lays text out itself: Unicode isolation marks around arguments would show as boxes.
+    loader.set_use_isolating(false);
+    loader
+}
+
+static ENGLISH: LazyLock<FluentLanguageLoader> = LazyLock::new(|| load("en"));
+static CHINESE: LazyLock<FluentLanguageLoader> = LazyLock::new(|| load("zh-CN"));
+
+/// The messages of a language (one loader each: tests run windows in both at once).
+pub fn loader(lang: Lang) -> &'static FluentLanguageLoader {
+    match lang {
+        Lang::En => &ENGLISH,
+        Lang::Zh => &CHINESE,
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Lang {
     En,
     Zh,
@@ -28,7 +80,7 @@ impl Lang {
 }
 
 /// A label of the UI.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Text {
     AppName,
     Customers,
@@ -77,10 +129,7 @@ pub enum Text {
     ExportResults,
     StatusCode,
     StatusWords,
-    OnProfile,
     AssetsStart,
-    DoDisable,
-    DoEnable,
     DisableListed,
     EnableListed,
     Action,
@@ -91,7 +140,6 @@ pub enum Text {
     AllFieldsRequired,
     AssetNumber,
     AssetNumbersHelp,
-    AssetsShown,
     Assignment,
     AwaitingActivation,
     Branch,
@@ -102,16 +150,12 @@ pub enum Text {
     Claim,
     ClearSelection,
     Columns,
-    ConfirmDisable,
-    ConfirmEnable,
     CopyAll,
     CopyResults,
     Created2,
-    DisableResults,
     DisableSelected,
     Disable,
     Disabled,
-    EnableResults,
     EnableSelected,
     Enable,
     ExtendCode,
@@ -129,15 +173,12 @@ pub enum Text {
     KindUnknown,
     LicenseTypeCol,
     ListAssets,
-    ListingDropped,
     LockByNumbers,
     LockNumbersHelp,
     LockUnlock,
     Member,
     NoAssets,
     NoneYet,
-    NumbersCount,
-    OperatorIs,
     PlatformSays,
     ProductsCol,
     Reason,
@@ -155,7 +196,6 @@ pub enum Text {
     Result3002,
     ResultOther,
     SelectAllFiltered,
-    SelectedCount,
     SendToComposer,
     SortHint,
     Source,
@@ -212,21 +252,10 @@ pub enum Text {
     NewBatchId,
     HowMany,
     NoProblems,
-    ProblemsCount,
-    MoreProblems,
-    SubmittedNew,
-    SubmittedAgain,
     Sequence,
     LicenseOrderId,
-    ConfirmSubmit,
-    SummaryOrders,
-    SummaryCounts,
-    RemovesAssets,
-    RemovesProducts,
     DeletesFinal,
-    RepeatWarning,
     Send,
-    DeleteDraftQuestion,
     CannotUndo,
     ConfirmDeleteDraft,
     ExpandCollapse,
@@ -252,7 +281,6 @@ pub enum Text {
     AllCustomers,
     AppKey,
     AppSecret,
-    AtMostChars,
     BaseUrl,
     BindCustomer,
     BindHelp,
@@ -264,7 +292,6 @@ pub enum Text {
     ChannelCode,
     ChannelCustomerId,
     ConfirmRemove,
-    ConnectedWith,
     CreateEnterprise,
     CreateHelp,
     Create,
@@ -272,7 +299,6 @@ pub enum Text {
     CrmCustomerId,
     CustomerId,
     CustomerName,
-    CustomersFound,
     DefaultOnly,
     DefaultType,
     Dismiss,
@@ -316,7 +342,6 @@ pub enum Text {
     QueryCustomers,
     QueryHelp,
     Query,
-    RemoveProfileQuestion,
     RemoveProfileWarning,
     RemoveProfile,
     RequiredMark,
@@ -336,496 +361,360 @@ pub enum Text {
     Yes,
 }
 
+/// A label without arguments in the language; labels with arguments are `tr!` at their use.
+/// Formatted once per language and kept: a frame names hundreds of labels.
 pub fn t(lang: Lang, text: Text) -> &'static str {
+    static FORMATTED: LazyLock<Mutex<HashMap<(Lang, Text), &'static str>>> =
+        LazyLock::new(|| Mutex::new(HashMap::new()));
+    let mut formatted = FORMATTED.lock().unwrap_or_else(PoisonError::into_inner);
+    formatted
+        .entry((lang, text))
+        .or_insert_with(|| Box::leak(message(lang, text).into_boxed_str()))
+}
+
+/// A message named at run time (an interface field's label), formatted once and kept; None
+/// when there is no such message.
+pub fn lookup(lang: Lang, id: &str) -> Option<&'static str> {
+    type Found = HashMap<(Lang, String), Option<&'static str>>;
+    static FOUND: LazyLock<Mutex<Found>> = LazyLock::new(|| Mutex::new(HashMap::new()));
+    let mut found = FOUND.lock().unwrap_or_else(PoisonError::into_inner);
+    *found.entry((lang, id.to_owned())).or_insert_with(|| {
+        let loader = loader(lang);
+        loader
+            .has(id)
+            .then(|| &*Box::leak(loader.get(id).into_boxed_str()))
+    })
+}
+
+fn message(lang: Lang, text: Text) -> String {
     use Text::*;
-    let (en, zh) = match text {
-        AppName => ("License Desk", "授权管理台"),
-        Customers => ("Customers", "客户"),
-        Orders => ("Orders", "订单"),
-        Assets => ("Assets", "资产"),
-        Activities => ("Activities", "活动"),
-        AssetNumbers => ("Asset numbers", "资产编号"),
-        History => ("History", "历史记录"),
-        Settings => ("Settings", "设置"),
-        Profile => ("Profile", "配置"),
-        Production => ("PRODUCTION", "生产环境"),
-        Sandbox => ("Sandbox", "沙箱"),
-        KeyringChecking => ("Keyring: checking…", "密钥环：检查中…"),
-        KeyringOk => ("Keyring", "密钥环"),
-        KeyringSecretService => ("Secret Service", "Secret Service（系统密钥环）"),
-        KeyringKeyutils => (
-            "kernel keyutils (kept until logout)",
-            "内核 keyutils（注销后清除）",
-        ),
-        KeyringWindows => ("Windows Credential Manager", "Windows 凭据管理器"),
-        KeyringMacos => ("macOS Keychain", "macOS 钥匙串"),
-        KeyringGiven => ("given store", "指定的存储"),
-        KeyringMemory => (
-            "No keyring: secrets kept for this session only",
-            "无密钥环：密钥仅在本次会话中保存",
-        ),
-        SandboxStarting => ("Sandbox starting…", "沙箱启动中…"),
-        SandboxReady => ("Sandbox ready", "沙箱已就绪"),
-        SandboxFailed => ("Sandbox failed", "沙箱启动失败"),
-        Ready => ("Ready", "就绪"),
-        Language => ("Language", "语言"),
-        Theme => ("Theme", "主题"),
-        Dark => ("Dark", "深色"),
-        Light => ("Light", "浅色"),
-        Refresh => ("Refresh", "刷新"),
-        Operation => ("Operation", "操作"),
-        Code => ("Code", "代码"),
-        CodeFilter => ("Filter by code", "按代码筛选"),
-        AllOperations => ("All operations", "全部操作"),
-        ExportCsv => ("Export CSV", "导出 CSV"),
-        ExportTo => ("Export to", "导出到"),
-        Time => ("Time", "时间"),
-        Http => ("HTTP", "HTTP"),
-        DurationMs => ("ms", "毫秒"),
-        Attempt => ("Attempt", "尝试"),
-        Request => ("Request", "请求"),
-        Response => ("Response", "应答"),
-        NoEntries => ("No calls recorded yet.", "尚无调用记录。"),
-        Exported => ("Exported", "已导出"),
-        Failed => ("Failed", "失败"),
-        Loading => ("Loading…", "加载中…"),
-        ExportResults => ("Export results", "导出结果"),
-        StatusCode => ("Status", "状态码"),
-        StatusWords => ("Meaning", "含义"),
-        OnProfile => ("On the profile {profile}", "配置：{profile}"),
-        AssetsStart => (
-            "Enter an enterprise global id and list its assets (the Sandbox's demo enterprise is EG0000000001).",
-            "输入企业全局编号并列出其资产（沙箱的示例企业为 EG0000000001）。",
-        ),
-        DoDisable => ("Disable {n} lock(s)", "禁用 {n} 把锁"),
-        DoEnable => ("Enable {n} lock(s)", "启用 {n} 把锁"),
-        DisableListed => ("Disable these", "禁用这些"),
-        EnableListed => ("Enable these", "启用这些"),
-        Action => ("Action", "操作"),
-        ActivateSeparately => ("to be activated separately", "需单独激活"),
-        Activation => ("Activation", "激活"),
-        ActiveNow => ("active now", "已生效"),
-        ActivityLabel => ("Activity label", "活动标识"),
-        AllFieldsRequired => ("All four fields are required.", "四个字段均为必填。"),
-        AssetNumber => ("Asset number", "资产编号"),
-        AssetNumbersHelp => (
-            "New asset numbers from the platform: never handed out twice, also across restarts.",
-            "从平台申请新的资产编号：不会重复发放，重启后亦然。",
-        ),
-        AssetsShown => ("{n} of {total} assets", "共 {total} 个资产，显示 {n} 个"),
-        Assignment => ("Assignment", "分配状态"),
-        AwaitingActivation => ("awaiting activation", "待激活"),
-        Branch => ("Branch", "分公司"),
-        Chip4 => ("4th generation", "第四代"),
-        Chip5 => ("5th generation", "第五代"),
-        Chip => ("Chip", "芯片"),
-        ClaimHelp => (
-            "Claims an activity's products for a participant: a mobile number, an e-mail address, an enterprise global id or a lock's asset number.",
-            "为参与者领取活动产品：手机号、邮箱、企业全局编号或加密锁资产编号。",
-        ),
-        Claim => ("Claim", "领取"),
-        ClearSelection => ("Clear selection", "清除选择"),
-        Columns => ("Columns", "列"),
-        ConfirmDisable => ("Disable {n} lock(s)?", "禁用 {n} 把加密锁？"),
-        ConfirmEnable => ("Enable {n} lock(s)?", "启用 {n} 把加密锁？"),
-        CopyAll => ("Copy all", "全部复制"),
-        CopyResults => ("Copy results", "复制结果"),
-        Created2 => ("Created", "创建日期"),
-        DisableResults => (
-            "Disable: {ok} of {n} succeeded",
-            "禁用：{n} 个中成功 {ok} 个",
-        ),
-        DisableSelected => ("Disable selected", "禁用所选"),
-        Disable => ("Disable", "禁用"),
-        Disabled => ("disabled", "已禁用"),
-        EnableResults => (
-            "Enable: {ok} of {n} succeeded",
-            "启用：{n} 个中成功 {ok} 个",
-        ),
-        EnableSelected => ("Enable selected", "启用所选"),
-        Enable => ("Enable", "启用"),
-        ExtendCode => ("Extension code", "扩展属性编码"),
-        Extension => ("extension", "扩展"),
-        ExtensionsCol => ("Extensions", "扩展属性"),
-        FilterHint => (
-            "number, type, customer, extension",
-            "编号、类型、客户、扩展属性",
-        ),
-        Filter => ("Filter", "筛选"),
-        Frozen => ("frozen", "已冻结"),
-        IdentityHint => (
-            "mobile, e-mail, EG… or lock number",
-            "手机号、邮箱、EG… 或锁号",
-        ),
-        Identity => ("Identity", "身份标识"),
-        KindEmail => ("an e-mail address", "邮箱地址"),
-        KindEnterprise => ("an enterprise global id", "企业全局编号"),
-        KindLock => ("a lock's asset number", "加密锁资产编号"),
-        KindMobile => ("a mobile number", "手机号"),
-        KindUnknown => (
-            "not a mobile number, e-mail, enterprise or lock number",
-            "不是手机号、邮箱、企业编号或锁号",
-        ),
-        LicenseTypeCol => ("License type", "授权类型"),
-        ListAssets => ("List assets", "列出资产"),
-        ListingDropped => (
-            "The listing from the profile {profile} was closed: another profile is active now.",
-            "已关闭配置 {profile} 的资产列表：现在使用的是另一个配置。",
-        ),
-        LockByNumbers => ("Lock by numbers…", "按编号禁用/启用…"),
-        LockNumbersHelp => (
-            "Asset numbers: typed or pasted, separated by lines, spaces, commas or semicolons",
-            "资产编号：输入或粘贴，以换行、空格、逗号或分号分隔",
-        ),
-        LockUnlock => ("Disable or enable", "禁用或启用"),
-        Member => ("member", "成员"),
-        NoAssets => (
-            "No assets: the enterprise has none, or none with that extension code.",
-            "没有资产：该企业没有资产，或没有带此扩展属性编码的资产。",
-        ),
-        NoneYet => ("none yet", "暂无"),
-        NumbersCount => ("{n} number(s)", "{n} 个编号"),
-        OperatorIs => (
-            "Operator: {operator} (set in the profile)",
-            "操作人：{operator}（在配置中设置）",
-        ),
-        PlatformSays => ("Platform's code and message", "平台代码和消息"),
-        ProductsCol => ("Products", "产品"),
-        Reason => ("Reason", "原因"),
-        Recent => ("Recent", "最近"),
-        RegionDomestic => ("domestic", "国内"),
-        RegionOther => ("other", "其他"),
-        RegionSingapore => ("Singapore", "新加坡"),
-        Region => ("Region", "区域"),
-        Result0000 => (
-            "Claimed: the products below were granted.",
-            "领取成功：已发放以下产品。",
-        ),
-        Result1001 => (
-            "A field is missing or wrong, or the request was sent twice.",
-            "字段缺失或有误，或请求重复提交。",
-        ),
-        Result1002 => (
-            "The platform failed; nothing was claimed. Try again later.",
-            "平台出错，未领取任何产品。请稍后重试。",
-        ),
-        Result1004 => (
-            "The identity is not a mobile number, e-mail address, known enterprise or known lock.",
-            "身份标识不是手机号、邮箱、已知企业或已知加密锁。",
-        ),
-        Result2001 => (
-            "This source or branch may not take part in the activity.",
-            "该来源或分公司不能参加此活动。",
-        ),
-        Result3001 => (
-            "There is no activity with this label.",
-            "没有此标识的活动。",
-        ),
-        Result3002 => (
-            "Nothing could be claimed: each unit's reason is below.",
-            "无法领取：各单元原因如下。",
-        ),
-        ResultOther => ("Refused by the platform.", "平台拒绝。"),
-        SelectAllFiltered => ("Select all shown", "全选当前显示"),
-        SelectedCount => (
-            "{n} selected ({locks} locks)",
-            "已选 {n} 个（其中加密锁 {locks} 个）",
-        ),
-        SendToComposer => ("Send to the order composer", "发送到订单编排"),
-        SortHint => ("click to sort", "点击排序"),
-        Source => ("Source", "来源"),
-        State => ("State", "状态"),
-        StatusFailed => ("failed", "失败"),
-        StatusNotFound => ("no such lock", "锁不存在"),
-        StatusSuccess => ("success", "成功"),
-        StatusWrongType => ("wrong lock type", "锁类型不正确"),
-        UndoDisable => (
-            "This can be undone: Enable gives the locks back.",
-            "此操作可撤销：启用即可恢复。",
-        ),
-        UndoEnable => (
-            "This can be undone: Disable takes the locks away again.",
-            "此操作可撤销：禁用即可再次停用。",
-        ),
-        Unit14001 => ("the unit has not started yet", "该单元尚未开始"),
-        Unit14002 => ("the unit has ended", "该单元已结束"),
-        Unit14003 => ("this kind of identity may not claim it", "此类身份不能领取"),
-        Unit14004 => ("no stock left", "库存已领完"),
-        Unit14005 => (
-            "this identity has claimed it as often as allowed",
-            "该身份的领取次数已达上限",
-        ),
-        Unit => ("Unit", "单元"),
-        UpdatedCol => ("Updated", "更新日期"),
-        ValidFrom => ("Valid from", "生效日期"),
-        ValidUntil => ("Valid until", "截止日期"),
-        Validity => ("Validity", "有效期"),
-        AssetNumbersHint => ("one per line, or paste a column", "每行一个，或粘贴一列"),
-        ExtensionsHint => ("code=value, one per line", "编码=值，每行一个"),
-        LoadDrafts => ("Load drafts", "加载草稿"),
-        OpenDraft => ("Open draft", "打开草稿"),
-        SaveDraft => ("Save draft", "保存草稿"),
-        RenameDraft => ("Rename draft", "重命名草稿"),
-        DeleteDraft => ("Delete draft", "删除草稿"),
-        Browse => ("Browse…", "浏览…"),
-        ImportFile => ("Import", "导入"),
-        ExportFile => ("Export", "导出"),
-        SaveAs => ("Save as…", "另存为…"),
-        GetAssetNumbers => ("Get new asset numbers", "申请新资产编号"),
-        SubmitBatch => ("Submit batch", "提交批量订单"),
-        Draft => ("Draft", "草稿"),
-        DraftName => ("Name", "名称"),
-        NewDraft => ("New", "新建"),
-        TemplateNewPurchase => ("New purchase", "新购"),
-        TemplateDeleteAssets => ("Delete assets", "删除资产"),
-        TemplateDeleteProducts => ("Delete products", "删除产品"),
-        OrderFile => ("File", "文件"),
-        FileHint => (
-            "path of a JSON file, or drop a file on the window",
-            "JSON 文件路径，或将文件拖到窗口",
-        ),
-        LoadingFile => ("Loading", "正在加载"),
-        DraftUntouched => ("The draft was not changed.", "草稿未做任何改动。"),
-        AddOrder => ("Add order", "添加订单"),
-        AddAsset => ("Add asset", "添加资产"),
-        AddProduct => ("Add product", "添加产品"),
-        AddPackage => ("Add package", "添加商品包"),
-        AddFeature => ("Add feature", "添加特征"),
-        AddSubPackage => ("Add sub-package", "添加下级商品包"),
-        Duplicate => ("Duplicate", "复制"),
-        MoveUp => ("Move up", "上移"),
-        MoveDown => ("Move down", "下移"),
-        Remove => ("Remove", "移除"),
-        NewBatchId => ("New channel order id", "新渠道订单号"),
-        HowMany => ("How many", "数量"),
-        NoProblems => ("No problems: ready to submit.", "没有问题，可以提交。"),
-        ProblemsCount => (
-            "{n} problem(s) to fix before submitting; click one to go to its field.",
-            "提交前需修正 {n} 个问题；点击问题可跳转到对应字段。",
-        ),
-        MoreProblems => ("… and {n} more", "…… 还有 {n} 个"),
-        SubmittedNew => (
-            "Submitted: {n} license order(s) created.",
-            "已提交：创建了 {n} 个授权订单。",
-        ),
-        SubmittedAgain => (
-            "Already submitted with this channel order id: the platform answered with the first result and created nothing new ({n} order(s)).",
-            "此渠道订单号已提交过：平台返回首次提交的结果，未重复创建（{n} 个订单）。",
-        ),
-        Sequence => ("Sequence", "序号"),
-        LicenseOrderId => ("License order id", "授权订单号"),
-        ConfirmSubmit => (
-            "Submit this batch to {profile}?",
-            "向 {profile} 提交此批量订单？",
-        ),
-        SummaryOrders => (
-            "{n} order(s): {new} new purchase, {assets} delete assets, {products} delete products.",
-            "{n} 个订单：新购 {new} 个，删除资产 {assets} 个，删除产品 {products} 个。",
-        ),
-        SummaryCounts => (
-            "{assets} asset number(s), {products} product(s).",
-            "{assets} 个资产编号，{products} 个产品。",
-        ),
-        RemovesAssets => (
-            "Order #{seq} removes the assets {assets} and all their products.",
-            "订单 #{seq} 将删除资产 {assets} 及其全部产品。",
-        ),
-        RemovesProducts => (
-            "Order #{seq} removes the products {products} from the assets {assets}.",
-            "订单 #{seq} 将从资产 {assets} 中删除产品 {products}。",
-        ),
-        DeletesFinal => (
-            "Deletions cannot be undone: a new purchase would have to grant them again.",
-            "删除不可撤销：如需恢复，须重新新购。",
-        ),
-        RepeatWarning => (
-            "This draft was already submitted with {id}: the platform will answer with the first result and create nothing. Use a new channel order id for a new batch.",
-            "此草稿已用 {id} 提交过：平台将返回首次结果，不会重复创建。新批次请使用新的渠道订单号。",
-        ),
-        Send => ("Send", "提交"),
-        DeleteDraftQuestion => ("Delete the draft {name}?", "删除草稿 {name}？"),
-        CannotUndo => ("This cannot be undone.", "此操作不可撤销。"),
-        ConfirmDeleteDraft => ("Delete", "删除"),
-        ExpandCollapse => ("expand or collapse", "展开或折叠"),
-        Batch => ("Batch", "批次"),
-        Product => ("Product", "产品"),
-        Feature => ("Feature", "特征"),
-        Package => ("Package", "商品包"),
-        Asset => ("Asset", "资产"),
-        NotANumber => ("a whole number", "须为整数"),
-        NotSet => ("not set", "未设置"),
-        ExplainFile => (
-            "The file could not be read, written or understood; the place is given below. Nothing was changed.",
-            "文件无法读取、写入或解析，位置见下方。未做任何更改。",
-        ),
-        Active => ("active", "使用中"),
-        InUse => ("In use", "使用状态"),
-        Channel => ("Channel", "渠道"),
-        ChannelCustomer => ("Customer in channel", "渠道客户"),
-        Enterprise => ("Enterprise", "企业"),
-        KindProduction => ("Production", "生产"),
-        ProductionPlatform => ("Production platform", "生产平台"),
-        Operator => ("Operator", "操作人"),
-        PlatformAddress => ("Platform address", "平台地址"),
-        AddProfile => ("Add profile", "添加配置"),
-        Address => ("Address", "地址"),
-        AllCustomers => ("All customers", "全部客户"),
-        AppKey => ("App key", "应用 Key"),
-        AppSecret => ("App secret", "应用密钥"),
-        AtMostChars => ("at most {n} characters", "最多 {n} 个字符"),
-        BaseUrl => ("Base URL", "基础地址"),
-        BindCustomer => ("Bind customer", "绑定客户"),
-        BindHelp => (
-            "Binds a channel's customer to the enterprise master account with that exact name; if there is none, one is created and the customer becomes its default customer.",
-            "将渠道客户绑定到同名的企业主账号；若不存在则创建，该客户成为其默认客户。",
-        ),
-        Bind => ("Bind", "绑定"),
-        Bound => ("Bound:", "已绑定："),
-        BranchName => ("Branch name", "分公司名称"),
-        BuiltIn => ("built in", "内置"),
-        Cancel => ("Cancel", "取消"),
-        ChannelCode => ("Channel code", "渠道编码"),
-        ChannelCustomerId => ("Channel customer id", "渠道客户编号"),
-        ConfirmRemove => ("Remove", "删除"),
-        ConnectedWith => (
-            "{profile}: connected. Scopes: {scope}; the token is valid for {hours} h more.",
-            "{profile}：连接成功。权限范围：{scope}；令牌还有 {hours} 小时有效。",
-        ),
-        CreateEnterprise => ("Create enterprise", "创建企业主账号"),
-        CreateHelp => (
-            "Creates an enterprise master account for a CRM customer, with its default customer and its members.",
-            "为 CRM 客户创建企业主账号，同时创建默认客户及成员。",
-        ),
-        Create => ("Create", "创建"),
-        Created => ("Created:", "已创建："),
-        CrmCustomerId => ("CRM customer id", "CRM 客户编号"),
-        CustomerId => ("Customer id", "客户编号"),
-        CustomerName => ("Customer name", "客户名称"),
-        CustomersFound => ("{n} customer(s)", "共 {n} 个客户"),
-        DefaultOnly => ("Default customer only", "仅默认客户"),
-        DefaultType => ("Default customer created", "已创建默认客户"),
-        Dismiss => ("Dismiss", "关闭"),
-        Done => ("done", "完成"),
-        EditProfile => ("Edit profile", "编辑配置"),
-        EditThisEnterprise => ("Edit this enterprise", "修改此企业"),
-        EnterpriseGlobalId => ("Enterprise global id", "企业全局编号"),
-        EnterpriseName => ("Enterprise name", "企业名称"),
-        ExplainForbidden => (
-            "This app is not allowed to do this (its scopes do not cover it). Ask the platform's administrator for the scope.",
-            "此应用无权执行该操作（权限范围不包含）。请向平台管理员申请权限。",
-        ),
-        ExplainInvalid => (
-            "The platform refused the request: a field is missing, malformed, or conflicts with existing data. Correct it and send again; what you typed is kept.",
-            "平台拒绝了请求：有字段缺失、格式错误或与已有数据冲突。请修改后重新提交，已填写的内容会保留。",
-        ),
-        ExplainNoSecret => (
-            "No app secret is stored for this profile. Enter it in Settings.",
-            "此配置没有保存应用密钥，请在设置中填写。",
-        ),
-        ExplainNotFound => (
-            "The platform does not know this address. Check the profile's base URL in Settings.",
-            "平台不认识此地址，请在设置中检查配置的基础地址。",
-        ),
-        ExplainPlatformFailed => (
-            "The platform failed internally; nothing was changed. Try again later.",
-            "平台内部出错，未做任何更改。请稍后重试。",
-        ),
-        ExplainProfile => (
-            "The profile cannot be used or saved as it is. Check it in Settings.",
-            "此配置当前无法使用或保存，请在设置中检查。",
-        ),
-        ExplainRefused => ("The platform refused the request.", "平台拒绝了请求。"),
-        ExplainSandbox => (
-            "The built-in Sandbox platform is not available.",
-            "内置沙箱平台不可用。",
-        ),
-        ExplainStopped => ("License Desk is shutting down.", "授权管理台正在关闭。"),
-        ExplainStorage => (
-            "A local file could not be read or written.",
-            "无法读写本地文件。",
-        ),
-        ExplainTimeout => (
-            "The platform did not answer in time. The call may have been applied: check History before sending it again.",
-            "平台未及时应答。该调用可能已生效，重新提交前请先查看历史记录。",
-        ),
-        ExplainUnauthorized => (
-            "The platform did not accept the credentials. Check the profile's app key and secret in Settings.",
-            "平台不接受此凭据，请在设置中检查应用 Key 和密钥。",
-        ),
-        ExplainUnexpected => (
-            "The platform answered in a form License Desk does not understand.",
-            "平台的应答格式无法识别。",
-        ),
-        ExplainUnreachable => (
-            "The platform could not be reached. Check the network and the profile's address.",
-            "无法连接平台，请检查网络和配置的地址。",
-        ),
-        FieldRequired => ("required", "必填"),
-        IsDefault => ("Default", "默认"),
-        KindRemote => ("Remote", "远程"),
-        KindSandbox => ("Embedded", "内嵌"),
-        Kind => ("Kind", "类型"),
-        LoadHistory => ("Load history", "加载历史记录"),
-        MemberGlobalId => ("Member global id", "成员全局编号"),
-        MemberIdentity => ("Member identity", "成员身份"),
-        Members => ("Members", "成员"),
-        NoCustomers => (
-            "No customers found: the customer is not bound to an enterprise.",
-            "未找到客户：该客户尚未绑定企业。",
-        ),
-        No => ("no", "否"),
-        NotMobile => (
-            "must be a mobile number: 1 followed by 10 digits",
-            "须为手机号：1 开头的 11 位数字",
-        ),
-        OperatorIdentity => ("Operator identity", "操作人标识"),
-        PasswordMobile => ("Buyer's mobile", "购买人手机号"),
-        ProductionHelp => ("shown in red in the top bar", "在顶栏以红色显示"),
-        ProfileName => ("Name", "名称"),
-        ProfilesHelp => (
-            "Each profile is a platform: the built-in Sandbox or a remote one. App secrets are kept in the OS keyring, never in a file.",
-            "每个配置对应一个平台：内置沙箱或远程平台。应用密钥保存在系统密钥环中，不写入文件。",
-        ),
-        Profiles => ("Profiles", "配置"),
-        QueryCustomers => ("Query customers", "查询客户"),
-        QueryHelp => (
-            "Lists the customers of the enterprise that a channel's customer is bound to.",
-            "列出某渠道客户所绑定企业的全部客户。",
-        ),
-        Query => ("Query", "查询"),
-        RemoveProfileQuestion => ("Remove the profile {name}?", "删除配置 {name}？"),
-        RemoveProfileWarning => (
-            "Its app secret and token are deleted from the keyring. This cannot be undone: to use the platform again, add the profile again with its secret.",
-            "其应用密钥和令牌将从密钥环中删除。此操作不可撤销：如需再次使用，请重新添加配置并填写密钥。",
-        ),
-        RemoveProfile => ("Remove profile", "删除配置"),
-        RequiredMark => ("required", "必填"),
-        SaveProfile => ("Save profile", "保存配置"),
-        Save => ("Save", "保存"),
-        SecretKeepHint => (
-            "leave empty to keep the stored secret",
-            "留空则保留已保存的密钥",
-        ),
-        SelectProfile => (
-            "Select a profile to use, edit, test or remove it.",
-            "选择一个配置以使用、编辑、测试或删除。",
-        ),
-        ShowEnterpriseCustomers => ("Show this enterprise's customers", "查看该企业的客户"),
-        Show => ("Show", "显示"),
-        TestConnection => ("Test connection", "测试连接"),
-        TokenUrl => ("Token URL", "令牌地址"),
-        UpdateEnterprise => ("Update enterprise", "修改企业"),
-        UpdateHelp => (
-            "Changes the name and address of the enterprise master account of a CRM customer, and of its customers.",
-            "修改 CRM 客户对应企业主账号及其客户的名称和地址。",
-        ),
-        Update => ("Update", "修改"),
-        Updated => ("Updated.", "已修改。"),
-        UseProfile => ("Use this profile", "使用此配置"),
-        Yes => ("yes", "是"),
-    };
-    match lang {
-        Lang::En => en,
-        Lang::Zh => zh,
+    match text {
+        AppName => tr!(lang, "app-name"),
+        Customers => tr!(lang, "customers"),
+        Orders => tr!(lang, "orders"),
+        Assets => tr!(lang, "assets"),
+        Activities => tr!(lang, "activities"),
+        AssetNumbers => tr!(lang, "asset-numbers"),
+        History => tr!(lang, "history"),
+        Settings => tr!(lang, "settings"),
+        Profile => tr!(lang, "profile"),
+        Production => tr!(lang, "production"),
+        Sandbox => tr!(lang, "sandbox"),
+        KeyringChecking => tr!(lang, "keyring-checking"),
+        KeyringOk => tr!(lang, "keyring-ok"),
+        KeyringSecretService => tr!(lang, "keyring-secret-service"),
+        KeyringKeyutils => tr!(lang, "keyring-keyutils"),
+        KeyringWindows => tr!(lang, "keyring-windows"),
+        KeyringMacos => tr!(lang, "keyring-macos"),
+        KeyringGiven => tr!(lang, "keyring-given"),
+        KeyringMemory => tr!(lang, "keyring-memory"),
+        SandboxStarting => tr!(lang, "sandbox-starting"),
+        SandboxReady => tr!(lang, "sandbox-ready"),
+        SandboxFailed => tr!(lang, "sandbox-failed"),
+        Ready => tr!(lang, "ready"),
+        Language => tr!(lang, "language"),
+        Theme => tr!(lang, "theme"),
+        Dark => tr!(lang, "dark"),
+        Light => tr!(lang, "light"),
+        Refresh => tr!(lang, "refresh"),
+        Operation => tr!(lang, "operation"),
+        Code => tr!(lang, "code"),
+        CodeFilter => tr!(lang, "code-filter"),
+        AllOperations => tr!(lang, "all-operations"),
+        ExportCsv => tr!(lang, "export-csv"),
+        ExportTo => tr!(lang, "export-to"),
+        Time => tr!(lang, "time"),
+        Http => tr!(lang, "http"),
+        DurationMs => tr!(lang, "duration-ms"),
+        Attempt => tr!(lang, "attempt"),
+        Request => tr!(lang, "request"),
+        Response => tr!(lang, "response"),
+        NoEntries => tr!(lang, "no-entries"),
+        Exported => tr!(lang, "exported"),
+        Failed => tr!(lang, "failed"),
+        Loading => tr!(lang, "loading"),
+        ExportResults => tr!(lang, "export-results"),
+        StatusCode => tr!(lang, "status-code"),
+        StatusWords => tr!(lang, "status-words"),
+        AssetsStart => tr!(lang, "assets-start"),
+        DisableListed => tr!(lang, "disable-listed"),
+        EnableListed => tr!(lang, "enable-listed"),
+        Action => tr!(lang, "action"),
+        ActivateSeparately => tr!(lang, "activate-separately"),
+        Activation => tr!(lang, "activation"),
+        ActiveNow => tr!(lang, "active-now"),
+        ActivityLabel => tr!(lang, "activity-label"),
+        AllFieldsRequired => tr!(lang, "all-fields-required"),
+        AssetNumber => tr!(lang, "asset-number"),
+        AssetNumbersHelp => tr!(lang, "asset-numbers-help"),
+        Assignment => tr!(lang, "assignment"),
+        AwaitingActivation => tr!(lang, "awaiting-activation"),
+        Branch => tr!(lang, "branch"),
+        Chip4 => tr!(lang, "chip4"),
+        Chip5 => tr!(lang, "chip5"),
+        Chip => tr!(lang, "chip"),
+        ClaimHelp => tr!(lang, "claim-help"),
+        Claim => tr!(lang, "claim"),
+        ClearSelection => tr!(lang, "clear-selection"),
+        Columns => tr!(lang, "columns"),
+        CopyAll => tr!(lang, "copy-all"),
+        CopyResults => tr!(lang, "copy-results"),
+        Created2 => tr!(lang, "created2"),
+        DisableSelected => tr!(lang, "disable-selected"),
+        Disable => tr!(lang, "disable"),
+        Disabled => tr!(lang, "disabled"),
+        EnableSelected => tr!(lang, "enable-selected"),
+        Enable => tr!(lang, "enable"),
+        ExtendCode => tr!(lang, "extend-code"),
+        Extension => tr!(lang, "extension"),
+        ExtensionsCol => tr!(lang, "extensions-col"),
+        FilterHint => tr!(lang, "filter-hint"),
+        Filter => tr!(lang, "filter"),
+        Frozen => tr!(lang, "frozen"),
+        IdentityHint => tr!(lang, "identity-hint"),
+        Identity => tr!(lang, "identity"),
+        KindEmail => tr!(lang, "kind-email"),
+        KindEnterprise => tr!(lang, "kind-enterprise"),
+        KindLock => tr!(lang, "kind-lock"),
+        KindMobile => tr!(lang, "kind-mobile"),
+        KindUnknown => tr!(lang, "kind-unknown"),
+        LicenseTypeCol => tr!(lang, "license-type-col"),
+        ListAssets => tr!(lang, "list-assets"),
+        LockByNumbers => tr!(lang, "lock-by-numbers"),
+        LockNumbersHelp => tr!(lang, "lock-numbers-help"),
+        LockUnlock => tr!(lang, "lock-unlock"),
+        Member => tr!(lang, "member"),
+        NoAssets => tr!(lang, "no-assets"),
+        NoneYet => tr!(lang, "none-yet"),
+        PlatformSays => tr!(lang, "platform-says"),
+        ProductsCol => tr!(lang, "products-col"),
+        Reason => tr!(lang, "reason"),
+        Recent => tr!(lang, "recent"),
+        RegionDomestic => tr!(lang, "region-domestic"),
+        RegionOther => tr!(lang, "region-other"),
+        RegionSingapore => tr!(lang, "region-singapore"),
+        Region => tr!(lang, "region"),
+        Result0000 => tr!(lang, "result0000"),
+        Result1001 => tr!(lang, "result1001"),
+        Result1002 => tr!(lang, "result1002"),
+        Result1004 => tr!(lang, "result1004"),
+        Result2001 => tr!(lang, "result2001"),
+        Result3001 => tr!(lang, "result3001"),
+        Result3002 => tr!(lang, "result3002"),
+        ResultOther => tr!(lang, "result-other"),
+        SelectAllFiltered => tr!(lang, "select-all-filtered"),
+        SendToComposer => tr!(lang, "send-to-composer"),
+        SortHint => tr!(lang, "sort-hint"),
+        Source => tr!(lang, "source"),
+        State => tr!(lang, "state"),
+        StatusFailed => tr!(lang, "status-failed"),
+        StatusNotFound => tr!(lang, "status-not-found"),
+        StatusSuccess => tr!(lang, "status-success"),
+        StatusWrongType => tr!(lang, "status-wrong-type"),
+        UndoDisable => tr!(lang, "undo-disable"),
+        UndoEnable => tr!(lang, "undo-enable"),
+        Unit14001 => tr!(lang, "unit14001"),
+        Unit14002 => tr!(lang, "unit14002"),
+        Unit14003 => tr!(lang, "unit14003"),
+        Unit14004 => tr!(lang, "unit14004"),
+        Unit14005 => tr!(lang, "unit14005"),
+        Unit => tr!(lang, "unit"),
+        UpdatedCol => tr!(lang, "updated-col"),
+        ValidFrom => tr!(lang, "valid-from"),
+        ValidUntil => tr!(lang, "valid-until"),
+        Validity => tr!(lang, "validity"),
+        AssetNumbersHint => tr!(lang, "asset-numbers-hint"),
+        ExtensionsHint => tr!(lang, "extensions-hint"),
+        LoadDrafts => tr!(lang, "load-drafts"),
+        OpenDraft => tr!(lang, "open-draft"),
+        SaveDraft => tr!(lang, "save-draft"),
+        RenameDraft => tr!(lang, "rename-draft"),
+        DeleteDraft => tr!(lang, "delete-draft"),
+        Browse => tr!(lang, "browse"),
+        ImportFile => tr!(lang, "import-file"),
+        ExportFile => tr!(lang, "export-file"),
+        SaveAs => tr!(lang, "save-as"),
+        GetAssetNumbers => tr!(lang, "get-asset-numbers"),
+        SubmitBatch => tr!(lang, "submit-batch"),
+        Draft => tr!(lang, "draft"),
+        DraftName => tr!(lang, "draft-name"),
+        NewDraft => tr!(lang, "new-draft"),
+        TemplateNewPurchase => tr!(lang, "template-new-purchase"),
+        TemplateDeleteAssets => tr!(lang, "template-delete-assets"),
+        TemplateDeleteProducts => tr!(lang, "template-delete-products"),
+        OrderFile => tr!(lang, "order-file"),
+        FileHint => tr!(lang, "file-hint"),
+        LoadingFile => tr!(lang, "loading-file"),
+        DraftUntouched => tr!(lang, "draft-untouched"),
+        AddOrder => tr!(lang, "add-order"),
+        AddAsset => tr!(lang, "add-asset"),
+        AddProduct => tr!(lang, "add-product"),
+        AddPackage => tr!(lang, "add-package"),
+        AddFeature => tr!(lang, "add-feature"),
+        AddSubPackage => tr!(lang, "add-sub-package"),
+        Duplicate => tr!(lang, "duplicate"),
+        MoveUp => tr!(lang, "move-up"),
+        MoveDown => tr!(lang, "move-down"),
+        Remove => tr!(lang, "remove"),
+        NewBatchId => tr!(lang, "new-batch-id"),
+        HowMany => tr!(lang, "how-many"),
+        NoProblems => tr!(lang, "no-problems"),
+        Sequence => tr!(lang, "sequence"),
+        LicenseOrderId => tr!(lang, "license-order-id"),
+        DeletesFinal => tr!(lang, "deletes-final"),
+        Send => tr!(lang, "send"),
+        CannotUndo => tr!(lang, "cannot-undo"),
+        ConfirmDeleteDraft => tr!(lang, "confirm-delete-draft"),
+        ExpandCollapse => tr!(lang, "expand-collapse"),
+        Batch => tr!(lang, "batch"),
+        Product => tr!(lang, "product"),
+        Feature => tr!(lang, "feature"),
+        Package => tr!(lang, "package"),
+        Asset => tr!(lang, "asset"),
+        NotANumber => tr!(lang, "not-a-number"),
+        NotSet => tr!(lang, "not-set"),
+        ExplainFile => tr!(lang, "explain-file"),
+        Active => tr!(lang, "active"),
+        InUse => tr!(lang, "in-use"),
+        Channel => tr!(lang, "channel"),
+        ChannelCustomer => tr!(lang, "channel-customer"),
+        Enterprise => tr!(lang, "enterprise"),
+        KindProduction => tr!(lang, "kind-production"),
+        ProductionPlatform => tr!(lang, "production-platform"),
+        Operator => tr!(lang, "operator"),
+        PlatformAddress => tr!(lang, "platform-address"),
+        AddProfile => tr!(lang, "add-profile"),
+        Address => tr!(lang, "address"),
+        AllCustomers => tr!(lang, "all-customers"),
+        AppKey => tr!(lang, "app-key"),
+        AppSecret => tr!(lang, "app-secret"),
+        BaseUrl => tr!(lang, "base-url"),
+        BindCustomer => tr!(lang, "bind-customer"),
+        BindHelp => tr!(lang, "bind-help"),
+        Bind => tr!(lang, "bind"),
+        Bound => tr!(lang, "bound"),
+        BranchName => tr!(lang, "branch-name"),
+        BuiltIn => tr!(lang, "built-in"),
+        Cancel => tr!(lang, "cancel"),
+        ChannelCode => tr!(lang, "channel-code"),
+        ChannelCustomerId => tr!(lang, "channel-customer-id"),
+        ConfirmRemove => tr!(lang, "confirm-remove"),
+        CreateEnterprise => tr!(lang, "create-enterprise"),
+        CreateHelp => tr!(lang, "create-help"),
+        Create => tr!(lang, "create"),
+        Created => tr!(lang, "created"),
+        CrmCustomerId => tr!(lang, "crm-customer-id"),
+        CustomerId => tr!(lang, "customer-id"),
+        CustomerName => tr!(lang, "customer-name"),
+        DefaultOnly => tr!(lang, "default-only"),
+        DefaultType => tr!(lang, "default-type"),
+        Dismiss => tr!(lang, "dismiss"),
+        Done => tr!(lang, "done"),
+        EditProfile => tr!(lang, "edit-profile"),
+        EditThisEnterprise => tr!(lang, "edit-this-enterprise"),
+        EnterpriseGlobalId => tr!(lang, "enterprise-global-id"),
+        EnterpriseName => tr!(lang, "enterprise-name"),
+        ExplainForbidden => tr!(lang, "explain-forbidden"),
+        ExplainInvalid => tr!(lang, "explain-invalid"),
+        ExplainNoSecret => tr!(lang, "explain-no-secret"),
+        ExplainNotFound => tr!(lang, "explain-not-found"),
+        ExplainPlatformFailed => tr!(lang, "explain-platform-failed"),
+        ExplainProfile => tr!(lang, "explain-profile"),
+        ExplainRefused => tr!(lang, "explain-refused"),
+        ExplainSandbox => tr!(lang, "explain-sandbox"),
+        ExplainStopped => tr!(lang, "explain-stopped"),
+        ExplainStorage => tr!(lang, "explain-storage"),
+        ExplainTimeout => tr!(lang, "explain-timeout"),
+        ExplainUnauthorized => tr!(lang, "explain-unauthorized"),
+        ExplainUnexpected => tr!(lang, "explain-unexpected"),
+        ExplainUnreachable => tr!(lang, "explain-unreachable"),
+        FieldRequired => tr!(lang, "field-required"),
+        IsDefault => tr!(lang, "is-default"),
+        KindRemote => tr!(lang, "kind-remote"),
+        KindSandbox => tr!(lang, "kind-sandbox"),
+        Kind => tr!(lang, "kind"),
+        LoadHistory => tr!(lang, "load-history"),
+        MemberGlobalId => tr!(lang, "member-global-id"),
+        MemberIdentity => tr!(lang, "member-identity"),
+        Members => tr!(lang, "members"),
+        NoCustomers => tr!(lang, "no-customers"),
+        No => tr!(lang, "no"),
+        NotMobile => tr!(lang, "not-mobile"),
+        OperatorIdentity => tr!(lang, "operator-identity"),
+        PasswordMobile => tr!(lang, "password-mobile"),
+        ProductionHelp => tr!(lang, "production-help"),
+        ProfileName => tr!(lang, "profile-name"),
+        ProfilesHelp => tr!(lang, "profiles-help"),
+        Profiles => tr!(lang, "profiles"),
+        QueryCustomers => tr!(lang, "query-customers"),
+        QueryHelp => tr!(lang, "query-help"),
+        Query => tr!(lang, "query"),
+        RemoveProfileWarning => tr!(lang, "remove-profile-warning"),
+        RemoveProfile => tr!(lang, "remove-profile"),
+        RequiredMark => tr!(lang, "required-mark"),
+        SaveProfile => tr!(lang, "save-profile"),
+        Save => tr!(lang, "save"),
+        SecretKeepHint => tr!(lang, "secret-keep-hint"),
+        SelectProfile => tr!(lang, "select-profile"),
+        ShowEnterpriseCustomers => tr!(lang, "show-enterprise-customers"),
+        Show => tr!(lang, "show"),
+        TestConnection => tr!(lang, "test-connection"),
+        TokenUrl => tr!(lang, "token-url"),
+        UpdateEnterprise => tr!(lang, "update-enterprise"),
+        UpdateHelp => tr!(lang, "update-help"),
+        Update => tr!(lang, "update"),
+        Updated => tr!(lang, "updated"),
+        UseProfile => tr!(lang, "use-profile"),
+        Yes => tr!(lang, "yes"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeSet;
+
+    use super::*;
+
+    const ENGLISH_FTL: &str = include_str!("../../i18n/en/license_desk.ftl");
+    const CHINESE_FTL: &str = include_str!("../../i18n/zh-CN/license_desk.ftl");
+
+    /// The ids a Fluent file defines (a message starts a line with its id and ` =`).
+    fn ids(ftl: &str) -> BTreeSet<&str> {
+        ftl.lines()
+            .filter(|l| l.starts_with(|c: char| c.is_ascii_lowercase()))
+            .filter_map(|l| l.split_once(" =").map(|(id, _)| id))
+            .collect()
+    }
+
+    #[test]
+    fn every_message_is_in_both_languages_and_loads() {
+        let (en, zh) = (ids(ENGLISH_FTL), ids(CHINESE_FTL));
+        assert!(en.len() > 250, "{} messages", en.len());
+        let only_en: Vec<_> = en.difference(&zh).collect();
+        let only_zh: Vec<_> = zh.difference(&en).collect();
+        assert!(only_en.is_empty(), "missing in Chinese: {only_en:?}");
+        assert!(only_zh.is_empty(), "missing in English: {only_zh:?}");
+        // Each file parsed whole: every message answers in its own language.
+        for id in &en {
+            assert!(loader(Lang::En).has(id), "{id} did not load in English");
+            assert!(loader(Lang::Zh).has(id), "{id} did not load in Chinese");
+        }
+    }
+
+    #[test]
+    fn plurals_follow_each_language() {
+        assert_eq!(tr!(Lang::En, "do-disable", n = 1), "Disable 1 lock");
+        assert_eq!(tr!(Lang::En, "do-disable", n = 3), "Disable 3 locks");
+        assert_eq!(tr!(Lang::En, "confirm-enable", n = 1), "Enable 1 lock?");
+        assert_eq!(
+            tr!(Lang::En, "summary-counts", assets = 1, products = 2),
+            "1 asset number, 2 products."
+        );
+        // Chinese has one form.
+        assert_eq!(tr!(Lang::Zh, "do-disable", n = 1), "禁用 1 把锁");
+        assert_eq!(tr!(Lang::Zh, "do-disable", n = 2), "禁用 2 把锁");
+        // No isolation marks around arguments: egui would draw them as boxes.
+        assert!(!tr!(Lang::En, "on-profile", profile = "Sandbox").contains('\u{2068}'));
+        assert_eq!(t(Lang::Zh, Text::Customers), "客户");
     }
 }

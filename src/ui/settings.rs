@@ -7,7 +7,7 @@ use egui::RichText;
 use super::form::{
     Field, PRODUCTION_COLOUR, SANDBOX_COLOUR, busy_button_ui, field_ui, field_with_ui, grid_ui,
 };
-use super::i18n::{Lang, Text, t};
+use super::i18n::{Lang, Text, t, tr};
 use crate::core::wire::validate::Problem;
 use crate::core::{
     Command, Core, CoreState, Endpoint, Event, Latest, Outcome, Profile, Secret, now_ms,
@@ -298,12 +298,13 @@ impl SettingsScreen {
         });
         if let Some(c) = &self.connected {
             ui.label(
-                RichText::new(
-                    t(lang, Text::ConnectedWith)
-                        .replace("{profile}", &c.profile)
-                        .replace("{scope}", &c.scope)
-                        .replace("{hours}", &c.hours_left.to_string()),
-                )
+                RichText::new(tr!(
+                    lang,
+                    "connected-with",
+                    profile = c.profile.as_str(),
+                    scope = c.scope.as_str(),
+                    hours = c.hours_left
+                ))
                 .color(SANDBOX_COLOUR),
             );
         }
@@ -316,8 +317,7 @@ impl SettingsScreen {
         let modal = egui::Modal::new(egui::Id::unique("confirm_remove")).show(ctx, |ui| {
             ui.set_max_width(380.0);
             ui.label(
-                RichText::new(t(lang, Text::RemoveProfileQuestion).replace("{name}", &name))
-                    .strong(),
+                RichText::new(tr!(lang, "remove-profile-question", name = name.as_str())).strong(),
             );
             ui.label(t(lang, Text::RemoveProfileWarning));
             ui.add_space(8.0);

@@ -9,7 +9,7 @@ use super::{AssetsScreen, EXPORT_FILE};
 use crate::core::wire::{LockResult, LockStatus};
 use crate::core::{Call, Command, Core, Profile};
 use crate::ui::form::{asset_numbers_from, csv_with_bom, home_file, profile_line_ui};
-use crate::ui::i18n::{Lang, Text, t};
+use crate::ui::i18n::{Lang, Text, t, tr};
 
 pub fn status_words(lang: Lang, status: LockStatus) -> &'static str {
     t(
@@ -74,20 +74,14 @@ pub(super) fn results_ui(
         .filter(|r| r.status == LockStatus::Success)
         .count();
     ui.horizontal(|ui| {
+        let n = outcome.results.len();
         let title = if outcome.lock {
-            Text::DisableResults
+            tr!(lang, "disable-results", ok = ok, n = n)
         } else {
-            Text::EnableResults
+            tr!(lang, "enable-results", ok = ok, n = n)
         };
-        ui.label(
-            RichText::new(
-                t(lang, title)
-                    .replace("{ok}", &ok.to_string())
-                    .replace("{n}", &outcome.results.len().to_string()),
-            )
-            .strong(),
-        );
-        ui.label(t(lang, Text::OnProfile).replace("{profile}", &outcome.profile));
+        ui.label(RichText::new(title).strong());
+        ui.label(tr!(lang, "on-profile", profile = outcome.profile.as_str()));
         if ui.button(t(lang, Text::CopyResults)).clicked() {
             let text: String = outcome
                 .results
@@ -142,18 +136,20 @@ impl AssetsScreen {
         let mut decided = None;
         let modal = egui::Modal::new(egui::Id::unique("confirm_lock")).show(ctx, |ui| {
             ui.set_max_width(460.0);
+            let n = action.nums.len();
             let (question, undo) = if action.lock {
-                (Text::ConfirmDisable, Text::UndoDisable)
+                (tr!(lang, "confirm-disable", n = n), Text::UndoDisable)
             } else {
-                (Text::ConfirmEnable, Text::UndoEnable)
+                (tr!(lang, "confirm-enable", n = n), Text::UndoEnable)
             };
-            ui.label(
-                RichText::new(t(lang, question).replace("{n}", &action.nums.len().to_string()))
-                    .strong(),
-            );
+            ui.label(RichText::new(question).strong());
             ui.label(t(lang, undo));
             profile_line_ui(ui, lang, profile);
-            ui.label(t(lang, Text::OperatorIs).replace("{operator}", &profile.operator_identity));
+            ui.label(tr!(
+                lang,
+                "operator-is",
+                operator = profile.operator_identity.as_str()
+            ));
             let listed: Vec<&str> = action.nums.iter().take(10).map(String::as_str).collect();
             let more = action.nums.len().saturating_sub(listed.len());
             let mut text = listed.join(", ");
@@ -164,11 +160,10 @@ impl AssetsScreen {
             ui.add_space(8.0);
             ui.horizontal(|ui| {
                 let go = if action.lock {
-                    Text::DoDisable
+                    tr!(lang, "do-disable", n = n)
                 } else {
-                    Text::DoEnable
+                    tr!(lang, "do-enable", n = n)
                 };
-                let go = t(lang, go).replace("{n}", &action.nums.len().to_string());
                 if ui.button(go).clicked() {
                     decided = Some(true);
                 }
@@ -218,7 +213,7 @@ impl AssetsScreen {
             )
             .labelled_by(label.id);
             let nums = asset_numbers_from(text);
-            ui.label(t(lang, Text::NumbersCount).replace("{n}", &nums.len().to_string()));
+            ui.label(tr!(lang, "numbers-count", n = nums.len()));
             ui.horizontal(|ui| {
                 ui.add_enabled_ui(!nums.is_empty(), |ui| {
                     if ui.button(t(lang, Text::DisableListed)).clicked() {

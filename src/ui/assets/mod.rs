@@ -14,7 +14,7 @@ use egui::RichText;
 use self::locks::{LockAction, LockOutcome, ResultsAction, results_csv, results_ui};
 use self::table::{Col, cell_text};
 use super::form::{busy_button_ui, csv_with_bom, home_file};
-use super::i18n::{Lang, Text, t};
+use super::i18n::{Lang, Text, t, tr};
 use crate::core::wire::{Asset, LicenseType, LockStatus};
 use crate::core::{Call, Command, Core, Event, Latest, Outcome, Profile};
 
@@ -230,9 +230,7 @@ impl AssetsScreen {
     ) {
         self.follow_profile(profile);
         if let Some(name) = &self.dropped_from {
-            ui.label(
-                RichText::new(t(lang, Text::ListingDropped).replace("{profile}", name)).weak(),
-            );
+            ui.label(RichText::new(tr!(lang, "listing-dropped", profile = name.as_str())).weak());
         }
         self.query_bar_ui(ui, core, lang, recent, profile);
         if self.view_dirty {
@@ -364,11 +362,12 @@ impl AssetsScreen {
             {
                 self.view_dirty = true;
             }
-            ui.label(
-                t(lang, Text::AssetsShown)
-                    .replace("{n}", &self.view.len().to_string())
-                    .replace("{total}", &self.assets.len().to_string()),
-            );
+            ui.label(tr!(
+                lang,
+                "assets-shown",
+                n = self.view.len(),
+                total = self.assets.len()
+            ));
             ui.menu_button(t(lang, Text::Columns), |ui| {
                 for col in Col::ALL.into_iter().skip(1) {
                     let mut on = self.shown.contains(&col);
@@ -403,11 +402,7 @@ impl AssetsScreen {
         });
         ui.horizontal(|ui| {
             let (count, locks) = self.selection_counts();
-            ui.label(
-                t(lang, Text::SelectedCount)
-                    .replace("{n}", &count.to_string())
-                    .replace("{locks}", &locks.to_string()),
-            );
+            ui.label(tr!(lang, "selected-count", n = count, locks = locks));
             if ui.button(t(lang, Text::SelectAllFiltered)).clicked() {
                 self.selected = self.view.iter().copied().collect();
                 self.counts = None;

@@ -9,7 +9,7 @@ use super::ComposerScreen;
 use super::batch::{self, Template};
 use crate::core::{Command, Core};
 use crate::ui::form::busy_button_ui;
-use crate::ui::i18n::{Lang, Text, t};
+use crate::ui::i18n::{Lang, Text, t, tr};
 
 impl ComposerScreen {
     pub(super) fn dropped_files_ui(&mut self, ui: &egui::Ui, core: &Core) {
@@ -156,7 +156,7 @@ impl ComposerScreen {
         let mut done = false;
         let modal = egui::Modal::new(egui::Id::unique("confirm_delete_draft")).show(ctx, |ui| {
             ui.label(
-                RichText::new(t(lang, Text::DeleteDraftQuestion).replace("{name}", &name)).strong(),
+                RichText::new(tr!(lang, "delete-draft-question", name = name.as_str())).strong(),
             );
             ui.label(t(lang, Text::CannotUndo));
             ui.horizontal(|ui| {

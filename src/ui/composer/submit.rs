@@ -8,7 +8,7 @@ use super::node::NodeId;
 use super::{ComposerScreen, MAX_LISTED, Submitted};
 use crate::core::{Call, Command, Core, Profile};
 use crate::ui::form::{busy_button_ui, profile_name, warn_if_production};
-use crate::ui::i18n::{Lang, Text, t};
+use crate::ui::i18n::{Lang, Text, t, tr};
 
 impl ComposerScreen {
     pub(super) fn bottom_ui(&mut self, ui: &mut egui::Ui, lang: Lang) {
@@ -25,7 +25,7 @@ impl ComposerScreen {
             } else {
                 ui.colored_label(
                     ui.visuals().error_fg_color,
-                    t(lang, Text::ProblemsCount).replace("{n}", &self.problems.len().to_string()),
+                    tr!(lang, "problems-count", n = self.problems.len()),
                 );
             }
         });
@@ -50,10 +50,11 @@ impl ComposerScreen {
                     }
                 }
                 if self.problems.len() > MAX_LISTED {
-                    ui.label(
-                        t(lang, Text::MoreProblems)
-                            .replace("{n}", &(self.problems.len() - MAX_LISTED).to_string()),
-                    );
+                    ui.label(tr!(
+                        lang,
+                        "more-problems",
+                        n = self.problems.len().saturating_sub(MAX_LISTED)
+                    ));
                 }
             });
         if let Some(path) = clicked {
@@ -65,12 +66,13 @@ impl ComposerScreen {
     }
 
     pub(super) fn submitted_ui(&self, ui: &mut egui::Ui, lang: Lang, s: &Submitted) {
+        let n = s.results.len();
         let text = if s.repeat {
-            t(lang, Text::SubmittedAgain)
+            tr!(lang, "submitted-again", n = n)
         } else {
-            t(lang, Text::SubmittedNew)
+            tr!(lang, "submitted-new", n = n)
         };
-        ui.label(RichText::new(text.replace("{n}", &s.results.len().to_string())).strong());
+        ui.label(RichText::new(text).strong());
         egui::ScrollArea::vertical()
             .id_salt("results")
             .show(ui, |ui| {
@@ -112,31 +114,42 @@ impl ComposerScreen {
         let mut close = false;
         let modal = egui::Modal::new(egui::Id::unique("confirm_submit")).show(ctx, |ui| {
             ui.set_max_width(520.0);
-            let question =
-                t(lang, Text::ConfirmSubmit).replace("{profile}", profile_name(lang, profile));
+            let question = tr!(
+                lang,
+                "confirm-submit",
+                profile = profile_name(lang, profile)
+            );
             ui.label(warn_if_production(question, profile));
-            ui.label(
-                t(lang, Text::SummaryOrders)
-                    .replace("{n}", &draft.batch.order_list.len().to_string())
-                    .replace("{new}", &summary.new_buy.to_string())
-                    .replace("{assets}", &summary.delete_asset.to_string())
-                    .replace("{products}", &summary.delete_product.to_string()),
-            );
-            ui.label(
-                t(lang, Text::SummaryCounts)
-                    .replace("{assets}", &summary.asset_numbers.to_string())
-                    .replace("{products}", &summary.products.to_string()),
-            );
+            ui.label(tr!(
+                lang,
+                "summary-orders",
+                n = draft.batch.order_list.len(),
+                new = summary.new_buy,
+                assets = summary.delete_asset,
+                products = summary.delete_product
+            ));
+            ui.label(tr!(
+                lang,
+                "summary-counts",
+                assets = summary.asset_numbers,
+                products = summary.products
+            ));
             for d in summary.deletions.iter().take(20) {
                 let text = if d.products.is_empty() {
-                    t(lang, Text::RemovesAssets)
-                        .replace("{seq}", &d.sequence.to_string())
-                        .replace("{assets}", &list_words(&d.assets))
+                    tr!(
+                        lang,
+                        "removes-assets",
+                        seq = d.sequence,
+                        assets = list_words(&d.assets)
+                    )
                 } else {
-                    t(lang, Text::RemovesProducts)
-                        .replace("{seq}", &d.sequence.to_string())
-                        .replace("{products}", &list_words(&d.products))
-                        .replace("{assets}", &list_words(&d.assets))
+                    tr!(
+                        lang,
+                        "removes-products",
+                        seq = d.sequence,
+                        products = list_words(&d.products),
+                        assets = list_words(&d.assets)
+                    )
                 };
                 ui.colored_label(ui.visuals().warn_fg_color, text);
             }
@@ -144,7 +157,7 @@ impl ComposerScreen {
                 ui.label(t(lang, Text::DeletesFinal));
             }
             if repeat {
-                ui.label(t(lang, Text::RepeatWarning).replace("{id}", &channel_order_id));
+                ui.label(tr!(lang, "repeat-warning", id = channel_order_id.as_str()));
             }
             ui.add_space(8.0);
             ui.horizontal(|ui| {

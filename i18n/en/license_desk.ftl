@@ -1,0 +1,424 @@
+# License Desk, English: every label of the console. The same message ids are in
+# zh-CN/license_desk.ftl (a test checks it); the code names them with `tr!`, which checks ids
+# and arguments at compile time.
+
+app-name = License Desk
+customers = Customers
+orders = Orders
+assets = Assets
+activities = Activities
+asset-numbers = Asset numbers
+history = History
+settings = Settings
+profile = Profile
+production = PRODUCTION
+sandbox = Sandbox
+keyring-checking = Keyring: checking…
+keyring-ok = Keyring
+keyring-secret-service = Secret Service
+keyring-keyutils = kernel keyutils (kept until logout)
+keyring-windows = Windows Credential Manager
+keyring-macos = macOS Keychain
+keyring-given = given store
+keyring-memory = No keyring: secrets kept for this session only
+sandbox-starting = Sandbox starting…
+sandbox-ready = Sandbox ready
+sandbox-failed = Sandbox failed
+ready = Ready
+language = Language
+theme = Theme
+dark = Dark
+light = Light
+refresh = Refresh
+operation = Operation
+code = Code
+code-filter = Filter by code
+all-operations = All operations
+export-csv = Export CSV
+export-to = Export to
+time = Time
+http = HTTP
+duration-ms = ms
+attempt = Attempt
+request = Request
+response = Response
+no-entries = No calls recorded yet.
+exported = Exported
+failed = Failed
+loading = Loading…
+export-results = Export results
+status-code = Status
+status-words = Meaning
+on-profile = On the profile { $profile }
+assets-start = Enter an enterprise global id and list its assets (the Sandbox's demo enterprise is EG0000000001).
+do-disable = Disable { $n } { $n ->
+        [one] lock
+       *[other] locks
+    }
+do-enable = Enable { $n } { $n ->
+        [one] lock
+       *[other] locks
+    }
+disable-listed = Disable these
+enable-listed = Enable these
+action = Action
+activate-separately = to be activated separately
+activation = Activation
+active-now = active now
+activity-label = Activity label
+all-fields-required = All four fields are required.
+asset-number = Asset number
+asset-numbers-help = New asset numbers from the platform: never handed out twice, also across restarts.
+assets-shown = { $n } of { $total } assets
+assignment = Assignment
+awaiting-activation = awaiting activation
+branch = Branch
+chip4 = 4th generation
+chip5 = 5th generation
+chip = Chip
+claim-help = Claims an activity's products for a participant: a mobile number, an e-mail address, an enterprise global id or a lock's asset number.
+claim = Claim
+clear-selection = Clear selection
+columns = Columns
+confirm-disable = Disable { $n } { $n ->
+        [one] lock
+       *[other] locks
+    }?
+confirm-enable = Enable { $n } { $n ->
+        [one] lock
+       *[other] locks
+    }?
+copy-all = Copy all
+copy-results = Copy results
+created2 = Created
+disable-results = Disable: { $ok } of { $n } succeeded
+disable-selected = Disable selected
+disable = Disable
+disabled = disabled
+enable-results = Enable: { $ok } of { $n } succeeded
+enable-selected = Enable selected
+enable = Enable
+extend-code = Extension code
+extension = extension
+extensions-col = Extensions
+filter-hint = number, type, customer, extension
+filter = Filter
+frozen = frozen
+identity-hint = mobile, e-mail, EG… or lock number
+identity = Identity
+kind-email = an e-mail address
+kind-enterprise = an enterprise global id
+kind-lock = a lock's asset number
+kind-mobile = a mobile number
+kind-unknown = not a mobile number, e-mail, enterprise or lock number
+license-type-col = License type
+list-assets = List assets
+listing-dropped = The listing from the profile { $profile } was closed: another profile is active now.
+lock-by-numbers = Lock by numbers…
+lock-numbers-help = Asset numbers: typed or pasted, separated by lines, spaces, commas or semicolons
+lock-unlock = Disable or enable
+member = member
+no-assets = No assets: the enterprise has none, or none with that extension code.
+none-yet = none yet
+numbers-count = { $n } { $n ->
+        [one] number
+       *[other] numbers
+    }
+operator-is = Operator: { $operator } (set in the profile)
+platform-says = Platform's code and message
+products-col = Products
+reason = Reason
+recent = Recent
+region-domestic = domestic
+region-other = other
+region-singapore = Singapore
+region = Region
+result0000 = Claimed: the products below were granted.
+result1001 = A field is missing or wrong, or the request was sent twice.
+result1002 = The platform failed; nothing was claimed. Try again later.
+result1004 = The identity is not a mobile number, e-mail address, known enterprise or known lock.
+result2001 = This source or branch may not take part in the activity.
+result3001 = There is no activity with this label.
+result3002 = Nothing could be claimed: each unit's reason is below.
+result-other = Refused by the platform.
+select-all-filtered = Select all shown
+selected-count = { $n } selected ({ $locks } locks)
+send-to-composer = Send to the order composer
+sort-hint = click to sort
+source = Source
+state = State
+status-failed = failed
+status-not-found = no such lock
+status-success = success
+status-wrong-type = wrong lock type
+undo-disable = This can be undone: Enable gives the locks back.
+undo-enable = This can be undone: Disable takes the locks away again.
+unit14001 = the unit has not started yet
+unit14002 = the unit has ended
+unit14003 = this kind of identity may not claim it
+unit14004 = no stock left
+unit14005 = this identity has claimed it as often as allowed
+unit = Unit
+updated-col = Updated
+valid-from = Valid from
+valid-until = Valid until
+validity = Validity
+asset-numbers-hint = one per line, or paste a column
+extensions-hint = code=value, one per line
+load-drafts = Load drafts
+open-draft = Open draft
+save-draft = Save draft
+rename-draft = Rename draft
+delete-draft = Delete draft
+browse = Browse…
+import-file = Import
+export-file = Export
+save-as = Save as…
+get-asset-numbers = Get new asset numbers
+submit-batch = Submit batch
+draft = Draft
+draft-name = Name
+new-draft = New
+template-new-purchase = New purchase
+template-delete-assets = Delete assets
+template-delete-products = Delete products
+order-file = File
+file-hint = path of a JSON file, or drop a file on the window
+loading-file = Loading
+draft-untouched = The draft was not changed.
+add-order = Add order
+add-asset = Add asset
+add-product = Add product
+add-package = Add package
+add-feature = Add feature
+add-sub-package = Add sub-package
+duplicate = Duplicate
+move-up = Move up
+move-down = Move down
+remove = Remove
+new-batch-id = New channel order id
+how-many = How many
+no-problems = No problems: ready to submit.
+problems-count = { $n } { $n ->
+        [one] problem
+       *[other] problems
+    } to fix before submitting; click one to go to its field.
+more-problems = … and { $n } more
+submitted-new = Submitted: { $n } license { $n ->
+        [one] order
+       *[other] orders
+    } created.
+submitted-again = Already submitted with this channel order id: the platform answered with the first result and created nothing new ({ $n } { $n ->
+        [one] order
+       *[other] orders
+    }).
+sequence = Sequence
+license-order-id = License order id
+confirm-submit = Submit this batch to { $profile }?
+summary-orders = { $n } { $n ->
+        [one] order
+       *[other] orders
+    }: { $new } new purchase, { $assets } delete assets, { $products } delete products.
+summary-counts = { $assets } asset { $assets ->
+        [one] number
+       *[other] numbers
+    }, { $products } { $products ->
+        [one] product
+       *[other] products
+    }.
+removes-assets = Order #{ $seq } removes the assets { $assets } and all their products.
+removes-products = Order #{ $seq } removes the products { $products } from the assets { $assets }.
+deletes-final = Deletions cannot be undone: a new purchase would have to grant them again.
+repeat-warning = This draft was already submitted with { $id }: the platform will answer with the first result and create nothing. Use a new channel order id for a new batch.
+send = Send
+delete-draft-question = Delete the draft { $name }?
+cannot-undo = This cannot be undone.
+confirm-delete-draft = Delete
+expand-collapse = expand or collapse
+batch = Batch
+product = Product
+feature = Feature
+package = Package
+asset = Asset
+not-a-number = a whole number
+not-set = not set
+explain-file = The file could not be read, written or understood; the place is given below. Nothing was changed.
+active = active
+in-use = In use
+channel = Channel
+channel-customer = Customer in channel
+enterprise = Enterprise
+kind-production = Production
+production-platform = Production platform
+operator = Operator
+platform-address = Platform address
+add-profile = Add profile
+address = Address
+all-customers = All customers
+app-key = App key
+app-secret = App secret
+at-most-chars = at most { $n } characters
+base-url = Base URL
+bind-customer = Bind customer
+bind-help = Binds a channel's customer to the enterprise master account with that exact name; if there is none, one is created and the customer becomes its default customer.
+bind = Bind
+bound = Bound:
+branch-name = Branch name
+built-in = built in
+cancel = Cancel
+channel-code = Channel code
+channel-customer-id = Channel customer id
+confirm-remove = Remove
+connected-with = { $profile }: connected. Scopes: { $scope }; the token is valid for { $hours } h more.
+create-enterprise = Create enterprise
+create-help = Creates an enterprise master account for a CRM customer, with its default customer and its members.
+create = Create
+created = Created:
+crm-customer-id = CRM customer id
+customer-id = Customer id
+customer-name = Customer name
+customers-found = { $n } { $n ->
+        [one] customer
+       *[other] customers
+    }
+default-only = Default customer only
+default-type = Default customer created
+dismiss = Dismiss
+done = done
+edit-profile = Edit profile
+edit-this-enterprise = Edit this enterprise
+enterprise-global-id = Enterprise global id
+enterprise-name = Enterprise name
+explain-forbidden = This app is not allowed to do this (its scopes do not cover it). Ask the platform's administrator for the scope.
+explain-invalid = The platform refused the request: a field is missing, malformed, or conflicts with existing data. Correct it and send again; what you typed is kept.
+explain-no-secret = No app secret is stored for this profile. Enter it in Settings.
+explain-not-found = The platform does not know this address. Check the profile's base URL in Settings.
+explain-platform-failed = The platform failed internally; nothing was changed. Try again later.
+explain-profile = The profile cannot be used or saved as it is. Check it in Settings.
+explain-refused = The platform refused the request.
+explain-sandbox = The built-in Sandbox platform is not available.
+explain-stopped = License Desk is shutting down.
+explain-storage = A local file could not be read or written.
+explain-timeout = The platform did not answer in time. The call may have been applied: check History before sending it again.
+explain-unauthorized = The platform did not accept the credentials. Check the profile's app key and secret in Settings.
+explain-unexpected = The platform answered in a form License Desk does not understand.
+explain-unreachable = The platform could not be reached. Check the network and the profile's address.
+field-required = required
+is-default = Default
+kind-remote = Remote
+kind-sandbox = Embedded
+kind = Kind
+load-history = Load history
+member-global-id = Member global id
+member-identity = Member identity
+members = Members
+no-customers = No customers found: the customer is not bound to an enterprise.
+no = no
+not-mobile = must be a mobile number: 1 followed by 10 digits
+operator-identity = Operator identity
+password-mobile = Buyer's mobile
+production-help = shown in red in the top bar
+profile-name = Name
+profiles-help = Each profile is a platform: the built-in Sandbox or a remote one. App secrets are kept in the OS keyring, never in a file.
+profiles = Profiles
+query-customers = Query customers
+query-help = Lists the customers of the enterprise that a channel's customer is bound to.
+query = Query
+remove-profile-question = Remove the profile { $name }?
+remove-profile-warning = Its app secret and token are deleted from the keyring. This cannot be undone: to use the platform again, add the profile again with its secret.
+remove-profile = Remove profile
+required-mark = required
+save-profile = Save profile
+save = Save
+secret-keep-hint = leave empty to keep the stored secret
+select-profile = Select a profile to use, edit, test or remove it.
+show-enterprise-customers = Show this enterprise's customers
+show = Show
+test-connection = Test connection
+token-url = Token URL
+update-enterprise = Update enterprise
+update-help = Changes the name and address of the enterprise master account of a CRM customer, and of its customers.
+update = Update
+updated = Updated.
+use-profile = Use this profile
+yes = yes
+
+# The order fields, by their name in the interface (the composer's labels).
+field-channelCode = Channel code
+field-channelOrderId = Channel order id
+field-syncMode = Processing
+field-sequence = Sequence
+field-orderType = Order type
+field-licenseType = License type
+field-customerId = Platform customer id
+field-crmCustomerId = CRM customer id
+field-customerName = Customer name
+field-channelCustomerId = Channel customer id
+field-adminName = Administrator name
+field-adminAccount = Administrator account
+field-adminEmail = Administrator e-mail
+field-adminCellNumber = Administrator mobile
+field-passwordMobile = Buyer's mobile
+field-address = Address
+field-customerType = Customer type
+field-branchCode = Branch code
+field-branchName = Branch name
+field-enterpriseGlobalId = Enterprise global id
+field-srcLicenseOrderId = Original license order
+field-assetNos = Asset numbers
+field-assetExtendList = Extensions
+field-limitStartDate = Valid from
+field-limitEndDate = Valid until
+field-borrowedUsbKey = Lent lock
+field-transferedAssetNum = Transferred asset number
+field-crmProductId = CRM product instance
+field-parentCrmProductId = Parent CRM instance
+field-productUri = Product (gmsPid or appKey)
+field-productName = Product name
+field-gmsPid = gmsPid
+field-appKey = appKey
+field-productType = Product type
+field-limitConcurrent = Concurrent nodes
+field-limitTimeDuration = Usage duration
+field-strictMatchWhenDelete = Delete only exact matches
+field-trial = Trial
+field-trialEndDate = Trial ends
+field-passwords = Passwords (one per line)
+field-timeUnit = Time unit
+field-timeUnitQuantity = Number of units
+field-timeDurationExpression = Duration (y-m-d)
+field-featureCode = Feature code
+field-featureName = Feature name
+field-featureValue = Feature value
+field-featureValueType = Value type
+field-merchandiseNum = Package number
+field-merchandiseName = Package name
+field-parentMerchandiseNum = Parent package number
+field-orderList = Orders
+field-assets = Assets
+field-products = Products
+field-merchandises = Packages
+field-children = Sub-packages
+
+# The interface's enumerations in words (the code follows in brackets).
+order-type-new_buy = New purchase
+order-type-delete_asset = Delete assets
+order-type-delete_product = Delete products
+license-type-normal_unrecover_usbkey = stand-alone lock, not re-issuable
+license-type-normal_recover_usbkey = stand-alone lock, re-issuable
+license-type-normal_unrecover_lan_usbkey = network lock, not re-issuable
+license-type-normal_recover_lan_usbkey = network lock, re-issuable
+license-type-identity_usbkey = stand-alone identity lock
+license-type-identity_lan_usbkey = network identity lock
+license-type-softkey = stand-alone certificate
+license-type-lan_softkey = network certificate
+license-type-product_entity = product entity
+license-type-cloud_account = cloud account
+license-type-cloud_customer = enterprise cloud account license
+license-type-cloud_personal = personal cloud account license
+license-type-lk_product_usbkey = product lock
+license-type-lk_auth_usbkey = login lock
+customer-type-personal = Personal
+customer-type-company = Company
+sync-mode-sync = applied before the answer
+sync-mode-async = applied in the background
