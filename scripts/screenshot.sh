@@ -144,4 +144,16 @@ click 58 136                   # Asset numbers
 click 370 94 1.2               # Get new asset numbers
 shot asset-numbers-en
 stop
+# Chinese: a lock disabled from the grid (the confirmation's plural-free wording), History.
+start zh_CN.UTF-8
+click 35 90                    # 资产
+type_at 340 76 EG0000000001
+click 689 76 1.5               # 列出资产
+click 335 178                  # 8900000001
+click 567 122                  # 禁用所选
+shot assets-confirm-zh
+click 467 409 1.2              # 禁用 1 把锁
+click 42 159 1.2               # 历史记录
+shot history-zh
+stop
 ls -l "$out"

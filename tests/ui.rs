@@ -347,18 +347,43 @@ fn customers_bind_query_create_update_and_a_refusal_in_a_toast() {
     harness.run();
 }
 
+/// A second platform on loopback, as a remote one would be, with an application for orders.
+struct Remote {
+    runtime: tokio::runtime::Runtime,
+    server: Server,
+    app: license_desk::platform::apps::AppCredentials,
+    _dir: tempfile::TempDir,
+}
+
+impl Remote {
+    fn start() -> Remote {
+        let runtime = tokio::runtime::Runtime::new().expect("runtime");
+        let dir = tempfile::tempdir().expect("dir");
+        let server = runtime
+            .block_on(Server::start(Config::new(
+                dir.path(),
+                "127.0.0.1:0".parse().expect("addr"),
+            )))
+            .expect("remote platform");
+        let app = create_app(dir.path(), "desk", &["auth_order".to_owned()]).expect("app");
+        Remote {
+            runtime,
+            server,
+            app,
+            _dir: dir,
+        }
+    }
+}
+
 #[test]
 fn settings_add_a_profile_test_it_switch_to_it_and_remove_it() {
     // A second platform, as a remote one would be.
-    let runtime = tokio::runtime::Runtime::new().expect("runtime");
-    let remote_dir = tempfile::tempdir().expect("dir");
-    let server = runtime
-        .block_on(Server::start(Config::new(
-            remote_dir.path(),
-            "127.0.0.1:0".parse().expect("addr"),
-        )))
-        .expect("remote platform");
-    let app_creds = create_app(remote_dir.path(), "desk", &["auth_order".to_owned()]).expect("app");
+    let Remote {
+        runtime,
+        server,
+        app: app_creds,
+        _dir,
+    } = Remote::start();
 
     let dir = tempfile::tempdir().expect("dir");
     let store = keyring_core::mock::Store::new().expect("mock keyring");
@@ -720,15 +745,12 @@ fn assets_filter_lock_two_refuse_a_softkey_and_unlock_by_pasted_numbers() {
 /// confirmed on the Sandbox stay, naming it, after another profile becomes active.
 #[test]
 fn assets_listed_on_one_profile_are_never_acted_on_in_another() {
-    let runtime = tokio::runtime::Runtime::new().expect("runtime");
-    let remote_dir = tempfile::tempdir().expect("dir");
-    let server = runtime
-        .block_on(Server::start(Config::new(
-            remote_dir.path(),
-            "127.0.0.1:0".parse().expect("addr"),
-        )))
-        .expect("remote platform");
-    let creds = create_app(remote_dir.path(), "desk", &["auth_order".to_owned()]).expect("app");
+    let Remote {
+        runtime,
+        server,
+        app: creds,
+        _dir,
+    } = Remote::start();
     let dir = tempfile::tempdir().expect("dir");
     let mut harness = app(dir.path(), Lang::En);
     harness.run_ok();
