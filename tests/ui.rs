@@ -441,6 +441,8 @@ fn settings_add_a_profile_test_it_switch_to_it_and_remove_it() {
         h.query_by_label("No customers found: the customer is not bound to an enterprise.")
             .is_some()
     });
+    // The answer names its profile.
+    harness.get_by_label("On the profile Staging");
 
     // Remove it, after a confirmation: back on the Sandbox, the secret gone from the keyring.
     click(&mut harness, "Settings");
@@ -458,6 +460,9 @@ fn settings_add_a_profile_test_it_switch_to_it_and_remove_it() {
     assert_eq!(harness.state().core().state().profiles.active, "Sandbox");
     assert!(harness.query_by_label("PRODUCTION").is_none());
     assert!(entry.get_password().is_err());
+    // What Staging answered says so, now that the Sandbox is active.
+    click(&mut harness, "Customers");
+    harness.get_by_label("From the profile Staging: the active profile is now Sandbox.");
     harness.run();
     runtime.block_on(server.shutdown());
 }

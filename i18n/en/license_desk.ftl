@@ -422,3 +422,4 @@ customer-type-personal = Personal
 customer-type-company = Company
 sync-mode-sync = applied before the answer
 sync-mode-async = applied in the background
+answered-on-other-profile = From the profile { $profile }: the active profile is now { $active }.

@@ -384,3 +384,4 @@ customer-type-personal = 个人
 customer-type-company = 企业
 sync-mode-sync = 同步处理
 sync-mode-async = 后台处理
+answered-on-other-profile = 来自配置 { $profile }：当前使用的配置已是 { $active }。

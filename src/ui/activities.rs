@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use super::caller::Caller;
 use super::dates::local_date;
-use super::form::{Field, busy_button_ui, field_with_ui, grid_ui, typed};
+use super::form::{Field, answered_on_ui, busy_button_ui, field_with_ui, grid_ui, typed};
 use super::i18n::{Lang, Text, t};
 use crate::core::wire::validate::{is_email, is_mobile};
 use crate::core::wire::{ActivityResponse, ClaimRequest};
@@ -27,6 +27,8 @@ pub struct ClaimForm {
 pub struct ActivitiesScreen {
     call: Latest,
     answer: Option<ActivityResponse>,
+    /// The profile the shown answer came from.
+    on: String,
 }
 
 /// What kind of identity the text looks like, as the platform would read it.
@@ -129,6 +131,7 @@ impl ActivitiesScreen {
         ui.add_enabled_ui(complete, |ui| {
             if busy_button_ui(ui, t(lang, Text::Claim), self.call.is_waiting()) {
                 self.answer = None;
+                self.on = core.profile.name.clone();
                 self.call.start(core.call(Call::Claim(ClaimRequest {
                     identity: typed(&form.identity),
                     activity_label: typed(&form.label),
@@ -143,6 +146,7 @@ impl ActivitiesScreen {
         }
         if let Some(answer) = &self.answer {
             ui.separator();
+            answered_on_ui(ui, lang, &self.on, core.profile);
             answer_ui(ui, lang, answer);
         }
     }

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use egui::RichText;
 
 use super::caller::Caller;
-use super::form::{busy_button_ui, csv_with_bom, home_file};
+use super::form::{answered_on_ui, busy_button_ui, csv_with_bom, home_file};
 use super::i18n::{Lang, Text, t, tr};
 use crate::core::wire::validate::MAX_SHELLNUMS;
 use crate::core::{Call, Command, Event, Latest, Outcome};
@@ -15,6 +15,8 @@ pub struct AssetNumbersScreen {
     count: i32,
     call: Latest,
     numbers: Vec<String>,
+    /// The profile the numbers were handed out by: they are that platform's.
+    on: String,
     export_path: String,
     export_call: Latest,
     exported: Option<String>,
@@ -26,6 +28,7 @@ impl Default for AssetNumbersScreen {
             count: 10,
             call: Latest::default(),
             numbers: Vec::new(),
+            on: String::new(),
             export_path: String::new(),
             export_call: Latest::default(),
             exported: None,
@@ -69,6 +72,7 @@ impl AssetNumbersScreen {
             ui.add(egui::DragValue::new(&mut self.count).range(1..=MAX_SHELLNUMS))
                 .labelled_by(label.id);
             if busy_button_ui(ui, t(lang, Text::GetAssetNumbers), self.call.is_waiting()) {
+                self.on = core.profile.name.clone();
                 self.call.start(core.call(Call::Shellnums(self.count)));
             }
         });
@@ -76,6 +80,7 @@ impl AssetNumbersScreen {
             return None;
         }
         ui.separator();
+        answered_on_ui(ui, lang, &self.on, core.profile);
         ui.horizontal(|ui| {
             ui.label(RichText::new(tr!(lang, "numbers-count", n = self.numbers.len())).strong());
             if ui.button(t(lang, Text::CopyAll)).clicked() {

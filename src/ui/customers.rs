@@ -6,7 +6,7 @@
 use egui::{RichText, ScrollArea};
 
 use super::caller::Caller;
-use super::form::{busy_button_ui, grid_ui, text_fields_ui, typed};
+use super::form::{answered_on_ui, busy_button_ui, grid_ui, text_fields_ui, typed};
 use super::i18n::{Lang, Text, t, tr};
 use crate::core::wire::validate::{self, Problem};
 use crate::core::wire::{
@@ -30,6 +30,8 @@ struct QueryForm {
     problems: Vec<Problem>,
     call: Latest,
     customers: Option<Vec<Customer>>,
+    /// The profile the shown answer came from.
+    on: String,
 }
 
 #[derive(Default)]
@@ -43,6 +45,7 @@ struct BindForm {
     problems: Vec<Problem>,
     call: Latest,
     bound: Option<Customer>,
+    on: String,
 }
 
 impl BindForm {
@@ -83,6 +86,7 @@ struct EnterpriseForm {
     call: Latest,
     created: Option<CreatedEnterprise>,
     updated: bool,
+    on: String,
 }
 
 impl EnterpriseForm {
@@ -198,9 +202,11 @@ impl CustomersScreen {
             None => {}
             Some(found) if found.is_empty() => {
                 ui.label(t(lang, Text::NoCustomers));
+                answered_on_ui(ui, lang, &form.on, core.profile);
             }
             Some(found) => {
                 ui.label(tr!(lang, "customers-found", n = found.len()));
+                answered_on_ui(ui, lang, &form.on, core.profile);
                 customers_table_ui(ui, lang, found);
             }
         }
@@ -250,12 +256,14 @@ impl CustomersScreen {
             form.problems = validate::bind(&request);
             if form.problems.is_empty() {
                 form.bound = None;
+                form.on = core.profile.name.clone();
                 form.call.start(core.call(Call::Bind(request)));
             }
         }
         if let Some(customer) = &form.bound {
             ui.add_space(8.0);
             ui.label(RichText::new(t(lang, Text::Bound)).strong());
+            answered_on_ui(ui, lang, &form.on, core.profile);
             customers_table_ui(ui, lang, std::slice::from_ref(customer));
             if ui.button(t(lang, Text::ShowEnterpriseCustomers)).clicked() {
                 self.query.channel_code = customer.channel_code.clone();
@@ -277,6 +285,7 @@ impl CustomersScreen {
             self.create.problems = validate::enterprise(&request);
             if self.create.problems.is_empty() {
                 self.create.created = None;
+                self.create.on = core.profile.name.clone();
                 self.create
                     .call
                     .start(core.call(Call::CreateEnterprise(request)));
@@ -287,6 +296,7 @@ impl CustomersScreen {
         };
         ui.add_space(8.0);
         ui.label(RichText::new(t(lang, Text::Created)).strong());
+        answered_on_ui(ui, lang, &self.create.on, core.profile);
         grid_ui(ui, "created", |ui| {
             ui.label(t(lang, Text::EnterpriseGlobalId));
             ui.label(RichText::new(&created.enterprise_global_id).monospace());
@@ -333,6 +343,7 @@ impl CustomersScreen {
             self.update.problems = validate::enterprise(&request);
             if self.update.problems.is_empty() {
                 self.update.updated = false;
+                self.update.on = core.profile.name.clone();
                 self.update
                     .call
                     .start(core.call(Call::UpdateEnterprise(request)));
@@ -341,6 +352,7 @@ impl CustomersScreen {
         if self.update.updated {
             ui.add_space(8.0);
             ui.label(RichText::new(t(lang, Text::Updated)).strong());
+            answered_on_ui(ui, lang, &self.update.on, core.profile);
         }
     }
 }
@@ -349,6 +361,7 @@ fn send_query(form: &mut QueryForm, core: &Caller<'_>) {
     let query = form.query();
     form.problems = validate::customer_query(&query);
     if form.problems.is_empty() {
+        form.on = core.profile.name.clone();
         form.call.start(core.call(Call::QueryCustomers(query)));
     }
 }

@@ -159,6 +159,21 @@ pub fn warn_if_production(text: String, profile: &Profile) -> RichText {
     }
 }
 
+/// Under an answer: the profile it came from, in the warning colour once another is active.
+pub fn answered_on_ui(ui: &mut egui::Ui, lang: Lang, on: &str, active: &Profile) {
+    if on == active.name {
+        ui.label(RichText::new(tr!(lang, "on-profile", profile = on)).weak());
+    } else {
+        let text = tr!(
+            lang,
+            "answered-on-other-profile",
+            profile = on,
+            active = active.name.as_str()
+        );
+        ui.colored_label(ui.visuals().warn_fg_color, text);
+    }
+}
+
 /// Which profile a confirmation acts on; a production one in the warning colour.
 pub fn profile_line_ui(ui: &mut egui::Ui, lang: Lang, profile: &Profile) {
     let line = tr!(lang, "on-profile", profile = profile_name(lang, profile));
