@@ -189,6 +189,27 @@ fn wait_state(
     }
 }
 
+/// The status a platform answers a bare query carrying `token` with: 401 once it refuses the
+/// token; while it accepts it, the missing `g_nonce` is refused (299) and nothing is spent.
+fn http_status_for_token(base_url: &str, token: &str) -> u16 {
+    use std::io::Read;
+    let host = base_url.trim_start_matches("http://");
+    let mut stream = std::net::TcpStream::connect(host).expect("connect to the platform");
+    write!(
+        stream,
+        "GET {} HTTP/1.1\r\nHost: {host}\r\nAuthorization: Bearer {token}\r\nConnection: close\r\n\r\n",
+        license_desk::wire::paths::QUERY
+    )
+    .expect("send");
+    let mut answer = String::new();
+    stream.read_to_string(&mut answer).expect("answer");
+    answer
+        .split(' ')
+        .nth(1)
+        .and_then(|code| code.parse().ok())
+        .unwrap_or_else(|| panic!("not an HTTP answer: {answer}"))
+}
+
 /// The Sandbox's platform database (the Sandbox must have started).
 fn sandbox_db(root: &Path) -> rusqlite::Connection {
     let path = data_dir(root).join("sandbox/platform/platform.sqlite3");
@@ -1216,8 +1237,17 @@ fn an_expired_token_is_renewed_once_and_the_journal_shows_it() {
         .execute("UPDATE tokens SET expires_at = 0", [])
         .expect("expire the tokens");
     assert!(expired >= 1, "{expired}");
-    // The platform trusts a token it verified for a moment before asking its store again.
-    std::thread::sleep(TOKEN_RECHECK + Duration::from_millis(100));
+    // The platform trusts a token it verified for a moment (TOKEN_RECHECK) before asking its
+    // store again: wait until it refuses the old token.
+    let base_url = match core.state().sandbox {
+        SandboxState::Ready { base_url } => base_url,
+        other => panic!("the Sandbox is not ready: {other:?}"),
+    };
+    let deadline = Instant::now() + TOKEN_RECHECK * 10;
+    while http_status_for_token(&base_url, &old_token) != 401 {
+        assert!(Instant::now() < deadline, "the old token is still accepted");
+        std::thread::sleep(Duration::from_millis(20));
+    }
 
     let since = now_ms();
     assert_eq!(
