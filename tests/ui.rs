@@ -89,7 +89,7 @@ fn settle(
     harness: &mut Harness<'static, DeskApp>,
     done: impl FnMut(&Harness<'static, DeskApp>) -> bool,
 ) {
-    step_until(harness, Duration::from_secs(30), done);
+    step_until(harness, Duration::from_secs(60), done);
 }
 
 #[test]

@@ -423,3 +423,23 @@ customer-type-company = Company
 sync-mode-sync = applied before the answer
 sync-mode-async = applied in the background
 answered-on-other-profile = From the profile { $profile }: the active profile is now { $active }.
+
+# The date field.
+date-today = Today
+date-previous-month = Previous month
+date-next-month = Next month
+date-weekdays = Mo Tu We Th Fr Sa Su
+date-month-title = { $month ->
+        [1] January
+        [2] February
+        [3] March
+        [4] April
+        [5] May
+        [6] June
+        [7] July
+        [8] August
+        [9] September
+        [10] October
+        [11] November
+       *[12] December
+    } { $year }

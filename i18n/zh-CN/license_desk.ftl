@@ -385,3 +385,10 @@ customer-type-company = 企业
 sync-mode-sync = 同步处理
 sync-mode-async = 后台处理
 answered-on-other-profile = 来自配置 { $profile }：当前使用的配置已是 { $active }。
+
+# 日期字段。
+date-today = 今天
+date-previous-month = 上个月
+date-next-month = 下个月
+date-weekdays = 一 二 三 四 五 六 日
+date-month-title = { $year }年{ $month }月

@@ -7,6 +7,7 @@ mod assets;
 mod caller;
 mod composer;
 mod customers;
+mod date_field;
 mod dates;
 pub mod fonts;
 mod form;

@@ -5,6 +5,7 @@
 
 use egui::{Response, RichText};
 
+use super::super::date_field::date_field_ui;
 use super::super::dates::{self, day_ms, local_day};
 use super::super::i18n::{Lang, Text, t};
 use super::labels::field_label;
@@ -132,12 +133,7 @@ impl FormCx<'_> {
                 let mut set = was_set;
                 let mut response = ui.checkbox(&mut set, "");
                 if set {
-                    let picker = ui.add(
-                        egui_extras::DatePickerButton::new(&mut day)
-                            .id_salt(field)
-                            .calendar_week(false)
-                            .show_icon(false),
-                    );
+                    let picker = date_field_ui(ui, lang, field, &mut day);
                     if picker.changed() || !was_set {
                         *value = day_ms(day, end_of_day);
                         response.mark_changed();
