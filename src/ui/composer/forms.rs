@@ -56,7 +56,7 @@ fn order_ui(ui: &mut egui::Ui, cx: &mut FormCx<'_>, o: &mut OrderEntry) {
         true,
         &mut o.license_type,
         &LicenseType::ALL,
-        |v| license_type_words(lang, v),
+        |v| license_type_words(lang, v).to_owned(),
     );
     // One of the two names the customer.
     let named = o

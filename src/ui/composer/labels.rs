@@ -2,6 +2,9 @@
 //! messages `field-*`, `order-type-*`, `license-type-*`, …); the interface's value follows in
 //! brackets, so that a user can match it with a file.
 
+use std::collections::HashMap;
+use std::sync::{LazyLock, Mutex, PoisonError};
+
 use super::super::i18n::{Lang, lookup, tr};
 use crate::core::wire::{CustomerType, LicenseType, OrderType, SyncMode};
 
@@ -19,7 +22,17 @@ pub fn order_type_words(lang: Lang, v: OrderType) -> String {
     format!("{words} ({})", v.as_str())
 }
 
-pub fn license_type_words(lang: Lang, v: LicenseType) -> String {
+/// Formatted once per language and type and kept: the asset grid names one per row and frame.
+pub fn license_type_words(lang: Lang, v: LicenseType) -> &'static str {
+    type Formatted = HashMap<(Lang, LicenseType), &'static str>;
+    static FORMATTED: LazyLock<Mutex<Formatted>> = LazyLock::new(|| Mutex::new(HashMap::new()));
+    let mut formatted = FORMATTED.lock().unwrap_or_else(PoisonError::into_inner);
+    formatted
+        .entry((lang, v))
+        .or_insert_with(|| Box::leak(format_license_type(lang, v).into_boxed_str()))
+}
+
+fn format_license_type(lang: Lang, v: LicenseType) -> String {
     use LicenseType::*;
     let words = match v {
         NormalUnrecoverUsbkey => tr!(lang, "license-type-normal_unrecover_usbkey"),
