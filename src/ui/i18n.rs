@@ -375,15 +375,20 @@ pub fn t(lang: Lang, text: Text) -> &'static str {
 /// A message named at run time (an interface field's label), formatted once and kept; None
 /// when there is no such message.
 pub fn lookup(lang: Lang, id: &str) -> Option<&'static str> {
-    type Found = HashMap<(Lang, String), Option<&'static str>>;
-    static FOUND: LazyLock<Mutex<Found>> = LazyLock::new(|| Mutex::new(HashMap::new()));
+    // One map per language, so that a known id is found without building a key.
+    type Found = [HashMap<String, Option<&'static str>>; 2];
+    static FOUND: LazyLock<Mutex<Found>> = LazyLock::new(|| Mutex::new(Default::default()));
     let mut found = FOUND.lock().unwrap_or_else(PoisonError::into_inner);
-    *found.entry((lang, id.to_owned())).or_insert_with(|| {
-        let loader = loader(lang);
-        loader
-            .has(id)
-            .then(|| &*Box::leak(loader.get(id).into_boxed_str()))
-    })
+    let known = &mut found[lang as usize];
+    if let Some(message) = known.get(id) {
+        return *message;
+    }
+    let loader = loader(lang);
+    let message = loader
+        .has(id)
+        .then(|| &*Box::leak(loader.get(id).into_boxed_str()));
+    known.insert(id.to_owned(), message);
+    message
 }
 
 fn message(lang: Lang, text: Text) -> String {
