@@ -195,11 +195,12 @@ fn every_screen_renders_in_chinese() {
     settle(&mut harness, |h| {
         h.query_by_label_contains("批次 LD-").is_some()
     });
-    // The asset's form, through its problem.
-    harness
-        .get_by_label_contains("orderList[0].assets[0].assetNos")
-        .click();
-    harness.run_ok();
+    // The asset's form, through its problem, said in Chinese there and under its field.
+    click(
+        &mut harness,
+        "订单 1 › 资产 1 › 资产编号：至少需要一个资产编号",
+    );
+    harness.get_by_label("至少需要一个资产编号");
     harness.get_by_label("申请新资产编号");
     click(&mut harness, "资产");
     type_into(&mut harness, "企业全局编号", "EG0000000001");
@@ -223,6 +224,13 @@ fn every_screen_renders_in_chinese() {
     }
     click(&mut harness, "添加配置");
     click(&mut harness, "保存");
+    assert_eq!(harness.query_all_by_label("必填").count(), 3);
+    assert_eq!(
+        harness
+            .query_all_by_label("须为 http:// 或 https:// 地址")
+            .count(),
+        2
+    );
     harness.get_by_label("应用密钥");
     harness.get_by_label("生产平台");
     harness
@@ -483,7 +491,7 @@ fn composer_builds_a_purchase_with_a_package_tree_fills_numbers_and_submits_it()
     open_composer(&mut harness);
 
     // The template lacks only its asset numbers; the problem leads to the field.
-    let missing = "orderList[0].assets[0].assetNos: at least one asset number required";
+    let missing = "Order 1 › Asset 1 › Asset numbers: at least one asset number required";
     harness.get_by_label_contains("1 problem");
     click(&mut harness, missing);
     click(&mut harness, "Get new asset numbers");
@@ -501,9 +509,7 @@ fn composer_builds_a_purchase_with_a_package_tree_fills_numbers_and_submits_it()
     click(&mut harness, "Package PKG-1 专业版套餐");
     click(&mut harness, "Add sub-package");
     // An empty package number is a problem until typed.
-    harness.get_by_label_contains(
-        "orderList[0].assets[0].merchandises[0].children[0].merchandiseNum: required",
-    );
+    harness.get_by_label("Order 1 › Asset 1 › Package 1 › Package 1 › Package number: required");
     type_into(&mut harness, "Package number", "PKG-1-1");
     click(&mut harness, "Add product");
     type_into(&mut harness, "Product (gmsPid or appKey)", "gms:2002");
@@ -587,12 +593,18 @@ fn composer_imports_a_file_with_three_problems_and_a_bad_file_changes_nothing() 
     });
     harness.get_by_label_contains("3 problems");
     for problem in [
-        "channelCode: required",
-        "orderList[0].assets[0].assetNos[1]: 8000000100 is already listed at assetNos[0]",
-        "orderList[0].assets[0].products[0].productUri: required for new_buy",
+        "Channel code: required",
+        "Order 1 › Asset 1 › Asset numbers, line 2: 8000000100 is already on line 1",
+        "Order 1 › Asset 1 › Product 1 › Product (gmsPid or appKey): required in a New purchase (new_buy) order",
     ] {
         harness.get_by_label(problem);
     }
+    // A problem leads to its field, where it is said again without the node's path.
+    click(
+        &mut harness,
+        "Order 1 › Asset 1 › Asset numbers, line 2: 8000000100 is already on line 1",
+    );
+    harness.get_by_label("Asset numbers, line 2: 8000000100 is already on line 1");
 
     // Not JSON: the line and column, and the draft as it was.
     type_into(&mut harness, "File", &not_json.display().to_string());

@@ -443,3 +443,38 @@ date-month-title = { $month ->
         [11] November
        *[12] December
     } { $year }
+
+## Problems the shared validation finds, under their field
+order = Order
+problem-at = { $path }: { $problem }
+problem-on-line = { $problem }, line { $line }
+problem-required-for = required in a { $op } order
+problem-customer-id = required when the channel customer ID is empty
+problem-source-order = required: a { $op } order of the cloud license type { $license } names the order it changes
+problem-blank = must not be blank
+problem-spaces = must not contain spaces or control characters
+problem-not-email = must be an e-mail address
+problem-not-url = an http:// or https:// address is required
+problem-negative = must not be negative
+problem-not-flag = must be 0 or 1
+problem-end-before-start = must not be before the start date
+problem-at-least-one = { $item ->
+        [order] at least one order
+        [asset] at least one asset
+       *[asset-number] at least one asset number
+    } required
+problem-too-many = at most { $n } { $item ->
+        [order] orders per batch
+        [asset] assets
+       *[asset-number] asset numbers per call
+    }
+problem-out-of-range = must be between { $min } and { $max }
+problem-sequence-taken = { $sequence } is already the sequence of order { $order }
+problem-asset-number-repeated = { $number } is already on line { $line }
+problem-nothing-bought = a new purchase needs at least one product or package
+problem-delete-asset-products = must be empty: deleting an asset removes it whole (a "Delete products" order removes products)
+problem-delete-asset-merchandise = must be empty when deleting assets
+problem-no-product-to-delete = name at least one product to delete
+problem-merchandise-in-delete-product = must be empty: a "Delete products" order names the products themselves
+problem-too-deep = packages nest at most { $max } levels deep
+problem-not-json = must be an object or a string holding JSON

@@ -392,3 +392,38 @@ date-previous-month = 上个月
 date-next-month = 下个月
 date-weekdays = 一 二 三 四 五 六 日
 date-month-title = { $year }年{ $month }月
+
+## 校验发现的问题，显示在对应字段下
+order = 订单
+problem-at = { $path }：{ $problem }
+problem-on-line = { $problem }第 { $line } 行
+problem-required-for = { $op }订单必填
+problem-customer-id = 渠道客户 ID 为空时必填
+problem-source-order = 必填：云授权类型 { $license } 的{ $op }订单须指明所变更的订单
+problem-blank = 不能为空
+problem-spaces = 不能包含空格或控制字符
+problem-not-email = 须为电子邮件地址
+problem-not-url = 须为 http:// 或 https:// 地址
+problem-negative = 不能为负数
+problem-not-flag = 须为 0 或 1
+problem-end-before-start = 不能早于开始日期
+problem-at-least-one = 至少需要一个{ $item ->
+        [order] 订单
+        [asset] 资产
+       *[asset-number] 资产编号
+    }
+problem-too-many = { $item ->
+        [order] 每批最多 { $n } 个订单
+        [asset] 最多 { $n } 个资产
+       *[asset-number] 每次最多 { $n } 个资产编号
+    }
+problem-out-of-range = 须在 { $min } 到 { $max } 之间
+problem-sequence-taken = { $sequence } 已是订单 { $order } 的序号
+problem-asset-number-repeated = { $number } 已在第 { $line } 行
+problem-nothing-bought = 新购订单至少需要一个产品或商品包
+problem-delete-asset-products = 须为空：删除资产会删除整个资产（删除产品请用“删除产品”订单）
+problem-delete-asset-merchandise = 删除资产时须为空
+problem-no-product-to-delete = 请至少指定一个要删除的产品
+problem-merchandise-in-delete-product = 须为空：“删除产品”订单直接列出要删除的产品
+problem-too-deep = 商品包最多嵌套 { $max } 层
+problem-not-json = 须为对象或包含 JSON 的字符串

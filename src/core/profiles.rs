@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use crate::private_files::{create_private_dir, write_atomic};
+use crate::wire::validate::{FieldPath, Problem, ProblemKind};
 
 /// The built-in profile's name.
 pub const SANDBOX: &str = "Sandbox";
@@ -55,10 +56,13 @@ impl Profile {
     }
 
     /// What is wrong with a profile as typed, if anything.
-    pub fn problems(&self) -> Vec<String> {
+    pub fn problems(&self) -> Vec<Problem> {
         let mut out = Vec::new();
         if self.name.trim().is_empty() {
-            out.push("name: required".to_owned());
+            out.push(Problem::new(
+                FieldPath::field("name"),
+                ProblemKind::Required,
+            ));
         }
         if let Endpoint::Remote {
             base_url,
@@ -69,13 +73,17 @@ impl Profile {
             for (field, url) in [("baseUrl", base_url), ("tokenUrl", token_url)] {
                 match reqwest::Url::parse(url.trim()) {
                     Ok(u) if matches!(u.scheme(), "http" | "https") && u.host_str().is_some() => {}
-                    _ => out.push(format!(
-                        "{field}: an http:// or https:// address is required"
+                    _ => out.push(Problem::new(
+                        FieldPath::field(field),
+                        ProblemKind::NotHttpUrl,
                     )),
                 }
             }
             if app_key.trim().is_empty() {
-                out.push("appKey: required".to_owned());
+                out.push(Problem::new(
+                    FieldPath::field("appKey"),
+                    ProblemKind::Required,
+                ));
             }
         }
         out
@@ -176,7 +184,8 @@ impl Profiles {
     ) -> Result<(), ProfilesError> {
         let problems = profile.problems();
         if !problems.is_empty() {
-            return Err(ProfilesError::Invalid(problems.join("; ")));
+            let listed: Vec<String> = problems.iter().map(Problem::to_string).collect();
+            return Err(ProfilesError::Invalid(listed.join("; ")));
         }
         let key = previous_name.unwrap_or(&profile.name).to_owned();
         if key != profile.name && self.get(&profile.name).is_some() {

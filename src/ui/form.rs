@@ -7,6 +7,7 @@ use std::path::PathBuf;
 use egui::{Color32, Response, RichText};
 
 use super::i18n::{Lang, Text, t, tr};
+use super::problems::kind_words;
 use crate::core::Profile;
 use crate::core::wire::validate::Problem;
 
@@ -79,33 +80,14 @@ pub fn field_with_ui(
     let response = ui
         .vertical(|ui| {
             let response = add(ui).labelled_by(label.id);
-            for problem in problems.iter().filter(|p| p.path == field.path) {
-                ui.colored_label(ui.visuals().error_fg_color, problem_in_words(lang, problem));
+            for problem in problems.iter().filter(|p| p.path.is_field(field.path)) {
+                ui.colored_label(ui.visuals().error_fg_color, kind_words(lang, &problem.kind));
             }
             response
         })
         .inner;
     ui.end_row();
     response
-}
-
-/// The problem's message in the UI's language where it is one of the common ones; the field's
-/// label is beside it already, so the path is not repeated.
-pub fn problem_in_words(lang: Lang, problem: &Problem) -> String {
-    let message = problem.message.as_str();
-    if message == "required" {
-        return t(lang, Text::FieldRequired).to_owned();
-    }
-    if let Some(n) = message
-        .strip_prefix("at most ")
-        .and_then(|rest| rest.strip_suffix(" characters"))
-    {
-        return tr!(lang, "at-most-chars", n = n);
-    }
-    if message.starts_with("must be a mobile number") {
-        return t(lang, Text::NotMobile).to_owned();
-    }
-    message.to_owned()
 }
 
 /// A button that is disabled, with a spinner beside it, while its call runs. Clicked only

@@ -13,6 +13,8 @@ pub mod fonts;
 mod form;
 mod history;
 pub mod i18n;
+mod labels;
+mod problems;
 mod settings;
 mod shell;
 mod toasts;

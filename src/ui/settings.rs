@@ -8,7 +8,7 @@ use super::form::{
     Field, PRODUCTION_COLOUR, SANDBOX_COLOUR, busy_button_ui, field_ui, field_with_ui, grid_ui,
 };
 use super::i18n::{Lang, Text, t, tr};
-use crate::core::wire::validate::Problem;
+use crate::core::wire::validate::{FieldPath, Problem, ProblemKind};
 use crate::core::{
     Command, Core, CoreState, Endpoint, Event, Latest, Outcome, Profile, Secret, now_ms,
 };
@@ -85,33 +85,15 @@ impl ProfileForm {
 impl ProfileForm {
     /// What is wrong with the profile as typed; a new remote profile needs its secret.
     fn check(&self) -> Vec<Problem> {
-        let mut problems = problems_of(&self.profile());
+        let mut problems = self.profile().problems();
         if self.previous.is_none() && self.secret.is_empty() && !self.sandbox {
-            problems.push(Problem {
-                path: "appSecret".to_owned(),
-                message: "required".to_owned(),
-            });
+            problems.push(Problem::new(
+                FieldPath::field("appSecret"),
+                ProblemKind::Required,
+            ));
         }
         problems
     }
-}
-
-/// `Profile::problems` says `field: message`; the form shows each under its field.
-fn problems_of(profile: &Profile) -> Vec<Problem> {
-    profile
-        .problems()
-        .into_iter()
-        .map(|p| match p.split_once(": ") {
-            Some((path, message)) => Problem {
-                path: path.to_owned(),
-                message: message.to_owned(),
-            },
-            None => Problem {
-                path: String::new(),
-                message: p,
-            },
-        })
-        .collect()
 }
 
 struct Connected {

@@ -35,7 +35,7 @@ pub fn lockable(a: &Asset) -> bool {
 
 pub fn license_type_words(lang: Lang, code: &str) -> String {
     match LicenseType::parse(code) {
-        Some(t) => super::composer::license_type_words(lang, t).to_owned(),
+        Some(t) => super::labels::license_type_words(lang, t).to_owned(),
         None => code.to_owned(),
     }
 }

@@ -8,21 +8,41 @@ use egui::{Response, RichText};
 use super::super::date_field::date_field_ui;
 use super::super::dates::{self, day_ms, local_day};
 use super::super::i18n::{Lang, Text, t};
-use super::labels::field_label;
+use super::super::labels::field_label;
+use super::super::problems::{at_words, kind_words};
+use super::node::NodeId;
+use crate::core::wire::validate::{Problem, Seg};
 
-/// A problem of the node being edited: the field it is in, the rest of its path (an index
-/// inside a list field), and the message.
+/// A problem of the node being edited: the field it is in, and what is wrong in words (with
+/// the line, for an item of a list field).
 pub struct FieldProblem {
-    pub field: String,
-    pub rest: String,
-    pub message: String,
+    pub field: &'static str,
+    pub words: String,
+}
+
+/// The problems of the node `selected`, each under its field.
+pub fn field_problems(lang: Lang, problems: &[Problem], selected: &NodeId) -> Vec<FieldProblem> {
+    problems
+        .iter()
+        .filter_map(|p| {
+            let (node, rest) = NodeId::of_path(&p.path);
+            let field = rest.first()?.name();
+            (node == *selected).then(|| {
+                let words = match rest {
+                    [Seg::Field(_)] => kind_words(lang, &p.kind),
+                    _ => at_words(lang, rest, &p.kind),
+                };
+                FieldProblem { field, words }
+            })
+        })
+        .collect()
 }
 
 pub struct FormCx<'a> {
     pub lang: Lang,
     pub problems: &'a [FieldProblem],
     /// The field a clicked problem asks to focus; taken by that field's row.
-    pub focus: &'a mut Option<String>,
+    pub focus: &'a mut Option<&'static str>,
     pub changed: bool,
 }
 
@@ -48,18 +68,13 @@ impl FormCx<'_> {
         ui.vertical(|ui| {
             let response = add(ui).labelled_by(label.id);
             self.changed |= response.changed();
-            if self.focus.as_deref() == Some(field) {
+            if *self.focus == Some(field) {
                 *self.focus = None;
                 response.request_focus();
                 response.scroll_to_me(Some(egui::Align::Center));
             }
             for p in self.problems.iter().filter(|p| p.field == field) {
-                let text = if p.rest.is_empty() {
-                    p.message.clone()
-                } else {
-                    format!("{}: {}", p.rest, p.message)
-                };
-                ui.colored_label(ui.visuals().error_fg_color, text);
+                ui.colored_label(ui.visuals().error_fg_color, &p.words);
             }
         });
         ui.end_row();

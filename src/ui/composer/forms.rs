@@ -2,8 +2,10 @@
 
 use super::super::form::asset_numbers_from;
 use super::super::i18n::{Text, t};
+use super::super::labels::{
+    customer_type_words, license_type_words, order_type_words, sync_mode_words,
+};
 use super::fields::FormCx;
-use super::labels::{customer_type_words, license_type_words, order_type_words, sync_mode_words};
 use super::node::NodeMut;
 use crate::core::wire::{
     AssetEntry, BatchOrderRequest, CustomerType, ExtendEntry, FeatureEntry, LicenseType,

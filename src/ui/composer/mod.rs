@@ -8,12 +8,9 @@ mod bars;
 mod batch;
 mod fields;
 mod forms;
-mod labels;
 mod node;
 mod submit;
 mod tree;
-
-pub(super) use labels::license_type_words;
 
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -22,7 +19,7 @@ use std::time::{Duration, Instant};
 use serde::{Deserialize, Serialize};
 
 use self::batch::Template;
-use self::fields::{FieldProblem, FormCx};
+use self::fields::{FormCx, field_problems};
 use self::node::{Add, Kind, ListOp, NodeId, NodeMut, Step, add_child};
 use super::caller::Caller;
 use super::form::busy_button_ui;
@@ -87,7 +84,7 @@ pub struct ComposerScreen {
     problem_counts: HashMap<NodeId, usize>,
     needs_check: bool,
     changed_at: Option<Instant>,
-    focus_field: Option<String>,
+    focus_field: Option<&'static str>,
     confirm_submit: bool,
     confirm_delete: bool,
     submitted: Option<Submitted>,
@@ -437,29 +434,7 @@ impl ComposerScreen {
         let selected = self.tree.selected.clone();
         self.node_actions_ui(ui, core, lang, &selected);
         ui.separator();
-        let problems: Vec<FieldProblem> = self
-            .problems
-            .iter()
-            .filter_map(|p| {
-                let (node, field) = NodeId::of_path(&p.path);
-                (node == selected).then(|| {
-                    let rest = p
-                        .path
-                        .rsplit_once(&format!(".{field}"))
-                        .map_or(String::new(), |(_, r)| r.to_owned());
-                    let rest = if field.is_empty() || rest.is_empty() {
-                        String::new()
-                    } else {
-                        format!("{field}{rest}")
-                    };
-                    FieldProblem {
-                        field,
-                        rest,
-                        message: p.message.clone(),
-                    }
-                })
-            })
-            .collect();
+        let problems = field_problems(lang, &self.problems, &selected);
         let Some(draft) = &mut self.draft else {
             return;
         };

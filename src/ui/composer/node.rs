@@ -4,6 +4,7 @@
 
 use std::fmt;
 
+use crate::core::wire::validate::{FieldPath, Seg};
 use crate::core::wire::{
     AssetEntry, BatchOrderRequest, FeatureEntry, MerchandiseEntry, OrderEntry, OrderType,
     ProductEntry,
@@ -102,28 +103,19 @@ impl NodeId {
         Self(steps)
     }
 
-    /// The node a problem's path points into, and the field it names there
-    /// (`orderList[0].assets[1].assetNos[3]` → that asset, `assetNos`).
-    pub fn of_path(path: &str) -> (NodeId, String) {
+    /// The node a problem's path points into, and the rest of the path: the field there and
+    /// maybe an item of it (`orderList[0].assets[1].assetNos[3]` → that asset, `assetNos[3]`).
+    pub fn of_path(path: &FieldPath) -> (NodeId, &[Seg]) {
         let mut steps = Vec::new();
-        let mut rest = path;
-        while !rest.is_empty() {
-            let segment_end = rest.find('.').unwrap_or(rest.len());
-            let segment = &rest[..segment_end];
-            let step = segment.split_once('[').and_then(|(name, index)| {
-                let i = index.strip_suffix(']')?.parse().ok()?;
-                Step::from_field(name, i)
-            });
-            match step {
-                Some(step) => steps.push(step),
-                None => {
-                    let field = segment.split('[').next().unwrap_or(segment);
-                    return (NodeId(steps), field.to_owned());
+        for (n, seg) in path.0.iter().enumerate() {
+            match seg {
+                Seg::Item(name, i) if let Some(step) = Step::from_field(name, *i) => {
+                    steps.push(step)
                 }
+                _ => return (NodeId(steps), &path.0[n..]),
             }
-            rest = rest[segment_end..].strip_prefix('.').unwrap_or("");
         }
-        (NodeId(steps), String::new())
+        (NodeId(steps), &[])
     }
 }
 
@@ -425,21 +417,29 @@ mod tests {
 
     #[test]
     fn a_problem_path_names_its_node_and_field() {
-        let (node, field) = NodeId::of_path("orderList[2].assets[0].assetNos[3]");
+        let path = FieldPath(vec![
+            Seg::Item("orderList", 2),
+            Seg::Item("assets", 0),
+            Seg::Item("assetNos", 3),
+        ]);
+        let (node, rest) = NodeId::of_path(&path);
         assert_eq!(node, NodeId(vec![Step::Order(2), Step::Asset(0)]));
-        assert_eq!(field, "assetNos");
-        let (node, field) =
-            NodeId::of_path("orderList[0].assets[1].merchandises[0].children[2].merchandiseNum");
+        assert_eq!(rest, [Seg::Item("assetNos", 3)]);
+        let path = FieldPath(vec![
+            Seg::Item("orderList", 0),
+            Seg::Item("assets", 1),
+            Seg::Item("merchandises", 0),
+            Seg::Item("children", 2),
+            Seg::Field("merchandiseNum"),
+        ]);
+        let (node, rest) = NodeId::of_path(&path);
         assert_eq!(
             node.to_string(),
             "orderList[0].assets[1].merchandises[0].children[2]"
         );
-        assert_eq!(field, "merchandiseNum");
-        assert_eq!(
-            NodeId::of_path("channelCode"),
-            (NodeId::root(), "channelCode".to_owned())
-        );
-        assert_eq!(NodeId::of_path("orderList").1, "orderList");
+        assert_eq!(rest, [Seg::Field("merchandiseNum")]);
+        let channel = FieldPath::field("channelCode");
+        assert_eq!(NodeId::of_path(&channel), (NodeId::root(), &channel.0[..]));
     }
 
     #[test]

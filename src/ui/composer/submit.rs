@@ -3,6 +3,7 @@
 
 use egui::RichText;
 
+use super::super::problems::problem_words;
 use super::batch::summarize;
 use super::node::NodeId;
 use super::{ComposerScreen, MAX_LISTED, Submitted};
@@ -39,11 +40,12 @@ impl ComposerScreen {
             .auto_shrink([false, true])
             .show(ui, |ui| {
                 for p in self.problems.iter().take(MAX_LISTED) {
+                    let words = problem_words(lang, p);
+                    let text = RichText::new(words).color(ui.visuals().error_fg_color);
+                    // The interface's path on hover, to find the value in a file.
                     if ui
-                        .selectable_label(
-                            false,
-                            RichText::new(p.to_string()).color(ui.visuals().error_fg_color),
-                        )
+                        .selectable_label(false, text)
+                        .on_hover_text(p.to_string())
                         .clicked()
                     {
                         clicked = Some(p.path.clone());
@@ -58,10 +60,10 @@ impl ComposerScreen {
                 }
             });
         if let Some(path) = clicked {
-            let (node, field) = NodeId::of_path(&path);
+            let (node, rest) = NodeId::of_path(&path);
             self.tree.reveal(&node);
             self.tree.select(node);
-            self.focus_field = Some(field);
+            self.focus_field = rest.first().map(|seg| seg.name());
         }
     }
 

@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 use std::sync::{LazyLock, Mutex, PoisonError};
 
-use super::super::i18n::{Lang, lookup, tr};
+use super::i18n::{Lang, lookup, tr};
 use crate::core::wire::{CustomerType, LicenseType, OrderType, SyncMode};
 
 /// A field of the batch in words; the interface's name when there are none.

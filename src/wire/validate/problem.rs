@@ -1,0 +1,260 @@
+//! A problem as data: what is wrong (a kind, with the values its message needs) and where (a
+//! typed field path). The platform renders it in English for its `message`; the console renders
+//! the kind in the UI's language and walks the path to the field, so nothing parses a message.
+
+use std::fmt;
+
+use crate::wire::order::{LicenseType, OrderType};
+
+/// One step of a field path: a field, or an item of a list field (`assets[2]`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Seg {
+    Field(&'static str),
+    Item(&'static str, usize),
+}
+
+impl Seg {
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Field(name) | Self::Item(name, _) => name,
+        }
+    }
+}
+
+impl fmt::Display for Seg {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Field(name) => f.write_str(name),
+            Self::Item(name, i) => write!(f, "{name}[{i}]"),
+        }
+    }
+}
+
+/// Where a problem is, as the interface names it: `orderList[2].assets[0].productUri`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
+pub struct FieldPath(pub Vec<Seg>);
+
+impl FieldPath {
+    pub fn field(name: &'static str) -> Self {
+        Self(vec![Seg::Field(name)])
+    }
+
+    /// Whether this is the top-level field `name` (the forms' fields are all top-level).
+    pub fn is_field(&self, name: &str) -> bool {
+        matches!(self.0.as_slice(), [Seg::Field(f)] if *f == name)
+    }
+}
+
+impl fmt::Display for FieldPath {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (n, seg) in self.0.iter().enumerate() {
+            if n > 0 {
+                f.write_str(".")?;
+            }
+            write!(f, "{seg}")?;
+        }
+        Ok(())
+    }
+}
+
+/// A path being walked by a check, borrowed from its parent's: a valid batch of thousands of
+/// products builds no path at all; one is collected only for a problem.
+#[derive(Clone, Copy)]
+pub struct At<'a> {
+    up: Option<&'a At<'a>>,
+    seg: Option<Seg>,
+}
+
+impl<'a> At<'a> {
+    pub const ROOT: At<'static> = At {
+        up: None,
+        seg: None,
+    };
+
+    pub fn field(&'a self, name: &'static str) -> At<'a> {
+        At {
+            up: Some(self),
+            seg: Some(Seg::Field(name)),
+        }
+    }
+
+    pub fn item(&'a self, name: &'static str, i: usize) -> At<'a> {
+        At {
+            up: Some(self),
+            seg: Some(Seg::Item(name, i)),
+        }
+    }
+
+    pub fn path(&self) -> FieldPath {
+        let mut segs = Vec::new();
+        let mut at = Some(self);
+        while let Some(a) = at {
+            segs.extend(a.seg);
+            at = a.up;
+        }
+        segs.reverse();
+        FieldPath(segs)
+    }
+}
+
+/// What a list must hold at least one of, or at most so many of.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Item {
+    Order,
+    Asset,
+    AssetNumber,
+}
+
+/// What is wrong with a field.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ProblemKind {
+    Required,
+    /// A product's `productUri`, in an order of this type.
+    RequiredFor(OrderType),
+    /// An order's `customerId` when its `channelCustomerId` is empty too.
+    CustomerIdRequired,
+    /// A cloud license's change needs the order it changes.
+    SourceOrderRequired {
+        order_type: OrderType,
+        license_type: LicenseType,
+    },
+    Blank,
+    TooLong {
+        max: usize,
+    },
+    SpacesOrControls,
+    NotMobile,
+    NotEmail,
+    NotHttpUrl,
+    Negative,
+    NotFlag,
+    EndBeforeStart,
+    AtLeastOne(Item),
+    TooMany {
+        max: usize,
+        item: Item,
+    },
+    OutOfRange {
+        min: i64,
+        max: i64,
+    },
+    SequenceTaken {
+        sequence: i32,
+        first: usize,
+    },
+    AssetNumberRepeated {
+        number: String,
+        first: usize,
+    },
+    /// A new purchase buys something.
+    NothingBought,
+    /// Products or merchandise in an order that removes whole assets.
+    NotForDeleteAsset {
+        products: bool,
+    },
+    /// A product removal names its products.
+    NoProductToDelete,
+    /// A product removal names products, not merchandise.
+    MerchandiseInDeleteProduct,
+    TooDeep {
+        max: usize,
+    },
+    NotJson,
+}
+
+impl fmt::Display for ProblemKind {
+    /// The platform's English, as its `message` has always read.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Required => f.write_str("required"),
+            Self::RequiredFor(op) => write!(f, "required for {}", op.as_str()),
+            Self::CustomerIdRequired => f.write_str("required when channelCustomerId is empty"),
+            Self::SourceOrderRequired {
+                order_type,
+                license_type,
+            } => write!(
+                f,
+                "required for {} orders of the cloud license type {}",
+                order_type.as_str(),
+                license_type.as_str()
+            ),
+            Self::Blank => f.write_str("must not be blank"),
+            Self::TooLong { max } => write!(f, "at most {max} characters"),
+            Self::SpacesOrControls => f.write_str("must not contain spaces or control characters"),
+            Self::NotMobile => f.write_str("must be a mobile number: 1 followed by 10 digits"),
+            Self::NotEmail => f.write_str("must be an e-mail address"),
+            Self::NotHttpUrl => f.write_str("an http:// or https:// address is required"),
+            Self::Negative => f.write_str("must not be negative"),
+            Self::NotFlag => f.write_str("must be 0 or 1"),
+            Self::EndBeforeStart => f.write_str("must not be before limitStartDate"),
+            Self::AtLeastOne(item) => write!(f, "at least one {} required", item.english(1)),
+            Self::TooMany { max, item } => {
+                let per = if *item == Item::Order { "batch" } else { "call" };
+                write!(f, "at most {max} {} per {per}", item.english(2))
+            }
+            Self::OutOfRange { min, max } => write!(f, "must be between {min} and {max}"),
+            Self::SequenceTaken { sequence, first } => {
+                write!(f, "{sequence} is already used by orderList[{first}]")
+            }
+            Self::AssetNumberRepeated { number, first } => {
+                write!(f, "{number} is already listed at assetNos[{first}]")
+            }
+            Self::NothingBought => {
+                f.write_str("at least one product or merchandise required for new_buy")
+            }
+            Self::NotForDeleteAsset { products: true } => f.write_str(
+                "must be empty for delete_asset, which removes whole assets (use delete_product to remove products)",
+            ),
+            Self::NotForDeleteAsset { products: false } => {
+                f.write_str("must be empty for delete_asset")
+            }
+            Self::NoProductToDelete => {
+                f.write_str("at least one product required for delete_product")
+            }
+            Self::MerchandiseInDeleteProduct => {
+                f.write_str("must be empty for delete_product: name the products to remove")
+            }
+            Self::TooDeep { max } => {
+                write!(f, "merchandise trees are at most {max} levels deep")
+            }
+            Self::NotJson => f.write_str("must be an object or a string holding JSON"),
+        }
+    }
+}
+
+impl Item {
+    fn english(self, n: usize) -> &'static str {
+        match (self, n == 1) {
+            (Self::Order, true) => "order",
+            (Self::Order, false) => "orders",
+            (Self::Asset, true) => "asset",
+            (Self::Asset, false) => "assets",
+            (Self::AssetNumber, true) => "asset number",
+            (Self::AssetNumber, false) => "asset numbers",
+        }
+    }
+}
+
+/// One thing wrong with a request.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Problem {
+    pub path: FieldPath,
+    pub kind: ProblemKind,
+}
+
+impl Problem {
+    pub fn new(path: FieldPath, kind: ProblemKind) -> Self {
+        Self { path, kind }
+    }
+
+    /// The platform's English message, without the path.
+    pub fn message(&self) -> String {
+        self.kind.to_string()
+    }
+}
+
+impl fmt::Display for Problem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.path, self.kind)
+    }
+}
