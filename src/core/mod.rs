@@ -313,11 +313,22 @@ impl Core {
 
     /// Queues a command; never blocks. The answer comes as an [`Event`] with this id.
     pub fn send(&self, command: Command) -> CommandId {
-        let id = self.next_id.fetch_add(1, Ordering::Relaxed);
+        let id = self.reserve_id();
+        self.send_as(id, command);
+        id
+    }
+
+    /// An id for a command sent later with [`Core::send_as`]: the window gives a screen its
+    /// command's id during the frame and sends the command after it.
+    pub fn reserve_id(&self) -> CommandId {
+        self.next_id.fetch_add(1, Ordering::Relaxed)
+    }
+
+    /// Queues a command under an id from [`Core::reserve_id`]; never blocks.
+    pub fn send_as(&self, id: CommandId, command: Command) {
         if self.commands.send((id, command)).is_err() {
             tracing::error!(id, "the core has stopped; command dropped");
         }
-        id
     }
 
     /// The next answer, if one has arrived.

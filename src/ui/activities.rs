@@ -5,10 +5,10 @@
 use egui::RichText;
 use serde::{Deserialize, Serialize};
 
-use super::caller::Caller;
 use super::dates::local_date;
 use super::form::{Field, answered_on_ui, busy_button_ui, field_with_ui, grid_ui, typed};
 use super::i18n::{Lang, Text, t};
+use super::outbox::Caller;
 use crate::core::wire::validate::{is_email, is_mobile};
 use crate::core::wire::{ActivityResponse, ClaimRequest};
 use crate::core::{Call, Event, Latest, Outcome};

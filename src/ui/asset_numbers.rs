@@ -5,9 +5,9 @@ use std::path::PathBuf;
 
 use egui::RichText;
 
-use super::caller::Caller;
 use super::form::{answered_on_ui, busy_button_ui, csv_with_bom, home_file};
 use super::i18n::{Lang, Text, t, tr};
+use super::outbox::Caller;
 use crate::core::wire::validate::MAX_SHELLNUMS;
 use crate::core::{Call, Command, Event, Latest, Outcome};
 

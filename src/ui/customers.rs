@@ -5,9 +5,9 @@
 
 use egui::{RichText, ScrollArea};
 
-use super::caller::Caller;
 use super::form::{answered_on_ui, busy_button_ui, grid_ui, text_fields_ui, typed};
 use super::i18n::{Lang, Text, t, tr};
+use super::outbox::Caller;
 use crate::core::wire::validate::{self, Problem};
 use crate::core::wire::{
     BindRequest, CreatedEnterprise, Customer, CustomerQuery, DefaultFilter, EnterpriseRequest,

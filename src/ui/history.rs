@@ -8,8 +8,9 @@ use egui::{RichText, ScrollArea};
 use super::dates;
 use super::form::{busy_button_ui, home_file};
 use super::i18n::{Lang, Text, t};
+use super::outbox::Outbox;
 use crate::core::{
-    Command, Core, Event, ExportFormat, JournalEntry, JournalFilter, Latest, Operation, Outcome,
+    Command, Event, ExportFormat, JournalEntry, JournalFilter, Latest, Operation, Outcome,
 };
 
 /// Most rows fetched at once.
@@ -38,9 +39,9 @@ impl HistoryScreen {
         }
     }
 
-    pub fn refresh(&mut self, core: &Core) {
+    pub fn refresh(&mut self, out: &Outbox<'_>) {
         self.query
-            .start(core.send(Command::QueryJournal(self.filter(ROWS))));
+            .start(out.send(Command::QueryJournal(self.filter(ROWS))));
     }
 
     /// Takes the answer if it is for this screen, and names the action it answers.
@@ -63,10 +64,10 @@ impl HistoryScreen {
         None
     }
 
-    pub fn ui(&mut self, ui: &mut egui::Ui, core: &Core, lang: Lang) {
+    pub fn ui(&mut self, ui: &mut egui::Ui, out: &Outbox<'_>, lang: Lang) {
         if !self.loaded_once {
             self.loaded_once = true;
-            self.refresh(core);
+            self.refresh(out);
         }
         let mut changed = false;
         ui.horizontal(|ui| {
@@ -102,7 +103,7 @@ impl HistoryScreen {
             }
         });
         if changed {
-            self.refresh(core);
+            self.refresh(out);
         }
         ui.horizontal(|ui| {
             let label = ui.label(t(lang, Text::ExportTo));
@@ -112,7 +113,7 @@ impl HistoryScreen {
             ui.add(egui::TextEdit::singleline(&mut self.export_path).desired_width(320.0))
                 .labelled_by(label.id);
             if busy_button_ui(ui, t(lang, Text::ExportCsv), self.export.is_waiting()) {
-                self.export.start(core.send(Command::ExportJournal {
+                self.export.start(out.send(Command::ExportJournal {
                     filter: self.filter(0),
                     path: PathBuf::from(self.export_path.trim()),
                     format: ExportFormat::Csv,

@@ -4,7 +4,6 @@
 mod activities;
 mod asset_numbers;
 mod assets;
-mod caller;
 mod composer;
 mod customers;
 mod date_field;
@@ -14,6 +13,7 @@ mod form;
 mod history;
 pub mod i18n;
 mod labels;
+mod outbox;
 mod problems;
 mod settings;
 mod shell;

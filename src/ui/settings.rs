@@ -8,10 +8,9 @@ use super::form::{
     Field, PRODUCTION_COLOUR, SANDBOX_COLOUR, busy_button_ui, field_ui, field_with_ui, grid_ui,
 };
 use super::i18n::{Lang, Text, t, tr};
+use super::outbox::Outbox;
 use crate::core::wire::validate::{FieldPath, Problem, ProblemKind};
-use crate::core::{
-    Command, Core, CoreState, Endpoint, Event, Latest, Outcome, Profile, Secret, now_ms,
-};
+use crate::core::{Command, CoreState, Endpoint, Event, Latest, Outcome, Profile, Secret, now_ms};
 
 /// The token endpoint's usual place under a platform's address.
 const TOKEN_PATH: &str = "/v3/api/oauth2/token";
@@ -157,7 +156,7 @@ impl SettingsScreen {
     pub fn ui(
         &mut self,
         ui: &mut egui::Ui,
-        core: &Core,
+        out: &Outbox<'_>,
         state: &CoreState,
         prefs: &mut super::Prefs,
     ) {
@@ -169,14 +168,14 @@ impl SettingsScreen {
         ui.add_space(4.0);
         self.profiles_table_ui(ui, state, lang);
         ui.add_space(6.0);
-        self.actions_ui(ui, core, state, lang);
+        self.actions_ui(ui, out, state, lang);
         if let Some(form) = &mut self.form {
             ui.separator();
-            if profile_form_ui(ui, core, lang, form) {
+            if profile_form_ui(ui, out, lang, form) {
                 self.form = None;
             }
         }
-        self.confirm_remove_ui(ui.ctx(), core, lang);
+        self.confirm_remove_ui(ui.ctx(), out, lang);
     }
 
     fn profiles_table_ui(&mut self, ui: &mut egui::Ui, state: &CoreState, lang: Lang) {
@@ -232,7 +231,7 @@ impl SettingsScreen {
             });
     }
 
-    fn actions_ui(&mut self, ui: &mut egui::Ui, core: &Core, state: &CoreState, lang: Lang) {
+    fn actions_ui(&mut self, ui: &mut egui::Ui, out: &Outbox<'_>, state: &CoreState, lang: Lang) {
         let chosen = self
             .selected
             .as_deref()
@@ -257,7 +256,7 @@ impl SettingsScreen {
             let busy = self.activate.is_waiting();
             ui.add_enabled_ui(!active, |ui| {
                 if busy_button_ui(ui, t(lang, Text::UseProfile), busy) {
-                    self.activate.start(core.send(Command::ActivateProfile {
+                    self.activate.start(out.send(Command::ActivateProfile {
                         name: p.name.clone(),
                     }));
                 }
@@ -268,7 +267,7 @@ impl SettingsScreen {
             if busy_button_ui(ui, t(lang, Text::TestConnection), self.test.is_waiting()) {
                 self.connected = None;
                 self.testing = Some(p.name.clone());
-                self.test.start(core.send(Command::TestConnection {
+                self.test.start(out.send(Command::TestConnection {
                     profile: p.name.clone(),
                 }));
             }
@@ -292,7 +291,7 @@ impl SettingsScreen {
         }
     }
 
-    fn confirm_remove_ui(&mut self, ctx: &egui::Context, core: &Core, lang: Lang) {
+    fn confirm_remove_ui(&mut self, ctx: &egui::Context, out: &Outbox<'_>, lang: Lang) {
         let Some(name) = self.confirm_remove.clone() else {
             return;
         };
@@ -306,7 +305,7 @@ impl SettingsScreen {
             ui.horizontal(|ui| {
                 if ui.button(t(lang, Text::ConfirmRemove)).clicked() {
                     self.remove
-                        .start(core.send(Command::RemoveProfile { name: name.clone() }));
+                        .start(out.send(Command::RemoveProfile { name: name.clone() }));
                     self.confirm_remove = None;
                 }
                 if ui.button(t(lang, Text::Cancel)).clicked() {
@@ -344,7 +343,12 @@ fn appearance_ui(ui: &mut egui::Ui, prefs: &mut super::Prefs) {
 }
 
 /// The add/edit form; true when the user cancels it.
-fn profile_form_ui(ui: &mut egui::Ui, core: &Core, lang: Lang, form: &mut ProfileForm) -> bool {
+fn profile_form_ui(
+    ui: &mut egui::Ui,
+    out: &Outbox<'_>,
+    lang: Lang,
+    form: &mut ProfileForm,
+) -> bool {
     let title = if form.previous.is_some() {
         Text::EditProfile
     } else {
@@ -445,7 +449,7 @@ fn profile_form_ui(ui: &mut egui::Ui, core: &Core, lang: Lang, form: &mut Profil
             form.problems = form.check();
             if form.problems.is_empty() {
                 // Kept in the form until the save succeeds, so a refusal loses nothing.
-                form.call.start(core.send(Command::SaveProfile {
+                form.call.start(out.send(Command::SaveProfile {
                     previous: form.previous.clone(),
                     profile,
                     app_secret: Some(Secret::new(form.secret.clone())).filter(|s| !s.is_empty()),

@@ -6,12 +6,12 @@ use egui::{Color32, RichText};
 use super::activities::ActivitiesScreen;
 use super::asset_numbers::AssetNumbersScreen;
 use super::assets::AssetsScreen;
-use super::caller::Caller;
 use super::composer::ComposerScreen;
 use super::customers::CustomersScreen;
 use super::form::{PRODUCTION_COLOUR, REMOTE_COLOUR, SANDBOX_COLOUR, profile_name};
 use super::history::HistoryScreen;
-use super::i18n::{Text, t};
+use super::i18n::{Lang, Text, t};
+use super::outbox::{Caller, Outbox};
 use super::settings::SettingsScreen;
 use super::toasts::Toasts;
 use super::{Prefs, Screen, fonts};
@@ -20,6 +20,14 @@ use crate::core::{Core, CoreState, Event, KeyringState, KeyringStore, SandboxSta
 pub struct DeskApp {
     core: Core,
     pub prefs: Prefs,
+    screens: Screens,
+    status: Status,
+    /// Logged once, for start-up measurements (`RUST_LOG=license_desk=info`).
+    first_frame: bool,
+}
+
+#[derive(Default)]
+struct Screens {
     customers: CustomersScreen,
     composer: ComposerScreen,
     assets: AssetsScreen,
@@ -27,11 +35,14 @@ pub struct DeskApp {
     asset_numbers: AssetNumbersScreen,
     history: HistoryScreen,
     settings: SettingsScreen,
+}
+
+/// What the window says of the answers: the status bar and the toasts.
+#[derive(Default)]
+struct Status {
     toasts: Toasts,
-    /// The last answered action, for the status bar.
+    /// The last answered action.
     last: Option<(Text, bool)>,
-    /// Logged once, for start-up measurements (`RUST_LOG=license_desk=info`).
-    first_frame: bool,
 }
 
 impl DeskApp {
@@ -47,15 +58,8 @@ impl DeskApp {
         Self {
             core,
             prefs,
-            customers: CustomersScreen::default(),
-            composer: ComposerScreen::default(),
-            assets: AssetsScreen::default(),
-            activities: ActivitiesScreen::default(),
-            asset_numbers: AssetNumbersScreen::default(),
-            history: HistoryScreen::default(),
-            settings: SettingsScreen::default(),
-            toasts: Toasts::default(),
-            last: None,
+            screens: Screens::default(),
+            status: Status::default(),
             first_frame: true,
         }
     }
@@ -65,113 +69,121 @@ impl DeskApp {
         &self.core
     }
 
-    fn t(&self, text: Text) -> &'static str {
-        t(self.prefs.lang, text)
-    }
-
     /// The whole window, one frame.
     pub fn root_ui(&mut self, ui: &mut egui::Ui) {
         // Answers are applied at the start of the frame, each to the screen that waits for it;
-        // a late answer to a command a screen no longer waits for is dropped.
-        while let Some(mut event) = self.core.try_recv() {
-            self.apply(&mut event);
+        // a late answer to a command a screen no longer waits for is dropped. What the answers
+        // and the clicks ask for is sent once the frame is drawn.
+        let core = &self.core;
+        let out = Outbox::new(core);
+        while let Some(mut event) = core.try_recv() {
+            apply(&mut self.screens, &mut self.status, &mut event, &out);
         }
-        let state = self.core.state();
-        egui::Panel::top("top_bar").show(ui, |ui| self.top_bar_ui(ui, &state));
-        egui::Panel::bottom("status_bar").show(ui, |ui| self.status_bar_ui(ui, &state));
+        let state = core.state();
+        egui::Panel::top("top_bar").show(ui, |ui| top_bar_ui(ui, self.prefs.lang, &state));
+        egui::Panel::bottom("status_bar")
+            .show(ui, |ui| self.status.ui(ui, self.prefs.lang, &state));
         egui::Panel::left("navigation")
             .resizable(false)
             .exact_size(170.0)
-            .show(ui, |ui| self.navigation_ui(ui));
-        egui::CentralPanel::default().show(ui, |ui| self.screen_ui(ui, &state));
-        self.toasts.ui(ui.ctx(), self.prefs.lang);
+            .show(ui, |ui| navigation_ui(ui, &mut self.prefs));
+        egui::CentralPanel::default()
+            .show(ui, |ui| self.screens.ui(ui, &out, &state, &mut self.prefs));
+        self.status.toasts.ui(ui.ctx(), self.prefs.lang);
+        out.flush();
         if std::mem::take(&mut self.first_frame) {
             tracing::info!("first frame");
         }
     }
+}
 
-    /// Gives an answer to the screen that waits for it. Its error is handled here, once: a
-    /// toast with the platform's words and the status bar; the screen keeps what was typed.
-    fn apply(&mut self, event: &mut Event) {
-        let action = self
-            .customers
-            .apply(event)
-            .or_else(|| self.composer.apply(event, &self.core))
-            .or_else(|| self.assets.apply(event))
-            .or_else(|| self.activities.apply(event))
-            .or_else(|| self.asset_numbers.apply(event))
-            .or_else(|| self.settings.apply(event))
-            .or_else(|| self.history.apply(event));
-        let Some(action) = action else {
-            return;
+/// Gives an answer to the screen that waits for it. Its error is handled here, once: a toast
+/// with the platform's words and the status bar; the screen keeps what was typed.
+fn apply(screens: &mut Screens, status: &mut Status, event: &mut Event, out: &Outbox<'_>) {
+    let action = screens
+        .customers
+        .apply(event)
+        .or_else(|| screens.composer.apply(event, out))
+        .or_else(|| screens.assets.apply(event))
+        .or_else(|| screens.activities.apply(event))
+        .or_else(|| screens.asset_numbers.apply(event))
+        .or_else(|| screens.settings.apply(event))
+        .or_else(|| screens.history.apply(event));
+    let Some(action) = action else {
+        return;
+    };
+    if let Err(error) = &event.result {
+        status.toasts.error(action, error);
+    }
+    status.last = Some((action, event.result.is_ok()));
+}
+
+fn top_bar_ui(ui: &mut egui::Ui, lang: Lang, state: &CoreState) {
+    ui.horizontal(|ui| {
+        ui.heading(t(lang, Text::AppName));
+        ui.separator();
+        let profile = state.profiles.active();
+        let (colour, badge) = if profile.is_sandbox() {
+            (SANDBOX_COLOUR, t(lang, Text::Sandbox))
+        } else if profile.production {
+            (PRODUCTION_COLOUR, t(lang, Text::Production))
+        } else {
+            (REMOTE_COLOUR, "")
         };
-        if let Err(error) = &event.result {
-            self.toasts.error(action, error);
+        ui.label(format!("{}:", t(lang, Text::Profile)));
+        ui.label(
+            RichText::new(profile_name(lang, profile))
+                .strong()
+                .color(Color32::WHITE)
+                .background_color(colour),
+        );
+        if !badge.is_empty() && !profile.is_sandbox() {
+            ui.label(RichText::new(badge).strong().color(colour));
         }
-        self.last = Some((action, event.result.is_ok()));
-    }
+        ui.separator();
+        keyring_ui(ui, lang, state);
+    });
+}
 
-    fn top_bar_ui(&mut self, ui: &mut egui::Ui, state: &CoreState) {
-        ui.horizontal(|ui| {
-            ui.heading(self.t(Text::AppName));
-            ui.separator();
-            let profile = state.profiles.active();
-            let (colour, badge) = if profile.is_sandbox() {
-                (SANDBOX_COLOUR, self.t(Text::Sandbox))
-            } else if profile.production {
-                (PRODUCTION_COLOUR, self.t(Text::Production))
-            } else {
-                (REMOTE_COLOUR, "")
-            };
-            ui.label(format!("{}:", self.t(Text::Profile)));
-            ui.label(
-                RichText::new(profile_name(self.prefs.lang, profile))
-                    .strong()
-                    .color(Color32::WHITE)
-                    .background_color(colour),
-            );
-            if !badge.is_empty() && !profile.is_sandbox() {
-                ui.label(RichText::new(badge).strong().color(colour));
-            }
-            ui.separator();
-            let keyring = match &state.keyring {
-                None => RichText::new(self.t(Text::KeyringChecking)),
-                Some(KeyringState::Available { store }) => RichText::new(format!(
-                    "{}: {}",
-                    self.t(Text::KeyringOk),
-                    self.t(keyring_name(*store))
-                )),
-                Some(KeyringState::MemoryOnly { .. }) => {
-                    RichText::new(self.t(Text::KeyringMemory)).color(PRODUCTION_COLOUR)
-                }
-            };
-            let response = ui.label(keyring);
-            if let Some(KeyringState::MemoryOnly { reason }) = &state.keyring {
-                response.on_hover_text(reason);
-            }
-        });
+fn keyring_ui(ui: &mut egui::Ui, lang: Lang, state: &CoreState) {
+    let keyring = match &state.keyring {
+        None => RichText::new(t(lang, Text::KeyringChecking)),
+        Some(KeyringState::Available { store }) => RichText::new(format!(
+            "{}: {}",
+            t(lang, Text::KeyringOk),
+            t(lang, keyring_name(*store))
+        )),
+        Some(KeyringState::MemoryOnly { .. }) => {
+            RichText::new(t(lang, Text::KeyringMemory)).color(PRODUCTION_COLOUR)
+        }
+    };
+    let response = ui.label(keyring);
+    if let Some(KeyringState::MemoryOnly { reason }) = &state.keyring {
+        response.on_hover_text(reason);
     }
+}
 
-    fn status_bar_ui(&mut self, ui: &mut egui::Ui, state: &CoreState) {
+impl Status {
+    fn ui(&self, ui: &mut egui::Ui, lang: Lang, state: &CoreState) {
         ui.horizontal(|ui| {
             let sandbox = match &state.sandbox {
-                SandboxState::Starting => self.t(Text::SandboxStarting).to_owned(),
+                SandboxState::Starting => t(lang, Text::SandboxStarting).to_owned(),
                 SandboxState::Ready { base_url } => {
-                    format!("{} · {base_url}", self.t(Text::SandboxReady))
+                    format!("{} · {base_url}", t(lang, Text::SandboxReady))
                 }
-                SandboxState::Failed(why) => format!("{}: {why}", self.t(Text::SandboxFailed)),
+                SandboxState::Failed(why) => format!("{}: {why}", t(lang, Text::SandboxFailed)),
             };
             match self.last {
                 None => {
-                    ui.label(self.t(Text::Ready));
+                    ui.label(t(lang, Text::Ready));
                 }
                 Some((action, true)) => {
-                    ui.label(format!("{} · {}", self.t(action), self.t(Text::Done)));
+                    ui.label(format!("{} · {}", t(lang, action), t(lang, Text::Done)));
                 }
                 Some((action, false)) => {
                     ui.colored_label(
                         ui.visuals().error_fg_color,
-                        format!("{} · {}", self.t(action), self.t(Text::Failed)),
+                        format!("{} · {}", t(lang, action), t(lang, Text::Failed)),
                     );
                 }
             }
@@ -179,51 +191,43 @@ impl DeskApp {
             ui.label(sandbox);
         });
     }
+}
 
-    fn navigation_ui(&mut self, ui: &mut egui::Ui) {
-        ui.add_space(6.0);
-        for screen in Screen::ALL {
-            let label = self.t(screen_title(screen));
-            if ui
-                .selectable_label(self.prefs.screen == screen, label)
-                .clicked()
-            {
-                self.prefs.screen = screen;
-            }
+fn navigation_ui(ui: &mut egui::Ui, prefs: &mut Prefs) {
+    ui.add_space(6.0);
+    for screen in Screen::ALL {
+        let label = t(prefs.lang, screen_title(screen));
+        if ui.selectable_label(prefs.screen == screen, label).clicked() {
+            prefs.screen = screen;
         }
     }
+}
 
-    fn screen_ui(&mut self, ui: &mut egui::Ui, state: &CoreState) {
-        let screen = self.prefs.screen;
-        let lang = self.prefs.lang;
-        ui.heading(self.t(screen_title(screen)));
+impl Screens {
+    fn ui(&mut self, ui: &mut egui::Ui, out: &Outbox<'_>, state: &CoreState, prefs: &mut Prefs) {
+        let screen = prefs.screen;
+        let lang = prefs.lang;
+        ui.heading(t(lang, screen_title(screen)));
         ui.add_space(8.0);
         // Calls go to the profile active now; what a screen shows keeps the profile it came from.
         let profile = state.profiles.active();
-        let caller = Caller {
-            core: &self.core,
-            profile,
-        };
+        let caller = Caller { out, profile };
         match screen {
             Screen::Customers => self.customers.ui(ui, &caller, lang),
-            Screen::Orders => self.composer.ui(ui, &self.core, lang, profile),
-            Screen::Assets => self.assets.ui(
-                ui,
-                &self.core,
-                lang,
-                &mut self.prefs.recent_enterprises,
-                profile,
-            ),
-            Screen::Activities => self.activities.ui(ui, &caller, lang, &mut self.prefs.claim),
+            Screen::Orders => self.composer.ui(ui, out, lang, profile),
+            Screen::Assets => self
+                .assets
+                .ui(ui, out, lang, &mut prefs.recent_enterprises, profile),
+            Screen::Activities => self.activities.ui(ui, &caller, lang, &mut prefs.claim),
             Screen::AssetNumbers => {
                 if let Some(nums) = self.asset_numbers.ui(ui, &caller, lang) {
                     // Screens do not call each other: the window hands the numbers over.
                     self.composer.receive_numbers(nums);
-                    self.prefs.screen = Screen::Orders;
+                    prefs.screen = Screen::Orders;
                 }
             }
-            Screen::History => self.history.ui(ui, &self.core, lang),
-            Screen::Settings => self.settings.ui(ui, &self.core, state, &mut self.prefs),
+            Screen::History => self.history.ui(ui, out, lang),
+            Screen::Settings => self.settings.ui(ui, out, state, prefs),
         }
     }
 }

@@ -5,9 +5,10 @@ use std::path::PathBuf;
 
 use egui::RichText;
 
+use super::super::outbox::Outbox;
 use super::{AssetsScreen, EXPORT_FILE};
 use crate::core::wire::{LockResult, LockStatus};
-use crate::core::{Call, Command, Core, Profile};
+use crate::core::{Call, Command, Profile};
 use crate::ui::form::{asset_numbers_from, csv_with_bom, home_file, profile_line_ui};
 use crate::ui::i18n::{Lang, Text, t, tr};
 
@@ -128,7 +129,7 @@ pub(super) fn results_ui(
 }
 
 impl AssetsScreen {
-    pub(super) fn confirm_ui(&mut self, ctx: &egui::Context, core: &Core, lang: Lang) {
+    pub(super) fn confirm_ui(&mut self, ctx: &egui::Context, out: &Outbox<'_>, lang: Lang) {
         let Some(action) = &self.confirm else {
             return;
         };
@@ -184,7 +185,7 @@ impl AssetsScreen {
                         Call::Unlock(action.nums.clone())
                     };
                     self.outcome = None;
-                    self.lock_call.start(core.send(Command::CallOn {
+                    self.lock_call.start(out.send(Command::CallOn {
                         profile: action.profile.name.clone(),
                         call,
                     }));
@@ -247,7 +248,7 @@ impl AssetsScreen {
     }
 
     /// Results go beside the view's export: `assets.csv` → `assets-results.csv`.
-    pub(super) fn export_results(&mut self, core: &Core, body: String) {
+    pub(super) fn export_results(&mut self, out: &Outbox<'_>, body: String) {
         if self.export_path.is_empty() {
             self.export_path = home_file(EXPORT_FILE);
         }
@@ -259,6 +260,6 @@ impl AssetsScreen {
         let path = view.with_file_name(format!("{stem}-results.csv"));
         self.exported = None;
         self.export_call
-            .start(core.send(Command::WriteFile { path, body }));
+            .start(out.send(Command::WriteFile { path, body }));
     }
 }

@@ -15,8 +15,9 @@ use self::locks::{LockAction, LockOutcome, ResultsAction, results_csv, results_u
 use self::table::{Col, cell_text};
 use super::form::{busy_button_ui, csv_with_bom, home_file};
 use super::i18n::{Lang, Text, t, tr};
+use super::outbox::Outbox;
 use crate::core::wire::{Asset, LicenseType, LockStatus};
-use crate::core::{Call, Command, Core, Event, Latest, Outcome, Profile};
+use crate::core::{Call, Command, Event, Latest, Outcome, Profile};
 
 /// Enterprises remembered for the picker.
 const RECENT: usize = 8;
@@ -223,7 +224,7 @@ impl AssetsScreen {
     pub fn ui(
         &mut self,
         ui: &mut egui::Ui,
-        core: &Core,
+        out: &Outbox<'_>,
         lang: Lang,
         recent: &mut Vec<String>,
         profile: &Profile,
@@ -232,18 +233,18 @@ impl AssetsScreen {
         if let Some(name) = &self.dropped_from {
             ui.label(RichText::new(tr!(lang, "listing-dropped", profile = name.as_str())).weak());
         }
-        self.query_bar_ui(ui, core, lang, recent, profile);
+        self.query_bar_ui(ui, out, lang, recent, profile);
         if self.view_dirty {
             self.rebuild_view();
         }
-        self.view_bar_ui(ui, core, lang);
+        self.view_bar_ui(ui, out, lang);
         ui.separator();
         if let Some(outcome) = &self.outcome {
             let mut action = ResultsAction::default();
             results_ui(ui, lang, outcome, &mut action);
             if action.export {
                 let body = results_csv(lang, outcome);
-                self.export_results(core, body);
+                self.export_results(out, body);
             }
             if action.close {
                 self.outcome = None;
@@ -267,7 +268,7 @@ impl AssetsScreen {
                 .id_salt("assets_table_wide")
                 .show(ui, |ui| self.table_ui(ui, lang));
         }
-        self.confirm_ui(ui.ctx(), core, lang);
+        self.confirm_ui(ui.ctx(), out, lang);
         self.by_numbers_ui(ui.ctx(), lang, profile);
     }
 
@@ -294,7 +295,7 @@ impl AssetsScreen {
     fn query_bar_ui(
         &mut self,
         ui: &mut egui::Ui,
-        core: &Core,
+        out: &Outbox<'_>,
         lang: Lang,
         recent: &mut Vec<String>,
         profile: &Profile,
@@ -329,7 +330,7 @@ impl AssetsScreen {
                 self.outcome = None;
                 let extend_code =
                     Some(self.extend_code.trim().to_owned()).filter(|c| !c.is_empty());
-                self.list_call.start(core.send(Command::CallOn {
+                self.list_call.start(out.send(Command::CallOn {
                     profile: profile.name.clone(),
                     call: Call::Assets {
                         enterprise_global_id: enterprise,
@@ -345,7 +346,7 @@ impl AssetsScreen {
         });
     }
 
-    fn view_bar_ui(&mut self, ui: &mut egui::Ui, core: &Core, lang: Lang) {
+    fn view_bar_ui(&mut self, ui: &mut egui::Ui, out: &Outbox<'_>, lang: Lang) {
         if self.assets.is_empty() {
             return;
         }
@@ -391,7 +392,7 @@ impl AssetsScreen {
             if busy_button_ui(ui, t(lang, Text::ExportCsv), self.export_call.is_waiting()) {
                 let body = self.view_csv(lang);
                 self.exported = None;
-                self.export_call.start(core.send(Command::WriteFile {
+                self.export_call.start(out.send(Command::WriteFile {
                     path: PathBuf::from(self.export_path.trim()),
                     body,
                 }));

@@ -3,22 +3,68 @@
 
 use egui::RichText;
 
+use super::super::outbox::Outbox;
 use super::super::problems::problem_words;
+use super::ComposerScreen;
 use super::batch::summarize;
 use super::node::NodeId;
-use super::{ComposerScreen, MAX_LISTED, Submitted};
-use crate::core::{Call, Command, Core, Profile};
+use crate::core::wire::BatchOrderResult;
+use crate::core::{Call, Command, Event, Latest, Outcome, Profile};
 use crate::ui::form::{busy_button_ui, profile_name, warn_if_production};
 use crate::ui::i18n::{Lang, Text, t, tr};
 
+/// Problems listed at most; the count says how many there are in all.
+const MAX_LISTED: usize = 500;
+
+#[derive(Default)]
+pub(super) struct Submit {
+    call: Latest,
+    /// The channelOrderId of the batch being sent.
+    submitting: Option<String>,
+    confirm: bool,
+    /// The platform's answer, shown until the batch changes.
+    submitted: Option<Submitted>,
+}
+
+struct Submitted {
+    results: Vec<BatchOrderResult>,
+    repeat: bool,
+}
+
+impl Submit {
+    /// The batch changed or another opened: the result shown is not its own.
+    pub fn forget(&mut self) {
+        self.submitted = None;
+    }
+}
+
 impl ComposerScreen {
+    pub(super) fn apply_submit(&mut self, event: &Event) -> Option<Text> {
+        if !self.submit.call.accept(event) {
+            return None;
+        }
+        let channel_order_id = self.submit.submitting.take().unwrap_or_default();
+        if let (Ok(Outcome::Orders(results)), Some(draft)) = (&event.result, &mut self.draft) {
+            let repeat = draft.hints.submitted.contains(&channel_order_id);
+            if !repeat {
+                draft.hints.submitted.push(channel_order_id);
+                self.drafts.changed();
+            }
+            self.submit.submitted = Some(Submitted {
+                results: results.clone(),
+                repeat,
+            });
+        }
+        Some(Text::SubmitBatch)
+    }
+
     pub(super) fn bottom_ui(&mut self, ui: &mut egui::Ui, lang: Lang) {
         ui.horizontal(|ui| {
-            let ready = self.problems.is_empty();
-            let busy = self.submit_call.is_waiting();
+            let ready = self.check.problems.is_empty();
+            let busy = self.submit.call.is_waiting();
             ui.add_enabled_ui(ready, |ui| {
                 if busy_button_ui(ui, t(lang, Text::SubmitBatch), busy) {
-                    self.confirm_submit = true;
+                    self.submit.confirm = true;
                 }
             });
             if ready {
@@ -26,12 +72,12 @@ impl ComposerScreen {
             } else {
                 ui.colored_label(
                     ui.visuals().error_fg_color,
-                    tr!(lang, "problems-count", n = self.problems.len()),
+                    tr!(lang, "problems-count", n = self.check.problems.len()),
                 );
             }
         });
-        if let Some(s) = &self.submitted {
-            self.submitted_ui(ui, lang, s);
+        if let Some(s) = &self.submit.submitted {
+            submitted_ui(ui, lang, s);
             return;
         }
         let mut clicked = None;
@@ -39,7 +85,7 @@ impl ComposerScreen {
             .id_salt("problems")
             .auto_shrink([false, true])
             .show(ui, |ui| {
-                for p in self.problems.iter().take(MAX_LISTED) {
+                for p in self.check.problems.iter().take(MAX_LISTED) {
                     let words = problem_words(lang, p);
                     let text = RichText::new(words).color(ui.visuals().error_fg_color);
                     // The interface's path on hover, to find the value in a file.
@@ -51,11 +97,11 @@ impl ComposerScreen {
                         clicked = Some(p.path.clone());
                     }
                 }
-                if self.problems.len() > MAX_LISTED {
+                if self.check.problems.len() > MAX_LISTED {
                     ui.label(tr!(
                         lang,
                         "more-problems",
-                        n = self.problems.len().saturating_sub(MAX_LISTED)
+                        n = self.check.problems.len().saturating_sub(MAX_LISTED)
                     ));
                 }
             });
@@ -63,47 +109,49 @@ impl ComposerScreen {
             let (node, rest) = NodeId::of_path(&path);
             self.tree.reveal(&node);
             self.tree.select(node);
-            self.focus_field = rest.first().map(|seg| seg.name());
+            self.check.focus_field = rest.first().map(|seg| seg.name());
         }
     }
+}
 
-    pub(super) fn submitted_ui(&self, ui: &mut egui::Ui, lang: Lang, s: &Submitted) {
-        let n = s.results.len();
-        let text = if s.repeat {
-            tr!(lang, "submitted-again", n = n)
-        } else {
-            tr!(lang, "submitted-new", n = n)
-        };
-        ui.label(RichText::new(text).strong());
-        egui::ScrollArea::vertical()
-            .id_salt("results")
-            .show(ui, |ui| {
-                egui::Grid::new("submit_results")
-                    .striped(true)
-                    .num_columns(3)
-                    .show(ui, |ui| {
-                        for head in [Text::Sequence, Text::LicenseOrderId, Text::CustomerId] {
-                            ui.label(RichText::new(t(lang, head)).strong());
-                        }
+fn submitted_ui(ui: &mut egui::Ui, lang: Lang, s: &Submitted) {
+    let n = s.results.len();
+    let text = if s.repeat {
+        tr!(lang, "submitted-again", n = n)
+    } else {
+        tr!(lang, "submitted-new", n = n)
+    };
+    ui.label(RichText::new(text).strong());
+    egui::ScrollArea::vertical()
+        .id_salt("results")
+        .show(ui, |ui| {
+            egui::Grid::new("submit_results")
+                .striped(true)
+                .num_columns(3)
+                .show(ui, |ui| {
+                    for head in [Text::Sequence, Text::LicenseOrderId, Text::CustomerId] {
+                        ui.label(RichText::new(t(lang, head)).strong());
+                    }
+                    ui.end_row();
+                    for r in &s.results {
+                        ui.label(r.sequence.to_string());
+                        ui.label(RichText::new(&r.license_order_id).monospace());
+                        ui.label(RichText::new(&r.customer_id).monospace());
                         ui.end_row();
-                        for r in &s.results {
-                            ui.label(r.sequence.to_string());
-                            ui.label(RichText::new(&r.license_order_id).monospace());
-                            ui.label(RichText::new(&r.customer_id).monospace());
-                            ui.end_row();
-                        }
-                    });
-            });
-    }
+                    }
+                });
+        });
+}
 
+impl ComposerScreen {
     pub(super) fn confirm_submit_ui(
         &mut self,
         ctx: &egui::Context,
-        core: &Core,
+        out: &Outbox<'_>,
         lang: Lang,
         profile: &Profile,
     ) {
-        if !self.confirm_submit {
+        if !self.submit.confirm {
             return;
         }
         let Some(draft) = &mut self.draft else {
@@ -172,16 +220,16 @@ impl ComposerScreen {
             });
         });
         if send {
-            self.submitting = Some(channel_order_id);
-            self.submitted = None;
+            self.submit.submitting = Some(channel_order_id);
+            self.submit.submitted = None;
             // To the profile the confirmation named, in this same frame.
-            self.submit_call.start(core.send(Command::CallOn {
+            self.submit.call.start(out.send(Command::CallOn {
                 profile: profile.name.clone(),
                 call: Call::BatchOrder(draft.batch.clone()),
             }));
         }
         if send || close || modal.should_close() {
-            self.confirm_submit = false;
+            self.submit.confirm = false;
         }
     }
 }

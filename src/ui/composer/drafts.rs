@@ -1,0 +1,318 @@
+//! The composer's drafts: the list, the one open (loaded, created from a template or a file,
+//! renamed, deleted) and its autosave. The batch is always a saved draft.
+
+use std::time::{Duration, Instant};
+
+use egui::RichText;
+
+use super::super::outbox::Outbox;
+use super::batch::{self, Template};
+use super::{ComposerScreen, Hints, OpenDraft};
+use crate::core::files::parse_order_file;
+use crate::core::wire::BatchOrderRequest;
+use crate::core::{Command, DraftSummary, Event, Latest, Outcome};
+use crate::ui::i18n::{Lang, Text, t, tr};
+
+/// Edits are saved this long after the last change (every keystroke would be too many writes).
+const SAVE_AFTER: Duration = Duration::from_millis(800);
+
+#[derive(Default)]
+pub(super) struct Drafts {
+    list: Vec<DraftSummary>,
+    /// The list is asked for when the screen is first shown.
+    started: bool,
+    name_edit: String,
+    list_call: Latest,
+    load_call: Latest,
+    create_call: Latest,
+    save_call: Latest,
+    rename_call: Latest,
+    delete_call: Latest,
+    confirm_delete: bool,
+    /// When the open draft was last changed and not yet saved.
+    changed_at: Option<Instant>,
+}
+
+impl Drafts {
+    pub(super) fn start(&mut self, out: &Outbox<'_>) {
+        if !self.started {
+            self.started = true;
+            self.list_call.start(out.send(Command::ListDrafts));
+        }
+    }
+
+    pub(super) fn refresh(&mut self, out: &Outbox<'_>) {
+        self.list_call.start(out.send(Command::ListDrafts));
+    }
+
+    pub(super) fn changed(&mut self) {
+        self.changed_at = Some(Instant::now());
+    }
+}
+
+impl ComposerScreen {
+    /// Answers about drafts; the action they answer.
+    pub(super) fn apply_drafts(&mut self, event: &Event, out: &Outbox<'_>) -> Option<Text> {
+        if self.drafts.list_call.accept(event) {
+            if let Ok(Outcome::Drafts(list)) = &event.result {
+                self.drafts.list = list.clone();
+                if self.draft.is_none() && !self.drafts.load_call.is_waiting() {
+                    self.open_first(out);
+                }
+            }
+            return Some(Text::LoadDrafts);
+        }
+        if self.drafts.load_call.accept(event) {
+            if let Ok(Outcome::Draft(d)) = &event.result {
+                // A draft is what this console saved; should it not parse, it opens empty
+                // rather than not at all, and the toast of the next save tells nothing is lost.
+                let batch = parse_order_file(d.body.as_bytes()).unwrap_or_default();
+                let hints = serde_json::from_str(&d.hints).unwrap_or_default();
+                self.open(OpenDraft {
+                    id: Some(d.id),
+                    name: d.name.clone(),
+                    batch,
+                    hints,
+                });
+            }
+            return Some(Text::OpenDraft);
+        }
+        if self.drafts.create_call.accept(event) {
+            if let (Ok(Outcome::DraftSaved { id }), Some(draft)) = (&event.result, &mut self.draft)
+            {
+                draft.id = Some(*id);
+                self.drafts.refresh(out);
+            }
+            return Some(Text::SaveDraft);
+        }
+        self.apply_draft_changes(event, out)
+    }
+
+    fn apply_draft_changes(&mut self, event: &Event, out: &Outbox<'_>) -> Option<Text> {
+        if self.drafts.save_call.accept(event) {
+            return Some(Text::SaveDraft);
+        }
+        if self.drafts.rename_call.accept(event) {
+            if event.result.is_ok() {
+                self.drafts.refresh(out);
+            }
+            return Some(Text::RenameDraft);
+        }
+        if self.drafts.delete_call.accept(event) {
+            if let Ok(Outcome::Drafts(list)) = &event.result {
+                self.drafts.list = list.clone();
+                self.draft = None;
+                self.open_first(out);
+            }
+            return Some(Text::DeleteDraft);
+        }
+        None
+    }
+
+    /// The latest draft, or a new purchase when there is none.
+    fn open_first(&mut self, out: &Outbox<'_>) {
+        match self.drafts.list.first() {
+            Some(latest) => {
+                let id = latest.id;
+                self.drafts
+                    .load_call
+                    .start(out.send(Command::LoadDraft { id }));
+            }
+            None => self.open_new(out, batch::template(Template::NewPurchase), None),
+        }
+    }
+
+    /// Opens a batch as a new draft (a template or an imported file); the draft that was open
+    /// is saved first and stays in the list.
+    pub(super) fn open_new(
+        &mut self,
+        out: &Outbox<'_>,
+        batch: BatchOrderRequest,
+        name: Option<String>,
+    ) {
+        self.save_now(out);
+        let name = name.unwrap_or_else(|| {
+            batch
+                .channel_order_id
+                .clone()
+                .unwrap_or_else(|| "batch".to_owned())
+        });
+        self.drafts
+            .create_call
+            .start(out.send(Command::NewOrderDraft {
+                name: name.clone(),
+                batch: Box::new(batch.clone()),
+            }));
+        self.open(OpenDraft {
+            id: None,
+            name,
+            batch,
+            hints: Hints::default(),
+        });
+    }
+
+    pub(super) fn open(&mut self, draft: OpenDraft) {
+        self.drafts.name_edit = draft.name.clone();
+        self.drafts.changed_at = None;
+        self.draft = Some(draft);
+        self.tree = super::tree::Tree::default();
+        self.submit.forget();
+        self.check.reset();
+    }
+
+    /// Saves pending edits at once (before another draft replaces this one).
+    pub(super) fn save_now(&mut self, out: &Outbox<'_>) {
+        if self.drafts.changed_at.take().is_none() {
+            return;
+        }
+        if let Some(OpenDraft {
+            id: Some(id),
+            batch,
+            hints,
+            ..
+        }) = &self.draft
+        {
+            // An empty body saved in place of an unwritable batch would lose the draft.
+            match (serde_json::to_string(batch), serde_json::to_string(hints)) {
+                (Ok(body), Ok(hints)) => {
+                    self.drafts.save_call.start(out.send(Command::SaveDraft {
+                        id: *id,
+                        body,
+                        hints,
+                    }));
+                }
+                (Err(e), _) | (_, Err(e)) => {
+                    tracing::error!(error = %e, "the draft could not be written as JSON; not saved");
+                }
+            }
+        }
+    }
+
+    pub(super) fn autosave(&mut self, ctx: &egui::Context, out: &Outbox<'_>) {
+        let Some(changed_at) = self.drafts.changed_at else {
+            return;
+        };
+        let waited = changed_at.elapsed();
+        if waited >= SAVE_AFTER && !self.drafts.save_call.is_waiting() {
+            self.save_now(out);
+        } else {
+            // One wake-up when the save is due: not a repaint loop.
+            ctx.request_repaint_after(
+                SAVE_AFTER
+                    .saturating_sub(waited)
+                    .max(Duration::from_millis(50)),
+            );
+        }
+    }
+
+    pub(super) fn drafts_bar_ui(&mut self, ui: &mut egui::Ui, out: &Outbox<'_>, lang: Lang) {
+        ui.horizontal(|ui| {
+            let current = self.draft.as_ref().and_then(|d| d.id);
+            if let Some(id) = self.draft_choice_ui(ui, lang, current) {
+                self.save_now(out);
+                self.drafts
+                    .load_call
+                    .start(out.send(Command::LoadDraft { id }));
+            }
+            self.rename_ui(ui, out, lang);
+            ui.menu_button(t(lang, Text::NewDraft), |ui| {
+                for kind in Template::ALL {
+                    let text = match kind {
+                        Template::NewPurchase => Text::TemplateNewPurchase,
+                        Template::DeleteAssets => Text::TemplateDeleteAssets,
+                        Template::DeleteProducts => Text::TemplateDeleteProducts,
+                    };
+                    if ui.button(t(lang, text)).clicked() {
+                        self.open_new(out, batch::template(kind), None);
+                        ui.close();
+                    }
+                }
+            });
+            let delete = egui::Button::new(t(lang, Text::DeleteDraft));
+            if ui.add_enabled(current.is_some(), delete).clicked() {
+                self.drafts.confirm_delete = true;
+            }
+        });
+    }
+
+    /// The drafts' list; another draft than the open one, when chosen.
+    fn draft_choice_ui(&self, ui: &mut egui::Ui, lang: Lang, current: Option<i64>) -> Option<i64> {
+        let label = ui.label(t(lang, Text::Draft));
+        let shown = self
+            .draft
+            .as_ref()
+            .map_or(String::new(), |d| d.name.clone());
+        let mut chosen = None;
+        egui::ComboBox::from_id_salt("drafts")
+            .selected_text(shown)
+            .width(220.0)
+            .show_ui(ui, |ui| {
+                for d in &self.drafts.list {
+                    if ui
+                        .selectable_label(current == Some(d.id), &d.name)
+                        .clicked()
+                    {
+                        chosen = Some(d.id);
+                    }
+                }
+            })
+            .response
+            .labelled_by(label.id);
+        chosen.filter(|id| Some(*id) != current)
+    }
+
+    fn rename_ui(&mut self, ui: &mut egui::Ui, out: &Outbox<'_>, lang: Lang) {
+        let label = ui.label(t(lang, Text::DraftName));
+        let name_edit = &mut self.drafts.name_edit;
+        let rename = ui
+            .add(egui::TextEdit::singleline(name_edit).desired_width(160.0))
+            .labelled_by(label.id);
+        if rename.lost_focus()
+            && let Some(draft) = &mut self.draft
+            && let Some(id) = draft.id
+            && !name_edit.trim().is_empty()
+            && name_edit.trim() != draft.name
+        {
+            draft.name = name_edit.trim().to_owned();
+            self.drafts
+                .rename_call
+                .start(out.send(Command::RenameDraft {
+                    id,
+                    name: draft.name.clone(),
+                }));
+        }
+    }
+
+    pub(super) fn confirm_delete_ui(&mut self, ctx: &egui::Context, out: &Outbox<'_>, lang: Lang) {
+        if !self.drafts.confirm_delete {
+            return;
+        }
+        let Some((Some(id), name)) = self.draft.as_ref().map(|d| (d.id, d.name.clone())) else {
+            self.drafts.confirm_delete = false;
+            return;
+        };
+        let drafts = &mut self.drafts;
+        let mut done = false;
+        let modal = egui::Modal::new(egui::Id::unique("confirm_delete_draft")).show(ctx, |ui| {
+            ui.label(
+                RichText::new(tr!(lang, "delete-draft-question", name = name.as_str())).strong(),
+            );
+            ui.label(t(lang, Text::CannotUndo));
+            ui.horizontal(|ui| {
+                if ui.button(t(lang, Text::ConfirmDeleteDraft)).clicked() {
+                    drafts.changed_at = None;
+                    drafts
+                        .delete_call
+                        .start(out.send(Command::DeleteDraft { id }));
+                    done = true;
+                }
+                if ui.button(t(lang, Text::Cancel)).clicked() {
+                    done = true;
+                }
+            });
+        });
+        if done || modal.should_close() {
+            drafts.confirm_delete = false;
+        }
+    }
+}

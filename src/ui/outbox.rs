@@ -1,0 +1,63 @@
+//! What screens send. A screen never talks to the core: its `apply` (answers) and its `*_ui`
+//! functions (clicks) queue commands here, each given its id at once so the screen can wait
+//! for its answer, and the window sends them all once the frame is drawn.
+
+use std::cell::RefCell;
+
+use crate::core::{Call, Command, CommandId, Core, Profile};
+
+pub struct Outbox<'a> {
+    core: &'a Core,
+    queued: RefCell<Vec<(CommandId, Command)>>,
+}
+
+impl<'a> Outbox<'a> {
+    pub fn new(core: &'a Core) -> Self {
+        Self {
+            core,
+            queued: RefCell::new(Vec::new()),
+        }
+    }
+
+    /// Queues a command (files, drafts, profiles) and returns the id its answer will carry.
+    pub fn send(&self, command: Command) -> CommandId {
+        let id = self.core.reserve_id();
+        self.queued.borrow_mut().push((id, command));
+        id
+    }
+
+    /// Queues an operation pinned to `profile`.
+    pub fn call_on(&self, profile: &Profile, call: Call) -> CommandId {
+        self.send(Command::CallOn {
+            profile: profile.name.clone(),
+            call,
+        })
+    }
+
+    /// Sends what was queued, in order.
+    pub fn flush(self) {
+        for (id, command) in self.queued.into_inner() {
+            self.core.send_as(id, command);
+        }
+    }
+}
+
+/// What a screen's operations go through: the outbox, and the profile they go to (the one
+/// active when the user acts). A call is always pinned to a named profile: a profile switched
+/// before the core runs it does not receive it.
+pub struct Caller<'a> {
+    pub out: &'a Outbox<'a>,
+    pub profile: &'a Profile,
+}
+
+impl Caller<'_> {
+    /// An operation on this caller's profile.
+    pub fn call(&self, call: Call) -> CommandId {
+        self.out.call_on(self.profile, call)
+    }
+
+    /// Anything else the core does (files, drafts).
+    pub fn send(&self, command: Command) -> CommandId {
+        self.out.send(command)
+    }
+}
