@@ -358,90 +358,75 @@ fn profile_form_ui(
     if !form.problems.is_empty() {
         form.problems = form.check();
     }
+    let problems = form.problems.clone();
     grid_ui(ui, "profile_form", |ui| {
-        let problems = form.problems.clone();
-        let field = |label, path, required| Field {
-            label: t(lang, label),
-            path,
-            required,
-        };
         if form.sandbox {
             ui.label(t(lang, Text::ProfileName));
             ui.label(t(lang, Text::Sandbox));
             ui.end_row();
         } else {
-            field_ui(
-                ui,
-                lang,
-                &field(Text::ProfileName, "name", true),
-                &mut form.name,
-                &problems,
-            );
-            field_ui(
-                ui,
-                lang,
-                &field(Text::BaseUrl, "baseUrl", true),
-                &mut form.base_url,
-                &problems,
-            );
-            field_with_ui(
-                ui,
-                lang,
-                &field(Text::TokenUrl, "tokenUrl", false),
-                &problems,
-                |ui| {
-                    ui.add(
-                        egui::TextEdit::singleline(&mut form.token_url)
-                            .hint_text(format!("{{base}}{TOKEN_PATH}"))
-                            .desired_width(300.0),
-                    )
-                },
-            );
-            field_ui(
-                ui,
-                lang,
-                &field(Text::AppKey, "appKey", true),
-                &mut form.app_key,
-                &problems,
-            );
-            let hint = if form.previous.is_some() {
-                t(lang, Text::SecretKeepHint)
-            } else {
-                ""
-            };
-            field_with_ui(
-                ui,
-                lang,
-                &field(Text::AppSecret, "appSecret", form.previous.is_none()),
-                &problems,
-                |ui| {
-                    ui.add(
-                        egui::TextEdit::singleline(&mut form.secret)
-                            .password(true)
-                            .hint_text(hint)
-                            .desired_width(300.0),
-                    )
-                },
-            );
+            remote_fields_ui(ui, lang, form, &problems);
         }
-        field_ui(
-            ui,
-            lang,
-            &field(Text::OperatorIdentity, "operatorIdentity", false),
-            &mut form.operator,
-            &problems,
-        );
+        let operator = field(lang, Text::OperatorIdentity, "operatorIdentity", false);
+        field_ui(ui, lang, &operator, &mut form.operator, &problems);
         if !form.sandbox {
-            field_with_ui(
-                ui,
-                lang,
-                &field(Text::ProductionPlatform, "production", false),
-                &problems,
-                |ui| ui.checkbox(&mut form.production, t(lang, Text::ProductionHelp)),
-            );
+            let production = field(lang, Text::ProductionPlatform, "production", false);
+            field_with_ui(ui, lang, &production, &problems, |ui| {
+                ui.checkbox(&mut form.production, t(lang, Text::ProductionHelp))
+            });
         }
     });
     ui.add_space(6.0);
+    form_buttons_ui(ui, out, lang, form)
+}
+
+fn field(lang: Lang, label: Text, path: &str, required: bool) -> Field<'_> {
+    Field {
+        label: t(lang, label),
+        path,
+        required,
+    }
+}
+
+/// Where a remote platform is and the app's credentials.
+fn remote_fields_ui(ui: &mut egui::Ui, lang: Lang, form: &mut ProfileForm, problems: &[Problem]) {
+    let name = field(lang, Text::ProfileName, "name", true);
+    field_ui(ui, lang, &name, &mut form.name, problems);
+    let base_url = field(lang, Text::BaseUrl, "baseUrl", true);
+    field_ui(ui, lang, &base_url, &mut form.base_url, problems);
+    let token_url = field(lang, Text::TokenUrl, "tokenUrl", false);
+    field_with_ui(ui, lang, &token_url, problems, |ui| {
+        ui.add(
+            egui::TextEdit::singleline(&mut form.token_url)
+                .hint_text(format!("{{base}}{TOKEN_PATH}"))
+                .desired_width(300.0),
+        )
+    });
+    let app_key = field(lang, Text::AppKey, "appKey", true);
+    field_ui(ui, lang, &app_key, &mut form.app_key, problems);
+    let hint = if form.previous.is_some() {
+        t(lang, Text::SecretKeepHint)
+    } else {
+        ""
+    };
+    let secret = field(lang, Text::AppSecret, "appSecret", form.previous.is_none());
+    field_with_ui(ui, lang, &secret, problems, |ui| {
+        ui.add(
+            egui::TextEdit::singleline(&mut form.secret)
+                .password(true)
+                .hint_text(hint)
+                .desired_width(300.0),
+        )
+    });
+}
+
+/// Save and Cancel; true when cancelled.
+fn form_buttons_ui(
+    ui: &mut egui::Ui,
+    out: &Outbox<'_>,
+    lang: Lang,
+    form: &mut ProfileForm,
+) -> bool {
     let mut cancelled = false;
     ui.horizontal(|ui| {
         if busy_button_ui(ui, t(lang, Text::Save), form.call.is_waiting()) {

@@ -130,7 +130,7 @@ pub(super) fn results_ui(
 
 impl AssetsScreen {
     pub(super) fn confirm_ui(&mut self, ctx: &egui::Context, out: &Outbox<'_>, lang: Lang) {
-        let Some(action) = &self.confirm else {
+        let Some(action) = &self.locks.confirm else {
             return;
         };
         let profile = &action.profile;
@@ -178,27 +178,27 @@ impl AssetsScreen {
         }
         match decided {
             Some(true) => {
-                if let Some(action) = self.confirm.take() {
+                if let Some(action) = self.locks.confirm.take() {
                     let call = if action.lock {
                         Call::Lock(action.nums.clone())
                     } else {
                         Call::Unlock(action.nums.clone())
                     };
-                    self.outcome = None;
-                    self.lock_call.start(out.send(Command::CallOn {
+                    self.locks.outcome = None;
+                    self.locks.call.start(out.send(Command::CallOn {
                         profile: action.profile.name.clone(),
                         call,
                     }));
-                    self.pending = Some(action);
+                    self.locks.pending = Some(action);
                 }
             }
-            Some(false) => self.confirm = None,
+            Some(false) => self.locks.confirm = None,
             None => {}
         }
     }
 
     pub(super) fn by_numbers_ui(&mut self, ctx: &egui::Context, lang: Lang, profile: &Profile) {
-        let Some(text) = &mut self.by_numbers else {
+        let Some(text) = &mut self.locks.by_numbers else {
             return;
         };
         let mut action = None;
@@ -239,27 +239,28 @@ impl AssetsScreen {
         });
         if let Some(action) = action {
             // The same confirmation as from the grid.
-            self.confirm = Some(action);
+            self.locks.confirm = Some(action);
             close = true;
         }
         if close || modal.should_close() {
-            self.by_numbers = None;
+            self.locks.by_numbers = None;
         }
     }
 
     /// Results go beside the view's export: `assets.csv` → `assets-results.csv`.
     pub(super) fn export_results(&mut self, out: &Outbox<'_>, body: String) {
-        if self.export_path.is_empty() {
-            self.export_path = home_file(EXPORT_FILE);
+        if self.export.path.is_empty() {
+            self.export.path = home_file(EXPORT_FILE);
         }
-        let view = PathBuf::from(self.export_path.trim());
+        let view = PathBuf::from(self.export.path.trim());
         let stem = view.file_stem().map_or_else(
             || "license-desk".to_owned(),
             |s| s.to_string_lossy().into_owned(),
         );
         let path = view.with_file_name(format!("{stem}-results.csv"));
-        self.exported = None;
-        self.export_call
+        self.export.done = None;
+        self.export
+            .call
             .start(out.send(Command::WriteFile { path, body }));
     }
 }

@@ -41,93 +41,107 @@ pub fn license_type_words(lang: Lang, code: &str) -> String {
     }
 }
 
+#[derive(Default)]
 pub struct AssetsScreen {
+    query: Query,
+    assets: Vec<Asset>,
+    by_num: HashMap<String, usize>,
+    /// Lower-case text of each asset the filter searches: number, type, customer, extensions.
+    haystacks: Vec<String>,
+    grid: Grid,
+    selection: Selection,
+    locks: Locks,
+    export: Export,
+}
+
+/// The listing asked for, and the profile it was asked of.
+#[derive(Default)]
+struct Query {
     enterprise: String,
     extend_code: String,
-    list_call: Latest,
+    call: Latest,
     /// The profile the listing was asked of (and so every lock picked in it goes to).
     listed_on: Option<Profile>,
     /// A listing dropped because another profile became active: its profile's name.
     dropped_from: Option<String>,
     /// The last listing was answered (an empty one means the enterprise has no assets).
     listed_ok: bool,
-    assets: Vec<Asset>,
-    by_num: HashMap<String, usize>,
-    /// Lower-case text of each asset the filter searches: number, type, customer, extensions.
-    haystacks: Vec<String>,
+}
+
+/// What the grid shows of the listing: filtered, sorted, with the chosen columns.
+struct Grid {
     filter: String,
     /// Indices into `assets`, filtered and sorted.
     view: Vec<usize>,
-    view_dirty: bool,
+    dirty: bool,
     sort: Option<(Col, bool)>,
     shown: Vec<Col>,
     expanded: HashSet<usize>,
-    selected: HashSet<usize>,
-    /// Cached `selection_counts`.
-    counts: Option<(usize, usize)>,
-    /// Position in `view` of the last plain or ctrl click, for shift-click ranges.
-    anchor: Option<usize>,
-    confirm: Option<LockAction>,
-    lock_call: Latest,
-    pending: Option<LockAction>,
-    outcome: Option<LockOutcome>,
-    by_numbers: Option<String>,
-    export_path: String,
-    export_call: Latest,
-    exported: Option<String>,
 }
 
-impl Default for AssetsScreen {
+impl Default for Grid {
     fn default() -> Self {
         Self {
-            enterprise: String::new(),
-            extend_code: String::new(),
-            list_call: Latest::default(),
-            listed_on: None,
-            dropped_from: None,
-            listed_ok: false,
-            assets: Vec::new(),
-            by_num: HashMap::new(),
-            haystacks: Vec::new(),
             filter: String::new(),
             view: Vec::new(),
-            view_dirty: false,
+            dirty: false,
             sort: None,
             // All but the dates, which the column chooser adds.
             shown: Col::ALL[..8].to_vec(),
             expanded: HashSet::new(),
-            selected: HashSet::new(),
-            counts: None,
-            anchor: None,
-            confirm: None,
-            lock_call: Latest::default(),
-            pending: None,
-            outcome: None,
-            by_numbers: None,
-            export_path: String::new(),
-            export_call: Latest::default(),
-            exported: None,
         }
     }
+}
+
+/// The rows picked in the grid.
+#[derive(Default)]
+struct Selection {
+    /// Indices into `assets`.
+    set: HashSet<usize>,
+    /// Cached `selection_counts`.
+    counts: Option<(usize, usize)>,
+    /// Position in the view of the last plain or ctrl click, for shift-click ranges.
+    anchor: Option<usize>,
+}
+
+/// Disabling and enabling: the confirmation asked, the call, its results.
+#[derive(Default)]
+struct Locks {
+    confirm: Option<LockAction>,
+    call: Latest,
+    pending: Option<LockAction>,
+    outcome: Option<LockOutcome>,
+    /// The numbers typed in the by-numbers dialog, while it is open.
+    by_numbers: Option<String>,
+}
+
+/// The view's CSV export.
+#[derive(Default)]
+struct Export {
+    path: String,
+    call: Latest,
+    /// Where the last export was written.
+    done: Option<String>,
 }
 
 impl AssetsScreen {
     /// Takes the answer if it is for this screen, and names the action it answers.
     pub fn apply(&mut self, event: &mut Event) -> Option<Text> {
-        if self.list_call.accept(event) {
-            self.listed_ok = false;
+        if self.query.call.accept(event) {
+            self.query.listed_ok = false;
             if let Ok(Outcome::Assets(assets)) = &mut event.result {
                 self.set_assets(std::mem::take(assets));
-                self.listed_ok = true;
+                self.query.listed_ok = true;
             }
             return Some(Text::ListAssets);
         }
-        if self.lock_call.accept(event) {
-            let action = self.pending.take();
+        if self.locks.call.accept(event) {
+            let action = self.locks.pending.take();
             if let (Ok(Outcome::Locks(results)), Some(action)) = (&event.result, action) {
                 // The badges follow only on a listing of the profile the locks changed on: the
                 // same numbers may name other assets on another platform.
                 let same_profile = self
+                    .query
                     .listed_on
                     .as_ref()
                     .is_some_and(|p| p.name == action.profile.name);
@@ -138,8 +152,8 @@ impl AssetsScreen {
                         self.assets[i].locked = action.lock;
                     }
                 }
-                self.view_dirty = true;
-                self.outcome = Some(LockOutcome {
+                self.grid.dirty = true;
+                self.locks.outcome = Some(LockOutcome {
                     lock: action.lock,
                     results: results.clone(),
                     profile: action.profile.name,
@@ -147,9 +161,9 @@ impl AssetsScreen {
             }
             return Some(Text::LockUnlock);
         }
-        if self.export_call.accept(event) {
+        if self.export.call.accept(event) {
             if let Ok(Outcome::Written { path }) = &event.result {
-                self.exported = Some(path.display().to_string());
+                self.export.done = Some(path.display().to_string());
             }
             return Some(Text::ExportCsv);
         }
@@ -186,23 +200,23 @@ impl AssetsScreen {
             .map(|(i, a)| (a.asset_num.clone(), i))
             .collect();
         self.assets = assets;
-        self.selected.clear();
-        self.counts = None;
-        self.expanded.clear();
-        self.anchor = None;
-        self.view_dirty = true;
+        self.selection.set.clear();
+        self.selection.counts = None;
+        self.grid.expanded.clear();
+        self.selection.anchor = None;
+        self.grid.dirty = true;
     }
 
     fn rebuild_view(&mut self) {
-        self.view_dirty = false;
-        self.counts = None;
-        let needle = self.filter.trim().to_lowercase();
-        self.view = (0..self.assets.len())
+        self.grid.dirty = false;
+        self.selection.counts = None;
+        let needle = self.grid.filter.trim().to_lowercase();
+        self.grid.view = (0..self.assets.len())
             .filter(|&i| needle.is_empty() || self.haystacks[i].contains(&needle))
             .collect();
-        if let Some((col, ascending)) = self.sort {
+        if let Some((col, ascending)) = self.grid.sort {
             let assets = &self.assets;
-            self.view.sort_by(|&a, &b| {
+            self.grid.view.sort_by(|&a, &b| {
                 let (a, b) = (&assets[a], &assets[b]);
                 let order = match col {
                     Col::Number => a.asset_num.cmp(&b.asset_num),
@@ -230,16 +244,16 @@ impl AssetsScreen {
         profile: &Profile,
     ) {
         self.follow_profile(profile);
-        if let Some(name) = &self.dropped_from {
+        if let Some(name) = &self.query.dropped_from {
             ui.label(RichText::new(tr!(lang, "listing-dropped", profile = name.as_str())).weak());
         }
         self.query_bar_ui(ui, out, lang, recent, profile);
-        if self.view_dirty {
+        if self.grid.dirty {
             self.rebuild_view();
         }
         self.view_bar_ui(ui, out, lang);
         ui.separator();
-        if let Some(outcome) = &self.outcome {
+        if let Some(outcome) = &self.locks.outcome {
             let mut action = ResultsAction::default();
             results_ui(ui, lang, outcome, &mut action);
             if action.export {
@@ -247,17 +261,17 @@ impl AssetsScreen {
                 self.export_results(out, body);
             }
             if action.close {
-                self.outcome = None;
+                self.locks.outcome = None;
             }
             ui.separator();
         }
         if self.assets.is_empty() {
-            if self.list_call.is_waiting() {
+            if self.query.call.is_waiting() {
                 ui.horizontal(|ui| {
                     ui.spinner();
                     ui.label(t(lang, Text::Loading));
                 });
-            } else if self.listed_ok {
+            } else if self.query.listed_ok {
                 ui.label(t(lang, Text::NoAssets));
             } else {
                 ui.label(RichText::new(t(lang, Text::AssetsStart)).weak());
@@ -277,19 +291,19 @@ impl AssetsScreen {
     /// screen can be mistaken for (or acted on as) the new profile's. The last lock results stay:
     /// they name their profile.
     fn follow_profile(&mut self, active: &Profile) {
-        let Some(listed) = &self.listed_on else {
+        let Some(listed) = &self.query.listed_on else {
             return;
         };
         if listed.name == active.name {
             return;
         }
-        self.dropped_from = Some(listed.name.clone());
-        self.listed_on = None;
-        self.list_call = Latest::default();
-        self.listed_ok = false;
+        self.query.dropped_from = Some(listed.name.clone());
+        self.query.listed_on = None;
+        self.query.call = Latest::default();
+        self.query.listed_ok = false;
         self.set_assets(Vec::new());
-        self.confirm = None;
-        self.filter.clear();
+        self.locks.confirm = None;
+        self.grid.filter.clear();
     }
 
     fn query_bar_ui(
@@ -303,7 +317,7 @@ impl AssetsScreen {
         ui.horizontal(|ui| {
             let label = ui.label(t(lang, Text::EnterpriseGlobalId));
             let field = ui
-                .add(egui::TextEdit::singleline(&mut self.enterprise).desired_width(150.0))
+                .add(egui::TextEdit::singleline(&mut self.query.enterprise).desired_width(150.0))
                 .labelled_by(label.id);
             let enter = field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
             ui.menu_button(t(lang, Text::Recent), |ui| {
@@ -312,36 +326,36 @@ impl AssetsScreen {
                 }
                 for e in recent.iter() {
                     if ui.button(e).clicked() {
-                        self.enterprise = e.clone();
+                        self.query.enterprise = e.clone();
                         ui.close();
                     }
                 }
             });
             let label = ui.label(t(lang, Text::ExtendCode));
-            ui.add(egui::TextEdit::singleline(&mut self.extend_code).desired_width(90.0))
+            ui.add(egui::TextEdit::singleline(&mut self.query.extend_code).desired_width(90.0))
                 .labelled_by(label.id);
             let clicked =
-                busy_button_ui(ui, t(lang, Text::ListAssets), self.list_call.is_waiting());
-            if (clicked || enter) && !self.enterprise.trim().is_empty() {
-                let enterprise = self.enterprise.trim().to_owned();
+                busy_button_ui(ui, t(lang, Text::ListAssets), self.query.call.is_waiting());
+            if (clicked || enter) && !self.query.enterprise.trim().is_empty() {
+                let enterprise = self.query.enterprise.trim().to_owned();
                 recent.retain(|e| *e != enterprise);
                 recent.insert(0, enterprise.clone());
                 recent.truncate(RECENT);
-                self.outcome = None;
+                self.locks.outcome = None;
                 let extend_code =
-                    Some(self.extend_code.trim().to_owned()).filter(|c| !c.is_empty());
-                self.list_call.start(out.send(Command::CallOn {
+                    Some(self.query.extend_code.trim().to_owned()).filter(|c| !c.is_empty());
+                self.query.call.start(out.send(Command::CallOn {
                     profile: profile.name.clone(),
                     call: Call::Assets {
                         enterprise_global_id: enterprise,
                         extend_code,
                     },
                 }));
-                self.listed_on = Some(profile.clone());
-                self.dropped_from = None;
+                self.query.listed_on = Some(profile.clone());
+                self.query.dropped_from = None;
             }
             if ui.button(t(lang, Text::LockByNumbers)).clicked() {
-                self.by_numbers = Some(String::new());
+                self.locks.by_numbers = Some(String::new());
             }
         });
     }
@@ -354,75 +368,81 @@ impl AssetsScreen {
             let label = ui.label(t(lang, Text::Filter));
             if ui
                 .add(
-                    egui::TextEdit::singleline(&mut self.filter)
+                    egui::TextEdit::singleline(&mut self.grid.filter)
                         .hint_text(t(lang, Text::FilterHint))
                         .desired_width(220.0),
                 )
                 .labelled_by(label.id)
                 .changed()
             {
-                self.view_dirty = true;
+                self.grid.dirty = true;
             }
             ui.label(tr!(
                 lang,
                 "assets-shown",
-                n = self.view.len(),
+                n = self.grid.view.len(),
                 total = self.assets.len()
             ));
             ui.menu_button(t(lang, Text::Columns), |ui| {
                 for col in Col::ALL.into_iter().skip(1) {
-                    let mut on = self.shown.contains(&col);
+                    let mut on = self.grid.shown.contains(&col);
                     if ui.checkbox(&mut on, t(lang, col.title())).changed() {
                         if on {
-                            self.shown.push(col);
-                            self.shown
+                            self.grid.shown.push(col);
+                            self.grid
+                                .shown
                                 .sort_by_key(|c| Col::ALL.iter().position(|x| x == c));
                         } else {
-                            self.shown.retain(|c| *c != col);
+                            self.grid.shown.retain(|c| *c != col);
                         }
                     }
                 }
             });
             let label = ui.label(t(lang, Text::ExportTo));
-            if self.export_path.is_empty() {
-                self.export_path = home_file(EXPORT_FILE);
+            if self.export.path.is_empty() {
+                self.export.path = home_file(EXPORT_FILE);
             }
-            ui.add(egui::TextEdit::singleline(&mut self.export_path).desired_width(200.0))
+            ui.add(egui::TextEdit::singleline(&mut self.export.path).desired_width(200.0))
                 .labelled_by(label.id);
-            if busy_button_ui(ui, t(lang, Text::ExportCsv), self.export_call.is_waiting()) {
+            if busy_button_ui(ui, t(lang, Text::ExportCsv), self.export.call.is_waiting()) {
                 let body = self.view_csv(lang);
-                self.exported = None;
-                self.export_call.start(out.send(Command::WriteFile {
-                    path: PathBuf::from(self.export_path.trim()),
+                self.export.done = None;
+                self.export.call.start(out.send(Command::WriteFile {
+                    path: PathBuf::from(self.export.path.trim()),
                     body,
                 }));
             }
-            if let Some(path) = &self.exported {
+            if let Some(path) = &self.export.done {
                 ui.label(format!("{}: {path}", t(lang, Text::Exported)));
             }
         });
+        self.selection_bar_ui(ui, lang);
+    }
+
+    /// The selection's count and what can be done to it.
+    fn selection_bar_ui(&mut self, ui: &mut egui::Ui, lang: Lang) {
         ui.horizontal(|ui| {
             let (count, locks) = self.selection_counts();
             ui.label(tr!(lang, "selected-count", n = count, locks = locks));
             if ui.button(t(lang, Text::SelectAllFiltered)).clicked() {
-                self.selected = self.view.iter().copied().collect();
-                self.counts = None;
+                self.selection.set = self.grid.view.iter().copied().collect();
+                self.selection.counts = None;
             }
             if ui.button(t(lang, Text::ClearSelection)).clicked() {
-                self.selected.clear();
-                self.counts = None;
+                self.selection.set.clear();
+                self.selection.counts = None;
             }
-            let busy = self.lock_call.is_waiting();
+            let busy = self.locks.call.is_waiting();
             ui.add_enabled_ui(count > 0 && !busy, |ui| {
                 for (text, lock) in [(Text::DisableSelected, true), (Text::EnableSelected, false)] {
                     if ui.button(t(lang, text)).clicked()
-                        && let Some(profile) = self.listed_on.clone()
+                        && let Some(profile) = self.query.listed_on.clone()
                     {
                         let nums = self
                             .selected_assets()
                             .map(|a| a.asset_num.clone())
                             .collect();
-                        self.confirm = Some(LockAction {
+                        self.locks.confirm = Some(LockAction {
                             lock,
                             nums,
                             profile,
@@ -439,31 +459,33 @@ impl AssetsScreen {
     /// How many shown assets are selected, and how many of them are locks; counted once per
     /// change, not per frame (a selection can hold 100,000 rows).
     fn selection_counts(&mut self) -> (usize, usize) {
-        if let Some(counts) = self.counts {
+        if let Some(counts) = self.selection.counts {
             return counts;
         }
         let counts = (
             self.selected_assets().count(),
             self.selected_assets().filter(|a| lockable(a)).count(),
         );
-        self.counts = Some(counts);
+        self.selection.counts = Some(counts);
         counts
     }
 
     fn selected_assets(&self) -> impl Iterator<Item = &Asset> {
-        self.view
+        self.grid
+            .view
             .iter()
-            .filter(|i| self.selected.contains(i))
+            .filter(|i| self.selection.set.contains(i))
             .map(|&i| &self.assets[i])
     }
 
     /// The view as shown (filtered, sorted, chosen columns) as CSV that spreadsheet software
     /// opens with its Chinese intact: UTF-8 with a byte-order mark.
     fn view_csv(&self, lang: Lang) -> String {
-        let header: Vec<&str> = self.shown.iter().map(|c| t(lang, c.title())).collect();
-        let rows = self.view.iter().map(|&i| {
+        let header: Vec<&str> = self.grid.shown.iter().map(|c| t(lang, c.title())).collect();
+        let rows = self.grid.view.iter().map(|&i| {
             let a = &self.assets[i];
-            self.shown
+            self.grid
+                .shown
                 .iter()
                 .map(|c| cell_text(lang, a, *c))
                 .collect::<Vec<_>>()

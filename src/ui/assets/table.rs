@@ -194,31 +194,11 @@ fn details_ui(ui: &mut egui::Ui, lang: Lang, a: &Asset) {
 
 impl AssetsScreen {
     pub(super) fn table_ui(&mut self, ui: &mut egui::Ui, lang: Lang) {
-        let shown = self.shown.clone();
-        let mut sort_by = None;
-        let mut clicked: Option<(usize, egui::Modifiers)> = None;
-        let mut toggle = None;
-        // (lock, asset number) of a row's Disable or Enable.
-        let mut lock_one: Option<(bool, String)> = None;
-        let busy = self.lock_call.is_waiting();
-        let text_height = ui.text_style_height(&egui::TextStyle::Body);
-        // Rows have one height unless some are expanded: then each row's height is listed.
-        let heights: Option<Vec<f32>> = (!self.expanded.is_empty()).then(|| {
-            self.view
-                .iter()
-                .map(|i| {
-                    if self.expanded.contains(i) {
-                        let a = &self.assets[*i];
-                        ROW_HEIGHT
-                            + (3 + a.asset_extends.len() + a.products.len()) as f32
-                                * (text_height + 4.0)
-                    } else {
-                        ROW_HEIGHT
-                    }
-                })
-                .collect()
-        });
-        let rows = self.view.len();
+        let shown = self.grid.shown.clone();
+        let mut clicks = Clicks::default();
+        let busy = self.locks.call.is_waiting();
+        let heights = self.row_heights(ui.text_style_height(&egui::TextStyle::Body));
+        let rows = self.grid.view.len();
         // A click anywhere on a row selects it, text included.
         ui.style_mut().interaction.selectable_labels = false;
         let mut table = TableBuilder::new(ui)
@@ -236,133 +216,199 @@ impl AssetsScreen {
                 .clip(*col != Col::Number);
             table = table.column(column);
         }
+        let sort = self.grid.sort;
         table
-            .header(24.0, |mut header| {
-                header.col(|_| {});
-                header.col(|ui| {
-                    ui.label(RichText::new(t(lang, Text::Action)).strong());
-                });
-                for col in &shown {
-                    header.col(|ui| {
-                        let arrow = match self.sort {
-                            Some((c, true)) if c == *col => " ^",
-                            Some((c, false)) if c == *col => " v",
-                            _ => "",
-                        };
-                        let title = format!("{}{arrow}", t(lang, col.title()));
-                        if ui
-                            .add(egui::Button::new(RichText::new(title).strong()).frame(false))
-                            .on_hover_text(t(lang, Text::SortHint))
-                            .clicked()
-                        {
-                            sort_by = Some(*col);
-                        }
-                    });
-                }
+            .header(24.0, |header| {
+                clicks.sort_by = header_ui(header, lang, &shown, sort);
             })
             .body(|body| {
-                let add_row = |mut row: egui_extras::TableRow<'_, '_>| {
-                    let pos = row.index();
-                    let Some(&i) = self.view.get(pos) else {
-                        return;
-                    };
-                    let a = &self.assets[i];
-                    let expanded = self.expanded.contains(&i);
-                    row.set_selected(self.selected.contains(&i));
-                    row.col(|ui| {
-                        let sign = if expanded { "-" } else { "+" };
-                        if ui
-                            .small_button(sign)
-                            .on_hover_text(t(lang, Text::ExpandCollapse))
-                            .clicked()
-                        {
-                            toggle = Some(i);
-                        }
-                    });
-                    row.col(|ui| {
-                        if lockable(a) {
-                            let (text, lock) = if a.locked {
-                                (Text::Enable, false)
-                            } else {
-                                (Text::Disable, true)
-                            };
-                            if ui
-                                .add_enabled(!busy, egui::Button::new(t(lang, text)).small())
-                                .clicked()
-                            {
-                                lock_one = Some((lock, a.asset_num.clone()));
-                            }
-                        }
-                    });
-                    for col in &shown {
-                        row.col(|ui| {
-                            if *col == Col::Number && expanded {
-                                ui.vertical(|ui| {
-                                    ui.label(RichText::new(&a.asset_num).monospace());
-                                    details_ui(ui, lang, a);
-                                });
-                            } else {
-                                cell_ui(ui, lang, a, *col);
-                            }
-                        });
-                    }
-                    if row.response().clicked() {
-                        clicked = Some((pos, row.response().ctx.input(|i| i.modifiers)));
-                    }
+                let add_row = |row: egui_extras::TableRow<'_, '_>| {
+                    self.row_ui(row, lang, &shown, busy, &mut clicks);
                 };
                 match heights {
                     Some(heights) => body.heterogeneous_rows(heights.into_iter(), add_row),
                     None => body.rows(ROW_HEIGHT, rows, add_row),
                 }
             });
-        if let Some(col) = sort_by {
-            self.sort = match self.sort {
+        self.apply_clicks(clicks);
+    }
+
+    /// Rows have one height unless some are expanded: then each row's height is listed.
+    fn row_heights(&self, text_height: f32) -> Option<Vec<f32>> {
+        (!self.grid.expanded.is_empty()).then(|| {
+            self.grid
+                .view
+                .iter()
+                .map(|i| {
+                    if self.grid.expanded.contains(i) {
+                        let a = &self.assets[*i];
+                        ROW_HEIGHT
+                            + (3 + a.asset_extends.len() + a.products.len()) as f32
+                                * (text_height + 4.0)
+                    } else {
+                        ROW_HEIGHT
+                    }
+                })
+                .collect()
+        })
+    }
+
+    fn row_ui(
+        &self,
+        mut row: egui_extras::TableRow<'_, '_>,
+        lang: Lang,
+        shown: &[Col],
+        busy: bool,
+        clicks: &mut Clicks,
+    ) {
+        let pos = row.index();
+        let Some(&i) = self.grid.view.get(pos) else {
+            return;
+        };
+        let a = &self.assets[i];
+        let expanded = self.grid.expanded.contains(&i);
+        row.set_selected(self.selection.set.contains(&i));
+        row.col(|ui| {
+            let sign = if expanded { "-" } else { "+" };
+            if ui
+                .small_button(sign)
+                .on_hover_text(t(lang, Text::ExpandCollapse))
+                .clicked()
+            {
+                clicks.toggle = Some(i);
+            }
+        });
+        row.col(|ui| {
+            if let Some(lock) = lock_button_ui(ui, lang, a, busy) {
+                clicks.lock_one = Some((lock, a.asset_num.clone()));
+            }
+        });
+        for col in shown {
+            row.col(|ui| {
+                if *col == Col::Number && expanded {
+                    ui.vertical(|ui| {
+                        ui.label(RichText::new(&a.asset_num).monospace());
+                        details_ui(ui, lang, a);
+                    });
+                } else {
+                    cell_ui(ui, lang, a, *col);
+                }
+            });
+        }
+        if row.response().clicked() {
+            clicks.row = Some((pos, row.response().ctx.input(|i| i.modifiers)));
+        }
+    }
+
+    fn apply_clicks(&mut self, clicks: Clicks) {
+        if let Some(col) = clicks.sort_by {
+            self.grid.sort = match self.grid.sort {
                 Some((c, true)) if c == col => Some((col, false)),
                 _ => Some((col, true)),
             };
-            self.view_dirty = true;
+            self.grid.dirty = true;
         }
-        if let Some(i) = toggle
-            && !self.expanded.remove(&i)
+        if let Some(i) = clicks.toggle
+            && !self.grid.expanded.remove(&i)
         {
-            self.expanded.insert(i);
+            self.grid.expanded.insert(i);
         }
-        if let (Some((lock, num)), Some(profile)) = (lock_one, &self.listed_on) {
-            self.confirm = Some(LockAction {
+        if let (Some((lock, num)), Some(profile)) = (clicks.lock_one, &self.query.listed_on) {
+            self.locks.confirm = Some(LockAction {
                 lock,
                 nums: vec![num],
                 profile: profile.clone(),
             });
         }
-        if let Some((pos, modifiers)) = clicked {
+        if let Some((pos, modifiers)) = clicks.row {
             self.click_row(pos, modifiers);
         }
     }
 
     /// Click selects one row; ctrl (cmd) adds or removes one; shift selects a range.
     pub(super) fn click_row(&mut self, pos: usize, modifiers: egui::Modifiers) {
-        let Some(&i) = self.view.get(pos) else {
+        let Some(&i) = self.grid.view.get(pos) else {
             return;
         };
-        self.counts = None;
+        self.selection.counts = None;
         if modifiers.shift
-            && let Some(anchor) = self.anchor
+            && let Some(anchor) = self.selection.anchor
         {
             let (from, to) = (anchor.min(pos), anchor.max(pos));
             if !modifiers.command {
-                self.selected.clear();
+                self.selection.set.clear();
             }
-            self.selected.extend(self.view[from..=to].iter().copied());
+            self.selection
+                .set
+                .extend(self.grid.view[from..=to].iter().copied());
             return;
         }
         if modifiers.command {
-            if !self.selected.remove(&i) {
-                self.selected.insert(i);
+            if !self.selection.set.remove(&i) {
+                self.selection.set.insert(i);
             }
         } else {
-            self.selected.clear();
-            self.selected.insert(i);
+            self.selection.set.clear();
+            self.selection.set.insert(i);
         }
-        self.anchor = Some(pos);
+        self.selection.anchor = Some(pos);
     }
+}
+
+/// What was clicked in the grid this frame.
+#[derive(Default)]
+struct Clicks {
+    sort_by: Option<Col>,
+    /// A row, with the modifiers held.
+    row: Option<(usize, egui::Modifiers)>,
+    /// A row's details shown or hidden.
+    toggle: Option<usize>,
+    /// (lock, asset number) of a row's Disable or Enable.
+    lock_one: Option<(bool, String)>,
+}
+
+/// The column titles, each a sort button; the column clicked.
+fn header_ui(
+    mut header: egui_extras::TableRow<'_, '_>,
+    lang: Lang,
+    shown: &[Col],
+    sort: Option<(Col, bool)>,
+) -> Option<Col> {
+    let mut sort_by = None;
+    header.col(|_| {});
+    header.col(|ui| {
+        ui.label(RichText::new(t(lang, Text::Action)).strong());
+    });
+    for col in shown {
+        header.col(|ui| {
+            let arrow = match sort {
+                Some((c, true)) if c == *col => " ^",
+                Some((c, false)) if c == *col => " v",
+                _ => "",
+            };
+            let title = format!("{}{arrow}", t(lang, col.title()));
+            if ui
+                .add(egui::Button::new(RichText::new(title).strong()).frame(false))
+                .on_hover_text(t(lang, Text::SortHint))
+                .clicked()
+            {
+                sort_by = Some(*col);
+            }
+        });
+    }
+    sort_by
+}
+
+/// A lock's Disable or Enable; whether to lock, when clicked.
+fn lock_button_ui(ui: &mut egui::Ui, lang: Lang, a: &Asset, busy: bool) -> Option<bool> {
+    if !lockable(a) {
+        return None;
+    }
+    let (text, lock) = if a.locked {
+        (Text::Enable, false)
+    } else {
+        (Text::Disable, true)
+    };
+    let button = egui::Button::new(t(lang, text)).small();
+    ui.add_enabled(!busy, button).clicked().then_some(lock)
 }
