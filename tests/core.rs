@@ -2167,8 +2167,12 @@ fn drafts_are_saved_renamed_deleted_and_survive_a_restart() {
     );
     assert!(loaded.updated_at >= before && loaded.updated_at <= now_ms());
 
-    // Every change is saved; a body that is not valid JSON yet is kept as typed.
-    std::thread::sleep(Duration::from_millis(5));
+    // Every change is saved; a body that is not valid JSON yet is kept as typed. Drafts are
+    // listed by the millisecond of their last change: the edit comes a millisecond after `b`.
+    let b_saved = now_ms();
+    while now_ms() <= b_saved {
+        std::thread::yield_now();
+    }
     let edited = r#"{"channelCode":"CRM","channelOrderId":"D-1","orderList":[{"sequence":1"#;
     assert_eq!(
         draft_saved(
