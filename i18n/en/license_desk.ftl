@@ -478,3 +478,8 @@ problem-no-product-to-delete = name at least one product to delete
 problem-merchandise-in-delete-product = must be empty: a "Delete products" order names the products themselves
 problem-too-deep = packages nest at most { $max } levels deep
 problem-not-json = must be an object or a string holding JSON
+
+## The status bar
+refused = refused
+refused-code = refused ({ $code })
+partly-done = { $done } of { $of } done

@@ -427,3 +427,8 @@ problem-no-product-to-delete = 请至少指定一个要删除的产品
 problem-merchandise-in-delete-product = 须为空：“删除产品”订单直接列出要删除的产品
 problem-too-deep = 商品包最多嵌套 { $max } 层
 problem-not-json = 须为对象或包含 JSON 的字符串
+
+## 状态栏
+refused = 被拒绝
+refused-code = 被拒绝（{ $code }）
+partly-done = 完成 { $done }/{ $of }

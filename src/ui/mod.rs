@@ -21,6 +21,7 @@ mod outbox;
 mod problems;
 mod settings;
 mod shell;
+mod status;
 mod toasts;
 
 use serde::{Deserialize, Serialize};

@@ -13,9 +13,9 @@ use super::history::HistoryScreen;
 use super::i18n::{Lang, Text, t};
 use super::outbox::{Caller, Outbox};
 use super::settings::SettingsScreen;
-use super::toasts::Toasts;
+use super::status::Status;
 use super::{Prefs, Screen, fonts};
-use crate::core::{Core, CoreState, Event, KeyringState, KeyringStore, SandboxState};
+use crate::core::{Core, CoreState, Event, KeyringState, KeyringStore};
 
 pub struct DeskApp {
     core: Core,
@@ -35,14 +35,6 @@ struct Screens {
     asset_numbers: AssetNumbersScreen,
     history: HistoryScreen,
     settings: SettingsScreen,
-}
-
-/// What the window says of the answers: the status bar and the toasts.
-#[derive(Default)]
-struct Status {
-    toasts: Toasts,
-    /// The last answered action.
-    last: Option<(Text, bool)>,
 }
 
 impl DeskApp {
@@ -109,13 +101,9 @@ fn apply(screens: &mut Screens, status: &mut Status, event: &mut Event, out: &Ou
         .or_else(|| screens.asset_numbers.apply(event))
         .or_else(|| screens.settings.apply(event))
         .or_else(|| screens.history.apply(event));
-    let Some(action) = action else {
-        return;
-    };
-    if let Err(error) = &event.result {
-        status.toasts.error(action, error);
+    if let Some(action) = action {
+        status.answered(action, &event.result);
     }
-    status.last = Some((action, event.result.is_ok()));
 }
 
 fn top_bar_ui(ui: &mut egui::Ui, lang: Lang, state: &CoreState) {
@@ -160,36 +148,6 @@ fn keyring_ui(ui: &mut egui::Ui, lang: Lang, state: &CoreState) {
     let response = ui.label(keyring);
     if let Some(KeyringState::MemoryOnly { reason }) = &state.keyring {
         response.on_hover_text(reason);
-    }
-}
-
-impl Status {
-    fn ui(&self, ui: &mut egui::Ui, lang: Lang, state: &CoreState) {
-        ui.horizontal(|ui| {
-            let sandbox = match &state.sandbox {
-                SandboxState::Starting => t(lang, Text::SandboxStarting).to_owned(),
-                SandboxState::Ready { base_url } => {
-                    format!("{} · {base_url}", t(lang, Text::SandboxReady))
-                }
-                SandboxState::Failed(why) => format!("{}: {why}", t(lang, Text::SandboxFailed)),
-            };
-            match self.last {
-                None => {
-                    ui.label(t(lang, Text::Ready));
-                }
-                Some((action, true)) => {
-                    ui.label(format!("{} · {}", t(lang, action), t(lang, Text::Done)));
-                }
-                Some((action, false)) => {
-                    ui.colored_label(
-                        ui.visuals().error_fg_color,
-                        format!("{} · {}", t(lang, action), t(lang, Text::Failed)),
-                    );
-                }
-            }
-            ui.separator();
-            ui.label(sandbox);
-        });
     }
 }
 

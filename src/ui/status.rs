@@ -1,0 +1,141 @@
+//! What the window says of the answers: the status bar (the last thing the user asked for, and
+//! whether it was done, refused or failed; the active profile and where it is) and the toasts.
+
+use egui::RichText;
+
+use super::form::{PRODUCTION_COLOUR, profile_name};
+use super::i18n::{Lang, Text, t, tr};
+use super::toasts::Toasts;
+use crate::core::wire::LockStatus;
+use crate::core::{CoreError, CoreState, Endpoint, Outcome, SandboxState};
+
+/// How an answered action went.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Verdict {
+    Done,
+    /// Answered, and refused: the platform's result code says why.
+    Refused {
+        code: String,
+    },
+    /// Some of the items were done.
+    Partly {
+        done: usize,
+        of: usize,
+    },
+    Failed,
+}
+
+impl Verdict {
+    /// Calls can succeed as HTTP and still be refused: a claim's result code, each lock's
+    /// status.
+    pub fn of(result: &Result<Outcome, CoreError>) -> Self {
+        match result {
+            Err(_) => Self::Failed,
+            Ok(Outcome::Claim(answer)) if answer.result_code != "0000" => Self::Refused {
+                code: answer.result_code.clone(),
+            },
+            Ok(Outcome::Locks(results)) => {
+                let of = results.len();
+                let done = results
+                    .iter()
+                    .filter(|r| r.status == LockStatus::Success)
+                    .count();
+                match done {
+                    _ if done == of => Self::Done,
+                    0 => Self::Refused {
+                        code: String::new(),
+                    },
+                    _ => Self::Partly { done, of },
+                }
+            }
+            Ok(_) => Self::Done,
+        }
+    }
+}
+
+#[derive(Default)]
+pub struct Status {
+    pub toasts: Toasts,
+    /// The last action the user asked for, and how it went.
+    last: Option<(Text, Verdict)>,
+}
+
+/// Work the console does on its own (saving a draft as you type, listing drafts): said only
+/// when it fails, so that it never pushes the user's own result out of the status bar.
+fn is_background(action: Text) -> bool {
+    matches!(action, Text::SaveDraft | Text::LoadDrafts)
+}
+
+impl Status {
+    /// An action was answered: errors get a toast, and the status bar says the outcome.
+    pub fn answered(&mut self, action: Text, result: &Result<Outcome, CoreError>) {
+        if let Err(error) = result {
+            self.toasts.error(action, error);
+        }
+        let verdict = Verdict::of(result);
+        if verdict == Verdict::Done && is_background(action) {
+            return;
+        }
+        self.last = Some((action, verdict));
+    }
+
+    pub fn ui(&self, ui: &mut egui::Ui, lang: Lang, state: &CoreState) {
+        ui.horizontal(|ui| {
+            self.last_ui(ui, lang);
+            ui.separator();
+            profile_ui(ui, lang, state);
+        });
+    }
+
+    fn last_ui(&self, ui: &mut egui::Ui, lang: Lang) {
+        let Some((action, verdict)) = &self.last else {
+            ui.label(t(lang, Text::Ready));
+            return;
+        };
+        let action = t(lang, *action);
+        let (words, bad) = match verdict {
+            Verdict::Done => (t(lang, Text::Done).to_owned(), false),
+            Verdict::Refused { code } if code.is_empty() => {
+                (t(lang, Text::Refused).to_owned(), true)
+            }
+            Verdict::Refused { code } => (tr!(lang, "refused-code", code = code.as_str()), true),
+            Verdict::Partly { done, of } => {
+                let (done, of) = (*done, *of);
+                (tr!(lang, "partly-done", done = done, of = of), true)
+            }
+            Verdict::Failed => (t(lang, Text::Failed).to_owned(), true),
+        };
+        let text = format!("{action} · {words}");
+        if bad {
+            ui.colored_label(ui.visuals().error_fg_color, text);
+        } else {
+            ui.label(text);
+        }
+    }
+}
+
+/// The active profile, and where its calls go.
+fn profile_ui(ui: &mut egui::Ui, lang: Lang, state: &CoreState) {
+    let profile = state.profiles.active();
+    match &profile.endpoint {
+        Endpoint::Sandbox => {
+            let text = match &state.sandbox {
+                SandboxState::Starting => t(lang, Text::SandboxStarting).to_owned(),
+                SandboxState::Ready { base_url } => {
+                    format!("{} · {base_url}", t(lang, Text::SandboxReady))
+                }
+                SandboxState::Failed(why) => format!("{}: {why}", t(lang, Text::SandboxFailed)),
+            };
+            ui.label(text);
+        }
+        Endpoint::Remote { base_url, .. } => {
+            let text = format!("{} · {base_url}", profile_name(lang, profile));
+            if profile.production {
+                ui.label(RichText::new(text).color(PRODUCTION_COLOUR));
+                ui.label(RichText::new(t(lang, Text::Production)).color(PRODUCTION_COLOUR));
+            } else {
+                ui.label(text);
+            }
+        }
+    }
+}
