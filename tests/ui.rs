@@ -440,6 +440,9 @@ fn settings_add_a_profile_test_it_switch_to_it_and_remove_it() {
     click(&mut harness, "Use this profile");
     settle(&mut harness, |h| h.query_by_label("PRODUCTION").is_some());
     assert_eq!(harness.state().core().state().profiles.active, "Staging");
+    // The status bar describes the active profile, not the Sandbox.
+    harness.get_by_label(&format!("Staging · {}", server.base_url()));
+    assert!(harness.query_by_label_contains("Sandbox ready").is_none());
     click(&mut harness, "Customers");
     type_into(&mut harness, "Channel code", "SHOP");
     type_into(&mut harness, "Channel customer id", "S-0001");

@@ -130,9 +130,9 @@ fn profile_ui(ui: &mut egui::Ui, lang: Lang, state: &CoreState) {
         }
         Endpoint::Remote { base_url, .. } => {
             let text = format!("{} · {base_url}", profile_name(lang, profile));
+            // The top bar says PRODUCTION; here its colour is enough.
             if profile.production {
                 ui.label(RichText::new(text).color(PRODUCTION_COLOUR));
-                ui.label(RichText::new(t(lang, Text::Production)).color(PRODUCTION_COLOUR));
             } else {
                 ui.label(text);
             }
