@@ -249,7 +249,11 @@ fn type_into(harness: &mut Harness<'static, DeskApp>, label: &str, text: &str) {
     harness.run_ok();
     harness.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
     harness.run_ok();
-    harness.get_by_label(label).type_text(text);
+    if text.is_empty() {
+        harness.key_press(egui::Key::Backspace);
+    } else {
+        harness.get_by_label(label).type_text(text);
+    }
     harness.run_ok();
 }
 
@@ -734,18 +738,46 @@ fn assets_filter_lock_two_refuse_a_softkey_and_unlock_by_pasted_numbers() {
         "{csv}"
     );
 
-    // A softkey is not a lock that can be disabled.
+    // A softkey is not a lock that can be disabled: it is left out, and nothing is sent.
     type_into(&mut harness, "Filter", "softkey");
     click(&mut harness, "8900000007");
+    harness.get_by_label("1 selected (0 locks)");
     click(&mut harness, "Disable selected");
+    harness.get_by_label("Nothing to disable");
+    harness.get_by_label(
+        "1 selected row is left out: it is not a lock (stand-alone certificate (softkey)).",
+    );
+    assert!(harness.query_by_label_contains("Disable 1 lock").is_none());
+    click(&mut harness, "Cancel");
+    // Typed by number, it reaches the platform, which refuses it as the wrong type.
+    click(&mut harness, "Disable or enable by numbers…");
+    type_into(
+        &mut harness,
+        "Asset numbers: typed or pasted, separated by lines, spaces, commas or semicolons",
+        "8900000007",
+    );
+    click(&mut harness, "Disable these");
     click(&mut harness, "Disable 1 lock");
     settle(&mut harness, |h| {
         h.query_by_label("Disable: 0 of 1 succeeded").is_some()
     });
     harness.get_by_label("wrong lock type");
+    harness.get_by_label("Disable · refused");
+
+    // Every row: only the locks not disabled yet are asked for; the others are counted.
+    type_into(&mut harness, "Filter", "");
+    click(&mut harness, "Select all shown");
+    harness.get_by_label("8 selected (5 locks)");
+    click(&mut harness, "Disable selected");
+    harness.get_by_label("Disable 3 locks?");
+    harness.get_by_label_contains("3 selected rows are left out: they are not locks (");
+    harness.get_by_label("2 locks are left out: they are disabled already.");
+    harness.get_by_label("8900000003, 8900000004, 8900000005");
+    click(&mut harness, "Cancel");
+    click(&mut harness, "Clear selection");
 
     // Enable by pasted numbers, one of which does not exist.
-    click(&mut harness, "Lock by numbers…");
+    click(&mut harness, "Disable or enable by numbers…");
     type_into(
         &mut harness,
         "Asset numbers: typed or pasted, separated by lines, spaces, commas or semicolons",

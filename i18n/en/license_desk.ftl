@@ -114,7 +114,7 @@ kind-unknown = not a mobile number, e-mail, enterprise or lock number
 license-type-col = License type
 list-assets = List assets
 listing-dropped = The listing from the profile { $profile } was closed: another profile is active now.
-lock-by-numbers = Lock by numbers…
+lock-by-numbers = Disable or enable by numbers…
 lock-numbers-help = Asset numbers: typed or pasted, separated by lines, spaces, commas or semicolons
 lock-unlock = Disable or enable
 member = member
@@ -142,7 +142,10 @@ result3001 = There is no activity with this label.
 result3002 = Nothing could be claimed: each unit's reason is below.
 result-other = Refused by the platform.
 select-all-filtered = Select all shown
-selected-count = { $n } selected ({ $locks } locks)
+selected-count = { $n } selected ({ $locks ->
+        [one] 1 lock
+       *[other] { $locks } locks
+    })
 send-to-composer = Send to the order composer
 sort-hint = click to sort
 source = Source
@@ -483,3 +486,19 @@ problem-not-json = must be an object or a string holding JSON
 refused = refused
 refused-code = refused ({ $code })
 partly-done = { $done } of { $of } done
+
+## Disabling or enabling the selected rows
+nothing-to-disable = Nothing to disable
+nothing-to-enable = Nothing to enable
+skipped-not-locks = { $n ->
+        [one] 1 selected row is left out: it is not a lock
+       *[other] { $n } selected rows are left out: they are not locks
+    } ({ $types }).
+skipped-already-disabled = { $n ->
+        [one] 1 lock is left out: it is disabled already.
+       *[other] { $n } locks are left out: they are disabled already.
+    }
+skipped-already-enabled = { $n ->
+        [one] 1 lock is left out: it is enabled already.
+       *[other] { $n } locks are left out: they are enabled already.
+    }

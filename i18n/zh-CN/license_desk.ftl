@@ -432,3 +432,10 @@ problem-not-json = 须为对象或包含 JSON 的字符串
 refused = 被拒绝
 refused-code = 被拒绝（{ $code }）
 partly-done = 完成 { $done }/{ $of }
+
+## 禁用或启用所选行
+nothing-to-disable = 没有可禁用的加密锁
+nothing-to-enable = 没有可启用的加密锁
+skipped-not-locks = 已跳过所选的 { $n } 行：不是加密锁（{ $types }）。
+skipped-already-disabled = 已跳过 { $n } 把加密锁：已处于禁用状态。
+skipped-already-enabled = 已跳过 { $n } 把加密锁：已处于启用状态。

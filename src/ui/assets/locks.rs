@@ -30,6 +30,18 @@ pub(super) struct LockAction {
     /// Where it goes: the listing's profile for locks picked in the grid, the active one for
     /// typed numbers; the confirmation names it.
     pub(super) profile: Profile,
+    /// Selected rows left out, and why.
+    pub(super) skipped: Skipped,
+}
+
+/// Selected rows an action leaves out.
+#[derive(Default)]
+pub(super) struct Skipped {
+    /// Rows that are not locks (cloud accounts, certificates…), and their types in words.
+    pub(super) not_locks: usize,
+    pub(super) types: Vec<String>,
+    /// Locks already disabled (or enabled).
+    pub(super) already: usize,
 }
 
 pub(super) struct LockOutcome {
@@ -133,40 +145,22 @@ impl AssetsScreen {
         let Some(action) = &self.locks.confirm else {
             return;
         };
-        let profile = &action.profile;
         let mut decided = None;
         let modal = egui::Modal::new(egui::Id::unique("confirm_lock")).show(ctx, |ui| {
             ui.set_max_width(460.0);
-            let n = action.nums.len();
-            let (question, undo) = if action.lock {
-                (tr!(lang, "confirm-disable", n = n), Text::UndoDisable)
-            } else {
-                (tr!(lang, "confirm-enable", n = n), Text::UndoEnable)
-            };
-            ui.label(RichText::new(question).strong());
-            ui.label(t(lang, undo));
-            profile_line_ui(ui, lang, profile);
-            ui.label(tr!(
-                lang,
-                "operator-is",
-                operator = profile.operator_identity.as_str()
-            ));
-            let listed: Vec<&str> = action.nums.iter().take(10).map(String::as_str).collect();
-            let more = action.nums.len().saturating_sub(listed.len());
-            let mut text = listed.join(", ");
-            if more > 0 {
-                text.push_str(&format!(" (+{more})"));
-            }
-            ui.label(RichText::new(text).monospace().weak());
+            confirm_lock_body_ui(ui, lang, action);
             ui.add_space(8.0);
             ui.horizontal(|ui| {
-                let go = if action.lock {
-                    tr!(lang, "do-disable", n = n)
-                } else {
-                    tr!(lang, "do-enable", n = n)
-                };
-                if ui.button(go).clicked() {
-                    decided = Some(true);
+                let n = action.nums.len();
+                if n > 0 {
+                    let go = if action.lock {
+                        tr!(lang, "do-disable", n = n)
+                    } else {
+                        tr!(lang, "do-enable", n = n)
+                    };
+                    if ui.button(go).clicked() {
+                        decided = Some(true);
+                    }
                 }
                 if ui.button(t(lang, Text::Cancel)).clicked() {
                     decided = Some(false);
@@ -222,6 +216,7 @@ impl AssetsScreen {
                             lock: true,
                             nums: nums.clone(),
                             profile: profile.clone(),
+                            skipped: Skipped::default(),
                         });
                     }
                     if ui.button(t(lang, Text::EnableListed)).clicked() {
@@ -229,6 +224,7 @@ impl AssetsScreen {
                             lock: false,
                             nums: nums.clone(),
                             profile: profile.clone(),
+                            skipped: Skipped::default(),
                         });
                     }
                 });
@@ -262,5 +258,58 @@ impl AssetsScreen {
         self.export
             .call
             .start(out.send(Command::WriteFile { path, body }));
+    }
+}
+
+/// What the confirmation says: the question, what is left out and why, where it goes, who
+/// does it, the numbers.
+fn confirm_lock_body_ui(ui: &mut egui::Ui, lang: Lang, action: &LockAction) {
+    let n = action.nums.len();
+    let (question, undo) = match (action.lock, n) {
+        (true, 0) => (t(lang, Text::NothingToDisable).to_owned(), None),
+        (false, 0) => (t(lang, Text::NothingToEnable).to_owned(), None),
+        (true, _) => (tr!(lang, "confirm-disable", n = n), Some(Text::UndoDisable)),
+        (false, _) => (tr!(lang, "confirm-enable", n = n), Some(Text::UndoEnable)),
+    };
+    ui.label(RichText::new(question).strong());
+    skipped_ui(ui, lang, action);
+    if let Some(undo) = undo {
+        ui.label(t(lang, undo));
+    }
+    let profile = &action.profile;
+    profile_line_ui(ui, lang, profile);
+    ui.label(tr!(
+        lang,
+        "operator-is",
+        operator = profile.operator_identity.as_str()
+    ));
+    let listed: Vec<&str> = action.nums.iter().take(10).map(String::as_str).collect();
+    let more = action.nums.len().saturating_sub(listed.len());
+    let mut text = listed.join(", ");
+    if more > 0 {
+        text.push_str(&format!(" (+{more})"));
+    }
+    ui.label(RichText::new(text).monospace().weak());
+}
+
+fn skipped_ui(ui: &mut egui::Ui, lang: Lang, action: &LockAction) {
+    let skipped = &action.skipped;
+    let colour = ui.visuals().warn_fg_color;
+    if skipped.not_locks > 0 {
+        let n = skipped.not_locks;
+        let types = skipped.types.join(", ");
+        ui.colored_label(
+            colour,
+            tr!(lang, "skipped-not-locks", n = n, types = types.as_str()),
+        );
+    }
+    if skipped.already > 0 {
+        let n = skipped.already;
+        let text = if action.lock {
+            tr!(lang, "skipped-already-disabled", n = n)
+        } else {
+            tr!(lang, "skipped-already-enabled", n = n)
+        };
+        ui.colored_label(colour, text);
     }
 }

@@ -11,7 +11,7 @@ use std::path::PathBuf;
 
 use egui::RichText;
 
-use self::locks::{LockAction, LockOutcome, ResultsAction, results_csv, results_ui};
+use self::locks::{LockAction, LockOutcome, ResultsAction, Skipped, results_csv, results_ui};
 use self::table::{Col, cell_text};
 use super::form::{busy_button_ui, csv_with_bom, home_file};
 use super::i18n::{Lang, Text, t, tr};
@@ -137,6 +137,11 @@ impl AssetsScreen {
         }
         if self.locks.call.accept(event) {
             let action = self.locks.pending.take();
+            let said = match &action {
+                Some(a) if a.lock => Text::Disable,
+                Some(_) => Text::Enable,
+                None => Text::LockUnlock,
+            };
             if let (Ok(Outcome::Locks(results)), Some(action)) = (&event.result, action) {
                 // The badges follow only on a listing of the profile the locks changed on: the
                 // same numbers may name other assets on another platform.
@@ -159,7 +164,7 @@ impl AssetsScreen {
                     profile: action.profile.name,
                 });
             }
-            return Some(Text::LockUnlock);
+            return Some(said);
         }
         if self.export.call.accept(event) {
             if let Ok(Outcome::Written { path }) = &event.result {
@@ -435,24 +440,43 @@ impl AssetsScreen {
             let busy = self.locks.call.is_waiting();
             ui.add_enabled_ui(count > 0 && !busy, |ui| {
                 for (text, lock) in [(Text::DisableSelected, true), (Text::EnableSelected, false)] {
-                    if ui.button(t(lang, text)).clicked()
-                        && let Some(profile) = self.query.listed_on.clone()
-                    {
-                        let nums = self
-                            .selected_assets()
-                            .map(|a| a.asset_num.clone())
-                            .collect();
-                        self.locks.confirm = Some(LockAction {
-                            lock,
-                            nums,
-                            profile,
-                        });
+                    if ui.button(t(lang, text)).clicked() {
+                        self.ask_lock_selected(lang, lock);
                     }
                 }
             });
             if busy {
                 ui.spinner();
             }
+        });
+    }
+
+    /// The confirmation for the selected rows that can take the action: locks, not already in
+    /// the state asked for. The others are counted, with why, and never sent.
+    fn ask_lock_selected(&mut self, lang: Lang, lock: bool) {
+        let Some(profile) = self.query.listed_on.clone() else {
+            return;
+        };
+        let mut nums = Vec::new();
+        let mut skipped = Skipped::default();
+        for a in self.selected_assets() {
+            if !lockable(a) {
+                skipped.not_locks += 1;
+                let words = license_type_words(lang, &a.license_type);
+                if !skipped.types.contains(&words) {
+                    skipped.types.push(words);
+                }
+            } else if a.locked == lock {
+                skipped.already += 1;
+            } else {
+                nums.push(a.asset_num.clone());
+            }
+        }
+        self.locks.confirm = Some(LockAction {
+            lock,
+            nums,
+            profile,
+            skipped,
         });
     }
 

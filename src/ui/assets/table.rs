@@ -3,7 +3,7 @@
 use egui::{Color32, RichText};
 use egui_extras::{Column, TableBuilder};
 
-use super::{AssetsScreen, LockAction, ROW_HEIGHT, license_type_words, lockable};
+use super::{AssetsScreen, LockAction, ROW_HEIGHT, Skipped, license_type_words, lockable};
 use crate::core::wire::Asset;
 use crate::ui::dates::local_date;
 use crate::ui::form::{PRODUCTION_COLOUR, REMOTE_COLOUR};
@@ -318,6 +318,7 @@ impl AssetsScreen {
                 lock,
                 nums: vec![num],
                 profile: profile.clone(),
+                skipped: Skipped::default(),
             });
         }
         if let Some((pos, modifiers)) = clicks.row {
