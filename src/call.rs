@@ -26,15 +26,21 @@ pub struct CallArgs {
 enum CallOp {
     /// Operation 9: hand out N new asset numbers.
     Shellnums { size: i32 },
-    /// Operation 6: disable (lock) locks, as the profile's operator.
+    /// Operation 6: disable (lock) locks, as the profile's operator unless --operator.
     Lock {
         #[arg(required = true)]
         asset_nums: Vec<String>,
+        /// Who disables them (recorded by the platform); the profile's operator by default.
+        #[arg(long)]
+        operator: Option<String>,
     },
-    /// Operation 7: enable (unlock) locks.
+    /// Operation 7: enable (unlock) locks, as the profile's operator unless --operator.
     Unlock {
         #[arg(required = true)]
         asset_nums: Vec<String>,
+        /// Who enables them; the profile's operator by default.
+        #[arg(long)]
+        operator: Option<String>,
     },
     /// Operation 8: the assets of an enterprise master account.
     Assets {
@@ -165,8 +171,20 @@ fn body<T: DeserializeOwned>(path: &Path) -> Result<T, Failure> {
 fn command(op: CallOp, profile: Option<String>) -> Result<Command, Failure> {
     let call = match op {
         CallOp::Shellnums { size } => Call::Shellnums(size),
-        CallOp::Lock { asset_nums } => Call::Lock(asset_nums),
-        CallOp::Unlock { asset_nums } => Call::Unlock(asset_nums),
+        CallOp::Lock {
+            asset_nums,
+            operator,
+        } => Call::Lock {
+            nums: asset_nums,
+            operator,
+        },
+        CallOp::Unlock {
+            asset_nums,
+            operator,
+        } => Call::Unlock {
+            nums: asset_nums,
+            operator,
+        },
         CallOp::Assets {
             enterprise_global_id,
             extend_code,

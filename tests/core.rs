@@ -844,15 +844,18 @@ fn the_sandbox_answers_every_operation_through_the_core() {
     let locked = outcome!(
         call(
             &core,
-            Call::Lock(strings(&[
-                "8900000001",
-                "8900000004",
-                "8900000005",
-                "8900000006",
-                "8900000007",
-                "8999999999",
-                "CA-DEMO-0001",
-            ]))
+            Call::Lock {
+                nums: strings(&[
+                    "8900000001",
+                    "8900000004",
+                    "8900000005",
+                    "8900000006",
+                    "8900000007",
+                    "8999999999",
+                    "CA-DEMO-0001",
+                ]),
+                operator: None,
+            }
         ),
         Outcome::Locks
     );
@@ -888,7 +891,13 @@ fn the_sandbox_answers_every_operation_through_the_core() {
         ]
     );
     let unlocked = outcome!(
-        call(&core, Call::Unlock(strings(&["8900000001", "8900000002"]))),
+        call(
+            &core,
+            Call::Unlock {
+                nums: strings(&["8900000001", "8900000002"]),
+                operator: None,
+            }
+        ),
         Outcome::Locks
     );
     assert_eq!(
@@ -911,7 +920,13 @@ fn the_sandbox_answers_every_operation_through_the_core() {
     );
     assert_eq!(
         outcome!(
-            call(&core, Call::Lock(strings(&["8900000002"]))),
+            call(
+                &core,
+                Call::Lock {
+                    nums: strings(&["8900000002"]),
+                    operator: None,
+                }
+            ),
             Outcome::Locks
         ),
         lock_results(&[("8900000002", LockStatus::Success)])
@@ -1746,7 +1761,13 @@ fn without_a_keyring_the_core_says_memory_only_and_the_sandbox_still_works() {
     );
     assert_eq!(
         outcome!(
-            call(&core, Call::Lock(strings(&["8900000003"]))),
+            call(
+                &core,
+                Call::Lock {
+                    nums: strings(&["8900000003"]),
+                    operator: None,
+                }
+            ),
             Outcome::Locks
         ),
         lock_results(&[("8900000003", LockStatus::Success)])
@@ -1853,7 +1874,13 @@ fn the_journal_filters_by_operation_and_code_and_exports_without_secrets() {
     };
     assert_eq!(code, "13004");
     assert_eq!(message, "enterpriseName: required");
-    call(&core, Call::Lock(strings(&["8900000001"])));
+    call(
+        &core,
+        Call::Lock {
+            nums: strings(&["8900000001"]),
+            operator: None,
+        },
+    );
 
     let all = journal(&core, JournalFilter::default());
     let ops: Vec<(&str, Option<&str>)> = all

@@ -419,6 +419,8 @@ fn settings_add_a_profile_test_it_switch_to_it_and_remove_it() {
     type_into(&mut harness, "App secret", &app_creds.app_secret);
     type_into(&mut harness, "Operator identity", "zhang.san@example.com");
     click(&mut harness, "Production platform");
+    // Saved anyway, but not without a word: this test's platform is plain HTTP.
+    harness.get_by_label_contains("A production platform on plain http://");
     click(&mut harness, "Save");
     settle(&mut harness, |h| {
         h.query_by_label("Staging").is_some() && h.query_by_label("Save").is_none()
@@ -792,6 +794,61 @@ fn assets_filter_lock_two_refuse_a_softkey_and_unlock_by_pasted_numbers() {
     harness.get_by_label("no such lock");
     type_into(&mut harness, "Filter", "");
     assert!(harness.query_by_label("disabled").is_none());
+}
+
+/// Lock and unlock say who acts: a profile without an operator identity has it asked in the
+/// confirmation, which cannot be sent without one, and the platform records the one typed.
+#[test]
+fn a_lock_is_never_disabled_without_an_operator() {
+    let dir = tempfile::tempdir().expect("dir");
+    let mut harness = app(dir.path(), Lang::En);
+    harness.run_ok();
+    let sandbox = Profile {
+        operator_identity: String::new(),
+        ..Profile::sandbox()
+    };
+    harness
+        .state()
+        .core()
+        .run(
+            Command::SaveProfile {
+                previous: Some("Sandbox".into()),
+                profile: sandbox,
+                app_secret: None,
+            },
+            Duration::from_secs(60),
+        )
+        .expect("profile saved");
+    list_demo_assets(&mut harness);
+    click(&mut harness, "8900000003");
+    click(&mut harness, "Disable selected");
+    harness.get_by_label("Disable 1 lock?");
+    harness.get_by_label_contains("Required: the platform records who disabled");
+    // Disabled: a click does not send it, and the confirmation stays.
+    click(&mut harness, "Disable 1 lock");
+    harness.get_by_label("Disable 1 lock?");
+    type_into(&mut harness, "Operator identity", "li.si@example.com");
+    assert!(
+        harness
+            .query_by_label_contains("Required: the platform")
+            .is_none()
+    );
+    click(&mut harness, "Disable 1 lock");
+    settle(&mut harness, |h| {
+        h.query_by_label("Disable: 1 of 1 succeeded").is_some()
+    });
+    let platform = dir.path().join("data/sandbox/platform/platform.sqlite3");
+    let read_only = rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY;
+    let operator: String = rusqlite::Connection::open_with_flags(platform, read_only)
+        .and_then(|db| {
+            db.query_row(
+                "SELECT operator FROM lock_events WHERE asset_num = '8900000003'",
+                [],
+                |row| row.get(0),
+            )
+        })
+        .expect("the lock's event");
+    assert_eq!(operator, "li.si@example.com");
 }
 
 /// Shown data stays with the profile it came from: a confirmation opened on the Sandbox's

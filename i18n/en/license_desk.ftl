@@ -502,3 +502,5 @@ skipped-already-enabled = { $n ->
         [one] 1 lock is left out: it is enabled already.
        *[other] { $n } locks are left out: they are enabled already.
     }
+operator-needed = Required: the platform records who disabled or enabled each lock. Set a default in Settings.
+production-without-tls = A production platform on plain http://: the token and every answer cross the network unencrypted. Use https:// unless the platform is reached through a local proxy.

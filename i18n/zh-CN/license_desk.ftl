@@ -439,3 +439,5 @@ nothing-to-enable = 没有可启用的加密锁
 skipped-not-locks = 已跳过所选的 { $n } 行：不是加密锁（{ $types }）。
 skipped-already-disabled = 已跳过 { $n } 把加密锁：已处于禁用状态。
 skipped-already-enabled = 已跳过 { $n } 把加密锁：已处于启用状态。
+operator-needed = 必填：平台会记录每把锁由谁禁用或启用。可在“设置”中为配置填写默认值。
+production-without-tls = 生产平台使用明文 http://：令牌和所有应答都以未加密方式在网络上传输。除非经由本机代理访问，请使用 https://。

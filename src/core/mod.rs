@@ -81,9 +81,16 @@ pub enum Call {
     QueryCustomers(CustomerQuery),
     UpdateEnterprise(EnterpriseRequest),
     BatchOrder(BatchOrderRequest),
-    /// Disables the locks; the operator is the profile's.
-    Lock(Vec<String>),
-    Unlock(Vec<String>),
+    /// Disables the locks, as `operator` (None: the profile's operator identity).
+    Lock {
+        nums: Vec<String>,
+        operator: Option<String>,
+    },
+    /// Enables the locks, as `operator` (None: the profile's).
+    Unlock {
+        nums: Vec<String>,
+        operator: Option<String>,
+    },
     Assets {
         enterprise_global_id: String,
         extend_code: Option<String>,

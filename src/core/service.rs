@@ -577,11 +577,13 @@ impl Service {
 
     async fn call(&self, profile_name: &str, call: Call) -> Result<Outcome, CoreError> {
         let client = self.client(profile_name).await?;
-        let operator = || {
-            self.profiles()
-                .get(profile_name)
-                .map(|p| p.operator_identity.clone())
-                .unwrap_or_default()
+        let operator = |given: Option<String>| {
+            given.unwrap_or_else(|| {
+                self.profiles()
+                    .get(profile_name)
+                    .map(|p| p.operator_identity.clone())
+                    .unwrap_or_default()
+            })
         };
         Ok(match call {
             Call::Bind(r) => Outcome::Customer(client.bind(&r).await?),
@@ -592,19 +594,19 @@ impl Service {
                 Outcome::Updated
             }
             Call::BatchOrder(r) => Outcome::Orders(client.batch_order(&r).await?),
-            Call::Lock(nums) => Outcome::Locks(
+            Call::Lock { nums, operator: by } => Outcome::Locks(
                 client
                     .lock(&LockRequest {
                         asset_nums: nums,
-                        operator_identity: Some(operator()),
+                        operator_identity: Some(operator(by)),
                     })
                     .await?,
             ),
-            Call::Unlock(nums) => Outcome::Locks(
+            Call::Unlock { nums, operator: by } => Outcome::Locks(
                 client
                     .unlock(&LockRequest {
                         asset_nums: nums,
-                        operator_identity: Some(operator()),
+                        operator_identity: Some(operator(by)),
                     })
                     .await?,
             ),

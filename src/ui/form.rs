@@ -119,6 +119,8 @@ pub fn asset_numbers_from(text: &str) -> Vec<String> {
 
 /// Calm for the Sandbox, a strong warning colour for production.
 pub const SANDBOX_COLOUR: Color32 = Color32::from_rgb(0x2e, 0x7d, 0x32);
+/// The fill of destructive buttons.
+pub const DANGER_COLOUR: Color32 = Color32::from_rgb(0xB0, 0x2A, 0x2A);
 pub const PRODUCTION_COLOUR: Color32 = Color32::from_rgb(0xc6, 0x28, 0x28);
 pub const REMOTE_COLOUR: Color32 = Color32::from_rgb(0x15, 0x65, 0xc0);
 
@@ -185,6 +187,11 @@ where
     }
     let bytes = out.into_inner().unwrap_or_default();
     format!("\u{feff}{}", String::from_utf8_lossy(&bytes))
+}
+
+/// A button for what cannot be taken back lightly (disable locks, delete, remove): white on red.
+pub fn danger_button(text: impl Into<String>) -> egui::Button<'static> {
+    egui::Button::new(RichText::new(text.into()).color(Color32::WHITE)).fill(DANGER_COLOUR)
 }
 
 #[cfg(test)]

@@ -376,6 +376,13 @@ fn profile_form_ui(
             });
         }
     });
+    if form.production && !form.sandbox && form.base_url.trim().starts_with("http://") {
+        // Not refused (a platform behind a local proxy may be plain HTTP), but said.
+        ui.colored_label(
+            ui.visuals().warn_fg_color,
+            t(lang, Text::ProductionWithoutTls),
+        );
+    }
     ui.add_space(6.0);
     form_buttons_ui(ui, out, lang, form)
 }

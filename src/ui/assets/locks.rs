@@ -9,7 +9,9 @@ use super::super::outbox::Outbox;
 use super::{AssetsScreen, EXPORT_FILE};
 use crate::core::wire::{LockResult, LockStatus};
 use crate::core::{Call, Command, Profile};
-use crate::ui::form::{asset_numbers_from, csv_with_bom, home_file, profile_line_ui};
+use crate::ui::form::{
+    asset_numbers_from, csv_with_bom, danger_button, home_file, profile_line_ui,
+};
 use crate::ui::i18n::{Lang, Text, t, tr};
 
 pub fn status_words(lang: Lang, status: LockStatus) -> &'static str {
@@ -32,6 +34,20 @@ pub(super) struct LockAction {
     pub(super) profile: Profile,
     /// Selected rows left out, and why.
     pub(super) skipped: Skipped,
+    /// Who acts: the profile's operator, or the one typed in the confirmation.
+    pub(super) operator: String,
+}
+
+impl LockAction {
+    pub(super) fn new(lock: bool, nums: Vec<String>, profile: Profile) -> Self {
+        Self {
+            lock,
+            nums,
+            operator: profile.operator_identity.trim().to_owned(),
+            profile,
+            skipped: Skipped::default(),
+        }
+    }
 }
 
 /// Selected rows an action leaves out.
@@ -142,7 +158,7 @@ pub(super) fn results_ui(
 
 impl AssetsScreen {
     pub(super) fn confirm_ui(&mut self, ctx: &egui::Context, out: &Outbox<'_>, lang: Lang) {
-        let Some(action) = &self.locks.confirm else {
+        let Some(action) = &mut self.locks.confirm else {
             return;
         };
         let mut decided = None;
@@ -150,17 +166,17 @@ impl AssetsScreen {
             ui.set_max_width(460.0);
             confirm_lock_body_ui(ui, lang, action);
             ui.add_space(8.0);
+            // The same buttons in the same places whatever the dialog says above them.
             ui.horizontal(|ui| {
                 let n = action.nums.len();
-                if n > 0 {
-                    let go = if action.lock {
-                        tr!(lang, "do-disable", n = n)
-                    } else {
-                        tr!(lang, "do-enable", n = n)
-                    };
-                    if ui.button(go).clicked() {
-                        decided = Some(true);
-                    }
+                let go = if action.lock {
+                    danger_button(tr!(lang, "do-disable", n = n))
+                } else {
+                    egui::Button::new(tr!(lang, "do-enable", n = n))
+                };
+                let ready = n > 0 && !action.operator.trim().is_empty();
+                if ui.add_enabled(ready, go).clicked() {
+                    decided = Some(true);
                 }
                 if ui.button(t(lang, Text::Cancel)).clicked() {
                     decided = Some(false);
@@ -173,10 +189,11 @@ impl AssetsScreen {
         match decided {
             Some(true) => {
                 if let Some(action) = self.locks.confirm.take() {
+                    let (nums, operator) = (action.nums.clone(), Some(action.operator.clone()));
                     let call = if action.lock {
-                        Call::Lock(action.nums.clone())
+                        Call::Lock { nums, operator }
                     } else {
-                        Call::Unlock(action.nums.clone())
+                        Call::Unlock { nums, operator }
                     };
                     self.locks.outcome = None;
                     self.locks.call.start(out.send(Command::CallOn {
@@ -212,20 +229,10 @@ impl AssetsScreen {
             ui.horizontal(|ui| {
                 ui.add_enabled_ui(!nums.is_empty(), |ui| {
                     if ui.button(t(lang, Text::DisableListed)).clicked() {
-                        action = Some(LockAction {
-                            lock: true,
-                            nums: nums.clone(),
-                            profile: profile.clone(),
-                            skipped: Skipped::default(),
-                        });
+                        action = Some(LockAction::new(true, nums.clone(), profile.clone()));
                     }
                     if ui.button(t(lang, Text::EnableListed)).clicked() {
-                        action = Some(LockAction {
-                            lock: false,
-                            nums: nums.clone(),
-                            profile: profile.clone(),
-                            skipped: Skipped::default(),
-                        });
+                        action = Some(LockAction::new(false, nums.clone(), profile.clone()));
                     }
                 });
                 if ui.button(t(lang, Text::Cancel)).clicked() {
@@ -263,7 +270,7 @@ impl AssetsScreen {
 
 /// What the confirmation says: the question, what is left out and why, where it goes, who
 /// does it, the numbers.
-fn confirm_lock_body_ui(ui: &mut egui::Ui, lang: Lang, action: &LockAction) {
+fn confirm_lock_body_ui(ui: &mut egui::Ui, lang: Lang, action: &mut LockAction) {
     let n = action.nums.len();
     let (question, undo) = match (action.lock, n) {
         (true, 0) => (t(lang, Text::NothingToDisable).to_owned(), None),
@@ -276,13 +283,8 @@ fn confirm_lock_body_ui(ui: &mut egui::Ui, lang: Lang, action: &LockAction) {
     if let Some(undo) = undo {
         ui.label(t(lang, undo));
     }
-    let profile = &action.profile;
-    profile_line_ui(ui, lang, profile);
-    ui.label(tr!(
-        lang,
-        "operator-is",
-        operator = profile.operator_identity.as_str()
-    ));
+    profile_line_ui(ui, lang, &action.profile);
+    operator_ui(ui, lang, action);
     let listed: Vec<&str> = action.nums.iter().take(10).map(String::as_str).collect();
     let more = action.nums.len().saturating_sub(listed.len());
     let mut text = listed.join(", ");
@@ -311,5 +313,24 @@ fn skipped_ui(ui: &mut egui::Ui, lang: Lang, action: &LockAction) {
             tr!(lang, "skipped-already-enabled", n = n)
         };
         ui.colored_label(colour, text);
+    }
+}
+
+/// Who acts: the profile's operator, or (when the profile has none) a required field, since
+/// the platform records who disabled a lock.
+fn operator_ui(ui: &mut egui::Ui, lang: Lang, action: &mut LockAction) {
+    let profile = &action.profile;
+    if !profile.operator_identity.trim().is_empty() {
+        let operator = profile.operator_identity.as_str();
+        ui.label(tr!(lang, "operator-is", operator = operator));
+        return;
+    }
+    ui.horizontal(|ui| {
+        let label = ui.label(t(lang, Text::OperatorIdentity));
+        ui.add(egui::TextEdit::singleline(&mut action.operator).desired_width(220.0))
+            .labelled_by(label.id);
+    });
+    if action.operator.trim().is_empty() {
+        ui.colored_label(ui.visuals().error_fg_color, t(lang, Text::OperatorNeeded));
     }
 }

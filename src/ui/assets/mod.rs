@@ -473,10 +473,8 @@ impl AssetsScreen {
             }
         }
         self.locks.confirm = Some(LockAction {
-            lock,
-            nums,
-            profile,
             skipped,
+            ..LockAction::new(lock, nums, profile)
         });
     }
 

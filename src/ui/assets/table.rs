@@ -3,7 +3,7 @@
 use egui::{Color32, RichText};
 use egui_extras::{Column, TableBuilder};
 
-use super::{AssetsScreen, LockAction, ROW_HEIGHT, Skipped, license_type_words, lockable};
+use super::{AssetsScreen, LockAction, ROW_HEIGHT, license_type_words, lockable};
 use crate::core::wire::Asset;
 use crate::ui::dates::local_date;
 use crate::ui::form::{PRODUCTION_COLOUR, REMOTE_COLOUR};
@@ -314,12 +314,7 @@ impl AssetsScreen {
             self.grid.expanded.insert(i);
         }
         if let (Some((lock, num)), Some(profile)) = (clicks.lock_one, &self.query.listed_on) {
-            self.locks.confirm = Some(LockAction {
-                lock,
-                nums: vec![num],
-                profile: profile.clone(),
-                skipped: Skipped::default(),
-            });
+            self.locks.confirm = Some(LockAction::new(lock, vec![num], profile.clone()));
         }
         if let Some((pos, modifiers)) = clicks.row {
             self.click_row(pos, modifiers);
