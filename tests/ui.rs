@@ -524,6 +524,22 @@ fn composer_builds_a_purchase_with_a_package_tree_fills_numbers_and_submits_it()
     type_into(&mut harness, "Product (gmsPid or appKey)", "gms:2002");
     harness.get_by_label("No problems: ready to submit.");
 
+    // Text where a number goes stays as typed, and is a problem like any other until fixed.
+    type_into(&mut harness, "Concurrent nodes", "abc");
+    harness.get_by_label_contains("1 problem");
+    harness.get_by_label(
+        "Order 1 › Asset 1 › Package 1 › Package 1 › Product 1 › Concurrent nodes: must be a whole number",
+    );
+    harness.get_by_label("must be a whole number");
+    assert_eq!(
+        harness.get_by_label("Concurrent nodes").value().as_deref(),
+        Some("abc")
+    );
+    click(&mut harness, "Submit batch");
+    assert!(harness.query_by_label("Send").is_none(), "no confirmation");
+    type_into(&mut harness, "Concurrent nodes", "5");
+    harness.get_by_label("No problems: ready to submit.");
+
     // Submit, after a confirmation that summarises the batch.
     click(&mut harness, "Submit batch");
     harness.get_by_label("Submit this batch to Sandbox?");

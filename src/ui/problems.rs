@@ -126,6 +126,7 @@ pub fn kind_words(lang: Lang, kind: &ProblemKind) -> String {
             tr!(lang, "problem-too-deep", max = max)
         }
         NotJson => tr!(lang, "problem-not-json"),
+        NotAWholeNumber => t(lang, Text::NotANumber).to_owned(),
     }
 }
 
@@ -190,6 +191,7 @@ mod tests {
             MerchandiseInDeleteProduct,
             TooDeep { max: 16 },
             NotJson,
+            NotAWholeNumber,
         ]
     }
 

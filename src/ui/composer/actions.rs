@@ -49,7 +49,10 @@ impl ComposerScreen {
                 }
                 added
             }
-            Action::List(op) => node::edit(&mut draft.batch, selected, op),
+            Action::List(op) => {
+                self.check.nodes_moved();
+                node::edit(&mut draft.batch, selected, op)
+            }
             Action::NewBatchId => {
                 draft.batch.channel_order_id = Some(batch::new_channel_order_id());
                 Some(NodeId::root())

@@ -5,7 +5,11 @@ use std::collections::HashMap;
 
 use super::node::NodeId;
 use crate::core::wire::BatchOrderRequest;
-use crate::core::wire::validate::{self, Problem};
+use crate::core::wire::validate::{self, Problem, ProblemKind};
+
+/// Text typed in a number field that is not a number, by node and field: kept as typed,
+/// and a problem of the batch until corrected.
+pub(super) type Unparsed = HashMap<(NodeId, &'static str), String>;
 
 #[derive(Default)]
 pub(super) struct Check {
@@ -15,13 +19,21 @@ pub(super) struct Check {
     needs_check: bool,
     /// The field a clicked problem asks to focus; taken by that field's row.
     pub focus_field: Option<&'static str>,
+    pub unparsed: Unparsed,
 }
 
 impl Check {
-    /// A new batch is open: checked at the next frame, nothing focused.
+    /// A new batch is open: checked at the next frame, nothing focused, nothing typed.
     pub fn reset(&mut self) {
         self.needs_check = true;
         self.focus_field = None;
+        self.unparsed.clear();
+    }
+
+    /// Nodes moved or went: typed text no longer knows its node.
+    pub fn nodes_moved(&mut self) {
+        self.unparsed.clear();
+        self.needs_check = true;
     }
 
     /// The batch changed: checked again at the next frame.
@@ -34,6 +46,10 @@ impl Check {
             return;
         }
         self.problems = validate::batch_order(batch);
+        for (node, field) in self.unparsed.keys() {
+            let problem = Problem::new(node.path_of(field), ProblemKind::NotAWholeNumber);
+            self.problems.push(problem);
+        }
         self.counts.clear();
         for p in &self.problems {
             let (mut at, _) = NodeId::of_path(&p.path);

@@ -10,6 +10,7 @@ use super::super::dates::{self, day_ms, local_day};
 use super::super::i18n::{Lang, Text, t};
 use super::super::labels::field_label;
 use super::super::problems::{at_words, kind_words};
+use super::check::Unparsed;
 use super::node::NodeId;
 use crate::core::wire::validate::{Problem, Seg};
 
@@ -43,6 +44,9 @@ pub struct FormCx<'a> {
     pub problems: &'a [FieldProblem],
     /// The field a clicked problem asks to focus; taken by that field's row.
     pub focus: &'a mut Option<&'static str>,
+    /// The node the form edits, and what was typed in its number fields that is no number.
+    pub node: &'a NodeId,
+    pub unparsed: &'a mut Unparsed,
     pub changed: bool,
 }
 
@@ -97,38 +101,41 @@ impl FormCx<'_> {
         });
     }
 
-    /// A whole number; what cannot be one stays in the field, marked, until corrected.
+    /// A whole number; what cannot be one stays in the field as typed and is a problem of the
+    /// batch (listed, counted in the tree, blocking submit) until corrected.
     pub fn number<N>(
         &mut self,
         ui: &mut egui::Ui,
-        field: &str,
+        field: &'static str,
         required: bool,
         value: &mut Option<N>,
     ) where
-        N: Copy + PartialEq + ToString + std::str::FromStr + Send + Sync + 'static,
+        N: Copy + ToString + std::str::FromStr,
     {
-        let lang = self.lang;
+        let key = (self.node.clone(), field);
+        let mut text = match self.unparsed.get(&key) {
+            Some(typed) => typed.clone(),
+            None => value.map(|v| v.to_string()).unwrap_or_default(),
+        };
+        let mut changed = false;
         self.row(ui, field, required, |ui| {
-            let id = ui.scope_id().with(("number", field));
-            let shown = value.map(|v| v.to_string()).unwrap_or_default();
-            // The typed text is kept while it differs from the value only by being invalid.
-            let mut buffer: (String, String) = ui
-                .data(|d| d.get_temp(id))
-                .filter(|(_, last): &(String, String)| *last == shown)
-                .unwrap_or_else(|| (shown.clone(), shown.clone()));
-            let response = ui.add(egui::TextEdit::singleline(&mut buffer.0).desired_width(140.0));
-            let typed = buffer.0.trim();
-            let valid = typed.is_empty() || typed.parse::<N>().is_ok();
-            if response.changed() && valid {
-                *value = typed.parse::<N>().ok();
-                buffer.1 = value.map(|v| v.to_string()).unwrap_or_default();
-            }
-            if !valid {
-                ui.colored_label(ui.visuals().error_fg_color, t(lang, Text::NotANumber));
-            }
-            ui.data_mut(|d| d.insert_temp(id, buffer));
+            let response = ui.add(egui::TextEdit::singleline(&mut text).desired_width(140.0));
+            changed = response.changed();
             response
         });
+        if !changed {
+            return;
+        }
+        let typed = text.trim();
+        if typed.is_empty() {
+            *value = None;
+            self.unparsed.remove(&key);
+        } else if let Ok(n) = typed.parse::<N>() {
+            *value = Some(n);
+            self.unparsed.remove(&key);
+        } else {
+            self.unparsed.insert(key, text);
+        }
     }
 
     /// A date, stored as epoch milliseconds of local time: the start of the day, or its last

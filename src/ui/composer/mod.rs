@@ -128,6 +128,8 @@ impl ComposerScreen {
             lang,
             problems: &problems,
             focus: &mut self.check.focus_field,
+            node: &selected,
+            unparsed: &mut self.check.unparsed,
             changed: false,
         };
         egui::ScrollArea::vertical()

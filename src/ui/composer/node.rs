@@ -119,6 +119,22 @@ impl NodeId {
     }
 }
 
+impl NodeId {
+    /// The interface's path of `field` in this node.
+    pub fn path_of(&self, field: &'static str) -> FieldPath {
+        let mut segs: Vec<Seg> = self
+            .0
+            .iter()
+            .map(|step| {
+                let (name, i) = step.field();
+                Seg::Item(name, i)
+            })
+            .collect();
+        segs.push(Seg::Field(field));
+        FieldPath(segs)
+    }
+}
+
 impl fmt::Display for NodeId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         for (n, step) in self.0.iter().enumerate() {

@@ -160,6 +160,8 @@ pub enum ProblemKind {
         max: usize,
     },
     NotJson,
+    /// Text typed (or read from a file) where a whole number goes.
+    NotAWholeNumber,
 }
 
 impl fmt::Display for ProblemKind {
@@ -218,6 +220,7 @@ impl fmt::Display for ProblemKind {
                 write!(f, "merchandise trees are at most {max} levels deep")
             }
             Self::NotJson => f.write_str("must be an object or a string holding JSON"),
+            Self::NotAWholeNumber => f.write_str("must be a whole number"),
         }
     }
 }
