@@ -2387,6 +2387,53 @@ fn profiles_and_the_active_profile_persist_across_a_restart() {
     remote.stop();
 }
 
+/// A call whose token cannot be had is journaled as the call the user asked for, with the
+/// token's failure as its cause, beside the token's own row; both are failures.
+#[test]
+fn a_call_that_gets_no_token_is_journaled_as_itself() {
+    let mut remote = Remote::start(Region::Domestic);
+    let root = tempfile::tempdir().expect("temp dir");
+    let core = start_core(root.path(), KeyringChoice::Store(mock_store()));
+    let profile = remote.profile("Gone", "ops@example.com");
+    remote.stop();
+    save_profile(&core, None, profile, Some(&remote.app_secret));
+    let listed = core.run(
+        Command::CallOn {
+            profile: "Gone".to_owned(),
+            call: Call::Assets {
+                enterprise_global_id: "EG0000000001".to_owned(),
+                extend_code: None,
+            },
+        },
+        WAIT,
+    );
+    assert!(
+        matches!(&listed, Err(CoreError::Api(ApiError::Transport(_)))),
+        "{listed:?}"
+    );
+    let failures = journal(
+        &core,
+        JournalFilter {
+            profile: Some("Gone".to_owned()),
+            failures_only: true,
+            ..JournalFilter::default()
+        },
+    );
+    let rows: Vec<(&str, bool)> = failures
+        .iter()
+        .map(|e| {
+            let cause = e
+                .error
+                .as_deref()
+                .is_some_and(|m| m.starts_with("no token: "));
+            (e.operation.as_str(), cause)
+        })
+        .collect();
+    assert_eq!(rows, vec![("assets", true), ("token", false)]);
+    assert!(failures.iter().all(JournalEntry::failed));
+    core.shutdown();
+}
+
 // ---------------------------------------------------------------------------------------------
 // 10. Test connection asks the platform
 // ---------------------------------------------------------------------------------------------

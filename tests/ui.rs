@@ -121,27 +121,40 @@ fn history_lists_the_calls_shows_one_and_exports_them() {
 
     harness.get_by_label("History").click();
     settle(&mut harness, |h| {
-        h.query_all_by_label("shellnums").count() == 2
+        h.query_all_by_label("New asset numbers").count() == 2
     });
-    harness.get_by_label("token");
-    // The newest first: the refused call; its detail shows the platform's words verbatim.
+    // Operations in words; success said as such, a failure marked with its code.
+    harness.get_by_label("Token");
+    assert_eq!(harness.query_all_by_label("OK").count(), 2);
+    harness.get_by_label("× 13004");
+    // The newest first: the refused call; its detail explains it and shows the platform's
+    // words verbatim.
     harness
-        .get_all_by_label("shellnums")
+        .get_all_by_label("New asset numbers")
         .next()
         .expect("row")
         .click();
     harness.run();
     harness.get_by_label("13004: size: must be between 1 and 1000");
+    harness.get_by_label_contains("The platform refused the request");
 
-    // Filter by code.
+    // Filter by code, applied as typed.
     harness.get_by_label("Filter by code").focus();
     harness.run();
     harness.get_by_label("Filter by code").type_text("13004");
-    harness.get_by_label("Refresh").click();
     settle(&mut harness, |h| {
-        h.query_all_by_label("shellnums").count() == 1
+        h.query_all_by_label("New asset numbers").count() == 1
     });
-    assert!(harness.query_by_label("token").is_none());
+    assert!(harness.query_by_label("Token").is_none());
+    harness.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
+    harness.key_press(egui::Key::Backspace);
+    settle(&mut harness, |h| h.query_by_label("Token").is_some());
+
+    // Failures only.
+    harness.get_by_label("Failures only").click();
+    settle(&mut harness, |h| h.query_by_label("Token").is_none());
+    assert_eq!(harness.query_all_by_label("New asset numbers").count(), 1);
+    harness.get_by_label("× 13004");
 
     // Export what is shown to CSV.
     let csv = dir.path().join("calls.csv");
@@ -347,14 +360,20 @@ fn customers_bind_query_create_update_and_a_refusal_in_a_toast() {
     click(&mut harness, "Dismiss");
     assert!(harness.query_by_label(&verbatim).is_none());
 
-    // Every call is in History.
+    // Every call is in History, named in words.
     click(&mut harness, "History");
     settle(&mut harness, |h| {
-        h.query_all_by_label("create_enterprise").count() == 2
+        h.query_all_by_label("Create enterprise").count() == 2
     });
-    assert_eq!(harness.query_all_by_label("bind").count(), 1);
-    assert_eq!(harness.query_all_by_label("update_enterprise").count(), 1);
-    assert_eq!(harness.query_all_by_label("query_customers").count(), 3);
+    assert_eq!(harness.query_all_by_label("Bind customer").count(), 1);
+    assert_eq!(harness.query_all_by_label("Update enterprise").count(), 1);
+    assert_eq!(harness.query_all_by_label("Query customers").count(), 3);
+    // The refused create is the one failure.
+    harness.get_by_label("Failures only").click();
+    settle(&mut harness, |h| {
+        h.query_all_by_label("Create enterprise").count() == 1
+    });
+    assert_eq!(harness.query_all_by_label("Query customers").count(), 0);
     // Idle, the window stops repainting (`run` panics if it never settles).
     harness.run();
 }

@@ -504,3 +504,19 @@ skipped-already-enabled = { $n ->
     }
 operator-needed = Required: the platform records who disabled or enabled each lock. Set a default in Settings.
 production-without-tls = A production platform on plain http://: the token and every answer cross the network unencrypted. Use https:// unless the platform is reached through a local proxy.
+
+## History
+failures-only = Failures only
+call-ok = OK
+no-answer = no answer
+operation-token = Token
+operation-bind = Bind customer
+operation-create_enterprise = Create enterprise
+operation-query_customers = Query customers
+operation-update_enterprise = Update enterprise
+operation-batch_order = Batch order
+operation-lock = Disable locks
+operation-unlock = Enable locks
+operation-assets = List assets
+operation-shellnums = New asset numbers
+operation-claim = Claim

@@ -441,3 +441,19 @@ skipped-already-disabled = 已跳过 { $n } 把加密锁：已处于禁用状态
 skipped-already-enabled = 已跳过 { $n } 把加密锁：已处于启用状态。
 operator-needed = 必填：平台会记录每把锁由谁禁用或启用。可在“设置”中为配置填写默认值。
 production-without-tls = 生产平台使用明文 http://：令牌和所有应答都以未加密方式在网络上传输。除非经由本机代理访问，请使用 https://。
+
+## 历史记录
+failures-only = 仅失败
+call-ok = 成功
+no-answer = 无应答
+operation-token = 获取令牌
+operation-bind = 绑定客户
+operation-create_enterprise = 创建企业主账号
+operation-query_customers = 查询客户
+operation-update_enterprise = 修改企业
+operation-batch_order = 批量订单
+operation-lock = 禁用加密锁
+operation-unlock = 启用加密锁
+operation-assets = 列出资产
+operation-shellnums = 申请资产编号
+operation-claim = 领取

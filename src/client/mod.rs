@@ -237,7 +237,28 @@ impl Client {
         let mut renewed = false;
         loop {
             attempt += 1;
-            let token = self.token().await?;
+            let token = match self.token().await {
+                Ok(token) => token,
+                Err(e) => {
+                    // The call the user asked for is journaled too, with the token's failure
+                    // as its cause: the token row alone would not say what was attempted.
+                    self.observer.record(CallRecord {
+                        operation: req.op,
+                        method: method_name(&req.method),
+                        path: req.url.path().to_owned(),
+                        nonce: None,
+                        started_at_ms: now_ms(),
+                        duration: Duration::ZERO,
+                        http_status: None,
+                        code: e.code().map(str::to_owned),
+                        request: req.body.as_deref().map(recorded_body),
+                        response: None,
+                        error: Some(format!("no token: {e}")),
+                        attempt,
+                    });
+                    return Err(e);
+                }
+            };
             let nonce = fresh_nonce()?;
             let mut query: Vec<(&str, &str)> = vec![("g_nonce", nonce.as_str())];
             query.extend(req.query.iter().map(|(k, v)| (*k, v.as_str())));

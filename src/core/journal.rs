@@ -76,6 +76,19 @@ pub struct JournalEntry {
     pub error: Option<String>,
 }
 
+impl JournalEntry {
+    /// The call failed (no answer, an error status) or was refused (a code other than the
+    /// order group's `0` and the activity group's `0000`). The query's `failures_only` says
+    /// the same in SQL.
+    pub fn failed(&self) -> bool {
+        self.error.is_some()
+            || self
+                .code
+                .as_deref()
+                .is_some_and(|c| c != "0" && c != "0000")
+    }
+}
+
 /// Which entries: all conditions that are set must hold. Newest first.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct JournalFilter {
@@ -84,6 +97,8 @@ pub struct JournalFilter {
     pub operation: Option<String>,
     pub code: Option<String>,
     pub profile: Option<String>,
+    /// Only the calls that failed or were refused ([`JournalEntry::failed`]).
+    pub failures_only: bool,
     /// At most this many (0: no limit).
     pub limit: usize,
 }
@@ -164,7 +179,9 @@ impl Journal {
              attempt, request, response, error FROM calls \
              WHERE (?1 IS NULL OR at >= ?1) AND (?2 IS NULL OR at <= ?2) \
              AND (?3 IS NULL OR operation = ?3) AND (?4 IS NULL OR code = ?4) \
-             AND (?5 IS NULL OR profile = ?5) ORDER BY id DESC LIMIT ?6",
+             AND (?5 IS NULL OR profile = ?5) \
+             AND (?7 = 0 OR error IS NOT NULL OR (code IS NOT NULL AND code NOT IN ('0', '0000'))) \
+             ORDER BY id DESC LIMIT ?6",
         )?;
         let rows = stmt.query_map(
             rusqlite::params![
@@ -173,7 +190,8 @@ impl Journal {
                 f.operation,
                 f.code,
                 f.profile,
-                limit
+                limit,
+                f.failures_only
             ],
             |r| {
                 Ok(JournalEntry {

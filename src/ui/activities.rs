@@ -50,7 +50,7 @@ fn identity_kind(identity: &str) -> Option<Text> {
 }
 
 /// A result code in words.
-fn result_words(code: &str) -> Text {
+pub(super) fn result_words(code: &str) -> Text {
     match code {
         "0000" => Text::Result0000,
         "1001" => Text::Result1001,

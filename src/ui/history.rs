@@ -5,12 +5,14 @@ use std::path::PathBuf;
 
 use egui::{RichText, ScrollArea};
 
+use super::activities::result_words;
 use super::dates;
 use super::form::{busy_button_ui, home_file};
-use super::i18n::{Lang, Text, t};
+use super::i18n::{Lang, Text, lookup, t};
 use super::outbox::Outbox;
+use super::toasts::explain_code;
 use crate::core::{
-    Command, Event, ExportFormat, JournalEntry, JournalFilter, Latest, Operation, Outcome,
+    Command, Event, ExportFormat, JournalEntry, JournalFilter, Latest, Operation, Outcome, SANDBOX,
 };
 
 /// Most rows fetched at once.
@@ -21,7 +23,10 @@ pub struct HistoryScreen {
     entries: Vec<JournalEntry>,
     operation: Option<Operation>,
     code: String,
+    failures_only: bool,
     selected: Option<i64>,
+    /// The selected row is scrolled into view at the next frame (its details take room).
+    scroll_to_selected: bool,
     export_path: String,
     query: Latest,
     export: Latest,
@@ -34,6 +39,7 @@ impl HistoryScreen {
         JournalFilter {
             operation: self.operation.map(|o| o.name().to_owned()),
             code: Some(self.code.trim().to_owned()).filter(|c| !c.is_empty()),
+            failures_only: self.failures_only,
             limit,
             ..JournalFilter::default()
         }
@@ -69,40 +75,7 @@ impl HistoryScreen {
             self.loaded_once = true;
             self.refresh(out);
         }
-        let mut changed = false;
-        ui.horizontal(|ui| {
-            let label = ui.label(t(lang, Text::Operation));
-            let shown = self.operation.map_or_else(
-                || t(lang, Text::AllOperations).to_owned(),
-                |o| o.name().to_owned(),
-            );
-            egui::ComboBox::from_id_salt("history_operation")
-                .selected_text(shown)
-                .show_ui(ui, |ui| {
-                    changed |= ui
-                        .selectable_value(&mut self.operation, None, t(lang, Text::AllOperations))
-                        .changed();
-                    for op in Operation::ALL {
-                        changed |= ui
-                            .selectable_value(&mut self.operation, Some(op), op.name())
-                            .changed();
-                    }
-                })
-                .response
-                .labelled_by(label.id);
-            let label = ui.label(t(lang, Text::CodeFilter));
-            changed |= ui
-                .add(egui::TextEdit::singleline(&mut self.code).desired_width(70.0))
-                .labelled_by(label.id)
-                .lost_focus();
-            if ui.button(t(lang, Text::Refresh)).clicked() {
-                changed = true;
-            }
-            if self.query.is_waiting() {
-                ui.spinner();
-            }
-        });
-        if changed {
+        if self.filters_ui(ui, lang) {
             self.refresh(out);
         }
         ui.horizontal(|ui| {
@@ -146,6 +119,49 @@ impl HistoryScreen {
         }
     }
 
+    /// Operation, code and failures only, applied as they change; true when one did.
+    fn filters_ui(&mut self, ui: &mut egui::Ui, lang: Lang) -> bool {
+        let mut changed = false;
+        ui.horizontal(|ui| {
+            let label = ui.label(t(lang, Text::Operation));
+            let shown = self.operation.map_or_else(
+                || t(lang, Text::AllOperations).to_owned(),
+                |o| operation_words(lang, o.name()).to_owned(),
+            );
+            egui::ComboBox::from_id_salt("history_operation")
+                .selected_text(shown)
+                .show_ui(ui, |ui| {
+                    let all = t(lang, Text::AllOperations);
+                    changed |= ui
+                        .selectable_value(&mut self.operation, None, all)
+                        .changed();
+                    for op in Operation::ALL {
+                        let words = operation_words(lang, op.name());
+                        changed |= ui
+                            .selectable_value(&mut self.operation, Some(op), words)
+                            .changed();
+                    }
+                })
+                .response
+                .labelled_by(label.id);
+            let label = ui.label(t(lang, Text::CodeFilter));
+            changed |= ui
+                .add(egui::TextEdit::singleline(&mut self.code).desired_width(70.0))
+                .labelled_by(label.id)
+                .changed();
+            changed |= ui
+                .checkbox(&mut self.failures_only, t(lang, Text::FailuresOnly))
+                .changed();
+            if ui.button(t(lang, Text::Refresh)).clicked() {
+                changed = true;
+            }
+            if self.query.is_waiting() {
+                ui.spinner();
+            }
+        });
+        changed
+    }
+
     fn table_ui(&mut self, ui: &mut egui::Ui, lang: Lang) {
         egui::Grid::new("history_table")
             .striped(true)
@@ -171,24 +187,70 @@ impl HistoryScreen {
                 for e in &self.entries {
                     let selected = self.selected == Some(e.id);
                     ui.label(dates::local_time(e.at, now));
-                    if ui.selectable_label(selected, &e.operation).clicked() {
+                    let mut words = RichText::new(operation_words(lang, &e.operation));
+                    if e.failed() {
+                        words = words.color(ui.visuals().error_fg_color);
+                    }
+                    let row = ui.selectable_label(selected, words);
+                    if row.clicked() {
                         self.selected = if selected { None } else { Some(e.id) };
+                        self.scroll_to_selected = true;
+                    } else if selected && std::mem::take(&mut self.scroll_to_selected) {
+                        row.scroll_to_me(None);
                     }
                     ui.label(
                         e.http_status
                             .map_or_else(|| "—".to_owned(), |s| s.to_string()),
                     );
-                    ui.label(e.code.clone().unwrap_or_else(|| "—".to_owned()));
+                    code_ui(ui, lang, e);
                     ui.label(e.duration_ms.to_string());
                     ui.label(e.attempt.to_string());
-                    ui.label(RichText::new(&e.profile).weak());
+                    let profile = if e.profile == SANDBOX {
+                        t(lang, Text::Sandbox)
+                    } else {
+                        e.profile.as_str()
+                    };
+                    ui.label(RichText::new(profile).weak());
                     ui.end_row();
                 }
             });
     }
 }
 
+/// The call's outcome: success in words, or the code (or "no answer") marked as a failure.
+fn code_ui(ui: &mut egui::Ui, lang: Lang, e: &JournalEntry) {
+    if !e.failed() {
+        ui.label(t(lang, Text::CallOk));
+        return;
+    }
+    let code = e
+        .code
+        .clone()
+        .unwrap_or_else(|| t(lang, Text::NoAnswer).to_owned());
+    ui.colored_label(ui.visuals().error_fg_color, format!("× {code}"));
+}
+
+/// An operation of the journal in words; its name when there are none.
+fn operation_words(lang: Lang, name: &str) -> &str {
+    lookup(lang, &format!("operation-{name}")).unwrap_or(name)
+}
+
+/// What a failed call's outcome means, in the UI's language.
+fn explain_entry(e: &JournalEntry) -> Option<Text> {
+    if !e.failed() {
+        return None;
+    }
+    Some(match e.code.as_deref() {
+        Some(code) if e.operation == Operation::Claim.name() => result_words(code),
+        Some(code) => explain_code(code),
+        None => Text::ExplainUnreachable,
+    })
+}
+
 fn detail_ui(ui: &mut egui::Ui, e: &JournalEntry, lang: Lang) {
+    if let Some(why) = explain_entry(e) {
+        ui.colored_label(ui.visuals().error_fg_color, t(lang, why));
+    }
     ui.label(
         RichText::new(format!(
             "{} {}  {}",
@@ -229,4 +291,22 @@ fn pretty(body: &str) -> String {
     serde_json::from_str::<serde_json::Value>(body)
         .and_then(|v| serde_json::to_string_pretty(&v))
         .unwrap_or_else(|_| body.to_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_operation_has_words_in_both_languages() {
+        for op in Operation::ALL {
+            for lang in [Lang::En, Lang::Zh] {
+                assert_ne!(
+                    operation_words(lang, op.name()),
+                    op.name(),
+                    "{op:?} {lang:?}"
+                );
+            }
+        }
+    }
 }

@@ -99,14 +99,7 @@ impl Toasts {
 /// What an error means for the user, and what to do about it.
 pub fn explain(error: &CoreError) -> Text {
     match error {
-        CoreError::Api(ApiError::Platform { code, .. }) => match code.as_str() {
-            "13004" | "1001" => Text::ExplainInvalid,
-            "401" => Text::ExplainUnauthorized,
-            "403" => Text::ExplainForbidden,
-            "404" | "405" => Text::ExplainNotFound,
-            "500" | "1002" => Text::ExplainPlatformFailed,
-            _ => Text::ExplainRefused,
-        },
+        CoreError::Api(ApiError::Platform { code, .. }) => explain_code(code),
         CoreError::Api(ApiError::Transport(_)) => Text::ExplainUnreachable,
         CoreError::Api(ApiError::Timeout(_)) => Text::ExplainTimeout,
         CoreError::Api(ApiError::Unexpected { .. }) => Text::ExplainUnexpected,
@@ -118,5 +111,17 @@ pub fn explain(error: &CoreError) -> Text {
         CoreError::File(_) => Text::ExplainFile,
         CoreError::Sandbox(_) => Text::ExplainSandbox,
         CoreError::Stopped => Text::ExplainStopped,
+    }
+}
+
+/// What a platform's code means for the user.
+pub fn explain_code(code: &str) -> Text {
+    match code {
+        "13004" | "1001" => Text::ExplainInvalid,
+        "401" => Text::ExplainUnauthorized,
+        "403" => Text::ExplainForbidden,
+        "404" | "405" => Text::ExplainNotFound,
+        "500" | "1002" => Text::ExplainPlatformFailed,
+        _ => Text::ExplainRefused,
     }
 }
