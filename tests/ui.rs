@@ -294,8 +294,16 @@ fn customers_bind_query_create_update_and_a_refusal_in_a_toast() {
     type_into(&mut harness, "Buyer's mobile", "12345");
     click(&mut harness, "Bind");
     harness.get_by_label("must be a mobile number: 1 followed by 10 digits");
-    type_into(&mut harness, "Buyer's mobile", "13800138000");
-    click(&mut harness, "Bind");
+    // Pasted as people write it, it becomes the platform's 11 digits.
+    type_into(&mut harness, "Buyer's mobile", "+86 138 0013 8000");
+    assert_eq!(
+        harness.get_by_label("Buyer's mobile").value().as_deref(),
+        Some("13800138000")
+    );
+    // Enter in a field sends the form, as the button does.
+    harness.get_by_label("Buyer's mobile").focus();
+    harness.run_ok();
+    harness.key_press(egui::Key::Enter);
     settle(&mut harness, |h| h.query_by_label("Bound:").is_some());
     assert_eq!(harness.query_all_by_label("required").count(), 0);
     harness.get_by_label("上海测试企业");
@@ -991,8 +999,14 @@ fn activities_claim_then_the_limit_then_an_unknown_label() {
     let mut harness = app(dir.path(), Lang::En);
     harness.run_ok();
     click(&mut harness, "Activities");
-    type_into(&mut harness, "Identity", "13800138000");
+    type_into(&mut harness, "Identity", "1380013");
+    harness.get_by_label("a mobile number with digits missing (a mobile number has 11)");
+    type_into(&mut harness, "Identity", "138-0013-8000");
     harness.get_by_label("a mobile number");
+    assert_eq!(
+        harness.get_by_label("Identity").value().as_deref(),
+        Some("13800138000")
+    );
     type_into(&mut harness, "Activity label", "spring-2026");
     type_into(&mut harness, "Source", "license-desk");
     type_into(&mut harness, "Branch", "北京分公司");

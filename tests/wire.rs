@@ -2734,6 +2734,26 @@ fn email_addresses() {
 }
 
 #[test]
+fn mobile_numbers_as_people_paste_them() {
+    for (pasted, mobile) in [
+        ("13800138000", Some("13800138000")),
+        ("+86 138 0013 8000", Some("13800138000")),
+        ("0086-138-0013-8000", Some("13800138000")),
+        ("8613800138000", Some("13800138000")),
+        ("(138) 0013 8000", Some("13800138000")),
+        ("138 0013 800", None),
+        ("+1 138 0013 8000", None),
+        ("8900000001", None),
+    ] {
+        assert_eq!(
+            validate::mobile_from(pasted).as_deref(),
+            mobile,
+            "{pasted:?}"
+        );
+    }
+}
+
+#[test]
 fn asset_number_problems() {
     let problem = |s: &str| validate::asset_num_problem(s).map(|k| k.to_string());
     assert_eq!(problem("8000000001"), None);

@@ -520,3 +520,4 @@ operation-unlock = Enable locks
 operation-assets = List assets
 operation-shellnums = New asset numbers
 operation-claim = Claim
+kind-short-mobile = a mobile number with digits missing (a mobile number has 11)

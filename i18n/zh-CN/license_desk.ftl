@@ -457,3 +457,4 @@ operation-unlock = 启用加密锁
 operation-assets = 列出资产
 operation-shellnums = 申请资产编号
 operation-claim = 领取
+kind-short-mobile = 手机号位数不足（手机号为 11 位）

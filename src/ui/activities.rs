@@ -6,7 +6,9 @@ use egui::RichText;
 use serde::{Deserialize, Serialize};
 
 use super::dates::local_date;
-use super::form::{Field, answered_on_ui, busy_button_ui, field_with_ui, grid_ui, typed};
+use super::form::{
+    Field, answered_on_ui, field_with_ui, grid_ui, normalize_mobile, submit_button_ui, typed,
+};
 use super::i18n::{Lang, Text, t};
 use super::outbox::Caller;
 use crate::core::wire::validate::{is_email, is_mobile};
@@ -42,6 +44,9 @@ fn identity_kind(identity: &str) -> Option<Text> {
         Some(Text::KindEmail)
     } else if id.starts_with("EG") {
         Some(Text::KindEnterprise)
+    } else if id.starts_with('1') && id.len() < 11 && id.bytes().all(|b| b.is_ascii_digit()) {
+        // Lock numbers do not start with 1: this is a mobile number with digits missing.
+        Some(Text::KindShortMobile)
     } else if id.bytes().all(|b| b.is_ascii_digit()) {
         Some(Text::KindLock)
     } else {
@@ -102,13 +107,18 @@ impl ActivitiesScreen {
                             .hint_text(t(lang, Text::IdentityHint))
                             .desired_width(220.0),
                     );
+                    if r.changed() {
+                        normalize_mobile(&mut form.identity);
+                    }
                     if let Some(kind) = identity_kind(&form.identity) {
                         let text = RichText::new(t(lang, kind));
-                        ui.label(if kind == Text::KindUnknown {
-                            text.color(ui.visuals().error_fg_color)
-                        } else {
-                            text.weak()
-                        });
+                        ui.label(
+                            if matches!(kind, Text::KindUnknown | Text::KindShortMobile) {
+                                text.color(ui.visuals().error_fg_color)
+                            } else {
+                                text.weak()
+                            },
+                        );
                     }
                     r
                 })
@@ -129,7 +139,7 @@ impl ActivitiesScreen {
             .iter()
             .all(|v| !v.trim().is_empty());
         ui.add_enabled_ui(complete, |ui| {
-            if busy_button_ui(ui, t(lang, Text::Claim), self.call.is_waiting()) {
+            if submit_button_ui(ui, t(lang, Text::Claim), self.call.is_waiting()) {
                 self.answer = None;
                 self.on = core.profile.name.clone();
                 self.call.start(core.call(Call::Claim(ClaimRequest {

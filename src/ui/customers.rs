@@ -5,7 +5,9 @@
 
 use egui::{RichText, ScrollArea};
 
-use super::form::{answered_on_ui, busy_button_ui, grid_ui, text_fields_ui, typed};
+use super::form::{
+    answered_on_ui, grid_ui, normalize_mobile, submit_button_ui, text_fields_ui, typed,
+};
 use super::i18n::{Lang, Text, t, tr};
 use super::outbox::Caller;
 use crate::core::wire::validate::{self, Problem};
@@ -194,7 +196,7 @@ impl CustomersScreen {
             ui.end_row();
         });
         ui.add_space(6.0);
-        if busy_button_ui(ui, t(lang, Text::Query), form.call.is_waiting()) {
+        if submit_button_ui(ui, t(lang, Text::Query), form.call.is_waiting()) {
             send_query(form, core);
         }
         ui.add_space(8.0);
@@ -250,8 +252,9 @@ impl CustomersScreen {
             ];
             text_fields_ui(ui, lang, rows, &form.problems);
         });
+        normalize_mobile(&mut form.password_mobile);
         ui.add_space(6.0);
-        if busy_button_ui(ui, t(lang, Text::Bind), form.call.is_waiting()) {
+        if submit_button_ui(ui, t(lang, Text::Bind), form.call.is_waiting()) {
             let request = form.request();
             form.problems = validate::bind(&request);
             if form.problems.is_empty() {
@@ -280,7 +283,7 @@ impl CustomersScreen {
         ui.add_space(6.0);
         enterprise_form_ui(ui, lang, "create_form", &mut self.create);
         ui.add_space(6.0);
-        if busy_button_ui(ui, t(lang, Text::Create), self.create.call.is_waiting()) {
+        if submit_button_ui(ui, t(lang, Text::Create), self.create.call.is_waiting()) {
             let request = self.create.request();
             self.create.problems = validate::enterprise(&request);
             if self.create.problems.is_empty() {
@@ -338,7 +341,7 @@ impl CustomersScreen {
         ui.add_space(6.0);
         enterprise_form_ui(ui, lang, "update_form", &mut self.update);
         ui.add_space(6.0);
-        if busy_button_ui(ui, t(lang, Text::Update), self.update.call.is_waiting()) {
+        if submit_button_ui(ui, t(lang, Text::Update), self.update.call.is_waiting()) {
             let request = self.update.request();
             self.update.problems = validate::enterprise(&request);
             if self.update.problems.is_empty() {

@@ -9,7 +9,7 @@ use egui::{Color32, Response, RichText};
 use super::i18n::{Lang, Text, t, tr};
 use super::problems::kind_words;
 use crate::core::Profile;
-use crate::core::wire::validate::Problem;
+use crate::core::wire::validate::{Problem, mobile_from};
 
 /// One field of a form: its label, the interface's name for it (problems name fields by it),
 /// and whether the platform requires it.
@@ -80,6 +80,7 @@ pub fn field_with_ui(
     let response = ui
         .vertical(|ui| {
             let response = add(ui).labelled_by(label.id);
+            note_enter(ui, &response);
             for problem in problems.iter().filter(|p| p.path.is_field(field.path)) {
                 ui.colored_label(ui.visuals().error_fg_color, kind_words(lang, &problem.kind));
             }
@@ -101,6 +102,41 @@ pub fn busy_button_ui(ui: &mut egui::Ui, label: &str, busy: bool) -> bool {
         clicked
     })
     .inner
+}
+
+/// The form's submit button: clicked, or Enter pressed in one of the form's fields (drawn
+/// before it, in the same frame). Disabled with a spinner while its call runs.
+pub fn submit_button_ui(ui: &mut egui::Ui, label: &str, busy: bool) -> bool {
+    let entered = take_enter(ui);
+    busy_button_ui(ui, label, busy) || (entered && !busy)
+}
+
+fn enter_id() -> egui::Id {
+    egui::Id::unique("form_field_entered")
+}
+
+/// Remembers, for this frame, that Enter left a field of the form.
+fn note_enter(ui: &egui::Ui, response: &Response) {
+    if response.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter)) {
+        let frame = ui.ctx().cumulative_frame_nr();
+        ui.data_mut(|d| d.insert_temp(enter_id(), frame));
+    }
+}
+
+fn take_enter(ui: &egui::Ui) -> bool {
+    let frame = ui.ctx().cumulative_frame_nr();
+    ui.data_mut(|d| d.remove_temp::<u64>(enter_id()))
+        .is_some_and(|at| at == frame)
+}
+
+/// A mobile number typed or pasted with spaces, dashes or the country code becomes the
+/// platform's 11 digits as soon as it is one.
+pub fn normalize_mobile(value: &mut String) {
+    if let Some(mobile) = mobile_from(value)
+        && mobile != *value
+    {
+        *value = mobile;
+    }
 }
 
 /// What was typed, as the interface wants it: trimmed, absent when blank.

@@ -6,6 +6,7 @@ use egui::RichText;
 
 use super::form::{
     Field, PRODUCTION_COLOUR, SANDBOX_COLOUR, busy_button_ui, field_ui, field_with_ui, grid_ui,
+    submit_button_ui,
 };
 use super::i18n::{Lang, Text, t, tr};
 use super::outbox::Outbox;
@@ -436,7 +437,7 @@ fn form_buttons_ui(
 ) -> bool {
     let mut cancelled = false;
     ui.horizontal(|ui| {
-        if busy_button_ui(ui, t(lang, Text::Save), form.call.is_waiting()) {
+        if submit_button_ui(ui, t(lang, Text::Save), form.call.is_waiting()) {
             let profile = form.profile();
             form.problems = form.check();
             if form.problems.is_empty() {

@@ -7,6 +7,7 @@ use egui::{Response, RichText};
 
 use super::super::date_field::date_field_ui;
 use super::super::dates::{self, day_ms, local_day};
+use super::super::form::normalize_mobile;
 use super::super::i18n::{Lang, Text, t};
 use super::super::labels::field_label;
 use super::super::problems::{at_words, kind_words};
@@ -38,6 +39,9 @@ pub fn field_problems(lang: Lang, problems: &[Problem], selected: &NodeId) -> Ve
         })
         .collect()
 }
+
+/// Fields that hold a mobile number, normalised as typed.
+const MOBILE_FIELDS: [&str; 2] = ["adminCellNumber", "passwordMobile"];
 
 pub struct FormCx<'a> {
     pub lang: Lang,
@@ -95,6 +99,9 @@ impl FormCx<'_> {
             let mut text = value.clone().unwrap_or_default();
             let response = ui.add(egui::TextEdit::singleline(&mut text).desired_width(280.0));
             if response.changed() {
+                if MOBILE_FIELDS.contains(&field) {
+                    normalize_mobile(&mut text);
+                }
                 *value = Some(text).filter(|s| !s.is_empty());
             }
             response

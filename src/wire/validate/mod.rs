@@ -36,6 +36,21 @@ pub fn is_mobile(s: &str) -> bool {
     s.len() == 11 && s.starts_with('1') && s.bytes().all(|b| b.is_ascii_digit())
 }
 
+/// A mobile number as people paste it (`+86 138 0013 8000`, `138-0013-8000`,
+/// `0086 13800138000`), as the platform knows it: `13800138000`. None when it is not one.
+pub fn mobile_from(s: &str) -> Option<String> {
+    let digits: String = s
+        .chars()
+        .filter(|c| !matches!(c, ' ' | '-' | '(' | ')' | '.' | '\u{3000}'))
+        .collect();
+    let national = digits
+        .strip_prefix("+86")
+        .or_else(|| digits.strip_prefix("0086"))
+        .or_else(|| digits.strip_prefix("86").filter(|rest| rest.len() == 11))
+        .unwrap_or(&digits);
+    is_mobile(national).then(|| national.to_owned())
+}
+
 /// A plausible e-mail address: one `@` with text on both sides and a dot in the domain.
 pub fn is_email(s: &str) -> bool {
     match s.split_once('@') {
