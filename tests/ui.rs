@@ -276,6 +276,26 @@ fn click(harness: &mut Harness<'static, DeskApp>, label: &str) {
 }
 
 #[test]
+fn the_channel_code_carries_over_between_query_and_bind() {
+    let dir = tempfile::tempdir().expect("dir");
+    let mut harness = app(dir.path(), Lang::En);
+    harness.run_ok();
+    type_into(&mut harness, "Channel code", "SHOP");
+    click(&mut harness, "Bind customer");
+    assert_eq!(
+        harness.get_by_label("Channel code").value().as_deref(),
+        Some("SHOP")
+    );
+    // What was typed in the tab itself is kept.
+    type_into(&mut harness, "Channel code", "CRM");
+    click(&mut harness, "Query customers");
+    assert_eq!(
+        harness.get_by_label("Channel code").value().as_deref(),
+        Some("SHOP")
+    );
+}
+
+#[test]
 fn customers_bind_query_create_update_and_a_refusal_in_a_toast() {
     let dir = tempfile::tempdir().expect("dir");
     let mut harness = app(dir.path(), Lang::En);
@@ -955,8 +975,13 @@ fn assets_listed_on_one_profile_are_never_acted_on_in_another() {
         "The listing from the profile Sandbox was closed: another profile is active now.",
     );
 
-    // Back on the Sandbox: confirm a Disable, then switch.
-    activate(&mut harness, "Sandbox");
+    // Back on the Sandbox, in one click from the top bar: confirm a Disable, then switch.
+    click(&mut harness, "Switch…");
+    click(&mut harness, "Sandbox");
+    settle(&mut harness, |h| {
+        h.query_by_label("Use this profile · done").is_some()
+    });
+    assert_eq!(harness.state().core().state().profiles.active, "Sandbox");
     click(&mut harness, "List assets");
     settle(&mut harness, |h| h.query_by_label("8900000002").is_some());
     click(&mut harness, "8900000002");

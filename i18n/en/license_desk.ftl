@@ -521,3 +521,4 @@ operation-assets = List assets
 operation-shellnums = New asset numbers
 operation-claim = Claim
 kind-short-mobile = a mobile number with digits missing (a mobile number has 11)
+switch-profile = Switch…

@@ -458,3 +458,4 @@ operation-assets = 列出资产
 operation-shellnums = 申请资产编号
 operation-claim = 领取
 kind-short-mobile = 手机号位数不足（手机号为 11 位）
+switch-profile = 切换…

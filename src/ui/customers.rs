@@ -151,6 +151,7 @@ impl CustomersScreen {
     }
 
     pub fn ui(&mut self, ui: &mut egui::Ui, core: &Caller<'_>, lang: Lang) {
+        let before = self.tab;
         ui.horizontal(|ui| {
             for (tab, text) in [
                 (Tab::Query, Text::QueryCustomers),
@@ -161,6 +162,9 @@ impl CustomersScreen {
                 ui.selectable_value(&mut self.tab, tab, t(lang, text));
             }
         });
+        if self.tab != before {
+            self.carry_channel_code();
+        }
         ui.separator();
         ScrollArea::vertical()
             .id_salt("customers")
@@ -170,6 +174,19 @@ impl CustomersScreen {
                 Tab::Create => self.create_ui(ui, core, lang),
                 Tab::Update => self.update_ui(ui, core, lang),
             });
+    }
+
+    /// A channel code typed in one tab is the one the other tab starts with: a clerk works
+    /// for one channel at a time.
+    fn carry_channel_code(&mut self) {
+        let (from, to) = match self.tab {
+            Tab::Bind => (&self.query.channel_code, &mut self.bind.channel_code),
+            Tab::Query => (&self.bind.channel_code, &mut self.query.channel_code),
+            Tab::Create | Tab::Update => return,
+        };
+        if to.trim().is_empty() && !from.trim().is_empty() {
+            to.clone_from(from);
+        }
     }
 
     fn query_ui(&mut self, ui: &mut egui::Ui, core: &Caller<'_>, lang: Lang) {

@@ -15,13 +15,15 @@ use super::outbox::{Caller, Outbox};
 use super::settings::SettingsScreen;
 use super::status::Status;
 use super::{Prefs, Screen, fonts};
-use crate::core::{Core, CoreState, Event, KeyringState, KeyringStore};
+use crate::core::{Command, Core, CoreState, Event, KeyringState, KeyringStore, Latest};
 
 pub struct DeskApp {
     core: Core,
     pub prefs: Prefs,
     screens: Screens,
     status: Status,
+    /// A profile picked in the top bar's menu, until the core has switched.
+    switch: Latest,
     /// Logged once, for start-up measurements (`RUST_LOG=license_desk=info`).
     first_frame: bool,
 }
@@ -52,6 +54,7 @@ impl DeskApp {
             prefs,
             screens: Screens::default(),
             status: Status::default(),
+            switch: Latest::default(),
             first_frame: true,
         }
     }
@@ -69,10 +72,21 @@ impl DeskApp {
         let core = &self.core;
         let out = Outbox::new(core);
         while let Some(mut event) = core.try_recv() {
-            apply(&mut self.screens, &mut self.status, &mut event, &out);
+            if self.switch.accept(&event) {
+                self.status.answered(Text::UseProfile, &event.result);
+            } else {
+                apply(&mut self.screens, &mut self.status, &mut event, &out);
+            }
         }
         let state = core.state();
-        egui::Panel::top("top_bar").show(ui, |ui| top_bar_ui(ui, self.prefs.lang, &state));
+        let lang = self.prefs.lang;
+        let switch = egui::Panel::top("top_bar")
+            .show(ui, |ui| top_bar_ui(ui, lang, &state))
+            .inner;
+        if let Some(name) = switch {
+            self.switch
+                .start(out.send(Command::ActivateProfile { name }));
+        }
         egui::Panel::bottom("status_bar")
             .show(ui, |ui| self.status.ui(ui, self.prefs.lang, &state));
         egui::Panel::left("navigation")
@@ -106,7 +120,8 @@ fn apply(screens: &mut Screens, status: &mut Status, event: &mut Event, out: &Ou
     }
 }
 
-fn top_bar_ui(ui: &mut egui::Ui, lang: Lang, state: &CoreState) {
+/// The top bar; the profile picked in its menu, if one was.
+fn top_bar_ui(ui: &mut egui::Ui, lang: Lang, state: &CoreState) -> Option<String> {
     ui.horizontal(|ui| {
         ui.heading(t(lang, Text::AppName));
         ui.separator();
@@ -128,9 +143,33 @@ fn top_bar_ui(ui: &mut egui::Ui, lang: Lang, state: &CoreState) {
         if !badge.is_empty() && !profile.is_sandbox() {
             ui.label(RichText::new(badge).strong().color(colour));
         }
+        let picked = profile_menu_ui(ui, lang, state);
         ui.separator();
         keyring_ui(ui, lang, state);
+        picked
+    })
+    .inner
+}
+
+/// Switching profile in one click, from any screen.
+fn profile_menu_ui(ui: &mut egui::Ui, lang: Lang, state: &CoreState) -> Option<String> {
+    let active = &state.profiles.active;
+    let mut picked = None;
+    ui.menu_button(t(lang, Text::SwitchProfile), |ui| {
+        for p in &state.profiles.profiles {
+            let mut text = RichText::new(profile_name(lang, p));
+            if p.production {
+                text = text.color(PRODUCTION_COLOUR);
+            }
+            if ui.selectable_label(p.name == *active, text).clicked() {
+                if p.name != *active {
+                    picked = Some(p.name.clone());
+                }
+                ui.close();
+            }
+        }
     });
+    picked
 }
 
 fn keyring_ui(ui: &mut egui::Ui, lang: Lang, state: &CoreState) {
