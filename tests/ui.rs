@@ -342,8 +342,8 @@ fn customers_bind_query_create_update_and_a_refusal_in_a_toast() {
     type_into(&mut harness, "Address", "北京市海淀区");
     click(&mut harness, "Create");
     settle(&mut harness, |h| h.query_by_label("Created:").is_some());
-    harness.get_by_label("gxxp-admin");
-    harness.get_by_label("cloud-staff");
+    harness.get_by_label("industrial-information administrator (gxxp-admin)");
+    harness.get_by_label("cloud staff (cloud-staff)");
     let global_id = harness
         .get_by_label_contains("EG00")
         .value()
@@ -1044,6 +1044,7 @@ fn activities_claim_then_the_limit_then_an_unknown_label() {
     harness.get_by_label("gms:1002");
     harness.get_by_label("to be activated separately");
     harness.get_by_label("Claim · done");
+    assert!(harness.query_by_label_contains("0000").is_none());
 
     // Again: the unit's claim limit, and the other unit's stock, in words.
     click(&mut harness, "Claim");

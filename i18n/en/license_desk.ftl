@@ -522,3 +522,9 @@ operation-shellnums = New asset numbers
 operation-claim = Claim
 kind-short-mobile = a mobile number with digits missing (a mobile number has 11)
 switch-profile = Switch…
+
+## Values of the platform's open enumerations
+member-gxxp-admin = industrial-information administrator
+member-cloud-staff = cloud staff
+assign-unassigned = not assigned
+assign-assigned = assigned

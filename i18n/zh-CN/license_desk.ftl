@@ -459,3 +459,9 @@ operation-shellnums = 申请资产编号
 operation-claim = 领取
 kind-short-mobile = 手机号位数不足（手机号为 11 位）
 switch-profile = 切换…
+
+## 平台取值的说明
+member-gxxp-admin = 工信管理员
+member-cloud-staff = 云端员工
+assign-unassigned = 未分配
+assign-assigned = 已分配

@@ -170,7 +170,10 @@ fn answer_ui(ui: &mut egui::Ui, lang: Lang, a: &ActivityResponse) {
     } else {
         text.color(ui.visuals().error_fg_color)
     });
-    ui.label(RichText::new(format!("{}: {}", a.result_code, a.result_message)).monospace());
+    if a.result_code != "0000" {
+        // The platform's words, verbatim, beside ours; a success needs none.
+        ui.label(RichText::new(format!("{}: {}", a.result_code, a.result_message)).monospace());
+    }
     if let Some(detail) = &a.detail {
         ui.add_space(4.0);
         egui::Grid::new("claimed")

@@ -9,6 +9,7 @@ use super::form::{
     answered_on_ui, grid_ui, normalize_mobile, submit_button_ui, text_fields_ui, typed,
 };
 use super::i18n::{Lang, Text, t, tr};
+use super::labels::value_words;
 use super::outbox::Caller;
 use crate::core::wire::validate::{self, Problem};
 use crate::core::wire::{
@@ -336,7 +337,7 @@ impl CustomersScreen {
                 ui.end_row();
                 for member in &created.members {
                     ui.label(RichText::new(&member.member_global_id).monospace());
-                    ui.label(&member.member_identity);
+                    ui.label(value_words(lang, "member", &member.member_identity));
                     ui.end_row();
                 }
             });

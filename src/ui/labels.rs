@@ -13,6 +13,24 @@ pub fn field_label(lang: Lang, field: &str) -> &str {
     lookup(lang, &format!("field-{field}")).unwrap_or(field)
 }
 
+/// A value of an open enumeration of the platform (member identities, assignment states) in
+/// words with the value in brackets; the value alone when the console has no words for it.
+pub fn value_words(lang: Lang, kind: &str, value: &str) -> String {
+    match lookup(lang, &format!("{kind}-{value}")) {
+        Some(words) => format!("{words} ({value})"),
+        None => value.to_owned(),
+    }
+}
+
+/// An order type in words only (the tree, where the interface's name is on hover).
+pub fn order_type_short(lang: Lang, v: OrderType) -> String {
+    match v {
+        OrderType::NewBuy => tr!(lang, "order-type-new_buy"),
+        OrderType::DeleteAsset => tr!(lang, "order-type-delete_asset"),
+        OrderType::DeleteProduct => tr!(lang, "order-type-delete_product"),
+    }
+}
+
 pub fn order_type_words(lang: Lang, v: OrderType) -> String {
     let words = match v {
         OrderType::NewBuy => tr!(lang, "order-type-new_buy"),

@@ -26,6 +26,8 @@ pub struct DeskApp {
     switch: Latest,
     /// Logged once, for start-up measurements (`RUST_LOG=license_desk=info`).
     first_frame: bool,
+    /// The language the window's title is in.
+    titled: Option<Lang>,
 }
 
 #[derive(Default)]
@@ -56,6 +58,7 @@ impl DeskApp {
             status: Status::default(),
             switch: Latest::default(),
             first_frame: true,
+            titled: None,
         }
     }
 
@@ -80,6 +83,12 @@ impl DeskApp {
         }
         let state = core.state();
         let lang = self.prefs.lang;
+        if self.titled != Some(lang) {
+            self.titled = Some(lang);
+            let title = t(lang, Text::AppName).to_owned();
+            ui.ctx()
+                .send_viewport_cmd(egui::ViewportCommand::Title(title));
+        }
         let switch = egui::Panel::top("top_bar")
             .show(ui, |ui| top_bar_ui(ui, lang, &state))
             .inner;

@@ -3,6 +3,7 @@
 use egui::{Color32, RichText};
 use egui_extras::{Column, TableBuilder};
 
+use super::super::labels::value_words;
 use super::{AssetsScreen, LockAction, ROW_HEIGHT, license_type_words, lockable};
 use crate::core::wire::Asset;
 use crate::ui::dates::local_date;
@@ -150,9 +151,9 @@ fn details_ui(ui: &mut egui::Ui, lang: Lang, a: &Asset) {
         "{}: {} · {} {}",
         t(lang, Text::Assignment),
         if a.assign_status.assign_status.is_empty() {
-            "—"
+            "—".to_owned()
         } else {
-            &a.assign_status.assign_status
+            value_words(lang, "assign", &a.assign_status.assign_status)
         },
         t(lang, Text::Member),
         if a.assign_status.assign_member_id.is_empty() {

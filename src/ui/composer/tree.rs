@@ -6,6 +6,7 @@ use std::collections::{HashMap, HashSet};
 use egui::RichText;
 
 use super::super::i18n::{Lang, Text, t};
+use super::super::labels::order_type_short;
 use super::node::{self, NodeId, NodeRef};
 use crate::core::wire::BatchOrderRequest;
 
@@ -138,7 +139,8 @@ fn row_label(lang: Lang, n: &NodeRef<'_>) -> String {
         NodeRef::Order(o) => format!(
             "#{} {} · {}",
             o.sequence.map_or_else(|| "?".to_owned(), |s| s.to_string()),
-            o.order_type.map_or("—", |k| k.as_str()),
+            o.order_type
+                .map_or_else(|| "—".to_owned(), |k| order_type_short(lang, k)),
             or_dash(
                 o.channel_customer_id
                     .as_deref()
