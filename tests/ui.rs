@@ -377,7 +377,10 @@ fn customers_bind_query_create_update_and_a_refusal_in_a_toast() {
     );
     settle(&mut harness, |h| h.query_by_label(&verbatim).is_some());
     harness.get_by_label("Create enterprise: Failed");
-    harness.get_by_label_contains("The platform refused the request");
+    // Recognised: said specifically, in words, with the way out offered.
+    harness.get_by_label(&format!(
+        "This CRM customer already has an enterprise master account ({global_id}). To change its name or address, use Customers › Update enterprise."
+    ));
     let kept = |h: &Harness<'static, DeskApp>, label: &str| h.get_by_label(label).value();
     assert_eq!(
         kept(&harness, "CRM customer id").as_deref(),
@@ -385,8 +388,13 @@ fn customers_bind_query_create_update_and_a_refusal_in_a_toast() {
     );
     assert_eq!(kept(&harness, "Address").as_deref(), Some("北京市海淀区"));
     harness.get_by_label("Create enterprise · Failed");
-    click(&mut harness, "Dismiss");
+    click(&mut harness, "Open Update enterprise");
     assert!(harness.query_by_label(&verbatim).is_none());
+    harness.get_by_label("Update");
+    assert_eq!(
+        kept(&harness, "CRM customer id").as_deref(),
+        Some("CRM-9001")
+    );
 
     // Every call is in History, named in words.
     click(&mut harness, "History");

@@ -528,3 +528,14 @@ member-gxxp-admin = industrial-information administrator
 member-cloud-staff = cloud staff
 assign-unassigned = not assigned
 assign-assigned = assigned
+
+## Refusals the console recognises
+refusal-enterprise-exists = This CRM customer already has an enterprise master account ({ $id }). To change its name or address, use Customers › Update enterprise.
+refusal-no-enterprise = The platform has no enterprise master account { $id }. Check the global id, or the profile: each platform has its own enterprises.
+refusal-asset-elsewhere = Asset { $num } belongs to another customer. To move it to this one, set its number as transferedAssetNum.
+refusal-no-product = Asset { $num } holds no product { $uri } from that license order: nothing to delete. Check the product and the source license order.
+refusal-no-asset = The platform has no asset { $num }. Check the number, or the profile.
+refusal-no-order = The platform has no license order { $id } for this customer. Check the source license order id.
+refusal-nonce = The call was refused as a replay (its g_nonce was used before). Send it again: each attempt gets a fresh nonce.
+go-to-field = Go to the field
+open-update-enterprise = Open Update enterprise

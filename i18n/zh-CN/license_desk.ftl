@@ -465,3 +465,14 @@ member-gxxp-admin = 工信管理员
 member-cloud-staff = 云端员工
 assign-unassigned = 未分配
 assign-assigned = 已分配
+
+## 可识别的拒绝原因
+refusal-enterprise-exists = 该 CRM 客户已有企业主账号（{ $id }）。如需修改名称或地址，请使用“客户 › 修改企业”。
+refusal-no-enterprise = 平台上没有企业主账号 { $id }。请检查全局编号或当前配置：每个平台的企业各不相同。
+refusal-asset-elsewhere = 资产 { $num } 属于另一个客户。如需转到当前客户，请将该编号填入 transferedAssetNum。
+refusal-no-product = 资产 { $num } 中没有来自该授权订单的产品 { $uri }，无可删除。请检查产品和来源授权订单。
+refusal-no-asset = 平台上没有资产 { $num }。请检查编号或当前配置。
+refusal-no-order = 平台上没有该客户的授权订单 { $id }。请检查来源授权订单号。
+refusal-nonce = 请求被视为重放而被拒绝（其 g_nonce 已使用过）。请重新发送：每次发送都会使用新的随机数。
+go-to-field = 转到该字段
+open-update-enterprise = 打开“修改企业”

@@ -343,15 +343,21 @@ impl CustomersScreen {
             });
         ui.add_space(6.0);
         if ui.button(t(lang, Text::EditThisEnterprise)).clicked() {
-            let from = &self.create;
-            self.update.crm_customer_id = from.crm_customer_id.clone();
-            self.update.customer_name = from.customer_name.clone();
-            self.update.branch_name = from.branch_name.clone();
-            self.update.address = from.address.clone();
-            self.update.problems.clear();
-            self.update.updated = false;
-            self.tab = Tab::Update;
+            self.open_update();
         }
+    }
+
+    /// The update tab, filled from the create form: the enterprise just created, or the one
+    /// the platform said exists already.
+    pub fn open_update(&mut self) {
+        let from = &self.create;
+        self.update.crm_customer_id = from.crm_customer_id.clone();
+        self.update.customer_name = from.customer_name.clone();
+        self.update.branch_name = from.branch_name.clone();
+        self.update.address = from.address.clone();
+        self.update.problems.clear();
+        self.update.updated = false;
+        self.tab = Tab::Update;
     }
 
     fn update_ui(&mut self, ui: &mut egui::Ui, core: &Caller<'_>, lang: Lang) {

@@ -19,6 +19,7 @@ pub mod i18n;
 mod labels;
 mod outbox;
 mod problems;
+mod refusals;
 mod settings;
 mod shell;
 mod status;

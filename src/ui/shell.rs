@@ -12,6 +12,7 @@ use super::form::{PRODUCTION_COLOUR, REMOTE_COLOUR, SANDBOX_COLOUR, profile_name
 use super::history::HistoryScreen;
 use super::i18n::{Lang, Text, t};
 use super::outbox::{Caller, Outbox};
+use super::refusals::Offer;
 use super::settings::SettingsScreen;
 use super::status::Status;
 use super::{Prefs, Screen, fonts};
@@ -104,7 +105,9 @@ impl DeskApp {
             .show(ui, |ui| navigation_ui(ui, &mut self.prefs));
         egui::CentralPanel::default()
             .show(ui, |ui| self.screens.ui(ui, &out, &state, &mut self.prefs));
-        self.status.toasts.ui(ui.ctx(), self.prefs.lang);
+        if let Some(offer) = self.status.toasts.ui(ui.ctx(), self.prefs.lang) {
+            self.screens.accept(offer, &mut self.prefs);
+        }
         out.flush();
         if std::mem::take(&mut self.first_frame) {
             tracing::info!("first frame");
@@ -210,6 +213,20 @@ fn navigation_ui(ui: &mut egui::Ui, prefs: &mut Prefs) {
 }
 
 impl Screens {
+    /// What a toast offered and the user accepted: a screen, a field.
+    fn accept(&mut self, offer: Offer, prefs: &mut Prefs) {
+        match offer {
+            Offer::GoToField(path) => {
+                prefs.screen = Screen::Orders;
+                self.composer.go_to(&path);
+            }
+            Offer::UpdateEnterprise => {
+                prefs.screen = Screen::Customers;
+                self.customers.open_update();
+            }
+        }
+    }
+
     fn ui(&mut self, ui: &mut egui::Ui, out: &Outbox<'_>, state: &CoreState, prefs: &mut Prefs) {
         let screen = prefs.screen;
         let lang = prefs.lang;

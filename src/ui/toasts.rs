@@ -3,7 +3,8 @@
 
 use egui::{Align2, RichText};
 
-use super::i18n::{Lang, Text, t};
+use super::i18n::{Lang, Text, t, tr};
+use super::refusals::{Offer, recognise};
 use crate::core::{ApiError, CoreError};
 
 /// At most this many toasts are kept; older ones give way.
@@ -16,6 +17,8 @@ struct Toast {
     /// The platform's code and message exactly as sent, or the error as the core tells it.
     verbatim: String,
     cause: Option<String>,
+    /// The platform's code and message apart, to recognise the refusal.
+    refusal: Option<(String, String)>,
 }
 
 #[derive(Default)]
@@ -26,14 +29,18 @@ pub struct Toasts {
 
 impl Toasts {
     pub fn error(&mut self, action: Text, error: &CoreError) {
-        let (verbatim, cause) = match error {
+        let (verbatim, cause, refusal) = match error {
             CoreError::Api(ApiError::Platform {
                 code,
                 message,
                 cause,
                 ..
-            }) => (format!("{code}: {message}"), cause.clone()),
-            other => (other.to_string(), None),
+            }) => (
+                format!("{code}: {message}"),
+                cause.clone(),
+                Some((code.clone(), message.clone())),
+            ),
+            other => (other.to_string(), None, None),
         };
         self.next_id += 1;
         self.items.push(Toast {
@@ -42,17 +49,20 @@ impl Toasts {
             explanation: explain(error),
             verbatim,
             cause,
+            refusal,
         });
         if self.items.len() > MAX_TOASTS {
             self.items.remove(0);
         }
     }
 
-    pub fn ui(&mut self, ctx: &egui::Context, lang: Lang) {
+    /// The toasts; what the user accepted of an offer in one, if anything.
+    pub fn ui(&mut self, ctx: &egui::Context, lang: Lang) -> Option<Offer> {
         if self.items.is_empty() {
-            return;
+            return None;
         }
         let mut dismissed = None;
+        let mut accepted = None;
         egui::Area::new(egui::Id::unique("toasts"))
             .anchor(Align2::RIGHT_BOTTOM, [-12.0, -36.0])
             .order(egui::Order::Foreground)
@@ -81,8 +91,20 @@ impl Toasts {
                                     },
                                 );
                             });
-                            ui.label(t(lang, toast.explanation));
+                            let recognised = toast.refusal.as_ref().and_then(|(code, message)| {
+                                recognise(lang, toast.action, code, message)
+                            });
+                            match &recognised {
+                                Some(r) => ui.label(&r.words),
+                                None => ui.label(t(lang, toast.explanation)),
+                            };
                             ui.label(RichText::new(&toast.verbatim).monospace());
+                            if let Some(offer) = recognised.and_then(|r| r.offer)
+                                && ui.button(offer_words(lang, &offer)).clicked()
+                            {
+                                accepted = Some(offer);
+                                dismissed = Some(toast.id);
+                            }
                             if let Some(cause) = &toast.cause {
                                 ui.label(RichText::new(cause).small().weak());
                             }
@@ -93,6 +115,14 @@ impl Toasts {
         if let Some(id) = dismissed {
             self.items.retain(|toast| toast.id != id);
         }
+        accepted
+    }
+}
+
+fn offer_words(lang: Lang, offer: &Offer) -> String {
+    match offer {
+        Offer::GoToField(_) => tr!(lang, "go-to-field"),
+        Offer::UpdateEnterprise => tr!(lang, "open-update-enterprise"),
     }
 }
 

@@ -18,7 +18,7 @@ pub(super) struct Check {
     pub counts: HashMap<NodeId, usize>,
     needs_check: bool,
     /// The field a clicked problem asks to focus; taken by that field's row.
-    pub focus_field: Option<&'static str>,
+    pub focus_field: Option<String>,
     pub unparsed: Unparsed,
 }
 

@@ -47,7 +47,7 @@ pub struct FormCx<'a> {
     pub lang: Lang,
     pub problems: &'a [FieldProblem],
     /// The field a clicked problem asks to focus; taken by that field's row.
-    pub focus: &'a mut Option<&'static str>,
+    pub focus: &'a mut Option<String>,
     /// The node the form edits, and what was typed in its number fields that is no number.
     pub node: &'a NodeId,
     pub unparsed: &'a mut Unparsed,
@@ -76,7 +76,7 @@ impl FormCx<'_> {
         ui.vertical(|ui| {
             let response = add(ui).labelled_by(label.id);
             self.changed |= response.changed();
-            if *self.focus == Some(field) {
+            if self.focus.as_deref() == Some(field) {
                 *self.focus = None;
                 response.request_focus();
                 response.scroll_to_me(Some(egui::Align::Center));

@@ -64,6 +64,16 @@ impl ComposerScreen {
             .or_else(|| self.apply_submit(event))
     }
 
+    /// Shows the node and field a platform's refusal names (`orderList[0].assets[1].assetNos`).
+    pub fn go_to(&mut self, path: &str) {
+        let Some((node, field)) = NodeId::parse_path(path) else {
+            return;
+        };
+        self.tree.reveal(&node);
+        self.tree.select(node);
+        self.check.focus_field = Some(field).filter(|f| !f.is_empty());
+    }
+
     fn edited(&mut self) {
         // A changed batch is not the one whose result is shown.
         self.submit.forget();

@@ -120,6 +120,28 @@ impl NodeId {
 }
 
 impl NodeId {
+    /// A path as a platform wrote it (`orderList[0].assets[1].assetNos[3]`): the node it
+    /// points into and the field there. None when it is not a path of the batch.
+    pub fn parse_path(path: &str) -> Option<(NodeId, String)> {
+        let mut steps = Vec::new();
+        let mut segments = path.split('.').peekable();
+        while let Some(segment) = segments.next() {
+            let (name, index) = match segment.split_once('[') {
+                Some((name, rest)) => (name, Some(rest.strip_suffix(']')?.parse().ok()?)),
+                None => (segment, None),
+            };
+            if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric()) {
+                return None;
+            }
+            match index.and_then(|i| Step::from_field(name, i)) {
+                Some(step) if segments.peek().is_some() => steps.push(step),
+                Some(step) => return Some((NodeId(steps).child(step), String::new())),
+                None => return Some((NodeId(steps), name.to_owned())),
+            }
+        }
+        None
+    }
+
     /// The interface's path of `field` in this node.
     pub fn path_of(&self, field: &'static str) -> FieldPath {
         let mut segs: Vec<Seg> = self
@@ -456,6 +478,25 @@ mod tests {
         assert_eq!(rest, [Seg::Field("merchandiseNum")]);
         let channel = FieldPath::field("channelCode");
         assert_eq!(NodeId::of_path(&channel), (NodeId::root(), &channel.0[..]));
+    }
+
+    #[test]
+    fn a_platform_path_is_read_back() {
+        let (node, field) =
+            NodeId::parse_path("orderList[1].assets[0].assetNos[2]").expect("a path");
+        assert_eq!(node, NodeId(vec![Step::Order(1), Step::Asset(0)]));
+        assert_eq!(field, "assetNos");
+        let (node, field) = NodeId::parse_path("orderList[0].srcLicenseOrderId").expect("a path");
+        assert_eq!(
+            (node, field.as_str()),
+            (NodeId(vec![Step::Order(0)]), "srcLicenseOrderId")
+        );
+        assert_eq!(
+            NodeId::parse_path("channelOrderId"),
+            Some((NodeId::root(), "channelOrderId".to_owned()))
+        );
+        assert_eq!(NodeId::parse_path("orderList[x]"), None);
+        assert_eq!(NodeId::parse_path("g_nonce"), None);
     }
 
     #[test]

@@ -109,7 +109,7 @@ impl ComposerScreen {
             let (node, rest) = NodeId::of_path(&path);
             self.tree.reveal(&node);
             self.tree.select(node);
-            self.check.focus_field = rest.first().map(|seg| seg.name());
+            self.check.focus_field = rest.first().map(|seg| seg.name().to_owned());
         }
     }
 }
