@@ -61,6 +61,52 @@ fn navigation_shows_each_screen_and_the_sandbox_profile() {
     harness.get_by_label("List assets");
 }
 
+/// A new user starts on the start page: where calls go, what the Sandbox holds, one click to
+/// each (the reads sent, the claim only filled in).
+#[test]
+fn the_start_page_leads_to_the_demo_data() {
+    let dir = tempfile::tempdir().expect("dir");
+    let mut harness = app(dir.path(), Lang::En);
+    harness.run_ok();
+    assert_eq!(Prefs::default().screen, Screen::Start);
+    click(&mut harness, "Start");
+    harness.get_by_label("You are working on: Sandbox");
+    // On the page and in the status bar.
+    settle(&mut harness, |h| {
+        h.query_all_by_label_contains("Sandbox ready · http://127.0.0.1:")
+            .count()
+            == 2
+    });
+
+    click(&mut harness, "Query it");
+    assert_eq!(harness.state().prefs.screen, Screen::Customers);
+    settle(&mut harness, |h| h.query_by_label("1 customer").is_some());
+    harness.get_by_label("北京示例科技有限公司");
+
+    click(&mut harness, "Start");
+    click(&mut harness, "List them");
+    assert_eq!(harness.state().prefs.screen, Screen::Assets);
+    settle(&mut harness, |h| h.query_by_label("8900000006").is_some());
+
+    click(&mut harness, "Start");
+    click(&mut harness, "Fill in the claim");
+    assert_eq!(harness.state().prefs.screen, Screen::Activities);
+    assert_eq!(
+        harness.get_by_label("Identity").value().as_deref(),
+        Some("13800138000")
+    );
+    // Filled in, not sent: a claim is a write.
+    assert!(
+        harness
+            .query_by_label("Claimed: the products below were granted.")
+            .is_none()
+    );
+
+    click(&mut harness, "Start");
+    click(&mut harness, "Compose");
+    assert_eq!(harness.state().prefs.screen, Screen::Orders);
+}
+
 /// Steps the window until `done` holds, or fails after `timeout`: answers come from the core's
 /// threads, so frames run until the condition, never for a fixed time.
 fn step_until(
@@ -199,6 +245,9 @@ fn every_screen_renders_in_chinese() {
     let dir = tempfile::tempdir().expect("dir");
     let mut harness = app(dir.path(), Lang::Zh);
     harness.run_ok();
+    click(&mut harness, "开始");
+    harness.get_by_label("当前配置：沙箱");
+    click(&mut harness, "客户");
     for tab in ["查询客户", "绑定客户", "创建企业主账号", "修改企业"] {
         click(&mut harness, tab);
     }

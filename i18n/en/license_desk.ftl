@@ -539,3 +539,21 @@ refusal-no-order = The platform has no license order { $id } for this customer. 
 refusal-nonce = The call was refused as a replay (its g_nonce was used before). Send it again: each attempt gets a fresh nonce.
 go-to-field = Go to the field
 open-update-enterprise = Open Update enterprise
+
+## The start page
+start = Start
+start-working-on = You are working on: { $profile }
+start-sandbox-help = The Sandbox is a licensing platform built into License Desk, with demo data. Nothing done here reaches a real platform: try anything.
+start-production-help = A production platform: every action changes real licenses.
+start-remote-help = Calls go to this remote platform. Test the connection in Settings; switch profile from the top bar.
+start-other-profiles = Profiles and connections…
+start-demo-title = What the Sandbox holds, and what to try first
+start-demo-customer = The channel customer { $channel } / { $customer }, bound to the enterprise { $enterprise }.
+start-demo-assets = The enterprise's assets ({ $id }): locks { $first } to { $last }, a certificate and a cloud account. Disable a lock, then enable it again.
+start-demo-order = A new purchase, ready in the order composer: give it asset numbers and submit it.
+start-demo-activity = The activity { $label }: claim its products for the mobile number { $mobile }.
+start-query-it = Query it
+start-list-them = List them
+start-compose = Compose
+start-claim = Fill in the claim
+keyring-memory-help = This machine has no keyring (Secret Service, Credential Manager, Keychain): app secrets are kept for this session only and asked again after a restart. The Sandbox needs none.

@@ -476,3 +476,21 @@ refusal-no-order = 平台上没有该客户的授权订单 { $id }。请检查�
 refusal-nonce = 请求被视为重放而被拒绝（其 g_nonce 已使用过）。请重新发送：每次发送都会使用新的随机数。
 go-to-field = 转到该字段
 open-update-enterprise = 打开“修改企业”
+
+## 开始页
+start = 开始
+start-working-on = 当前配置：{ $profile }
+start-sandbox-help = 沙箱是 License Desk 内置的授权平台，带有演示数据。在这里的任何操作都不会到达真实平台，可以放心尝试。
+start-production-help = 生产平台：每个操作都会改变真实的授权。
+start-remote-help = 调用将发往此远程平台。可在“设置”中测试连接；在顶栏切换配置。
+start-other-profiles = 配置与连接…
+start-demo-title = 沙箱中的数据，以及可以先试的操作
+start-demo-customer = 渠道客户 { $channel } / { $customer }，已绑定到企业 { $enterprise }。
+start-demo-assets = 该企业的资产（{ $id }）：加密锁 { $first } 至 { $last }、一个证书和一个云账号。可以禁用一把锁，再将其启用。
+start-demo-order = 订单编排中已备好一个新购订单：为它申请资产编号并提交。
+start-demo-activity = 活动 { $label }：为手机号 { $mobile } 领取其产品。
+start-query-it = 查询
+start-list-them = 列出资产
+start-compose = 编排订单
+start-claim = 填写领取
+keyring-memory-help = 本机没有密钥环（Secret Service、凭据管理器或钥匙串）：应用密钥只在本次运行中保留，重启后需要重新输入。沙箱不需要密钥。

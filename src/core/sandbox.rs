@@ -20,6 +20,20 @@ pub const DEMO_ACTIVITIES: &str = include_str!("../../assets/demo-activities.jso
 /// The demo enterprise's CRM id; its default customer is `CRM`/`CRM-DEMO`.
 pub const DEMO_CRM_ID: &str = "CRM-DEMO";
 
+/// What the Sandbox's demo data holds, for the console's start page (the platform gives its
+/// first enterprise the first global id).
+pub mod demo {
+    pub const ENTERPRISE: &str = "北京示例科技有限公司";
+    pub const GLOBAL_ID: &str = "EG0000000001";
+    pub const CHANNEL_CODE: &str = "SHOP";
+    pub const CHANNEL_CUSTOMER: &str = "S-0001";
+    pub const MOBILE: &str = "13800138000";
+    pub const BRANCH: &str = "北京分公司";
+    pub const ACTIVITY: &str = "spring-2026";
+    pub const FIRST_LOCK: &str = "8900000001";
+    pub const LAST_LOCK: &str = "8900000006";
+}
+
 pub struct Sandbox {
     /// None when another License Desk of this user runs the sandbox and this one uses it.
     server: Option<Server>,
@@ -180,12 +194,12 @@ async fn provision(client: &Client) -> Result<(), String> {
     }
     client
         .bind(&BindRequest {
-            channel_code: Some("SHOP".to_owned()),
-            channel_customer_id: Some("S-0001".to_owned()),
-            customer_name: Some("北京示例科技有限公司".to_owned()),
-            branch_name: Some("北京分公司".to_owned()),
-            enterprise_name: Some("北京示例科技有限公司".to_owned()),
-            password_mobile: Some("13800138000".to_owned()),
+            channel_code: Some(demo::CHANNEL_CODE.to_owned()),
+            channel_customer_id: Some(demo::CHANNEL_CUSTOMER.to_owned()),
+            customer_name: Some(demo::ENTERPRISE.to_owned()),
+            branch_name: Some(demo::BRANCH.to_owned()),
+            enterprise_name: Some(demo::ENTERPRISE.to_owned()),
+            password_mobile: Some(demo::MOBILE.to_owned()),
         })
         .await
         .map_err(|e| fail("bind", e))?;

@@ -177,6 +177,14 @@ impl CustomersScreen {
             });
     }
 
+    /// The query tab, asking for this channel customer's enterprise customers.
+    pub fn query_for(&mut self, core: &Caller<'_>, channel_code: &str, customer: &str) {
+        self.tab = Tab::Query;
+        self.query.channel_code = channel_code.to_owned();
+        self.query.channel_customer_id = customer.to_owned();
+        send_query(&mut self.query, core);
+    }
+
     /// A channel code typed in one tab is the one the other tab starts with: a clerk works
     /// for one channel at a time.
     fn carry_channel_code(&mut self) {

@@ -22,6 +22,7 @@ mod problems;
 mod refusals;
 mod settings;
 mod shell;
+mod start;
 mod status;
 mod toasts;
 
@@ -34,6 +35,7 @@ use crate::core::{Core, CoreOptions};
 /// The screens of the left navigation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Screen {
+    Start,
     Customers,
     Orders,
     Assets,
@@ -44,7 +46,8 @@ pub enum Screen {
 }
 
 impl Screen {
-    pub const ALL: [Screen; 7] = [
+    pub const ALL: [Screen; 8] = [
+        Screen::Start,
         Screen::Customers,
         Screen::Orders,
         Screen::Assets,
@@ -72,7 +75,7 @@ impl Default for Prefs {
     fn default() -> Self {
         Self {
             lang: i18n::Lang::from_os(),
-            screen: Screen::Customers,
+            screen: Screen::Start,
             dark: false,
             recent_enterprises: Vec::new(),
             claim: activities::ClaimForm::default(),

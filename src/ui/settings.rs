@@ -11,7 +11,9 @@ use super::form::{
 use super::i18n::{Lang, Text, t, tr};
 use super::outbox::Outbox;
 use crate::core::wire::validate::{FieldPath, Problem, ProblemKind};
-use crate::core::{Command, CoreState, Endpoint, Event, Latest, Outcome, Profile, Secret, now_ms};
+use crate::core::{
+    Command, CoreState, Endpoint, Event, KeyringState, Latest, Outcome, Profile, Secret, now_ms,
+};
 
 /// The token endpoint's usual place under a platform's address.
 const TOKEN_PATH: &str = "/v3/api/oauth2/token";
@@ -166,6 +168,10 @@ impl SettingsScreen {
         ui.add_space(10.0);
         ui.label(RichText::new(t(lang, Text::Profiles)).strong().size(16.0));
         ui.label(t(lang, Text::ProfilesHelp));
+        if let Some(KeyringState::MemoryOnly { .. }) = &state.keyring {
+            // The line above says where secrets go when there is a keyring; here there is none.
+            ui.colored_label(ui.visuals().warn_fg_color, t(lang, Text::KeyringMemoryHelp));
+        }
         ui.add_space(4.0);
         self.profiles_table_ui(ui, state, lang);
         ui.add_space(6.0);

@@ -4,6 +4,7 @@
 use egui::{Color32, RichText};
 
 use super::activities::ActivitiesScreen;
+use super::activities::ClaimForm;
 use super::asset_numbers::AssetNumbersScreen;
 use super::assets::AssetsScreen;
 use super::composer::ComposerScreen;
@@ -14,8 +15,10 @@ use super::i18n::{Lang, Text, t};
 use super::outbox::{Caller, Outbox};
 use super::refusals::Offer;
 use super::settings::SettingsScreen;
+use super::start::{StartAction, start_ui};
 use super::status::Status;
 use super::{Prefs, Screen, fonts};
+use crate::core::sandbox::demo;
 use crate::core::{Command, Core, CoreState, Event, KeyringState, KeyringStore, Latest};
 
 pub struct DeskApp {
@@ -184,21 +187,20 @@ fn profile_menu_ui(ui: &mut egui::Ui, lang: Lang, state: &CoreState) -> Option<S
     picked
 }
 
+/// Where secrets are kept: a quiet line, explained on hover.
 fn keyring_ui(ui: &mut egui::Ui, lang: Lang, state: &CoreState) {
-    let keyring = match &state.keyring {
-        None => RichText::new(t(lang, Text::KeyringChecking)),
-        Some(KeyringState::Available { store }) => RichText::new(format!(
+    let text = match &state.keyring {
+        None => t(lang, Text::KeyringChecking).to_owned(),
+        Some(KeyringState::Available { store }) => format!(
             "{}: {}",
             t(lang, Text::KeyringOk),
             t(lang, keyring_name(*store))
-        )),
-        Some(KeyringState::MemoryOnly { .. }) => {
-            RichText::new(t(lang, Text::KeyringMemory)).color(PRODUCTION_COLOUR)
-        }
+        ),
+        Some(KeyringState::MemoryOnly { .. }) => t(lang, Text::KeyringMemory).to_owned(),
     };
-    let response = ui.label(keyring);
+    let response = ui.label(RichText::new(text).weak());
     if let Some(KeyringState::MemoryOnly { reason }) = &state.keyring {
-        response.on_hover_text(reason);
+        response.on_hover_text(format!("{}\n\n{reason}", t(lang, Text::KeyringMemoryHelp)));
     }
 }
 
@@ -213,6 +215,35 @@ fn navigation_ui(ui: &mut egui::Ui, prefs: &mut Prefs) {
 }
 
 impl Screens {
+    /// What the start page asked for: a screen, filled in, and for reads the call sent.
+    fn start(&mut self, action: StartAction, caller: &Caller<'_>, prefs: &mut Prefs) {
+        prefs.screen = match action {
+            StartAction::QueryDemoCustomer => {
+                let (channel, customer) = (demo::CHANNEL_CODE, demo::CHANNEL_CUSTOMER);
+                self.customers.query_for(caller, channel, customer);
+                Screen::Customers
+            }
+            StartAction::ListDemoAssets => {
+                let recent = &mut prefs.recent_enterprises;
+                let (out, profile) = (caller.out, caller.profile);
+                self.assets
+                    .list_enterprise(out, profile, recent, demo::GLOBAL_ID);
+                Screen::Assets
+            }
+            StartAction::Compose => Screen::Orders,
+            StartAction::FillDemoClaim => {
+                prefs.claim = ClaimForm {
+                    identity: demo::MOBILE.to_owned(),
+                    label: demo::ACTIVITY.to_owned(),
+                    source: "license-desk".to_owned(),
+                    branch: demo::BRANCH.to_owned(),
+                };
+                Screen::Activities
+            }
+            StartAction::Settings => Screen::Settings,
+        };
+    }
+
     /// What a toast offered and the user accepted: a screen, a field.
     fn accept(&mut self, offer: Offer, prefs: &mut Prefs) {
         match offer {
@@ -236,6 +267,11 @@ impl Screens {
         let profile = state.profiles.active();
         let caller = Caller { out, profile };
         match screen {
+            Screen::Start => {
+                if let Some(action) = start_ui(ui, lang, state) {
+                    self.start(action, &caller, prefs);
+                }
+            }
             Screen::Customers => self.customers.ui(ui, &caller, lang),
             Screen::Orders => self.composer.ui(ui, out, lang, profile),
             Screen::Assets => self
@@ -267,6 +303,7 @@ fn keyring_name(store: KeyringStore) -> Text {
 
 fn screen_title(screen: Screen) -> Text {
     match screen {
+        Screen::Start => Text::Start,
         Screen::Customers => Text::Customers,
         Screen::Orders => Text::Orders,
         Screen::Assets => Text::Assets,

@@ -311,6 +311,39 @@ impl AssetsScreen {
         self.grid.filter.clear();
     }
 
+    /// Lists the enterprise typed, on `profile`; remembered among the recent ones.
+    pub fn list(&mut self, out: &Outbox<'_>, profile: &Profile, recent: &mut Vec<String>) {
+        let enterprise = self.query.enterprise.trim().to_owned();
+        if enterprise.is_empty() {
+            return;
+        }
+        recent.retain(|e| *e != enterprise);
+        recent.insert(0, enterprise.clone());
+        recent.truncate(RECENT);
+        self.locks.outcome = None;
+        let extend_code = Some(self.query.extend_code.trim().to_owned()).filter(|c| !c.is_empty());
+        let call = Call::Assets {
+            enterprise_global_id: enterprise,
+            extend_code,
+        };
+        self.query.call.start(out.call_on(profile, call));
+        self.query.listed_on = Some(profile.clone());
+        self.query.dropped_from = None;
+    }
+
+    /// Lists `enterprise` (the start page's demo enterprise).
+    pub fn list_enterprise(
+        &mut self,
+        out: &Outbox<'_>,
+        profile: &Profile,
+        recent: &mut Vec<String>,
+        enterprise: &str,
+    ) {
+        self.query.enterprise = enterprise.to_owned();
+        self.query.extend_code.clear();
+        self.list(out, profile, recent);
+    }
+
     fn query_bar_ui(
         &mut self,
         ui: &mut egui::Ui,
@@ -341,23 +374,8 @@ impl AssetsScreen {
                 .labelled_by(label.id);
             let clicked =
                 busy_button_ui(ui, t(lang, Text::ListAssets), self.query.call.is_waiting());
-            if (clicked || enter) && !self.query.enterprise.trim().is_empty() {
-                let enterprise = self.query.enterprise.trim().to_owned();
-                recent.retain(|e| *e != enterprise);
-                recent.insert(0, enterprise.clone());
-                recent.truncate(RECENT);
-                self.locks.outcome = None;
-                let extend_code =
-                    Some(self.query.extend_code.trim().to_owned()).filter(|c| !c.is_empty());
-                self.query.call.start(out.send(Command::CallOn {
-                    profile: profile.name.clone(),
-                    call: Call::Assets {
-                        enterprise_global_id: enterprise,
-                        extend_code,
-                    },
-                }));
-                self.query.listed_on = Some(profile.clone());
-                self.query.dropped_from = None;
+            if clicked || enter {
+                self.list(out, profile, recent);
             }
             if ui.button(t(lang, Text::LockByNumbers)).clicked() {
                 self.locks.by_numbers = Some(String::new());
