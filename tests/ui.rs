@@ -82,6 +82,14 @@ fn the_start_page_leads_to_the_demo_data() {
     assert_eq!(harness.state().prefs.screen, Screen::Customers);
     settle(&mut harness, |h| h.query_by_label("1 customer").is_some());
     harness.get_by_label("北京示例科技有限公司");
+    // Results of another question than the form's are marked as such.
+    assert!(
+        harness
+            .query_by_label_contains("The form has changed")
+            .is_none()
+    );
+    type_into(&mut harness, "Channel customer id", "S-0002");
+    harness.get_by_label_contains("The form has changed since this query");
 
     click(&mut harness, "Start");
     click(&mut harness, "List them");

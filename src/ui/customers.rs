@@ -33,6 +33,8 @@ struct QueryForm {
     problems: Vec<Problem>,
     call: Latest,
     customers: Option<Vec<Customer>>,
+    /// What the shown answer was asked with: once the form differs, it is marked stale.
+    asked: Option<CustomerQuery>,
     /// The profile the shown answer came from.
     on: String,
 }
@@ -226,6 +228,9 @@ impl CustomersScreen {
             send_query(form, core);
         }
         ui.add_space(8.0);
+        if form.customers.is_some() && form.asked.as_ref() != Some(&form.query()) {
+            ui.colored_label(ui.visuals().warn_fg_color, t(lang, Text::StaleResults));
+        }
         match &form.customers {
             None => {}
             Some(found) if found.is_empty() => {
@@ -397,6 +402,7 @@ fn send_query(form: &mut QueryForm, core: &Caller<'_>) {
     form.problems = validate::customer_query(&query);
     if form.problems.is_empty() {
         form.on = core.profile.name.clone();
+        form.asked = Some(query.clone());
         form.call.start(core.call(Call::QueryCustomers(query)));
     }
 }
