@@ -655,7 +655,7 @@ fn composer_builds_a_purchase_with_a_package_tree_fills_numbers_and_submits_it()
     // Submit, after a confirmation that summarises the batch.
     click(&mut harness, "Submit batch");
     harness.get_by_label("Submit this batch to Sandbox?");
-    harness.get_by_label("1 order: 1 new purchase, 0 delete assets, 0 delete products.");
+    harness.get_by_label("1 order: 1 new purchase, 0 asset deletions, 0 product deletions.");
     harness.get_by_label("1 asset number, 3 products.");
     click(&mut harness, "Send");
     settle(&mut harness, |h| {

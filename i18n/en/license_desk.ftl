@@ -221,7 +221,16 @@ confirm-submit = Submit this batch to { $profile }?
 summary-orders = { $n } { $n ->
         [one] order
        *[other] orders
-    }: { $new } new purchase, { $assets } delete assets, { $products } delete products.
+    }: { $new } new { $new ->
+        [one] purchase
+       *[other] purchases
+    }, { $assets } { $assets ->
+        [one] asset deletion
+       *[other] asset deletions
+    }, { $products } { $products ->
+        [one] product deletion
+       *[other] product deletions
+    }.
 summary-counts = { $assets } asset { $assets ->
         [one] number
        *[other] numbers
@@ -558,3 +567,5 @@ start-compose = Compose
 start-claim = Fill in the claim
 keyring-memory-help = This machine has no keyring (Secret Service, Credential Manager, Keychain): app secrets are kept for this session only and asked again after a restart. The Sandbox needs none.
 stale-results = The form has changed since this query: the results below are for what was asked then. Query again to update them.
+profile-colon = Profile:
+action-failed = { $action }: Failed

@@ -105,7 +105,7 @@ impl ActivitiesScreen {
                     let r = ui.add(
                         egui::TextEdit::singleline(&mut form.identity)
                             .hint_text(t(lang, Text::IdentityHint))
-                            .desired_width(220.0),
+                            .desired_width(320.0),
                     );
                     if r.changed() {
                         normalize_mobile(&mut form.identity);

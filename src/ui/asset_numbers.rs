@@ -117,6 +117,7 @@ impl AssetNumbersScreen {
                 egui::Grid::new("numbers_grid")
                     .striped(true)
                     .num_columns(2)
+                    .spacing([24.0, 4.0])
                     .show(ui, |ui| {
                         ui.label(RichText::new(t(lang, Text::AssetNumber)).strong());
                         ui.label(RichText::new(t(lang, Text::Region)).strong());

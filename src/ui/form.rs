@@ -8,8 +8,8 @@ use egui::{Color32, Response, RichText};
 
 use super::i18n::{Lang, Text, t, tr};
 use super::problems::kind_words;
-use crate::core::Profile;
 use crate::core::wire::validate::{Problem, mobile_from};
+use crate::core::{Profile, SANDBOX};
 
 /// One field of a form: its label, the interface's name for it (problems name fields by it),
 /// and whether the platform requires it.
@@ -162,10 +162,16 @@ pub const REMOTE_COLOUR: Color32 = Color32::from_rgb(0x15, 0x65, 0xc0);
 
 /// A profile's name as the window shows it: the Sandbox in the UI's language.
 pub fn profile_name(lang: Lang, profile: &Profile) -> &str {
-    if profile.is_sandbox() {
+    name_of_profile(lang, &profile.name)
+}
+
+/// A profile's name as shown: the Sandbox's in the UI's language, any other as its user named
+/// it.
+pub fn name_of_profile<'a>(lang: Lang, name: &'a str) -> &'a str {
+    if name == SANDBOX {
         t(lang, Text::Sandbox)
     } else {
-        &profile.name
+        name
     }
 }
 
@@ -182,13 +188,14 @@ pub fn warn_if_production(text: String, profile: &Profile) -> RichText {
 /// Under an answer: the profile it came from, in the warning colour once another is active.
 pub fn answered_on_ui(ui: &mut egui::Ui, lang: Lang, on: &str, active: &Profile) {
     if on == active.name {
+        let on = name_of_profile(lang, on);
         ui.label(RichText::new(tr!(lang, "on-profile", profile = on)).weak());
     } else {
         let text = tr!(
             lang,
             "answered-on-other-profile",
-            profile = on,
-            active = active.name.as_str()
+            profile = name_of_profile(lang, on),
+            active = profile_name(lang, active)
         );
         ui.colored_label(ui.visuals().warn_fg_color, text);
     }

@@ -7,12 +7,12 @@ use egui::{RichText, ScrollArea};
 
 use super::activities::result_words;
 use super::dates;
-use super::form::{busy_button_ui, home_file};
+use super::form::{busy_button_ui, home_file, name_of_profile};
 use super::i18n::{Lang, Text, lookup, t};
 use super::outbox::Outbox;
 use super::toasts::explain_code;
 use crate::core::{
-    Command, Event, ExportFormat, JournalEntry, JournalFilter, Latest, Operation, Outcome, SANDBOX,
+    Command, Event, ExportFormat, JournalEntry, JournalFilter, Latest, Operation, Outcome,
 };
 
 /// Most rows fetched at once.
@@ -205,11 +205,7 @@ impl HistoryScreen {
                     code_ui(ui, lang, e);
                     ui.label(e.duration_ms.to_string());
                     ui.label(e.attempt.to_string());
-                    let profile = if e.profile == SANDBOX {
-                        t(lang, Text::Sandbox)
-                    } else {
-                        e.profile.as_str()
-                    };
+                    let profile = name_of_profile(lang, &e.profile);
                     ui.label(RichText::new(profile).weak());
                     ui.end_row();
                 }

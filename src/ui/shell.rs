@@ -11,7 +11,7 @@ use super::composer::ComposerScreen;
 use super::customers::CustomersScreen;
 use super::form::{PRODUCTION_COLOUR, REMOTE_COLOUR, SANDBOX_COLOUR, profile_name};
 use super::history::HistoryScreen;
-use super::i18n::{Lang, Text, t};
+use super::i18n::{Lang, Text, t, tr};
 use super::outbox::{Caller, Outbox};
 use super::refusals::Offer;
 use super::settings::SettingsScreen;
@@ -148,7 +148,7 @@ fn top_bar_ui(ui: &mut egui::Ui, lang: Lang, state: &CoreState) -> Option<String
         } else {
             (REMOTE_COLOUR, "")
         };
-        ui.label(format!("{}:", t(lang, Text::Profile)));
+        ui.label(tr!(lang, "profile-colon"));
         ui.label(
             RichText::new(profile_name(lang, profile))
                 .strong()

@@ -74,10 +74,10 @@ impl Toasts {
                         .show(ui, |ui| {
                             ui.horizontal(|ui| {
                                 ui.label(
-                                    RichText::new(format!(
-                                        "{}: {}",
-                                        t(lang, toast.action),
-                                        t(lang, Text::Failed)
+                                    RichText::new(tr!(
+                                        lang,
+                                        "action-failed",
+                                        action = t(lang, toast.action)
                                     ))
                                     .strong()
                                     .color(ui.visuals().error_fg_color),
@@ -106,7 +106,7 @@ impl Toasts {
                                 dismissed = Some(toast.id);
                             }
                             if let Some(cause) = &toast.cause {
-                                ui.label(RichText::new(cause).small().weak());
+                                ui.label(RichText::new(cause).weak());
                             }
                         });
                     ui.add_space(6.0);

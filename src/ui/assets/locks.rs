@@ -10,7 +10,7 @@ use super::{AssetsScreen, EXPORT_FILE};
 use crate::core::wire::{LockResult, LockStatus};
 use crate::core::{Call, Command, Profile};
 use crate::ui::form::{
-    asset_numbers_from, csv_with_bom, danger_button, home_file, profile_line_ui,
+    asset_numbers_from, csv_with_bom, danger_button, home_file, name_of_profile, profile_line_ui,
 };
 use crate::ui::i18n::{Lang, Text, t, tr};
 
@@ -110,7 +110,8 @@ pub(super) fn results_ui(
             tr!(lang, "enable-results", ok = ok, n = n)
         };
         ui.label(RichText::new(title).strong());
-        ui.label(tr!(lang, "on-profile", profile = outcome.profile.as_str()));
+        let profile = name_of_profile(lang, &outcome.profile);
+        ui.label(tr!(lang, "on-profile", profile = profile));
         if ui.button(t(lang, Text::CopyResults)).clicked() {
             let text: String = outcome
                 .results
@@ -140,7 +141,12 @@ pub(super) fn results_ui(
             egui::Grid::new("lock_results_grid")
                 .striped(true)
                 .num_columns(3)
+                .spacing([24.0, 4.0])
                 .show(ui, |ui| {
+                    for head in [Text::AssetNumber, Text::StatusCode, Text::StatusWords] {
+                        ui.label(RichText::new(t(lang, head)).strong());
+                    }
+                    ui.end_row();
                     for r in &outcome.results {
                         ui.label(RichText::new(&r.asset_num).monospace());
                         ui.label((r.status as u8).to_string());
