@@ -167,7 +167,7 @@ pub fn profile_name(lang: Lang, profile: &Profile) -> &str {
 
 /// A profile's name as shown: the Sandbox's in the UI's language, any other as its user named
 /// it.
-pub fn name_of_profile<'a>(lang: Lang, name: &'a str) -> &'a str {
+pub fn name_of_profile(lang: Lang, name: &str) -> &str {
     if name == SANDBOX {
         t(lang, Text::Sandbox)
     } else {
