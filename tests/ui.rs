@@ -27,6 +27,15 @@ fn app_with_store(
     lang: Lang,
     store: std::sync::Arc<keyring_core::CredentialStore>,
 ) -> Harness<'static, DeskApp> {
+    app_sized(dir, lang, store, egui::vec2(1100.0, 720.0))
+}
+
+fn app_sized(
+    dir: &std::path::Path,
+    lang: Lang,
+    store: std::sync::Arc<keyring_core::CredentialStore>,
+    size: egui::Vec2,
+) -> Harness<'static, DeskApp> {
     let core = Core::start(CoreOptions {
         config_dir: dir.join("config"),
         data_dir: dir.join("data"),
@@ -42,7 +51,7 @@ fn app_with_store(
     let ctx = egui::Context::default();
     let app = DeskApp::new(core, prefs, &ctx);
     Harness::builder()
-        .with_size(egui::vec2(1100.0, 720.0))
+        .with_size(size)
         .with_context_setup(license_desk::ui::fonts::install)
         .build_ui_state(|ui, app: &mut DeskApp| app.root_ui(ui), app)
 }
@@ -800,6 +809,60 @@ fn list_demo_assets(harness: &mut Harness<'static, DeskApp>) {
     type_into(harness, "Enterprise global id", "EG0000000001");
     click(harness, "List assets");
     settle(harness, |h| h.query_by_label("8900000001").is_some());
+}
+
+/// The grid's default columns fit the default window and a small one; opening a row shows its
+/// details below it without moving any column; a disabled lock's badge stays in sight.
+#[test]
+fn the_asset_grid_fits_the_window_and_rows_open_below() {
+    for (width, height) in [(1100.0, 720.0), (900.0, 600.0)] {
+        let dir = tempfile::tempdir().expect("dir");
+        let store = keyring_core::mock::Store::new().expect("mock keyring");
+        let size = egui::vec2(width, height);
+        let mut harness = app_sized(dir.path(), Lang::En, store, size);
+        harness.run_ok();
+        list_demo_assets(&mut harness);
+        let headers = [
+            "Asset number",
+            "License type",
+            "Chip",
+            "Customer id",
+            "State",
+            "Validity",
+            "Extensions",
+            "Products",
+        ];
+        let places = |h: &Harness<'static, DeskApp>| -> Vec<egui::Rangef> {
+            // The titles are sort buttons.
+            let title = |t: &&str| {
+                h.get_by_role_and_label(egui::accesskit::Role::Button, t)
+                    .rect()
+            };
+            // Where each column is across; the results panel above may move the grid down.
+            headers.iter().map(title).map(|r| r.x_range()).collect()
+        };
+        let before = places(&harness);
+        for (title, range) in headers.iter().zip(&before) {
+            assert!(range.max <= width, "{title} at {range:?} in {width} px");
+        }
+        // Open the row of a lock, disable it: the columns stay where they were.
+        click(&mut harness, "8900000001");
+        click(&mut harness, "Disable selected");
+        click(&mut harness, "Disable 1 lock");
+        settle(&mut harness, |h| h.query_by_label("disabled").is_some());
+        harness
+            .get_all_by_label("+")
+            .next()
+            .expect("the first row's open button")
+            .click();
+        harness.run_ok();
+        harness.get_by_label_contains("Assignment: ");
+        assert_eq!(places(&harness), before, "{width} px");
+        let badge = harness.get_by_label("disabled").rect();
+        assert!(badge.right() <= width, "the badge at {badge:?}");
+        // The export path and its button are on screen (the bar wraps when narrow).
+        assert!(harness.get_by_label("Export CSV").rect().right() <= width);
+    }
 }
 
 #[test]

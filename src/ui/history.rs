@@ -78,7 +78,7 @@ impl HistoryScreen {
         if self.filters_ui(ui, lang) {
             self.refresh(out);
         }
-        ui.horizontal(|ui| {
+        ui.horizontal_wrapped(|ui| {
             let label = ui.label(t(lang, Text::ExportTo));
             if self.export_path.is_empty() {
                 self.export_path = home_file("license-desk-history.csv");
@@ -122,7 +122,7 @@ impl HistoryScreen {
     /// Operation, code and failures only, applied as they change; true when one did.
     fn filters_ui(&mut self, ui: &mut egui::Ui, lang: Lang) -> bool {
         let mut changed = false;
-        ui.horizontal(|ui| {
+        ui.horizontal_wrapped(|ui| {
             let label = ui.label(t(lang, Text::Operation));
             let shown = self.operation.map_or_else(
                 || t(lang, Text::AllOperations).to_owned(),

@@ -282,10 +282,12 @@ impl AssetsScreen {
                 ui.label(RichText::new(t(lang, Text::AssetsStart)).weak());
             }
         } else {
-            // Wide column sets scroll sideways rather than being cut.
+            // Columns fit the window; only one too narrow for their least widths scrolls
+            // sideways rather than cutting them.
+            let width = ui.available_width();
             egui::ScrollArea::horizontal()
                 .id_salt("assets_table_wide")
-                .show(ui, |ui| self.table_ui(ui, lang));
+                .show(ui, |ui| self.table_ui(ui, lang, width));
         }
         self.confirm_ui(ui.ctx(), out, lang);
         self.by_numbers_ui(ui.ctx(), lang, profile);
@@ -352,7 +354,7 @@ impl AssetsScreen {
         recent: &mut Vec<String>,
         profile: &Profile,
     ) {
-        ui.horizontal(|ui| {
+        ui.horizontal_wrapped(|ui| {
             let label = ui.label(t(lang, Text::EnterpriseGlobalId));
             let field = ui
                 .add(egui::TextEdit::singleline(&mut self.query.enterprise).desired_width(150.0))
@@ -387,7 +389,7 @@ impl AssetsScreen {
         if self.assets.is_empty() {
             return;
         }
-        ui.horizontal(|ui| {
+        ui.horizontal_wrapped(|ui| {
             let label = ui.label(t(lang, Text::Filter));
             if ui
                 .add(
@@ -421,11 +423,14 @@ impl AssetsScreen {
                     }
                 }
             });
+        });
+        // The export on a line of its own: its path is long and must not be cut.
+        ui.horizontal_wrapped(|ui| {
             let label = ui.label(t(lang, Text::ExportTo));
             if self.export.path.is_empty() {
                 self.export.path = home_file(EXPORT_FILE);
             }
-            ui.add(egui::TextEdit::singleline(&mut self.export.path).desired_width(200.0))
+            ui.add(egui::TextEdit::singleline(&mut self.export.path).desired_width(320.0))
                 .labelled_by(label.id);
             if busy_button_ui(ui, t(lang, Text::ExportCsv), self.export.call.is_waiting()) {
                 let body = self.view_csv(lang);
@@ -444,7 +449,7 @@ impl AssetsScreen {
 
     /// The selection's count and what can be done to it.
     fn selection_bar_ui(&mut self, ui: &mut egui::Ui, lang: Lang) {
-        ui.horizontal(|ui| {
+        ui.horizontal_wrapped(|ui| {
             let (count, locks) = self.selection_counts();
             ui.label(tr!(lang, "selected-count", n = count, locks = locks));
             if ui.button(t(lang, Text::SelectAllFiltered)).clicked() {

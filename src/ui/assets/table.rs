@@ -53,17 +53,19 @@ impl Col {
         }
     }
 
-    fn width(self) -> f32 {
+    /// The width the column would like, and the least it can do with (a number must stay
+    /// whole; words are truncated with "…" and shown whole on hover).
+    fn widths(self) -> (f32, f32) {
         match self {
-            Col::Number => 130.0,
-            Col::Type => 280.0,
-            Col::Chip => 110.0,
-            Col::Customer => 120.0,
-            Col::State => 110.0,
-            Col::Validity => 170.0,
-            Col::Extensions => 140.0,
-            Col::Products => 70.0,
-            Col::Created | Col::Updated => 90.0,
+            Col::Number => (110.0, 90.0),
+            Col::Type => (260.0, 80.0),
+            Col::Chip => (100.0, 50.0),
+            Col::Customer => (120.0, 60.0),
+            Col::State => (90.0, 60.0),
+            Col::Validity => (170.0, 80.0),
+            Col::Extensions => (130.0, 50.0),
+            Col::Products => (70.0, 40.0),
+            Col::Created | Col::Updated => (90.0, 80.0),
         }
     }
 }
@@ -142,6 +144,72 @@ fn badge_ui(ui: &mut egui::Ui, text: &str, colour: Color32) {
     );
 }
 
+/// The fixed columns: the open/close button and the row's action.
+const FIXED_WIDTH: f32 = 24.0 + 78.0;
+
+/// Each shown column's width: what it would like, scaled down to fit `width`, never below
+/// its least. A window too narrow even for that scrolls sideways.
+fn fit_widths(shown: &[Col], width: f32, spacing: f32) -> Vec<f32> {
+    let room = width - FIXED_WIDTH - spacing * (shown.len() + 2) as f32;
+    let wanted: f32 = shown.iter().map(|c| c.widths().0).sum();
+    let mut scale = if wanted > 0.0 {
+        (room / wanted).min(1.0)
+    } else {
+        1.0
+    };
+    let fit = |scale: f32| -> Vec<f32> {
+        shown
+            .iter()
+            .map(|c| {
+                let (want, least) = c.widths();
+                (want * scale).max(least)
+            })
+            .collect()
+    };
+    let mut widths = fit(scale);
+    // Columns held at their least leave the others to shrink more: a few rounds settle it.
+    for _ in 0..4 {
+        let over = widths.iter().sum::<f32>() - room;
+        let flexible: f32 = shown
+            .iter()
+            .map(|c| c.widths())
+            .filter(|(want, least)| want * scale > *least)
+            .map(|(want, _)| want)
+            .sum();
+        if over <= 0.5 || flexible <= 0.0 {
+            break;
+        }
+        scale -= over / flexible;
+        widths = fit(scale);
+    }
+    // What is left (a wide window) goes to the last column.
+    let used: f32 = widths.iter().sum();
+    if let Some(last) = widths.last_mut()
+        && used < room
+    {
+        *last += room - used;
+    }
+    widths
+}
+
+/// An open row's number cell: the number, then the details drawn across the whole row
+/// (the other cells are one line high; their lower part is empty).
+fn open_row_ui(ui: &mut egui::Ui, lang: Lang, a: &Asset, row_right: f32) {
+    let cell = ui.max_rect();
+    let clip = ui.clip_rect();
+    let across = egui::Rect::from_x_y_ranges(cell.left()..=row_right, cell.y_range());
+    ui.set_clip_rect(egui::Rect::from_x_y_ranges(
+        clip.left()..=row_right.min(ui.ctx().content_rect().right()),
+        clip.y_range(),
+    ));
+    ui.scope_builder(egui::UiBuilder::new().max_rect(across), |ui| {
+        ui.vertical(|ui| {
+            ui.label(RichText::new(&a.asset_num).monospace());
+            details_ui(ui, lang, a);
+        });
+    });
+}
+
 /// An expanded row: extensions, assignment, products, each on one line that runs on across
 /// the row.
 fn details_ui(ui: &mut egui::Ui, lang: Lang, a: &Asset) {
@@ -194,8 +262,17 @@ fn details_ui(ui: &mut egui::Ui, lang: Lang, a: &Asset) {
 }
 
 impl AssetsScreen {
-    pub(super) fn table_ui(&mut self, ui: &mut egui::Ui, lang: Lang) {
+    /// The grid, its columns sized to fit `width` (the screen's, measured outside the
+    /// sideways scrolling that only a very narrow window needs).
+    pub(super) fn table_ui(&mut self, ui: &mut egui::Ui, lang: Lang, width: f32) {
         let shown = self.grid.shown.clone();
+        // The table's own vertical scroll bar takes its share of the width.
+        let room = width - ui.spacing().scroll.allocated_width() - 4.0;
+        let widths = fit_widths(&shown, room, ui.spacing().item_spacing.x);
+        let row_right = ui.cursor().left()
+            + FIXED_WIDTH
+            + widths.iter().sum::<f32>()
+            + ui.spacing().item_spacing.x * (shown.len() + 1) as f32;
         let mut clicks = Clicks::default();
         let busy = self.locks.call.is_waiting();
         let heights = self.row_heights(ui.text_style_height(&egui::TextStyle::Body));
@@ -205,17 +282,12 @@ impl AssetsScreen {
         let mut table = TableBuilder::new(ui)
             .id_salt("assets_table")
             .striped(true)
-            .resizable(true)
             .sense(egui::Sense::click())
             .cell_layout(egui::Layout::left_to_right(egui::Align::Min))
             .column(Column::exact(24.0))
-            .column(Column::exact(78.0));
-        for col in &shown {
-            // The number column carries an expanded row's details, which run on to the right.
-            let column = Column::initial(col.width())
-                .at_least(40.0)
-                .clip(*col != Col::Number);
-            table = table.column(column);
+            .column(Column::exact(FIXED_WIDTH - 24.0));
+        for w in &widths {
+            table = table.column(Column::exact(*w).clip(true));
         }
         let sort = self.grid.sort;
         table
@@ -224,7 +296,7 @@ impl AssetsScreen {
             })
             .body(|body| {
                 let add_row = |row: egui_extras::TableRow<'_, '_>| {
-                    self.row_ui(row, lang, &shown, busy, &mut clicks);
+                    self.row_ui(row, lang, (&shown, row_right), busy, &mut clicks);
                 };
                 match heights {
                     Some(heights) => body.heterogeneous_rows(heights.into_iter(), add_row),
@@ -254,11 +326,13 @@ impl AssetsScreen {
         })
     }
 
+    /// One row; an open row's details run on below its first line, across the row up to
+    /// `row_right`, without widening any column.
     fn row_ui(
         &self,
         mut row: egui_extras::TableRow<'_, '_>,
         lang: Lang,
-        shown: &[Col],
+        (shown, row_right): (&[Col], f32),
         busy: bool,
         clicks: &mut Clicks,
     ) {
@@ -286,11 +360,9 @@ impl AssetsScreen {
         });
         for col in shown {
             row.col(|ui| {
+                ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Truncate);
                 if *col == Col::Number && expanded {
-                    ui.vertical(|ui| {
-                        ui.label(RichText::new(&a.asset_num).monospace());
-                        details_ui(ui, lang, a);
-                    });
+                    open_row_ui(ui, lang, a, row_right);
                 } else {
                     cell_ui(ui, lang, a, *col);
                 }

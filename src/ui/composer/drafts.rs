@@ -206,7 +206,7 @@ impl ComposerScreen {
     }
 
     pub(super) fn drafts_bar_ui(&mut self, ui: &mut egui::Ui, out: &Outbox<'_>, lang: Lang) {
-        ui.horizontal(|ui| {
+        ui.horizontal_wrapped(|ui| {
             let current = self.draft.as_ref().and_then(|d| d.id);
             if let Some(id) = self.draft_choice_ui(ui, lang, current) {
                 self.save_now(out);

@@ -108,7 +108,7 @@ impl ComposerScreen {
     }
 
     pub(super) fn file_bar_ui(&mut self, ui: &mut egui::Ui, out: &Outbox<'_>, lang: Lang) {
-        ui.horizontal(|ui| self.file_buttons_ui(ui, out, lang));
+        ui.horizontal_wrapped(|ui| self.file_buttons_ui(ui, out, lang));
         let file = &self.file;
         if file.read_call.is_waiting() {
             ui.horizontal(|ui| {
