@@ -613,6 +613,58 @@ fn open_composer(harness: &mut Harness<'static, DeskApp>) {
     });
 }
 
+/// Dates are typed or picked; ticking "Valid until" starts a year on, not today; a date that
+/// is not one is kept as typed and blocks the submit; a short validity is pointed out.
+#[test]
+fn composer_dates_are_typed_checked_and_short_validity_is_said() {
+    let dir = tempfile::tempdir().expect("dir");
+    let mut harness = app(dir.path(), Lang::En);
+    harness.run_ok();
+    open_composer(&mut harness);
+    click(
+        &mut harness,
+        "Order 1 › Asset 1 › Asset numbers: at least one asset number required",
+    );
+    let today = jiff::Zoned::now().date();
+    click(&mut harness, "Valid until");
+    let typed = "Valid until (year-month-day)";
+    let a_year_on = today.checked_add(jiff::ToSpan::years(1)).expect("date");
+    assert_eq!(
+        harness.get_by_label(typed).value().as_deref(),
+        Some(a_year_on.to_string().as_str())
+    );
+    assert!(
+        harness
+            .query_by_label_contains("only: check the date")
+            .is_none()
+    );
+
+    type_into(&mut harness, typed, "2027-13-01");
+    harness.get_by_label_contains("2 problems");
+    harness.get_by_label(
+        "Order 1 › Asset 1 › Valid until: must be a date: year-month-day, as 2027-11-23",
+    );
+    assert_eq!(
+        harness.get_by_label(typed).value().as_deref(),
+        Some("2027-13-01")
+    );
+
+    let soon = today.checked_add(jiff::ToSpan::days(9)).expect("date");
+    type_into(&mut harness, typed, &soon.to_string());
+    harness.get_by_label_contains("1 problem");
+    harness.get_by_label("valid for 10 days only: check the date");
+
+    // The duration says its format, and is checked (on a new product, whose URI is missing).
+    click(&mut harness, "Add product");
+    harness.get_by_label_contains("2 problems");
+    type_into(&mut harness, "Duration (y-m-d)", "1年");
+    harness.get_by_label_contains("3 problems");
+    harness
+        .get_by_label("must be years-months-days, as 1-0-0 for one year or 0-6-0 for six months");
+    type_into(&mut harness, "Duration (y-m-d)", "1-0-0");
+    harness.get_by_label_contains("2 problems");
+}
+
 #[test]
 fn composer_builds_a_purchase_with_a_package_tree_fills_numbers_and_submits_it() {
     let dir = tempfile::tempdir().expect("dir");

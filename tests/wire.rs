@@ -2734,6 +2734,16 @@ fn email_addresses() {
 }
 
 #[test]
+fn time_expressions_are_years_months_days() {
+    for ok in ["1-0-0", "0-6-0", "0-0-30", "10-11-12"] {
+        assert!(validate::is_duration(ok), "{ok}");
+    }
+    for bad in ["1年", "1", "1-0", "1-0-0-0", "-1-0", "a-b-c", "1 -0-0", ""] {
+        assert!(!validate::is_duration(bad), "{bad:?}");
+    }
+}
+
+#[test]
 fn mobile_numbers_as_people_paste_them() {
     for (pasted, mobile) in [
         ("13800138000", Some("13800138000")),

@@ -569,3 +569,13 @@ keyring-memory-help = This machine has no keyring (Secret Service, Credential Ma
 stale-results = The form has changed since this query: the results below are for what was asked then. Query again to update them.
 profile-colon = Profile:
 action-failed = { $action }: Failed
+problem-not-a-date = must be a date: year-month-day, as 2027-11-23
+problem-not-a-duration = must be years-months-days, as 1-0-0 for one year or 0-6-0 for six months
+hint-timeDurationExpression = years-months-days, as 1-0-0
+date-pick = Calendar…
+date-short-validity = valid for { $days ->
+        [one] 1 day
+       *[other] { $days } days
+    } only: check the date
+date-past = already past: check the date
+date-typed = { $field } (year-month-day)

@@ -1,6 +1,7 @@
-//! A date field of our own: a button showing the day, whose popup pages through months and
-//! picks a day, with month and weekday names in the UI's language (egui_extras' picker speaks
-//! English only).
+//! A calendar of our own: a button whose popup pages through months and picks a day, with
+//! month and weekday names in the UI's language (egui_extras' picker speaks English only).
+//! Its buttons stay where they are from month to month: the title has a fixed width and every
+//! month shows six weeks.
 
 use jiff::ToSpan;
 use jiff::civil::Date;
@@ -8,7 +9,7 @@ use jiff::civil::Date;
 use super::dates;
 use super::i18n::{Lang, tr};
 
-/// Shows `day` and lets the user pick another; the response is `changed` when one was picked.
+/// Lets the user pick a day other than `day`; the response is `changed` when one was picked.
 pub fn date_field_ui(
     ui: &mut egui::Ui,
     lang: Lang,
@@ -20,7 +21,7 @@ pub fn date_field_ui(
     // Paging through months must not close the popup: only a click outside it, or a pick.
     let config = egui::containers::menu::MenuConfig::new()
         .close_behavior(egui::PopupCloseBehavior::CloseOnClickOutside);
-    let (response, _) = egui::containers::menu::MenuButton::new(day.to_string())
+    let (response, _) = egui::containers::menu::MenuButton::new(tr!(lang, "date-pick"))
         .config(config)
         .ui(ui, |ui| {
             // The month on show, kept while the popup is open.
@@ -65,7 +66,10 @@ fn month_bar_ui(ui: &mut egui::Ui, lang: Lang, month: &mut Date) {
             year = i64::from(month.year()),
             month = i64::from(month.month())
         );
-        ui.label(egui::RichText::new(title).strong());
+        ui.add_sized(
+            [120.0, 20.0],
+            egui::Label::new(egui::RichText::new(title).strong()),
+        );
         if ui
             .button("›")
             .on_hover_text(tr!(lang, "date-next-month"))
@@ -109,6 +113,14 @@ fn days_ui(
                 ui.end_row();
             }
         }
+        // Six weeks whatever the month, so that what is below does not move.
+        let used = i32::from(blanks) + i32::from(month.days_in_month());
+        for cell in used..42 {
+            ui.label(" ");
+            if (cell + 1) % 7 == 0 {
+                ui.end_row();
+            }
+        }
     });
     picked
 }
@@ -135,7 +147,7 @@ mod tests {
     #[test]
     fn a_day_of_the_next_month_is_picked_in_chinese() {
         let mut harness = field(Lang::Zh, date(2026, 11, 23));
-        harness.get_by_label("2026-11-23").click();
+        harness.get_by_label("日历…").click();
         harness.run();
         harness.get_by_label("2026年11月");
         harness.get_by_label("一");
@@ -154,12 +166,28 @@ mod tests {
     #[test]
     fn months_are_named_in_english() {
         let mut harness = field(Lang::En, date(2026, 1, 5));
-        harness.get_by_label("2026-01-05").click();
+        harness.get_by_label("Calendar…").click();
         harness.run();
         harness.get_by_label("January 2026");
         harness.get_by_label("‹").click();
         harness.run();
         harness.get_by_label("December 2025");
         harness.get_by_label("Mo");
+    }
+
+    #[test]
+    fn the_buttons_stay_put_from_month_to_month() {
+        let mut harness = field(Lang::En, date(2026, 2, 5));
+        harness.get_by_label("Calendar…").click();
+        harness.run();
+        let places = |h: &Harness<'static, Date>| {
+            (h.get_by_label("›").rect(), h.get_by_label("Today").rect())
+        };
+        // February 2026 fits four weeks; March 2026 spans six.
+        let february = places(&harness);
+        harness.get_by_label("›").click();
+        harness.run();
+        harness.get_by_label("March 2026");
+        assert_eq!(places(&harness), february);
     }
 }

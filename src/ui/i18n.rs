@@ -767,8 +767,8 @@ mod tests {
             "1 asset number, 2 products."
         );
         // Chinese has one form.
-        assert_eq!(tr!(Lang::Zh, "do-disable", n = 1), "禁用 1 把锁");
-        assert_eq!(tr!(Lang::Zh, "do-disable", n = 2), "禁用 2 把锁");
+        assert_eq!(tr!(Lang::Zh, "do-disable", n = 1), "禁用 1 把加密锁");
+        assert_eq!(tr!(Lang::Zh, "do-disable", n = 2), "禁用 2 把加密锁");
         // No isolation marks around arguments: egui would draw them as boxes.
         assert!(!tr!(Lang::En, "on-profile", profile = "Sandbox").contains('\u{2068}'));
         assert_eq!(t(Lang::Zh, Text::Customers), "客户");

@@ -127,6 +127,8 @@ pub fn kind_words(lang: Lang, kind: &ProblemKind) -> String {
         }
         NotJson => tr!(lang, "problem-not-json"),
         NotAWholeNumber => t(lang, Text::NotANumber).to_owned(),
+        NotADate => tr!(lang, "problem-not-a-date"),
+        NotADuration => tr!(lang, "problem-not-a-duration"),
     }
 }
 
@@ -192,6 +194,8 @@ mod tests {
             TooDeep { max: 16 },
             NotJson,
             NotAWholeNumber,
+            NotADate,
+            NotADuration,
         ]
     }
 

@@ -7,9 +7,9 @@ use super::node::NodeId;
 use crate::core::wire::BatchOrderRequest;
 use crate::core::wire::validate::{self, Problem, ProblemKind};
 
-/// Text typed in a number field that is not a number, by node and field: kept as typed,
-/// and a problem of the batch until corrected.
-pub(super) type Unparsed = HashMap<(NodeId, &'static str), String>;
+/// Text typed in a number or date field that is not one, by node and field: kept as typed,
+/// with its problem, which is the batch's until corrected.
+pub(super) type Unparsed = HashMap<(NodeId, &'static str), (String, ProblemKind)>;
 
 #[derive(Default)]
 pub(super) struct Check {
@@ -46,9 +46,9 @@ impl Check {
             return;
         }
         self.problems = validate::batch_order(batch);
-        for (node, field) in self.unparsed.keys() {
-            let problem = Problem::new(node.path_of(field), ProblemKind::NotAWholeNumber);
-            self.problems.push(problem);
+        for ((node, field), (_, kind)) in &self.unparsed {
+            self.problems
+                .push(Problem::new(node.path_of(field), kind.clone()));
         }
         self.counts.clear();
         for p in &self.problems {

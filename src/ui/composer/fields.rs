@@ -8,12 +8,13 @@ use egui::{Response, RichText};
 use super::super::date_field::date_field_ui;
 use super::super::dates::{self, day_ms, local_day};
 use super::super::form::normalize_mobile;
-use super::super::i18n::{Lang, Text, t};
+use super::super::i18n::{Lang, Text, lookup, t, tr};
 use super::super::labels::field_label;
 use super::super::problems::{at_words, kind_words};
 use super::check::Unparsed;
 use super::node::NodeId;
-use crate::core::wire::validate::{Problem, Seg};
+use crate::core::wire::validate::{Problem, ProblemKind, Seg};
+use jiff::civil::Date;
 
 /// A problem of the node being edited: the field it is in, and what is wrong in words (with
 /// the line, for an item of a list field).
@@ -95,9 +96,13 @@ impl FormCx<'_> {
         required: bool,
         value: &mut Option<String>,
     ) {
+        let hint = lookup(self.lang, &format!("hint-{field}")).unwrap_or("");
         self.row(ui, field, required, |ui| {
             let mut text = value.clone().unwrap_or_default();
-            let response = ui.add(egui::TextEdit::singleline(&mut text).desired_width(280.0));
+            let edit = egui::TextEdit::singleline(&mut text)
+                .hint_text(hint)
+                .desired_width(280.0);
+            let response = ui.add(edit);
             if response.changed() {
                 if MOBILE_FIELDS.contains(&field) {
                     normalize_mobile(&mut text);
@@ -121,7 +126,7 @@ impl FormCx<'_> {
     {
         let key = (self.node.clone(), field);
         let mut text = match self.unparsed.get(&key) {
-            Some(typed) => typed.clone(),
+            Some((typed, _)) => typed.clone(),
             None => value.map(|v| v.to_string()).unwrap_or_default(),
         };
         let mut changed = false;
@@ -141,45 +146,57 @@ impl FormCx<'_> {
             *value = Some(n);
             self.unparsed.remove(&key);
         } else {
-            self.unparsed.insert(key, text);
+            self.unparsed
+                .insert(key, (text, ProblemKind::NotAWholeNumber));
         }
     }
 
     /// A date, stored as epoch milliseconds of local time: the start of the day, or its last
-    /// millisecond for an end date (valid *until* that day).
+    /// millisecond for an end date (valid *until* that day). Typed (`2027-11-23`) or picked;
+    /// ticked, it starts on today, or a year on for an end date; an end date less than a month
+    /// away is pointed out.
     pub fn date(
         &mut self,
         ui: &mut egui::Ui,
-        field: &str,
+        field: &'static str,
         end_of_day: bool,
         value: &mut Option<i64>,
     ) {
         let lang = self.lang;
+        let key = (self.node.clone(), field);
+        let typed = self.unparsed.get(&key).map(|(text, _)| text.clone());
+        let mut edit = None;
         self.row(ui, field, false, |ui| {
             ui.horizontal(|ui| {
-                let mut day = value.and_then(local_day).unwrap_or_else(dates::today);
-                let was_set = value.is_some();
-                let mut set = was_set;
-                let mut response = ui.checkbox(&mut set, "");
-                if set {
-                    let picker = date_field_ui(ui, lang, field, &mut day);
-                    if picker.changed() || !was_set {
-                        *value = day_ms(day, end_of_day);
-                        response.mark_changed();
-                    }
-                    if let Some(ms) = value {
-                        ui.label(RichText::new(ms.to_string()).weak().small());
-                    }
-                } else {
-                    if was_set {
-                        *value = None;
-                    }
-                    ui.label(RichText::new(t(lang, Text::NotSet)).weak());
-                }
-                response
+                let cx = DateCx {
+                    lang,
+                    field,
+                    end_of_day,
+                };
+                date_row_ui(ui, &cx, *value, typed, &mut edit)
             })
             .inner
         });
+        match edit {
+            None => {}
+            Some(DateEdit::Clear) => {
+                *value = None;
+                self.unparsed.remove(&key);
+            }
+            Some(DateEdit::Day(day)) => {
+                *value = day_ms(day, end_of_day);
+                self.unparsed.remove(&key);
+            }
+            Some(DateEdit::Typed(text)) => match text.trim().parse::<Date>() {
+                Ok(day) => {
+                    *value = day_ms(day, end_of_day);
+                    self.unparsed.remove(&key);
+                }
+                Err(_) => {
+                    self.unparsed.insert(key, (text, ProblemKind::NotADate));
+                }
+            },
+        }
     }
 
     /// A flag sent only when on (off leaves the platform's default, false).
@@ -269,5 +286,93 @@ impl FormCx<'_> {
             ui.data_mut(|d| d.insert_temp(id, buffer));
             response
         });
+    }
+}
+
+/// What a date row changed.
+enum DateEdit {
+    Clear,
+    Day(Date),
+    Typed(String),
+}
+
+struct DateCx {
+    lang: Lang,
+    field: &'static str,
+    end_of_day: bool,
+}
+
+/// The checkbox, the typed date, the calendar and the note on a short validity.
+fn date_row_ui(
+    ui: &mut egui::Ui,
+    cx: &DateCx,
+    value: Option<i64>,
+    typed: Option<String>,
+    edit: &mut Option<DateEdit>,
+) -> Response {
+    let was_set = value.is_some() || typed.is_some();
+    let mut set = was_set;
+    let mut response = ui.checkbox(&mut set, "");
+    if set != was_set {
+        *edit = Some(if set {
+            DateEdit::Day(default_day(cx.end_of_day))
+        } else {
+            DateEdit::Clear
+        });
+        response.mark_changed();
+    }
+    if !set {
+        ui.label(RichText::new(t(cx.lang, Text::NotSet)).weak());
+        return response;
+    }
+    let shown = value.and_then(local_day);
+    let mut text = typed.unwrap_or_else(|| shown.map(|d| d.to_string()).unwrap_or_default());
+    let typing = ui.add(
+        egui::TextEdit::singleline(&mut text)
+            .hint_text("2027-11-23")
+            .desired_width(90.0),
+    );
+    let name = tr!(
+        cx.lang,
+        "date-typed",
+        field = field_label(cx.lang, cx.field)
+    );
+    typing.widget_info(|| egui::WidgetInfo::labeled(egui::Role::TextInput, true, &name));
+    if typing.changed() {
+        *edit = Some(DateEdit::Typed(text));
+        response.mark_changed();
+    }
+    let mut day = shown.unwrap_or_else(|| default_day(cx.end_of_day));
+    if date_field_ui(ui, cx.lang, cx.field, &mut day).changed() {
+        *edit = Some(DateEdit::Day(day));
+        response.mark_changed();
+    }
+    if cx.end_of_day
+        && let Some(day) = shown
+    {
+        short_validity_ui(ui, cx.lang, day);
+    }
+    response
+}
+
+/// A newly ticked date: today to start, a year on to end (a day-long license is rarely meant).
+fn default_day(end_of_day: bool) -> Date {
+    let today = dates::today();
+    if end_of_day {
+        today.checked_add(jiff::ToSpan::years(1)).unwrap_or(today)
+    } else {
+        today
+    }
+}
+
+/// An end date less than a month away, or past, said beside the field.
+fn short_validity_ui(ui: &mut egui::Ui, lang: Lang, end: Date) {
+    let days = (end - dates::today()).get_days();
+    let warn = ui.visuals().warn_fg_color;
+    if days < 0 {
+        ui.colored_label(warn, tr!(lang, "date-past"));
+    } else if days < 31 {
+        let days = i64::from(days) + 1;
+        ui.colored_label(warn, tr!(lang, "date-short-validity", days = days));
     }
 }

@@ -51,6 +51,15 @@ pub fn mobile_from(s: &str) -> Option<String> {
     is_mobile(national).then(|| national.to_owned())
 }
 
+/// The interface's time expression: years-months-days, each a whole number (`1-0-0`).
+pub fn is_duration(s: &str) -> bool {
+    let parts: Vec<&str> = s.split('-').collect();
+    parts.len() == 3
+        && parts
+            .iter()
+            .all(|p| !p.is_empty() && p.len() <= 4 && p.bytes().all(|b| b.is_ascii_digit()))
+}
+
 /// A plausible e-mail address: one `@` with text on both sides and a dot in the domain.
 pub fn is_email(s: &str) -> bool {
     match s.split_once('@') {
@@ -115,6 +124,14 @@ impl Check {
             && !is_mobile(v)
         {
             self.push(at, ProblemKind::NotMobile);
+        }
+    }
+
+    fn duration(&mut self, at: &At<'_>, value: &Option<String>) {
+        if let Some(v) = value.as_deref().filter(|v| !v.is_empty())
+            && !is_duration(v)
+        {
+            self.push(at, ProblemKind::NotADuration);
         }
     }
 
@@ -435,6 +452,10 @@ fn check_merchandise(
         &m.merchandise_name,
         MAX_TEXT_LEN,
     );
+    c.duration(
+        &at.field("timeDurationExpression"),
+        &m.time_duration_expression,
+    );
     for (k, p) in m.license_order_product_list.iter().enumerate() {
         check_product(c, &at.item("licenseOrderProductList", k), order_type, p);
     }
@@ -475,6 +496,10 @@ fn check_product(c: &mut Check, at: &At<'_>, order_type: OrderType, p: &ProductE
         c.optional(&at.field(name), value, max);
     }
     c.window(at, p.limit_start_date, p.limit_end_date);
+    c.duration(
+        &at.field("timeDurationExpression"),
+        &p.time_duration_expression,
+    );
     c.not_negative(
         &at.field("limitConcurrent"),
         p.limit_concurrent.map(i64::from),

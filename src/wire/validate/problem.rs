@@ -162,6 +162,10 @@ pub enum ProblemKind {
     NotJson,
     /// Text typed (or read from a file) where a whole number goes.
     NotAWholeNumber,
+    /// Text typed where a date (`2027-11-23`) goes.
+    NotADate,
+    /// A time expression not in the interface's years-months-days form (`1-0-0`).
+    NotADuration,
 }
 
 impl fmt::Display for ProblemKind {
@@ -221,6 +225,10 @@ impl fmt::Display for ProblemKind {
             }
             Self::NotJson => f.write_str("must be an object or a string holding JSON"),
             Self::NotAWholeNumber => f.write_str("must be a whole number"),
+            Self::NotADate => f.write_str("must be a date: year-month-day, as 2027-11-23"),
+            Self::NotADuration => {
+                f.write_str("must be years-months-days, as 1-0-0 for one year or 0-6-0 for six months")
+            }
         }
     }
 }
