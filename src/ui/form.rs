@@ -232,6 +232,17 @@ where
     format!("\u{feff}{}", String::from_utf8_lossy(&bytes))
 }
 
+/// A confirmation's body, of one height whatever it says (it scrolls when long), so that the
+/// buttons below it are where they were the last time the dialog was open.
+pub fn dialog_body_ui(ui: &mut egui::Ui, height: f32, add: impl FnOnce(&mut egui::Ui)) {
+    egui::ScrollArea::vertical()
+        .id_salt("dialog_body")
+        .min_scrolled_height(height)
+        .max_height(height)
+        .auto_shrink([false, false])
+        .show(ui, add);
+}
+
 /// A button for what cannot be taken back lightly (disable locks, delete, remove): white on red.
 pub fn danger_button(text: impl Into<String>) -> egui::Button<'static> {
     egui::Button::new(RichText::new(text.into()).color(Color32::WHITE)).fill(DANGER_COLOUR)

@@ -5,8 +5,8 @@
 use egui::RichText;
 
 use super::form::{
-    Field, PRODUCTION_COLOUR, SANDBOX_COLOUR, busy_button_ui, field_ui, field_with_ui, grid_ui,
-    submit_button_ui,
+    Field, PRODUCTION_COLOUR, SANDBOX_COLOUR, busy_button_ui, danger_button, field_ui,
+    field_with_ui, grid_ui, submit_button_ui,
 };
 use super::i18n::{Lang, Text, t, tr};
 use super::outbox::Outbox;
@@ -310,7 +310,10 @@ impl SettingsScreen {
             ui.label(t(lang, Text::RemoveProfileWarning));
             ui.add_space(8.0);
             ui.horizontal(|ui| {
-                if ui.button(t(lang, Text::ConfirmRemove)).clicked() {
+                if ui
+                    .add(danger_button(t(lang, Text::ConfirmRemove)))
+                    .clicked()
+                {
                     self.remove
                         .start(out.send(Command::RemoveProfile { name: name.clone() }));
                     self.confirm_remove = None;

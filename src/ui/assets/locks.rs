@@ -10,7 +10,8 @@ use super::{AssetsScreen, EXPORT_FILE};
 use crate::core::wire::{LockResult, LockStatus};
 use crate::core::{Call, Command, Profile};
 use crate::ui::form::{
-    asset_numbers_from, csv_with_bom, danger_button, home_file, name_of_profile, profile_line_ui,
+    asset_numbers_from, csv_with_bom, danger_button, dialog_body_ui, home_file, name_of_profile,
+    profile_line_ui,
 };
 use crate::ui::i18n::{Lang, Text, t, tr};
 
@@ -169,8 +170,8 @@ impl AssetsScreen {
         };
         let mut decided = None;
         let modal = egui::Modal::new(egui::Id::unique("confirm_lock")).show(ctx, |ui| {
-            ui.set_max_width(460.0);
-            confirm_lock_body_ui(ui, lang, action);
+            ui.set_width(460.0);
+            dialog_body_ui(ui, 190.0, |ui| confirm_lock_body_ui(ui, lang, action));
             ui.add_space(8.0);
             // The same buttons in the same places whatever the dialog says above them.
             ui.horizontal(|ui| {

@@ -11,6 +11,7 @@ use super::{ComposerScreen, Hints, OpenDraft};
 use crate::core::files::parse_order_file;
 use crate::core::wire::BatchOrderRequest;
 use crate::core::{Command, DraftSummary, Event, Latest, Outcome};
+use crate::ui::form::danger_button;
 use crate::ui::i18n::{Lang, Text, t, tr};
 
 /// Edits are saved this long after the last change (every keystroke would be too many writes).
@@ -299,7 +300,10 @@ impl ComposerScreen {
             );
             ui.label(t(lang, Text::CannotUndo));
             ui.horizontal(|ui| {
-                if ui.button(t(lang, Text::ConfirmDeleteDraft)).clicked() {
+                if ui
+                    .add(danger_button(t(lang, Text::ConfirmDeleteDraft)))
+                    .clicked()
+                {
                     drafts.changed_at = None;
                     drafts
                         .delete_call

@@ -10,7 +10,9 @@ use super::batch::summarize;
 use super::node::NodeId;
 use crate::core::wire::BatchOrderResult;
 use crate::core::{Call, Command, Event, Latest, Outcome, Profile};
-use crate::ui::form::{busy_button_ui, profile_name, warn_if_production};
+use crate::ui::form::{
+    busy_button_ui, danger_button, dialog_body_ui, profile_name, warn_if_production,
+};
 use crate::ui::i18n::{Lang, Text, t, tr};
 
 /// Problems listed at most; the count says how many there are in all.
@@ -163,55 +165,63 @@ impl ComposerScreen {
         let mut send = false;
         let mut close = false;
         let modal = egui::Modal::new(egui::Id::unique("confirm_submit")).show(ctx, |ui| {
-            ui.set_max_width(520.0);
-            let question = tr!(
-                lang,
-                "confirm-submit",
-                profile = profile_name(lang, profile)
-            );
-            ui.label(warn_if_production(question, profile));
-            ui.label(tr!(
-                lang,
-                "summary-orders",
-                n = draft.batch.order_list.len(),
-                new = summary.new_buy,
-                assets = summary.delete_asset,
-                products = summary.delete_product
-            ));
-            ui.label(tr!(
-                lang,
-                "summary-counts",
-                assets = summary.asset_numbers,
-                products = summary.products
-            ));
-            for d in summary.deletions.iter().take(20) {
-                let text = if d.products.is_empty() {
-                    tr!(
-                        lang,
-                        "removes-assets",
-                        seq = d.sequence,
-                        assets = list_words(&d.assets)
-                    )
-                } else {
-                    tr!(
-                        lang,
-                        "removes-products",
-                        seq = d.sequence,
-                        products = list_words(&d.products),
-                        assets = list_words(&d.assets)
-                    )
-                };
-                ui.colored_label(ui.visuals().warn_fg_color, text);
-            }
-            if !summary.deletions.is_empty() {
-                ui.label(t(lang, Text::DeletesFinal));
-            }
-            if repeat {
-                ui.label(tr!(lang, "repeat-warning", id = channel_order_id.as_str()));
-            }
+            ui.set_width(520.0);
+            dialog_body_ui(ui, 240.0, |ui| {
+                let question = tr!(
+                    lang,
+                    "confirm-submit",
+                    profile = profile_name(lang, profile)
+                );
+                ui.label(warn_if_production(question, profile));
+                ui.label(tr!(
+                    lang,
+                    "summary-orders",
+                    n = draft.batch.order_list.len(),
+                    new = summary.new_buy,
+                    assets = summary.delete_asset,
+                    products = summary.delete_product
+                ));
+                ui.label(tr!(
+                    lang,
+                    "summary-counts",
+                    assets = summary.asset_numbers,
+                    products = summary.products
+                ));
+                for d in summary.deletions.iter().take(20) {
+                    let text = if d.products.is_empty() {
+                        tr!(
+                            lang,
+                            "removes-assets",
+                            seq = d.sequence,
+                            assets = list_words(&d.assets)
+                        )
+                    } else {
+                        tr!(
+                            lang,
+                            "removes-products",
+                            seq = d.sequence,
+                            products = list_words(&d.products),
+                            assets = list_words(&d.assets)
+                        )
+                    };
+                    ui.colored_label(ui.visuals().warn_fg_color, text);
+                }
+                if !summary.deletions.is_empty() {
+                    ui.label(t(lang, Text::DeletesFinal));
+                }
+                if repeat {
+                    ui.label(tr!(lang, "repeat-warning", id = channel_order_id.as_str()));
+                }
+            });
             ui.add_space(8.0);
             ui.horizontal(|ui| {
-                if ui.button(t(lang, Text::Send)).clicked() {
+                // Deletions cannot be undone: the button says so by its look.
+                let button = if summary.deletions.is_empty() {
+                    egui::Button::new(t(lang, Text::Send))
+                } else {
+                    danger_button(t(lang, Text::Send))
+                };
+                if ui.add(button).clicked() {
                     send = true;
                 }
                 if ui.button(t(lang, Text::Cancel)).clicked() {
