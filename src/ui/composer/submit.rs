@@ -6,7 +6,7 @@ use egui::RichText;
 use super::super::outbox::Outbox;
 use super::super::problems::problem_words;
 use super::ComposerScreen;
-use super::batch::summarize;
+use super::batch::{Summary, summarize};
 use super::node::NodeId;
 use crate::core::wire::BatchOrderResult;
 use crate::core::{Call, Command, Event, Latest, Outcome, Profile};
@@ -167,51 +167,13 @@ impl ComposerScreen {
         let modal = egui::Modal::new(egui::Id::unique("confirm_submit")).show(ctx, |ui| {
             ui.set_width(520.0);
             dialog_body_ui(ui, 240.0, |ui| {
-                let question = tr!(
-                    lang,
-                    "confirm-submit",
-                    profile = profile_name(lang, profile)
-                );
-                ui.label(warn_if_production(question, profile));
-                ui.label(tr!(
-                    lang,
-                    "summary-orders",
-                    n = draft.batch.order_list.len(),
-                    new = summary.new_buy,
-                    assets = summary.delete_asset,
-                    products = summary.delete_product
-                ));
-                ui.label(tr!(
-                    lang,
-                    "summary-counts",
-                    assets = summary.asset_numbers,
-                    products = summary.products
-                ));
-                for d in summary.deletions.iter().take(20) {
-                    let text = if d.products.is_empty() {
-                        tr!(
-                            lang,
-                            "removes-assets",
-                            seq = d.sequence,
-                            assets = list_words(&d.assets)
-                        )
-                    } else {
-                        tr!(
-                            lang,
-                            "removes-products",
-                            seq = d.sequence,
-                            products = list_words(&d.products),
-                            assets = list_words(&d.assets)
-                        )
-                    };
-                    ui.colored_label(ui.visuals().warn_fg_color, text);
-                }
-                if !summary.deletions.is_empty() {
-                    ui.label(t(lang, Text::DeletesFinal));
-                }
-                if repeat {
-                    ui.label(tr!(lang, "repeat-warning", id = channel_order_id.as_str()));
-                }
+                let said = Said {
+                    profile,
+                    summary: &summary,
+                    orders: draft.batch.order_list.len(),
+                    repeat: repeat.then_some(channel_order_id.as_str()),
+                };
+                summary_ui(ui, lang, &said);
             });
             ui.add_space(8.0);
             ui.horizontal(|ui| {
@@ -241,6 +203,64 @@ impl ComposerScreen {
         if send || close || modal.should_close() {
             self.submit.confirm = false;
         }
+    }
+}
+
+/// What the confirmation says of the batch.
+struct Said<'a> {
+    profile: &'a Profile,
+    summary: &'a Summary,
+    orders: usize,
+    /// The channelOrderId, when this draft was sent with it before.
+    repeat: Option<&'a str>,
+}
+
+/// Where the batch goes, what it holds, what it deletes, and whether it is a repeat.
+fn summary_ui(ui: &mut egui::Ui, lang: Lang, said: &Said<'_>) {
+    let question = tr!(
+        lang,
+        "confirm-submit",
+        profile = profile_name(lang, said.profile)
+    );
+    ui.label(warn_if_production(question, said.profile));
+    ui.label(tr!(
+        lang,
+        "summary-orders",
+        n = said.orders,
+        new = said.summary.new_buy,
+        assets = said.summary.delete_asset,
+        products = said.summary.delete_product
+    ));
+    ui.label(tr!(
+        lang,
+        "summary-counts",
+        assets = said.summary.asset_numbers,
+        products = said.summary.products
+    ));
+    for d in said.summary.deletions.iter().take(20) {
+        let text = if d.products.is_empty() {
+            tr!(
+                lang,
+                "removes-assets",
+                seq = d.sequence,
+                assets = list_words(&d.assets)
+            )
+        } else {
+            tr!(
+                lang,
+                "removes-products",
+                seq = d.sequence,
+                products = list_words(&d.products),
+                assets = list_words(&d.assets)
+            )
+        };
+        ui.colored_label(ui.visuals().warn_fg_color, text);
+    }
+    if !said.summary.deletions.is_empty() {
+        ui.label(t(lang, Text::DeletesFinal));
+    }
+    if let Some(id) = said.repeat {
+        ui.label(tr!(lang, "repeat-warning", id = id));
     }
 }
 
