@@ -1249,6 +1249,17 @@ fn activities_claim_then_the_limit_then_an_unknown_label() {
     });
     harness.get_by_label_contains("3001: ");
     harness.get_by_label("Claim · refused (3001)");
+    // The label the platform knew is offered again; the unknown one is not.
+    assert_eq!(
+        harness.state().prefs.claim.seen,
+        vec!["spring-2026".to_owned()]
+    );
+    click(&mut harness, "Recent");
+    click(&mut harness, "spring-2026");
+    assert_eq!(
+        harness.get_by_label("Activity label").value().as_deref(),
+        Some("spring-2026")
+    );
     // The form is remembered for the next run.
     assert_eq!(harness.state().prefs.claim.branch, "北京分公司");
 }

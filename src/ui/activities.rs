@@ -23,11 +23,19 @@ pub struct ClaimForm {
     pub label: String,
     pub source: String,
     pub branch: String,
+    /// Activity labels the platform knew, newest first, offered beside the label field.
+    pub seen: Vec<String>,
 }
+
+/// Activity labels remembered at most.
+const SEEN: usize = 10;
 
 #[derive(Default)]
 pub struct ActivitiesScreen {
     call: Latest,
+    /// The label of the claim being sent, and of the last one the platform knew.
+    asking: String,
+    known: Option<String>,
     answer: Option<ActivityResponse>,
     /// The profile the shown answer came from.
     on: String,
@@ -85,6 +93,10 @@ impl ActivitiesScreen {
         if self.call.accept(event) {
             if let Ok(Outcome::Claim(answer)) = &event.result {
                 self.answer = Some(answer.clone());
+                // 3001: no activity with this label. Any other answer names a real one.
+                if answer.result_code != "3001" {
+                    self.known = Some(std::mem::take(&mut self.asking));
+                }
             }
             return Some(Text::Claim);
         }
@@ -92,6 +104,11 @@ impl ActivitiesScreen {
     }
 
     pub fn ui(&mut self, ui: &mut egui::Ui, core: &Caller<'_>, lang: Lang, form: &mut ClaimForm) {
+        if let Some(label) = self.known.take() {
+            form.seen.retain(|l| *l != label);
+            form.seen.insert(0, label);
+            form.seen.truncate(SEEN);
+        }
         ui.label(t(lang, Text::ClaimHelp));
         ui.add_space(6.0);
         grid_ui(ui, "claim_form", |ui| {
@@ -124,8 +141,32 @@ impl ActivitiesScreen {
                 })
                 .inner
             });
+            let seen = &form.seen;
+            field_with_ui(
+                ui,
+                lang,
+                &field(Text::ActivityLabel, "activityLabel"),
+                &[],
+                |ui| {
+                    ui.horizontal(|ui| {
+                        let r = ui
+                            .add(egui::TextEdit::singleline(&mut form.label).desired_width(220.0));
+                        if !seen.is_empty() {
+                            ui.menu_button(t(lang, Text::Recent), |ui| {
+                                for label in seen {
+                                    if ui.button(label).clicked() {
+                                        form.label.clone_from(label);
+                                        ui.close();
+                                    }
+                                }
+                            });
+                        }
+                        r
+                    })
+                    .inner
+                },
+            );
             for (label, path, value) in [
-                (Text::ActivityLabel, "activityLabel", &mut form.label),
                 (Text::Source, "source", &mut form.source),
                 (Text::Branch, "branch", &mut form.branch),
             ] {
@@ -142,6 +183,7 @@ impl ActivitiesScreen {
             if submit_button_ui(ui, t(lang, Text::Claim), self.call.is_waiting()) {
                 self.answer = None;
                 self.on = core.profile.name.clone();
+                self.asking = form.label.trim().to_owned();
                 self.call.start(core.call(Call::Claim(ClaimRequest {
                     identity: typed(&form.identity),
                     activity_label: typed(&form.label),

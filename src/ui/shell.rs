@@ -237,6 +237,7 @@ impl Screens {
                     label: demo::ACTIVITY.to_owned(),
                     source: "license-desk".to_owned(),
                     branch: demo::BRANCH.to_owned(),
+                    seen: std::mem::take(&mut prefs.claim.seen),
                 };
                 Screen::Activities
             }
