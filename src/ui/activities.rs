@@ -111,70 +111,7 @@ impl ActivitiesScreen {
         }
         ui.label(t(lang, Text::ClaimHelp));
         ui.add_space(6.0);
-        grid_ui(ui, "claim_form", |ui| {
-            let field = |label, path| Field {
-                label: t(lang, label),
-                path,
-                required: true,
-            };
-            field_with_ui(ui, lang, &field(Text::Identity, "identity"), &[], |ui| {
-                ui.horizontal(|ui| {
-                    let r = ui.add(
-                        egui::TextEdit::singleline(&mut form.identity)
-                            .hint_text(t(lang, Text::IdentityHint))
-                            .desired_width(320.0),
-                    );
-                    if r.changed() {
-                        normalize_mobile(&mut form.identity);
-                    }
-                    if let Some(kind) = identity_kind(&form.identity) {
-                        let text = RichText::new(t(lang, kind));
-                        ui.label(
-                            if matches!(kind, Text::KindUnknown | Text::KindShortMobile) {
-                                text.color(ui.visuals().error_fg_color)
-                            } else {
-                                text.weak()
-                            },
-                        );
-                    }
-                    r
-                })
-                .inner
-            });
-            let seen = &form.seen;
-            field_with_ui(
-                ui,
-                lang,
-                &field(Text::ActivityLabel, "activityLabel"),
-                &[],
-                |ui| {
-                    ui.horizontal(|ui| {
-                        let r = ui
-                            .add(egui::TextEdit::singleline(&mut form.label).desired_width(220.0));
-                        if !seen.is_empty() {
-                            ui.menu_button(t(lang, Text::Recent), |ui| {
-                                for label in seen {
-                                    if ui.button(label).clicked() {
-                                        form.label.clone_from(label);
-                                        ui.close();
-                                    }
-                                }
-                            });
-                        }
-                        r
-                    })
-                    .inner
-                },
-            );
-            for (label, path, value) in [
-                (Text::Source, "source", &mut form.source),
-                (Text::Branch, "branch", &mut form.branch),
-            ] {
-                field_with_ui(ui, lang, &field(label, path), &[], |ui| {
-                    ui.add(egui::TextEdit::singleline(value).desired_width(220.0))
-                });
-            }
-        });
+        claim_form_ui(ui, lang, form);
         ui.add_space(6.0);
         let complete = [&form.identity, &form.label, &form.source, &form.branch]
             .iter()
@@ -202,6 +139,74 @@ impl ActivitiesScreen {
             answer_ui(ui, lang, answer);
         }
     }
+}
+
+/// The claim's four fields, the identity with what it looks like, the label with those seen.
+fn claim_form_ui(ui: &mut egui::Ui, lang: Lang, form: &mut ClaimForm) {
+    grid_ui(ui, "claim_form", |ui| {
+        let field = |label, path| Field {
+            label: t(lang, label),
+            path,
+            required: true,
+        };
+        field_with_ui(ui, lang, &field(Text::Identity, "identity"), &[], |ui| {
+            ui.horizontal(|ui| {
+                let r = ui.add(
+                    egui::TextEdit::singleline(&mut form.identity)
+                        .hint_text(t(lang, Text::IdentityHint))
+                        .desired_width(320.0),
+                );
+                if r.changed() {
+                    normalize_mobile(&mut form.identity);
+                }
+                if let Some(kind) = identity_kind(&form.identity) {
+                    let text = RichText::new(t(lang, kind));
+                    ui.label(
+                        if matches!(kind, Text::KindUnknown | Text::KindShortMobile) {
+                            text.color(ui.visuals().error_fg_color)
+                        } else {
+                            text.weak()
+                        },
+                    );
+                }
+                r
+            })
+            .inner
+        });
+        let seen = &form.seen;
+        field_with_ui(
+            ui,
+            lang,
+            &field(Text::ActivityLabel, "activityLabel"),
+            &[],
+            |ui| {
+                ui.horizontal(|ui| {
+                    let r =
+                        ui.add(egui::TextEdit::singleline(&mut form.label).desired_width(220.0));
+                    if !seen.is_empty() {
+                        ui.menu_button(t(lang, Text::Recent), |ui| {
+                            for label in seen {
+                                if ui.button(label).clicked() {
+                                    form.label.clone_from(label);
+                                    ui.close();
+                                }
+                            }
+                        });
+                    }
+                    r
+                })
+                .inner
+            },
+        );
+        for (label, path, value) in [
+            (Text::Source, "source", &mut form.source),
+            (Text::Branch, "branch", &mut form.branch),
+        ] {
+            field_with_ui(ui, lang, &field(label, path), &[], |ui| {
+                ui.add(egui::TextEdit::singleline(value).desired_width(220.0))
+            });
+        }
+    });
 }
 
 fn answer_ui(ui: &mut egui::Ui, lang: Lang, a: &ActivityResponse) {
