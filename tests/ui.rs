@@ -724,6 +724,18 @@ fn composer_builds_a_purchase_with_a_package_tree_fills_numbers_and_submits_it()
             .is_some()
     });
     harness.get_by_label_contains("LO");
+    // The drafts' list says what the draft holds and that it was sent, once saved.
+    settle(&mut harness, |h| {
+        h.query_by_label("Save draft · done").is_none()
+            && h.query_by_label("Submit batch · done").is_some()
+    });
+    click(&mut harness, "Draft");
+    settle(&mut harness, |h| {
+        h.query_by_label_contains(" · New purchase · submitted")
+            .is_some()
+    });
+    harness.key_press(egui::Key::Escape);
+    harness.run_ok();
 
     // The asset is in the enterprise's listing with the products of the whole tree.
     let listed = harness

@@ -579,3 +579,4 @@ date-short-validity = valid for { $days ->
     } only: check the date
 date-past = already past: check the date
 date-typed = { $field } (year-month-day)
+draft-submitted = submitted

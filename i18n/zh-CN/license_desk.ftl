@@ -504,3 +504,4 @@ date-pick = 日历…
 date-short-validity = 有效期仅 { $days } 天：请检查日期
 date-past = 日期已过：请检查
 date-typed = { $field }（年-月-日）
+draft-submitted = 已提交

@@ -22,6 +22,8 @@ pub struct Draft {
 pub struct DraftSummary {
     pub id: i64,
     pub name: String,
+    /// The composer's hints (small JSON: what the list shows of a draft besides its name).
+    pub hints: String,
     pub updated_at: i64,
 }
 
@@ -108,13 +110,15 @@ impl Drafts {
     /// Newest first.
     pub fn list(&self) -> rusqlite::Result<Vec<DraftSummary>> {
         let conn = self.conn();
-        let mut stmt = conn
-            .prepare("SELECT id, name, updated_at FROM drafts ORDER BY updated_at DESC, id DESC")?;
+        let mut stmt = conn.prepare(
+            "SELECT id, name, hints, updated_at FROM drafts ORDER BY updated_at DESC, id DESC",
+        )?;
         let rows = stmt.query_map([], |r| {
             Ok(DraftSummary {
                 id: r.get(0)?,
                 name: r.get(1)?,
-                updated_at: r.get(2)?,
+                hints: r.get(2)?,
+                updated_at: r.get(3)?,
             })
         })?;
         rows.collect()

@@ -91,6 +91,10 @@ impl ComposerScreen {
 
     fn apply_draft_changes(&mut self, event: &Event, out: &Outbox<'_>) -> Option<Text> {
         if self.drafts.save_call.accept(event) {
+            // The list shows what a draft holds and whether it was sent: read it again.
+            if event.result.is_ok() {
+                self.drafts.refresh(out);
+            }
             return Some(Text::SaveDraft);
         }
         if self.drafts.rename_call.accept(event) {
@@ -165,6 +169,17 @@ impl ComposerScreen {
     pub(super) fn save_now(&mut self, out: &Outbox<'_>) {
         if self.drafts.changed_at.take().is_none() {
             return;
+        }
+        if let Some(draft) = &mut self.draft {
+            let mut kinds: Vec<_> = draft
+                .batch
+                .order_list
+                .iter()
+                .filter_map(|o| o.order_type)
+                .collect();
+            kinds.sort_by_key(|k| k.as_str());
+            kinds.dedup();
+            draft.hints.order_types = kinds;
         }
         if let Some(OpenDraft {
             id: Some(id),
@@ -249,10 +264,14 @@ impl ComposerScreen {
             .width(220.0)
             .show_ui(ui, |ui| {
                 for d in &self.drafts.list {
-                    if ui
-                        .selectable_label(current == Some(d.id), &d.name)
-                        .clicked()
-                    {
+                    let hints: Hints = serde_json::from_str(&d.hints).unwrap_or_default();
+                    let more = hints.list_words(lang);
+                    let text = if more.is_empty() {
+                        d.name.clone()
+                    } else {
+                        format!("{} · {more}", d.name)
+                    };
+                    if ui.selectable_label(current == Some(d.id), text).clicked() {
                         chosen = Some(d.id);
                     }
                 }

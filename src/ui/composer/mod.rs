@@ -22,8 +22,9 @@ use serde::{Deserialize, Serialize};
 use self::fields::{FormCx, field_problems};
 use self::node::NodeId;
 use super::i18n::{Lang, Text, t};
+use super::labels::order_type_short;
 use super::outbox::{Caller, Outbox};
-use crate::core::wire::BatchOrderRequest;
+use crate::core::wire::{BatchOrderRequest, OrderType};
 use crate::core::{Event, Profile};
 
 /// What the composer keeps beside the batch in a draft.
@@ -32,6 +33,24 @@ use crate::core::{Event, Profile};
 struct Hints {
     /// channelOrderIds this draft has been submitted with: sending one again is a repeat.
     submitted: Vec<String>,
+    /// The order types the batch holds, as the drafts' list shows them.
+    order_types: Vec<OrderType>,
+}
+
+impl Hints {
+    /// What the drafts' list says of a draft besides its name: its order types in words, and
+    /// whether it was sent.
+    fn list_words(&self, lang: Lang) -> String {
+        let mut words: Vec<String> = self
+            .order_types
+            .iter()
+            .map(|k| order_type_short(lang, *k))
+            .collect();
+        if !self.submitted.is_empty() {
+            words.push(t(lang, Text::Submitted).to_owned());
+        }
+        words.join(" · ")
+    }
 }
 
 struct OpenDraft {
