@@ -72,8 +72,9 @@ impl ComposerScreen {
             if ready {
                 ui.label(t(lang, Text::NoProblems));
             } else {
+                // Things still to fill in, not errors: a new draft starts with some.
                 ui.colored_label(
-                    ui.visuals().error_fg_color,
+                    ui.visuals().warn_fg_color,
                     tr!(lang, "problems-count", n = self.check.problems.len()),
                 );
             }
@@ -89,7 +90,7 @@ impl ComposerScreen {
             .show(ui, |ui| {
                 for p in self.check.problems.iter().take(MAX_LISTED) {
                     let words = problem_words(lang, p);
-                    let text = RichText::new(words).color(ui.visuals().error_fg_color);
+                    let text = RichText::new(words).color(ui.visuals().warn_fg_color);
                     // The interface's path on hover, to find the value in a file.
                     if ui
                         .selectable_label(false, text)
