@@ -505,3 +505,4 @@ date-short-validity = 有效期仅 { $days } 天：请检查日期
 date-past = 日期已过：请检查
 date-typed = { $field }（年-月-日）
 draft-submitted = 已提交
+listing-of-another = 下方是 { $listed } 的资产：请重新列出以查看所输入企业的资产。

@@ -66,6 +66,8 @@ struct Query {
     dropped_from: Option<String>,
     /// The last listing was answered (an empty one means the enterprise has no assets).
     listed_ok: bool,
+    /// The enterprise the listing on screen is of.
+    listed: String,
 }
 
 /// What the grid shows of the listing: filtered, sorted, with the chosen columns.
@@ -253,6 +255,12 @@ impl AssetsScreen {
             ui.label(RichText::new(tr!(lang, "listing-dropped", profile = name.as_str())).weak());
         }
         self.query_bar_ui(ui, out, lang, recent, profile);
+        let typed = self.query.enterprise.trim();
+        if !self.assets.is_empty() && !typed.is_empty() && typed != self.query.listed {
+            let listed = self.query.listed.as_str();
+            let text = tr!(lang, "listing-of-another", listed = listed);
+            ui.colored_label(ui.visuals().warn_fg_color, text);
+        }
         if self.grid.dirty {
             self.rebuild_view();
         }
@@ -329,6 +337,7 @@ impl AssetsScreen {
             extend_code,
         };
         self.query.call.start(out.call_on(profile, call));
+        self.query.listed = self.query.enterprise.trim().to_owned();
         self.query.listed_on = Some(profile.clone());
         self.query.dropped_from = None;
     }
