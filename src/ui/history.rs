@@ -21,25 +21,38 @@ const ROWS: usize = 500;
 #[derive(Default)]
 pub struct HistoryScreen {
     entries: Vec<JournalEntry>,
-    operation: Option<Operation>,
-    code: String,
-    failures_only: bool,
+    filters: Filters,
     selected: Option<i64>,
     /// The selected row is scrolled into view at the next frame (its details take room).
     scroll_to_selected: bool,
-    export_path: String,
     query: Latest,
-    export: Latest,
-    exported: Option<String>,
+    export: Export,
     loaded_once: bool,
+}
+
+/// Which calls are listed.
+#[derive(Default)]
+struct Filters {
+    operation: Option<Operation>,
+    code: String,
+    failures_only: bool,
+}
+
+/// The listed calls written to a CSV file.
+#[derive(Default)]
+struct Export {
+    path: String,
+    call: Latest,
+    /// How many were written, and where.
+    done: Option<String>,
 }
 
 impl HistoryScreen {
     fn filter(&self, limit: usize) -> JournalFilter {
         JournalFilter {
-            operation: self.operation.map(|o| o.name().to_owned()),
-            code: Some(self.code.trim().to_owned()).filter(|c| !c.is_empty()),
-            failures_only: self.failures_only,
+            operation: self.filters.operation.map(|o| o.name().to_owned()),
+            code: Some(self.filters.code.trim().to_owned()).filter(|c| !c.is_empty()),
+            failures_only: self.filters.failures_only,
             limit,
             ..JournalFilter::default()
         }
@@ -58,8 +71,8 @@ impl HistoryScreen {
             }
             return Some(Text::LoadHistory);
         }
-        if self.export.accept(event) {
-            self.exported = match &event.result {
+        if self.export.call.accept(event) {
+            self.export.done = match &event.result {
                 Ok(Outcome::Exported { path, count }) => {
                     Some(format!("{count} → {}", path.display()))
                 }
@@ -80,19 +93,19 @@ impl HistoryScreen {
         }
         ui.horizontal_wrapped(|ui| {
             let label = ui.label(t(lang, Text::ExportTo));
-            if self.export_path.is_empty() {
-                self.export_path = home_file("license-desk-history.csv");
+            if self.export.path.is_empty() {
+                self.export.path = home_file("license-desk-history.csv");
             }
-            ui.add(egui::TextEdit::singleline(&mut self.export_path).desired_width(320.0))
+            ui.add(egui::TextEdit::singleline(&mut self.export.path).desired_width(320.0))
                 .labelled_by(label.id);
-            if busy_button_ui(ui, t(lang, Text::ExportCsv), self.export.is_waiting()) {
-                self.export.start(out.send(Command::ExportJournal {
+            if busy_button_ui(ui, t(lang, Text::ExportCsv), self.export.call.is_waiting()) {
+                self.export.call.start(out.send(Command::ExportJournal {
                     filter: self.filter(0),
-                    path: PathBuf::from(self.export_path.trim()),
+                    path: PathBuf::from(self.export.path.trim()),
                     format: ExportFormat::Csv,
                 }));
             }
-            if let Some(done) = &self.exported {
+            if let Some(done) = &self.export.done {
                 ui.label(format!("{}: {done}", t(lang, Text::Exported)));
             }
         });
@@ -124,7 +137,7 @@ impl HistoryScreen {
         let mut changed = false;
         ui.horizontal_wrapped(|ui| {
             let label = ui.label(t(lang, Text::Operation));
-            let shown = self.operation.map_or_else(
+            let shown = self.filters.operation.map_or_else(
                 || t(lang, Text::AllOperations).to_owned(),
                 |o| operation_words(lang, o.name()).to_owned(),
             );
@@ -133,12 +146,12 @@ impl HistoryScreen {
                 .show_ui(ui, |ui| {
                     let all = t(lang, Text::AllOperations);
                     changed |= ui
-                        .selectable_value(&mut self.operation, None, all)
+                        .selectable_value(&mut self.filters.operation, None, all)
                         .changed();
                     for op in Operation::ALL {
                         let words = operation_words(lang, op.name());
                         changed |= ui
-                            .selectable_value(&mut self.operation, Some(op), words)
+                            .selectable_value(&mut self.filters.operation, Some(op), words)
                             .changed();
                     }
                 })
@@ -146,11 +159,11 @@ impl HistoryScreen {
                 .labelled_by(label.id);
             let label = ui.label(t(lang, Text::CodeFilter));
             changed |= ui
-                .add(egui::TextEdit::singleline(&mut self.code).desired_width(70.0))
+                .add(egui::TextEdit::singleline(&mut self.filters.code).desired_width(70.0))
                 .labelled_by(label.id)
                 .changed();
             changed |= ui
-                .checkbox(&mut self.failures_only, t(lang, Text::FailuresOnly))
+                .checkbox(&mut self.filters.failures_only, t(lang, Text::FailuresOnly))
                 .changed();
             if ui.button(t(lang, Text::Refresh)).clicked() {
                 changed = true;
