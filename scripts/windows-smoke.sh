@@ -108,7 +108,8 @@ ok "the Sandbox's secret ($(echo "$creds" | grep -ci sandbox) entries) is in the
 echo "== the window, in Chinese"
 LANG=zh_CN.UTF-8 LC_ALL=zh_CN.UTF-8 wine "$dir/license-desk.exe" &
 app=$!
-window() { xdotool search --onlyvisible --name '^License Desk$' | head -1; }
+# The title is the UI language's: "授权管理台 - License Desk" in Chinese.
+window() { xdotool search --onlyvisible --name 'License Desk$' | head -1; }
 has_window() { [ -n "$(window)" ]; }
 wait_for 60 has_window || fail "no window within 60 s"
 # Settled: two pictures of the window in a row that are the same (the Sandbox ready, text drawn).

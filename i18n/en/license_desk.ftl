@@ -581,3 +581,4 @@ date-past = already past: check the date
 date-typed = { $field } (year-month-day)
 draft-submitted = submitted
 listing-of-another = The assets below are those of { $listed }: list again to see the enterprise typed.
+window-title = License Desk

@@ -506,3 +506,5 @@ date-past = 日期已过：请检查
 date-typed = { $field }（年-月-日）
 draft-submitted = 已提交
 listing-of-another = 下方是 { $listed } 的资产：请重新列出以查看所输入企业的资产。
+# The product keeps its name beside the Chinese one, as the installer's and the task bar's.
+window-title = 授权管理台 - License Desk

@@ -89,7 +89,7 @@ impl DeskApp {
         let lang = self.prefs.lang;
         if self.titled != Some(lang) {
             self.titled = Some(lang);
-            let title = t(lang, Text::AppName).to_owned();
+            let title = t(lang, Text::WindowTitle).to_owned();
             ui.ctx()
                 .send_viewport_cmd(egui::ViewportCommand::Title(title));
         }
