@@ -1,33 +1,39 @@
 #!/usr/bin/env bash
 # Screenshots of the console: the release binary under Xvfb with a fresh HOME, driven with
 # xdotool like a user would, into docs/screenshots/. Each picture is taken after real calls to
-# the built-in Sandbox. Every screen in English (<screen>-en.png) and in Chinese (<screen>-zh.png).
+# the built-in Sandbox. Every screen in English (<screen>-en.png) and in Chinese (<screen>-zh.png),
+# at the window's default size, 1100×720, and at 900×600 (<screen>-<lang>-900.png).
 # Needs: apt-get install xvfb imagemagick xdotool xclip
-# Usage: scripts/screenshot.sh
+# Usage: scripts/screenshot.sh [1100x720|900x600|all]   (all, the default: both sizes)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+sizes=${1:-all}
+case $sizes in
+  all) sizes="1100x720 900x600" ;;
+  1100x720 | 900x600) ;;
+  *) echo "usage: $0 [1100x720|900x600|all]" >&2; exit 2 ;;
+esac
 cargo build --release --quiet
-bin=$PWD/target/release/license-desk
+bin=${CARGO_TARGET_DIR:-$PWD/target}/release/license-desk
 out=docs/screenshots
 mkdir -p "$out"
-home=$(mktemp -d)
-display=:$((90 + RANDOM % 9))
-Xvfb "$display" -noreset -screen 0 1280x800x24 >/dev/null 2>&1 &
-xvfb=$!
+xvfb=
 app=
-trap 'kill $app $xvfb 2>/dev/null || true; rm -rf "$home"' EXIT
-# Wait for the display to answer (-noreset: the probe's disconnect must not reset the server).
-for i in $(seq 200); do
-  DISPLAY=$display xdotool getdisplaygeometry >/dev/null 2>&1 && break
-  [ "$i" -lt 200 ] || { echo "Xvfb did not start on $display" >&2; exit 1; }
-  sleep 0.05
-done
-export HOME=$home LICENSE_DESK_KEYRING=memory DISPLAY=$display
+home=
+trap 'kill $app $xvfb 2>/dev/null || true; [ -z "$home" ] || rm -rf "$home"' EXIT
+
+# The screen is the window's size, and the window fills it (no window manager: it sits at 0,0).
+W=1100 H=720 suffix=
+# Dialogs are centred: their buttons move by half the difference from 1100×720.
+dx() { echo $(($1 + (W - 1100) / 2)); }
+dy() { echo $(($1 + (H - 720) / 2)); }
+# At 900×600 some rows wrap: what is below them moves down.
+small() { [ "$W" -lt 1100 ]; }
 
 shot() {
-  xdotool mousemove 1000 100 # no hover highlight in the picture
+  xdotool mousemove $((W - 3)) 50 # no hover highlight in the picture
   sleep 0.5
-  import -window root -crop 1100x720+0+0 +repage "$out/$1.png"
+  import -window root -crop "${W}x${H}+0+0" +repage "$out/$1$suffix.png"
 }
 click() { xdotool mousemove "$1" "$2" click 1; sleep "${3:-0.4}"; }
 # Types into the (empty) field at (x, y). Text that is not ASCII is pasted through the clipboard:
@@ -54,169 +60,232 @@ start() {
   LANG=$1 "$bin" &
   app=$!
   sleep 4
-  xdotool windowfocus "$(xdotool search --name 'License Desk' | head -1)"
+  # By its process: the title is in the interface's language.
+  local win
+  win=$(xdotool search --pid "$app" | head -1)
+  xdotool windowsize "$win" "$W" "$H"
+  sleep 1
+  xdotool windowfocus "$win"
+  sleep 0.3
 }
 stop() {
   kill "$app"
   wait "$app" 2>/dev/null || true
   # The next run starts from the defaults again (the language follows LANG, the composer opens
-  # a new batch from the template), on the Sandbox; the Sandbox's data and History are kept.
+  # a new batch from the template, a new user lands on Start), on the Sandbox; the Sandbox's data
+  # and History are kept.
   local data=$home/.local/share/license-desk
   rm -f "$data/"*.ron "$data/drafts.sqlite3"* "$home/.config/license-desk/profiles.json"
 }
 
-# 1. Customers, a refused call, History, Settings: English, then Chinese.
-# English: bind a shop's customer to the demo enterprise, list the enterprise's customers, a
-# refused create (its toast), the refused call in History, a production profile in Settings.
-start en_US.UTF-8
-click 350 76                   # Bind customer (its description takes two lines)
-type_at 490 146 SHOP
-type_at 490 172 S-1001
-type_at 490 198 "Xuhui store"
-type_at 490 224 "Shanghai branch"
-type_at 490 250 北京示例科技有限公司
-type_at 490 276 13800138001
-click 198 306 1.5              # Bind
-shot bind-en
-click 282 420 1.5              # Show this enterprise's customers
-shot customers-en
-click 467 76                   # Create enterprise
-type_at 490 131 CRM-DEMO
-type_at 490 157 北京示例科技有限公司
-click 205 239 1.5              # Create: the demo enterprise exists already
-shot toast-en
-click 1050 548                 # Dismiss
-click 40 159 1                 # History
-click 345 154                  # the newest call: its request and answer
-shot history-en
-click 40 182                   # Settings
-click 218 228                  # Add profile
-type_at 490 277 北京生产平台
-type_at 490 303 https://license.example.com
-type_at 490 355 ak_7Hq2Lm9Xc4Vb8Nd1
-type_at 490 381 not-a-real-secret
-replace_at 490 407 zhang.san@example.com
-click 346 434                  # Production platform
-shot profile-form-en
-click 198 463 1                # Save
-click 230 223                  # select it
-click 318 252 1                # Use this profile
-shot settings-en
-stop
+# 1. Start, Customers, a refused call, History, Settings: English, then Chinese.
+# English: the start page a new user lands on; bind a shop's customer to the demo enterprise,
+# list the enterprise's customers, a refused create (its toast), the refused call in History, a
+# production profile in Settings.
+walk_customers_en() {
+  start en_US.UTF-8
+  shot start-en
+  click 47 67                    # Customers
+  click 350 76                   # Bind customer (its description takes two lines)
+  type_at 490 146 SHOP
+  type_at 490 172 S-1001
+  type_at 490 198 "Xuhui store"
+  type_at 490 224 "Shanghai branch"
+  type_at 490 250 北京示例科技有限公司
+  type_at 490 276 13800138001
+  click 198 306 1.5              # Bind
+  shot bind-en
+  click 282 420 1.5              # Show this enterprise's customers
+  shot customers-en
+  click 467 76                   # Create enterprise
+  type_at 490 131 CRM-DEMO
+  type_at 490 157 北京示例科技有限公司
+  click 205 239 1.5              # Create: the demo enterprise exists already
+  shot toast-en
+  click $((W - 50)) $((H - 200)) # Dismiss
+  click 37 182 1                 # History
+  click 345 154                  # the newest call: its request and answer
+  shot history-en
+  click 40 205                   # Settings
+  click 218 261                  # Add profile
+  type_at 490 311 北京生产平台
+  type_at 490 337 https://license.example.com
+  type_at 490 389 ak_7Hq2Lm9Xc4Vb8Nd1
+  type_at 490 415 not-a-real-secret
+  replace_at 490 441 zhang.san@example.com
+  click 346 467                  # Production platform
+  shot profile-form-en
+  click 195 496 1                # Save (the new profile is selected)
+  click 318 285 1                # Use this profile
+  shot settings-en
+  stop
+}
 
 # Chinese: the same walk.
-start zh_CN.UTF-8
-click 287 76                   # 绑定客户
-type_at 490 131 SHOP
-type_at 490 157 S-2001
-type_at 490 183 上海徐汇门店
-type_at 490 209 上海分公司
-type_at 490 235 北京示例科技有限公司
-type_at 490 261 13800138000
-click 198 291 1.5              # 绑定
-shot bind-zh
-click 238 405 1.5              # 查看该企业的客户
-shot customers-zh
-click 383 76                   # 创建企业主账号
-type_at 490 131 CRM-DEMO
-type_at 490 157 北京示例科技有限公司
-click 199 239 1.5              # 创建: the demo enterprise exists already
-shot toast-zh
-click 1060 564                 # 关闭
-click 42 160 1                 # 历史记录
-click 345 154                  # the newest call
-shot history-zh
-click 29 183                   # 设置
-click 212 228                  # 添加配置
-type_at 490 278 北京生产平台
-type_at 490 304 https://license.example.com
-type_at 490 356 ak_7Hq2Lm9Xc4Vb8Nd1
-type_at 490 382 not-a-real-secret
-replace_at 490 408 zhang.san@example.com
-click 346 435                  # 生产平台
-shot profile-form-zh
-click 198 463 1                # 保存
-click 230 223                  # select it
-click 294 252 1                # 使用此配置
-shot settings-zh
-stop
+walk_customers_zh() {
+  start zh_CN.UTF-8
+  shot start-zh
+  click 29 67                    # 客户
+  click 287 76                   # 绑定客户
+  type_at 490 131 SHOP
+  type_at 490 157 S-2001
+  type_at 490 183 上海徐汇门店
+  type_at 490 209 上海分公司
+  type_at 490 235 北京示例科技有限公司
+  type_at 490 261 13800138000
+  click 198 291 1.5              # 绑定
+  shot bind-zh
+  click 238 405 1.5              # 查看该企业的客户
+  shot customers-zh
+  click 383 76                   # 创建企业主账号
+  type_at 490 131 CRM-DEMO
+  type_at 490 157 北京示例科技有限公司
+  click 199 239 1.5              # 创建: the demo enterprise exists already
+  shot toast-zh
+  click $((W - 40)) $((H - 184)) # 关闭
+  click 42 183 1                 # 历史记录
+  click 345 154                  # the newest call
+  shot history-zh
+  click 29 206                   # 设置
+  # At 900 the keyring warning takes two lines.
+  local s=0
+  if small; then s=15; fi
+  click 212 $((246 + s))         # 添加配置
+  type_at 490 $((296 + s)) 北京生产平台
+  type_at 490 $((322 + s)) https://license.example.com
+  type_at 490 $((374 + s)) ak_7Hq2Lm9Xc4Vb8Nd1
+  type_at 490 $((400 + s)) not-a-real-secret
+  replace_at 490 $((426 + s)) zhang.san@example.com
+  click 346 $((452 + s))         # 生产平台
+  shot profile-form-zh
+  click 198 $((481 + s)) 1       # 保存 (the new profile is selected)
+  click 294 $((270 + s)) 1       # 使用此配置
+  shot settings-zh
+  stop
+}
 
-# 2. The order composer, from the template to a submitted batch: English, then Chinese.
-start en_US.UTF-8
-click 36 67 1                  # Orders
-click 380 675                  # the problem: no asset numbers yet (selects the asset)
-click 686 139                  # Add package
-type_at 850 171 PKG-1
-type_at 850 197 专业版套餐
-click 282 179                  # the asset
-click 738 162 1                # Get new asset numbers
-shot orders-en
-click 232 672                  # Submit batch
-shot orders-confirm-en
-click 401 391 1.5              # Send
-shot orders-submitted-en
-stop
+# 2. The order composer, from the template to a submitted batch: English, then Chinese. The
+# picture of the composer shows the Sandbox's asset number, the asset's Valid until ticked (a
+# year on: the typed date and its Calendar… button), and the one problem left (the package's
+# number), which the walk then fixes by clicking it.
+walk_orders() {
+  local lang=$1 nav add_package asset get_numbers
+  if [ "$lang" = en ]; then
+    nav=36 add_package=686 asset=282 get_numbers=738
+    start en_US.UTF-8
+  else
+    nav=29 add_package=662 asset=280 get_numbers=680
+    start zh_CN.UTF-8
+  fi
+  # At 900 the node's buttons take two rows.
+  local s=0 px=850 py=215
+  if small; then s=23 px=795 py=238; fi
+  click "$nav" 90 1              # Orders
+  click 250 $((H - 45))          # the problem: no asset numbers yet (selects the asset)
+  click "$add_package" 139       # Add package
+  type_at "$px" "$py" 专业版套餐 # its name; its number is left out
+  click "$asset" 179             # the asset
+  click "$get_numbers" $((162 + s)) 1.5 # Get new asset numbers
+  click 716 $((290 + s)) 0.6     # Valid until
+  shot "orders-$lang"
+  click 250 $((H - 45))          # the problem: the package's number (goes to its field)
+  xdotool type --delay 30 PKG-1
+  sleep 0.4
+  click 232 $((H - 48)) 0.8      # Submit batch
+  shot "orders-confirm-$lang"
+  if [ "$lang" = en ]; then
+    click "$(dx 312)" "$(dy 486)" 1.5 # Send
+  else
+    click "$(dx 311)" "$(dy 486)" 1.5 # 提交
+  fi
+  shot "orders-submitted-$lang"
+  stop
+}
 
-start zh_CN.UTF-8
-click 29 68 1                  # 订单
-click 340 675                  # the problem: no asset numbers yet
-click 662 139                  # 添加商品包
-type_at 850 171 PKG-1
-type_at 850 197 专业版套餐
-click 280 179                  # the asset
-click 680 162 1                # 申请新资产编号
-shot orders-zh
-click 232 672                  # 提交批量订单
-shot orders-confirm-zh
-click 416 391 1.5              # 提交
-shot orders-submitted-zh
-stop
+# 3. The asset grid (two locks disabled with one confirmation; a certificate selected too, left
+# out), a claim, asset numbers: English (locks 8900000001 and 2), then Chinese (locks 3 and 4).
+walk_assets_en() {
+  start en_US.UTF-8
+  # At 900 the toolbar takes two rows; the claim form's description too.
+  local s=0
+  if small; then s=23; fi
+  click 35 113                   # Assets
+  type_at 372 76 EG0000000001
+  click 751 76 1.5               # List assets
+  click 335 $((201 + s))         # 8900000001
+  # and 8900000002, and the certificate 8900000007
+  xdotool keydown ctrl mousemove 335 $((226 + s)) click 1 mousemove 335 $((351 + s)) click 1 keyup ctrl
+  sleep 0.3
+  click 575 $((145 + s)) 0.8     # Disable selected
+  shot assets-confirm-en
+  click "$(dx 369)" "$(dy 461)" 1.5 # Disable 2 locks
+  shot assets-en
+  local t=0
+  if small; then t=15; fi
+  click 42 136                   # Activities
+  type_at 450 $((99 + t)) 8900000001
+  type_at 450 $((125 + t)) spring-2026
+  type_at 450 $((151 + t)) license-desk
+  type_at 450 $((177 + t)) 北京分公司
+  click 202 $((207 + t)) 1.5     # Claim
+  shot activities-en
+  click 58 159                   # Asset numbers
+  click 370 94 1.5               # Get new asset numbers
+  shot asset-numbers-en
+  stop
+}
 
-# 3. The asset grid (two locks disabled with one confirmation), a claim, asset numbers:
-# English (locks 8900000001 and 2), then Chinese (locks 3 and 4).
-start en_US.UTF-8
-click 35 90                    # Assets
-type_at 372 76 EG0000000001
-click 751 76 1.5               # List assets
-click 335 178                  # 8900000001
-xdotool keydown ctrl mousemove 335 203 click 1 keyup ctrl   # and 8900000002
-sleep 0.3
-click 575 122                  # Disable selected
-shot assets-confirm-en
-click 462 409 1.2              # Disable 2 locks
-shot assets-en
-click 42 113                   # Activities
-type_at 450 99 8900000001
-type_at 450 125 spring-2026
-type_at 450 151 license-desk
-type_at 450 177 北京分公司
-click 202 207 1.2              # Claim
-shot activities-en
-click 58 136                   # Asset numbers
-click 370 94 1.2               # Get new asset numbers
-shot asset-numbers-en
-stop
+walk_assets_zh() {
+  start zh_CN.UTF-8
+  click 29 113                   # 资产
+  type_at 340 76 EG0000000001
+  click 689 76 1.5               # 列出资产
+  click 335 251                  # 8900000003
+  # and 8900000004, and the certificate 8900000007
+  xdotool keydown ctrl mousemove 335 276 click 1 mousemove 335 351 click 1 keyup ctrl
+  sleep 0.3
+  click 567 145 0.8              # 禁用所选
+  shot assets-confirm-zh
+  click "$(dx 373)" "$(dy 461)" 1.5 # 禁用 2 把加密锁
+  shot assets-zh
+  click 29 136                   # 活动
+  type_at 450 99 8900000002
+  type_at 450 125 spring-2026
+  type_at 450 151 license-desk
+  type_at 450 177 上海分公司
+  click 199 207 1.5              # 领取
+  shot activities-zh
+  click 42 159                   # 资产编号
+  click 313 94 1.5               # 申请新资产编号
+  shot asset-numbers-zh
+  stop
+}
 
-start zh_CN.UTF-8
-click 29 90                    # 资产
-type_at 340 76 EG0000000001
-click 689 76 1.5               # 列出资产
-click 335 228                  # 8900000003
-xdotool keydown ctrl mousemove 335 253 click 1 keyup ctrl   # and 8900000004
-sleep 0.3
-click 567 122                  # 禁用所选
-shot assets-confirm-zh
-click 467 409 1.2              # 禁用 2 把锁
-shot assets-zh
-click 29 114                   # 活动
-type_at 450 100 8900000002
-type_at 450 126 spring-2026
-type_at 450 152 license-desk
-type_at 450 178 上海分公司
-click 199 207 1.2              # 领取
-shot activities-zh
-click 42 137                   # 资产编号
-click 313 94 1.2               # 申请新资产编号
-shot asset-numbers-zh
-stop
+for size in $sizes; do
+  W=${size%x*} H=${size#*x}
+  if [ "$W" = 1100 ]; then suffix=; else suffix=-$W; fi
+  # A fresh HOME and display for each size: the same Sandbox data, the same pictures.
+  home=$(mktemp -d /tmp/ld.XXXX)
+  display=:$((90 + RANDOM % 9))
+  Xvfb "$display" -noreset -screen 0 "${W}x${H}x24" >/dev/null 2>&1 &
+  xvfb=$!
+  # Wait for the display to answer (-noreset: the probe's disconnect must not reset the server).
+  for i in $(seq 200); do
+    DISPLAY=$display xdotool getdisplaygeometry >/dev/null 2>&1 && break
+    [ "$i" -lt 200 ] || { echo "Xvfb did not start on $display" >&2; exit 1; }
+    sleep 0.05
+  done
+  export HOME=$home LICENSE_DESK_KEYRING=memory DISPLAY=$display
+  walk_customers_en
+  walk_customers_zh
+  walk_orders en
+  walk_orders zh
+  walk_assets_en
+  walk_assets_zh
+  kill "$xvfb"
+  wait "$xvfb" 2>/dev/null || true
+  xvfb=
+  rm -rf "$home"
+  home=
+done
 ls -l "$out"
