@@ -202,11 +202,12 @@ remove = Remove
 new-batch-id = New channel order id
 how-many = How many
 no-problems = No problems: ready to submit.
-problems-count = { $n } { $n ->
-        [one] problem
-       *[other] problems
-    } to fix before submitting; click one to go to its field.
+problems-count = { $n ->
+        [one] One problem to fix before submitting; click it to go to its field.
+       *[other] { $n } problems to fix before submitting; click one to go to its field.
+    }
 more-problems = … and { $n } more
+more-orders = … and { $n } more orders
 submitted-new = Submitted: { $n } license { $n ->
         [one] order
        *[other] orders
@@ -547,6 +548,7 @@ refusal-no-asset = The platform has no asset { $num }. Check the number, or the 
 refusal-no-order = The platform has no license order { $id } for this customer. Check the source license order id.
 refusal-nonce = The call was refused as a replay (its g_nonce was used before). Send it again: each attempt gets a fresh nonce.
 go-to-field = Go to the field
+verbatim-caption = Word for word, as answered:
 open-update-enterprise = Open Update enterprise
 
 ## The start page

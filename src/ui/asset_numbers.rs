@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use egui::RichText;
 
 use super::form::{answered_on_ui, busy_button_ui, csv_with_bom, home_file};
-use super::i18n::{Lang, Text, t, tr};
+use super::i18n::{Lang, Text, labelled, t, tr};
 use super::outbox::Caller;
 use crate::core::wire::validate::MAX_SHELLNUMS;
 use crate::core::{Call, Command, Event, Latest, Outcome};
@@ -109,7 +109,7 @@ impl AssetNumbersScreen {
             }
         });
         if let Some(path) = &self.exported {
-            ui.label(format!("{}: {path}", t(lang, Text::Exported)));
+            ui.label(labelled(lang, t(lang, Text::Exported), path));
         }
         egui::ScrollArea::vertical()
             .id_salt("numbers")

@@ -299,6 +299,7 @@ impl CustomersScreen {
             ui.label(RichText::new(t(lang, Text::Bound)).strong());
             answered_on_ui(ui, lang, &form.on, core.profile);
             customers_table_ui(ui, lang, std::slice::from_ref(customer));
+            ui.add_space(8.0);
             if ui.button(t(lang, Text::ShowEnterpriseCustomers)).clicked() {
                 self.query.channel_code = customer.channel_code.clone();
                 self.query.channel_customer_id = customer.channel_customer_id.clone();

@@ -8,7 +8,7 @@ use egui::{RichText, ScrollArea};
 use super::activities::result_words;
 use super::dates;
 use super::form::{busy_button_ui, home_file, name_of_profile};
-use super::i18n::{Lang, Text, lookup, t};
+use super::i18n::{Lang, Text, labelled, lookup, noted, t};
 use super::outbox::Outbox;
 use super::toasts::explain_code;
 use crate::core::{
@@ -106,7 +106,7 @@ impl HistoryScreen {
                 }));
             }
             if let Some(done) = &self.export.done {
-                ui.label(format!("{}: {done}", t(lang, Text::Exported)));
+                ui.label(labelled(lang, t(lang, Text::Exported), done));
             }
         });
         ui.separator();
@@ -182,8 +182,7 @@ impl HistoryScreen {
             .show(ui, |ui| {
                 // Local time, with its zone in the heading.
                 ui.label(
-                    RichText::new(format!("{} ({})", t(lang, Text::Time), dates::zone_label()))
-                        .strong(),
+                    RichText::new(noted(lang, t(lang, Text::Time), &dates::zone_label())).strong(),
                 );
                 for head in [
                     Text::Operation,

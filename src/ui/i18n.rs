@@ -386,6 +386,22 @@ pub enum Text {
     Yes,
 }
 
+/// "label: value" with the language's colon (full-width in Chinese, with no space after it).
+pub fn labelled(lang: Lang, label: &str, value: &str) -> String {
+    match lang {
+        Lang::En => format!("{label}: {value}"),
+        Lang::Zh => format!("{label}：{value}"),
+    }
+}
+
+/// "words (note)" with the language's brackets (full-width in Chinese).
+pub fn noted(lang: Lang, words: &str, note: &str) -> String {
+    match lang {
+        Lang::En => format!("{words} ({note})"),
+        Lang::Zh => format!("{words}（{note}）"),
+    }
+}
+
 /// A label without arguments in the language; labels with arguments are `tr!` at their use.
 /// Formatted once per language and kept: a frame names hundreds of labels.
 pub fn t(lang: Lang, text: Text) -> &'static str {

@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 use std::sync::{LazyLock, Mutex, PoisonError};
 
-use super::i18n::{Lang, lookup, tr};
+use super::i18n::{Lang, lookup, noted, tr};
 use crate::core::wire::{CustomerType, LicenseType, OrderType, SyncMode};
 
 /// A field of the batch in words; the interface's name when there are none.
@@ -17,7 +17,7 @@ pub fn field_label(lang: Lang, field: &str) -> &str {
 /// words with the value in brackets; the value alone when the console has no words for it.
 pub fn value_words(lang: Lang, kind: &str, value: &str) -> String {
     match lookup(lang, &format!("{kind}-{value}")) {
-        Some(words) => format!("{words} ({value})"),
+        Some(words) => noted(lang, words, value),
         None => value.to_owned(),
     }
 }
@@ -37,7 +37,7 @@ pub fn order_type_words(lang: Lang, v: OrderType) -> String {
         OrderType::DeleteAsset => tr!(lang, "order-type-delete_asset"),
         OrderType::DeleteProduct => tr!(lang, "order-type-delete_product"),
     };
-    format!("{words} ({})", v.as_str())
+    noted(lang, &words, v.as_str())
 }
 
 /// Formatted once per language and type and kept: the asset grid names one per row and frame.
@@ -51,8 +51,13 @@ pub fn license_type_words(lang: Lang, v: LicenseType) -> &'static str {
 }
 
 fn format_license_type(lang: Lang, v: LicenseType) -> String {
+    noted(lang, &license_type_name(lang, v), v.as_str())
+}
+
+/// A license type in words alone, where its code is shown elsewhere (on hover).
+pub fn license_type_name(lang: Lang, v: LicenseType) -> String {
     use LicenseType::*;
-    let words = match v {
+    match v {
         NormalUnrecoverUsbkey => tr!(lang, "license-type-normal_unrecover_usbkey"),
         NormalRecoverUsbkey => tr!(lang, "license-type-normal_recover_usbkey"),
         NormalUnrecoverLanUsbkey => tr!(lang, "license-type-normal_unrecover_lan_usbkey"),
@@ -67,8 +72,7 @@ fn format_license_type(lang: Lang, v: LicenseType) -> String {
         CloudPersonal => tr!(lang, "license-type-cloud_personal"),
         LkProductUsbkey => tr!(lang, "license-type-lk_product_usbkey"),
         LkAuthUsbkey => tr!(lang, "license-type-lk_auth_usbkey"),
-    };
-    format!("{words} ({})", v.as_str())
+    }
 }
 
 pub fn customer_type_words(lang: Lang, v: CustomerType) -> String {

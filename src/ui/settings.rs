@@ -8,7 +8,7 @@ use super::form::{
     Field, PRODUCTION_COLOUR, SANDBOX_COLOUR, busy_button_ui, danger_button, field_ui,
     field_with_ui, grid_ui, submit_button_ui,
 };
-use super::i18n::{Lang, Text, t, tr};
+use super::i18n::{Lang, Text, noted, t, tr};
 use super::outbox::Outbox;
 use crate::core::wire::validate::{FieldPath, Problem, ProblemKind};
 use crate::core::{
@@ -204,7 +204,7 @@ impl SettingsScreen {
                 for p in &state.profiles.profiles {
                     let selected = self.selected.as_deref() == Some(&p.name);
                     let shown = if p.is_sandbox() && t(lang, Text::Sandbox) != p.name {
-                        format!("{} ({})", t(lang, Text::Sandbox), p.name)
+                        noted(lang, t(lang, Text::Sandbox), &p.name)
                     } else {
                         p.name.clone()
                     };

@@ -11,7 +11,7 @@ use super::composer::ComposerScreen;
 use super::customers::CustomersScreen;
 use super::form::{PRODUCTION_COLOUR, REMOTE_COLOUR, SANDBOX_COLOUR, profile_name};
 use super::history::HistoryScreen;
-use super::i18n::{Lang, Text, t, tr};
+use super::i18n::{Lang, Text, labelled, t, tr};
 use super::outbox::{Caller, Outbox};
 use super::refusals::Offer;
 use super::settings::SettingsScreen;
@@ -102,9 +102,10 @@ impl DeskApp {
         }
         egui::Panel::bottom("status_bar")
             .show(ui, |ui| self.status.ui(ui, self.prefs.lang, &state));
+        let nav_width = navigation_width(ui, self.prefs.lang);
         egui::Panel::left("navigation")
             .resizable(false)
-            .exact_size(170.0)
+            .exact_size(nav_width)
             .show(ui, |ui| navigation_ui(ui, &mut self.prefs));
         egui::CentralPanel::default()
             .show(ui, |ui| self.screens.ui(ui, &out, &state, &mut self.prefs));
@@ -191,10 +192,10 @@ fn profile_menu_ui(ui: &mut egui::Ui, lang: Lang, state: &CoreState) -> Option<S
 fn keyring_ui(ui: &mut egui::Ui, lang: Lang, state: &CoreState) {
     let text = match &state.keyring {
         None => t(lang, Text::KeyringChecking).to_owned(),
-        Some(KeyringState::Available { store }) => format!(
-            "{}: {}",
+        Some(KeyringState::Available { store }) => labelled(
+            lang,
             t(lang, Text::KeyringOk),
-            t(lang, keyring_name(*store))
+            t(lang, keyring_name(*store)),
         ),
         Some(KeyringState::MemoryOnly { .. }) => t(lang, Text::KeyringMemory).to_owned(),
     };
@@ -202,6 +203,23 @@ fn keyring_ui(ui: &mut egui::Ui, lang: Lang, state: &CoreState) {
     if let Some(KeyringState::MemoryOnly { reason }) = &state.keyring {
         response.on_hover_text(format!("{}\n\n{reason}", t(lang, Text::KeyringMemoryHelp)));
     }
+}
+
+/// As wide as the longest screen name needs, so that a narrow window keeps its room for the
+/// screens.
+fn navigation_width(ui: &egui::Ui, lang: Lang) -> f32 {
+    let font = egui::TextStyle::Button.resolve(ui.style());
+    let widest = Screen::ALL
+        .iter()
+        .map(|s| {
+            let name = t(lang, screen_title(*s)).to_owned();
+            ui.painter()
+                .layout_no_wrap(name, font.clone(), egui::Color32::WHITE)
+                .size()
+                .x
+        })
+        .fold(0.0, f32::max);
+    (widest + 40.0).clamp(110.0, 170.0)
 }
 
 fn navigation_ui(ui: &mut egui::Ui, prefs: &mut Prefs) {

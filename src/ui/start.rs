@@ -4,7 +4,7 @@
 use egui::RichText;
 
 use super::form::{PRODUCTION_COLOUR, profile_name};
-use super::i18n::{Lang, Text, t, tr};
+use super::i18n::{Lang, Text, labelled, t, tr};
 use crate::core::sandbox::demo;
 use crate::core::{CoreState, Endpoint, SandboxState};
 
@@ -66,9 +66,7 @@ fn profile_card_ui(
                     SandboxState::Ready { base_url } => {
                         format!("{} · {base_url}", t(lang, Text::SandboxReady))
                     }
-                    SandboxState::Failed(why) => {
-                        format!("{}: {why}", t(lang, Text::SandboxFailed))
-                    }
+                    SandboxState::Failed(why) => labelled(lang, t(lang, Text::SandboxFailed), why),
                 };
                 ui.label(RichText::new(text).weak());
             }

@@ -4,7 +4,7 @@
 use egui::RichText;
 
 use super::form::{PRODUCTION_COLOUR, profile_name};
-use super::i18n::{Lang, Text, t, tr};
+use super::i18n::{Lang, Text, labelled, t, tr};
 use super::toasts::Toasts;
 use crate::core::wire::LockStatus;
 use crate::core::{CoreError, CoreState, Endpoint, Outcome, SandboxState};
@@ -63,7 +63,10 @@ pub struct Status {
 /// Work the console does on its own (saving a draft as you type, listing drafts): said only
 /// when it fails, so that it never pushes the user's own result out of the status bar.
 fn is_background(action: Text) -> bool {
-    matches!(action, Text::SaveDraft | Text::LoadDrafts)
+    matches!(
+        action,
+        Text::SaveDraft | Text::LoadDrafts | Text::LoadHistory
+    )
 }
 
 impl Status {
@@ -124,7 +127,7 @@ fn profile_ui(ui: &mut egui::Ui, lang: Lang, state: &CoreState) {
                 SandboxState::Ready { base_url } => {
                     format!("{} · {base_url}", t(lang, Text::SandboxReady))
                 }
-                SandboxState::Failed(why) => format!("{}: {why}", t(lang, Text::SandboxFailed)),
+                SandboxState::Failed(why) => labelled(lang, t(lang, Text::SandboxFailed), why),
             };
             ui.label(text);
         }

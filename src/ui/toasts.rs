@@ -98,16 +98,13 @@ impl Toasts {
                                 Some(r) => ui.label(&r.words),
                                 None => ui.label(t(lang, toast.explanation)),
                             };
-                            ui.label(RichText::new(&toast.verbatim).monospace());
                             if let Some(offer) = recognised.and_then(|r| r.offer)
                                 && ui.button(offer_words(lang, &offer)).clicked()
                             {
                                 accepted = Some(offer);
                                 dismissed = Some(toast.id);
                             }
-                            if let Some(cause) = &toast.cause {
-                                ui.label(RichText::new(cause).weak());
-                            }
+                            verbatim_ui(ui, lang, toast);
                         });
                     ui.add_space(6.0);
                 }
@@ -116,6 +113,17 @@ impl Toasts {
             self.items.retain(|toast| toast.id != id);
         }
         accepted
+    }
+}
+
+/// The error as the platform (or the system) said it, word for word, under a caption that
+/// says so: it is not translated.
+fn verbatim_ui(ui: &mut egui::Ui, lang: Lang, toast: &Toast) {
+    ui.add_space(2.0);
+    ui.label(RichText::new(tr!(lang, "verbatim-caption")).small().weak());
+    ui.label(RichText::new(&toast.verbatim).monospace());
+    if let Some(cause) = &toast.cause {
+        ui.label(RichText::new(cause).monospace().weak());
     }
 }
 

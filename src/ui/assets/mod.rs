@@ -14,7 +14,7 @@ use egui::RichText;
 use self::locks::{LockAction, LockOutcome, ResultsAction, Skipped, results_csv, results_ui};
 use self::table::{Col, cell_text};
 use super::form::{busy_button_ui, csv_with_bom, home_file};
-use super::i18n::{Lang, Text, t, tr};
+use super::i18n::{Lang, Text, labelled, t, tr};
 use super::outbox::Outbox;
 use crate::core::wire::{Asset, LicenseType, LockStatus};
 use crate::core::{Call, Command, Event, Latest, Outcome, Profile};
@@ -79,6 +79,8 @@ struct Grid {
     sort: Option<(Col, bool)>,
     shown: Vec<Col>,
     expanded: HashSet<usize>,
+    /// Each column's natural width, measured once per listing and language.
+    fits: Option<(Lang, Vec<table::Fit>)>,
 }
 
 impl Default for Grid {
@@ -91,6 +93,7 @@ impl Default for Grid {
             // All but the dates, which the column chooser adds.
             shown: Col::ALL[..8].to_vec(),
             expanded: HashSet::new(),
+            fits: None,
         }
     }
 }
@@ -210,6 +213,7 @@ impl AssetsScreen {
         self.selection.set.clear();
         self.selection.counts = None;
         self.grid.expanded.clear();
+        self.grid.fits = None;
         self.selection.anchor = None;
         self.grid.dirty = true;
     }
@@ -450,7 +454,7 @@ impl AssetsScreen {
                 }));
             }
             if let Some(path) = &self.export.done {
-                ui.label(format!("{}: {path}", t(lang, Text::Exported)));
+                ui.label(labelled(lang, t(lang, Text::Exported), path));
             }
         });
         self.selection_bar_ui(ui, lang);

@@ -3,12 +3,12 @@
 use egui::{Color32, RichText};
 use egui_extras::{Column, TableBuilder};
 
-use super::super::labels::value_words;
+use super::super::labels::{self, value_words};
 use super::{AssetsScreen, LockAction, ROW_HEIGHT, license_type_words, lockable};
-use crate::core::wire::Asset;
+use crate::core::wire::{Asset, LicenseType};
 use crate::ui::dates::local_date;
 use crate::ui::form::{PRODUCTION_COLOUR, REMOTE_COLOUR};
-use crate::ui::i18n::{Lang, Text, t};
+use crate::ui::i18n::{Lang, Text, labelled, t};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Col {
@@ -53,21 +53,62 @@ impl Col {
         }
     }
 
-    /// The width the column would like, and the least it can do with (a number must stay
-    /// whole; words are truncated with "…" and shown whole on hover).
-    fn widths(self) -> (f32, f32) {
-        match self {
-            Col::Number => (110.0, 90.0),
-            Col::Type => (260.0, 80.0),
-            Col::Chip => (100.0, 50.0),
-            Col::Customer => (120.0, 60.0),
-            Col::State => (90.0, 60.0),
-            Col::Validity => (170.0, 80.0),
-            Col::Extensions => (130.0, 50.0),
-            Col::Products => (70.0, 40.0),
-            Col::Created | Col::Updated => (90.0, 80.0),
-        }
+    /// Whether the column's cells must be shown whole (numbers, ids, dates); the others hold
+    /// words, truncated with "…" when the window is narrow and shown whole on hover.
+    fn whole(self) -> bool {
+        !matches!(
+            self,
+            Col::Type | Col::Chip | Col::Validity | Col::Extensions
+        )
     }
+}
+
+/// How many rows are measured for a column's natural width: enough to see every kind of
+/// value of a listing, few enough to measure at once.
+const MEASURED_ROWS: usize = 500;
+/// The least a column of words is cut down to.
+const LEAST_WORDS: f32 = 56.0;
+
+/// A column's natural width (its title and the widest of the first rows), and the least it
+/// can do with.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(super) struct Fit {
+    want: f32,
+    least: f32,
+}
+
+/// Every column's fit for this listing, in the order of `Col::ALL`.
+pub(super) fn measure_columns(ui: &egui::Ui, lang: Lang, assets: &[Asset]) -> Vec<Fit> {
+    let body = egui::TextStyle::Body.resolve(ui.style());
+    let mono = egui::TextStyle::Monospace.resolve(ui.style());
+    let width = |text: String, font: &egui::FontId| {
+        ui.painter()
+            .layout_no_wrap(text, font.clone(), Color32::WHITE)
+            .size()
+            .x
+    };
+    // A cell's frame around its text, and room for the sort arrow beside a title.
+    let margin = 2.0 * ui.spacing().button_padding.x + 4.0;
+    Col::ALL
+        .iter()
+        .map(|&col| {
+            let title = width(format!("{} ^", t(lang, col.title())), &body) + margin;
+            let font = if col == Col::Number { &mono } else { &body };
+            let cells = assets
+                .iter()
+                .take(MEASURED_ROWS)
+                .map(|a| width(grid_text(lang, a, col), font) + margin)
+                .fold(0.0, f32::max);
+            let want = title.max(cells);
+            // A column of words may lose the end of its title too (whole on hover).
+            let least = if col.whole() {
+                want
+            } else {
+                want.min(LEAST_WORDS)
+            };
+            Fit { want, least }
+        })
+        .collect()
 }
 
 fn chip_words(lang: Lang, chip: i32) -> String {
@@ -115,8 +156,23 @@ pub(super) fn cell_text(lang: Lang, a: &Asset, col: Col) -> String {
     }
 }
 
+/// A cell's text in the grid: the license type in words only (its code is on hover).
+fn grid_text(lang: Lang, a: &Asset, col: Col) -> String {
+    match col {
+        Col::Type => match LicenseType::parse(&a.license_type) {
+            Some(t) => labels::license_type_name(lang, t),
+            None => a.license_type.clone(),
+        },
+        other => cell_text(lang, a, other),
+    }
+}
+
 fn cell_ui(ui: &mut egui::Ui, lang: Lang, a: &Asset, col: Col) {
     match col {
+        Col::Type => {
+            ui.label(grid_text(lang, a, col))
+                .on_hover_text(&a.license_type);
+        }
         Col::Number => {
             ui.label(RichText::new(&a.asset_num).monospace());
         }
@@ -135,53 +191,44 @@ fn cell_ui(ui: &mut egui::Ui, lang: Lang, a: &Asset, col: Col) {
 }
 
 fn badge_ui(ui: &mut egui::Ui, text: &str, colour: Color32) {
-    ui.label(
-        RichText::new(text)
-            .small()
-            .strong()
-            .color(Color32::WHITE)
-            .background_color(colour),
-    );
+    egui::Frame::new()
+        .fill(colour)
+        .corner_radius(3.0)
+        .inner_margin(egui::Margin::symmetric(4, 0))
+        .show(ui, |ui| {
+            ui.label(RichText::new(text).strong().color(Color32::WHITE));
+        });
 }
 
 /// The fixed columns: the open/close button and the row's action.
 const FIXED_WIDTH: f32 = 24.0 + 78.0;
 
-/// Each shown column's width: what it would like, scaled down to fit `width`, never below
-/// its least. A window too narrow even for that scrolls sideways.
-fn fit_widths(shown: &[Col], width: f32, spacing: f32) -> Vec<f32> {
+/// Each shown column's width: its natural width when all fit; otherwise the columns of words
+/// give up what is needed, in proportion to what they can spare, never below their least.
+/// A window too narrow even for that scrolls sideways.
+fn fit_widths(shown: &[Col], fits: &[Fit], width: f32, spacing: f32) -> Vec<f32> {
     let room = width - FIXED_WIDTH - spacing * (shown.len() + 2) as f32;
-    let wanted: f32 = shown.iter().map(|c| c.widths().0).sum();
-    let mut scale = if wanted > 0.0 {
-        (room / wanted).min(1.0)
-    } else {
+    let fit = |c: &Col| {
+        fits.get(*c as usize).copied().unwrap_or(Fit {
+            want: 80.0,
+            least: 80.0,
+        })
+    };
+    let wanted: f32 = shown.iter().map(|c| fit(c).want).sum();
+    let spare: f32 = shown.iter().map(|c| fit(c).want - fit(c).least).sum();
+    // The share of its spare width each column keeps.
+    let keep = if wanted <= room || spare <= 0.0 {
         1.0
+    } else {
+        (1.0 - (wanted - room) / spare).max(0.0)
     };
-    let fit = |scale: f32| -> Vec<f32> {
-        shown
-            .iter()
-            .map(|c| {
-                let (want, least) = c.widths();
-                (want * scale).max(least)
-            })
-            .collect()
-    };
-    let mut widths = fit(scale);
-    // Columns held at their least leave the others to shrink more: a few rounds settle it.
-    for _ in 0..4 {
-        let over = widths.iter().sum::<f32>() - room;
-        let flexible: f32 = shown
-            .iter()
-            .map(|c| c.widths())
-            .filter(|(want, least)| want * scale > *least)
-            .map(|(want, _)| want)
-            .sum();
-        if over <= 0.5 || flexible <= 0.0 {
-            break;
-        }
-        scale -= over / flexible;
-        widths = fit(scale);
-    }
+    let mut widths: Vec<f32> = shown
+        .iter()
+        .map(|c| {
+            let f = fit(c);
+            f.least + (f.want - f.least) * keep
+        })
+        .collect();
     // What is left (a wide window) goes to the last column.
     let used: f32 = widths.iter().sum();
     if let Some(last) = widths.last_mut()
@@ -215,20 +262,20 @@ fn open_row_ui(ui: &mut egui::Ui, lang: Lang, a: &Asset, row_right: f32) {
 fn details_ui(ui: &mut egui::Ui, lang: Lang, a: &Asset) {
     ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Extend);
     let weak = |s: String| RichText::new(s).weak();
+    let assignment = if a.assign_status.assign_status.is_empty() {
+        "—".to_owned()
+    } else {
+        value_words(lang, "assign", &a.assign_status.assign_status)
+    };
+    let member = if a.assign_status.assign_member_id.is_empty() {
+        "—"
+    } else {
+        &a.assign_status.assign_member_id
+    };
     ui.label(weak(format!(
-        "{}: {} · {} {}",
-        t(lang, Text::Assignment),
-        if a.assign_status.assign_status.is_empty() {
-            "—".to_owned()
-        } else {
-            value_words(lang, "assign", &a.assign_status.assign_status)
-        },
+        "{} · {} {member}",
+        labelled(lang, t(lang, Text::Assignment), &assignment),
         t(lang, Text::Member),
-        if a.assign_status.assign_member_id.is_empty() {
-            "—"
-        } else {
-            &a.assign_status.assign_member_id
-        }
     )));
     for e in &a.asset_extends {
         ui.label(weak(format!(
@@ -238,7 +285,7 @@ fn details_ui(ui: &mut egui::Ui, lang: Lang, a: &Asset) {
             e.extend_value
         )));
     }
-    ui.label(weak(format!("{}:", t(lang, Text::ProductsCol))));
+    ui.label(weak(labelled(lang, t(lang, Text::ProductsCol), "")));
     for p in &a.products {
         let validity = match (p.limit_start_date, p.limit_end_date) {
             (None, None) => String::new(),
@@ -268,7 +315,15 @@ impl AssetsScreen {
         let shown = self.grid.shown.clone();
         // The table's own vertical scroll bar takes its share of the width.
         let room = width - ui.spacing().scroll.allocated_width() - 4.0;
-        let widths = fit_widths(&shown, room, ui.spacing().item_spacing.x);
+        let fits = match &self.grid.fits {
+            Some((measured_in, fits)) if *measured_in == lang => fits.clone(),
+            _ => {
+                let fits = measure_columns(ui, lang, &self.assets);
+                self.grid.fits = Some((lang, fits.clone()));
+                fits
+            }
+        };
+        let widths = fit_widths(&shown, &fits, room, ui.spacing().item_spacing.x);
         let row_right = ui.cursor().left()
             + FIXED_WIDTH
             + widths.iter().sum::<f32>()
@@ -450,6 +505,7 @@ fn header_ui(
     });
     for col in shown {
         header.col(|ui| {
+            ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Truncate);
             let arrow = match sort {
                 Some((c, true)) if c == *col => " ^",
                 Some((c, false)) if c == *col => " v",
@@ -458,7 +514,11 @@ fn header_ui(
             let title = format!("{}{arrow}", t(lang, col.title()));
             if ui
                 .add(egui::Button::new(RichText::new(title).strong()).frame(false))
-                .on_hover_text(t(lang, Text::SortHint))
+                .on_hover_text(format!(
+                    "{}\n{}",
+                    t(lang, col.title()),
+                    t(lang, Text::SortHint)
+                ))
                 .clicked()
             {
                 sort_by = Some(*col);
@@ -480,4 +540,51 @@ fn lock_button_ui(ui: &mut egui::Ui, lang: Lang, a: &Asset, busy: bool) -> Optio
     };
     let button = egui::Button::new(t(lang, text)).small();
     ui.add_enabled(!busy, button).clicked().then_some(lock)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Col, FIXED_WIDTH, Fit, fit_widths};
+
+    fn fits() -> Vec<Fit> {
+        Col::ALL
+            .iter()
+            .map(|c| {
+                let want = 100.0;
+                let least = if c.whole() { want } else { 50.0 };
+                Fit { want, least }
+            })
+            .collect()
+    }
+
+    #[test]
+    fn numbers_and_ids_stay_whole_while_words_give_way() {
+        let shown = Col::ALL[..8].to_vec();
+        let spacing = 8.0;
+        // Room for every least and half of what the words columns can spare.
+        let room = 4.0 * 100.0 + 4.0 * 75.0 + FIXED_WIDTH + spacing * 10.0;
+        let widths = fit_widths(&shown, &fits(), room, spacing);
+        for (col, w) in shown.iter().zip(&widths) {
+            let want = if col.whole() { 100.0 } else { 75.0 };
+            assert!((w - want).abs() < 0.01, "{col:?}: {w}");
+        }
+    }
+
+    #[test]
+    fn a_wide_window_gives_what_is_left_to_the_last_column() {
+        let shown = vec![Col::Number, Col::Type];
+        let widths = fit_widths(&shown, &fits(), 1000.0, 8.0);
+        assert_eq!(widths[0], 100.0);
+        assert!((widths[1] - (1000.0 - FIXED_WIDTH - 32.0 - 100.0)).abs() < 0.01);
+    }
+
+    #[test]
+    fn a_window_too_narrow_keeps_every_least() {
+        let shown = Col::ALL[..8].to_vec();
+        let widths = fit_widths(&shown, &fits(), 300.0, 8.0);
+        for (col, w) in shown.iter().zip(&widths) {
+            let least = if col.whole() { 100.0 } else { 50.0 };
+            assert_eq!(*w, least, "{col:?}");
+        }
+    }
 }

@@ -101,7 +101,7 @@ impl FormCx<'_> {
             let mut text = value.clone().unwrap_or_default();
             let edit = egui::TextEdit::singleline(&mut text)
                 .hint_text(hint)
-                .desired_width(280.0);
+                .desired_width(ui.available_width().clamp(120.0, 280.0));
             let response = ui.add(edit);
             if response.changed() {
                 if MOBILE_FIELDS.contains(&field) {
@@ -277,7 +277,7 @@ impl FormCx<'_> {
                 egui::TextEdit::multiline(&mut buffer.0)
                     .hint_text(hint)
                     .desired_rows(4)
-                    .desired_width(280.0),
+                    .desired_width(ui.available_width().clamp(120.0, 280.0)),
             );
             if response.changed() {
                 *value = parse(&buffer.0);

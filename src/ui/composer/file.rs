@@ -9,7 +9,7 @@ use super::super::outbox::Outbox;
 use super::{ComposerScreen, Hints, OpenDraft};
 use crate::core::{Command, Event, Latest, Outcome};
 use crate::ui::form::busy_button_ui;
-use crate::ui::i18n::{Lang, Text, t};
+use crate::ui::i18n::{Lang, Text, labelled, t};
 
 #[derive(Default)]
 pub(super) struct FileBar {
@@ -118,7 +118,7 @@ impl ComposerScreen {
         }
         match &file.message {
             Some(Ok(path)) => {
-                ui.label(format!("{}: {path}", t(lang, Text::Exported)));
+                ui.label(labelled(lang, t(lang, Text::Exported), path));
             }
             Some(Err(why)) => {
                 ui.colored_label(ui.visuals().error_fg_color, why);

@@ -121,9 +121,11 @@ impl ComposerScreen {
             .resizable(true)
             .default_size(170.0)
             .show(ui, |ui| self.bottom_ui(ui, lang));
+        // The form needs more room than the tree: in a narrow window the tree gives it up.
+        let tree_width = (ui.available_width() * 0.4).clamp(220.0, 360.0);
         egui::Panel::left("composer_tree")
             .resizable(true)
-            .default_size(360.0)
+            .default_size(tree_width)
             .show(ui, |ui| self.tree_ui(ui, lang));
         let caller = Caller { out, profile };
         egui::CentralPanel::default().show(ui, |ui| self.node_ui(ui, &caller, lang));

@@ -8,12 +8,13 @@ use super::super::problems::problem_words;
 use super::ComposerScreen;
 use super::batch::{Summary, summarize};
 use super::node::NodeId;
-use crate::core::wire::BatchOrderResult;
+use crate::core::wire::{BatchOrderRequest, BatchOrderResult};
 use crate::core::{Call, Command, Event, Latest, Outcome, Profile};
 use crate::ui::form::{
     busy_button_ui, danger_button, dialog_body_ui, profile_name, warn_if_production,
 };
 use crate::ui::i18n::{Lang, Text, t, tr};
+use crate::ui::labels::{field_label, license_type_name, order_type_short};
 
 /// Problems listed at most; the count says how many there are in all.
 const MAX_LISTED: usize = 500;
@@ -130,6 +131,7 @@ fn submitted_ui(ui: &mut egui::Ui, lang: Lang, s: &Submitted) {
         .show(ui, |ui| {
             egui::Grid::new("submit_results")
                 .striped(true)
+                .spacing([24.0, 4.0])
                 .num_columns(3)
                 .show(ui, |ui| {
                     for head in [Text::Sequence, Text::LicenseOrderId, Text::CustomerId] {
@@ -175,6 +177,8 @@ impl ComposerScreen {
                     repeat: repeat.then_some(channel_order_id.as_str()),
                 };
                 summary_ui(ui, lang, &said);
+                ui.add_space(6.0);
+                orders_table_ui(ui, lang, &draft.batch);
             });
             ui.add_space(8.0);
             ui.horizontal(|ui| {
@@ -262,6 +266,53 @@ fn summary_ui(ui: &mut egui::Ui, lang: Lang, said: &Said<'_>) {
     }
     if let Some(id) = said.repeat {
         ui.label(tr!(lang, "repeat-warning", id = id));
+    }
+}
+
+/// Each order in one line: what it does, for whom, on which assets.
+fn orders_table_ui(ui: &mut egui::Ui, lang: Lang, batch: &BatchOrderRequest) {
+    const SHOWN: usize = 100;
+    let heads = [
+        "sequence",
+        "orderType",
+        "licenseType",
+        "customerName",
+        "assetNos",
+    ];
+    egui::Grid::new("confirm_orders")
+        .striped(true)
+        .num_columns(heads.len())
+        .show(ui, |ui| {
+            for head in heads {
+                ui.label(RichText::new(field_label(lang, head)).strong());
+            }
+            ui.end_row();
+            for o in batch.order_list.iter().take(SHOWN) {
+                let numbers: Vec<String> =
+                    o.assets.iter().flat_map(|a| a.asset_nos.clone()).collect();
+                let customer = o
+                    .customer_name
+                    .as_deref()
+                    .or(o.customer_id.as_deref())
+                    .or(o.crm_customer_id.as_deref())
+                    .unwrap_or("—");
+                ui.label(o.sequence.map_or_else(|| "—".to_owned(), |n| n.to_string()));
+                ui.label(
+                    o.order_type
+                        .map_or_else(String::new, |v| order_type_short(lang, v)),
+                );
+                ui.label(
+                    o.license_type
+                        .map_or_else(String::new, |v| license_type_name(lang, v)),
+                );
+                ui.label(customer);
+                ui.label(RichText::new(list_words(&numbers)).monospace());
+                ui.end_row();
+            }
+        });
+    let more = batch.order_list.len().saturating_sub(SHOWN);
+    if more > 0 {
+        ui.label(tr!(lang, "more-orders", n = more));
     }
 }
 
