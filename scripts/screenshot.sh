@@ -13,8 +13,12 @@ case $sizes in
   1100x720 | 900x600) ;;
   *) echo "usage: $0 [1100x720|900x600|all]" >&2; exit 2 ;;
 esac
-cargo build --release --quiet
-bin=${CARGO_TARGET_DIR:-$PWD/target}/release/license-desk
+# LICENSE_DESK_BIN: a release binary already built (of this tree), instead of building one.
+bin=${LICENSE_DESK_BIN:-}
+if [ -z "$bin" ]; then
+  cargo build --release --quiet
+  bin=${CARGO_TARGET_DIR:-$PWD/target}/release/license-desk
+fi
 out=docs/screenshots
 mkdir -p "$out"
 xvfb=

@@ -205,8 +205,8 @@ fn keyring_ui(ui: &mut egui::Ui, lang: Lang, state: &CoreState) {
     }
 }
 
-/// As wide as the longest screen name needs, so that a narrow window keeps its room for the
-/// screens.
+/// As wide as the longest screen name needs (130 px at least, which holds both languages'
+/// names today), so that a narrow window keeps its room for the screens.
 fn navigation_width(ui: &egui::Ui, lang: Lang) -> f32 {
     let font = egui::TextStyle::Button.resolve(ui.style());
     let widest = Screen::ALL
@@ -219,7 +219,7 @@ fn navigation_width(ui: &egui::Ui, lang: Lang) -> f32 {
                 .x
         })
         .fold(0.0, f32::max);
-    (widest + 40.0).clamp(110.0, 170.0)
+    (widest + 40.0).clamp(130.0, 170.0)
 }
 
 fn navigation_ui(ui: &mut egui::Ui, prefs: &mut Prefs) {
