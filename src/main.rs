@@ -151,19 +151,38 @@ fn app_create(data: Option<PathBuf>, name: &str, scopes: &str) -> Result<(), Str
     Ok(())
 }
 
+/// Every problem of an order file, shape and rules together, in the file's order, each as
+/// `FILE:LINE:COLUMN: path: message`. Exit 1 when there are any; 2 when the file cannot be
+/// read, is not JSON, or is not an object.
 fn order_check(file: &std::path::Path) -> ExitCode {
-    let batch = match license_desk::core::files::read_order_file(file) {
-        Ok(batch) => batch,
+    use license_desk::wire::open::{Locator, open_batch_file};
+    let name = file.display();
+    let bytes = match license_desk::core::files::read_file_bytes(file) {
+        Ok(bytes) => bytes,
         Err(e) => {
             eprintln!("{e}");
             return ExitCode::from(2);
         }
     };
+    let batch = match open_batch_file(&bytes) {
+        Ok(batch) => batch,
+        Err(e) => {
+            let (line, column) = e.at();
+            eprintln!("{name}:{line}:{column}: {}", e.what());
+            return ExitCode::from(2);
+        }
+    };
     let problems = license_desk::wire::validate::batch_order(&batch);
+    let locator = Locator::new(&bytes);
+    let mut placed: Vec<_> = problems
+        .iter()
+        .map(|p| (locator.locate(&p.path), p))
+        .collect();
+    placed.sort_by_key(|(at, _)| *at);
     let mut out = std::io::stdout().lock();
-    for problem in &problems {
+    for ((line, column), problem) in placed {
         // A closed pipe (`| head`) is not an error worth reporting.
-        if writeln!(out, "{problem}").is_err() {
+        if writeln!(out, "{name}:{line}:{column}: {problem}").is_err() {
             break;
         }
     }

@@ -311,7 +311,7 @@ async fn order_check_and_the_platform_agree_on_the_same_files() {
         .map(|e| e.expect("entry").path())
         .collect();
     names.sort();
-    assert_eq!(names.len(), 5);
+    assert_eq!(names.len(), 6);
     for (n, file) in names.iter().enumerate() {
         let check = Command::new(BIN)
             .args(["order", "check"])
@@ -342,9 +342,25 @@ async fn order_check_and_the_platform_agree_on_the_same_files() {
                 assert_eq!(answer["code"], json!(0), "{name}: {answer}");
             }
             Some(1) => {
-                let problems: Vec<&str> = listed.lines().collect();
+                // `FILE:LINE:COLUMN: path: message`, in the file's order.
+                let prefix = format!("{}:", file.display());
+                let problems: Vec<&str> = listed
+                    .lines()
+                    .map(|l| {
+                        let placed = l.strip_prefix(&prefix).expect("the file's name first");
+                        let mut parts = placed.splitn(3, ':');
+                        let (line, column) = (parts.next(), parts.next());
+                        assert!(line.and_then(|l| l.parse::<usize>().ok()).is_some(), "{l}");
+                        assert!(
+                            column.and_then(|c| c.parse::<usize>().ok()).is_some(),
+                            "{l}"
+                        );
+                        parts.next().expect("problem").trim_start()
+                    })
+                    .collect();
                 assert_eq!(answer["code"], "13004", "{name}: {answer}");
-                assert_eq!(answer["message"], problems[0], "{name}");
+                let message = answer["message"].as_str().expect("message");
+                assert!(problems.contains(&message), "{name}: {message}");
                 let cause = answer["cause"].as_str().expect("cause");
                 assert!(
                     cause.contains(&format!("{} problem", problems.len())),
@@ -355,20 +371,58 @@ async fn order_check_and_the_platform_agree_on_the_same_files() {
                 }
             }
             Some(2) => {
+                // Not JSON: the same place and words for both.
                 let stderr = String::from_utf8_lossy(&check.stderr);
+                let placed = stderr
+                    .trim_end()
+                    .strip_prefix(&format!("{}:", file.display()))
+                    .expect("the file's name first");
+                let mut parts = placed.splitn(3, ':');
+                let (line, column) = (parts.next().expect("line"), parts.next().expect("column"));
+                let what = parts.next().expect("what").trim_start();
                 assert_eq!(answer["code"], "13004", "{name}: {answer}");
-                // The same field (or the body as a whole) and the same line and column.
-                let field = stderr.split(": ").nth(2).expect("field").to_owned();
                 let message = answer["message"].as_str().expect("message");
                 assert!(
-                    message.starts_with(&format!("{field}:")),
-                    "{name}: {message} / {stderr}"
+                    message.contains(&format!("line {line} column {column}")),
+                    "{name}: {message}"
                 );
-                assert!(stderr.contains("line "), "{stderr}");
+                assert!(what.starts_with("not JSON: "), "{what}");
             }
             other => panic!("{name}: exit {other:?}"),
         }
     }
     let _ = child.kill();
     let _ = child.wait();
+}
+
+/// A file with five problems of different kinds (an unknown value, a wrong type, a missing
+/// field, a rule, a wrong type nested in a package) gives all five, each with its field path and
+/// its line and column, in the file's order; exit 1.
+#[test]
+fn order_check_lists_every_problem_of_a_file_with_its_place() {
+    let file = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/orders/five-problems.json");
+    let out = Command::new(BIN)
+        .args(["order", "check"])
+        .arg(&file)
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(1));
+    let listed = String::from_utf8(out.stdout).expect("utf-8");
+    let prefix = format!("{}:", file.display());
+    let lines: Vec<&str> = listed
+        .lines()
+        .map(|l| l.strip_prefix(&prefix).expect("the file's name first"))
+        .collect();
+    let m = "orderList[0].assets[0].merchandises[0]";
+    assert_eq!(
+        lines,
+        [
+            "9:22: orderList[0].licenseType: golden_usbkey is not a value the interface lists for this field".to_owned(),
+            "14:27: orderList[0].assets[0].limitEndDate: must be a date as epoch milliseconds (a whole number)".to_owned(),
+            format!("17:13: {m}.merchandiseNum: required"),
+            format!("19:41: {m}.timeDurationExpression: must be years-months-days, as 1-0-0 for one year or 0-6-0 for six months"),
+            format!("21:63: {m}.licenseOrderProductList[0].limitConcurrent: must be a whole number"),
+        ]
+    );
 }

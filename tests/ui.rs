@@ -1337,3 +1337,84 @@ fn asset_numbers_go_to_the_composer() {
     harness.get_by_label("Asset 8000000001 (+9)");
     harness.get_by_label("No problems: ready to submit.");
 }
+
+/// A file with five problems opens whole: each problem listed, what does not fit shown as it
+/// was; exported untouched it gives back the same values; fixed in place, it is submitted.
+#[test]
+fn composer_opens_a_file_whole_fixes_it_in_place_and_submits_it() {
+    let dir = tempfile::tempdir().expect("dir");
+    let file = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/orders/five-problems.json");
+    let mut harness = app(dir.path(), Lang::En);
+    harness.run_ok();
+    open_composer(&mut harness);
+    type_into(&mut harness, "File", &file.display().to_string());
+    click(&mut harness, "Import");
+    settle(&mut harness, |h| {
+        h.query_by_label("Batch VERDICT-5 (5)").is_some()
+    });
+    harness.get_by_label_contains("5 problems");
+    let package = "Order 1 › Asset 1 › Package 1";
+    let problems = [
+        "Order 1 › License type: “golden_usbkey” is not one of the values the interface lists for this field".to_owned(),
+        "Order 1 › Asset 1 › Valid until: must be a date in epoch milliseconds (a whole number)".to_owned(),
+        format!("{package} › Package number: required"),
+        format!("{package} › Duration (y-m-d): must be years-months-days, as 1-0-0 for one year or 0-6-0 for six months"),
+        format!("{package} › Product 1 › Concurrent nodes: must be a whole number"),
+    ];
+    for p in &problems {
+        harness.get_by_label(p);
+    }
+
+    // Untouched, it is written back with the same values.
+    let exported = dir.path().join("exported.json");
+    type_into(&mut harness, "File", &exported.display().to_string());
+    click(&mut harness, "Export");
+    settle(&mut harness, |_| exported.exists());
+    let read = |path: &std::path::Path| -> serde_json::Value {
+        serde_json::from_slice(&std::fs::read(path).expect("file")).expect("json")
+    };
+    let (mut original, mut written) = (read(&file), read(&exported));
+    for v in [&mut original, &mut written] {
+        v["orderList"][0]["assets"][0]["merchandises"][0]
+            .as_object_mut()
+            .expect("package")
+            .remove("children");
+    }
+    assert_eq!(written, original);
+
+    // Each value as it was in its field; fixed there, one by one.
+    click(&mut harness, &problems[0]);
+    click(&mut harness, "License type");
+    click(&mut harness, "stand-alone certificate (softkey)");
+    click(&mut harness, &problems[1]);
+    assert_eq!(
+        harness
+            .get_by_label("Valid until (year-month-day)")
+            .value()
+            .as_deref(),
+        Some("2027-12-31")
+    );
+    type_into(&mut harness, "Valid until (year-month-day)", "2027-12-30");
+    harness.get_by_label_contains("3 problems");
+    click(&mut harness, &problems[2]);
+    type_into(&mut harness, "Package number", "PKG-5");
+    assert_eq!(
+        harness.get_by_label("Duration (y-m-d)").value().as_deref(),
+        Some("1年")
+    );
+    type_into(&mut harness, "Duration (y-m-d)", "1-0-0");
+    click(&mut harness, &problems[4]);
+    assert_eq!(
+        harness.get_by_label("Concurrent nodes").value().as_deref(),
+        Some("two")
+    );
+    type_into(&mut harness, "Concurrent nodes", "2");
+    harness.get_by_label("No problems: ready to submit.");
+    click(&mut harness, "Submit batch");
+    click(&mut harness, "Send");
+    settle(&mut harness, |h| {
+        h.query_by_label("Submitted: 1 license order created.")
+            .is_some()
+    });
+}

@@ -548,7 +548,8 @@ fn batch_order_full_tree_round_trip() {
         a.asset_extend_list,
         [ExtendEntry {
             extend_code: Some("gxxp".into()),
-            extend_value: Some("1".into())
+            extend_value: Some("1".into()),
+            ..ExtendEntry::default()
         }]
     );
     assert_eq!(a.limit_start_date, Some(1_704_067_200_000));
@@ -586,6 +587,7 @@ fn batch_order_full_tree_round_trip() {
             feature_value_type: Some("int".into()),
             trial: Some(1),
             trial_end_date: Some(1_706_745_600_000),
+            ..FeatureEntry::default()
         }]
     );
     assert_eq!(
@@ -2309,12 +2311,15 @@ fn broken_batches_name_the_field_and_the_rule() {
             expected: &[("orderList[0].assets", "at least one asset required")],
         },
         Case {
-            name: "missing licenseType stops the order's checks",
+            name: "missing licenseType: the rest of the order is still checked",
             edit: |b| {
                 remove(b, "/orderList/0/licenseType");
                 set(b, "/orderList/0/assets", json!([]));
             },
-            expected: &[("orderList[0].licenseType", "required")],
+            expected: &[
+                ("orderList[0].licenseType", "required"),
+                ("orderList[0].assets", "at least one asset required"),
+            ],
         },
         Case {
             name: "missing orderType",

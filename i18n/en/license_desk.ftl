@@ -573,6 +573,14 @@ profile-colon = Profile:
 action-failed = { $action }: Failed
 problem-not-a-date = must be a date: year-month-day, as 2027-11-23
 problem-not-a-duration = must be years-months-days, as 1-0-0 for one year or 0-6-0 for six months
+problem-unknown-value = “{ $value }” is not one of the values the interface lists for this field
+problem-wrong-type = { $expected ->
+        [text] must be text
+        [millis] must be a date in epoch milliseconds (a whole number)
+        [yes-no] must be true or false
+        [list] must be a list
+       *[object] must be an object
+    }
 hint-timeDurationExpression = years-months-days, as 1-0-0
 date-pick = Calendar…
 date-short-validity = valid for { $days ->

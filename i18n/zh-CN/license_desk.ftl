@@ -501,6 +501,14 @@ profile-colon = 配置：
 action-failed = { $action }：失败
 problem-not-a-date = 须为日期：年-月-日，如 2027-11-23
 problem-not-a-duration = 须为“年-月-日”格式，如 1-0-0 表示一年、0-6-0 表示六个月
+problem-unknown-value = “{ $value }”不是接口为此字段列出的取值
+problem-wrong-type = { $expected ->
+        [text] 须为文本
+        [millis] 须为以毫秒时间戳（整数）表示的日期
+        [yes-no] 须为 true 或 false
+        [list] 须为列表
+       *[object] 须为对象
+    }
 hint-timeDurationExpression = 年-月-日，如 1-0-0
 date-pick = 日历…
 date-short-validity = 有效期仅 { $days } 天：请检查日期

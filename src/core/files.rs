@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use super::CoreError;
 use crate::private_files::write_atomic;
 use crate::wire::BatchOrderRequest;
-use crate::wire::parse::{self, ParseError};
+use crate::wire::parse::{FromJson, ParseError};
 
 /// Larger files are refused: a batch holds at most 10,000 orders, far below this.
 const MAX_FILE_BYTES: u64 = 256 * 1024 * 1024;
@@ -14,6 +14,12 @@ const MAX_FILE_BYTES: u64 = 256 * 1024 * 1024;
 /// Reads a batch order (operation 5's body) from a JSON file. A file that is not JSON, or not a
 /// batch order, is an error that says where: `orders.json: line 3, column 7: …`.
 pub fn read_order_file(path: &Path) -> Result<BatchOrderRequest, CoreError> {
+    let bytes = read_file_bytes(path)?;
+    parse_order_file(&bytes).map_err(|e| CoreError::File(format!("{}: {e}", path.display())))
+}
+
+/// A file's bytes, refused when larger than any order file can be.
+pub fn read_file_bytes(path: &Path) -> Result<Vec<u8>, CoreError> {
     let name = path.display();
     let size = std::fs::metadata(path)
         .map_err(|e| CoreError::File(format!("{name}: {e}")))?
@@ -23,8 +29,7 @@ pub fn read_order_file(path: &Path) -> Result<BatchOrderRequest, CoreError> {
             "{name}: {size} bytes; an order file is at most {MAX_FILE_BYTES} bytes"
         )));
     }
-    let bytes = std::fs::read(path).map_err(|e| CoreError::File(format!("{name}: {e}")))?;
-    parse_order_file(&bytes).map_err(|e| CoreError::File(format!("{name}: {e}")))
+    std::fs::read(path).map_err(|e| CoreError::File(format!("{name}: {e}")))
 }
 
 /// Why bytes are not a batch order, in the words `order check` and the console show:
@@ -37,8 +42,10 @@ pub struct FileError {
     pub what: String,
 }
 
+/// Opens a batch order whole: only a file that is not JSON, or not an object, is refused.
 pub fn parse_order_file(bytes: &[u8]) -> Result<BatchOrderRequest, FileError> {
-    parse::json::<BatchOrderRequest>(bytes).map_err(|e: ParseError| {
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    BatchOrderRequest::from_json(bytes).map_err(|e: ParseError| {
         // serde_json ends its message with the place, which is said first here.
         let message = match e.message.rfind(" at line ") {
             Some(at) => e.message[..at].to_owned(),

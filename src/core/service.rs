@@ -358,7 +358,7 @@ impl Service {
                 .await
             }
             Command::NewOrderDraft { name, batch } => {
-                let body = serde_json::to_string(&batch)
+                let body = crate::wire::open::batch_to_json(&batch, false)
                     .map_err(|e| CoreError::Storage(format!("the draft as JSON: {e}")))?;
                 self.drafts(move |d| {
                     d.create(&name, &body, "{}", now_ms())
@@ -401,7 +401,7 @@ impl Service {
                 // takes a while.
                 let (draft_id, batch) = tokio::task::spawn_blocking(move || {
                     let batch = super::files::read_order_file(&path)?;
-                    let body = serde_json::to_string(&batch)
+                    let body = crate::wire::open::batch_to_json(&batch, false)
                         .map_err(|e| CoreError::File(e.to_string()))?;
                     let id = drafts
                         .create(&draft_name, &body, "{}", now_ms())

@@ -4,7 +4,7 @@
 
 use super::i18n::{Lang, Text, t, tr};
 use super::labels::{field_label, license_type_words, order_type_words};
-use crate::core::wire::validate::{Item, Problem, ProblemKind, Seg};
+use crate::core::wire::validate::{Expected, Item, Problem, ProblemKind, Seg};
 
 /// The problem's path in words, then what is wrong.
 pub fn problem_words(lang: Lang, problem: &Problem) -> String {
@@ -129,6 +129,23 @@ pub fn kind_words(lang: Lang, kind: &ProblemKind) -> String {
         NotAWholeNumber => t(lang, Text::NotANumber).to_owned(),
         NotADate => tr!(lang, "problem-not-a-date"),
         NotADuration => tr!(lang, "problem-not-a-duration"),
+        UnknownValue { value } => tr!(lang, "problem-unknown-value", value = value.as_str()),
+        WrongType { expected } => tr!(
+            lang,
+            "problem-wrong-type",
+            expected = expected_key(*expected)
+        ),
+    }
+}
+
+/// The selector value the wrong-type message chooses its words by.
+fn expected_key(expected: Expected) -> &'static str {
+    match expected {
+        Expected::Text => "text",
+        Expected::Millis => "millis",
+        Expected::YesNo => "yes-no",
+        Expected::List => "list",
+        Expected::Object => "object",
     }
 }
 

@@ -9,8 +9,10 @@ pub mod activity;
 pub mod asset;
 pub mod customer;
 pub mod envelope;
+pub mod open;
 pub mod order;
 pub mod parse;
+pub mod raw;
 pub mod token;
 pub mod validate;
 

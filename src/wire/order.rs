@@ -3,6 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::de::null_as_empty;
+use super::raw::Raw;
 
 /// 2.6: license types.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -136,6 +137,9 @@ pub struct BatchOrderRequest {
     pub sync_mode: Option<SyncMode>,
     #[serde(default, deserialize_with = "null_as_empty")]
     pub order_list: Vec<OrderEntry>,
+    /// Values read from a file that do not fit the fields above, kept verbatim.
+    #[serde(skip)]
+    pub raw: Raw,
 }
 
 /// Operation 5 answer, one per order.
@@ -189,6 +193,9 @@ pub struct OrderEntry {
     pub order_type: Option<OrderType>,
     #[serde(default, deserialize_with = "null_as_empty")]
     pub assets: Vec<AssetEntry>,
+    /// Values read from a file that do not fit the fields above, kept verbatim.
+    #[serde(skip)]
+    pub raw: Raw,
 }
 
 /// An `{extendCode, extendValue}` pair as sent in an order.
@@ -199,6 +206,9 @@ pub struct ExtendEntry {
     pub extend_code: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub extend_value: Option<String>,
+    /// Values read from a file that do not fit the fields above, kept verbatim.
+    #[serde(skip)]
+    pub raw: Raw,
 }
 
 /// An element of an order's `assets`.
@@ -229,6 +239,9 @@ pub struct AssetEntry {
         skip_serializing_if = "Vec::is_empty"
     )]
     pub merchandises: Vec<MerchandiseEntry>,
+    /// Values read from a file that do not fit the fields above, kept verbatim.
+    #[serde(skip)]
+    pub raw: Raw,
 }
 
 /// A product granted (or removed) on an asset.
@@ -285,6 +298,9 @@ pub struct ProductEntry {
         skip_serializing_if = "Vec::is_empty"
     )]
     pub product_features: Vec<FeatureEntry>,
+    /// Values read from a file that do not fit the fields above, kept verbatim.
+    #[serde(skip)]
+    pub raw: Raw,
 }
 
 /// A feature point of a product.
@@ -304,6 +320,9 @@ pub struct FeatureEntry {
     /// Epoch milliseconds.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub trial_end_date: Option<i64>,
+    /// Values read from a file that do not fit the fields above, kept verbatim.
+    #[serde(skip)]
+    pub raw: Raw,
 }
 
 /// A merchandise (product package); `children` is `null` at the deepest level.
@@ -326,4 +345,7 @@ pub struct MerchandiseEntry {
     pub children: Option<Vec<MerchandiseEntry>>,
     #[serde(default, deserialize_with = "null_as_empty")]
     pub license_order_product_list: Vec<ProductEntry>,
+    /// Values read from a file that do not fit the fields above, kept verbatim.
+    #[serde(skip)]
+    pub raw: Raw,
 }

@@ -57,3 +57,44 @@ fn json_with_path<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ParseError> {
     })?;
     Ok(value)
 }
+
+/// A request body read from JSON. Bodies are read strictly, but for a batch order, which opens
+/// whole (its values that do not fit kept, to be listed with every other problem of it).
+pub trait FromJson: Sized {
+    fn from_json(bytes: &[u8]) -> Result<Self, ParseError>;
+}
+
+macro_rules! strict {
+    ($($t:ty),*) => {
+        $(impl FromJson for $t {
+            fn from_json(bytes: &[u8]) -> Result<Self, ParseError> {
+                json(bytes)
+            }
+        })*
+    };
+}
+
+strict!(
+    super::customer::BindRequest,
+    super::customer::EnterpriseRequest,
+    super::asset::LockRequest,
+    super::asset::ShellnumsRequest,
+    super::activity::ClaimRequest
+);
+
+impl FromJson for super::order::BatchOrderRequest {
+    fn from_json(bytes: &[u8]) -> Result<Self, ParseError> {
+        // What cannot be opened at all is said as for any other body (the field it is in,
+        // serde's words, the place).
+        super::open::open_batch(bytes).or_else(|e| {
+            json::<Self>(bytes)?;
+            let (line, column) = e.at();
+            Err(ParseError {
+                path: String::new(),
+                message: e.to_string(),
+                line,
+                column,
+            })
+        })
+    }
+}

@@ -7,13 +7,12 @@ use axum::body::Body;
 use axum::http::request::Parts;
 use axum::http::{HeaderMap, header};
 use rusqlite::Transaction;
-use serde::de::DeserializeOwned;
 
 use crate::clock::now_ms;
 use crate::platform::auth::{self, Caller};
 use crate::platform::error::OpError;
 use crate::platform::shared::{AppState, Shared};
-use crate::wire::parse;
+use crate::wire::parse::FromJson;
 
 /// Largest request body: a batch of 10,000 orders with a few products each fits.
 pub const MAX_BODY: usize = 16 * 1024 * 1024;
@@ -238,7 +237,7 @@ pub struct JsonBody<T> {
 }
 
 /// Reads and parses a JSON body, naming the field path of any error.
-pub async fn json_body<T: DeserializeOwned>(headers: &HeaderMap, body: Body) -> JsonBody<T> {
+pub async fn json_body<T: FromJson>(headers: &HeaderMap, body: Body) -> JsonBody<T> {
     let unread = |e| JsonBody {
         value: Err(e),
         unread: true,
@@ -278,7 +277,7 @@ pub async fn json_body<T: DeserializeOwned>(headers: &HeaderMap, body: Body) -> 
             "must be a JSON object, not an array",
         ))
     } else {
-        parse::json(&bytes).map_err(|e| {
+        T::from_json(&bytes).map_err(|e| {
             let path = if e.path.is_empty() {
                 "body".to_owned()
             } else {

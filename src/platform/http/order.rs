@@ -1,5 +1,6 @@
 //! The order group: its envelope, its extractors, and the nine operations.
 
+use crate::wire::parse::FromJson;
 use axum::Json;
 use axum::extract::rejection::PathRejection;
 use axum::extract::{FromRequest, FromRequestParts, Path, Request, State};
@@ -7,7 +8,6 @@ use axum::http::StatusCode;
 use axum::http::request::Parts;
 use axum::response::{IntoResponse, Response};
 use rusqlite::Transaction;
-use serde::de::DeserializeOwned;
 
 use super::admit::{Admission, Query, Refusal, admit, json_body};
 use crate::clock::now_ms;
@@ -122,7 +122,7 @@ pub struct Call<T> {
     unread: bool,
 }
 
-impl<T: DeserializeOwned + Send> FromRequest<AppState> for Call<T> {
+impl<T: FromJson + Send> FromRequest<AppState> for Call<T> {
     type Rejection = OrderFailure;
 
     async fn from_request(req: Request, state: &AppState) -> Result<Self, Self::Rejection> {

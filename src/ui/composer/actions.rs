@@ -50,7 +50,7 @@ impl ComposerScreen {
                 added
             }
             Action::List(op) => {
-                self.check.nodes_moved();
+                self.check.changed();
                 node::edit(&mut draft.batch, selected, op)
             }
             Action::NewBatchId => {

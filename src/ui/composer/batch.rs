@@ -72,6 +72,7 @@ pub fn template(kind: Template) -> BatchOrderRequest {
             }],
             ..OrderEntry::default()
         }],
+        ..BatchOrderRequest::default()
     }
 }
 

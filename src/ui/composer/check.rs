@@ -5,11 +5,7 @@ use std::collections::HashMap;
 
 use super::node::NodeId;
 use crate::core::wire::BatchOrderRequest;
-use crate::core::wire::validate::{self, Problem, ProblemKind};
-
-/// Text typed in a number or date field that is not one, by node and field: kept as typed,
-/// with its problem, which is the batch's until corrected.
-pub(super) type Unparsed = HashMap<(NodeId, &'static str), (String, ProblemKind)>;
+use crate::core::wire::validate::{self, Problem};
 
 #[derive(Default)]
 pub(super) struct Check {
@@ -19,21 +15,13 @@ pub(super) struct Check {
     needs_check: bool,
     /// The field a clicked problem asks to focus; taken by that field's row.
     pub focus_field: Option<String>,
-    pub unparsed: Unparsed,
 }
 
 impl Check {
-    /// A new batch is open: checked at the next frame, nothing focused, nothing typed.
+    /// A new batch is open: checked at the next frame, nothing focused.
     pub fn reset(&mut self) {
         self.needs_check = true;
         self.focus_field = None;
-        self.unparsed.clear();
-    }
-
-    /// Nodes moved or went: typed text no longer knows its node.
-    pub fn nodes_moved(&mut self) {
-        self.unparsed.clear();
-        self.needs_check = true;
     }
 
     /// The batch changed: checked again at the next frame.
@@ -45,11 +33,8 @@ impl Check {
         if !std::mem::take(&mut self.needs_check) {
             return;
         }
+        // Values held verbatim (from a file, or typed and not fitting) are among them.
         self.problems = validate::batch_order(batch);
-        for ((node, field), (_, kind)) in &self.unparsed {
-            self.problems
-                .push(Problem::new(node.path_of(field), kind.clone()));
-        }
         self.counts.clear();
         for p in &self.problems {
             let (mut at, _) = NodeId::of_path(&p.path);

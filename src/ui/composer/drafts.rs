@@ -10,6 +10,7 @@ use super::batch::{self, Template};
 use super::{ComposerScreen, Hints, OpenDraft};
 use crate::core::files::parse_order_file;
 use crate::core::wire::BatchOrderRequest;
+use crate::core::wire::open::batch_to_json;
 use crate::core::{Command, DraftSummary, Event, Latest, Outcome};
 use crate::ui::form::danger_button;
 use crate::ui::i18n::{Lang, Text, t, tr};
@@ -189,7 +190,7 @@ impl ComposerScreen {
         }) = &self.draft
         {
             // An empty body saved in place of an unwritable batch would lose the draft.
-            match (serde_json::to_string(batch), serde_json::to_string(hints)) {
+            match (batch_to_json(batch, false), serde_json::to_string(hints)) {
                 (Ok(body), Ok(hints)) => {
                     self.drafts.save_call.start(out.send(Command::SaveDraft {
                         id: *id,

@@ -11,10 +11,11 @@ use super::super::form::normalize_mobile;
 use super::super::i18n::{Lang, Text, lookup, t, tr};
 use super::super::labels::field_label;
 use super::super::problems::{at_words, kind_words};
-use super::check::Unparsed;
 use super::node::NodeId;
+use crate::core::wire::raw::{Raw, verbatim_text};
 use crate::core::wire::validate::{Problem, ProblemKind, Seg};
 use jiff::civil::Date;
+use serde_json::Value;
 
 /// A problem of the node being edited: the field it is in, and what is wrong in words (with
 /// the line, for an item of a list field).
@@ -49,13 +50,23 @@ pub struct FormCx<'a> {
     pub problems: &'a [FieldProblem],
     /// The field a clicked problem asks to focus; taken by that field's row.
     pub focus: &'a mut Option<String>,
-    /// The node the form edits, and what was typed in its number fields that is no number.
-    pub node: &'a NodeId,
-    pub unparsed: &'a mut Unparsed,
+    /// The node's values that do not fit their field (read from a file, or typed), kept
+    /// verbatim and shown as they are until the field is edited.
+    pub held: &'a mut Raw,
     pub changed: bool,
 }
 
 impl FormCx<'_> {
+    /// What `field` holds verbatim, as text.
+    fn held_text(&self, field: &str) -> Option<String> {
+        self.held.get(field).map(|(value, _)| verbatim_text(value))
+    }
+
+    /// The field was edited: what it held verbatim is replaced by what was entered.
+    fn edited(&mut self, field: &str) {
+        self.held.remove(field);
+    }
+
     /// One labelled row of the form's grid.
     pub fn row(
         &mut self,
@@ -97,20 +108,25 @@ impl FormCx<'_> {
         value: &mut Option<String>,
     ) {
         let hint = lookup(self.lang, &format!("hint-{field}")).unwrap_or("");
+        let mut text = self
+            .held_text(field)
+            .unwrap_or_else(|| value.clone().unwrap_or_default());
+        let mut changed = false;
         self.row(ui, field, required, |ui| {
-            let mut text = value.clone().unwrap_or_default();
             let edit = egui::TextEdit::singleline(&mut text)
                 .hint_text(hint)
                 .desired_width(ui.available_width().clamp(120.0, 280.0));
             let response = ui.add(edit);
-            if response.changed() {
-                if MOBILE_FIELDS.contains(&field) {
-                    normalize_mobile(&mut text);
-                }
-                *value = Some(text).filter(|s| !s.is_empty());
-            }
+            changed = response.changed();
             response
         });
+        if changed {
+            self.edited(field);
+            if MOBILE_FIELDS.contains(&field) {
+                normalize_mobile(&mut text);
+            }
+            *value = Some(text).filter(|s| !s.is_empty());
+        }
     }
 
     /// A whole number; what cannot be one stays in the field as typed and is a problem of the
@@ -124,11 +140,9 @@ impl FormCx<'_> {
     ) where
         N: Copy + ToString + std::str::FromStr,
     {
-        let key = (self.node.clone(), field);
-        let mut text = match self.unparsed.get(&key) {
-            Some((typed, _)) => typed.clone(),
-            None => value.map(|v| v.to_string()).unwrap_or_default(),
-        };
+        let mut text = self
+            .held_text(field)
+            .unwrap_or_else(|| value.map(|v| v.to_string()).unwrap_or_default());
         let mut changed = false;
         self.row(ui, field, required, |ui| {
             let response = ui.add(egui::TextEdit::singleline(&mut text).desired_width(140.0));
@@ -141,13 +155,14 @@ impl FormCx<'_> {
         let typed = text.trim();
         if typed.is_empty() {
             *value = None;
-            self.unparsed.remove(&key);
+            self.edited(field);
         } else if let Ok(n) = typed.parse::<N>() {
             *value = Some(n);
-            self.unparsed.remove(&key);
+            self.edited(field);
         } else {
-            self.unparsed
-                .insert(key, (text, ProblemKind::NotAWholeNumber));
+            *value = None;
+            let text = Value::String(text);
+            self.held.insert(field, text, ProblemKind::NotAWholeNumber);
         }
     }
 
@@ -163,8 +178,7 @@ impl FormCx<'_> {
         value: &mut Option<i64>,
     ) {
         let lang = self.lang;
-        let key = (self.node.clone(), field);
-        let typed = self.unparsed.get(&key).map(|(text, _)| text.clone());
+        let typed = self.held_text(field);
         let mut edit = None;
         self.row(ui, field, false, |ui| {
             ui.horizontal(|ui| {
@@ -181,19 +195,21 @@ impl FormCx<'_> {
             None => {}
             Some(DateEdit::Clear) => {
                 *value = None;
-                self.unparsed.remove(&key);
+                self.edited(field);
             }
             Some(DateEdit::Day(day)) => {
                 *value = day_ms(day, end_of_day);
-                self.unparsed.remove(&key);
+                self.edited(field);
             }
             Some(DateEdit::Typed(text)) => match text.trim().parse::<Date>() {
                 Ok(day) => {
                     *value = day_ms(day, end_of_day);
-                    self.unparsed.remove(&key);
+                    self.edited(field);
                 }
                 Err(_) => {
-                    self.unparsed.insert(key, (text, ProblemKind::NotADate));
+                    *value = None;
+                    let text = Value::String(text);
+                    self.held.insert(field, text, ProblemKind::NotADate);
                 }
             },
         }
@@ -201,26 +217,36 @@ impl FormCx<'_> {
 
     /// A flag sent only when on (off leaves the platform's default, false).
     pub fn flag(&mut self, ui: &mut egui::Ui, field: &str, value: &mut Option<bool>) {
+        let mut changed = false;
         self.row(ui, field, false, |ui| {
             let mut on = value.unwrap_or(false);
             let response = ui.checkbox(&mut on, "");
             if response.changed() {
+                changed = true;
                 *value = on.then_some(true);
             }
             response
         });
+        if changed {
+            self.edited(field);
+        }
     }
 
     /// `0 = no, 1 = yes` integers (trial).
     pub fn zero_one(&mut self, ui: &mut egui::Ui, field: &str, value: &mut Option<i32>) {
+        let mut changed = false;
         self.row(ui, field, false, |ui| {
             let mut on = *value == Some(1);
             let response = ui.checkbox(&mut on, "");
             if response.changed() {
+                changed = true;
                 *value = on.then_some(1);
             }
             response
         });
+        if changed {
+            self.edited(field);
+        }
     }
 
     /// A choice among the interface's values, shown in words; "not set" leaves it out.
@@ -234,8 +260,13 @@ impl FormCx<'_> {
         words: impl Fn(T) -> String,
     ) {
         let lang = self.lang;
+        let held = self.held_text(field);
+        let mut picked = false;
         self.row(ui, field, required, |ui| {
-            let shown = value.map_or_else(|| t(lang, Text::NotSet).to_owned(), &words);
+            let shown = match (&held, *value) {
+                (Some(text), _) => text.clone(),
+                (None, v) => v.map_or_else(|| t(lang, Text::NotSet).to_owned(), &words),
+            };
             let mut changed = false;
             let mut response = egui::ComboBox::from_id_salt(("choice", field))
                 .selected_text(shown)
@@ -250,10 +281,14 @@ impl FormCx<'_> {
                 })
                 .response;
             if changed {
+                picked = true;
                 response.mark_changed();
             }
             response
         });
+        if picked {
+            self.edited(field);
+        }
     }
 
     /// A list typed one per line, or pasted as a column or with commas: `parse` splits it.
@@ -266,9 +301,11 @@ impl FormCx<'_> {
         hint: &str,
         parse: impl Fn(&str) -> Vec<String>,
     ) {
+        let held = self.held_text(field);
+        let mut changed = false;
         self.row(ui, field, required, |ui| {
             let id = ui.scope_id().with(("lines", field));
-            let shown = value.join("\n");
+            let shown = held.unwrap_or_else(|| value.join("\n"));
             let mut buffer: (String, String) = ui
                 .data(|d| d.get_temp(id))
                 .filter(|(_, last): &(String, String)| *last == shown)
@@ -280,12 +317,16 @@ impl FormCx<'_> {
                     .desired_width(ui.available_width().clamp(120.0, 280.0)),
             );
             if response.changed() {
+                changed = true;
                 *value = parse(&buffer.0);
                 buffer.1 = value.join("\n");
             }
             ui.data_mut(|d| d.insert_temp(id, buffer));
             response
         });
+        if changed {
+            self.edited(field);
+        }
     }
 }
 

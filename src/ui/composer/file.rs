@@ -7,6 +7,7 @@ use egui::RichText;
 
 use super::super::outbox::Outbox;
 use super::{ComposerScreen, Hints, OpenDraft};
+use crate::core::wire::open::batch_to_json;
 use crate::core::{Command, Event, Latest, Outcome};
 use crate::ui::form::busy_button_ui;
 use crate::ui::i18n::{Lang, Text, labelled, t};
@@ -88,7 +89,11 @@ impl ComposerScreen {
         if path.is_empty() {
             return;
         }
-        let body = serde_json::to_string_pretty(&draft.batch).unwrap_or_default();
+        let body = match batch_to_json(&draft.batch, true) {
+            Ok(body) => body,
+            // Nothing is written rather than an empty file.
+            Err(_) => return,
+        };
         let command = Command::WriteFile {
             path: PathBuf::from(path),
             body,

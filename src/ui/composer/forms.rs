@@ -12,7 +12,7 @@ use crate::core::wire::{
     MerchandiseEntry, OrderEntry, OrderType, ProductEntry, SyncMode,
 };
 
-pub fn node_form_ui(ui: &mut egui::Ui, cx: &mut FormCx<'_>, node: NodeMut<'_>) {
+pub fn node_form_ui(ui: &mut egui::Ui, cx: &mut FormCx<'_>, node: &mut NodeMut<'_>) {
     egui::Grid::new("node_form")
         .num_columns(2)
         .spacing([12.0, 6.0])
@@ -145,6 +145,7 @@ fn extensions_ui(ui: &mut egui::Ui, cx: &mut FormCx<'_>, list: &mut Vec<ExtendEn
                 ExtendEntry {
                     extend_code: Some(code.trim().to_owned()).filter(|s| !s.is_empty()),
                     extend_value: Some(value.trim().to_owned()).filter(|s| !s.is_empty()),
+                    ..ExtendEntry::default()
                 }
             })
             .collect();

@@ -151,22 +151,25 @@ impl ComposerScreen {
         let Some(draft) = &mut self.draft else {
             return;
         };
-        let Some(node) = node::resolve_mut(&mut draft.batch, &selected) else {
+        let Some(mut node) = node::resolve_mut(&mut draft.batch, &selected) else {
             self.tree.select(NodeId::root());
             return;
         };
+        // The form edits the typed fields and the values held verbatim side by side.
+        let mut held = std::mem::take(node.raw_mut());
         let mut cx = FormCx {
             lang,
             problems: &problems,
             focus: &mut self.check.focus_field,
-            node: &selected,
-            unparsed: &mut self.check.unparsed,
+            held: &mut held,
             changed: false,
         };
         egui::ScrollArea::vertical()
             .id_salt("node_form_scroll")
-            .show(ui, |ui| forms::node_form_ui(ui, &mut cx, node));
-        if cx.changed {
+            .show(ui, |ui| forms::node_form_ui(ui, &mut cx, &mut node));
+        let changed = cx.changed;
+        *node.raw_mut() = held;
+        if changed {
             self.edited();
         }
     }

@@ -2,6 +2,7 @@
 //! which are also the field path the shared validation uses (`orderList[2].assets[0]…`), so a
 //! problem leads to its node, and a node knows its problems.
 
+use crate::core::wire::raw::Raw;
 use std::fmt;
 
 use crate::core::wire::validate::{FieldPath, Seg};
@@ -141,20 +142,6 @@ impl NodeId {
         }
         None
     }
-
-    /// The interface's path of `field` in this node.
-    pub fn path_of(&self, field: &'static str) -> FieldPath {
-        let mut segs: Vec<Seg> = self
-            .0
-            .iter()
-            .map(|step| {
-                let (name, i) = step.field();
-                Seg::Item(name, i)
-            })
-            .collect();
-        segs.push(Seg::Field(field));
-        FieldPath(segs)
-    }
 }
 
 impl fmt::Display for NodeId {
@@ -178,6 +165,20 @@ pub enum NodeMut<'a> {
     Product(&'a mut ProductEntry),
     Feature(&'a mut FeatureEntry),
     Merchandise(&'a mut MerchandiseEntry),
+}
+
+impl NodeMut<'_> {
+    /// The node's values held verbatim.
+    pub fn raw_mut(&mut self) -> &mut Raw {
+        match self {
+            Self::Batch(n) => &mut n.raw,
+            Self::Order(n) => &mut n.raw,
+            Self::Asset(n) => &mut n.raw,
+            Self::Product(n) => &mut n.raw,
+            Self::Feature(n) => &mut n.raw,
+            Self::Merchandise(n) => &mut n.raw,
+        }
+    }
 }
 
 /// A node, borrowed for reading.

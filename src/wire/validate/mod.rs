@@ -2,11 +2,12 @@
 //! and the embedded platform agree. Each function lists every problem, each with the path of
 //! its field (`orderList[2].assets[0].products[1].productUri`) and a plain message.
 
+mod held;
 mod problem;
 
 use std::collections::HashMap;
 
-pub use self::problem::{At, FieldPath, Item, Problem, ProblemKind, Seg};
+pub use self::problem::{At, Expected, FieldPath, Item, Problem, ProblemKind, Seg};
 
 use super::activity::ClaimRequest;
 use super::asset::{LockRequest, ShellnumsRequest};
@@ -296,7 +297,7 @@ pub fn batch_order(r: &BatchOrderRequest) -> Vec<Problem> {
         }
         check_order(&mut c, &at, order);
     }
-    c.problems
+    held::with_held(r, c.problems)
 }
 
 fn check_order(c: &mut Check, at: &At<'_>, o: &OrderEntry) {
@@ -306,10 +307,11 @@ fn check_order(c: &mut Check, at: &At<'_>, o: &OrderEntry) {
         Some(_) => {}
     }
     check_order_customer(c, at, o);
-    let Some(license_type) = o.license_type else {
+    // Without a license type the rest is still checked; without an order type, the asset
+    // rules (which depend on it) cannot be.
+    if o.license_type.is_none() {
         c.push(&at.field("licenseType"), ProblemKind::Required);
-        return;
-    };
+    }
     let Some(order_type) = o.order_type else {
         c.push(&at.field("orderType"), ProblemKind::Required);
         return;
@@ -318,7 +320,11 @@ fn check_order(c: &mut Check, at: &At<'_>, o: &OrderEntry) {
         .src_license_order_id
         .as_deref()
         .is_none_or(|s| s.trim().is_empty());
-    if order_type != OrderType::NewBuy && license_type.is_cloud() && src_blank {
+    if let Some(license_type) = o.license_type
+        && order_type != OrderType::NewBuy
+        && license_type.is_cloud()
+        && src_blank
+    {
         c.push(
             &at.field("srcLicenseOrderId"),
             ProblemKind::SourceOrderRequired {

@@ -166,6 +166,25 @@ pub enum ProblemKind {
     NotADate,
     /// A time expression not in the interface's years-months-days form (`1-0-0`).
     NotADuration,
+    /// A value that is not one the interface lists for the field (`golden_usbkey`).
+    UnknownValue {
+        value: String,
+    },
+    /// A value of another JSON type than the field's.
+    WrongType {
+        expected: Expected,
+    },
+}
+
+/// The JSON type a field takes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Expected {
+    Text,
+    /// A date as the interface writes it: epoch milliseconds.
+    Millis,
+    YesNo,
+    List,
+    Object,
 }
 
 impl fmt::Display for ProblemKind {
@@ -229,6 +248,16 @@ impl fmt::Display for ProblemKind {
             Self::NotADuration => {
                 f.write_str("must be years-months-days, as 1-0-0 for one year or 0-6-0 for six months")
             }
+            Self::UnknownValue { value } => {
+                write!(f, "{value} is not a value the interface lists for this field")
+            }
+            Self::WrongType { expected } => f.write_str(match expected {
+                Expected::Text => "must be text (a JSON string)",
+                Expected::Millis => "must be a date as epoch milliseconds (a whole number)",
+                Expected::YesNo => "must be true or false",
+                Expected::List => "must be a list (a JSON array)",
+                Expected::Object => "must be an object",
+            }),
         }
     }
 }
