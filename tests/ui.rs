@@ -1418,3 +1418,86 @@ fn composer_opens_a_file_whole_fixes_it_in_place_and_submits_it() {
             .is_some()
     });
 }
+
+/// An order type the interface does not list (`renew_license`, which public client code sends):
+/// on the Sandbox it blocks, saying the Sandbox does not implement it; on a remote profile it is
+/// a warning, named again in the confirmation, and sent as it was (the platform's answer says
+/// it got `renew_license`).
+#[test]
+fn an_unknown_order_type_blocks_on_the_sandbox_and_is_sent_as_is_to_a_remote_platform() {
+    let Remote {
+        runtime,
+        server,
+        app: creds,
+        _dir,
+    } = Remote::start();
+    let dir = tempfile::tempdir().expect("dir");
+    let file = dir.path().join("renew.json");
+    std::fs::write(
+        &file,
+        r#"{"channelCode": "SHOP", "channelOrderId": "RENEW-1", "orderList": [
+             {"sequence": 1, "channelCustomerId": "S-0001", "licenseType": "softkey",
+              "orderType": "renew_license",
+              "assets": [{"assetNos": ["8000000100"], "products": [{"productUri": "gms:1001"}]}]}]}"#,
+    )
+    .expect("file");
+    let mut harness = app(dir.path(), Lang::En);
+    harness.run_ok();
+    open_composer(&mut harness);
+    type_into(&mut harness, "File", &file.display().to_string());
+    click(&mut harness, "Import");
+    settle(&mut harness, |h| {
+        h.query_by_label("Batch RENEW-1 (1)").is_some()
+    });
+    harness.get_by_label_contains("“renew_license” is not implemented by the Sandbox");
+    harness.get_by_label_contains("One problem to fix");
+    click(&mut harness, "Submit batch");
+    assert!(harness.query_by_label("Send").is_none(), "no confirmation");
+
+    let staging = Profile {
+        name: "Staging".into(),
+        endpoint: Endpoint::Remote {
+            base_url: server.base_url(),
+            token_url: format!("{}/v3/api/oauth2/token", server.base_url()),
+            app_key: creds.app_key.clone(),
+        },
+        operator_identity: "ops@example.com".into(),
+        production: false,
+    };
+    let core = harness.state().core();
+    core.run(
+        Command::SaveProfile {
+            previous: None,
+            profile: staging,
+            app_secret: Some(Secret::new(creds.app_secret.clone())),
+        },
+        Duration::from_secs(60),
+    )
+    .expect("profile saved");
+    core.run(
+        Command::ActivateProfile {
+            name: "Staging".into(),
+        },
+        Duration::from_secs(60),
+    )
+    .expect("activated");
+    settle(&mut harness, |h| {
+        h.query_by_label_contains("this platform may know it")
+            .is_some()
+    });
+    harness.get_by_label_contains("One value this console does not know");
+    // The footer's new words change the panel's layout once more before it is still.
+    harness.run_ok();
+    click(&mut harness, "Submit batch");
+    harness.get_by_label("Values this console does not know, sent as they are:");
+    harness.get_by_label("  Order 1 › Order type: renew_license");
+    click(&mut harness, "Send");
+    // The platform got the value as it was (and this one does not know it either).
+    settle(&mut harness, |h| {
+        h.query_by_label_contains(
+            "13004: orderList[0].orderType: renew_license is not a value the interface lists",
+        )
+        .is_some()
+    });
+    runtime.block_on(server.shutdown());
+}

@@ -592,3 +592,10 @@ date-typed = { $field } (year-month-day)
 draft-submitted = submitted
 listing-of-another = The assets below are those of { $listed }: list again to see the enterprise typed.
 window-title = License Desk
+unknown-values-count = { $n ->
+        [one] One value this console does not know: the platform may accept it; sending asks you first.
+       *[other] { $n } values this console does not know: the platform may accept them; sending asks you first.
+    }
+sandbox-unknown-value = “{ $value }” is not implemented by the Sandbox, which knows only the values the interface lists; choose one, or send this batch to a platform that knows it
+remote-unknown-value = “{ $value }” is not a value the interface lists; this platform may know it (you will be asked before it is sent)
+confirm-unknown-values = Values this console does not know, sent as they are:

@@ -518,3 +518,7 @@ draft-submitted = 已提交
 listing-of-another = 下方是 { $listed } 的资产：请重新列出以查看所输入企业的资产。
 # The product keeps its name beside the Chinese one, as the installer's and the task bar's.
 window-title = 授权管理台 - License Desk
+unknown-values-count = 有 { $n } 个本控制台不认识的取值：平台可能接受；提交前会再次确认。
+sandbox-unknown-value = 沙箱未实现“{ $value }”，它只认识接口列出的取值；请选择其中之一，或将此批次提交到认识该取值的平台
+remote-unknown-value = “{ $value }”不是接口列出的取值；此平台可能认识它（提交前会询问您）
+confirm-unknown-values = 以下取值本控制台不认识，将原样发送：

@@ -421,7 +421,9 @@ impl Client {
         &self,
         req: &BatchOrderRequest,
     ) -> Result<Vec<BatchOrderResult>, ApiError> {
-        self.order(Operation::BatchOrder, paths::BATCH_ORDER, req)
+        // With the values held verbatim: a remote platform may know what the console does not.
+        let body = crate::wire::open::batch_to_value(req);
+        self.order(Operation::BatchOrder, paths::BATCH_ORDER, &body)
             .await
     }
 

@@ -120,7 +120,7 @@ impl ComposerScreen {
         egui::Panel::bottom("composer_bottom")
             .resizable(true)
             .default_size(170.0)
-            .show(ui, |ui| self.bottom_ui(ui, lang));
+            .show(ui, |ui| self.bottom_ui(ui, lang, profile));
         // The form needs more room than the tree: in a narrow window the tree gives it up.
         let tree_width = (ui.available_width() * 0.4).clamp(220.0, 360.0);
         egui::Panel::left("composer_tree")

@@ -4,10 +4,11 @@
 use egui::RichText;
 
 use super::super::outbox::Outbox;
-use super::super::problems::problem_words;
+use super::super::problems::{path_words, problem_words};
 use super::ComposerScreen;
 use super::batch::{Summary, summarize};
 use super::node::NodeId;
+use crate::core::wire::validate::{Problem, ProblemKind};
 use crate::core::wire::{BatchOrderRequest, BatchOrderResult};
 use crate::core::{Call, Command, Event, Latest, Outcome, Profile};
 use crate::ui::form::{
@@ -61,22 +62,34 @@ impl ComposerScreen {
         Some(Text::SubmitBatch)
     }
 
-    pub(super) fn bottom_ui(&mut self, ui: &mut egui::Ui, lang: Lang) {
+    pub(super) fn bottom_ui(&mut self, ui: &mut egui::Ui, lang: Lang, profile: &Profile) {
+        let blocking = self
+            .check
+            .problems
+            .iter()
+            .filter(|p| !sendable_anyway(p, profile))
+            .count();
         ui.horizontal(|ui| {
-            let ready = self.check.problems.is_empty();
+            let ready = blocking == 0;
             let busy = self.submit.call.is_waiting();
             ui.add_enabled_ui(ready, |ui| {
                 if busy_button_ui(ui, t(lang, Text::SubmitBatch), busy) {
                     self.submit.confirm = true;
                 }
             });
-            if ready {
+            if self.check.problems.is_empty() {
                 ui.label(t(lang, Text::NoProblems));
+            } else if ready {
+                let n = self.check.problems.len();
+                ui.colored_label(
+                    ui.visuals().warn_fg_color,
+                    tr!(lang, "unknown-values-count", n = n),
+                );
             } else {
                 // Things still to fill in, not errors: a new draft starts with some.
                 ui.colored_label(
                     ui.visuals().warn_fg_color,
-                    tr!(lang, "problems-count", n = self.check.problems.len()),
+                    tr!(lang, "problems-count", n = blocking),
                 );
             }
         });
@@ -90,7 +103,8 @@ impl ComposerScreen {
             .auto_shrink([false, true])
             .show(ui, |ui| {
                 for p in self.check.problems.iter().take(MAX_LISTED) {
-                    let words = problem_words(lang, p);
+                    let words = unknown_value_words(lang, p, profile)
+                        .unwrap_or_else(|| problem_words(lang, p));
                     let text = RichText::new(words).color(ui.visuals().warn_fg_color);
                     // The interface's path on hover, to find the value in a file.
                     if ui
@@ -116,6 +130,39 @@ impl ComposerScreen {
             self.check.focus_field = rest.first().map(|seg| seg.name().to_owned());
         }
     }
+}
+
+/// A value of `orderType` or `licenseType` the interface does not list: a remote platform may
+/// know it (public client code sends `renew_license`), so there it can be sent after a
+/// confirmation that names it; the Sandbox implements only the listed values.
+fn unknown_choice(p: &Problem) -> Option<&str> {
+    let field = p.path.0.last()?.name();
+    match &p.kind {
+        ProblemKind::UnknownValue { value } if matches!(field, "orderType" | "licenseType") => {
+            Some(value)
+        }
+        _ => None,
+    }
+}
+
+fn sendable_anyway(p: &Problem, profile: &Profile) -> bool {
+    !profile.is_sandbox() && unknown_choice(p).is_some()
+}
+
+/// An unknown order or license type in the words of where it would go.
+fn unknown_value_words(lang: Lang, p: &Problem, profile: &Profile) -> Option<String> {
+    let value = unknown_choice(p)?;
+    let key = if profile.is_sandbox() {
+        tr!(lang, "sandbox-unknown-value", value = value)
+    } else {
+        tr!(lang, "remote-unknown-value", value = value)
+    };
+    Some(tr!(
+        lang,
+        "problem-at",
+        path = path_words(lang, &p.path.0),
+        problem = key
+    ))
 }
 
 fn submitted_ui(ui: &mut egui::Ui, lang: Lang, s: &Submitted) {
@@ -163,6 +210,15 @@ impl ComposerScreen {
             return;
         };
         let summary = summarize(&draft.batch);
+        let unknown: Vec<String> = self
+            .check
+            .problems
+            .iter()
+            .filter_map(|p| {
+                let value = unknown_choice(p)?;
+                Some(format!("{}: {value}", path_words(lang, &p.path.0)))
+            })
+            .collect();
         let channel_order_id = draft.batch.channel_order_id.clone().unwrap_or_default();
         let repeat = draft.hints.submitted.contains(&channel_order_id);
         let mut send = false;
@@ -175,6 +231,7 @@ impl ComposerScreen {
                     summary: &summary,
                     orders: draft.batch.order_list.len(),
                     repeat: repeat.then_some(channel_order_id.as_str()),
+                    unknown: &unknown,
                 };
                 summary_ui(ui, lang, &said);
                 ui.add_space(6.0);
@@ -218,6 +275,8 @@ struct Said<'a> {
     orders: usize,
     /// The channelOrderId, when this draft was sent with it before.
     repeat: Option<&'a str>,
+    /// Where the batch has values the console does not know, and what they are.
+    unknown: &'a [String],
 }
 
 /// Where the batch goes, what it holds, what it deletes, and whether it is a repeat.
@@ -266,6 +325,13 @@ fn summary_ui(ui: &mut egui::Ui, lang: Lang, said: &Said<'_>) {
     }
     if let Some(id) = said.repeat {
         ui.label(tr!(lang, "repeat-warning", id = id));
+    }
+    if !said.unknown.is_empty() {
+        let warn = ui.visuals().warn_fg_color;
+        ui.colored_label(warn, tr!(lang, "confirm-unknown-values"));
+        for line in said.unknown {
+            ui.colored_label(warn, format!("  {line}"));
+        }
     }
 }
 
