@@ -1356,7 +1356,7 @@ fn composer_opens_a_file_whole_fixes_it_in_place_and_submits_it() {
     harness.get_by_label_contains("5 problems");
     let package = "Order 1 › Asset 1 › Package 1";
     let problems = [
-        "Order 1 › License type: “golden_usbkey” is not one of the values the interface lists for this field".to_owned(),
+        "Order 1 › License type: “golden_usbkey” is not implemented by the Sandbox, which knows only the values the interface lists; choose one, or send this batch to a platform that knows it".to_owned(),
         "Order 1 › Asset 1 › Valid until: must be a date in epoch milliseconds (a whole number)".to_owned(),
         format!("{package} › Package number: required"),
         format!("{package} › Duration (y-m-d): must be years-months-days, as 1-0-0 for one year or 0-6-0 for six months"),
