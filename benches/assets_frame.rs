@@ -11,7 +11,9 @@ use egui_extras::{Column, TableBuilder};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use license_desk::core::wire::{Asset, BatchOrderRequest};
-use license_desk::core::{Call, Command, Core, CoreOptions, KeyringChoice, Outcome};
+use license_desk::core::{
+    Call, Command, Core, CoreOptions, FileDialogChoice, KeyringChoice, Outcome,
+};
 use license_desk::ui::i18n::Lang;
 use license_desk::ui::{DeskApp, Prefs, Screen};
 use serde_json::json;
@@ -28,6 +30,7 @@ fn main() {
         config_dir: dir.path().join("config"),
         data_dir: dir.path().join("data"),
         keyring: KeyringChoice::Store(store),
+        file_dialog: FileDialogChoice::InWindow,
     })
     .expect("core");
     let started = Instant::now();

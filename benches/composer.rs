@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 use egui::DroppedFile;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
-use license_desk::core::{Core, CoreOptions, KeyringChoice};
+use license_desk::core::{Core, CoreOptions, FileDialogChoice, KeyringChoice};
 use license_desk::ui::i18n::Lang;
 use license_desk::ui::{DeskApp, Prefs, Screen};
 use serde_json::json;
@@ -98,6 +98,7 @@ fn app(home: &Path) -> Harness<'static, DeskApp> {
         config_dir: home.join("config"),
         data_dir: home.join("data"),
         keyring: KeyringChoice::Store(store),
+        file_dialog: FileDialogChoice::InWindow,
     })
     .expect("core");
     let prefs = Prefs {

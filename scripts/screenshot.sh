@@ -89,38 +89,41 @@ stop() {
 walk_customers_en() {
   start en_US.UTF-8
   shot start-en
+  # At 900 Bind customer's description takes two lines.
+  local s=0
+  if small; then s=15; fi
   click 47 67                    # Customers
-  click 350 76                   # Bind customer (its description takes two lines)
-  type_at 490 146 SHOP
-  type_at 490 172 S-1001
-  type_at 490 198 "Xuhui store"
-  type_at 490 224 "Shanghai branch"
-  type_at 490 250 北京示例科技有限公司
-  type_at 490 276 13800138001
-  click 198 306 1.5              # Bind
+  click 310 76                   # Bind customer
+  type_at 450 $((131 + s)) SHOP
+  type_at 450 $((157 + s)) S-1001
+  type_at 450 $((183 + s)) "Xuhui store"
+  type_at 450 $((209 + s)) "Shanghai branch"
+  type_at 450 $((235 + s)) 北京示例科技有限公司
+  type_at 450 $((261 + s)) 13800138001
+  click 158 $((291 + s)) 1.5     # Bind
   shot bind-en
-  click 282 420 1.5              # Show this enterprise's customers
+  click 242 $((413 + s)) 1.5     # Show this enterprise's customers
   shot customers-en
-  click 467 76                   # Create enterprise
-  type_at 490 131 CRM-DEMO
-  type_at 490 157 北京示例科技有限公司
-  click 205 239 1.5              # Create: the demo enterprise exists already
+  click 427 76                   # Create enterprise
+  type_at 450 131 CRM-DEMO
+  type_at 450 157 北京示例科技有限公司
+  click 165 239 1.5              # Create: the demo enterprise exists already
   shot toast-en
-  click $((W - 50)) $((H - 200)) # Dismiss
+  click $((W - 50)) $((H - 215)) # Dismiss
   click 37 182 1                 # History
-  click 345 154                  # the newest call: its request and answer
+  click 305 154                  # the newest call: its request and answer
   shot history-en
   click 40 205                   # Settings
-  click 218 261                  # Add profile
-  type_at 490 311 北京生产平台
-  type_at 490 337 https://license.example.com
-  type_at 490 389 ak_7Hq2Lm9Xc4Vb8Nd1
-  type_at 490 415 not-a-real-secret
-  replace_at 490 441 zhang.san@example.com
-  click 346 467                  # Production platform
+  click 178 261                  # Add profile
+  type_at 450 311 北京生产平台
+  type_at 450 337 https://license.example.com
+  type_at 450 389 ak_7Hq2Lm9Xc4Vb8Nd1
+  type_at 450 415 not-a-real-secret
+  replace_at 450 441 zhang.san@example.com
+  click 306 467                  # Production platform
   shot profile-form-en
-  click 195 496 1                # Save (the new profile is selected)
-  click 318 285 1                # Use this profile
+  click 158 496 1                # Save (the new profile is selected)
+  click 278 285 1                # Use this profile
   shot settings-en
   stop
 }
@@ -130,40 +133,40 @@ walk_customers_zh() {
   start zh_CN.UTF-8
   shot start-zh
   click 29 67                    # 客户
-  click 287 76                   # 绑定客户
-  type_at 490 131 SHOP
-  type_at 490 157 S-2001
-  type_at 490 183 上海徐汇门店
-  type_at 490 209 上海分公司
-  type_at 490 235 北京示例科技有限公司
-  type_at 490 261 13800138000
-  click 198 291 1.5              # 绑定
+  click 247 76                   # 绑定客户
+  type_at 450 131 SHOP
+  type_at 450 157 S-2001
+  type_at 450 183 上海徐汇门店
+  type_at 450 209 上海分公司
+  type_at 450 235 北京示例科技有限公司
+  type_at 450 261 13800138000
+  click 158 291 1.5              # 绑定
   shot bind-zh
-  click 238 405 1.5              # 查看该企业的客户
+  click 198 413 1.5              # 查看该企业的客户
   shot customers-zh
-  click 383 76                   # 创建企业主账号
-  type_at 490 131 CRM-DEMO
-  type_at 490 157 北京示例科技有限公司
-  click 199 239 1.5              # 创建: the demo enterprise exists already
+  click 343 76                   # 创建企业主账号
+  type_at 450 131 CRM-DEMO
+  type_at 450 157 北京示例科技有限公司
+  click 159 239 1.5              # 创建: the demo enterprise exists already
   shot toast-zh
-  click $((W - 40)) $((H - 184)) # 关闭
+  click $((W - 40)) $((H - 199)) # 关闭
   click 42 183 1                 # 历史记录
-  click 345 154                  # the newest call
+  click 305 154                  # the newest call
   shot history-zh
   click 29 206                   # 设置
   # At 900 the keyring warning takes two lines.
   local s=0
   if small; then s=15; fi
-  click 212 $((246 + s))         # 添加配置
-  type_at 490 $((296 + s)) 北京生产平台
-  type_at 490 $((322 + s)) https://license.example.com
-  type_at 490 $((374 + s)) ak_7Hq2Lm9Xc4Vb8Nd1
-  type_at 490 $((400 + s)) not-a-real-secret
-  replace_at 490 $((426 + s)) zhang.san@example.com
-  click 346 $((452 + s))         # 生产平台
+  click 172 $((246 + s))         # 添加配置
+  type_at 450 $((296 + s)) 北京生产平台
+  type_at 450 $((322 + s)) https://license.example.com
+  type_at 450 $((374 + s)) ak_7Hq2Lm9Xc4Vb8Nd1
+  type_at 450 $((400 + s)) not-a-real-secret
+  replace_at 450 $((426 + s)) zhang.san@example.com
+  click 306 $((452 + s))         # 生产环境
   shot profile-form-zh
-  click 198 $((481 + s)) 1       # 保存 (the new profile is selected)
-  click 294 $((270 + s)) 1       # 使用此配置
+  click 158 $((481 + s)) 1       # 保存 (the new profile is selected)
+  click 254 $((270 + s)) 1       # 使用此配置
   shot settings-zh
   stop
 }
@@ -175,30 +178,34 @@ walk_customers_zh() {
 walk_orders() {
   local lang=$1 nav add_package asset get_numbers
   if [ "$lang" = en ]; then
-    nav=36 add_package=686 asset=282 get_numbers=738
+    nav=36 add_package=646 asset=242 get_numbers=698
     start en_US.UTF-8
   else
-    nav=29 add_package=662 asset=280 get_numbers=680
+    nav=29 add_package=622 asset=240 get_numbers=640
     start zh_CN.UTF-8
   fi
-  # At 900 the node's buttons take two rows.
-  local s=0 px=850 py=215
-  if small; then s=23 px=795 py=238; fi
+  # The tree takes 40% of the central panel (360 px at most): at 900 the node's form is 58 px
+  # further left. At 900 the node's buttons take two rows in English (one in Chinese).
+  local f=0 s=0
+  if small; then
+    f=-58
+    if [ "$lang" = en ]; then s=23; fi
+  fi
   click "$nav" 90 1              # Orders
   click 250 $((H - 45))          # the problem: no asset numbers yet (selects the asset)
-  click "$add_package" 139       # Add package
-  type_at "$px" "$py" 专业版套餐 # its name; its number is left out
+  click $((add_package + f)) 139 # Add package
+  type_at $((810 + f)) $((215 + s)) 专业版套餐 # its name; its number is left out
   click "$asset" 179             # the asset
-  click "$get_numbers" $((162 + s)) 1.5 # Get new asset numbers
-  click 716 $((290 + s)) 0.6     # Valid until
+  click $((get_numbers + f)) $((162 + s)) 1.5 # Get new asset numbers
+  click $((676 + f)) $((290 + s)) 0.6 # Valid until
   shot "orders-$lang"
   click 250 $((H - 45))          # the problem: the package's number (goes to its field)
   xdotool type --delay 30 PKG-1
   sleep 0.4
-  click 232 $((H - 48)) 0.8      # Submit batch
+  click 192 $((H - 48)) 0.8      # Submit batch
   shot "orders-confirm-$lang"
   if [ "$lang" = en ]; then
-    click "$(dx 312)" "$(dy 486)" 1.5 # Send
+    click "$(dx 298)" "$(dy 486)" 1.5 # Send
   else
     click "$(dx 311)" "$(dy 486)" 1.5 # 提交
   fi
@@ -210,31 +217,29 @@ walk_orders() {
 # out), a claim, asset numbers: English (locks 8900000001 and 2), then Chinese (locks 3 and 4).
 walk_assets_en() {
   start en_US.UTF-8
-  # At 900 the toolbar takes two rows; the claim form's description too.
+  # At 900 the toolbar takes two rows.
   local s=0
   if small; then s=23; fi
   click 35 113                   # Assets
-  type_at 372 76 EG0000000001
-  click 751 76 1.5               # List assets
-  click 335 $((201 + s))         # 8900000001
+  type_at 332 76 EG0000000001
+  click 711 76 1.5               # List assets
+  click 295 $((201 + s))         # 8900000001
   # and 8900000002, and the certificate 8900000007
-  xdotool keydown ctrl mousemove 335 $((226 + s)) click 1 mousemove 335 $((351 + s)) click 1 keyup ctrl
+  xdotool keydown ctrl mousemove 295 $((226 + s)) click 1 mousemove 295 $((351 + s)) click 1 keyup ctrl
   sleep 0.3
-  click 575 $((145 + s)) 0.8     # Disable selected
+  click 535 $((145 + s)) 0.8     # Disable selected
   shot assets-confirm-en
   click "$(dx 369)" "$(dy 461)" 1.5 # Disable 2 locks
   shot assets-en
-  local t=0
-  if small; then t=15; fi
   click 42 136                   # Activities
-  type_at 450 $((99 + t)) 8900000001
-  type_at 450 $((125 + t)) spring-2026
-  type_at 450 $((151 + t)) license-desk
-  type_at 450 $((177 + t)) 北京分公司
-  click 202 $((207 + t)) 1.5     # Claim
+  type_at 410 99 8900000001
+  type_at 410 125 spring-2026
+  type_at 410 151 license-desk
+  type_at 410 177 北京分公司
+  click 162 207 1.5              # Claim
   shot activities-en
   click 58 159                   # Asset numbers
-  click 370 94 1.5               # Get new asset numbers
+  click 330 94 1.5               # Get new asset numbers
   shot asset-numbers-en
   stop
 }
@@ -242,25 +247,25 @@ walk_assets_en() {
 walk_assets_zh() {
   start zh_CN.UTF-8
   click 29 113                   # 资产
-  type_at 340 76 EG0000000001
-  click 689 76 1.5               # 列出资产
-  click 335 251                  # 8900000003
+  type_at 300 76 EG0000000001
+  click 649 76 1.5               # 列出资产
+  click 295 251                  # 8900000003
   # and 8900000004, and the certificate 8900000007
-  xdotool keydown ctrl mousemove 335 276 click 1 mousemove 335 351 click 1 keyup ctrl
+  xdotool keydown ctrl mousemove 295 276 click 1 mousemove 295 351 click 1 keyup ctrl
   sleep 0.3
-  click 567 145 0.8              # 禁用所选
+  click 527 145 0.8              # 禁用所选
   shot assets-confirm-zh
   click "$(dx 373)" "$(dy 461)" 1.5 # 禁用 2 把加密锁
   shot assets-zh
   click 29 136                   # 活动
-  type_at 450 99 8900000002
-  type_at 450 125 spring-2026
-  type_at 450 151 license-desk
-  type_at 450 177 上海分公司
-  click 199 207 1.5              # 领取
+  type_at 410 99 8900000002
+  type_at 410 125 spring-2026
+  type_at 410 151 license-desk
+  type_at 410 177 上海分公司
+  click 159 207 1.5              # 领取
   shot activities-zh
   click 42 159                   # 资产编号
-  click 313 94 1.5               # 申请新资产编号
+  click 273 94 1.5               # 申请新资产编号
   shot asset-numbers-zh
   stop
 }

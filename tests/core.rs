@@ -13,8 +13,8 @@ use license_desk::client::{
 };
 use license_desk::core::{
     Call, Command, Core, CoreError, CoreOptions, CoreState, Draft, DraftSummary, Endpoint, Event,
-    ExportFormat, JournalEntry, JournalFilter, KeyringChoice, KeyringState, KeyringStore, Latest,
-    Outcome, Profile, Profiles, SANDBOX, SandboxState,
+    ExportFormat, FileDialogChoice, JournalEntry, JournalFilter, KeyringChoice, KeyringState,
+    KeyringStore, Latest, Outcome, Profile, Profiles, SANDBOX, SandboxState,
 };
 use license_desk::platform::auth::TOKEN_RECHECK;
 use license_desk::platform::{Config, Region, Server, create_app};
@@ -131,6 +131,7 @@ fn start_core(root: &Path, keyring: KeyringChoice) -> Core {
         config_dir: config_dir(root),
         data_dir: data_dir(root),
         keyring,
+        file_dialog: FileDialogChoice::InWindow,
     })
     .expect("the core starts")
 }

@@ -7,8 +7,8 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use keyring_core::api::CredentialStoreApi;
 use license_desk::core::{
-    Call, Command, Core, CoreOptions, Endpoint, JournalFilter, KeyringChoice, Outcome, Profile,
-    Secret,
+    Call, Command, Core, CoreOptions, Endpoint, FileDialogChoice, JournalFilter, KeyringChoice,
+    Outcome, Profile, Secret,
 };
 use license_desk::platform::{Config, Server, create_app};
 use license_desk::ui::i18n::Lang;
@@ -40,6 +40,7 @@ fn app_sized(
         config_dir: dir.join("config"),
         data_dir: dir.join("data"),
         keyring: KeyringChoice::Store(store),
+        file_dialog: FileDialogChoice::InWindow,
     })
     .expect("core");
     let prefs = Prefs {
@@ -1500,4 +1501,42 @@ fn an_unknown_order_type_blocks_on_the_sandbox_and_is_sent_as_is_to_a_remote_pla
         .is_some()
     });
     runtime.block_on(server.shutdown());
+}
+
+/// Where no OS file dialog answers (no portal, no zenity, as in CI), Browse… says so and opens
+/// the window's own browser; a file chosen there is imported.
+#[test]
+fn browse_falls_back_to_the_window_s_own_browser() {
+    let dir = tempfile::tempdir().expect("dir");
+    let folder = dir.path().join("orders");
+    std::fs::create_dir(&folder).expect("folder");
+    std::fs::copy(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/data/orders/five-problems.json"),
+        folder.join("five.json"),
+    )
+    .expect("copy");
+    std::fs::write(folder.join("notes.txt"), "not an order").expect("file");
+    let mut harness = app(dir.path(), Lang::En);
+    harness.run_ok();
+    open_composer(&mut harness);
+    type_into(&mut harness, "File", &format!("{}/", folder.display()));
+    click(&mut harness, "Browse…");
+    settle(&mut harness, |h| {
+        h.query_by_label_contains("No file dialog of the system answered")
+            .is_some()
+    });
+    harness.get_by_label("Open a batch order file");
+    // Only the JSON files are offered.
+    assert!(harness.query_by_label_contains("notes.txt").is_none());
+    click(&mut harness, "five.json");
+    assert_eq!(
+        harness.get_by_label("File:").value().as_deref(),
+        Some("five.json")
+    );
+    click(&mut harness, "Open");
+    settle(&mut harness, |h| {
+        h.query_by_label("Batch VERDICT-5 (5)").is_some()
+    });
+    assert!(harness.query_by_label("Open a batch order file").is_none());
 }

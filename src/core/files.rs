@@ -71,6 +71,27 @@ pub fn write_file(path: &Path, body: &str) -> Result<(), CoreError> {
         .map_err(|e| CoreError::File(format!("{}: {e}", path.display())))
 }
 
+/// Whether an OS file dialog can answer. Windows and macOS always have one; on Linux rfd asks
+/// the XDG portal, then runs zenity: with neither installed (or no session bus for the portal)
+/// nothing would open, and the window offers its own instead.
+pub fn os_dialog_present() -> bool {
+    if !cfg!(target_os = "linux") {
+        return true;
+    }
+    let on_path = |name: &str| {
+        std::env::var_os("PATH")
+            .is_some_and(|paths| std::env::split_paths(&paths).any(|dir| dir.join(name).is_file()))
+    };
+    let portal = std::env::var_os("DBUS_SESSION_BUS_ADDRESS").is_some()
+        && [
+            "/usr/libexec/xdg-desktop-portal",
+            "/usr/lib/xdg-desktop-portal",
+        ]
+        .iter()
+        .any(|p| Path::new(p).is_file());
+    portal || on_path("zenity")
+}
+
 /// The OS's open or save dialog. None when the user cancels or there is no dialog service (a
 /// desktop without an XDG portal): the console then offers a typed path and drag and drop.
 pub async fn pick_file(save: bool, suggested: Option<String>) -> Option<PathBuf> {

@@ -42,6 +42,17 @@ pub struct CoreOptions {
     /// `journal.sqlite3`, `drafts.sqlite3`, `sandbox/`
     pub data_dir: PathBuf,
     pub keyring: KeyringChoice,
+    pub file_dialog: FileDialogChoice,
+}
+
+/// Which file dialog open and save use.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FileDialogChoice {
+    /// The OS's (on Linux the XDG portal, else zenity), or the window's own when neither is
+    /// there to answer.
+    Os,
+    /// The window's own, always (`LICENSE_DESK_FILE_DIALOG=window`; tests).
+    InWindow,
 }
 
 pub enum KeyringChoice {
@@ -66,6 +77,10 @@ impl CoreOptions {
             keyring: match std::env::var("LICENSE_DESK_KEYRING").as_deref() {
                 Ok("memory") => KeyringChoice::MemoryOnly,
                 _ => KeyringChoice::Native,
+            },
+            file_dialog: match std::env::var("LICENSE_DESK_FILE_DIALOG").as_deref() {
+                Ok("window") => FileDialogChoice::InWindow,
+                _ => FileDialogChoice::Os,
             },
         })
     }
@@ -204,6 +219,8 @@ pub enum Outcome {
     Draft(Draft),
     Drafts(Vec<DraftSummary>),
     Picked(Option<PathBuf>),
+    /// No OS file dialog is there to answer: the window shows its own.
+    NoFileDialog,
     Imported {
         draft_id: i64,
         name: String,

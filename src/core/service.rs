@@ -138,6 +138,7 @@ struct Service {
     drafts: Arc<Drafts>,
     clients: Mutex<HashMap<String, Arc<Client>>>,
     sandbox: watch::Receiver<Option<Result<SandboxAccess, String>>>,
+    file_dialog: super::FileDialogChoice,
 }
 
 #[derive(Clone)]
@@ -244,6 +245,7 @@ pub async fn run(
         drafts,
         clients: Mutex::new(HashMap::new()),
         sandbox: sandbox_rx,
+        file_dialog: options.file_dialog,
     });
     loop {
         let (id, command) = tokio::select! {
@@ -387,9 +389,16 @@ impl Service {
                 .map(Outcome::Draft)
                 .ok_or_else(|| CoreError::Storage(format!("no draft {id}"))),
             Command::ListDrafts => self.drafts(|d| d.list().map(Outcome::Drafts)).await,
-            Command::PickFile { save, suggested } => Ok(Outcome::Picked(
-                super::files::pick_file(save, suggested).await,
-            )),
+            Command::PickFile { save, suggested } => {
+                if self.file_dialog == super::FileDialogChoice::InWindow
+                    || !super::files::os_dialog_present()
+                {
+                    return Ok(Outcome::NoFileDialog);
+                }
+                Ok(Outcome::Picked(
+                    super::files::pick_file(save, suggested).await,
+                ))
+            }
             Command::ImportOrderFile { path } => {
                 let name = path
                     .file_stem()

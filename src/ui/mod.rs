@@ -12,6 +12,7 @@ mod composer;
 mod customers;
 mod date_field;
 mod dates;
+mod file_browser;
 pub mod fonts;
 mod form;
 mod history;

@@ -9,8 +9,9 @@ use super::super::outbox::Outbox;
 use super::{ComposerScreen, Hints, OpenDraft};
 use crate::core::wire::open::batch_to_json;
 use crate::core::{Command, Event, Latest, Outcome};
+use crate::ui::file_browser::{Browsed, FileBrowser};
 use crate::ui::form::busy_button_ui;
-use crate::ui::i18n::{Lang, Text, labelled, t};
+use crate::ui::i18n::{Lang, Text, labelled, t, tr};
 
 #[derive(Default)]
 pub(super) struct FileBar {
@@ -22,19 +23,20 @@ pub(super) struct FileBar {
     picking_save: bool,
     read_call: Latest,
     write_call: Latest,
+    /// The window's own browser, open when no OS file dialog answered.
+    browser: Option<FileBrowser>,
+    /// No OS file dialog answered: said above the browser.
+    no_os_dialog: bool,
 }
 
 impl ComposerScreen {
     /// Answers about files; the action they answer. An imported batch is moved, not copied.
     pub(super) fn apply_file(&mut self, event: &mut Event, out: &Outbox<'_>) -> Option<Text> {
         if self.file.pick_call.accept(event) {
-            if let Ok(Outcome::Picked(Some(path))) = &event.result {
-                self.file.path = path.display().to_string();
-                if self.file.picking_save {
-                    self.export(out);
-                } else {
-                    self.import(out);
-                }
+            match &event.result {
+                Ok(Outcome::Picked(Some(path))) => self.picked(path, out),
+                Ok(Outcome::NoFileDialog) => self.file.no_os_dialog = true,
+                _ => {}
             }
             return Some(Text::Browse);
         }
@@ -68,6 +70,37 @@ impl ComposerScreen {
             return Some(Text::ExportFile);
         }
         None
+    }
+
+    /// A file chosen in a dialog: imported, or the batch exported to it.
+    fn picked(&mut self, path: &std::path::Path, out: &Outbox<'_>) {
+        self.file.path = path.display().to_string();
+        if self.file.picking_save {
+            self.export(out);
+        } else {
+            self.import(out);
+        }
+    }
+
+    /// The window's own browser, opened when no OS dialog answered; its choice is taken like
+    /// the OS dialog's.
+    pub(super) fn browser_ui(&mut self, ctx: &egui::Context, out: &Outbox<'_>, lang: Lang) {
+        if std::mem::take(&mut self.file.no_os_dialog) {
+            let suggested = self.suggested_name(self.file.picking_save);
+            let save = self.file.picking_save;
+            self.file.browser = Some(FileBrowser::new(save, &self.file.path, suggested));
+        }
+        let Some(browser) = &mut self.file.browser else {
+            return;
+        };
+        match browser.ui(ctx, lang) {
+            None => {}
+            Some(Browsed::Cancelled) => self.file.browser = None,
+            Some(Browsed::Chosen(path)) => {
+                self.file.browser = None;
+                self.picked(&path, out);
+            }
+        }
     }
 
     fn import(&mut self, out: &Outbox<'_>) {
@@ -121,6 +154,9 @@ impl ComposerScreen {
                 ui.label(format!("{} {}", t(lang, Text::LoadingFile), file.path));
             });
         }
+        if file.browser.is_some() {
+            ui.colored_label(ui.visuals().warn_fg_color, tr!(lang, "no-os-file-dialog"));
+        }
         match &file.message {
             Some(Ok(path)) => {
                 ui.label(labelled(lang, t(lang, Text::Exported), path));
@@ -163,11 +199,15 @@ impl ComposerScreen {
         }
     }
 
+    /// The file name a save dialog starts with: the draft's.
+    fn suggested_name(&self, save: bool) -> Option<String> {
+        save.then(|| self.draft.as_ref().map(|d| format!("{}.json", d.name)))
+            .flatten()
+    }
+
     /// Asks for the OS's dialog: open a file to import, or save the batch.
     fn pick(&mut self, out: &Outbox<'_>, save: bool) {
-        let suggested = save
-            .then(|| self.draft.as_ref().map(|d| format!("{}.json", d.name)))
-            .flatten();
+        let suggested = self.suggested_name(save);
         self.file.picking_save = save;
         self.file
             .pick_call

@@ -109,6 +109,7 @@ impl ComposerScreen {
         self.autosave(ui.ctx(), out);
         self.drafts_bar_ui(ui, out, lang);
         self.file_bar_ui(ui, out, lang);
+        self.browser_ui(ui.ctx(), out, lang);
         ui.separator();
         if self.draft.is_none() {
             ui.horizontal(|ui| {
