@@ -10,6 +10,7 @@ pub mod profiles;
 pub mod sandbox;
 pub mod secrets;
 mod service;
+pub mod sheet;
 
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};

@@ -8,7 +8,7 @@ use egui::{RichText, ScrollArea};
 use super::activities::result_words;
 use super::dates;
 use super::form::{busy_button_ui, home_file, name_of_profile};
-use super::i18n::{Lang, Text, labelled, lookup, noted, t};
+use super::i18n::{Lang, Text, labelled, lookup, noted, t, tr};
 use super::outbox::Outbox;
 use super::toasts::explain_code;
 use crate::core::{
@@ -269,6 +269,7 @@ fn detail_ui(ui: &mut egui::Ui, e: &JournalEntry, lang: Lang) {
         .monospace(),
     );
     if let Some(error) = &e.error {
+        ui.label(RichText::new(tr!(lang, "verbatim-caption")).weak());
         ui.colored_label(ui.visuals().error_fg_color, error);
     }
     ui.columns(2, |cols| {

@@ -203,10 +203,11 @@ impl SettingsScreen {
                 ui.end_row();
                 for p in &state.profiles.profiles {
                     let selected = self.selected.as_deref() == Some(&p.name);
-                    let shown = if p.is_sandbox() && t(lang, Text::Sandbox) != p.name {
-                        noted(lang, t(lang, Text::Sandbox), &p.name)
-                    } else {
-                        p.name.clone()
+                    // The built-in profile under its own name is said in the UI's language.
+                    let shown = match (p.is_sandbox(), p.name == crate::core::SANDBOX) {
+                        (true, true) => t(lang, Text::Sandbox).to_owned(),
+                        (true, false) => noted(lang, t(lang, Text::Sandbox), &p.name),
+                        (false, _) => p.name.clone(),
                     };
                     if ui.selectable_label(selected, shown).clicked() {
                         self.selected = Some(p.name.clone());

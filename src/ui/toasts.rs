@@ -120,7 +120,7 @@ impl Toasts {
 /// says so: it is not translated.
 fn verbatim_ui(ui: &mut egui::Ui, lang: Lang, toast: &Toast) {
     ui.add_space(2.0);
-    ui.label(RichText::new(tr!(lang, "verbatim-caption")).small().weak());
+    ui.label(RichText::new(tr!(lang, "verbatim-caption")).weak());
     ui.label(RichText::new(&toast.verbatim).monospace());
     if let Some(cause) = &toast.cause {
         ui.label(RichText::new(cause).monospace().weak());

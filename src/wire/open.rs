@@ -68,7 +68,7 @@ pub fn open_batch(bytes: &[u8]) -> Result<BatchOrderRequest, OpenError> {
         }
     })?;
     match value {
-        Value::Object(obj) => Ok(open_node(obj)),
+        Value::Object(obj) => Ok(open_node(obj, Source::Json)),
         _ => {
             let start = bytes
                 .iter()
@@ -78,6 +78,19 @@ pub fn open_batch(bytes: &[u8]) -> Result<BatchOrderRequest, OpenError> {
             Err(OpenError::NotAnObject { line, column })
         }
     }
+}
+
+/// Where a batch's JSON came from: a date a spreadsheet gives as text is typed text (it is
+/// shown as typed, as a date to correct), one a JSON file gives as text is of the wrong type.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Source {
+    Json,
+    Sheet,
+}
+
+/// Opens a batch from a JSON object already read (a spreadsheet's rows, grouped).
+pub fn open_object(obj: Map<String, Value>, source: Source) -> BatchOrderRequest {
+    open_node(obj, source)
 }
 
 /// The batch as JSON, with every value held verbatim written back where it was.
@@ -179,13 +192,13 @@ pub trait Node: DeserializeOwned + Serialize + Default {
     fn raw(&self) -> &Raw;
     fn raw_mut(&mut self) -> &mut Raw;
     /// Opens the children of the list field `key`.
-    fn open_children(&mut self, key: &str, items: Vec<Map<String, Value>>);
+    fn open_children(&mut self, key: &str, items: Vec<Map<String, Value>>, source: Source);
     /// Writes the children's raw values back into their JSON.
     fn write_children(&self, obj: &mut Map<String, Value>);
 }
 
 /// Reads `obj` into `T`; each field that does not fit goes to the node's raw values, with why.
-fn open_node<T: Node>(mut obj: Map<String, Value>) -> T {
+fn open_node<T: Node>(mut obj: Map<String, Value>, source: Source) -> T {
     let mut children = Vec::new();
     for key in T::CHILDREN {
         if let Some(v) = obj.remove(*key) {
@@ -211,7 +224,7 @@ fn open_node<T: Node>(mut obj: Map<String, Value>) -> T {
             .and_then(|f| Some((*f, value.as_object_mut()?.remove(*f)?)));
         match taken {
             Some((field, v)) => {
-                let kind = kind_of(field, &v, &message);
+                let kind = kind_in(source, field, &v, &message);
                 raw.insert(field, v, kind);
             }
             // Not a field's value (cannot happen with an object of the derive's shape): the
@@ -219,7 +232,7 @@ fn open_node<T: Node>(mut obj: Map<String, Value>) -> T {
             None => {
                 for field in fields {
                     if let Some(v) = value.as_object_mut().and_then(|o| o.remove(*field)) {
-                        let kind = kind_of(field, &v, &message);
+                        let kind = kind_in(source, field, &v, &message);
                         raw.insert(field, v, kind);
                     }
                 }
@@ -238,7 +251,7 @@ fn open_node<T: Node>(mut obj: Map<String, Value>) -> T {
                         _ => None,
                     })
                     .collect();
-                node.open_children(key, items);
+                node.open_children(key, items, source);
             }
             other => raw.insert(
                 key,
@@ -253,8 +266,17 @@ fn open_node<T: Node>(mut obj: Map<String, Value>) -> T {
     node
 }
 
-fn open_list<T: Node>(items: Vec<Map<String, Value>>) -> Vec<T> {
-    items.into_iter().map(open_node).collect()
+fn open_list<T: Node>(items: Vec<Map<String, Value>>, source: Source) -> Vec<T> {
+    items.into_iter().map(|o| open_node(o, source)).collect()
+}
+
+fn kind_in(source: Source, field: &str, value: &Value, message: &str) -> ProblemKind {
+    match kind_of(field, value, message) {
+        ProblemKind::WrongType {
+            expected: Expected::Millis,
+        } if source == Source::Sheet && value.is_string() => ProblemKind::NotADate,
+        kind => kind,
+    }
 }
 
 fn write_back<T: Node>(node: &T, obj: &mut Map<String, Value>) {
@@ -286,9 +308,9 @@ macro_rules! node {
                 &mut self.raw
             }
             #[allow(unused_variables)]
-            fn open_children(&mut self, key: &str, items: Vec<Map<String, Value>>) {
+            fn open_children(&mut self, key: &str, items: Vec<Map<String, Value>>, source: Source) {
                 match key {
-                    $($key => self.$field = open_list::<$child>(items).into(),)*
+                    $($key => self.$field = open_list::<$child>(items, source).into(),)*
                     _ => {}
                 }
             }

@@ -105,10 +105,11 @@ pub(super) fn results_ui(
         .count();
     ui.horizontal(|ui| {
         let n = outcome.results.len();
-        let title = if outcome.lock {
-            tr!(lang, "disable-results", ok = ok, n = n)
-        } else {
-            tr!(lang, "enable-results", ok = ok, n = n)
+        let title = match (outcome.lock, ok == n) {
+            (true, true) => tr!(lang, "disable-results-all", ok = ok, n = n),
+            (true, false) => tr!(lang, "disable-results", ok = ok, n = n),
+            (false, true) => tr!(lang, "enable-results-all", ok = ok, n = n),
+            (false, false) => tr!(lang, "enable-results", ok = ok, n = n),
         };
         ui.label(RichText::new(title).strong());
         let profile = name_of_profile(lang, &outcome.profile);

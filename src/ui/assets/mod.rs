@@ -500,7 +500,10 @@ impl AssetsScreen {
         for a in self.selected_assets() {
             if !lockable(a) {
                 skipped.not_locks += 1;
-                let words = license_type_words(lang, &a.license_type);
+                let words = match LicenseType::parse(&a.license_type) {
+                    Some(t) => super::labels::license_type_name(lang, t),
+                    None => a.license_type.clone(),
+                };
                 if !skipped.types.contains(&words) {
                     skipped.types.push(words);
                 }

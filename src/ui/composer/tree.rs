@@ -5,7 +5,7 @@ use std::collections::{HashMap, HashSet};
 
 use egui::RichText;
 
-use super::super::i18n::{Lang, Text, t};
+use super::super::i18n::{Lang, Text, noted, t};
 use super::super::labels::order_type_short;
 use super::node::{self, NodeId, NodeRef};
 use crate::core::wire::BatchOrderRequest;
@@ -108,8 +108,8 @@ impl Tree {
                         }
                         let mut text = RichText::new(row_label(lang, &n));
                         if let Some(count) = problems.get(id) {
-                            text = RichText::new(format!("{} ({count})", row_label(lang, &n)))
-                                .color(ui.visuals().error_fg_color);
+                            let label = noted(lang, &row_label(lang, &n), &count.to_string());
+                            text = RichText::new(label).color(ui.visuals().error_fg_color);
                         }
                         if ui.selectable_label(self.selected == *id, text).clicked() {
                             clicked = Some(id.clone());

@@ -1,0 +1,202 @@
+//! Reading a spreadsheet's cells: `.xlsx` (and the other formats calamine reads) or `.csv` in
+//! UTF-8 (with or without a byte-order mark) or GB18030, which Chinese spreadsheet software
+//! still writes.
+
+use std::path::Path;
+
+use calamine::{Data, Reader};
+use jiff::civil::Date;
+
+/// One cell's value, as the spreadsheet holds it.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Cell {
+    Empty,
+    Text(String),
+    Number(f64),
+    Date(Date),
+    Bool(bool),
+}
+
+impl Cell {
+    pub fn is_empty(&self) -> bool {
+        match self {
+            Cell::Empty => true,
+            Cell::Text(s) => s.trim().is_empty(),
+            _ => false,
+        }
+    }
+
+    /// The cell as text: numbers without a needless `.0`, dates as `YYYY-MM-DD`.
+    pub fn text(&self) -> String {
+        match self {
+            Cell::Empty => String::new(),
+            Cell::Text(s) => s.trim().to_owned(),
+            Cell::Number(n) if n.fract() == 0.0 && n.abs() < 1e15 => format!("{}", *n as i64),
+            Cell::Number(n) => n.to_string(),
+            Cell::Date(d) => d.to_string(),
+            Cell::Bool(b) => b.to_string(),
+        }
+    }
+}
+
+/// A sheet's cells: the name problems are placed by, and its rows from the first.
+pub struct Grid {
+    pub sheet: String,
+    /// 1-based row number of `rows[0]`, and 0-based column of each row's first cell.
+    pub first_row: usize,
+    pub first_col: usize,
+    pub rows: Vec<Vec<Cell>>,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum ReadError {
+    #[error("{0}")]
+    Io(String),
+    #[error("not a spreadsheet this console reads: {0}")]
+    Format(String),
+    #[error("no sheet named {name}; the sheets are: {names}")]
+    NoSuchSheet { name: String, names: String },
+}
+
+/// The cells of `path`: a CSV file, or a sheet of a workbook (the one named, else the first).
+pub fn read_grid(path: &Path, sheet: Option<&str>) -> Result<Grid, ReadError> {
+    let csv = path
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("csv") || e.eq_ignore_ascii_case("txt"));
+    if csv {
+        let bytes = std::fs::read(path).map_err(|e| ReadError::Io(e.to_string()))?;
+        let name = path
+            .file_stem()
+            .map_or_else(|| "csv".to_owned(), |s| s.to_string_lossy().into_owned());
+        return Ok(csv_grid(&bytes, name));
+    }
+    workbook_grid(path, sheet)
+}
+
+fn workbook_grid(path: &Path, sheet: Option<&str>) -> Result<Grid, ReadError> {
+    let mut book =
+        calamine::open_workbook_auto(path).map_err(|e| ReadError::Format(e.to_string()))?;
+    let names = book.sheet_names();
+    let name = match sheet {
+        Some(wanted) => names
+            .iter()
+            .find(|n| n.as_str() == wanted)
+            .cloned()
+            .ok_or_else(|| ReadError::NoSuchSheet {
+                name: wanted.to_owned(),
+                names: names.join(", "),
+            })?,
+        None => names
+            .first()
+            .cloned()
+            .ok_or_else(|| ReadError::Format("the workbook has no sheet".to_owned()))?,
+    };
+    let range = book
+        .worksheet_range(&name)
+        .map_err(|e| ReadError::Format(e.to_string()))?;
+    let (first_row, first_col) = range.start().unwrap_or((0, 0));
+    let rows = range
+        .rows()
+        .map(|row| row.iter().map(cell_of).collect())
+        .collect();
+    Ok(Grid {
+        sheet: name,
+        first_row: first_row as usize + 1,
+        first_col: first_col as usize,
+        rows,
+    })
+}
+
+fn cell_of(data: &Data) -> Cell {
+    match data {
+        Data::Empty | Data::Error(_) => Cell::Empty,
+        Data::String(s) | Data::DateTimeIso(s) | Data::DurationIso(s) => Cell::Text(s.clone()),
+        Data::Int(i) => Cell::Number(*i as f64),
+        Data::Float(f) => Cell::Number(*f),
+        Data::Bool(b) => Cell::Bool(*b),
+        Data::DateTime(dt) if dt.is_datetime() => {
+            let (y, m, d, ..) = dt.to_ymd_hms_milli();
+            match Date::new(y as i16, m as i8, d as i8) {
+                Ok(date) => Cell::Date(date),
+                Err(_) => Cell::Number(dt.as_f64()),
+            }
+        }
+        Data::DateTime(dt) => Cell::Number(dt.as_f64()),
+    }
+}
+
+/// A CSV file's cells. Its encoding is UTF-8 when it reads as UTF-8, else GB18030; its
+/// separator the comma, or the tab or semicolon when the first line has more of them.
+pub fn csv_grid(bytes: &[u8], sheet: String) -> Grid {
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    let text = match std::str::from_utf8(bytes) {
+        Ok(text) => std::borrow::Cow::Borrowed(text),
+        Err(_) => encoding_rs::GB18030.decode(bytes).0,
+    };
+    let first_line = text.lines().next().unwrap_or_default();
+    let delimiter = [b',', b'\t', b';']
+        .into_iter()
+        .max_by_key(|d| first_line.bytes().filter(|b| b == d).count())
+        .unwrap_or(b',');
+    let mut reader = csv::ReaderBuilder::new()
+        .has_headers(false)
+        .flexible(true)
+        .delimiter(delimiter)
+        .from_reader(text.as_bytes());
+    let rows = reader
+        .records()
+        .map(|record| {
+            record
+                .map(|r| r.iter().map(|s| Cell::Text(s.to_owned())).collect())
+                .unwrap_or_default()
+        })
+        .collect();
+    Grid {
+        sheet,
+        first_row: 1,
+        first_col: 0,
+        rows,
+    }
+}
+
+/// `A`, `B`, …, `Z`, `AA`, … for a 0-based column.
+pub fn column_letters(mut col: usize) -> String {
+    let mut letters = Vec::new();
+    loop {
+        letters.push(b'A' + (col % 26) as u8);
+        if col < 26 {
+            break;
+        }
+        col = col / 26 - 1;
+    }
+    letters.reverse();
+    String::from_utf8_lossy(&letters).into_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Cell, column_letters, csv_grid};
+
+    #[test]
+    fn columns_are_lettered_as_spreadsheets_do() {
+        assert_eq!(column_letters(0), "A");
+        assert_eq!(column_letters(25), "Z");
+        assert_eq!(column_letters(26), "AA");
+        assert_eq!(column_letters(27), "AB");
+        assert_eq!(column_letters(701), "ZZ");
+        assert_eq!(column_letters(702), "AAA");
+    }
+
+    #[test]
+    fn csv_reads_in_utf8_with_a_bom_and_in_gb18030() {
+        let text = "订单,客户名称\n1,北京示例科技有限公司\n";
+        let (gb, _, _) = encoding_rs::GB18030.encode(text);
+        let mut bom = b"\xEF\xBB\xBF".to_vec();
+        bom.extend_from_slice(text.as_bytes());
+        for bytes in [text.as_bytes().to_vec(), bom, gb.into_owned()] {
+            let grid = csv_grid(&bytes, "orders".into());
+            assert_eq!(grid.rows[0][0], Cell::Text("订单".into()));
+            assert_eq!(grid.rows[1][1], Cell::Text("北京示例科技有限公司".into()));
+        }
+    }
+}
