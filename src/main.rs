@@ -52,6 +52,18 @@ enum OrderCommand {
         /// A JSON file holding operation 5's body.
         file: PathBuf,
     },
+    /// Turn an order spreadsheet (.xlsx or .csv, headers in English or Chinese, one row per
+    /// asset × product) into a batch order: the JSON on standard output, each problem on
+    /// standard error as `Sheet!CELL: path: message`. Exit codes as `order check`.
+    FromSheet {
+        file: PathBuf,
+        /// The sheet to read (default: the first).
+        #[arg(long)]
+        sheet: Option<String>,
+    },
+    /// Write the order spreadsheet template (.xlsx): the headers in both languages, an example
+    /// row per order type, and a sheet explaining each column.
+    Template { file: PathBuf },
 }
 
 #[derive(Args)]
@@ -129,6 +141,13 @@ fn main() -> ExitCode {
             return call::run(args);
         }
         Some(Command::Order(OrderCommand::Check { file })) => return order_check(&file),
+        Some(Command::Order(OrderCommand::FromSheet { file, sheet })) => {
+            return order_from_sheet(&file, sheet.as_deref());
+        }
+        Some(Command::Order(OrderCommand::Template { file })) => {
+            license_desk::core::sheet::template::write_template(&file)
+                .map_err(|e| format!("{}: {e}", file.display()))
+        }
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -187,6 +206,42 @@ fn order_check(file: &std::path::Path) -> ExitCode {
         }
     }
     if problems.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
+}
+
+/// A spreadsheet as a batch order on standard output; its problems, placed at their cells, on
+/// standard error (headers not understood among them).
+fn order_from_sheet(file: &std::path::Path, sheet: Option<&str>) -> ExitCode {
+    let sheeted = match license_desk::core::sheet::read_sheet(file, sheet) {
+        Ok(sheeted) => sheeted,
+        Err(e) => {
+            eprintln!("{}: {e}", file.display());
+            return ExitCode::from(2);
+        }
+    };
+    let json = match license_desk::wire::open::batch_to_json(&sheeted.batch, true) {
+        Ok(json) => json,
+        Err(e) => {
+            eprintln!("{}: {e}", file.display());
+            return ExitCode::from(2);
+        }
+    };
+    println!("{json}");
+    let problems = license_desk::wire::validate::batch_order(&sheeted.batch);
+    let mut err = std::io::stderr().lock();
+    for header in &sheeted.unknown_headers {
+        let _ = writeln!(
+            err,
+            "{header}: not a column of the order sheet; its cells were not read"
+        );
+    }
+    for problem in &problems {
+        let _ = writeln!(err, "{}: {problem}", sheeted.place_of(&problem.path));
+    }
+    if problems.is_empty() && sheeted.unknown_headers.is_empty() {
         ExitCode::SUCCESS
     } else {
         ExitCode::FAILURE

@@ -426,3 +426,126 @@ fn order_check_lists_every_problem_of_a_file_with_its_place() {
         ]
     );
 }
+
+fn sheets() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/sheets")
+}
+
+fn from_sheet(file: &std::path::Path) -> (Option<i32>, Value, String) {
+    let out = Command::new(BIN)
+        .args(["order", "from-sheet"])
+        .arg(file)
+        .output()
+        .expect("runs");
+    let json = serde_json::from_slice(&out.stdout).expect("a batch as JSON");
+    let err = String::from_utf8(out.stderr).expect("utf-8");
+    (out.status.code(), json, err)
+}
+
+/// A workbook with Chinese headers: rows grouped into orders and assets, a package from its
+/// number, the spreadsheet date as the last millisecond of that day, and no problem.
+#[test]
+fn a_chinese_sheet_becomes_a_batch() {
+    let (code, batch, err) = from_sheet(&sheets().join("orders-zh.xlsx"));
+    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(batch["channelOrderId"], "SHEET-ZH-1");
+    let orders = batch["orderList"].as_array().expect("orders");
+    assert_eq!(orders.len(), 2);
+    let asset = &orders[0]["assets"][0];
+    assert_eq!(asset["assetNos"], json!(["8100000011", "8100000012"]));
+    let end = jiff::civil::date(2027, 12, 31);
+    assert_eq!(
+        asset["limitEndDate"],
+        json!(license_desk::clock::day_ms(end, true).expect("ms"))
+    );
+    assert_eq!(
+        asset["products"],
+        json!([{"productUri": "gms:1001", "productName": "基础版", "limitConcurrent": 2}])
+    );
+    let package = &asset["merchandises"][0];
+    assert_eq!(package["merchandiseNum"], "PKG-1");
+    assert_eq!(
+        package["licenseOrderProductList"][0]["productUri"],
+        "gms:2001"
+    );
+    assert_eq!(orders[1]["licenseType"], "softkey");
+    assert_eq!(orders[1]["customerName"], "上海示例有限公司");
+}
+
+/// Every problem of a sheet at its cell (`Orders!E2`), a header that names no column among
+/// them; the batch is still written, with what did not fit kept as it was.
+#[test]
+fn a_sheet_s_problems_point_at_their_cells() {
+    let (code, batch, err) = from_sheet(&sheets().join("problems-en.xlsx"));
+    assert_eq!(code, Some(1));
+    assert_eq!(
+        err.lines().collect::<Vec<_>>(),
+        [
+            "Orders!K1: Colour: not a column of the order sheet; its cells were not read",
+            "Orders!E2: orderList[0].licenseType: golden_usbkey is not a value the interface lists for this field",
+            "Orders!H2: orderList[0].assets[0].limitEndDate: must be a date: year-month-day, as 2027-11-23",
+            "Orders!J2: orderList[0].assets[0].products[0].limitConcurrent: must be a whole number",
+            "Orders!I3: orderList[1].assets[0].products[0].productUri: required for new_buy",
+        ]
+    );
+    assert_eq!(batch["orderList"][0]["licenseType"], "golden_usbkey");
+    assert_eq!(
+        batch["orderList"][0]["assets"][0]["limitEndDate"],
+        "31/12/2027 noon"
+    );
+}
+
+/// The same CSV in UTF-8 (with a byte-order mark) and in GB18030 gives the same batch.
+#[test]
+fn csv_in_utf8_and_gb18030_give_the_same_batch() {
+    let (code, utf8, err) = from_sheet(&sheets().join("orders-utf8.csv"));
+    assert_eq!(code, Some(0), "{err}");
+    let (code, gb, err) = from_sheet(&sheets().join("orders-gb18030.csv"));
+    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(utf8, gb);
+    assert_eq!(utf8["orderList"][0]["customerName"], "广州示例有限公司");
+    let products = utf8["orderList"][0]["assets"][0]["products"]
+        .as_array()
+        .expect("products");
+    assert_eq!(products.len(), 2);
+    assert_eq!(utf8["orderList"][0]["assets"][0]["borrowedUsbKey"], false);
+}
+
+/// The template's example rows, one per order type, make a batch `order check` accepts.
+#[test]
+fn the_template_s_examples_pass_order_check() {
+    let dir = tempfile::tempdir().expect("dir");
+    let template = dir.path().join("template.xlsx");
+    let out = Command::new(BIN)
+        .args(["order", "template"])
+        .arg(&template)
+        .output()
+        .expect("runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let (code, batch, err) = from_sheet(&template);
+    assert_eq!(code, Some(0), "{err}");
+    let types: Vec<&str> = batch["orderList"]
+        .as_array()
+        .expect("orders")
+        .iter()
+        .map(|o| o["orderType"].as_str().expect("type"))
+        .collect();
+    assert_eq!(types, ["new_buy", "delete_asset", "delete_product"]);
+    let json = dir.path().join("batch.json");
+    std::fs::write(&json, batch.to_string()).expect("write");
+    let check = Command::new(BIN)
+        .args(["order", "check"])
+        .arg(&json)
+        .output()
+        .expect("runs");
+    assert_eq!(
+        check.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&check.stdout)
+    );
+}

@@ -1539,3 +1539,38 @@ fn browse_falls_back_to_the_window_s_own_browser() {
     });
     assert!(harness.query_by_label("Open a batch order file").is_none());
 }
+
+/// A spreadsheet opens like a JSON file: every problem listed, a header that names no column
+/// said; the template is written where the window's own browser says.
+#[test]
+fn composer_imports_a_spreadsheet_and_writes_the_template() {
+    let dir = tempfile::tempdir().expect("dir");
+    let sheet =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/sheets/problems-en.xlsx");
+    let mut harness = app(dir.path(), Lang::En);
+    harness.run_ok();
+    open_composer(&mut harness);
+    type_into(&mut harness, "File", &sheet.display().to_string());
+    click(&mut harness, "Import");
+    settle(&mut harness, |h| {
+        h.query_by_label("Batch SHEET-EN-1 (4)").is_some()
+    });
+    harness.get_by_label(
+        "Columns not read (their headers name no column of the order sheet): Orders!K1: Colour",
+    );
+    harness
+        .get_by_label("Order 1 › Asset 1 › Product 1 › Concurrent nodes: must be a whole number");
+
+    type_into(&mut harness, "File", &format!("{}/", dir.path().display()));
+    click(&mut harness, "Sheet template…");
+    settle(&mut harness, |h| h.query_by_label("File:").is_some());
+    assert_eq!(
+        harness.get_by_label("File:").value().as_deref(),
+        Some("order-template.xlsx")
+    );
+    click(&mut harness, "Save");
+    let template = dir.path().join("order-template.xlsx");
+    settle(&mut harness, |_| template.exists());
+    let sheeted = license_desk::core::sheet::read_sheet(&template, None).expect("a sheet");
+    assert_eq!(sheeted.batch.order_list.len(), 3);
+}

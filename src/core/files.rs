@@ -18,6 +18,17 @@ pub fn read_order_file(path: &Path) -> Result<BatchOrderRequest, CoreError> {
     parse_order_file(&bytes).map_err(|e| CoreError::File(format!("{}: {e}", path.display())))
 }
 
+/// A batch from a JSON file, or from an order spreadsheet (by its extension) with the headers
+/// it did not understand.
+pub fn read_batch_or_sheet(path: &Path) -> Result<(BatchOrderRequest, Vec<String>), CoreError> {
+    if super::sheet::is_sheet(path) {
+        let sheeted = super::sheet::read_sheet(path, None)
+            .map_err(|e| CoreError::File(format!("{}: {e}", path.display())))?;
+        return Ok((sheeted.batch, sheeted.unknown_headers));
+    }
+    Ok((read_order_file(path)?, Vec::new()))
+}
+
 /// A file's bytes, refused when larger than any order file can be.
 pub fn read_file_bytes(path: &Path) -> Result<Vec<u8>, CoreError> {
     let name = path.display();
@@ -95,7 +106,16 @@ pub fn os_dialog_present() -> bool {
 /// The OS's open or save dialog. None when the user cancels or there is no dialog service (a
 /// desktop without an XDG portal): the console then offers a typed path and drag and drop.
 pub async fn pick_file(save: bool, suggested: Option<String>) -> Option<PathBuf> {
-    let dialog = rfd::AsyncFileDialog::new().add_filter("JSON", &["json"]);
+    let template = suggested.as_deref().is_some_and(|s| s.ends_with(".xlsx"));
+    let dialog = if template {
+        rfd::AsyncFileDialog::new().add_filter("Excel", &["xlsx"])
+    } else if save {
+        rfd::AsyncFileDialog::new().add_filter("JSON", &["json"])
+    } else {
+        rfd::AsyncFileDialog::new()
+            .add_filter("JSON, Excel, CSV", &["json", "xlsx", "xls", "csv"])
+            .add_filter("JSON", &["json"])
+    };
     let handle = if save {
         dialog
             .set_file_name(suggested.unwrap_or_else(|| "batch-order.json".to_owned()))

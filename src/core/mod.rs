@@ -191,6 +191,10 @@ pub enum Command {
         path: PathBuf,
         body: String,
     },
+    /// The order spreadsheet template (`.xlsx`).
+    WriteTemplate {
+        path: PathBuf,
+    },
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -226,6 +230,8 @@ pub enum Outcome {
         draft_id: i64,
         name: String,
         batch: Box<BatchOrderRequest>,
+        /// A spreadsheet's headers that name no column (`Orders!K1: Colour`): not read.
+        unread_columns: Vec<String>,
     },
     Written {
         path: PathBuf,

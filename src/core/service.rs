@@ -408,14 +408,14 @@ impl Service {
                 let draft_name = name.clone();
                 // Parsed, and kept as a draft, off the window's thread: a file of 10,000 orders
                 // takes a while.
-                let (draft_id, batch) = tokio::task::spawn_blocking(move || {
-                    let batch = super::files::read_order_file(&path)?;
+                let (draft_id, batch, unread_columns) = tokio::task::spawn_blocking(move || {
+                    let (batch, unread) = super::files::read_batch_or_sheet(&path)?;
                     let body = crate::wire::open::batch_to_json(&batch, false)
                         .map_err(|e| CoreError::File(e.to_string()))?;
                     let id = drafts
                         .create(&draft_name, &body, "{}", now_ms())
                         .map_err(|e| CoreError::Storage(format!("drafts: {e}")))?;
-                    Ok::<_, CoreError>((id, batch))
+                    Ok::<_, CoreError>((id, batch, unread))
                 })
                 .await
                 .map_err(|e| CoreError::File(e.to_string()))??;
@@ -423,6 +423,7 @@ impl Service {
                     draft_id,
                     name,
                     batch: Box::new(batch),
+                    unread_columns,
                 })
             }
             Command::WriteFile { path, body } => {
@@ -430,6 +431,16 @@ impl Service {
                 tokio::task::spawn_blocking(move || super::files::write_file(&target, &body))
                     .await
                     .map_err(|e| CoreError::File(e.to_string()))??;
+                Ok(Outcome::Written { path })
+            }
+            Command::WriteTemplate { path } => {
+                let target = path.clone();
+                tokio::task::spawn_blocking(move || {
+                    super::sheet::template::write_template(&target)
+                        .map_err(|e| CoreError::File(format!("{}: {e}", target.display())))
+                })
+                .await
+                .map_err(|e| CoreError::File(e.to_string()))??;
                 Ok(Outcome::Written { path })
             }
         }

@@ -44,15 +44,7 @@ pub fn today() -> Date {
 }
 
 /// The first millisecond of a local day, or its last (an *until* date is valid all that day).
-pub fn day_ms(day: Date, end_of_day: bool) -> Option<i64> {
-    let time = if end_of_day {
-        day.at(23, 59, 59, 999_000_000)
-    } else {
-        day.at(0, 0, 0, 0)
-    };
-    let zoned = time.to_zoned(TimeZone::system()).ok()?;
-    Some(zoned.timestamp().as_millisecond())
-}
+pub use crate::clock::day_ms;
 
 #[cfg(test)]
 mod tests {

@@ -1,5 +1,5 @@
 //! The window's own file browser, for a desktop where no OS file dialog answers (no XDG portal,
-//! no zenity): a folder field, its subfolders and `.json` files, a file name, in the UI's
+//! no zenity): a folder field, its subfolders and batch files (JSON; spreadsheets to open), a file name, in the UI's
 //! language. Small on purpose: the OS dialog is the one to use wherever there is one.
 
 use std::path::{Path, PathBuf};
@@ -14,7 +14,7 @@ pub struct FileBrowser {
     /// The folder as typed in its field.
     folder_text: String,
     name: String,
-    /// Subfolders and `.json` files of `folder`, read when it changes.
+    /// Subfolders and batch files of `folder`, read when it changes.
     entries: Vec<(String, bool)>,
     /// Why the folder cannot be listed.
     unreadable: Option<String>,
@@ -61,10 +61,17 @@ impl FileBrowser {
                     let path = entry.path();
                     let name = entry.file_name().to_string_lossy().into_owned();
                     let is_dir = path.is_dir();
-                    let json = path
+                    // Batches: JSON, and for opening, spreadsheets too.
+                    let kinds: &[&str] = if self.save {
+                        &["json"]
+                    } else {
+                        &["json", "xlsx", "xls", "csv"]
+                    };
+                    let wanted = path
                         .extension()
-                        .is_some_and(|e| e.eq_ignore_ascii_case("json"));
-                    if !name.starts_with('.') && (is_dir || json) {
+                        .and_then(|e| e.to_str())
+                        .is_some_and(|e| kinds.iter().any(|k| e.eq_ignore_ascii_case(k)));
+                    if !name.starts_with('.') && (is_dir || wanted) {
                         self.entries.push((name, is_dir));
                     }
                 }

@@ -498,6 +498,15 @@ pub static COLUMNS: &[Column] = &[
 /// The column a header names: its English or Chinese header, or (for a column the interface
 /// names once) the field's own name. Case, spaces and a trailing `*` do not matter.
 pub fn column_of(header: &str) -> Option<&'static Column> {
+    // The template's headers hold both languages: `Order type / 订单类型`.
+    if let Some((left, right)) = header.split_once('/') {
+        let (left, right) = (column_of(left), column_of(right));
+        if let (Some(l), Some(r)) = (left, right)
+            && std::ptr::eq(l, r)
+        {
+            return Some(l);
+        }
+    }
     let key = normalize(header);
     if key.is_empty() {
         return None;

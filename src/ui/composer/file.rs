@@ -13,20 +13,34 @@ use crate::ui::file_browser::{Browsed, FileBrowser};
 use crate::ui::form::busy_button_ui;
 use crate::ui::i18n::{Lang, Text, labelled, t, tr};
 
+/// What a file dialog is asked for.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+enum Picking {
+    /// A batch to import (JSON or a spreadsheet).
+    #[default]
+    Import,
+    /// Where to export the batch as JSON.
+    Export,
+    /// Where to write the spreadsheet template.
+    Template,
+}
+
 #[derive(Default)]
 pub(super) struct FileBar {
     path: String,
     /// The exported file, or why the file could not be read.
     message: Option<Result<String, String>>,
     pick_call: Latest,
-    /// Whether the dialog asked for is a save dialog (then the batch is exported).
-    picking_save: bool,
+    /// What the file asked for in a dialog is for.
+    picking: Picking,
     read_call: Latest,
     write_call: Latest,
     /// The window's own browser, open when no OS file dialog answered.
     browser: Option<FileBrowser>,
     /// No OS file dialog answered: said above the browser.
     no_os_dialog: bool,
+    /// The imported spreadsheet's headers that name no column (their cells were not read).
+    unread: Vec<String>,
 }
 
 impl ComposerScreen {
@@ -46,8 +60,10 @@ impl ComposerScreen {
                     draft_id,
                     name,
                     batch,
+                    unread_columns,
                 }) => {
                     self.file.message = None;
+                    self.file.unread = std::mem::take(unread_columns);
                     // The draft is stored already; the current one is saved and stays listed.
                     self.save_now(out);
                     self.open(OpenDraft {
@@ -74,11 +90,22 @@ impl ComposerScreen {
 
     /// A file chosen in a dialog: imported, or the batch exported to it.
     fn picked(&mut self, path: &std::path::Path, out: &Outbox<'_>) {
-        self.file.path = path.display().to_string();
-        if self.file.picking_save {
-            self.export(out);
-        } else {
-            self.import(out);
+        match self.file.picking {
+            Picking::Import => {
+                self.file.path = path.display().to_string();
+                self.import(out);
+            }
+            Picking::Export => {
+                self.file.path = path.display().to_string();
+                self.export(out);
+            }
+            Picking::Template => {
+                let command = Command::WriteTemplate {
+                    path: path.to_owned(),
+                };
+                self.file.message = None;
+                self.file.write_call.start(out.send(command));
+            }
         }
     }
 
@@ -86,8 +113,8 @@ impl ComposerScreen {
     /// the OS dialog's.
     pub(super) fn browser_ui(&mut self, ctx: &egui::Context, out: &Outbox<'_>, lang: Lang) {
         if std::mem::take(&mut self.file.no_os_dialog) {
-            let suggested = self.suggested_name(self.file.picking_save);
-            let save = self.file.picking_save;
+            let suggested = self.suggested_name(self.file.picking);
+            let save = self.file.picking != Picking::Import;
             self.file.browser = Some(FileBrowser::new(save, &self.file.path, suggested));
         }
         let Some(browser) = &mut self.file.browser else {
@@ -154,6 +181,13 @@ impl ComposerScreen {
                 ui.label(format!("{} {}", t(lang, Text::LoadingFile), file.path));
             });
         }
+        if !file.unread.is_empty() {
+            let list = file.unread.join("; ");
+            ui.colored_label(
+                ui.visuals().warn_fg_color,
+                tr!(lang, "unread-columns", list = list),
+            );
+        }
         if file.browser.is_some() {
             ui.colored_label(ui.visuals().warn_fg_color, tr!(lang, "no-os-file-dialog"));
         }
@@ -178,7 +212,7 @@ impl ComposerScreen {
         )
         .labelled_by(label.id);
         if busy_button_ui(ui, t(lang, Text::Browse), self.file.pick_call.is_waiting()) {
-            self.pick(out, false);
+            self.pick(out, Picking::Import);
         }
         if busy_button_ui(
             ui,
@@ -195,20 +229,31 @@ impl ComposerScreen {
             self.export(out);
         }
         if ui.button(t(lang, Text::SaveAs)).clicked() {
-            self.pick(out, true);
+            self.pick(out, Picking::Export);
+        }
+        if ui
+            .button(tr!(lang, "sheet-template"))
+            .on_hover_text(tr!(lang, "sheet-template-help"))
+            .clicked()
+        {
+            self.pick(out, Picking::Template);
         }
     }
 
-    /// The file name a save dialog starts with: the draft's.
-    fn suggested_name(&self, save: bool) -> Option<String> {
-        save.then(|| self.draft.as_ref().map(|d| format!("{}.json", d.name)))
-            .flatten()
+    /// The file name a save dialog starts with: the draft's, or the template's.
+    fn suggested_name(&self, picking: Picking) -> Option<String> {
+        match picking {
+            Picking::Import => None,
+            Picking::Export => self.draft.as_ref().map(|d| format!("{}.json", d.name)),
+            Picking::Template => Some("order-template.xlsx".to_owned()),
+        }
     }
 
-    /// Asks for the OS's dialog: open a file to import, or save the batch.
-    fn pick(&mut self, out: &Outbox<'_>, save: bool) {
-        let suggested = self.suggested_name(save);
-        self.file.picking_save = save;
+    /// Asks for the OS's dialog: open a file to import, save the batch, or the template.
+    fn pick(&mut self, out: &Outbox<'_>, picking: Picking) {
+        let suggested = self.suggested_name(picking);
+        self.file.picking = picking;
+        let save = picking != Picking::Import;
         self.file
             .pick_call
             .start(out.send(Command::PickFile { save, suggested }));
