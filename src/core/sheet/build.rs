@@ -9,25 +9,34 @@ use jiff::civil::Date;
 use serde_json::{Map, Value, json};
 
 use super::columns::{COLUMNS, Column, Kind, Level, column_of};
-use super::read::{Cell, Grid, column_letters};
+use super::read::{Cell, Grid};
 use crate::clock::day_ms;
 
 /// The batch as JSON, where each of its values came from, and the headers not understood.
 pub struct Built {
     pub batch: Map<String, Value>,
-    /// The interface path of a field (`orderList[0].assets[1].assetNos`) or of a node
-    /// (`orderList[0]`) → its cell (`Orders!F12`) or its first row (`Orders!12`).
-    pub places: HashMap<String, String>,
+    /// Each node by its interface path (`orderList[0].assets[1]`; the batch is ``): where
+    /// it is in the sheet.
+    pub places: HashMap<String, NodePlace>,
+    /// Each column's field, by its level, and its 0-based column in the sheet.
+    pub header: Vec<(Level, &'static str, usize)>,
     /// `Orders!K1: Foo`: headers that name no column; their cells are not read.
     pub unknown_headers: Vec<String>,
+}
+
+/// Where a node is: its first row (0-based in the grid) and the cell of each field it got.
+#[derive(Debug, Default, Clone)]
+pub struct NodePlace {
+    pub level: Option<Level>,
+    pub row: usize,
+    /// (field, row, column) of each value the node got from a cell.
+    pub cells: Vec<(&'static str, usize, usize)>,
 }
 
 #[derive(Default)]
 struct NodeB {
     obj: Map<String, Value>,
-    /// (field, cell) of every column of the node's level, filled or not.
-    cells: Vec<(&'static str, String)>,
-    row: String,
+    place: NodePlace,
 }
 
 #[derive(Default)]
@@ -51,10 +60,10 @@ struct PackageB {
     products: Vec<NodeB>,
 }
 
-/// The row being read: its cells by column, and how to name a cell of it.
+/// The row being read: its cells with their columns, and where it is.
 struct Row<'a> {
-    cells: Vec<(&'static Column, &'a Cell, String)>,
-    name: String,
+    cells: Vec<(&'static Column, &'a Cell, usize)>,
+    at: usize,
 }
 
 impl Row<'_> {
@@ -73,29 +82,22 @@ impl Row<'_> {
     }
 
     /// Fills what `node` has not yet of `level` from this row (the first row that has a value
-    /// gives it).
+    /// gives it, and is its place).
     fn fill(&self, node: &mut NodeB, level: Level) {
-        if node.row.is_empty() {
-            node.row = self.name.clone();
+        if node.place.level.is_none() {
+            node.place = NodePlace {
+                level: Some(level),
+                row: self.at,
+                cells: Vec::new(),
+            };
         }
-        for (column, cell, place) in self.cells.iter().filter(|(c, ..)| c.level == level) {
-            let field = column.field;
-            let value = (!node.obj.contains_key(field))
-                .then(|| convert(column.kind, cell))
-                .flatten();
-            let known = node.cells.iter().position(|(f, _)| *f == field);
-            match (value, known) {
-                // The cell that gives the value is its place, even after empty ones.
-                (Some(value), known) => {
-                    node.obj.insert(field.to_owned(), value);
-                    match known {
-                        Some(k) => node.cells[k].1 = place.clone(),
-                        None => node.cells.push((field, place.clone())),
-                    }
-                }
-                // An empty cell: the place of a field still missing.
-                (None, None) => node.cells.push((field, place.clone())),
-                (None, Some(_)) => {}
+        for (column, cell, col) in self.cells.iter().filter(|(c, ..)| c.level == level) {
+            if node.obj.contains_key(column.field) {
+                continue;
+            }
+            if let Some(value) = convert(column.kind, cell) {
+                node.obj.insert(column.field.to_owned(), value);
+                node.place.cells.push((column.field, self.at, *col));
             }
         }
     }
@@ -106,29 +108,26 @@ pub fn build(grid: &Grid) -> Built {
     let mut built = Built {
         batch: Map::new(),
         places: HashMap::new(),
+        header: Vec::new(),
         unknown_headers: Vec::new(),
     };
     // The header is the first row with anything in it.
     let Some((header_at, header)) = rows.find(|(_, r)| r.iter().any(|c| !c.is_empty())) else {
         return built;
     };
-    let place = |row: usize, col: usize| {
-        format!(
-            "{}!{}{}",
-            grid.sheet,
-            column_letters(grid.first_col + col),
-            grid.first_row + row
-        )
-    };
     let columns: Vec<Option<&'static Column>> = header
         .iter()
         .enumerate()
         .map(|(col, cell)| {
             let known = column_of(&cell.text());
-            if known.is_none() && !cell.is_empty() {
-                built
-                    .unknown_headers
-                    .push(format!("{}: {}", place(header_at, col), cell.text()));
+            match known {
+                Some(c) => built.header.push((c.level, c.field, col)),
+                None if !cell.is_empty() => built.unknown_headers.push(format!(
+                    "{}: {}",
+                    grid.cell_name(header_at, col),
+                    cell.text()
+                )),
+                None => {}
             }
             known
         })
@@ -141,9 +140,9 @@ pub fn build(grid: &Grid) -> Built {
             cells: cells
                 .iter()
                 .enumerate()
-                .filter_map(|(col, cell)| Some((columns.get(col).copied()??, cell, place(at, col))))
+                .filter_map(|(col, cell)| Some((columns.get(col).copied()??, cell, col)))
                 .collect(),
-            name: format!("{}!{}", grid.sheet, grid.first_row + at),
+            at,
         };
         if row.cells.iter().all(|(_, cell, _)| cell.is_empty()) {
             continue;
@@ -157,11 +156,11 @@ pub fn build(grid: &Grid) -> Built {
         add_row(&mut orders[i], &row);
     }
     let mut places = HashMap::new();
-    let mut obj = emit(&batch, "", &mut places);
+    let mut obj = emit(batch, String::new(), &mut places);
     let list: Vec<Value> = orders
-        .iter()
+        .into_iter()
         .enumerate()
-        .map(|(i, o)| emit_order(o, &format!("orderList[{i}]"), &mut places))
+        .map(|(i, o)| emit_order(o, format!("orderList[{i}]"), &mut places))
         .collect();
     obj.insert("orderList".to_owned(), Value::Array(list));
     built.batch = obj;
@@ -196,46 +195,36 @@ fn add_row(order: &mut OrderB, row: &Row<'_>) {
     asset.packages[k].products.extend(product);
 }
 
-/// The node's JSON; its fields' cells and its row are recorded under `path`.
-fn emit(node: &NodeB, path: &str, places: &mut HashMap<String, String>) -> Map<String, Value> {
-    let prefix = if path.is_empty() {
-        String::new()
-    } else {
-        format!("{path}.")
-    };
-    for (field, cell) in &node.cells {
-        places.insert(format!("{prefix}{field}"), cell.clone());
-    }
-    if !path.is_empty() {
-        places.insert(path.to_owned(), node.row.clone());
-    }
-    node.obj.clone()
+type Places = HashMap<String, NodePlace>;
+
+/// The node's JSON; where it is in the sheet is recorded under `path`.
+fn emit(node: NodeB, path: String, places: &mut Places) -> Map<String, Value> {
+    places.insert(path, node.place);
+    node.obj
 }
 
-fn emit_order(o: &OrderB, path: &str, places: &mut HashMap<String, String>) -> Value {
-    let mut obj = emit(&o.node, path, places);
+fn emit_order(o: OrderB, path: String, places: &mut Places) -> Value {
     let assets = o
         .assets
-        .iter()
+        .into_iter()
         .enumerate()
-        .map(|(j, a)| emit_asset(a, &format!("{path}.assets[{j}]"), places))
+        .map(|(j, a)| emit_asset(a, format!("{path}.assets[{j}]"), places))
         .collect();
+    let mut obj = emit(o.node, path, places);
     obj.insert("assets".to_owned(), Value::Array(assets));
     Value::Object(obj)
 }
 
-fn emit_products(products: &[NodeB], path: &str, places: &mut HashMap<String, String>) -> Value {
+fn emit_products(products: Vec<NodeB>, path: &str, places: &mut Places) -> Value {
     products
-        .iter()
+        .into_iter()
         .enumerate()
-        .map(|(k, p)| Value::Object(emit(p, &format!("{path}[{k}]"), places)))
+        .map(|(k, p)| Value::Object(emit(p, format!("{path}[{k}]"), places)))
         .collect()
 }
 
-fn emit_asset(a: &AssetB, path: &str, places: &mut HashMap<String, String>) -> Value {
-    let mut obj = emit(&a.node, path, places);
-    let products = emit_products(&a.products, &format!("{path}.products"), places);
-    obj.insert("products".to_owned(), products);
+fn emit_asset(a: AssetB, path: String, places: &mut Places) -> Value {
+    let products = emit_products(a.products, &format!("{path}.products"), places);
     // A package whose parent is another package of the asset goes under it.
     let nums: Vec<String> = a.packages.iter().map(package_num).collect();
     let parent_of = |p: &PackageB| -> Option<usize> {
@@ -245,19 +234,22 @@ fn emit_asset(a: &AssetB, path: &str, places: &mut HashMap<String, String>) -> V
             .filter(|i| nums[*i] != package_num(p))
     };
     let parents: Vec<Option<usize>> = a.packages.iter().map(parent_of).collect();
-    let top: Vec<usize> = (0..a.packages.len())
-        .filter(|i| parents[*i].is_none())
-        .collect();
-    if !a.packages.is_empty() {
-        let cx = Packages {
-            all: &a.packages,
+    let packages = (!a.packages.is_empty()).then(|| {
+        let mut cx = Packages {
+            all: a.packages.into_iter().map(Some).collect(),
             parents: &parents,
         };
-        let list = top
-            .iter()
-            .enumerate()
-            .map(|(m, i)| cx.emit(*i, &format!("{path}.merchandises[{m}]"), places, 0))
+        let top: Vec<usize> = (0..parents.len())
+            .filter(|i| parents[*i].is_none())
             .collect();
+        top.iter()
+            .enumerate()
+            .map(|(m, i)| cx.emit(*i, format!("{path}.merchandises[{m}]"), places, 0))
+            .collect::<Vec<_>>()
+    });
+    let mut obj = emit(a.node, path, places);
+    obj.insert("products".to_owned(), products);
+    if let Some(list) = packages {
         obj.insert("merchandises".to_owned(), Value::Array(list));
     }
     Value::Object(obj)
@@ -273,36 +265,35 @@ fn package_num(p: &PackageB) -> String {
 }
 
 struct Packages<'a> {
-    all: &'a [PackageB],
+    /// Each package until it is placed in the tree.
+    all: Vec<Option<PackageB>>,
     parents: &'a [Option<usize>],
 }
 
 impl Packages<'_> {
-    fn emit(
-        &self,
-        i: usize,
-        path: &str,
-        places: &mut HashMap<String, String>,
-        depth: usize,
-    ) -> Value {
-        let p = &self.all[i];
-        let mut obj = emit(&p.node, path, places);
+    fn emit(&mut self, i: usize, path: String, places: &mut Places, depth: usize) -> Value {
+        let Some(p) = self.all.get_mut(i).and_then(Option::take) else {
+            return Value::Null;
+        };
         let products = emit_products(
-            &p.products,
+            p.products,
             &format!("{path}.licenseOrderProductList"),
             places,
         );
-        obj.insert("licenseOrderProductList".to_owned(), products);
         // A cycle of parents stops here; the platform's depth rule says the rest.
         let children: Vec<Value> = if depth > 32 {
             Vec::new()
         } else {
-            (0..self.all.len())
+            let mine: Vec<usize> = (0..self.parents.len())
                 .filter(|c| self.parents[*c] == Some(i))
+                .collect();
+            mine.into_iter()
                 .enumerate()
-                .map(|(n, c)| self.emit(c, &format!("{path}.children[{n}]"), places, depth + 1))
+                .map(|(n, c)| self.emit(c, format!("{path}.children[{n}]"), places, depth + 1))
                 .collect()
         };
+        let mut obj = emit(p.node, path, places);
+        obj.insert("licenseOrderProductList".to_owned(), products);
         let children = if children.is_empty() {
             Value::Null
         } else {

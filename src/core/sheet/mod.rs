@@ -13,41 +13,71 @@ use crate::wire::BatchOrderRequest;
 use crate::wire::open::{Source, open_object};
 use crate::wire::validate::FieldPath;
 
+use read::Grid;
+
 pub use read::ReadError;
 
 /// A sheet opened as a batch: values that do not fit are held in it verbatim, like a JSON
-/// file's; each field knows its cell.
+/// file's; each node knows its rows, each value its cell.
 pub struct Sheeted {
     pub batch: BatchOrderRequest,
-    places: HashMap<String, String>,
     /// `Orders!K1: Foo`: headers that name no column (their cells were not read).
     pub unknown_headers: Vec<String>,
+    grid: Grid,
+    places: HashMap<String, build::NodePlace>,
+    header: Vec<(columns::Level, &'static str, usize)>,
 }
 
 impl Sheeted {
-    /// Where a problem is: its field's cell, else the first row of the nearest node.
+    /// Where a problem is: its field's cell (`Orders!F12`; for a field left empty, the cell
+    /// of its column in the node's first row), else the first row of the nearest node.
     pub fn place_of(&self, path: &FieldPath) -> String {
         let mut at = path.to_string();
         loop {
-            if let Some(place) = self.places.get(&at) {
-                return place.clone();
+            if let Some(node) = self.places.get(&at) {
+                return self.grid.row_name(node.row);
             }
-            match at.rfind(['.', '[']) {
-                Some(cut) => at.truncate(cut),
-                None => return self.places.get("").cloned().unwrap_or_default(),
+            let Some(cut) = at.rfind('.') else {
+                return match self.places.get("") {
+                    Some(batch) => self.field_place(batch, &at),
+                    None => self.grid.sheet.clone(),
+                };
+            };
+            if let Some(node) = self.places.get(&at[..cut]) {
+                return self.field_place(node, &at[cut + 1..]);
             }
+            at.truncate(cut);
+        }
+    }
+
+    fn field_place(&self, node: &build::NodePlace, field: &str) -> String {
+        let field = field.split('[').next().unwrap_or_default();
+        if let Some((_, row, col)) = node.cells.iter().find(|(f, ..)| *f == field) {
+            return self.grid.cell_name(*row, *col);
+        }
+        let column = self
+            .header
+            .iter()
+            .find(|(level, f, _)| Some(*level) == node.level && *f == field);
+        match column {
+            Some((.., col)) => self.grid.cell_name(node.row, *col),
+            None => self.grid.row_name(node.row),
         }
     }
 }
 
 /// Reads an order sheet: a CSV file, or a workbook's sheet (the one named, else the first).
 pub fn read_sheet(path: &Path, sheet: Option<&str>) -> Result<Sheeted, ReadError> {
-    let grid = read::read_grid(path, sheet)?;
+    let mut grid = read::read_grid(path, sheet)?;
     let built = build::build(&grid);
+    // Only the names are needed to place problems: the cells can go.
+    grid.rows = Vec::new();
     Ok(Sheeted {
         batch: open_object(built.batch, Source::Sheet),
-        places: built.places,
         unknown_headers: built.unknown_headers,
+        grid,
+        places: built.places,
+        header: built.header,
     })
 }
 

@@ -159,6 +159,23 @@ pub fn csv_grid(bytes: &[u8], sheet: String) -> Grid {
     }
 }
 
+impl Grid {
+    /// `Orders!F12` for a row and column of `rows`.
+    pub fn cell_name(&self, row: usize, col: usize) -> String {
+        format!(
+            "{}!{}{}",
+            self.sheet,
+            column_letters(self.first_col + col),
+            self.first_row + row
+        )
+    }
+
+    /// `Orders!12` for a row of `rows`.
+    pub fn row_name(&self, row: usize) -> String {
+        format!("{}!{}", self.sheet, self.first_row + row)
+    }
+}
+
 /// `A`, `B`, …, `Z`, `AA`, … for a 0-based column.
 pub fn column_letters(mut col: usize) -> String {
     let mut letters = Vec::new();
