@@ -1,7 +1,10 @@
 //! The command line as a user runs it: `serve` and `app create`, as separate processes.
 
-use std::io::{BufRead, BufReader, Read};
+#[cfg(unix)]
+use std::io::Read;
+use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
+#[cfg(unix)]
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
@@ -51,6 +54,7 @@ fn serve(data: &std::path::Path) -> (Child, String, BufReader<std::process::Chil
     (child, base, stdout)
 }
 
+#[cfg(unix)]
 fn wait_exit(child: &mut Child, within: Duration) -> std::process::ExitStatus {
     let start = Instant::now();
     loop {
