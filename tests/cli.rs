@@ -499,7 +499,8 @@ fn a_sheet_s_problems_point_at_their_cells() {
     );
 }
 
-/// The same CSV in UTF-8 (with a byte-order mark) and in GB18030 gives the same batch.
+/// The same CSV in UTF-8 (with a byte-order mark) and in GB18030 gives the same batch; order
+/// and license types may be written in words.
 #[test]
 fn csv_in_utf8_and_gb18030_give_the_same_batch() {
     let (code, utf8, err) = from_sheet(&sheets().join("orders-utf8.csv"));
@@ -508,6 +509,9 @@ fn csv_in_utf8_and_gb18030_give_the_same_batch() {
     assert_eq!(code, Some(0), "{err}");
     assert_eq!(utf8, gb);
     assert_eq!(utf8["orderList"][0]["customerName"], "广州示例有限公司");
+    // Words in place of codes, as the window shows them (half-width brackets too).
+    assert_eq!(utf8["orderList"][0]["orderType"], "new_buy");
+    assert_eq!(utf8["orderList"][0]["licenseType"], "normal_recover_usbkey");
     let products = utf8["orderList"][0]["assets"][0]["products"]
         .as_array()
         .expect("products");

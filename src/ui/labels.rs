@@ -88,3 +88,31 @@ pub fn sync_mode_words(lang: Lang, v: SyncMode) -> String {
         SyncMode::Async => format!("{} (async)", tr!(lang, "sync-mode-async")),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{license_type_name, order_type_short};
+    use crate::core::sheet::columns::code_of;
+    use crate::core::wire::{LicenseType, OrderType};
+    use crate::ui::i18n::{Lang, tr};
+
+    /// A sheet may hold the words the window shows instead of a code: the sheet's table of
+    /// words is the window's.
+    #[test]
+    fn a_sheet_takes_the_words_the_window_shows() {
+        for lang in [Lang::En, Lang::Zh] {
+            for t in LicenseType::ALL {
+                let words = license_type_name(lang, t);
+                assert_eq!(code_of("licenseType", &words), Some(t.as_str()), "{words}");
+            }
+            for t in OrderType::ALL {
+                let words = order_type_short(lang, t);
+                assert_eq!(code_of("orderType", &words), Some(t.as_str()), "{words}");
+            }
+            let personal = tr!(lang, "customer-type-personal");
+            let company = tr!(lang, "customer-type-company");
+            assert_eq!(code_of("customerType", &personal), Some("personal"));
+            assert_eq!(code_of("customerType", &company), Some("company"));
+        }
+    }
+}

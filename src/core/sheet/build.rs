@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use jiff::civil::Date;
 use serde_json::{Map, Value, json};
 
-use super::columns::{COLUMNS, Column, Kind, Level, column_of};
+use super::columns::{COLUMNS, Column, Kind, Level, code_of, column_of};
 use super::read::{Cell, Grid};
 use crate::clock::day_ms;
 
@@ -95,7 +95,7 @@ impl Row<'_> {
             if node.obj.contains_key(column.field) {
                 continue;
             }
-            if let Some(value) = convert(column.kind, cell) {
+            if let Some(value) = convert(column.kind, column.field, cell) {
                 node.obj.insert(column.field.to_owned(), value);
                 node.place.cells.push((column.field, self.at, *col));
             }
@@ -306,13 +306,16 @@ impl Packages<'_> {
 
 /// A cell as the JSON of its column's field; None when empty. What does not convert is kept
 /// as the text it is, to be shown as typed and said wrong.
-fn convert(kind: Kind, cell: &Cell) -> Option<Value> {
+fn convert(kind: Kind, field: &str, cell: &Cell) -> Option<Value> {
     if cell.is_empty() {
         return None;
     }
     let text = cell.text();
     Some(match kind {
-        Kind::Text => Value::String(text),
+        Kind::Text => match code_of(field, &text) {
+            Some(code) => Value::String(code.to_owned()),
+            None => Value::String(text),
+        },
         Kind::Integer => match cell {
             Cell::Number(n) if n.fract() == 0.0 => json!(*n as i64),
             _ => text

@@ -523,6 +523,100 @@ pub fn column_of(header: &str) -> Option<&'static Column> {
         })
 }
 
+/// The words a sheet may hold instead of a code, in English and Chinese (the UI's own words; a
+/// test in `ui::labels` keeps them the same): (field, code, English, Chinese).
+const WORDS: &[(&str, &str, &str, &str)] = &[
+    ("orderType", "new_buy", "New purchase", "新购"),
+    ("orderType", "delete_asset", "Delete assets", "删除资产"),
+    ("orderType", "delete_product", "Delete products", "删除产品"),
+    ("customerType", "personal", "Personal", "个人"),
+    ("customerType", "company", "Company", "企业"),
+    ("syncMode", "sync", "sync", "同步"),
+    ("syncMode", "async", "async", "异步"),
+    (
+        "licenseType",
+        "normal_unrecover_usbkey",
+        "stand-alone lock, not re-issuable",
+        "单机锁（不可重发）",
+    ),
+    (
+        "licenseType",
+        "normal_recover_usbkey",
+        "stand-alone lock, re-issuable",
+        "单机锁（可重发）",
+    ),
+    (
+        "licenseType",
+        "normal_unrecover_lan_usbkey",
+        "network lock, not re-issuable",
+        "网络锁（不可重发）",
+    ),
+    (
+        "licenseType",
+        "normal_recover_lan_usbkey",
+        "network lock, re-issuable",
+        "网络锁（可重发）",
+    ),
+    (
+        "licenseType",
+        "identity_usbkey",
+        "stand-alone identity lock",
+        "单机身份锁",
+    ),
+    (
+        "licenseType",
+        "identity_lan_usbkey",
+        "network identity lock",
+        "网络身份锁",
+    ),
+    (
+        "licenseType",
+        "softkey",
+        "stand-alone certificate",
+        "单机证书",
+    ),
+    (
+        "licenseType",
+        "lan_softkey",
+        "network certificate",
+        "网络证书",
+    ),
+    (
+        "licenseType",
+        "product_entity",
+        "product entity",
+        "产品实体",
+    ),
+    ("licenseType", "cloud_account", "cloud account", "云账号"),
+    (
+        "licenseType",
+        "cloud_customer",
+        "enterprise cloud account license",
+        "企业云账号授权",
+    ),
+    (
+        "licenseType",
+        "cloud_personal",
+        "personal cloud account license",
+        "个人云账号授权",
+    ),
+    ("licenseType", "lk_product_usbkey", "product lock", "产品锁"),
+    ("licenseType", "lk_auth_usbkey", "login lock", "登录锁"),
+];
+
+/// The interface's code for words a sheet holds in place of it (`新购` → `new_buy`; case,
+/// spaces and the width of brackets do not matter); None for anything else, a code included.
+pub fn code_of(field: &str, text: &str) -> Option<&'static str> {
+    let key = normalize(&text.replace('(', "（").replace(')', "）"));
+    WORDS
+        .iter()
+        .filter(|(f, ..)| *f == field)
+        .find(|(_, _, en, zh)| {
+            normalize(&en.replace('(', "（").replace(')', "）")) == key || normalize(zh) == key
+        })
+        .map(|(_, code, ..)| *code)
+}
+
 fn normalize(header: &str) -> String {
     header
         .trim()
