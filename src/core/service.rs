@@ -389,6 +389,16 @@ impl Service {
                 .map(Outcome::Draft)
                 .ok_or_else(|| CoreError::Storage(format!("no draft {id}"))),
             Command::ListDrafts => self.drafts(|d| d.list().map(Outcome::Drafts)).await,
+            Command::PickFile { .. }
+            | Command::ImportOrderFile { .. }
+            | Command::WriteFile { .. }
+            | Command::WriteTemplate { .. } => self.file_command(command).await,
+        }
+    }
+
+    /// Files: the dialog, an order file or sheet read into a new draft, a file written.
+    async fn file_command(&self, command: Command) -> Result<Outcome, CoreError> {
+        match command {
             Command::PickFile { save, suggested } => {
                 if self.file_dialog == super::FileDialogChoice::InWindow
                     || !super::files::os_dialog_present()
@@ -443,6 +453,7 @@ impl Service {
                 .map_err(|e| CoreError::File(e.to_string()))??;
                 Ok(Outcome::Written { path })
             }
+            _ => Err(CoreError::File("not a file command".to_owned())),
         }
     }
 

@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use jiff::civil::Date;
 use serde_json::{Map, Value, json};
 
-use super::columns::{COLUMNS, Column, Kind, Level, code_of, column_of};
+use super::columns::{Column, Kind, Level, code_of, column_of};
 use super::read::{Cell, Grid};
 use crate::clock::day_ms;
 
@@ -374,13 +374,5 @@ fn split_list(text: &str) -> Vec<String> {
     text.split(|c: char| c.is_whitespace() || matches!(c, ',' | ';' | '，' | '；' | '、'))
         .filter(|s| !s.is_empty())
         .map(str::to_owned)
-        .collect()
-}
-
-/// The header row of the template: English or Chinese.
-pub fn headers(chinese: bool) -> Vec<&'static str> {
-    COLUMNS
-        .iter()
-        .map(|c| if chinese { c.zh } else { c.en })
         .collect()
 }
