@@ -556,6 +556,37 @@ impl Remote {
     }
 }
 
+/// Saves the profile "Staging" of the second platform, with its app secret.
+fn save_staging(
+    harness: &Harness<'static, DeskApp>,
+    server: &Server,
+    creds: &license_desk::platform::apps::AppCredentials,
+    production: bool,
+) {
+    let staging = Profile {
+        name: "Staging".into(),
+        endpoint: Endpoint::Remote {
+            base_url: server.base_url(),
+            token_url: format!("{}/v3/api/oauth2/token", server.base_url()),
+            app_key: creds.app_key.clone(),
+        },
+        operator_identity: "ops@example.com".into(),
+        production,
+    };
+    harness
+        .state()
+        .core()
+        .run(
+            Command::SaveProfile {
+                previous: None,
+                profile: staging,
+                app_secret: Some(Secret::new(creds.app_secret.clone())),
+            },
+            Duration::from_secs(60),
+        )
+        .expect("profile saved");
+}
+
 #[test]
 fn settings_add_a_profile_test_it_switch_to_it_and_remove_it() {
     // A second platform, as a remote one would be.
@@ -1169,28 +1200,7 @@ fn assets_listed_on_one_profile_are_never_acted_on_in_another() {
     let dir = tempfile::tempdir().expect("dir");
     let mut harness = app(dir.path(), Lang::En);
     harness.run_ok();
-    let staging = Profile {
-        name: "Staging".into(),
-        endpoint: Endpoint::Remote {
-            base_url: server.base_url(),
-            token_url: format!("{}/v3/api/oauth2/token", server.base_url()),
-            app_key: creds.app_key.clone(),
-        },
-        operator_identity: "ops@example.com".into(),
-        production: true,
-    };
-    harness
-        .state()
-        .core()
-        .run(
-            Command::SaveProfile {
-                previous: None,
-                profile: staging,
-                app_secret: Some(Secret::new(creds.app_secret.clone())),
-            },
-            Duration::from_secs(60),
-        )
-        .expect("profile saved");
+    save_staging(&harness, &server, &creds, true);
     let activate = |h: &mut Harness<'static, DeskApp>, name: &str| {
         h.state()
             .core()
@@ -1454,26 +1464,8 @@ fn an_unknown_order_type_blocks_on_the_sandbox_and_is_sent_as_is_to_a_remote_pla
     click(&mut harness, "Submit batch");
     assert!(harness.query_by_label("Send").is_none(), "no confirmation");
 
-    let staging = Profile {
-        name: "Staging".into(),
-        endpoint: Endpoint::Remote {
-            base_url: server.base_url(),
-            token_url: format!("{}/v3/api/oauth2/token", server.base_url()),
-            app_key: creds.app_key.clone(),
-        },
-        operator_identity: "ops@example.com".into(),
-        production: false,
-    };
+    save_staging(&harness, &server, &creds, false);
     let core = harness.state().core();
-    core.run(
-        Command::SaveProfile {
-            previous: None,
-            profile: staging,
-            app_secret: Some(Secret::new(creds.app_secret.clone())),
-        },
-        Duration::from_secs(60),
-    )
-    .expect("profile saved");
     core.run(
         Command::ActivateProfile {
             name: "Staging".into(),
