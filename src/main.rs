@@ -215,7 +215,7 @@ fn order_check(file: &std::path::Path) -> ExitCode {
 /// A spreadsheet as a batch order on standard output; its problems, placed at their cells, on
 /// standard error (headers not understood among them).
 fn order_from_sheet(file: &std::path::Path, sheet: Option<&str>) -> ExitCode {
-    let sheeted = match license_desk::core::sheet::read_sheet(file, sheet) {
+    let sheeted = match license_desk::core::sheet::read_sheet(file, sheet, &Default::default()) {
         Ok(sheeted) => sheeted,
         Err(e) => {
             eprintln!("{}: {e}", file.display());

@@ -911,6 +911,53 @@ fn composer_imports_a_file_with_three_problems_and_a_bad_file_changes_nothing() 
     harness.get_by_label("Import: Failed");
 }
 
+/// An import shows how far it has come and stops at Cancel, making no draft. The file is a
+/// pipe, so the import is surely under way when Cancel is clicked: it waits for the rows.
+#[cfg(unix)]
+#[test]
+fn an_import_under_way_is_cancelled_and_makes_no_draft() {
+    let dir = tempfile::tempdir().expect("dir");
+    let pipe = dir.path().join("big.csv");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&pipe)
+        .status()
+        .expect("mkfifo");
+    assert!(made.success());
+
+    let mut harness = app(dir.path(), Lang::En);
+    harness.run_ok();
+    open_composer(&mut harness);
+    type_into(&mut harness, "File", &pipe.display().to_string());
+    click(&mut harness, "Import");
+    settle(&mut harness, |h| {
+        h.query_by_label("Reading the file").is_some()
+    });
+    click(&mut harness, "Cancel");
+    let writer = std::thread::spawn(move || {
+        let mut rows = String::from("Order,Asset numbers,Product\n");
+        for r in 0..2_000 {
+            rows.push_str(&format!("1,8{r:09},gms:1001\n"));
+        }
+        std::fs::write(&pipe, rows).expect("rows into the pipe");
+    });
+    settle(&mut harness, |h| {
+        h.query_by_label("Import cancelled: no draft was made, and the open one is untouched.")
+            .is_some()
+    });
+    writer.join().expect("writer");
+    harness.get_by_label("Import · cancelled");
+    let drafts = rusqlite::Connection::open(dir.path().join("data/drafts.sqlite3"))
+        .and_then(|db| {
+            db.query_row(
+                "SELECT count(*) FROM drafts WHERE name = 'big'",
+                [],
+                |row| row.get::<_, i64>(0),
+            )
+        })
+        .expect("drafts");
+    assert_eq!(drafts, 0);
+}
+
 #[test]
 fn a_draft_survives_a_restart() {
     let dir = tempfile::tempdir().expect("dir");
@@ -1563,6 +1610,7 @@ fn composer_imports_a_spreadsheet_and_writes_the_template() {
     click(&mut harness, "Save");
     let template = dir.path().join("order-template.xlsx");
     settle(&mut harness, |_| template.exists());
-    let sheeted = license_desk::core::sheet::read_sheet(&template, None).expect("a sheet");
+    let sheeted = license_desk::core::sheet::read_sheet(&template, None, &Default::default())
+        .expect("a sheet");
     assert_eq!(sheeted.batch.order_list.len(), 3);
 }

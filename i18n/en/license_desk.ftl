@@ -612,3 +612,10 @@ browser-folder = Folder:
 unread-columns = Columns not read (their headers name no column of the order sheet): { $list }
 sheet-template = Sheet template…
 sheet-template-help = Writes an .xlsx template for orders: the headers in English and Chinese, an example row per order type, and a sheet that explains each column. Import fills a batch from it.
+import-reading = Reading the file
+import-building = Making orders of the rows
+import-saving = Keeping the batch as a draft
+# A progress bar's words: the stage, then how much of it is done.
+import-progress = { $stage }: { $percent } %
+import-cancelled = Import cancelled: no draft was made, and the open one is untouched.
+cancelled = cancelled

@@ -3,9 +3,14 @@
 
 use std::path::{Path, PathBuf};
 
-use super::CoreError;
+use super::drafts::Drafts;
+use super::progress::{Progress, Stage};
+use super::sheet::ReadError;
+use super::{CoreError, Outcome};
+use crate::clock::now_ms;
 use crate::private_files::write_atomic;
 use crate::wire::BatchOrderRequest;
+use crate::wire::open::batch_to_json;
 use crate::wire::parse::{FromJson, ParseError};
 
 /// Larger files are refused: a batch holds at most 10,000 orders, far below this.
@@ -19,14 +24,57 @@ pub fn read_order_file(path: &Path) -> Result<BatchOrderRequest, CoreError> {
 }
 
 /// A batch from a JSON file, or from an order spreadsheet (by its extension) with the headers
-/// it did not understand.
-pub fn read_batch_or_sheet(path: &Path) -> Result<(BatchOrderRequest, Vec<String>), CoreError> {
+/// it did not understand; None when the user cancelled.
+pub fn read_batch_or_sheet(
+    path: &Path,
+    progress: &Progress,
+) -> Result<Option<(BatchOrderRequest, Vec<String>)>, CoreError> {
     if super::sheet::is_sheet(path) {
-        let sheeted = super::sheet::read_sheet(path, None)
-            .map_err(|e| CoreError::File(format!("{}: {e}", path.display())))?;
-        return Ok((sheeted.batch, sheeted.unknown_headers));
+        return match super::sheet::read_sheet(path, None, progress) {
+            Ok(sheeted) => Ok(Some((sheeted.batch, sheeted.unknown_headers))),
+            Err(ReadError::Cancelled(_)) => Ok(None),
+            Err(e) => Err(CoreError::File(format!("{}: {e}", path.display()))),
+        };
     }
-    Ok((read_order_file(path)?, Vec::new()))
+    progress.start(Stage::Reading, 0);
+    let bytes = read_file_bytes(path)?;
+    if progress.is_cancelled() {
+        return Ok(None);
+    }
+    progress.start(Stage::Building, 0);
+    let batch = parse_order_file(&bytes)
+        .map_err(|e| CoreError::File(format!("{}: {e}", path.display())))?;
+    Ok(Some((batch, Vec::new())))
+}
+
+/// An order file or sheet read whole and kept as a new draft named after the file, unless the
+/// user cancels first.
+pub fn import_file(
+    path: &Path,
+    progress: &Progress,
+    drafts: &Drafts,
+) -> Result<Outcome, CoreError> {
+    let name = path
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| path.display().to_string());
+    let Some((batch, unread_columns)) = read_batch_or_sheet(path, progress)? else {
+        return Ok(Outcome::Cancelled);
+    };
+    progress.start(Stage::Saving, 0);
+    let body = batch_to_json(&batch, false).map_err(|e| CoreError::File(e.to_string()))?;
+    if progress.is_cancelled() {
+        return Ok(Outcome::Cancelled);
+    }
+    let draft_id = drafts
+        .create(&name, &body, "{}", now_ms())
+        .map_err(|e| CoreError::Storage(format!("drafts: {e}")))?;
+    Ok(Outcome::Imported {
+        draft_id,
+        name,
+        batch: Box::new(batch),
+        unread_columns,
+    })
 }
 
 /// A file's bytes, refused when larger than any order file can be.

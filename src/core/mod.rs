@@ -7,6 +7,7 @@ pub mod drafts;
 pub mod files;
 pub mod journal;
 pub mod profiles;
+pub mod progress;
 pub mod sandbox;
 pub mod secrets;
 mod service;
@@ -184,8 +185,10 @@ pub enum Command {
         suggested: Option<String>,
     },
     /// Reads and parses a batch order file, and keeps it as a new draft named after the file.
+    /// How far it has come is told to `progress`, which can stop it before the draft is kept.
     ImportOrderFile {
         path: PathBuf,
+        progress: progress::Progress,
     },
     WriteFile {
         path: PathBuf,
@@ -236,6 +239,8 @@ pub enum Outcome {
     Written {
         path: PathBuf,
     },
+    /// The user stopped the work before it changed anything.
+    Cancelled,
 }
 
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]

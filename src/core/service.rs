@@ -409,32 +409,15 @@ impl Service {
                     super::files::pick_file(save, suggested).await,
                 ))
             }
-            Command::ImportOrderFile { path } => {
-                let name = path
-                    .file_stem()
-                    .map(|s| s.to_string_lossy().into_owned())
-                    .unwrap_or_else(|| path.display().to_string());
+            Command::ImportOrderFile { path, progress } => {
                 let drafts = Arc::clone(&self.drafts);
-                let draft_name = name.clone();
-                // Parsed, and kept as a draft, off the window's thread: a file of 10,000 orders
-                // takes a while.
-                let (draft_id, batch, unread_columns) = tokio::task::spawn_blocking(move || {
-                    let (batch, unread) = super::files::read_batch_or_sheet(&path)?;
-                    let body = crate::wire::open::batch_to_json(&batch, false)
-                        .map_err(|e| CoreError::File(e.to_string()))?;
-                    let id = drafts
-                        .create(&draft_name, &body, "{}", now_ms())
-                        .map_err(|e| CoreError::Storage(format!("drafts: {e}")))?;
-                    Ok::<_, CoreError>((id, batch, unread))
+                // Read, and kept as a draft, off the window's thread: a sheet of 100,000 rows
+                // takes a second or two.
+                tokio::task::spawn_blocking(move || {
+                    super::files::import_file(&path, &progress, &drafts)
                 })
                 .await
-                .map_err(|e| CoreError::File(e.to_string()))??;
-                Ok(Outcome::Imported {
-                    draft_id,
-                    name,
-                    batch: Box::new(batch),
-                    unread_columns,
-                })
+                .map_err(|e| CoreError::File(e.to_string()))?
             }
             Command::WriteFile { path, body } => {
                 let target = path.clone();

@@ -23,6 +23,8 @@ pub enum Verdict {
         of: usize,
     },
     Failed,
+    /// The user stopped it before it changed anything.
+    Cancelled,
 }
 
 impl Verdict {
@@ -48,6 +50,7 @@ impl Verdict {
                     _ => Self::Partly { done, of },
                 }
             }
+            Ok(Outcome::Cancelled) => Self::Cancelled,
             Ok(_) => Self::Done,
         }
     }
@@ -107,6 +110,7 @@ impl Status {
                 (tr!(lang, "partly-done", done = done, of = of), true)
             }
             Verdict::Failed => (t(lang, Text::Failed).to_owned(), true),
+            Verdict::Cancelled => (tr!(lang, "cancelled"), false),
         };
         let text = format!("{action} · {words}");
         if bad {

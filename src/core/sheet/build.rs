@@ -11,6 +11,7 @@ use serde_json::{Map, Value, json};
 use super::columns::{Column, Kind, Level, code_of, column_of};
 use super::read::{Cell, Grid};
 use crate::clock::day_ms;
+use crate::core::progress::{Cancelled, Progress, Stage};
 
 /// The batch as JSON, where each of its values came from, and the headers not understood.
 pub struct Built {
@@ -103,7 +104,9 @@ impl Row<'_> {
     }
 }
 
-pub fn build(grid: &Grid) -> Built {
+/// The batch of a sheet's rows, each row told to `progress`; stopped when the user cancels.
+pub fn build(grid: &Grid, progress: &Progress) -> Result<Built, Cancelled> {
+    progress.start(Stage::Building, grid.rows.len() as u64);
     let mut rows = grid.rows.iter().enumerate();
     let mut built = Built {
         batch: Map::new(),
@@ -113,7 +116,7 @@ pub fn build(grid: &Grid) -> Built {
     };
     // The header is the first row with anything in it.
     let Some((header_at, header)) = rows.find(|(_, r)| r.iter().any(|c| !c.is_empty())) else {
-        return built;
+        return Ok(built);
     };
     let columns: Vec<Option<&'static Column>> = header
         .iter()
@@ -136,6 +139,9 @@ pub fn build(grid: &Grid) -> Built {
     let mut orders: Vec<OrderB> = Vec::new();
     let mut by_order: HashMap<String, usize> = HashMap::new();
     for (at, cells) in rows {
+        if at % 512 == 0 {
+            progress.at(at as u64)?;
+        }
         let row = Row {
             cells: cells
                 .iter()
@@ -165,7 +171,7 @@ pub fn build(grid: &Grid) -> Built {
     obj.insert("orderList".to_owned(), Value::Array(list));
     built.batch = obj;
     built.places = places;
-    built
+    Ok(built)
 }
 
 fn add_row(order: &mut OrderB, row: &Row<'_>) {

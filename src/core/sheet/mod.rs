@@ -9,6 +9,7 @@ pub mod template;
 use std::collections::HashMap;
 use std::path::Path;
 
+use crate::core::progress::Progress;
 use crate::wire::BatchOrderRequest;
 use crate::wire::open::{Source, open_object};
 use crate::wire::validate::FieldPath;
@@ -67,9 +68,14 @@ impl Sheeted {
 }
 
 /// Reads an order sheet: a CSV file, or a workbook's sheet (the one named, else the first).
-pub fn read_sheet(path: &Path, sheet: Option<&str>) -> Result<Sheeted, ReadError> {
-    let mut grid = read::read_grid(path, sheet)?;
-    let built = build::build(&grid);
+/// How far it has come is told to `progress`, which can also stop it.
+pub fn read_sheet(
+    path: &Path,
+    sheet: Option<&str>,
+    progress: &Progress,
+) -> Result<Sheeted, ReadError> {
+    let mut grid = read::read_grid(path, sheet, progress)?;
+    let built = build::build(&grid, progress)?;
     // Only the names are needed to place problems: the cells can go.
     grid.rows = Vec::new();
     Ok(Sheeted {
@@ -88,4 +94,54 @@ pub fn is_sheet(path: &Path) -> bool {
             .iter()
             .any(|x| e.eq_ignore_ascii_case(x))
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::read_sheet;
+    use crate::core::progress::{Progress, Stage};
+    use crate::core::sheet::ReadError;
+
+    const ROWS: usize = 2_000;
+
+    /// Two thousand rows of one order, as a workbook and as CSV.
+    fn sheets(dir: &std::path::Path) -> [std::path::PathBuf; 2] {
+        let xlsx = dir.join("orders.xlsx");
+        let mut book = rust_xlsxwriter::Workbook::new();
+        let sheet = book.add_worksheet();
+        let mut csv = String::from("Order,Asset numbers,Product\n");
+        for (c, header) in ["Order", "Asset numbers", "Product"].iter().enumerate() {
+            sheet.write_string(0, c as u16, *header).expect("header");
+        }
+        for r in 1..=ROWS {
+            let (asset, product) = (format!("8{r:09}"), format!("gms:{r}"));
+            sheet.write_number(r as u32, 0, 1.0).expect("cell");
+            sheet.write_string(r as u32, 1, &asset).expect("cell");
+            sheet.write_string(r as u32, 2, &product).expect("cell");
+            csv.push_str(&format!("1,{asset},{product}\n"));
+        }
+        book.save(&xlsx).expect("save");
+        let csv_path = dir.join("orders.csv");
+        std::fs::write(&csv_path, csv).expect("csv");
+        [xlsx, csv_path]
+    }
+
+    #[test]
+    fn every_row_is_counted_and_a_cancel_stops_the_read() {
+        let dir = tempfile::tempdir().expect("dir");
+        for path in sheets(dir.path()) {
+            let progress = Progress::default();
+            let sheeted = read_sheet(&path, None, &progress).expect("read");
+            assert_eq!(sheeted.batch.order_list[0].assets.len(), ROWS, "{path:?}");
+            let seen = progress.snapshot();
+            assert_eq!(seen.stage, Stage::Building);
+            assert_eq!(seen.total, ROWS as u64 + 1);
+            assert!(seen.done >= 1_536, "{seen:?}");
+
+            let cancelled = Progress::default();
+            cancelled.cancel();
+            let read = read_sheet(&path, None, &cancelled);
+            assert!(matches!(read, Err(ReadError::Cancelled(_))), "{path:?}");
+        }
+    }
 }

@@ -7,6 +7,8 @@ use std::path::Path;
 use calamine::{Data, Reader};
 use jiff::civil::Date;
 
+use crate::core::progress::{Cancelled, Progress, Stage};
+
 /// One cell's value, as the spreadsheet holds it.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Cell {
@@ -56,24 +58,31 @@ pub enum ReadError {
     Format(String),
     #[error("no sheet named {name}; the sheets are: {names}")]
     NoSuchSheet { name: String, names: String },
+    #[error(transparent)]
+    Cancelled(#[from] Cancelled),
 }
 
+/// Progress is told, and a cancel looked for, every this many rows.
+const ROWS_PER_STEP: usize = 512;
+
 /// The cells of `path`: a CSV file, or a sheet of a workbook (the one named, else the first).
-pub fn read_grid(path: &Path, sheet: Option<&str>) -> Result<Grid, ReadError> {
+/// Rows read are told to `progress`; the reading stops when the user cancels.
+pub fn read_grid(path: &Path, sheet: Option<&str>, progress: &Progress) -> Result<Grid, ReadError> {
     let csv = path
         .extension()
         .is_some_and(|e| e.eq_ignore_ascii_case("csv") || e.eq_ignore_ascii_case("txt"));
+    progress.start(Stage::Reading, 0);
     if csv {
         let bytes = std::fs::read(path).map_err(|e| ReadError::Io(e.to_string()))?;
         let name = path
             .file_stem()
             .map_or_else(|| "csv".to_owned(), |s| s.to_string_lossy().into_owned());
-        return Ok(csv_grid(&bytes, name));
+        return csv_grid(&bytes, name, progress);
     }
-    workbook_grid(path, sheet)
+    workbook_grid(path, sheet, progress)
 }
 
-fn workbook_grid(path: &Path, sheet: Option<&str>) -> Result<Grid, ReadError> {
+fn workbook_grid(path: &Path, sheet: Option<&str>, progress: &Progress) -> Result<Grid, ReadError> {
     let mut book =
         calamine::open_workbook_auto(path).map_err(|e| ReadError::Format(e.to_string()))?;
     let names = book.sheet_names();
@@ -91,6 +100,11 @@ fn workbook_grid(path: &Path, sheet: Option<&str>) -> Result<Grid, ReadError> {
             .cloned()
             .ok_or_else(|| ReadError::Format("the workbook has no sheet".to_owned()))?,
     };
+    progress.check()?;
+    if let calamine::Sheets::Xlsx(xlsx) = &mut book {
+        return xlsx_grid(xlsx, name, progress);
+    }
+    // The other formats are read whole: they are rare, and seldom large.
     let range = book
         .worksheet_range(&name)
         .map_err(|e| ReadError::Format(e.to_string()))?;
@@ -105,6 +119,60 @@ fn workbook_grid(path: &Path, sheet: Option<&str>) -> Result<Grid, ReadError> {
         first_col: first_col as usize,
         rows,
     })
+}
+
+/// An `.xlsx` sheet read cell by cell, so that its rows are counted as they come and a cancel
+/// is heard within a few hundred rows.
+fn xlsx_grid<R: std::io::Read + std::io::Seek>(
+    book: &mut calamine::Xlsx<R>,
+    name: String,
+    progress: &Progress,
+) -> Result<Grid, ReadError> {
+    let format = |e: calamine::XlsxError| ReadError::Format(e.to_string());
+    let mut cells = book.worksheet_cells_reader(&name).map_err(format)?;
+    let size = cells.dimensions();
+    progress.start(
+        Stage::Reading,
+        u64::from(size.end.0.saturating_sub(size.start.0)) + 1,
+    );
+    let mut found: Vec<(u32, u32, Cell)> = Vec::new();
+    let mut told = 0;
+    while let Some(cell) = cells.next_cell().map_err(format)? {
+        let (row, col) = cell.get_position();
+        let value = cell_of(&Data::from(cell.get_value().clone()));
+        if !value.is_empty() {
+            found.push((row, col, value));
+        }
+        if row as usize >= told + ROWS_PER_STEP {
+            told = row as usize;
+            progress.at(u64::from(row.saturating_sub(size.start.0)))?;
+        }
+    }
+    Ok(grid_of_cells(name, found))
+}
+
+/// The rows of a sheet from its non-empty cells, from the first row and column that hold one.
+fn grid_of_cells(sheet: String, cells: Vec<(u32, u32, Cell)>) -> Grid {
+    let first_row = cells.iter().map(|c| c.0).min().unwrap_or(0);
+    let first_col = cells.iter().map(|c| c.1).min().unwrap_or(0);
+    let mut rows: Vec<Vec<Cell>> = Vec::new();
+    for (row, col, value) in cells {
+        let (r, c) = ((row - first_row) as usize, (col - first_col) as usize);
+        if rows.len() <= r {
+            rows.resize_with(r + 1, Vec::new);
+        }
+        let line = &mut rows[r];
+        if line.len() <= c {
+            line.resize(c + 1, Cell::Empty);
+        }
+        line[c] = value;
+    }
+    Grid {
+        sheet,
+        first_row: first_row as usize + 1,
+        first_col: first_col as usize,
+        rows,
+    }
 }
 
 fn cell_of(data: &Data) -> Cell {
@@ -127,7 +195,7 @@ fn cell_of(data: &Data) -> Cell {
 
 /// A CSV file's cells. Its encoding is UTF-8 when it reads as UTF-8, else GB18030; its
 /// separator the comma, or the tab or semicolon when the first line has more of them.
-pub fn csv_grid(bytes: &[u8], sheet: String) -> Grid {
+pub fn csv_grid(bytes: &[u8], sheet: String, progress: &Progress) -> Result<Grid, ReadError> {
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
     let text = match std::str::from_utf8(bytes) {
         Ok(text) => std::borrow::Cow::Borrowed(text),
@@ -143,20 +211,25 @@ pub fn csv_grid(bytes: &[u8], sheet: String) -> Grid {
         .flexible(true)
         .delimiter(delimiter)
         .from_reader(text.as_bytes());
-    let rows = reader
-        .records()
-        .map(|record| {
-            record
-                .map(|r| r.iter().map(|s| Cell::Text(s.to_owned())).collect())
-                .unwrap_or_default()
-        })
-        .collect();
-    Grid {
+    // The total is in bytes here: the rows are not known until read.
+    progress.start(Stage::Reading, text.len() as u64);
+    let mut rows = Vec::new();
+    let mut records = reader.records();
+    while let Some(record) = records.next() {
+        let row = record
+            .map(|r| r.iter().map(|s| Cell::Text(s.to_owned())).collect())
+            .unwrap_or_default();
+        rows.push(row);
+        if rows.len() % ROWS_PER_STEP == 0 {
+            progress.at(records.reader().position().byte())?;
+        }
+    }
+    Ok(Grid {
         sheet,
         first_row: 1,
         first_col: 0,
         rows,
-    }
+    })
 }
 
 impl Grid {
@@ -193,6 +266,7 @@ pub fn column_letters(mut col: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::{Cell, column_letters, csv_grid};
+    use crate::core::progress::Progress;
 
     #[test]
     fn columns_are_lettered_as_spreadsheets_do() {
@@ -211,7 +285,7 @@ mod tests {
         let mut bom = b"\xEF\xBB\xBF".to_vec();
         bom.extend_from_slice(text.as_bytes());
         for bytes in [text.as_bytes().to_vec(), bom, gb.into_owned()] {
-            let grid = csv_grid(&bytes, "orders".into());
+            let grid = csv_grid(&bytes, "orders".into(), &Progress::default()).expect("read");
             assert_eq!(grid.rows[0][0], Cell::Text("订单".into()));
             assert_eq!(grid.rows[1][1], Cell::Text("北京示例科技有限公司".into()));
         }

@@ -7,6 +7,7 @@ use egui::RichText;
 
 use super::super::outbox::Outbox;
 use super::{ComposerScreen, Hints, OpenDraft};
+use crate::core::progress::{Progress, Stage};
 use crate::core::wire::open::batch_to_json;
 use crate::core::{Command, Event, Latest, Outcome};
 use crate::ui::file_browser::{Browsed, FileBrowser};
@@ -25,11 +26,21 @@ enum Picking {
     Template,
 }
 
+/// What the file bar says of the last file read or written.
+enum FileMessage {
+    Exported(String),
+    /// Why the file could not be read or written.
+    Failed(String),
+    /// The user stopped an import: nothing changed.
+    Cancelled,
+}
+
 #[derive(Default)]
 pub(super) struct FileBar {
     path: String,
-    /// The exported file, or why the file could not be read.
-    message: Option<Result<String, String>>,
+    message: Option<FileMessage>,
+    /// How far the file being imported has come; the Cancel button stops it.
+    importing: Progress,
     pick_call: Latest,
     /// What the file asked for in a dialog is for.
     picking: Picking,
@@ -41,6 +52,43 @@ pub(super) struct FileBar {
     no_os_dialog: bool,
     /// The imported spreadsheet's headers that name no column (their cells were not read).
     unread: Vec<String>,
+}
+
+/// A file being imported: its stage, a bar when its size is known, and Cancel.
+fn importing_ui(ui: &mut egui::Ui, progress: &Progress, lang: Lang) {
+    let seen = progress.snapshot();
+    let stage = match seen.stage {
+        Stage::Reading => tr!(lang, "import-reading"),
+        Stage::Building => tr!(lang, "import-building"),
+        Stage::Saving => tr!(lang, "import-saving"),
+    };
+    ui.horizontal(|ui| {
+        match seen.fraction() {
+            Some(part) => {
+                let percent = (part * 100.0).round() as u32;
+                let words = tr!(lang, "import-progress", stage = stage, percent = percent);
+                ui.add(
+                    egui::ProgressBar::new(part)
+                        .desired_width(320.0)
+                        .text(words),
+                );
+            }
+            None => {
+                ui.spinner();
+                ui.label(stage);
+            }
+        }
+        let cancelling = progress.is_cancelled();
+        if ui
+            .add_enabled(!cancelling, egui::Button::new(t(lang, Text::Cancel)))
+            .clicked()
+        {
+            progress.cancel();
+        }
+    });
+    // The bar moves while nothing else happens in the window.
+    ui.ctx()
+        .request_repaint_after(std::time::Duration::from_millis(100));
 }
 
 impl ComposerScreen {
@@ -74,15 +122,18 @@ impl ComposerScreen {
                     });
                     self.drafts.refresh(out);
                 }
-                Err(e) => self.file.message = Some(Err(e.to_string())),
+                Ok(Outcome::Cancelled) => self.file.message = Some(FileMessage::Cancelled),
+                Err(e) => self.file.message = Some(FileMessage::Failed(e.to_string())),
                 Ok(_) => {}
             }
             return Some(Text::ImportFile);
         }
         if self.file.write_call.accept(event) {
-            if let Ok(Outcome::Written { path }) = &event.result {
-                self.file.message = Some(Ok(path.display().to_string()));
-            }
+            self.file.message = Some(match &event.result {
+                Ok(Outcome::Written { path }) => FileMessage::Exported(path.display().to_string()),
+                Ok(_) => return Some(Text::ExportFile),
+                Err(e) => FileMessage::Failed(e.to_string()),
+            });
             return Some(Text::ExportFile);
         }
         None
@@ -135,8 +186,10 @@ impl ComposerScreen {
         if path.is_empty() {
             return;
         }
+        self.file.importing = Progress::default();
         let command = Command::ImportOrderFile {
             path: PathBuf::from(path),
+            progress: self.file.importing.clone(),
         };
         self.file.message = None;
         self.file.read_call.start(out.send(command));
@@ -174,13 +227,10 @@ impl ComposerScreen {
 
     pub(super) fn file_bar_ui(&mut self, ui: &mut egui::Ui, out: &Outbox<'_>, lang: Lang) {
         ui.horizontal_wrapped(|ui| self.file_buttons_ui(ui, out, lang));
-        let file = &self.file;
-        if file.read_call.is_waiting() {
-            ui.horizontal(|ui| {
-                ui.spinner();
-                ui.label(format!("{} {}", t(lang, Text::LoadingFile), file.path));
-            });
+        if self.file.read_call.is_waiting() {
+            importing_ui(ui, &self.file.importing, lang);
         }
+        let file = &self.file;
         if !file.unread.is_empty() {
             let list = file.unread.join("; ");
             ui.colored_label(
@@ -192,12 +242,15 @@ impl ComposerScreen {
             ui.colored_label(ui.visuals().warn_fg_color, tr!(lang, "no-os-file-dialog"));
         }
         match &file.message {
-            Some(Ok(path)) => {
+            Some(FileMessage::Exported(path)) => {
                 ui.label(labelled(lang, t(lang, Text::Exported), path));
             }
-            Some(Err(why)) => {
+            Some(FileMessage::Failed(why)) => {
                 ui.colored_label(ui.visuals().error_fg_color, why);
                 ui.label(RichText::new(t(lang, Text::DraftUntouched)).weak());
+            }
+            Some(FileMessage::Cancelled) => {
+                ui.label(tr!(lang, "import-cancelled"));
             }
             None => {}
         }
