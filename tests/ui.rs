@@ -888,6 +888,14 @@ fn composer_imports_a_file_with_three_problems_and_a_bad_file_changes_nothing() 
     ] {
         harness.get_by_label(problem);
     }
+    // Each beside where it is in the file.
+    for place in [
+        "three.json: line 1, column 1",
+        "three.json: line 4, column 54",
+        "three.json: line 5, column 40",
+    ] {
+        harness.get_by_label(place);
+    }
     // A problem leads to its field, where it is said again without the node's path.
     click(
         &mut harness,
@@ -1599,6 +1607,9 @@ fn composer_imports_a_spreadsheet_and_writes_the_template() {
     );
     harness
         .get_by_label("Order 1 › Asset 1 › Product 1 › Concurrent nodes: must be a whole number");
+    for cell in ["E2", "H2", "J2", "I3"] {
+        harness.get_by_label(&format!("problems-en.xlsx: Orders!{cell}"));
+    }
 
     type_into(&mut harness, "File", &format!("{}/", dir.path().display()));
     click(&mut harness, "Sheet template…");

@@ -619,3 +619,6 @@ import-saving = Keeping the batch as a draft
 import-progress = { $stage }: { $percent } %
 import-cancelled = Import cancelled: no draft was made, and the open one is untouched.
 cancelled = cancelled
+# Where a problem of an imported file is in that file.
+file-line-column = { $file }: line { $line }, column { $column }
+file-cell = { $file }: { $cell }

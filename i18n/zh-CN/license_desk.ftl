@@ -541,3 +541,6 @@ import-saving = 正在保存为草稿
 import-progress = { $stage }：{ $percent }%
 import-cancelled = 已取消导入：没有新建草稿，当前打开的草稿未改动。
 cancelled = 已取消
+# Where a problem of an imported file is in that file.
+file-line-column = { $file }：第 { $line } 行，第 { $column } 列
+file-cell = { $file }：{ $cell }

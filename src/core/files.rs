@@ -10,31 +10,54 @@ use super::{CoreError, Outcome};
 use crate::clock::now_ms;
 use crate::private_files::write_atomic;
 use crate::wire::BatchOrderRequest;
-use crate::wire::open::batch_to_json;
+use crate::wire::open::{Locator, batch_to_json};
 use crate::wire::parse::{FromJson, ParseError};
+use crate::wire::validate;
 
 /// Larger files are refused: a batch holds at most 10,000 orders, far below this.
 const MAX_FILE_BYTES: u64 = 256 * 1024 * 1024;
 
-/// Reads a batch order (operation 5's body) from a JSON file. A file that is not JSON, or not a
-/// batch order, is an error that says where: `orders.json: line 3, column 7: …`.
-pub fn read_order_file(path: &Path) -> Result<BatchOrderRequest, CoreError> {
-    let bytes = read_file_bytes(path)?;
-    parse_order_file(&bytes).map_err(|e| CoreError::File(format!("{}: {e}", path.display())))
+/// Where a problem of an imported file is in that file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FilePlace {
+    /// In a JSON file (1-based; the column in characters).
+    Line { line: usize, column: usize },
+    /// In a spreadsheet: `Orders!F12`, or `Orders!12` for a whole row.
+    Cell(String),
 }
 
-/// A batch from a JSON file, or from an order spreadsheet (by its extension) with the headers
-/// it did not understand; None when the user cancelled.
-pub fn read_batch_or_sheet(
-    path: &Path,
-    progress: &Progress,
-) -> Result<Option<(BatchOrderRequest, Vec<String>)>, CoreError> {
+/// A file opened whole as a batch.
+pub struct Opened {
+    pub batch: BatchOrderRequest,
+    /// A spreadsheet's headers that name no column (`Orders!K1: Colour`).
+    pub unread_columns: Vec<String>,
+    /// Where each problem of the batch (by its path) is in the file.
+    pub places: Vec<(String, FilePlace)>,
+}
+
+/// A batch from a JSON file, or from an order spreadsheet (by its extension), with where each
+/// of its problems is in the file; None when the user cancelled.
+pub fn read_batch_or_sheet(path: &Path, progress: &Progress) -> Result<Option<Opened>, CoreError> {
     if super::sheet::is_sheet(path) {
-        return match super::sheet::read_sheet(path, None, progress) {
-            Ok(sheeted) => Ok(Some((sheeted.batch, sheeted.unknown_headers))),
-            Err(ReadError::Cancelled(_)) => Ok(None),
-            Err(e) => Err(CoreError::File(format!("{}: {e}", path.display()))),
+        let sheeted = match super::sheet::read_sheet(path, None, progress) {
+            Ok(sheeted) => sheeted,
+            Err(ReadError::Cancelled(_)) => return Ok(None),
+            Err(e) => return Err(CoreError::File(format!("{}: {e}", path.display()))),
         };
+        let places = validate::batch_order(&sheeted.batch)
+            .into_iter()
+            .map(|p| {
+                (
+                    p.path.to_string(),
+                    FilePlace::Cell(sheeted.place_of(&p.path)),
+                )
+            })
+            .collect();
+        return Ok(Some(Opened {
+            batch: sheeted.batch,
+            unread_columns: sheeted.unknown_headers,
+            places,
+        }));
     }
     progress.start(Stage::Reading, 0);
     let bytes = read_file_bytes(path)?;
@@ -44,7 +67,25 @@ pub fn read_batch_or_sheet(
     progress.start(Stage::Building, 0);
     let batch = parse_order_file(&bytes)
         .map_err(|e| CoreError::File(format!("{}: {e}", path.display())))?;
-    Ok(Some((batch, Vec::new())))
+    let problems = validate::batch_order(&batch);
+    // The file is read again as a syntax tree only when there is something to place.
+    let places = if problems.is_empty() {
+        Vec::new()
+    } else {
+        let locator = Locator::new(&bytes);
+        problems
+            .into_iter()
+            .map(|p| {
+                let (line, column) = locator.locate(&p.path);
+                (p.path.to_string(), FilePlace::Line { line, column })
+            })
+            .collect()
+    };
+    Ok(Some(Opened {
+        batch,
+        unread_columns: Vec::new(),
+        places,
+    }))
 }
 
 /// An order file or sheet read whole and kept as a new draft named after the file, unless the
@@ -58,11 +99,11 @@ pub fn import_file(
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_else(|| path.display().to_string());
-    let Some((batch, unread_columns)) = read_batch_or_sheet(path, progress)? else {
+    let Some(opened) = read_batch_or_sheet(path, progress)? else {
         return Ok(Outcome::Cancelled);
     };
     progress.start(Stage::Saving, 0);
-    let body = batch_to_json(&batch, false).map_err(|e| CoreError::File(e.to_string()))?;
+    let body = batch_to_json(&opened.batch, false).map_err(|e| CoreError::File(e.to_string()))?;
     if progress.is_cancelled() {
         return Ok(Outcome::Cancelled);
     }
@@ -72,8 +113,9 @@ pub fn import_file(
     Ok(Outcome::Imported {
         draft_id,
         name,
-        batch: Box::new(batch),
-        unread_columns,
+        batch: Box::new(opened.batch),
+        unread_columns: opened.unread_columns,
+        places: opened.places,
     })
 }
 

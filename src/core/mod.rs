@@ -235,6 +235,8 @@ pub enum Outcome {
         batch: Box<BatchOrderRequest>,
         /// A spreadsheet's headers that name no column (`Orders!K1: Colour`): not read.
         unread_columns: Vec<String>,
+        /// Where each problem of the batch (by its path) is in the file.
+        places: Vec<(String, files::FilePlace)>,
     },
     Written {
         path: PathBuf,

@@ -61,6 +61,7 @@ impl ComposerScreen {
         if let Some(next) = next {
             self.tree.select(next);
             self.tree.structure_changed();
+            self.check.structure_changed();
             self.edited();
         }
     }

@@ -4,8 +4,10 @@
 use std::collections::HashMap;
 
 use super::node::NodeId;
+use crate::core::files::FilePlace;
 use crate::core::wire::BatchOrderRequest;
 use crate::core::wire::validate::{self, Problem};
+use crate::ui::i18n::{Lang, tr};
 
 #[derive(Default)]
 pub(super) struct Check {
@@ -15,6 +17,10 @@ pub(super) struct Check {
     needs_check: bool,
     /// The field a clicked problem asks to focus; taken by that field's row.
     pub focus_field: Option<String>,
+    /// Where the problems of a batch just imported are in its file (by path), and the file's
+    /// name; kept while the batch's structure stays as imported.
+    places: HashMap<String, FilePlace>,
+    file: String,
 }
 
 impl Check {
@@ -22,6 +28,36 @@ impl Check {
     pub fn reset(&mut self) {
         self.needs_check = true;
         self.focus_field = None;
+        self.places.clear();
+    }
+
+    /// The batch was imported from `file`: its problems are placed in it.
+    pub fn imported(&mut self, file: String, places: Vec<(String, FilePlace)>) {
+        self.file = file;
+        self.places = places.into_iter().collect();
+    }
+
+    /// A node was added, moved or removed: paths no longer match the file's.
+    pub fn structure_changed(&mut self) {
+        self.places.clear();
+    }
+
+    /// Where a problem is in the file the batch was imported from, in words.
+    pub fn place_words(&self, lang: Lang, problem: &Problem) -> Option<String> {
+        let file = self.file.as_str();
+        Some(match self.places.get(&problem.path.to_string())? {
+            FilePlace::Line { line, column } => {
+                let (line, column) = (*line, *column);
+                tr!(
+                    lang,
+                    "file-line-column",
+                    file = file,
+                    line = line,
+                    column = column
+                )
+            }
+            FilePlace::Cell(cell) => tr!(lang, "file-cell", file = file, cell = cell.as_str()),
+        })
     }
 
     /// The batch changed: checked again at the next frame.
@@ -46,5 +82,31 @@ impl Check {
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_problem_is_placed_in_its_file_until_the_structure_changes() {
+        let batch: BatchOrderRequest = serde_json::from_str(r#"{"orderList": []}"#).expect("json");
+        let mut check = Check::default();
+        check.reset();
+        check.run_if_needed(&batch);
+        let problem = check.problems.first().cloned().expect("a problem");
+        let at = FilePlace::Line { line: 3, column: 7 };
+        check.imported("a.json".into(), vec![(problem.path.to_string(), at)]);
+        assert_eq!(
+            check.place_words(Lang::En, &problem).as_deref(),
+            Some("a.json: line 3, column 7")
+        );
+        assert_eq!(
+            check.place_words(Lang::Zh, &problem).as_deref(),
+            Some("a.json：第 3 行，第 7 列")
+        );
+        check.structure_changed();
+        assert_eq!(check.place_words(Lang::En, &problem), None);
     }
 }

@@ -109,6 +109,7 @@ impl ComposerScreen {
                     name,
                     batch,
                     unread_columns,
+                    places,
                 }) => {
                     self.file.message = None;
                     self.file.unread = std::mem::take(unread_columns);
@@ -120,6 +121,10 @@ impl ComposerScreen {
                         batch: std::mem::take(&mut **batch),
                         hints: Hints::default(),
                     });
+                    let file = std::path::Path::new(self.file.path.trim())
+                        .file_name()
+                        .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+                    self.check.imported(file, std::mem::take(places));
                     self.drafts.refresh(out);
                 }
                 Ok(Outcome::Cancelled) => self.file.message = Some(FileMessage::Cancelled),

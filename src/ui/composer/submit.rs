@@ -106,14 +106,20 @@ impl ComposerScreen {
                     let words = unknown_value_words(lang, p, profile)
                         .unwrap_or_else(|| problem_words(lang, p));
                     let text = RichText::new(words).color(ui.visuals().warn_fg_color);
-                    // The interface's path on hover, to find the value in a file.
-                    if ui
-                        .selectable_label(false, text)
-                        .on_hover_text(p.to_string())
-                        .clicked()
-                    {
-                        clicked = Some(p.path.clone());
-                    }
+                    let place = self.check.place_words(lang, p);
+                    ui.horizontal(|ui| {
+                        // The interface's path on hover, to find the value in a file.
+                        if ui
+                            .selectable_label(false, text)
+                            .on_hover_text(p.to_string())
+                            .clicked()
+                        {
+                            clicked = Some(p.path.clone());
+                        }
+                        if let Some(place) = place {
+                            ui.label(RichText::new(place).weak());
+                        }
+                    });
                 }
                 if self.check.problems.len() > MAX_LISTED {
                     ui.label(tr!(
