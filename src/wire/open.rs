@@ -96,7 +96,9 @@ pub fn open_object(obj: Map<String, Value>, source: Source) -> BatchOrderRequest
 /// The batch as JSON, with every value held verbatim written back where it was.
 pub fn batch_to_value(batch: &BatchOrderRequest) -> Value {
     let mut value = serde_json::to_value(batch).unwrap_or(Value::Null);
-    if let Value::Object(obj) = &mut value {
+    if let Value::Object(obj) = &mut value
+        && batch.holds_raw()
+    {
         write_back(batch, obj);
     }
     value
@@ -104,11 +106,13 @@ pub fn batch_to_value(batch: &BatchOrderRequest) -> Value {
 
 /// The batch as JSON text, with every value held verbatim where it was.
 pub fn batch_to_json(batch: &BatchOrderRequest, pretty: bool) -> serde_json::Result<String> {
-    let value = batch_to_value(batch);
-    if pretty {
-        serde_json::to_string_pretty(&value)
-    } else {
-        serde_json::to_string(&value)
+    // Most batches hold nothing verbatim: written straight from the typed values, without a
+    // tree of JSON values in between (several times faster for 10,000 orders).
+    match (batch.holds_raw(), pretty) {
+        (false, false) => serde_json::to_string(batch),
+        (false, true) => serde_json::to_string_pretty(batch),
+        (true, false) => serde_json::to_string(&batch_to_value(batch)),
+        (true, true) => serde_json::to_string_pretty(&batch_to_value(batch)),
     }
 }
 
@@ -195,6 +199,8 @@ pub trait Node: DeserializeOwned + Serialize + Default {
     fn open_children(&mut self, key: &str, items: Vec<Map<String, Value>>, source: Source);
     /// Writes the children's raw values back into their JSON.
     fn write_children(&self, obj: &mut Map<String, Value>);
+    /// Whether this node or one below it holds a value verbatim.
+    fn holds_raw(&self) -> bool;
 }
 
 /// Reads `obj` into `T`; each field that does not fit goes to the node's raw values, with why.
@@ -317,6 +323,10 @@ macro_rules! node {
             #[allow(unused_variables)]
             fn write_children(&self, obj: &mut Map<String, Value>) {
                 $(write_list::<$child>(obj, $key, node!(@slice self.$field));)*
+            }
+            fn holds_raw(&self) -> bool {
+                !self.raw.is_empty()
+                    $(|| node!(@slice self.$field).iter().any(Node::holds_raw))*
             }
         }
     };

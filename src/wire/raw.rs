@@ -26,6 +26,10 @@ impl Raw {
         self.0.remove(field)
     }
 
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
     pub fn iter(&self) -> impl Iterator<Item = (&'static str, &(Value, ProblemKind))> {
         self.0.iter().map(|(k, v)| (*k, v))
     }
