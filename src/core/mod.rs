@@ -3,6 +3,7 @@
 //! when one arrives. A tokio runtime on its own threads does the I/O: the platform client,
 //! the keyring, the journal, the drafts, and the embedded Sandbox platform.
 
+pub mod catalog;
 pub mod drafts;
 pub mod files;
 pub mod journal;

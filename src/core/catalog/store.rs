@@ -1,0 +1,426 @@
+//! The catalog and the directory on disk: one SQLite file in the user's data directory. Items
+//! are kept as their JSON (the interface's own shapes), keyed by `productUri`,
+//! `merchandiseNum`, and for customers by profile and any of their ids.
+
+use std::path::Path;
+use std::sync::{Mutex, MutexGuard, PoisonError};
+
+use rusqlite::{Connection, OptionalExtension, params};
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+
+use super::learn::Learned;
+use super::{DirectoryEntry, Known};
+use crate::wire::{MerchandiseEntry, ProductEntry};
+
+#[derive(Debug, thiserror::Error)]
+pub enum CatalogError {
+    #[error("the catalog's database: {0}")]
+    Db(#[from] rusqlite::Error),
+    #[error("an item of the catalog: {0}")]
+    Json(#[from] serde_json::Error),
+}
+
+type Result<T> = std::result::Result<T, CatalogError>;
+
+/// Which list of the catalog.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Shelf {
+    Products,
+    Packages,
+}
+
+impl Shelf {
+    fn table(self) -> &'static str {
+        match self {
+            Shelf::Products => "products",
+            Shelf::Packages => "packages",
+        }
+    }
+}
+
+pub struct Catalog {
+    conn: Mutex<Connection>,
+}
+
+const SCHEMA: &str = "
+CREATE TABLE IF NOT EXISTS products (
+    key TEXT PRIMARY KEY, body TEXT NOT NULL,
+    first_seen INTEGER NOT NULL, last_seen INTEGER NOT NULL, last_used INTEGER);
+CREATE TABLE IF NOT EXISTS packages (
+    key TEXT PRIMARY KEY, body TEXT NOT NULL,
+    first_seen INTEGER NOT NULL, last_seen INTEGER NOT NULL, last_used INTEGER);
+CREATE TABLE IF NOT EXISTS customers (
+    id INTEGER PRIMARY KEY, profile TEXT NOT NULL,
+    customer_id TEXT, crm_customer_id TEXT, channel_customer_id TEXT, enterprise_global_id TEXT,
+    body TEXT NOT NULL, first_seen INTEGER NOT NULL, last_seen INTEGER NOT NULL, last_used INTEGER);
+CREATE INDEX IF NOT EXISTS customers_of_profile ON customers(profile);
+";
+
+impl Catalog {
+    pub fn open(path: &Path) -> Result<Catalog> {
+        if let Some(dir) = path.parent() {
+            // A failure shows as the database's own when it opens.
+            let _ = crate::private_files::create_private_dir(dir);
+        }
+        let conn = Connection::open(path)?;
+        conn.busy_timeout(std::time::Duration::from_secs(5))?;
+        conn.pragma_update(None, "journal_mode", "WAL")?;
+        conn.execute_batch(SCHEMA)?;
+        Ok(Catalog {
+            conn: Mutex::new(conn),
+        })
+    }
+
+    fn conn(&self) -> MutexGuard<'_, Connection> {
+        self.conn.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Whether the catalog holds no product and no package.
+    pub fn is_empty(&self) -> Result<bool> {
+        let n: i64 = self.conn().query_row(
+            "SELECT (SELECT count(*) FROM products) + (SELECT count(*) FROM packages)",
+            [],
+            |r| r.get(0),
+        )?;
+        Ok(n == 0)
+    }
+
+    /// Adds what it did not know and updates what changed; `profile`'s directory learns the
+    /// customers. Everything is seen `now`.
+    pub fn learn(&self, profile: &str, learned: &Learned, now: i64) -> Result<()> {
+        let mut conn = self.conn();
+        let tx = conn.transaction()?;
+        for p in &learned.products {
+            if let Some(key) = &p.product_uri {
+                upsert(&tx, Shelf::Products, key, p, now)?;
+            }
+        }
+        for m in &learned.packages {
+            if let Some(key) = &m.merchandise_num {
+                upsert(&tx, Shelf::Packages, key, m, now)?;
+            }
+        }
+        for c in &learned.customers {
+            learn_customer(&tx, profile, c, now)?;
+        }
+        tx.commit()?;
+        Ok(())
+    }
+
+    pub fn products(&self) -> Result<Vec<Known<ProductEntry>>> {
+        self.shelf(Shelf::Products)
+    }
+
+    pub fn packages(&self) -> Result<Vec<Known<MerchandiseEntry>>> {
+        self.shelf(Shelf::Packages)
+    }
+
+    fn shelf<T: DeserializeOwned>(&self, shelf: Shelf) -> Result<Vec<Known<T>>> {
+        let conn = self.conn();
+        let mut stmt = conn.prepare(&format!(
+            "SELECT key, body, last_seen, last_used FROM {} ORDER BY key",
+            shelf.table()
+        ))?;
+        let rows = stmt.query_map([], known_row)?;
+        rows.map(|r| known_of(r?)).collect()
+    }
+
+    /// The customers known on `profile`.
+    pub fn customers(&self, profile: &str) -> Result<Vec<Known<DirectoryEntry>>> {
+        let conn = self.conn();
+        let mut stmt = conn.prepare(
+            "SELECT CAST(id AS TEXT), body, last_seen, last_used FROM customers
+             WHERE profile = ?1 ORDER BY id",
+        )?;
+        let rows = stmt.query_map([profile], known_row)?;
+        rows.map(|r| known_of(r?)).collect()
+    }
+
+    /// The user picked the item: it comes first in searches from now on.
+    pub fn used(&self, shelf: Shelf, key: &str, now: i64) -> Result<()> {
+        self.conn().execute(
+            &format!("UPDATE {} SET last_used = ?2 WHERE key = ?1", shelf.table()),
+            params![key, now],
+        )?;
+        Ok(())
+    }
+
+    /// Removes an item; false if there was none.
+    pub fn remove(&self, shelf: Shelf, key: &str) -> Result<bool> {
+        let n = self.conn().execute(
+            &format!("DELETE FROM {} WHERE key = ?1", shelf.table()),
+            [key],
+        )?;
+        Ok(n == 1)
+    }
+
+    /// The user picked the customer (by the key the directory listed it with).
+    pub fn customer_used(&self, profile: &str, key: &str, now: i64) -> Result<()> {
+        self.conn().execute(
+            "UPDATE customers SET last_used = ?3 WHERE profile = ?1 AND CAST(id AS TEXT) = ?2",
+            params![profile, key, now],
+        )?;
+        Ok(())
+    }
+
+    pub fn remove_customer(&self, profile: &str, key: &str) -> Result<bool> {
+        let n = self.conn().execute(
+            "DELETE FROM customers WHERE profile = ?1 AND CAST(id AS TEXT) = ?2",
+            params![profile, key],
+        )?;
+        Ok(n == 1)
+    }
+
+    /// A profile renamed keeps its directory; a profile removed takes it along.
+    pub fn profile_renamed(&self, from: &str, to: &str) -> Result<()> {
+        self.conn().execute(
+            "UPDATE customers SET profile = ?2 WHERE profile = ?1",
+            [from, to],
+        )?;
+        Ok(())
+    }
+
+    pub fn profile_removed(&self, name: &str) -> Result<()> {
+        self.conn()
+            .execute("DELETE FROM customers WHERE profile = ?1", [name])?;
+        Ok(())
+    }
+}
+
+type Row = (String, String, i64, Option<i64>);
+
+fn known_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Row> {
+    Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
+}
+
+fn known_of<T: DeserializeOwned>((key, body, last_seen, last_used): Row) -> Result<Known<T>> {
+    Ok(Known {
+        key,
+        item: serde_json::from_str(&body)?,
+        last_seen,
+        last_used,
+    })
+}
+
+/// `new`'s fields over `old`'s: a field the new definition leaves out (a product named only by
+/// its URI in a delete order) does not erase what was known.
+fn merged(old: Option<&str>, new: &impl Serialize) -> Result<String> {
+    let new = serde_json::to_value(new)?;
+    let Some(Value::Object(mut base)) = old.map(serde_json::from_str).transpose()? else {
+        return Ok(new.to_string());
+    };
+    if let Value::Object(fields) = new {
+        for (k, v) in fields {
+            let empty = v.is_null() || v.as_array().is_some_and(Vec::is_empty);
+            if !empty {
+                base.insert(k, v);
+            }
+        }
+    }
+    Ok(Value::Object(base).to_string())
+}
+
+fn upsert(tx: &Connection, shelf: Shelf, key: &str, item: &impl Serialize, now: i64) -> Result<()> {
+    let table = shelf.table();
+    let old: Option<String> = tx
+        .query_row(
+            &format!("SELECT body FROM {table} WHERE key = ?1"),
+            [key],
+            |r| r.get(0),
+        )
+        .optional()?;
+    let body = merged(old.as_deref(), item)?;
+    tx.execute(
+        &format!(
+            "INSERT INTO {table}(key, body, first_seen, last_seen) VALUES (?1, ?2, ?3, ?3)
+             ON CONFLICT(key) DO UPDATE SET body = excluded.body, last_seen = excluded.last_seen"
+        ),
+        params![key, body, now],
+    )?;
+    Ok(())
+}
+
+/// The directory's row for this customer: the same customer id; else, among rows whose ids do
+/// not contradict it, the same channel customer, CRM id or enterprise.
+fn learn_customer(tx: &Connection, profile: &str, c: &DirectoryEntry, now: i64) -> Result<()> {
+    if !c.has_key() {
+        return Ok(());
+    }
+    let keys = params![
+        profile,
+        c.customer_id,
+        c.channel_customer_id,
+        c.crm_customer_id,
+        c.enterprise_global_id
+    ];
+    let found: Option<(i64, String)> = tx
+        .query_row(
+            "SELECT id, body FROM customers WHERE profile = ?1 AND (
+                 customer_id = ?2
+                 OR ((customer_id IS NULL OR ?2 IS NULL)
+                     AND (channel_customer_id IS NULL OR ?3 IS NULL OR channel_customer_id = ?3)
+                     AND (channel_customer_id = ?3 OR crm_customer_id = ?4
+                          OR enterprise_global_id = ?5)))
+             ORDER BY customer_id = ?2 DESC, id LIMIT 1",
+            keys,
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .optional()?;
+    let body = merged(found.as_ref().map(|(_, b)| b.as_str()), c)?;
+    let entry: DirectoryEntry = serde_json::from_str(&body)?;
+    let sql = match found {
+        Some(_) => {
+            "UPDATE customers SET customer_id = ?1, crm_customer_id = ?2, channel_customer_id = ?3,
+             enterprise_global_id = ?4, body = ?5, last_seen = ?6 WHERE id = ?7 AND profile = ?8"
+        }
+        None => {
+            "INSERT INTO customers(customer_id, crm_customer_id, channel_customer_id,
+             enterprise_global_id, body, first_seen, last_seen, id, profile)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6, ?7, ?8)"
+        }
+    };
+    tx.execute(
+        sql,
+        params![
+            entry.customer_id,
+            entry.crm_customer_id,
+            entry.channel_customer_id,
+            entry.enterprise_global_id,
+            body,
+            now,
+            found.map(|(id, _)| id),
+            profile
+        ],
+    )?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::wire::BatchOrderRequest;
+
+    fn batch(json: serde_json::Value) -> BatchOrderRequest {
+        serde_json::from_value(json).expect("batch")
+    }
+
+    fn sold() -> BatchOrderRequest {
+        batch(serde_json::json!({
+            "channelCode": "SHOP",
+            "orderList": [{
+                "sequence": 1, "channelCustomerId": "S-1", "customerName": "广州示例有限公司",
+                "orderType": "new_buy", "licenseType": "softkey",
+                "assets": [{
+                    "assetNos": ["8000000001"], "limitEndDate": 1798761599999i64,
+                    "products": [{"productUri": "gms:1", "productName": "计价软件",
+                                  "limitConcurrent": 2, "passwords": ["secret"],
+                                  "limitEndDate": 1798761599999i64}],
+                    "merchandises": [{"merchandiseNum": "PKG-1", "merchandiseName": "套餐",
+                        "licenseOrderProductList": [{"productUri": "gms:2", "productName": "算量"}],
+                        "children": [{"merchandiseNum": "PKG-1-A",
+                            "licenseOrderProductList": [{"productUri": "gms:3"}]}]}]
+                }]
+            }]
+        }))
+    }
+
+    #[test]
+    fn a_batch_teaches_products_at_any_depth_packages_and_its_customer() {
+        let dir = tempfile::tempdir().expect("dir");
+        let catalog = Catalog::open(&dir.path().join("catalog.sqlite3")).expect("open");
+        catalog
+            .learn("Sandbox", &Learned::of_batch(&sold()), 10)
+            .expect("learn");
+        let products = catalog.products().expect("products");
+        let uris: Vec<&str> = products.iter().map(|k| k.key.as_str()).collect();
+        assert_eq!(uris, ["gms:1", "gms:2", "gms:3"]);
+        // What belongs to the sale is not the product's.
+        assert_eq!(products[0].item.limit_concurrent, Some(2));
+        assert!(products[0].item.passwords.is_empty());
+        assert_eq!(products[0].item.limit_end_date, None);
+        let packages = catalog.packages().expect("packages");
+        assert_eq!(packages.len(), 1);
+        assert_eq!(packages[0].key, "PKG-1");
+        let child = &packages[0].item.children.as_ref().expect("children")[0];
+        assert_eq!(child.merchandise_num.as_deref(), Some("PKG-1-A"));
+        let customers = catalog.customers("Sandbox").expect("customers");
+        assert_eq!(customers.len(), 1);
+        assert_eq!(
+            customers[0].item.customer_name.as_deref(),
+            Some("广州示例有限公司")
+        );
+        assert_eq!(customers[0].item.channel_code.as_deref(), Some("SHOP"));
+    }
+
+    #[test]
+    fn a_later_definition_updates_without_erasing_and_keeps_when_it_was_seen() {
+        let dir = tempfile::tempdir().expect("dir");
+        let catalog = Catalog::open(&dir.path().join("catalog.sqlite3")).expect("open");
+        catalog
+            .learn("p", &Learned::of_batch(&sold()), 10)
+            .expect("learn");
+        let delete = batch(
+            serde_json::json!({"orderList": [{"orderType": "delete_product",
+            "assets": [{"assetNos": ["8000000001"],
+                        "products": [{"productUri": "gms:1", "limitConcurrent": 3}]}]}]}),
+        );
+        catalog
+            .learn("p", &Learned::of_batch(&delete), 20)
+            .expect("learn");
+        let product = catalog.products().expect("products").remove(0);
+        assert_eq!(product.item.product_name.as_deref(), Some("计价软件"));
+        assert_eq!(product.item.limit_concurrent, Some(3));
+        assert_eq!(product.last_seen, 20);
+        catalog.used(Shelf::Products, "gms:1", 30).expect("used");
+        assert_eq!(catalog.products().expect("products")[0].last_used, Some(30));
+        assert!(catalog.remove(Shelf::Products, "gms:1").expect("remove"));
+        assert_eq!(catalog.products().expect("products").len(), 2);
+    }
+
+    #[test]
+    fn the_directory_is_per_profile_and_merges_what_names_the_same_customer() {
+        let dir = tempfile::tempdir().expect("dir");
+        let catalog = Catalog::open(&dir.path().join("catalog.sqlite3")).expect("open");
+        let entry = |json: serde_json::Value| -> DirectoryEntry {
+            serde_json::from_value(json).expect("entry")
+        };
+        let learned = |customers| Learned {
+            customers,
+            ..Learned::default()
+        };
+        let enterprise = entry(serde_json::json!({"crmCustomerId": "CRM-1",
+            "customerName": "北京示例", "enterpriseGlobalId": "EG1"}));
+        let bound = entry(
+            serde_json::json!({"customerId": "C1", "channelCode": "SHOP",
+            "channelCustomerId": "S-1", "enterpriseGlobalId": "EG1"}),
+        );
+        let other_channel = entry(serde_json::json!({"customerId": "C2",
+            "channelCustomerId": "S-2", "enterpriseGlobalId": "EG1"}));
+        catalog
+            .learn("Sandbox", &learned(vec![enterprise]), 1)
+            .expect("learn");
+        catalog
+            .learn("Sandbox", &learned(vec![bound, other_channel]), 2)
+            .expect("learn");
+        let known = catalog.customers("Sandbox").expect("customers");
+        assert_eq!(known.len(), 2, "{known:?}");
+        assert_eq!(known[0].item.customer_id.as_deref(), Some("C1"));
+        assert_eq!(known[0].item.crm_customer_id.as_deref(), Some("CRM-1"));
+        assert_eq!(known[1].item.customer_id.as_deref(), Some("C2"));
+        // Another profile knows none of them.
+        assert!(
+            catalog
+                .customers("Production")
+                .expect("customers")
+                .is_empty()
+        );
+        catalog
+            .profile_renamed("Sandbox", "Training")
+            .expect("rename");
+        assert_eq!(catalog.customers("Training").expect("customers").len(), 2);
+        catalog.profile_removed("Training").expect("remove");
+        assert!(catalog.customers("Training").expect("customers").is_empty());
+    }
+}
