@@ -12,6 +12,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 mod call;
+mod catalog_cli;
 #[cfg(windows)]
 mod terminal;
 
@@ -41,6 +42,9 @@ enum Command {
     /// Work with batch order files.
     #[command(subcommand)]
     Order(OrderCommand),
+    /// The catalog of products and packages, and the directories of customers.
+    #[command(subcommand)]
+    Catalog(catalog_cli::CatalogCommand),
 }
 
 #[derive(Subcommand)]
@@ -139,6 +143,10 @@ fn main() -> ExitCode {
         Some(Command::Call(args)) => {
             init_logging("warn");
             return call::run(args);
+        }
+        Some(Command::Catalog(command)) => {
+            init_logging("warn");
+            return catalog_cli::run(command);
         }
         Some(Command::Order(OrderCommand::Check { file })) => return order_check(&file),
         Some(Command::Order(OrderCommand::FromSheet { file, sheet })) => {

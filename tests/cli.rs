@@ -557,3 +557,56 @@ fn the_template_s_examples_pass_order_check() {
         String::from_utf8_lossy(&check.stdout)
     );
 }
+
+fn catalog(home: &std::path::Path, args: &[&str]) -> (bool, Value, String) {
+    let out = Command::new(BIN)
+        .arg("catalog")
+        .args(args)
+        .env("HOME", home)
+        .env_remove("XDG_CONFIG_HOME")
+        .env_remove("XDG_DATA_HOME")
+        .env("LICENSE_DESK_KEYRING", "memory")
+        .output()
+        .expect("runs");
+    let json = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    (out.status.success(), json, err)
+}
+
+#[test]
+fn catalog_lists_searches_exports_and_imports_on_a_fresh_home() {
+    let home = tempfile::tempdir().expect("home");
+    let (ok, found, err) = catalog(home.path(), &["list", "--search", "jjrj"]);
+    assert!(ok, "{err}");
+    let names: Vec<&str> = found
+        .as_array()
+        .expect("a list")
+        .iter()
+        .filter_map(|k| k["item"]["productName"].as_str())
+        .collect();
+    assert_eq!(names, ["计价软件", "计价软件 网络版"]);
+    let (ok, customers, err) = catalog(home.path(), &["list", "customers", "--search", "上海"]);
+    assert!(ok, "{err}");
+    assert_eq!(customers[0]["item"]["enterpriseGlobalId"], "EG0000000002");
+
+    let file = home.path().join("branch-catalog.json");
+    let path = file.display().to_string();
+    let (ok, exported, err) = catalog(home.path(), &["export", &path]);
+    assert!(ok, "{err}");
+    assert_eq!(exported["exported"], 8, "7 products and a package");
+    let written: Value =
+        serde_json::from_slice(&std::fs::read(&file).expect("file")).expect("json");
+    assert_eq!(written["packages"][0]["merchandiseNum"], "PKG-STARTER");
+    // The directory goes only where it is asked for.
+    assert!(written.get("customers").is_none());
+
+    let other = tempfile::tempdir().expect("another home");
+    let (ok, imported, err) = catalog(other.path(), &["import", &path]);
+    assert!(ok, "{err}");
+    assert_eq!(
+        imported,
+        serde_json::json!({"products": 7, "packages": 1, "customers": 0})
+    );
+    let (ok, _, err) = catalog(other.path(), &["import", "/no/such/catalog.json"]);
+    assert!(!ok && err.contains("/no/such/catalog.json"), "{err}");
+}

@@ -199,6 +199,29 @@ pub enum Command {
     WriteTemplate {
         path: PathBuf,
     },
+    /// The catalog, and the directory of `profile`, with their search keys.
+    LoadCatalog {
+        profile: String,
+    },
+    /// The user picked an item: it comes first in searches.
+    CatalogUsed {
+        profile: String,
+        item: catalog::CatalogItem,
+    },
+    RemoveFromCatalog {
+        profile: String,
+        item: catalog::CatalogItem,
+    },
+    /// Adds a catalog file's products and packages, and its customers to `profile`'s directory.
+    ImportCatalog {
+        path: PathBuf,
+        profile: String,
+    },
+    /// Writes the catalog, with `profile`'s directory when one is named.
+    ExportCatalog {
+        path: PathBuf,
+        profile: Option<String>,
+    },
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -244,6 +267,13 @@ pub enum Outcome {
     },
     /// The user stopped the work before it changed anything.
     Cancelled,
+    Catalog(Arc<catalog::CatalogView>),
+    /// What a catalog file added or updated.
+    CatalogImported {
+        products: usize,
+        packages: usize,
+        customers: usize,
+    },
 }
 
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]

@@ -1,6 +1,8 @@
 //! The async side of the core: owns the profiles, secrets, clients, journal, drafts and the
 //! Sandbox, and answers commands, each on its own task so a slow call never holds up others.
 
+mod knowledge;
+
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::mpsc as std_mpsc;
@@ -139,6 +141,8 @@ struct Service {
     clients: Mutex<HashMap<String, Arc<Client>>>,
     sandbox: watch::Receiver<Option<Result<SandboxAccess, String>>>,
     file_dialog: super::FileDialogChoice,
+    /// The catalog and the directories, or why they cannot be opened.
+    catalog: Result<Arc<super::catalog::Catalog>, String>,
 }
 
 #[derive(Clone)]
@@ -191,6 +195,10 @@ pub async fn run(
             return fail_all(commands, &outbox, why).await;
         }
     };
+    let catalog = knowledge::open_catalog(&options.data_dir.join("catalog.sqlite3"));
+    if let Err(why) = &catalog {
+        tracing::error!(%why, "the catalog cannot be opened");
+    }
     let (journal_tx, journal_rx) = std_mpsc::channel();
     let journal_thread = std::thread::Builder::new()
         .name("license-desk-journal".to_owned())
@@ -246,6 +254,7 @@ pub async fn run(
         clients: Mutex::new(HashMap::new()),
         sandbox: sandbox_rx,
         file_dialog: options.file_dialog,
+        catalog,
     });
     loop {
         let (id, command) = tokio::select! {
@@ -329,6 +338,11 @@ impl Service {
                 self.change_profiles(move |p| {
                     p.remove(&name).map(|removed| {
                         me.secrets.forget(&removed.name);
+                        if let Ok(catalog) = &me.catalog
+                            && let Err(e) = catalog.profile_removed(&removed.name)
+                        {
+                            tracing::warn!(error = %e, "a removed profile's directory stayed");
+                        }
                         removed.name
                     })
                 })
@@ -393,6 +407,11 @@ impl Service {
             | Command::ImportOrderFile { .. }
             | Command::WriteFile { .. }
             | Command::WriteTemplate { .. } => self.file_command(command).await,
+            Command::LoadCatalog { .. }
+            | Command::CatalogUsed { .. }
+            | Command::RemoveFromCatalog { .. }
+            | Command::ImportCatalog { .. }
+            | Command::ExportCatalog { .. } => self.catalog_command(command).await,
         }
     }
 
@@ -413,11 +432,18 @@ impl Service {
                 let drafts = Arc::clone(&self.drafts);
                 // Read, and kept as a draft, off the window's thread: a sheet of 100,000 rows
                 // takes a second or two.
-                tokio::task::spawn_blocking(move || {
+                let outcome = tokio::task::spawn_blocking(move || {
                     super::files::import_file(&path, &progress, &drafts)
                 })
                 .await
-                .map_err(|e| CoreError::File(e.to_string()))?
+                .map_err(|e| CoreError::File(e.to_string()))??;
+                // What the file names is learned; its customers go to the active profile's
+                // directory, the one the batch is composed for.
+                if let Outcome::Imported { batch, .. } = &outcome {
+                    let learned = super::catalog::learn::Learned::of_batch(batch);
+                    self.learn(&self.profiles().active().name, learned);
+                }
+                Ok(outcome)
             }
             Command::WriteFile { path, body } => {
                 let target = path.clone();
@@ -501,7 +527,14 @@ impl Service {
             .filter(|o| o.name != name)
             .map(|o| o.name.clone());
         let endpoint_changed = old.as_ref().is_some_and(|o| o.endpoint != profile.endpoint);
+        let catalog = self.catalog.clone();
         tokio::task::spawn_blocking(move || {
+            if let (Some(from), Ok(catalog)) = (&renamed_from, &catalog) {
+                // The directory goes with the profile's name.
+                if let Err(e) = catalog.profile_renamed(from, &name) {
+                    tracing::warn!(error = %e, "the directory did not follow a renamed profile");
+                }
+            }
             if let Some(from) = &renamed_from {
                 if let Some(secret) = secrets.get(from, SecretKind::AppSecret) {
                     secrets.set(&name, SecretKind::AppSecret, &secret);
@@ -589,7 +622,26 @@ impl Service {
         Ok(client)
     }
 
+    /// An operation on a profile; what its answer teaches goes to the catalog and directory.
     async fn call(&self, profile_name: &str, call: Call) -> Result<Outcome, CoreError> {
+        let learning = matches!(
+            call,
+            Call::Bind(_)
+                | Call::CreateEnterprise(_)
+                | Call::QueryCustomers(_)
+                | Call::BatchOrder(_)
+                | Call::Assets { .. }
+        );
+        // Only those calls are kept to learn from (a batch is cloned only when it is sent).
+        let kept = learning.then(|| call.clone());
+        let outcome = self.send_call(profile_name, call).await?;
+        if let Some(learned) = kept.and_then(|c| knowledge::learned_from(&c, &outcome)) {
+            self.learn(profile_name, learned);
+        }
+        Ok(outcome)
+    }
+
+    async fn send_call(&self, profile_name: &str, call: Call) -> Result<Outcome, CoreError> {
         let client = self.client(profile_name).await?;
         let operator = |given: Option<String>| {
             given.unwrap_or_else(|| {

@@ -1,0 +1,128 @@
+//! `license-desk catalog`: the catalog and the directories from the command line, through the
+//! console's core (the same files and rules as the window).
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use clap::{Subcommand, ValueEnum};
+use license_desk::core::catalog::{CatalogView, Known};
+use license_desk::core::{Command, Core, CoreOptions, Outcome};
+use serde::Serialize;
+
+#[derive(Subcommand)]
+pub enum CatalogCommand {
+    /// Print the catalog's products or packages, or a profile's customers, as JSON.
+    List {
+        #[arg(value_enum, default_value_t = Listed::Products)]
+        what: Listed,
+        /// Only what this finds (words of names or ids; Chinese names also by pinyin).
+        #[arg(long)]
+        search: Option<String>,
+        /// The profile whose customers are listed [default: the active one].
+        #[arg(long)]
+        profile: Option<String>,
+    },
+    /// Add a catalog file's products and packages (and its customers, to the profile's
+    /// directory); what is known already is updated.
+    Import {
+        file: PathBuf,
+        #[arg(long)]
+        profile: Option<String>,
+    },
+    /// Write the catalog as a file others can import; with --profile, that profile's
+    /// customers too.
+    Export {
+        file: PathBuf,
+        #[arg(long)]
+        profile: Option<String>,
+    },
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+pub enum Listed {
+    Products,
+    Packages,
+    Customers,
+}
+
+pub fn run(command: CatalogCommand) -> ExitCode {
+    match execute(command) {
+        Ok(text) => {
+            println!("{text}");
+            ExitCode::SUCCESS
+        }
+        Err(message) => {
+            eprintln!("error: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn execute(command: CatalogCommand) -> Result<String, String> {
+    let core = Core::start(CoreOptions::for_user().map_err(|e| e.to_string())?)
+        .map_err(|e| e.to_string())?;
+    let active = || core.state().profiles.active;
+    let (core_command, listed) = match command {
+        CatalogCommand::List {
+            what,
+            search,
+            profile,
+        } => (
+            Command::LoadCatalog {
+                profile: profile.unwrap_or_else(active),
+            },
+            Some((what, search.unwrap_or_default())),
+        ),
+        CatalogCommand::Import { file, profile } => (
+            Command::ImportCatalog {
+                path: file,
+                profile: profile.unwrap_or_else(active),
+            },
+            None,
+        ),
+        CatalogCommand::Export { file, profile } => (
+            Command::ExportCatalog {
+                path: file,
+                profile,
+            },
+            None,
+        ),
+    };
+    let outcome = core.run(core_command, Duration::from_secs(300));
+    core.shutdown();
+    let json = match (outcome.map_err(|e| e.to_string())?, listed) {
+        (Outcome::Catalog(view), Some((what, search))) => listing(&view, what, &search),
+        (
+            Outcome::CatalogImported {
+                products,
+                packages,
+                customers,
+            },
+            _,
+        ) => serde_json::to_string_pretty(&serde_json::json!({
+            "products": products, "packages": packages, "customers": customers
+        })),
+        (Outcome::Exported { path, count }, _) => {
+            serde_json::to_string_pretty(&serde_json::json!({ "exported": count, "path": path }))
+        }
+        (other, _) => return Err(format!("unexpected answer: {other:?}")),
+    };
+    json.map_err(|e| e.to_string())
+}
+
+/// What was asked for, in the order a search finds it (all of it without a search).
+fn listing(view: &CatalogView, what: Listed, search: &str) -> serde_json::Result<String> {
+    fn pick<T: Serialize>(items: &[Known<T>], found: Vec<usize>) -> serde_json::Result<String> {
+        let picked: Vec<&Known<T>> = found.into_iter().map(|i| &items[i]).collect();
+        serde_json::to_string_pretty(&picked)
+    }
+    match what {
+        Listed::Products => pick(&view.products, view.product_index.find(search, usize::MAX)),
+        Listed::Packages => pick(&view.packages, view.package_index.find(search, usize::MAX)),
+        Listed::Customers => pick(
+            &view.customers,
+            view.customer_index.find(search, usize::MAX),
+        ),
+    }
+}
