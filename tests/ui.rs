@@ -735,6 +735,8 @@ fn composer_dates_are_typed_checked_and_short_validity_is_said() {
 
     // The duration says its format, and is checked (on a new product, whose URI is missing).
     click(&mut harness, "Add product");
+    // The catalog's search opens; an empty product is still one click away.
+    click(&mut harness, "Add an empty product instead");
     harness.get_by_label_contains("2 problems");
     type_into(&mut harness, "Duration (y-m-d)", "1年");
     harness.get_by_label_contains("3 problems");
@@ -763,9 +765,12 @@ fn composer_builds_a_purchase_with_a_package_tree_fills_numbers_and_submits_it()
 
     // A package with a product and a sub-package with a product of its own.
     click(&mut harness, "Add package");
+    click(&mut harness, "Add an empty package instead");
     type_into(&mut harness, "Package number", "PKG-1");
     type_into(&mut harness, "Package name", "专业版套餐");
     click(&mut harness, "Add product");
+    // The catalog's search opens; an empty product is still one click away.
+    click(&mut harness, "Add an empty product instead");
     type_into(&mut harness, "Product (gmsPid or appKey)", "gms:2001");
     click(&mut harness, "Package PKG-1 专业版套餐");
     click(&mut harness, "Add sub-package");
@@ -773,6 +778,8 @@ fn composer_builds_a_purchase_with_a_package_tree_fills_numbers_and_submits_it()
     harness.get_by_label("Order 1 › Asset 1 › Package 1 › Package 1 › Package number: required");
     type_into(&mut harness, "Package number", "PKG-1-1");
     click(&mut harness, "Add product");
+    // The catalog's search opens; an empty product is still one click away.
+    click(&mut harness, "Add an empty product instead");
     type_into(&mut harness, "Product (gmsPid or appKey)", "gms:2002");
     harness.get_by_label("No problems: ready to submit.");
 
@@ -854,6 +861,115 @@ fn composer_builds_a_purchase_with_a_package_tree_fills_numbers_and_submits_it()
         h.query_by_label_contains("Already submitted with this channel order id")
             .is_some()
     });
+}
+
+/// Interactions of a user, counted: each click and each text typed into a field.
+struct Counted<'h> {
+    harness: &'h mut Harness<'static, DeskApp>,
+    clicks: usize,
+    typed: Vec<String>,
+}
+
+impl Counted<'_> {
+    fn click(&mut self, label: &str) {
+        self.clicks += 1;
+        click(self.harness, label);
+    }
+
+    fn type_into(&mut self, label: &str, text: &str) {
+        self.typed.push(label.to_owned());
+        type_into(self.harness, label, text);
+    }
+}
+
+/// The standard order: a customer from the directory, ten numbers from the platform,
+/// one package of three products, two products, a validity period; sent to the Sandbox. No
+/// product or customer field is typed; the interactions are counted (README).
+#[test]
+fn the_standard_order_is_picked_not_typed() {
+    let dir = tempfile::tempdir().expect("dir");
+    let mut harness = app(dir.path(), Lang::En);
+    harness.run_ok();
+    open_composer(&mut harness);
+    let mut user = Counted {
+        harness: &mut harness,
+        clicks: 1,
+        typed: Vec::new(),
+    };
+    // The order: its customer from the directory, found by the pinyin of its name.
+    user.click("#1 New purchase · S-0001 (1)");
+    user.type_into("Customer from the directory", "bjsl");
+    user.click("北京示例科技有限公司 · S-0001 · EG0000000001");
+    // The asset: ten numbers, a validity period.
+    user.click("Order 1 › Asset 1 › Asset numbers: at least one asset number required");
+    user.type_into("How many", "10");
+    user.click("Get new asset numbers");
+    settle(user.harness, |h| {
+        h.query_by_label("No problems: ready to submit.").is_some()
+    });
+    user.click("Valid from");
+    user.click("Valid until");
+    // The package of three products, found by its name's pinyin.
+    user.click("Add package");
+    user.type_into("Search the catalog", "rumen");
+    user.click("造价入门套餐 · PKG-STARTER · 3 products");
+    // Two products: the template's one is replaced by two from the catalog.
+    user.click("Asset 8000000001 (+9)");
+    user.click("Add product");
+    user.type_into("Search the catalog", "wlb");
+    user.click("计价软件 网络版 · gms:1003 · 1003");
+    user.click("Asset 8000000001 (+9)");
+    user.click("Add product");
+    user.type_into("Search the catalog", "gjfy");
+    user.click("钢筋翻样 · gms:1006 · 1006");
+    user.click("Product gms:1001");
+    user.click("Remove");
+    user.harness.get_by_label("No problems: ready to submit.");
+    user.click("Submit batch");
+    user.harness.get_by_label("10 asset numbers, 5 products.");
+    user.click("Send");
+    settle(user.harness, |h| {
+        h.query_by_label("Submitted: 1 license order created.")
+            .is_some()
+    });
+    let (clicks, typed) = (user.clicks, user.typed.clone());
+    println!(
+        "the standard order: {clicks} clicks, {} texts typed: {typed:?}",
+        typed.len()
+    );
+    assert!(clicks + typed.len() < 30, "{clicks} clicks, {typed:?}");
+    // The batch sent holds the directory's customer and the catalog's products, all of them.
+    let listed = harness
+        .state()
+        .core()
+        .run(
+            Command::CallOn {
+                profile: "Sandbox".into(),
+                call: Call::Assets {
+                    enterprise_global_id: "EG0000000001".into(),
+                    extend_code: None,
+                },
+            },
+            Duration::from_secs(60),
+        )
+        .expect("listing");
+    let Outcome::Assets(assets) = listed else {
+        panic!("not a listing: {listed:?}");
+    };
+    let asset = assets
+        .iter()
+        .find(|a| a.asset_num == "8000000010")
+        .expect("the tenth new asset is listed");
+    let mut uris: Vec<&str> = asset
+        .products
+        .iter()
+        .map(|p| p.product_uri.as_str())
+        .collect();
+    uris.sort_unstable();
+    assert_eq!(
+        uris,
+        ["gms:1001", "gms:1002", "gms:1003", "gms:1004", "gms:1006"]
+    );
 }
 
 #[test]

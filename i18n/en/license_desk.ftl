@@ -622,3 +622,18 @@ cancelled = cancelled
 # Where a problem of an imported file is in that file.
 file-line-column = { $file }: line { $line }, column { $column }
 file-cell = { $file }: { $cell }
+
+# The catalog and the directory, in the composer.
+load-catalog = Load the catalog
+pick-product = Add a product from the catalog
+pick-package = Add a package from the catalog
+catalog-search = Search the catalog
+catalog-search-hint = name, URI, pid, or pinyin (jjrj)
+picked-package = { $name } · { $num } · { $count ->
+    [one] 1 product
+   *[other] { $count } products
+}
+empty-product = Add an empty product instead
+empty-package = Add an empty package instead
+customer-search = Customer from the directory
+customer-search-hint = name, id, or pinyin

@@ -544,3 +544,14 @@ cancelled = 已取消
 # Where a problem of an imported file is in that file.
 file-line-column = { $file }：第 { $line } 行，第 { $column } 列
 file-cell = { $file }：{ $cell }
+
+load-catalog = 加载产品目录
+pick-product = 从产品目录添加产品
+pick-package = 从产品目录添加套餐
+catalog-search = 在产品目录中搜索
+catalog-search-hint = 名称、URI、pid 或拼音（如 jjrj）
+picked-package = { $name } · { $num } · { $count } 个产品
+empty-product = 改为添加空白产品
+empty-package = 改为添加空白套餐
+customer-search = 从客户目录选择客户
+customer-search-hint = 名称、编号或拼音

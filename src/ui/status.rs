@@ -68,7 +68,7 @@ pub struct Status {
 fn is_background(action: Text) -> bool {
     matches!(
         action,
-        Text::SaveDraft | Text::LoadDrafts | Text::LoadHistory
+        Text::SaveDraft | Text::LoadDrafts | Text::LoadHistory | Text::LoadCatalog
     )
 }
 

@@ -4,7 +4,7 @@
 use super::node::{self, Add, Kind, ListOp, NodeId, add_child};
 use super::{ComposerScreen, batch};
 use crate::ui::i18n::{Lang, Text, t};
-use crate::ui::outbox::Caller;
+use crate::ui::outbox::{Caller, Outbox};
 
 /// A button clicked in the node's bar.
 #[derive(Clone, Copy)]
@@ -33,11 +33,17 @@ impl ComposerScreen {
             self.numbers_ui(ui, core, lang, selected);
         }
         if let Some(action) = action {
-            self.act(selected, action);
+            self.act(selected, action, core.out);
         }
     }
 
-    fn act(&mut self, selected: &NodeId, action: Action) {
+    fn act(&mut self, selected: &NodeId, action: Action, out: &Outbox<'_>) {
+        // A product or package is picked from the catalog, when it has any.
+        if let Action::Add(what @ (Add::Product | Add::Package)) = action
+            && self.pick_to_add(selected, what, out)
+        {
+            return;
+        }
         let Some(draft) = &mut self.draft else {
             return;
         };

@@ -14,13 +14,14 @@ mod file;
 mod forms;
 mod node;
 mod numbers;
+mod picker;
 mod submit;
 mod tree;
 
 use serde::{Deserialize, Serialize};
 
 use self::fields::{FormCx, field_problems};
-use self::node::NodeId;
+use self::node::{NodeId, NodeMut};
 use super::i18n::{Lang, Text, t};
 use super::labels::order_type_short;
 use super::outbox::{Caller, Outbox};
@@ -70,6 +71,7 @@ pub struct ComposerScreen {
     check: check::Check,
     numbers: numbers::Numbers,
     submit: submit::Submit,
+    picker: picker::Picker,
 }
 
 impl ComposerScreen {
@@ -81,6 +83,7 @@ impl ComposerScreen {
             .or_else(|| self.apply_file(event, out))
             .or_else(|| self.apply_numbers(event))
             .or_else(|| self.apply_submit(event))
+            .or_else(|| self.apply_catalog(event))
     }
 
     /// Shows the node and field a platform's refusal names (`orderList[0].assets[1].assetNos`).
@@ -102,6 +105,7 @@ impl ComposerScreen {
 
     pub fn ui(&mut self, ui: &mut egui::Ui, out: &Outbox<'_>, lang: Lang, profile: &Profile) {
         self.drafts.start(out);
+        self.picker.refresh(out, profile, false);
         self.dropped_files_ui(ui, out);
         if let Some(draft) = &self.draft {
             self.check.run_if_needed(&draft.batch);
@@ -132,6 +136,7 @@ impl ComposerScreen {
         egui::CentralPanel::default().show(ui, |ui| self.node_ui(ui, &caller, lang));
         self.confirm_submit_ui(ui.ctx(), out, lang, profile);
         self.confirm_delete_ui(ui.ctx(), out, lang);
+        self.catalog_search_ui(ui.ctx(), out, lang);
     }
 
     fn tree_ui(&mut self, ui: &mut egui::Ui, lang: Lang) {
@@ -158,6 +163,11 @@ impl ComposerScreen {
         };
         // The form edits the typed fields and the values held verbatim side by side.
         let mut held = std::mem::take(node.raw_mut());
+        let mut changed = false;
+        if let NodeMut::Order(order) = &mut node {
+            changed =
+                picker::customer_search_ui(ui, lang, &mut self.picker, order, &mut held, core.out);
+        }
         let mut cx = FormCx {
             lang,
             problems: &problems,
@@ -168,7 +178,7 @@ impl ComposerScreen {
         egui::ScrollArea::vertical()
             .id_salt("node_form_scroll")
             .show(ui, |ui| forms::node_form_ui(ui, &mut cx, &mut node));
-        let changed = cx.changed;
+        let changed = changed || cx.changed;
         *node.raw_mut() = held;
         if changed {
             self.edited();
