@@ -22,8 +22,25 @@ const MAX_FILE_BYTES: u64 = 256 * 1024 * 1024;
 pub enum FilePlace {
     /// In a JSON file (1-based; the column in characters).
     Line { line: usize, column: usize },
-    /// In a spreadsheet: `Orders!F12`, or `Orders!12` for a whole row.
+    /// In a spreadsheet: a cell, `Orders!F12`.
     Cell(String),
+    /// In a spreadsheet: a whole row (a node's first), for a problem of no one cell.
+    Row { sheet: String, row: usize },
+}
+
+impl FilePlace {
+    /// A sheet's place as `Sheeted::place_of` names it: `Orders!F12`, or `Orders!12` for a row.
+    fn of_sheet(place: String) -> Self {
+        match place.rsplit_once('!') {
+            Some((sheet, row)) if !row.is_empty() && row.bytes().all(|b| b.is_ascii_digit()) => {
+                FilePlace::Row {
+                    sheet: sheet.to_owned(),
+                    row: row.parse().unwrap_or_default(),
+                }
+            }
+            _ => FilePlace::Cell(place),
+        }
+    }
 }
 
 /// A file opened whole as a batch.
@@ -49,7 +66,7 @@ pub fn read_batch_or_sheet(path: &Path, progress: &Progress) -> Result<Option<Op
             .map(|p| {
                 (
                     p.path.to_string(),
-                    FilePlace::Cell(sheeted.place_of(&p.path)),
+                    FilePlace::of_sheet(sheeted.place_of(&p.path)),
                 )
             })
             .collect();
@@ -64,7 +81,7 @@ pub fn read_batch_or_sheet(path: &Path, progress: &Progress) -> Result<Option<Op
     if progress.is_cancelled() {
         return Ok(None);
     }
-    progress.start(Stage::Building, 0);
+    progress.start(Stage::Checking, 0);
     let batch = parse_order_file(&bytes)
         .map_err(|e| CoreError::File(format!("{}: {e}", path.display())))?;
     let problems = validate::batch_order(&batch);
@@ -215,4 +232,24 @@ pub async fn pick_file(save: bool, suggested: Option<String>) -> Option<PathBuf>
         dialog.pick_file().await
     };
     handle.map(|h| h.path().to_owned())
+}
+
+#[cfg(test)]
+mod place_tests {
+    use super::FilePlace;
+
+    #[test]
+    fn a_sheet_place_is_a_cell_or_a_whole_row() {
+        assert_eq!(
+            FilePlace::of_sheet("Orders!F12".into()),
+            FilePlace::Cell("Orders!F12".into())
+        );
+        assert_eq!(
+            FilePlace::of_sheet("订单!12".into()),
+            FilePlace::Row {
+                sheet: "订单".into(),
+                row: 12
+            }
+        );
+    }
 }

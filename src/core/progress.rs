@@ -11,6 +11,8 @@ pub enum Stage {
     Reading,
     /// Rows become orders, assets and products.
     Building,
+    /// Each value is taken into its field or held as written, and the batch checked.
+    Checking,
     /// The batch is kept as a draft.
     Saving,
 }
@@ -20,6 +22,7 @@ impl Stage {
         match n {
             0 => Self::Reading,
             1 => Self::Building,
+            2 => Self::Checking,
             _ => Self::Saving,
         }
     }

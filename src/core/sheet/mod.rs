@@ -9,7 +9,7 @@ pub mod template;
 use std::collections::HashMap;
 use std::path::Path;
 
-use crate::core::progress::Progress;
+use crate::core::progress::{Progress, Stage};
 use crate::wire::BatchOrderRequest;
 use crate::wire::open::{Source, open_object};
 use crate::wire::validate::FieldPath;
@@ -76,6 +76,7 @@ pub fn read_sheet(
 ) -> Result<Sheeted, ReadError> {
     let mut grid = read::read_grid(path, sheet, progress)?;
     let built = build::build(&grid, progress)?;
+    progress.start(Stage::Checking, 0);
     // Only the names are needed to place problems: the cells can go.
     grid.rows = Vec::new();
     Ok(Sheeted {

@@ -57,6 +57,16 @@ impl Check {
                 )
             }
             FilePlace::Cell(cell) => tr!(lang, "file-cell", file = file, cell = cell.as_str()),
+            FilePlace::Row { sheet, row } => {
+                let row = *row;
+                tr!(
+                    lang,
+                    "file-row",
+                    file = file,
+                    sheet = sheet.as_str(),
+                    row = row
+                )
+            }
         })
     }
 

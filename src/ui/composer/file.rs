@@ -60,6 +60,7 @@ fn importing_ui(ui: &mut egui::Ui, progress: &Progress, lang: Lang) {
     let stage = match seen.stage {
         Stage::Reading => tr!(lang, "import-reading"),
         Stage::Building => tr!(lang, "import-building"),
+        Stage::Checking => tr!(lang, "import-checking"),
         Stage::Saving => tr!(lang, "import-saving"),
     };
     ui.horizontal(|ui| {
@@ -73,16 +74,14 @@ fn importing_ui(ui: &mut egui::Ui, progress: &Progress, lang: Lang) {
                         .text(words),
                 );
             }
+            // The Import button spins already.
             None => {
-                ui.spinner();
                 ui.label(stage);
             }
         }
-        let cancelling = progress.is_cancelled();
-        if ui
-            .add_enabled(!cancelling, egui::Button::new(t(lang, Text::Cancel)))
-            .clicked()
-        {
+        if progress.is_cancelled() {
+            ui.label(tr!(lang, "import-cancelling"));
+        } else if ui.button(t(lang, Text::Cancel)).clicked() {
             progress.cancel();
         }
     });

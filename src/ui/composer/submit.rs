@@ -108,6 +108,10 @@ impl ComposerScreen {
                     let text = RichText::new(words).color(ui.visuals().warn_fg_color);
                     let place = self.check.place_words(lang, p);
                     ui.horizontal(|ui| {
+                        // Where it is in the file first: a long problem is cut at the right.
+                        if let Some(place) = place {
+                            ui.label(RichText::new(place).weak());
+                        }
                         // The interface's path on hover, to find the value in a file.
                         if ui
                             .selectable_label(false, text)
@@ -115,9 +119,6 @@ impl ComposerScreen {
                             .clicked()
                         {
                             clicked = Some(p.path.clone());
-                        }
-                        if let Some(place) = place {
-                            ui.label(RichText::new(place).weak());
                         }
                     });
                 }
