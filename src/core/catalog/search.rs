@@ -4,22 +4,18 @@
 
 use pinyin::ToPinyin;
 
-/// What one item is found by.
-struct Key {
-    /// Names and ids, lower-cased, apart.
-    text: String,
-    /// The names in pinyin without tones or spaces, and by initials.
-    spelled: String,
-    initials: String,
-    /// Larger first: when it was last used (0 if never).
-    rank: i64,
-}
-
 /// The keys of a list of items, built once (off the window's thread) and searched each time
-/// the query changes.
+/// the query changes. All keys are in one text, item after item, so that a query is one fast
+/// scan of it rather than a look at each item.
 #[derive(Default)]
 pub struct SearchIndex {
-    keys: Vec<Key>,
+    /// Each item's names and ids (lower-cased), its names in pinyin whole and by initials,
+    /// apart by `\u{1}`; items apart by `\u{0}`.
+    keys: String,
+    /// Where each item's keys start in `keys`.
+    starts: Vec<usize>,
+    /// Larger first: when each item was last used (0 if never).
+    ranks: Vec<i64>,
 }
 
 /// One item to index: its names (spelled in pinyin too), its ids, and when it was last used.
@@ -31,55 +27,64 @@ pub struct Entry<'a> {
 
 impl SearchIndex {
     pub fn new<'a>(entries: impl IntoIterator<Item = Entry<'a>>) -> Self {
-        let keys = entries
-            .into_iter()
-            .map(|e| {
-                let mut text = String::new();
-                for part in e.names.iter().chain(&e.ids) {
-                    text.push_str(&part.to_lowercase());
-                    text.push('\u{1}');
-                }
-                let (mut spelled, mut initials) = (String::new(), String::new());
-                for name in &e.names {
-                    spell(name, &mut spelled, &mut initials);
-                    spelled.push('\u{1}');
-                    initials.push('\u{1}');
-                }
-                Key {
-                    text,
-                    spelled,
-                    initials,
-                    rank: e.last_used,
-                }
-            })
-            .collect();
-        Self { keys }
+        let mut index = SearchIndex::default();
+        for e in entries {
+            index.starts.push(index.keys.len());
+            index.ranks.push(e.last_used);
+            let keys = &mut index.keys;
+            for part in e.names.iter().chain(&e.ids) {
+                keys.extend(part.chars().flat_map(char::to_lowercase));
+                keys.push('\u{1}');
+            }
+            let mut initials = String::new();
+            for name in &e.names {
+                spell(name, keys, &mut initials);
+                keys.push('\u{1}');
+                initials.push('\u{1}');
+            }
+            keys.push_str(&initials);
+            keys.push('\u{0}');
+        }
+        index
     }
 
     pub fn len(&self) -> usize {
-        self.keys.len()
+        self.starts.len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.keys.is_empty()
+        self.starts.is_empty()
+    }
+
+    /// Item `i`'s keys.
+    fn keys_of(&self, i: usize) -> &str {
+        let end = self.starts.get(i + 1).copied().unwrap_or(self.keys.len());
+        &self.keys[self.starts[i]..end]
     }
 
     /// The positions of the items the query finds, recently used first (then in their order),
     /// at most `limit` of them. An empty query finds everything.
     pub fn find(&self, query: &str, limit: usize) -> Vec<usize> {
-        let words: Vec<String> = query.split_whitespace().map(str::to_lowercase).collect();
-        let mut found: Vec<usize> = (0..self.keys.len())
-            .filter(|&i| {
-                let key = &self.keys[i];
-                words.iter().all(|w| {
-                    key.text.contains(w.as_str())
-                        || key.spelled.contains(w.as_str())
-                        || key.initials.contains(w.as_str())
-                })
-            })
-            .collect();
-        let by_rank = |i: &usize| (std::cmp::Reverse(self.keys[*i].rank), *i);
-        if found.len() > limit && limit > 0 {
+        let mut words: Vec<String> = query.split_whitespace().map(str::to_lowercase).collect();
+        // The longest word is scanned for; the others are looked for in what it finds.
+        words.sort_by_key(|w| std::cmp::Reverse(w.len()));
+        let mut found: Vec<usize> = match words.split_first() {
+            None => (0..self.len()).collect(),
+            Some((first, rest)) => {
+                let mut items = Vec::new();
+                for at in memchr::memmem::find_iter(self.keys.as_bytes(), first.as_bytes()) {
+                    let i = self.starts.partition_point(|s| *s <= at) - 1;
+                    if items.last() != Some(&i)
+                        && rest.iter().all(|w| self.keys_of(i).contains(w.as_str()))
+                    {
+                        items.push(i);
+                    }
+                }
+                items
+            }
+        };
+        let by_rank = |i: &usize| (std::cmp::Reverse(self.ranks[*i]), *i);
+        if limit > 0 && found.len() > limit {
             found.select_nth_unstable_by_key(limit - 1, by_rank);
             found.truncate(limit);
         }
