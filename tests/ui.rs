@@ -972,6 +972,50 @@ fn the_standard_order_is_picked_not_typed() {
     );
 }
 
+/// The Catalog screen: the demo catalog searched by pinyin, an item removed after a
+/// confirmation, the directory of the active profile, the catalog written as a file.
+#[test]
+fn the_catalog_screen_searches_removes_and_exports() {
+    let dir = tempfile::tempdir().expect("dir");
+    let mut harness = app(dir.path(), Lang::En);
+    harness.run_ok();
+    click(&mut harness, "Catalog");
+    settle(&mut harness, |h| h.query_by_label("7 shown of 7").is_some());
+    type_into(&mut harness, "Search the catalog", "jjrj");
+    harness.get_by_label("2 shown of 2");
+    harness.get_by_label("计价软件 网络版");
+    harness
+        .get_all_by_label("Remove")
+        .next()
+        .expect("a row")
+        .click();
+    harness.run_ok();
+    harness.get_by_label("It comes back when a batch or a catalog file names it again.");
+    click(&mut harness, "Cancel");
+    harness.get_by_label("2 shown of 2");
+    harness
+        .get_all_by_label("Remove")
+        .next()
+        .expect("a row")
+        .click();
+    harness.run_ok();
+    click(&mut harness, "Remove from the catalog");
+    settle(&mut harness, |h| h.query_by_label("1 shown of 1").is_some());
+
+    click(&mut harness, "Customers of Sandbox");
+    type_into(&mut harness, "Search the catalog", "");
+    settle(&mut harness, |h| h.query_by_label("3 shown of 3").is_some());
+    harness.get_by_label("上海样例贸易有限公司");
+
+    let file = dir.path().join("catalog.json");
+    type_into(&mut harness, "Catalog file", &file.display().to_string());
+    click(&mut harness, "Export catalog");
+    settle(&mut harness, |_| file.exists());
+    let written: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&file).expect("file")).expect("json");
+    assert_eq!(written["products"].as_array().map(Vec::len), Some(6));
+}
+
 #[test]
 fn composer_imports_a_file_with_three_problems_and_a_bad_file_changes_nothing() {
     let dir = tempfile::tempdir().expect("dir");

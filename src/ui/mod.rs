@@ -8,6 +8,7 @@
 mod activities;
 mod asset_numbers;
 mod assets;
+mod catalog;
 mod composer;
 mod customers;
 mod date_field;
@@ -39,6 +40,7 @@ pub enum Screen {
     Start,
     Customers,
     Orders,
+    Catalog,
     Assets,
     Activities,
     AssetNumbers,
@@ -47,10 +49,11 @@ pub enum Screen {
 }
 
 impl Screen {
-    pub const ALL: [Screen; 8] = [
+    pub const ALL: [Screen; 9] = [
         Screen::Start,
         Screen::Customers,
         Screen::Orders,
+        Screen::Catalog,
         Screen::Assets,
         Screen::Activities,
         Screen::AssetNumbers,

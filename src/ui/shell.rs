@@ -7,6 +7,7 @@ use super::activities::ActivitiesScreen;
 use super::activities::ClaimForm;
 use super::asset_numbers::AssetNumbersScreen;
 use super::assets::AssetsScreen;
+use super::catalog::CatalogScreen;
 use super::composer::ComposerScreen;
 use super::customers::CustomersScreen;
 use super::form::{PRODUCTION_COLOUR, REMOTE_COLOUR, SANDBOX_COLOUR, profile_name};
@@ -38,6 +39,7 @@ pub struct DeskApp {
 struct Screens {
     customers: CustomersScreen,
     composer: ComposerScreen,
+    catalog: CatalogScreen,
     assets: AssetsScreen,
     activities: ActivitiesScreen,
     asset_numbers: AssetNumbersScreen,
@@ -126,6 +128,7 @@ fn apply(screens: &mut Screens, status: &mut Status, event: &mut Event, out: &Ou
         .customers
         .apply(event)
         .or_else(|| screens.composer.apply(event, out))
+        .or_else(|| screens.catalog.apply(event))
         .or_else(|| screens.assets.apply(event))
         .or_else(|| screens.activities.apply(event))
         .or_else(|| screens.asset_numbers.apply(event))
@@ -293,6 +296,7 @@ impl Screens {
             }
             Screen::Customers => self.customers.ui(ui, &caller, lang),
             Screen::Orders => self.composer.ui(ui, out, lang, profile),
+            Screen::Catalog => self.catalog.ui(ui, out, lang, profile),
             Screen::Assets => self
                 .assets
                 .ui(ui, out, lang, &mut prefs.recent_enterprises, profile),
@@ -325,6 +329,7 @@ fn screen_title(screen: Screen) -> Text {
         Screen::Start => Text::Start,
         Screen::Customers => Text::Customers,
         Screen::Orders => Text::Orders,
+        Screen::Catalog => Text::Catalog,
         Screen::Assets => Text::Assets,
         Screen::Activities => Text::Activities,
         Screen::AssetNumbers => Text::AssetNumbers,

@@ -134,6 +134,11 @@ mod tests {
             let progress = Progress::default();
             let sheeted = read_sheet(&path, None, &progress).expect("read");
             assert_eq!(sheeted.batch.order_list[0].assets.len(), ROWS, "{path:?}");
+            assert_eq!(progress.snapshot().stage, Stage::Checking);
+            // The rows were counted as they became orders.
+            let progress = Progress::default();
+            let grid = super::read::read_grid(&path, None, &progress).expect("read");
+            super::build::build(&grid, &progress).expect("built");
             let seen = progress.snapshot();
             assert_eq!(seen.stage, Stage::Building);
             assert_eq!(seen.total, ROWS as u64 + 1);
