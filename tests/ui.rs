@@ -1002,6 +1002,14 @@ fn the_catalog_screen_searches_removes_and_exports() {
     click(&mut harness, "Remove from the catalog");
     settle(&mut harness, |h| h.query_by_label("1 shown of 1").is_some());
 
+    // An edit replaces the item: the name typed is the catalog's from now on.
+    type_into(&mut harness, "Search the catalog", "gjfy");
+    harness.get_by_label("钢筋翻样");
+    click(&mut harness, "Edit");
+    type_into(&mut harness, "Product name", "钢筋翻样 2026");
+    click(&mut harness, "Save");
+    settle(&mut harness, |h| h.query_by_label("钢筋翻样 2026").is_some());
+
     click(&mut harness, "Customers of Sandbox");
     type_into(&mut harness, "Search the catalog", "");
     settle(&mut harness, |h| h.query_by_label("3 shown of 3").is_some());

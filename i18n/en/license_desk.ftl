@@ -664,3 +664,7 @@ catalog-customer-id = Platform customer id
 catalog-enterprise = Enterprise global id
 catalog-last-seen = Last seen
 catalog-remove-yes = Remove from the catalog
+catalog-edit = Edit
+catalog-edit-title = Edit the catalog's item
+catalog-save = Save
+catalog-enterprise-name = Enterprise name

@@ -582,3 +582,7 @@ catalog-customer-id = 平台客户编号
 catalog-enterprise = 企业全局编号
 catalog-last-seen = 最近出现
 catalog-remove-yes = 从目录中移除
+catalog-edit = 编辑
+catalog-edit-title = 编辑目录项
+catalog-save = 保存
+catalog-enterprise-name = 企业名称

@@ -212,6 +212,11 @@ pub enum Command {
         profile: String,
         item: catalog::CatalogItem,
     },
+    /// Replaces an item with the user's own definition of it.
+    EditCatalog {
+        profile: String,
+        edit: Box<catalog::CatalogEdit>,
+    },
     /// Adds a catalog file's products and packages, and its customers to `profile`'s directory.
     ImportCatalog {
         path: PathBuf,

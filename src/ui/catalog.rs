@@ -10,8 +10,10 @@ use egui::{RichText, ScrollArea};
 use super::dates;
 use super::form::{busy_button_ui, profile_name};
 use super::i18n::{Lang, Text, t, tr};
+use super::labels::field_label;
 use super::outbox::Outbox;
-use crate::core::catalog::{CatalogItem, CatalogView, Known};
+use crate::core::catalog::{CatalogEdit, CatalogItem, CatalogView, DirectoryEntry, Known};
+use crate::core::wire::ProductEntry;
 use crate::core::{Command, Event, Latest, Outcome, Profile};
 
 /// Most rows drawn at once: a search narrows the rest.
@@ -33,6 +35,8 @@ pub struct CatalogScreen {
     query: String,
     /// An item whose removal waits for the user's confirmation, with its name.
     removing: Option<(CatalogItem, String)>,
+    /// An item being edited, as the user has changed it so far.
+    editing: Option<CatalogEdit>,
     remove: Latest,
     file: FileBox,
 }
@@ -50,6 +54,8 @@ struct FileBox {
 /// One row of a tab: what it is, its words in the columns, when it was last seen.
 struct Row {
     item: CatalogItem,
+    /// Its place in the view's list of its kind.
+    index: usize,
     name: String,
     cells: [String; 3],
     last_seen: i64,
@@ -126,10 +132,13 @@ impl CatalogScreen {
             ))
             .weak(),
         );
-        if let Some(removing) = table_ui(ui, lang, self.tab, &rows) {
-            self.removing = Some(removing);
+        match table_ui(ui, lang, self.tab, &rows) {
+            Some(RowAction::Remove(item, name)) => self.removing = Some((item, name)),
+            Some(RowAction::Edit(i)) => self.editing = editing_of(&view, self.tab, i),
+            None => {}
         }
         self.confirm_remove_ui(ui.ctx(), out, lang, &view);
+        self.edit_ui(ui.ctx(), out, lang, &view);
     }
 
     fn file_ui(&mut self, ui: &mut egui::Ui, out: &Outbox<'_>, lang: Lang, profile: &Profile) {
@@ -163,6 +172,43 @@ impl CatalogScreen {
         });
         if let Some(done) = &self.file.done {
             ui.label(done.as_str());
+        }
+    }
+
+    /// The item being edited, in a window; Save replaces it in the catalog.
+    fn edit_ui(&mut self, ctx: &egui::Context, out: &Outbox<'_>, lang: Lang, view: &CatalogView) {
+        let Some(edit) = &mut self.editing else {
+            return;
+        };
+        let mut answer = None;
+        egui::Modal::new(egui::Id::unique("catalog_edit")).show(ctx, |ui| {
+            ui.heading(tr!(lang, "catalog-edit-title"));
+            egui::Grid::new("catalog_edit_fields")
+                .num_columns(2)
+                .spacing([12.0, 6.0])
+                .show(ui, |ui| match edit {
+                    CatalogEdit::Product(p) => product_fields_ui(ui, lang, p),
+                    CatalogEdit::Customer { entry, .. } => customer_fields_ui(ui, lang, entry),
+                });
+            ui.horizontal(|ui| {
+                if ui.button(tr!(lang, "catalog-save")).clicked() {
+                    answer = Some(true);
+                }
+                if ui.button(t(lang, Text::Cancel)).clicked() {
+                    answer = Some(false);
+                }
+            });
+        });
+        match (answer, self.editing.take()) {
+            (Some(true), Some(edit)) => {
+                let profile = view.profile.clone();
+                self.remove.start(out.send(Command::EditCatalog {
+                    profile,
+                    edit: Box::new(edit),
+                }));
+            }
+            (Some(_), _) => {}
+            (None, editing) => self.editing = editing,
         }
     }
 
@@ -204,6 +250,69 @@ impl CatalogScreen {
     }
 }
 
+/// A copy of the item to edit.
+fn editing_of(view: &CatalogView, tab: Tab, i: usize) -> Option<CatalogEdit> {
+    match tab {
+        Tab::Products => Some(CatalogEdit::Product(view.products.get(i)?.item.clone())),
+        Tab::Customers => view.customers.get(i).map(|k| CatalogEdit::Customer {
+            key: k.key.clone(),
+            entry: k.item.clone(),
+        }),
+        Tab::Packages => None,
+    }
+}
+
+/// A text field for an optional value: emptied, it holds none.
+fn optional_ui(ui: &mut egui::Ui, label: &str, value: &mut Option<String>) {
+    let label = ui.label(label);
+    let mut text = value.clone().unwrap_or_default();
+    let field = egui::TextEdit::singleline(&mut text).desired_width(300.0);
+    if ui.add(field).labelled_by(label.id).changed() {
+        *value = Some(text.trim().to_owned()).filter(|t| !t.is_empty());
+    }
+    ui.end_row();
+}
+
+/// The fields of a product the catalog keeps that a clerk fixes by hand.
+fn product_fields_ui(ui: &mut egui::Ui, lang: Lang, p: &mut ProductEntry) {
+    ui.label(field_label(lang, "productUri"));
+    ui.label(p.product_uri.as_deref().unwrap_or_default());
+    ui.end_row();
+    for (field, value) in [
+        ("productName", &mut p.product_name),
+        ("gmsPid", &mut p.gms_pid),
+        ("appKey", &mut p.app_key),
+        ("productType", &mut p.product_type),
+        ("crmProductId", &mut p.crm_product_id),
+        ("timeUnit", &mut p.time_unit),
+        ("timeDurationExpression", &mut p.time_duration_expression),
+    ] {
+        optional_ui(ui, field_label(lang, field), value);
+    }
+}
+
+fn customer_fields_ui(ui: &mut egui::Ui, lang: Lang, c: &mut DirectoryEntry) {
+    let enterprise = tr!(lang, "catalog-enterprise-name");
+    optional_ui(ui, field_label(lang, "customerName"), &mut c.customer_name);
+    optional_ui(ui, &enterprise, &mut c.enterprise_name);
+    for (field, value) in [
+        ("channelCustomerId", &mut c.channel_customer_id),
+        ("customerId", &mut c.customer_id),
+        ("crmCustomerId", &mut c.crm_customer_id),
+        ("enterpriseGlobalId", &mut c.enterprise_global_id),
+        ("branchCode", &mut c.branch_code),
+        ("branchName", &mut c.branch_name),
+        ("adminName", &mut c.admin_name),
+        ("adminAccount", &mut c.admin_account),
+        ("adminEmail", &mut c.admin_email),
+        ("adminCellNumber", &mut c.admin_cell_number),
+        ("passwordMobile", &mut c.password_mobile),
+        ("address", &mut c.address),
+    ] {
+        optional_ui(ui, field_label(lang, field), value);
+    }
+}
+
 /// The rows of a tab that the query finds (at most `ROWS`), and how many it finds in all.
 fn rows(view: &CatalogView, tab: Tab, query: &str) -> (Vec<Row>, usize) {
     fn text(s: &Option<String>) -> String {
@@ -225,6 +334,7 @@ fn rows(view: &CatalogView, tab: Tab, query: &str) -> (Vec<Row>, usize) {
             } = &view.products[i];
             Row {
                 item: CatalogItem::Product(key.clone()),
+                index: i,
                 name: text(&p.product_name),
                 cells: [
                     key.clone(),
@@ -245,6 +355,7 @@ fn rows(view: &CatalogView, tab: Tab, query: &str) -> (Vec<Row>, usize) {
             } = &view.packages[i];
             Row {
                 item: CatalogItem::Package(key.clone()),
+                index: i,
                 name: text(&m.merchandise_name),
                 cells: [
                     key.clone(),
@@ -263,6 +374,7 @@ fn rows(view: &CatalogView, tab: Tab, query: &str) -> (Vec<Row>, usize) {
             } = &view.customers[i];
             Row {
                 item: CatalogItem::Customer(key.clone()),
+                index: i,
                 name: c.names().first().map(|s| s.to_string()).unwrap_or_default(),
                 cells: [
                     text(&c.channel_customer_id),
@@ -276,13 +388,14 @@ fn rows(view: &CatalogView, tab: Tab, query: &str) -> (Vec<Row>, usize) {
     (found.into_iter().take(ROWS).map(row).collect(), total)
 }
 
-/// The table of rows; the row whose Remove was clicked.
-fn table_ui(
-    ui: &mut egui::Ui,
-    lang: Lang,
-    tab: Tab,
-    rows: &[Row],
-) -> Option<(CatalogItem, String)> {
+/// What a row's button asked for.
+enum RowAction {
+    Edit(usize),
+    Remove(CatalogItem, String),
+}
+
+/// The table of rows; what a row's button asked for.
+fn table_ui(ui: &mut egui::Ui, lang: Lang, tab: Tab, rows: &[Row]) -> Option<RowAction> {
     let heads = match tab {
         Tab::Products => [
             tr!(lang, "catalog-name"),
@@ -303,7 +416,7 @@ fn table_ui(
             tr!(lang, "catalog-enterprise"),
         ],
     };
-    let mut removed = None;
+    let mut action = None;
     ScrollArea::both()
         .auto_shrink([false, false])
         .show(ui, |ui| {
@@ -322,16 +435,28 @@ fn table_ui(
                             ui.label(cell.as_str());
                         }
                         ui.label(dates::local_date(row.last_seen));
-                        if ui
-                            .button(tr!(lang, "catalog-remove"))
-                            .on_hover_text(row.name.as_str())
-                            .clicked()
-                        {
-                            removed = Some((row.item.clone(), row.name.clone()));
-                        }
+                        ui.horizontal(|ui| {
+                            // A package is edited where it is sold, in the composer.
+                            if tab != Tab::Packages
+                                && ui
+                                    .button(tr!(lang, "catalog-edit"))
+                                    .on_hover_text(row.name.as_str())
+                                    .clicked()
+                            {
+                                action = Some(RowAction::Edit(row.index));
+                            }
+                            if ui
+                                .button(tr!(lang, "catalog-remove"))
+                                .on_hover_text(row.name.as_str())
+                                .clicked()
+                            {
+                                action =
+                                    Some(RowAction::Remove(row.item.clone(), row.name.clone()));
+                            }
+                        });
                         ui.end_row();
                     }
                 });
         });
-    removed
+    action
 }

@@ -109,6 +109,14 @@ pub enum CatalogItem {
     Customer(String),
 }
 
+/// What the user changed in the Catalog screen: a product (by its URI), or a customer of a
+/// profile's directory (by the key it was listed with).
+#[derive(Debug, Clone, PartialEq)]
+pub enum CatalogEdit {
+    Product(ProductEntry),
+    Customer { key: String, entry: DirectoryEntry },
+}
+
 /// The catalog and a profile's directory as the window searches them: the items, and their
 /// search keys built once (off the window's thread).
 pub struct CatalogView {

@@ -156,6 +156,38 @@ impl Catalog {
         Ok(n == 1)
     }
 
+    /// The user's own definition of a product, replacing the known one whole (what they
+    /// cleared stays cleared); false if the catalog has no product of that URI.
+    pub fn put_product(&self, product: &ProductEntry) -> Result<bool> {
+        let Some(key) = &product.product_uri else {
+            return Ok(false);
+        };
+        let n = self.conn().execute(
+            "UPDATE products SET body = ?2 WHERE key = ?1",
+            params![key, serde_json::to_string(product)?],
+        )?;
+        Ok(n == 1)
+    }
+
+    /// The user's own fields of a customer (by the key the directory listed it with).
+    pub fn put_customer(&self, profile: &str, key: &str, c: &DirectoryEntry) -> Result<bool> {
+        let n = self.conn().execute(
+            "UPDATE customers SET body = ?3, customer_id = ?4, crm_customer_id = ?5,
+             channel_customer_id = ?6, enterprise_global_id = ?7
+             WHERE profile = ?1 AND CAST(id AS TEXT) = ?2",
+            params![
+                profile,
+                key,
+                serde_json::to_string(c)?,
+                c.customer_id,
+                c.crm_customer_id,
+                c.channel_customer_id,
+                c.enterprise_global_id
+            ],
+        )?;
+        Ok(n == 1)
+    }
+
     /// The user picked the customer (by the key the directory listed it with).
     pub fn customer_used(&self, profile: &str, key: &str, now: i64) -> Result<()> {
         self.conn().execute(
@@ -375,6 +407,16 @@ mod tests {
         assert_eq!(product.last_seen, 20);
         catalog.used(Shelf::Products, "gms:1", 30).expect("used");
         assert_eq!(catalog.products().expect("products")[0].last_used, Some(30));
+        // An edit replaces: a field cleared stays cleared.
+        let mut edited = product.item.clone();
+        edited.product_name = None;
+        edited.gms_pid = Some("1".into());
+        assert!(catalog.put_product(&edited).expect("put"));
+        let again = catalog.products().expect("products").remove(0);
+        assert_eq!(
+            (again.item.product_name, again.item.gms_pid.as_deref()),
+            (None, Some("1"))
+        );
         assert!(catalog.remove(Shelf::Products, "gms:1").expect("remove"));
         assert_eq!(catalog.products().expect("products").len(), 2);
     }

@@ -7,7 +7,7 @@ use super::Service;
 use crate::clock::now_ms;
 use crate::core::catalog::learn::{self, Learned};
 use crate::core::catalog::share::{CatalogFile, DEMO_CATALOG};
-use crate::core::catalog::{Catalog, CatalogItem, CatalogView, DirectoryEntry, Shelf};
+use crate::core::catalog::{Catalog, CatalogEdit, CatalogItem, CatalogView, DirectoryEntry, Shelf};
 use crate::core::profiles::SANDBOX;
 use crate::core::{Call, Command, CoreError, Outcome};
 
@@ -111,6 +111,23 @@ impl Service {
                     CatalogItem::Customer(key) => catalog.remove_customer(&profile, key),
                 }
                 .map_err(storage)?;
+                CatalogView::load(&catalog, &profile)
+                    .map(|view| Outcome::Catalog(Arc::new(view)))
+                    .map_err(storage)
+            }
+            Command::EditCatalog { profile, edit } => {
+                let found = match &*edit {
+                    CatalogEdit::Product(p) => catalog.put_product(p),
+                    CatalogEdit::Customer { key, entry } => {
+                        catalog.put_customer(&profile, key, entry)
+                    }
+                }
+                .map_err(storage)?;
+                if !found {
+                    return Err(CoreError::Storage(
+                        "the item is no longer in the catalog".to_owned(),
+                    ));
+                }
                 CatalogView::load(&catalog, &profile)
                     .map(|view| Outcome::Catalog(Arc::new(view)))
                     .map_err(storage)

@@ -410,6 +410,7 @@ impl Service {
             Command::LoadCatalog { .. }
             | Command::CatalogUsed { .. }
             | Command::RemoveFromCatalog { .. }
+            | Command::EditCatalog { .. }
             | Command::ImportCatalog { .. }
             | Command::ExportCatalog { .. } => self.catalog_command(command).await,
         }

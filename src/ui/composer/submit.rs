@@ -98,8 +98,10 @@ impl ComposerScreen {
             return;
         }
         let mut clicked = None;
+        // Another draft opens at the top of its own problems.
+        let draft = self.draft.as_ref().and_then(|d| d.id);
         egui::ScrollArea::vertical()
-            .id_salt("problems")
+            .id_salt(("problems", draft))
             .auto_shrink([false, true])
             .show(ui, |ui| {
                 for p in self.check.problems.iter().take(MAX_LISTED) {
