@@ -244,3 +244,60 @@ fn the_catalog_file_carries_it_to_another_machine() {
         "{message}"
     );
 }
+
+#[test]
+fn the_catalog_as_a_spreadsheet_comes_back_whole() {
+    let root = tempfile::tempdir().expect("dir");
+    let core = start(root.path());
+    let before = view(&core, SANDBOX);
+    let file = root.path().join("catalog.xlsx");
+    let exported = run(
+        &core,
+        Command::ExportCatalog {
+            path: file.clone(),
+            profile: None,
+        },
+    );
+    // Seven products on their own rows, the package's three on its rows.
+    assert!(
+        matches!(exported, Outcome::Exported { count: 10, .. }),
+        "{exported:?}"
+    );
+    for item in [
+        CatalogItem::Package("PKG-STARTER".into()),
+        CatalogItem::Product("gms:1006".into()),
+    ] {
+        let profile = SANDBOX.to_owned();
+        run(&core, Command::RemoveFromCatalog { profile, item });
+    }
+    let imported = run(
+        &core,
+        Command::ImportCatalog {
+            path: file,
+            profile: SANDBOX.to_owned(),
+        },
+    );
+    assert!(
+        matches!(imported, Outcome::CatalogImported { packages: 1, .. }),
+        "{imported:?}"
+    );
+    let after = view(&core, SANDBOX);
+    assert_eq!(
+        after.products,
+        before
+            .products
+            .iter()
+            .map(|k| {
+                let mut k = k.clone();
+                let again = after
+                    .products
+                    .iter()
+                    .find(|a| a.key == k.key)
+                    .expect("back");
+                k.last_seen = again.last_seen;
+                k
+            })
+            .collect::<Vec<_>>()
+    );
+    assert_eq!(after.packages[0].item, before.packages[0].item);
+}

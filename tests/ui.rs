@@ -1008,7 +1008,9 @@ fn the_catalog_screen_searches_removes_and_exports() {
     click(&mut harness, "Edit");
     type_into(&mut harness, "Product name", "钢筋翻样 2026");
     click(&mut harness, "Save");
-    settle(&mut harness, |h| h.query_by_label("钢筋翻样 2026").is_some());
+    settle(&mut harness, |h| {
+        h.query_by_label("钢筋翻样 2026").is_some()
+    });
 
     click(&mut harness, "Customers of Sandbox");
     type_into(&mut harness, "Search the catalog", "");

@@ -6,6 +6,7 @@
 pub mod learn;
 pub mod search;
 pub mod share;
+pub mod sheet;
 pub mod store;
 
 use serde::{Deserialize, Serialize};

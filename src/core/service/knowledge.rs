@@ -7,6 +7,7 @@ use super::Service;
 use crate::clock::now_ms;
 use crate::core::catalog::learn::{self, Learned};
 use crate::core::catalog::share::{CatalogFile, DEMO_CATALOG};
+use crate::core::catalog::sheet::write_catalog_sheet;
 use crate::core::catalog::{Catalog, CatalogEdit, CatalogItem, CatalogView, DirectoryEntry, Shelf};
 use crate::core::profiles::SANDBOX;
 use crate::core::{Call, Command, CoreError, Outcome};
@@ -133,6 +134,12 @@ impl Service {
                     .map_err(storage)
             }
             Command::ImportCatalog { path, profile } => import_catalog(&catalog, &path, &profile),
+            Command::ExportCatalog { path, .. } if is_xlsx(&path) => {
+                let file = CatalogFile::of(&catalog, None).map_err(storage)?;
+                let count = write_catalog_sheet(&path, &file.products, &file.packages)
+                    .map_err(|e| CoreError::File(format!("{}: {e}", path.display())))?;
+                Ok(Outcome::Exported { path, count })
+            }
             Command::ExportCatalog { path, profile } => {
                 let file = CatalogFile::of(&catalog, profile.as_deref()).map_err(storage)?;
                 let count = file.products.len() + file.packages.len() + file.customers.len();
@@ -148,12 +155,23 @@ impl Service {
     }
 }
 
-/// Reads a catalog file and learns all of it; says how much it held.
+fn is_xlsx(path: &std::path::Path) -> bool {
+    path.extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("xlsx"))
+}
+
+/// Reads a catalog file (JSON, or a sheet in the order sheet's columns) and learns all of it;
+/// says how much it held.
 pub fn import_catalog(
     catalog: &Catalog,
     path: &std::path::Path,
     profile: &str,
 ) -> Result<Outcome, CoreError> {
+    if crate::core::sheet::is_sheet(path) {
+        let sheeted = crate::core::sheet::read_sheet(path, None, &Default::default())
+            .map_err(|e| CoreError::File(format!("{}: {e}", path.display())))?;
+        return learn_all(catalog, profile, Learned::of_batch(&sheeted.batch));
+    }
     let bytes = crate::core::files::read_file_bytes(path)?;
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&bytes);
     let file: CatalogFile = serde_json::from_slice(bytes).map_err(|e| {
@@ -164,7 +182,10 @@ pub fn import_catalog(
             e.column()
         ))
     })?;
-    let learned = file.learned();
+    learn_all(catalog, profile, file.learned())
+}
+
+fn learn_all(catalog: &Catalog, profile: &str, learned: Learned) -> Result<Outcome, CoreError> {
     catalog
         .learn(profile, &learned, now_ms())
         .map_err(|e| CoreError::Storage(e.to_string()))?;
