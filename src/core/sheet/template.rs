@@ -22,7 +22,7 @@ const EXAMPLES: &[&[(&str, &str)]] = &[
         ("Asset numbers", "8000000001"),
         ("Valid until", "2027-12-31"),
         ("Product", "gms:1001"),
-        ("Product name", "基础版"),
+        ("Product name", "计价软件"),
         ("Concurrent nodes", "1"),
     ],
     &[

@@ -49,7 +49,7 @@ pub fn template(kind: Template) -> BatchOrderRequest {
         Template::DeleteAssets => Vec::new(),
         Template::NewPurchase | Template::DeleteProducts => vec![ProductEntry {
             product_uri: Some("gms:1001".to_owned()),
-            product_name: Some("基础版".to_owned()),
+            product_name: Some("计价软件".to_owned()),
             limit_concurrent: Some(1),
             strict_match_when_delete: (kind == Template::DeleteProducts).then_some(false),
             ..ProductEntry::default()
