@@ -922,7 +922,7 @@ fn the_standard_order_is_picked_not_typed() {
     user.click("Add product");
     user.type_into("Search the catalog", "gjfy");
     user.click("钢筋翻样 · gms:1006 · 1006");
-    user.click("Product gms:1001");
+    user.click("Product gms:1001 计价软件");
     user.click("Remove");
     user.harness.get_by_label("No problems: ready to submit.");
     user.click("Submit batch");
@@ -980,9 +980,11 @@ fn the_catalog_screen_searches_removes_and_exports() {
     let mut harness = app(dir.path(), Lang::En);
     harness.run_ok();
     click(&mut harness, "Catalog");
-    settle(&mut harness, |h| h.query_by_label("7 shown of 7").is_some());
+    settle(&mut harness, |h| {
+        h.query_by_label("7 shown of 7 found").is_some()
+    });
     type_into(&mut harness, "Search the catalog", "jjrj");
-    harness.get_by_label("2 shown of 2");
+    harness.get_by_label("2 shown of 2 found");
     harness.get_by_label("计价软件 网络版");
     harness
         .get_all_by_label("Remove")
@@ -992,7 +994,7 @@ fn the_catalog_screen_searches_removes_and_exports() {
     harness.run_ok();
     harness.get_by_label("It comes back when a batch or a catalog file names it again.");
     click(&mut harness, "Cancel");
-    harness.get_by_label("2 shown of 2");
+    harness.get_by_label("2 shown of 2 found");
     harness
         .get_all_by_label("Remove")
         .next()
@@ -1000,7 +1002,9 @@ fn the_catalog_screen_searches_removes_and_exports() {
         .click();
     harness.run_ok();
     click(&mut harness, "Remove from the catalog");
-    settle(&mut harness, |h| h.query_by_label("1 shown of 1").is_some());
+    settle(&mut harness, |h| {
+        h.query_by_label("1 shown of 1 found").is_some()
+    });
 
     // An edit replaces the item: the name typed is the catalog's from now on.
     type_into(&mut harness, "Search the catalog", "gjfy");
@@ -1014,7 +1018,9 @@ fn the_catalog_screen_searches_removes_and_exports() {
 
     click(&mut harness, "Customers of Sandbox");
     type_into(&mut harness, "Search the catalog", "");
-    settle(&mut harness, |h| h.query_by_label("3 shown of 3").is_some());
+    settle(&mut harness, |h| {
+        h.query_by_label("3 shown of 3 found").is_some()
+    });
     harness.get_by_label("上海样例贸易有限公司");
 
     let file = dir.path().join("catalog.json");

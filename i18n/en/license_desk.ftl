@@ -628,7 +628,7 @@ load-catalog = Load the catalog
 pick-product = Add a product from the catalog
 pick-package = Add a package from the catalog
 catalog-search = Search the catalog
-catalog-search-hint = name, URI, pid, or pinyin (jjrj)
+catalog-search-hint = name, id, or pinyin (jjrj)
 picked-package = { $name } · { $num } · { $count ->
     [one] 1 product
    *[other] { $count } products
@@ -644,7 +644,7 @@ catalog = Catalog
 catalog-products = Products
 catalog-packages = Packages
 catalog-customers = Customers of { $profile }
-catalog-count = { $shown } shown of { $total }
+catalog-count = { $shown } shown of { $total } found
 catalog-file = Catalog file
 catalog-import = Import catalog
 catalog-export = Export catalog

@@ -181,7 +181,7 @@ impl CatalogScreen {
             return;
         };
         let mut answer = None;
-        egui::Modal::new(egui::Id::unique("catalog_edit")).show(ctx, |ui| {
+        let modal = egui::Modal::new(egui::Id::unique("catalog_edit")).show(ctx, |ui| {
             ui.heading(tr!(lang, "catalog-edit-title"));
             egui::Grid::new("catalog_edit_fields")
                 .num_columns(2)
@@ -199,6 +199,9 @@ impl CatalogScreen {
                 }
             });
         });
+        if modal.should_close() && answer.is_none() {
+            answer = Some(false);
+        }
         match (answer, self.editing.take()) {
             (Some(true), Some(edit)) => {
                 let profile = view.profile.clone();
@@ -223,7 +226,7 @@ impl CatalogScreen {
             return;
         };
         let mut answer = None;
-        egui::Modal::new(egui::Id::unique("confirm_catalog_remove")).show(ctx, |ui| {
+        let modal = egui::Modal::new(egui::Id::unique("confirm_catalog_remove")).show(ctx, |ui| {
             ui.label(tr!(lang, "catalog-remove-confirm", name = name.as_str()));
             ui.label(RichText::new(tr!(lang, "catalog-remove-undo")).weak());
             ui.horizontal(|ui| {
@@ -235,6 +238,10 @@ impl CatalogScreen {
                 }
             });
         });
+        // Escape or a click beside it is a no.
+        if modal.should_close() && answer.is_none() {
+            answer = Some(false);
+        }
         match answer {
             Some(true) => {
                 let command = Command::RemoveFromCatalog {

@@ -77,8 +77,8 @@ pub fn license_type_name(lang: Lang, v: LicenseType) -> String {
 
 pub fn customer_type_words(lang: Lang, v: CustomerType) -> String {
     match v {
-        CustomerType::Personal => format!("{} (personal)", tr!(lang, "customer-type-personal")),
-        CustomerType::Company => format!("{} (company)", tr!(lang, "customer-type-company")),
+        CustomerType::Personal => noted(lang, &tr!(lang, "customer-type-personal"), "personal"),
+        CustomerType::Company => noted(lang, &tr!(lang, "customer-type-company"), "company"),
     }
 }
 

@@ -172,8 +172,11 @@ fn choose_ui(
     field.request_focus();
     let enter = field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
     let mut chosen = None;
+    // A fixed height: the window (and its search field) does not move as results narrow.
     egui::ScrollArea::vertical()
+        .min_scrolled_height(320.0)
         .max_height(320.0)
+        .auto_shrink([false, false])
         .show(ui, |ui| match choosing.what {
             Add::Package => {
                 let found = view.package_index.find(&choosing.query, SHOWN);

@@ -156,11 +156,12 @@ fn row_label(lang: Lang, n: &NodeRef<'_>) -> String {
                 format!("{} {first}", t(lang, Text::Asset))
             }
         }
-        NodeRef::Product(p) => format!(
-            "{} {}",
-            t(lang, Text::Product),
-            or_dash(p.product_uri.as_deref().or(p.product_name.as_deref()))
-        ),
+        NodeRef::Product(p) => match (p.product_uri.as_deref(), p.product_name.as_deref()) {
+            (Some(uri), Some(name)) if !uri.is_empty() && !name.is_empty() => {
+                format!("{} {uri} {name}", t(lang, Text::Product))
+            }
+            (uri, name) => format!("{} {}", t(lang, Text::Product), or_dash(uri.or(name))),
+        },
         NodeRef::Feature(f) => format!(
             "{} {}",
             t(lang, Text::Feature),
