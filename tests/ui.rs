@@ -1032,6 +1032,62 @@ fn the_catalog_screen_searches_removes_and_exports() {
     assert_eq!(written["products"].as_array().map(Vec::len), Some(6));
 }
 
+/// A delete order on a production profile is sent only once the profile's name is typed.
+#[test]
+fn a_delete_on_production_waits_for_the_profile_s_name() {
+    use egui_kittest::kittest::NodeT as _;
+    let Remote {
+        runtime: _runtime,
+        server,
+        app: creds,
+        _dir,
+    } = Remote::start();
+    let dir = tempfile::tempdir().expect("dir");
+    let file = dir.path().join("delete.json");
+    std::fs::write(
+        &file,
+        r#"{"channelCode": "SHOP", "channelOrderId": "GUARD-1", "orderList": [
+             {"sequence": 1, "channelCustomerId": "S-0001", "licenseType": "normal_recover_usbkey",
+              "orderType": "delete_asset", "assets": [{"assetNos": ["8900000001"]}]}]}"#,
+    )
+    .expect("file");
+    let mut harness = app(dir.path(), Lang::En);
+    harness.run_ok();
+    save_staging(&harness, &server, &creds, true);
+    harness
+        .state()
+        .core()
+        .run(
+            Command::ActivateProfile {
+                name: "Staging".into(),
+            },
+            Duration::from_secs(60),
+        )
+        .expect("activated");
+    settle(&mut harness, |h| h.query_by_label("PRODUCTION").is_some());
+    open_composer(&mut harness);
+    type_into(&mut harness, "File", &file.display().to_string());
+    click(&mut harness, "Import");
+    settle(&mut harness, |h| {
+        h.query_by_label_contains("Batch GUARD-1").is_some()
+    });
+    click(&mut harness, "Submit batch");
+    let guard = "This is the production profile. Type its name, Staging, to go on:";
+    harness.get_by_label(guard);
+    assert!(harness.get_by_label("Send").accesskit_node().is_disabled());
+    type_into(&mut harness, guard, "staging");
+    assert!(
+        harness.get_by_label("Send").accesskit_node().is_disabled(),
+        "the name exactly"
+    );
+    type_into(&mut harness, guard, "Staging");
+    assert!(!harness.get_by_label("Send").accesskit_node().is_disabled());
+    click(&mut harness, "Cancel");
+    // Asked again, the name must be typed again.
+    click(&mut harness, "Submit batch");
+    assert!(harness.get_by_label("Send").accesskit_node().is_disabled());
+}
+
 #[test]
 fn composer_imports_a_file_with_three_problems_and_a_bad_file_changes_nothing() {
     let dir = tempfile::tempdir().expect("dir");

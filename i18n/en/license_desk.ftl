@@ -668,3 +668,4 @@ catalog-edit = Edit
 catalog-edit-title = Edit the catalog's item
 catalog-save = Save
 catalog-enterprise-name = Enterprise name
+guard-type-name = This is the production profile. Type its name, { $name }, to go on:

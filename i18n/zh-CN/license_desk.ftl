@@ -586,3 +586,4 @@ catalog-edit = 编辑
 catalog-edit-title = 编辑目录项
 catalog-save = 保存
 catalog-enterprise-name = 企业名称
+guard-type-name = 这是生产环境配置。请输入它的名称“{ $name }”以继续：

@@ -248,6 +248,29 @@ pub fn danger_button(text: impl Into<String>) -> egui::Button<'static> {
     egui::Button::new(RichText::new(text.into()).color(Color32::WHITE)).fill(DANGER_COLOUR)
 }
 
+/// More locks than this at once, on a production profile, ask for the profile's name typed.
+pub const GUARDED_LOCKS: usize = 10;
+
+/// The production guard of a destructive action: the profile's name must be typed to go on.
+/// True when it is (always true off production, where nothing is asked).
+pub fn production_guard_ui(
+    ui: &mut egui::Ui,
+    lang: Lang,
+    profile: &Profile,
+    guarded: bool,
+    typed: &mut String,
+) -> bool {
+    if !profile.production || !guarded {
+        return true;
+    }
+    ui.add_space(6.0);
+    let words = tr!(lang, "guard-type-name", name = profile.name.as_str());
+    let label = ui.label(RichText::new(words).color(PRODUCTION_COLOUR));
+    ui.add(egui::TextEdit::singleline(typed).desired_width(260.0))
+        .labelled_by(label.id);
+    typed.trim() == profile.name
+}
+
 #[cfg(test)]
 mod tests {
     use super::asset_numbers_from;

@@ -10,8 +10,8 @@ use super::{AssetsScreen, EXPORT_FILE};
 use crate::core::wire::{LockResult, LockStatus};
 use crate::core::{Call, Command, Profile};
 use crate::ui::form::{
-    asset_numbers_from, csv_with_bom, danger_button, dialog_body_ui, home_file, name_of_profile,
-    profile_line_ui,
+    GUARDED_LOCKS, asset_numbers_from, csv_with_bom, danger_button, dialog_body_ui, home_file,
+    name_of_profile, production_guard_ui, profile_line_ui,
 };
 use crate::ui::i18n::{Lang, Text, t, tr};
 
@@ -37,6 +37,8 @@ pub(super) struct LockAction {
     pub(super) skipped: Skipped,
     /// Who acts: the profile's operator, or the one typed in the confirmation.
     pub(super) operator: String,
+    /// The production guard: the profile's name as the user typed it.
+    pub(super) guard: String,
 }
 
 impl LockAction {
@@ -45,6 +47,7 @@ impl LockAction {
             lock,
             nums,
             operator: profile.operator_identity.trim().to_owned(),
+            guard: String::new(),
             profile,
             skipped: Skipped::default(),
         }
@@ -173,6 +176,9 @@ impl AssetsScreen {
         let modal = egui::Modal::new(egui::Id::unique("confirm_lock")).show(ctx, |ui| {
             ui.set_width(460.0);
             dialog_body_ui(ui, 190.0, |ui| confirm_lock_body_ui(ui, lang, action));
+            // Many locks at once on production wait for the profile's name.
+            let many = action.nums.len() > GUARDED_LOCKS;
+            let passed = production_guard_ui(ui, lang, &action.profile, many, &mut action.guard);
             ui.add_space(8.0);
             // The same buttons in the same places whatever the dialog says above them.
             ui.horizontal(|ui| {
@@ -182,7 +188,7 @@ impl AssetsScreen {
                 } else {
                     egui::Button::new(tr!(lang, "do-enable", n = n))
                 };
-                let ready = n > 0 && !action.operator.trim().is_empty();
+                let ready = n > 0 && !action.operator.trim().is_empty() && passed;
                 if ui.add_enabled(ready, go).clicked() {
                     decided = Some(true);
                 }

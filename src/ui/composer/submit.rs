@@ -11,6 +11,7 @@ use super::node::NodeId;
 use crate::core::wire::validate::{Problem, ProblemKind};
 use crate::core::wire::{BatchOrderRequest, BatchOrderResult};
 use crate::core::{Call, Command, Event, Latest, Outcome, Profile};
+use crate::ui::form::production_guard_ui;
 use crate::ui::form::{
     busy_button_ui, danger_button, dialog_body_ui, profile_name, warn_if_production,
 };
@@ -26,6 +27,8 @@ pub(super) struct Submit {
     /// The channelOrderId of the batch being sent.
     submitting: Option<String>,
     confirm: bool,
+    /// The production guard: the profile's name as the user typed it.
+    guard: String,
     /// The platform's answer, shown until the batch changes.
     submitted: Option<Submitted>,
 }
@@ -246,6 +249,10 @@ impl ComposerScreen {
                 ui.add_space(6.0);
                 orders_table_ui(ui, lang, &draft.batch);
             });
+            // A delete on production waits for the profile's name.
+            let deletes = !summary.deletions.is_empty();
+            let guard = &mut self.submit.guard;
+            let passed = production_guard_ui(ui, lang, profile, deletes, guard);
             ui.add_space(8.0);
             ui.horizontal(|ui| {
                 // Deletions cannot be undone: the button says so by its look.
@@ -254,7 +261,7 @@ impl ComposerScreen {
                 } else {
                     danger_button(t(lang, Text::Send))
                 };
-                if ui.add(button).clicked() {
+                if ui.add_enabled(passed, button).clicked() {
                     send = true;
                 }
                 if ui.button(t(lang, Text::Cancel)).clicked() {
@@ -273,6 +280,7 @@ impl ComposerScreen {
         }
         if send || close || modal.should_close() {
             self.submit.confirm = false;
+            self.submit.guard.clear();
         }
     }
 }
