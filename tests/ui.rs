@@ -746,6 +746,38 @@ fn composer_dates_are_typed_checked_and_short_validity_is_said() {
     harness.get_by_label_contains("2 problems");
 }
 
+/// The product URIs of an asset of the demo enterprise, as the Sandbox lists them, sorted.
+fn listed_product_uris(harness: &Harness<'static, DeskApp>, asset_num: &str) -> Vec<String> {
+    let listed = harness
+        .state()
+        .core()
+        .run(
+            Command::CallOn {
+                profile: "Sandbox".into(),
+                call: Call::Assets {
+                    enterprise_global_id: "EG0000000001".into(),
+                    extend_code: None,
+                },
+            },
+            Duration::from_secs(60),
+        )
+        .expect("listing");
+    let Outcome::Assets(assets) = listed else {
+        panic!("not a listing: {listed:?}");
+    };
+    let asset = assets
+        .iter()
+        .find(|a| a.asset_num == asset_num)
+        .expect("the new asset is listed");
+    let mut uris: Vec<String> = asset
+        .products
+        .iter()
+        .map(|p| p.product_uri.clone())
+        .collect();
+    uris.sort_unstable();
+    uris
+}
+
 #[test]
 fn composer_builds_a_purchase_with_a_package_tree_fills_numbers_and_submits_it() {
     let dir = tempfile::tempdir().expect("dir");
@@ -824,33 +856,7 @@ fn composer_builds_a_purchase_with_a_package_tree_fills_numbers_and_submits_it()
     harness.run_ok();
 
     // The asset is in the enterprise's listing with the products of the whole tree.
-    let listed = harness
-        .state()
-        .core()
-        .run(
-            Command::CallOn {
-                profile: "Sandbox".into(),
-                call: Call::Assets {
-                    enterprise_global_id: "EG0000000001".into(),
-                    extend_code: None,
-                },
-            },
-            Duration::from_secs(60),
-        )
-        .expect("listing");
-    let Outcome::Assets(assets) = listed else {
-        panic!("not a listing: {listed:?}");
-    };
-    let asset = assets
-        .iter()
-        .find(|a| a.asset_num == "8000000001")
-        .expect("the new asset is listed");
-    let mut uris: Vec<&str> = asset
-        .products
-        .iter()
-        .map(|p| p.product_uri.as_str())
-        .collect();
-    uris.sort_unstable();
+    let uris = listed_product_uris(&harness, "8000000001");
     assert_eq!(uris, ["gms:1001", "gms:2001", "gms:2002"]);
 
     // The same batch again: the platform answers the first result; the UI says so.
@@ -939,33 +945,7 @@ fn the_standard_order_is_picked_not_typed() {
     );
     assert!(clicks + typed.len() < 30, "{clicks} clicks, {typed:?}");
     // The batch sent holds the directory's customer and the catalog's products, all of them.
-    let listed = harness
-        .state()
-        .core()
-        .run(
-            Command::CallOn {
-                profile: "Sandbox".into(),
-                call: Call::Assets {
-                    enterprise_global_id: "EG0000000001".into(),
-                    extend_code: None,
-                },
-            },
-            Duration::from_secs(60),
-        )
-        .expect("listing");
-    let Outcome::Assets(assets) = listed else {
-        panic!("not a listing: {listed:?}");
-    };
-    let asset = assets
-        .iter()
-        .find(|a| a.asset_num == "8000000010")
-        .expect("the tenth new asset is listed");
-    let mut uris: Vec<&str> = asset
-        .products
-        .iter()
-        .map(|p| p.product_uri.as_str())
-        .collect();
-    uris.sort_unstable();
+    let uris = listed_product_uris(&harness, "8000000010");
     assert_eq!(
         uris,
         ["gms:1001", "gms:1002", "gms:1003", "gms:1004", "gms:1006"]
