@@ -1117,6 +1117,17 @@ fn a_remote_profile_keeps_its_secret_and_token_in_the_keyring_only() {
 
     // The token is in the keyring; neither it nor the secret is in any file or log line.
     let token = keyring_token(&store, "Training");
+    // The Sandbox starts in the background and keeps its secret once started: a call on it
+    // waits for that.
+    assert!(matches!(
+        run(
+            &core,
+            Command::TestConnection {
+                profile: SANDBOX.to_owned()
+            }
+        ),
+        Outcome::Connected { .. }
+    ));
     let sandbox_secret = keyring_get(&store, SANDBOX, "app-secret").expect("sandbox secret");
     let entries = journal(
         &core,
