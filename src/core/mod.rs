@@ -7,6 +7,7 @@ pub mod catalog;
 pub mod drafts;
 pub mod files;
 pub mod journal;
+pub mod preview;
 pub mod profiles;
 pub mod progress;
 pub mod sandbox;
@@ -131,6 +132,12 @@ pub enum Command {
     CallOn {
         profile: String,
         call: Call,
+    },
+    /// Works out what the batch's delete orders would remove on the profile, from its asset
+    /// listings; sends nothing that changes anything.
+    PreviewDeletes {
+        profile: String,
+        batch: Box<BatchOrderRequest>,
     },
     /// Gets a token and reports its scopes.
     TestConnection {
@@ -273,6 +280,7 @@ pub enum Outcome {
     /// The user stopped the work before it changed anything.
     Cancelled,
     Catalog(Arc<catalog::CatalogView>),
+    DeletePreview(Box<preview::DeletePreview>),
     /// What a catalog file added or updated.
     CatalogImported {
         products: usize,

@@ -36,6 +36,10 @@ pub struct Asset {
     #[serde(deserialize_with = "null_as_empty")]
     pub asset_extends: Vec<AssetExtend>,
     pub borrowed_usb_key: bool,
+    /// The license order that made the asset. Not in 2.3: the embedded platform adds it so a
+    /// console can preview a `delete_asset` limited to a source order; absent when unknown.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub license_order_id: Option<String>,
     /// The products the asset holds. Not in 2.3 (the interface shows none): the embedded
     /// platform adds it so a console can show what a lock carries; absent when empty.
     #[serde(

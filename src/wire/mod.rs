@@ -13,6 +13,7 @@ pub mod open;
 pub mod order;
 pub mod parse;
 pub mod raw;
+pub mod removal;
 pub mod token;
 pub mod validate;
 

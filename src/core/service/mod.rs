@@ -2,6 +2,7 @@
 //! Sandbox, and answers commands, each on its own task so a slow call never holds up others.
 
 mod knowledge;
+mod preview;
 
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -319,6 +320,9 @@ impl Service {
     async fn handle(self: &Arc<Self>, command: Command) -> Result<Outcome, CoreError> {
         match command {
             Command::CallOn { profile, call } => self.call(&profile, call).await,
+            Command::PreviewDeletes { profile, batch } => {
+                self.preview_deletes(&profile, &batch).await
+            }
             Command::TestConnection { profile } => {
                 let client = self.client(&profile).await?;
                 // Asks the platform, even when a cached token is still valid.

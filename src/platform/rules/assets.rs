@@ -62,8 +62,10 @@ pub fn list(
     let mut stmt = tx.prepare_cached(
         "SELECT a.id, a.asset_id, a.license_type, a.asset_num, a.grantable, c.customer_id, \
          a.key_shell_number, a.key_chip_type, a.locked, a.freezing, a.created_at, a.updated_at, \
-         a.limit_start, a.limit_end, a.assign_status, a.assign_member_id, a.borrowed_usb_key \
+         a.limit_start, a.limit_end, a.assign_status, a.assign_member_id, a.borrowed_usb_key, \
+         lo.license_order_id \
          FROM assets a JOIN customers c ON c.id = a.customer_id \
+         LEFT JOIN license_orders lo ON lo.id = a.license_order_id \
          WHERE c.enterprise_id = ?1 ORDER BY a.id",
     )?;
     let mut rows = stmt.query([enterprise])?;
@@ -102,6 +104,7 @@ pub fn list(
             asset_limits: None,
             asset_extends,
             borrowed_usb_key: r.get(16)?,
+            license_order_id: r.get(17)?,
             products: products.remove(&row).unwrap_or_default(),
         });
     }

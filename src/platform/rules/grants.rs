@@ -5,6 +5,7 @@ use rusqlite::{OptionalExtension, Transaction};
 
 use crate::platform::error::OpError;
 use crate::platform::store::IdPool;
+use crate::wire::removal::{self, Held, Refusal};
 use crate::wire::{
     AssetEntry, BatchOrderRequest, BatchOrderResult, LicenseType, MerchandiseEntry, OrderEntry,
     OrderType, ProductEntry,
@@ -363,88 +364,124 @@ fn owned_asset(
     Ok(asset)
 }
 
+/// A product row of an asset, as the removal rule needs it.
+struct HeldRow {
+    id: i64,
+    uri: String,
+    start: Option<i64>,
+    end: Option<i64>,
+    concurrent: Option<i32>,
+    order: Option<i64>,
+}
+
+impl HeldRow {
+    fn held(&self) -> Held<'_, i64> {
+        Held {
+            uri: &self.uri,
+            start: self.start,
+            end: self.end,
+            concurrent: self.concurrent,
+            order: self.order,
+        }
+    }
+}
+
+fn held_rows(tx: &Transaction<'_>, asset: i64) -> rusqlite::Result<Vec<HeldRow>> {
+    let mut stmt = tx.prepare_cached(
+        "SELECT id, product_uri, limit_start, limit_end, limit_concurrent, license_order_id \
+         FROM products WHERE asset_id = ?1 ORDER BY id",
+    )?;
+    stmt.query_map([asset], |r| {
+        Ok(HeldRow {
+            id: r.get(0)?,
+            uri: r.get(1)?,
+            start: r.get(2)?,
+            end: r.get(3)?,
+            concurrent: r.get(4)?,
+            order: r.get(5)?,
+        })
+    })?
+    .collect()
+}
+
+fn delete_rows(tx: &Transaction<'_>, rows: &[HeldRow], which: &[usize]) -> rusqlite::Result<()> {
+    let mut stmt = tx.prepare_cached("DELETE FROM products WHERE id = ?1")?;
+    for &i in which {
+        stmt.execute([rows[i].id])?;
+    }
+    Ok(())
+}
+
 /// Removes whole assets; with a source order, only what that order granted, and the asset
-/// itself once nothing else is left on it.
+/// itself once nothing else is left on it (the rule is [`removal::delete_asset`]).
 fn delete_asset(tx: &Transaction<'_>, t: &Target<'_>, a: &AssetEntry) -> Result<(), OpError> {
     for (k, num) in a.asset_nos.iter().enumerate() {
         let path = format!("{}.assetNos[{k}]", t.path);
         let asset = owned_asset(tx, &path, t, num)?;
-        let Some(src) = t.src else {
+        let rows = held_rows(tx, asset.id)?;
+        let held: Vec<Held<'_, i64>> = rows.iter().map(HeldRow::held).collect();
+        let removal = removal::delete_asset(&held, asset.license_order.as_ref(), t.src.as_ref())
+            .map_err(|_| {
+                OpError::refused(
+                    &path,
+                    format!("asset {num} holds nothing from the source license order"),
+                )
+            })?;
+        if removal.asset_goes {
+            // Its products, packages and attributes go with it (ON DELETE CASCADE).
             tx.prepare_cached("DELETE FROM assets WHERE id = ?1")?
                 .execute([asset.id])?;
             continue;
-        };
-        let removed = tx
-            .prepare_cached("DELETE FROM products WHERE asset_id = ?1 AND license_order_id = ?2")?
-            .execute([asset.id, src])?;
+        }
+        delete_rows(tx, &rows, &removal.products)?;
         tx.prepare_cached(
             "DELETE FROM merchandises WHERE asset_id = ?1 AND license_order_id = ?2",
         )?
-        .execute([asset.id, src])?;
-        if removed == 0 && asset.license_order != Some(src) {
-            return Err(OpError::refused(
-                path,
-                format!("asset {num} holds nothing from the source license order"),
-            ));
-        }
-        let left: bool = tx
-            .prepare_cached("SELECT EXISTS(SELECT 1 FROM products WHERE asset_id = ?1)")?
-            .query_row([asset.id], |r| r.get(0))?;
-        if !left {
-            tx.prepare_cached("DELETE FROM assets WHERE id = ?1")?
-                .execute([asset.id])?;
+        .execute(rusqlite::params![asset.id, t.src])?;
+    }
+    Ok(())
+}
+
+/// Removes the named products from the assets (the rule is [`removal::delete_products`]).
+fn delete_product(tx: &Transaction<'_>, t: &Target<'_>, a: &AssetEntry) -> Result<(), OpError> {
+    for (k, num) in a.asset_nos.iter().enumerate() {
+        let asset = owned_asset(tx, &format!("{}.assetNos[{k}]", t.path), t, num)?;
+        let rows = held_rows(tx, asset.id)?;
+        let held: Vec<Held<'_, i64>> = rows.iter().map(HeldRow::held).collect();
+        match removal::delete_products(&held, &a.products, t.src.as_ref()) {
+            Ok(which) => delete_rows(tx, &rows, &which)?,
+            Err(Refusal::NoProduct { product: p }) => {
+                return Err(no_product(t, num, p, &a.products[p]));
+            }
+            Err(Refusal::NothingFromSource) => {
+                return Err(OpError::Internal("not a delete_asset rule".to_owned()));
+            }
         }
     }
     Ok(())
 }
 
-/// Removes the named products from the assets: by product URI, or with
-/// `strictMatchWhenDelete` only those whose validity and node count match exactly.
-fn delete_product(tx: &Transaction<'_>, t: &Target<'_>, a: &AssetEntry) -> Result<(), OpError> {
-    for (k, num) in a.asset_nos.iter().enumerate() {
-        let asset = owned_asset(tx, &format!("{}.assetNos[{k}]", t.path), t, num)?;
-        for (p, product) in a.products.iter().enumerate() {
-            let uri = product.product_uri.as_deref().unwrap_or_default().trim();
-            let strict = product.strict_match_when_delete == Some(true);
-            let removed = tx
-                .prepare_cached(
-                    "DELETE FROM products WHERE asset_id = ?1 AND product_uri = ?2 \
-                     AND (?3 IS NULL OR license_order_id = ?3) \
-                     AND (NOT ?4 OR (limit_start IS ?5 AND limit_end IS ?6 AND limit_concurrent IS ?7))",
-                )?
-                .execute(rusqlite::params![
-                    asset.id,
-                    uri,
-                    t.src,
-                    strict,
-                    product.limit_start_date,
-                    product.limit_end_date,
-                    product.limit_concurrent
-                ])?;
-            if removed == 0 {
-                let how = if strict {
-                    format!(
-                        " with limitStartDate {}, limitEndDate {} and limitConcurrent {}",
-                        show(product.limit_start_date),
-                        show(product.limit_end_date),
-                        show(product.limit_concurrent)
-                    )
-                } else {
-                    String::new()
-                };
-                let from = if t.src.is_some() {
-                    " from the source license order"
-                } else {
-                    ""
-                };
-                return Err(OpError::refused(
-                    format!("{}.products[{p}]", t.path),
-                    format!("asset {num} holds no product {uri}{how}{from}"),
-                ));
-            }
-        }
-    }
-    Ok(())
+fn no_product(t: &Target<'_>, num: &str, p: usize, product: &ProductEntry) -> OpError {
+    let uri = product.product_uri.as_deref().unwrap_or_default().trim();
+    let how = if product.strict_match_when_delete == Some(true) {
+        format!(
+            " with limitStartDate {}, limitEndDate {} and limitConcurrent {}",
+            show(product.limit_start_date),
+            show(product.limit_end_date),
+            show(product.limit_concurrent)
+        )
+    } else {
+        String::new()
+    };
+    let from = if t.src.is_some() {
+        " from the source license order"
+    } else {
+        ""
+    };
+    OpError::refused(
+        format!("{}.products[{p}]", t.path),
+        format!("asset {num} holds no product {uri}{how}{from}"),
+    )
 }
 
 fn show<T: std::fmt::Display>(v: Option<T>) -> String {
