@@ -111,7 +111,11 @@ enum CallOp {
 
 /// Exit codes: 0 done, 2 the platform refused (its code and message on stderr), 1 otherwise.
 pub fn run(args: CallArgs) -> ExitCode {
-    match command(args.op, args.profile).and_then(execute) {
+    print_outcome(command(args.op, args.profile).and_then(execute))
+}
+
+fn print_outcome(outcome: Result<String, Failure>) -> ExitCode {
+    match outcome {
         Ok(json) => {
             println!("{json}");
             ExitCode::SUCCESS
@@ -132,6 +136,15 @@ pub fn run(args: CallArgs) -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// `order preview FILE`: what the batch's delete orders would remove, printed as JSON.
+pub fn preview(file: &Path, profile: Option<String>) -> ExitCode {
+    let command = body(file).map(|batch| Command::PreviewDeletes {
+        profile: profile.unwrap_or_default(),
+        batch: Box::new(batch),
+    });
+    print_outcome(command.and_then(execute))
 }
 
 enum Failure {
@@ -281,6 +294,12 @@ fn execute(command: Command) -> Result<String, Failure> {
             profile: core.state().profiles.active,
             call,
         },
+        Command::PreviewDeletes { profile, batch } if profile.is_empty() => {
+            Command::PreviewDeletes {
+                profile: core.state().profiles.active,
+                batch,
+            }
+        }
         other => other,
     };
     let outcome = core.run(command, Duration::from_secs(300));
@@ -304,6 +323,13 @@ fn execute(command: Command) -> Result<String, Failure> {
         Outcome::Journal(v) => serde_json::to_string_pretty(&v),
         Outcome::Exported { path, count } => serde_json::to_string_pretty(&serde_json::json!({
             "exported": count, "path": path
+        })),
+        Outcome::DeletePreview(p) => serde_json::to_string_pretty(&serde_json::json!({
+            "refused": p.refused(),
+            "unknown": p.unknown(),
+            "assetsRemoved": p.assets_removed(),
+            "productsRemoved": p.products_removed(),
+            "orders": p.orders,
         })),
         other => Ok(format!("{other:?}")),
     };

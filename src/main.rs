@@ -65,6 +65,17 @@ enum OrderCommand {
         #[arg(long)]
         sheet: Option<String>,
     },
+    /// What the file's delete orders would remove on a profile, as JSON: the profile's asset
+    /// listings run through the platform's own removal rule. Sends nothing that changes
+    /// anything. Exit 0: the preview is printed (see its `refused` and `unknown`); 2: the
+    /// platform refused a listing call outright; 1 otherwise.
+    Preview {
+        /// A JSON file holding operation 5's body.
+        file: PathBuf,
+        /// Profile the batch would go to [default: the active one]
+        #[arg(long)]
+        profile: Option<String>,
+    },
     /// Write the order spreadsheet template (.xlsx): the headers in both languages, an example
     /// row per order type, and a sheet explaining each column.
     Template { file: PathBuf },
@@ -151,6 +162,10 @@ fn main() -> ExitCode {
         Some(Command::Order(OrderCommand::Check { file })) => return order_check(&file),
         Some(Command::Order(OrderCommand::FromSheet { file, sheet })) => {
             return order_from_sheet(&file, sheet.as_deref());
+        }
+        Some(Command::Order(OrderCommand::Preview { file, profile })) => {
+            init_logging("warn");
+            return call::preview(&file, profile);
         }
         Some(Command::Order(OrderCommand::Template { file })) => {
             license_desk::core::sheet::template::write_template(&file)

@@ -610,3 +610,67 @@ fn catalog_lists_searches_exports_and_imports_on_a_fresh_home() {
     let (ok, _, err) = catalog(other.path(), &["import", "/no/such/catalog.json"]);
     assert!(!ok && err.contains("/no/such/catalog.json"), "{err}");
 }
+
+/// `order preview` prints what a delete would remove, changes nothing, and is what the
+/// platform then does.
+#[test]
+fn order_preview_prints_what_a_delete_removes_and_changes_nothing() {
+    let home = tempfile::tempdir().expect("home");
+    let file = home.path().join("delete.json");
+    let delete = json!({"channelCode": "CRM", "channelOrderId": "DEL-CLI", "orderList": [{
+        "sequence": 1, "enterpriseGlobalId": "EG0000000001", "channelCustomerId": "CRM-DEMO",
+        "licenseType": "normal_recover_usbkey", "orderType": "delete_product",
+        "assets": [{"assetNos": ["8900000001", "8900000002"],
+                    "products": [{"productUri": "gms:1001"}]}]}]});
+    std::fs::write(&file, delete.to_string()).expect("write");
+    let holds = |home: &std::path::Path, num: &str, uri: &str| {
+        let out = call(home, &["assets", "EG0000000001"]);
+        let assets: Value = serde_json::from_slice(&out.stdout).expect("json");
+        let asset = assets
+            .as_array()
+            .expect("array")
+            .iter()
+            .find(|a| a["assetNum"] == num)
+            .cloned()
+            .unwrap_or(Value::Null);
+        asset["products"]
+            .as_array()
+            .is_some_and(|ps| ps.iter().any(|p| p["productUri"] == uri))
+    };
+    let out = Command::new(BIN)
+        .args(["order", "preview"])
+        .arg(&file)
+        .env("HOME", home.path())
+        .env_remove("XDG_CONFIG_HOME")
+        .env_remove("XDG_DATA_HOME")
+        .env("LICENSE_DESK_KEYRING", "memory")
+        .output()
+        .expect("runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let preview: Value = serde_json::from_slice(&out.stdout).expect("json");
+    assert_eq!(preview["refused"], false);
+    assert_eq!(preview["unknown"], false);
+    assert_eq!(preview["productsRemoved"], 2);
+    assert_eq!(preview["assetsRemoved"], 0);
+    let order = &preview["orders"][0];
+    assert_eq!(order["orderType"], "delete_product");
+    assert_eq!(order["removed"][0]["assetNum"], "8900000001");
+    assert_eq!(order["removed"][0]["productUri"], "gms:1001");
+    assert_eq!(order["removed"][0]["productName"], "计价软件");
+    assert_eq!(order["warnings"], json!([{"kind": "allOrdersOfCustomer"}]));
+    assert!(
+        holds(home.path(), "8900000001", "gms:1001"),
+        "nothing changed"
+    );
+
+    let body = file.to_str().expect("utf-8 path");
+    let out = call(home.path(), &["order", "--body", body]);
+    assert!(out.status.success());
+    assert!(!holds(home.path(), "8900000001", "gms:1001"));
+    assert!(!holds(home.path(), "8900000002", "gms:1001"));
+    assert!(holds(home.path(), "8900000001", "gms:1002"));
+}
