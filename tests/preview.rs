@@ -353,6 +353,28 @@ fn a_delete_the_platform_would_refuse_is_said_so_and_nothing_goes() {
     let sent = send(&core, refused);
     assert!(sent.is_err(), "{sent:?}");
     assert_eq!(listing(&core, &eg), before);
+
+    // A channel id the platform does not know: it would make a new customer, holding nothing.
+    let stranger = delete(
+        "DEL-S",
+        json!({"sequence": 1, "enterpriseGlobalId": eg, "channelCustomerId": "NOBODY",
+               "licenseType": "normal_recover_usbkey", "orderType": "delete_asset",
+               "assets": [{"assetNos": ["8900000101"]}]}),
+    );
+    let seen = preview(&core, &stranger);
+    assert!(
+        matches!(&seen.orders[0].warnings[..], [Warning::AllOrdersOfCustomer, Warning::Refused { path, message }]
+            if path == "orderList[0].assets[0].assetNos[0]" && message.ends_with("would make a new one")),
+        "{seen:#?}"
+    );
+    assert_eq!(seen.assets_removed(), 0);
+    let sent = send(&core, stranger);
+    assert!(
+        sent.as_ref()
+            .is_err_and(|e| e.contains("belongs to another customer")),
+        "{sent:?}"
+    );
+    assert_eq!(listing(&core, &eg), before);
 }
 
 /// The directory gives an order that names only its customer its enterprise; an enterprise

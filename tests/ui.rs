@@ -1061,11 +1061,65 @@ fn a_delete_on_production_waits_for_the_profile_s_name() {
         "the name exactly"
     );
     type_into(&mut harness, guard, "Staging");
+    // The new platform's directory does not know the customer's enterprise: what the delete
+    // removes is unknown, and sending takes one more click.
+    let unknown = "Send without knowing exactly what is removed";
+    settle(&mut harness, |h| h.query_by_label(unknown).is_some());
+    harness.get_by_label("Order #1 names no enterprise, and the directory does not know its customer's: what it removes is unknown.");
+    assert!(harness.get_by_label("Send").accesskit_node().is_disabled());
+    click(&mut harness, unknown);
     assert!(!harness.get_by_label("Send").accesskit_node().is_disabled());
     click(&mut harness, "Cancel");
-    // Asked again, the name must be typed again.
+    // Asked again, the name must be typed and the unknown accepted again.
     click(&mut harness, "Submit batch");
+    settle(&mut harness, |h| h.query_by_label(unknown).is_some());
+    type_into(&mut harness, guard, "Staging");
     assert!(harness.get_by_label("Send").accesskit_node().is_disabled());
+}
+
+/// Before a delete is sent, the confirmation shows what it removes, as the Sandbox lists the
+/// assets now, and warns of what the administrator must know; then exactly that goes.
+#[test]
+fn the_delete_confirmation_shows_what_goes_and_then_it_goes() {
+    let dir = tempfile::tempdir().expect("dir");
+    let file = dir.path().join("delete.json");
+    std::fs::write(
+        &file,
+        r#"{"channelCode": "CRM", "channelOrderId": "PREVIEW-1", "orderList": [
+             {"sequence": 1, "enterpriseGlobalId": "EG0000000001", "channelCustomerId": "CRM-DEMO",
+              "licenseType": "normal_recover_usbkey", "orderType": "delete_product",
+              "assets": [{"assetNos": ["8900000001", "8900000002"],
+                          "products": [{"productUri": "gms:1001"}]}]},
+             {"sequence": 2, "enterpriseGlobalId": "EG0000000001", "channelCustomerId": "CRM-DEMO",
+              "licenseType": "softkey", "orderType": "delete_asset",
+              "assets": [{"assetNos": ["8900000007"]}]}]}"#,
+    )
+    .expect("file");
+    let mut harness = app(dir.path(), Lang::En);
+    harness.run_ok();
+    open_composer(&mut harness);
+    type_into(&mut harness, "File", &file.display().to_string());
+    click(&mut harness, "Import");
+    settle(&mut harness, |h| {
+        h.query_by_label_contains("Batch PREVIEW-1").is_some()
+    });
+    click(&mut harness, "Submit batch");
+    let counts = "As the assets are listed now, this removes 3 products and 1 whole asset.";
+    settle(&mut harness, |h| h.query_by_label(counts).is_some());
+    for order in [1, 2] {
+        harness.get_by_label(&format!("Order #{order} names no source license order (srcLicenseOrderId): it removes from every order of the customer."));
+    }
+    assert_eq!(harness.get_all_by_label("计价软件 gms:1001").count(), 2);
+    harness.get_by_label("证书版 gms:1005");
+    harness.get_by_label("the whole asset");
+    assert_eq!(harness.get_all_by_label("#1 Delete products").count(), 2);
+    assert_eq!(harness.get_all_by_label("#2 Delete assets").count(), 2);
+    click(&mut harness, "Send");
+    settle(&mut harness, |h| {
+        h.query_by_label_contains("License order id").is_some()
+    });
+    assert_eq!(listed_product_uris(&harness, "8900000001"), ["gms:1002"]);
+    assert_eq!(listed_product_uris(&harness, "8900000002"), ["gms:1002"]);
 }
 
 #[test]

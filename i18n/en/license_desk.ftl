@@ -244,6 +244,33 @@ summary-counts = { $assets } asset { $assets ->
 removes-assets = Order #{ $seq } removes the assets { $assets } and all their products.
 removes-products = Order #{ $seq } removes the products { $products } from the assets { $assets }.
 deletes-final = Deletions cannot be undone: a new purchase would have to grant them again.
+preview-deletes = Delete preview
+preview-working = Working out what the deletes remove, from the profile's asset listings…
+preview-failed = What the deletes remove could not be worked out: { $reason }
+preview-unknown-ack = Send without knowing exactly what is removed
+preview-counts = As the assets are listed now, this removes { $products ->
+    [one] 1 product
+   *[other] { $products } products
+} and { $assets ->
+    [one] 1 whole asset
+   *[other] { $assets } whole assets
+}.
+warn-removes-nothing = Order #{ $seq } removes nothing.
+warn-all-orders = Order #{ $seq } names no source license order (srcLicenseOrderId): it removes from every order of the customer.
+warn-loose-match = Order #{ $seq }: { $product } is matched by its mnemonic alone and catches { $count } instances on { $asset }.
+warn-asset-not-listed = Order #{ $seq }: the asset { $asset } is not in the enterprise's listing; the platform refuses the batch if the customer does not hold it.
+warn-refused = Order #{ $seq }: the platform would refuse the whole batch here ({ $path }: { $message }) and remove nothing.
+warn-unknown-enterprise = Order #{ $seq } names no enterprise, and the directory does not know its customer's: what it removes is unknown.
+warn-listing-failed = Order #{ $seq }: the assets of { $enterprise } could not be listed ({ $reason }): what it removes is unknown.
+warn-products-not-listed = Order #{ $seq }: the platform lists no products with its assets, so which products go is unknown.
+preview-col-order = Order
+preview-col-asset = Asset
+preview-col-product = Product
+preview-col-validity = Validity
+preview-col-nodes = Nodes
+preview-col-source = Granted by
+preview-whole-asset = the whole asset
+preview-more-rows = … and { $n } more.
 repeat-warning = This draft was already submitted with { $id }: the platform will answer with the first result and create nothing. Use a new channel order id for a new batch.
 send = Send
 delete-draft-question = Delete the draft { $name }?

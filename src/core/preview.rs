@@ -114,6 +114,26 @@ pub fn is_delete(order: &OrderEntry) -> bool {
     )
 }
 
+/// Where a delete order's assets are found, and whose they must be.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Placement {
+    pub enterprise: Option<String>,
+    pub customer: OrderCustomer,
+}
+
+/// The customer the platform will take a delete order to be for.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub enum OrderCustomer {
+    /// Not known before sending: assets are not checked against it.
+    #[default]
+    Unknown,
+    /// The platform's customer id.
+    Known(String),
+    /// The platform knows no customer by the order's channel id: it will make one, which holds
+    /// none of the assets.
+    New,
+}
+
 /// An asset as the preview goes through the batch: what earlier orders already took is gone.
 struct Live<'a> {
     asset: &'a Asset,
@@ -121,11 +141,11 @@ struct Live<'a> {
     products_gone: Vec<bool>,
 }
 
-/// Works out the batch's deletes. `enterprise_of` names each order's enterprise (by index);
+/// Works out the batch's deletes. `placed` says where each order's assets are (by index);
 /// `listings` holds each enterprise's assets, or why they could not be listed.
 pub fn preview(
     batch: &BatchOrderRequest,
-    enterprise_of: &[Option<String>],
+    placed: &[Placement],
     listings: &HashMap<String, Result<Vec<Asset>, String>>,
 ) -> DeletePreview {
     let mut live: HashMap<&str, Live<'_>> = HashMap::new();
@@ -146,7 +166,8 @@ pub fn preview(
         let Some(order_type) = order.order_type.filter(|_| is_delete(order)) else {
             continue;
         };
-        let enterprise = enterprise_of.get(index).cloned().flatten();
+        let placement = placed.get(index).cloned().unwrap_or_default();
+        let enterprise = placement.enterprise.clone();
         let mut preview = OrderPreview {
             index,
             sequence: order.sequence,
@@ -168,7 +189,7 @@ pub fn preview(
                 if !assets.is_empty() && assets.iter().all(|a| a.products.is_empty()) {
                     preview.warnings.push(Warning::ProductsNotListed);
                 }
-                apply_order(order, index, &mut live, &mut preview);
+                apply_order(order, index, &placement.customer, &mut live, &mut preview);
             }
         }
         orders.push(preview);
@@ -188,6 +209,7 @@ fn source_of(order: &OrderEntry) -> Option<&str> {
 fn apply_order(
     order: &OrderEntry,
     index: usize,
+    customer: &OrderCustomer,
     live: &mut HashMap<&str, Live<'_>>,
     preview: &mut OrderPreview,
 ) {
@@ -195,11 +217,6 @@ fn apply_order(
     if src.is_none() {
         preview.warnings.push(Warning::AllOrdersOfCustomer);
     }
-    let customer = order
-        .customer_id
-        .as_deref()
-        .map(str::trim)
-        .filter(|s| !s.is_empty());
     for (j, entry) in order.assets.iter().enumerate() {
         let entry_path = format!("orderList[{index}].assets[{j}]");
         for (k, num) in entry.asset_nos.iter().enumerate() {
@@ -218,11 +235,8 @@ fn apply_order(
                 });
                 continue;
             };
-            if let Some(c) = customer.filter(|c| *c != asset.asset.customer_id) {
-                preview.warnings.push(Warning::Refused {
-                    path,
-                    message: format!("asset {num} belongs to another customer than {c}"),
-                });
+            if let Some(message) = not_its(customer, asset.asset) {
+                preview.warnings.push(Warning::Refused { path, message });
                 continue;
             }
             let outcome = match preview.order_type {
@@ -236,6 +250,22 @@ fn apply_order(
     }
     if preview.removed.is_empty() && preview.assets_removed.is_empty() && !refused(preview) {
         preview.warnings.push(Warning::RemovesNothing);
+    }
+}
+
+/// Why the platform would refuse the asset as not the order's customer's.
+fn not_its(customer: &OrderCustomer, asset: &Asset) -> Option<String> {
+    let num = &asset.asset_num;
+    match customer {
+        OrderCustomer::Known(c) if *c != asset.customer_id => Some(format!(
+            "asset {num} belongs to the customer {}, not {c}",
+            asset.customer_id
+        )),
+        OrderCustomer::New => Some(format!(
+            "asset {num} belongs to the customer {}; the platform knows no customer by the order's channel id and would make a new one",
+            asset.customer_id
+        )),
+        _ => None,
     }
 }
 

@@ -68,7 +68,11 @@ pub struct Status {
 fn is_background(action: Text) -> bool {
     matches!(
         action,
-        Text::SaveDraft | Text::LoadDrafts | Text::LoadHistory | Text::LoadCatalog
+        Text::SaveDraft
+            | Text::LoadDrafts
+            | Text::LoadHistory
+            | Text::LoadCatalog
+            | Text::PreviewDeletes
     )
 }
 

@@ -1,14 +1,14 @@
-//! The delete preview in the service: each delete order's enterprise (named by the order, or
-//! known to the profile's directory), its assets listed on the profile the batch goes to, and
-//! the platform's rule run over them.
+//! The delete preview in the service: each delete order placed (its customer as the platform
+//! will take it, its enterprise), the enterprises' assets listed on the profile the batch goes
+//! to, and the platform's rule run over them.
 
 use std::collections::HashMap;
 
 use super::Service;
 use crate::core::catalog::{DirectoryEntry, Known};
-use crate::core::preview::{self, is_delete};
+use crate::core::preview::{self, OrderCustomer, Placement, is_delete};
 use crate::core::{Call, CoreError, Outcome};
-use crate::wire::{BatchOrderRequest, OrderEntry};
+use crate::wire::{BatchOrderRequest, Customer, CustomerQuery, OrderEntry};
 
 impl Service {
     pub(super) async fn preview_deletes(
@@ -17,13 +17,16 @@ impl Service {
         batch: &BatchOrderRequest,
     ) -> Result<Outcome, CoreError> {
         let directory = self.directory(profile);
-        let enterprise_of: Vec<Option<String>> = batch
-            .order_list
-            .iter()
-            .map(|o| is_delete(o).then(|| enterprise_of(o, &directory)).flatten())
-            .collect();
+        let mut placed = Vec::with_capacity(batch.order_list.len());
+        for order in &batch.order_list {
+            placed.push(if is_delete(order) {
+                self.place(profile, batch, order, &directory).await
+            } else {
+                Placement::default()
+            });
+        }
         let mut listings = HashMap::new();
-        for enterprise in enterprise_of.iter().flatten() {
+        for enterprise in placed.iter().filter_map(|p| p.enterprise.as_ref()) {
             if listings.contains_key(enterprise) {
                 continue;
             }
@@ -38,8 +41,54 @@ impl Service {
             };
             listings.insert(enterprise.clone(), listed);
         }
-        let found = preview::preview(batch, &enterprise_of, &listings);
+        let found = preview::preview(batch, &placed, &listings);
         Ok(Outcome::DeletePreview(Box::new(found)))
+    }
+
+    /// The order's customer as the platform will take it (its `customerId`, else the one its
+    /// channel id names: operation 3 asks), and the enterprise whose listing holds its assets.
+    async fn place(
+        &self,
+        profile: &str,
+        batch: &BatchOrderRequest,
+        order: &OrderEntry,
+        directory: &[Known<DirectoryEntry>],
+    ) -> Placement {
+        let mut placement = Placement {
+            enterprise: given(&order.enterprise_global_id),
+            customer: OrderCustomer::Unknown,
+        };
+        if let Some(id) = given(&order.customer_id) {
+            placement.customer = OrderCustomer::Known(id);
+        } else if let (Some(code), Some(channel_id)) = (
+            given(&batch.channel_code),
+            given(&order.channel_customer_id),
+        ) {
+            let query = CustomerQuery {
+                channel_code: Some(code.clone()),
+                channel_customer_id: Some(channel_id.clone()),
+                default_customer: None,
+            };
+            if let Ok(Outcome::Customers(found)) =
+                self.call(profile, Call::QueryCustomers(query)).await
+            {
+                let by_channel =
+                    |c: &&Customer| c.channel_code == code && c.channel_customer_id == channel_id;
+                placement.customer = match found.iter().find(by_channel) {
+                    Some(c) => {
+                        if placement.enterprise.is_none() && !c.enterprise_global_id.is_empty() {
+                            placement.enterprise = Some(c.enterprise_global_id.clone());
+                        }
+                        OrderCustomer::Known(c.customer_id.clone())
+                    }
+                    None => OrderCustomer::New,
+                };
+            }
+        }
+        if placement.enterprise.is_none() {
+            placement.enterprise = known_enterprise(order, directory);
+        }
+        placement
     }
 
     /// The profile's directory; empty when the catalog cannot be read (the preview then says
@@ -55,18 +104,15 @@ impl Service {
     }
 }
 
-/// The enterprise an order's assets are listed under: its own `enterpriseGlobalId`, else the
-/// one the directory knows for its customer.
-fn enterprise_of(order: &OrderEntry, directory: &[Known<DirectoryEntry>]) -> Option<String> {
-    let given = |v: &Option<String>| {
-        v.as_deref()
-            .map(str::trim)
-            .filter(|s| !s.is_empty())
-            .map(str::to_owned)
-    };
-    if let Some(id) = given(&order.enterprise_global_id) {
-        return Some(id);
-    }
+fn given(v: &Option<String>) -> Option<String> {
+    v.as_deref()
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(str::to_owned)
+}
+
+/// The enterprise the directory knows for the order's customer.
+fn known_enterprise(order: &OrderEntry, directory: &[Known<DirectoryEntry>]) -> Option<String> {
     let same = |a: &Option<String>, b: &Option<String>| given(a).is_some() && given(a) == given(b);
     directory
         .iter()

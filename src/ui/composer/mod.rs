@@ -15,6 +15,7 @@ mod forms;
 mod node;
 mod numbers;
 mod picker;
+mod preview;
 mod submit;
 mod tree;
 

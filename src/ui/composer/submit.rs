@@ -8,6 +8,7 @@ use super::super::problems::{path_words, problem_words};
 use super::ComposerScreen;
 use super::batch::{Summary, summarize};
 use super::node::NodeId;
+use super::preview::Preview;
 use crate::core::wire::validate::{Problem, ProblemKind};
 use crate::core::wire::{BatchOrderRequest, BatchOrderResult};
 use crate::core::{Call, Command, Event, Latest, Outcome, Profile};
@@ -29,6 +30,8 @@ pub(super) struct Submit {
     confirm: bool,
     /// The production guard: the profile's name as the user typed it.
     guard: String,
+    /// What the batch's delete orders would remove, asked when the confirmation opens.
+    preview: Preview,
     /// The platform's answer, shown until the batch changes.
     submitted: Option<Submitted>,
 }
@@ -47,6 +50,9 @@ impl Submit {
 
 impl ComposerScreen {
     pub(super) fn apply_submit(&mut self, event: &Event) -> Option<Text> {
+        if self.submit.preview.apply(event) {
+            return Some(Text::PreviewDeletes);
+        }
         if !self.submit.call.accept(event) {
             return None;
         }
@@ -233,10 +239,14 @@ impl ComposerScreen {
             .collect();
         let channel_order_id = draft.batch.channel_order_id.clone().unwrap_or_default();
         let repeat = draft.hints.submitted.contains(&channel_order_id);
+        let deletes = !summary.deletions.is_empty();
+        if deletes {
+            self.submit.preview.ask(out, &profile.name, &draft.batch);
+        }
         let mut send = false;
         let mut close = false;
         let modal = egui::Modal::new(egui::Id::unique("confirm_submit")).show(ctx, |ui| {
-            ui.set_width(520.0);
+            ui.set_width(if deletes { 760.0 } else { 520.0 });
             dialog_body_ui(ui, 240.0, |ui| {
                 let said = Said {
                     profile,
@@ -249,10 +259,11 @@ impl ComposerScreen {
                 ui.add_space(6.0);
                 orders_table_ui(ui, lang, &draft.batch);
             });
+            // What the deletes remove must be seen (or known to be unknown) before sending.
+            let previewed = !deletes || self.submit.preview.ui(ui, lang);
             // A delete on production waits for the profile's name.
-            let deletes = !summary.deletions.is_empty();
             let guard = &mut self.submit.guard;
-            let passed = production_guard_ui(ui, lang, profile, deletes, guard);
+            let passed = production_guard_ui(ui, lang, profile, deletes, guard) && previewed;
             ui.add_space(8.0);
             ui.horizontal(|ui| {
                 // Deletions cannot be undone: the button says so by its look.
@@ -281,6 +292,7 @@ impl ComposerScreen {
         if send || close || modal.should_close() {
             self.submit.confirm = false;
             self.submit.guard.clear();
+            self.submit.preview.forget();
         }
     }
 }
