@@ -67,8 +67,8 @@ enum OrderCommand {
     },
     /// What the file's delete orders would remove on a profile, as JSON: the profile's asset
     /// listings run through the platform's own removal rule. Sends nothing that changes
-    /// anything. Exit 0: the preview is printed (see its `refused` and `unknown`); 2: the
-    /// platform refused a listing call outright; 1 otherwise.
+    /// anything. Exit 0: the preview is printed (see its `refused` and `unknown`); 1: the file
+    /// cannot be read or the profile cannot be used.
     Preview {
         /// A JSON file holding operation 5's body.
         file: PathBuf,
