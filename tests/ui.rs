@@ -1077,6 +1077,71 @@ fn a_delete_on_production_waits_for_the_profile_s_name() {
     assert!(harness.get_by_label("Send").accesskit_node().is_disabled());
 }
 
+/// On a production profile, more than ten locks at once wait for the profile's name; ten do not.
+#[test]
+fn eleven_locks_on_production_wait_for_the_profile_s_name() {
+    use egui_kittest::kittest::NodeT as _;
+    let Remote {
+        runtime: _runtime,
+        server,
+        app: creds,
+        _dir,
+    } = Remote::start();
+    let dir = tempfile::tempdir().expect("dir");
+    let mut harness = app(dir.path(), Lang::En);
+    harness.run_ok();
+    save_staging(&harness, &server, &creds, true);
+    harness
+        .state()
+        .core()
+        .run(
+            Command::ActivateProfile {
+                name: "Staging".into(),
+            },
+            Duration::from_secs(60),
+        )
+        .expect("activated");
+    settle(&mut harness, |h| h.query_by_label("PRODUCTION").is_some());
+    click(&mut harness, "Assets");
+    let numbers = |n: u64| -> String {
+        (1..=n)
+            .map(|i| format!("{}", 8_900_000_100 + i))
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let field = "Asset numbers: typed or pasted, separated by lines, spaces, commas or semicolons";
+    let guard = "This is the production profile. Type its name, Staging, to go on:";
+    click(&mut harness, "Disable or enable by numbers…");
+    type_into(&mut harness, field, &numbers(11));
+    click(&mut harness, "Disable these");
+    harness.get_by_label(guard);
+    assert!(
+        harness
+            .get_by_label("Disable 11 locks")
+            .accesskit_node()
+            .is_disabled()
+    );
+    type_into(&mut harness, guard, "Staging");
+    assert!(
+        !harness
+            .get_by_label("Disable 11 locks")
+            .accesskit_node()
+            .is_disabled()
+    );
+    click(&mut harness, "Cancel");
+
+    click(&mut harness, "Disable or enable by numbers…");
+    type_into(&mut harness, field, &numbers(10));
+    click(&mut harness, "Disable these");
+    assert!(harness.query_by_label(guard).is_none());
+    assert!(
+        !harness
+            .get_by_label("Disable 10 locks")
+            .accesskit_node()
+            .is_disabled()
+    );
+}
+
 /// Before a delete is sent, the confirmation shows what it removes, as the Sandbox lists the
 /// assets now, and warns of what the administrator must know; then exactly that goes.
 #[test]
