@@ -59,25 +59,25 @@ impl Preview {
 
     /// Draws the preview; answers whether the batch may be sent as far as it is concerned.
     pub fn ui(&mut self, ui: &mut egui::Ui, lang: Lang) -> bool {
-        let warn = ui.visuals().warn_fg_color;
-        match &self.found {
+        let unknown = match &self.found {
             None => {
                 ui.horizontal(|ui| {
                     ui.spinner();
                     ui.label(tr!(lang, "preview-working"));
                 });
-                false
+                return false;
             }
             Some(Err(reason)) => {
+                let warn = ui.visuals().warn_fg_color;
                 ui.colored_label(warn, tr!(lang, "preview-failed", reason = reason.as_str()));
-                self.unknown_ui(ui, lang)
+                true
             }
             Some(Ok(found)) => {
-                let found = found.clone();
-                found_ui(ui, lang, &found);
-                !found.unknown() || self.unknown_ui(ui, lang)
+                found_ui(ui, lang, found);
+                found.unknown()
             }
-        }
+        };
+        !unknown || self.unknown_ui(ui, lang)
     }
 
     fn unknown_ui(&mut self, ui: &mut egui::Ui, lang: Lang) -> bool {
