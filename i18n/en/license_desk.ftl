@@ -519,6 +519,12 @@ problem-delete-asset-merchandise = must be empty when deleting assets
 problem-no-product-to-delete = name at least one product to delete
 problem-merchandise-in-delete-product = must be empty: a "Delete products" order names the products themselves
 problem-too-deep = packages nest at most { $max } levels deep
+problem-over-limit = { $limit ->
+        [batch-asset-numbers] { $count } asset numbers in the batch; at most { $max } per batch: split it into several batches
+        [batch-grants] { $count } products granted or removed in all (asset numbers × products); at most { $max } per batch: split it into several batches
+        [asset-products] { $count } products on this asset, packages included; at most { $max }
+       *[asset-packages] { $count } packages on this asset; at most { $max }
+    }
 problem-not-json = must be an object or a string holding JSON
 
 ## The status bar

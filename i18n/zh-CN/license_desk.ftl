@@ -450,6 +450,12 @@ problem-delete-asset-merchandise = 删除资产时须为空
 problem-no-product-to-delete = 请至少指定一个要删除的产品
 problem-merchandise-in-delete-product = 须为空：“删除产品”订单直接列出要删除的产品
 problem-too-deep = 商品包最多嵌套 { $max } 层
+problem-over-limit = { $limit ->
+        [batch-asset-numbers] 本批共 { $count } 个资产编号；每批最多 { $max } 个：请拆成几批发送
+        [batch-grants] 共授予或删除 { $count } 个产品（资产编号 × 产品）；每批最多 { $max } 个：请拆成几批发送
+        [asset-products] 此资产上有 { $count } 个产品（含商品包内的）；最多 { $max } 个
+       *[asset-packages] 此资产上有 { $count } 个商品包；最多 { $max } 个
+    }
 problem-not-json = 须为对象或包含 JSON 的字符串
 
 ## 状态栏

@@ -4,7 +4,7 @@
 
 use super::i18n::{Lang, Text, t, tr};
 use super::labels::{field_label, license_type_words, order_type_words};
-use crate::core::wire::validate::{Expected, Item, Problem, ProblemKind, Seg};
+use crate::core::wire::validate::{Expected, Item, Limit, Problem, ProblemKind, Seg};
 
 /// The problem's path in words, then what is wrong.
 pub fn problem_words(lang: Lang, problem: &Problem) -> String {
@@ -125,6 +125,22 @@ pub fn kind_words(lang: Lang, kind: &ProblemKind) -> String {
             let max = *max;
             tr!(lang, "problem-too-deep", max = max)
         }
+        OverLimit { limit, count } => {
+            let (max, count) = (limit.max(), *count);
+            let limit = match limit {
+                Limit::BatchAssetNumbers => "batch-asset-numbers",
+                Limit::BatchGrants => "batch-grants",
+                Limit::AssetProducts => "asset-products",
+                Limit::AssetPackages => "asset-packages",
+            };
+            tr!(
+                lang,
+                "problem-over-limit",
+                limit = limit,
+                max = max,
+                count = count
+            )
+        }
         NotJson => tr!(lang, "problem-not-json"),
         NotAWholeNumber => t(lang, Text::NotANumber).to_owned(),
         NotADate => tr!(lang, "problem-not-a-date"),
@@ -209,6 +225,22 @@ mod tests {
             NoProductToDelete,
             MerchandiseInDeleteProduct,
             TooDeep { max: 16 },
+            OverLimit {
+                limit: Limit::BatchAssetNumbers,
+                count: 20_001,
+            },
+            OverLimit {
+                limit: Limit::BatchGrants,
+                count: 100_001,
+            },
+            OverLimit {
+                limit: Limit::AssetProducts,
+                count: 201,
+            },
+            OverLimit {
+                limit: Limit::AssetPackages,
+                count: 201,
+            },
             NotJson,
             NotAWholeNumber,
             NotADate,

@@ -5,6 +5,7 @@ mod auth;
 mod bad_input;
 mod common;
 mod customers;
+mod limits;
 mod locks;
 mod orders;
 mod shellnums;

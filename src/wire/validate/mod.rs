@@ -7,7 +7,7 @@ mod problem;
 
 use std::collections::HashMap;
 
-pub use self::problem::{At, Expected, FieldPath, Item, Problem, ProblemKind, Seg};
+pub use self::problem::{At, Expected, FieldPath, Item, Limit, Problem, ProblemKind, Seg};
 
 use super::activity::ClaimRequest;
 use super::asset::{LockRequest, ShellnumsRequest};
@@ -284,6 +284,7 @@ pub fn batch_order(r: &BatchOrderRequest) -> Vec<Problem> {
         };
         c.push(&list, kind);
     }
+    check_batch_size(&mut c, &list, r);
     let mut sequences: HashMap<i32, usize> = HashMap::new();
     for (i, order) in r.order_list.iter().enumerate() {
         let at = ROOT.item("orderList", i);
@@ -298,6 +299,42 @@ pub fn batch_order(r: &BatchOrderRequest) -> Vec<Problem> {
         check_order(&mut c, &at, order);
     }
     held::with_held(r, c.problems)
+}
+
+/// The batch's whole work: asset numbers, and product instances written or removed.
+fn check_batch_size(c: &mut Check, list: &At<'_>, r: &BatchOrderRequest) {
+    let assets = r.order_list.iter().flat_map(|o| &o.assets);
+    let (numbers, grants) = assets.fold((0usize, 0usize), |(n, g), a| {
+        let each = products_of(a).max(1);
+        (
+            n + a.asset_nos.len(),
+            g.saturating_add(a.asset_nos.len().saturating_mul(each)),
+        )
+    });
+    for (limit, count) in [
+        (Limit::BatchAssetNumbers, numbers),
+        (Limit::BatchGrants, grants),
+    ] {
+        if count > limit.max() {
+            c.push(list, ProblemKind::OverLimit { limit, count });
+        }
+    }
+}
+
+/// Products of an asset entry, those of its packages included.
+fn products_of(a: &AssetEntry) -> usize {
+    fn in_tree(m: &MerchandiseEntry) -> usize {
+        m.license_order_product_list.len() + m.children.iter().flatten().map(in_tree).sum::<usize>()
+    }
+    a.products.len() + a.merchandises.iter().map(in_tree).sum::<usize>()
+}
+
+/// Packages of an asset entry, at every level.
+fn packages_of(a: &AssetEntry) -> usize {
+    fn in_tree(m: &MerchandiseEntry) -> usize {
+        1 + m.children.iter().flatten().map(in_tree).sum::<usize>()
+    }
+    a.merchandises.iter().map(in_tree).sum()
 }
 
 fn check_order(c: &mut Check, at: &At<'_>, o: &OrderEntry) {
@@ -404,6 +441,14 @@ fn check_asset(c: &mut Check, at: &At<'_>, order_type: OrderType, a: &AssetEntry
         c.optional(&ext.field("extendValue"), &e.extend_value, MAX_TEXT_LEN);
     }
     c.window(at, a.limit_start_date, a.limit_end_date);
+    for (limit, count, field) in [
+        (Limit::AssetProducts, products_of(a), "products"),
+        (Limit::AssetPackages, packages_of(a), "merchandises"),
+    ] {
+        if count > limit.max() {
+            c.push(&at.field(field), ProblemKind::OverLimit { limit, count });
+        }
+    }
     check_asset_contents(c, at, order_type, a);
     for (k, p) in a.products.iter().enumerate() {
         check_product(c, &at.item("products", k), order_type, p);

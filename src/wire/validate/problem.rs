@@ -159,6 +159,11 @@ pub enum ProblemKind {
     TooDeep {
         max: usize,
     },
+    /// More in one place than the platform takes at once (each call's work is bounded).
+    OverLimit {
+        limit: Limit,
+        count: usize,
+    },
     NotJson,
     /// Text typed (or read from a file) where a whole number goes.
     NotAWholeNumber,
@@ -242,6 +247,26 @@ impl fmt::Display for ProblemKind {
             Self::TooDeep { max } => {
                 write!(f, "merchandise trees are at most {max} levels deep")
             }
+            Self::OverLimit { limit, count } => {
+                let max = limit.max();
+                match limit {
+                    Limit::BatchAssetNumbers => write!(
+                        f,
+                        "{count} asset numbers in the batch; at most {max} per batch: split it into several batches"
+                    ),
+                    Limit::BatchGrants => write!(
+                        f,
+                        "{count} products granted or removed in all (asset numbers × products); at most {max} per batch: split it into several batches"
+                    ),
+                    Limit::AssetProducts => write!(
+                        f,
+                        "{count} products on one asset entry, packages included; at most {max}"
+                    ),
+                    Limit::AssetPackages => {
+                        write!(f, "{count} packages in one asset entry; at most {max}")
+                    }
+                }
+            }
             Self::NotJson => f.write_str("must be an object or a string holding JSON"),
             Self::NotAWholeNumber => f.write_str("must be a whole number"),
             Self::NotADate => f.write_str("must be a date: year-month-day, as 2027-11-23"),
@@ -271,6 +296,31 @@ impl Item {
             (Self::Asset, false) => "assets",
             (Self::AssetNumber, true) => "asset number",
             (Self::AssetNumber, false) => "asset numbers",
+        }
+    }
+}
+
+/// A bound on the work of one call: what it counts, and how many it takes at most.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Limit {
+    /// Asset numbers in all the orders of a batch.
+    BatchAssetNumbers,
+    /// Product instances a batch writes or removes: each asset number times its entry's
+    /// products (a whole-asset removal counts one).
+    BatchGrants,
+    /// Products of one asset entry, those in its packages included.
+    AssetProducts,
+    /// Packages (merchandise nodes) of one asset entry, at every level.
+    AssetPackages,
+}
+
+impl Limit {
+    pub const fn max(self) -> usize {
+        match self {
+            Self::BatchAssetNumbers => 20_000,
+            Self::BatchGrants => 100_000,
+            Self::AssetProducts => 200,
+            Self::AssetPackages => 200,
         }
     }
 }

@@ -1,0 +1,91 @@
+//! Bounded work per call (issue 19): a batch over any of its limits is `13004` naming the limit,
+//! and writes nothing.
+
+use serde_json::{Value, json};
+
+use crate::common::Platform;
+
+fn products(n: usize) -> Vec<Value> {
+    (0..n)
+        .map(|i| json!({"productUri": format!("gms:{i}"), "limitConcurrent": 1}))
+        .collect()
+}
+
+fn numbers(from: usize, n: usize) -> Vec<String> {
+    (from..from + n).map(|i| format!("L-{i:06}")).collect()
+}
+
+fn batch(id: &str, assets: Vec<Value>) -> Value {
+    let orders: Vec<Value> = assets
+        .into_iter()
+        .enumerate()
+        .map(|(i, asset)| {
+            json!({"sequence": i + 1, "channelCustomerId": "C-1", "customerName": "上海测试客户",
+                   "licenseType": "softkey", "orderType": "new_buy", "assets": [asset]})
+        })
+        .collect();
+    json!({"channelCode": "CRM", "channelOrderId": id, "syncMode": "sync", "orderList": orders})
+}
+
+#[track_caller]
+fn assert_refused(reply: &crate::common::Reply, message: &str) {
+    assert_eq!(reply.status, 299, "{}", reply.body);
+    assert_eq!(reply.body["code"], "13004", "{}", reply.body);
+    assert_eq!(reply.body["message"], message);
+}
+
+#[tokio::test]
+async fn a_batch_over_a_limit_is_refused_naming_it_and_writes_nothing() {
+    let p = Platform::start().await;
+    let many = batch(
+        "LIMIT-1",
+        vec![json!({"assetNos": numbers(0, 20_001), "products": products(1)})],
+    );
+    assert_refused(
+        &p.batch(many).await,
+        "orderList: 20001 asset numbers in the batch; at most 20000 per batch: split it into several batches",
+    );
+    let heavy = batch(
+        "LIMIT-2",
+        vec![
+            json!({"assetNos": numbers(0, 10_000), "products": products(6)}),
+            json!({"assetNos": numbers(10_000, 10_000), "products": products(5)}),
+        ],
+    );
+    assert_refused(
+        &p.batch(heavy).await,
+        "orderList: 110000 products granted or removed in all (asset numbers × products); at most 100000 per batch: split it into several batches",
+    );
+    let wide = batch(
+        "LIMIT-3",
+        vec![json!({"assetNos": ["L-1"], "products": products(201)})],
+    );
+    assert_refused(
+        &p.batch(wide).await,
+        "orderList[0].assets[0].products: 201 products on one asset entry, packages included; at most 200",
+    );
+    let package = |i: usize| json!({"merchandiseNum": format!("PKG-{i}"), "licenseOrderProductList": products(1)});
+    let packages: Vec<Value> = (0..201)
+        .map(|i| json!({"merchandiseNum": format!("PKG-{i}")}))
+        .collect();
+    let bushy = batch(
+        "LIMIT-4",
+        vec![json!({"assetNos": ["L-1"], "merchandises": packages})],
+    );
+    assert_refused(
+        &p.batch(bushy).await,
+        "orderList[0].assets[0].merchandises: 201 packages in one asset entry; at most 200",
+    );
+    assert_eq!(p.count("batches"), 0);
+    assert_eq!(p.count("assets"), 0);
+
+    // At the limits it is taken.
+    let packages: Vec<Value> = (0..200).map(package).collect();
+    let full = batch(
+        "LIMIT-5",
+        vec![json!({"assetNos": ["L-1"], "merchandises": packages})],
+    );
+    let reply = p.batch(full).await;
+    assert_eq!(reply.body["code"], 0, "{}", reply.body);
+    assert_eq!(p.count("merchandises"), 200);
+}
