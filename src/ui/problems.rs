@@ -125,22 +125,7 @@ pub fn kind_words(lang: Lang, kind: &ProblemKind) -> String {
             let max = *max;
             tr!(lang, "problem-too-deep", max = max)
         }
-        OverLimit { limit, count } => {
-            let (max, count) = (limit.max(), *count);
-            let limit = match limit {
-                Limit::BatchAssetNumbers => "batch-asset-numbers",
-                Limit::BatchGrants => "batch-grants",
-                Limit::AssetProducts => "asset-products",
-                Limit::AssetPackages => "asset-packages",
-            };
-            tr!(
-                lang,
-                "problem-over-limit",
-                limit = limit,
-                max = max,
-                count = count
-            )
-        }
+        OverLimit { limit, count } => limit_words(lang, *limit, *count),
         NotJson => tr!(lang, "problem-not-json"),
         NotAWholeNumber => t(lang, Text::NotANumber).to_owned(),
         NotADate => tr!(lang, "problem-not-a-date"),
@@ -166,6 +151,23 @@ fn expected_key(expected: Expected) -> &'static str {
 }
 
 /// The selector value the messages choose their noun by.
+fn limit_words(lang: Lang, limit: Limit, count: usize) -> String {
+    let max = limit.max();
+    let limit = match limit {
+        Limit::BatchAssetNumbers => "batch-asset-numbers",
+        Limit::BatchGrants => "batch-grants",
+        Limit::AssetProducts => "asset-products",
+        Limit::AssetPackages => "asset-packages",
+    };
+    tr!(
+        lang,
+        "problem-over-limit",
+        limit = limit,
+        max = max,
+        count = count
+    )
+}
+
 fn item_key(item: Item) -> &'static str {
     match item {
         Item::Order => "order",
