@@ -12,11 +12,13 @@ mod drafts;
 mod fields;
 mod file;
 mod forms;
+mod history;
 mod node;
 mod numbers;
 mod picker;
 mod submit;
 mod tree;
+mod unreadable;
 
 use serde::{Deserialize, Serialize};
 
@@ -60,6 +62,18 @@ struct OpenDraft {
     name: String,
     batch: BatchOrderRequest,
     hints: Hints,
+    /// A stored draft that could not be read: shown read-only, never saved over.
+    unreadable: Option<Unreadable>,
+}
+
+/// What is kept of a stored draft that does not parse: the stored text as it is (exported
+/// byte for byte) and why it could not be read.
+struct Unreadable {
+    /// Where the text stops parsing (1-based), and why.
+    line: usize,
+    column: usize,
+    what: String,
+    stored: String,
 }
 
 #[derive(Default)]
@@ -72,6 +86,7 @@ pub struct ComposerScreen {
     numbers: numbers::Numbers,
     submit: submit::Submit,
     picker: picker::Picker,
+    history: history::History,
 }
 
 impl ComposerScreen {
@@ -97,6 +112,7 @@ impl ComposerScreen {
     }
 
     fn edited(&mut self) {
+        self.history.edited();
         // A changed batch is not the one whose result is shown.
         self.submit.forget();
         self.check.changed();
@@ -110,16 +126,23 @@ impl ComposerScreen {
         if let Some(draft) = &self.draft {
             self.check.run_if_needed(&draft.batch);
         }
+        self.undo_shortcuts(ui.ctx());
+        self.settle_history(ui.ctx());
         self.autosave(ui.ctx(), out);
         self.drafts_bar_ui(ui, out, lang);
         self.file_bar_ui(ui, out, lang);
         self.browser_ui(ui.ctx(), out, lang);
         ui.separator();
-        if self.draft.is_none() {
+        let Some(draft) = &self.draft else {
             ui.horizontal(|ui| {
                 ui.spinner();
                 ui.label(t(lang, Text::Loading));
             });
+            return;
+        };
+        if draft.unreadable.is_some() {
+            self.unreadable_ui(ui, out, lang);
+            self.confirm_delete_ui(ui.ctx(), out, lang);
             return;
         }
         egui::Panel::bottom("composer_bottom")
