@@ -85,17 +85,10 @@ fn journal_thread(journal: Journal, jobs: std_mpsc::Receiver<JournalJob>) {
                 let _ = reply.send(result);
             }
             JournalJob::Export(filter, path, format, reply) => {
-                let result = std::fs::File::create(&path)
+                let result = journal
+                    .export_file(&filter, &path, format)
                     .map_err(|e| {
                         CoreError::Storage(format!("cannot write {}: {e}", path.display()))
-                    })
-                    .and_then(|file| {
-                        let out = std::io::BufWriter::new(file);
-                        match format {
-                            ExportFormat::Csv => journal.export_csv(&filter, out),
-                            ExportFormat::Json => journal.export_json(&filter, out),
-                        }
-                        .map_err(|e| CoreError::Storage(e.to_string()))
                     })
                     .map(|count| Outcome::Exported {
                         path: path.clone(),
