@@ -287,6 +287,8 @@ fn every_screen_renders_in_chinese() {
     );
     harness.get_by_label("至少需要一个资产编号");
     harness.get_by_label("申请新资产编号");
+    harness.get_by_label("撤销");
+    harness.get_by_label("重做");
     click(&mut harness, "资产");
     type_into(&mut harness, "企业全局编号", "EG0000000001");
     click(&mut harness, "列出资产");
@@ -1318,6 +1320,42 @@ fn undo_restores_a_removed_package_with_its_children_and_redo_removes_it() {
         value(&harness, "Package number").as_deref(),
         Some("PKG-UNDO")
     );
+}
+
+/// Typing is undone a pause at a time, also in the field being typed in (the keys undo the
+/// batch's history, not only the field's text).
+#[test]
+fn undo_takes_typing_back_a_pause_at_a_time() {
+    let dir = tempfile::tempdir().expect("dir");
+    let mut harness = app(dir.path(), Lang::En);
+    harness.run_ok();
+    open_composer(&mut harness);
+    type_into(&mut harness, "Channel code", "UNDO-A");
+    // The draft is saved after the typing has paused, which makes it a step of its own.
+    settle(&mut harness, |_| {
+        stored_bodies(dir.path())
+            .iter()
+            .any(|b| b.contains("UNDO-A"))
+    });
+    // One edit (a field's text replaced at once): one step whatever the machine's speed.
+    type_into(&mut harness, "Channel code", "UNDO-B");
+    let value = |h: &Harness<'static, DeskApp>, label: &str| h.get_by_label(label).value();
+    harness.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
+    harness.run_ok();
+    assert_eq!(value(&harness, "Channel code").as_deref(), Some("UNDO-A"));
+    harness.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
+    harness.run_ok();
+    assert_eq!(value(&harness, "Channel code").as_deref(), Some("SHOP"));
+    harness.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Y);
+    harness.run_ok();
+    assert_eq!(value(&harness, "Channel code").as_deref(), Some("UNDO-A"));
+    click(&mut harness, "Redo");
+    assert_eq!(value(&harness, "Channel code").as_deref(), Some("UNDO-B"));
+    // Opening another draft starts its own history.
+    click(&mut harness, "New");
+    click(&mut harness, "Delete assets");
+    use egui_kittest::kittest::NodeT as _;
+    assert!(harness.get_by_label("Undo").accesskit_node().is_disabled());
 }
 
 /// A stored draft that no longer parses opens read-only with the reason; *Export as is* writes
