@@ -1382,7 +1382,7 @@ fn an_unreadable_draft_opens_read_only_and_exports_as_is() {
         h.query_by_label_contains("This draft cannot be read")
             .is_some()
     });
-    harness.get_by_label_contains("Line 2, column");
+    harness.get_by_label("Line 2, column 31: orderList[0]: EOF while parsing a value");
     harness.get_by_label_contains("What is stored (63 bytes) is kept as it is.");
     assert!(harness.query_by_label("Submit batch").is_none());
     assert!(harness.get_by_label("Undo").accesskit_node().is_disabled());
