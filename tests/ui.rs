@@ -1413,6 +1413,32 @@ fn an_unreadable_draft_opens_read_only_and_exports_as_is() {
     click(&mut harness, "New purchase");
     settle(&mut harness, |_| stored_bodies(dir.path()).len() == 2);
     assert_eq!(stored_bodies(dir.path())[0], stored);
+    drop(harness);
+
+    // Bytes that are not even UTF-8 text (and a damaged name) are kept and exported whole too.
+    let bytes = b"{\"channelCode\": \"K\xFF\xFEL\"}\n".to_vec();
+    rusqlite::Connection::open(dir.path().join("data/drafts.sqlite3"))
+        .and_then(|db| {
+            db.execute(
+                "UPDATE drafts SET body = CAST(?1 AS TEXT), name = CAST(?2 AS TEXT), \
+                 updated_at = updated_at + 1000000 WHERE id = (SELECT min(id) FROM drafts)",
+                rusqlite::params![bytes, b"bad \xFF name".to_vec()],
+            )
+        })
+        .expect("damage the draft");
+    let mut harness = app(dir.path(), Lang::Zh);
+    harness.run_ok();
+    click(&mut harness, "订单");
+    settle(&mut harness, |h| {
+        h.query_by_label_contains("此草稿无法读取").is_some()
+    });
+    harness.get_by_label("第 1 行，第 19 列：channelCode: invalid unicode code point");
+    let exported = dir.path().join("bytes.json");
+    type_into(&mut harness, "文件", &exported.display().to_string());
+    click(&mut harness, "原样导出");
+    settle(&mut harness, |_| {
+        std::fs::read(&exported).is_ok_and(|b| b == bytes)
+    });
 }
 
 fn list_demo_assets(harness: &mut Harness<'static, DeskApp>) {

@@ -399,6 +399,7 @@ impl Service {
             Command::PickFile { .. }
             | Command::ImportOrderFile { .. }
             | Command::WriteFile { .. }
+            | Command::WriteBytes { .. }
             | Command::WriteTemplate { .. } => self.file_command(command).await,
             Command::LoadCatalog { .. }
             | Command::CatalogUsed { .. }
@@ -442,6 +443,13 @@ impl Service {
             Command::WriteFile { path, body } => {
                 let target = path.clone();
                 tokio::task::spawn_blocking(move || super::files::write_file(&target, &body))
+                    .await
+                    .map_err(|e| CoreError::File(e.to_string()))??;
+                Ok(Outcome::Written { path })
+            }
+            Command::WriteBytes { path, bytes } => {
+                let target = path.clone();
+                tokio::task::spawn_blocking(move || super::files::write_bytes(&target, &bytes))
                     .await
                     .map_err(|e| CoreError::File(e.to_string()))??;
                 Ok(Outcome::Written { path })

@@ -68,14 +68,20 @@ impl ComposerScreen {
             if let Ok(Outcome::Draft(d)) = &event.result {
                 // A draft that no longer parses (a damaged disk, another program) opens
                 // read-only with what it holds kept as stored, so that nothing saves over it.
-                let (batch, unreadable) = match parse_order_file(d.body.as_bytes()) {
-                    Ok(batch) => (batch, None),
+                let stored = d.body_bytes.as_deref().unwrap_or(d.body.as_bytes());
+                let (batch, unreadable) = match parse_order_file(stored) {
+                    // Bytes that are not UTF-8 are never taken as a batch to save over them.
+                    Ok(batch) if d.body_bytes.is_none() => (batch, None),
+                    Ok(_) => (
+                        BatchOrderRequest::default(),
+                        Some(Unreadable::not_text(stored)),
+                    ),
                     Err(e) => {
                         let unreadable = Unreadable {
                             line: e.line,
                             column: e.column,
                             what: e.what,
-                            stored: d.body.clone(),
+                            stored: stored.to_vec(),
                         };
                         (BatchOrderRequest::default(), Some(unreadable))
                     }

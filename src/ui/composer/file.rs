@@ -210,16 +210,16 @@ impl ComposerScreen {
         if path.is_empty() {
             return;
         }
-        let body = match (&draft.unreadable, batch_to_json(&draft.batch, true)) {
+        let path = PathBuf::from(path);
+        let command = match (&draft.unreadable, batch_to_json(&draft.batch, true)) {
             // A draft that cannot be read is written as it is stored, byte for byte.
-            (Some(unreadable), _) => unreadable.stored.clone(),
-            (None, Ok(body)) => body,
+            (Some(unreadable), _) => Command::WriteBytes {
+                path,
+                bytes: unreadable.stored.clone(),
+            },
+            (None, Ok(body)) => Command::WriteFile { path, body },
             // Nothing is written rather than an empty file.
             (None, Err(_)) => return,
-        };
-        let command = Command::WriteFile {
-            path: PathBuf::from(path),
-            body,
         };
         self.file.message = None;
         self.file.write_call.start(out.send(command));

@@ -73,7 +73,25 @@ struct Unreadable {
     line: usize,
     column: usize,
     what: String,
-    stored: String,
+    stored: Vec<u8>,
+}
+
+impl Unreadable {
+    /// Stored bytes that are not UTF-8 text: placed at the first byte that is not.
+    fn not_text(stored: &[u8]) -> Self {
+        let valid = match std::str::from_utf8(stored) {
+            Ok(text) => text,
+            Err(e) => std::str::from_utf8(&stored[..e.valid_up_to()]).unwrap_or_default(),
+        };
+        let line = valid.lines().count().max(1) + usize::from(valid.ends_with('\n'));
+        let column = valid.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+        Self {
+            line,
+            column,
+            what: format!("byte {} is not UTF-8 text", valid.len() + 1),
+            stored: stored.to_vec(),
+        }
+    }
 }
 
 #[derive(Default)]
@@ -206,5 +224,19 @@ impl ComposerScreen {
         if changed {
             self.edited();
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Unreadable;
+
+    #[test]
+    fn bytes_that_are_not_text_are_placed_at_the_first_bad_one() {
+        let stored = b"{\n  \"a\": \"x\xFF\"}";
+        let unreadable = Unreadable::not_text(stored);
+        assert_eq!((unreadable.line, unreadable.column), (2, 10));
+        assert_eq!(unreadable.what, "byte 12 is not UTF-8 text");
+        assert_eq!(unreadable.stored, stored);
     }
 }
