@@ -5,9 +5,10 @@
 //! own rhythm (`feed_state` every frame) would compare the batch every frame and clone it on
 //! every keystroke. Here the undoer is fed only at a checkpoint: once the typing has paused for
 //! `SETTLE`, and at once around an edit of the tree (so that each add, move or remove is a step
-//! of its own). A checkpoint clones the batch twice (the undoer's flux, then its stack) and
-//! compares it a few times; frames without edits touch nothing. The number of states kept
-//! shrinks as the batch grows, so the history stays within a few copies of a large batch.
+//! of its own). A checkpoint copies the batch once (twice for the first step after an undo) and
+//! compares it at most twice; frames without edits touch nothing. Opening a draft copies it once
+//! (the history's first state). The number of states kept is set by the batch's size when it
+//! opens, so the history of a large batch stays within a few copies of it.
 
 use std::time::{Duration, Instant};
 
@@ -35,6 +36,8 @@ pub(super) struct History {
     /// Kept beside the undoer so that drawing the buttons compares no batch.
     can_undo: bool,
     can_redo: bool,
+    /// The undoer may hold undone states, which the next step must drop.
+    holds_redos: bool,
 }
 
 impl History {
@@ -65,10 +68,15 @@ impl History {
         if self.pending.take().is_none() {
             return;
         }
-        // The first feed starts a change (and drops the redo steps it replaces); the second,
-        // with the same state, makes it a step (`stable_time` is zero).
-        self.undoer.feed_state(0.0, batch);
-        self.undoer.feed_state(0.0, batch);
+        if std::mem::take(&mut self.holds_redos) {
+            // Only feeding drops the undone states: the first feed starts a change (and drops
+            // them), the second, with the same state, makes it a step (`stable_time` is zero).
+            // A second copy of the batch, only for the first step after an undo.
+            self.undoer.feed_state(0.0, batch);
+            self.undoer.feed_state(0.0, batch);
+        } else {
+            self.undoer.add_undo(batch);
+        }
         self.can_undo = self.undoer.has_undo(batch);
         self.can_redo = false;
     }
@@ -100,6 +108,7 @@ impl History {
         let before = self.undoer.undo(batch).cloned()?;
         self.can_undo = self.undoer.has_undo(&before);
         self.can_redo = true;
+        self.holds_redos = true;
         Some(before)
     }
 
@@ -256,6 +265,35 @@ mod tests {
         assert_eq!(h.redo(&batch("ac")), None);
         assert_eq!(h.undo(&batch("ac")), Some(batch("a")));
         assert_eq!(h.redo(&batch("a")), Some(batch("ac")));
+    }
+
+    #[test]
+    fn steps_are_undone_and_redone_in_order() {
+        let mut h = History::default();
+        h.reset(&batch("a"));
+        for state in ["b", "c"] {
+            h.edited();
+            h.checkpoint(&batch(state));
+        }
+        assert_eq!(h.undo(&batch("c")), Some(batch("b")));
+        assert_eq!(h.undo(&batch("b")), Some(batch("a")));
+        assert!(!h.can_undo());
+        assert_eq!(h.undo(&batch("a")), None);
+        assert_eq!(h.redo(&batch("a")), Some(batch("b")));
+        assert_eq!(h.redo(&batch("b")), Some(batch("c")));
+        assert!(!h.can_redo());
+        // A step after the undone ones drops them: nothing to redo over it.
+        assert_eq!(h.undo(&batch("c")), Some(batch("b")));
+        h.edited();
+        h.checkpoint(&batch("d"));
+        h.edited();
+        h.checkpoint(&batch("e"));
+        assert_eq!(h.redo(&batch("e")), None);
+        assert_eq!(h.undo(&batch("e")), Some(batch("d")));
+        assert_eq!(h.undo(&batch("d")), Some(batch("b")));
+        assert_eq!(h.redo(&batch("b")), Some(batch("d")));
+        assert_eq!(h.redo(&batch("d")), Some(batch("e")));
+        assert_eq!(h.redo(&batch("e")), None);
     }
 
     #[test]
