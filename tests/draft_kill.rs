@@ -115,8 +115,28 @@ fn draft_saver_child() {
     }
 }
 
+/// The child, killed however the round ends (a failed round must not leave it saving).
+struct Saver(Child);
+
+impl Saver {
+    /// SIGKILL, and the child reaped.
+    fn kill(&mut self) {
+        self.0.kill().expect("SIGKILL");
+        self.0.wait().expect("reaped");
+    }
+}
+
+impl Drop for Saver {
+    fn drop(&mut self) {
+        if matches!(self.0.try_wait(), Ok(None)) {
+            let _ = self.0.kill();
+            let _ = self.0.wait();
+        }
+    }
+}
+
 /// Starts the child for `round`; its `saved N` lines arrive on the receiver.
-fn spawn_child(dir: &Path, round: u64) -> (Child, mpsc::Receiver<u64>) {
+fn spawn_child(dir: &Path, round: u64) -> (Saver, mpsc::Receiver<u64>) {
     let mut child = Command::new(std::env::current_exe().expect("test binary"))
         .args(["--ignored", "--exact", "draft_saver_child", "--nocapture"])
         .env(CHILD_DIR, dir)
@@ -136,7 +156,7 @@ fn spawn_child(dir: &Path, round: u64) -> (Child, mpsc::Receiver<u64>) {
             }
         }
     });
-    (child, rx)
+    (Saver(child), rx)
 }
 
 /// One round: the child saves until its `kill_after`-th answered save, is killed while saving
@@ -152,8 +172,7 @@ fn round(dir: &Path, round: u64, kill_after: u64) -> (u64, u64) {
             break;
         }
     }
-    child.kill().expect("SIGKILL");
-    child.wait().expect("reaped");
+    child.kill();
     // Every save the child saw answered before it died; the last one is the newest that must
     // be there.
     let answered = saves.iter().last().unwrap_or(kill_after);
@@ -204,7 +223,7 @@ fn drafts_survive_sigkill_while_saving() {
     }
     println!(
         "draft kill test: seed {seed}, {kills} SIGKILLs while saving, the stored draft whole \
-         each time ({in_flight} times the save in flight), {:.1} s",
+         each time (in {in_flight} of them the save in flight was committed), {:.1} s",
         started.elapsed().as_secs_f64()
     );
 }
