@@ -1351,6 +1351,11 @@ fn undo_takes_typing_back_a_pause_at_a_time() {
     assert_eq!(value(&harness, "Channel code").as_deref(), Some("UNDO-A"));
     click(&mut harness, "Redo");
     assert_eq!(value(&harness, "Channel code").as_deref(), Some("UNDO-B"));
+    // In the file's field the keys are the field's own: the batch stays as it is.
+    type_into(&mut harness, "File", "a.json");
+    harness.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
+    harness.run_ok();
+    assert_eq!(value(&harness, "Channel code").as_deref(), Some("UNDO-B"));
     // Opening another draft starts its own history.
     click(&mut harness, "New");
     click(&mut harness, "Delete assets");

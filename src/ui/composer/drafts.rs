@@ -313,7 +313,13 @@ impl ComposerScreen {
         let label = ui.label(t(lang, Text::DraftName));
         let name_edit = &mut self.drafts.name_edit;
         let rename = ui
-            .add(egui::TextEdit::singleline(name_edit).desired_width(230.0))
+            .add(
+                egui::TextEdit::singleline(name_edit)
+                    .id(super::history::own_field(
+                        super::history::OwnField::DraftName,
+                    ))
+                    .desired_width(230.0),
+            )
             .labelled_by(label.id);
         if rename.lost_focus()
             && let Some(draft) = &mut self.draft

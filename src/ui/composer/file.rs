@@ -287,6 +287,9 @@ impl ComposerScreen {
         let label = ui.label(t(lang, Text::OrderFile));
         ui.add(
             egui::TextEdit::singleline(&mut self.file.path)
+                .id(super::history::own_field(
+                    super::history::OwnField::FilePath,
+                ))
                 .hint_text(t(lang, Text::FileHint))
                 .desired_width(300.0),
         )

@@ -124,6 +124,17 @@ impl History {
     }
 }
 
+/// The composer's text fields that are not the batch's: there Ctrl+Z is the field's own.
+#[derive(Debug, Hash, Clone, Copy, PartialEq, Eq)]
+pub(super) enum OwnField {
+    FilePath,
+    DraftName,
+}
+
+pub(super) fn own_field(field: OwnField) -> egui::Id {
+    egui::Id::unique(("composer_own_field", field))
+}
+
 const UNDO: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::Z);
 const REDO: KeyboardShortcut =
     KeyboardShortcut::new(Modifiers::COMMAND.plus(Modifiers::SHIFT), Key::Z);
@@ -136,6 +147,13 @@ impl ComposerScreen {
         let editable = self.draft.as_ref().is_some_and(|d| d.unreadable.is_none());
         // A dialog over the composer keeps its keys.
         if !editable || ctx.memory(|m| m.top_modal_layer().is_some()) || self.picker.is_open() {
+            return;
+        }
+        let focused = ctx.memory(|m| m.focused());
+        if [OwnField::FilePath, OwnField::DraftName]
+            .into_iter()
+            .any(|f| focused == Some(own_field(f)))
+        {
             return;
         }
         // Ctrl+Shift+Z first: Ctrl+Z's pattern would match it too (egui ignores Shift there).
