@@ -162,9 +162,9 @@ impl ComposerScreen {
             (redo, !redo && i.consume_shortcut(&UNDO))
         });
         if undo {
-            self.step_back(false);
+            self.undo_or_redo(false);
         } else if redo {
-            self.step_back(true);
+            self.undo_or_redo(true);
         }
     }
 
@@ -206,15 +206,15 @@ impl ComposerScreen {
             )
             .on_hover_text(ui.ctx().format_shortcut(&REDO));
         if undo.clicked() {
-            self.step_back(false);
+            self.undo_or_redo(false);
         } else if redo.clicked() {
-            self.step_back(true);
+            self.undo_or_redo(true);
         }
     }
 
     /// Undoes (or redoes) one step: the batch is replaced, checked and saved again, and the
     /// selection moves up to the nearest node that still exists.
-    fn step_back(&mut self, redo: bool) {
+    fn undo_or_redo(&mut self, redo: bool) {
         let Some(draft) = &mut self.draft else {
             return;
         };
