@@ -58,9 +58,26 @@ fn main() {
         std::hint::black_box(value);
     }
 
+    // What an undo step costs beside the frame: a copy of the batch, and comparing two copies.
+    let batch = license_desk::core::files::parse_order_file(&bytes).expect("batch");
+    let (mut copies, mut compares, mut saves) = (Vec::new(), Vec::new(), Vec::new());
+    for _ in 0..RUNS {
+        let start = Instant::now();
+        let copy = batch.clone();
+        copies.push(start.elapsed());
+        let start = Instant::now();
+        assert!(std::hint::black_box(&copy) == &batch);
+        compares.push(start.elapsed());
+        let start = Instant::now();
+        let body = license_desk::core::wire::open::batch_to_json(&batch, false).expect("json");
+        saves.push(start.elapsed());
+        std::hint::black_box(body);
+    }
+
     let mut shown = Vec::new();
     let mut frames = Vec::new();
     let mut longest = Vec::new();
+    let (mut steps, mut undos) = (Vec::new(), Vec::new());
     for run in 0..RUNS {
         let home = dir.path().join(format!("run-{run}"));
         let mut harness = app(&home);
@@ -77,6 +94,9 @@ fn main() {
             harness.step();
             frames.push(start.elapsed());
         }
+        let (step, undo) = undo_frames(&mut harness);
+        steps.push(step);
+        undos.push(undo);
     }
 
     let parse_ms = median(&mut parse);
@@ -97,6 +117,26 @@ fn main() {
         longest_ms / parse_ms
     );
     println!("| composer: one frame with the batch open | {frame_ms:.2} ms | — |");
+    println!(
+        "| a copy of the batch (one undo state) | {:.1} ms | — |",
+        median(&mut copies)
+    );
+    println!(
+        "| comparing two equal copies of the batch | {:.1} ms | — |",
+        median(&mut compares)
+    );
+    println!(
+        "| the batch written as JSON for its autosave | {:.1} ms | — |",
+        median(&mut saves)
+    );
+    println!(
+        "| composer: the frame that makes typing an undo step (the batch copied) | {:.1} ms | — |",
+        median(&mut steps)
+    );
+    println!(
+        "| composer: the frame of an Undo (the batch replaced, checked, listed) | {:.1} ms | — |",
+        median(&mut undos)
+    );
     println!();
     sheet_import(dir.path());
 }
@@ -157,6 +197,33 @@ fn sheet_import(dir: &Path) {
     println!(
         "| composer: the longest frame while it loads (the UI thread's share) | {longest_ms:.1} ms | — |"
     );
+}
+
+/// Types in a field of the open batch, steps frames until the typing has become an undo step
+/// (0.7 s after it; a margin on top), then clicks Undo: answers the longest frame meanwhile
+/// (the one that copies the batch) and the Undo's frame.
+fn undo_frames(harness: &mut Harness<'static, DeskApp>) -> (Duration, Duration) {
+    harness.get_by_label("Channel code").focus();
+    harness.step();
+    harness.get_by_label("Channel code").type_text("X");
+    let typed = Instant::now();
+    let mut longest = Duration::ZERO;
+    while typed.elapsed() < Duration::from_millis(1_000) {
+        let start = Instant::now();
+        harness.step();
+        longest = longest.max(start.elapsed());
+    }
+    harness.get_by_label("Undo").click();
+    let start = Instant::now();
+    harness.step();
+    let undo = start.elapsed();
+    harness.step();
+    assert_eq!(
+        harness.get_by_label("Channel code").value().as_deref(),
+        Some("SHOP"),
+        "undone"
+    );
+    (longest, undo)
 }
 
 fn app(home: &Path) -> Harness<'static, DeskApp> {

@@ -191,6 +191,16 @@ order-file = File
 file-hint = a JSON or spreadsheet file, or drop one here
 loading-file = Loading
 draft-untouched = The draft was not changed.
+undo = Undo
+redo = Redo
+nothing-written = Nothing was written: a file already there is as it was.
+draft-unreadable = This draft cannot be read: it is open read-only and is never saved over.
+draft-unreadable-reason = Line { $line }, column { $column }: { $what }
+draft-unreadable-kept = What is stored ({ $bytes ->
+    [one] { $bytes } byte
+   *[other] { $bytes } bytes
+}) is kept as it is. Export it as is to repair it in an editor, then import the file.
+export-as-is = Export as is
 add-order = Add order
 add-asset = Add asset
 add-product = Add product

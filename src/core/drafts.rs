@@ -3,6 +3,7 @@
 use std::path::Path;
 use std::sync::{Mutex, PoisonError};
 
+use rusqlite::types::ValueRef;
 use rusqlite::{Connection, OptionalExtension};
 use serde::Serialize;
 
@@ -12,7 +13,12 @@ use serde::Serialize;
 pub struct Draft {
     pub id: i64,
     pub name: String,
+    /// The batch's JSON; empty when what is stored is not UTF-8 (then in `body_bytes`).
     pub body: String,
+    /// What is stored, byte for byte, when it is not UTF-8 text (something else wrote it):
+    /// kept so that it can be exported as it is.
+    #[serde(skip)]
+    pub body_bytes: Option<Vec<u8>>,
     pub hints: String,
     pub updated_at: i64,
 }
@@ -95,11 +101,16 @@ impl Drafts {
                 "SELECT id, name, body, hints, updated_at FROM drafts WHERE id = ?1",
                 [id],
                 |r| {
+                    let (body, body_bytes) = match std::str::from_utf8(stored_bytes(r, 2)?) {
+                        Ok(text) => (text.to_owned(), None),
+                        Err(_) => (String::new(), Some(stored_bytes(r, 2)?.to_vec())),
+                    };
                     Ok(Draft {
                         id: r.get(0)?,
-                        name: r.get(1)?,
-                        body: r.get(2)?,
-                        hints: r.get(3)?,
+                        name: lenient_text(r, 1)?,
+                        body,
+                        body_bytes,
+                        hints: lenient_text(r, 3)?,
                         updated_at: r.get(4)?,
                     })
                 },
@@ -116,11 +127,34 @@ impl Drafts {
         let rows = stmt.query_map([], |r| {
             Ok(DraftSummary {
                 id: r.get(0)?,
-                name: r.get(1)?,
-                hints: r.get(2)?,
+                name: lenient_text(r, 1)?,
+                hints: lenient_text(r, 2)?,
                 updated_at: r.get(3)?,
             })
         })?;
         rows.collect()
     }
+}
+
+/// A text column's stored bytes (a blob's too: something other than this console may have
+/// written the database).
+fn stored_bytes<'r>(r: &'r rusqlite::Row<'_>, column: usize) -> rusqlite::Result<&'r [u8]> {
+    match r.get_ref(column)? {
+        ValueRef::Text(bytes) | ValueRef::Blob(bytes) => Ok(bytes),
+        other => Err(rusqlite::Error::InvalidColumnType(
+            column,
+            String::new(),
+            other.data_type(),
+        )),
+    }
+}
+
+/// A name or hints as text even when damaged, so that one bad row never hides every draft;
+/// bytes that are not UTF-8 read as `?` (the bundled fonts have no U+FFFD to show).
+fn lenient_text(r: &rusqlite::Row<'_>, column: usize) -> rusqlite::Result<String> {
+    let bytes = stored_bytes(r, column)?;
+    Ok(match std::str::from_utf8(bytes) {
+        Ok(text) => text.to_owned(),
+        Err(_) => String::from_utf8_lossy(bytes).replace('\u{FFFD}', "?"),
+    })
 }

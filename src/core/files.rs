@@ -185,8 +185,12 @@ pub fn parse_order_file(bytes: &[u8]) -> Result<BatchOrderRequest, FileError> {
 /// Writes a file the user asked for, whole or not at all (a failed export never leaves an empty
 /// or half file behind).
 pub fn write_file(path: &Path, body: &str) -> Result<(), CoreError> {
-    write_atomic(path, body.as_bytes())
-        .map_err(|e| CoreError::File(format!("{}: {e}", path.display())))
+    write_bytes(path, body.as_bytes())
+}
+
+/// `write_file` for bytes that need not be text.
+pub fn write_bytes(path: &Path, bytes: &[u8]) -> Result<(), CoreError> {
+    write_atomic(path, bytes).map_err(|e| CoreError::File(format!("{}: {e}", path.display())))
 }
 
 /// Whether an OS file dialog can answer. Windows and macOS always have one; on Linux rfd asks

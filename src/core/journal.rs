@@ -230,6 +230,23 @@ impl Journal {
         Ok(entries.len())
     }
 
+    /// Writes the entries to `path` as CSV or JSON, whole or not at all (a failed export leaves
+    /// the file that was there as it was); returns how many.
+    pub fn export_file(
+        &self,
+        f: &JournalFilter,
+        path: &Path,
+        format: super::ExportFormat,
+    ) -> Result<usize, JournalError> {
+        let mut bytes = Vec::new();
+        let count = match format {
+            super::ExportFormat::Csv => self.export_csv(f, &mut bytes)?,
+            super::ExportFormat::Json => self.export_json(f, &mut bytes)?,
+        };
+        crate::private_files::write_atomic(path, &bytes)?;
+        Ok(count)
+    }
+
     /// Writes the entries as one JSON array; returns how many.
     pub fn export_json(
         &self,

@@ -202,6 +202,11 @@ pub enum Command {
         path: PathBuf,
         body: String,
     },
+    /// Bytes written as they are (a stored draft that cannot be read, exported as is).
+    WriteBytes {
+        path: PathBuf,
+        bytes: Vec<u8>,
+    },
     /// The order spreadsheet template (`.xlsx`).
     WriteTemplate {
         path: PathBuf,

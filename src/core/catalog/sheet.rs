@@ -9,6 +9,7 @@ use rust_xlsxwriter::{Format, Workbook, XlsxError};
 use serde_json::{Map, Value};
 
 use crate::core::sheet::columns::{COLUMNS, Level};
+use crate::private_files::write_atomic;
 use crate::wire::{MerchandiseEntry, ProductEntry};
 
 /// Cells of one row, by column.
@@ -57,7 +58,9 @@ pub fn write_catalog_sheet(
             };
         }
     }
-    book.save(path)?;
+    // Whole or not at all: a failed export leaves the file that was there as it was.
+    let bytes = book.save_to_buffer()?;
+    write_atomic(path, &bytes).map_err(XlsxError::IoError)?;
     Ok(rows.len())
 }
 

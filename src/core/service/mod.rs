@@ -86,17 +86,10 @@ fn journal_thread(journal: Journal, jobs: std_mpsc::Receiver<JournalJob>) {
                 let _ = reply.send(result);
             }
             JournalJob::Export(filter, path, format, reply) => {
-                let result = std::fs::File::create(&path)
+                let result = journal
+                    .export_file(&filter, &path, format)
                     .map_err(|e| {
                         CoreError::Storage(format!("cannot write {}: {e}", path.display()))
-                    })
-                    .and_then(|file| {
-                        let out = std::io::BufWriter::new(file);
-                        match format {
-                            ExportFormat::Csv => journal.export_csv(&filter, out),
-                            ExportFormat::Json => journal.export_json(&filter, out),
-                        }
-                        .map_err(|e| CoreError::Storage(e.to_string()))
                     })
                     .map(|count| Outcome::Exported {
                         path: path.clone(),
@@ -410,6 +403,7 @@ impl Service {
             Command::PickFile { .. }
             | Command::ImportOrderFile { .. }
             | Command::WriteFile { .. }
+            | Command::WriteBytes { .. }
             | Command::WriteTemplate { .. } => self.file_command(command).await,
             Command::LoadCatalog { .. }
             | Command::CatalogUsed { .. }
@@ -453,6 +447,13 @@ impl Service {
             Command::WriteFile { path, body } => {
                 let target = path.clone();
                 tokio::task::spawn_blocking(move || super::files::write_file(&target, &body))
+                    .await
+                    .map_err(|e| CoreError::File(e.to_string()))??;
+                Ok(Outcome::Written { path })
+            }
+            Command::WriteBytes { path, bytes } => {
+                let target = path.clone();
+                tokio::task::spawn_blocking(move || super::files::write_bytes(&target, &bytes))
                     .await
                     .map_err(|e| CoreError::File(e.to_string()))??;
                 Ok(Outcome::Written { path })

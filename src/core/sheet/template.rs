@@ -6,6 +6,7 @@ use std::path::Path;
 use rust_xlsxwriter::{ExcelDateTime, Format, Workbook, XlsxError};
 
 use super::columns::COLUMNS;
+use crate::private_files::write_atomic;
 
 /// The example rows: (column's English header, value). Dates are written as real dates.
 const EXAMPLES: &[&[(&str, &str)]] = &[
@@ -100,5 +101,7 @@ pub fn write_template(path: &Path) -> Result<(), XlsxError> {
     help.set_column_width(2, 22)?;
     help.set_column_width(3, 60)?;
     help.set_column_width(4, 50)?;
-    book.save(path)
+    // Whole or not at all: a failed write leaves the file that was there as it was.
+    let bytes = book.save_to_buffer()?;
+    write_atomic(path, &bytes).map_err(XlsxError::IoError)
 }

@@ -44,6 +44,7 @@ impl ComposerScreen {
         {
             return;
         }
+        self.before_step();
         let Some(draft) = &mut self.draft else {
             return;
         };
@@ -68,7 +69,7 @@ impl ComposerScreen {
             self.tree.select(next);
             self.tree.structure_changed();
             self.check.structure_changed();
-            self.edited();
+            self.stepped();
         }
     }
 }

@@ -7,7 +7,7 @@ use egui::RichText;
 
 use super::super::outbox::Outbox;
 use super::batch::{self, Template};
-use super::{ComposerScreen, Hints, OpenDraft};
+use super::{ComposerScreen, Hints, OpenDraft, Unreadable};
 use crate::core::files::parse_order_file;
 use crate::core::wire::BatchOrderRequest;
 use crate::core::wire::open::batch_to_json;
@@ -66,15 +66,33 @@ impl ComposerScreen {
         }
         if self.drafts.load_call.accept(event) {
             if let Ok(Outcome::Draft(d)) = &event.result {
-                // A draft is what this console saved; should it not parse, it opens empty
-                // rather than not at all, and the toast of the next save tells nothing is lost.
-                let batch = parse_order_file(d.body.as_bytes()).unwrap_or_default();
+                // A draft that no longer parses (a damaged disk, another program) opens
+                // read-only with what it holds kept as stored, so that nothing saves over it.
+                let stored = d.body_bytes.as_deref().unwrap_or(d.body.as_bytes());
+                let (batch, unreadable) = match parse_order_file(stored) {
+                    // Bytes that are not UTF-8 are never taken as a batch to save over them.
+                    Ok(batch) if d.body_bytes.is_none() => (batch, None),
+                    Ok(_) => (
+                        BatchOrderRequest::default(),
+                        Some(Unreadable::not_text(stored)),
+                    ),
+                    Err(e) => {
+                        let unreadable = Unreadable {
+                            line: e.line,
+                            column: e.column,
+                            what: e.what,
+                            stored: stored.to_vec(),
+                        };
+                        (BatchOrderRequest::default(), Some(unreadable))
+                    }
+                };
                 let hints = serde_json::from_str(&d.hints).unwrap_or_default();
                 self.open(OpenDraft {
                     id: Some(d.id),
                     name: d.name.clone(),
                     batch,
                     hints,
+                    unreadable,
                 });
             }
             return Some(Text::OpenDraft);
@@ -154,12 +172,15 @@ impl ComposerScreen {
             name,
             batch,
             hints: Hints::default(),
+            unreadable: None,
         });
     }
 
+    /// Shows `draft`, with a history of its own.
     pub(super) fn open(&mut self, draft: OpenDraft) {
         self.drafts.name_edit = draft.name.clone();
         self.drafts.changed_at = None;
+        self.history.reset(&draft.batch);
         self.draft = Some(draft);
         self.tree = super::tree::Tree::default();
         self.submit.forget();
@@ -169,6 +190,10 @@ impl ComposerScreen {
     /// Saves pending edits at once (before another draft replaces this one).
     pub(super) fn save_now(&mut self, out: &Outbox<'_>) {
         if self.drafts.changed_at.take().is_none() {
+            return;
+        }
+        // What was stored of an unreadable draft is all there is: never saved over.
+        if self.draft.as_ref().is_some_and(|d| d.unreadable.is_some()) {
             return;
         }
         if let Some(draft) = &mut self.draft {
@@ -224,6 +249,8 @@ impl ComposerScreen {
 
     pub(super) fn drafts_bar_ui(&mut self, ui: &mut egui::Ui, out: &Outbox<'_>, lang: Lang) {
         ui.horizontal_wrapped(|ui| {
+            self.undo_buttons_ui(ui, lang);
+            ui.separator();
             let current = self.draft.as_ref().and_then(|d| d.id);
             if let Some(id) = self.draft_choice_ui(ui, lang, current) {
                 self.save_now(out);
@@ -286,7 +313,13 @@ impl ComposerScreen {
         let label = ui.label(t(lang, Text::DraftName));
         let name_edit = &mut self.drafts.name_edit;
         let rename = ui
-            .add(egui::TextEdit::singleline(name_edit).desired_width(230.0))
+            .add(
+                egui::TextEdit::singleline(name_edit)
+                    .id(super::history::own_field(
+                        super::history::OwnField::DraftName,
+                    ))
+                    .desired_width(230.0),
+            )
             .labelled_by(label.id);
         if rename.lost_focus()
             && let Some(draft) = &mut self.draft

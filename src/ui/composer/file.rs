@@ -29,8 +29,11 @@ enum Picking {
 /// What the file bar says of the last file read or written.
 enum FileMessage {
     Exported(String),
-    /// Why the file could not be read or written.
+    /// Why the file could not be read.
     Failed(String),
+    /// Why the file could not be written (written whole or not at all: the file there, if
+    /// any, is as it was).
+    WriteFailed(String),
     /// The user stopped an import: nothing changed.
     Cancelled,
 }
@@ -119,6 +122,7 @@ impl ComposerScreen {
                         name: std::mem::take(name),
                         batch: std::mem::take(&mut **batch),
                         hints: Hints::default(),
+                        unreadable: None,
                     });
                     let file = std::path::Path::new(self.file.path.trim())
                         .file_name()
@@ -136,7 +140,7 @@ impl ComposerScreen {
             self.file.message = Some(match &event.result {
                 Ok(Outcome::Written { path }) => FileMessage::Exported(path.display().to_string()),
                 Ok(_) => return Some(Text::ExportFile),
-                Err(e) => FileMessage::Failed(e.to_string()),
+                Err(e) => FileMessage::WriteFailed(e.to_string()),
             });
             return Some(Text::ExportFile);
         }
@@ -206,17 +210,32 @@ impl ComposerScreen {
         if path.is_empty() {
             return;
         }
-        let body = match batch_to_json(&draft.batch, true) {
-            Ok(body) => body,
+        let path = PathBuf::from(path);
+        let command = match (&draft.unreadable, batch_to_json(&draft.batch, true)) {
+            // A draft that cannot be read is written as it is stored, byte for byte.
+            (Some(unreadable), _) => Command::WriteBytes {
+                path,
+                bytes: unreadable.stored.clone(),
+            },
+            (None, Ok(body)) => Command::WriteFile { path, body },
             // Nothing is written rather than an empty file.
-            Err(_) => return,
-        };
-        let command = Command::WriteFile {
-            path: PathBuf::from(path),
-            body,
+            (None, Err(_)) => return,
         };
         self.file.message = None;
         self.file.write_call.start(out.send(command));
+    }
+
+    /// *Export as is*: to the file typed in the bar, else to one chosen in a dialog.
+    pub(super) fn export_as_is(&mut self, out: &Outbox<'_>) {
+        if self.file.path.trim().is_empty() {
+            self.pick(out, Picking::Export);
+        } else {
+            self.export(out);
+        }
+    }
+
+    pub(super) fn export_busy(&self) -> bool {
+        self.file.write_call.is_waiting()
     }
 
     pub(super) fn dropped_files_ui(&mut self, ui: &egui::Ui, out: &Outbox<'_>) {
@@ -253,6 +272,10 @@ impl ComposerScreen {
                 ui.colored_label(ui.visuals().error_fg_color, why);
                 ui.label(RichText::new(t(lang, Text::DraftUntouched)).weak());
             }
+            Some(FileMessage::WriteFailed(why)) => {
+                ui.colored_label(ui.visuals().error_fg_color, why);
+                ui.label(RichText::new(tr!(lang, "nothing-written")).weak());
+            }
             Some(FileMessage::Cancelled) => {
                 ui.label(tr!(lang, "import-cancelled"));
             }
@@ -264,6 +287,9 @@ impl ComposerScreen {
         let label = ui.label(t(lang, Text::OrderFile));
         ui.add(
             egui::TextEdit::singleline(&mut self.file.path)
+                .id(super::history::own_field(
+                    super::history::OwnField::FilePath,
+                ))
                 .hint_text(t(lang, Text::FileHint))
                 .desired_width(300.0),
         )

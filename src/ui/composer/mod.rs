@@ -12,12 +12,14 @@ mod drafts;
 mod fields;
 mod file;
 mod forms;
+mod history;
 mod node;
 mod numbers;
 mod picker;
 mod preview;
 mod submit;
 mod tree;
+mod unreadable;
 
 use serde::{Deserialize, Serialize};
 
@@ -61,6 +63,36 @@ struct OpenDraft {
     name: String,
     batch: BatchOrderRequest,
     hints: Hints,
+    /// A stored draft that could not be read: shown read-only, never saved over.
+    unreadable: Option<Unreadable>,
+}
+
+/// What is kept of a stored draft that does not parse: the stored text as it is (exported
+/// byte for byte) and why it could not be read.
+struct Unreadable {
+    /// Where the text stops parsing (1-based), and why.
+    line: usize,
+    column: usize,
+    what: String,
+    stored: Vec<u8>,
+}
+
+impl Unreadable {
+    /// Stored bytes that are not UTF-8 text: placed at the first byte that is not.
+    fn not_text(stored: &[u8]) -> Self {
+        let valid = match std::str::from_utf8(stored) {
+            Ok(text) => text,
+            Err(e) => std::str::from_utf8(&stored[..e.valid_up_to()]).unwrap_or_default(),
+        };
+        let line = valid.lines().count().max(1) + usize::from(valid.ends_with('\n'));
+        let column = valid.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+        Self {
+            line,
+            column,
+            what: format!("byte {} is not UTF-8 text", valid.len() + 1),
+            stored: stored.to_vec(),
+        }
+    }
 }
 
 #[derive(Default)]
@@ -73,6 +105,7 @@ pub struct ComposerScreen {
     numbers: numbers::Numbers,
     submit: submit::Submit,
     picker: picker::Picker,
+    history: history::History,
 }
 
 impl ComposerScreen {
@@ -98,6 +131,7 @@ impl ComposerScreen {
     }
 
     fn edited(&mut self) {
+        self.history.edited();
         // A changed batch is not the one whose result is shown.
         self.submit.forget();
         self.check.changed();
@@ -111,16 +145,23 @@ impl ComposerScreen {
         if let Some(draft) = &self.draft {
             self.check.run_if_needed(&draft.batch);
         }
+        self.undo_shortcuts(ui.ctx());
+        self.settle_history(ui.ctx());
         self.autosave(ui.ctx(), out);
         self.drafts_bar_ui(ui, out, lang);
         self.file_bar_ui(ui, out, lang);
         self.browser_ui(ui.ctx(), out, lang);
         ui.separator();
-        if self.draft.is_none() {
+        let Some(draft) = &self.draft else {
             ui.horizontal(|ui| {
                 ui.spinner();
                 ui.label(t(lang, Text::Loading));
             });
+            return;
+        };
+        if draft.unreadable.is_some() {
+            self.unreadable_ui(ui, out, lang);
+            self.confirm_delete_ui(ui.ctx(), out, lang);
             return;
         }
         egui::Panel::bottom("composer_bottom")
@@ -184,5 +225,19 @@ impl ComposerScreen {
         if changed {
             self.edited();
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Unreadable;
+
+    #[test]
+    fn bytes_that_are_not_text_are_placed_at_the_first_bad_one() {
+        let stored = b"{\n  \"a\": \"x\xFF\"}";
+        let unreadable = Unreadable::not_text(stored);
+        assert_eq!((unreadable.line, unreadable.column), (2, 10));
+        assert_eq!(unreadable.what, "byte 12 is not UTF-8 text");
+        assert_eq!(unreadable.stored, stored);
     }
 }

@@ -31,6 +31,7 @@ impl ComposerScreen {
         if !self.numbers.call.accept(event) {
             return None;
         }
+        self.before_step();
         if let (Ok(Outcome::Shellnums(nums)), Some(target), Some(draft)) = (
             &event.result,
             self.numbers.target.take(),
@@ -38,7 +39,7 @@ impl ComposerScreen {
         ) && let Some(NodeMut::Asset(asset)) = node::resolve_mut(&mut draft.batch, &target)
         {
             asset.asset_nos.extend(nums.iter().cloned());
-            self.edited();
+            self.stepped();
         }
         Some(Text::GetAssetNumbers)
     }
@@ -46,6 +47,7 @@ impl ComposerScreen {
     /// Numbers from the asset-numbers screen: into the selected asset, else the first asset
     /// without numbers, else the first asset; the asset is shown.
     pub fn receive_numbers(&mut self, nums: Vec<String>) {
+        self.before_step();
         let Some(draft) = &mut self.draft else {
             return;
         };
@@ -72,7 +74,7 @@ impl ComposerScreen {
         }
         self.tree.reveal(&target);
         self.tree.select(target);
-        self.edited();
+        self.stepped();
     }
 
     /// How many numbers, and the button that asks for them for the asset `selected`.

@@ -29,6 +29,13 @@ pub(super) struct Picker {
     customer_query: String,
 }
 
+impl Picker {
+    /// Whether the catalog's search window is open (it keeps its own keys).
+    pub(super) fn is_open(&self) -> bool {
+        self.open.is_some()
+    }
+}
+
 struct Choosing {
     under: NodeId,
     what: Add,
@@ -125,6 +132,7 @@ impl ComposerScreen {
     }
 
     fn add_chosen(&mut self, choosing: &Choosing, chosen: Chosen, out: &Outbox<'_>) {
+        self.before_step();
         let Some(draft) = &mut self.draft else {
             return;
         };
@@ -150,7 +158,7 @@ impl ComposerScreen {
         self.tree.select(added);
         self.tree.structure_changed();
         self.check.structure_changed();
-        self.edited();
+        self.stepped();
     }
 }
 
