@@ -1,5 +1,6 @@
 //! Load benchmark of the embedded platform (issue 3, "Load"): `cargo bench --bench load`, or
-//! `cargo bench --bench load -- 1 5` for some scenarios only.
+//! `cargo bench --bench load -- 1 5` for some scenarios only (6: small reads during the largest
+//! allowed batch).
 //!
 //! Everything runs on this machine over 127.0.0.1: the platform (and a bare axum server for
 //! the small-call baseline) on its own multi-thread tokio runtime, the HTTP client on another.
@@ -61,6 +62,12 @@ const LIST_SETUP_ORDERS: usize = 1000;
 const LIST_SETUP_ASSETS_PER_ORDER: usize = 10;
 const LIST_REPS: usize = 10;
 /// Scenario 5.
+/// Scenario 6: the largest batch the limits allow (10,000 orders × 2 asset numbers × 5
+/// products: 20,000 asset numbers, 100,000 product instances).
+const BUSY_ORDERS: usize = 10_000;
+const BUSY_REPS: usize = 3;
+const QUERY_PATH: &str = "/order/api/order/v1/enterprise/user/query";
+
 const SMALL_CLIENTS: usize = 8;
 const SMALL_WARMUP: Duration = Duration::from_millis(500);
 /// The platform and the bare handler are measured in alternating rounds, so that a change of
@@ -106,6 +113,9 @@ fn main() {
     }
     if wanted("5") {
         rows.push(small_calls_scenario(&server_rt, &client_rt));
+    }
+    if wanted("6") {
+        rows.push(busy_writer_scenario(&server_rt, &client_rt));
     }
     print_table(&rows, started.elapsed());
 }
@@ -1233,4 +1243,69 @@ async fn run_clients(
         all.extend(t.expect("client task"));
     }
     (all, started.elapsed())
+}
+
+/// Scenario 6: another client's small read (a customer query: a read, and its nonce spent)
+/// while the largest batch the limits allow is applied, beside the same read alone.
+fn busy_writer_scenario(server_rt: &Runtime, client_rt: &Runtime) -> Row {
+    eprintln!("[6] small reads during the largest allowed batch, {BUSY_REPS} reps");
+    let p = Platform::start(server_rt, client_rt);
+    let uris = product_uris(5);
+    let query = [("channelCode", "CRM"), ("channelCustomerId", "LOAD-NOBODY")];
+    let read = |c: Client| async move {
+        let (took, status, _) = timed(c.call(Method::GET, QUERY_PATH, &query, None)).await;
+        assert_eq!(status, 200, "query");
+        took
+    };
+    let (mut during, mut alone, mut batches) = (Vec::new(), Vec::new(), Vec::new());
+    for rep in 0..=BUSY_REPS {
+        let orders: Vec<Value> = (0..BUSY_ORDERS)
+            .map(|i| {
+                let n = (rep * BUSY_ORDERS + i) * 2;
+                let assets = [format!("6{n:09}"), format!("6{:09}", n + 1)];
+                new_buy(i + 1, "LOAD-BUSY", &assets, &uris)
+            })
+            .collect();
+        let body = batch_body(&format!("LOAD-BUSY-{rep}"), orders);
+        let client = p.client.clone();
+        let (took, reads) = client_rt.block_on(async {
+            let batch = tokio::spawn(async move { timed(client.batch(body)).await });
+            let mut reads = Vec::new();
+            while !batch.is_finished() {
+                reads.push(read(p.client.clone()).await);
+            }
+            let (took, status, bytes) = batch.await.expect("the batch task");
+            assert_eq!(
+                data_of(status, &bytes).as_array().map(Vec::len),
+                Some(BUSY_ORDERS)
+            );
+            (took, reads)
+        });
+        let quiet: Vec<Duration> = client_rt.block_on(async {
+            let mut quiet = Vec::new();
+            for _ in 0..reads.len().max(20) {
+                quiet.push(read(p.client.clone()).await);
+            }
+            quiet
+        });
+        if rep > 0 {
+            batches.push(took);
+            during.extend(reads);
+            alone.extend(quiet);
+        }
+    }
+    p.stop(server_rt);
+    batches.sort_unstable();
+    let longest = batches.last().copied().unwrap_or_default();
+    Row {
+        scenario: format!(
+            "6. small read (customer query) while the largest allowed batch runs ({BUSY_ORDERS} orders × 2 asset numbers × 5 products; the batch took at most {})",
+            fmt_dur(longest)
+        ),
+        unit: "reads",
+        platform: Measured::sequential(during, 1),
+        baseline_name: "the same read with nothing else running",
+        baseline: Measured::sequential(alone, 1),
+        target: Target::Informational,
+    }
 }
