@@ -17,7 +17,7 @@ mod catalog_cli;
 mod terminal;
 
 use clap::{Args, Parser, Subcommand};
-use license_desk::platform::{self, Config, Region, Server};
+use license_desk::platform::{self, Config, ConnectionLimits, Region, Server};
 
 #[derive(Parser)]
 #[command(
@@ -101,6 +101,17 @@ struct ServeArgs {
     /// Lifetime of an access token, in seconds.
     #[arg(long, default_value_t = 7 * 24 * 3600)]
     token_lifetime: u64,
+    /// Connections open at once; one more is answered 503 and closed. At most the open-file
+    /// limit (raised to its hard limit at start) less a margin for the database.
+    #[arg(long, default_value_t = 1024)]
+    max_connections: usize,
+    /// Seconds a request's head may take, counted from when the connection opens or answered
+    /// its previous request (so also how long an idle connection is kept).
+    #[arg(long, default_value_t = 10.0)]
+    header_timeout: f64,
+    /// Seconds a request's body may take once its head has arrived.
+    #[arg(long, default_value_t = 30.0)]
+    body_timeout: f64,
 }
 
 #[derive(Subcommand)]
@@ -285,12 +296,14 @@ fn init_logging(default: &str) {
 
 fn serve(args: ServeArgs) -> Result<(), String> {
     init_logging("info");
+    let connections = connection_limits(&args)?;
     let data = args.data.map_or_else(default_data_dir, Ok)?;
     let mut config = Config::new(&data, args.listen);
     config.region = Region::from_digit(args.region).unwrap_or_default();
     config.nonce_window = Duration::from_secs(args.nonce_window);
     config.token_lifetime = Duration::from_secs(args.token_lifetime);
     config.token_reuse_margin = config.token_reuse_margin.min(config.token_lifetime / 2);
+    config.connections = connections;
     config.activities = args.activities;
 
     let runtime = tokio::runtime::Runtime::new().map_err(|e| format!("cannot start tokio: {e}"))?;
@@ -307,6 +320,50 @@ fn serve(args: ServeArgs) -> Result<(), String> {
         tracing::info!("stopped");
         Ok(())
     })
+}
+
+/// The connection limits asked for, within what the process may open.
+fn connection_limits(args: &ServeArgs) -> Result<ConnectionLimits, String> {
+    let seconds = |name: &str, v: f64| {
+        Duration::try_from_secs_f64(v)
+            .ok()
+            .filter(|d| !d.is_zero())
+            .ok_or_else(|| format!("--{name} must be a positive number of seconds, not {v}"))
+    };
+    // Files the database, the log and the listener keep open besides the connections.
+    const OWN_FILES: u64 = 64;
+    let files = open_file_limit();
+    let most = usize::try_from(files.saturating_sub(OWN_FILES)).unwrap_or(usize::MAX);
+    if args.max_connections == 0 || args.max_connections > most {
+        return Err(format!(
+            "--max-connections must be between 1 and {most} (the open-file limit {files} less {OWN_FILES}), not {}",
+            args.max_connections
+        ));
+    }
+    Ok(ConnectionLimits {
+        max_connections: args.max_connections,
+        header_timeout: seconds("header-timeout", args.header_timeout)?,
+        body_timeout: seconds("body-timeout", args.body_timeout)?,
+    })
+}
+
+/// Raises the soft limit on open files to the hard one (systems start servers at 1024 or
+/// less) and answers the limit now in force.
+#[cfg(unix)]
+fn open_file_limit() -> u64 {
+    match rlimit::increase_nofile_limit(u64::MAX) {
+        Ok(n) => n,
+        Err(e) => {
+            tracing::warn!(error = %e, "cannot raise the open-file limit");
+            rlimit::getrlimit(rlimit::Resource::NOFILE).map_or(1024, |(soft, _)| soft)
+        }
+    }
+}
+
+/// Windows has no such per-process limit on sockets.
+#[cfg(not(unix))]
+fn open_file_limit() -> u64 {
+    u64::MAX
 }
 
 /// Waits for Ctrl-C or SIGTERM; on SIGHUP reads the activities file again.

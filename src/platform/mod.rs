@@ -8,9 +8,11 @@ pub mod auth;
 pub mod error;
 mod http;
 pub mod ids;
+mod listen;
 pub mod rules;
 mod server;
 mod shared;
 pub mod store;
 
+pub use listen::ConnectionLimits;
 pub use server::{Config, Region, Server, StartError, create_app};

@@ -13,6 +13,7 @@ use super::activities::Activities;
 use super::apps::{self, AppCredentials};
 use super::auth::{self, Tokens};
 use super::error::OpError;
+use super::listen::{self, ConnectionLimits};
 use super::rules::orders;
 use super::shared::{AppState, Shared};
 use super::store::Store;
@@ -58,6 +59,7 @@ pub struct Config {
     pub token_reuse_margin: Duration,
     /// The activities file (`serve --activities`); none means no activity exists.
     pub activities: Option<PathBuf>,
+    pub connections: ConnectionLimits,
 }
 
 impl Config {
@@ -72,6 +74,7 @@ impl Config {
             token_lifetime: Duration::from_secs(7 * 24 * 3600),
             token_reuse_margin: Duration::from_secs(12 * 3600),
             activities: None,
+            connections: ConnectionLimits::default(),
         }
     }
 }
@@ -137,18 +140,16 @@ impl Server {
             nonce_window_ms: millis(config.nonce_window),
             pending_batches: tokio::sync::Notify::new(),
             activities: RwLock::new(Arc::new(activities)),
+            body_timeout: config.connections.body_timeout,
         });
         let (stop, stopped) = watch::channel(false);
         let app = super::http::router(Arc::clone(&shared));
-        let mut http_stop = stopped.clone();
-        let http = tokio::spawn(async move {
-            let serve = axum::serve(listener, app).with_graceful_shutdown(async move {
-                let _ = http_stop.wait_for(|s| *s).await;
-            });
-            if let Err(e) = serve.await {
-                tracing::error!(error = %e, "the HTTP server stopped");
-            }
-        });
+        let http = tokio::spawn(listen::serve(
+            listener,
+            app,
+            config.connections,
+            stopped.clone(),
+        ));
         let worker = tokio::spawn(batch_worker(Arc::clone(&shared), stopped.clone()));
         let pruner = tokio::spawn(pruner(Arc::clone(&shared), stopped));
         Ok(Server {

@@ -20,6 +20,8 @@ pub struct Shared {
     pub pending_batches: Notify,
     /// The activities in force; replaced whole when the file is read again.
     pub activities: RwLock<Arc<Activities>>,
+    /// A request's body must have arrived within this.
+    pub body_timeout: std::time::Duration,
 }
 
 pub type AppState = Arc<Shared>;

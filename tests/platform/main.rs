@@ -4,6 +4,7 @@ mod activities;
 mod auth;
 mod bad_input;
 mod common;
+mod connections;
 mod customers;
 mod limits;
 mod locks;

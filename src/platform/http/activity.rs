@@ -91,7 +91,7 @@ impl FromRequest<AppState> for ClaimCall {
         let admission = admit(state, &parts, scopes::ACTIVITY)
             .await
             .map_err(ActivityFailure::before_body)?;
-        let body = json_body(&parts.headers, body).await;
+        let body = json_body(&parts.headers, body, state.body_timeout).await;
         Ok(Self { admission, body })
     }
 }

@@ -2,6 +2,7 @@
 //! (403), the `g_nonce` (format, then single use), and the body (size, type, JSON shape).
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use axum::body::Body;
 use axum::http::request::Parts;
@@ -236,8 +237,13 @@ pub struct JsonBody<T> {
     pub unread: bool,
 }
 
-/// Reads and parses a JSON body, naming the field path of any error.
-pub async fn json_body<T: FromJson>(headers: &HeaderMap, body: Body) -> JsonBody<T> {
+/// Reads and parses a JSON body, naming the field path of any error. A body that has not
+/// arrived within `timeout` is refused (and the connection closed, freeing what was read).
+pub async fn json_body<T: FromJson>(
+    headers: &HeaderMap,
+    body: Body,
+    timeout: Duration,
+) -> JsonBody<T> {
     let unread = |e| JsonBody {
         value: Err(e),
         unread: true,
@@ -266,9 +272,18 @@ pub async fn json_body<T: FromJson>(headers: &HeaderMap, body: Body) -> JsonBody
     if declared.is_some_and(|n| n > MAX_BODY as u64) {
         return unread(too_large());
     }
-    let bytes = match axum::body::to_bytes(body, MAX_BODY).await {
-        Ok(bytes) => bytes,
-        Err(_) => return unread(too_large()),
+    let bytes = match tokio::time::timeout(timeout, axum::body::to_bytes(body, MAX_BODY)).await {
+        Ok(Ok(bytes)) => bytes,
+        Ok(Err(_)) => return unread(too_large()),
+        Err(_) => {
+            return unread(OpError::invalid(
+                "body",
+                format!(
+                    "did not arrive within {}; send it whole at once",
+                    seconds(timeout)
+                ),
+            ));
+        }
     };
     // serde reads a struct from an array by position; the interface's bodies are objects.
     let value = if bytes.trim_ascii_start().first() == Some(&b'[') {
@@ -289,5 +304,14 @@ pub async fn json_body<T: FromJson>(headers: &HeaderMap, body: Body) -> JsonBody
     JsonBody {
         value,
         unread: false,
+    }
+}
+
+/// `30 s`, `0.3 s`.
+pub fn seconds(d: Duration) -> String {
+    if d.subsec_millis() == 0 {
+        format!("{} s", d.as_secs())
+    } else {
+        format!("{:.1} s", d.as_secs_f64())
     }
 }

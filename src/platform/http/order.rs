@@ -130,7 +130,7 @@ impl<T: FromJson + Send> FromRequest<AppState> for Call<T> {
         let admission = admit(state, &parts, scopes::ORDER)
             .await
             .map_err(OrderFailure::before_body)?;
-        let body = json_body(&parts.headers, body).await;
+        let body = json_body(&parts.headers, body, state.body_timeout).await;
         Ok(Self {
             admission,
             body: body.value,

@@ -21,11 +21,12 @@ pub async fn issue(State(s): State<AppState>, req: Request) -> Response {
     let Some((app_key, secret)) = basic(&parts.headers) else {
         return invalid_client("HTTP Basic authentication with the app key and secret is required");
     };
-    let Ok(form) = axum::body::to_bytes(body, MAX_FORM).await else {
+    let read = tokio::time::timeout(s.body_timeout, axum::body::to_bytes(body, MAX_FORM));
+    let Ok(Ok(form)) = read.await else {
         return error(
             StatusCode::BAD_REQUEST,
             "invalid_request",
-            "the form body is too large",
+            "the form body is too large or did not arrive in time",
         );
     };
     let grant: Option<String> = form_urlencoded::parse(&form)
