@@ -20,6 +20,23 @@ pub fn create_private_dir(dir: &Path) -> io::Result<()> {
     Ok(())
 }
 
+/// Makes `path` a file only the user can read and write, creating it empty if it is missing.
+/// SQLite gives a database's `-wal` and `-shm` files the database file's permissions, so a
+/// database opened after this stays private whole.
+pub fn ensure_private_file(path: &Path) -> io::Result<()> {
+    let mut options = std::fs::OpenOptions::new();
+    options.create(true).append(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    options.open(path)?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o600))?;
+    }
+    Ok(())
+}
+
 /// Replaces `path` with `bytes`: a private temporary file beside it is written and synced,
 /// renamed over `path`, and the folder synced, so that a crash or a power cut leaves either the
 /// old file or the new one, never half of one. Writers of the same path never share a

@@ -124,6 +124,7 @@ impl Journal {
         if let Some(dir) = path.parent() {
             crate::private_files::create_private_dir(dir)?;
         }
+        crate::private_files::ensure_private_file(path)?;
         let conn = Connection::open(path)?;
         conn.busy_timeout(std::time::Duration::from_secs(5))?;
         conn.pragma_update(None, "journal_mode", "WAL")?;

@@ -18,7 +18,7 @@ use super::rules::orders;
 use super::shared::{AppState, Shared};
 use super::store::Store;
 use crate::clock::now_ms;
-use crate::private_files::create_private_dir;
+use crate::private_files::{create_private_dir, ensure_private_file};
 
 /// The platform's region: the first digit of the asset numbers it hands out.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -209,10 +209,12 @@ fn lock_data_dir(dir: &Path) -> Result<File, StartError> {
         source,
     })?;
     let path = dir.join("platform.lock");
-    let file = File::create(&path).map_err(|source| StartError::DataDir {
-        path: path.clone(),
-        source,
-    })?;
+    let file = ensure_private_file(&path)
+        .and_then(|()| File::options().write(true).open(&path))
+        .map_err(|source| StartError::DataDir {
+            path: path.clone(),
+            source,
+        })?;
     match file.try_lock() {
         Ok(()) => Ok(file),
         Err(std::fs::TryLockError::WouldBlock) => Err(StartError::DataDirInUse(dir.to_owned())),

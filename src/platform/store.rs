@@ -67,6 +67,8 @@ impl Store {
     /// starts the writer thread (it ends when the store is dropped).
     pub fn open(data_dir: &Path) -> rusqlite::Result<Store> {
         let path = data_dir.join(DB_FILE);
+        crate::private_files::ensure_private_file(&path)
+            .map_err(|e| storage_failure(format!("cannot create {}: {e}", path.display())))?;
         let mut writer = open_connection(&path)?;
         migrate(&mut writer)?;
         let checkpointer = open_connection(&path)?;

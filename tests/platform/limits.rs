@@ -89,3 +89,26 @@ async fn a_batch_over_a_limit_is_refused_naming_it_and_writes_nothing() {
     assert_eq!(reply.body["code"], 0, "{}", reply.body);
     assert_eq!(p.count("merchandises"), 200);
 }
+
+/// The data directory and every file in it are the user's alone (license passwords are in
+/// it), also a database an older version left readable by others.
+#[cfg(unix)]
+#[tokio::test]
+async fn the_data_directory_is_private_to_the_user() {
+    use std::os::unix::fs::PermissionsExt;
+    let mode =
+        |p: &std::path::Path| std::fs::metadata(p).expect("metadata").permissions().mode() & 0o777;
+    let mut p = Platform::start().await;
+    let db = p.dir.path().join("platform.sqlite3");
+    std::fs::set_permissions(&db, std::fs::Permissions::from_mode(0o644)).expect("chmod");
+    p.restart().await;
+    assert_eq!(mode(p.dir.path()), 0o700);
+    let files: Vec<_> = std::fs::read_dir(p.dir.path())
+        .expect("dir")
+        .map(|e| e.expect("entry").path())
+        .collect();
+    assert!(files.len() >= 3, "{files:?}");
+    for file in files {
+        assert_eq!(mode(&file), 0o600, "{}", file.display());
+    }
+}

@@ -64,6 +64,7 @@ impl Catalog {
             // A failure shows as the database's own when it opens.
             let _ = crate::private_files::create_private_dir(dir);
         }
+        let _ = crate::private_files::ensure_private_file(path);
         let conn = Connection::open(path)?;
         conn.busy_timeout(std::time::Duration::from_secs(5))?;
         conn.pragma_update(None, "journal_mode", "WAL")?;
