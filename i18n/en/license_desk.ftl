@@ -505,6 +505,7 @@ problem-customer-id = required when the channel customer id is empty
 problem-source-order = required: a { $op } order of the cloud license type { $license } names the order it changes
 problem-blank = must not be blank
 problem-spaces = must not contain spaces or control characters
+problem-controls = must not contain control characters (such as NUL or ESC)
 problem-not-email = must be an e-mail address
 problem-not-url = an http:// or https:// address is required
 problem-negative = must not be negative

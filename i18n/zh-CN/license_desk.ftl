@@ -433,6 +433,7 @@ problem-customer-id = 渠道客户编号为空时必填
 problem-source-order = 必填：云授权类型 { $license } 的{ $op }订单须指明所变更的订单
 problem-blank = 不能为空
 problem-spaces = 不能包含空格或控制字符
+problem-controls = 不能含控制字符（如 NUL、ESC）
 problem-not-email = 须为电子邮件地址
 problem-not-url = 须为 http:// 或 https:// 地址
 problem-negative = 不能为负数

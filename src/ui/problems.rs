@@ -83,6 +83,7 @@ pub fn kind_words(lang: Lang, kind: &ProblemKind) -> String {
             tr!(lang, "at-most-chars", n = n)
         }
         SpacesOrControls => tr!(lang, "problem-spaces"),
+        Controls => tr!(lang, "problem-controls"),
         NotMobile => t(lang, Text::NotMobile).to_owned(),
         NotEmail => tr!(lang, "problem-not-email"),
         NotHttpUrl => tr!(lang, "problem-not-url"),
@@ -195,6 +196,7 @@ mod tests {
             Blank,
             TooLong { max: 64 },
             SpacesOrControls,
+            Controls,
             NotMobile,
             NotEmail,
             NotHttpUrl,

@@ -112,3 +112,63 @@ async fn the_data_directory_is_private_to_the_user() {
         assert_eq!(mode(&file), 0o600, "{}", file.display());
     }
 }
+
+/// Identifiers: control characters refused, a path id held to the same length as in a body,
+/// compressed bodies refused rather than misread; leading and trailing spaces are trimmed
+/// (as documented).
+#[tokio::test]
+async fn identifiers_and_encodings_are_held_to_the_rules() {
+    let p = Platform::start().await;
+    let create = "/order/api/order/v1/enterprise/user/create";
+    p.post(
+        create,
+        json!({"crmCustomerId": "CRM\u{0}1", "customerName": "控制字符\u{1b}[31m有限公司"}),
+    )
+    .await
+    .assert_13004("crmCustomerId: must not contain control characters (such as NUL or ESC)");
+    // Free text keeps its line breaks.
+    let made = p
+        .post(
+            create,
+            json!({"crmCustomerId": " CRM-TRIM ", "customerName": "换行\n有限公司",
+                   "address": "北京市\n海淀区"}),
+        )
+        .await;
+    let eg = made.data()["enterpriseGlobalId"]
+        .as_str()
+        .expect("id")
+        .to_owned();
+
+    let long = "E".repeat(10_000);
+    p.get(&format!("/order/api/order/v1/asset/{long}/list"), &[])
+        .await
+        .assert_13004("enterpriseGlobalId: at most 128 characters");
+    p.get(
+        &format!("/order/api/order/v1/asset/{eg}/list"),
+        &[("extendCode", "x\u{7}")],
+    )
+    .await
+    .assert_13004("extendCode: must not contain control characters (such as NUL or ESC)");
+    // Trimmed: the same enterprise with spaces around its id.
+    let listed = p
+        .get(&format!("/order/api/order/v1/asset/%20{eg}%20/list"), &[])
+        .await;
+    assert_eq!(listed.data(), &json!([]));
+
+    let r = p
+        .http
+        .post(format!("{}/order/api/order/v1/shellnums", p.base))
+        .bearer_auth(&p.token)
+        .query(&[("g_nonce", crate::common::nonce())])
+        .header("Content-Type", "application/json")
+        .header("Content-Encoding", "gzip")
+        .body(vec![0x1f, 0x8b, 0x08, 0x00])
+        .send()
+        .await
+        .expect("request");
+    let reply = crate::common::Reply {
+        status: r.status().as_u16(),
+        body: r.json().await.expect("json"),
+    };
+    reply.assert_13004("Content-Encoding: must be identity (an uncompressed body), not \"gzip\"");
+}

@@ -259,6 +259,17 @@ pub async fn json_body<T: FromJson>(
             format!("must be application/json, not {content_type:?}"),
         ));
     }
+    // A compressed body would be read as JSON and fail with a confusing message; the
+    // platform reads bodies as sent.
+    let encoding = headers
+        .get(header::CONTENT_ENCODING)
+        .map(|v| v.to_str().unwrap_or("(not text)").trim());
+    if let Some(encoding) = encoding.filter(|e| !e.eq_ignore_ascii_case("identity")) {
+        return unread(OpError::invalid(
+            "Content-Encoding",
+            format!("must be identity (an uncompressed body), not {encoding:?}"),
+        ));
+    }
     let too_large = || {
         OpError::invalid(
             "body",

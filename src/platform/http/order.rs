@@ -340,6 +340,13 @@ pub async fn asset_list(
         .map(str::trim)
         .filter(|c| !c.is_empty())
         .map(str::to_owned);
+    checked(validate::query_id(
+        "enterpriseGlobalId",
+        enterprise_global_id.trim(),
+    ))?;
+    if let Some(code) = &extend_code {
+        checked(validate::query_id("extendCode", code))?;
+    }
     ok(
         s.read(move |tx, _| assets::list(tx, enterprise_global_id.trim(), extend_code.as_deref()))
             .await?,

@@ -91,6 +91,14 @@ pub fn asset_num_problem(s: &str) -> Option<ProblemKind> {
     }
 }
 
+/// An identifier given in a path or a query string (operation 8's enterprise, its
+/// `extendCode`): the rules of the same identifier in a body.
+pub fn query_id(name: &'static str, value: &str) -> Vec<Problem> {
+    let mut c = Check::default();
+    c.required(&ROOT.field(name), &Some(value.to_owned()), MAX_ID_LEN);
+    c.problems
+}
+
 #[derive(Default)]
 struct Check {
     problems: Vec<Problem>,
@@ -114,9 +122,18 @@ impl Check {
         }
     }
 
+    /// Identifiers (every field of at most [`MAX_ID_LEN`] characters) refuse every control
+    /// character; free text refuses them but tabs and line breaks.
     fn length(&mut self, at: &At<'_>, value: &str, max: usize) {
         if value.chars().count() > max {
             self.push(at, ProblemKind::TooLong { max });
+        }
+        let id = max <= MAX_ID_LEN;
+        if value
+            .chars()
+            .any(|c| c.is_control() && (id || !matches!(c, '\t' | '\n' | '\r')))
+        {
+            self.push(at, ProblemKind::Controls);
         }
     }
 

@@ -123,6 +123,8 @@ pub enum ProblemKind {
         max: usize,
     },
     SpacesOrControls,
+    /// Control characters (NUL, ESC…) inside an identifier or a text.
+    Controls,
     NotMobile,
     NotEmail,
     NotHttpUrl,
@@ -211,6 +213,7 @@ impl fmt::Display for ProblemKind {
             Self::Blank => f.write_str("must not be blank"),
             Self::TooLong { max } => write!(f, "at most {max} characters"),
             Self::SpacesOrControls => f.write_str("must not contain spaces or control characters"),
+            Self::Controls => f.write_str("must not contain control characters (such as NUL or ESC)"),
             Self::NotMobile => f.write_str("must be a mobile number: 1 followed by 10 digits"),
             Self::NotEmail => f.write_str("must be an e-mail address"),
             Self::NotHttpUrl => f.write_str("an http:// or https:// address is required"),
