@@ -13,6 +13,7 @@ pub mod rules;
 mod server;
 mod shared;
 pub mod store;
+mod throttle;
 
 pub use listen::ConnectionLimits;
 pub use server::{Config, Region, Server, StartError, create_app};

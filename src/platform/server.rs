@@ -141,6 +141,7 @@ impl Server {
             pending_batches: tokio::sync::Notify::new(),
             activities: RwLock::new(Arc::new(activities)),
             body_timeout: config.connections.body_timeout,
+            token_failures: super::shared::TokenFailures::default(),
         });
         let (stop, stopped) = watch::channel(false);
         let app = super::http::router(Arc::clone(&shared));

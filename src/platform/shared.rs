@@ -22,6 +22,24 @@ pub struct Shared {
     pub activities: RwLock<Arc<Activities>>,
     /// A request's body must have arrived within this.
     pub body_timeout: std::time::Duration,
+    /// Failed token requests, by app key and by client address.
+    pub token_failures: TokenFailures,
+}
+
+/// Token requests with a wrong key or secret: 10 a minute per app key, 30 per address.
+pub struct TokenFailures {
+    pub by_app: super::throttle::Throttle,
+    pub by_address: super::throttle::Throttle,
+}
+
+impl Default for TokenFailures {
+    fn default() -> Self {
+        let minute = std::time::Duration::from_secs(60);
+        Self {
+            by_app: super::throttle::Throttle::new(10, minute),
+            by_address: super::throttle::Throttle::new(30, minute),
+        }
+    }
 }
 
 pub type AppState = Arc<Shared>;

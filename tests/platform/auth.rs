@@ -616,3 +616,30 @@ async fn nonce_is_spent_when_the_operation_refuses() {
     assert_eq!(created.status, 200, "{}", created.body);
     assert_eq!(p.count("enterprises"), enterprises + 1);
 }
+
+/// Guessing secrets is slowed: past ten failures a minute for an app key it is refused, the
+/// right secret too, until the minute passes; another app key is not held up by it.
+#[tokio::test]
+async fn failed_token_requests_are_slowed_per_app_key() {
+    let p = Platform::start().await;
+    let key = p.app.app_key.clone();
+    for _ in 0..10 {
+        assert_invalid_client(&ask_token(&p, &key, "guess", CLIENT_CREDENTIALS).await);
+    }
+    for secret in ["guess", p.app.app_secret.as_str()] {
+        let r = ask_token(&p, &key, secret, CLIENT_CREDENTIALS).await;
+        assert_eq!(r.status, 429, "{}", r.body);
+        assert_eq!(r.body["error"], "too_many_attempts");
+        let said = r.body["error_description"].as_str().expect("description");
+        assert!(
+            said.starts_with(
+                "too many failed attempts for this app key or from this address; try again in "
+            ),
+            "{said}"
+        );
+        assert!(r.body.get("access_token").is_none());
+    }
+    let other = p.new_app(&["auth_order"]);
+    let r = ask_token(&p, &other.app_key, &other.app_secret, CLIENT_CREDENTIALS).await;
+    assert_eq!(r.status, 200, "{}", r.body);
+}

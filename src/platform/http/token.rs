@@ -1,7 +1,10 @@
 //! `POST /v3/api/oauth2/token`: client credentials with HTTP Basic auth (RFC 6749 4.4).
 
+use std::net::SocketAddr;
+use std::time::{Duration, Instant};
+
 use axum::Json;
-use axum::extract::{Request, State};
+use axum::extract::{ConnectInfo, Request, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use base64::Engine;
@@ -21,6 +24,20 @@ pub async fn issue(State(s): State<AppState>, req: Request) -> Response {
     let Some((app_key, secret)) = basic(&parts.headers) else {
         return invalid_client("HTTP Basic authentication with the app key and secret is required");
     };
+    let address = parts
+        .extensions
+        .get::<ConnectInfo<SocketAddr>>()
+        .map(|c| c.0.ip().to_string())
+        .unwrap_or_default();
+    let started = Instant::now();
+    let failures = &s.token_failures;
+    let wait = [
+        failures.by_app.wait(&app_key, started),
+        failures.by_address.wait(&address, started),
+    ];
+    if let Some(wait) = wait.into_iter().flatten().max() {
+        return slow_down(wait);
+    }
     let read = tokio::time::timeout(s.body_timeout, axum::body::to_bytes(body, MAX_FORM));
     let Ok(Ok(form)) = read.await else {
         return error(
@@ -49,6 +66,7 @@ pub async fn issue(State(s): State<AppState>, req: Request) -> Response {
             );
         }
     }
+    let key = app_key.clone();
     let issued = s
         .write(move |tx, shared| {
             let now = now_ms();
@@ -74,7 +92,11 @@ pub async fn issue(State(s): State<AppState>, req: Request) -> Response {
             );
             response
         }
-        Ok(None) => invalid_client("unknown app key or wrong secret"),
+        Ok(None) => {
+            failures.by_app.failed(&key, started);
+            failures.by_address.failed(&address, started);
+            invalid_client("unknown app key or wrong secret")
+        }
         Err(e) => {
             tracing::error!(error = %e, "issuing a token failed");
             server_error(&e)
@@ -91,6 +113,22 @@ fn basic(headers: &HeaderMap) -> Option<(String, String)> {
     let decoded = String::from_utf8(STANDARD.decode(encoded.trim()).ok()?).ok()?;
     let (key, secret) = decoded.split_once(':')?;
     Some((key.to_owned(), secret.to_owned()))
+}
+
+/// Too many failures for the app key or the address: refused until the minute has passed.
+fn slow_down(wait: Duration) -> Response {
+    let seconds = wait.as_secs() + 1;
+    let mut response = error(
+        StatusCode::TOO_MANY_REQUESTS,
+        "too_many_attempts",
+        &format!(
+            "too many failed attempts for this app key or from this address; try again in {seconds} s"
+        ),
+    );
+    response
+        .headers_mut()
+        .insert(header::RETRY_AFTER, header::HeaderValue::from(seconds));
+    response
 }
 
 fn invalid_client(description: &str) -> Response {
