@@ -1068,6 +1068,7 @@ fn a_delete_on_production_waits_for_the_profile_s_name() {
     let unknown = "Send without knowing exactly what is removed";
     settle(&mut harness, |h| h.query_by_label(unknown).is_some());
     harness.get_by_label("Order #1 names no enterprise, and the directory does not know its customer's: what it removes is unknown.");
+    harness.get_by_label("As the assets are listed now, this removes at least 0 products and 0 whole assets; what the orders marked below remove is unknown.");
     assert!(harness.get_by_label("Send").accesskit_node().is_disabled());
     click(&mut harness, unknown);
     assert!(!harness.get_by_label("Send").accesskit_node().is_disabled());

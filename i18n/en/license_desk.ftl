@@ -265,6 +265,13 @@ preview-counts = As the assets are listed now, this removes { $products ->
     [one] 1 whole asset
    *[other] { $assets } whole assets
 }.
+preview-counts-partial = As the assets are listed now, this removes at least { $products ->
+    [one] 1 product
+   *[other] { $products } products
+} and { $assets ->
+    [one] 1 whole asset
+   *[other] { $assets } whole assets
+}; what the orders marked below remove is unknown.
 warn-removes-nothing = Order #{ $seq } removes nothing.
 warn-all-orders = Order #{ $seq } names no source license order (srcLicenseOrderId): it removes from every order of the customer.
 warn-loose-match = Order #{ $seq }: { $product } is matched by its mnemonic alone and catches { $count } instances on { $asset }.

@@ -88,15 +88,19 @@ impl Preview {
 
 fn found_ui(ui: &mut egui::Ui, lang: Lang, found: &DeletePreview) {
     let warn = ui.visuals().warn_fg_color;
-    ui.label(
-        RichText::new(tr!(
+    let (products, assets) = (found.products_removed(), found.assets_removed());
+    // When some order's effect is unknown, the counts are only what is known.
+    let counts = if found.unknown() {
+        tr!(
             lang,
-            "preview-counts",
-            products = found.products_removed(),
-            assets = found.assets_removed()
-        ))
-        .strong(),
-    );
+            "preview-counts-partial",
+            products = products,
+            assets = assets
+        )
+    } else {
+        tr!(lang, "preview-counts", products = products, assets = assets)
+    };
+    ui.label(RichText::new(counts).strong());
     for order in &found.orders {
         for w in &order.warnings {
             ui.colored_label(warn, warning_words(lang, order, w));
@@ -232,11 +236,11 @@ fn product_row_ui(ui: &mut egui::Ui, what: &str, removed: &RemovedProduct) {
     ui.label(RichText::new(&removed.asset_num).monospace());
     let name = p.product_name.as_deref().unwrap_or_default();
     ui.label(format!("{name} {}", p.product_uri).trim().to_owned());
-    ui.label(format!(
-        "{} – {}",
-        date(p.limit_start_date),
-        date(p.limit_end_date)
-    ));
+    // A product without dates is valid without limit: one dash says it.
+    ui.label(match (p.limit_start_date, p.limit_end_date) {
+        (None, None) => "—".to_owned(),
+        (start, end) => format!("{} – {}", date(start), date(end)),
+    });
     ui.label(
         p.limit_concurrent
             .map_or_else(String::new, |n| n.to_string()),
