@@ -126,6 +126,9 @@ impl Client {
             // A redirect could carry the bearer token to another host: never follow one.
             .redirect(reqwest::redirect::Policy::none())
             .connect_timeout(Duration::from_secs(10))
+            // Kept connections are dropped before a server closes them (the embedded platform
+            // closes idle ones after 10 s): a request written as the server closes fails.
+            .pool_idle_timeout(Duration::from_secs(5))
             .build()
             .map_err(|e| ApiError::Config(format!("cannot build the HTTP client: {e}")))?;
         Ok(Self {
