@@ -1014,6 +1014,26 @@ fn the_catalog_screen_searches_removes_and_exports() {
     assert_eq!(written["products"].as_array().map(Vec::len), Some(6));
 }
 
+/// Saves the remote platform as the production profile "Staging" and makes it the active one.
+fn use_production_staging(
+    harness: &mut Harness<'static, DeskApp>,
+    server: &Server,
+    creds: &license_desk::platform::apps::AppCredentials,
+) {
+    save_staging(harness, server, creds, true);
+    harness
+        .state()
+        .core()
+        .run(
+            Command::ActivateProfile {
+                name: "Staging".into(),
+            },
+            Duration::from_secs(60),
+        )
+        .expect("activated");
+    settle(harness, |h| h.query_by_label("PRODUCTION").is_some());
+}
+
 /// A delete order on a production profile is sent only once the profile's name is typed.
 #[test]
 fn a_delete_on_production_waits_for_the_profile_s_name() {
@@ -1035,18 +1055,7 @@ fn a_delete_on_production_waits_for_the_profile_s_name() {
     .expect("file");
     let mut harness = app(dir.path(), Lang::En);
     harness.run_ok();
-    save_staging(&harness, &server, &creds, true);
-    harness
-        .state()
-        .core()
-        .run(
-            Command::ActivateProfile {
-                name: "Staging".into(),
-            },
-            Duration::from_secs(60),
-        )
-        .expect("activated");
-    settle(&mut harness, |h| h.query_by_label("PRODUCTION").is_some());
+    use_production_staging(&mut harness, &server, &creds);
     open_composer(&mut harness);
     type_into(&mut harness, "File", &file.display().to_string());
     click(&mut harness, "Import");
@@ -1093,18 +1102,7 @@ fn eleven_locks_on_production_wait_for_the_profile_s_name() {
     let dir = tempfile::tempdir().expect("dir");
     let mut harness = app(dir.path(), Lang::En);
     harness.run_ok();
-    save_staging(&harness, &server, &creds, true);
-    harness
-        .state()
-        .core()
-        .run(
-            Command::ActivateProfile {
-                name: "Staging".into(),
-            },
-            Duration::from_secs(60),
-        )
-        .expect("activated");
-    settle(&mut harness, |h| h.query_by_label("PRODUCTION").is_some());
+    use_production_staging(&mut harness, &server, &creds);
     click(&mut harness, "Assets");
     let numbers = |n: u64| -> String {
         (1..=n)
