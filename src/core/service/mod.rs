@@ -272,6 +272,15 @@ pub async fn run(
 }
 
 /// A draft that is gone (deleted elsewhere) is an error: what was typed must not vanish quietly.
+/// Writes a file whole, off the async threads.
+async fn write_file(path: PathBuf, bytes: Vec<u8>) -> Result<Outcome, CoreError> {
+    let target = path.clone();
+    tokio::task::spawn_blocking(move || super::files::write_bytes(&target, &bytes))
+        .await
+        .map_err(|e| CoreError::File(e.to_string()))??;
+    Ok(Outcome::Written { path })
+}
+
 fn draft_found(id: i64, found: bool) -> Result<(), CoreError> {
     if found {
         Ok(())
@@ -444,20 +453,8 @@ impl Service {
                 }
                 Ok(outcome)
             }
-            Command::WriteFile { path, body } => {
-                let target = path.clone();
-                tokio::task::spawn_blocking(move || super::files::write_file(&target, &body))
-                    .await
-                    .map_err(|e| CoreError::File(e.to_string()))??;
-                Ok(Outcome::Written { path })
-            }
-            Command::WriteBytes { path, bytes } => {
-                let target = path.clone();
-                tokio::task::spawn_blocking(move || super::files::write_bytes(&target, &bytes))
-                    .await
-                    .map_err(|e| CoreError::File(e.to_string()))??;
-                Ok(Outcome::Written { path })
-            }
+            Command::WriteFile { path, body } => write_file(path, body.into_bytes()).await,
+            Command::WriteBytes { path, bytes } => write_file(path, bytes).await,
             Command::WriteTemplate { path } => {
                 let target = path.clone();
                 tokio::task::spawn_blocking(move || {
