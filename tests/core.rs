@@ -213,7 +213,16 @@ fn http_status_for_token(base_url: &str, token: &str) -> u16 {
 
 /// The Sandbox's platform database (the Sandbox must have started).
 fn sandbox_db(root: &Path) -> rusqlite::Connection {
-    let path = data_dir(root).join("sandbox/platform/platform.sqlite3");
+    sandbox_file_db(root, "platform.sqlite3")
+}
+
+/// The Sandbox's token and nonce database.
+fn sandbox_auth_db(root: &Path) -> rusqlite::Connection {
+    sandbox_file_db(root, "auth.sqlite3")
+}
+
+fn sandbox_file_db(root: &Path, file: &str) -> rusqlite::Connection {
+    let path = data_dir(root).join("sandbox/platform").join(file);
     assert!(path.exists(), "{}", path.display());
     let conn = rusqlite::Connection::open(path).expect("open the sandbox db");
     conn.busy_timeout(Duration::from_secs(10))
@@ -1260,7 +1269,7 @@ fn an_expired_token_is_renewed_once_and_the_journal_shows_it() {
     assert_eq!(first.len(), 1);
     let old_token = keyring_token(&store, SANDBOX);
 
-    let expired = sandbox_db(root.path())
+    let expired = sandbox_auth_db(root.path())
         .execute("UPDATE tokens SET expires_at = 0", [])
         .expect("expire the tokens");
     assert!(expired >= 1, "{expired}");

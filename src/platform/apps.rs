@@ -73,6 +73,13 @@ pub fn authenticate(
     Ok(row.and_then(|(hash, scopes)| (hash == secret_hash(app_key, secret)).then_some(scopes)))
 }
 
+/// The app's space-separated scopes, if it exists.
+pub fn scopes(tx: &Transaction<'_>, app_key: &str) -> rusqlite::Result<Option<String>> {
+    tx.prepare_cached("SELECT scopes FROM apps WHERE app_key = ?1")?
+        .query_row([app_key], |r| r.get(0))
+        .optional()
+}
+
 fn secret_hash(app_key: &str, secret: &str) -> Vec<u8> {
     ids::hash(&[b"app-secret", app_key.as_bytes(), secret.as_bytes()])
 }

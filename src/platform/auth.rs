@@ -146,24 +146,17 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
-/// The caller behind a token's hash and the token's expiry, if it exists and has not expired.
+/// The app behind a token's hash and the token's expiry, if it exists and has not expired.
 pub fn lookup(
     tx: &Transaction<'_>,
     token_hash: &[u8],
     now: i64,
-) -> rusqlite::Result<Option<(Caller, i64)>> {
+) -> rusqlite::Result<Option<(String, i64)>> {
     tx.prepare_cached(
-        "SELECT t.app_key, a.scopes, t.expires_at FROM tokens t JOIN apps a ON a.app_key = t.app_key \
-         WHERE t.token_hash = ?1 AND t.expires_at > ?2",
+        "SELECT app_key, expires_at FROM tokens WHERE token_hash = ?1 AND expires_at > ?2",
     )?
     .query_row(rusqlite::params![token_hash, now], |r| {
-        Ok((
-            Caller {
-                app_key: r.get(0)?,
-                scopes: r.get(1)?,
-            },
-            r.get(2)?,
-        ))
+        Ok((r.get(0)?, r.get(1)?))
     })
     .optional()
 }

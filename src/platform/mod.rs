@@ -5,6 +5,7 @@
 pub mod activities;
 pub mod apps;
 pub mod auth;
+pub mod auth_store;
 pub mod error;
 mod http;
 pub mod ids;

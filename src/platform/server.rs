@@ -12,6 +12,7 @@ use tokio::task::JoinHandle;
 use super::activities::Activities;
 use super::apps::{self, AppCredentials};
 use super::auth::{self, Tokens};
+use super::auth_store;
 use super::error::OpError;
 use super::listen::{self, ConnectionLimits};
 use super::rules::orders;
@@ -120,6 +121,7 @@ impl Server {
         };
         let lock = lock_data_dir(&config.data_dir)?;
         let store = Store::open(&config.data_dir)?;
+        let auth = auth_store::open(&config.data_dir)?;
         let listener = tokio::net::TcpListener::bind(config.listen)
             .await
             .map_err(|source| StartError::Listen {
@@ -132,6 +134,7 @@ impl Server {
         })?;
         let shared: AppState = Arc::new(Shared {
             store,
+            auth,
             tokens: Tokens::new(
                 millis(config.token_lifetime),
                 millis(config.token_reuse_margin),
@@ -263,7 +266,7 @@ async fn pruner(shared: AppState, mut stopped: watch::Receiver<bool>) {
     loop {
         let window = shared.nonce_window_ms;
         match shared
-            .write(move |tx, _| Ok(auth::prune(tx, now_ms(), window)?))
+            .write_auth(move |tx, _| Ok(auth::prune(tx, now_ms(), window)?))
             .await
         {
             Ok(n) if n > 0 => tracing::debug!(rows = n, "pruned nonces and tokens"),

@@ -12,6 +12,8 @@ use super::store::Store;
 
 pub struct Shared {
     pub store: Store,
+    /// Tokens and used nonces, apart from `store` (see `auth_store`).
+    pub auth: Store,
     pub tokens: Tokens,
     /// First digit of asset numbers.
     pub region: u8,
@@ -68,6 +70,15 @@ impl Shared {
     ) -> Result<T, OpError> {
         let me = Arc::clone(self);
         self.store.write(move |tx| f(tx, &me)).await
+    }
+
+    /// Runs `f` in a write transaction of the token and nonce store.
+    pub async fn write_auth<T: Send + 'static>(
+        self: &Arc<Self>,
+        f: impl FnOnce(&Transaction<'_>, &Shared) -> Result<T, OpError> + Send + 'static,
+    ) -> Result<T, OpError> {
+        let me = Arc::clone(self);
+        self.auth.write(move |tx| f(tx, &me)).await
     }
 
     /// Runs `f` in a read transaction off the async threads.

@@ -66,11 +66,15 @@ impl Store {
     /// Opens (creating if needed) the database in `data_dir`, brings its schema up to date and
     /// starts the writer thread (it ends when the store is dropped).
     pub fn open(data_dir: &Path) -> rusqlite::Result<Store> {
-        let path = data_dir.join(DB_FILE);
+        Self::open_file(data_dir.join(DB_FILE), MIGRATIONS)
+    }
+
+    /// [`Store::open`] for any database file and its own schema versions.
+    pub fn open_file(path: PathBuf, migrations: &[&str]) -> rusqlite::Result<Store> {
         crate::private_files::ensure_private_file(&path)
             .map_err(|e| storage_failure(format!("cannot create {}: {e}", path.display())))?;
         let mut writer = open_connection(&path)?;
-        migrate(&mut writer)?;
+        migrate(&mut writer, migrations)?;
         let checkpointer = open_connection(&path)?;
         let (wake, wakes) = mpsc::sync_channel::<()>(1);
         // Replaces SQLite's automatic checkpoint, which would run on the writer's commit.
@@ -307,7 +311,7 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
-fn open_connection(path: &Path) -> rusqlite::Result<Connection> {
+pub(super) fn open_connection(path: &Path) -> rusqlite::Result<Connection> {
     let conn = Connection::open_with_flags(
         path,
         OpenFlags::SQLITE_OPEN_READ_WRITE
@@ -334,15 +338,15 @@ fn open_connection(path: &Path) -> rusqlite::Result<Connection> {
     Ok(conn)
 }
 
-fn migrate(conn: &mut Connection) -> rusqlite::Result<()> {
+fn migrate(conn: &mut Connection, migrations: &[&str]) -> rusqlite::Result<()> {
     let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
     let done: i64 = tx.pragma_query_value(None, "user_version", |r| r.get(0))?;
     let done = usize::try_from(done).unwrap_or_default();
-    for sql in MIGRATIONS.iter().skip(done) {
+    for sql in migrations.iter().skip(done) {
         tx.execute_batch(sql)?;
     }
-    if done < MIGRATIONS.len() {
-        tx.pragma_update(None, "user_version", MIGRATIONS.len() as i64)?;
+    if done < migrations.len() {
+        tx.pragma_update(None, "user_version", migrations.len() as i64)?;
     }
     tx.commit()
 }

@@ -111,7 +111,7 @@ fn assert_refused(r: &Reply, status: u16) {
 /// trusts a token it verified for up to `TOKEN_RECHECK`. Returns how many tokens there were.
 async fn expire_tokens(p: &Platform) -> usize {
     let changed = p
-        .db()
+        .auth_db()
         .execute("UPDATE tokens SET expires_at = 0", [])
         .expect("expire");
     tokio::time::sleep(TOKEN_RECHECK + Duration::from_millis(100)).await;
@@ -154,7 +154,7 @@ async fn token_answers_bearer_for_seven_days_and_is_reused() {
     assert_eq!(second.status, 200, "{}", second.body);
     assert_eq!(second.body["access_token"], json!(token));
     assert_eq!(second.cache_control.as_deref(), Some("no-store"));
-    assert_eq!(p.count("tokens"), 1, "no second token was stored");
+    assert_eq!(p.count_auth("tokens"), 1, "no second token was stored");
     assert_one_number(&shellnums_as(&p, &token).await);
 }
 
@@ -224,7 +224,7 @@ async fn token_refusals_are_oauth_errors() {
     );
     assert!(password.body.get("access_token").is_none());
 
-    assert_eq!(p.count("tokens"), 1, "only the harness's token exists");
+    assert_eq!(p.count_auth("tokens"), 1, "only the harness's token exists");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -530,13 +530,13 @@ async fn nonces_are_remembered_for_at_least_the_window_and_then_forgotten() {
     let q = [("g_nonce", n.as_str())];
     assert_one_number(&shellnums_with(&p, Some(&p.token), &q).await);
     let rotate = |at: i64| {
-        let mut db = p.db();
+        let mut db = p.auth_db();
         let tx = db.transaction().expect("transaction");
         let pruned = auth::prune(&tx, at, WINDOW_MS).expect("prune");
         tx.commit().expect("commit");
         pruned
     };
-    let logged = |p: &Platform| p.count("nonce_log");
+    let logged = |p: &Platform| p.count_auth("nonce_log");
     const WINDOW_MS: i64 = 60_000;
     let reused = "g_nonce: already used by this application; send a fresh nonce with every call";
     let now = license_desk::clock::now_ms();

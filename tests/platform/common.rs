@@ -130,6 +130,22 @@ impl Platform {
         conn
     }
 
+    /// The platform's token and nonce database file.
+    pub fn auth_db(&self) -> rusqlite::Connection {
+        let conn =
+            rusqlite::Connection::open(self.dir.path().join("auth.sqlite3")).expect("open auth db");
+        conn.busy_timeout(std::time::Duration::from_secs(5))
+            .expect("busy timeout");
+        conn
+    }
+
+    /// A count from the token and nonce database, e.g. `count_auth("tokens")`.
+    pub fn count_auth(&self, table: &str) -> i64 {
+        self.auth_db()
+            .query_row(&format!("SELECT count(*) FROM {table}"), [], |r| r.get(0))
+            .expect("count")
+    }
+
     /// A count from the database, e.g. `count("assets")`.
     pub fn count(&self, table: &str) -> i64 {
         self.db()

@@ -1,7 +1,6 @@
 //! Admission of a call, before any business logic: the bearer token (401), the group's scope
 //! (403), the `g_nonce` (format, then single use), and the body (size, type, JSON shape).
 
-use std::sync::Arc;
 use std::time::Duration;
 
 use axum::body::Body;
@@ -10,6 +9,7 @@ use axum::http::{HeaderMap, header};
 use rusqlite::Transaction;
 
 use crate::clock::now_ms;
+use crate::platform::apps;
 use crate::platform::auth::{self, Caller};
 use crate::platform::error::OpError;
 use crate::platform::shared::{AppState, Shared};
@@ -59,8 +59,7 @@ impl Query {
     }
 }
 
-/// A call whose token, scope and nonce format passed. Its nonce is spent in the same
-/// transaction as the operation ([`Admission::run`]), so a call costs one write.
+/// A call whose token, scope and nonce format passed; its nonce is not spent yet.
 pub struct Admission {
     pub caller: Caller,
     pub query: Query,
@@ -80,10 +79,7 @@ pub async fn admit(
     let now = now_ms();
     let caller = state
         .tokens
-        .verify(&token, now, |hash| {
-            state.store.read(|tx| auth::lookup(tx, hash, now))
-        })
-        .map_err(OpError::from)?;
+        .verify(&token, now, |hash| caller_of(state, hash, now))?;
     let Some(caller) = caller else {
         return Err(Refusal::Unauthorized(
             "Authorization: the token is unknown or has expired; get a new one from /v3/api/oauth2/token".to_owned(),
@@ -108,14 +104,11 @@ pub async fn admit(
 }
 
 impl Admission {
-    /// Runs `op`, if the body was readable and valid, and spends the nonce, in one write
-    /// transaction. The nonce stays spent when the body or the operation is refused (a refused
-    /// call cannot be replayed later); a reused nonce or a storage failure writes nothing.
-    ///
-    /// The nonce is spent after the operation, so that a successful call needs no savepoint
-    /// of its own around the operation: a reused nonce then undoes the operation with the
-    /// whole write, and a refused operation is undone likewise and its nonce spent in a
-    /// second, small write.
+    /// Spends the nonce, then runs `op` if the body was readable and valid. The nonce is
+    /// spent in the token and nonce store, apart from the operation's write, so a call is
+    /// admitted (or refused as a replay) without waiting behind a long write of another
+    /// client. A spent nonce stays spent whatever becomes of the call (a refused call cannot
+    /// be replayed later); a reused one runs nothing.
     pub async fn run<B, T>(
         self,
         state: &AppState,
@@ -126,50 +119,12 @@ impl Admission {
         B: Send + 'static,
         T: Send + 'static,
     {
-        let Admission { caller, nonce, .. } = self;
-        let me = Arc::clone(state);
-        let attempt = state
-            .store
-            .write(move |tx| {
-                let body = match body {
-                    Ok(body) => body,
-                    Err(refused) => {
-                        spend(tx, &caller.app_key, &nonce).map_err(Undo::Answer)?;
-                        return Ok(Err(refused));
-                    }
-                };
-                match op(tx, &me, &caller, body) {
-                    Ok(value) => {
-                        spend(tx, &caller.app_key, &nonce).map_err(Undo::Answer)?;
-                        Ok(Ok(value))
-                    }
-                    Err(refused @ OpError::Invalid { .. }) => Err(Undo::SpendThenAnswer {
-                        refused,
-                        app_key: caller.app_key,
-                        nonce,
-                    }),
-                    Err(failure) => Err(Undo::Answer(failure)),
-                }
-            })
-            .await;
-        match attempt {
-            Ok(answer) => answer,
-            Err(Undo::Answer(e)) => Err(e),
-            Err(Undo::SpendThenAnswer {
-                refused,
-                app_key,
-                nonce,
-            }) => {
-                // A reused nonce is answered as such, as if it had been judged first.
-                state
-                    .write(move |tx, _| spend(tx, &app_key, &nonce))
-                    .await?;
-                Err(refused)
-            }
-        }
+        let (caller, _) = self.spend_alone(state).await?;
+        let body = body?;
+        state.write(move |tx, me| op(tx, me, &caller, body)).await
     }
 
-    /// Spends the nonce on its own (calls that only read).
+    /// Spends the nonce (all a call that only reads needs before it runs).
     pub async fn spend_alone(self, state: &AppState) -> Result<(Caller, Query), OpError> {
         let Admission {
             caller,
@@ -178,27 +133,20 @@ impl Admission {
         } = self;
         let app_key = caller.app_key.clone();
         state
-            .write(move |tx, _| spend(tx, &app_key, &nonce))
+            .write_auth(move |tx, _| spend(tx, &app_key, &nonce))
             .await?;
         Ok((caller, query))
     }
 }
 
-/// A write undone whole: the answer, and whether the nonce must still be spent (then the
-/// refusal carries what spending it needs, so a successful call copies nothing for it).
-enum Undo {
-    Answer(OpError),
-    SpendThenAnswer {
-        refused: OpError,
-        app_key: String,
-        nonce: String,
-    },
-}
-
-impl From<rusqlite::Error> for Undo {
-    fn from(e: rusqlite::Error) -> Self {
-        Self::Answer(OpError::from(e))
-    }
+/// The caller behind a token's hash: the token from the token store, the app's scopes from
+/// the main one. Both are primary-key reads on WAL readers, which never wait for a writer.
+fn caller_of(state: &AppState, hash: &[u8], now: i64) -> Result<Option<(Caller, i64)>, OpError> {
+    let Some((app_key, expires_at)) = state.auth.read(|tx| auth::lookup(tx, hash, now))? else {
+        return Ok(None);
+    };
+    let scopes = state.store.read(|tx| apps::scopes(tx, &app_key))?;
+    Ok(scopes.map(|scopes| (Caller { app_key, scopes }, expires_at)))
 }
 
 fn spend(tx: &Transaction<'_>, app_key: &str, nonce: &str) -> Result<(), OpError> {

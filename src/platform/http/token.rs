@@ -67,21 +67,7 @@ pub async fn issue(State(s): State<AppState>, req: Request) -> Response {
         }
     }
     let key = app_key.clone();
-    let issued = s
-        .write(move |tx, shared| {
-            let now = now_ms();
-            let Some(scopes) = apps::authenticate(tx, &app_key, &secret)? else {
-                return Ok(None);
-            };
-            let issued = shared.tokens.issue(tx, &app_key, now)?;
-            Ok(Some(TokenResponse {
-                access_token: issued.token,
-                token_type: "bearer".to_owned(),
-                expires_in: (issued.expires_at - now) / 1000,
-                scope: scopes,
-            }))
-        })
-        .await;
+    let issued = issue_token(&s, app_key, secret).await;
     match issued {
         Ok(Some(token)) => {
             let mut response = Json(token).into_response();
@@ -102,6 +88,33 @@ pub async fn issue(State(s): State<AppState>, req: Request) -> Response {
             server_error(&e)
         }
     }
+}
+
+/// A token for the app when `secret` is its secret: the app is checked in the main store, the
+/// token written to the token store, so that a token is issued during a long batch too.
+async fn issue_token(
+    s: &AppState,
+    app_key: String,
+    secret: String,
+) -> Result<Option<TokenResponse>, OpError> {
+    let check = (app_key.clone(), secret);
+    let scopes = s
+        .read(move |tx, _| Ok(apps::authenticate(tx, &check.0, &check.1)?))
+        .await?;
+    let Some(scopes) = scopes else {
+        return Ok(None);
+    };
+    s.write_auth(move |tx, shared| {
+        let now = now_ms();
+        let issued = shared.tokens.issue(tx, &app_key, now)?;
+        Ok(Some(TokenResponse {
+            access_token: issued.token,
+            token_type: "bearer".to_owned(),
+            expires_in: (issued.expires_at - now) / 1000,
+            scope: scopes,
+        }))
+    })
+    .await
 }
 
 fn basic(headers: &HeaderMap) -> Option<(String, String)> {
