@@ -643,3 +643,43 @@ async fn failed_token_requests_are_slowed_per_app_key() {
     let r = ask_token(&p, &other.app_key, &other.app_secret, CLIENT_CREDENTIALS).await;
     assert_eq!(r.status, 200, "{}", r.body);
 }
+
+/// Admission does not queue behind a long write: while another connection holds the business
+/// database's write lock (as the largest batch would hold the writer), a token is issued, a
+/// read is answered and spends its nonce, and a replay of it is refused.
+#[tokio::test]
+async fn calls_are_admitted_while_the_business_data_is_being_written() {
+    let p = Platform::start().await;
+    let app = p.new_app(&["auth_order"]);
+    let mut db = p.db();
+    let long_write = db
+        .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
+        .expect("hold the write lock");
+
+    let token = p.token_for(&app).await;
+    let n = nonce();
+    let query = [
+        ("g_nonce", n.as_str()),
+        ("channelCode", "CRM"),
+        ("channelCustomerId", "NOBODY"),
+    ];
+    let send = || {
+        p.http
+            .get(format!("{}{QUERY}", p.base))
+            .bearer_auth(&token)
+            .query(&query)
+    };
+    assert_eq!(p.raw(send()).await.data(), &json!([]));
+    p.raw(send()).await.assert_13004(
+        "g_nonce: already used by this application; send a fresh nonce with every call",
+    );
+
+    long_write.rollback().expect("release the lock");
+    let after = p.post(SHELLNUMS, json!({"size": 1})).await;
+    assert_eq!(
+        after.data().as_array().map(Vec::len),
+        Some(1),
+        "{}",
+        after.body
+    );
+}
