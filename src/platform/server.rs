@@ -18,6 +18,7 @@ use super::quotas::{self, NumberQuota, OwnQuota, QuotaChange};
 use super::rules::orders;
 use super::shared::{AppState, Shared};
 use super::store::Store;
+use super::throttle::Throttle;
 use crate::clock::now_ms;
 use crate::private_files::{create_private_dir, ensure_private_file};
 
@@ -63,6 +64,8 @@ pub struct Config {
     pub connections: ConnectionLimits,
     /// Quotas on asset numbers for applications without their own.
     pub number_quota: NumberQuota,
+    /// Claims one identity may make a minute (counted in memory, per process).
+    pub claims_per_identity_per_minute: u32,
 }
 
 impl Config {
@@ -79,6 +82,7 @@ impl Config {
             activities: None,
             connections: ConnectionLimits::default(),
             number_quota: NumberQuota::default(),
+            claims_per_identity_per_minute: 30,
         }
     }
 }
@@ -147,6 +151,10 @@ impl Server {
             body_timeout: config.connections.body_timeout,
             token_failures: super::shared::TokenFailures::default(),
             number_quota: config.number_quota,
+            claims: Throttle::new(
+                config.claims_per_identity_per_minute,
+                Duration::from_secs(60),
+            ),
         });
         let (stop, stopped) = watch::channel(false);
         let app = super::http::router(Arc::clone(&shared));

@@ -1,6 +1,7 @@
-//! Failed attempts slowed down: past an allowance of failures within a window, a key (an app
-//! key, a client address) is refused until its window has passed, so that guessing secrets
-//! costs minutes instead of microseconds. Successes are not counted.
+//! Attempts slowed down: past an allowance within a window, a key is refused until its window
+//! has passed. Failed token requests are counted by app key and address ([`Throttle::failed`]),
+//! so that guessing secrets costs minutes instead of microseconds; claims are counted by
+//! identity, every attempt ([`Throttle::attempt`]). The counts are in memory, per process.
 
 use std::collections::HashMap;
 use std::sync::{Mutex, MutexGuard, PoisonError};
@@ -12,8 +13,8 @@ const CAPACITY: usize = 16_384;
 pub struct Throttle {
     allowance: u32,
     window: Duration,
-    /// Per key: when its window started, and the failures in it.
-    failures: Mutex<HashMap<String, (Instant, u32)>>,
+    /// Per key: when its window started, and the attempts counted in it.
+    counts: Mutex<HashMap<String, (Instant, u32)>>,
 }
 
 impl Throttle {
@@ -21,29 +22,49 @@ impl Throttle {
         Self {
             allowance,
             window,
-            failures: Mutex::new(HashMap::new()),
+            counts: Mutex::new(HashMap::new()),
         }
+    }
+
+    /// Attempts a key may make within a window.
+    pub fn allowance(&self) -> u32 {
+        self.allowance
     }
 
     /// How long `key` must still wait, if it has used up its allowance.
     pub fn wait(&self, key: &str, now: Instant) -> Option<Duration> {
-        let failures = lock(&self.failures);
-        let (started, count) = failures.get(key)?;
+        let counts = lock(&self.counts);
+        let (started, count) = counts.get(key)?;
         let ends = *started + self.window;
         (*count >= self.allowance && ends > now).then(|| ends - now)
     }
 
     /// Counts a failure of `key`.
     pub fn failed(&self, key: &str, now: Instant) {
-        let mut failures = lock(&self.failures);
-        if failures.len() >= CAPACITY {
-            failures.retain(|_, (started, _)| *started + self.window > now);
+        self.count(key, now);
+    }
+
+    /// Counts an attempt of `key` and, when it goes past the allowance, answers how long until
+    /// the window ends. Counting and judging are one step, so concurrent attempts cannot
+    /// slip past the allowance together.
+    pub fn attempt(&self, key: &str, now: Instant) -> Option<Duration> {
+        let (started, count) = self.count(key, now);
+        let ends = started + self.window;
+        (count > self.allowance).then(|| ends.saturating_duration_since(now))
+    }
+
+    /// Adds one to `key`'s count in its window (a new window once the last is over).
+    fn count(&self, key: &str, now: Instant) -> (Instant, u32) {
+        let mut counts = lock(&self.counts);
+        if counts.len() >= CAPACITY {
+            counts.retain(|_, (started, _)| *started + self.window > now);
         }
-        let entry = failures.entry(key.to_owned()).or_insert((now, 0));
+        let entry = counts.entry(key.to_owned()).or_insert((now, 0));
         if entry.0 + self.window <= now {
             *entry = (now, 0);
         }
         entry.1 = entry.1.saturating_add(1);
+        *entry
     }
 }
 
@@ -72,5 +93,19 @@ mod tests {
         // A new window starts from nothing.
         t.failed("ak", start + Duration::from_secs(61));
         assert_eq!(t.wait("ak", start + Duration::from_secs(62)), None);
+    }
+
+    #[test]
+    fn attempts_past_the_allowance_are_told_when_the_window_ends() {
+        let t = Throttle::new(2, Duration::from_secs(60));
+        let start = Instant::now();
+        assert_eq!(t.attempt("id", start), None);
+        assert_eq!(t.attempt("id", start + Duration::from_secs(5)), None);
+        assert_eq!(
+            t.attempt("id", start + Duration::from_secs(20)),
+            Some(Duration::from_secs(40))
+        );
+        assert_eq!(t.attempt("other", start), None);
+        assert_eq!(t.attempt("id", start + Duration::from_secs(60)), None);
     }
 }
