@@ -7,14 +7,23 @@ use std::collections::HashMap;
 use std::sync::{Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
-/// Keys remembered at most; past that, windows already over are forgotten first.
+/// Keys remembered before windows already over are swept away.
 const CAPACITY: usize = 16_384;
 
 pub struct Throttle {
     allowance: u32,
     window: Duration,
+    counts: Mutex<Counts>,
+}
+
+#[derive(Default)]
+struct Counts {
     /// Per key: when its window started, and the attempts counted in it.
-    counts: Mutex<HashMap<String, (Instant, u32)>>,
+    keys: HashMap<String, (Instant, u32)>,
+    /// The next sweep comes when this many keys are kept: twice what the last one left (at
+    /// least [`CAPACITY`]), so that many keys in their windows (claims by many identities)
+    /// cost each attempt a share of a sweep, not a sweep each.
+    sweep_at: usize,
 }
 
 impl Throttle {
@@ -22,7 +31,7 @@ impl Throttle {
         Self {
             allowance,
             window,
-            counts: Mutex::new(HashMap::new()),
+            counts: Mutex::new(Counts::default()),
         }
     }
 
@@ -34,7 +43,7 @@ impl Throttle {
     /// How long `key` must still wait, if it has used up its allowance.
     pub fn wait(&self, key: &str, now: Instant) -> Option<Duration> {
         let counts = lock(&self.counts);
-        let (started, count) = counts.get(key)?;
+        let (started, count) = counts.keys.get(key)?;
         let ends = *started + self.window;
         (*count >= self.allowance && ends > now).then(|| ends - now)
     }
@@ -56,10 +65,13 @@ impl Throttle {
     /// Adds one to `key`'s count in its window (a new window once the last is over).
     fn count(&self, key: &str, now: Instant) -> (Instant, u32) {
         let mut counts = lock(&self.counts);
-        if counts.len() >= CAPACITY {
-            counts.retain(|_, (started, _)| *started + self.window > now);
+        if counts.keys.len() >= counts.sweep_at.max(CAPACITY) {
+            counts
+                .keys
+                .retain(|_, (started, _)| *started + self.window > now);
+            counts.sweep_at = counts.keys.len().saturating_mul(2);
         }
-        let entry = counts.entry(key.to_owned()).or_insert((now, 0));
+        let entry = counts.keys.entry(key.to_owned()).or_insert((now, 0));
         if entry.0 + self.window <= now {
             *entry = (now, 0);
         }
@@ -107,5 +119,26 @@ mod tests {
         );
         assert_eq!(t.attempt("other", start), None);
         assert_eq!(t.attempt("id", start + Duration::from_secs(60)), None);
+    }
+
+    #[test]
+    fn keys_in_their_windows_are_kept_and_ended_ones_swept() {
+        let t = Throttle::new(1, Duration::from_secs(60));
+        let start = Instant::now();
+        for i in 0..CAPACITY + 10 {
+            t.attempt(&format!("id-{i}"), start);
+        }
+        // All still in their windows: none forgotten, so none gets a second attempt.
+        assert!(t.attempt("id-0", start + Duration::from_secs(1)).is_some());
+        assert_eq!(lock(&t.counts).sweep_at, 2 * CAPACITY);
+        let later = start + Duration::from_secs(61);
+        for i in 0..CAPACITY + 11 {
+            t.attempt(&format!("new-{i}"), later);
+        }
+        assert_eq!(
+            lock(&t.counts).keys.len(),
+            CAPACITY + 11,
+            "ended windows swept"
+        );
     }
 }
