@@ -1,5 +1,5 @@
 //! The command line: no sub-command opens the console; `serve` runs the embedded
-//! platform headless; `app create` registers an application.
+//! platform headless; `app create` registers an application, `app quota` changes its quotas.
 
 // On Windows a GUI program, so that the Start menu opens the console without a terminal window
 // behind it; `terminal` gives the sub-commands back the terminal they were started from.
@@ -112,6 +112,17 @@ struct ServeArgs {
     /// Seconds a request's body may take once its head has arrived.
     #[arg(long, default_value_t = 30.0)]
     body_timeout: f64,
+    /// Asset numbers an application may take in a clock minute, unless it has its own quota
+    /// (app create / app quota).
+    #[arg(long, value_name = "N", default_value_t = 20_000)]
+    quota_numbers_per_minute: u32,
+    /// Asset numbers an application may take in a UTC day, unless it has its own quota.
+    #[arg(long, value_name = "N", default_value_t = 200_000)]
+    quota_numbers_per_day: u32,
+    /// Claims one identity may make a minute (counted in memory, by this process).
+    #[arg(long, value_name = "N", default_value_t = 30,
+          value_parser = clap::value_parser!(u32).range(1..))]
+    claims_per_minute: u32,
 }
 
 #[derive(Subcommand)]
@@ -127,7 +138,61 @@ enum AppCommand {
         /// Comma-separated scopes: auth_order, auth_activity.
         #[arg(long)]
         scopes: String,
+        #[command(flatten)]
+        quota: QuotaArgs,
     },
+    /// Show or change an application's own quotas on asset numbers (operation 9), and print
+    /// them as {"appKey","quotaNumbersPerMinute","quotaNumbersPerDay"}; null is the platform's
+    /// default. Works while a server runs on the data directory; its next call is judged by
+    /// the new quotas.
+    Quota {
+        /// Data directory of the platform [default: as for serve]
+        #[arg(long)]
+        data: Option<PathBuf>,
+        /// The application's key (ak_…).
+        app_key: String,
+        #[command(flatten)]
+        quota: QuotaArgs,
+    },
+}
+
+/// One application's quotas on asset numbers; absent: the platform's default (create) or
+/// unchanged (quota).
+#[derive(Args)]
+struct QuotaArgs {
+    /// Asset numbers the application may take in a clock minute, or `default` for the
+    /// platform's (serve --quota-numbers-per-minute).
+    #[arg(long, value_name = "N|default", value_parser = parse_quota)]
+    quota_numbers_per_minute: Option<QuotaValue>,
+    /// Asset numbers the application may take in a UTC day, or `default` for the platform's
+    /// (serve --quota-numbers-per-day).
+    #[arg(long, value_name = "N|default", value_parser = parse_quota)]
+    quota_numbers_per_day: Option<QuotaValue>,
+}
+
+impl QuotaArgs {
+    fn change(&self) -> platform::QuotaChange {
+        platform::QuotaChange {
+            numbers_per_minute: self.quota_numbers_per_minute.map(|q| q.0),
+            numbers_per_day: self.quota_numbers_per_day.map(|q| q.0),
+        }
+    }
+}
+
+/// A quota as given on the command line: a number, or `None` for the platform's default.
+#[derive(Clone, Copy)]
+struct QuotaValue(Option<u32>);
+
+fn parse_quota(s: &str) -> Result<QuotaValue, String> {
+    if s == "default" {
+        return Ok(QuotaValue(None));
+    }
+    s.parse::<u32>().map(|n| QuotaValue(Some(n))).map_err(|_| {
+        format!(
+            "{s:?}: a quota is a whole number of asset numbers (0 to {}) or `default`",
+            u32::MAX
+        )
+    })
 }
 
 fn parse_region(s: &str) -> Result<u8, String> {
@@ -159,9 +224,17 @@ fn main() -> ExitCode {
             opened
         }
         Some(Command::Serve(args)) => serve(args),
-        Some(Command::App(AppCommand::Create { data, name, scopes })) => {
-            app_create(data, &name, &scopes)
-        }
+        Some(Command::App(AppCommand::Create {
+            data,
+            name,
+            scopes,
+            quota,
+        })) => app_create(data, &name, &scopes, &quota),
+        Some(Command::App(AppCommand::Quota {
+            data,
+            app_key,
+            quota,
+        })) => app_quota(data, &app_key, &quota),
         Some(Command::Call(args)) => {
             init_logging("warn");
             return call::run(args);
@@ -192,14 +265,38 @@ fn main() -> ExitCode {
     }
 }
 
-fn app_create(data: Option<PathBuf>, name: &str, scopes: &str) -> Result<(), String> {
+fn app_create(
+    data: Option<PathBuf>,
+    name: &str,
+    scopes: &str,
+    quota: &QuotaArgs,
+) -> Result<(), String> {
     let scopes = platform::apps::parse_scopes(scopes)?;
     if name.trim().is_empty() {
         return Err("--name must not be blank".to_owned());
     }
     let data = data.map_or_else(default_data_dir, Ok)?;
-    let created = platform::create_app(&data, name.trim(), &scopes).map_err(|e| e.to_string())?;
+    let own = quota.change().apply(platform::OwnQuota::default());
+    let created = platform::create_app_with_quota(&data, name.trim(), &scopes, own)
+        .map_err(|e| e.to_string())?;
     let line = serde_json::to_string(&created).map_err(|e| e.to_string())?;
+    println!("{line}");
+    Ok(())
+}
+
+fn app_quota(data: Option<PathBuf>, app_key: &str, quota: &QuotaArgs) -> Result<(), String> {
+    let data = data.map_or_else(default_data_dir, Ok)?;
+    if !data.join(platform::store::DB_FILE).exists() {
+        return Err(format!("{} holds no platform", data.display()));
+    }
+    let own = platform::change_app_quota(&data, app_key.trim(), quota.change())
+        .map_err(|e| e.to_string())?
+        .ok_or_else(|| format!("no application {app_key:?} in {}", data.display()))?;
+    let line = serde_json::json!({
+        "appKey": app_key.trim(),
+        "quotaNumbersPerMinute": own.quota_numbers_per_minute,
+        "quotaNumbersPerDay": own.quota_numbers_per_day,
+    });
     println!("{line}");
     Ok(())
 }
@@ -305,6 +402,11 @@ fn serve(args: ServeArgs) -> Result<(), String> {
     config.token_reuse_margin = config.token_reuse_margin.min(config.token_lifetime / 2);
     config.connections = connections;
     config.activities = args.activities;
+    config.number_quota = platform::NumberQuota {
+        per_minute: args.quota_numbers_per_minute,
+        per_day: args.quota_numbers_per_day,
+    };
+    config.claims_per_identity_per_minute = args.claims_per_minute;
 
     let runtime = tokio::runtime::Runtime::new().map_err(|e| format!("cannot start tokio: {e}"))?;
     runtime.block_on(async move {

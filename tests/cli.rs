@@ -674,3 +674,128 @@ fn order_preview_prints_what_a_delete_removes_and_changes_nothing() {
     assert!(!holds(home.path(), "8900000002", "gms:1001"));
     assert!(holds(home.path(), "8900000001", "gms:1002"));
 }
+
+/// Runs `license-desk` with `args`; its exit status, stdout and stderr.
+fn run(args: &[&str], data: &std::path::Path) -> (bool, String, String) {
+    let out = Command::new(BIN)
+        .args(args)
+        .arg("--data")
+        .arg(data)
+        .output()
+        .expect("runs");
+    (
+        out.status.success(),
+        String::from_utf8(out.stdout).expect("utf-8"),
+        String::from_utf8(out.stderr).expect("utf-8"),
+    )
+}
+
+#[tokio::test]
+async fn an_app_s_own_quota_is_set_at_create_and_changed_while_the_server_runs() {
+    let dir = tempfile::tempdir().expect("dir");
+    let (ok, out, err) = run(
+        &[
+            "app",
+            "create",
+            "--name",
+            "quota",
+            "--scopes",
+            "auth_order",
+            "--quota-numbers-per-minute",
+            "2",
+            "--quota-numbers-per-day",
+            "1000",
+        ],
+        dir.path(),
+    );
+    assert!(ok, "{err}");
+    let app: Value = serde_json::from_str(&out).expect("one JSON object");
+    let key = app["appKey"].as_str().expect("key").to_owned();
+    let (mut child, base, _stdout) = serve(dir.path());
+
+    let http = reqwest::Client::new();
+    let token: Value = http
+        .post(format!("{base}/v3/api/oauth2/token"))
+        .basic_auth(&key, app["appSecret"].as_str())
+        .form(&[("grant_type", "client_credentials")])
+        .send()
+        .await
+        .expect("token")
+        .json()
+        .await
+        .expect("json");
+    let token = token["access_token"].as_str().expect("token").to_owned();
+    let shellnums = |nonce: &'static str| {
+        let request = http
+            .post(format!("{base}/order/api/order/v1/shellnums"))
+            .query(&[("g_nonce", nonce)])
+            .bearer_auth(&token)
+            .json(&json!({"size": 3}))
+            .send();
+        async move {
+            let r = request.await.expect("call");
+            (r.status().as_u16(), r.json::<Value>().await.expect("json"))
+        }
+    };
+    let (status, refused) = shellnums("quota-1").await;
+    assert_eq!(status, 299, "{refused}");
+    assert_eq!(refused["code"], "13004");
+    let message = refused["message"].as_str().expect("message");
+    assert!(
+        message.starts_with("size: over the quota of asset numbers, 2 a minute for this application: 3 asked, 2 left; the quota resets at ")
+            && message.ends_with(" s"),
+        "{message}"
+    );
+
+    let (ok, out, err) = run(&["app", "quota", &key], dir.path());
+    assert!(ok, "{err}");
+    assert_eq!(
+        serde_json::from_str::<Value>(&out).expect("json"),
+        json!({"appKey": key, "quotaNumbersPerMinute": 2, "quotaNumbersPerDay": 1000})
+    );
+    let (ok, out, err) = run(
+        &[
+            "app",
+            "quota",
+            &key,
+            "--quota-numbers-per-minute",
+            "default",
+        ],
+        dir.path(),
+    );
+    assert!(ok, "{err}");
+    assert_eq!(
+        serde_json::from_str::<Value>(&out).expect("json"),
+        json!({"appKey": key, "quotaNumbersPerMinute": null, "quotaNumbersPerDay": 1000})
+    );
+    // The running server judges the next call by the new quota (the default, 20,000 a minute).
+    let (status, given) = shellnums("quota-2").await;
+    assert_eq!(status, 200, "{given}");
+    assert_eq!(
+        given["data"],
+        json!(["8000000001", "8000000002", "8000000003"])
+    );
+
+    let (ok, _, err) = run(&["app", "quota", "ak_nope"], dir.path());
+    assert!(!ok);
+    assert_eq!(
+        err.trim(),
+        format!(
+            "error: no application \"ak_nope\" in {}",
+            dir.path().display()
+        )
+    );
+    let (ok, _, err) = run(
+        &["app", "quota", &key, "--quota-numbers-per-day", "lots"],
+        dir.path(),
+    );
+    assert!(!ok);
+    assert!(
+        err.contains(
+            "\"lots\": a quota is a whole number of asset numbers (0 to 4294967295) or `default`"
+        ),
+        "{err}"
+    );
+    child.kill().expect("kill");
+    child.wait().expect("wait");
+}

@@ -46,6 +46,7 @@ use std::time::{Duration, Instant};
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
 use fastrand::Rng;
+use license_desk::platform::NumberQuota;
 use reqwest::Method;
 use reqwest::header::{HeaderName, HeaderValue};
 use serde_json::{Value, json};
@@ -557,7 +558,16 @@ impl Fuzzer {
     async fn start(seed: u64) -> Self {
         let activities_dir = tempfile::tempdir().expect("temp dir");
         let path = activities_file(activities_dir.path());
-        let p = Platform::start_with(|c| c.activities = Some(path)).await;
+        // Long runs take asset numbers faster than any person would, and the health checks
+        // must not be refused for it: the quotas are tested in tests/platform.
+        let p = Platform::start_with(|c| {
+            c.activities = Some(path);
+            c.number_quota = NumberQuota {
+                per_minute: u32::MAX,
+                per_day: u32::MAX,
+            };
+        })
+        .await;
         let order_only = p.new_app(&["auth_order"]);
         let activity_only = p.new_app(&["auth_activity"]);
         let order_only_token = p.token_for(&order_only).await;

@@ -5,6 +5,7 @@ use serde::Serialize;
 
 use super::error::OpError;
 use super::ids;
+use super::quotas::OwnQuota;
 use crate::wire::scopes;
 
 /// What `license-desk app create` prints; the secret is shown this once and stored hashed.
@@ -36,22 +37,27 @@ pub fn parse_scopes(list: &str) -> Result<Vec<String>, String> {
     Ok(out)
 }
 
+/// Registers an application with its own quotas (`None`: the platform's default).
 pub fn create(
     tx: &Transaction<'_>,
     name: &str,
     scopes: &[String],
+    quota: OwnQuota,
     now: i64,
 ) -> Result<AppCredentials, OpError> {
     let app_key = format!("ak_{}", ids::random_token(12)?);
     let app_secret = ids::random_token(32)?;
     tx.execute(
-        "INSERT INTO apps(app_key, name, secret_hash, scopes, created_at) VALUES (?1, ?2, ?3, ?4, ?5)",
+        "INSERT INTO apps(app_key, name, secret_hash, scopes, created_at, \
+         quota_numbers_per_minute, quota_numbers_per_day) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
         rusqlite::params![
             app_key,
             name,
             secret_hash(&app_key, &app_secret),
             scopes.join(" "),
-            now
+            now,
+            quota.quota_numbers_per_minute,
+            quota.quota_numbers_per_day
         ],
     )?;
     Ok(AppCredentials {

@@ -10,6 +10,7 @@ pub mod error;
 mod http;
 pub mod ids;
 mod listen;
+pub mod quotas;
 pub mod rules;
 mod server;
 mod shared;
@@ -17,4 +18,7 @@ pub mod store;
 mod throttle;
 
 pub use listen::ConnectionLimits;
-pub use server::{Config, Region, Server, StartError, create_app};
+pub use quotas::{NumberQuota, OwnQuota, QuotaChange};
+pub use server::{
+    Config, Region, Server, StartError, change_app_quota, create_app, create_app_with_quota,
+};

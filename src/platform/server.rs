@@ -15,9 +15,11 @@ use super::auth::{self, Tokens};
 use super::auth_store;
 use super::error::OpError;
 use super::listen::{self, ConnectionLimits};
+use super::quotas::{self, NumberQuota, OwnQuota, QuotaChange};
 use super::rules::orders;
 use super::shared::{AppState, Shared};
 use super::store::Store;
+use super::throttle::Throttle;
 use crate::clock::now_ms;
 use crate::private_files::{create_private_dir, ensure_private_file};
 
@@ -61,6 +63,10 @@ pub struct Config {
     /// The activities file (`serve --activities`); none means no activity exists.
     pub activities: Option<PathBuf>,
     pub connections: ConnectionLimits,
+    /// Quotas on asset numbers for applications without their own.
+    pub number_quota: NumberQuota,
+    /// Claims one identity may make a minute (counted in memory, per process).
+    pub claims_per_identity_per_minute: u32,
 }
 
 impl Config {
@@ -76,6 +82,8 @@ impl Config {
             token_reuse_margin: Duration::from_secs(12 * 3600),
             activities: None,
             connections: ConnectionLimits::default(),
+            number_quota: NumberQuota::default(),
+            claims_per_identity_per_minute: 30,
         }
     }
 }
@@ -145,6 +153,11 @@ impl Server {
             activities: RwLock::new(Arc::new(activities)),
             body_timeout: config.connections.body_timeout,
             token_failures: super::shared::TokenFailures::default(),
+            number_quota: config.number_quota,
+            claims: Throttle::new(
+                config.claims_per_identity_per_minute,
+                Duration::from_secs(60),
+            ),
         });
         let (stop, stopped) = watch::channel(false);
         let app = super::http::router(Arc::clone(&shared));
@@ -232,11 +245,41 @@ pub fn create_app(
     name: &str,
     scopes: &[String],
 ) -> Result<AppCredentials, OpError> {
+    create_app_with_quota(data_dir, name, scopes, OwnQuota::default())
+}
+
+/// Registers an application with its own quotas on asset numbers.
+pub fn create_app_with_quota(
+    data_dir: &Path,
+    name: &str,
+    scopes: &[String],
+    quota: OwnQuota,
+) -> Result<AppCredentials, OpError> {
     create_private_dir(data_dir)
         .map_err(|e| OpError::Internal(format!("cannot create {}: {e}", data_dir.display())))?;
     let store = Store::open(data_dir)?;
     let (name, scopes) = (name.to_owned(), scopes.to_vec());
-    store.write_blocking(move |tx| apps::create(tx, &name, &scopes, now_ms()))
+    store.write_blocking(move |tx| apps::create(tx, &name, &scopes, quota, now_ms()))
+}
+
+/// Changes an application's own quotas and answers them as they now are; `None` when the
+/// data directory holds no such application. Works while a server runs on it: the next call
+/// of the application is judged by the new quotas.
+pub fn change_app_quota(
+    data_dir: &Path,
+    app_key: &str,
+    change: QuotaChange,
+) -> Result<Option<OwnQuota>, OpError> {
+    let store = Store::open(data_dir)?;
+    let app_key = app_key.to_owned();
+    store.write_blocking(move |tx| {
+        let Some(own) = quotas::own_quota(tx, &app_key)? else {
+            return Ok(None);
+        };
+        let own = change.apply(own);
+        quotas::set_own_quota(tx, &app_key, own)?;
+        Ok(Some(own))
+    })
 }
 
 /// Applies stored async batches, one at a time, oldest first.

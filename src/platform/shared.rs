@@ -26,6 +26,10 @@ pub struct Shared {
     pub body_timeout: std::time::Duration,
     /// Failed token requests, by app key and by client address.
     pub token_failures: TokenFailures,
+    /// Quotas on asset numbers for applications without their own.
+    pub number_quota: super::quotas::NumberQuota,
+    /// Claim attempts by identity, per minute.
+    pub claims: super::throttle::Throttle,
 }
 
 /// Token requests with a wrong key or secret: 10 a minute per app key, 30 per address.

@@ -26,6 +26,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("schema.sql"),
     include_str!("schema2.sql"),
     include_str!("schema3.sql"),
+    include_str!("schema4.sql"),
 ];
 
 /// How long a statement waits for another process's lock (e.g. `app create` beside `serve`).
@@ -450,7 +451,7 @@ mod tests {
         let version: i64 = store
             .read(|tx| tx.pragma_query_value(None, "user_version", |r| r.get(0)))
             .expect("version");
-        assert_eq!(version, 3);
+        assert_eq!(version, MIGRATIONS.len() as i64);
     }
 
     fn file_len(path: &Path) -> u64 {

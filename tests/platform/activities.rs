@@ -6,7 +6,7 @@ use license_desk::platform::{Config, Server};
 use reqwest::Method;
 use serde_json::{Value, json};
 
-use crate::common::{Platform, Reply, batch_of, new_buy};
+use crate::common::{Platform, Reply, assert_resets, batch_of, new_buy};
 
 const CLAIM: &str = "/activity/services/activity";
 const CREATE: &str = "/order/api/order/v1/enterprise/user/create";
@@ -445,4 +445,56 @@ async fn a_bad_file_is_refused_with_line_and_field_and_a_reload_keeps_the_old() 
     write_file(files.path(), &more);
     assert_eq!(server.reload_activities(), Ok(5));
     server.shutdown().await;
+}
+
+#[tokio::test]
+async fn claims_past_30_a_minute_by_one_identity_are_refused_until_the_minute_ends() {
+    let (p, _files) = platform().await;
+    let first_sent = now_ms();
+    let first = claim(&p, body("Wang.Fang@example.com", "spring-2026")).await;
+    let first_answered = now_ms();
+    assert_result(&first, "0000", "success");
+    // Every attempt counts, refused ones too; an address is one identity in any case.
+    for i in 1..30 {
+        let identity = if i % 2 == 0 {
+            "wang.fang@example.com"
+        } else {
+            "WANG.FANG@example.com"
+        };
+        let r = claim(
+            &p,
+            body(identity, if i < 10 { "spring-2026" } else { "nope" }),
+        )
+        .await;
+        assert_ne!(
+            r.body["resultCode"],
+            "2001",
+            "attempt {}: {}",
+            i + 1,
+            r.body
+        );
+    }
+    let claims = p.count("claims");
+
+    let sent = now_ms();
+    let r = claim(&p, body("wang.fang@example.com", "spring-2026")).await;
+    let answered = now_ms();
+    assert_eq!(r.status, 200);
+    assert_eq!(r.body["resultCode"], "2001", "{}", r.body);
+    assert_resets(
+        r.body["resultMessage"].as_str().expect("message"),
+        "identity: too many claims by this identity, at most 30 a minute; the count resets at ",
+        (first_sent + 60_000, first_answered + 60_000),
+        (sent, answered),
+    );
+    assert!(r.body.get("detail").is_none() && r.body.get("activityDtoList").is_none());
+    assert_eq!(
+        p.count("claims"),
+        claims,
+        "a refused attempt claims nothing"
+    );
+
+    // Other identities are counted apart.
+    let other = claim(&p, body("li.na@example.com", "spring-2026")).await;
+    assert_result(&other, "0000", "success");
 }

@@ -3,7 +3,7 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use license_desk::platform::apps::AppCredentials;
-use license_desk::platform::{Config, Server, create_app};
+use license_desk::platform::{Config, OwnQuota, Server, create_app, create_app_with_quota};
 use reqwest::Method;
 use serde_json::{Value, json};
 use tempfile::TempDir;
@@ -102,6 +102,25 @@ impl Platform {
     pub fn new_app(&self, scopes: &[&str]) -> AppCredentials {
         let scopes: Vec<String> = scopes.iter().map(|s| (*s).to_owned()).collect();
         create_app(self.dir.path(), "another", &scopes).expect("app")
+    }
+
+    /// Registers another application with its own quotas on asset numbers.
+    pub fn new_app_with_quota(&self, scopes: &[&str], quota: OwnQuota) -> AppCredentials {
+        let scopes: Vec<String> = scopes.iter().map(|s| (*s).to_owned()).collect();
+        create_app_with_quota(self.dir.path(), "with quota", &scopes, quota).expect("app")
+    }
+
+    /// A POST with another application's token and a fresh nonce.
+    pub async fn post_as(&self, token: &str, path: &str, body: Value) -> Reply {
+        let n = nonce();
+        self.raw(
+            self.http
+                .post(format!("{}{path}", self.base))
+                .bearer_auth(token)
+                .query(&[("g_nonce", n.as_str())])
+                .json(&body),
+        )
+        .await
     }
 
     pub async fn token_for(&self, app: &AppCredentials) -> String {
@@ -238,4 +257,61 @@ pub fn batch_of(channel_order_id: &str, orders: Vec<Value>) -> Value {
         "syncMode": "sync",
         "orderList": orders
     })
+}
+
+/// Asserts that `message` is exactly `{prefix}{time}, in {n} s`: `time` a whole second in UTC
+/// (`2026-11-23T10:16:00Z`) between `resets` (earliest, latest; epoch ms, rounded up to whole
+/// seconds), and `n` the whole seconds to it from a moment within `sent` (before the request,
+/// after its answer).
+#[track_caller]
+pub fn assert_resets(message: &str, prefix: &str, resets: (i64, i64), sent: (i64, i64)) {
+    let rest = message
+        .strip_prefix(prefix)
+        .unwrap_or_else(|| panic!("{message:?} does not start with {prefix:?}"));
+    let (time, seconds) = rest
+        .split_once(", in ")
+        .unwrap_or_else(|| panic!("no \", in N s\" in {message:?}"));
+    let at: jiff::Timestamp = time.parse().expect("a time");
+    assert_eq!(at.to_string(), time, "UTC in whole seconds: {message:?}");
+    let at = at.as_millisecond();
+    let whole = |ms: i64| ms + (1000 - ms.rem_euclid(1000)) % 1000;
+    assert!(
+        whole(resets.0) <= at && at <= whole(resets.1),
+        "resets at {time}, not within {resets:?}: {message:?}"
+    );
+    let n: i64 = seconds
+        .strip_suffix(" s")
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| panic!("no whole seconds in {message:?}"));
+    let from = |now: i64| (at - now + 999).div_euclid(1000).max(1);
+    assert!(
+        from(sent.1) <= n && n <= from(sent.0),
+        "{n} s is not the time to {time} from within {sent:?}: {message:?}"
+    );
+}
+
+/// Returns at once when at least `margin_s` seconds of the current clock minute remain;
+/// otherwise waits until the next minute has begun, so that a test's calls fall in one
+/// minute (and one UTC day) of the platform's quotas.
+pub async fn within_one_minute(margin_s: i64) {
+    let minute = 60_000;
+    let start = license_desk::clock::now_ms();
+    if minute - start.rem_euclid(minute) >= margin_s * 1000 {
+        return;
+    }
+    let next = start - start.rem_euclid(minute) + minute;
+    while license_desk::clock::now_ms() < next {
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+}
+
+/// The end of the clock minute that `ms` falls in.
+pub fn minute_end(ms: i64) -> i64 {
+    ms - ms.rem_euclid(60_000) + 60_000
+}
+
+/// The end of the UTC day that `ms` falls in.
+pub fn day_end(ms: i64) -> i64 {
+    let day = 24 * 3600 * 1000;
+    ms - ms.rem_euclid(day) + day
 }

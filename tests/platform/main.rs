@@ -9,4 +9,5 @@ mod customers;
 mod limits;
 mod locks;
 mod orders;
+mod quotas;
 mod shellnums;

@@ -1,5 +1,7 @@
 //! The activity group: always HTTP 200 but for 401/403; the outcome is in `resultCode`.
 
+use std::time::Instant;
+
 use axum::Json;
 use axum::extract::{FromRequest, Request, State};
 use axum::http::StatusCode;
@@ -10,8 +12,9 @@ use super::order::close_connection;
 use crate::clock::now_ms;
 use crate::platform::activities::{self, ClaimInput};
 use crate::platform::error::OpError;
-use crate::platform::shared::AppState;
-use crate::wire::activity::{BAD_PARAMETER, NO_ACTIVITY, PROCESSING};
+use crate::platform::quotas;
+use crate::platform::shared::{AppState, Shared};
+use crate::wire::activity::{BAD_PARAMETER, FILTERED, NO_ACTIVITY, PROCESSING};
 use crate::wire::envelope::{FORBIDDEN, UNAUTHORIZED};
 use crate::wire::{ActivityResponse, ClaimRequest, scopes, validate};
 
@@ -106,9 +109,14 @@ pub async fn claim(
         .body
         .value
         .and_then(|b| OpError::check(validate::claim(&b)).map(|()| b));
+    let throttled = body.as_ref().ok().and_then(|b| too_many_claims(&s, b));
     let answer = call
         .admission
         .run(&s, body, |tx, shared, caller, body| {
+            // Answered inside the write all the same, so that the nonce is spent.
+            if let Some(message) = throttled {
+                return Ok(ActivityResponse::failure(FILTERED, message));
+            }
             let field = |v: &Option<String>| v.as_deref().unwrap_or_default().trim().to_owned();
             let label = field(&body.activity_label);
             let Some(activity) = shared.activities().get(&label).cloned() else {
@@ -139,4 +147,18 @@ pub async fn claim(
             close: unread,
         })?;
     Ok(Json(answer))
+}
+
+/// Counts the claim against its identity's minute; past the allowance, why it is refused.
+/// Identities are compared without regard to case, as e-mail addresses are counted.
+fn too_many_claims(s: &Shared, body: &ClaimRequest) -> Option<String> {
+    let identity = body.identity.as_deref().unwrap_or_default().trim();
+    let wait = s.claims.attempt(&identity.to_lowercase(), Instant::now())?;
+    let now = now_ms();
+    let resets = now.saturating_add(i64::try_from(wait.as_millis()).unwrap_or(i64::MAX));
+    Some(format!(
+        "identity: too many claims by this identity, at most {} a minute; the count resets at {}",
+        s.claims.allowance(),
+        quotas::resets_at(resets, now)
+    ))
 }

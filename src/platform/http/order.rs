@@ -13,6 +13,7 @@ use super::admit::{Admission, Query, Refusal, admit, json_body};
 use crate::clock::now_ms;
 use crate::platform::auth::Caller;
 use crate::platform::error::OpError;
+use crate::platform::quotas;
 use crate::platform::rules::{assets, customers, locks, orders, shellnums};
 use crate::platform::shared::{AppState, Shared};
 use crate::wire::envelope::{self, BUSINESS_EXCEPTION_STATUS};
@@ -362,7 +363,18 @@ pub async fn shellnums(
         .run(
             &s,
             |_, b| checked(validate::shellnums(b)),
-            |tx, shared, _, b| shellnums::allocate(tx, shared.region, b.size.unwrap_or_default()),
+            |tx, shared, caller, b| {
+                let size = b.size.unwrap_or_default();
+                // Counted in the same transaction: a refusal or a failure allocates nothing.
+                quotas::charge_numbers(
+                    tx,
+                    &caller.app_key,
+                    i64::from(size),
+                    shared.number_quota,
+                    now_ms(),
+                )?;
+                shellnums::allocate(tx, shared.region, size)
+            },
         )
         .await?)
 }
