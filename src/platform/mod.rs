@@ -17,3 +17,4 @@ mod throttle;
 
 pub use listen::ConnectionLimits;
 pub use server::{Config, Region, Server, StartError, create_app};
+pub use shared::{ListingCounts, ListingLimits};

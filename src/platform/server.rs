@@ -15,7 +15,7 @@ use super::auth::{self, Tokens};
 use super::error::OpError;
 use super::listen::{self, ConnectionLimits};
 use super::rules::orders;
-use super::shared::{AppState, Shared};
+use super::shared::{AppState, ListingCounts, ListingLimits, Listings, Shared};
 use super::store::Store;
 use crate::clock::now_ms;
 use crate::private_files::{create_private_dir, ensure_private_file};
@@ -60,6 +60,7 @@ pub struct Config {
     /// The activities file (`serve --activities`); none means no activity exists.
     pub activities: Option<PathBuf>,
     pub connections: ConnectionLimits,
+    pub listings: ListingLimits,
 }
 
 impl Config {
@@ -75,6 +76,7 @@ impl Config {
             token_reuse_margin: Duration::from_secs(12 * 3600),
             activities: None,
             connections: ConnectionLimits::default(),
+            listings: ListingLimits::default(),
         }
     }
 }
@@ -142,6 +144,7 @@ impl Server {
             activities: RwLock::new(Arc::new(activities)),
             body_timeout: config.connections.body_timeout,
             token_failures: super::shared::TokenFailures::default(),
+            listings: Listings::new(config.listings),
         });
         let (stop, stopped) = watch::channel(false);
         let app = super::http::router(Arc::clone(&shared));
@@ -165,6 +168,11 @@ impl Server {
 
     pub fn local_addr(&self) -> SocketAddr {
         self.addr
+    }
+
+    /// The asset listings streaming and waiting now, and how many have ended.
+    pub fn listings(&self) -> ListingCounts {
+        self.shared.listings.counts()
     }
 
     /// `http://HOST:PORT`
