@@ -17,7 +17,7 @@ mod catalog_cli;
 mod terminal;
 
 use clap::{Args, Parser, Subcommand};
-use license_desk::platform::{self, Config, ConnectionLimits, Region, Server};
+use license_desk::platform::{self, Config, ConnectionLimits, ListingLimits, Region, Server};
 
 #[derive(Parser)]
 #[command(
@@ -123,6 +123,13 @@ struct ServeArgs {
     #[arg(long, value_name = "N", default_value_t = 30,
           value_parser = clap::value_parser!(u32).range(1..))]
     claims_per_minute: u32,
+    /// Asset listings (operation 8) streaming at once; each holds a database reader. One more
+    /// waits for a turn.
+    #[arg(long, default_value_t = 4)]
+    max_listings: usize,
+    /// Seconds a listing waits for a turn before it is refused (500, "busy"; retry).
+    #[arg(long, default_value_t = 30.0)]
+    listing_wait: f64,
 }
 
 #[derive(Subcommand)]
@@ -394,6 +401,7 @@ fn init_logging(default: &str) {
 fn serve(args: ServeArgs) -> Result<(), String> {
     init_logging("info");
     let connections = connection_limits(&args)?;
+    let listings = listing_limits(&args)?;
     let data = args.data.map_or_else(default_data_dir, Ok)?;
     let mut config = Config::new(&data, args.listen);
     config.region = Region::from_digit(args.region).unwrap_or_default();
@@ -401,6 +409,7 @@ fn serve(args: ServeArgs) -> Result<(), String> {
     config.token_lifetime = Duration::from_secs(args.token_lifetime);
     config.token_reuse_margin = config.token_reuse_margin.min(config.token_lifetime / 2);
     config.connections = connections;
+    config.listings = listings;
     config.activities = args.activities;
     config.number_quota = platform::NumberQuota {
         per_minute: args.quota_numbers_per_minute,
@@ -446,6 +455,26 @@ fn connection_limits(args: &ServeArgs) -> Result<ConnectionLimits, String> {
         max_connections: args.max_connections,
         header_timeout: seconds("header-timeout", args.header_timeout)?,
         body_timeout: seconds("body-timeout", args.body_timeout)?,
+    })
+}
+
+/// The listing limits asked for.
+fn listing_limits(args: &ServeArgs) -> Result<ListingLimits, String> {
+    if args.max_listings == 0 {
+        return Err("--max-listings must be at least 1".to_owned());
+    }
+    let wait = Duration::try_from_secs_f64(args.listing_wait)
+        .ok()
+        .filter(|d| !d.is_zero())
+        .ok_or_else(|| {
+            format!(
+                "--listing-wait must be a positive number of seconds, not {}",
+                args.listing_wait
+            )
+        })?;
+    Ok(ListingLimits {
+        max_streaming: args.max_listings,
+        wait,
     })
 }
 

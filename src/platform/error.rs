@@ -20,6 +20,9 @@ pub enum OpError {
     /// 500: anything else unexpected.
     #[error("internal error: {0}")]
     Internal(String),
+    /// 500: the platform has too much of this work in hand; `0` says what and to retry.
+    #[error("{0}")]
+    Busy(String),
 }
 
 impl OpError {
@@ -70,7 +73,7 @@ impl OpError {
     pub fn code(&self) -> &'static str {
         match self {
             Self::Invalid { .. } => VALIDATION,
-            Self::Storage(_) | Self::Internal(_) => SYSTEM,
+            Self::Storage(_) | Self::Internal(_) | Self::Busy(_) => SYSTEM,
         }
     }
 }

@@ -22,3 +22,4 @@ pub use quotas::{NumberQuota, OwnQuota, QuotaChange};
 pub use server::{
     Config, Region, Server, StartError, change_app_quota, create_app, create_app_with_quota,
 };
+pub use shared::{ListingCounts, ListingLimits};

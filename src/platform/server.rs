@@ -17,7 +17,7 @@ use super::error::OpError;
 use super::listen::{self, ConnectionLimits};
 use super::quotas::{self, NumberQuota, OwnQuota, QuotaChange};
 use super::rules::orders;
-use super::shared::{AppState, Shared};
+use super::shared::{AppState, ListingCounts, ListingLimits, Listings, Shared};
 use super::store::Store;
 use super::throttle::Throttle;
 use crate::clock::now_ms;
@@ -67,6 +67,7 @@ pub struct Config {
     pub number_quota: NumberQuota,
     /// Claims one identity may make a minute (counted in memory, per process).
     pub claims_per_identity_per_minute: u32,
+    pub listings: ListingLimits,
 }
 
 impl Config {
@@ -84,6 +85,7 @@ impl Config {
             connections: ConnectionLimits::default(),
             number_quota: NumberQuota::default(),
             claims_per_identity_per_minute: 30,
+            listings: ListingLimits::default(),
         }
     }
 }
@@ -158,6 +160,7 @@ impl Server {
                 config.claims_per_identity_per_minute,
                 Duration::from_secs(60),
             ),
+            listings: Listings::new(config.listings),
         });
         let (stop, stopped) = watch::channel(false);
         let app = super::http::router(Arc::clone(&shared));
@@ -181,6 +184,11 @@ impl Server {
 
     pub fn local_addr(&self) -> SocketAddr {
         self.addr
+    }
+
+    /// The asset listings streaming and waiting now, and how many have ended.
+    pub fn listings(&self) -> ListingCounts {
+        self.shared.listings.counts()
     }
 
     /// `http://HOST:PORT`

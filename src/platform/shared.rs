@@ -1,9 +1,11 @@
 //! State shared by every request: the store, the token issuer, and the platform's settings.
 
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, PoisonError, RwLock};
+use std::time::Duration;
 
 use rusqlite::Transaction;
-use tokio::sync::Notify;
+use tokio::sync::{Notify, OwnedSemaphorePermit, Semaphore};
 
 use super::activities::Activities;
 use super::auth::Tokens;
@@ -30,6 +32,106 @@ pub struct Shared {
     pub number_quota: super::quotas::NumberQuota,
     /// Claim attempts by identity, per minute.
     pub claims: super::throttle::Throttle,
+    /// Asset listings streaming, and those waiting for their turn.
+    pub listings: Listings,
+}
+
+/// How many asset listings stream at once (`serve --max-listings`), and how long one more
+/// waits for its turn before it is refused (`serve --listing-wait`). Each streaming listing
+/// holds a reader connection and its read transaction, and some memory: the cap bounds both.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ListingLimits {
+    pub max_streaming: usize,
+    pub wait: Duration,
+}
+
+impl Default for ListingLimits {
+    fn default() -> Self {
+        Self {
+            max_streaming: 4,
+            wait: Duration::from_secs(30),
+        }
+    }
+}
+
+/// What the asset listings are doing, for logs and tests.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct ListingCounts {
+    pub streaming: usize,
+    pub waiting: usize,
+    /// Listings written out whole, and those cut off (client gone or stalled, storage error).
+    pub completed: u64,
+    pub cut_off: u64,
+}
+
+/// The turns of asset listings: a semaphore of `max_streaming` permits.
+pub struct Listings {
+    permits: Arc<Semaphore>,
+    limits: ListingLimits,
+    waiting: AtomicUsize,
+    completed: AtomicU64,
+    cut_off: AtomicU64,
+}
+
+impl Listings {
+    pub fn new(limits: ListingLimits) -> Self {
+        Self {
+            permits: Arc::new(Semaphore::new(limits.max_streaming)),
+            limits,
+            waiting: AtomicUsize::new(0),
+            completed: AtomicU64::new(0),
+            cut_off: AtomicU64::new(0),
+        }
+    }
+
+    /// A turn to stream a listing, held until the permit is dropped; refused (500) when none
+    /// is free within the wait.
+    pub async fn turn(&self) -> Result<OwnedSemaphorePermit, OpError> {
+        self.waiting.fetch_add(1, Ordering::Relaxed);
+        // Counted down also when the client leaves while waiting (this future is dropped).
+        let _waiting = Decrement(&self.waiting);
+        let permit = Arc::clone(&self.permits).acquire_owned();
+        match tokio::time::timeout(self.limits.wait, permit).await {
+            Ok(Ok(permit)) => Ok(permit),
+            Ok(Err(_)) => Err(OpError::Internal("the listing turns are closed".to_owned())),
+            Err(_) => {
+                let n = self.limits.max_streaming;
+                Err(OpError::Busy(format!(
+                    "the platform is busy with {n} asset listing{} and this one waited {} s for \
+                     its turn; retry in a moment",
+                    if n == 1 { "" } else { "s" },
+                    self.limits.wait.as_secs_f64()
+                )))
+            }
+        }
+    }
+
+    /// Counts a listing that ended, whole or not.
+    pub fn ended(&self, whole: bool) {
+        let counter = if whole {
+            &self.completed
+        } else {
+            &self.cut_off
+        };
+        counter.fetch_add(1, Ordering::Relaxed);
+    }
+
+    pub fn counts(&self) -> ListingCounts {
+        ListingCounts {
+            streaming: (self.limits.max_streaming).saturating_sub(self.permits.available_permits()),
+            waiting: self.waiting.load(Ordering::Relaxed),
+            completed: self.completed.load(Ordering::Relaxed),
+            cut_off: self.cut_off.load(Ordering::Relaxed),
+        }
+    }
+}
+
+struct Decrement<'a>(&'a AtomicUsize);
+
+impl Drop for Decrement<'_> {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::Relaxed);
+    }
 }
 
 /// Token requests with a wrong key or secret: 10 a minute per app key, 30 per address.

@@ -7,6 +7,7 @@ mod common;
 mod connections;
 mod customers;
 mod limits;
+mod listing;
 mod locks;
 mod orders;
 mod quotas;

@@ -26,7 +26,7 @@ const TABLES: [&str; 9] = [
 ];
 
 /// Creates an enterprise master account (operation 2) and returns its global id.
-async fn enterprise(p: &Platform, crm: &str) -> String {
+pub async fn enterprise(p: &Platform, crm: &str) -> String {
     let created = p
         .post(
             CREATE,

@@ -3,6 +3,7 @@
 
 mod activity;
 mod admit;
+mod listing;
 mod order;
 mod token;
 

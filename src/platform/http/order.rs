@@ -10,6 +10,7 @@ use axum::response::{IntoResponse, Response};
 use rusqlite::Transaction;
 
 use super::admit::{Admission, Query, Refusal, admit, json_body};
+use super::listing;
 use crate::clock::now_ms;
 use crate::platform::auth::Caller;
 use crate::platform::error::OpError;
@@ -18,9 +19,9 @@ use crate::platform::rules::{assets, customers, locks, orders, shellnums};
 use crate::platform::shared::{AppState, Shared};
 use crate::wire::envelope::{self, BUSINESS_EXCEPTION_STATUS};
 use crate::wire::{
-    Asset, BatchOrderRequest, BatchOrderResult, BindRequest, CreatedEnterprise, Customer,
-    CustomerQuery, DefaultFilter, EnterpriseRequest, LockRequest, LockResult, OrderEnvelope,
-    ShellnumsRequest, scopes, validate,
+    BatchOrderRequest, BatchOrderResult, BindRequest, CreatedEnterprise, Customer, CustomerQuery,
+    DefaultFilter, EnterpriseRequest, LockRequest, LockResult, OrderEnvelope, ShellnumsRequest,
+    scopes, validate,
 };
 
 /// A refused order-group call, rendered in the group's envelope. `close` is set when the
@@ -69,6 +70,15 @@ impl IntoResponse for OrderFailure {
                     OpError::Invalid { message, cause } => {
                         tracing::debug!(%message, "refused");
                         (business_exception(), code, message, cause)
+                    }
+                    OpError::Busy(message) => {
+                        tracing::warn!(%message, "refused: busy");
+                        (
+                            business_exception(),
+                            code,
+                            message,
+                            "too much of this work in hand; nothing was read or written".to_owned(),
+                        )
                     }
                     other => {
                         tracing::error!(error = %other, "operation failed");
@@ -327,12 +337,12 @@ async fn set_locked(s: AppState, call: Call<LockRequest>, locked: bool) -> Reply
         .await?)
 }
 
-/// Operation 8.
+/// Operation 8: checked and its enterprise found like any call, then streamed (`listing`).
 pub async fn asset_list(
     State(s): State<AppState>,
     call: Get,
     path: Result<Path<String>, PathRejection>,
-) -> Reply<Vec<Asset>> {
+) -> Result<Response, OrderFailure> {
     let Path(enterprise_global_id) =
         path.map_err(|e| OpError::invalid("enterpriseGlobalId", e.body_text()))?;
     let extend_code = call
@@ -348,10 +358,11 @@ pub async fn asset_list(
     if let Some(code) = &extend_code {
         checked(validate::query_id("extendCode", code))?;
     }
-    ok(
-        s.read(move |tx, _| assets::list(tx, enterprise_global_id.trim(), extend_code.as_deref()))
-            .await?,
-    )
+    let id = enterprise_global_id.trim().to_owned();
+    // An unknown enterprise is refused without waiting for a listing's turn. Enterprises are
+    // never deleted, so the row found here is still there when the listing reads.
+    let enterprise = s.read(move |tx, _| assets::enterprise(tx, &id)).await?;
+    Ok(listing::respond(&s, enterprise, extend_code).await?)
 }
 
 /// Operation 9.
