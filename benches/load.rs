@@ -727,6 +727,8 @@ struct ListedAsset {
     asset_limits: Option<Value>,
     asset_extends: Vec<Value>,
     borrowed_usb_key: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    license_order_id: Option<String>,
     products: Vec<ListedProduct>,
 }
 
@@ -802,8 +804,10 @@ fn raw_listing(conn: &mut Connection, enterprise_global_id: &str) -> rusqlite::R
         let mut stmt = tx.prepare_cached(
             "SELECT a.id, a.asset_id, a.license_type, a.asset_num, a.grantable, c.customer_id, \
              a.key_shell_number, a.key_chip_type, a.locked, a.freezing, a.created_at, a.updated_at, \
-             a.limit_start, a.limit_end, a.assign_status, a.assign_member_id, a.borrowed_usb_key \
+             a.limit_start, a.limit_end, a.assign_status, a.assign_member_id, a.borrowed_usb_key, \
+             lo.license_order_id \
              FROM assets a JOIN customers c ON c.id = a.customer_id \
+             LEFT JOIN license_orders lo ON lo.id = a.license_order_id \
              WHERE c.enterprise_id = ?1 ORDER BY a.id",
         )?;
         let mut rows = stmt.query([enterprise])?;
@@ -835,6 +839,7 @@ fn raw_listing(conn: &mut Connection, enterprise_global_id: &str) -> rusqlite::R
                 asset_limits: None,
                 asset_extends: Vec::new(),
                 borrowed_usb_key: r.get(16)?,
+                license_order_id: r.get(17)?,
                 products: products.remove(&row).unwrap_or_default(),
             });
         }
