@@ -203,30 +203,45 @@ pub fn consume_nonce(tx: &Transaction<'_>, app_key: &str, nonce: &str) -> rusqli
     Ok(inserted == 1)
 }
 
+/// Whether `nonce` was spent by `app_key` in this store's current generation or the one
+/// before (the only ones kept). Two primary-key lookups.
+pub fn nonce_seen(tx: &Transaction<'_>, app_key: &str, nonce: &str) -> rusqlite::Result<bool> {
+    tx.prepare_cached(
+        "SELECT EXISTS(SELECT 1 FROM nonce_log WHERE generation IN \
+             (SELECT value FROM counters WHERE name = 'nonce_generation' \
+              UNION ALL SELECT value - 1 FROM counters WHERE name = 'nonce_generation') \
+             AND app_key = ?1 AND nonce = ?2)",
+    )?
+    .query_row(rusqlite::params![app_key, nonce], |r| r.get(0))
+}
+
 /// Starts a new generation of nonces once the current one is older than the window, and
 /// drops the one before it: every nonce is remembered for at least the window (it spends the
-/// rest of its generation and the whole next one), at most twice the window. Also forgets
-/// expired tokens. Returns how many rows went.
+/// rest of its generation and the whole next one), at most twice the window. Returns how many
+/// rows went.
 pub fn prune(tx: &Transaction<'_>, now: i64, nonce_window_ms: i64) -> rusqlite::Result<usize> {
     let started: i64 = tx.query_row(
         "SELECT value FROM counters WHERE name = 'nonce_generation_started'",
         [],
         |r| r.get(0),
     )?;
-    let mut nonces = 0;
-    if now - started >= nonce_window_ms {
-        let current: i64 = tx.query_row(
-            "UPDATE counters SET value = value + 1 WHERE name = 'nonce_generation' \
-             RETURNING value - 1",
-            [],
-            |r| r.get(0),
-        )?;
-        tx.execute(
-            "UPDATE counters SET value = ?1 WHERE name = 'nonce_generation_started'",
-            [now],
-        )?;
-        nonces = tx.execute("DELETE FROM nonce_log WHERE generation < ?1", [current])?;
+    if now - started < nonce_window_ms {
+        return Ok(0);
     }
-    let tokens = tx.execute("DELETE FROM tokens WHERE expires_at <= ?1", [now])?;
-    Ok(nonces + tokens)
+    let current: i64 = tx.query_row(
+        "UPDATE counters SET value = value + 1 WHERE name = 'nonce_generation' \
+         RETURNING value - 1",
+        [],
+        |r| r.get(0),
+    )?;
+    tx.execute(
+        "UPDATE counters SET value = ?1 WHERE name = 'nonce_generation_started'",
+        [now],
+    )?;
+    tx.execute("DELETE FROM nonce_log WHERE generation < ?1", [current])
+}
+
+/// Forgets expired tokens; returns how many.
+pub fn prune_tokens(tx: &Transaction<'_>, now: i64) -> rusqlite::Result<usize> {
+    tx.execute("DELETE FROM tokens WHERE expires_at <= ?1", [now])
 }

@@ -1,6 +1,7 @@
--- Tokens and used nonces, version 1 (auth_store.rs). Times are epoch milliseconds. Until
--- this file existed they lived in platform.sqlite3 (schema.sql, schema3.sql); they are moved
--- here when a data directory is first opened.
+-- Tokens, and the nonces of calls that only read, version 1 (auth_store.rs). Times are epoch
+-- milliseconds. Until this file existed, tokens lived in platform.sqlite3 (schema.sql); they
+-- are moved here when a data directory is first opened. The nonces of calls that write stay
+-- in platform.sqlite3 (schema3.sql), spent in the operation's own transaction.
 
 CREATE TABLE counters (
     name  TEXT PRIMARY KEY,

@@ -13,11 +13,8 @@ pub const AUTH_DB_FILE: &str = "auth.sqlite3";
 
 const MIGRATIONS: &[&str] = &[include_str!("auth_schema.sql")];
 
-/// Counters that describe the nonce log, moved with it.
-const NONCE_COUNTERS: &str = "('nonce_generation', 'nonce_generation_started')";
-
 /// Opens (creating if needed) the data directory's token and nonce store, first moving into it
-/// the tokens and nonces that an older release kept in the main database.
+/// the tokens that an older release kept in the main database.
 pub fn open(data_dir: &Path) -> rusqlite::Result<Store> {
     let path = data_dir.join(AUTH_DB_FILE);
     let store = Store::open_file(path.clone(), MIGRATIONS)?;
@@ -26,8 +23,8 @@ pub fn open(data_dir: &Path) -> rusqlite::Result<Store> {
     Ok(store)
 }
 
-/// Copies, then drops, the main database's `tokens` and `nonce_log`. The copy ignores rows
-/// already there, so a stop between the two steps only repeats the copy at the next start.
+/// Copies, then drops, the main database's `tokens`. The copy ignores rows already there, so a
+/// stop between the two steps only repeats the copy at the next start.
 fn move_from_main(mut conn: Connection, main_db: &Path) -> rusqlite::Result<()> {
     conn.execute(
         "ATTACH DATABASE ?1 AS platform",
@@ -42,23 +39,16 @@ fn move_from_main(mut conn: Connection, main_db: &Path) -> rusqlite::Result<()> 
         return Ok(());
     }
     let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
-    tx.execute_batch(&format!(
+    tx.execute(
         "INSERT OR IGNORE INTO main.tokens(token_hash, app_key, issued_at, expires_at) \
-             SELECT token_hash, app_key, issued_at, expires_at FROM platform.tokens;
-         INSERT OR IGNORE INTO main.nonce_log(generation, app_key, nonce) \
-             SELECT generation, app_key, nonce FROM platform.nonce_log;
-         INSERT OR REPLACE INTO main.counters(name, value) \
-             SELECT name, value FROM platform.counters WHERE name IN {NONCE_COUNTERS};"
-    ))?;
+             SELECT token_hash, app_key, issued_at, expires_at FROM platform.tokens",
+        [],
+    )?;
     tx.commit()?;
     let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
-    tx.execute_batch(&format!(
-        "DROP TABLE platform.tokens;
-         DROP TABLE platform.nonce_log;
-         DELETE FROM platform.counters WHERE name IN {NONCE_COUNTERS};"
-    ))?;
+    tx.execute("DROP TABLE platform.tokens", [])?;
     tx.commit()?;
-    tracing::info!("moved tokens and used nonces into {AUTH_DB_FILE}");
+    tracing::info!("moved the tokens into {AUTH_DB_FILE}");
     Ok(())
 }
 
@@ -66,10 +56,10 @@ fn move_from_main(mut conn: Connection, main_db: &Path) -> rusqlite::Result<()> 
 mod tests {
     use super::*;
 
-    /// A data directory of the release before this file keeps its tokens and used nonces:
-    /// they move here, and the main database no longer has them.
+    /// A data directory of the release before this file keeps its tokens: they move here,
+    /// and the main database no longer has them (its used nonces stay where they are).
     #[test]
-    fn tokens_and_nonces_move_out_of_the_main_database() {
+    fn tokens_move_out_of_the_main_database() {
         let dir = tempfile::tempdir().expect("tempdir");
         let main = Store::open(dir.path()).expect("main store");
         drop(main);
@@ -78,35 +68,32 @@ mod tests {
             "INSERT INTO apps(app_key, name, secret_hash, scopes, created_at) \
                  VALUES ('ak_1', 'old', x'00', 'auth_order', 1);
              INSERT INTO tokens VALUES (x'01', 'ak_1', 1, 9999999999999);
-             INSERT INTO nonce_log VALUES (7, 'ak_1', 'n-1');
-             UPDATE counters SET value = 7 WHERE name = 'nonce_generation';",
+             INSERT INTO nonce_log VALUES (1, 'ak_1', 'n-1');",
         )
         .expect("old rows");
         drop(conn);
 
         let auth = open(dir.path()).expect("auth store");
-        let moved: (i64, i64, i64) = auth
+        let moved: i64 = auth
             .read(|tx| {
                 tx.query_row(
-                    "SELECT (SELECT count(*) FROM tokens WHERE app_key = 'ak_1'), \
-                     (SELECT count(*) FROM nonce_log WHERE generation = 7 AND nonce = 'n-1'), \
-                     (SELECT value FROM counters WHERE name = 'nonce_generation')",
+                    "SELECT count(*) FROM tokens WHERE app_key = 'ak_1'",
                     [],
-                    |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+                    |r| r.get(0),
                 )
             })
             .expect("read");
-        assert_eq!(moved, (1, 1, 7));
+        assert_eq!(moved, 1);
         let conn = Connection::open(dir.path().join(DB_FILE)).expect("main db");
-        let left: i64 = conn
+        let (tokens, nonces): (i64, i64) = conn
             .query_row(
-                "SELECT count(*) FROM sqlite_master WHERE name IN ('tokens', 'nonce_log') \
-                 OR name LIKE 'nonce%'",
+                "SELECT (SELECT count(*) FROM sqlite_master WHERE name = 'tokens'), \
+                 (SELECT count(*) FROM nonce_log)",
                 [],
-                |r| r.get(0),
+                |r| Ok((r.get(0)?, r.get(1)?)),
             )
             .expect("tables");
-        assert_eq!(left, 0);
+        assert_eq!((tokens, nonces), (0, 1));
         drop(auth);
         // A second start finds nothing to move and keeps what is there.
         let auth = open(dir.path()).expect("auth store again");

@@ -312,14 +312,20 @@ async fn batch_worker(shared: AppState, mut stopped: watch::Receiver<bool>) {
     }
 }
 
-/// Forgets old nonces and expired tokens every minute.
+/// Forgets old nonces (of both stores) and expired tokens every minute.
 async fn pruner(shared: AppState, mut stopped: watch::Receiver<bool>) {
     loop {
         let window = shared.nonce_window_ms;
-        match shared
-            .write_auth(move |tx, _| Ok(auth::prune(tx, now_ms(), window)?))
-            .await
-        {
+        let business = shared
+            .write(move |tx, _| Ok(auth::prune(tx, now_ms(), window)?))
+            .await;
+        let admission = shared
+            .write_auth(move |tx, _| {
+                let now = now_ms();
+                Ok(auth::prune(tx, now, window)? + auth::prune_tokens(tx, now)?)
+            })
+            .await;
+        match business.and_then(|n| Ok(n + admission?)) {
             Ok(n) if n > 0 => tracing::debug!(rows = n, "pruned nonces and tokens"),
             Ok(_) => {}
             Err(e) => tracing::warn!(error = %e, "pruning nonces and tokens failed"),

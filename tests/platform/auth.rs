@@ -530,13 +530,13 @@ async fn nonces_are_remembered_for_at_least_the_window_and_then_forgotten() {
     let q = [("g_nonce", n.as_str())];
     assert_one_number(&shellnums_with(&p, Some(&p.token), &q).await);
     let rotate = |at: i64| {
-        let mut db = p.auth_db();
+        let mut db = p.db();
         let tx = db.transaction().expect("transaction");
         let pruned = auth::prune(&tx, at, WINDOW_MS).expect("prune");
         tx.commit().expect("commit");
         pruned
     };
-    let logged = |p: &Platform| p.count_auth("nonce_log");
+    let logged = |p: &Platform| p.count("nonce_log");
     const WINDOW_MS: i64 = 60_000;
     let reused = "g_nonce: already used by this application; send a fresh nonce with every call";
     let now = license_desk::clock::now_ms();
@@ -682,4 +682,34 @@ async fn calls_are_admitted_while_the_business_data_is_being_written() {
         "{}",
         after.body
     );
+}
+
+/// Reads spend their nonce apart from writes (in `auth.sqlite3`), yet a nonce is single use
+/// across both: one spent by a read is refused for a write, and the reverse.
+#[tokio::test]
+async fn a_nonce_spent_by_a_read_is_refused_for_a_write_and_the_reverse() {
+    let p = Platform::start().await;
+    let reused = "g_nonce: already used by this application; send a fresh nonce with every call";
+    let query = |n: &str| {
+        p.http
+            .get(format!("{}{QUERY}", p.base))
+            .bearer_auth(&p.token)
+            .query(&[
+                ("g_nonce", n),
+                ("channelCode", "CRM"),
+                ("channelCustomerId", "NOBODY"),
+            ])
+    };
+
+    let read_first = nonce();
+    assert_eq!(p.raw(query(&read_first)).await.data(), &json!([]));
+    shellnums_with(&p, Some(&p.token), &[("g_nonce", read_first.as_str())])
+        .await
+        .assert_13004(reused);
+
+    let write_first = nonce();
+    assert_one_number(
+        &shellnums_with(&p, Some(&p.token), &[("g_nonce", write_first.as_str())]).await,
+    );
+    p.raw(query(&write_first)).await.assert_13004(reused);
 }

@@ -1,6 +1,7 @@
 //! Admission of a call, before any business logic: the bearer token (401), the group's scope
 //! (403), the `g_nonce` (format, then single use), and the body (size, type, JSON shape).
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use axum::body::Body;
@@ -59,7 +60,10 @@ impl Query {
     }
 }
 
-/// A call whose token, scope and nonce format passed; its nonce is not spent yet.
+/// A call whose token, scope and nonce format passed; its nonce is not spent yet. A call that
+/// writes spends it in the same transaction as the operation ([`Admission::run`]), so it costs
+/// one write; a call that only reads spends it in the token and nonce store
+/// ([`Admission::spend_alone`]), so it never waits behind a long write.
 pub struct Admission {
     pub caller: Caller,
     pub query: Query,
@@ -104,11 +108,14 @@ pub async fn admit(
 }
 
 impl Admission {
-    /// Spends the nonce, then runs `op` if the body was readable and valid. The nonce is
-    /// spent in the token and nonce store, apart from the operation's write, so a call is
-    /// admitted (or refused as a replay) without waiting behind a long write of another
-    /// client. A spent nonce stays spent whatever becomes of the call (a refused call cannot
-    /// be replayed later); a reused one runs nothing.
+    /// Runs `op`, if the body was readable and valid, and spends the nonce, in one write
+    /// transaction. The nonce stays spent when the body or the operation is refused (a refused
+    /// call cannot be replayed later); a reused nonce or a storage failure writes nothing.
+    ///
+    /// The nonce is spent after the operation, so that a successful call needs no savepoint
+    /// of its own around the operation: a reused nonce then undoes the operation with the
+    /// whole write, and a refused operation is undone likewise and its nonce spent in a
+    /// second, small write.
     pub async fn run<B, T>(
         self,
         state: &AppState,
@@ -119,24 +126,126 @@ impl Admission {
         B: Send + 'static,
         T: Send + 'static,
     {
-        let (caller, _) = self.spend_alone(state).await?;
-        let body = body?;
-        state.write(move |tx, me| op(tx, me, &caller, body)).await
+        let Admission { caller, nonce, .. } = self;
+        if seen_by_the_other_store(state, Spender::Write, &caller.app_key, &nonce)? {
+            return Err(reused());
+        }
+        let me = Arc::clone(state);
+        let attempt = state
+            .store
+            .write(move |tx| {
+                let body = match body {
+                    Ok(body) => body,
+                    Err(refused) => {
+                        spend(tx, &caller.app_key, &nonce).map_err(Undo::Answer)?;
+                        return Ok(Err(refused));
+                    }
+                };
+                match op(tx, &me, &caller, body) {
+                    Ok(value) => {
+                        spend(tx, &caller.app_key, &nonce).map_err(Undo::Answer)?;
+                        Ok(Ok(value))
+                    }
+                    Err(refused @ OpError::Invalid { .. }) => Err(Undo::SpendThenAnswer {
+                        refused,
+                        app_key: caller.app_key,
+                        nonce,
+                    }),
+                    Err(failure) => Err(Undo::Answer(failure)),
+                }
+            })
+            .await;
+        match attempt {
+            Ok(answer) => answer,
+            Err(Undo::Answer(e)) => Err(e),
+            Err(Undo::SpendThenAnswer {
+                refused,
+                app_key,
+                nonce,
+            }) => {
+                // A reused nonce is answered as such, as if it had been judged first.
+                state
+                    .write(move |tx, _| spend(tx, &app_key, &nonce))
+                    .await?;
+                Err(refused)
+            }
+        }
     }
 
-    /// Spends the nonce (all a call that only reads needs before it runs).
+    /// Spends the nonce on its own (calls that only read), in the token and nonce store, so
+    /// that such a call never waits behind a long write of business data.
     pub async fn spend_alone(self, state: &AppState) -> Result<(Caller, Query), OpError> {
         let Admission {
             caller,
             query,
             nonce,
         } = self;
+        if seen_by_the_other_store(state, Spender::Read, &caller.app_key, &nonce)? {
+            return Err(reused());
+        }
         let app_key = caller.app_key.clone();
         state
             .write_auth(move |tx, _| spend(tx, &app_key, &nonce))
             .await?;
         Ok((caller, query))
     }
+}
+
+/// A write undone whole: the answer, and whether the nonce must still be spent (then the
+/// refusal carries what spending it needs, so a successful call copies nothing for it).
+enum Undo {
+    Answer(OpError),
+    SpendThenAnswer {
+        refused: OpError,
+        app_key: String,
+        nonce: String,
+    },
+}
+
+impl From<rusqlite::Error> for Undo {
+    fn from(e: rusqlite::Error) -> Self {
+        Self::Answer(OpError::from(e))
+    }
+}
+
+fn spend(tx: &Transaction<'_>, app_key: &str, nonce: &str) -> Result<(), OpError> {
+    if auth::consume_nonce(tx, app_key, nonce)? {
+        Ok(())
+    } else {
+        Err(reused())
+    }
+}
+
+fn reused() -> OpError {
+    OpError::invalid(
+        "g_nonce",
+        "already used by this application; send a fresh nonce with every call",
+    )
+}
+
+/// Which kind of call spends a nonce, so which store keeps it.
+#[derive(Clone, Copy)]
+enum Spender {
+    /// In the business database, in the operation's own transaction.
+    Write,
+    /// In the token and nonce store.
+    Read,
+}
+
+/// Whether the nonce was spent in the other kind's store: a nonce is single use across both.
+/// A primary-key read on a WAL reader, which never waits for a writer; only two calls of
+/// different kinds racing with one nonce could both pass it.
+fn seen_by_the_other_store(
+    state: &AppState,
+    spender: Spender,
+    app_key: &str,
+    nonce: &str,
+) -> Result<bool, OpError> {
+    let other = match spender {
+        Spender::Write => &state.auth,
+        Spender::Read => &state.store,
+    };
+    Ok(other.read(|tx| auth::nonce_seen(tx, app_key, nonce))?)
 }
 
 /// The caller behind a token's hash: the token from the token store, the app's scopes from
@@ -147,17 +256,6 @@ fn caller_of(state: &AppState, hash: &[u8], now: i64) -> Result<Option<(Caller, 
     };
     let scopes = state.store.read(|tx| apps::scopes(tx, &app_key))?;
     Ok(scopes.map(|scopes| (Caller { app_key, scopes }, expires_at)))
-}
-
-fn spend(tx: &Transaction<'_>, app_key: &str, nonce: &str) -> Result<(), OpError> {
-    if auth::consume_nonce(tx, app_key, nonce)? {
-        Ok(())
-    } else {
-        Err(OpError::invalid(
-            "g_nonce",
-            "already used by this application; send a fresh nonce with every call",
-        ))
-    }
 }
 
 fn bearer(headers: &HeaderMap) -> Result<String, Refusal> {
