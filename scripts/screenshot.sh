@@ -110,10 +110,10 @@ walk_customers_en() {
   click 165 239 1.5              # Create: the demo enterprise exists already
   shot toast-en
   click $((W - 50)) $((H - 215)) # Dismiss
-  click 37 182 1                 # History
+  click 37 205 1                 # History
   click 305 154                  # the newest call: its request and answer
   shot history-en
-  click 40 205                   # Settings
+  click 40 228                   # Settings
   click 178 261                  # Add profile
   type_at 450 311 北京生产平台
   type_at 450 337 https://license.example.com
@@ -150,10 +150,10 @@ walk_customers_zh() {
   click 159 239 1.5              # 创建: the demo enterprise exists already
   shot toast-zh
   click $((W - 40)) $((H - 199)) # 关闭
-  click 42 183 1                 # 历史记录
+  click 42 206 1                 # 历史记录
   click 305 154                  # the newest call
   shot history-zh
-  click 29 206                   # 设置
+  click 29 229                   # 设置
   # At 900 the keyring warning takes two lines.
   local s=0
   if small; then s=15; fi
@@ -171,10 +171,10 @@ walk_customers_zh() {
   stop
 }
 
-# 2. The order composer, from the template to a submitted batch: English, then Chinese. The
-# picture of the composer shows the Sandbox's asset number, the asset's Valid until ticked (a
-# year on: the typed date and its Calendar… button), and the one problem left (the package's
-# number), which the walk then fixes by clicking it.
+# 2. The order composer, from the template to a submitted batch: English, then Chinese. A
+# package is picked from the Sandbox's demo catalog by its pinyin initials (zjrm: 造价入门); the
+# asset gets a Sandbox asset number and Valid until ticked (a year on: the typed date and its
+# Calendar… button); then the batch is submitted and the Catalog shows what it knows.
 walk_orders() {
   local lang=$1 nav add_package asset get_numbers
   if [ "$lang" = en ]; then
@@ -193,15 +193,15 @@ walk_orders() {
   fi
   click "$nav" 90 1              # Orders
   click 250 $((H - 45))          # the problem: no asset numbers yet (selects the asset)
-  click $((add_package + f)) 139 # Add package
-  type_at $((810 + f)) $((215 + s)) 专业版套餐 # its name; its number is left out
+  click $((add_package + f)) 139 # Add package: the catalog's search
+  xdotool type --delay 30 zjrm
+  sleep 0.5
+  shot "orders-pick-$lang"
+  click "$(dx 450)" "$(dy 232)"  # 造价入门套餐, with its products
   click "$asset" 179             # the asset
   click $((get_numbers + f)) $((162 + s)) 1.5 # Get new asset numbers
   click $((676 + f)) $((290 + s)) 0.6 # Valid until
   shot "orders-$lang"
-  click 250 $((H - 45))          # the problem: the package's number (goes to its field)
-  xdotool type --delay 30 PKG-1
-  sleep 0.4
   click 192 $((H - 48)) 0.8      # Submit batch
   shot "orders-confirm-$lang"
   if [ "$lang" = en ]; then
@@ -210,6 +210,8 @@ walk_orders() {
     click "$(dx 311)" "$(dy 486)" 1.5 # 提交
   fi
   shot "orders-submitted-$lang"
+  click "$nav" 113 1             # Catalog: what the submitted batch taught it
+  shot "catalog-$lang"
   stop
 }
 
@@ -220,7 +222,7 @@ walk_assets_en() {
   # At 900 the toolbar takes two rows.
   local s=0
   if small; then s=23; fi
-  click 35 113                   # Assets
+  click 35 136                   # Assets
   type_at 332 76 EG0000000001
   click 711 76 1.5               # List assets
   click 295 $((201 + s))         # 8900000001
@@ -231,14 +233,14 @@ walk_assets_en() {
   shot assets-confirm-en
   click "$(dx 369)" "$(dy 461)" 1.5 # Disable 2 locks
   shot assets-en
-  click 42 136                   # Activities
+  click 42 159                   # Activities
   type_at 410 99 8900000001
   type_at 410 125 spring-2026
   type_at 410 151 license-desk
   type_at 410 177 北京分公司
   click 162 207 1.5              # Claim
   shot activities-en
-  click 58 159                   # Asset numbers
+  click 58 182                   # Asset numbers
   click 330 94 1.5               # Get new asset numbers
   shot asset-numbers-en
   stop
@@ -246,7 +248,7 @@ walk_assets_en() {
 
 walk_assets_zh() {
   start zh_CN.UTF-8
-  click 29 113                   # 资产
+  click 29 136                   # 资产
   type_at 300 76 EG0000000001
   click 649 76 1.5               # 列出资产
   click 295 251                  # 8900000003
@@ -257,14 +259,14 @@ walk_assets_zh() {
   shot assets-confirm-zh
   click "$(dx 373)" "$(dy 461)" 1.5 # 禁用 2 把加密锁
   shot assets-zh
-  click 29 136                   # 活动
+  click 29 159                   # 活动
   type_at 410 99 8900000002
   type_at 410 125 spring-2026
   type_at 410 151 license-desk
   type_at 410 177 上海分公司
   click 159 207 1.5              # 领取
   shot activities-zh
-  click 42 159                   # 资产编号
+  click 42 182                   # 资产编号
   click 273 94 1.5               # 申请新资产编号
   shot asset-numbers-zh
   stop

@@ -526,6 +526,16 @@ fn customers_bind_query_create_update_and_a_refusal_in_a_toast() {
         h.query_all_by_label("Create enterprise").count() == 1
     });
     assert_eq!(harness.query_all_by_label("Query customers").count(), 0);
+    // Its detail explains it in the toast's words, not the code's general ones.
+    click(&mut harness, "Create enterprise");
+    harness.get_by_label(&format!(
+        "This CRM customer already has an enterprise master account ({global_id}). To change its name or address, use Customers › Update enterprise."
+    ));
+    assert!(
+        harness
+            .query_by_label_contains("The platform refused the request")
+            .is_none()
+    );
     // Idle, the window stops repainting (`run` panics if it never settles).
     harness.run();
 }

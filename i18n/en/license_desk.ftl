@@ -686,6 +686,8 @@ picked-package = { $name } · { $num } · { $count ->
 }
 empty-product = Add an empty product instead
 empty-package = Add an empty package instead
+catalog-nothing-yet = The catalog holds none yet: it learns them from every batch imported or accepted, or import a catalog file on the Catalog screen.
+catalog-no-match = Nothing in the catalog matches “{ $query }”.
 customer-search = Customer from the directory
 customer-search-hint = name, id, or pinyin
 import-checking = Checking the values

@@ -10,6 +10,7 @@ use super::dates;
 use super::form::{busy_button_ui, home_file, name_of_profile};
 use super::i18n::{Lang, Text, labelled, lookup, noted, t, tr};
 use super::outbox::Outbox;
+use super::refusals::recognise;
 use super::toasts::explain_code;
 use crate::core::{
     Command, Event, ExportFormat, JournalEntry, JournalFilter, Latest, Operation, Outcome,
@@ -255,9 +256,18 @@ fn explain_entry(e: &JournalEntry) -> Option<Text> {
     })
 }
 
+/// A refusal the console recognises, in the same words as the toast that reported it.
+fn recognised_words(lang: Lang, e: &JournalEntry) -> Option<String> {
+    let code = e.code.as_deref()?;
+    let message = e.error.as_deref()?.strip_prefix(code)?.strip_prefix(": ")?;
+    recognise(lang, Text::History, code, message).map(|r| r.words)
+}
+
 fn detail_ui(ui: &mut egui::Ui, e: &JournalEntry, lang: Lang) {
-    if let Some(why) = explain_entry(e) {
-        ui.colored_label(ui.visuals().error_fg_color, t(lang, why));
+    let why = explain_entry(e)
+        .map(|why| recognised_words(lang, e).unwrap_or_else(|| t(lang, why).to_owned()));
+    if let Some(why) = why {
+        ui.colored_label(ui.visuals().error_fg_color, why);
     }
     ui.label(
         RichText::new(format!(

@@ -188,6 +188,7 @@ fn choose_ui(
         .show(ui, |ui| match choosing.what {
             Add::Package => {
                 let found = view.package_index.find(&choosing.query, SHOWN);
+                nothing_found_ui(ui, lang, &choosing.query, found.is_empty());
                 for (n, i) in found.into_iter().enumerate() {
                     let k = &view.packages[i];
                     let name = k.item.merchandise_name.as_deref().unwrap_or_default();
@@ -206,6 +207,7 @@ fn choose_ui(
             }
             _ => {
                 let found = view.product_index.find(&choosing.query, SHOWN);
+                nothing_found_ui(ui, lang, &choosing.query, found.is_empty());
                 for (n, i) in found.into_iter().enumerate() {
                     let k = &view.products[i];
                     if ui.selectable_label(false, product_words(&k.item)).clicked()
@@ -225,6 +227,19 @@ fn choose_ui(
         chosen = Some(Chosen::Empty);
     }
     chosen
+}
+
+/// Says why the list is empty, so an empty list is not taken for a catalog still loading.
+fn nothing_found_ui(ui: &mut egui::Ui, lang: Lang, query: &str, empty: bool) {
+    if !empty {
+        return;
+    }
+    let words = if query.trim().is_empty() {
+        tr!(lang, "catalog-nothing-yet")
+    } else {
+        tr!(lang, "catalog-no-match", query = query.trim())
+    };
+    ui.weak(words);
 }
 
 /// `计价软件 · gms:1001 · 1001`: the name, the URI and the pid.
