@@ -503,6 +503,17 @@ fn customers_bind_query_create_update_and_a_refusal_in_a_toast() {
         Some("CRM-9001")
     );
     assert_eq!(kept(&harness, "Address").as_deref(), Some("北京市海淀区"));
+    // The toast stays clear of the form's fields, also in the narrowest window.
+    harness.set_size(egui::vec2(900.0, 600.0));
+    // An area is placed by its size of the frame before: the second frame shows where it sits.
+    harness.run_steps(2);
+    let toast = harness.get_by_label("Open Update enterprise").rect();
+    for field in ["CRM customer id", "Customer name", "Branch name", "Address"] {
+        let field = harness.get_by_label(field).rect();
+        assert!(toast.left() > field.right(), "{toast:?} over {field:?}");
+    }
+    harness.set_size(egui::vec2(1100.0, 720.0));
+    harness.run_steps(2);
     harness.get_by_label("Create enterprise · Failed");
     click(&mut harness, "Open Update enterprise");
     assert!(harness.query_by_label(&verbatim).is_none());

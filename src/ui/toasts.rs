@@ -67,7 +67,7 @@ impl Toasts {
             .anchor(Align2::RIGHT_BOTTOM, [-12.0, -36.0])
             .order(egui::Order::Foreground)
             .show(ctx, |ui| {
-                ui.set_max_width(420.0);
+                ui.set_max_width(toast_width(ctx.content_rect().width()));
                 for toast in &self.items {
                     egui::Frame::popup(ui.style())
                         .stroke(egui::Stroke::new(1.5, ui.visuals().error_fg_color))
@@ -162,4 +162,14 @@ pub fn explain_code(code: &str) -> Text {
         "500" | "1002" => Text::ExplainPlatformFailed,
         _ => Text::ExplainRefused,
     }
+}
+
+/// Where a form's fields end, from the window's left edge: the navigation, the label column
+/// and a field (`form::grid_ui`, `form::field_ui`), with the hint some fields carry after them.
+const FORMS_END: f32 = 640.0;
+
+/// Toasts stay right of the forms' fields, so they never cover what the user must fix; in a
+/// narrow window they grow taller instead of wider (down to a width that still reads well).
+fn toast_width(window: f32) -> f32 {
+    (window - 12.0 - FORMS_END).clamp(250.0, 420.0)
 }
