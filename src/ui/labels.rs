@@ -75,17 +75,17 @@ pub fn license_type_name(lang: Lang, v: LicenseType) -> String {
     }
 }
 
-pub fn customer_type_words(lang: Lang, v: CustomerType) -> String {
+pub fn customer_type_name(lang: Lang, v: CustomerType) -> String {
     match v {
-        CustomerType::Personal => noted(lang, &tr!(lang, "customer-type-personal"), "personal"),
-        CustomerType::Company => noted(lang, &tr!(lang, "customer-type-company"), "company"),
+        CustomerType::Personal => tr!(lang, "customer-type-personal"),
+        CustomerType::Company => tr!(lang, "customer-type-company"),
     }
 }
 
-pub fn sync_mode_words(lang: Lang, v: SyncMode) -> String {
+pub fn sync_mode_name(lang: Lang, v: SyncMode) -> String {
     match v {
-        SyncMode::Sync => format!("{} (sync)", tr!(lang, "sync-mode-sync")),
-        SyncMode::Async => format!("{} (async)", tr!(lang, "sync-mode-async")),
+        SyncMode::Sync => tr!(lang, "sync-mode-sync"),
+        SyncMode::Async => tr!(lang, "sync-mode-async"),
     }
 }
 

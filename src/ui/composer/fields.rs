@@ -8,7 +8,7 @@ use egui::{Response, RichText};
 use super::super::date_field::date_field_ui;
 use super::super::dates::{self, day_ms, local_day};
 use super::super::form::normalize_mobile;
-use super::super::i18n::{Lang, Text, lookup, t, tr};
+use super::super::i18n::{Lang, Text, lookup, noted, t, tr};
 use super::super::labels::field_label;
 use super::super::problems::{at_words, kind_words};
 use super::node::NodeId;
@@ -249,37 +249,45 @@ impl FormCx<'_> {
         }
     }
 
-    /// A choice among the interface's values, shown in words; "not set" leaves it out.
+    /// A choice among the interface's values, shown in words; "not set" leaves it out. The
+    /// list names each value's code beside its words, the field its words alone (the code on
+    /// hover), so the field keeps one line and the width of the others.
     pub fn choice<T: Copy + PartialEq>(
         &mut self,
         ui: &mut egui::Ui,
         field: &str,
         required: bool,
         value: &mut Option<T>,
-        all: &[T],
-        words: impl Fn(T) -> String,
+        all: &[(T, &str)],
+        name: impl Fn(T) -> String,
     ) {
         let lang = self.lang;
         let held = self.held_text(field);
         let mut picked = false;
         self.row(ui, field, required, |ui| {
+            let code = value.and_then(|v| all.iter().find(|(c, _)| *c == v).map(|(_, s)| *s));
             let shown = match (&held, *value) {
                 (Some(text), _) => text.clone(),
-                (None, v) => v.map_or_else(|| t(lang, Text::NotSet).to_owned(), &words),
+                (None, v) => v.map_or_else(|| t(lang, Text::NotSet).to_owned(), &name),
             };
             let mut changed = false;
             let mut response = egui::ComboBox::from_id_salt(("choice", field))
                 .selected_text(shown)
-                .width(280.0)
+                .width(ui.available_width().clamp(120.0, 280.0))
+                .truncate()
                 .show_ui(ui, |ui| {
                     changed |= ui
                         .selectable_value(value, None, t(lang, Text::NotSet))
                         .changed();
-                    for v in all {
-                        changed |= ui.selectable_value(value, Some(*v), words(*v)).changed();
+                    for (v, code) in all {
+                        let words = noted(lang, &name(*v), code);
+                        changed |= ui.selectable_value(value, Some(*v), words).changed();
                     }
                 })
                 .response;
+            if let (Some(code), None) = (code, &held) {
+                response = response.on_hover_text(code);
+            }
             if changed {
                 picked = true;
                 response.mark_changed();

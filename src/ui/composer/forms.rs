@@ -3,7 +3,7 @@
 use super::super::form::asset_numbers_from;
 use super::super::i18n::{Text, t};
 use super::super::labels::{
-    customer_type_words, license_type_words, order_type_words, sync_mode_words,
+    customer_type_name, license_type_name, order_type_short, sync_mode_name,
 };
 use super::fields::FormCx;
 use super::node::NodeMut;
@@ -36,8 +36,8 @@ fn batch_ui(ui: &mut egui::Ui, cx: &mut FormCx<'_>, b: &mut BatchOrderRequest) {
         "syncMode",
         false,
         &mut b.sync_mode,
-        &[SyncMode::Sync, SyncMode::Async],
-        |v| sync_mode_words(lang, v),
+        &[(SyncMode::Sync, "sync"), (SyncMode::Async, "async")],
+        |v| sync_mode_name(lang, v),
     );
 }
 
@@ -49,16 +49,16 @@ fn order_ui(ui: &mut egui::Ui, cx: &mut FormCx<'_>, o: &mut OrderEntry) {
         "orderType",
         true,
         &mut o.order_type,
-        &OrderType::ALL,
-        |v| order_type_words(lang, v),
+        &OrderType::ALL.map(|v| (v, v.as_str())),
+        |v| order_type_short(lang, v),
     );
     cx.choice(
         ui,
         "licenseType",
         true,
         &mut o.license_type,
-        &LicenseType::ALL,
-        |v| license_type_words(lang, v).to_owned(),
+        &LicenseType::ALL.map(|v| (v, v.as_str())),
+        |v| license_type_name(lang, v),
     );
     // One of the two names the customer.
     let named = o
@@ -86,8 +86,11 @@ fn order_ui(ui: &mut egui::Ui, cx: &mut FormCx<'_>, o: &mut OrderEntry) {
         "customerType",
         false,
         &mut o.customer_type,
-        &[CustomerType::Company, CustomerType::Personal],
-        |v| customer_type_words(lang, v),
+        &[
+            (CustomerType::Company, "company"),
+            (CustomerType::Personal, "personal"),
+        ],
+        |v| customer_type_name(lang, v),
     );
     cx.text(ui, "branchCode", false, &mut o.branch_code);
     cx.text(ui, "branchName", false, &mut o.branch_name);
