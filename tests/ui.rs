@@ -2208,3 +2208,37 @@ fn composer_imports_a_spreadsheet_and_writes_the_template() {
         .expect("a sheet");
     assert_eq!(sheeted.batch.order_list.len(), 3);
 }
+
+/// A clicked problem puts the cursor in its field: typing goes there at once.
+#[test]
+fn a_clicked_problem_puts_the_cursor_in_its_field() {
+    let dir = tempfile::tempdir().expect("dir");
+    let mut harness = app(dir.path(), Lang::En);
+    harness.run_ok();
+    open_composer(&mut harness);
+    // As a mouse clicks: pressed in one frame, released in the next.
+    let problem = "Order 1 › Asset 1 › Asset numbers: at least one asset number required";
+    let pos = harness.get_by_label(problem).rect().center();
+    harness.hover_at(pos);
+    harness.step();
+    for pressed in [true, false] {
+        harness.event(egui::Event::PointerButton {
+            pos,
+            button: egui::PointerButton::Primary,
+            pressed,
+            modifiers: egui::Modifiers::default(),
+        });
+        harness.step();
+    }
+    let field = |h: &Harness<'static, DeskApp>| {
+        h.get_by_role_and_label(egui::accesskit::Role::MultilineTextInput, "Asset numbers")
+            .is_focused()
+    };
+    settle(&mut harness, field);
+    harness
+        .get_by_role_and_label(egui::accesskit::Role::MultilineTextInput, "Asset numbers")
+        .type_text("8900000005");
+    settle(&mut harness, |h| {
+        h.query_by_label("No problems: ready to submit.").is_some()
+    });
+}

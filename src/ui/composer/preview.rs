@@ -10,8 +10,9 @@ use crate::core::preview::{DeletePreview, OrderPreview, RemovedProduct, Warning}
 use crate::core::wire::BatchOrderRequest;
 use crate::core::{Command, Event, Latest, Outcome};
 use crate::ui::dates::local_date;
-use crate::ui::i18n::{Lang, tr};
+use crate::ui::i18n::{Lang, Text, tr};
 use crate::ui::labels::order_type_short;
+use crate::ui::refusals::recognise;
 
 /// Rows of the table at most; the count says how many there are.
 const MAX_ROWS: usize = 200;
@@ -141,13 +142,19 @@ fn warning_words(lang: Lang, order: &OrderPreview, w: &Warning) -> String {
                 asset = asset_num.as_str()
             )
         }
-        Warning::Refused { path, message } => tr!(
-            lang,
-            "warn-refused",
-            seq = seq,
-            path = path.as_str(),
-            message = message.as_str()
-        ),
+        Warning::Refused { path, message } => {
+            // Said in the UI's language when the console knows the rule, else as the platform.
+            let recognised = recognise(lang, Text::SubmitBatch, "13004", message);
+            let words = recognised.map_or_else(|| message.clone(), |r| r.words);
+            let words = words.trim_end_matches(['。', '.']);
+            tr!(
+                lang,
+                "warn-refused",
+                seq = seq,
+                path = path.as_str(),
+                message = words
+            )
+        }
         Warning::UnknownEnterprise => tr!(lang, "warn-unknown-enterprise", seq = seq),
         Warning::ListingFailed { reason } => {
             let enterprise = order.enterprise_global_id.as_deref().unwrap_or("—");
