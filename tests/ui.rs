@@ -574,6 +574,7 @@ fn save_staging(
         },
         operator_identity: "ops@example.com".into(),
         production,
+        own_catalog: false,
     };
     harness
         .state()
