@@ -440,8 +440,10 @@ fn package_fields_ui(ui: &mut egui::Ui, lang: Lang, m: &mut MerchandiseEntry) {
                 p.product_name = Some(text.trim().to_owned()).filter(|t| !t.is_empty());
             }
             let remove = tr!(lang, "catalog-package-product-remove", uri = uri.as_str());
-            let button = ui.button("✕").on_hover_text(&remove);
-            // Read out by its words, not by the sign.
+            let button = ui
+                .button(tr!(lang, "catalog-remove"))
+                .on_hover_text(&remove);
+            // Read out with the product it takes out: every row's button says "Remove".
             button.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, true, &remove));
             if button.clicked() {
                 removed = Some(i);
