@@ -30,8 +30,8 @@ pub enum CatalogCommand {
         #[arg(long)]
         profile: Option<String>,
     },
-    /// Write the catalog as a file others can import; with --profile, that profile's
-    /// customers too.
+    /// Write the catalog as a file others can import: the active profile's catalog (its own,
+    /// or the shared one); with --profile, that profile's catalog and its customers too.
     Export {
         file: PathBuf,
         #[arg(long)]
@@ -84,7 +84,8 @@ fn execute(command: CatalogCommand) -> Result<String, String> {
         CatalogCommand::Export { file, profile } => (
             Command::ExportCatalog {
                 path: file,
-                profile,
+                customers: profile.is_some(),
+                profile: profile.unwrap_or_else(active),
             },
             None,
         ),

@@ -7,10 +7,12 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use license_desk::core::catalog::{CatalogItem, CatalogView};
+use license_desk::core::progress::Progress;
 use license_desk::core::{
-    Call, Command, Core, CoreOptions, FileDialogChoice, KeyringChoice, Outcome, SANDBOX,
+    Call, Command, Core, CoreOptions, Endpoint, FileDialogChoice, KeyringChoice, Outcome, Profile,
+    SANDBOX, Secret,
 };
-use license_desk::wire::{BatchOrderRequest, BindRequest};
+use license_desk::wire::{BatchOrderRequest, BindRequest, CustomerQuery, EnterpriseRequest};
 use serde_json::json;
 
 const WAIT: Duration = Duration::from_secs(30);
@@ -192,7 +194,8 @@ fn the_catalog_file_carries_it_to_another_machine() {
         &core,
         Command::ExportCatalog {
             path,
-            profile: None,
+            profile: SANDBOX.to_owned(),
+            customers: false,
         },
     );
     assert!(
@@ -255,7 +258,8 @@ fn the_catalog_as_a_spreadsheet_comes_back_whole() {
         &core,
         Command::ExportCatalog {
             path: file.clone(),
-            profile: None,
+            profile: SANDBOX.to_owned(),
+            customers: false,
         },
     );
     // Seven products on their own rows, the package's three on its rows.
@@ -300,4 +304,303 @@ fn the_catalog_as_a_spreadsheet_comes_back_whole() {
             .collect::<Vec<_>>()
     );
     assert_eq!(after.packages[0].item, before.packages[0].item);
+}
+
+fn has_customer(
+    view: &CatalogView,
+    f: impl Fn(&license_desk::core::catalog::DirectoryEntry) -> bool,
+) -> bool {
+    view.customers.iter().any(|k| f(&k.item))
+}
+
+fn save_profile(core: &Core, previous: Option<&str>, profile: Profile) {
+    let app_secret = (!profile.is_sandbox()).then(|| Secret::new("secret".to_owned()));
+    run(
+        core,
+        Command::SaveProfile {
+            previous: previous.map(str::to_owned),
+            profile,
+            app_secret,
+        },
+    );
+}
+
+fn remote(name: &str) -> Profile {
+    Profile {
+        name: name.to_owned(),
+        endpoint: Endpoint::Remote {
+            base_url: "https://platform.example.com".to_owned(),
+            token_url: "https://platform.example.com/v3/api/oauth2/token".to_owned(),
+            app_key: "key".to_owned(),
+        },
+        operator_identity: String::new(),
+        production: false,
+        own_catalog: false,
+    }
+}
+
+fn write_catalog(path: &Path, uri: &str) {
+    let body = json!({"products": [{"productUri": uri, "productName": "独立产品"}]});
+    std::fs::write(path, body.to_string()).expect("catalog file");
+}
+
+/// A profile that keeps its own catalog learns, searches and exports apart from the others;
+/// the profiles that share the catalog see each other's products.
+#[test]
+fn a_profile_with_its_own_catalog_keeps_it_apart() {
+    let root = tempfile::tempdir().expect("dir");
+    let core = start(root.path());
+    save_profile(&core, None, remote("Production"));
+    save_profile(&core, None, remote("Training"));
+    let own = Profile {
+        own_catalog: true,
+        ..Profile::sandbox()
+    };
+    save_profile(&core, Some(SANDBOX), own);
+    let apart = view(&core, SANDBOX);
+    assert!(apart.own && apart.products.is_empty(), "{apart:?}");
+    assert!(has_product(&view(&core, "Production"), "gms:1001"));
+
+    // Learned from an accepted batch on the profile apart: only it knows the product.
+    assert!(send(&core, batch("OWN-1", "gms:7101", "S-7101")).is_ok());
+    view_until(&core, SANDBOX, |v| has_product(v, "gms:7101"));
+    assert!(!has_product(&view(&core, "Production"), "gms:7101"));
+    assert!(!has_product(&view(&core, "Training"), "gms:7101"));
+
+    // Imported on a sharing profile: the other sharing one sees it, the one apart does not.
+    let file = root.path().join("shared.json");
+    write_catalog(&file, "gms:7202");
+    let path = file.clone();
+    let profile = "Production".to_owned();
+    run(&core, Command::ImportCatalog { path, profile });
+    assert!(has_product(&view(&core, "Training"), "gms:7202"));
+    assert!(!has_product(&view(&core, SANDBOX), "gms:7202"));
+
+    // Its export is its own catalog.
+    let out = root.path().join("own.json");
+    let (path, profile) = (out.clone(), SANDBOX.to_owned());
+    let customers = false;
+    run(
+        &core,
+        Command::ExportCatalog {
+            path,
+            profile,
+            customers,
+        },
+    );
+    let written: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&out).expect("file")).expect("json");
+    assert_eq!(written["products"][0]["productUri"], "gms:7101");
+    assert_eq!(written["products"].as_array().map(Vec::len), Some(1));
+
+    // Shared again, it sees the shared catalog; its own is kept for when it is apart again.
+    save_profile(&core, Some(SANDBOX), Profile::sandbox());
+    let shared = view(&core, SANDBOX);
+    assert!(!shared.own && has_product(&shared, "gms:7202"));
+    assert!(!has_product(&shared, "gms:7101"));
+}
+
+#[test]
+fn the_demo_catalog_is_loaded_once_and_what_is_removed_stays_removed() {
+    let root = tempfile::tempdir().expect("dir");
+    let core = start(root.path());
+    let demo = view(&core, SANDBOX);
+    let items = demo
+        .products
+        .iter()
+        .map(|k| CatalogItem::Product(k.key.clone()))
+        .chain(
+            demo.packages
+                .iter()
+                .map(|k| CatalogItem::Package(k.key.clone())),
+        );
+    for item in items.collect::<Vec<_>>() {
+        let profile = SANDBOX.to_owned();
+        run(&core, Command::RemoveFromCatalog { profile, item });
+    }
+    core.shutdown();
+    let again = start(root.path());
+    let after = view(&again, SANDBOX);
+    assert!(
+        after.products.is_empty() && after.packages.is_empty(),
+        "{after:?}"
+    );
+}
+
+/// A file imported into the composer teaches the catalog and the directory, with nothing sent.
+#[test]
+fn a_file_imported_into_the_composer_teaches_the_catalog() {
+    let root = tempfile::tempdir().expect("dir");
+    let core = start(root.path());
+    let file = root.path().join("batch.json");
+    let body = json!({
+        "channelCode": "SHOP", "channelOrderId": "FILE-1",
+        "orderList": [{
+            "sequence": 1, "channelCustomerId": "S-7301", "customerName": "武汉文件有限公司",
+            "licenseType": "softkey", "orderType": "new_buy",
+            "assets": [{"assetNos": ["8900073010"],
+                "products": [{"productUri": "gms:7301", "productName": "文件产品",
+                              "limitConcurrent": 2, "passwords": ["secret"]}],
+                "merchandises": [{"merchandiseNum": "PKG-FILE", "merchandiseName": "文件套餐",
+                    "licenseOrderProductList": [{"productUri": "gms:7302", "productName": "套餐产品"}]}]}]
+        }]
+    });
+    std::fs::write(&file, body.to_string()).expect("file");
+    let imported = run(
+        &core,
+        Command::ImportOrderFile {
+            path: file,
+            progress: Progress::default(),
+        },
+    );
+    assert!(matches!(imported, Outcome::Imported { .. }), "{imported:?}");
+    let seen = view_until(&core, SANDBOX, |v| {
+        has_product(v, "gms:7302")
+            && has_customer(v, |c| c.channel_customer_id.as_deref() == Some("S-7301"))
+    });
+    let found = seen.product_index.find("wjcp", 5);
+    assert_eq!(found.len(), 1, "文件产品 by its initials");
+    let product = &seen.products[found[0]];
+    assert_eq!(product.key, "gms:7301");
+    assert_eq!(product.item.limit_concurrent, Some(2));
+    assert!(
+        product.item.passwords.is_empty(),
+        "a sale's passwords are not kept"
+    );
+    assert!(seen.packages.iter().any(|k| k.key == "PKG-FILE"));
+    // Nothing was sent: the journal holds no call.
+    let journal = run(&core, Command::QueryJournal(Default::default()));
+    assert!(
+        matches!(&journal, Outcome::Journal(entries) if entries.is_empty()),
+        "{journal:?}"
+    );
+}
+
+/// Creating an enterprise, querying customers and listing assets each teach the directory.
+#[test]
+fn the_directory_learns_from_create_query_and_listing() {
+    let root = tempfile::tempdir().expect("dir");
+    let core = start(root.path());
+    let on_sandbox = |call| Command::CallOn {
+        profile: SANDBOX.to_owned(),
+        call,
+    };
+    let created = run(
+        &core,
+        on_sandbox(Call::CreateEnterprise(EnterpriseRequest {
+            crm_customer_id: Some("CRM-7401".into()),
+            customer_name: Some("成都创建有限公司".into()),
+            branch_name: Some("成都分公司".into()),
+            address: Some("成都市高新区".into()),
+        })),
+    );
+    let Outcome::Enterprise(created) = created else {
+        panic!("not an enterprise: {created:?}");
+    };
+    let egid = created.enterprise_global_id.clone();
+    view_until(&core, SANDBOX, |v| {
+        has_customer(v, |c| {
+            c.crm_customer_id.as_deref() == Some("CRM-7401")
+                && c.enterprise_global_id.as_deref() == Some(egid.as_str())
+                && c.address.as_deref() == Some("成都市高新区")
+        })
+    });
+
+    // A customer the directory forgot is learned again from a query's answer.
+    let bind = BindRequest {
+        channel_code: Some("SHOP".into()),
+        channel_customer_id: Some("S-7402".into()),
+        customer_name: Some("重庆查询有限公司".into()),
+        branch_name: None,
+        enterprise_name: Some("重庆查询有限公司".into()),
+        password_mobile: None,
+    };
+    run(&core, on_sandbox(Call::Bind(bind)));
+    let is_bound = |c: &license_desk::core::catalog::DirectoryEntry| {
+        c.channel_customer_id.as_deref() == Some("S-7402")
+    };
+    let bound = view_until(&core, SANDBOX, |v| has_customer(v, is_bound));
+    let known = bound
+        .customers
+        .iter()
+        .find(|k| is_bound(&k.item))
+        .expect("bound");
+    let customer_id = known.item.customer_id.clone();
+    let (profile, item) = (SANDBOX.to_owned(), CatalogItem::Customer(known.key.clone()));
+    run(&core, Command::RemoveFromCatalog { profile, item });
+    assert!(!has_customer(&view(&core, SANDBOX), is_bound));
+    let query = CustomerQuery {
+        channel_code: Some("SHOP".into()),
+        channel_customer_id: Some("S-7402".into()),
+        default_customer: None,
+    };
+    run(&core, on_sandbox(Call::QueryCustomers(query)));
+    view_until(&core, SANDBOX, |v| {
+        has_customer(v, |c| is_bound(c) && c.customer_id == customer_id)
+    });
+
+    // A listing names its assets' customers, with the enterprise.
+    let listed = run(
+        &core,
+        on_sandbox(Call::Assets {
+            enterprise_global_id: "EG0000000001".into(),
+            extend_code: None,
+        }),
+    );
+    let Outcome::Assets(assets) = listed else {
+        panic!("not a listing: {listed:?}");
+    };
+    let owner = assets.first().expect("the demo assets").customer_id.clone();
+    view_until(&core, SANDBOX, |v| {
+        has_customer(v, |c| {
+            c.customer_id.as_deref() == Some(owner.as_str())
+                && c.enterprise_global_id.as_deref() == Some("EG0000000001")
+        })
+    });
+}
+
+/// Exported as a workbook with the customers, the directory is on its own sheet and comes back
+/// on import.
+#[test]
+fn the_spreadsheet_carries_the_customers_on_their_own_sheet() {
+    let root = tempfile::tempdir().expect("dir");
+    let core = start(root.path());
+    let before = view(&core, SANDBOX);
+    let file = root.path().join("with-customers.xlsx");
+    let exported = run(
+        &core,
+        Command::ExportCatalog {
+            path: file.clone(),
+            profile: SANDBOX.to_owned(),
+            customers: true,
+        },
+    );
+    // Ten catalog rows and the three demo customers.
+    assert!(
+        matches!(exported, Outcome::Exported { count: 13, .. }),
+        "{exported:?}"
+    );
+    for k in &before.customers {
+        let (profile, item) = (SANDBOX.to_owned(), CatalogItem::Customer(k.key.clone()));
+        run(&core, Command::RemoveFromCatalog { profile, item });
+    }
+    assert!(view(&core, SANDBOX).customers.is_empty());
+    let imported = run(
+        &core,
+        Command::ImportCatalog {
+            path: file,
+            profile: SANDBOX.to_owned(),
+        },
+    );
+    assert!(
+        matches!(imported, Outcome::CatalogImported { customers: 3, .. }),
+        "{imported:?}"
+    );
+    let after = view(&core, SANDBOX);
+    let items = |v: &CatalogView| {
+        let mut items: Vec<_> = v.customers.iter().map(|k| k.item.clone()).collect();
+        items.sort_by(|a, b| a.channel_customer_id.cmp(&b.channel_customer_id));
+        items
+    };
+    assert_eq!(items(&after), items(&before));
 }

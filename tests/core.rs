@@ -400,6 +400,7 @@ impl Remote {
             },
             operator_identity: operator.to_owned(),
             production: true,
+            own_catalog: false,
         }
     }
 
@@ -464,6 +465,7 @@ fn profile_edits_sent_at_once_are_all_kept() {
                     },
                     operator_identity: String::new(),
                     production: false,
+                    own_catalog: false,
                 },
                 app_secret: None,
             })

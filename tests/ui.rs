@@ -595,6 +595,7 @@ fn save_staging(
         },
         operator_identity: "ops@example.com".into(),
         production,
+        own_catalog: false,
     };
     harness
         .state()
@@ -2241,4 +2242,240 @@ fn a_clicked_problem_puts_the_cursor_in_its_field() {
     settle(&mut harness, |h| {
         h.query_by_label("No problems: ready to submit.").is_some()
     });
+
+/// A package is edited in the Catalog screen: its name, a product renamed, a product taken out;
+/// the core keeps what was saved.
+#[test]
+fn the_catalog_screen_edits_a_package() {
+    let dir = tempfile::tempdir().expect("dir");
+    let mut harness = app(dir.path(), Lang::En);
+    harness.run_ok();
+    click(&mut harness, "Catalog");
+    settle(&mut harness, |h| {
+        h.query_by_label("7 shown of 7 found").is_some()
+    });
+    click(&mut harness, "Packages");
+    harness.get_by_label("1 shown of 1 found");
+    click(&mut harness, "Edit");
+    type_into(&mut harness, "Package name", "造价入门套餐 2026");
+    type_into(&mut harness, "Name of gms:1002", "算量软件 2026");
+    click(&mut harness, "Remove gms:1004 from the package");
+    assert!(harness.query_by_label("Name of gms:1004").is_none());
+    click(&mut harness, "Save");
+    settle(&mut harness, |h| {
+        h.query_by_label("造价入门套餐 2026").is_some()
+    });
+    let loaded = harness
+        .state()
+        .core()
+        .run(
+            Command::LoadCatalog {
+                profile: "Sandbox".into(),
+            },
+            Duration::from_secs(60),
+        )
+        .expect("catalog");
+    let Outcome::Catalog(view) = loaded else {
+        panic!("not a catalog: {loaded:?}");
+    };
+    let package = &view.packages[0];
+    assert_eq!(package.key, "PKG-STARTER");
+    assert_eq!(
+        package.item.merchandise_name.as_deref(),
+        Some("造价入门套餐 2026")
+    );
+    let products: Vec<(Option<&str>, Option<&str>)> = package
+        .item
+        .license_order_product_list
+        .iter()
+        .map(|p| (p.product_uri.as_deref(), p.product_name.as_deref()))
+        .collect();
+    assert_eq!(
+        products,
+        [
+            (Some("gms:1001"), Some("计价软件")),
+            (Some("gms:1002"), Some("算量软件 2026"))
+        ]
+    );
+}
+
+/// A file dropped on the window, for the tests.
+#[derive(Debug)]
+struct Dropped(std::path::PathBuf);
+
+impl egui::DroppedFile for Dropped {
+    fn path(&self) -> &std::path::Path {
+        &self.0
+    }
+
+    fn bytes(&self) -> Result<Vec<u8>, String> {
+        std::fs::read(&self.0).map_err(|e| e.to_string())
+    }
+}
+
+/// The Catalog screen takes a catalog file dropped on it, one chosen in the window's own
+/// browser (no OS dialog here), and exports to a file named in it.
+#[test]
+fn the_catalog_screen_takes_dropped_and_browsed_files() {
+    let dir = tempfile::tempdir().expect("dir");
+    let folder = dir.path().join("catalogs");
+    std::fs::create_dir(&folder).expect("folder");
+    let one = |uri: &str, name: &str| {
+        serde_json::json!({"products": [{"productUri": uri, "productName": name}]}).to_string()
+    };
+    let dropped = dir.path().join("dropped.json");
+    std::fs::write(&dropped, one("gms:8101", "拖入产品")).expect("file");
+    std::fs::write(folder.join("browsed.json"), one("gms:8102", "浏览产品")).expect("file");
+    let mut harness = app(dir.path(), Lang::En);
+    harness.run_ok();
+    click(&mut harness, "Catalog");
+    settle(&mut harness, |h| {
+        h.query_by_label("7 shown of 7 found").is_some()
+    });
+    harness
+        .input_mut()
+        .dropped_files
+        .push(std::sync::Arc::new(Dropped(dropped)));
+    settle(&mut harness, |h| {
+        h.query_by_label("8 shown of 8 found").is_some()
+    });
+    harness.get_by_label("拖入产品");
+
+    type_into(
+        &mut harness,
+        "Catalog file",
+        &format!("{}/", folder.display()),
+    );
+    click(&mut harness, "Import from a file…");
+    settle(&mut harness, |h| {
+        h.query_by_label("Open a catalog file").is_some()
+    });
+    click(&mut harness, "browsed.json");
+    click(&mut harness, "Open");
+    settle(&mut harness, |h| {
+        h.query_by_label("9 shown of 9 found").is_some()
+    });
+    harness.get_by_label("浏览产品");
+
+    click(&mut harness, "Export to a file…");
+    settle(&mut harness, |h| {
+        h.query_by_label("Export the catalog to a file").is_some()
+    });
+    type_into(&mut harness, "File:", "all.json");
+    click(&mut harness, "Save");
+    let written = folder.join("all.json");
+    settle(&mut harness, |_| written.exists());
+    let body: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&written).expect("file")).expect("json");
+    assert_eq!(body["products"].as_array().map(Vec::len), Some(9));
+}
+
+/// Ticked in Settings, a profile keeps a catalog of its own: the Catalog screen says so and
+/// starts empty.
+#[test]
+fn settings_give_a_profile_its_own_catalog() {
+    let dir = tempfile::tempdir().expect("dir");
+    let mut harness = app(dir.path(), Lang::En);
+    harness.run_ok();
+    click(&mut harness, "Settings");
+    harness
+        .get_all_by_label("Sandbox")
+        .find(|n| {
+            use egui_kittest::kittest::NodeT;
+            n.accesskit_node().role() != egui::accesskit::Role::Label
+        })
+        .expect("the Sandbox's row")
+        .click();
+    harness.run_ok();
+    click(&mut harness, "Edit profile");
+    click(&mut harness, "Own catalog (not shared with other profiles)");
+    click(&mut harness, "Save");
+    settle(&mut harness, |h| {
+        h.state().core().state().profiles.profiles[0].own_catalog
+    });
+    click(&mut harness, "Catalog");
+    settle(&mut harness, |h| {
+        h.query_by_label("0 shown of 0 found").is_some()
+    });
+    harness.get_by_label_contains("keeps a catalog of its own");
+}
+
+/// A customer picked from the directory fills every customer field of the order.
+#[test]
+fn a_customer_picked_from_the_directory_fills_every_field() {
+    let dir = tempfile::tempdir().expect("dir");
+    let mut harness = app(dir.path(), Lang::En);
+    let core = harness.state().core();
+    let wait = Duration::from_secs(60);
+    let sandbox = || "Sandbox".to_owned();
+    let Ok(Outcome::Catalog(view)) = core.run(Command::LoadCatalog { profile: sandbox() }, wait)
+    else {
+        panic!("no catalog");
+    };
+    let known = view
+        .customers
+        .iter()
+        .find(|k| k.item.channel_customer_id.as_deref() == Some("S-0001"))
+        .expect("the demo customer");
+    let full: license_desk::core::catalog::DirectoryEntry =
+        serde_json::from_value(serde_json::json!({
+            "customerId": "CU-FILL-0001", "crmCustomerId": "CRM-FILL",
+            "customerName": "北京示例科技有限公司", "channelCode": "SHOP",
+            "channelCustomerId": "S-0001", "enterpriseGlobalId": "EG0000000001",
+            "enterpriseName": "北京示例科技有限公司", "adminName": "王管理",
+            "adminAccount": "admin-fill", "adminEmail": "admin@fill.example.com",
+            "adminCellNumber": "13900001111", "passwordMobile": "13800138000",
+            "address": "北京市海淀区", "customerType": "company",
+            "branchCode": "BJ01", "branchName": "北京分公司"
+        }))
+        .expect("entry");
+    let edit = license_desk::core::catalog::CatalogEdit::Customer {
+        key: known.key.clone(),
+        entry: full,
+    };
+    core.run(
+        Command::EditCatalog {
+            profile: sandbox(),
+            edit: Box::new(edit),
+        },
+        wait,
+    )
+    .expect("edited");
+    harness.run_ok();
+    open_composer(&mut harness);
+    click(&mut harness, "#1 New purchase · S-0001 (1)");
+    type_into(&mut harness, "Customer from the directory", "bjsl");
+    click(
+        &mut harness,
+        "北京示例科技有限公司 · S-0001 · CU-FILL-0001 · EG0000000001",
+    );
+    // Saved shortly after the change: read back from the drafts database.
+    let mut order = serde_json::Value::Null;
+    settle(&mut harness, |_| {
+        order = stored_bodies(dir.path())
+            .iter()
+            .filter_map(|b| serde_json::from_str::<serde_json::Value>(b).ok())
+            .map(|b| b["orderList"][0].clone())
+            .find(|o| o["adminEmail"] == "admin@fill.example.com")
+            .unwrap_or_default();
+        !order.is_null()
+    });
+    for (field, value) in [
+        ("customerId", "CU-FILL-0001"),
+        ("crmCustomerId", "CRM-FILL"),
+        ("customerName", "北京示例科技有限公司"),
+        ("channelCustomerId", "S-0001"),
+        ("enterpriseGlobalId", "EG0000000001"),
+        ("adminName", "王管理"),
+        ("adminAccount", "admin-fill"),
+        ("adminEmail", "admin@fill.example.com"),
+        ("adminCellNumber", "13900001111"),
+        ("passwordMobile", "13800138000"),
+        ("address", "北京市海淀区"),
+        ("customerType", "company"),
+        ("branchCode", "BJ01"),
+        ("branchName", "北京分公司"),
+    ] {
+        assert_eq!(order[field], value, "{field} in {order}");
+    }
 }

@@ -724,5 +724,21 @@ catalog-remove-yes = Remove from the catalog
 catalog-edit = Edit
 catalog-edit-title = Edit the catalog's item
 catalog-save = Save
+profile-own-catalog = Own catalog (not shared with other profiles)
+profile-own-catalog-help = Its products and packages are learned, searched and picked apart from every other profile's; the customers are each profile's own either way.
+catalog-own-note = { $profile } keeps a catalog of its own: other profiles do not see these products and packages.
+catalog-pick-import = Import from a file…
+catalog-pick-export = Export to a file…
+catalog-drop-hint = Or drop a catalog file (.json, .xlsx) on this screen to import it.
+catalog-browser-open = Open a catalog file
+catalog-browser-save = Export the catalog to a file
+catalog-package-products = Products of the package
+catalog-package-product-name = Name of { $uri }
+catalog-package-product-remove = Remove { $uri } from the package
+catalog-package-children = { $count ->
+    [one] 1 sub-package, kept as it is
+   *[other] { $count } sub-packages, kept as they are
+}
+catalog-package-empty = The package has no product left.
 catalog-enterprise-name = Enterprise name
 guard-type-name = This is the production profile. Type its name, { $name }, to go on:

@@ -218,8 +218,16 @@ pub fn os_dialog_present() -> bool {
 /// desktop without an XDG portal): the console then offers a typed path and drag and drop.
 pub async fn pick_file(save: bool, suggested: Option<String>) -> Option<PathBuf> {
     let template = suggested.as_deref().is_some_and(|s| s.ends_with(".xlsx"));
+    // The catalog is written as JSON or, named .xlsx, as a workbook.
+    let catalog = suggested
+        .as_deref()
+        .is_some_and(|s| s.starts_with("catalog"));
     let dialog = if template {
         rfd::AsyncFileDialog::new().add_filter("Excel", &["xlsx"])
+    } else if save && catalog {
+        rfd::AsyncFileDialog::new()
+            .add_filter("JSON", &["json"])
+            .add_filter("Excel", &["xlsx"])
     } else if save {
         rfd::AsyncFileDialog::new().add_filter("JSON", &["json"])
     } else {

@@ -234,10 +234,12 @@ pub enum Command {
         path: PathBuf,
         profile: String,
     },
-    /// Writes the catalog, with `profile`'s directory when one is named.
+    /// Writes the catalog `profile` uses (its own, or the shared one), with its directory when
+    /// `customers` is set.
     ExportCatalog {
         path: PathBuf,
-        profile: Option<String>,
+        profile: String,
+        customers: bool,
     },
 }
 

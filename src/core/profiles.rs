@@ -39,6 +39,10 @@ pub struct Profile {
     /// A production platform: shown in a warning colour in the top bar and the confirmations.
     #[serde(default)]
     pub production: bool,
+    /// The profile keeps a catalog of products and packages of its own instead of the one every
+    /// other profile shares (its directory of customers is its own either way).
+    #[serde(default)]
+    pub own_catalog: bool,
 }
 
 impl Profile {
@@ -48,6 +52,7 @@ impl Profile {
             endpoint: Endpoint::Sandbox,
             operator_identity: "sandbox-admin".to_owned(),
             production: false,
+            own_catalog: false,
         }
     }
 

@@ -1,6 +1,7 @@
 //! Catalog: the products and packages the branch sells, and the active profile's directory of
-//! customers; searched as you type (pinyin too), an item removed after a confirmation, the
-//! whole shared as a file (import and export).
+//! customers; searched as you type (pinyin too), an item edited or removed after a
+//! confirmation, the whole shared as a file (import and export: typed, chosen in the OS's file
+//! dialog or the window's own browser, or dropped on the screen).
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -8,12 +9,13 @@ use std::sync::Arc;
 use egui::{RichText, ScrollArea};
 
 use super::dates;
+use super::file_browser::{Browsed, FileBrowser};
 use super::form::{busy_button_ui, profile_name};
 use super::i18n::{Lang, Text, t, tr};
 use super::labels::field_label;
 use super::outbox::Outbox;
 use crate::core::catalog::{CatalogEdit, CatalogItem, CatalogView, DirectoryEntry, Known};
-use crate::core::wire::ProductEntry;
+use crate::core::wire::{MerchandiseEntry, ProductEntry};
 use crate::core::{Command, Event, Latest, Outcome, Profile};
 
 /// Most rows drawn at once: a search narrows the rest.
@@ -41,6 +43,14 @@ pub struct CatalogScreen {
     file: FileBox,
 }
 
+/// What the catalog's file is for.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+enum Picking {
+    #[default]
+    Import,
+    Export,
+}
+
 /// The catalog as a file.
 #[derive(Default)]
 struct FileBox {
@@ -49,6 +59,17 @@ struct FileBox {
     with_customers: bool,
     call: Latest,
     done: Option<String>,
+    /// Why the last import or export failed.
+    failed: Option<String>,
+    pick_call: Latest,
+    /// What the file being chosen in a dialog is for.
+    picking: Picking,
+    /// A file chosen in the OS's dialog: its answer comes without the outbox, so it is acted on
+    /// in the next frame.
+    chosen: Option<PathBuf>,
+    /// No OS file dialog answered: the window's own browser opens.
+    no_os_dialog: bool,
+    browser: Option<FileBrowser>,
 }
 
 /// One row of a tab: what it is, its words in the columns, when it was last seen.
@@ -69,7 +90,16 @@ impl CatalogScreen {
             }
             return Some(Text::LoadCatalog);
         }
+        if self.file.pick_call.accept(event) {
+            match &event.result {
+                Ok(Outcome::Picked(Some(path))) => self.file.chosen = Some(path.clone()),
+                Ok(Outcome::NoFileDialog) => self.file.no_os_dialog = true,
+                _ => {}
+            }
+            return Some(Text::Browse);
+        }
         if self.file.call.accept(event) {
+            self.file.failed = event.result.as_ref().err().map(ToString::to_string);
             self.file.done = match &event.result {
                 Ok(Outcome::Exported { path, count }) => {
                     Some(format!("{count} → {}", path.display()))
@@ -95,8 +125,12 @@ impl CatalogScreen {
             self.load.start(out.send(Command::LoadCatalog { profile }));
         }
         self.file_ui(ui, out, lang, profile);
+        self.file_choice_ui(ui.ctx(), out, lang, profile);
         ui.separator();
         let shown_name = profile_name(lang, profile);
+        if profile.own_catalog {
+            ui.label(RichText::new(tr!(lang, "catalog-own-note", profile = shown_name)).weak());
+        }
         ui.horizontal(|ui| {
             for (tab, words) in [
                 (Tab::Products, tr!(lang, "catalog-products")),
@@ -146,33 +180,106 @@ impl CatalogScreen {
             let label = ui.label(tr!(lang, "catalog-file"));
             ui.add(egui::TextEdit::singleline(&mut self.file.path).desired_width(280.0))
                 .labelled_by(label.id);
-            let path = PathBuf::from(self.file.path.trim());
             let waiting = self.file.call.is_waiting();
-            if busy_button_ui(ui, &tr!(lang, "catalog-import"), waiting)
-                && !self.file.path.trim().is_empty()
-            {
-                let profile = profile.name.clone();
-                self.file.call.start(out.send(Command::ImportCatalog {
-                    path: path.clone(),
-                    profile,
-                }));
+            if busy_button_ui(ui, &tr!(lang, "catalog-import"), waiting) {
+                self.start_file(out, profile, Picking::Import);
             }
-            if busy_button_ui(ui, &tr!(lang, "catalog-export"), waiting)
-                && !self.file.path.trim().is_empty()
-            {
-                let profile = self.file.with_customers.then(|| profile.name.clone());
-                self.file
-                    .call
-                    .start(out.send(Command::ExportCatalog { path, profile }));
+            if busy_button_ui(ui, &tr!(lang, "catalog-export"), waiting) {
+                self.start_file(out, profile, Picking::Export);
             }
             ui.checkbox(
                 &mut self.file.with_customers,
                 tr!(lang, "catalog-with-customers"),
             );
         });
+        ui.horizontal_wrapped(|ui| {
+            let picking = self.file.pick_call.is_waiting();
+            for (what, words) in [
+                (Picking::Import, tr!(lang, "catalog-pick-import")),
+                (Picking::Export, tr!(lang, "catalog-pick-export")),
+            ] {
+                if busy_button_ui(ui, &words, picking) {
+                    self.file.picking = what;
+                    let save = what == Picking::Export;
+                    let suggested = save.then(|| "catalog.json".to_owned());
+                    let command = Command::PickFile { save, suggested };
+                    self.file.pick_call.start(out.send(command));
+                }
+            }
+            ui.label(RichText::new(tr!(lang, "catalog-drop-hint")).weak());
+        });
+        if self.file.browser.is_some() {
+            ui.colored_label(ui.visuals().warn_fg_color, tr!(lang, "no-os-file-dialog"));
+        }
+        if let Some(why) = &self.file.failed {
+            ui.colored_label(ui.visuals().error_fg_color, why.as_str());
+        }
         if let Some(done) = &self.file.done {
             ui.label(done.as_str());
         }
+    }
+
+    /// A file chosen in a dialog, in the window's own browser, or dropped on the screen: it is
+    /// imported, or the catalog is exported to it.
+    fn file_choice_ui(
+        &mut self,
+        ctx: &egui::Context,
+        out: &Outbox<'_>,
+        lang: Lang,
+        profile: &Profile,
+    ) {
+        let dropped = ctx.input(|i| i.raw.dropped_files.first().map(|f| f.path().to_owned()));
+        let mut chosen = self.file.chosen.take().map(|p| (p, self.file.picking));
+        if let Some(path) = dropped {
+            chosen = Some((path, Picking::Import));
+        }
+        if std::mem::take(&mut self.file.no_os_dialog) {
+            let save = self.file.picking == Picking::Export;
+            let (title, suggested) = if save {
+                (
+                    tr!(lang, "catalog-browser-save"),
+                    Some("catalog.json".to_owned()),
+                )
+            } else {
+                (tr!(lang, "catalog-browser-open"), None)
+            };
+            let browser = FileBrowser::new(save, &self.file.path, suggested).titled(title);
+            self.file.browser = Some(browser);
+        }
+        if let Some(browser) = &mut self.file.browser {
+            match browser.ui(ctx, lang) {
+                None => {}
+                Some(Browsed::Cancelled) => self.file.browser = None,
+                Some(Browsed::Chosen(path)) => {
+                    self.file.browser = None;
+                    chosen = Some((path, self.file.picking));
+                }
+            }
+        }
+        if let Some((path, what)) = chosen {
+            self.file.path = path.display().to_string();
+            self.start_file(out, profile, what);
+        }
+    }
+
+    /// Imports the file in the file field, or exports the catalog to it.
+    fn start_file(&mut self, out: &Outbox<'_>, profile: &Profile, what: Picking) {
+        let path = PathBuf::from(self.file.path.trim());
+        if path.as_os_str().is_empty() {
+            return;
+        }
+        let profile = profile.name.clone();
+        let command = match what {
+            Picking::Import => Command::ImportCatalog { path, profile },
+            Picking::Export => Command::ExportCatalog {
+                path,
+                profile,
+                customers: self.file.with_customers,
+            },
+        };
+        self.file.done = None;
+        self.file.failed = None;
+        self.file.call.start(out.send(command));
     }
 
     /// The item being edited, in a window; Save replaces it in the catalog.
@@ -188,6 +295,7 @@ impl CatalogScreen {
                 .spacing([12.0, 6.0])
                 .show(ui, |ui| match edit {
                     CatalogEdit::Product(p) => product_fields_ui(ui, lang, p),
+                    CatalogEdit::Package { entry, .. } => package_fields_ui(ui, lang, entry),
                     CatalogEdit::Customer { entry, .. } => customer_fields_ui(ui, lang, entry),
                 });
             ui.horizontal(|ui| {
@@ -265,7 +373,10 @@ fn editing_of(view: &CatalogView, tab: Tab, i: usize) -> Option<CatalogEdit> {
             key: k.key.clone(),
             entry: k.item.clone(),
         }),
-        Tab::Packages => None,
+        Tab::Packages => view.packages.get(i).map(|k| CatalogEdit::Package {
+            key: k.key.clone(),
+            entry: k.item.clone(),
+        }),
     }
 }
 
@@ -295,6 +406,62 @@ fn product_fields_ui(ui: &mut egui::Ui, lang: Lang, p: &mut ProductEntry) {
         ("timeDurationExpression", &mut p.time_duration_expression),
     ] {
         optional_ui(ui, field_label(lang, field), value);
+    }
+}
+
+/// A package's own fields, then each of its products: renamed or taken out of the package. Its
+/// sub-packages are kept as they are (they are composed in an order, where they are sold).
+fn package_fields_ui(ui: &mut egui::Ui, lang: Lang, m: &mut MerchandiseEntry) {
+    for (field, value) in [
+        ("merchandiseNum", &mut m.merchandise_num),
+        ("merchandiseName", &mut m.merchandise_name),
+        ("crmProductId", &mut m.crm_product_id),
+        ("timeDurationExpression", &mut m.time_duration_expression),
+    ] {
+        optional_ui(ui, field_label(lang, field), value);
+    }
+    ui.label(RichText::new(tr!(lang, "catalog-package-products")).strong());
+    ui.end_row();
+    let mut removed = None;
+    for (i, p) in m.license_order_product_list.iter_mut().enumerate() {
+        let uri = p
+            .product_uri
+            .clone()
+            .unwrap_or_else(|| format!("#{}", i + 1));
+        let label = ui.label(tr!(
+            lang,
+            "catalog-package-product-name",
+            uri = uri.as_str()
+        ));
+        ui.horizontal(|ui| {
+            let mut text = p.product_name.clone().unwrap_or_default();
+            let field = egui::TextEdit::singleline(&mut text).desired_width(240.0);
+            if ui.add(field).labelled_by(label.id).changed() {
+                p.product_name = Some(text.trim().to_owned()).filter(|t| !t.is_empty());
+            }
+            let remove = tr!(lang, "catalog-package-product-remove", uri = uri.as_str());
+            let button = ui
+                .button(tr!(lang, "catalog-remove"))
+                .on_hover_text(&remove);
+            // Read out with the product it takes out: every row's button says "Remove".
+            button.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, true, &remove));
+            if button.clicked() {
+                removed = Some(i);
+            }
+        });
+        ui.end_row();
+    }
+    if let Some(i) = removed {
+        m.license_order_product_list.remove(i);
+    }
+    if m.license_order_product_list.is_empty() {
+        ui.label(RichText::new(tr!(lang, "catalog-package-empty")).weak());
+        ui.end_row();
+    }
+    let children = m.children.as_ref().map_or(0, Vec::len);
+    if children > 0 {
+        ui.label(RichText::new(tr!(lang, "catalog-package-children", count = children)).weak());
+        ui.end_row();
     }
 }
 
@@ -443,12 +610,10 @@ fn table_ui(ui: &mut egui::Ui, lang: Lang, tab: Tab, rows: &[Row]) -> Option<Row
                         }
                         ui.label(dates::local_date(row.last_seen));
                         ui.horizontal(|ui| {
-                            // A package is edited where it is sold, in the composer.
-                            if tab != Tab::Packages
-                                && ui
-                                    .button(tr!(lang, "catalog-edit"))
-                                    .on_hover_text(row.name.as_str())
-                                    .clicked()
+                            if ui
+                                .button(tr!(lang, "catalog-edit"))
+                                .on_hover_text(row.name.as_str())
+                                .clicked()
                             {
                                 action = Some(RowAction::Edit(row.index));
                             }

@@ -18,6 +18,8 @@ pub struct FileBrowser {
     entries: Vec<(String, bool)>,
     /// Why the folder cannot be listed.
     unreadable: Option<String>,
+    /// What the file is for, when not a batch order (the catalog's screen).
+    title: Option<String>,
 }
 
 /// What the user did in the browser this frame.
@@ -46,9 +48,16 @@ impl FileBrowser {
             name: suggested.unwrap_or_default(),
             entries: Vec::new(),
             unreadable: None,
+            title: None,
         };
         browser.go(folder);
         browser
+    }
+
+    /// The browser with its own title, for a file that is not a batch order.
+    pub fn titled(mut self, title: String) -> Self {
+        self.title = Some(title);
+        self
     }
 
     fn go(&mut self, folder: PathBuf) {
@@ -61,9 +70,11 @@ impl FileBrowser {
                     let path = entry.path();
                     let name = entry.file_name().to_string_lossy().into_owned();
                     let is_dir = path.is_dir();
-                    // Batches: JSON, and for opening, spreadsheets too.
+                    // Batches: JSON, and for opening, spreadsheets too; a workbook is listed for a
+                    // save as well (the template, a catalog), so that it is seen before it is
+                    // written over.
                     let kinds: &[&str] = if self.save {
-                        &["json"]
+                        &["json", "xlsx"]
                     } else {
                         &["json", "xlsx", "xls", "csv"]
                     };
@@ -86,10 +97,10 @@ impl FileBrowser {
 
     /// The browser as a dialog; what was chosen, or that it was closed.
     pub fn ui(&mut self, ctx: &egui::Context, lang: Lang) -> Option<Browsed> {
-        let title = if self.save {
-            tr!(lang, "browser-save-title")
-        } else {
-            tr!(lang, "browser-open-title")
+        let title = match (&self.title, self.save) {
+            (Some(title), _) => title.clone(),
+            (None, true) => tr!(lang, "browser-save-title"),
+            (None, false) => tr!(lang, "browser-open-title"),
         };
         let mut done = None;
         let modal = egui::Modal::new(egui::Id::unique("file_browser")).show(ctx, |ui| {

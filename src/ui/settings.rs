@@ -32,6 +32,8 @@ struct ProfileForm {
     secret: String,
     operator: String,
     production: bool,
+    /// The profile keeps a catalog of its own.
+    own_catalog: bool,
     problems: Vec<Problem>,
     call: Latest,
 }
@@ -55,6 +57,7 @@ impl ProfileForm {
             app_key,
             operator: p.operator_identity.clone(),
             production: p.production,
+            own_catalog: p.own_catalog,
             ..Self::default()
         }
     }
@@ -80,6 +83,7 @@ impl ProfileForm {
             endpoint,
             operator_identity: self.operator.trim().to_owned(),
             production: self.production && !self.sandbox,
+            own_catalog: self.own_catalog,
         }
     }
 }
@@ -386,6 +390,10 @@ fn profile_form_ui(
                 ui.checkbox(&mut form.production, t(lang, Text::ProductionHelp))
             });
         }
+        ui.label(tr!(lang, "catalog"));
+        ui.checkbox(&mut form.own_catalog, tr!(lang, "profile-own-catalog"))
+            .on_hover_text(tr!(lang, "profile-own-catalog-help"));
+        ui.end_row();
     });
     if form.production && !form.sandbox && form.base_url.trim().starts_with("http://") {
         // Not refused (a platform behind a local proxy may be plain HTTP), but said.

@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::wire::{CustomerType, MerchandiseEntry, ProductEntry};
 
-pub use store::{Catalog, CatalogError, Shelf};
+pub use store::{Catalog, CatalogError, SHARED, Shelf};
 
 /// A customer or enterprise as the directory knows it: every field an order's customer part
 /// takes, and the enterprise's name.
@@ -110,18 +110,29 @@ pub enum CatalogItem {
     Customer(String),
 }
 
-/// What the user changed in the Catalog screen: a product (by its URI), or a customer of a
-/// profile's directory (by the key it was listed with).
+/// What the user changed in the Catalog screen: a product (by its URI), a package (by its
+/// number, with its products and sub-packages), or a customer of a profile's directory (by the
+/// key it was listed with).
 #[derive(Debug, Clone, PartialEq)]
 pub enum CatalogEdit {
     Product(ProductEntry),
-    Customer { key: String, entry: DirectoryEntry },
+    /// `key` is the number it was listed with; the entry may carry another (renumbered).
+    Package {
+        key: String,
+        entry: MerchandiseEntry,
+    },
+    Customer {
+        key: String,
+        entry: DirectoryEntry,
+    },
 }
 
 /// The catalog and a profile's directory as the window searches them: the items, and their
 /// search keys built once (off the window's thread).
 pub struct CatalogView {
     pub profile: String,
+    /// The products and packages are the profile's own catalog, not the shared one.
+    pub own: bool,
     pub products: Vec<Known<ProductEntry>>,
     pub packages: Vec<Known<MerchandiseEntry>>,
     pub customers: Vec<Known<DirectoryEntry>>,
@@ -131,9 +142,10 @@ pub struct CatalogView {
 }
 
 impl CatalogView {
-    pub fn load(catalog: &Catalog, profile: &str) -> Result<Self, CatalogError> {
-        let products = catalog.products()?;
-        let packages = catalog.packages()?;
+    /// The catalog of `scope` (`SHARED`, or the profile's own) and `profile`'s directory.
+    pub fn load(catalog: &Catalog, scope: &str, profile: &str) -> Result<Self, CatalogError> {
+        let products = catalog.products(scope)?;
+        let packages = catalog.packages(scope)?;
         let customers = catalog.customers(profile)?;
         let used = |k: Option<i64>| k.unwrap_or(0);
         let product_index = search::SearchIndex::new(products.iter().map(|k| {
@@ -164,6 +176,7 @@ impl CatalogView {
         }));
         Ok(CatalogView {
             profile: profile.to_owned(),
+            own: scope != SHARED,
             products,
             packages,
             customers,
@@ -178,6 +191,7 @@ impl CatalogView {
 impl PartialEq for CatalogView {
     fn eq(&self, other: &Self) -> bool {
         self.profile == other.profile
+            && self.own == other.own
             && self.products == other.products
             && self.packages == other.packages
             && self.customers == other.customers
@@ -188,6 +202,7 @@ impl std::fmt::Debug for CatalogView {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("CatalogView")
             .field("profile", &self.profile)
+            .field("own", &self.own)
             .field("products", &self.products.len())
             .field("packages", &self.packages.len())
             .field("customers", &self.customers.len())

@@ -19,11 +19,19 @@ pub struct CatalogFile {
 }
 
 impl CatalogFile {
-    /// The catalog, and `profile`'s directory when one is named.
-    pub fn of(catalog: &Catalog, profile: Option<&str>) -> Result<Self, CatalogError> {
+    /// The catalog of `scope`, and `profile`'s directory when one is named.
+    pub fn of(catalog: &Catalog, scope: &str, profile: Option<&str>) -> Result<Self, CatalogError> {
         Ok(CatalogFile {
-            products: catalog.products()?.into_iter().map(|k| k.item).collect(),
-            packages: catalog.packages()?.into_iter().map(|k| k.item).collect(),
+            products: catalog
+                .products(scope)?
+                .into_iter()
+                .map(|k| k.item)
+                .collect(),
+            packages: catalog
+                .packages(scope)?
+                .into_iter()
+                .map(|k| k.item)
+                .collect(),
             customers: match profile {
                 Some(p) => catalog.customers(p)?.into_iter().map(|k| k.item).collect(),
                 None => Vec::new(),

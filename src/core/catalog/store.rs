@@ -1,6 +1,7 @@
 //! The catalog and the directory on disk: one SQLite file in the user's data directory. Items
-//! are kept as their JSON (the interface's own shapes), keyed by `productUri`,
-//! `merchandiseNum`, and for customers by profile and any of their ids.
+//! are kept as their JSON (the interface's own shapes), keyed by their scope (the shared
+//! catalog, or a profile's own) and `productUri` or `merchandiseNum`, and for customers by
+//! profile and any of their ids.
 
 use std::path::Path;
 use std::sync::{Mutex, MutexGuard, PoisonError};
@@ -40,17 +41,24 @@ impl Shelf {
     }
 }
 
+/// The scope of the catalog every profile shares; a profile with a catalog of its own has its
+/// name as its scope (a profile's name is never empty).
+pub const SHARED: &str = "";
+
 pub struct Catalog {
     conn: Mutex<Connection>,
 }
 
 const SCHEMA: &str = "
 CREATE TABLE IF NOT EXISTS products (
-    key TEXT PRIMARY KEY, body TEXT NOT NULL,
-    first_seen INTEGER NOT NULL, last_seen INTEGER NOT NULL, last_used INTEGER);
+    scope TEXT NOT NULL DEFAULT '', key TEXT NOT NULL, body TEXT NOT NULL,
+    first_seen INTEGER NOT NULL, last_seen INTEGER NOT NULL, last_used INTEGER,
+    PRIMARY KEY (scope, key));
 CREATE TABLE IF NOT EXISTS packages (
-    key TEXT PRIMARY KEY, body TEXT NOT NULL,
-    first_seen INTEGER NOT NULL, last_seen INTEGER NOT NULL, last_used INTEGER);
+    scope TEXT NOT NULL DEFAULT '', key TEXT NOT NULL, body TEXT NOT NULL,
+    first_seen INTEGER NOT NULL, last_seen INTEGER NOT NULL, last_used INTEGER,
+    PRIMARY KEY (scope, key));
+CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS customers (
     id INTEGER PRIMARY KEY, profile TEXT NOT NULL,
     customer_id TEXT, crm_customer_id TEXT, channel_customer_id TEXT, enterprise_global_id TEXT,
@@ -68,6 +76,7 @@ impl Catalog {
         let conn = Connection::open(path)?;
         conn.busy_timeout(std::time::Duration::from_secs(5))?;
         conn.pragma_update(None, "journal_mode", "WAL")?;
+        add_scopes(&conn)?;
         conn.execute_batch(SCHEMA)?;
         Ok(Catalog {
             conn: Mutex::new(conn),
@@ -78,29 +87,47 @@ impl Catalog {
         self.conn.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    /// Whether the catalog holds no product and no package.
-    pub fn is_empty(&self) -> Result<bool> {
+    /// Seeds the catalog once, when it is first opened: `seed` is called (with this catalog)
+    /// only if it never was, and only if the catalog is empty then (a catalog kept before the
+    /// mark existed is not seeded over). Whatever the user removes afterwards stays removed.
+    pub fn seed_once(&self, seed: impl FnOnce(&Catalog) -> Result<()>) -> Result<()> {
+        let seeded: Option<String> = self
+            .conn()
+            .query_row("SELECT value FROM meta WHERE name = 'seeded'", [], |r| {
+                r.get(0)
+            })
+            .optional()?;
+        if seeded.is_some() {
+            return Ok(());
+        }
         let n: i64 = self.conn().query_row(
             "SELECT (SELECT count(*) FROM products) + (SELECT count(*) FROM packages)",
             [],
             |r| r.get(0),
         )?;
-        Ok(n == 0)
+        if n == 0 {
+            seed(self)?;
+        }
+        self.conn().execute(
+            "INSERT OR REPLACE INTO meta(name, value) VALUES ('seeded', 'yes')",
+            [],
+        )?;
+        Ok(())
     }
 
-    /// Adds what it did not know and updates what changed; `profile`'s directory learns the
-    /// customers. Everything is seen `now`.
-    pub fn learn(&self, profile: &str, learned: &Learned, now: i64) -> Result<()> {
+    /// Adds what it did not know and updates what changed: the products and packages to the
+    /// catalog of `scope`, the customers to `profile`'s directory. Everything is seen `now`.
+    pub fn learn(&self, scope: &str, profile: &str, learned: &Learned, now: i64) -> Result<()> {
         let mut conn = self.conn();
         let tx = conn.transaction()?;
         for p in &learned.products {
             if let Some(key) = &p.product_uri {
-                upsert(&tx, Shelf::Products, key, p, now)?;
+                upsert(&tx, scope, Shelf::Products, key, p, now)?;
             }
         }
         for m in &learned.packages {
             if let Some(key) = &m.merchandise_num {
-                upsert(&tx, Shelf::Packages, key, m, now)?;
+                upsert(&tx, scope, Shelf::Packages, key, m, now)?;
             }
         }
         for c in &learned.customers {
@@ -110,21 +137,21 @@ impl Catalog {
         Ok(())
     }
 
-    pub fn products(&self) -> Result<Vec<Known<ProductEntry>>> {
-        self.shelf(Shelf::Products)
+    pub fn products(&self, scope: &str) -> Result<Vec<Known<ProductEntry>>> {
+        self.shelf(scope, Shelf::Products)
     }
 
-    pub fn packages(&self) -> Result<Vec<Known<MerchandiseEntry>>> {
-        self.shelf(Shelf::Packages)
+    pub fn packages(&self, scope: &str) -> Result<Vec<Known<MerchandiseEntry>>> {
+        self.shelf(scope, Shelf::Packages)
     }
 
-    fn shelf<T: DeserializeOwned>(&self, shelf: Shelf) -> Result<Vec<Known<T>>> {
+    fn shelf<T: DeserializeOwned>(&self, scope: &str, shelf: Shelf) -> Result<Vec<Known<T>>> {
         let conn = self.conn();
         let mut stmt = conn.prepare(&format!(
-            "SELECT key, body, last_seen, last_used FROM {} ORDER BY key",
+            "SELECT key, body, last_seen, last_used FROM {} WHERE scope = ?1 ORDER BY key",
             shelf.table()
         ))?;
-        let rows = stmt.query_map([], known_row)?;
+        let rows = stmt.query_map([scope], known_row)?;
         rows.map(|r| known_of(r?)).collect()
     }
 
@@ -140,32 +167,64 @@ impl Catalog {
     }
 
     /// The user picked the item: it comes first in searches from now on.
-    pub fn used(&self, shelf: Shelf, key: &str, now: i64) -> Result<()> {
+    pub fn used(&self, scope: &str, shelf: Shelf, key: &str, now: i64) -> Result<()> {
         self.conn().execute(
-            &format!("UPDATE {} SET last_used = ?2 WHERE key = ?1", shelf.table()),
-            params![key, now],
+            &format!(
+                "UPDATE {} SET last_used = ?3 WHERE scope = ?1 AND key = ?2",
+                shelf.table()
+            ),
+            params![scope, key, now],
         )?;
         Ok(())
     }
 
     /// Removes an item; false if there was none.
-    pub fn remove(&self, shelf: Shelf, key: &str) -> Result<bool> {
+    pub fn remove(&self, scope: &str, shelf: Shelf, key: &str) -> Result<bool> {
         let n = self.conn().execute(
-            &format!("DELETE FROM {} WHERE key = ?1", shelf.table()),
-            [key],
+            &format!(
+                "DELETE FROM {} WHERE scope = ?1 AND key = ?2",
+                shelf.table()
+            ),
+            [scope, key],
         )?;
         Ok(n == 1)
     }
 
     /// The user's own definition of a product, replacing the known one whole (what they
     /// cleared stays cleared); false if the catalog has no product of that URI.
-    pub fn put_product(&self, product: &ProductEntry) -> Result<bool> {
+    pub fn put_product(&self, scope: &str, product: &ProductEntry) -> Result<bool> {
         let Some(key) = &product.product_uri else {
             return Ok(false);
         };
+        self.put(scope, Shelf::Products, key, product)
+    }
+
+    /// The user's own definition of the package listed as `key`, its products and
+    /// sub-packages included, replacing the known one whole; kept under the number it now
+    /// carries (a number another package has is refused by the database). False if the
+    /// catalog has no package `key`.
+    pub fn put_package(&self, scope: &str, key: &str, package: &MerchandiseEntry) -> Result<bool> {
+        let mut package = package.clone();
+        // Emptied, the number stays what it was: a package is kept by it.
+        let num = match package.merchandise_num.as_deref().map(str::trim) {
+            Some(num) if !num.is_empty() => num.to_owned(),
+            _ => key.to_owned(),
+        };
+        package.merchandise_num = Some(num.clone());
         let n = self.conn().execute(
-            "UPDATE products SET body = ?2 WHERE key = ?1",
-            params![key, serde_json::to_string(product)?],
+            "UPDATE packages SET key = ?3, body = ?4 WHERE scope = ?1 AND key = ?2",
+            params![scope, key, num, serde_json::to_string(&package)?],
+        )?;
+        Ok(n == 1)
+    }
+
+    fn put(&self, scope: &str, shelf: Shelf, key: &str, item: &impl Serialize) -> Result<bool> {
+        let n = self.conn().execute(
+            &format!(
+                "UPDATE {} SET body = ?3 WHERE scope = ?1 AND key = ?2",
+                shelf.table()
+            ),
+            params![scope, key, serde_json::to_string(item)?],
         )?;
         Ok(n == 1)
     }
@@ -206,20 +265,65 @@ impl Catalog {
         Ok(n == 1)
     }
 
-    /// A profile renamed keeps its directory; a profile removed takes it along.
+    /// A profile renamed keeps its directory and its own catalog; a profile removed takes
+    /// them along.
     pub fn profile_renamed(&self, from: &str, to: &str) -> Result<()> {
-        self.conn().execute(
+        let mut conn = self.conn();
+        let tx = conn.transaction()?;
+        tx.execute(
             "UPDATE customers SET profile = ?2 WHERE profile = ?1",
             [from, to],
         )?;
+        for table in ["products", "packages"] {
+            tx.execute(
+                &format!("UPDATE {table} SET scope = ?2 WHERE scope = ?1"),
+                [from, to],
+            )?;
+        }
+        tx.commit()?;
         Ok(())
     }
 
     pub fn profile_removed(&self, name: &str) -> Result<()> {
-        self.conn()
-            .execute("DELETE FROM customers WHERE profile = ?1", [name])?;
+        let mut conn = self.conn();
+        let tx = conn.transaction()?;
+        tx.execute("DELETE FROM customers WHERE profile = ?1", [name])?;
+        for table in ["products", "packages"] {
+            tx.execute(&format!("DELETE FROM {table} WHERE scope = ?1"), [name])?;
+        }
+        tx.commit()?;
         Ok(())
     }
+}
+
+/// A catalog kept before scopes existed has products and packages keyed by their key alone:
+/// they move, as they are, to the shared catalog (the only one there was).
+fn add_scopes(conn: &Connection) -> Result<()> {
+    let old: i64 = conn.query_row(
+        "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'products'
+         AND NOT EXISTS (SELECT 1 FROM pragma_table_info('products') WHERE name = 'scope')",
+        [],
+        |r| r.get(0),
+    )?;
+    if old == 0 {
+        return Ok(());
+    }
+    let mut sql = String::from("BEGIN;");
+    for table in ["products", "packages"] {
+        sql.push_str(&format!(
+            "ALTER TABLE {table} RENAME TO {table}_unscoped;
+             CREATE TABLE {table} (
+                 scope TEXT NOT NULL DEFAULT '', key TEXT NOT NULL, body TEXT NOT NULL,
+                 first_seen INTEGER NOT NULL, last_seen INTEGER NOT NULL, last_used INTEGER,
+                 PRIMARY KEY (scope, key));
+             INSERT INTO {table}(scope, key, body, first_seen, last_seen, last_used)
+                 SELECT '', key, body, first_seen, last_seen, last_used FROM {table}_unscoped;
+             DROP TABLE {table}_unscoped;"
+        ));
+    }
+    sql.push_str("COMMIT;");
+    conn.execute_batch(&sql)?;
+    Ok(())
 }
 
 type Row = (String, String, i64, Option<i64>);
@@ -255,22 +359,31 @@ fn merged(old: Option<&str>, new: &impl Serialize) -> Result<String> {
     Ok(Value::Object(base).to_string())
 }
 
-fn upsert(tx: &Connection, shelf: Shelf, key: &str, item: &impl Serialize, now: i64) -> Result<()> {
+fn upsert(
+    tx: &Connection,
+    scope: &str,
+    shelf: Shelf,
+    key: &str,
+    item: &impl Serialize,
+    now: i64,
+) -> Result<()> {
     let table = shelf.table();
     let old: Option<String> = tx
         .query_row(
-            &format!("SELECT body FROM {table} WHERE key = ?1"),
-            [key],
+            &format!("SELECT body FROM {table} WHERE scope = ?1 AND key = ?2"),
+            [scope, key],
             |r| r.get(0),
         )
         .optional()?;
     let body = merged(old.as_deref(), item)?;
     tx.execute(
         &format!(
-            "INSERT INTO {table}(key, body, first_seen, last_seen) VALUES (?1, ?2, ?3, ?3)
-             ON CONFLICT(key) DO UPDATE SET body = excluded.body, last_seen = excluded.last_seen"
+            "INSERT INTO {table}(scope, key, body, first_seen, last_seen)
+             VALUES (?1, ?2, ?3, ?4, ?4)
+             ON CONFLICT(scope, key) DO UPDATE
+             SET body = excluded.body, last_seen = excluded.last_seen"
         ),
-        params![key, body, now],
+        params![scope, key, body, now],
     )?;
     Ok(())
 }
@@ -364,16 +477,16 @@ mod tests {
         let dir = tempfile::tempdir().expect("dir");
         let catalog = Catalog::open(&dir.path().join("catalog.sqlite3")).expect("open");
         catalog
-            .learn("Sandbox", &Learned::of_batch(&sold()), 10)
+            .learn(SHARED, "Sandbox", &Learned::of_batch(&sold()), 10)
             .expect("learn");
-        let products = catalog.products().expect("products");
+        let products = catalog.products(SHARED).expect("products");
         let uris: Vec<&str> = products.iter().map(|k| k.key.as_str()).collect();
         assert_eq!(uris, ["gms:1", "gms:2", "gms:3"]);
         // What belongs to the sale is not the product's.
         assert_eq!(products[0].item.limit_concurrent, Some(2));
         assert!(products[0].item.passwords.is_empty());
         assert_eq!(products[0].item.limit_end_date, None);
-        let packages = catalog.packages().expect("packages");
+        let packages = catalog.packages(SHARED).expect("packages");
         assert_eq!(packages.len(), 1);
         assert_eq!(packages[0].key, "PKG-1");
         let child = &packages[0].item.children.as_ref().expect("children")[0];
@@ -392,7 +505,7 @@ mod tests {
         let dir = tempfile::tempdir().expect("dir");
         let catalog = Catalog::open(&dir.path().join("catalog.sqlite3")).expect("open");
         catalog
-            .learn("p", &Learned::of_batch(&sold()), 10)
+            .learn(SHARED, "p", &Learned::of_batch(&sold()), 10)
             .expect("learn");
         let delete = batch(
             serde_json::json!({"orderList": [{"orderType": "delete_product",
@@ -400,26 +513,35 @@ mod tests {
                         "products": [{"productUri": "gms:1", "limitConcurrent": 3}]}]}]}),
         );
         catalog
-            .learn("p", &Learned::of_batch(&delete), 20)
+            .learn(SHARED, "p", &Learned::of_batch(&delete), 20)
             .expect("learn");
-        let product = catalog.products().expect("products").remove(0);
+        let product = catalog.products(SHARED).expect("products").remove(0);
         assert_eq!(product.item.product_name.as_deref(), Some("计价软件"));
         assert_eq!(product.item.limit_concurrent, Some(3));
         assert_eq!(product.last_seen, 20);
-        catalog.used(Shelf::Products, "gms:1", 30).expect("used");
-        assert_eq!(catalog.products().expect("products")[0].last_used, Some(30));
+        catalog
+            .used(SHARED, Shelf::Products, "gms:1", 30)
+            .expect("used");
+        assert_eq!(
+            catalog.products(SHARED).expect("products")[0].last_used,
+            Some(30)
+        );
         // An edit replaces: a field cleared stays cleared.
         let mut edited = product.item.clone();
         edited.product_name = None;
         edited.gms_pid = Some("1".into());
-        assert!(catalog.put_product(&edited).expect("put"));
-        let again = catalog.products().expect("products").remove(0);
+        assert!(catalog.put_product(SHARED, &edited).expect("put"));
+        let again = catalog.products(SHARED).expect("products").remove(0);
         assert_eq!(
             (again.item.product_name, again.item.gms_pid.as_deref()),
             (None, Some("1"))
         );
-        assert!(catalog.remove(Shelf::Products, "gms:1").expect("remove"));
-        assert_eq!(catalog.products().expect("products").len(), 2);
+        assert!(
+            catalog
+                .remove(SHARED, Shelf::Products, "gms:1")
+                .expect("remove")
+        );
+        assert_eq!(catalog.products(SHARED).expect("products").len(), 2);
     }
 
     #[test]
@@ -442,10 +564,10 @@ mod tests {
         let other_channel = entry(serde_json::json!({"customerId": "C2",
             "channelCustomerId": "S-2", "enterpriseGlobalId": "EG1"}));
         catalog
-            .learn("Sandbox", &learned(vec![enterprise]), 1)
+            .learn(SHARED, "Sandbox", &learned(vec![enterprise]), 1)
             .expect("learn");
         catalog
-            .learn("Sandbox", &learned(vec![bound, other_channel]), 2)
+            .learn(SHARED, "Sandbox", &learned(vec![bound, other_channel]), 2)
             .expect("learn");
         let known = catalog.customers("Sandbox").expect("customers");
         assert_eq!(known.len(), 2, "{known:?}");
@@ -465,5 +587,48 @@ mod tests {
         assert_eq!(catalog.customers("Training").expect("customers").len(), 2);
         catalog.profile_removed("Training").expect("remove");
         assert!(catalog.customers("Training").expect("customers").is_empty());
+    }
+
+    #[test]
+    fn a_catalog_of_before_the_scopes_is_the_shared_one_and_a_profile_s_own_follows_it() {
+        let dir = tempfile::tempdir().expect("dir");
+        let path = dir.path().join("catalog.sqlite3");
+        {
+            let old = Connection::open(&path).expect("old");
+            old.execute_batch(
+                "CREATE TABLE products (key TEXT PRIMARY KEY, body TEXT NOT NULL,
+                     first_seen INTEGER NOT NULL, last_seen INTEGER NOT NULL, last_used INTEGER);
+                 CREATE TABLE packages (key TEXT PRIMARY KEY, body TEXT NOT NULL,
+                     first_seen INTEGER NOT NULL, last_seen INTEGER NOT NULL, last_used INTEGER);
+                 INSERT INTO products VALUES ('gms:9', '{\"productUri\":\"gms:9\"}', 1, 2, 3);",
+            )
+            .expect("old schema");
+        }
+        let catalog = Catalog::open(&path).expect("open");
+        let kept = catalog.products(SHARED).expect("products");
+        assert_eq!(
+            (kept[0].key.as_str(), kept[0].last_used),
+            ("gms:9", Some(3))
+        );
+        // Seeding is for a new catalog only: this one was kept before the mark.
+        let mut seeded = false;
+        catalog
+            .seed_once(|_| {
+                seeded = true;
+                Ok(())
+            })
+            .expect("seed");
+        assert!(!seeded);
+
+        catalog
+            .learn("Solo", "Solo", &Learned::of_batch(&sold()), 5)
+            .expect("learn");
+        assert_eq!(catalog.products("Solo").expect("own").len(), 3);
+        assert_eq!(catalog.products(SHARED).expect("shared").len(), 1);
+        catalog.profile_renamed("Solo", "Alone").expect("rename");
+        assert_eq!(catalog.products("Alone").expect("own").len(), 3);
+        catalog.profile_removed("Alone").expect("remove");
+        assert!(catalog.products("Alone").expect("own").is_empty());
+        assert_eq!(catalog.products(SHARED).expect("shared").len(), 1);
     }
 }

@@ -7,21 +7,22 @@ use super::Service;
 use crate::clock::now_ms;
 use crate::core::catalog::learn::{self, Learned};
 use crate::core::catalog::share::{CatalogFile, DEMO_CATALOG};
-use crate::core::catalog::sheet::write_catalog_sheet;
-use crate::core::catalog::{Catalog, CatalogEdit, CatalogItem, CatalogView, DirectoryEntry, Shelf};
+use crate::core::catalog::sheet::{read_customer_sheet, write_catalog_sheet};
+use crate::core::catalog::{
+    Catalog, CatalogEdit, CatalogItem, CatalogView, DirectoryEntry, SHARED, Shelf,
+};
 use crate::core::profiles::SANDBOX;
 use crate::core::{Call, Command, CoreError, Outcome};
 
 /// Opens the catalog; a new one starts with the Sandbox's demo catalog (and its demo customers
-/// in the Sandbox's directory). Without it the console still works: only what needs it fails.
+/// in the Sandbox's directory), once: what the user removes of it does not come back. Without
+/// the catalog the console still works: only what needs it fails.
 pub(super) fn open_catalog(path: &std::path::Path) -> Result<Arc<Catalog>, String> {
     let catalog = Catalog::open(path).map_err(|e| e.to_string())?;
-    if catalog.is_empty().map_err(|e| e.to_string())? {
-        let demo: CatalogFile = serde_json::from_str(DEMO_CATALOG).map_err(|e| e.to_string())?;
-        catalog
-            .learn(SANDBOX, &demo.learned(), now_ms())
-            .map_err(|e| e.to_string())?;
-    }
+    let demo: CatalogFile = serde_json::from_str(DEMO_CATALOG).map_err(|e| e.to_string())?;
+    catalog
+        .seed_once(|c| c.learn(SHARED, SANDBOX, &demo.learned(), now_ms()))
+        .map_err(|e| e.to_string())?;
     Ok(Arc::new(catalog))
 }
 
@@ -75,14 +76,23 @@ impl Service {
             .map_err(|why| CoreError::Storage(format!("the catalog cannot be opened: {why}")))
     }
 
+    /// The scope of the catalog `profile` uses: its own when it keeps one, else the shared.
+    pub(super) fn scope_of(&self, profile: &str) -> String {
+        match self.profiles().get(profile) {
+            Some(p) if p.own_catalog => p.name.clone(),
+            _ => SHARED.to_owned(),
+        }
+    }
+
     /// Learns in the background; a failure is logged, never in the way of the call's answer.
     pub(super) fn learn(&self, profile: &str, learned: Learned) {
         let Ok(catalog) = self.catalog() else {
             return;
         };
+        let scope = self.scope_of(profile);
         let profile = profile.to_owned();
         tokio::task::spawn_blocking(move || {
-            if let Err(e) = catalog.learn(&profile, &learned, now_ms()) {
+            if let Err(e) = catalog.learn(&scope, &profile, &learned, now_ms()) {
                 tracing::warn!(error = %e, "the catalog did not learn from an answer");
             }
         });
@@ -90,69 +100,101 @@ impl Service {
 
     pub(super) async fn catalog_command(&self, command: Command) -> Result<Outcome, CoreError> {
         let catalog = self.catalog()?;
-        let storage = |e: crate::core::catalog::CatalogError| CoreError::Storage(e.to_string());
-        tokio::task::spawn_blocking(move || match command {
-            Command::LoadCatalog { profile } => CatalogView::load(&catalog, &profile)
-                .map(|view| Outcome::Catalog(Arc::new(view)))
-                .map_err(storage),
-            Command::CatalogUsed { profile, item } => {
-                let now = now_ms();
-                match &item {
-                    CatalogItem::Product(key) => catalog.used(Shelf::Products, key, now),
-                    CatalogItem::Package(key) => catalog.used(Shelf::Packages, key, now),
-                    CatalogItem::Customer(key) => catalog.customer_used(&profile, key, now),
-                }
-                .map(|()| Outcome::Updated)
-                .map_err(storage)
-            }
-            Command::RemoveFromCatalog { profile, item } => {
-                match &item {
-                    CatalogItem::Product(key) => catalog.remove(Shelf::Products, key),
-                    CatalogItem::Package(key) => catalog.remove(Shelf::Packages, key),
-                    CatalogItem::Customer(key) => catalog.remove_customer(&profile, key),
-                }
-                .map_err(storage)?;
-                CatalogView::load(&catalog, &profile)
-                    .map(|view| Outcome::Catalog(Arc::new(view)))
-                    .map_err(storage)
-            }
-            Command::EditCatalog { profile, edit } => {
-                let found = match &*edit {
-                    CatalogEdit::Product(p) => catalog.put_product(p),
-                    CatalogEdit::Customer { key, entry } => {
-                        catalog.put_customer(&profile, key, entry)
-                    }
-                }
-                .map_err(storage)?;
-                if !found {
-                    return Err(CoreError::Storage(
-                        "the item is no longer in the catalog".to_owned(),
-                    ));
-                }
-                CatalogView::load(&catalog, &profile)
-                    .map(|view| Outcome::Catalog(Arc::new(view)))
-                    .map_err(storage)
-            }
-            Command::ImportCatalog { path, profile } => import_catalog(&catalog, &path, &profile),
-            Command::ExportCatalog { path, .. } if is_xlsx(&path) => {
-                let file = CatalogFile::of(&catalog, None).map_err(storage)?;
-                let count = write_catalog_sheet(&path, &file.products, &file.packages)
-                    .map_err(|e| CoreError::File(format!("{}: {e}", path.display())))?;
-                Ok(Outcome::Exported { path, count })
-            }
-            Command::ExportCatalog { path, profile } => {
-                let file = CatalogFile::of(&catalog, profile.as_deref()).map_err(storage)?;
-                let count = file.products.len() + file.packages.len() + file.customers.len();
-                let body = serde_json::to_string_pretty(&file)
-                    .map_err(|e| CoreError::File(e.to_string()))?;
-                crate::core::files::write_file(&path, &body)?;
-                Ok(Outcome::Exported { path, count })
-            }
-            _ => Err(CoreError::Storage("not a catalog command".to_owned())),
-        })
-        .await
-        .map_err(|e| CoreError::Storage(e.to_string()))?
+        let scope = match &command {
+            Command::LoadCatalog { profile }
+            | Command::CatalogUsed { profile, .. }
+            | Command::RemoveFromCatalog { profile, .. }
+            | Command::EditCatalog { profile, .. }
+            | Command::ImportCatalog { profile, .. }
+            | Command::ExportCatalog { profile, .. } => self.scope_of(profile),
+            _ => SHARED.to_owned(),
+        };
+        tokio::task::spawn_blocking(move || catalog_blocking(&catalog, &scope, command))
+            .await
+            .map_err(|e| CoreError::Storage(e.to_string()))?
     }
+}
+
+fn storage(e: crate::core::catalog::CatalogError) -> CoreError {
+    CoreError::Storage(e.to_string())
+}
+
+fn view_of(catalog: &Catalog, scope: &str, profile: &str) -> Result<Outcome, CoreError> {
+    CatalogView::load(catalog, scope, profile)
+        .map(|view| Outcome::Catalog(Arc::new(view)))
+        .map_err(storage)
+}
+
+/// A catalog command on the catalog of `scope` (the profile's choice), off the async threads.
+fn catalog_blocking(
+    catalog: &Catalog,
+    scope: &str,
+    command: Command,
+) -> Result<Outcome, CoreError> {
+    match command {
+        Command::LoadCatalog { profile } => view_of(catalog, scope, &profile),
+        Command::CatalogUsed { profile, item } => {
+            let now = now_ms();
+            match &item {
+                CatalogItem::Product(key) => catalog.used(scope, Shelf::Products, key, now),
+                CatalogItem::Package(key) => catalog.used(scope, Shelf::Packages, key, now),
+                CatalogItem::Customer(key) => catalog.customer_used(&profile, key, now),
+            }
+            .map(|()| Outcome::Updated)
+            .map_err(storage)
+        }
+        Command::RemoveFromCatalog { profile, item } => {
+            match &item {
+                CatalogItem::Product(key) => catalog.remove(scope, Shelf::Products, key),
+                CatalogItem::Package(key) => catalog.remove(scope, Shelf::Packages, key),
+                CatalogItem::Customer(key) => catalog.remove_customer(&profile, key),
+            }
+            .map_err(storage)?;
+            view_of(catalog, scope, &profile)
+        }
+        Command::EditCatalog { profile, edit } => {
+            let found = match &*edit {
+                CatalogEdit::Product(p) => catalog.put_product(scope, p),
+                CatalogEdit::Package { key, entry } => catalog.put_package(scope, key, entry),
+                CatalogEdit::Customer { key, entry } => catalog.put_customer(&profile, key, entry),
+            }
+            .map_err(storage)?;
+            if !found {
+                return Err(CoreError::Storage(
+                    "the item is no longer in the catalog".to_owned(),
+                ));
+            }
+            view_of(catalog, scope, &profile)
+        }
+        Command::ImportCatalog { path, profile } => import_catalog(catalog, scope, &path, &profile),
+        Command::ExportCatalog {
+            path,
+            profile,
+            customers,
+        } => export_catalog(catalog, scope, &path, customers.then_some(profile.as_str())),
+        _ => Err(CoreError::Storage("not a catalog command".to_owned())),
+    }
+}
+
+/// Writes the catalog of `scope` (and `profile`'s directory when named) as JSON, or as a
+/// spreadsheet when the file is named `.xlsx` (the directory on a sheet of its own).
+fn export_catalog(
+    catalog: &Catalog,
+    scope: &str,
+    path: &std::path::Path,
+    profile: Option<&str>,
+) -> Result<Outcome, CoreError> {
+    let file = CatalogFile::of(catalog, scope, profile).map_err(storage)?;
+    let path = path.to_owned();
+    if is_xlsx(&path) {
+        let count = write_catalog_sheet(&path, &file.products, &file.packages, &file.customers)
+            .map_err(|e| CoreError::File(format!("{}: {e}", path.display())))?;
+        return Ok(Outcome::Exported { path, count });
+    }
+    let count = file.products.len() + file.packages.len() + file.customers.len();
+    let body = serde_json::to_string_pretty(&file).map_err(|e| CoreError::File(e.to_string()))?;
+    crate::core::files::write_file(&path, &body)?;
+    Ok(Outcome::Exported { path, count })
 }
 
 fn is_xlsx(path: &std::path::Path) -> bool {
@@ -160,17 +202,24 @@ fn is_xlsx(path: &std::path::Path) -> bool {
         .is_some_and(|e| e.eq_ignore_ascii_case("xlsx"))
 }
 
-/// Reads a catalog file (JSON, or a sheet in the order sheet's columns) and learns all of it;
-/// says how much it held.
+/// Reads a catalog file (JSON, or a sheet in the order sheet's columns) into the catalog of
+/// `scope` and `profile`'s directory; says how much it held.
 pub fn import_catalog(
     catalog: &Catalog,
+    scope: &str,
     path: &std::path::Path,
     profile: &str,
 ) -> Result<Outcome, CoreError> {
     if crate::core::sheet::is_sheet(path) {
+        let file = |e: &dyn std::fmt::Display| CoreError::File(format!("{}: {e}", path.display()));
         let sheeted = crate::core::sheet::read_sheet(path, None, &Default::default())
-            .map_err(|e| CoreError::File(format!("{}: {e}", path.display())))?;
-        return learn_all(catalog, profile, Learned::of_batch(&sheeted.batch));
+            .map_err(|e| file(&e))?;
+        let mut learned = Learned::of_batch(&sheeted.batch);
+        let customers = read_customer_sheet(path).map_err(|e| file(&e))?;
+        learned
+            .customers
+            .extend(customers.into_iter().filter(DirectoryEntry::has_key));
+        return learn_all(catalog, scope, profile, learned);
     }
     let bytes = crate::core::files::read_file_bytes(path)?;
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&bytes);
@@ -182,12 +231,17 @@ pub fn import_catalog(
             e.column()
         ))
     })?;
-    learn_all(catalog, profile, file.learned())
+    learn_all(catalog, scope, profile, file.learned())
 }
 
-fn learn_all(catalog: &Catalog, profile: &str, learned: Learned) -> Result<Outcome, CoreError> {
+fn learn_all(
+    catalog: &Catalog,
+    scope: &str,
+    profile: &str,
+    learned: Learned,
+) -> Result<Outcome, CoreError> {
     catalog
-        .learn(profile, &learned, now_ms())
+        .learn(scope, profile, &learned, now_ms())
         .map_err(|e| CoreError::Storage(e.to_string()))?;
     Ok(Outcome::CatalogImported {
         products: learned.products.len(),
