@@ -25,8 +25,12 @@ pub enum ProfileCommand {
         #[command(flatten)]
         fields: Fields,
         /// Store no secret: each run gives it (LICENSE_DESK_SECRET_<PROFILE> or --secret-file).
-        #[arg(long)]
+        #[arg(long, conflicts_with = "check")]
         no_secret: bool,
+        /// Get a token with the new profile before keeping it: printed with the profile; if the
+        /// platform refuses, the profile is not kept.
+        #[arg(long)]
+        check: bool,
     },
     /// Change the given fields of a profile; the others stay. The app secret changes only
     /// with --secret-stdin or --secret-prompt.
@@ -103,12 +107,28 @@ pub fn run(command: ProfileCommand) -> ExitCode {
 }
 
 fn execute(command: ProfileCommand) -> Result<String, Failure> {
+    if let ProfileCommand::Test {
+        name,
+        secret,
+        format,
+    } = command
+    {
+        return test(name, secret.secret_file, format);
+    }
+    let core = Core::start(CoreOptions::for_user()?)?;
+    let result = on_core(&core, command);
+    core.shutdown();
+    result
+}
+
+fn on_core(core: &Core, command: ProfileCommand) -> Result<String, Failure> {
     match command {
         ProfileCommand::Add {
             name,
             fields,
             no_secret,
-        } => add(name, &fields, no_secret),
+            check,
+        } => add(core, name, &fields, no_secret, check),
         ProfileCommand::Edit {
             name,
             rename,
@@ -123,40 +143,35 @@ fn execute(command: ProfileCommand) -> Result<String, Failure> {
             } else {
                 None
             };
-            edit(&name, rename, &fields, secret)
+            edit(core, &name, rename, &fields, secret)
         }
-        ProfileCommand::Remove { name, yes } => remove(&name, yes),
+        ProfileCommand::Remove { name, yes } => remove(core, &name, yes),
         ProfileCommand::List { format } => {
-            let core = start()?;
             let listed = listing(&core.state().profiles);
-            core.shutdown();
             output::render(output::json_text(&listed)?, format).map_err(Failure::failed)
         }
         ProfileCommand::Use { name } => {
-            let core = start()?;
-            run_on(core, Command::ActivateProfile { name: name.clone() })?;
+            run_on(core, Command::ActivateProfile { name })?;
             Ok(String::new())
         }
-        ProfileCommand::Test {
-            name,
-            secret,
-            format,
-        } => test(name, secret.secret_file, format),
+        ProfileCommand::Test { name, .. } => Err(Failure::failed(format!(
+            "`profile test` runs on a core of its own, not here ({name:?})"
+        ))),
     }
 }
 
-fn start() -> Result<Core, Failure> {
-    Ok(Core::start(CoreOptions::for_user()?)?)
+/// Runs one command and answers its outcome.
+fn run_on(core: &Core, command: Command) -> Result<Outcome, Failure> {
+    Ok(core.run(command, Duration::from_secs(60))?)
 }
 
-/// Runs one command, stops the core, answers the outcome.
-fn run_on(core: Core, command: Command) -> Result<Outcome, Failure> {
-    let outcome = core.run(command, Duration::from_secs(60));
-    core.shutdown();
-    Ok(outcome?)
-}
-
-fn add(name: String, fields: &Fields, no_secret: bool) -> Result<String, Failure> {
+fn add(
+    core: &Core,
+    name: String,
+    fields: &Fields,
+    no_secret: bool,
+    check: bool,
+) -> Result<String, Failure> {
     let (Some(base_url), Some(app_key)) = (&fields.base_url, &fields.app_key) else {
         return Err(Failure::Exit(
             output::USAGE,
@@ -176,9 +191,7 @@ fn add(name: String, fields: &Fields, no_secret: bool) -> Result<String, Failure
     };
     // Checked before the secret is asked for: nobody types a secret for a refused profile.
     refuse_problems(&profile)?;
-    let core = start()?;
     if core.state().profiles.get(&profile.name).is_some() {
-        core.shutdown();
         return Err(Failure::failed(format!(
             "a profile named {:?} exists already: change it with `profile edit`",
             profile.name
@@ -189,27 +202,32 @@ fn add(name: String, fields: &Fields, no_secret: bool) -> Result<String, Failure
     } else {
         Some(secret_input::ask(&profile.name)?)
     };
-    save(core, None, profile, secret)
+    let name = profile.name.clone();
+    let saved = save(core, None, profile, secret)?;
+    if !check {
+        return Ok(saved);
+    }
+    match connect(core, &name) {
+        Ok(tested) => Ok(format!("{saved}\n{}", output::json_text(&tested)?)),
+        Err(failure) => {
+            // Not kept: a profile that cannot get a token is a typing mistake to redo.
+            run_on(core, Command::RemoveProfile { name })?;
+            Err(failure)
+        }
+    }
 }
 
 fn edit(
+    core: &Core,
     name: &str,
     rename: Option<String>,
     fields: &Fields,
     secret: Option<Secret>,
 ) -> Result<String, Failure> {
-    let core = start()?;
     let Some(old) = core.state().profiles.get(name).cloned() else {
-        core.shutdown();
         return Err(Failure::failed(format!("no profile named {name:?}")));
     };
-    let changed = match changed(&old, rename, fields, secret.is_some()) {
-        Ok(changed) => changed,
-        Err(failure) => {
-            core.shutdown();
-            return Err(failure);
-        }
-    };
+    let changed = changed(&old, rename, fields, secret.is_some())?;
     save(core, Some(old.name), changed, secret)
 }
 
@@ -273,7 +291,7 @@ fn changed(
 /// Saves through the core as the Settings screen does (the secret straight to the keyring),
 /// and says where the secret went.
 fn save(
-    core: Core,
+    core: &Core,
     previous: Option<String>,
     profile: Profile,
     secret: Option<Secret>,
@@ -312,8 +330,7 @@ fn save(
     }
 }
 
-fn remove(name: &str, yes: bool) -> Result<String, Failure> {
-    let core = start()?;
+fn remove(core: &Core, name: &str, yes: bool) -> Result<String, Failure> {
     let profile = core.state().profiles.get(name).cloned();
     let refusal = match &profile {
         None => Some(Failure::failed(format!("no profile named {name:?}"))),
@@ -329,7 +346,6 @@ fn remove(name: &str, yes: bool) -> Result<String, Failure> {
         Some(_) => None,
     };
     if let Some(refusal) = refusal {
-        core.shutdown();
         return Err(refusal);
     }
     run_on(
@@ -347,10 +363,17 @@ fn test(
     format: Format,
 ) -> Result<String, Failure> {
     let (core, chosen) = open_core(name, secret_file.as_deref())?;
+    let tested = connect(&core, &chosen.name);
+    core.shutdown();
+    output::render(output::json_text(&tested?)?, format).map_err(Failure::failed)
+}
+
+/// Gets a token for the profile now (not a cached one) and tells its scopes and expiry.
+fn connect(core: &Core, profile: &str) -> Result<Tested, Failure> {
     let outcome = run_on(
         core,
         Command::TestConnection {
-            profile: chosen.name.clone(),
+            profile: profile.to_owned(),
         },
     )?;
     let Outcome::Connected {
@@ -363,13 +386,17 @@ fn test(
     let expires = jiff::Timestamp::from_millisecond(expires_at_ms)
         .map(|t| t.to_string())
         .unwrap_or_default();
-    let tested = Tested {
-        profile: chosen.name,
-        scopes: scope.split_whitespace().map(str::to_owned).collect(),
+    Ok(Tested {
+        profile: profile.to_owned(),
+        // OAuth separates scopes with spaces; a platform that uses commas is read alike.
+        scopes: scope
+            .split(|c: char| c.is_whitespace() || c == ',')
+            .filter(|s| !s.is_empty())
+            .map(str::to_owned)
+            .collect(),
         expires_at: expires_at_ms,
         expires,
-    };
-    output::render(output::json_text(&tested)?, format).map_err(Failure::failed)
+    })
 }
 
 /// `profile test`'s answer.
