@@ -1,25 +1,46 @@
 //! `license-desk call`: one operation through the service core (the same profiles, keyring,
-//! retries and journal as the console), printed as JSON.
+//! retries and journal as the console), printed as JSON, a table or CSV.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
 
 use clap::{Args, Subcommand};
-use license_desk::client::ApiError;
 use license_desk::core::{
-    Call, Command, Core, CoreError, CoreOptions, ExportFormat, JournalFilter, Outcome,
+    Call, Command, Core, CoreOptions, ExportFormat, JournalFilter, Outcome, Profile,
 };
-use license_desk::wire::{self, ClaimRequest, CustomerQuery, DefaultFilter};
+use license_desk::wire::{self, ClaimRequest, CustomerQuery, DefaultFilter, OrderType};
 use serde::de::DeserializeOwned;
+
+use crate::output::{self, Failure, Format, NEEDS_YES};
+use crate::secret_input;
 
 #[derive(Args)]
 pub struct CallArgs {
     /// Profile to use [default: the active one, the Sandbox on a fresh machine]
     #[arg(long, global = true)]
     profile: Option<String>,
+    #[command(flatten)]
+    secret: RunSecret,
+    /// How the answer is printed.
+    #[arg(long, global = true, value_enum, default_value_t = Format::Json)]
+    format: Format,
+    /// Send a destructive call (lock, unlock, a batch with delete orders) to a production
+    /// profile; without it such a call is refused before anything is sent (exit 5).
+    #[arg(long, global = true)]
+    yes: bool,
     #[command(subcommand)]
     op: CallOp,
+}
+
+/// A remote profile's app secret for this run only, when the keyring has none (CI, servers).
+#[derive(Args)]
+pub struct RunSecret {
+    /// Read the profile's app secret from FILE, once, for this run only: kept in memory, never
+    /// stored, and so are the tokens it gets. Else `LICENSE_DESK_SECRET_<PROFILE>` when set,
+    /// else the keyring.
+    #[arg(long, global = true, value_name = "FILE")]
+    pub secret_file: Option<PathBuf>,
 }
 
 #[derive(Subcommand)]
@@ -109,76 +130,54 @@ enum CallOp {
     },
 }
 
-/// Exit codes: 0 done, 2 the platform refused (its code and message on stderr), 1 otherwise.
+/// Exit codes as in the README's table: 0 done, 3 the platform refused (its code and message
+/// on stderr), 5 a destructive call on production without --yes, 1 anything else.
 pub fn run(args: CallArgs) -> ExitCode {
-    print_outcome(command(args.op, args.profile).and_then(execute))
+    let guard = Guard {
+        yes: args.yes,
+        format: args.format,
+    };
+    let outcome = command(args.op, args.profile)
+        .and_then(|c| execute(c, args.secret.secret_file.as_deref(), guard));
+    print_outcome(outcome)
 }
 
 fn print_outcome(outcome: Result<String, Failure>) -> ExitCode {
     match outcome {
-        Ok(json) => {
-            println!("{json}");
+        Ok(text) => {
+            output::print(&text);
             ExitCode::SUCCESS
         }
-        Err(Failure::Refused {
-            code,
-            message,
-            cause,
-        }) => {
-            eprintln!("error: the platform refused: {code}: {message}");
-            if let Some(cause) = cause {
-                eprintln!("cause: {cause}");
-            }
-            ExitCode::from(2)
-        }
-        Err(Failure::Other(message)) => {
-            eprintln!("error: {message}");
-            ExitCode::FAILURE
-        }
+        Err(failure) => failure.report(),
     }
 }
 
 /// `order preview FILE`: what the batch's delete orders would remove, printed as JSON.
-pub fn preview(file: &Path, profile: Option<String>) -> ExitCode {
+pub fn preview(file: &Path, profile: Option<String>, secret_file: Option<&Path>) -> ExitCode {
     let command = body(file).map(|batch| Command::PreviewDeletes {
         profile: profile.unwrap_or_default(),
         batch: Box::new(batch),
     });
-    print_outcome(command.and_then(execute))
+    // A preview only reads: nothing to confirm.
+    let guard = Guard {
+        yes: true,
+        format: Format::Json,
+    };
+    print_outcome(command.and_then(|c| execute(c, secret_file, guard)))
 }
 
-enum Failure {
-    Refused {
-        code: String,
-        message: String,
-        cause: Option<String>,
-    },
-    Other(String),
-}
-
-impl From<CoreError> for Failure {
-    fn from(e: CoreError) -> Self {
-        match e {
-            CoreError::Api(ApiError::Platform {
-                code,
-                message,
-                cause,
-                ..
-            }) => Failure::Refused {
-                code,
-                message,
-                cause,
-            },
-            other => Failure::Other(other.to_string()),
-        }
-    }
+/// What the command line said about confirming and printing.
+#[derive(Clone, Copy)]
+struct Guard {
+    yes: bool,
+    format: Format,
 }
 
 fn body<T: DeserializeOwned>(path: &Path) -> Result<T, Failure> {
     let bytes = std::fs::read(path)
-        .map_err(|e| Failure::Other(format!("cannot read {}: {e}", path.display())))?;
+        .map_err(|e| Failure::failed(format!("cannot read {}: {e}", path.display())))?;
     wire::parse::json(&bytes)
-        .map_err(|e| Failure::Other(format!("{} is not the expected JSON: {e}", path.display())))
+        .map_err(|e| Failure::failed(format!("{} is not the expected JSON: {e}", path.display())))
 }
 
 fn command(op: CallOp, profile: Option<String>) -> Result<Command, Failure> {
@@ -236,7 +235,7 @@ fn command(op: CallOp, profile: Option<String>) -> Result<Command, Failure> {
             ext_params: match ext_params {
                 Some(text) => Some(
                     serde_json::from_str(&text)
-                        .map_err(|e| Failure::Other(format!("--ext-params is not JSON: {e}")))?,
+                        .map_err(|e| Failure::failed(format!("--ext-params is not JSON: {e}")))?,
                 ),
                 None => None,
             },
@@ -282,56 +281,186 @@ fn command(op: CallOp, profile: Option<String>) -> Result<Command, Failure> {
     })
 }
 
-fn execute(command: Command) -> Result<String, Failure> {
-    let options = CoreOptions::for_user()?;
-    let core = Core::start(options)?;
+/// Starts the core and names the profile to use (the active one when none is given); a
+/// secret given for this run (file, else the profile's variable) goes to the core first.
+pub fn open_core(
+    profile: Option<String>,
+    secret_file: Option<&Path>,
+) -> Result<(Core, Profile), Failure> {
+    let core = Core::start(CoreOptions::for_user()?)?;
+    let profiles = core.state().profiles;
+    let name = profile
+        .filter(|p| !p.is_empty())
+        .unwrap_or_else(|| profiles.active.clone());
+    let chosen = profiles
+        .get(&name)
+        .cloned()
+        .ok_or_else(|| Failure::failed(format!("no profile named {name:?}")))?;
+    if let Some(secret) = run_secret(&profiles, &chosen, secret_file)? {
+        core.run(
+            Command::UseSecretForRun {
+                profile: chosen.name.clone(),
+                app_secret: secret,
+            },
+            Duration::from_secs(30),
+        )?;
+    }
+    Ok((core, chosen))
+}
+
+/// The secret given for this run: `--secret-file`, else the profile's variable when it names
+/// this profile alone.
+fn run_secret(
+    profiles: &license_desk::core::Profiles,
+    chosen: &Profile,
+    secret_file: Option<&Path>,
+) -> Result<Option<license_desk::core::Secret>, Failure> {
+    if chosen.is_sandbox() {
+        return match secret_file {
+            Some(_) => Err(Failure::failed(
+                "the Sandbox makes its own secret: --secret-file is for remote profiles",
+            )),
+            None => Ok(None),
+        };
+    }
+    if let Some(path) = secret_file {
+        return secret_input::from_file(path).map(Some);
+    }
+    let Some(secret) = secret_input::from_env(&chosen.name) else {
+        return Ok(None);
+    };
+    let variable = secret_input::env_name(&chosen.name);
+    let sharing: Vec<&str> = profiles
+        .profiles
+        .iter()
+        .filter(|p| p.name != chosen.name && secret_input::env_name(&p.name) == variable)
+        .map(|p| p.name.as_str())
+        .collect();
+    if !sharing.is_empty() {
+        return Err(Failure::failed(format!(
+            "{variable} would name the profiles {:?} and {sharing:?} alike: use --secret-file",
+            chosen.name
+        )));
+    }
+    Ok(Some(secret))
+}
+
+/// A call that changes or removes what cannot simply be put back, on a production profile,
+/// goes only with `--yes`.
+fn check_production(profile: &Profile, command: &Command, yes: bool) -> Result<(), Failure> {
+    let Command::CallOn { call, .. } = command else {
+        return Ok(());
+    };
+    let what = match call {
+        Call::Lock { nums, .. } => format!("disabling {} lock(s)", nums.len()),
+        Call::Unlock { nums, .. } => format!("enabling {} lock(s)", nums.len()),
+        Call::BatchOrder(batch) => {
+            let deletes = batch
+                .order_list
+                .iter()
+                .filter(|o| {
+                    matches!(
+                        o.order_type,
+                        Some(OrderType::DeleteAsset | OrderType::DeleteProduct)
+                    )
+                })
+                .count();
+            if deletes == 0 {
+                return Ok(());
+            }
+            format!("a batch with {deletes} delete order(s)")
+        }
+        _ => return Ok(()),
+    };
+    if !profile.production || yes {
+        return Ok(());
+    }
+    Err(Failure::Exit(
+        NEEDS_YES,
+        format!(
+            "{:?} is a production profile: {what} is sent there only with --yes; nothing was sent",
+            profile.name
+        ),
+    ))
+}
+
+fn execute(command: Command, secret_file: Option<&Path>, guard: Guard) -> Result<String, Failure> {
+    let profile = match &command {
+        Command::TestConnection { profile }
+        | Command::CallOn { profile, .. }
+        | Command::PreviewDeletes { profile, .. } => Some(profile.clone()),
+        _ => None,
+    };
+    let (core, chosen) = open_core(profile, secret_file)?;
+    check_production(&chosen, &command, guard.yes)?;
     // Without --profile: the active profile.
     let command = match command {
-        Command::TestConnection { profile } if profile.is_empty() => Command::TestConnection {
-            profile: core.state().profiles.active,
+        Command::TestConnection { .. } => Command::TestConnection {
+            profile: chosen.name,
         },
-        Command::CallOn { profile, call } if profile.is_empty() => Command::CallOn {
-            profile: core.state().profiles.active,
+        Command::CallOn { call, .. } => Command::CallOn {
+            profile: chosen.name,
             call,
         },
-        Command::PreviewDeletes { profile, batch } if profile.is_empty() => {
-            Command::PreviewDeletes {
-                profile: core.state().profiles.active,
-                batch,
-            }
-        }
+        Command::PreviewDeletes { batch, .. } => Command::PreviewDeletes {
+            profile: chosen.name,
+            batch,
+        },
         other => other,
     };
     let outcome = core.run(command, Duration::from_secs(300));
     core.shutdown();
-    let json = match outcome? {
-        Outcome::Customer(v) => serde_json::to_string_pretty(&v),
-        Outcome::Customers(v) => serde_json::to_string_pretty(&v),
-        Outcome::Enterprise(v) => serde_json::to_string_pretty(&v),
+    let json = answer(outcome?).map_err(Failure::failed)?;
+    output::render(json, guard.format).map_err(Failure::failed)
+}
+
+/// `call token`'s answer, fields in this order.
+#[derive(serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+struct TokenAnswer<'a> {
+    scope: &'a str,
+    expires_at: i64,
+}
+
+#[derive(serde::Serialize)]
+struct Exported<'a> {
+    exported: usize,
+    path: &'a Path,
+}
+
+/// An answer as JSON text, before it is printed in the format asked for.
+fn answer(outcome: Outcome) -> Result<String, String> {
+    use output::json_text;
+    use serde_json::json;
+    match outcome {
+        Outcome::Customer(v) => json_text(&v),
+        Outcome::Customers(v) => json_text(&v),
+        Outcome::Enterprise(v) => json_text(&v),
         Outcome::Updated => Ok("{}".to_owned()),
-        Outcome::Orders(v) => serde_json::to_string_pretty(&v),
-        Outcome::Locks(v) => serde_json::to_string_pretty(&v),
-        Outcome::Assets(v) => serde_json::to_string_pretty(&v),
-        Outcome::Shellnums(v) => serde_json::to_string_pretty(&v),
-        Outcome::Claim(v) => serde_json::to_string_pretty(&v),
+        Outcome::Orders(v) => json_text(&v),
+        Outcome::Locks(v) => json_text(&v),
+        Outcome::Assets(v) => json_text(&v),
+        Outcome::Shellnums(v) => json_text(&v),
+        Outcome::Claim(v) => json_text(&v),
         Outcome::Connected {
             scope,
             expires_at_ms,
-        } => serde_json::to_string_pretty(&serde_json::json!({
-            "scope": scope, "expiresAt": expires_at_ms
-        })),
-        Outcome::Journal(v) => serde_json::to_string_pretty(&v),
-        Outcome::Exported { path, count } => serde_json::to_string_pretty(&serde_json::json!({
-            "exported": count, "path": path
-        })),
-        Outcome::DeletePreview(p) => serde_json::to_string_pretty(&serde_json::json!({
+        } => json_text(&TokenAnswer {
+            scope: &scope,
+            expires_at: expires_at_ms,
+        }),
+        Outcome::Journal(v) => json_text(&v),
+        Outcome::Exported { path, count } => json_text(&Exported {
+            exported: count,
+            path: &path,
+        }),
+        Outcome::DeletePreview(p) => json_text(&json!({
             "refused": p.refused(),
             "unknown": p.unknown(),
             "assetsRemoved": p.assets_removed(),
             "productsRemoved": p.products_removed(),
             "orders": p.orders,
         })),
-        other => Ok(format!("{other:?}")),
-    };
-    json.map_err(|e| Failure::Other(e.to_string()))
+        other => json_text(&format!("{other:?}")),
+    }
 }

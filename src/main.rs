@@ -1,5 +1,7 @@
 //! The command line: no sub-command opens the console; `serve` runs the embedded
-//! platform headless; `app create` registers an application, `app quota` changes its quotas.
+//! platform headless; `app create` registers an application, `app quota` changes its quotas;
+//! `call`, `order`, `catalog` and `profile` do the window's work for scripts. Exit codes are
+//! shared by all of them (`output`, and the README's table).
 
 // On Windows a GUI program, so that the Start menu opens the console without a terminal window
 // behind it; `terminal` gives the sub-commands back the terminal they were started from.
@@ -13,10 +15,13 @@ use std::time::Duration;
 
 mod call;
 mod catalog_cli;
+mod output;
+mod profile_cli;
+mod secret_input;
 #[cfg(windows)]
 mod terminal;
 
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, CommandFactory, Parser, Subcommand};
 use license_desk::platform::{self, Config, ConnectionLimits, ListingLimits, Region, Server};
 
 #[derive(Parser)]
@@ -37,21 +42,31 @@ enum Command {
     /// Manage the applications that may call a platform's data directory.
     #[command(subcommand)]
     App(AppCommand),
-    /// Run one operation through the console's core and print the answer as JSON.
+    /// Run one operation through the console's core and print the answer (JSON, a table or
+    /// CSV).
     Call(call::CallArgs),
+    /// The profiles, as in Settings: add, edit, remove, list, use, test.
+    #[command(subcommand)]
+    Profile(profile_cli::ProfileCommand),
     /// Work with batch order files.
     #[command(subcommand)]
     Order(OrderCommand),
     /// The catalog of products and packages, and the directories of customers.
     #[command(subcommand)]
     Catalog(catalog_cli::CatalogCommand),
+    /// Print the shell completion script, e.g. `license-desk completions bash >
+    /// ~/.local/share/bash-completion/completions/license-desk`.
+    Completions {
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
 }
 
 #[derive(Subcommand)]
 enum OrderCommand {
     /// Check a batch order file with the rules the console and the platform share: prints each
-    /// problem on its own line with its field path. Exit 0: none; 1: problems; 2: the file is
-    /// not a batch order (not JSON, wrong shape) or cannot be read.
+    /// problem on its own line with its field path. Exit 0: none; 4: problems, or the file is
+    /// not a batch order (not JSON, wrong shape); 1: the file cannot be read.
     Check {
         /// A JSON file holding operation 5's body.
         file: PathBuf,
@@ -67,14 +82,16 @@ enum OrderCommand {
     },
     /// What the file's delete orders would remove on a profile, as JSON: the profile's asset
     /// listings run through the platform's own removal rule. Sends nothing that changes
-    /// anything. Exit 0: the preview is printed (see its `refused` and `unknown`); 1: the file
-    /// cannot be read or the profile cannot be used.
+    /// anything. Exit 0: the preview is printed (see its `refused` and `unknown`); 3: the
+    /// platform refused a listing; 1: the file cannot be read or the profile cannot be used.
     Preview {
         /// A JSON file holding operation 5's body.
         file: PathBuf,
         /// Profile the batch would go to [default: the active one]
         #[arg(long)]
         profile: Option<String>,
+        #[command(flatten)]
+        secret: call::RunSecret,
     },
     /// Write the order spreadsheet template (.xlsx): the headers in both languages, an example
     /// row per order type, and a sheet explaining each column.
@@ -254,9 +271,24 @@ fn main() -> ExitCode {
         Some(Command::Order(OrderCommand::FromSheet { file, sheet })) => {
             return order_from_sheet(&file, sheet.as_deref());
         }
-        Some(Command::Order(OrderCommand::Preview { file, profile })) => {
+        Some(Command::Order(OrderCommand::Preview {
+            file,
+            profile,
+            secret,
+        })) => {
             init_logging("warn");
-            return call::preview(&file, profile);
+            return call::preview(&file, profile, secret.secret_file.as_deref());
+        }
+        Some(Command::Profile(command)) => {
+            init_logging("warn");
+            return profile_cli::run(command);
+        }
+        Some(Command::Completions { shell }) => {
+            // Into memory first: clap_complete panics when its writer fails (`| head`).
+            let mut script = Vec::new();
+            clap_complete::generate(shell, &mut Cli::command(), "license-desk", &mut script);
+            let _ = std::io::stdout().lock().write_all(&script);
+            Ok(())
         }
         Some(Command::Order(OrderCommand::Template { file })) => {
             license_desk::core::sheet::template::write_template(&file)
@@ -309,8 +341,8 @@ fn app_quota(data: Option<PathBuf>, app_key: &str, quota: &QuotaArgs) -> Result<
 }
 
 /// Every problem of an order file, shape and rules together, in the file's order, each as
-/// `FILE:LINE:COLUMN: path: message`. Exit 1 when there are any; 2 when the file cannot be
-/// read, is not JSON, or is not an object.
+/// `FILE:LINE:COLUMN: path: message`. Exit 4 when there are any or the file is not JSON or
+/// not an object; 1 when it cannot be read.
 fn order_check(file: &std::path::Path) -> ExitCode {
     use license_desk::wire::open::{Locator, open_batch_file};
     let name = file.display();
@@ -318,7 +350,7 @@ fn order_check(file: &std::path::Path) -> ExitCode {
         Ok(bytes) => bytes,
         Err(e) => {
             eprintln!("{e}");
-            return ExitCode::from(2);
+            return ExitCode::from(output::FAILED);
         }
     };
     let batch = match open_batch_file(&bytes) {
@@ -326,7 +358,7 @@ fn order_check(file: &std::path::Path) -> ExitCode {
         Err(e) => {
             let (line, column) = e.at();
             eprintln!("{name}:{line}:{column}: {}", e.what());
-            return ExitCode::from(2);
+            return ExitCode::from(output::PROBLEMS);
         }
     };
     let problems = license_desk::wire::validate::batch_order(&batch);
@@ -346,7 +378,7 @@ fn order_check(file: &std::path::Path) -> ExitCode {
     if problems.is_empty() {
         ExitCode::SUCCESS
     } else {
-        ExitCode::FAILURE
+        ExitCode::from(output::PROBLEMS)
     }
 }
 
@@ -357,14 +389,14 @@ fn order_from_sheet(file: &std::path::Path, sheet: Option<&str>) -> ExitCode {
         Ok(sheeted) => sheeted,
         Err(e) => {
             eprintln!("{}: {e}", file.display());
-            return ExitCode::from(2);
+            return ExitCode::from(output::FAILED);
         }
     };
     let json = match license_desk::wire::open::batch_to_json(&sheeted.batch, true) {
         Ok(json) => json,
         Err(e) => {
             eprintln!("{}: {e}", file.display());
-            return ExitCode::from(2);
+            return ExitCode::from(output::FAILED);
         }
     };
     println!("{json}");
@@ -382,7 +414,7 @@ fn order_from_sheet(file: &std::path::Path, sheet: Option<&str>) -> ExitCode {
     if problems.is_empty() && sheeted.unknown_headers.is_empty() {
         ExitCode::SUCCESS
     } else {
-        ExitCode::FAILURE
+        ExitCode::from(output::PROBLEMS)
     }
 }
 

@@ -444,6 +444,79 @@ fn save_profile(core: &Core, previous: Option<&str>, profile: Profile, secret: O
     assert_eq!(core.state().profiles, profiles);
 }
 
+/// A secret given for one run (a script's `LICENSE_DESK_SECRET_…` or `--secret-file`) is used
+/// in place of the keyring's, and the keyring is left as it was: its secret and its token
+/// entries are neither replaced nor removed, and no new token is kept there; no file holds
+/// the given secret.
+#[test]
+fn a_secret_given_for_one_run_is_used_and_the_keyring_is_left_as_it_was() {
+    let remote = Remote::start(Region::Domestic);
+    let root = tempfile::tempdir().expect("temp dir");
+    let store = mock_store();
+    let core = start_core(root.path(), KeyringChoice::Store(Arc::clone(&store)));
+    save_profile(
+        &core,
+        None,
+        remote.profile("Training", "ci@example.com"),
+        Some("an-old-secret"),
+    );
+    let stale = json!({"token": "stale-token", "expiresAtMs": now_ms() + DAY_MS,
+                       "scope": "auth_order"})
+    .to_string();
+    store
+        .build(KEYRING_SERVICE, "Training/token", None)
+        .expect("entry")
+        .set_password(&stale)
+        .expect("set");
+
+    let given = Command::UseSecretForRun {
+        profile: "Training".to_owned(),
+        app_secret: Secret::new(remote.app_secret.clone()),
+    };
+    assert!(matches!(run(&core, given), Outcome::Profiles(_)));
+    assert_eq!(
+        outcome!(
+            call_on(&core, "Training", Call::Shellnums(2)),
+            Outcome::Shellnums
+        ),
+        strings(&["8000000001", "8000000002"])
+    );
+    let connected = run(
+        &core,
+        Command::TestConnection {
+            profile: "Training".to_owned(),
+        },
+    );
+    assert!(
+        matches!(connected, Outcome::Connected { .. }),
+        "{connected:?}"
+    );
+    // The keyring's stale token was not sent: no call was refused on the way.
+    let statuses: Vec<u16> = journal(&core, JournalFilter::default())
+        .iter()
+        .filter(|e| e.profile == "Training")
+        .filter_map(|e| e.http_status)
+        .collect();
+    // Two tokens (the call's, the test's) and the call.
+    assert_eq!(statuses, [200, 200, 200]);
+
+    assert_eq!(
+        keyring_get(&store, "Training", "app-secret").as_deref(),
+        Some("an-old-secret")
+    );
+    assert_eq!(keyring_get(&store, "Training", "token"), Some(stale));
+    let sandbox = core.run(
+        Command::UseSecretForRun {
+            profile: SANDBOX.to_owned(),
+            app_secret: Secret::new("x"),
+        },
+        WAIT,
+    );
+    assert!(matches!(sandbox, Err(CoreError::Profile(_))), "{sandbox:?}");
+    core.shutdown();
+    assert_no_file_holds(root.path(), &[&remote.app_secret]);
+}
+
 /// Profile edits sent at once (commands run concurrently) are applied one after another: the
 /// state and the file keep every one of them.
 #[test]

@@ -149,6 +149,13 @@ pub enum Command {
         profile: Profile,
         app_secret: Option<Secret>,
     },
+    /// Gives a remote profile's app secret to this core only (a script's one run): kept in
+    /// memory, never in the keyring; the tokens it gets are kept in memory only too, and no
+    /// token the keyring holds for the profile is used.
+    UseSecretForRun {
+        profile: String,
+        app_secret: Secret,
+    },
     RemoveProfile {
         name: String,
     },

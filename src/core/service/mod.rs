@@ -104,11 +104,13 @@ fn journal_thread(journal: Journal, jobs: std_mpsc::Receiver<JournalJob>) {
     }
 }
 
-/// Journals a profile's calls and keeps its new tokens in the keyring.
+/// Journals a profile's calls and keeps its new tokens in the keyring, unless the secret was
+/// given for one run (then the token lives in the client's memory only).
 struct ProfileObserver {
     profile: String,
     journal: std_mpsc::Sender<JournalJob>,
     secrets: Arc<Secrets>,
+    keep_tokens: bool,
 }
 
 impl Observer for ProfileObserver {
@@ -119,7 +121,9 @@ impl Observer for ProfileObserver {
     }
 
     fn token_issued(&self, token: &CachedToken) {
-        self.secrets.set_token(&self.profile, token);
+        if self.keep_tokens {
+            self.secrets.set_token(&self.profile, token);
+        }
     }
 }
 
@@ -130,6 +134,8 @@ struct Service {
     profile_edits: Mutex<()>,
     state: Arc<RwLock<CoreState>>,
     secrets: Arc<Secrets>,
+    /// App secrets given for this run only (`Command::UseSecretForRun`): never in the keyring.
+    run_secrets: Mutex<HashMap<String, crate::client::Secret>>,
     journal: std_mpsc::Sender<JournalJob>,
     drafts: Arc<Drafts>,
     clients: Mutex<HashMap<String, Arc<Client>>>,
@@ -243,6 +249,7 @@ pub async fn run(
         profile_edits: Mutex::new(()),
         state,
         secrets,
+        run_secrets: Mutex::new(HashMap::new()),
         journal: journal_tx,
         drafts,
         clients: Mutex::new(HashMap::new()),
@@ -339,6 +346,10 @@ impl Service {
                 profile,
                 app_secret,
             } => self.save_profile(previous, profile, app_secret).await,
+            Command::UseSecretForRun {
+                profile,
+                app_secret,
+            } => self.use_secret_for_run(profile, app_secret).await,
             Command::RemoveProfile { name } => {
                 let me = Arc::clone(self);
                 self.change_profiles(move |p| {
@@ -563,6 +574,45 @@ impl Service {
         Ok(outcome)
     }
 
+    /// Keeps a remote profile's secret for this run; a client built before is dropped so the
+    /// next call uses it.
+    async fn use_secret_for_run(
+        &self,
+        profile: String,
+        app_secret: crate::client::Secret,
+    ) -> Result<Outcome, CoreError> {
+        let profiles = self.profiles();
+        let known = profiles
+            .get(&profile)
+            .ok_or_else(|| CoreError::Profile(format!("no profile named {profile:?}")))?;
+        if known.is_sandbox() || app_secret.is_empty() {
+            return Err(CoreError::Profile(format!(
+                "{profile:?}: only a remote profile takes an app secret, and not an empty one"
+            )));
+        }
+        self.clients.lock().await.remove(&profile);
+        self.run_secrets.lock().await.insert(profile, app_secret);
+        Ok(Outcome::Profiles(profiles))
+    }
+
+    /// A remote profile's app secret: the one given for this run, else the keyring's. The flag
+    /// says whether its tokens may be kept in the keyring.
+    async fn remote_secret(
+        &self,
+        profile_name: &str,
+    ) -> Result<(crate::client::Secret, bool), CoreError> {
+        if let Some(given) = self.run_secrets.lock().await.get(profile_name) {
+            return Ok((given.clone(), false));
+        }
+        let secrets = Arc::clone(&self.secrets);
+        let name = profile_name.to_owned();
+        let secret = tokio::task::spawn_blocking(move || secrets.app_secret(&name))
+            .await
+            .map_err(|e| CoreError::Storage(e.to_string()))?
+            .ok_or_else(|| CoreError::NoSecret(profile_name.to_owned()))?;
+        Ok((secret, true))
+    }
+
     /// The profile's client, built once (its token lives in it and in the keyring).
     async fn client(&self, profile_name: &str) -> Result<Arc<Client>, CoreError> {
         if let Some(c) = self.clients.lock().await.get(profile_name) {
@@ -573,6 +623,7 @@ impl Service {
             .get(profile_name)
             .cloned()
             .ok_or_else(|| CoreError::Profile(format!("no profile named {profile_name:?}")))?;
+        let mut keep_tokens = true;
         let config = match &profile.endpoint {
             Endpoint::Sandbox => {
                 let mut rx = self.sandbox.clone();
@@ -594,12 +645,8 @@ impl Service {
                 token_url,
                 app_key,
             } => {
-                let secrets = Arc::clone(&self.secrets);
-                let name = profile.name.clone();
-                let secret = tokio::task::spawn_blocking(move || secrets.app_secret(&name))
-                    .await
-                    .map_err(|e| CoreError::Storage(e.to_string()))?
-                    .ok_or_else(|| CoreError::NoSecret(profile.name.clone()))?;
+                let (secret, keep) = self.remote_secret(&profile.name).await?;
+                keep_tokens = keep;
                 let mut config = ClientConfig::new(base_url, app_key, secret);
                 config.token_url = token_url.trim().to_owned();
                 config
@@ -609,15 +656,20 @@ impl Service {
             profile: profile.name.clone(),
             journal: self.journal.clone(),
             secrets: Arc::clone(&self.secrets),
+            keep_tokens,
         });
         let client = Arc::new(Client::new(config, observer)?);
-        let secrets = Arc::clone(&self.secrets);
-        let name = profile.name.clone();
-        let cached = tokio::task::spawn_blocking(move || secrets.token(&name))
-            .await
-            .ok()
-            .flatten();
-        client.set_cached_token(cached).await;
+        // A secret given for one run starts without the keyring's token: that one may belong
+        // to another secret, and this run leaves the keyring as it found it.
+        if keep_tokens {
+            let secrets = Arc::clone(&self.secrets);
+            let name = profile.name.clone();
+            let cached = tokio::task::spawn_blocking(move || secrets.token(&name))
+                .await
+                .ok()
+                .flatten();
+            client.set_cached_token(cached).await;
+        }
         self.clients
             .lock()
             .await

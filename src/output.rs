@@ -1,0 +1,289 @@
+//! What the command line prints and returns: answers as JSON, an aligned table or CSV, and
+//! the exit codes every sub-command shares (the README's table lists them).
+
+use std::io::Write;
+use std::process::ExitCode;
+
+use clap::ValueEnum;
+use license_desk::core::{ApiError, CoreError};
+use serde_json::{Map, Value};
+
+// 0: done; for `order check` and `from-sheet`: no problem (`ExitCode::SUCCESS`).
+
+/// Could not be done: no answer, a file that cannot be read or written, an unknown profile,
+/// no secret, the keyring or a store failed.
+pub const FAILED: u8 = 1;
+/// The command line is wrong (clap's own code for a usage error), or a secret was to be read
+/// from a terminal that is not there.
+pub const USAGE: u8 = 2;
+/// The platform answered with a refusal (its code and message on standard error).
+pub const REFUSED: u8 = 3;
+/// The input has problems: `order check` and `order from-sheet` list them, or the file is not
+/// a batch order at all.
+pub const PROBLEMS: u8 = 4;
+/// Nothing was sent: a destructive action on a production profile needs `--yes`.
+pub const NEEDS_YES: u8 = 5;
+
+/// How an answer is printed.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    /// Indented JSON, as the platform's types are named (camelCase).
+    #[default]
+    Json,
+    /// Aligned columns, one row per item; nested values as compact JSON.
+    Table,
+    /// RFC 4180 CSV with a header row; nested values as compact JSON.
+    Csv,
+}
+
+/// An answer in the format asked for, without a final newline; `json` is the answer as JSON
+/// text, its objects' fields in the order the interface's types give them (which the columns
+/// keep).
+pub fn render(json: String, format: Format) -> Result<String, String> {
+    match format {
+        Format::Json => Ok(json),
+        Format::Table => Ok(table(&rows(&json)?)),
+        Format::Csv => csv(&rows(&json)?),
+    }
+}
+
+/// An answer as indented JSON text, in its type's field order.
+pub fn json_text(value: &impl serde::Serialize) -> Result<String, String> {
+    serde_json::to_string_pretty(value).map_err(|e| e.to_string())
+}
+
+/// Prints a rendered answer; a closed pipe (`| head`) is not an error worth reporting.
+pub fn print(text: &str) {
+    let mut out = std::io::stdout().lock();
+    let _ = writeln!(out, "{text}");
+}
+
+/// Prints `error: …` and answers the code.
+pub fn fail(code: u8, message: &str) -> ExitCode {
+    eprintln!("error: {message}");
+    ExitCode::from(code)
+}
+
+/// Why a command did not do its work, and so its exit code.
+pub enum Failure {
+    /// The platform's answer, verbatim.
+    Refused {
+        code: String,
+        message: String,
+        cause: Option<String>,
+    },
+    /// Anything else, with the exit code it gives.
+    Exit(u8, String),
+}
+
+impl Failure {
+    pub fn failed(message: impl Into<String>) -> Self {
+        Self::Exit(FAILED, message.into())
+    }
+
+    /// Prints it on standard error and answers its exit code.
+    pub fn report(self) -> ExitCode {
+        match self {
+            Failure::Refused {
+                code,
+                message,
+                cause,
+            } => {
+                eprintln!("error: the platform refused: {code}: {message}");
+                if let Some(cause) = cause {
+                    eprintln!("cause: {cause}");
+                }
+                ExitCode::from(REFUSED)
+            }
+            Failure::Exit(code, message) => fail(code, &message),
+        }
+    }
+}
+
+impl From<String> for Failure {
+    fn from(message: String) -> Self {
+        Self::failed(message)
+    }
+}
+
+impl From<CoreError> for Failure {
+    fn from(e: CoreError) -> Self {
+        match e {
+            CoreError::Api(ApiError::Platform {
+                code,
+                message,
+                cause,
+                ..
+            }) => Failure::Refused {
+                code,
+                message,
+                cause,
+            },
+            // The core's words are the window's ("enter it in Settings"); a script has others.
+            CoreError::NoSecret(profile) => Failure::failed(format!(
+                "no app secret is known for the profile {profile:?}: store one with \
+                 `license-desk profile edit {profile:?} --secret-prompt` (or --secret-stdin), \
+                 or give it to this run with {} or --secret-file FILE",
+                crate::secret_input::env_name(&profile)
+            )),
+            other => Failure::failed(other.to_string()),
+        }
+    }
+}
+
+/// Columns and rows: a list of objects gives a row each (columns in first-seen order), a list
+/// of plain values one `value` column, an object one row, anything else one cell.
+struct Rows {
+    columns: Vec<String>,
+    cells: Vec<Vec<String>>,
+}
+
+/// An object's fields in the order of the text (`serde_json::Map` sorts them).
+struct Ordered(Vec<(String, Value)>);
+
+impl<'de> serde::Deserialize<'de> for Ordered {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Fields;
+        impl<'de> serde::de::Visitor<'de> for Fields {
+            type Value = Ordered;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("an object")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> Result<Ordered, A::Error> {
+                let mut fields = Vec::new();
+                while let Some(field) = map.next_entry::<String, Value>()? {
+                    fields.push(field);
+                }
+                Ok(Ordered(fields))
+            }
+        }
+        d.deserialize_map(Fields)
+    }
+}
+
+fn rows(json: &str) -> Result<Rows, String> {
+    let items: Vec<Ordered> = if let Ok(items) = serde_json::from_str(json) {
+        items
+    } else if let Ok(item) = serde_json::from_str(json) {
+        vec![item]
+    } else {
+        // Not objects: one `value` column, a row per item of a list.
+        let value: Value = serde_json::from_str(json).map_err(|e| e.to_string())?;
+        let values = match value {
+            Value::Array(items) => items,
+            other => vec![other],
+        };
+        return Ok(Rows {
+            columns: vec!["value".to_owned()],
+            cells: values.iter().map(|v| vec![cell(v)]).collect(),
+        });
+    };
+    let mut columns: Vec<String> = Vec::new();
+    for Ordered(fields) in &items {
+        for (key, _) in fields {
+            if !columns.contains(key) {
+                columns.push(key.clone());
+            }
+        }
+    }
+    let cells = items
+        .iter()
+        .map(|Ordered(fields)| {
+            let fields: Map<String, Value> = fields.iter().cloned().collect();
+            columns
+                .iter()
+                .map(|c| fields.get(c).map(cell).unwrap_or_default())
+                .collect()
+        })
+        .collect();
+    Ok(Rows { columns, cells })
+}
+
+/// A value as one cell: text without quotes, null empty, nested values as compact JSON.
+fn cell(value: &Value) -> String {
+    match value {
+        Value::Null => String::new(),
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+/// Columns padded to their widest cell (counted in characters; CJK text is wider on screen,
+/// which a plain table accepts), two spaces apart, the last one unpadded.
+fn table(rows: &Rows) -> String {
+    let width = |i: usize| {
+        rows.cells
+            .iter()
+            .map(|r| r[i].chars().count())
+            .chain([rows.columns[i].chars().count()])
+            .max()
+            .unwrap_or(0)
+    };
+    let widths: Vec<usize> = (0..rows.columns.len()).map(width).collect();
+    let line = |cells: &[String]| {
+        let mut out = String::new();
+        for (i, text) in cells.iter().enumerate() {
+            if i + 1 == cells.len() {
+                out.push_str(text);
+            } else {
+                let pad = widths[i] - text.chars().count();
+                out.push_str(text);
+                out.push_str(&" ".repeat(pad + 2));
+            }
+        }
+        out.trim_end().to_owned()
+    };
+    let mut lines = vec![line(&rows.columns)];
+    lines.extend(rows.cells.iter().map(|r| line(r)));
+    lines.join("\n")
+}
+
+fn csv(rows: &Rows) -> Result<String, String> {
+    let mut writer = csv::Writer::from_writer(Vec::new());
+    writer
+        .write_record(&rows.columns)
+        .map_err(|e| e.to_string())?;
+    for row in &rows.cells {
+        writer.write_record(row).map_err(|e| e.to_string())?;
+    }
+    let bytes = writer.into_inner().map_err(|e| e.to_string())?;
+    let text = String::from_utf8(bytes).map_err(|e| e.to_string())?;
+    Ok(text.trim_end_matches('\n').to_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn objects_become_rows_with_columns_in_first_seen_order() {
+        let v = r#"[{"assetNum": "8900000001", "status": 1},
+                    {"assetNum": "89", "status": 2, "note": {"a": [1]}}]"#;
+        assert_eq!(
+            render(v.to_owned(), Format::Table).expect("table"),
+            "assetNum    status  note\n8900000001  1\n89          2       {\"a\":[1]}"
+        );
+        assert_eq!(
+            render(v.to_owned(), Format::Csv).expect("csv"),
+            "assetNum,status,note\n8900000001,1,\n89,2,\"{\"\"a\"\":[1]}\""
+        );
+    }
+
+    #[test]
+    fn plain_lists_and_single_objects() {
+        let v = json!(["8000000001", "8000000002"]).to_string();
+        assert_eq!(
+            render(v, Format::Csv).expect("csv"),
+            "value\n8000000001\n8000000002"
+        );
+        let v = r#"{"scope": "auth_order", "expiresAt": 5}"#.to_owned();
+        assert_eq!(
+            render(v, Format::Table).expect("table"),
+            "scope       expiresAt\nauth_order  5"
+        );
+    }
+}

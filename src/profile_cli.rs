@@ -1,0 +1,481 @@
+//! `license-desk profile`: the profiles of the Settings screen from the command line, through
+//! the console's core (the same file, the same keyring entries, the same rules).
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use clap::{Args, Subcommand};
+use license_desk::core::{Command, Core, CoreOptions, Endpoint, Outcome, Profile, Secret};
+use serde::Serialize;
+
+use crate::call::{RunSecret, open_core};
+use crate::output::{self, Failure, Format, NEEDS_YES};
+use crate::secret_input;
+
+/// The token endpoint's usual place under a platform's address (as the Settings form).
+const TOKEN_PATH: &str = "/v3/api/oauth2/token";
+
+#[derive(Subcommand)]
+pub enum ProfileCommand {
+    /// Add a remote profile. Its app secret is read from standard input when something is
+    /// piped in, else asked for at a hidden prompt; never given as an argument.
+    Add {
+        name: String,
+        #[command(flatten)]
+        fields: Fields,
+        /// Store no secret: each run gives it (LICENSE_DESK_SECRET_<PROFILE> or --secret-file).
+        #[arg(long, conflicts_with = "check")]
+        no_secret: bool,
+        /// Get a token with the new profile before keeping it: printed with the profile; if the
+        /// platform refuses, the profile is not kept.
+        #[arg(long)]
+        check: bool,
+    },
+    /// Change the given fields of a profile; the others stay. The app secret changes only
+    /// with --secret-stdin or --secret-prompt.
+    Edit {
+        name: String,
+        /// A new name.
+        #[arg(long)]
+        rename: Option<String>,
+        #[command(flatten)]
+        fields: Fields,
+        /// Read a new app secret from standard input (which must not be a terminal).
+        #[arg(long, conflicts_with = "secret_prompt")]
+        secret_stdin: bool,
+        /// Ask for a new app secret at a hidden prompt on the terminal.
+        #[arg(long)]
+        secret_prompt: bool,
+    },
+    /// Remove a profile and its secrets in the keyring (not the Sandbox). A production profile
+    /// only with --yes.
+    Remove {
+        name: String,
+        #[arg(long)]
+        yes: bool,
+    },
+    /// The profiles, the active one marked.
+    List {
+        #[arg(long, value_enum, default_value_t = Format::Json)]
+        format: Format,
+    },
+    /// Make a profile the active one (for the window and for commands without --profile).
+    Use { name: String },
+    /// Get a token from the profile's platform now and print its scopes and expiry.
+    Test {
+        /// The profile [default: the active one]
+        name: Option<String>,
+        #[command(flatten)]
+        secret: RunSecret,
+        #[arg(long, value_enum, default_value_t = Format::Json)]
+        format: Format,
+    },
+}
+
+/// The Settings form's fields; on `edit`, only those given change.
+#[derive(Args)]
+pub struct Fields {
+    /// The platform's address, e.g. https://platform.example.com.
+    #[arg(long)]
+    base_url: Option<String>,
+    /// The token endpoint [default: BASE_URL/v3/api/oauth2/token].
+    #[arg(long)]
+    token_url: Option<String>,
+    /// The application's key (ak_…).
+    #[arg(long)]
+    app_key: Option<String>,
+    /// Who locks and unlocks: a name, mobile number or e-mail.
+    #[arg(long)]
+    operator: Option<String>,
+    /// A production platform: destructive calls there need --yes. `--production=false` to
+    /// clear it.
+    #[arg(long, num_args = 0..=1, default_missing_value = "true", value_name = "BOOL")]
+    production: Option<bool>,
+}
+
+pub fn run(command: ProfileCommand) -> ExitCode {
+    match execute(command) {
+        Ok(text) => {
+            if !text.is_empty() {
+                output::print(&text);
+            }
+            ExitCode::SUCCESS
+        }
+        Err(failure) => failure.report(),
+    }
+}
+
+fn execute(command: ProfileCommand) -> Result<String, Failure> {
+    if let ProfileCommand::Test {
+        name,
+        secret,
+        format,
+    } = command
+    {
+        return test(name, secret.secret_file, format);
+    }
+    let core = Core::start(CoreOptions::for_user()?)?;
+    let result = on_core(&core, command);
+    core.shutdown();
+    result
+}
+
+fn on_core(core: &Core, command: ProfileCommand) -> Result<String, Failure> {
+    match command {
+        ProfileCommand::Add {
+            name,
+            fields,
+            no_secret,
+            check,
+        } => add(core, name, &fields, no_secret, check),
+        ProfileCommand::Edit {
+            name,
+            rename,
+            fields,
+            secret_stdin,
+            secret_prompt,
+        } => {
+            let secret = if secret_stdin {
+                Some(secret_input::from_stdin()?)
+            } else if secret_prompt {
+                Some(secret_input::prompt(&name)?)
+            } else {
+                None
+            };
+            edit(core, &name, rename, &fields, secret)
+        }
+        ProfileCommand::Remove { name, yes } => remove(core, &name, yes),
+        ProfileCommand::List { format } => {
+            let listed = listing(&core.state().profiles);
+            output::render(output::json_text(&listed)?, format).map_err(Failure::failed)
+        }
+        ProfileCommand::Use { name } => {
+            run_on(core, Command::ActivateProfile { name })?;
+            Ok(String::new())
+        }
+        ProfileCommand::Test { name, .. } => Err(Failure::failed(format!(
+            "`profile test` runs on a core of its own, not here ({name:?})"
+        ))),
+    }
+}
+
+/// Runs one command and answers its outcome.
+fn run_on(core: &Core, command: Command) -> Result<Outcome, Failure> {
+    Ok(core.run(command, Duration::from_secs(60))?)
+}
+
+fn add(
+    core: &Core,
+    name: String,
+    fields: &Fields,
+    no_secret: bool,
+    check: bool,
+) -> Result<String, Failure> {
+    let (Some(base_url), Some(app_key)) = (&fields.base_url, &fields.app_key) else {
+        return Err(Failure::Exit(
+            output::USAGE,
+            "a profile needs --base-url and --app-key".to_owned(),
+        ));
+    };
+    let base_url = base_url.trim().trim_end_matches('/').to_owned();
+    let profile = Profile {
+        name: name.trim().to_owned(),
+        endpoint: Endpoint::Remote {
+            token_url: default_token_url(fields.token_url.as_deref(), &base_url),
+            base_url,
+            app_key: app_key.trim().to_owned(),
+        },
+        operator_identity: fields.operator.as_deref().unwrap_or("").trim().to_owned(),
+        production: fields.production.unwrap_or(false),
+    };
+    // Checked before the secret is asked for: nobody types a secret for a refused profile.
+    refuse_problems(&profile)?;
+    if core.state().profiles.get(&profile.name).is_some() {
+        return Err(Failure::failed(format!(
+            "a profile named {:?} exists already: change it with `profile edit`",
+            profile.name
+        )));
+    }
+    let secret = if no_secret {
+        None
+    } else {
+        Some(secret_input::ask(&profile.name)?)
+    };
+    let name = profile.name.clone();
+    let saved = save(core, None, profile, secret)?;
+    if !check {
+        return Ok(saved);
+    }
+    match connect(core, &name) {
+        Ok(tested) => Ok(format!("{saved}\n{}", output::json_text(&tested)?)),
+        Err(failure) => {
+            // Not kept: a profile that cannot get a token is a typing mistake to redo.
+            run_on(core, Command::RemoveProfile { name })?;
+            Err(failure)
+        }
+    }
+}
+
+fn edit(
+    core: &Core,
+    name: &str,
+    rename: Option<String>,
+    fields: &Fields,
+    secret: Option<Secret>,
+) -> Result<String, Failure> {
+    let Some(old) = core.state().profiles.get(name).cloned() else {
+        return Err(Failure::failed(format!("no profile named {name:?}")));
+    };
+    let changed = changed(&old, rename, fields, secret.is_some())?;
+    save(core, Some(old.name), changed, secret)
+}
+
+/// The profile with the given fields changed. The Sandbox's address, key and secret are the
+/// embedded platform's own; only its operator changes.
+fn changed(
+    old: &Profile,
+    rename: Option<String>,
+    fields: &Fields,
+    new_secret: bool,
+) -> Result<Profile, Failure> {
+    let mut profile = old.clone();
+    if let Some(operator) = &fields.operator {
+        profile.operator_identity = operator.trim().to_owned();
+    }
+    if old.is_sandbox() {
+        let remote_only = fields.base_url.is_some()
+            || fields.token_url.is_some()
+            || fields.app_key.is_some()
+            || fields.production.is_some()
+            || rename.is_some()
+            || new_secret;
+        if remote_only {
+            return Err(Failure::failed(
+                "the Sandbox is the embedded platform: only its --operator can change",
+            ));
+        }
+        return Ok(profile);
+    }
+    if let Some(new_name) = rename {
+        profile.name = new_name.trim().to_owned();
+    }
+    if let Some(production) = fields.production {
+        profile.production = production;
+    }
+    if let Endpoint::Remote {
+        base_url,
+        token_url,
+        app_key,
+    } = &mut profile.endpoint
+    {
+        if let Some(given) = &fields.base_url {
+            let new_base = given.trim().trim_end_matches('/').to_owned();
+            // A token URL that was the usual one follows the address.
+            if *token_url == format!("{base_url}{TOKEN_PATH}") && fields.token_url.is_none() {
+                *token_url = format!("{new_base}{TOKEN_PATH}");
+            }
+            *base_url = new_base;
+        }
+        if let Some(given) = &fields.token_url {
+            *token_url = default_token_url(Some(given), base_url);
+        }
+        if let Some(given) = &fields.app_key {
+            *app_key = given.trim().to_owned();
+        }
+    }
+    refuse_problems(&profile)?;
+    Ok(profile)
+}
+
+/// Saves through the core as the Settings screen does (the secret straight to the keyring),
+/// and says where the secret went.
+fn save(
+    core: &Core,
+    previous: Option<String>,
+    profile: Profile,
+    secret: Option<Secret>,
+) -> Result<String, Failure> {
+    let keyring = core.state().keyring;
+    let had_secret = secret.is_some();
+    let name = profile.name.clone();
+    let production_on_http = profile.production
+        && matches!(&profile.endpoint, Endpoint::Remote { base_url, .. } if base_url.starts_with("http://"));
+    let outcome = run_on(
+        core,
+        Command::SaveProfile {
+            previous,
+            profile,
+            app_secret: secret,
+        },
+    )?;
+    if production_on_http {
+        eprintln!(
+            "warning: a production platform on plain http://: the token and every answer cross the network unencrypted"
+        );
+    }
+    if had_secret && !keyring.as_ref().is_some_and(|k| k.is_available()) {
+        eprintln!(
+            "warning: no keyring: the app secret was kept for this run only; give it to each run with {} or --secret-file FILE",
+            secret_input::env_name(&name)
+        );
+    }
+    match outcome {
+        Outcome::Profiles(profiles) => {
+            let listed = listing(&profiles);
+            let entry = listed.into_iter().find(|p| p.name == name);
+            output::json_text(&entry).map_err(Failure::failed)
+        }
+        other => Err(Failure::failed(format!("unexpected answer: {other:?}"))),
+    }
+}
+
+fn remove(core: &Core, name: &str, yes: bool) -> Result<String, Failure> {
+    let profile = core.state().profiles.get(name).cloned();
+    let refusal = match &profile {
+        None => Some(Failure::failed(format!("no profile named {name:?}"))),
+        Some(p) if p.is_sandbox() => Some(Failure::failed(
+            "the Sandbox is built in and cannot be removed (it is the embedded platform)",
+        )),
+        Some(p) if p.production && !yes => Some(Failure::Exit(
+            NEEDS_YES,
+            format!(
+                "{name:?} is a production profile: it and its secret are removed only with --yes"
+            ),
+        )),
+        Some(_) => None,
+    };
+    if let Some(refusal) = refusal {
+        return Err(refusal);
+    }
+    run_on(
+        core,
+        Command::RemoveProfile {
+            name: name.to_owned(),
+        },
+    )?;
+    Ok(String::new())
+}
+
+fn test(
+    name: Option<String>,
+    secret_file: Option<PathBuf>,
+    format: Format,
+) -> Result<String, Failure> {
+    let (core, chosen) = open_core(name, secret_file.as_deref())?;
+    let tested = connect(&core, &chosen.name);
+    core.shutdown();
+    output::render(output::json_text(&tested?)?, format).map_err(Failure::failed)
+}
+
+/// Gets a token for the profile now (not a cached one) and tells its scopes and expiry.
+fn connect(core: &Core, profile: &str) -> Result<Tested, Failure> {
+    let outcome = run_on(
+        core,
+        Command::TestConnection {
+            profile: profile.to_owned(),
+        },
+    )?;
+    let Outcome::Connected {
+        scope,
+        expires_at_ms,
+    } = outcome
+    else {
+        return Err(Failure::failed(format!("unexpected answer: {outcome:?}")));
+    };
+    let expires = jiff::Timestamp::from_millisecond(expires_at_ms)
+        .map(|t| t.to_string())
+        .unwrap_or_default();
+    Ok(Tested {
+        profile: profile.to_owned(),
+        // OAuth separates scopes with spaces; a platform that uses commas is read alike.
+        scopes: scope
+            .split(|c: char| c.is_whitespace() || c == ',')
+            .filter(|s| !s.is_empty())
+            .map(str::to_owned)
+            .collect(),
+        expires_at: expires_at_ms,
+        expires,
+    })
+}
+
+/// `profile test`'s answer.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Tested {
+    profile: String,
+    /// The token's scopes (`auth_order`, `auth_activity`).
+    scopes: Vec<String>,
+    /// Epoch milliseconds.
+    expires_at: i64,
+    /// The same instant in RFC 3339, UTC.
+    expires: String,
+}
+
+/// A profile as `profile list` shows it.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Listed {
+    name: String,
+    active: bool,
+    kind: &'static str,
+    base_url: String,
+    token_url: String,
+    app_key: String,
+    operator: String,
+    production: bool,
+    /// The variable that gives its secret to one run (remote profiles).
+    secret_env: String,
+}
+
+fn listing(profiles: &license_desk::core::Profiles) -> Vec<Listed> {
+    profiles
+        .profiles
+        .iter()
+        .map(|p| {
+            let (kind, base_url, token_url, app_key, secret_env) = match &p.endpoint {
+                Endpoint::Sandbox => ("sandbox", "", "", "", String::new()),
+                Endpoint::Remote {
+                    base_url,
+                    token_url,
+                    app_key,
+                } => (
+                    "remote",
+                    base_url.as_str(),
+                    token_url.as_str(),
+                    app_key.as_str(),
+                    secret_input::env_name(&p.name),
+                ),
+            };
+            Listed {
+                name: p.name.clone(),
+                active: p.name == profiles.active,
+                kind,
+                base_url: base_url.to_owned(),
+                token_url: token_url.to_owned(),
+                app_key: app_key.to_owned(),
+                operator: p.operator_identity.clone(),
+                production: p.production,
+                secret_env,
+            }
+        })
+        .collect()
+}
+
+fn default_token_url(given: Option<&str>, base_url: &str) -> String {
+    match given.map(str::trim) {
+        Some(typed) if !typed.is_empty() => typed.to_owned(),
+        _ if base_url.is_empty() => String::new(),
+        _ => format!("{base_url}{TOKEN_PATH}"),
+    }
+}
+
+/// The core's own check of a profile, before anything is asked or saved.
+fn refuse_problems(profile: &Profile) -> Result<(), Failure> {
+    let problems = profile.problems();
+    if problems.is_empty() {
+        return Ok(());
+    }
+    let listed: Vec<String> = problems.iter().map(ToString::to_string).collect();
+    Err(Failure::failed(listed.join("; ")))
+}

@@ -1,0 +1,134 @@
+//! App secrets on the command line. Never an argument: it would stay in the shell's history
+//! and show in the process list. A secret to keep comes from standard input or a hidden
+//! prompt; a secret for one run from an environment variable naming the profile or a file read
+//! once. None of them is written anywhere by this module.
+
+use std::io::{IsTerminal, Read};
+use std::path::Path;
+
+use license_desk::core::Secret;
+
+use crate::output::{FAILED, Failure, USAGE};
+
+/// `LICENSE_DESK_SECRET_` and the profile's name, see [`env_name`].
+pub const ENV_PREFIX: &str = "LICENSE_DESK_SECRET_";
+
+/// More than any app secret: a bigger input is a mistake (a binary piped in), not a secret.
+const MOST_BYTES: u64 = 64 * 1024;
+
+/// The variable that gives a profile's secret to one run: the prefix and the name with ASCII
+/// letters upper-cased, digits kept and every other character `_` ("Team test" →
+/// `LICENSE_DESK_SECRET_TEAM_TEST`).
+pub fn env_name(profile: &str) -> String {
+    let key: String = profile
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() {
+                c.to_ascii_uppercase()
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    format!("{ENV_PREFIX}{key}")
+}
+
+/// The profile's secret from its variable, when it is set and not empty.
+pub fn from_env(profile: &str) -> Option<Secret> {
+    std::env::var(env_name(profile))
+        .ok()
+        .and_then(|v| one_line(v).ok())
+}
+
+/// A secret from a file, read once.
+pub fn from_file(path: &Path) -> Result<Secret, Failure> {
+    let cannot =
+        |e: std::io::Error| Failure::failed(format!("cannot read {}: {e}", path.display()));
+    let file = std::fs::File::open(path).map_err(cannot)?;
+    let text = read_limited(file).map_err(cannot)?;
+    one_line(text).map_err(|why| Failure::failed(format!("{}: {why}", path.display())))
+}
+
+/// A secret from standard input, which must not be a terminal (typing there would show it).
+pub fn from_stdin() -> Result<Secret, Failure> {
+    let stdin = std::io::stdin();
+    if stdin.is_terminal() {
+        return Err(Failure::Exit(
+            USAGE,
+            "standard input is a terminal: pipe the secret in, or use --secret-prompt".to_owned(),
+        ));
+    }
+    let text = read_limited(stdin.lock())
+        .map_err(|e| Failure::failed(format!("cannot read standard input: {e}")))?;
+    one_line(text).map_err(|why| Failure::failed(format!("standard input: {why}")))
+}
+
+/// A secret typed at a hidden prompt on the terminal.
+pub fn prompt(profile: &str) -> Result<Secret, Failure> {
+    if !std::io::stdin().is_terminal() {
+        return Err(Failure::Exit(
+            USAGE,
+            "no terminal to ask on: give the secret on standard input (--secret-stdin)".to_owned(),
+        ));
+    }
+    let typed = rpassword::prompt_password(format!("App secret of {profile:?} (not shown): "))
+        .map_err(|e| Failure::failed(format!("cannot read the secret from the terminal: {e}")))?;
+    one_line(typed).map_err(|why| Failure::Exit(FAILED, why))
+}
+
+/// From standard input when something is piped in, else a hidden prompt.
+pub fn ask(profile: &str) -> Result<Secret, Failure> {
+    if std::io::stdin().is_terminal() {
+        prompt(profile)
+    } else {
+        from_stdin()
+    }
+}
+
+fn read_limited(reader: impl Read) -> std::io::Result<String> {
+    let mut text = String::new();
+    reader.take(MOST_BYTES + 1).read_to_string(&mut text)?;
+    if text.len() as u64 > MOST_BYTES {
+        return Err(std::io::Error::other(format!(
+            "more than {MOST_BYTES} bytes: not an app secret"
+        )));
+    }
+    Ok(text)
+}
+
+/// The secret without its line end (`echo` and editors add one); one line, not empty. The
+/// reason never quotes the text.
+fn one_line(mut text: String) -> Result<Secret, String> {
+    if text.ends_with('\n') {
+        text.pop();
+        if text.ends_with('\r') {
+            text.pop();
+        }
+    }
+    if text.is_empty() {
+        return Err("the app secret is empty".to_owned());
+    }
+    if text.contains(['\n', '\r']) {
+        return Err("the app secret must be one line".to_owned());
+    }
+    Ok(Secret::new(text))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_variable_is_the_name_upper_cased_with_underscores() {
+        assert_eq!(env_name("Team test-2"), "LICENSE_DESK_SECRET_TEAM_TEST_2");
+        assert_eq!(env_name("生产"), "LICENSE_DESK_SECRET___");
+    }
+
+    #[test]
+    fn one_line_end_is_dropped_and_more_lines_refused() {
+        let s = one_line("abc\r\n".to_owned()).map_err(|e| e.to_string());
+        assert_eq!(s.map(|s| s.expose().to_owned()), Ok("abc".to_owned()));
+        assert!(one_line("a\nb\n".to_owned()).is_err());
+        assert!(one_line("\n".to_owned()).is_err());
+    }
+}
