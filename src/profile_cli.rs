@@ -92,6 +92,10 @@ pub struct Fields {
     /// clear it.
     #[arg(long, num_args = 0..=1, default_missing_value = "true", value_name = "BOOL")]
     production: Option<bool>,
+    /// A catalog of its own, not shared with the other profiles. `--own-catalog=false` to
+    /// share the common one again (its own is kept for later).
+    #[arg(long, num_args = 0..=1, default_missing_value = "true", value_name = "BOOL")]
+    own_catalog: Option<bool>,
 }
 
 pub fn run(command: ProfileCommand) -> ExitCode {
@@ -188,6 +192,7 @@ fn add(
         },
         operator_identity: fields.operator.as_deref().unwrap_or("").trim().to_owned(),
         production: fields.production.unwrap_or(false),
+        own_catalog: fields.own_catalog.unwrap_or(false),
     };
     // Checked before the secret is asked for: nobody types a secret for a refused profile.
     refuse_problems(&profile)?;
@@ -243,6 +248,9 @@ fn changed(
     if let Some(operator) = &fields.operator {
         profile.operator_identity = operator.trim().to_owned();
     }
+    if let Some(own) = fields.own_catalog {
+        profile.own_catalog = own;
+    }
     if old.is_sandbox() {
         let remote_only = fields.base_url.is_some()
             || fields.token_url.is_some()
@@ -252,7 +260,7 @@ fn changed(
             || new_secret;
         if remote_only {
             return Err(Failure::failed(
-                "the Sandbox is the embedded platform: only its --operator can change",
+                "the Sandbox is the embedded platform: only its --operator and --own-catalog can change",
             ));
         }
         return Ok(profile);
@@ -424,6 +432,8 @@ struct Listed {
     app_key: String,
     operator: String,
     production: bool,
+    /// It keeps a catalog of its own, not shared with the other profiles.
+    own_catalog: bool,
     /// The variable that gives its secret to one run (remote profiles).
     secret_env: String,
 }
@@ -456,6 +466,7 @@ fn listing(profiles: &license_desk::core::Profiles) -> Vec<Listed> {
                 app_key: app_key.to_owned(),
                 operator: p.operator_identity.clone(),
                 production: p.production,
+                own_catalog: p.own_catalog,
                 secret_env,
             }
         })

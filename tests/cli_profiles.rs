@@ -361,7 +361,7 @@ fn profiles_are_added_edited_used_listed_and_removed() {
         docs[0],
         json!({"name": "Team test", "active": false, "kind": "remote", "baseUrl": base,
                "tokenUrl": format!("{base}/v3/api/oauth2/token"), "appKey": key,
-               "operator": "ops@example.com", "production": false,
+               "operator": "ops@example.com", "production": false, "ownCatalog": false,
                "secretEnv": "LICENSE_DESK_SECRET_TEAM_TEST"})
     );
     assert_eq!(docs[1]["scopes"], json!(["auth_order", "auth_activity"]));
@@ -434,6 +434,13 @@ fn profiles_are_added_edited_used_listed_and_removed() {
         format!("{base}/v3/api/oauth2/token")
     );
 
+    let own = ld(
+        home,
+        &["profile", "edit", "team", "--own-catalog"],
+        None,
+        &[],
+    );
+    assert_eq!(json_of(&own)["ownCatalog"], true, "{}", own.stderr);
     let used = ld(home, &["profile", "use", "team"], None, &[]);
     assert_eq!((used.code, used.stdout.as_str()), (Some(0), ""));
     let table = ld(home, &["profile", "list", "--format", "table"], None, &[]);
@@ -443,9 +450,9 @@ fn profiles_are_added_edited_used_listed_and_removed() {
     assert_eq!(
         table.stdout,
         format!(
-            "name     active  kind     {}  {}  {}  operator         production  secretEnv\n\
-             Sandbox  false   sandbox  {}  {}  {}  sandbox-admin    false\n\
-             team     true    remote   {}  {}  {}  ops@example.com  true        LICENSE_DESK_SECRET_TEAM\n",
+            "name     active  kind     {}  {}  {}  operator         production  ownCatalog  secretEnv\n\
+             Sandbox  false   sandbox  {}  {}  {}  sandbox-admin    false       false\n\
+             team     true    remote   {}  {}  {}  ops@example.com  true        true        LICENSE_DESK_SECRET_TEAM\n",
             pad("baseUrl", bw),
             pad("tokenUrl", tw),
             pad("appKey", kw),
@@ -461,9 +468,9 @@ fn profiles_are_added_edited_used_listed_and_removed() {
     assert_eq!(
         csv.stdout,
         format!(
-            "name,active,kind,baseUrl,tokenUrl,appKey,operator,production,secretEnv\n\
-             Sandbox,false,sandbox,,,,sandbox-admin,false,\n\
-             team,true,remote,{base},{token_url},{key},ops@example.com,true,LICENSE_DESK_SECRET_TEAM\n"
+            "name,active,kind,baseUrl,tokenUrl,appKey,operator,production,ownCatalog,secretEnv\n\
+             Sandbox,false,sandbox,,,,sandbox-admin,false,false,\n\
+             team,true,remote,{base},{token_url},{key},ops@example.com,true,true,LICENSE_DESK_SECRET_TEAM\n"
         )
     );
 
@@ -499,7 +506,7 @@ fn profiles_are_added_edited_used_listed_and_removed() {
     );
     assert_eq!(
         last(&sandbox),
-        "error: the Sandbox is the embedded platform: only its --operator can change"
+        "error: the Sandbox is the embedded platform: only its --operator and --own-catalog can change"
     );
 
     let removed = ld(home, &["profile", "remove", "Sandbox"], None, &[]);

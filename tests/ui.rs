@@ -2242,6 +2242,7 @@ fn a_clicked_problem_puts_the_cursor_in_its_field() {
     settle(&mut harness, |h| {
         h.query_by_label("No problems: ready to submit.").is_some()
     });
+}
 
 /// A package is edited in the Catalog screen: its name, a product renamed, a product taken out;
 /// the core keeps what was saved.
