@@ -376,10 +376,13 @@ fn order_from_sheet(file: &std::path::Path, sheet: Option<&str>) -> ExitCode {
             "{header}: not a column of the order sheet; its cells were not read"
         );
     }
+    for misplaced in &sheeted.misplaced {
+        let _ = writeln!(err, "{misplaced}");
+    }
     for problem in &problems {
         let _ = writeln!(err, "{}: {problem}", sheeted.place_of(&problem.path));
     }
-    if problems.is_empty() && sheeted.unknown_headers.is_empty() {
+    if problems.is_empty() && sheeted.unknown_headers.is_empty() && sheeted.misplaced.is_empty() {
         ExitCode::SUCCESS
     } else {
         ExitCode::FAILURE

@@ -799,3 +799,128 @@ async fn an_app_s_own_quota_is_set_at_create_and_changed_while_the_server_runs()
     child.kill().expect("kill");
     child.wait().expect("wait");
 }
+
+/// A workbook of one order whose packages are given by `packages` (number, parent number,
+/// product), written in `dir`.
+fn package_sheet(dir: &std::path::Path, packages: &[(&str, &str, &str)]) -> std::path::PathBuf {
+    let path = dir.join("packages.xlsx");
+    let mut book = rust_xlsxwriter::Workbook::new();
+    let sheet = book.add_worksheet().set_name("Orders").expect("name");
+    let header = [
+        "Channel code",
+        "Channel order id",
+        "Order",
+        "Order type",
+        "License type",
+        "Channel customer id",
+        "Customer name",
+        "Asset numbers",
+        "Package number",
+        "Parent package number",
+        "Product",
+        "Product name",
+    ];
+    for (c, h) in header.iter().enumerate() {
+        sheet.write_string(0, c as u16, *h).expect("header");
+    }
+    for (r, (num, parent, product)) in packages.iter().enumerate() {
+        let row = [
+            "CRM",
+            "SHEET-1",
+            "1",
+            "new_buy",
+            "softkey",
+            "C-1",
+            "客户",
+            "8100000001",
+            num,
+            parent,
+            product,
+            "产品",
+        ];
+        for (c, v) in row.iter().enumerate() {
+            if !v.is_empty() {
+                sheet
+                    .write_string(r as u32 + 1, c as u16, *v)
+                    .expect("cell");
+            }
+        }
+    }
+    book.save(&path).expect("save");
+    path
+}
+
+/// The product URIs of a package tree, depth first, each with its depth.
+fn package_tree(packages: &Value, depth: usize, out: &mut Vec<(usize, String, String)>) {
+    for p in packages.as_array().into_iter().flatten() {
+        let num = p["merchandiseNum"].as_str().expect("num").to_owned();
+        let uri = p["licenseOrderProductList"][0]["productUri"]
+            .as_str()
+            .unwrap_or_default()
+            .to_owned();
+        out.push((depth, num, uri));
+        package_tree(&p["children"], depth + 1, out);
+    }
+}
+
+/// A sub-package goes under the package its parent number names; packages naming each other
+/// and a parent number naming no package are said at the parent number's cell, and every
+/// package is still in the batch with its product.
+#[test]
+fn a_sheet_s_packages_nest_by_parent_and_none_is_lost() {
+    let dir = tempfile::tempdir().expect("dir");
+    let nested = package_sheet(
+        dir.path(),
+        &[
+            ("P1", "", "gms:1"),
+            ("P2", "P1", "gms:2"),
+            ("P3", "P2", "gms:3"),
+        ],
+    );
+    let (code, batch, err) = from_sheet(&nested);
+    assert_eq!(code, Some(0), "{err}");
+    let mut tree = Vec::new();
+    package_tree(
+        &batch["orderList"][0]["assets"][0]["merchandises"],
+        0,
+        &mut tree,
+    );
+    let want = |rows: &[(usize, &str, &str)]| -> Vec<(usize, String, String)> {
+        rows.iter()
+            .map(|(d, n, u)| (*d, (*n).to_owned(), (*u).to_owned()))
+            .collect()
+    };
+    assert_eq!(
+        tree,
+        want(&[(0, "P1", "gms:1"), (1, "P2", "gms:2"), (2, "P3", "gms:3")])
+    );
+
+    let broken = package_sheet(
+        dir.path(),
+        &[
+            ("P1", "P2", "gms:1"),
+            ("P2", "P1", "gms:2"),
+            ("P3", "P9", "gms:3"),
+        ],
+    );
+    let (code, batch, err) = from_sheet(&broken);
+    assert_eq!(code, Some(1), "{err}");
+    assert_eq!(
+        err.lines().collect::<Vec<_>>(),
+        [
+            "Orders!J2: package P1 names parent package P2, whose parents lead back to P1; the cycle is cut and kept from the top level of the asset",
+            "Orders!J3: package P2 names parent package P1, whose parents lead back to P2; the cycle is cut and kept from the top level of the asset",
+            "Orders!J4: package P3 names parent package P9, which is no package of its asset; it is kept at the top level of the asset",
+        ]
+    );
+    let mut tree = Vec::new();
+    package_tree(
+        &batch["orderList"][0]["assets"][0]["merchandises"],
+        0,
+        &mut tree,
+    );
+    assert_eq!(
+        tree,
+        want(&[(0, "P3", "gms:3"), (0, "P1", "gms:1"), (1, "P2", "gms:2")])
+    );
+}

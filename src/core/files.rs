@@ -48,6 +48,8 @@ pub struct Opened {
     pub batch: BatchOrderRequest,
     /// A spreadsheet's headers that name no column (`Orders!K1: Colour`).
     pub unread_columns: Vec<String>,
+    /// A spreadsheet's packages whose parent number placed them nowhere (kept at the top).
+    pub misplaced: Vec<super::sheet::build::Misplaced>,
     /// Where each problem of the batch (by its path) is in the file.
     pub places: Vec<(String, FilePlace)>,
 }
@@ -73,6 +75,7 @@ pub fn read_batch_or_sheet(path: &Path, progress: &Progress) -> Result<Option<Op
         return Ok(Some(Opened {
             batch: sheeted.batch,
             unread_columns: sheeted.unknown_headers,
+            misplaced: sheeted.misplaced,
             places,
         }));
     }
@@ -101,6 +104,7 @@ pub fn read_batch_or_sheet(path: &Path, progress: &Progress) -> Result<Option<Op
     Ok(Some(Opened {
         batch,
         unread_columns: Vec::new(),
+        misplaced: Vec::new(),
         places,
     }))
 }
@@ -132,6 +136,7 @@ pub fn import_file(
         name,
         batch: Box::new(opened.batch),
         unread_columns: opened.unread_columns,
+        misplaced: opened.misplaced,
         places: opened.places,
     })
 }

@@ -276,6 +276,8 @@ pub enum Outcome {
         batch: Box<BatchOrderRequest>,
         /// A spreadsheet's headers that name no column (`Orders!K1: Colour`): not read.
         unread_columns: Vec<String>,
+        /// A spreadsheet's packages whose parent number placed them nowhere (kept at the top).
+        misplaced: Vec<sheet::build::Misplaced>,
         /// Where each problem of the batch (by its path) is in the file.
         places: Vec<(String, files::FilePlace)>,
     },

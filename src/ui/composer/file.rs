@@ -8,6 +8,7 @@ use egui::RichText;
 use super::super::outbox::Outbox;
 use super::{ComposerScreen, Hints, OpenDraft};
 use crate::core::progress::{Progress, Stage};
+use crate::core::sheet::build::{Misplaced, MisplacedWhy};
 use crate::core::wire::open::batch_to_json;
 use crate::core::{Command, Event, Latest, Outcome};
 use crate::ui::file_browser::{Browsed, FileBrowser};
@@ -55,6 +56,8 @@ pub(super) struct FileBar {
     no_os_dialog: bool,
     /// The imported spreadsheet's headers that name no column (their cells were not read).
     unread: Vec<String>,
+    /// The imported spreadsheet's packages its parent numbers placed nowhere.
+    misplaced: Vec<Misplaced>,
 }
 
 /// A file being imported: its stage, a bar when its size is known, and Cancel.
@@ -111,10 +114,12 @@ impl ComposerScreen {
                     name,
                     batch,
                     unread_columns,
+                    misplaced,
                     places,
                 }) => {
                     self.file.message = None;
                     self.file.unread = std::mem::take(unread_columns);
+                    self.file.misplaced = std::mem::take(misplaced);
                     // The draft is stored already; the current one is saved and stays listed.
                     self.save_now(out);
                     self.open(OpenDraft {
@@ -260,6 +265,26 @@ impl ComposerScreen {
                 ui.visuals().warn_fg_color,
                 tr!(lang, "unread-columns", list = list),
             );
+        }
+        for m in &file.misplaced {
+            let (cell, package, parent) = (&m.cell, &m.package, &m.parent);
+            let words = match m.why {
+                MisplacedWhy::UnknownParent => tr!(
+                    lang,
+                    "package-parent-unknown",
+                    cell = cell,
+                    package = package,
+                    parent = parent
+                ),
+                MisplacedWhy::Cycle => tr!(
+                    lang,
+                    "package-parent-cycle",
+                    cell = cell,
+                    package = package,
+                    parent = parent
+                ),
+            };
+            ui.colored_label(ui.visuals().warn_fg_color, words);
         }
         if file.browser.is_some() {
             ui.colored_label(ui.visuals().warn_fg_color, tr!(lang, "no-os-file-dialog"));
