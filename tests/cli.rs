@@ -924,3 +924,41 @@ fn a_sheet_s_packages_nest_by_parent_and_none_is_lost() {
         want(&[(0, "P3", "gms:3"), (0, "P1", "gms:1"), (1, "P2", "gms:2")])
     );
 }
+
+/// `--sheet NAME` reads the named sheet of a workbook, not the first; a name the workbook does
+/// not have is refused with the names it has.
+#[test]
+fn from_sheet_reads_the_sheet_named() {
+    let dir = tempfile::tempdir().expect("dir");
+    let path = dir.path().join("two-sheets.xlsx");
+    let mut book = rust_xlsxwriter::Workbook::new();
+    for (name, order_id) in [("Notes", "FIRST-1"), ("Batch", "SECOND-1")] {
+        let sheet = book.add_worksheet().set_name(name).expect("name");
+        let rows = [
+            ["Channel code", "Channel order id", "Order", "Product"],
+            ["CRM", order_id, "1", "gms:1"],
+        ];
+        for (r, row) in rows.iter().enumerate() {
+            for (c, v) in row.iter().enumerate() {
+                sheet.write_string(r as u32, c as u16, *v).expect("cell");
+            }
+        }
+    }
+    book.save(&path).expect("save");
+    let run = |args: &[&str]| {
+        Command::new(BIN)
+            .args(["order", "from-sheet"])
+            .arg(&path)
+            .args(args)
+            .output()
+            .expect("runs")
+    };
+    let first: Value = serde_json::from_slice(&run(&[]).stdout).expect("json");
+    assert_eq!(first["channelOrderId"], "FIRST-1");
+    let named: Value = serde_json::from_slice(&run(&["--sheet", "Batch"]).stdout).expect("json");
+    assert_eq!(named["channelOrderId"], "SECOND-1");
+    let missing = run(&["--sheet", "Orders"]);
+    assert_eq!(missing.status.code(), Some(2));
+    let err = String::from_utf8(missing.stderr).expect("utf-8");
+    assert!(err.contains("Notes") && err.contains("Batch"), "{err}");
+}

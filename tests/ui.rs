@@ -2125,6 +2125,9 @@ fn browse_falls_back_to_the_window_s_own_browser() {
     )
     .expect("copy");
     std::fs::write(folder.join("notes.txt"), "not an order").expect("file");
+    for sheet in ["macros.xlsm", "binary.xlsb", "calc.ods", "rows.csv"] {
+        std::fs::write(folder.join(sheet), "").expect("file");
+    }
     let mut harness = app(dir.path(), Lang::En);
     harness.run_ok();
     open_composer(&mut harness);
@@ -2135,8 +2138,11 @@ fn browse_falls_back_to_the_window_s_own_browser() {
             .is_some()
     });
     harness.get_by_label("Open a batch order file");
-    // Only the JSON files are offered.
+    // Only batch files are offered: JSON and every sheet type an import reads.
     assert!(harness.query_by_label_contains("notes.txt").is_none());
+    for sheet in ["macros.xlsm", "binary.xlsb", "calc.ods", "rows.csv"] {
+        harness.get_by_label(sheet);
+    }
     click(&mut harness, "five.json");
     assert_eq!(
         harness.get_by_label("File:").value().as_deref(),
@@ -2173,6 +2179,8 @@ fn composer_imports_a_spreadsheet_and_writes_the_template() {
         harness.get_by_label(&format!("problems-en.xlsx: Orders!{cell}"));
     }
 
+    std::fs::write(dir.path().join("last-year.xlsx"), "").expect("file");
+    std::fs::write(dir.path().join("batch.json"), "{}").expect("file");
     type_into(&mut harness, "File", &format!("{}/", dir.path().display()));
     click(&mut harness, "Sheet template…");
     settle(&mut harness, |h| h.query_by_label("File:").is_some());
@@ -2180,6 +2188,9 @@ fn composer_imports_a_spreadsheet_and_writes_the_template() {
         harness.get_by_label("File:").value().as_deref(),
         Some("order-template.xlsx")
     );
+    // The template's browser lists workbooks, not JSON batches.
+    harness.get_by_label("last-year.xlsx");
+    assert!(harness.query_by_label("batch.json").is_none());
     click(&mut harness, "Save");
     let template = dir.path().join("order-template.xlsx");
     settle(&mut harness, |_| template.exists());

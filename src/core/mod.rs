@@ -268,8 +268,11 @@ pub enum Outcome {
     Draft(Draft),
     Drafts(Vec<DraftSummary>),
     Picked(Option<PathBuf>),
-    /// No OS file dialog is there to answer: the window shows its own.
-    NoFileDialog,
+    /// No OS file dialog is there to answer, or one closed at once without showing: the window
+    /// shows its own.
+    NoFileDialog {
+        closed_at_once: bool,
+    },
     Imported {
         draft_id: i64,
         name: String,
