@@ -333,8 +333,20 @@ fn order_check(file: &std::path::Path) -> ExitCode {
     let locator = Locator::new(&bytes);
     let mut placed: Vec<_> = problems
         .iter()
-        .map(|p| (locator.locate(&p.path), p))
+        .map(|p| (locator.locate(&p.path), p.to_string()))
         .collect();
+    // Keys of no field: warnings, since the platform ignores them; they do not change the
+    // exit code.
+    placed.extend(
+        license_desk::wire::validate::unknown_keys(&batch)
+            .into_iter()
+            .map(|u| {
+                (
+                    locator.locate_key(&u.at, Some(&u.key)),
+                    format!("warning: {u}"),
+                )
+            }),
+    );
     placed.sort_by_key(|(at, _)| *at);
     let mut out = std::io::stdout().lock();
     for ((line, column), problem) in placed {

@@ -315,14 +315,25 @@ async fn order_check_and_the_platform_agree_on_the_same_files() {
         .map(|e| e.expect("entry").path())
         .collect();
     names.sort();
-    assert_eq!(names.len(), 6);
+    assert_eq!(names.len(), 7);
     for (n, file) in names.iter().enumerate() {
         let check = Command::new(BIN)
             .args(["order", "check"])
             .arg(file)
             .output()
             .expect("runs");
-        let listed = String::from_utf8(check.stdout).expect("utf-8");
+        let all = String::from_utf8(check.stdout).expect("utf-8");
+        // Keys of no field are warnings: the platform ignores them, so they neither make the
+        // file wrong nor are in its 13004.
+        let (warnings, listed): (Vec<&str>, Vec<&str>) =
+            all.lines().partition(|l| l.contains(": warning: "));
+        for w in &warnings {
+            assert!(
+                w.ends_with(": not a field of the interface; kept and sent as is"),
+                "{w}"
+            );
+        }
+        let listed = listed.join("\n");
         let body = std::fs::read(file).expect("file");
         let answer: Value = http
             .post(format!("{base}/order/api/order/v1/licenseOrder/batchOrder"))
@@ -961,4 +972,32 @@ fn from_sheet_reads_the_sheet_named() {
     assert_eq!(missing.status.code(), Some(2));
     let err = String::from_utf8(missing.stderr).expect("utf-8");
     assert!(err.contains("Notes") && err.contains("Batch"), "{err}");
+}
+
+/// Keys the interface does not define are warnings at their place, and leave the exit code 0:
+/// the platform ignores them (`order_check_and_the_platform_agree_on_the_same_files`).
+#[test]
+fn order_check_warns_of_keys_of_no_field() {
+    let file = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/orders/unknown-keys.json");
+    let out = Command::new(BIN)
+        .args(["order", "check"])
+        .arg(&file)
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(0));
+    let listed = String::from_utf8(out.stdout).expect("utf-8");
+    let kept = "not a field of the interface; kept and sent as is";
+    let name = file.display();
+    assert_eq!(
+        listed.lines().collect::<Vec<_>>(),
+        [
+            format!("{name}:4:20: warning: crmExportedBy: {kept}"),
+            format!("{name}:11:17: warning: orderList[0].remark: {kept}"),
+            format!("{name}:18:105: warning: orderList[0].assets[0].products[0].remark: {kept}"),
+            format!(
+                "{name}:25:75: warning: orderList[0].assets[0].merchandises[0].children[0].colour: {kept}"
+            ),
+        ]
+    );
 }
