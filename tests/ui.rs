@@ -2198,3 +2198,31 @@ fn composer_imports_a_spreadsheet_and_writes_the_template() {
         .expect("a sheet");
     assert_eq!(sheeted.batch.order_list.len(), 3);
 }
+
+/// A file with keys the interface does not define opens with each listed as a warning; the
+/// batch has no problem, so it can be sent (with the keys, which the platform ignores).
+#[test]
+fn keys_of_no_field_are_listed_and_do_not_block_a_send() {
+    use egui_kittest::kittest::NodeT as _;
+    let dir = tempfile::tempdir().expect("dir");
+    let file = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/orders/unknown-keys.json");
+    let mut harness = app(dir.path(), Lang::En);
+    harness.run_ok();
+    open_composer(&mut harness);
+    type_into(&mut harness, "File", &file.display().to_string());
+    click(&mut harness, "Import");
+    let kept = "not a field of the interface; kept and sent as is.";
+    settle(&mut harness, |h| {
+        h.query_by_label(&format!("Order 1 › remark: {kept}"))
+            .is_some()
+    });
+    harness.get_by_label(&format!("crmExportedBy: {kept}"));
+    harness.get_by_label_contains(&format!("› colour: {kept}"));
+    assert!(
+        !harness
+            .get_by_label("Submit batch")
+            .accesskit_node()
+            .is_disabled()
+    );
+}

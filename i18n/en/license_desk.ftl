@@ -506,6 +506,8 @@ date-month-title = { $month ->
 ## Problems the shared validation finds, under their field
 order = Order
 problem-at = { $path }: { $problem }
+unknown-key = { $at }: not a field of the interface; kept and sent as is.
+more-unknown-keys = … and { $n } more keys that are not fields of the interface.
 problem-on-line = { $problem }, line { $line }
 problem-required-for = required in a { $op } order
 problem-customer-id = required when the channel customer id is empty

@@ -428,6 +428,8 @@ date-month-title = { $year }年{ $month }月
 ## 校验发现的问题，显示在对应字段下
 order = 订单
 problem-at = { $path }：{ $problem }
+unknown-key = { $at }：不是接口定义的字段；原样保留并发送。
+more-unknown-keys = …… 另有 { $n } 个不是接口字段的键。
 problem-on-line = { $problem }第 { $line } 行
 problem-required-for = { $op }订单必填
 problem-customer-id = 渠道客户编号为空时必填
