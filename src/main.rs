@@ -341,8 +341,8 @@ fn app_quota(data: Option<PathBuf>, app_key: &str, quota: &QuotaArgs) -> Result<
 }
 
 /// Every problem of an order file, shape and rules together, in the file's order, each as
-/// `FILE:LINE:COLUMN: path: message`. Exit 4 when there are any or the file is not JSON or
-/// not an object; 1 when it cannot be read.
+/// `FILE:LINE:COLUMN: path: message`. Exit 1 when there are any; 2 when the file cannot be
+/// read, is not JSON or not an object.
 fn order_check(file: &std::path::Path) -> ExitCode {
     use license_desk::wire::open::{Locator, open_batch_file};
     let name = file.display();
@@ -350,7 +350,7 @@ fn order_check(file: &std::path::Path) -> ExitCode {
         Ok(bytes) => bytes,
         Err(e) => {
             eprintln!("{e}");
-            return ExitCode::from(output::FAILED);
+            return ExitCode::from(output::NOT_A_BATCH);
         }
     };
     let batch = match open_batch_file(&bytes) {
@@ -358,15 +358,27 @@ fn order_check(file: &std::path::Path) -> ExitCode {
         Err(e) => {
             let (line, column) = e.at();
             eprintln!("{name}:{line}:{column}: {}", e.what());
-            return ExitCode::from(output::PROBLEMS);
+            return ExitCode::from(output::NOT_A_BATCH);
         }
     };
     let problems = license_desk::wire::validate::batch_order(&batch);
     let locator = Locator::new(&bytes);
     let mut placed: Vec<_> = problems
         .iter()
-        .map(|p| (locator.locate(&p.path), p))
+        .map(|p| (locator.locate(&p.path), p.to_string()))
         .collect();
+    // Keys of no field: warnings, since the platform ignores them; they do not change the
+    // exit code.
+    placed.extend(
+        license_desk::wire::validate::unknown_keys(&batch)
+            .into_iter()
+            .map(|u| {
+                (
+                    locator.locate_key(&u.at, Some(&u.key)),
+                    format!("warning: {u}"),
+                )
+            }),
+    );
     placed.sort_by_key(|(at, _)| *at);
     let mut out = std::io::stdout().lock();
     for ((line, column), problem) in placed {
@@ -389,14 +401,14 @@ fn order_from_sheet(file: &std::path::Path, sheet: Option<&str>) -> ExitCode {
         Ok(sheeted) => sheeted,
         Err(e) => {
             eprintln!("{}: {e}", file.display());
-            return ExitCode::from(output::FAILED);
+            return ExitCode::from(output::NOT_A_BATCH);
         }
     };
     let json = match license_desk::wire::open::batch_to_json(&sheeted.batch, true) {
         Ok(json) => json,
         Err(e) => {
             eprintln!("{}: {e}", file.display());
-            return ExitCode::from(output::FAILED);
+            return ExitCode::from(output::NOT_A_BATCH);
         }
     };
     println!("{json}");
@@ -408,10 +420,13 @@ fn order_from_sheet(file: &std::path::Path, sheet: Option<&str>) -> ExitCode {
             "{header}: not a column of the order sheet; its cells were not read"
         );
     }
+    for misplaced in &sheeted.misplaced {
+        let _ = writeln!(err, "{misplaced}");
+    }
     for problem in &problems {
         let _ = writeln!(err, "{}: {problem}", sheeted.place_of(&problem.path));
     }
-    if problems.is_empty() && sheeted.unknown_headers.is_empty() {
+    if problems.is_empty() && sheeted.unknown_headers.is_empty() && sheeted.misplaced.is_empty() {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(output::PROBLEMS)

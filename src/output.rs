@@ -18,9 +18,12 @@ pub const FAILED: u8 = 1;
 pub const USAGE: u8 = 2;
 /// The platform answered with a refusal (its code and message on standard error).
 pub const REFUSED: u8 = 3;
-/// The input has problems: `order check` and `order from-sheet` list them, or the file is not
-/// a batch order at all.
-pub const PROBLEMS: u8 = 4;
+/// `order check` and `order from-sheet` answer as compilers and linters do (issue 16 fixed
+/// them so): 1 when the file has problems, all listed ...
+pub const PROBLEMS: u8 = 1;
+/// ... and 2 when it is not a batch order at all (not JSON, not an object, not a readable
+/// sheet) or cannot be read.
+pub const NOT_A_BATCH: u8 = 2;
 /// Nothing was sent: a destructive action on a production profile needs `--yes`.
 pub const NEEDS_YES: u8 = 5;
 

@@ -2147,6 +2147,9 @@ fn browse_falls_back_to_the_window_s_own_browser() {
     )
     .expect("copy");
     std::fs::write(folder.join("notes.txt"), "not an order").expect("file");
+    for sheet in ["macros.xlsm", "binary.xlsb", "calc.ods", "rows.csv"] {
+        std::fs::write(folder.join(sheet), "").expect("file");
+    }
     let mut harness = app(dir.path(), Lang::En);
     harness.run_ok();
     open_composer(&mut harness);
@@ -2157,8 +2160,11 @@ fn browse_falls_back_to_the_window_s_own_browser() {
             .is_some()
     });
     harness.get_by_label("Open a batch order file");
-    // Only the JSON files are offered.
+    // Only batch files are offered: JSON and every sheet type an import reads.
     assert!(harness.query_by_label_contains("notes.txt").is_none());
+    for sheet in ["macros.xlsm", "binary.xlsb", "calc.ods", "rows.csv"] {
+        harness.get_by_label(sheet);
+    }
     click(&mut harness, "five.json");
     assert_eq!(
         harness.get_by_label("File:").value().as_deref(),
@@ -2195,6 +2201,8 @@ fn composer_imports_a_spreadsheet_and_writes_the_template() {
         harness.get_by_label(&format!("problems-en.xlsx: Orders!{cell}"));
     }
 
+    std::fs::write(dir.path().join("last-year.xlsx"), "").expect("file");
+    std::fs::write(dir.path().join("batch.json"), "{}").expect("file");
     type_into(&mut harness, "File", &format!("{}/", dir.path().display()));
     click(&mut harness, "Sheet template…");
     settle(&mut harness, |h| h.query_by_label("File:").is_some());
@@ -2202,6 +2210,9 @@ fn composer_imports_a_spreadsheet_and_writes_the_template() {
         harness.get_by_label("File:").value().as_deref(),
         Some("order-template.xlsx")
     );
+    // The template's browser lists workbooks, not JSON batches.
+    harness.get_by_label("last-year.xlsx");
+    assert!(harness.query_by_label("batch.json").is_none());
     click(&mut harness, "Save");
     let template = dir.path().join("order-template.xlsx");
     settle(&mut harness, |_| template.exists());
@@ -2479,4 +2490,32 @@ fn a_customer_picked_from_the_directory_fills_every_field() {
     ] {
         assert_eq!(order[field], value, "{field} in {order}");
     }
+}
+
+/// A file with keys the interface does not define opens with each listed as a warning; the
+/// batch has no problem, so it can be sent (with the keys, which the platform ignores).
+#[test]
+fn keys_of_no_field_are_listed_and_do_not_block_a_send() {
+    use egui_kittest::kittest::NodeT as _;
+    let dir = tempfile::tempdir().expect("dir");
+    let file = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/orders/unknown-keys.json");
+    let mut harness = app(dir.path(), Lang::En);
+    harness.run_ok();
+    open_composer(&mut harness);
+    type_into(&mut harness, "File", &file.display().to_string());
+    click(&mut harness, "Import");
+    let kept = "not a field of the interface; kept and sent as is.";
+    settle(&mut harness, |h| {
+        h.query_by_label(&format!("Order 1 › remark: {kept}"))
+            .is_some()
+    });
+    harness.get_by_label(&format!("crmExportedBy: {kept}"));
+    harness.get_by_label_contains(&format!("› colour: {kept}"));
+    assert!(
+        !harness
+            .get_by_label("Submit batch")
+            .accesskit_node()
+            .is_disabled()
+    );
 }

@@ -48,6 +48,8 @@ pub struct Opened {
     pub batch: BatchOrderRequest,
     /// A spreadsheet's headers that name no column (`Orders!K1: Colour`).
     pub unread_columns: Vec<String>,
+    /// A spreadsheet's packages whose parent number placed them nowhere (kept at the top).
+    pub misplaced: Vec<super::sheet::build::Misplaced>,
     /// Where each problem of the batch (by its path) is in the file.
     pub places: Vec<(String, FilePlace)>,
 }
@@ -73,6 +75,7 @@ pub fn read_batch_or_sheet(path: &Path, progress: &Progress) -> Result<Option<Op
         return Ok(Some(Opened {
             batch: sheeted.batch,
             unread_columns: sheeted.unknown_headers,
+            misplaced: sheeted.misplaced,
             places,
         }));
     }
@@ -101,6 +104,7 @@ pub fn read_batch_or_sheet(path: &Path, progress: &Progress) -> Result<Option<Op
     Ok(Some(Opened {
         batch,
         unread_columns: Vec::new(),
+        misplaced: Vec::new(),
         places,
     }))
 }
@@ -132,6 +136,7 @@ pub fn import_file(
         name,
         batch: Box::new(opened.batch),
         unread_columns: opened.unread_columns,
+        misplaced: opened.misplaced,
         places: opened.places,
     })
 }
@@ -193,9 +198,29 @@ pub fn write_bytes(path: &Path, bytes: &[u8]) -> Result<(), CoreError> {
     write_atomic(path, bytes).map_err(|e| CoreError::File(format!("{}: {e}", path.display())))
 }
 
+/// The file types of each purpose, as the OS dialog filters them and the window's own browser
+/// lists them: a batch opens from JSON or any sheet calamine reads; it is exported as JSON; the
+/// template is an `.xlsx` workbook.
+pub const OPEN_TYPES: &[&str] = &["json", "xlsx", "xlsm", "xls", "xlsb", "ods", "csv"];
+pub const EXPORT_TYPES: &[&str] = &["json"];
+pub const TEMPLATE_TYPES: &[&str] = &["xlsx"];
+/// A catalog is written as JSON or as a workbook.
+pub const CATALOG_TYPES: &[&str] = &["json", "xlsx"];
+
+/// Where xdg-desktop-portal looks for its backends' `.portal` files unless told otherwise.
+const PORTALS_DIR: &str = "/usr/share/xdg-desktop-portal/portals";
+
+/// The portal interface a backend must implement for rfd's dialogs to open.
+const FILE_CHOOSER: &str = "org.freedesktop.impl.portal.FileChooser";
+
+/// An OS dialog returning nothing sooner than this was never shown: no person cancels that
+/// fast, and a portal without a file chooser answers at once.
+pub const NO_DIALOG_WITHIN: std::time::Duration = std::time::Duration::from_millis(300);
+
 /// Whether an OS file dialog can answer. Windows and macOS always have one; on Linux rfd asks
-/// the XDG portal, then runs zenity: with neither installed (or no session bus for the portal)
-/// nothing would open, and the window offers its own instead.
+/// the XDG portal, then runs zenity: with neither able to show one (no portal on the session
+/// bus, or no backend of it with a file chooser; no zenity), nothing would open, and the
+/// window offers its own instead.
 pub fn os_dialog_present() -> bool {
     if !cfg!(target_os = "linux") {
         return true;
@@ -204,14 +229,49 @@ pub fn os_dialog_present() -> bool {
         std::env::var_os("PATH")
             .is_some_and(|paths| std::env::split_paths(&paths).any(|dir| dir.join(name).is_file()))
     };
+    let portals = std::env::var_os("XDG_DESKTOP_PORTAL_DIR")
+        .map_or_else(|| PathBuf::from(PORTALS_DIR), PathBuf::from);
     let portal = std::env::var_os("DBUS_SESSION_BUS_ADDRESS").is_some()
         && [
             "/usr/libexec/xdg-desktop-portal",
             "/usr/lib/xdg-desktop-portal",
         ]
         .iter()
-        .any(|p| Path::new(p).is_file());
+        .any(|p| Path::new(p).is_file())
+        && file_chooser_in(&portals);
     portal || on_path("zenity")
+}
+
+/// What an OS dialog's answer after `took` means: nothing, at once, is no dialog shown (a
+/// portal whose backend failed), not the user cancelling.
+pub fn dialog_answer(picked: Option<PathBuf>, took: std::time::Duration) -> Outcome {
+    if picked.is_none() && took < NO_DIALOG_WITHIN {
+        return Outcome::NoFileDialog {
+            closed_at_once: true,
+        };
+    }
+    Outcome::Picked(picked)
+}
+
+/// Whether a backend described in `dir` (its `*.portal` files) implements the file chooser:
+/// the portal itself is installed with no backend, or with one that has none (as
+/// xdg-desktop-portal-wlr), and then answers every dialog with nothing at once.
+pub fn file_chooser_in(dir: &Path) -> bool {
+    let Ok(list) = std::fs::read_dir(dir) else {
+        return false;
+    };
+    list.flatten()
+        .map(|entry| entry.path())
+        .filter(|path| path.extension().is_some_and(|e| e == "portal"))
+        .filter_map(|path| std::fs::read_to_string(path).ok())
+        .any(|text| {
+            text.lines().any(|line| {
+                line.trim()
+                    .strip_prefix("Interfaces")
+                    .and_then(|rest| rest.trim_start().strip_prefix('='))
+                    .is_some_and(|list| list.split(';').any(|i| i.trim() == FILE_CHOOSER))
+            })
+        })
 }
 
 /// The OS's open or save dialog. None when the user cancels or there is no dialog service (a
@@ -223,16 +283,16 @@ pub async fn pick_file(save: bool, suggested: Option<String>) -> Option<PathBuf>
         .as_deref()
         .is_some_and(|s| s.starts_with("catalog"));
     let dialog = if template {
-        rfd::AsyncFileDialog::new().add_filter("Excel", &["xlsx"])
+        rfd::AsyncFileDialog::new().add_filter("Excel", TEMPLATE_TYPES)
     } else if save && catalog {
         rfd::AsyncFileDialog::new()
-            .add_filter("JSON", &["json"])
-            .add_filter("Excel", &["xlsx"])
+            .add_filter("JSON", EXPORT_TYPES)
+            .add_filter("Excel", TEMPLATE_TYPES)
     } else if save {
-        rfd::AsyncFileDialog::new().add_filter("JSON", &["json"])
+        rfd::AsyncFileDialog::new().add_filter("JSON", EXPORT_TYPES)
     } else {
         rfd::AsyncFileDialog::new()
-            .add_filter("JSON, Excel, CSV", &["json", "xlsx", "xls", "csv"])
+            .add_filter("JSON, Excel, OpenDocument, CSV", OPEN_TYPES)
             .add_filter("JSON", &["json"])
     };
     let handle = if save {
@@ -244,6 +304,60 @@ pub async fn pick_file(save: bool, suggested: Option<String>) -> Option<PathBuf>
         dialog.pick_file().await
     };
     handle.map(|h| h.path().to_owned())
+}
+
+#[cfg(test)]
+mod dialog_tests {
+    use std::path::PathBuf;
+    use std::time::Duration;
+
+    use super::{dialog_answer, file_chooser_in};
+    use crate::core::Outcome;
+
+    /// Nothing within 300 ms is no dialog; nothing later is a cancel; a file is a file.
+    #[test]
+    fn an_empty_answer_at_once_is_no_dialog() {
+        let at_once = dialog_answer(None, Duration::from_millis(40));
+        assert!(matches!(
+            at_once,
+            Outcome::NoFileDialog {
+                closed_at_once: true
+            }
+        ));
+        let cancelled = dialog_answer(None, Duration::from_secs(4));
+        assert!(matches!(cancelled, Outcome::Picked(None)));
+        let path = PathBuf::from("/tmp/batch.json");
+        let chosen = dialog_answer(Some(path.clone()), Duration::from_millis(40));
+        assert!(matches!(chosen, Outcome::Picked(Some(p)) if p == path));
+    }
+
+    /// Only a backend that lists the file chooser among its interfaces counts; a missing
+    /// folder, other files and other interfaces do not.
+    #[test]
+    fn a_portal_counts_only_with_a_file_chooser_backend() {
+        let dir = tempfile::tempdir().expect("dir");
+        assert!(!file_chooser_in(&dir.path().join("absent")));
+        let write = |name: &str, text: &str| {
+            std::fs::write(dir.path().join(name), text).expect("write");
+        };
+        write(
+            "wlr.portal",
+            "[portal]\nDBusName=org.freedesktop.impl.portal.desktop.wlr\n\
+             Interfaces=org.freedesktop.impl.portal.Screenshot;org.freedesktop.impl.portal.ScreenCast;\n",
+        );
+        write(
+            "notes.txt",
+            "Interfaces=org.freedesktop.impl.portal.FileChooser;\n",
+        );
+        assert!(!file_chooser_in(dir.path()));
+        write(
+            "gtk.portal",
+            "[portal]\nDBusName=org.freedesktop.impl.portal.desktop.gtk\n\
+             Interfaces = org.freedesktop.impl.portal.FileChooser;org.freedesktop.impl.portal.AppChooser;\n\
+             UseIn=gnome\n",
+        );
+        assert!(file_chooser_in(dir.path()));
+    }
 }
 
 #[cfg(test)]

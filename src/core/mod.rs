@@ -277,14 +277,19 @@ pub enum Outcome {
     Draft(Draft),
     Drafts(Vec<DraftSummary>),
     Picked(Option<PathBuf>),
-    /// No OS file dialog is there to answer: the window shows its own.
-    NoFileDialog,
+    /// No OS file dialog is there to answer, or one closed at once without showing: the window
+    /// shows its own.
+    NoFileDialog {
+        closed_at_once: bool,
+    },
     Imported {
         draft_id: i64,
         name: String,
         batch: Box<BatchOrderRequest>,
         /// A spreadsheet's headers that name no column (`Orders!K1: Colour`): not read.
         unread_columns: Vec<String>,
+        /// A spreadsheet's packages whose parent number placed them nowhere (kept at the top).
+        misplaced: Vec<sheet::build::Misplaced>,
         /// Where each problem of the batch (by its path) is in the file.
         places: Vec<(String, files::FilePlace)>,
     },

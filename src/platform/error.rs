@@ -6,8 +6,9 @@ use std::fmt::Display;
 use crate::wire::envelope::{SYSTEM, VALIDATION};
 use crate::wire::validate::Problem;
 
-/// Problems listed in full in `cause`; the rest are counted.
-const PROBLEMS_IN_CAUSE: usize = 20;
+/// Problems listed in full in `cause`; the rest are counted. A hundred keeps the answer of a
+/// batch with thousands of problems small while a person fixing a file by hand sees them all.
+const PROBLEMS_IN_CAUSE: usize = 100;
 
 #[derive(Debug, thiserror::Error)]
 pub enum OpError {

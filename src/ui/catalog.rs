@@ -15,6 +15,7 @@ use super::i18n::{Lang, Text, t, tr};
 use super::labels::field_label;
 use super::outbox::Outbox;
 use crate::core::catalog::{CatalogEdit, CatalogItem, CatalogView, DirectoryEntry, Known};
+use crate::core::files::{CATALOG_TYPES, OPEN_TYPES};
 use crate::core::wire::{MerchandiseEntry, ProductEntry};
 use crate::core::{Command, Event, Latest, Outcome, Profile};
 
@@ -93,7 +94,7 @@ impl CatalogScreen {
         if self.file.pick_call.accept(event) {
             match &event.result {
                 Ok(Outcome::Picked(Some(path))) => self.file.chosen = Some(path.clone()),
-                Ok(Outcome::NoFileDialog) => self.file.no_os_dialog = true,
+                Ok(Outcome::NoFileDialog { .. }) => self.file.no_os_dialog = true,
                 _ => {}
             }
             return Some(Text::Browse);
@@ -243,7 +244,8 @@ impl CatalogScreen {
             } else {
                 (tr!(lang, "catalog-browser-open"), None)
             };
-            let browser = FileBrowser::new(save, &self.file.path, suggested).titled(title);
+            let types = if save { CATALOG_TYPES } else { OPEN_TYPES };
+            let browser = FileBrowser::new(save, types, &self.file.path, suggested).titled(title);
             self.file.browser = Some(browser);
         }
         if let Some(browser) = &mut self.file.browser {

@@ -1,5 +1,6 @@
 //! The window's own file browser, for a desktop where no OS file dialog answers (no XDG portal,
-//! no zenity): a folder field, its subfolders and batch files (JSON; spreadsheets to open), a file name, in the UI's
+//! no zenity): a folder field, its subfolders and the files of the dialog's purpose (a batch
+//! or a sheet to open, JSON to export, a workbook for the template), a file name, in the UI's
 //! language. Small on purpose: the OS dialog is the one to use wherever there is one.
 
 use std::path::{Path, PathBuf};
@@ -10,6 +11,8 @@ use super::i18n::{Lang, Text, t, tr};
 
 pub struct FileBrowser {
     save: bool,
+    /// The extensions of the files listed (the folders are always).
+    types: &'static [&'static str],
     folder: PathBuf,
     /// The folder as typed in its field.
     folder_text: String,
@@ -30,8 +33,13 @@ pub enum Browsed {
 
 impl FileBrowser {
     /// A browser on the folder of `typed` (the file field's path) when there is one, else the
-    /// user's home; a save starts with `suggested` as the name.
-    pub fn new(save: bool, typed: &str, suggested: Option<String>) -> Self {
+    /// user's home, listing the files of `types`; a save starts with `suggested` as the name.
+    pub fn new(
+        save: bool,
+        types: &'static [&'static str],
+        typed: &str,
+        suggested: Option<String>,
+    ) -> Self {
         let typed = Path::new(typed.trim());
         let folder = if typed.is_dir() {
             Some(typed)
@@ -43,6 +51,7 @@ impl FileBrowser {
         .unwrap_or_default();
         let mut browser = Self {
             save,
+            types,
             folder: PathBuf::new(),
             folder_text: String::new(),
             name: suggested.unwrap_or_default(),
@@ -70,18 +79,10 @@ impl FileBrowser {
                     let path = entry.path();
                     let name = entry.file_name().to_string_lossy().into_owned();
                     let is_dir = path.is_dir();
-                    // Batches: JSON, and for opening, spreadsheets too; a workbook is listed for a
-                    // save as well (the template, a catalog), so that it is seen before it is
-                    // written over.
-                    let kinds: &[&str] = if self.save {
-                        &["json", "xlsx"]
-                    } else {
-                        &["json", "xlsx", "xls", "csv"]
-                    };
                     let wanted = path
                         .extension()
                         .and_then(|e| e.to_str())
-                        .is_some_and(|e| kinds.iter().any(|k| e.eq_ignore_ascii_case(k)));
+                        .is_some_and(|e| self.types.iter().any(|k| e.eq_ignore_ascii_case(k)));
                     if !name.starts_with('.') && (is_dir || wanted) {
                         self.entries.push((name, is_dir));
                     }

@@ -145,20 +145,29 @@ impl<'a> Locator<'a> {
     /// Line and column (1-based, the column in characters) of `path`'s value when the file has
     /// it, else of the nearest object or list above it.
     pub fn locate(&self, path: &FieldPath) -> (usize, usize) {
+        self.locate_key(path, None)
+    }
+
+    /// As [`Self::locate`], for the value of `key` of the object at `path` when there is one: a
+    /// key of no field of the interface, which a [`FieldPath`] cannot name.
+    pub fn locate_key(&self, path: &FieldPath, key: Option<&str>) -> (usize, usize) {
         let Some(mut at) = self.ast.as_ref() else {
             return (1, 1);
         };
         for seg in &path.0 {
             let Some(prop) = at.as_object().and_then(|o| o.get(seg.name())) else {
-                break;
+                return self.line_column(at.start());
             };
             at = &prop.value;
             if let Seg::Item(_, i) = seg {
                 match at.as_array().and_then(|a| a.elements.get(*i)) {
                     Some(item) => at = item,
-                    None => break,
+                    None => return self.line_column(at.start()),
                 }
             }
+        }
+        if let Some(prop) = key.and_then(|k| at.as_object()?.get(k)) {
+            at = &prop.value;
         }
         self.line_column(at.start())
     }
@@ -213,6 +222,16 @@ fn open_node<T: Node>(mut obj: Map<String, Value>, source: Source) -> T {
     }
     let fields = fields_of::<T>();
     let mut raw = Raw::default();
+    // Keys of no field are kept aside: serde would drop them without a word.
+    if obj.keys().any(|k| !fields.contains(&k.as_str())) {
+        let (known, unknown): (Map<String, Value>, Map<String, Value>) = obj
+            .into_iter()
+            .partition(|(k, _)| fields.contains(&k.as_str()));
+        obj = known;
+        for (key, v) in unknown {
+            raw.insert_unknown(key, v);
+        }
+    }
     let mut value = Value::Object(obj);
     let mut node = loop {
         let error = match serde_path_to_error::deserialize::<_, T>(&value) {
@@ -289,6 +308,9 @@ fn write_back<T: Node>(node: &T, obj: &mut Map<String, Value>) {
     node.write_children(obj);
     for (field, (value, _)) in node.raw().iter() {
         obj.insert(field.to_owned(), value.clone());
+    }
+    for (key, value) in node.raw().unknown() {
+        obj.insert(key.to_owned(), value.clone());
     }
 }
 
@@ -387,6 +409,7 @@ mod tests {
             "valid-purchase.json",
             "three-problems.json",
             "cloud-delete-without-source.json",
+            "unknown-keys.json",
         ] {
             let bytes = fixture(name);
             let batch = open_batch(&bytes).expect("opens");
@@ -437,6 +460,34 @@ mod tests {
             nested.raw.get("limitConcurrent").map(|r| &r.0),
             Some(&json!("two"))
         );
+    }
+
+    /// Keys the interface does not define are kept at their node, listed (not as problems),
+    /// and the rest of the node is read.
+    #[test]
+    fn keys_of_no_field_are_kept_and_listed() {
+        let batch = open_batch(&fixture("unknown-keys.json")).expect("opens");
+        let order = &batch.order_list[0];
+        assert_eq!(
+            order.raw.unknown().collect::<Vec<_>>(),
+            [("remark", &json!("x"))]
+        );
+        assert_eq!(order.channel_customer_id.as_deref(), Some("V-0007"));
+        let listed: Vec<String> = crate::wire::validate::unknown_keys(&batch)
+            .iter()
+            .map(ToString::to_string)
+            .collect();
+        let kept = "not a field of the interface; kept and sent as is";
+        assert_eq!(
+            listed,
+            [
+                format!("crmExportedBy: {kept}"),
+                format!("orderList[0].remark: {kept}"),
+                format!("orderList[0].assets[0].products[0].remark: {kept}"),
+                format!("orderList[0].assets[0].merchandises[0].children[0].colour: {kept}"),
+            ]
+        );
+        assert!(crate::wire::validate::batch_order(&batch).is_empty());
     }
 
     #[test]

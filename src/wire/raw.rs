@@ -9,29 +9,46 @@ use serde_json::Value;
 use super::validate::{Expected, ProblemKind};
 
 /// The fields of one node held verbatim, by the interface's name, each with why it could not
-/// be taken. Not part of the wire shape: [`super::open`] fills it and writes it back.
+/// be taken; and the keys the interface does not define, with their values. Not part of the
+/// wire shape: [`super::open`] fills it and writes it back.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct Raw(BTreeMap<&'static str, (Value, ProblemKind)>);
+pub struct Raw {
+    held: BTreeMap<&'static str, (Value, ProblemKind)>,
+    /// Keys of no field of the interface (a CRM's own `remark`): kept so that a file opens
+    /// and is written back whole, and sent as they are (the platform ignores them).
+    unknown: BTreeMap<String, Value>,
+}
 
 impl Raw {
     pub fn get(&self, field: &str) -> Option<&(Value, ProblemKind)> {
-        self.0.get(field)
+        self.held.get(field)
     }
 
     pub fn insert(&mut self, field: &'static str, value: Value, kind: ProblemKind) {
-        self.0.insert(field, (value, kind));
+        self.held.insert(field, (value, kind));
     }
 
     pub fn remove(&mut self, field: &str) -> Option<(Value, ProblemKind)> {
-        self.0.remove(field)
+        self.held.remove(field)
     }
 
+    /// Whether the node holds nothing verbatim, neither a field's value nor an unknown key.
     pub fn is_empty(&self) -> bool {
-        self.0.is_empty()
+        self.held.is_empty() && self.unknown.is_empty()
     }
 
+    /// The fields held verbatim, with why.
     pub fn iter(&self) -> impl Iterator<Item = (&'static str, &(Value, ProblemKind))> {
-        self.0.iter().map(|(k, v)| (*k, v))
+        self.held.iter().map(|(k, v)| (*k, v))
+    }
+
+    pub fn insert_unknown(&mut self, key: String, value: Value) {
+        self.unknown.insert(key, value);
+    }
+
+    /// The keys of no field of the interface, with their values.
+    pub fn unknown(&self) -> impl Iterator<Item = (&str, &Value)> {
+        self.unknown.iter().map(|(k, v)| (k.as_str(), v))
     }
 }
 

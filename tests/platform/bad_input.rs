@@ -561,3 +561,33 @@ async fn storage_failure_is_500_and_writes_nothing() {
     assert_eq!(p.count("assets"), 1);
     assert_eq!(p.count("products"), 1);
 }
+
+/// A batch of 130 orders, each with a license type the interface does not list: the message
+/// names the first, the cause counts all 130, lists the first 100 in order, and counts the rest.
+#[tokio::test]
+async fn a_batch_with_more_than_a_hundred_problems_lists_a_hundred_and_counts_the_rest() {
+    let p = Platform::start().await;
+    let before = written(&p);
+    let orders = (0..130)
+        .map(|i| {
+            let asset = format!("A-{i}");
+            new_buy(i + 1, "C-1", &format!("kind_{i}"), &asset, &["p1"])
+        })
+        .collect();
+    let r = p.batch(batch_of("too-many-problems", orders)).await;
+    let problem = |i: usize| {
+        format!(
+            "orderList[{i}].licenseType: kind_{i} is not a value the interface lists for this field"
+        )
+    };
+    r.assert_13004(&problem(0));
+    let cause = r.body["cause"].as_str().expect("cause");
+    let listed: Vec<String> = (0..100).map(problem).collect();
+    let expected = format!(
+        "parameter validation failed, 130 problems: {}; and 30 more",
+        listed.join("; ")
+    );
+    assert_eq!(cause, expected);
+    assert!(!cause.contains(&problem(100)), "{cause}");
+    assert_eq!(written(&p), before);
+}

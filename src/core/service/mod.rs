@@ -441,11 +441,13 @@ impl Service {
                 if self.file_dialog == super::FileDialogChoice::InWindow
                     || !super::files::os_dialog_present()
                 {
-                    return Ok(Outcome::NoFileDialog);
+                    return Ok(Outcome::NoFileDialog {
+                        closed_at_once: false,
+                    });
                 }
-                Ok(Outcome::Picked(
-                    super::files::pick_file(save, suggested).await,
-                ))
+                let asked = std::time::Instant::now();
+                let picked = super::files::pick_file(save, suggested).await;
+                Ok(super::files::dialog_answer(picked, asked.elapsed()))
             }
             Command::ImportOrderFile { path, progress } => {
                 let drafts = Arc::clone(&self.drafts);

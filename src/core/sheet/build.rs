@@ -23,6 +23,53 @@ pub struct Built {
     pub header: Vec<(Level, &'static str, usize)>,
     /// `Orders!K1: Foo`: headers that name no column; their cells are not read.
     pub unknown_headers: Vec<String>,
+    /// Packages whose parent number places them nowhere: kept at the top level of their asset.
+    pub misplaced: Vec<Misplaced>,
+}
+
+/// A package its parent number could not place under another package of its asset.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Misplaced {
+    /// The parent number's cell, `Orders!M3`.
+    pub cell: String,
+    pub package: String,
+    pub parent: String,
+    pub why: MisplacedWhy,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MisplacedWhy {
+    /// No package of the asset has that number.
+    UnknownParent,
+    /// Following the parents leads back to this package.
+    Cycle,
+}
+
+impl std::fmt::Display for Misplaced {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let (cell, package, parent) = (&self.cell, &self.package, &self.parent);
+        match self.why {
+            MisplacedWhy::UnknownParent => write!(
+                f,
+                "{cell}: package {package} names parent package {parent}, which is no package \
+                 of its asset; it is kept at the top level of the asset"
+            ),
+            MisplacedWhy::Cycle => write!(
+                f,
+                "{cell}: package {package} names parent package {parent}, whose parents lead \
+                 back to {package}; the cycle is cut and kept from the top level of the asset"
+            ),
+        }
+    }
+}
+
+/// A misplaced package before its cell is named: the parent number's row and column.
+struct Unplaced {
+    row: usize,
+    col: usize,
+    package: String,
+    parent: String,
+    why: MisplacedWhy,
 }
 
 /// Where a node is: its first row (0-based in the grid) and the cell of each field it got.
@@ -113,6 +160,7 @@ pub fn build(grid: &Grid, progress: &Progress) -> Result<Built, Cancelled> {
         places: HashMap::new(),
         header: Vec::new(),
         unknown_headers: Vec::new(),
+        misplaced: Vec::new(),
     };
     // The header is the first row with anything in it.
     let Some((header_at, header)) = rows.find(|(_, r)| r.iter().any(|c| !c.is_empty())) else {
@@ -162,15 +210,25 @@ pub fn build(grid: &Grid, progress: &Progress) -> Result<Built, Cancelled> {
         add_row(&mut orders[i], &row);
     }
     let mut places = HashMap::new();
+    let mut unplaced = Vec::new();
     let mut obj = emit(batch, String::new(), &mut places);
     let list: Vec<Value> = orders
         .into_iter()
         .enumerate()
-        .map(|(i, o)| emit_order(o, format!("orderList[{i}]"), &mut places))
+        .map(|(i, o)| emit_order(o, format!("orderList[{i}]"), &mut places, &mut unplaced))
         .collect();
     obj.insert("orderList".to_owned(), Value::Array(list));
     built.batch = obj;
     built.places = places;
+    built.misplaced = unplaced
+        .into_iter()
+        .map(|u| Misplaced {
+            cell: grid.cell_name(u.row, u.col),
+            package: u.package,
+            parent: u.parent,
+            why: u.why,
+        })
+        .collect();
     Ok(built)
 }
 
@@ -209,12 +267,12 @@ fn emit(node: NodeB, path: String, places: &mut Places) -> Map<String, Value> {
     node.obj
 }
 
-fn emit_order(o: OrderB, path: String, places: &mut Places) -> Value {
+fn emit_order(o: OrderB, path: String, places: &mut Places, out: &mut Vec<Unplaced>) -> Value {
     let assets = o
         .assets
         .into_iter()
         .enumerate()
-        .map(|(j, a)| emit_asset(a, format!("{path}.assets[{j}]"), places))
+        .map(|(j, a)| emit_asset(a, format!("{path}.assets[{j}]"), places, out))
         .collect();
     let mut obj = emit(o.node, path, places);
     obj.insert("assets".to_owned(), Value::Array(assets));
@@ -229,29 +287,28 @@ fn emit_products(products: Vec<NodeB>, path: &str, places: &mut Places) -> Value
         .collect()
 }
 
-fn emit_asset(a: AssetB, path: String, places: &mut Places) -> Value {
+fn emit_asset(a: AssetB, path: String, places: &mut Places, out: &mut Vec<Unplaced>) -> Value {
     let products = emit_products(a.products, &format!("{path}.products"), places);
-    // A package whose parent is another package of the asset goes under it.
-    let nums: Vec<String> = a.packages.iter().map(package_num).collect();
-    let parent_of = |p: &PackageB| -> Option<usize> {
-        let parent = p.node.obj.get("parentMerchandiseNum")?.as_str()?;
-        nums.iter()
-            .position(|n| n == parent)
-            .filter(|i| nums[*i] != package_num(p))
-    };
-    let parents: Vec<Option<usize>> = a.packages.iter().map(parent_of).collect();
+    let parents = parents_of(&a.packages, out);
     let packages = (!a.packages.is_empty()).then(|| {
         let mut cx = Packages {
             all: a.packages.into_iter().map(Some).collect(),
             parents: &parents,
         };
-        let top: Vec<usize> = (0..parents.len())
-            .filter(|i| parents[*i].is_none())
-            .collect();
-        top.iter()
-            .enumerate()
-            .map(|(m, i)| cx.emit(*i, format!("{path}.merchandises[{m}]"), places, 0))
-            .collect::<Vec<_>>()
+        // The top-level packages with their trees; then what no tree reached (a cycle of
+        // parents), from the top level too, so that no package and none of its products is lost.
+        let mut list = Vec::new();
+        for (i, parent) in parents.iter().enumerate() {
+            if parent.is_none() {
+                list.push(cx.emit(i, format!("{path}.merchandises[{}]", list.len()), places, 0));
+            }
+        }
+        for i in 0..parents.len() {
+            if cx.all[i].is_some() {
+                list.push(cx.emit(i, format!("{path}.merchandises[{}]", list.len()), places, 0));
+            }
+        }
+        list
     });
     let mut obj = emit(a.node, path, places);
     obj.insert("products".to_owned(), products);
@@ -259,6 +316,61 @@ fn emit_asset(a: AssetB, path: String, places: &mut Places) -> Value {
         obj.insert("merchandises".to_owned(), Value::Array(list));
     }
     Value::Object(obj)
+}
+
+/// Each package's parent among the asset's packages, by index. A parent number that names no
+/// package, or whose parents lead back to the package, is told to `out` at its cell.
+fn parents_of(packages: &[PackageB], out: &mut Vec<Unplaced>) -> Vec<Option<usize>> {
+    let nums: Vec<String> = packages.iter().map(package_num).collect();
+    let named: Vec<Option<String>> = packages
+        .iter()
+        .map(|p| {
+            let parent = p.node.obj.get("parentMerchandiseNum")?.as_str()?.trim();
+            (!parent.is_empty()).then(|| parent.to_owned())
+        })
+        .collect();
+    let parents: Vec<Option<usize>> = named
+        .iter()
+        .map(|n| nums.iter().position(|num| Some(num) == n.as_ref()))
+        .collect();
+    for (i, p) in packages.iter().enumerate() {
+        let Some(parent) = &named[i] else {
+            continue;
+        };
+        let why = match parents[i] {
+            None => MisplacedWhy::UnknownParent,
+            Some(_) if leads_back(&parents, i) => MisplacedWhy::Cycle,
+            Some(_) => continue,
+        };
+        let cell = p
+            .node
+            .place
+            .cells
+            .iter()
+            .find(|c| c.0 == "parentMerchandiseNum");
+        let (row, col) = cell.map_or((p.node.place.row, 0), |c| (c.1, c.2));
+        out.push(Unplaced {
+            row,
+            col,
+            package: nums[i].clone(),
+            parent: parent.clone(),
+            why,
+        });
+    }
+    parents
+}
+
+/// Whether following the parents from `i` comes back to `i`.
+fn leads_back(parents: &[Option<usize>], i: usize) -> bool {
+    let mut at = parents[i];
+    for _ in 0..parents.len() {
+        match at {
+            Some(p) if p == i => return true,
+            Some(p) => at = parents[p],
+            None => return false,
+        }
+    }
+    false
 }
 
 fn package_num(p: &PackageB) -> String {
@@ -286,12 +398,13 @@ impl Packages<'_> {
             &format!("{path}.licenseOrderProductList"),
             places,
         );
-        // A cycle of parents stops here; the platform's depth rule says the rest.
+        // Cycles are cut before this; the depth rule of the platform says the rest.
         let children: Vec<Value> = if depth > 32 {
             Vec::new()
         } else {
+            // A package already placed (the start of a cycle) is not placed twice.
             let mine: Vec<usize> = (0..self.parents.len())
-                .filter(|c| self.parents[*c] == Some(i))
+                .filter(|c| self.parents[*c] == Some(i) && self.all[*c].is_some())
                 .collect();
             mine.into_iter()
                 .enumerate()

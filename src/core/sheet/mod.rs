@@ -24,6 +24,8 @@ pub struct Sheeted {
     pub batch: BatchOrderRequest,
     /// `Orders!K1: Foo`: headers that name no column (their cells were not read).
     pub unknown_headers: Vec<String>,
+    /// Packages whose parent number placed them nowhere: kept at their asset's top level.
+    pub misplaced: Vec<build::Misplaced>,
     grid: Grid,
     places: HashMap<String, build::NodePlace>,
     header: Vec<(columns::Level, &'static str, usize)>,
@@ -82,6 +84,7 @@ pub fn read_sheet(
     Ok(Sheeted {
         batch: open_object(built.batch, Source::Sheet),
         unknown_headers: built.unknown_headers,
+        misplaced: built.misplaced,
         grid,
         places: built.places,
         header: built.header,

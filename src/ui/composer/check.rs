@@ -12,6 +12,8 @@ use crate::ui::i18n::{Lang, tr};
 #[derive(Default)]
 pub(super) struct Check {
     pub problems: Vec<Problem>,
+    /// Keys of no field of the interface: kept and sent as is, listed but not problems.
+    pub unknown_keys: Vec<validate::UnknownKey>,
     /// Problems at or below each node.
     pub counts: HashMap<NodeId, usize>,
     needs_check: bool,
@@ -81,6 +83,7 @@ impl Check {
         }
         // Values held verbatim (from a file, or typed and not fitting) are among them.
         self.problems = validate::batch_order(batch);
+        self.unknown_keys = validate::unknown_keys(batch);
         self.counts.clear();
         for p in &self.problems {
             let (mut at, _) = NodeId::of_path(&p.path);

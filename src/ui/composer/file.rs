@@ -7,7 +7,9 @@ use egui::RichText;
 
 use super::super::outbox::Outbox;
 use super::{ComposerScreen, Hints, OpenDraft};
+use crate::core::files;
 use crate::core::progress::{Progress, Stage};
+use crate::core::sheet::build::{Misplaced, MisplacedWhy};
 use crate::core::wire::open::batch_to_json;
 use crate::core::{Command, Event, Latest, Outcome};
 use crate::ui::file_browser::{Browsed, FileBrowser};
@@ -53,8 +55,23 @@ pub(super) struct FileBar {
     browser: Option<FileBrowser>,
     /// No OS file dialog answered: said above the browser.
     no_os_dialog: bool,
+    /// The OS dialog closed at once without showing, rather than there being none.
+    dialog_closed_at_once: bool,
     /// The imported spreadsheet's headers that name no column (their cells were not read).
     unread: Vec<String>,
+    /// The imported spreadsheet's packages its parent numbers placed nowhere.
+    misplaced: Vec<Misplaced>,
+}
+
+impl Picking {
+    /// The file types the dialog is for, as the OS dialog filters them.
+    fn types(self) -> &'static [&'static str] {
+        match self {
+            Self::Import => files::OPEN_TYPES,
+            Self::Export => files::EXPORT_TYPES,
+            Self::Template => files::TEMPLATE_TYPES,
+        }
+    }
 }
 
 /// A file being imported: its stage, a bar when its size is known, and Cancel.
@@ -99,7 +116,10 @@ impl ComposerScreen {
         if self.file.pick_call.accept(event) {
             match &event.result {
                 Ok(Outcome::Picked(Some(path))) => self.picked(path, out),
-                Ok(Outcome::NoFileDialog) => self.file.no_os_dialog = true,
+                Ok(Outcome::NoFileDialog { closed_at_once }) => {
+                    self.file.no_os_dialog = true;
+                    self.file.dialog_closed_at_once = *closed_at_once;
+                }
                 _ => {}
             }
             return Some(Text::Browse);
@@ -111,10 +131,12 @@ impl ComposerScreen {
                     name,
                     batch,
                     unread_columns,
+                    misplaced,
                     places,
                 }) => {
                     self.file.message = None;
                     self.file.unread = std::mem::take(unread_columns);
+                    self.file.misplaced = std::mem::take(misplaced);
                     // The draft is stored already; the current one is saved and stays listed.
                     self.save_now(out);
                     self.open(OpenDraft {
@@ -173,8 +195,14 @@ impl ComposerScreen {
     pub(super) fn browser_ui(&mut self, ctx: &egui::Context, out: &Outbox<'_>, lang: Lang) {
         if std::mem::take(&mut self.file.no_os_dialog) {
             let suggested = self.suggested_name(self.file.picking);
-            let save = self.file.picking != Picking::Import;
-            self.file.browser = Some(FileBrowser::new(save, &self.file.path, suggested));
+            let picking = self.file.picking;
+            let save = picking != Picking::Import;
+            self.file.browser = Some(FileBrowser::new(
+                save,
+                picking.types(),
+                &self.file.path,
+                suggested,
+            ));
         }
         let Some(browser) = &mut self.file.browser else {
             return;
@@ -261,8 +289,33 @@ impl ComposerScreen {
                 tr!(lang, "unread-columns", list = list),
             );
         }
+        for m in &file.misplaced {
+            let (cell, package, parent) = (&m.cell, &m.package, &m.parent);
+            let words = match m.why {
+                MisplacedWhy::UnknownParent => tr!(
+                    lang,
+                    "package-parent-unknown",
+                    cell = cell,
+                    package = package,
+                    parent = parent
+                ),
+                MisplacedWhy::Cycle => tr!(
+                    lang,
+                    "package-parent-cycle",
+                    cell = cell,
+                    package = package,
+                    parent = parent
+                ),
+            };
+            ui.colored_label(ui.visuals().warn_fg_color, words);
+        }
         if file.browser.is_some() {
-            ui.colored_label(ui.visuals().warn_fg_color, tr!(lang, "no-os-file-dialog"));
+            let words = if file.dialog_closed_at_once {
+                tr!(lang, "os-file-dialog-closed-at-once")
+            } else {
+                tr!(lang, "no-os-file-dialog")
+            };
+            ui.colored_label(ui.visuals().warn_fg_color, words);
         }
         match &file.message {
             Some(FileMessage::Exported(path)) => {

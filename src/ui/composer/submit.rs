@@ -9,7 +9,7 @@ use super::ComposerScreen;
 use super::batch::{Summary, summarize};
 use super::node::NodeId;
 use super::preview::Preview;
-use crate::core::wire::validate::{Problem, ProblemKind};
+use crate::core::wire::validate::{Problem, ProblemKind, UnknownKey};
 use crate::core::wire::{BatchOrderRequest, BatchOrderResult};
 use crate::core::{Call, Command, Event, Latest, Outcome, Profile};
 use crate::ui::form::production_guard_ui;
@@ -140,6 +140,7 @@ impl ComposerScreen {
                         n = self.check.problems.len().saturating_sub(MAX_LISTED)
                     ));
                 }
+                unknown_keys_ui(ui, lang, &self.check.unknown_keys);
             });
         if let Some(path) = clicked {
             let (node, rest) = NodeId::of_path(&path);
@@ -147,6 +148,24 @@ impl ComposerScreen {
             self.tree.select(node);
             self.check.focus_field = rest.first().map(|seg| seg.name().to_owned());
         }
+    }
+}
+
+/// Keys of no field of the interface, as warnings: they do not block a send.
+fn unknown_keys_ui(ui: &mut egui::Ui, lang: Lang, keys: &[UnknownKey]) {
+    for u in keys.iter().take(MAX_LISTED) {
+        let at = if u.at.0.is_empty() {
+            u.key.clone()
+        } else {
+            format!("{} › {}", path_words(lang, &u.at.0), u.key)
+        };
+        let words = tr!(lang, "unknown-key", at = at);
+        ui.label(RichText::new(words).color(ui.visuals().warn_fg_color))
+            .on_hover_text(u.to_string());
+    }
+    if keys.len() > MAX_LISTED {
+        let n = keys.len().saturating_sub(MAX_LISTED);
+        ui.label(tr!(lang, "more-unknown-keys", n = n));
     }
 }
 

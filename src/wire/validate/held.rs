@@ -2,7 +2,7 @@
 //! their field): each is listed at its field, in place of what the rules would say of the
 //! field being empty.
 
-use super::problem::{At, Problem};
+use super::problem::{At, FieldPath, Problem};
 use crate::wire::order::{
     AssetEntry, BatchOrderRequest, MerchandiseEntry, OrderEntry, ProductEntry,
 };
@@ -13,7 +13,7 @@ use crate::wire::raw::Raw;
 /// list stays in the tree's order.
 pub fn with_held(batch: &BatchOrderRequest, rules: Vec<Problem>) -> Vec<Problem> {
     let mut held = Vec::new();
-    batch_held(batch, &mut held);
+    batch_held(batch, &mut |at, raw| push_raw(at, raw, &mut held));
     if held.is_empty() {
         return rules;
     }
@@ -36,31 +36,69 @@ pub fn with_held(batch: &BatchOrderRequest, rules: Vec<Problem>) -> Vec<Problem>
     all
 }
 
+/// A key of a node that names no field of the interface: kept, written back, and sent as it
+/// is. Not a problem: the platform ignores such keys, so a batch with one is still ready; the
+/// console and `order check` list it as a warning so that nothing is dropped without a word.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnknownKey {
+    /// The node that has the key.
+    pub at: FieldPath,
+    pub key: String,
+}
+
+impl std::fmt::Display for UnknownKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if !self.at.0.is_empty() {
+            write!(f, "{}.", self.at)?;
+        }
+        write!(
+            f,
+            "{}: not a field of the interface; kept and sent as is",
+            self.key
+        )
+    }
+}
+
+/// Every key of the batch that names no field of the interface, in the tree's order.
+pub fn unknown_keys(batch: &BatchOrderRequest) -> Vec<UnknownKey> {
+    let mut out = Vec::new();
+    batch_held(batch, &mut |at, raw| {
+        out.extend(raw.unknown().map(|(key, _)| UnknownKey {
+            at: at.path(),
+            key: key.to_owned(),
+        }));
+    });
+    out
+}
+
 fn push_raw(at: &At<'_>, raw: &Raw, out: &mut Vec<Problem>) {
     for (field, (_, kind)) in raw.iter() {
         out.push(Problem::new(at.field(field).path(), kind.clone()));
     }
 }
 
-fn batch_held(b: &BatchOrderRequest, out: &mut Vec<Problem>) {
+/// Each node's raw values, with where the node is.
+type Visit<'v> = dyn FnMut(&At<'_>, &Raw) + 'v;
+
+fn batch_held(b: &BatchOrderRequest, out: &mut Visit<'_>) {
     let root = At::ROOT;
-    push_raw(&root, &b.raw, out);
+    out(&root, &b.raw);
     for (i, o) in b.order_list.iter().enumerate() {
         order_held(&root.item("orderList", i), o, out);
     }
 }
 
-fn order_held(at: &At<'_>, o: &OrderEntry, out: &mut Vec<Problem>) {
-    push_raw(at, &o.raw, out);
+fn order_held(at: &At<'_>, o: &OrderEntry, out: &mut Visit<'_>) {
+    out(at, &o.raw);
     for (i, a) in o.assets.iter().enumerate() {
         asset_held(&at.item("assets", i), a, out);
     }
 }
 
-fn asset_held(at: &At<'_>, a: &AssetEntry, out: &mut Vec<Problem>) {
-    push_raw(at, &a.raw, out);
+fn asset_held(at: &At<'_>, a: &AssetEntry, out: &mut Visit<'_>) {
+    out(at, &a.raw);
     for (i, e) in a.asset_extend_list.iter().enumerate() {
-        push_raw(&at.item("assetExtendList", i), &e.raw, out);
+        out(&at.item("assetExtendList", i), &e.raw);
     }
     for (i, p) in a.products.iter().enumerate() {
         product_held(&at.item("products", i), p, out);
@@ -70,15 +108,15 @@ fn asset_held(at: &At<'_>, a: &AssetEntry, out: &mut Vec<Problem>) {
     }
 }
 
-fn product_held(at: &At<'_>, p: &ProductEntry, out: &mut Vec<Problem>) {
-    push_raw(at, &p.raw, out);
+fn product_held(at: &At<'_>, p: &ProductEntry, out: &mut Visit<'_>) {
+    out(at, &p.raw);
     for (i, f) in p.product_features.iter().enumerate() {
-        push_raw(&at.item("productFeatures", i), &f.raw, out);
+        out(&at.item("productFeatures", i), &f.raw);
     }
 }
 
-fn merchandise_held(at: &At<'_>, m: &MerchandiseEntry, out: &mut Vec<Problem>) {
-    push_raw(at, &m.raw, out);
+fn merchandise_held(at: &At<'_>, m: &MerchandiseEntry, out: &mut Visit<'_>) {
+    out(at, &m.raw);
     for (i, c) in m.children.iter().flatten().enumerate() {
         merchandise_held(&at.item("children", i), c, out);
     }

@@ -7,6 +7,7 @@ mod problem;
 
 use std::collections::HashMap;
 
+pub use self::held::{UnknownKey, unknown_keys};
 pub use self::problem::{At, Expected, FieldPath, Item, Limit, Problem, ProblemKind, Seg};
 
 use super::activity::ClaimRequest;
