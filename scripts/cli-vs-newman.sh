@@ -45,12 +45,16 @@ cli=("$bin" call --profile bench shellnums 3)
 python3 - "$work/collection.json" <<'EOF'
 import json, sys
 token = {"name": "token", "event": [{"listen": "test", "script": {"exec": [
+    "pm.test('a token', () => pm.expect(pm.response.code).to.eql(200));",
     "pm.collectionVariables.set('token', pm.response.json().access_token);"]}}],
   "request": {"method": "POST", "url": "{{base}}/v3/api/oauth2/token",
     "auth": {"type": "basic", "basic": [{"key": "username", "value": "{{key}}"},
                                         {"key": "password", "value": "{{secret}}"}]},
     "body": {"mode": "urlencoded", "urlencoded": [{"key": "grant_type", "value": "client_credentials"}]}}}
-call = {"name": "shellnums", "request": {"method": "POST",
+# --bail stops the run (and this script) unless both requests answer as they should.
+call = {"name": "shellnums", "event": [{"listen": "test", "script": {"exec": [
+    "pm.test('three numbers', () => pm.expect(pm.response.json().data.length).to.eql(3));"]}}],
+  "request": {"method": "POST",
     "url": "{{base}}/order/api/order/v1/shellnums?g_nonce={{$guid}}",
     "header": [{"key": "Authorization", "value": "Bearer {{token}}"},
                {"key": "Content-Type", "value": "application/json"}],
