@@ -45,6 +45,9 @@ enum Command {
     /// The catalog of products and packages, and the directories of customers.
     #[command(subcommand)]
     Catalog(catalog_cli::CatalogCommand),
+    /// Print the platform's OpenAPI 3.1 document (JSON), as `serve` publishes it at
+    /// /openapi.json: import it into Postman, Apifox or any OpenAPI tool.
+    Openapi,
 }
 
 #[derive(Subcommand)]
@@ -249,6 +252,10 @@ fn main() -> ExitCode {
         Some(Command::Catalog(command)) => {
             init_logging("warn");
             return catalog_cli::run(command);
+        }
+        Some(Command::Openapi) => {
+            println!("{}", platform::openapi_json());
+            Ok(())
         }
         Some(Command::Order(OrderCommand::Check { file })) => return order_check(&file),
         Some(Command::Order(OrderCommand::FromSheet { file, sheet })) => {
