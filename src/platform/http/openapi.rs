@@ -46,6 +46,9 @@ and its outcome is `resultCode`. Both answer 401 (no, unknown or expired token) 
 application lacks the group's scope) before anything else.",
         license(name = "MIT OR Apache-2.0")
     ),
+    // Tools such as Postman make their base URL variable from the first server.
+    servers((url = "http://127.0.0.1:8610",
+             description = "license-desk serve on its default address; another server: change the base URL")),
     // A query parameter's enum is referred to but, unlike a body's, not collected.
     components(schemas(DefaultFilter)),
     modifiers(&SecuritySchemes),
