@@ -79,9 +79,13 @@ pub enum DefaultFilter {
 #[into_params(parameter_in = Query)]
 pub struct CustomerQuery {
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[param(example = "CRM")]
     pub channel_code: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[param(example = "C-10001")]
     pub channel_customer_id: Option<String>,
+    /// Y: only the default customer; N (or absent): all customers of the enterprise.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[param(example = "N")]
     pub default_customer: Option<DefaultFilter>,
 }

@@ -315,9 +315,10 @@ const BODY_ORDER: [&str; 9] = [
     "claim",
 ];
 
-/// Every operation with a body has an example, and the real platform accepts it.
+/// Every operation with a body has an example, and the real platform accepts it; the reads
+/// with their parameters' examples then find the customer and the asset the examples made.
 #[tokio::test]
-async fn every_example_body_is_accepted_by_the_platform() {
+async fn every_example_is_accepted_and_the_reads_find_what_it_made() {
     let files = tempfile::tempdir().expect("dir");
     let activities = activities_file(files.path());
     let p = Platform::start_with(|c| c.activities = Some(activities)).await;
@@ -353,4 +354,45 @@ async fn every_example_body_is_accepted_by_the_platform() {
             assert_eq!(r.body["data"][0]["status"], 1, "{path}: {}", r.body);
         }
     }
+    // The reads, with their parameters' examples, find what the examples above made.
+    let query = get_example(&p, &doc, "/order/api/order/v1/enterprise/user/query").await;
+    let bound = query.data().as_array().expect("customers");
+    assert!(
+        bound.iter().any(|c| c["channelCustomerId"] == "C-10001"),
+        "{}",
+        query.body
+    );
+    let listing = get_example(
+        &p,
+        &doc,
+        "/order/api/order/v1/asset/{enterpriseGlobalId}/list",
+    )
+    .await;
+    assert_eq!(
+        listing.data()[0]["assetNum"],
+        "8000000001",
+        "{}",
+        listing.body
+    );
+}
+
+/// A GET with its parameters' examples and a fresh nonce.
+async fn get_example(p: &Platform, doc: &Value, path: &str) -> Reply {
+    let mut url = format!("{}{path}", p.base);
+    let n = nonce();
+    let mut query = vec![("g_nonce".to_owned(), n)];
+    let params = doc["paths"][path]["get"]["parameters"]
+        .as_array()
+        .expect("parameters");
+    for param in params.iter().filter(|param| param["name"] != "g_nonce") {
+        let name = param["name"].as_str().expect("name");
+        let value = param["example"].as_str().unwrap_or_default().to_owned();
+        match param["in"].as_str() {
+            Some("path") => url = url.replace(&format!("{{{name}}}"), &value),
+            _ if !value.is_empty() => query.push((name.to_owned(), value)),
+            _ => {}
+        }
+    }
+    let req = p.http.get(url).bearer_auth(&p.token).query(&query);
+    reply(req.send().await.expect("request")).await
 }

@@ -225,7 +225,7 @@ pub async fn bind(State(s): State<AppState>, call: Call<BindRequest>) -> Reply<C
     summary = "2. Create an enterprise master account with its default customer",
     params(Nonce), security(("bearer" = [])),
     request_body(content = EnterpriseRequest, example = json!({
-        "crmCustomerId": "CRM-10001", "customerName": "上海测试客户", "branchName": "上海分公司",
+        "crmCustomerId": "CRM-10001", "customerName": "上海测试企业", "branchName": "上海分公司",
         "address": "上海市浦东新区世纪大道 100 号"
     })),
     responses((status = 200, description = "The enterprise and its members",
@@ -292,7 +292,7 @@ pub async fn query(State(s): State<AppState>, call: Get) -> Reply<Vec<Customer>>
     summary = "4. Change the name and address of a CRM enterprise customer",
     params(Nonce), security(("bearer" = [])),
     request_body(content = EnterpriseRequest, example = json!({
-        "crmCustomerId": "CRM-10001", "customerName": "上海测试客户（新）",
+        "crmCustomerId": "CRM-10001", "customerName": "上海测试企业",
         "address": "上海市浦东新区世纪大道 200 号"
     })),
     responses((status = 200, description = "Done: code and message only, no data",
@@ -420,7 +420,7 @@ async fn set_locked(s: AppState, call: Call<LockRequest>, locked: bool) -> Reply
     params(
         Nonce,
         ("enterpriseGlobalId" = String, Path, min_length = 1, max_length = 64,
-         description = "Global id of the enterprise master account"),
+         example = "EG0000000001", description = "Global id of the enterprise master account"),
         ("extendCode" = Option<String>, Query, max_length = 64,
          description = "Only the assets carrying this extension attribute code (e.g. gxxp)")
     ),
