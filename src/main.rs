@@ -60,6 +60,9 @@ enum Command {
         #[arg(value_enum)]
         shell: clap_complete::Shell,
     },
+    /// Print the platform's OpenAPI 3.1 document (JSON), as `serve` publishes it at
+    /// /openapi.json: import it into Postman, Apifox or any OpenAPI tool.
+    Openapi,
 }
 
 #[derive(Subcommand)]
@@ -266,6 +269,10 @@ fn main() -> ExitCode {
         Some(Command::Catalog(command)) => {
             init_logging("warn");
             return catalog_cli::run(command);
+        }
+        Some(Command::Openapi) => {
+            println!("{}", platform::openapi_json());
+            Ok(())
         }
         Some(Command::Order(OrderCommand::Check { file })) => return order_check(&file),
         Some(Command::Order(OrderCommand::FromSheet { file, sheet })) => {

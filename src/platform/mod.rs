@@ -17,6 +17,7 @@ mod shared;
 pub mod store;
 mod throttle;
 
+pub use http::openapi::{DOCUMENT_PATH as OPENAPI_PATH, document_json as openapi_json};
 pub use listen::ConnectionLimits;
 pub use quotas::{NumberQuota, OwnQuota, QuotaChange};
 pub use server::{

@@ -20,7 +20,7 @@ pub const NO_ACTIVITY: &str = "3001";
 pub const NOT_ELIGIBLE: &str = "3002";
 
 /// Request body.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ClaimRequest {
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -37,7 +37,7 @@ pub struct ClaimRequest {
 }
 
 /// The activity group's answer (always HTTP 200 but for 401/403).
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase", default)]
 pub struct ActivityResponse {
     pub result_code: String,
@@ -59,7 +59,7 @@ impl ActivityResponse {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase", default)]
 pub struct ClaimDetail {
     #[serde(deserialize_with = "null_as_empty")]
@@ -67,7 +67,7 @@ pub struct ClaimDetail {
 }
 
 /// 2.7: a product received; validity bounds are epoch milliseconds as strings.
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase", default)]
 pub struct ClaimedProduct {
     pub activity_id: String,
@@ -79,7 +79,7 @@ pub struct ClaimedProduct {
 }
 
 /// 2.7: an activity the participant may not take part in.
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase", default)]
 pub struct ActivityDto {
     pub id: String,
@@ -90,7 +90,7 @@ pub struct ActivityDto {
 }
 
 /// 2.7: an activity unit and why it cannot be claimed.
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase", default)]
 pub struct SubActivityDto {
     pub id: String,

@@ -6,7 +6,7 @@ use serde_repr::{Deserialize_repr, Serialize_repr};
 use super::de::null_as_empty;
 
 /// An `{extendCode, extendValue}` attribute as the asset listing returns it.
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase", default)]
 pub struct AssetExtend {
     pub extend_code: String,
@@ -14,7 +14,7 @@ pub struct AssetExtend {
 }
 
 /// 2.3: an asset of the listing (operation 8).
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase", default)]
 pub struct Asset {
     pub id: String,
@@ -51,7 +51,7 @@ pub struct Asset {
 }
 
 /// A product held by an asset, granted by a license order or by an activity claim.
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase", default)]
 pub struct AssetProduct {
     pub product_uri: String,
@@ -69,7 +69,7 @@ pub struct AssetProduct {
 }
 
 /// 2.4: the assignment record of an asset.
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase", default)]
 pub struct AssignStatus {
     pub id: String,
@@ -80,7 +80,7 @@ pub struct AssignStatus {
 }
 
 /// Body of operations 6 (lock) and 7 (unlock).
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct LockRequest {
     #[serde(default, deserialize_with = "null_as_empty")]
@@ -90,7 +90,7 @@ pub struct LockRequest {
 }
 
 /// Per-asset outcome of lock and unlock (4.1 rule 5).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize_repr, Deserialize_repr)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize_repr, Deserialize_repr, utoipa::ToSchema)]
 #[repr(u8)]
 pub enum LockStatus {
     Success = 1,
@@ -99,7 +99,7 @@ pub enum LockStatus {
     WrongType = 4,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct LockResult {
     pub asset_num: String,
@@ -107,7 +107,7 @@ pub struct LockResult {
 }
 
 /// Operation 9 body.
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ShellnumsRequest {
     #[serde(default, skip_serializing_if = "Option::is_none")]

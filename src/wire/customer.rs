@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 use super::de::null_as_empty;
 
 /// 2.1: an enterprise customer bound to a master account.
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase", default)]
 pub struct Customer {
     pub customer_id: String,
@@ -17,7 +17,7 @@ pub struct Customer {
 }
 
 /// 2.2: a member created with an enterprise master account.
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase", default)]
 pub struct Member {
     pub member_global_id: String,
@@ -25,7 +25,7 @@ pub struct Member {
 }
 
 /// Operation 1 body.
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct BindRequest {
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -43,7 +43,7 @@ pub struct BindRequest {
 }
 
 /// Body of operations 2 (create) and 4 (update): the same four fields.
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct EnterpriseRequest {
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -57,7 +57,7 @@ pub struct EnterpriseRequest {
 }
 
 /// Operation 2 answer.
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase", default)]
 pub struct CreatedEnterprise {
     pub enterprise_global_id: String,
@@ -67,20 +67,25 @@ pub struct CreatedEnterprise {
 }
 
 /// Operation 3's `defaultCustomer`: Y = only the default customer, N = all customers.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub enum DefaultFilter {
     Y,
     N,
 }
 
 /// Operation 3's query string (besides `g_nonce`).
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize, utoipa::IntoParams)]
 #[serde(rename_all = "camelCase")]
+#[into_params(parameter_in = Query)]
 pub struct CustomerQuery {
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[param(example = "CRM")]
     pub channel_code: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[param(example = "C-10001")]
     pub channel_customer_id: Option<String>,
+    /// Y: only the default customer; N (or absent): all customers of the enterprise.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[param(example = "N")]
     pub default_customer: Option<DefaultFilter>,
 }

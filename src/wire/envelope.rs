@@ -19,7 +19,7 @@ pub const METHOD_NOT_ALLOWED: &str = "405";
 /// HTTP status of an order-group business exception.
 pub const BUSINESS_EXCEPTION_STATUS: u16 = 299;
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(untagged)]
 pub enum Code {
     /// An integer code: 0 is success.
@@ -28,7 +28,7 @@ pub enum Code {
     Text(String),
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct OrderEnvelope<T> {
     pub code: Code,
     pub message: String,
@@ -61,6 +61,9 @@ impl<T> OrderEnvelope<T> {
         self.code == Code::Number(0)
     }
 }
+
+/// The answer of the update operation: success without `data`.
+pub type OrderDone = OrderEnvelope<()>;
 
 impl OrderEnvelope<()> {
     /// Success without a `data` field, as the update operation answers.

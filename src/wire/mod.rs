@@ -47,6 +47,8 @@ pub mod paths {
     pub const UNLOCK: &str = "/order/api/order/v1/asset/unlock";
     pub const SHELLNUMS: &str = "/order/api/order/v1/shellnums";
     pub const ACTIVITY: &str = "/activity/services/activity";
+    /// Operation 8's route, its path parameter named as in the interface.
+    pub const ASSET_LIST: &str = "/order/api/order/v1/asset/{enterpriseGlobalId}/list";
 
     /// Operation 8: the asset listing of one enterprise master account.
     pub fn asset_list(enterprise_global_id: &str) -> String {

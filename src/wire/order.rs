@@ -6,7 +6,7 @@ use super::de::null_as_empty;
 use super::raw::Raw;
 
 /// 2.6: license types.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum LicenseType {
     NormalUnrecoverUsbkey,
@@ -88,7 +88,7 @@ impl LicenseType {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum OrderType {
     NewBuy,
@@ -108,14 +108,14 @@ impl OrderType {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum CustomerType {
     Personal,
     Company,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum SyncMode {
     /// Applied before the answer (the platform's default when absent).
@@ -126,7 +126,7 @@ pub enum SyncMode {
 }
 
 /// Operation 5 body.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct BatchOrderRequest {
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -143,7 +143,7 @@ pub struct BatchOrderRequest {
 }
 
 /// Operation 5 answer, one per order.
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase", default)]
 pub struct BatchOrderResult {
     pub sequence: i32,
@@ -152,7 +152,7 @@ pub struct BatchOrderResult {
 }
 
 /// An element of `orderList`.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct OrderEntry {
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -199,7 +199,7 @@ pub struct OrderEntry {
 }
 
 /// An `{extendCode, extendValue}` pair as sent in an order.
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ExtendEntry {
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -212,7 +212,7 @@ pub struct ExtendEntry {
 }
 
 /// An element of an order's `assets`.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct AssetEntry {
     #[serde(default, deserialize_with = "null_as_empty")]
@@ -245,7 +245,7 @@ pub struct AssetEntry {
 }
 
 /// A product granted (or removed) on an asset.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ProductEntry {
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -304,7 +304,7 @@ pub struct ProductEntry {
 }
 
 /// A feature point of a product.
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct FeatureEntry {
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -326,7 +326,7 @@ pub struct FeatureEntry {
 }
 
 /// A merchandise (product package); `children` is `null` at the deepest level.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct MerchandiseEntry {
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -341,7 +341,9 @@ pub struct MerchandiseEntry {
     pub parent_merchandise_num: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub time_duration_expression: Option<String>,
+    /// Lower-level merchandise; `null` at the deepest level.
     #[serde(default)]
+    #[schema(no_recursion)]
     pub children: Option<Vec<MerchandiseEntry>>,
     #[serde(default, deserialize_with = "null_as_empty")]
     pub license_order_product_list: Vec<ProductEntry>,

@@ -9,6 +9,7 @@ mod customers;
 mod limits;
 mod listing;
 mod locks;
+mod openapi;
 mod orders;
 mod quotas;
 mod shellnums;

@@ -8,6 +8,7 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 
 use super::admit::{Admission, JsonBody, Refusal, admit, json_body};
+use super::openapi::{ACTIVITY_CODES, ActivityRefusals, Nonce};
 use super::order::close_connection;
 use crate::clock::now_ms;
 use crate::platform::activities::{self, ClaimInput};
@@ -16,7 +17,7 @@ use crate::platform::quotas;
 use crate::platform::shared::{AppState, Shared};
 use crate::wire::activity::{BAD_PARAMETER, FILTERED, NO_ACTIVITY, PROCESSING};
 use crate::wire::envelope::{FORBIDDEN, UNAUTHORIZED};
-use crate::wire::{ActivityResponse, ClaimRequest, scopes, validate};
+use crate::wire::{ActivityResponse, ClaimRequest, paths, scopes, validate};
 
 /// A refused activity call, in the group's envelope; `close` as for the order group.
 pub struct ActivityFailure {
@@ -100,6 +101,17 @@ impl FromRequest<AppState> for ClaimCall {
 }
 
 /// `POST /activity/services/activity`
+#[utoipa::path(
+    post, path = paths::ACTIVITY, tag = "activity", operation_id = "claim",
+    summary = "Claim the products of an activity for a participant",
+    params(Nonce), security(("bearer" = [])),
+    request_body(content = ClaimRequest, example = json!({
+        "identity": "13800138000", "activityLabel": "spring-2026", "source": "www.example.com",
+        "branch": "上海分公司"
+    })),
+    responses((status = 200, description = ACTIVITY_CODES, body = ActivityResponse),
+              ActivityRefusals)
+)]
 pub async fn claim(
     State(s): State<AppState>,
     call: ClaimCall,

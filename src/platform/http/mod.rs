@@ -4,6 +4,7 @@
 mod activity;
 mod admit;
 mod listing;
+pub mod openapi;
 mod order;
 mod token;
 
@@ -13,27 +14,14 @@ use axum::Router;
 use axum::extract::Request;
 use axum::middleware::{self, Next};
 use axum::response::Response;
-use axum::routing::{get, post};
 
 use super::shared::AppState;
-use crate::wire::paths;
 
+/// The routes come with their OpenAPI document ([`openapi::routes`]); the document itself is
+/// served among them.
 pub fn router(state: AppState) -> Router {
-    Router::new()
-        .route(paths::TOKEN, post(token::issue))
-        .route(paths::BIND, post(order::bind))
-        .route(paths::CREATE, post(order::create))
-        .route(paths::QUERY, get(order::query))
-        .route(paths::UPDATE, post(order::update))
-        .route(paths::BATCH_ORDER, post(order::batch_order))
-        .route(paths::LOCK, post(order::lock))
-        .route(paths::UNLOCK, post(order::unlock))
-        .route(
-            "/order/api/order/v1/asset/{enterprise_global_id}/list",
-            get(order::asset_list),
-        )
-        .route(paths::SHELLNUMS, post(order::shellnums))
-        .route(paths::ACTIVITY, post(activity::claim))
+    let (routes, _document) = openapi::routes().split_for_parts();
+    routes
         .fallback(order::not_found)
         .method_not_allowed_fallback(order::method_not_allowed)
         .layer(middleware::from_fn(access_log))

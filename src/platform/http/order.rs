@@ -11,17 +11,18 @@ use rusqlite::Transaction;
 
 use super::admit::{Admission, Query, Refusal, admit, json_body};
 use super::listing;
+use super::openapi::{AppKey, Nonce, OrderRefusals};
 use crate::clock::now_ms;
 use crate::platform::auth::Caller;
 use crate::platform::error::OpError;
 use crate::platform::quotas;
 use crate::platform::rules::{assets, customers, locks, orders, shellnums};
 use crate::platform::shared::{AppState, Shared};
-use crate::wire::envelope::{self, BUSINESS_EXCEPTION_STATUS};
+use crate::wire::envelope::{self, BUSINESS_EXCEPTION_STATUS, OrderDone};
 use crate::wire::{
-    BatchOrderRequest, BatchOrderResult, BindRequest, CreatedEnterprise, Customer, CustomerQuery,
-    DefaultFilter, EnterpriseRequest, LockRequest, LockResult, OrderEnvelope, ShellnumsRequest,
-    scopes, validate,
+    Asset, BatchOrderRequest, BatchOrderResult, BindRequest, CreatedEnterprise, Customer,
+    CustomerQuery, DefaultFilter, EnterpriseRequest, LockRequest, LockResult, OrderEnvelope,
+    ShellnumsRequest, paths, scopes, validate,
 };
 
 /// A refused order-group call, rendered in the group's envelope. `close` is set when the
@@ -198,6 +199,16 @@ fn checked(problems: Vec<validate::Problem>) -> Result<(), OpError> {
     OpError::check(problems)
 }
 
+#[utoipa::path(
+    post, path = paths::BIND, tag = "order", operation_id = "bind",
+    summary = "1. Create a customer and bind it to an enterprise master account",
+    params(Nonce), security(("bearer" = [])),
+    request_body(content = BindRequest, example = json!({
+        "channelCode": "CRM", "channelCustomerId": "C-10001", "customerName": "上海测试客户",
+        "branchName": "上海分公司", "enterpriseName": "上海测试企业", "passwordMobile": "13800138000"
+    })),
+    responses((status = 200, description = "The customer", body = OrderEnvelope<Customer>), OrderRefusals)
+)]
 /// Operation 1.
 pub async fn bind(State(s): State<AppState>, call: Call<BindRequest>) -> Reply<Customer> {
     ok(call
@@ -209,6 +220,17 @@ pub async fn bind(State(s): State<AppState>, call: Call<BindRequest>) -> Reply<C
         .await?)
 }
 
+#[utoipa::path(
+    post, path = paths::CREATE, tag = "order", operation_id = "create",
+    summary = "2. Create an enterprise master account with its default customer",
+    params(Nonce), security(("bearer" = [])),
+    request_body(content = EnterpriseRequest, example = json!({
+        "crmCustomerId": "CRM-10001", "customerName": "上海测试企业", "branchName": "上海分公司",
+        "address": "上海市浦东新区世纪大道 100 号"
+    })),
+    responses((status = 200, description = "The enterprise and its members",
+               body = OrderEnvelope<CreatedEnterprise>), OrderRefusals)
+)]
 /// Operation 2.
 pub async fn create(
     State(s): State<AppState>,
@@ -223,6 +245,13 @@ pub async fn create(
         .await?)
 }
 
+#[utoipa::path(
+    get, path = paths::QUERY, tag = "order", operation_id = "query",
+    summary = "3. The customers of a channel customer",
+    params(Nonce, CustomerQuery), security(("bearer" = [])),
+    responses((status = 200, description = "The customers", body = OrderEnvelope<Vec<Customer>>),
+              OrderRefusals)
+)]
 /// Operation 3.
 pub async fn query(State(s): State<AppState>, call: Get) -> Reply<Vec<Customer>> {
     let default_customer = match call.query.get("defaultCustomer")? {
@@ -258,6 +287,17 @@ pub async fn query(State(s): State<AppState>, call: Get) -> Reply<Vec<Customer>>
     ok(found)
 }
 
+#[utoipa::path(
+    post, path = paths::UPDATE, tag = "order", operation_id = "update",
+    summary = "4. Change the name and address of a CRM enterprise customer",
+    params(Nonce), security(("bearer" = [])),
+    request_body(content = EnterpriseRequest, example = json!({
+        "crmCustomerId": "CRM-10001", "customerName": "上海测试企业",
+        "address": "上海市浦东新区世纪大道 200 号"
+    })),
+    responses((status = 200, description = "Done: code and message only, no data",
+               body = inline(OrderDone)), OrderRefusals)
+)]
 /// Operation 4: answers without a `data` field.
 pub async fn update(
     State(s): State<AppState>,
@@ -272,6 +312,23 @@ pub async fn update(
     Ok(Json(OrderEnvelope::done()))
 }
 
+#[utoipa::path(
+    post, path = paths::BATCH_ORDER, tag = "order", operation_id = "batchOrder",
+    summary = "5. A batch of license orders, applied all or none",
+    params(Nonce, AppKey), security(("bearer" = [])),
+    request_body(content = BatchOrderRequest, example = json!({
+        "channelCode": "CRM", "channelOrderId": "SO-2026-0001", "syncMode": "sync",
+        "orderList": [{
+            "sequence": 1, "channelCustomerId": "C-10001", "customerName": "上海测试客户",
+            "licenseType": "normal_recover_usbkey", "orderType": "new_buy",
+            "assets": [{"assetNos": ["8000000001"], "products": [
+                {"productUri": "gms-1001", "productName": "设计软件", "limitConcurrent": 1}
+            ]}]
+        }]
+    })),
+    responses((status = 200, description = "One result per order",
+               body = OrderEnvelope<Vec<BatchOrderResult>>), OrderRefusals)
+)]
 /// Operation 5.
 pub async fn batch_order(
     State(s): State<AppState>,
@@ -307,11 +364,31 @@ pub async fn batch_order(
     ok(accepted.results)
 }
 
+#[utoipa::path(
+    post, path = paths::LOCK, tag = "order", operation_id = "lock",
+    summary = "6. Disable locks: a status per asset (1 done, 2 no such lock, 3 failed, 4 wrong type)",
+    params(Nonce), security(("bearer" = [])),
+    request_body(content = LockRequest, example = json!({
+        "assetNums": ["8000000001"], "operatorIdentity": "张三"
+    })),
+    responses((status = 200, description = "A status per asset",
+               body = OrderEnvelope<Vec<LockResult>>), OrderRefusals)
+)]
 /// Operation 6.
 pub async fn lock(State(s): State<AppState>, call: Call<LockRequest>) -> Reply<Vec<LockResult>> {
     set_locked(s, call, true).await
 }
 
+#[utoipa::path(
+    post, path = paths::UNLOCK, tag = "order", operation_id = "unlock",
+    summary = "7. Enable locks again: a status per asset as for lock",
+    params(Nonce), security(("bearer" = [])),
+    request_body(content = LockRequest, example = json!({
+        "assetNums": ["8000000001"], "operatorIdentity": "张三"
+    })),
+    responses((status = 200, description = "A status per asset",
+               body = OrderEnvelope<Vec<LockResult>>), OrderRefusals)
+)]
 /// Operation 7.
 pub async fn unlock(State(s): State<AppState>, call: Call<LockRequest>) -> Reply<Vec<LockResult>> {
     set_locked(s, call, false).await
@@ -337,6 +414,20 @@ async fn set_locked(s: AppState, call: Call<LockRequest>, locked: bool) -> Reply
         .await?)
 }
 
+#[utoipa::path(
+    get, path = paths::ASSET_LIST, tag = "order", operation_id = "assetList",
+    summary = "8. The assets of an enterprise master account",
+    params(
+        Nonce,
+        ("enterpriseGlobalId" = String, Path, min_length = 1, max_length = 64,
+         example = "EG0000000001", description = "Global id of the enterprise master account"),
+        ("extendCode" = Option<String>, Query, max_length = 64,
+         description = "Only the assets carrying this extension attribute code (e.g. gxxp)")
+    ),
+    security(("bearer" = [])),
+    responses((status = 200, description = "The assets", body = OrderEnvelope<Vec<Asset>>),
+              OrderRefusals)
+)]
 /// Operation 8: checked and its enterprise found like any call, then streamed (`listing`).
 pub async fn asset_list(
     State(s): State<AppState>,
@@ -365,6 +456,14 @@ pub async fn asset_list(
     Ok(listing::respond(&s, enterprise, extend_code).await?)
 }
 
+#[utoipa::path(
+    post, path = paths::SHELLNUMS, tag = "order", operation_id = "shellnums",
+    summary = "9. Asset numbers: 10 digits, the first the region",
+    params(Nonce), security(("bearer" = [])),
+    request_body(content = ShellnumsRequest, example = json!({"size": 3})),
+    responses((status = 200, description = "The numbers", body = OrderEnvelope<Vec<String>>),
+              OrderRefusals)
+)]
 /// Operation 9.
 pub async fn shellnums(
     State(s): State<AppState>,

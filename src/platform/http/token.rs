@@ -10,15 +10,34 @@ use axum::response::{IntoResponse, Response};
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
 
+use super::openapi::TokenForm;
 use crate::clock::now_ms;
 use crate::platform::apps;
 use crate::platform::error::OpError;
 use crate::platform::shared::AppState;
-use crate::wire::{TokenError, TokenResponse};
+use crate::wire::{TokenError, TokenResponse, paths};
 
 /// The form body is one short line.
 const MAX_FORM: usize = 4096;
 
+/// Client credentials: HTTP Basic with the app key and secret, and a form body.
+#[utoipa::path(
+    post, path = paths::TOKEN, tag = "token", operation_id = "token",
+    summary = "An application access token (client credentials)",
+    security(("basic" = [])),
+    request_body(content = TokenForm, content_type = "application/x-www-form-urlencoded",
+                 example = json!({"grant_type": "client_credentials"})),
+    responses(
+        (status = 200, description = "The token; the same one while more than 12 hours remain",
+         body = TokenResponse),
+        (status = 400, description = "invalid_request or unsupported_grant_type", body = TokenError),
+        (status = 401, description = "invalid_client: no Basic credentials, or wrong ones",
+         body = TokenError),
+        (status = 429, description = "too_many_attempts: too many failures for the key or address",
+         body = TokenError),
+        (status = 500, description = "server_error", body = TokenError)
+    )
+)]
 pub async fn issue(State(s): State<AppState>, req: Request) -> Response {
     let (parts, body) = req.into_parts();
     let Some((app_key, secret)) = basic(&parts.headers) else {
