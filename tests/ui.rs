@@ -1697,6 +1697,11 @@ fn assets_filter_lock_two_refuse_a_softkey_and_unlock_by_pasted_numbers() {
         std::fs::read_to_string(&results).expect("results"),
         "\u{feff}Asset number,Status,Meaning\n8900000001,1,success\n8900000002,1,success\n"
     );
+    // The file is written before the core says so: the export buttons wait for its word.
+    settle(&mut harness, |h| {
+        use egui_kittest::kittest::NodeT as _;
+        !h.get_by_label("Export CSV").accesskit_node().is_disabled()
+    });
     click(&mut harness, "Export CSV");
     settle(&mut harness, |_| view.exists());
     let csv = std::fs::read_to_string(&view).expect("view");

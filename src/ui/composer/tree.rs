@@ -106,12 +106,19 @@ impl Tree {
                         } else {
                             ui.add_space(ui.spacing().interact_size.y);
                         }
-                        let mut text = RichText::new(row_label(lang, &n));
+                        let mut label = row_label(lang, &n);
+                        let mut text = RichText::new(&label);
                         if let Some(count) = problems.get(id) {
-                            let label = noted(lang, &row_label(lang, &n), &count.to_string());
-                            text = RichText::new(label).color(ui.visuals().error_fg_color);
+                            label = noted(lang, &label, &count.to_string());
+                            text = RichText::new(&label).color(ui.visuals().error_fg_color);
                         }
-                        if ui.selectable_label(self.selected == *id, text).clicked() {
+                        // A long name ends in "…" at the tree's edge, whole on hover.
+                        let row = egui::Button::selectable(self.selected == *id, text).truncate();
+                        let mut row = ui.add(row);
+                        if row.rect.right() >= ui.clip_rect().right() - 1.0 {
+                            row = row.on_hover_text(label);
+                        }
+                        if row.clicked() {
                             clicked = Some(id.clone());
                         }
                     });
