@@ -109,7 +109,8 @@ walk_customers_en() {
   type_at 450 157 北京示例科技有限公司
   click 165 239 1.5              # Create: the demo enterprise exists already
   shot toast-en
-  click $((W - 50)) $((H - 215)) # Dismiss
+  # Dismiss; at 900 the toast is narrower, so taller.
+  if small; then click 850 305; else click $((W - 50)) $((H - 215)); fi
   click 37 205 1                 # History
   click 305 154                  # the newest call: its request and answer
   shot history-en
@@ -122,7 +123,7 @@ walk_customers_en() {
   replace_at 450 441 zhang.san@example.com
   click 306 467                  # Production platform
   shot profile-form-en
-  click 158 496 1                # Save (the new profile is selected)
+  click 158 522 1                # Save (the new profile is selected)
   click 278 285 1                # Use this profile
   shot settings-en
   stop
@@ -149,7 +150,7 @@ walk_customers_zh() {
   type_at 450 157 北京示例科技有限公司
   click 159 239 1.5              # 创建: the demo enterprise exists already
   shot toast-zh
-  click $((W - 40)) $((H - 199)) # 关闭
+  if small; then click 860 336; else click $((W - 40)) $((H - 199)); fi # 关闭
   click 42 206 1                 # 历史记录
   click 305 154                  # the newest call
   shot history-zh
@@ -165,7 +166,7 @@ walk_customers_zh() {
   replace_at 450 $((426 + s)) zhang.san@example.com
   click 306 $((452 + s))         # 生产环境
   shot profile-form-zh
-  click 158 $((481 + s)) 1       # 保存 (the new profile is selected)
+  click 158 $((507 + s)) 1       # 保存 (the new profile is selected)
   click 254 $((270 + s)) 1       # 使用此配置
   shot settings-zh
   stop
@@ -185,22 +186,23 @@ walk_orders() {
     start zh_CN.UTF-8
   fi
   # The tree takes 40% of the central panel (360 px at most): at 900 the node's form is 58 px
-  # further left. At 900 the node's buttons take two rows in English (one in Chinese).
-  local f=0 s=0
+  # further left. At 900 the draft's row wraps (*Delete draft* goes below), so all below it is
+  # 23 px lower (t), and in English the node's buttons take two rows (s).
+  local f=0 s=0 t=0
   if small; then
-    f=-58
+    f=-58 t=23
     if [ "$lang" = en ]; then s=23; fi
   fi
   click "$nav" 90 1              # Orders
   click 250 $((H - 45))          # the problem: no asset numbers yet (selects the asset)
-  click $((add_package + f)) 139 # Add package: the catalog's search
+  click $((add_package + f)) $((139 + t)) # Add package: the catalog's search
   xdotool type --delay 30 zjrm
   sleep 0.5
   shot "orders-pick-$lang"
   click "$(dx 450)" "$(dy 232)"  # 造价入门套餐, with its products
-  click "$asset" 179             # the asset
-  click $((get_numbers + f)) $((162 + s)) 1.5 # Get new asset numbers
-  click $((676 + f)) $((290 + s)) 0.6 # Valid until
+  click "$asset" $((179 + t))    # the asset
+  click $((get_numbers + f)) $((162 + s + t)) 1.5 # Get new asset numbers
+  click $((676 + f)) $((290 + s + t)) 0.6 # Valid until
   shot "orders-$lang"
   click 192 $((H - 48)) 0.8      # Submit batch
   shot "orders-confirm-$lang"
