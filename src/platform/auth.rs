@@ -215,18 +215,26 @@ pub fn nonce_seen(tx: &Transaction<'_>, app_key: &str, nonce: &str) -> rusqlite:
     .query_row(rusqlite::params![app_key, nonce], |r| r.get(0))
 }
 
+/// What [`prune`] did.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Pruned {
+    /// A new generation started.
+    pub rotated: bool,
+    /// Rows of the generation dropped.
+    pub rows: usize,
+}
+
 /// Starts a new generation of nonces once the current one is older than the window, and
 /// drops the one before it: every nonce is remembered for at least the window (it spends the
-/// rest of its generation and the whole next one), at most twice the window. Returns how many
-/// rows went.
-pub fn prune(tx: &Transaction<'_>, now: i64, nonce_window_ms: i64) -> rusqlite::Result<usize> {
+/// rest of its generation and the whole next one), at most twice the window.
+pub fn prune(tx: &Transaction<'_>, now: i64, nonce_window_ms: i64) -> rusqlite::Result<Pruned> {
     let started: i64 = tx.query_row(
         "SELECT value FROM counters WHERE name = 'nonce_generation_started'",
         [],
         |r| r.get(0),
     )?;
     if now - started < nonce_window_ms {
-        return Ok(0);
+        return Ok(Pruned::default());
     }
     let current: i64 = tx.query_row(
         "UPDATE counters SET value = value + 1 WHERE name = 'nonce_generation' \
@@ -238,7 +246,11 @@ pub fn prune(tx: &Transaction<'_>, now: i64, nonce_window_ms: i64) -> rusqlite::
         "UPDATE counters SET value = ?1 WHERE name = 'nonce_generation_started'",
         [now],
     )?;
-    tx.execute("DELETE FROM nonce_log WHERE generation < ?1", [current])
+    let rows = tx.execute("DELETE FROM nonce_log WHERE generation < ?1", [current])?;
+    Ok(Pruned {
+        rotated: true,
+        rows,
+    })
 }
 
 /// Forgets expired tokens; returns how many.

@@ -14,6 +14,7 @@ pub mod quotas;
 pub mod rules;
 mod server;
 mod shared;
+mod spent;
 pub mod store;
 mod throttle;
 

@@ -18,6 +18,7 @@ use super::listen::{self, ConnectionLimits};
 use super::quotas::{self, NumberQuota, OwnQuota, QuotaChange};
 use super::rules::orders;
 use super::shared::{AppState, ListingCounts, ListingLimits, Listings, Shared};
+use super::spent::{self, Spent};
 use super::store::Store;
 use super::throttle::Throttle;
 use crate::clock::now_ms;
@@ -142,9 +143,13 @@ impl Server {
             addr: config.listen,
             source,
         })?;
+        let spent_by_writes = Spent::new(store.read(spent::logged)?);
+        let spent_by_reads = Spent::new(auth.read(spent::logged)?);
         let shared: AppState = Arc::new(Shared {
             store,
             auth,
+            spent_by_writes,
+            spent_by_reads,
             tokens: Tokens::new(
                 millis(config.token_lifetime),
                 millis(config.token_reuse_margin),
@@ -316,15 +321,29 @@ async fn batch_worker(shared: AppState, mut stopped: watch::Receiver<bool>) {
 async fn pruner(shared: AppState, mut stopped: watch::Receiver<bool>) {
     loop {
         let window = shared.nonce_window_ms;
+        // The nonces in memory forget a generation once the store has (see `spent`).
         let business = shared
             .write(move |tx, _| Ok(auth::prune(tx, now_ms(), window)?))
-            .await;
+            .await
+            .map(|pruned| {
+                if pruned.rotated {
+                    shared.spent_by_writes.rotate();
+                }
+                pruned.rows
+            });
         let admission = shared
             .write_auth(move |tx, _| {
                 let now = now_ms();
-                Ok(auth::prune(tx, now, window)? + auth::prune_tokens(tx, now)?)
+                let pruned = auth::prune(tx, now, window)?;
+                Ok((pruned, auth::prune_tokens(tx, now)?))
             })
-            .await;
+            .await
+            .map(|(pruned, tokens)| {
+                if pruned.rotated {
+                    shared.spent_by_reads.rotate();
+                }
+                pruned.rows + tokens
+            });
         match business.and_then(|n| Ok(n + admission?)) {
             Ok(n) if n > 0 => tracing::debug!(rows = n, "pruned nonces and tokens"),
             Ok(_) => {}

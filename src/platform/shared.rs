@@ -16,6 +16,10 @@ pub struct Shared {
     pub store: Store,
     /// Tokens and used nonces, apart from `store` (see `auth_store`).
     pub auth: Store,
+    /// The nonces `store` has spent (calls that write), in memory: see `spent`.
+    pub spent_by_writes: super::spent::Spent,
+    /// The nonces `auth` has spent (calls that only read).
+    pub spent_by_reads: super::spent::Spent,
     pub tokens: Tokens,
     /// First digit of asset numbers.
     pub region: u8,

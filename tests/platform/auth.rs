@@ -534,7 +534,7 @@ async fn nonces_are_remembered_for_at_least_the_window_and_then_forgotten() {
         let tx = db.transaction().expect("transaction");
         let pruned = auth::prune(&tx, at, WINDOW_MS).expect("prune");
         tx.commit().expect("commit");
-        pruned
+        pruned.rows
     };
     let logged = |p: &Platform| p.count("nonce_log");
     const WINDOW_MS: i64 = 60_000;
@@ -688,7 +688,7 @@ async fn calls_are_admitted_while_the_business_data_is_being_written() {
 /// across both: one spent by a read is refused for a write, and the reverse.
 #[tokio::test]
 async fn a_nonce_spent_by_a_read_is_refused_for_a_write_and_the_reverse() {
-    let p = Platform::start().await;
+    let mut p = Platform::start().await;
     let reused = "g_nonce: already used by this application; send a fresh nonce with every call";
     let query = |n: &str| {
         p.http
@@ -712,4 +712,27 @@ async fn a_nonce_spent_by_a_read_is_refused_for_a_write_and_the_reverse() {
         &shellnums_with(&p, Some(&p.token), &[("g_nonce", write_first.as_str())]).await,
     );
     p.raw(query(&write_first)).await.assert_13004(reused);
+
+    // Also after a restart: what each store spent is known again from its log (the nonces
+    // kept in memory, which spare most calls the other store's read, start from it).
+    let read_before = nonce();
+    let write_before = nonce();
+    assert_eq!(p.raw(query(&read_before)).await.data(), &json!([]));
+    assert_one_number(
+        &shellnums_with(&p, Some(&p.token), &[("g_nonce", write_before.as_str())]).await,
+    );
+    p.restart().await;
+    shellnums_with(&p, Some(&p.token), &[("g_nonce", read_before.as_str())])
+        .await
+        .assert_13004(reused);
+    let replayed = p
+        .http
+        .get(format!("{}{QUERY}", p.base))
+        .bearer_auth(&p.token)
+        .query(&[
+            ("g_nonce", write_before.as_str()),
+            ("channelCode", "CRM"),
+            ("channelCustomerId", "NOBODY"),
+        ]);
+    p.raw(replayed).await.assert_13004(reused);
 }

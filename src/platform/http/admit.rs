@@ -130,6 +130,7 @@ impl Admission {
         if seen_by_the_other_store(state, Spender::Write, &caller.app_key, &nonce)? {
             return Err(reused());
         }
+        state.spent_by_writes.insert(&caller.app_key, &nonce);
         let me = Arc::clone(state);
         let attempt = state
             .store
@@ -183,6 +184,7 @@ impl Admission {
         if seen_by_the_other_store(state, Spender::Read, &caller.app_key, &nonce)? {
             return Err(reused());
         }
+        state.spent_by_reads.insert(&caller.app_key, &nonce);
         let app_key = caller.app_key.clone();
         state
             .write_auth(move |tx, _| spend(tx, &app_key, &nonce))
@@ -233,7 +235,8 @@ enum Spender {
 }
 
 /// Whether the nonce was spent in the other kind's store: a nonce is single use across both.
-/// A primary-key read on a WAL reader, which never waits for a writer; only two calls of
+/// Its fingerprints in memory answer a sure "no" for nearly every call; a "maybe" costs a
+/// primary-key read on a WAL reader, which never waits for a writer. Only two calls of
 /// different kinds racing with one nonce could both pass it.
 fn seen_by_the_other_store(
     state: &AppState,
@@ -241,10 +244,13 @@ fn seen_by_the_other_store(
     app_key: &str,
     nonce: &str,
 ) -> Result<bool, OpError> {
-    let other = match spender {
-        Spender::Write => &state.auth,
-        Spender::Read => &state.store,
+    let (spent, other) = match spender {
+        Spender::Write => (&state.spent_by_reads, &state.auth),
+        Spender::Read => (&state.spent_by_writes, &state.store),
     };
+    if !spent.may_hold(app_key, nonce) {
+        return Ok(false);
+    }
     Ok(other.read(|tx| auth::nonce_seen(tx, app_key, nonce))?)
 }
 
