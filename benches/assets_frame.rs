@@ -69,6 +69,7 @@ fn main() {
     let Outcome::Assets(assets) = listed else {
         panic!("not a listing");
     };
+    let assets = assets.to_assets();
     println!(
         "{} assets listed through the core in {:.1} s (set-up, not measured)",
         assets.len(),

@@ -550,7 +550,12 @@ fn the_directory_learns_from_create_query_and_listing() {
     let Outcome::Assets(assets) = listed else {
         panic!("not a listing: {listed:?}");
     };
-    let owner = assets.first().expect("the demo assets").customer_id.clone();
+    let owner = assets
+        .to_assets()
+        .first()
+        .expect("the demo assets")
+        .customer_id
+        .clone();
     view_until(&core, SANDBOX, |v| {
         has_customer(v, |c| {
             c.customer_id.as_deref() == Some(owner.as_str())

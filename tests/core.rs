@@ -837,7 +837,8 @@ fn the_sandbox_answers_every_operation_through_the_core() {
             }
         ),
         Outcome::Assets
-    );
+    )
+    .to_assets();
     assert_eq!(new_assets.len(), 1, "{new_assets:?}");
     let a = &new_assets[0];
     assert_eq!(
@@ -879,6 +880,7 @@ fn the_sandbox_answers_every_operation_through_the_core() {
             ),
             Outcome::Assets
         )
+        .to_assets()
     };
     let all = assets(None);
     let kinds: Vec<(&str, &str)> = all

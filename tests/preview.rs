@@ -62,7 +62,7 @@ fn listing(core: &Core, enterprise: &str) -> Vec<Asset> {
         extend_code: None,
     };
     match run(core, on_sandbox(call)) {
-        Outcome::Assets(assets) => assets,
+        Outcome::Assets(assets) => assets.to_assets(),
         other => panic!("not assets: {other:?}"),
     }
 }

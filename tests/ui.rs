@@ -789,6 +789,7 @@ fn listed_product_uris(harness: &Harness<'static, DeskApp>, asset_num: &str) -> 
     let Outcome::Assets(assets) = listed else {
         panic!("not a listing: {listed:?}");
     };
+    let assets = assets.to_assets();
     let asset = assets
         .iter()
         .find(|a| a.asset_num == asset_num)
@@ -1591,6 +1592,27 @@ fn list_demo_assets(harness: &mut Harness<'static, DeskApp>) {
     type_into(harness, "Enterprise global id", "EG0000000001");
     click(harness, "List assets");
     settle(harness, |h| h.query_by_label("8900000001").is_some());
+}
+
+/// Closing a listing drops its rows, selection and filter and shows the start text again; the
+/// same enterprise lists again after it, with its disabled locks as the platform keeps them.
+#[test]
+fn a_closed_listing_goes_and_lists_again() {
+    let dir = tempfile::tempdir().expect("dir");
+    let mut harness = app(dir.path(), Lang::En);
+    harness.run_ok();
+    list_demo_assets(&mut harness);
+    type_into(&mut harness, "Filter", "8900000001");
+    click(&mut harness, "8900000001");
+    harness.get_by_label("1 selected (1 lock)");
+    click(&mut harness, "Close the listing");
+    assert!(harness.query_by_label("8900000001").is_none());
+    assert!(harness.query_by_label("Filter").is_none());
+    harness.get_by_label_contains("Enter an enterprise global id and list its assets");
+    click(&mut harness, "List assets");
+    settle(&mut harness, |h| h.query_by_label("8900000002").is_some());
+    harness.get_by_label_contains("of 8 assets");
+    harness.get_by_label("0 selected (0 locks)");
 }
 
 /// The grid's default columns fit the default window and a small one; opening a row shows its

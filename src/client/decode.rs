@@ -2,13 +2,15 @@
 //! the platform's words; and what of a body the journal keeps.
 
 use reqwest::StatusCode;
+use serde::Deserialize;
 use serde::de::DeserializeOwned;
+use serde_json::value::RawValue;
 
 use super::{ApiError, CachedToken, CallRecord, Operation, Secret};
 use crate::clock::now_ms;
 use crate::wire::activity::{BAD_PARAMETER, PROCESSING};
 use crate::wire::envelope::{BUSINESS_EXCEPTION_STATUS, Code};
-use crate::wire::{ActivityResponse, OrderEnvelope, TokenError, TokenResponse};
+use crate::wire::{ActivityResponse, TokenError, TokenResponse};
 
 /// Recorded bodies are cut here: a listing of 100,000 assets is not journal material.
 const MAX_RECORDED_BODY: usize = 256 * 1024;
@@ -43,7 +45,18 @@ fn unexpected(status: u16, bytes: &[u8], why: impl std::fmt::Display) -> ApiErro
     }
 }
 
-fn envelope_failure(status: u16, env: OrderEnvelope<serde_json::Value>) -> ApiError {
+/// The order group's envelope with its `data` left as written.
+#[derive(Deserialize)]
+struct RawEnvelope<'a> {
+    code: Code,
+    message: String,
+    #[serde(borrow, default)]
+    data: Option<&'a RawValue>,
+    #[serde(default)]
+    cause: Option<String>,
+}
+
+fn envelope_failure(status: u16, env: RawEnvelope<'_>) -> ApiError {
     let code = match env.code {
         Code::Text(c) => c,
         Code::Number(n) => n.to_string(),
@@ -56,24 +69,26 @@ fn envelope_failure(status: u16, env: OrderEnvelope<serde_json::Value>) -> ApiEr
     }
 }
 
+/// The envelope's `data` is kept as its raw text and read into `T` only on a success, so that
+/// a large answer is parsed once, straight into its type (never into a JSON tree first).
 fn decode_order_envelope<T: DeserializeOwned>(
     status: u16,
     bytes: &[u8],
 ) -> Result<Option<T>, ApiError> {
     if status == StatusCode::OK.as_u16() {
-        let env: OrderEnvelope<serde_json::Value> =
+        let env: RawEnvelope<'_> =
             serde_json::from_slice(bytes).map_err(|e| unexpected(status, bytes, e))?;
-        if !env.is_success() {
+        if env.code != Code::Number(0) {
             return Err(envelope_failure(status, env));
         }
-        return match env.data {
-            None | Some(serde_json::Value::Null) => Ok(None),
-            Some(data) => serde_json::from_value(data)
+        return match env.data.map(RawValue::get) {
+            None | Some("null") => Ok(None),
+            Some(data) => serde_json::from_str(data)
                 .map(Some)
                 .map_err(|e| unexpected(status, bytes, e)),
         };
     }
-    match serde_json::from_slice::<OrderEnvelope<serde_json::Value>>(bytes) {
+    match serde_json::from_slice::<RawEnvelope<'_>>(bytes) {
         Ok(env) if status == BUSINESS_EXCEPTION_STATUS || status >= 400 => {
             Err(envelope_failure(status, env))
         }

@@ -24,7 +24,7 @@ use decode::{
 
 use crate::clock::now_ms;
 use crate::wire::{
-    ActivityResponse, Asset, BatchOrderRequest, BatchOrderResult, BindRequest, ClaimRequest,
+    ActivityResponse, AssetList, BatchOrderRequest, BatchOrderResult, BindRequest, ClaimRequest,
     CreatedEnterprise, Customer, CustomerQuery, DefaultFilter, EnterpriseRequest, LockRequest,
     LockResult, ShellnumsRequest, paths,
 };
@@ -445,7 +445,7 @@ impl Client {
         &self,
         enterprise_global_id: &str,
         extend_code: Option<&str>,
-    ) -> Result<Vec<Asset>, ApiError> {
+    ) -> Result<AssetList, ApiError> {
         let mut url = self.base.clone();
         {
             let mut segments = url.path_segments_mut().map_err(|_| {
@@ -474,7 +474,7 @@ impl Client {
                 query,
                 body: None,
             },
-            decode_order::<Vec<Asset>>,
+            decode_order::<AssetList>,
         )
         .await
     }

@@ -7,6 +7,7 @@ pub mod catalog;
 pub mod drafts;
 pub mod files;
 pub mod journal;
+pub mod memory;
 pub mod preview;
 pub mod profiles;
 pub mod progress;
@@ -35,7 +36,7 @@ pub use crate::clock::now_ms;
 pub use crate::wire;
 
 use crate::wire::{
-    ActivityResponse, Asset, BatchOrderRequest, BatchOrderResult, BindRequest, ClaimRequest,
+    ActivityResponse, AssetList, BatchOrderRequest, BatchOrderResult, BindRequest, ClaimRequest,
     CreatedEnterprise, Customer, CustomerQuery, EnterpriseRequest, LockResult,
 };
 
@@ -124,6 +125,33 @@ pub enum ExportFormat {
     Json,
 }
 
+/// Makes a file's text; stops with `Cancelled` when the user asks (its `Progress` says so).
+#[derive(Clone)]
+pub struct Producer(Arc<ProduceFn>);
+
+type ProduceFn = dyn Fn(&progress::Progress) -> Result<String, progress::Cancelled> + Send + Sync;
+
+impl Producer {
+    pub fn new(
+        produce: impl Fn(&progress::Progress) -> Result<String, progress::Cancelled>
+        + Send
+        + Sync
+        + 'static,
+    ) -> Self {
+        Self(Arc::new(produce))
+    }
+
+    pub fn produce(&self, progress: &progress::Progress) -> Result<String, progress::Cancelled> {
+        (self.0)(progress)
+    }
+}
+
+impl std::fmt::Debug for Producer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Producer")
+    }
+}
+
 #[derive(Debug, Clone)]
 pub enum Command {
     /// An operation on the named profile. There is no "on the active profile": the console
@@ -209,6 +237,13 @@ pub enum Command {
         path: PathBuf,
         body: String,
     },
+    /// Text the window's code makes (in its language) written to a file, made on a core
+    /// thread with its progress shown: an export of 100,000 rows takes a moment.
+    WriteProduced {
+        path: PathBuf,
+        produce: Producer,
+        progress: progress::Progress,
+    },
     /// Bytes written as they are (a stored draft that cannot be read, exported as is).
     WriteBytes {
         path: PathBuf,
@@ -258,7 +293,7 @@ pub enum Outcome {
     Updated,
     Orders(Vec<BatchOrderResult>),
     Locks(Vec<LockResult>),
-    Assets(Vec<Asset>),
+    Assets(AssetList),
     Shellnums(Vec<String>),
     Claim(ActivityResponse),
     Connected {

@@ -7,6 +7,7 @@
 
 pub mod activity;
 pub mod asset;
+pub mod asset_list;
 pub mod customer;
 pub mod envelope;
 pub mod open;
@@ -24,6 +25,7 @@ pub use asset::{
     Asset, AssetExtend, AssetProduct, AssignStatus, LockRequest, LockResult, LockStatus,
     ShellnumsRequest,
 };
+pub use asset_list::{AssetList, AssetRef};
 pub use customer::{
     BindRequest, CreatedEnterprise, Customer, CustomerQuery, DefaultFilter, EnterpriseRequest,
     Member,

@@ -49,21 +49,17 @@ pub(super) fn learned_from(call: &Call, outcome: &Outcome) -> Option<Learned> {
                 ..
             },
             Outcome::Assets(assets),
-        ) => {
-            let mut ids: Vec<&str> = assets.iter().map(|a| a.customer_id.as_str()).collect();
-            ids.sort_unstable();
-            ids.dedup();
-            customers(
-                ids.into_iter()
-                    .filter(|id| !id.is_empty())
-                    .map(|id| DirectoryEntry {
-                        customer_id: Some(id.to_owned()),
-                        enterprise_global_id: Some(enterprise_global_id.clone()),
-                        ..DirectoryEntry::default()
-                    })
-                    .collect(),
-            )
-        }
+        ) => customers(
+            assets
+                .customer_ids()
+                .into_iter()
+                .map(|id| DirectoryEntry {
+                    customer_id: Some(id.to_owned()),
+                    enterprise_global_id: Some(enterprise_global_id.clone()),
+                    ..DirectoryEntry::default()
+                })
+                .collect(),
+        ),
         _ => return None,
     })
 }

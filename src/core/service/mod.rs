@@ -423,6 +423,7 @@ impl Service {
             Command::PickFile { .. }
             | Command::ImportOrderFile { .. }
             | Command::WriteFile { .. }
+            | Command::WriteProduced { .. }
             | Command::WriteBytes { .. }
             | Command::WriteTemplate { .. } => self.file_command(command).await,
             Command::LoadCatalog { .. }
@@ -467,6 +468,19 @@ impl Service {
                 Ok(outcome)
             }
             Command::WriteFile { path, body } => write_file(path, body.into_bytes()).await,
+            Command::WriteProduced {
+                path,
+                produce,
+                progress,
+            } => {
+                let made = tokio::task::spawn_blocking(move || produce.produce(&progress))
+                    .await
+                    .map_err(|e| CoreError::File(e.to_string()))?;
+                match made {
+                    Ok(body) => write_file(path, body.into_bytes()).await,
+                    Err(_) => Ok(Outcome::Cancelled),
+                }
+            }
             Command::WriteBytes { path, bytes } => write_file(path, bytes).await,
             Command::WriteTemplate { path } => {
                 let target = path.clone();
@@ -736,11 +750,16 @@ impl Service {
             Call::Assets {
                 enterprise_global_id,
                 extend_code,
-            } => Outcome::Assets(
-                client
+            } => {
+                let list = client
                     .assets(&enterprise_global_id, extend_code.as_deref())
-                    .await?,
-            ),
+                    .await?;
+                // The answer's bytes are gone; a large one leaves free pages behind.
+                if list.len() >= crate::core::memory::BIG_LISTING {
+                    crate::core::memory::give_back_soon();
+                }
+                Outcome::Assets(list)
+            }
             Call::Shellnums(n) => Outcome::Shellnums(client.shellnums(n).await?),
             Call::Claim(r) => Outcome::Claim(client.claim(&r).await?),
         })

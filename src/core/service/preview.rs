@@ -35,7 +35,7 @@ impl Service {
                 extend_code: None,
             };
             let listed = match self.call(profile, call).await {
-                Ok(Outcome::Assets(assets)) => Ok(assets),
+                Ok(Outcome::Assets(assets)) => Ok(assets.to_assets()),
                 Ok(other) => Err(format!("unexpected answer {other:?}")),
                 Err(e) => Err(e.to_string()),
             };

@@ -3,21 +3,25 @@
 //! (operations 6 and 7) from a row, from the selection or by pasted numbers, after a
 //! confirmation, with a result per asset; the view exported to CSV.
 
+mod export;
+mod index;
 mod locks;
 mod table;
 
-use std::collections::{HashMap, HashSet};
-use std::path::PathBuf;
+use std::collections::HashSet;
+use std::sync::Arc;
 
 use egui::RichText;
 
+use self::export::Export;
+use self::index::ListingIndex;
 use self::locks::{LockAction, LockOutcome, ResultsAction, Skipped, results_csv, results_ui};
-use self::table::{Col, cell_text};
-use super::form::{busy_button_ui, csv_with_bom, home_file};
-use super::i18n::{Lang, Text, labelled, t, tr};
+use self::table::Col;
+use super::form::busy_button_ui;
+use super::i18n::{Lang, Text, t, tr};
 use super::outbox::Outbox;
-use crate::core::wire::{Asset, LicenseType, LockStatus};
-use crate::core::{Call, Command, Event, Latest, Outcome, Profile};
+use crate::core::wire::{AssetList, AssetRef, LicenseType, LockStatus};
+use crate::core::{Call, Event, Latest, Outcome, Profile};
 
 /// Enterprises remembered for the picker.
 const RECENT: usize = 8;
@@ -27,10 +31,10 @@ const EXPORT_FILE: &str = "license-desk-assets.csv";
 
 /// A lock can be disabled and enabled: a re-issuable lock, or a lock with a validity window
 /// (a large customer's), as the platform decides it.
-pub fn lockable(a: &Asset) -> bool {
-    LicenseType::parse(&a.license_type).is_some_and(|t| {
+pub fn lockable(a: AssetRef<'_>) -> bool {
+    LicenseType::parse(a.license_type()).is_some_and(|t| {
         t.is_reissuable_lock()
-            || (t.is_usbkey() && (a.limit_start_time.is_some() || a.limit_end_time.is_some()))
+            || (t.is_usbkey() && (a.limit_start_time().is_some() || a.limit_end_time().is_some()))
     })
 }
 
@@ -44,10 +48,9 @@ pub fn license_type_words(lang: Lang, code: &str) -> String {
 #[derive(Default)]
 pub struct AssetsScreen {
     query: Query,
-    assets: Vec<Asset>,
-    by_num: HashMap<String, usize>,
-    /// Lower-case text of each asset the filter searches: number, type, customer, extensions.
-    haystacks: Vec<String>,
+    /// Shared with an export that runs while the grid is shown.
+    assets: Arc<AssetList>,
+    index: ListingIndex,
     grid: Grid,
     selection: Selection,
     locks: Locks,
@@ -120,15 +123,6 @@ struct Locks {
     by_numbers: Option<String>,
 }
 
-/// The view's CSV export.
-#[derive(Default)]
-struct Export {
-    path: String,
-    call: Latest,
-    /// Where the last export was written.
-    done: Option<String>,
-}
-
 impl AssetsScreen {
     /// Takes the answer if it is for this screen, and names the action it answers.
     pub fn apply(&mut self, event: &mut Event) -> Option<Text> {
@@ -157,9 +151,9 @@ impl AssetsScreen {
                     .is_some_and(|p| p.name == action.profile.name);
                 for r in results.iter().filter(|_| same_profile) {
                     if r.status == LockStatus::Success
-                        && let Some(&i) = self.by_num.get(&r.asset_num)
+                        && let Some(i) = self.index.position(&self.assets, &r.asset_num)
                     {
-                        self.assets[i].locked = action.lock;
+                        Arc::make_mut(&mut self.assets).set_locked(i, action.lock);
                     }
                 }
                 self.grid.dirty = true;
@@ -172,6 +166,7 @@ impl AssetsScreen {
             return Some(said);
         }
         if self.export.call.accept(event) {
+            self.export.progress = None;
             if let Ok(Outcome::Written { path }) = &event.result {
                 self.export.done = Some(path.display().to_string());
             }
@@ -181,35 +176,13 @@ impl AssetsScreen {
     }
 
     /// A new listing replaces the old one (selection and expansions belonged to it).
-    pub fn set_assets(&mut self, assets: Vec<Asset>) {
-        // The type's words in both languages are searched too: a user types "re-issuable" or
-        // "可重发", not the code.
-        self.haystacks = assets
-            .iter()
-            .map(|a| {
-                let mut text = format!(
-                    "{} {} {} {} {}",
-                    a.asset_num,
-                    a.license_type,
-                    a.customer_id,
-                    license_type_words(Lang::En, &a.license_type),
-                    license_type_words(Lang::Zh, &a.license_type)
-                );
-                for e in &a.asset_extends {
-                    text.push(' ');
-                    text.push_str(&e.extend_code);
-                    text.push(' ');
-                    text.push_str(&e.extend_value);
-                }
-                text.to_lowercase()
-            })
-            .collect();
-        self.by_num = assets
-            .iter()
-            .enumerate()
-            .map(|(i, a)| (a.asset_num.clone(), i))
-            .collect();
-        self.assets = assets;
+    pub fn set_assets(&mut self, assets: AssetList) {
+        let was = self.assets.len();
+        self.index = ListingIndex::new(&assets);
+        self.assets = Arc::new(assets);
+        if was >= crate::core::memory::BIG_LISTING {
+            crate::core::memory::give_back_soon();
+        }
         self.selection.set.clear();
         self.selection.counts = None;
         self.grid.expanded.clear();
@@ -225,23 +198,23 @@ impl AssetsScreen {
         // One searcher for every row: 100,000 rows are searched on each key typed.
         let finder = memchr::memmem::Finder::new(needle.as_bytes());
         self.grid.view = (0..self.assets.len())
-            .filter(|&i| needle.is_empty() || finder.find(self.haystacks[i].as_bytes()).is_some())
+            .filter(|&i| needle.is_empty() || self.index.matches(i, &finder))
             .collect();
         if let Some((col, ascending)) = self.grid.sort {
             let assets = &self.assets;
             self.grid.view.sort_by(|&a, &b| {
-                let (a, b) = (&assets[a], &assets[b]);
+                let (a, b) = (assets.get(a), assets.get(b));
                 let order = match col {
-                    Col::Number => a.asset_num.cmp(&b.asset_num),
-                    Col::Type => a.license_type.cmp(&b.license_type),
-                    Col::Chip => a.key_chip_type.cmp(&b.key_chip_type),
-                    Col::Customer => a.customer_id.cmp(&b.customer_id),
-                    Col::State => (a.locked, a.freezing).cmp(&(b.locked, b.freezing)),
-                    Col::Validity => a.limit_end_time.cmp(&b.limit_end_time),
-                    Col::Extensions => a.asset_extends.len().cmp(&b.asset_extends.len()),
-                    Col::Products => a.products.len().cmp(&b.products.len()),
-                    Col::Created => a.create_time.cmp(&b.create_time),
-                    Col::Updated => a.update_time.cmp(&b.update_time),
+                    Col::Number => a.asset_num().cmp(b.asset_num()),
+                    Col::Type => a.license_type().cmp(b.license_type()),
+                    Col::Chip => a.key_chip_type().cmp(&b.key_chip_type()),
+                    Col::Customer => a.customer_id().cmp(b.customer_id()),
+                    Col::State => (a.locked(), a.freezing()).cmp(&(b.locked(), b.freezing())),
+                    Col::Validity => a.limit_end_time().cmp(&b.limit_end_time()),
+                    Col::Extensions => a.extends().len().cmp(&b.extends().len()),
+                    Col::Products => a.product_count().cmp(&b.product_count()),
+                    Col::Created => a.create_time().cmp(&b.create_time()),
+                    Col::Updated => a.update_time().cmp(&b.update_time()),
                 };
                 if ascending { order } else { order.reverse() }
             });
@@ -322,7 +295,17 @@ impl AssetsScreen {
         self.query.listed_on = None;
         self.query.call = Latest::default();
         self.query.listed_ok = false;
-        self.set_assets(Vec::new());
+        self.set_assets(AssetList::default());
+        self.locks.confirm = None;
+        self.grid.filter.clear();
+    }
+
+    /// The listing goes, and with it its selection and what it held in memory; the lock
+    /// results stay (they name their profile).
+    fn close_listing(&mut self) {
+        self.set_assets(AssetList::default());
+        self.query.listed_ok = false;
+        self.query.listed.clear();
         self.locks.confirm = None;
         self.grid.filter.clear();
     }
@@ -423,6 +406,9 @@ impl AssetsScreen {
                 n = self.grid.view.len(),
                 total = self.assets.len()
             ));
+            if ui.button(tr!(lang, "close-listing")).clicked() {
+                self.close_listing();
+            }
             ui.menu_button(t(lang, Text::Columns), |ui| {
                 for col in Col::ALL.into_iter().skip(1) {
                     let mut on = self.grid.shown.contains(&col);
@@ -439,26 +425,7 @@ impl AssetsScreen {
                 }
             });
         });
-        // The export on a line of its own: its path is long and must not be cut.
-        ui.horizontal_wrapped(|ui| {
-            let label = ui.label(t(lang, Text::ExportTo));
-            if self.export.path.is_empty() {
-                self.export.path = home_file(EXPORT_FILE);
-            }
-            ui.add(egui::TextEdit::singleline(&mut self.export.path).desired_width(320.0))
-                .labelled_by(label.id);
-            if busy_button_ui(ui, t(lang, Text::ExportCsv), self.export.call.is_waiting()) {
-                let body = self.view_csv(lang);
-                self.export.done = None;
-                self.export.call.start(out.send(Command::WriteFile {
-                    path: PathBuf::from(self.export.path.trim()),
-                    body,
-                }));
-            }
-            if let Some(path) = &self.export.done {
-                ui.label(labelled(lang, t(lang, Text::Exported), path));
-            }
-        });
+        self.export_bar_ui(ui, out, lang);
         self.selection_bar_ui(ui, lang);
     }
 
@@ -500,17 +467,17 @@ impl AssetsScreen {
         for a in self.selected_assets() {
             if !lockable(a) {
                 skipped.not_locks += 1;
-                let words = match LicenseType::parse(&a.license_type) {
+                let words = match LicenseType::parse(a.license_type()) {
                     Some(t) => super::labels::license_type_name(lang, t),
-                    None => a.license_type.clone(),
+                    None => a.license_type().to_owned(),
                 };
                 if !skipped.types.contains(&words) {
                     skipped.types.push(words);
                 }
-            } else if a.locked == lock {
+            } else if a.locked() == lock {
                 skipped.already += 1;
             } else {
-                nums.push(a.asset_num.clone());
+                nums.push(a.asset_num().to_owned());
             }
         }
         self.locks.confirm = Some(LockAction {
@@ -527,32 +494,17 @@ impl AssetsScreen {
         }
         let counts = (
             self.selected_assets().count(),
-            self.selected_assets().filter(|a| lockable(a)).count(),
+            self.selected_assets().filter(|a| lockable(*a)).count(),
         );
         self.selection.counts = Some(counts);
         counts
     }
 
-    fn selected_assets(&self) -> impl Iterator<Item = &Asset> {
+    fn selected_assets(&self) -> impl Iterator<Item = AssetRef<'_>> {
         self.grid
             .view
             .iter()
             .filter(|i| self.selection.set.contains(i))
-            .map(|&i| &self.assets[i])
-    }
-
-    /// The view as shown (filtered, sorted, chosen columns) as CSV that spreadsheet software
-    /// opens with its Chinese intact: UTF-8 with a byte-order mark.
-    fn view_csv(&self, lang: Lang) -> String {
-        let header: Vec<&str> = self.grid.shown.iter().map(|c| t(lang, c.title())).collect();
-        let rows = self.grid.view.iter().map(|&i| {
-            let a = &self.assets[i];
-            self.grid
-                .shown
-                .iter()
-                .map(|c| cell_text(lang, a, *c))
-                .collect::<Vec<_>>()
-        });
-        csv_with_bom(&header, rows)
+            .map(|&i| self.assets.get(i))
     }
 }

@@ -5,7 +5,7 @@ use egui_extras::{Column, TableBuilder};
 
 use super::super::labels::{self, value_words};
 use super::{AssetsScreen, LockAction, ROW_HEIGHT, license_type_words, lockable};
-use crate::core::wire::{Asset, LicenseType};
+use crate::core::wire::{AssetList, AssetRef, LicenseType};
 use crate::ui::dates::local_date;
 use crate::ui::form::{PRODUCTION_COLOUR, REMOTE_COLOUR};
 use crate::ui::i18n::{Lang, Text, labelled, t};
@@ -78,7 +78,7 @@ pub(super) struct Fit {
 }
 
 /// Every column's fit for this listing, in the order of `Col::ALL`.
-pub(super) fn measure_columns(ui: &egui::Ui, lang: Lang, assets: &[Asset]) -> Vec<Fit> {
+pub(super) fn measure_columns(ui: &egui::Ui, lang: Lang, assets: &AssetList) -> Vec<Fit> {
     let body = egui::TextStyle::Body.resolve(ui.style());
     let mono = egui::TextStyle::Monospace.resolve(ui.style());
     let width = |text: String, font: &egui::FontId| {
@@ -120,23 +120,23 @@ fn chip_words(lang: Lang, chip: i32) -> String {
     }
 }
 
-pub(super) fn cell_text(lang: Lang, a: &Asset, col: Col) -> String {
+pub(super) fn cell_text(lang: Lang, a: AssetRef<'_>, col: Col) -> String {
     match col {
-        Col::Number => a.asset_num.clone(),
-        Col::Type => license_type_words(lang, &a.license_type),
-        Col::Chip => chip_words(lang, a.key_chip_type),
-        Col::Customer => a.customer_id.clone(),
+        Col::Number => a.asset_num().to_owned(),
+        Col::Type => license_type_words(lang, a.license_type()),
+        Col::Chip => chip_words(lang, a.key_chip_type()),
+        Col::Customer => a.customer_id().to_owned(),
         Col::State => {
             let mut words = Vec::new();
-            if a.locked {
+            if a.locked() {
                 words.push(t(lang, Text::Disabled));
             }
-            if a.freezing {
+            if a.freezing() {
                 words.push(t(lang, Text::Frozen));
             }
             words.join(" ")
         }
-        Col::Validity => match (a.limit_start_time, a.limit_end_time) {
+        Col::Validity => match (a.limit_start_time(), a.limit_end_time()) {
             (None, None) => String::new(),
             (start, end) => format!(
                 "{} – {}",
@@ -145,42 +145,41 @@ pub(super) fn cell_text(lang: Lang, a: &Asset, col: Col) -> String {
             ),
         },
         Col::Extensions => a
-            .asset_extends
-            .iter()
-            .map(|e| format!("{}={}", e.extend_code, e.extend_value))
+            .extends()
+            .map(|(code, value)| format!("{code}={value}"))
             .collect::<Vec<_>>()
             .join(" "),
-        Col::Products => a.products.len().to_string(),
-        Col::Created => local_date(a.create_time),
-        Col::Updated => local_date(a.update_time),
+        Col::Products => a.product_count().to_string(),
+        Col::Created => local_date(a.create_time()),
+        Col::Updated => local_date(a.update_time()),
     }
 }
 
 /// A cell's text in the grid: the license type in words only (its code is on hover).
-fn grid_text(lang: Lang, a: &Asset, col: Col) -> String {
+fn grid_text(lang: Lang, a: AssetRef<'_>, col: Col) -> String {
     match col {
-        Col::Type => match LicenseType::parse(&a.license_type) {
+        Col::Type => match LicenseType::parse(a.license_type()) {
             Some(t) => labels::license_type_name(lang, t),
-            None => a.license_type.clone(),
+            None => a.license_type().to_owned(),
         },
         other => cell_text(lang, a, other),
     }
 }
 
-fn cell_ui(ui: &mut egui::Ui, lang: Lang, a: &Asset, col: Col) {
+fn cell_ui(ui: &mut egui::Ui, lang: Lang, a: AssetRef<'_>, col: Col) {
     match col {
         Col::Type => {
             ui.label(grid_text(lang, a, col))
-                .on_hover_text(&a.license_type);
+                .on_hover_text(a.license_type());
         }
         Col::Number => {
-            ui.label(RichText::new(&a.asset_num).monospace());
+            ui.label(RichText::new(a.asset_num()).monospace());
         }
         Col::State => {
-            if a.locked {
+            if a.locked() {
                 badge_ui(ui, t(lang, Text::Disabled), PRODUCTION_COLOUR);
             }
-            if a.freezing {
+            if a.freezing() {
                 badge_ui(ui, t(lang, Text::Frozen), REMOTE_COLOUR);
             }
         }
@@ -241,7 +240,7 @@ fn fit_widths(shown: &[Col], fits: &[Fit], width: f32, spacing: f32) -> Vec<f32>
 
 /// An open row's number cell: the number, then the details drawn across the whole row
 /// (the other cells are one line high; their lower part is empty).
-fn open_row_ui(ui: &mut egui::Ui, lang: Lang, a: &Asset, row_right: f32) {
+fn open_row_ui(ui: &mut egui::Ui, lang: Lang, a: AssetRef<'_>, row_right: f32) {
     let cell = ui.max_rect();
     let clip = ui.clip_rect();
     let across = egui::Rect::from_x_y_ranges(cell.left()..=row_right, cell.y_range());
@@ -251,7 +250,7 @@ fn open_row_ui(ui: &mut egui::Ui, lang: Lang, a: &Asset, row_right: f32) {
     ));
     ui.scope_builder(egui::UiBuilder::new().max_rect(across), |ui| {
         ui.vertical(|ui| {
-            ui.label(RichText::new(&a.asset_num).monospace());
+            ui.label(RichText::new(a.asset_num()).monospace());
             details_ui(ui, lang, a);
         });
     });
@@ -259,7 +258,9 @@ fn open_row_ui(ui: &mut egui::Ui, lang: Lang, a: &Asset, row_right: f32) {
 
 /// An expanded row: extensions, assignment, products, each on one line that runs on across
 /// the row.
-fn details_ui(ui: &mut egui::Ui, lang: Lang, a: &Asset) {
+fn details_ui(ui: &mut egui::Ui, lang: Lang, a: AssetRef<'_>) {
+    // Few rows are open at once: their details are read in the interface's shape.
+    let a = a.to_asset();
     ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Extend);
     let weak = |s: String| RichText::new(s).weak();
     let assignment = if a.assign_status.assign_status.is_empty() {
@@ -369,9 +370,9 @@ impl AssetsScreen {
                 .iter()
                 .map(|i| {
                     if self.grid.expanded.contains(i) {
-                        let a = &self.assets[*i];
+                        let a = self.assets.get(*i);
                         ROW_HEIGHT
-                            + (3 + a.asset_extends.len() + a.products.len()) as f32
+                            + (3 + a.extends().len() + a.product_count()) as f32
                                 * (text_height + 4.0)
                     } else {
                         ROW_HEIGHT
@@ -395,7 +396,7 @@ impl AssetsScreen {
         let Some(&i) = self.grid.view.get(pos) else {
             return;
         };
-        let a = &self.assets[i];
+        let a = self.assets.get(i);
         let expanded = self.grid.expanded.contains(&i);
         row.set_selected(self.selection.set.contains(&i));
         row.col(|ui| {
@@ -410,7 +411,7 @@ impl AssetsScreen {
         });
         row.col(|ui| {
             if let Some(lock) = lock_button_ui(ui, lang, a, busy) {
-                clicks.lock_one = Some((lock, a.asset_num.clone()));
+                clicks.lock_one = Some((lock, a.asset_num().to_owned()));
             }
         });
         for col in shown {
@@ -529,11 +530,11 @@ fn header_ui(
 }
 
 /// A lock's Disable or Enable; whether to lock, when clicked.
-fn lock_button_ui(ui: &mut egui::Ui, lang: Lang, a: &Asset, busy: bool) -> Option<bool> {
+fn lock_button_ui(ui: &mut egui::Ui, lang: Lang, a: AssetRef<'_>, busy: bool) -> Option<bool> {
     if !lockable(a) {
         return None;
     }
-    let (text, lock) = if a.locked {
+    let (text, lock) = if a.locked() {
         (Text::Enable, false)
     } else {
         (Text::Disable, true)
