@@ -125,6 +125,10 @@ sleep 15                                              # listed and drawn (a few 
 listed=$(pss_mib "$pid")
 # The picture, to see that the 100,000 are there.
 import -window root -crop 1100x720+0+0 +repage target/measure-listed.png 2>/dev/null || true
+xdotool mousemove "$CLOSE_X" "$CLOSE_Y" click 1      # Close the listing
+sleep 5
+closed=$(pss_mib "$pid")
+import -window root -crop 1100x720+0+0 +repage target/measure-closed.png 2>/dev/null || true
 kill "$pid"; wait "$pid" 2>/dev/null || true
 
 # 4. The headless platform, idle.
@@ -168,5 +172,7 @@ echo "| first frame, first start (fresh HOME, Sandbox provisioned) | ${first} ms
 echo "| first frame, later starts | ${again} ms | — | < 500 ms |"
 echo "| memory idle on the Sandbox, PSS (RSS) | $(pss "$idle") MiB ($(rss "$idle") MiB) | $(pss "$cmem") MiB ($(rss "$cmem") MiB) | < 100 MiB and < ⅓ of Chromium (${third} MiB) |"
 echo "| memory idle on the Sandbox, RSS without Xvfb's software GL renderer (libLLVM, swrast) | ${bare} MiB | — | < 100 MiB |"
-echo "| memory with 100,000 assets listed, PSS (RSS) | $(pss "$listed") MiB ($(rss "$listed") MiB) | — | — |"
+echo "| memory with 100,000 assets listed, PSS (RSS) | $(pss "$listed") MiB ($(rss "$listed") MiB) | — | < 200 MiB PSS |"
+closed_ratio=$(awk -v c="$(pss "$closed")" -v i="$(pss "$idle")" 'BEGIN {printf "%.2f", c / i}')
+echo "| memory after the listing is closed, PSS (RSS) | $(pss "$closed") MiB ($(rss "$closed") MiB), ${closed_ratio}× idle | — | < 1.3× idle |"
 echo "| memory of \`license-desk serve\` idle, PSS (RSS) | $(pss "$serve") MiB ($(rss "$serve") MiB) | — | — |"

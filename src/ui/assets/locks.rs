@@ -2,18 +2,23 @@
 //! asset, copied or exported.
 
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use egui::RichText;
 
 use super::super::outbox::Outbox;
 use super::{AssetsScreen, EXPORT_FILE};
+use crate::core::progress::{Progress, Stage};
 use crate::core::wire::{LockResult, LockStatus};
-use crate::core::{Call, Command, Profile};
+use crate::core::{Call, Command, Producer, Profile};
 use crate::ui::form::{
     GUARDED_LOCKS, asset_numbers_from, csv_with_bom, danger_button, dialog_body_ui, home_file,
     name_of_profile, production_guard_ui, profile_line_ui,
 };
 use crate::ui::i18n::{Lang, Text, t, tr};
+
+/// The least width of each column of the results, so that the head and the rows line up.
+const RESULT_COLUMN: f32 = 110.0;
 
 pub fn status_words(lang: Lang, status: LockStatus) -> &'static str {
     t(
@@ -66,26 +71,33 @@ pub(super) struct Skipped {
 
 pub(super) struct LockOutcome {
     pub(super) lock: bool,
-    pub(super) results: Vec<LockResult>,
+    /// Shared with their export, which runs on a core thread.
+    pub(super) results: Arc<[LockResult]>,
     /// The profile the locks were changed on (it may no longer be the active one).
     pub(super) profile: String,
 }
 
-/// Per-asset results as CSV (UTF-8 with a byte-order mark, like the view's export).
-pub(super) fn results_csv(lang: Lang, outcome: &LockOutcome) -> String {
-    let header = [
-        t(lang, Text::AssetNumber),
-        t(lang, Text::StatusCode),
-        t(lang, Text::StatusWords),
-    ];
-    let rows = outcome.results.iter().map(|r| {
-        vec![
-            r.asset_num.clone(),
-            (r.status as u8).to_string(),
-            status_words(lang, r.status).to_owned(),
-        ]
-    });
-    csv_with_bom(&header, rows)
+/// Per-asset results as CSV (UTF-8 with a byte-order mark, like the view's export), made on a
+/// core thread: a call changes up to 10,000 locks.
+pub(super) fn results_csv(lang: Lang, results: Arc<[LockResult]>) -> Producer {
+    Producer::new(move |progress| {
+        progress.start(Stage::Building, results.len() as u64);
+        let header = [
+            t(lang, Text::AssetNumber),
+            t(lang, Text::StatusCode),
+            t(lang, Text::StatusWords),
+        ];
+        let rows = results.iter().map(|r| {
+            vec![
+                r.asset_num.clone(),
+                (r.status as u8).to_string(),
+                status_words(lang, r.status).to_owned(),
+            ]
+        });
+        let body = csv_with_bom(&header, rows);
+        progress.check()?;
+        Ok(body)
+    })
 }
 
 /// What the user did in the results panel.
@@ -139,31 +151,38 @@ pub(super) fn results_ui(
             action.close = true;
         }
     });
+    // Columns of one width above and in the list, which draws only the rows in view.
+    let grid = |id: &str| {
+        egui::Grid::new(id)
+            .striped(true)
+            .num_columns(3)
+            .min_col_width(RESULT_COLUMN)
+            .spacing([24.0, 4.0])
+    };
+    grid("lock_results_head").show(ui, |ui| {
+        for head in [Text::AssetNumber, Text::StatusCode, Text::StatusWords] {
+            ui.label(RichText::new(t(lang, head)).strong());
+        }
+        ui.end_row();
+    });
+    let row_height = ui.text_style_height(&egui::TextStyle::Body) + 4.0;
     egui::ScrollArea::vertical()
         .id_salt("lock_results")
         .max_height(120.0)
-        .show(ui, |ui| {
-            egui::Grid::new("lock_results_grid")
-                .striped(true)
-                .num_columns(3)
-                .spacing([24.0, 4.0])
-                .show(ui, |ui| {
-                    for head in [Text::AssetNumber, Text::StatusCode, Text::StatusWords] {
-                        ui.label(RichText::new(t(lang, head)).strong());
+        .show_rows(ui, row_height, outcome.results.len(), |ui, rows| {
+            grid("lock_results_grid").show(ui, |ui| {
+                for r in &outcome.results[rows] {
+                    ui.label(RichText::new(&r.asset_num).monospace());
+                    ui.label((r.status as u8).to_string());
+                    let words = status_words(lang, r.status);
+                    if r.status == LockStatus::Success {
+                        ui.label(words);
+                    } else {
+                        ui.colored_label(ui.visuals().error_fg_color, words);
                     }
                     ui.end_row();
-                    for r in &outcome.results {
-                        ui.label(RichText::new(&r.asset_num).monospace());
-                        ui.label((r.status as u8).to_string());
-                        let words = status_words(lang, r.status);
-                        if r.status == LockStatus::Success {
-                            ui.label(words);
-                        } else {
-                            ui.colored_label(ui.visuals().error_fg_color, words);
-                        }
-                        ui.end_row();
-                    }
-                });
+                }
+            });
         });
 }
 
@@ -265,7 +284,7 @@ impl AssetsScreen {
     }
 
     /// Results go beside the view's export: `assets.csv` → `assets-results.csv`.
-    pub(super) fn export_results(&mut self, out: &Outbox<'_>, body: String) {
+    pub(super) fn export_results(&mut self, out: &Outbox<'_>, produce: Producer) {
         if self.export.path.is_empty() {
             self.export.path = home_file(EXPORT_FILE);
         }
@@ -275,10 +294,14 @@ impl AssetsScreen {
             |s| s.to_string_lossy().into_owned(),
         );
         let path = view.with_file_name(format!("{stem}-results.csv"));
+        let progress = Progress::default();
         self.export.done = None;
-        self.export
-            .call
-            .start(out.send(Command::WriteFile { path, body }));
+        self.export.call.start(out.send(Command::WriteProduced {
+            path,
+            produce,
+            progress: progress.clone(),
+        }));
+        self.export.progress = Some(progress);
     }
 }
 

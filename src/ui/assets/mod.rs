@@ -159,7 +159,7 @@ impl AssetsScreen {
                 self.grid.dirty = true;
                 self.locks.outcome = Some(LockOutcome {
                     lock: action.lock,
-                    results: results.clone(),
+                    results: results.as_slice().into(),
                     profile: action.profile.name,
                 });
             }
@@ -249,8 +249,8 @@ impl AssetsScreen {
             let mut action = ResultsAction::default();
             results_ui(ui, lang, outcome, &mut action);
             if action.export {
-                let body = results_csv(lang, outcome);
-                self.export_results(out, body);
+                let produce = results_csv(lang, Arc::clone(&outcome.results));
+                self.export_results(out, produce);
             }
             if action.close {
                 self.locks.outcome = None;
