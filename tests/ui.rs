@@ -592,6 +592,7 @@ fn save_staging(
             base_url: server.base_url(),
             token_url: format!("{}/v3/api/oauth2/token", server.base_url()),
             app_key: creds.app_key.clone(),
+            ca_file: None,
         },
         operator_identity: "ops@example.com".into(),
         production,
