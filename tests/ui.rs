@@ -626,7 +626,10 @@ fn the_profile_form_keeps_a_ca_file_and_the_tls_platform_is_trusted_with_it() {
     assert!(harness.query_by_label("notes.txt").is_none());
     click(&mut harness, "ca.pem");
     click(&mut harness, "Open");
-    assert_eq!(harness.get_by_label("CA file").value().as_deref(), Some(ca.as_str()));
+    assert_eq!(
+        harness.get_by_label("CA file").value().as_deref(),
+        Some(ca.as_str())
+    );
     click(&mut harness, "Save");
     settle(&mut harness, |h| {
         h.query_by_label("Secure").is_some() && h.query_by_label("Save").is_none()
