@@ -15,7 +15,7 @@ use hyper::server::conn::http1;
 use hyper::service::service_fn;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::server::graceful::{GracefulShutdown, Watcher};
-use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt};
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore, watch};
 use tokio_rustls::TlsAcceptor;
@@ -93,22 +93,7 @@ pub async fn serve(
             peer,
             permit,
         };
-        match &tls {
-            None => {
-                tokio::spawn(accepted.serve(stream));
-            }
-            Some(acceptor) => {
-                let handshake = acceptor.accept(stream);
-                let limit = limits.header_timeout;
-                tokio::spawn(async move {
-                    match tokio::time::timeout(limit, handshake).await {
-                        Ok(Ok(stream)) => accepted.serve(stream).await,
-                        Ok(Err(e)) => tracing::debug!(error = %e, %peer, "a TLS handshake failed"),
-                        Err(_) => tracing::debug!(%peer, "a TLS handshake took too long"),
-                    }
-                });
-            }
-        }
+        accepted.spawn(stream, tls.as_ref(), limits.header_timeout);
     }
     drop(listener);
     if tokio::time::timeout(DRAIN, graceful.shutdown())
@@ -130,6 +115,23 @@ struct Accepted {
 }
 
 impl Accepted {
+    /// Serves the connection on a task of its own, after a handshake within `limit` over TLS.
+    fn spawn(self, stream: TcpStream, tls: Option<&TlsAcceptor>, limit: Duration) {
+        let Some(acceptor) = tls else {
+            tokio::spawn(self.serve(stream));
+            return;
+        };
+        let handshake = acceptor.accept(stream);
+        let peer = self.peer;
+        tokio::spawn(async move {
+            match tokio::time::timeout(limit, handshake).await {
+                Ok(Ok(stream)) => self.serve(stream).await,
+                Ok(Err(e)) => tracing::debug!(error = %e, %peer, "a TLS handshake failed"),
+                Err(_) => tracing::debug!(%peer, "a TLS handshake took too long"),
+            }
+        });
+    }
+
     async fn serve<S>(self, stream: S)
     where
         S: AsyncRead + AsyncWrite + Unpin + Send + 'static,
@@ -162,7 +164,14 @@ async fn refuse(stream: TcpStream, peer: SocketAddr, tls: Option<TlsAcceptor>) {
     let answer = async move {
         match tls {
             None => write_refusal(stream).await,
-            Some(acceptor) => write_refusal(acceptor.accept(stream).await?).await,
+            Some(acceptor) => {
+                let mut stream = acceptor.accept(stream).await?;
+                // A client that has just finished its handshake is not yet waiting for an
+                // answer: one sent before its request would be unexpected (hyper drops it).
+                let mut head = [0u8; 4096];
+                let _ = stream.read(&mut head).await?;
+                write_refusal(stream).await
+            }
         }
     };
     let _ = tokio::time::timeout(Duration::from_secs(1), answer).await;
