@@ -379,3 +379,77 @@ async fn a_stalled_handshake_holds_a_place_only_for_the_header_timeout() {
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
 }
+
+/// A stop lets a request in flight over TLS finish: its answer arrives whole after the
+/// platform has stopped accepting.
+#[tokio::test]
+async fn a_stop_lets_a_request_in_flight_over_tls_finish() {
+    use base64::Engine;
+    use license_desk::platform::{Config, Server, TlsFiles, create_app};
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    use tokio_rustls::rustls::pki_types::{CertificateDer, ServerName, pem::PemObject};
+    use tokio_rustls::rustls::{ClientConfig, RootCertStore};
+
+    let dir = tempfile::tempdir().expect("dir");
+    let certs = tls_certs::make(dir.path());
+    let data = dir.path().join("platform");
+    let mut config = Config::new(&data, "127.0.0.1:0".parse().expect("addr"));
+    config.tls = Some(TlsFiles {
+        cert: certs.chain.clone(),
+        key: certs.key.clone(),
+    });
+    let server = Server::start(config).await.expect("TLS platform");
+    let addr = server.local_addr();
+    let app = create_app(&data, "stop", &["auth_order".to_owned()]).expect("app");
+
+    let mut roots = RootCertStore::empty();
+    roots
+        .add(CertificateDer::from_pem_file(&certs.ca).expect("CA"))
+        .expect("root");
+    let client = ClientConfig::builder()
+        .with_root_certificates(roots)
+        .with_no_client_auth();
+    let connector = tokio_rustls::TlsConnector::from(std::sync::Arc::new(client));
+    let tcp = tokio::net::TcpStream::connect(addr)
+        .await
+        .expect("connects");
+    let name = ServerName::try_from("127.0.0.1").expect("name");
+    let mut tls = connector.connect(name, tcp).await.expect("handshake");
+
+    // The head, and a request for the body: the platform says 100 Continue once it reads it.
+    let body = "grant_type=client_credentials";
+    let basic = base64::engine::general_purpose::STANDARD
+        .encode(format!("{}:{}", app.app_key, app.app_secret));
+    let head = format!(
+        "POST /v3/api/oauth2/token HTTP/1.1\r\nhost: 127.0.0.1\r\nauthorization: Basic {basic}\r\n\
+         content-type: application/x-www-form-urlencoded\r\ncontent-length: {}\r\n\
+         expect: 100-continue\r\n\r\n",
+        body.len()
+    );
+    tls.write_all(head.as_bytes()).await.expect("head");
+    let mut read = vec![0u8; 256];
+    let n = tls.read(&mut read).await.expect("100 Continue");
+    assert!(
+        read[..n].starts_with(b"HTTP/1.1 100 Continue"),
+        "{:?}",
+        String::from_utf8_lossy(&read[..n])
+    );
+
+    // Stopped while the body is awaited: new connections are refused at once...
+    let stopping = tokio::spawn(server.shutdown());
+    let deadline = std::time::Instant::now() + Duration::from_secs(30);
+    while tokio::net::TcpStream::connect(addr).await.is_ok() {
+        assert!(std::time::Instant::now() < deadline, "still accepting");
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    // ...and the request in flight is answered whole.
+    tls.write_all(body.as_bytes()).await.expect("body");
+    let mut answer = Vec::new();
+    tls.read_to_end(&mut answer)
+        .await
+        .expect("the answer, then the end");
+    let answer = String::from_utf8_lossy(&answer);
+    assert!(answer.starts_with("HTTP/1.1 200 OK"), "{answer}");
+    assert!(answer.contains("\"access_token\""), "{answer}");
+    stopping.await.expect("stopped");
+}
