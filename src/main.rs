@@ -150,6 +150,13 @@ struct ServeArgs {
     /// Seconds a listing waits for a turn before it is refused (500, "busy"; retry).
     #[arg(long, default_value_t = 30.0)]
     listing_wait: f64,
+    /// Serve HTTPS with this certificate chain (PEM: the server's certificate first, then any
+    /// intermediates). Needs --tls-key.
+    #[arg(long, value_name = "FILE", requires = "tls_key")]
+    tls_cert: Option<PathBuf>,
+    /// The private key of --tls-cert (PEM: PKCS#8, PKCS#1 or SEC1).
+    #[arg(long, value_name = "FILE", requires = "tls_cert")]
+    tls_key: Option<PathBuf>,
 }
 
 #[derive(Subcommand)]
@@ -470,6 +477,10 @@ fn serve(args: ServeArgs) -> Result<(), String> {
         per_day: args.quota_numbers_per_day,
     };
     config.claims_per_identity_per_minute = args.claims_per_minute;
+    config.tls = args
+        .tls_cert
+        .zip(args.tls_key)
+        .map(|(cert, key)| platform::TlsFiles { cert, key });
 
     let runtime = tokio::runtime::Runtime::new().map_err(|e| format!("cannot start tokio: {e}"))?;
     runtime.block_on(async move {

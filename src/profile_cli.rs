@@ -96,6 +96,26 @@ pub struct Fields {
     /// share the common one again (its own is kept for later).
     #[arg(long, num_args = 0..=1, default_missing_value = "true", value_name = "BOOL")]
     own_catalog: Option<bool>,
+    /// A CA certificate (PEM) to trust besides the system's, for a platform whose certificate
+    /// it signed. Certificates are always verified.
+    #[arg(long, value_name = "FILE", conflicts_with = "no_ca_file")]
+    ca_file: Option<PathBuf>,
+    /// Trust the system's CAs only again (`edit`).
+    #[arg(long)]
+    no_ca_file: bool,
+}
+
+impl Fields {
+    /// The CA file given, made absolute so that it means the same file from any folder.
+    fn ca_file(&self) -> Result<Option<PathBuf>, Failure> {
+        self.ca_file
+            .as_deref()
+            .map(|p| {
+                std::path::absolute(p)
+                    .map_err(|e| Failure::failed(format!("--ca-file {}: {e}", p.display())))
+            })
+            .transpose()
+    }
 }
 
 pub fn run(command: ProfileCommand) -> ExitCode {
@@ -189,6 +209,7 @@ fn add(
             token_url: default_token_url(fields.token_url.as_deref(), &base_url),
             base_url,
             app_key: app_key.trim().to_owned(),
+            ca_file: fields.ca_file()?,
         },
         operator_identity: fields.operator.as_deref().unwrap_or("").trim().to_owned(),
         production: fields.production.unwrap_or(false),
@@ -256,6 +277,8 @@ fn changed(
             || fields.token_url.is_some()
             || fields.app_key.is_some()
             || fields.production.is_some()
+            || fields.ca_file.is_some()
+            || fields.no_ca_file
             || rename.is_some()
             || new_secret;
         if remote_only {
@@ -275,8 +298,15 @@ fn changed(
         base_url,
         token_url,
         app_key,
+        ca_file,
     } = &mut profile.endpoint
     {
+        if fields.no_ca_file {
+            *ca_file = None;
+        }
+        if let Some(given) = fields.ca_file()? {
+            *ca_file = Some(given);
+        }
         if let Some(given) = &fields.base_url {
             let new_base = given.trim().trim_end_matches('/').to_owned();
             // A token URL that was the usual one follows the address.
@@ -434,6 +464,9 @@ struct Listed {
     production: bool,
     /// It keeps a catalog of its own, not shared with the other profiles.
     own_catalog: bool,
+    /// A CA trusted besides the system's (remote profiles).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    ca_file: Option<String>,
     /// The variable that gives its secret to one run (remote profiles).
     secret_env: String,
 }
@@ -443,18 +476,20 @@ fn listing(profiles: &license_desk::core::Profiles) -> Vec<Listed> {
         .profiles
         .iter()
         .map(|p| {
-            let (kind, base_url, token_url, app_key, secret_env) = match &p.endpoint {
-                Endpoint::Sandbox => ("sandbox", "", "", "", String::new()),
+            let (kind, base_url, token_url, app_key, secret_env, ca_file) = match &p.endpoint {
+                Endpoint::Sandbox => ("sandbox", "", "", "", String::new(), None),
                 Endpoint::Remote {
                     base_url,
                     token_url,
                     app_key,
+                    ca_file,
                 } => (
                     "remote",
                     base_url.as_str(),
                     token_url.as_str(),
                     app_key.as_str(),
                     secret_input::env_name(&p.name),
+                    ca_file.as_ref().map(|f| f.display().to_string()),
                 ),
             };
             Listed {
@@ -467,6 +502,7 @@ fn listing(profiles: &license_desk::core::Profiles) -> Vec<Listed> {
                 operator: p.operator_identity.clone(),
                 production: p.production,
                 own_catalog: p.own_catalog,
+                ca_file,
                 secret_env,
             }
         })

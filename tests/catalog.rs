@@ -332,6 +332,7 @@ fn remote(name: &str) -> Profile {
             base_url: "https://platform.example.com".to_owned(),
             token_url: "https://platform.example.com/v3/api/oauth2/token".to_owned(),
             app_key: "key".to_owned(),
+            ca_file: None,
         },
         operator_identity: String::new(),
         production: false,

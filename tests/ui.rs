@@ -1,6 +1,9 @@
 //! The console driven like a user would, with egui_kittest: the real core (Sandbox on loopback,
 //! keyring-core's mock store), widgets found by their accessible labels.
 
+#[path = "support/tls_certs.rs"]
+mod tls_certs;
+
 use std::time::Duration;
 
 use egui_kittest::Harness;
@@ -10,7 +13,7 @@ use license_desk::core::{
     Call, Command, Core, CoreOptions, Endpoint, FileDialogChoice, JournalFilter, KeyringChoice,
     Outcome, Profile, Secret,
 };
-use license_desk::platform::{Config, Server, create_app};
+use license_desk::platform::{Config, Server, TlsFiles, create_app};
 use license_desk::ui::i18n::Lang;
 use license_desk::ui::{DeskApp, Prefs, Screen};
 
@@ -579,6 +582,105 @@ impl Remote {
     }
 }
 
+/// A platform served over TLS with a certificate of the test's own CA: the profile form keeps
+/// the CA file, the connection is trusted with it, and said untrusted in words without it.
+#[test]
+fn the_profile_form_keeps_a_ca_file_and_the_tls_platform_is_trusted_with_it() {
+    let dir = tempfile::tempdir().expect("dir");
+    let certs = tls_certs::make(dir.path());
+    let runtime = tokio::runtime::Runtime::new().expect("runtime");
+    let mut config = Config::new(
+        dir.path().join("platform"),
+        "127.0.0.1:0".parse().expect("addr"),
+    );
+    config.tls = Some(TlsFiles {
+        cert: certs.chain.clone(),
+        key: certs.key.clone(),
+    });
+    let server = runtime
+        .block_on(Server::start(config))
+        .expect("TLS platform");
+    let creds = create_app(
+        &dir.path().join("platform"),
+        "desk",
+        &["auth_order".to_owned()],
+    )
+    .expect("app");
+    let ca = certs.ca.display().to_string();
+
+    let mut harness = app(&dir.path().join("desk"), Lang::En);
+    harness.run();
+    click(&mut harness, "Settings");
+    click(&mut harness, "Add profile");
+    type_into(&mut harness, "Name", "Secure");
+    type_into(&mut harness, "Base URL", &server.base_url());
+    type_into(&mut harness, "App key", &creds.app_key);
+    type_into(&mut harness, "App secret", &creds.app_secret);
+    // Browse… in the CA file's folder (the window's own browser: no OS dialog in tests).
+    std::fs::write(dir.path().join("notes.txt"), "not a certificate").expect("write");
+    type_into(&mut harness, "CA file", &dir.path().display().to_string());
+    click(&mut harness, "Browse…");
+    settle(&mut harness, |h| h.query_by_label("ca.pem").is_some());
+    // Folders and certificates are listed, other files not.
+    harness.get_by_label("platform/");
+    assert!(harness.query_by_label("notes.txt").is_none());
+    click(&mut harness, "ca.pem");
+    click(&mut harness, "Open");
+    assert_eq!(
+        harness.get_by_label("CA file").value().as_deref(),
+        Some(ca.as_str())
+    );
+    click(&mut harness, "Save");
+    settle(&mut harness, |h| {
+        h.query_by_label("Secure").is_some() && h.query_by_label("Save").is_none()
+    });
+    let file = dir.path().join("desk/config/profiles.json");
+    let saved: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&file).expect("profiles")).expect("json");
+    assert_eq!(saved["profiles"][1]["endpoint"]["caFile"], ca.as_str());
+
+    click(&mut harness, "Secure");
+    click(&mut harness, "Test connection");
+    settle(&mut harness, |h| {
+        h.query_by_label_contains("Secure: connected. Scopes: auth_order")
+            .is_some()
+    });
+
+    // Edited: the field shows the file; a file that is not there is refused in words, and the
+    // form stays open with what was typed.
+    click(&mut harness, "Edit profile");
+    assert_eq!(
+        harness.get_by_label("CA file").value().as_deref(),
+        Some(ca.as_str())
+    );
+    let missing = dir.path().join("missing.pem").display().to_string();
+    type_into(&mut harness, "CA file", &missing);
+    click(&mut harness, "Save");
+    settle(&mut harness, |h| {
+        h.query_by_label_contains("The profile's CA file cannot be used")
+            .is_some()
+    });
+    harness.get_by_label_contains(&format!("cannot use the CA file {missing}: "));
+    assert_eq!(
+        harness.get_by_label("CA file").value().as_deref(),
+        Some(missing.as_str())
+    );
+
+    // Emptied: the system's CAs only, which do not know the test's CA; the client is rebuilt.
+    type_into(&mut harness, "CA file", "");
+    click(&mut harness, "Save");
+    settle(&mut harness, |h| h.query_by_label("Save").is_none());
+    let saved = std::fs::read_to_string(&file).expect("profiles");
+    assert!(!saved.contains("caFile"), "{saved}");
+    click(&mut harness, "Test connection");
+    settle(&mut harness, |h| {
+        h.query_by_label_contains("The platform's certificate is not trusted")
+            .is_some()
+    });
+    harness.get_by_label_contains("the server's certificate is not trusted: ");
+    runtime.block_on(server.shutdown());
+}
+
 /// Saves the profile "Staging" of the second platform, with its app secret.
 fn save_staging(
     harness: &Harness<'static, DeskApp>,
@@ -592,6 +694,7 @@ fn save_staging(
             base_url: server.base_url(),
             token_url: format!("{}/v3/api/oauth2/token", server.base_url()),
             app_key: creds.app_key.clone(),
+            ca_file: None,
         },
         operator_identity: "ops@example.com".into(),
         production,

@@ -17,6 +17,13 @@ pub enum ApiError {
     /// No answer: connection refused or reset, DNS, TLS.
     #[error("no answer from the platform: {0}")]
     Transport(String),
+    /// The server's certificate was refused: signed by no CA the profile trusts, for another
+    /// name, expired. The verifier's words.
+    #[error("the server's certificate is not trusted: {0}")]
+    Untrusted(String),
+    /// The profile's CA file cannot be read or holds no usable certificate.
+    #[error("cannot use the CA file {path}: {detail}")]
+    CaFile { path: String, detail: String },
     /// No answer within the call's time limit.
     #[error("no answer within {0} s")]
     Timeout(u64),
@@ -36,7 +43,7 @@ impl ApiError {
             Self::Platform { code, .. } => code == "500" || code == "1002",
             Self::Transport(_) | Self::Timeout(_) => true,
             Self::Unexpected { http_status, .. } => *http_status >= 500,
-            Self::Config(_) => false,
+            Self::Config(_) | Self::Untrusted(_) | Self::CaFile { .. } => false,
         }
     }
 
@@ -51,6 +58,8 @@ impl ApiError {
     pub(crate) fn transport(e: &reqwest::Error, timeout_secs: u64) -> Self {
         if e.is_timeout() {
             Self::Timeout(timeout_secs)
+        } else if let Some(why) = super::trust::untrusted_cause(e) {
+            Self::Untrusted(why)
         } else {
             // The chain names the cause (refused, reset) without the URL's query string.
             Self::Transport(chain(e))

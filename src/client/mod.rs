@@ -5,7 +5,9 @@
 mod decode;
 mod error;
 mod operation;
+mod trust;
 
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -17,6 +19,7 @@ use serde::de::DeserializeOwned;
 
 pub use error::{ApiError, Secret};
 pub use operation::Operation;
+pub use trust::extra_roots;
 
 use decode::{
     decode_activity, decode_order, decode_order_done, decode_token, recorded_body, success_code,
@@ -44,6 +47,8 @@ pub struct ClientConfig {
     pub retries: u32,
     /// Wait before the first retry; doubled for each further one.
     pub backoff: Duration,
+    /// A CA (PEM) trusted besides the system's, for a platform with a certificate of its own.
+    pub ca_file: Option<PathBuf>,
 }
 
 impl ClientConfig {
@@ -57,6 +62,7 @@ impl ClientConfig {
             timeout: Duration::from_secs(30),
             retries: 3,
             backoff: Duration::from_millis(200),
+            ca_file: None,
         }
     }
 }
@@ -122,6 +128,10 @@ impl Client {
     pub fn new(config: ClientConfig, observer: Arc<dyn Observer>) -> Result<Self, ApiError> {
         let base = parse_url("base URL", &config.base_url)?;
         let token_url = parse_url("token URL", &config.token_url)?;
+        let extra_roots = match &config.ca_file {
+            Some(path) => trust::extra_roots(path)?,
+            None => Vec::new(),
+        };
         let http = reqwest::Client::builder()
             // A redirect could carry the bearer token to another host: never follow one.
             .redirect(reqwest::redirect::Policy::none())
@@ -129,6 +139,8 @@ impl Client {
             // Kept connections are dropped before a server closes them (the embedded platform
             // closes idle ones after 10 s): a request written as the server closes fails.
             .pool_idle_timeout(Duration::from_secs(5))
+            // Besides the system's roots, not instead of them (`trust`).
+            .tls_certs_merge(extra_roots)
             .build()
             .map_err(|e| ApiError::Config(format!("cannot build the HTTP client: {e}")))?;
         Ok(Self {

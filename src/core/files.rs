@@ -204,6 +204,8 @@ pub fn write_bytes(path: &Path, bytes: &[u8]) -> Result<(), CoreError> {
 pub const OPEN_TYPES: &[&str] = &["json", "xlsx", "xlsm", "xls", "xlsb", "ods", "csv"];
 pub const EXPORT_TYPES: &[&str] = &["json"];
 pub const TEMPLATE_TYPES: &[&str] = &["xlsx"];
+/// A profile's CA file: PEM, under the names CAs give it.
+pub const CERT_TYPES: &[&str] = &["pem", "crt", "cer"];
 /// A catalog is written as JSON or as a workbook.
 pub const CATALOG_TYPES: &[&str] = &["json", "xlsx"];
 
@@ -282,7 +284,11 @@ pub async fn pick_file(save: bool, suggested: Option<String>) -> Option<PathBuf>
     let catalog = suggested
         .as_deref()
         .is_some_and(|s| s.starts_with("catalog"));
-    let dialog = if template {
+    // A profile's CA file is asked for as `ca.pem`.
+    let cert = !save && suggested.as_deref() == Some("ca.pem");
+    let dialog = if cert {
+        rfd::AsyncFileDialog::new().add_filter("PEM", CERT_TYPES)
+    } else if template {
         rfd::AsyncFileDialog::new().add_filter("Excel", TEMPLATE_TYPES)
     } else if save && catalog {
         rfd::AsyncFileDialog::new()

@@ -25,6 +25,10 @@ pub enum Endpoint {
         base_url: String,
         token_url: String,
         app_key: String,
+        /// A CA (PEM) trusted besides the system's, for a platform whose certificate it signed.
+        /// Absent from files written before it existed.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        ca_file: Option<PathBuf>,
     },
 }
 
@@ -73,6 +77,7 @@ impl Profile {
             base_url,
             token_url,
             app_key,
+            ..
         } = &self.endpoint
         {
             for (field, url) in [("baseUrl", base_url), ("tokenUrl", token_url)] {

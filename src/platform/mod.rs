@@ -17,6 +17,7 @@ mod shared;
 mod spent;
 pub mod store;
 mod throttle;
+mod tls;
 
 pub use http::openapi::{DOCUMENT_PATH as OPENAPI_PATH, document_json as openapi_json};
 pub use listen::ConnectionLimits;
@@ -25,3 +26,4 @@ pub use server::{
     Config, Region, Server, StartError, change_app_quota, create_app, create_app_with_quota,
 };
 pub use shared::{ListingCounts, ListingLimits};
+pub use tls::{TlsError, TlsFiles};

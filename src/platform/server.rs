@@ -21,6 +21,7 @@ use super::shared::{AppState, ListingCounts, ListingLimits, Listings, Shared};
 use super::spent::{self, Spent};
 use super::store::Store;
 use super::throttle::Throttle;
+use super::tls::{TlsError, TlsFiles};
 use crate::clock::now_ms;
 use crate::private_files::{create_private_dir, ensure_private_file};
 
@@ -69,6 +70,8 @@ pub struct Config {
     /// Claims one identity may make a minute (counted in memory, per process).
     pub claims_per_identity_per_minute: u32,
     pub listings: ListingLimits,
+    /// Serve over TLS with this certificate and key (`serve --tls-cert/--tls-key`).
+    pub tls: Option<TlsFiles>,
 }
 
 impl Config {
@@ -87,6 +90,7 @@ impl Config {
             number_quota: NumberQuota::default(),
             claims_per_identity_per_minute: 30,
             listings: ListingLimits::default(),
+            tls: None,
         }
     }
 }
@@ -106,6 +110,8 @@ pub enum StartError {
     Store(#[from] rusqlite::Error),
     #[error("{0}")]
     Activities(String),
+    #[error(transparent)]
+    Tls(#[from] TlsError),
     #[error("cannot listen on {addr}: {source}")]
     Listen {
         addr: SocketAddr,
@@ -116,6 +122,7 @@ pub enum StartError {
 /// A running platform. Dropping it without [`Server::shutdown`] stops it abruptly.
 pub struct Server {
     addr: SocketAddr,
+    tls: bool,
     shared: AppState,
     activities_file: Option<PathBuf>,
     stop: watch::Sender<bool>,
@@ -130,6 +137,8 @@ impl Server {
             Some(path) => read_activities(path).map_err(StartError::Activities)?,
             None => Activities::default(),
         };
+        // A certificate that cannot be used stops the start before anything is opened.
+        let tls = config.tls.as_ref().map(TlsFiles::acceptor).transpose()?;
         let lock = lock_data_dir(&config.data_dir)?;
         let store = Store::open(&config.data_dir)?;
         let auth = auth_store::open(&config.data_dir)?;
@@ -169,16 +178,19 @@ impl Server {
         });
         let (stop, stopped) = watch::channel(false);
         let app = super::http::router(Arc::clone(&shared));
+        let secure = tls.is_some();
         let http = tokio::spawn(listen::serve(
             listener,
             app,
             config.connections,
+            tls,
             stopped.clone(),
         ));
         let worker = tokio::spawn(batch_worker(Arc::clone(&shared), stopped.clone()));
         let pruner = tokio::spawn(pruner(Arc::clone(&shared), stopped));
         Ok(Server {
             addr,
+            tls: secure,
             shared,
             activities_file: config.activities,
             stop,
@@ -196,9 +208,10 @@ impl Server {
         self.shared.listings.counts()
     }
 
-    /// `http://HOST:PORT`
+    /// `http://HOST:PORT`, or `https://HOST:PORT` over TLS.
     pub fn base_url(&self) -> String {
-        format!("http://{}", self.addr)
+        let scheme = if self.tls { "https" } else { "http" };
+        format!("{scheme}://{}", self.addr)
     }
 
     /// Reads the activities file again (on SIGHUP). A bad file is refused and the activities

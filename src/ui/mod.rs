@@ -8,6 +8,7 @@
 mod activities;
 mod asset_numbers;
 mod assets;
+mod ca_file;
 mod catalog;
 mod composer;
 mod customers;

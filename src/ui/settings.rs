@@ -4,6 +4,7 @@
 
 use egui::RichText;
 
+use super::ca_file::CaFileField;
 use super::form::{
     Field, PRODUCTION_COLOUR, SANDBOX_COLOUR, busy_button_ui, danger_button, field_ui,
     field_with_ui, grid_ui, submit_button_ui,
@@ -34,19 +35,26 @@ struct ProfileForm {
     production: bool,
     /// The profile keeps a catalog of its own.
     own_catalog: bool,
+    ca_file: CaFileField,
     problems: Vec<Problem>,
     call: Latest,
 }
 
 impl ProfileForm {
     fn for_profile(p: &Profile) -> Self {
-        let (base_url, token_url, app_key) = match &p.endpoint {
+        let (base_url, token_url, app_key, ca_file) = match &p.endpoint {
             Endpoint::Sandbox => Default::default(),
             Endpoint::Remote {
                 base_url,
                 token_url,
                 app_key,
-            } => (base_url.clone(), token_url.clone(), app_key.clone()),
+                ca_file,
+            } => (
+                base_url.clone(),
+                token_url.clone(),
+                app_key.clone(),
+                CaFileField::new(ca_file.as_ref()),
+            ),
         };
         Self {
             previous: Some(p.name.clone()),
@@ -58,6 +66,7 @@ impl ProfileForm {
             operator: p.operator_identity.clone(),
             production: p.production,
             own_catalog: p.own_catalog,
+            ca_file,
             ..Self::default()
         }
     }
@@ -76,6 +85,7 @@ impl ProfileForm {
                 base_url,
                 token_url,
                 app_key: self.app_key.trim().to_owned(),
+                ca_file: self.ca_file.path(),
             }
         };
         Profile {
@@ -123,6 +133,11 @@ pub struct SettingsScreen {
 impl SettingsScreen {
     /// Takes the answer if it is for this screen, and names the action it answers.
     pub fn apply(&mut self, event: &Event) -> Option<Text> {
+        if let Some(form) = &mut self.form
+            && form.ca_file.apply(event)
+        {
+            return Some(Text::Browse);
+        }
         if let Some(form) = &mut self.form
             && form.call.accept(event)
         {
@@ -381,6 +396,7 @@ fn profile_form_ui(
             ui.end_row();
         } else {
             remote_fields_ui(ui, lang, form, &problems);
+            form.ca_file.row_ui(ui, out, lang, &problems);
         }
         let operator = field(lang, Text::OperatorIdentity, "operatorIdentity", false);
         field_ui(ui, lang, &operator, &mut form.operator, &problems);

@@ -141,6 +141,8 @@ pub fn explain(error: &CoreError) -> Text {
         CoreError::Api(ApiError::Transport(_)) => Text::ExplainUnreachable,
         CoreError::Api(ApiError::Timeout(_)) => Text::ExplainTimeout,
         CoreError::Api(ApiError::Unexpected { .. }) => Text::ExplainUnexpected,
+        CoreError::Api(ApiError::Untrusted(_)) => Text::ExplainUntrusted,
+        CoreError::Api(ApiError::CaFile { .. }) => Text::ExplainCaFile,
         CoreError::Api(ApiError::Config(_)) | CoreError::Profile(_) | CoreError::Config(_) => {
             Text::ExplainProfile
         }

@@ -542,6 +542,17 @@ impl Service {
             .as_deref()
             .and_then(|p| self.profiles().get(p).cloned());
         let name = profile.name.clone();
+        // A CA file that cannot be used is said now, not at the profile's first call.
+        if let Endpoint::Remote {
+            ca_file: Some(path),
+            ..
+        } = &profile.endpoint
+        {
+            let path = path.clone();
+            tokio::task::spawn_blocking(move || crate::client::extra_roots(&path))
+                .await
+                .map_err(|e| CoreError::Storage(e.to_string()))??;
+        }
         let outcome = {
             let profile = profile.clone();
             let previous = previous.clone();
@@ -660,11 +671,13 @@ impl Service {
                 base_url,
                 token_url,
                 app_key,
+                ca_file,
             } => {
                 let (secret, keep) = self.remote_secret(&profile.name).await?;
                 keep_tokens = keep;
                 let mut config = ClientConfig::new(base_url, app_key, secret);
                 config.token_url = token_url.trim().to_owned();
+                config.ca_file.clone_from(ca_file);
                 config
             }
         };
@@ -674,7 +687,11 @@ impl Service {
             secrets: Arc::clone(&self.secrets),
             keep_tokens,
         });
-        let client = Arc::new(Client::new(config, observer)?);
+        // Built off the runtime: it reads the profile's CA file, if it has one.
+        let client = tokio::task::spawn_blocking(move || Client::new(config, observer))
+            .await
+            .map_err(|e| CoreError::Storage(e.to_string()))??;
+        let client = Arc::new(client);
         // A secret given for one run starts without the keyring's token: that one may belong
         // to another secret, and this run leaves the keyring as it found it.
         if keep_tokens {
