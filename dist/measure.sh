@@ -14,7 +14,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${1:-5}
 cargo build --release --quiet
-bin=$PWD/target/release/license-desk
+bin=$(realpath "${CARGO_TARGET_DIR:-target}")/release/license-desk
 work=$(mktemp -d)
 display=:$((80 + RANDOM % 9))
 Xvfb "$display" -noreset -screen 0 1280x800x24 >/dev/null 2>&1 &
