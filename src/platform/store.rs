@@ -373,11 +373,12 @@ pub fn bump_counter(
     )
 }
 
-/// The next id of a kind, e.g. `CU0000000001` for prefix `CU`: one upsert.
+/// The next id of a kind, e.g. `CU0000000001` for prefix `CU`: one upsert. (`counters.value`:
+/// PostgreSQL refuses an unqualified column of the target in `DO UPDATE` as ambiguous.)
 pub fn next_id(tx: &dyn sql::Tx, prefix: &str) -> Result<String, StoreError> {
     let n = tx.query_one(
         "INSERT INTO counters(name, value) VALUES (?1, 1) \
-         ON CONFLICT(name) DO UPDATE SET value = value + 1 RETURNING value",
+         ON CONFLICT(name) DO UPDATE SET value = counters.value + 1 RETURNING value",
         &[prefix.into()],
         |r| r.i64(0),
     )?;
