@@ -1,11 +1,11 @@
 //! Applications: the callers of the platform, each with an app key, a secret and scopes.
 
-use rusqlite::{OptionalExtension, Transaction};
 use serde::Serialize;
 
 use super::error::OpError;
 use super::ids;
 use super::quotas::OwnQuota;
+use super::sql::{self, StoreError};
 use crate::wire::scopes;
 
 /// What `license-desk app create` prints; the secret is shown this once and stored hashed.
@@ -39,7 +39,7 @@ pub fn parse_scopes(list: &str) -> Result<Vec<String>, String> {
 
 /// Registers an application with its own quotas (`None`: the platform's default).
 pub fn create(
-    tx: &Transaction<'_>,
+    tx: &dyn sql::Tx,
     name: &str,
     scopes: &[String],
     quota: OwnQuota,
@@ -50,14 +50,14 @@ pub fn create(
     tx.execute(
         "INSERT INTO apps(app_key, name, secret_hash, scopes, created_at, \
          quota_numbers_per_minute, quota_numbers_per_day) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-        rusqlite::params![
-            app_key,
-            name,
-            secret_hash(&app_key, &app_secret),
-            scopes.join(" "),
-            now,
-            quota.quota_numbers_per_minute,
-            quota.quota_numbers_per_day
+        &[
+            (&app_key).into(),
+            name.into(),
+            secret_hash(&app_key, &app_secret).as_slice().into(),
+            scopes.join(" ").as_str().into(),
+            now.into(),
+            quota.quota_numbers_per_minute.into(),
+            quota.quota_numbers_per_day.into(),
         ],
     )?;
     Ok(AppCredentials {
@@ -68,22 +68,25 @@ pub fn create(
 
 /// The app's space-separated scopes when `secret` is its secret.
 pub fn authenticate(
-    tx: &Transaction<'_>,
+    tx: &dyn sql::Tx,
     app_key: &str,
     secret: &str,
-) -> rusqlite::Result<Option<String>> {
-    let row: Option<(Vec<u8>, String)> = tx
-        .prepare_cached("SELECT secret_hash, scopes FROM apps WHERE app_key = ?1")?
-        .query_row([app_key], |r| Ok((r.get(0)?, r.get(1)?)))
-        .optional()?;
+) -> Result<Option<String>, StoreError> {
+    let row = tx.query_opt(
+        "SELECT secret_hash, scopes FROM apps WHERE app_key = ?1",
+        &[app_key.into()],
+        |r| Ok((r.bytes(0)?, r.text(1)?)),
+    )?;
     Ok(row.and_then(|(hash, scopes)| (hash == secret_hash(app_key, secret)).then_some(scopes)))
 }
 
 /// The app's space-separated scopes, if it exists.
-pub fn scopes(tx: &Transaction<'_>, app_key: &str) -> rusqlite::Result<Option<String>> {
-    tx.prepare_cached("SELECT scopes FROM apps WHERE app_key = ?1")?
-        .query_row([app_key], |r| r.get(0))
-        .optional()
+pub fn scopes(tx: &dyn sql::Tx, app_key: &str) -> Result<Option<String>, StoreError> {
+    tx.query_opt(
+        "SELECT scopes FROM apps WHERE app_key = ?1",
+        &[app_key.into()],
+        |r| r.text(0),
+    )
 }
 
 fn secret_hash(app_key: &str, secret: &str) -> Vec<u8> {

@@ -3,6 +3,7 @@
 
 use std::fmt::Display;
 
+use super::sql::StoreError;
 use crate::wire::envelope::{SYSTEM, VALIDATION};
 use crate::wire::validate::Problem;
 
@@ -17,7 +18,7 @@ pub enum OpError {
     Invalid { message: String, cause: String },
     /// 500: the database failed; the transaction was rolled back.
     #[error("storage error: {0}")]
-    Storage(#[from] rusqlite::Error),
+    Storage(#[from] StoreError),
     /// 500: anything else unexpected.
     #[error("internal error: {0}")]
     Internal(String),
@@ -76,6 +77,12 @@ impl OpError {
             Self::Invalid { .. } => VALIDATION,
             Self::Storage(_) | Self::Internal(_) | Self::Busy(_) => SYSTEM,
         }
+    }
+}
+
+impl From<rusqlite::Error> for OpError {
+    fn from(e: rusqlite::Error) -> Self {
+        Self::Storage(StoreError::Sqlite(e))
     }
 }
 

@@ -15,6 +15,7 @@ pub mod rules;
 mod server;
 mod shared;
 mod spent;
+pub mod sql;
 pub mod store;
 mod throttle;
 mod tls;

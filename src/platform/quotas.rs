@@ -5,10 +5,10 @@
 //! Windows are whole clock minutes and UTC days, so that a refusal can say when its window
 //! ends. The price: up to twice a minute's quota across a minute's boundary.
 
-use rusqlite::{OptionalExtension, Transaction};
 use serde::Serialize;
 
 use super::error::OpError;
+use super::sql::{self, StoreError};
 
 const MINUTE_MS: i64 = 60_000;
 const DAY_MS: i64 = 24 * 3600 * 1000;
@@ -68,7 +68,7 @@ struct Window {
 /// Counts `n` asset numbers against the application's quotas, or refuses the whole call when
 /// either window would go over (the caller's transaction then writes nothing).
 pub fn charge_numbers(
-    tx: &Transaction<'_>,
+    tx: &dyn sql::Tx,
     app_key: &str,
     n: i64,
     defaults: NumberQuota,
@@ -105,23 +105,22 @@ pub fn charge_numbers(
         return Err(refusal);
     }
     for (kind, start, used) in charges {
-        tx.prepare_cached(
+        tx.execute(
             "INSERT INTO app_usage(app_key, window_kind, window_start, used) VALUES (?1, ?2, ?3, ?4) \
              ON CONFLICT(app_key, window_kind) DO UPDATE SET window_start = excluded.window_start, used = excluded.used",
-        )?
-        .execute(rusqlite::params![app_key, kind, start, used])?;
+            &[app_key.into(), kind.into(), start.into(), used.into()],
+        )?;
     }
     Ok(())
 }
 
 /// What the application has taken in the window that started at `start`.
-fn used_in(tx: &Transaction<'_>, app_key: &str, kind: &str, start: i64) -> rusqlite::Result<i64> {
-    let used: Option<i64> = tx
-        .prepare_cached(
-            "SELECT used FROM app_usage WHERE app_key = ?1 AND window_kind = ?2 AND window_start = ?3",
-        )?
-        .query_row(rusqlite::params![app_key, kind, start], |r| r.get(0))
-        .optional()?;
+fn used_in(tx: &dyn sql::Tx, app_key: &str, kind: &str, start: i64) -> Result<i64, StoreError> {
+    let used = tx.query_opt(
+        "SELECT used FROM app_usage WHERE app_key = ?1 AND window_kind = ?2 AND window_start = ?3",
+        &[app_key.into(), kind.into(), start.into()],
+        |r| r.i64(0),
+    )?;
     Ok(used.unwrap_or(0))
 }
 
@@ -141,31 +140,27 @@ fn over_quota(window: &Window, used: i64, asked: i64, resets: i64, now: i64) -> 
 }
 
 /// The application's own quotas, if the application exists.
-pub fn own_quota(tx: &Transaction<'_>, app_key: &str) -> rusqlite::Result<Option<OwnQuota>> {
-    tx.prepare_cached(
+pub fn own_quota(tx: &dyn sql::Tx, app_key: &str) -> Result<Option<OwnQuota>, StoreError> {
+    tx.query_opt(
         "SELECT quota_numbers_per_minute, quota_numbers_per_day FROM apps WHERE app_key = ?1",
-    )?
-    .query_row([app_key], |r| {
-        Ok(OwnQuota {
-            quota_numbers_per_minute: r.get(0)?,
-            quota_numbers_per_day: r.get(1)?,
-        })
-    })
-    .optional()
+        &[app_key.into()],
+        |r| {
+            Ok(OwnQuota {
+                quota_numbers_per_minute: sql::opt_u32(r.opt_i64(0)?)?,
+                quota_numbers_per_day: sql::opt_u32(r.opt_i64(1)?)?,
+            })
+        },
+    )
 }
 
 /// Stores the application's own quotas; false when there is no such application.
-pub fn set_own_quota(
-    tx: &Transaction<'_>,
-    app_key: &str,
-    quota: OwnQuota,
-) -> rusqlite::Result<bool> {
+pub fn set_own_quota(tx: &dyn sql::Tx, app_key: &str, quota: OwnQuota) -> Result<bool, StoreError> {
     let changed = tx.execute(
         "UPDATE apps SET quota_numbers_per_minute = ?2, quota_numbers_per_day = ?3 WHERE app_key = ?1",
-        rusqlite::params![
-            app_key,
-            quota.quota_numbers_per_minute,
-            quota.quota_numbers_per_day
+        &[
+            app_key.into(),
+            quota.quota_numbers_per_minute.into(),
+            quota.quota_numbers_per_day.into(),
         ],
     )?;
     Ok(changed == 1)

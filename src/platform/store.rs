@@ -18,6 +18,9 @@ use rusqlite::wal::CheckpointMode;
 use rusqlite::{Connection, MAIN_DB, OpenFlags, Transaction, TransactionBehavior};
 use tokio::sync::oneshot;
 
+// `sql::Tx` by path: in scope, its `execute` would shadow rusqlite's on a `Transaction`.
+use super::sql::{self, StoreError};
+
 /// File name of the database inside a data directory.
 pub const DB_FILE: &str = "platform.sqlite3";
 
@@ -354,33 +357,31 @@ fn migrate(conn: &mut Connection, migrations: &[&str]) -> rusqlite::Result<()> {
 
 /// Adds `by` to the counter `name` and returns the new value, if it stays within `max`.
 pub fn bump_counter(
-    tx: &Transaction<'_>,
+    tx: &dyn sql::Tx,
     name: &str,
     by: i64,
     max: i64,
-) -> rusqlite::Result<Option<i64>> {
-    tx.prepare_cached(
+) -> Result<Option<i64>, StoreError> {
+    tx.execute(
         "INSERT INTO counters(name, value) VALUES (?1, 0) ON CONFLICT(name) DO NOTHING",
-    )?
-    .execute([name])?;
-    let mut stmt = tx.prepare_cached(
-        "UPDATE counters SET value = value + ?2 WHERE name = ?1 AND value + ?2 <= ?3 RETURNING value",
+        &[name.into()],
     )?;
-    let mut rows = stmt.query(rusqlite::params![name, by, max])?;
-    match rows.next()? {
-        Some(row) => Ok(Some(row.get(0)?)),
-        None => Ok(None),
-    }
+    tx.query_opt(
+        "UPDATE counters SET value = value + ?2 WHERE name = ?1 AND value + ?2 <= ?3 RETURNING value",
+        &[name.into(), by.into(), max.into()],
+        |r| r.i64(0),
+    )
 }
 
-/// The next id of a kind, e.g. `CU0000000001` for prefix `CU`: one upsert.
-pub fn next_id(tx: &Transaction<'_>, prefix: &str) -> rusqlite::Result<String> {
-    let n: i64 = tx
-        .prepare_cached(
-            "INSERT INTO counters(name, value) VALUES (?1, 1) \
-             ON CONFLICT(name) DO UPDATE SET value = value + 1 RETURNING value",
-        )?
-        .query_row([prefix], |r| r.get(0))?;
+/// The next id of a kind, e.g. `CU0000000001` for prefix `CU`: one upsert. (`counters.value`:
+/// PostgreSQL refuses an unqualified column of the target in `DO UPDATE` as ambiguous.)
+pub fn next_id(tx: &dyn sql::Tx, prefix: &str) -> Result<String, StoreError> {
+    let n = tx.query_one(
+        "INSERT INTO counters(name, value) VALUES (?1, 1) \
+         ON CONFLICT(name) DO UPDATE SET value = counters.value + 1 RETURNING value",
+        &[prefix.into()],
+        |r| r.i64(0),
+    )?;
     Ok(format!("{prefix}{n:010}"))
 }
 
@@ -403,7 +404,7 @@ impl IdPool {
         }
     }
 
-    pub fn take(&mut self, tx: &Transaction<'_>) -> rusqlite::Result<String> {
+    pub fn take(&mut self, tx: &dyn sql::Tx) -> Result<String, StoreError> {
         if self.next == self.end {
             let last = bump_counter(tx, self.prefix, Self::BLOCK, i64::MAX - Self::BLOCK)?
                 .unwrap_or_default();

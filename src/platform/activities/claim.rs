@@ -1,10 +1,9 @@
 //! Claiming an activity: who the participant is, which filters and units let them through, and
 //! the products granted. Runs in one write transaction, so counts are exact under concurrency.
 
-use rusqlite::{OptionalExtension, Transaction};
-
 use super::definition::{ActivateType, Activity, IdentityKind, Unit};
 use crate::platform::error::OpError;
+use crate::platform::sql::{self, StoreError};
 use crate::wire::activity::{BAD_IDENTITY, CLAIMED, FILTERED, NOT_ELIGIBLE};
 use crate::wire::validate::{is_email, is_mobile};
 use crate::wire::{
@@ -31,7 +30,7 @@ pub struct ClaimInput<'a> {
 /// Claims every unit of `activity` the participant may claim; the answer is one of 0000, 1004,
 /// 2001 and 3002.
 pub fn claim(
-    tx: &Transaction<'_>,
+    tx: &dyn sql::Tx,
     activity: &Activity,
     input: &ClaimInput<'_>,
     now: i64,
@@ -107,19 +106,22 @@ pub fn claim(
 /// The kind of the identity and, for a lock, its asset row. Known records come first: an
 /// enterprise global id, then a lock's asset number, then a mobile number, then an e-mail.
 fn identify(
-    tx: &Transaction<'_>,
+    tx: &dyn sql::Tx,
     identity: &str,
-) -> rusqlite::Result<Option<(IdentityKind, Option<i64>)>> {
-    let enterprise: bool = tx
-        .prepare_cached("SELECT EXISTS(SELECT 1 FROM enterprises WHERE global_id = ?1)")?
-        .query_row([identity], |r| r.get(0))?;
+) -> Result<Option<(IdentityKind, Option<i64>)>, StoreError> {
+    let enterprise = tx.query_one(
+        "SELECT EXISTS(SELECT 1 FROM enterprises WHERE global_id = ?1)",
+        &[identity.into()],
+        |r| r.bool(0),
+    )?;
     if enterprise {
         return Ok(Some((IdentityKind::Enterprise, None)));
     }
-    let asset: Option<(i64, String)> = tx
-        .prepare_cached("SELECT id, license_type FROM assets WHERE asset_num = ?1")?
-        .query_row([identity], |r| Ok((r.get(0)?, r.get(1)?)))
-        .optional()?;
+    let asset = tx.query_opt(
+        "SELECT id, license_type FROM assets WHERE asset_num = ?1",
+        &[identity.into()],
+        |r| Ok((r.i64(0)?, r.text(1)?)),
+    )?;
     if let Some((id, license_type)) = asset
         && LicenseType::parse(&license_type).is_some_and(LicenseType::is_usbkey)
     {
@@ -153,13 +155,13 @@ fn filtered(activity: &Activity, input: &ClaimInput<'_>) -> Option<String> {
 
 /// Why the participant cannot claim `unit`, or `None` if they can.
 fn verdict(
-    tx: &Transaction<'_>,
+    tx: &dyn sql::Tx,
     activity: &Activity,
     unit: &Unit,
     kind: IdentityKind,
     key: &str,
     now: i64,
-) -> rusqlite::Result<Option<(i32, String)>> {
+) -> Result<Option<(i32, String)>, StoreError> {
     if now < activity.start_time {
         return Ok(Some((
             NOT_STARTED,
@@ -184,9 +186,11 @@ fn verdict(
         )));
     }
     if let Some(stock) = unit.stock {
-        let claimed: i64 = tx
-            .prepare_cached("SELECT count(*) FROM claims WHERE activity_id = ?1 AND unit_id = ?2")?
-            .query_row([activity.id.as_str(), unit.id.as_str()], |r| r.get(0))?;
+        let claimed = tx.query_one(
+            "SELECT count(*) FROM claims WHERE activity_id = ?1 AND unit_id = ?2",
+            &[activity.id.as_str().into(), unit.id.as_str().into()],
+            |r| r.i64(0),
+        )?;
         if u64::try_from(claimed).unwrap_or(u64::MAX) >= stock {
             return Ok(Some((
                 NO_STOCK,
@@ -198,11 +202,15 @@ fn verdict(
             )));
         }
     }
-    let mine: i64 = tx
-        .prepare_cached(
-            "SELECT count(*) FROM claims WHERE activity_id = ?1 AND unit_id = ?2 AND identity = ?3",
-        )?
-        .query_row([activity.id.as_str(), unit.id.as_str(), key], |r| r.get(0))?;
+    let mine = tx.query_one(
+        "SELECT count(*) FROM claims WHERE activity_id = ?1 AND unit_id = ?2 AND identity = ?3",
+        &[
+            activity.id.as_str().into(),
+            unit.id.as_str().into(),
+            key.into(),
+        ],
+        |r| r.i64(0),
+    )?;
     let max = unit.max_claims_per_identity.get();
     if u32::try_from(mine).unwrap_or(u32::MAX) >= max {
         return Ok(Some((
@@ -216,7 +224,7 @@ fn verdict(
 /// Records the claim of one unit and, for a lock, puts its products on the lock.
 #[allow(clippy::too_many_arguments)]
 fn grant(
-    tx: &Transaction<'_>,
+    tx: &dyn sql::Tx,
     activity: &Activity,
     unit: &Unit,
     kind: IdentityKind,
@@ -237,38 +245,38 @@ fn grant(
             activate_type: p.activate_type.as_str().to_owned(),
         })
         .collect();
-    tx.prepare_cached(
+    let claim = tx.query_one(
         "INSERT INTO claims(activity_id, unit_id, identity, identity_kind, source, branch, app_key, \
-         claimed_at, products) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
-    )?
-    .execute(rusqlite::params![
-        activity.id.as_str(),
-        unit.id.as_str(),
-        key,
-        kind.as_str(),
-        input.source,
-        input.branch,
-        input.app_key,
-        now,
-        serde_json::to_string(&products)?
-    ])?;
-    let claim = tx.last_insert_rowid();
+         claimed_at, products) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9) RETURNING id",
+        &[
+            activity.id.as_str().into(),
+            unit.id.as_str().into(),
+            key.into(),
+            kind.as_str().into(),
+            input.source.into(),
+            input.branch.into(),
+            input.app_key.into(),
+            now.into(),
+            serde_json::to_string(&products)?.as_str().into(),
+        ],
+        |r| r.i64(0),
+    )?;
     if let Some(asset) = asset {
-        let mut stmt = tx.prepare_cached(
-            "INSERT INTO products(asset_id, product_uri, limit_start, limit_end, awaiting_activation, \
-             entry, created_at, claim_id) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
-        )?;
         for (p, def) in products.iter().zip(&unit.products) {
-            stmt.execute(rusqlite::params![
-                asset,
-                p.product_uri,
-                now,
-                now + i64::from(def.valid_days.get()) * DAY_MS,
-                def.activate_type == ActivateType::Later,
-                serde_json::to_string(p)?,
-                now,
-                claim
-            ])?;
+            tx.execute(
+                "INSERT INTO products(asset_id, product_uri, limit_start, limit_end, awaiting_activation, \
+                 entry, created_at, claim_id) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+                &[
+                    asset.into(),
+                    (&p.product_uri).into(),
+                    now.into(),
+                    (now + i64::from(def.valid_days.get()) * DAY_MS).into(),
+                    (def.activate_type == ActivateType::Later).into(),
+                    serde_json::to_string(p)?.as_str().into(),
+                    now.into(),
+                    claim.into(),
+                ],
+            )?;
         }
     }
     Ok(products)

@@ -119,7 +119,7 @@ enum Stop {
 
 impl From<rusqlite::Error> for Stop {
     fn from(e: rusqlite::Error) -> Self {
-        Self::Failed(OpError::Storage(e))
+        Self::Failed(OpError::from(e))
     }
 }
 

@@ -1,8 +1,7 @@
 //! Operations 1 to 4: customers and enterprise master accounts.
 
-use rusqlite::{OptionalExtension, Transaction};
-
 use crate::platform::error::OpError;
+use crate::platform::sql::{self, Row, StoreError};
 use crate::platform::store::next_id;
 use crate::wire::{
     BindRequest, CreatedEnterprise, Customer, DefaultFilter, EnterpriseRequest, Member,
@@ -15,18 +14,29 @@ pub const GXXP_CHANNEL: &str = "GXXP";
 /// The members operation 2 creates, by identity.
 pub const MEMBER_IDENTITIES: [&str; 2] = ["gxxp-admin", "cloud-staff"];
 
-/// Columns that make a [`Customer`], for `SELECT ... FROM customers c LEFT JOIN enterprises e`.
-const CUSTOMER_COLUMNS: &str = "c.customer_id, c.channel_code, c.channel_customer_id, \
-     e.global_id, e.name, c.is_default";
+/// Columns that make a [`Customer`], for `SELECT ... FROM customers c LEFT JOIN enterprises e`
+/// (a macro, so that each statement stays one `&'static str`).
+macro_rules! customer_columns {
+    () => {
+        "c.customer_id, c.channel_code, c.channel_customer_id, e.global_id, e.name, c.is_default"
+    };
+}
 
-fn customer_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Customer> {
+fn customer_row(r: &dyn Row) -> Result<Customer, StoreError> {
     Ok(Customer {
-        customer_id: r.get(0)?,
-        channel_code: r.get::<_, Option<String>>(1)?.unwrap_or_default(),
-        channel_customer_id: r.get::<_, Option<String>>(2)?.unwrap_or_default(),
-        enterprise_global_id: r.get::<_, Option<String>>(3)?.unwrap_or_default(),
-        enterprise_name: r.get::<_, Option<String>>(4)?.unwrap_or_default(),
-        is_default: r.get(5)?,
+        customer_id: r.text(0)?,
+        channel_code: r.opt_text(1)?.unwrap_or_default(),
+        channel_customer_id: r.opt_text(2)?.unwrap_or_default(),
+        enterprise_global_id: r.opt_text(3)?.unwrap_or_default(),
+        enterprise_name: r.opt_text(4)?.unwrap_or_default(),
+        is_default: r.bool(5)?,
+    })
+}
+
+fn customer_key(r: &dyn Row) -> Result<CustomerKey, StoreError> {
+    Ok(CustomerKey {
+        id: r.i64(0)?,
+        enterprise_id: r.opt_i64(1)?,
     })
 }
 
@@ -38,56 +48,58 @@ pub struct CustomerKey {
 }
 
 pub fn by_channel(
-    tx: &Transaction<'_>,
+    tx: &dyn sql::Tx,
     channel_code: &str,
     channel_customer_id: &str,
-) -> rusqlite::Result<Option<CustomerKey>> {
-    tx.prepare_cached(
+) -> Result<Option<CustomerKey>, StoreError> {
+    tx.query_opt(
         "SELECT id, enterprise_id FROM customers WHERE channel_code = ?1 AND channel_customer_id = ?2",
-    )?
-    .query_row([channel_code, channel_customer_id], |r| {
-        Ok(CustomerKey {
-            id: r.get(0)?,
-            enterprise_id: r.get(1)?,
-        })
-    })
-    .optional()
+        &[channel_code.into(), channel_customer_id.into()],
+        customer_key,
+    )
 }
 
 pub fn by_customer_id(
-    tx: &Transaction<'_>,
+    tx: &dyn sql::Tx,
     customer_id: &str,
-) -> rusqlite::Result<Option<CustomerKey>> {
-    tx.prepare_cached("SELECT id, enterprise_id FROM customers WHERE customer_id = ?1")?
-        .query_row([customer_id], |r| {
-            Ok(CustomerKey {
-                id: r.get(0)?,
-                enterprise_id: r.get(1)?,
-            })
-        })
-        .optional()
+) -> Result<Option<CustomerKey>, StoreError> {
+    tx.query_opt(
+        "SELECT id, enterprise_id FROM customers WHERE customer_id = ?1",
+        &[customer_id.into()],
+        customer_key,
+    )
 }
 
 pub fn enterprise_by_global_id(
-    tx: &Transaction<'_>,
+    tx: &dyn sql::Tx,
     global_id: &str,
-) -> rusqlite::Result<Option<i64>> {
-    tx.prepare_cached("SELECT id FROM enterprises WHERE global_id = ?1")?
-        .query_row([global_id], |r| r.get(0))
-        .optional()
+) -> Result<Option<i64>, StoreError> {
+    tx.query_opt(
+        "SELECT id FROM enterprises WHERE global_id = ?1",
+        &[global_id.into()],
+        |r| r.i64(0),
+    )
 }
 
-pub fn load(tx: &Transaction<'_>, id: i64) -> rusqlite::Result<Customer> {
-    tx.prepare_cached(&format!(
-        "SELECT {CUSTOMER_COLUMNS} FROM customers c LEFT JOIN enterprises e ON e.id = c.enterprise_id WHERE c.id = ?1"
-    ))?
-    .query_row([id], customer_row)
+pub fn load(tx: &dyn sql::Tx, id: i64) -> Result<Customer, StoreError> {
+    tx.query_one(
+        concat!(
+            "SELECT ",
+            customer_columns!(),
+            " FROM customers c LEFT JOIN enterprises e ON e.id = c.enterprise_id WHERE c.id = ?1"
+        ),
+        &[id.into()],
+        customer_row,
+    )
 }
 
 /// The public customer id of a customer row.
-pub fn public_id(tx: &Transaction<'_>, id: i64) -> rusqlite::Result<String> {
-    tx.prepare_cached("SELECT customer_id FROM customers WHERE id = ?1")?
-        .query_row([id], |r| r.get(0))
+pub fn public_id(tx: &dyn sql::Tx, id: i64) -> Result<String, StoreError> {
+    tx.query_one(
+        "SELECT customer_id FROM customers WHERE id = ?1",
+        &[id.into()],
+        |r| r.text(0),
+    )
 }
 
 /// Fields of a new customer row.
@@ -104,31 +116,32 @@ pub struct NewCustomer<'a> {
     pub password_mobile: Option<&'a str>,
 }
 
-pub fn insert(tx: &Transaction<'_>, c: &NewCustomer<'_>, now: i64) -> Result<i64, OpError> {
+pub fn insert(tx: &dyn sql::Tx, c: &NewCustomer<'_>, now: i64) -> Result<i64, OpError> {
     let customer_id = next_id(tx, "CU")?;
-    tx.prepare_cached(
+    Ok(tx.query_one(
         "INSERT INTO customers(customer_id, channel_code, channel_customer_id, enterprise_id, \
          is_default, customer_name, branch_name, address, crm_customer_id, password_mobile, \
-         created_at, updated_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?11)",
-    )?
-    .execute(rusqlite::params![
-        customer_id,
-        c.channel_code,
-        c.channel_customer_id,
-        c.enterprise_id,
-        c.is_default,
-        c.customer_name,
-        c.branch_name,
-        c.address,
-        c.crm_customer_id,
-        c.password_mobile,
-        now
-    ])?;
-    Ok(tx.last_insert_rowid())
+         created_at, updated_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?11) \
+         RETURNING id",
+        &[
+            (&customer_id).into(),
+            c.channel_code.into(),
+            c.channel_customer_id.into(),
+            c.enterprise_id.into(),
+            c.is_default.into(),
+            c.customer_name.into(),
+            c.branch_name.into(),
+            c.address.into(),
+            c.crm_customer_id.into(),
+            c.password_mobile.into(),
+            now.into(),
+        ],
+        |r| r.i64(0),
+    )?)
 }
 
 fn insert_enterprise(
-    tx: &Transaction<'_>,
+    tx: &dyn sql::Tx,
     name: &str,
     crm_customer_id: Option<&str>,
     branch_name: Option<&str>,
@@ -136,25 +149,34 @@ fn insert_enterprise(
     now: i64,
 ) -> Result<(i64, String), OpError> {
     let global_id = next_id(tx, "EG")?;
-    tx.execute(
+    let id = tx.query_one(
         "INSERT INTO enterprises(global_id, name, crm_customer_id, branch_name, address, created_at, updated_at) \
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6)",
-        rusqlite::params![global_id, name, crm_customer_id, branch_name, address, now],
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6) RETURNING id",
+        &[
+            (&global_id).into(),
+            name.into(),
+            crm_customer_id.into(),
+            branch_name.into(),
+            address.into(),
+            now.into(),
+        ],
+        |r| r.i64(0),
     )?;
-    Ok((tx.last_insert_rowid(), global_id))
+    Ok((id, global_id))
 }
 
 /// Operation 1: binds the channel's customer to the enterprise master account of that name,
 /// creating the account (with this customer as its default) when none has the name.
-pub fn bind(tx: &Transaction<'_>, r: &BindRequest, now: i64) -> Result<Customer, OpError> {
+pub fn bind(tx: &dyn sql::Tx, r: &BindRequest, now: i64) -> Result<Customer, OpError> {
     let channel_code = r.channel_code.as_deref().unwrap_or_default().trim();
     let channel_id = r.channel_customer_id.as_deref().unwrap_or_default().trim();
     let enterprise_name = r.enterprise_name.as_deref().unwrap_or_default().trim();
 
-    let named: Vec<i64> = tx
-        .prepare_cached("SELECT id FROM enterprises WHERE name = ?1 ORDER BY id LIMIT 2")?
-        .query_map([enterprise_name], |r| r.get(0))?
-        .collect::<Result<_, _>>()?;
+    let named = tx.query_vec(
+        "SELECT id FROM enterprises WHERE name = ?1 ORDER BY id LIMIT 2",
+        &[enterprise_name.into()],
+        |r| r.i64(0),
+    )?;
     let enterprise_id = match named.as_slice() {
         [one] => *one,
         [] => {
@@ -177,19 +199,19 @@ pub fn bind(tx: &Transaction<'_>, r: &BindRequest, now: i64) -> Result<Customer,
             ));
         }
     };
-    let has_default: bool = tx
-        .prepare_cached(
-            "SELECT EXISTS(SELECT 1 FROM customers WHERE enterprise_id = ?1 AND is_default)",
-        )?
-        .query_row([enterprise_id], |r| r.get(0))?;
+    let has_default = tx.query_one(
+        "SELECT EXISTS(SELECT 1 FROM customers WHERE enterprise_id = ?1 AND is_default)",
+        &[enterprise_id.into()],
+        |r| r.bool(0),
+    )?;
 
     let id = match by_channel(tx, channel_code, channel_id)? {
         Some(existing) => {
             if let Some(bound) = existing.enterprise_id.filter(|e| *e != enterprise_id) {
-                let name: String = tx.query_row(
+                let name = tx.query_one(
                     "SELECT global_id || ' (' || name || ')' FROM enterprises WHERE id = ?1",
-                    [bound],
-                    |r| r.get(0),
+                    &[bound.into()],
+                    |r| r.text(0),
                 )?;
                 return Err(OpError::refused(
                     "channelCustomerId",
@@ -203,14 +225,14 @@ pub fn bind(tx: &Transaction<'_>, r: &BindRequest, now: i64) -> Result<Customer,
                  is_default = CASE WHEN enterprise_id IS NULL THEN ?3 ELSE is_default END, \
                  customer_name = ?4, branch_name = COALESCE(?5, branch_name), \
                  password_mobile = COALESCE(?6, password_mobile), updated_at = ?7 WHERE id = ?1",
-                rusqlite::params![
-                    existing.id,
-                    enterprise_id,
-                    !has_default,
-                    r.customer_name,
-                    r.branch_name,
-                    r.password_mobile,
-                    now
+                &[
+                    existing.id.into(),
+                    enterprise_id.into(),
+                    (!has_default).into(),
+                    r.customer_name.as_ref().into(),
+                    r.branch_name.as_ref().into(),
+                    r.password_mobile.as_ref().into(),
+                    now.into(),
                 ],
             )?;
             existing.id
@@ -236,19 +258,17 @@ pub fn bind(tx: &Transaction<'_>, r: &BindRequest, now: i64) -> Result<Customer,
 /// Operation 2: the enterprise master account of a CRM customer, with its default customer
 /// (channel `CRM`), its industrial-information customer (channel `GXXP`) and two members.
 pub fn create(
-    tx: &Transaction<'_>,
+    tx: &dyn sql::Tx,
     r: &EnterpriseRequest,
     now: i64,
 ) -> Result<CreatedEnterprise, OpError> {
     let crm_id = r.crm_customer_id.as_deref().unwrap_or_default().trim();
     let name = r.customer_name.as_deref().unwrap_or_default().trim();
-    let existing: Option<String> = tx
-        .query_row(
-            "SELECT global_id FROM enterprises WHERE crm_customer_id = ?1",
-            [crm_id],
-            |r| r.get(0),
-        )
-        .optional()?;
+    let existing = tx.query_opt(
+        "SELECT global_id FROM enterprises WHERE crm_customer_id = ?1",
+        &[crm_id.into()],
+        |r| r.text(0),
+    )?;
     if let Some(global_id) = existing {
         return Err(OpError::refused(
             "crmCustomerId",
@@ -293,7 +313,11 @@ pub fn create(
         let member_global_id = next_id(tx, "EM")?;
         tx.execute(
             "INSERT INTO members(member_global_id, enterprise_id, member_identity) VALUES (?1, ?2, ?3)",
-            rusqlite::params![member_global_id, enterprise_id, identity],
+            &[
+                (&member_global_id).into(),
+                enterprise_id.into(),
+                identity.into(),
+            ],
         )?;
         members.push(Member {
             member_global_id,
@@ -309,16 +333,14 @@ pub fn create(
 
 /// Operation 4: renames the enterprise master account of a CRM customer and its customers,
 /// and changes their address (and branch, when given).
-pub fn update(tx: &Transaction<'_>, r: &EnterpriseRequest, now: i64) -> Result<(), OpError> {
+pub fn update(tx: &dyn sql::Tx, r: &EnterpriseRequest, now: i64) -> Result<(), OpError> {
     let crm_id = r.crm_customer_id.as_deref().unwrap_or_default().trim();
     let name = r.customer_name.as_deref().unwrap_or_default().trim();
-    let enterprise_id: Option<i64> = tx
-        .query_row(
-            "SELECT id FROM enterprises WHERE crm_customer_id = ?1",
-            [crm_id],
-            |r| r.get(0),
-        )
-        .optional()?;
+    let enterprise_id = tx.query_opt(
+        "SELECT id FROM enterprises WHERE crm_customer_id = ?1",
+        &[crm_id.into()],
+        |r| r.i64(0),
+    )?;
     let Some(enterprise_id) = enterprise_id else {
         return Err(OpError::refused(
             "crmCustomerId",
@@ -328,13 +350,26 @@ pub fn update(tx: &Transaction<'_>, r: &EnterpriseRequest, now: i64) -> Result<(
     tx.execute(
         "UPDATE enterprises SET name = ?2, address = COALESCE(?3, address), \
          branch_name = COALESCE(?4, branch_name), updated_at = ?5 WHERE id = ?1",
-        rusqlite::params![enterprise_id, name, r.address, r.branch_name, now],
+        &[
+            enterprise_id.into(),
+            name.into(),
+            r.address.as_ref().into(),
+            r.branch_name.as_ref().into(),
+            now.into(),
+        ],
     )?;
     tx.execute(
         "UPDATE customers SET customer_name = ?3, address = COALESCE(?4, address), \
          branch_name = COALESCE(?5, branch_name), updated_at = ?6 \
          WHERE enterprise_id = ?1 AND crm_customer_id = ?2",
-        rusqlite::params![enterprise_id, crm_id, name, r.address, r.branch_name, now],
+        &[
+            enterprise_id.into(),
+            crm_id.into(),
+            name.into(),
+            r.address.as_ref().into(),
+            r.branch_name.as_ref().into(),
+            now.into(),
+        ],
     )?;
     Ok(())
 }
@@ -342,11 +377,11 @@ pub fn update(tx: &Transaction<'_>, r: &EnterpriseRequest, now: i64) -> Result<(
 /// Operation 3: the customers of the enterprise the channel's customer is bound to (only its
 /// default customer with `Y`). An unknown customer gives an empty list.
 pub fn query(
-    tx: &Transaction<'_>,
+    tx: &dyn sql::Tx,
     channel_code: &str,
     channel_customer_id: &str,
     filter: DefaultFilter,
-) -> rusqlite::Result<Vec<Customer>> {
+) -> Result<Vec<Customer>, StoreError> {
     let Some(found) = by_channel(tx, channel_code, channel_customer_id)? else {
         return Ok(Vec::new());
     };
@@ -359,10 +394,15 @@ pub fn query(
             vec![load(tx, found.id)?]
         });
     };
-    tx.prepare_cached(&format!(
-        "SELECT {CUSTOMER_COLUMNS} FROM customers c JOIN enterprises e ON e.id = c.enterprise_id \
-         WHERE c.enterprise_id = ?1 AND (c.is_default OR NOT ?2) ORDER BY c.is_default DESC, c.id"
-    ))?
-    .query_map(rusqlite::params![enterprise_id, only_default], customer_row)?
-    .collect()
+    tx.query_vec(
+        concat!(
+            "SELECT ",
+            customer_columns!(),
+            " FROM customers c JOIN enterprises e ON e.id = c.enterprise_id \
+             WHERE c.enterprise_id = ?1 AND (c.is_default OR NOT ?2) \
+             ORDER BY c.is_default DESC, c.id"
+        ),
+        &[enterprise_id.into(), only_default.into()],
+        customer_row,
+    )
 }

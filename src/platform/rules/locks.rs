@@ -2,15 +2,14 @@
 
 use std::collections::HashMap;
 
-use rusqlite::{OptionalExtension, Transaction};
-
 use crate::platform::error::OpError;
+use crate::platform::sql;
 use crate::wire::validate::asset_num_problem;
 use crate::wire::{LicenseType, LockResult, LockStatus};
 
 /// Sets `locked` on every lockable asset named; one status per number, in the order given.
 pub fn set_locked(
-    tx: &Transaction<'_>,
+    tx: &dyn sql::Tx,
     asset_nums: &[String],
     locked: bool,
     operator: &str,
@@ -37,7 +36,7 @@ pub fn set_locked(
 }
 
 fn one(
-    tx: &Transaction<'_>,
+    tx: &dyn sql::Tx,
     num: &str,
     locked: bool,
     operator: &str,
@@ -47,13 +46,12 @@ fn one(
     if asset_num_problem(num).is_some() {
         return Ok(LockStatus::Failed);
     }
-    let found: Option<(i64, String, bool, bool)> = tx
-        .prepare_cached(
-            "SELECT id, license_type, limit_start IS NOT NULL OR limit_end IS NOT NULL, locked \
-             FROM assets WHERE asset_num = ?1",
-        )?
-        .query_row([num], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))
-        .optional()?;
+    let found = tx.query_opt(
+        "SELECT id, license_type, limit_start IS NOT NULL OR limit_end IS NOT NULL, locked \
+         FROM assets WHERE asset_num = ?1",
+        &[num.into()],
+        |r| Ok((r.i64(0)?, r.text(1)?, r.bool(2)?, r.bool(3)?)),
+    )?;
     let Some((id, license_type, has_limits, was_locked)) = found else {
         return Ok(LockStatus::NotFound);
     };
@@ -63,12 +61,20 @@ fn one(
     if was_locked == locked {
         return Ok(LockStatus::Success);
     }
-    tx.prepare_cached("UPDATE assets SET locked = ?2, updated_at = ?3 WHERE id = ?1")?
-        .execute(rusqlite::params![id, locked, now])?;
-    tx.prepare_cached(
+    tx.execute(
+        "UPDATE assets SET locked = ?2, updated_at = ?3 WHERE id = ?1",
+        &[id.into(), locked.into(), now.into()],
+    )?;
+    tx.execute(
         "INSERT INTO lock_events(asset_num, locked, operator, app_key, at) VALUES (?1, ?2, ?3, ?4, ?5)",
-    )?
-    .execute(rusqlite::params![num, locked, operator, app_key, now])?;
+        &[
+            num.into(),
+            locked.into(),
+            operator.into(),
+            app_key.into(),
+            now.into(),
+        ],
+    )?;
     Ok(LockStatus::Success)
 }
 

@@ -1,20 +1,19 @@
 //! Operation 9: asset numbers, 10 digits: the region, then a 9-digit counter that never repeats.
 
-use rusqlite::Transaction;
-
 use crate::platform::error::OpError;
+use crate::platform::sql;
 use crate::platform::store::bump_counter;
 
 const COUNTER: &str = "shellnum";
 const LAST: i64 = 999_999_999;
 
-pub fn allocate(tx: &Transaction<'_>, region: u8, size: i32) -> Result<Vec<String>, OpError> {
+pub fn allocate(tx: &dyn sql::Tx, region: u8, size: i32) -> Result<Vec<String>, OpError> {
     let size = i64::from(size);
     let Some(last) = bump_counter(tx, COUNTER, size, LAST)? else {
-        let used: i64 = tx.query_row(
+        let used = tx.query_one(
             "SELECT value FROM counters WHERE name = ?1",
-            [COUNTER],
-            |r| r.get(0),
+            &[COUNTER.into()],
+            |r| r.i64(0),
         )?;
         return Err(OpError::refused(
             "size",

@@ -1,0 +1,161 @@
+//! What the business rules need of a store's transaction, so that one set of rules serves
+//! SQLite and PostgreSQL (`docs/postgres.md`): statements with `?N` parameters in the SQL both
+//! dialects share, values bound from [`Value`], and rows read through [`Row`].
+//!
+//! A rule takes `&dyn Tx`: a request's closure is one piece of code for either store, and
+//! closures cannot be generic. The cost is a virtual call per statement and per column read.
+
+mod sqlite;
+
+use std::ops::ControlFlow;
+
+/// A value bound to a statement's parameter. A flag is a SQLite integer 0/1 and a PostgreSQL
+/// `boolean`: SQL that tests one (`AND is_default`, `NOT ?2`) reads the same in both.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Value<'a> {
+    Null,
+    Int(i64),
+    Bool(bool),
+    Text(&'a str),
+    Bytes(&'a [u8]),
+}
+
+impl From<i64> for Value<'_> {
+    fn from(n: i64) -> Self {
+        Self::Int(n)
+    }
+}
+
+impl From<i32> for Value<'_> {
+    fn from(n: i32) -> Self {
+        Self::Int(i64::from(n))
+    }
+}
+
+impl From<u32> for Value<'_> {
+    fn from(n: u32) -> Self {
+        Self::Int(i64::from(n))
+    }
+}
+
+impl From<bool> for Value<'_> {
+    fn from(b: bool) -> Self {
+        Self::Bool(b)
+    }
+}
+
+impl<'a> From<&'a str> for Value<'a> {
+    fn from(s: &'a str) -> Self {
+        Self::Text(s)
+    }
+}
+
+impl<'a> From<&'a String> for Value<'a> {
+    fn from(s: &'a String) -> Self {
+        Self::Text(s)
+    }
+}
+
+impl<'a> From<&'a [u8]> for Value<'a> {
+    fn from(b: &'a [u8]) -> Self {
+        Self::Bytes(b)
+    }
+}
+
+impl<'a, T: Into<Value<'a>>> From<Option<T>> for Value<'a> {
+    fn from(v: Option<T>) -> Self {
+        v.map_or(Self::Null, Into::into)
+    }
+}
+
+/// One row of a result, read by column index.
+pub trait Row {
+    fn i64(&self, i: usize) -> Result<i64, StoreError>;
+    fn opt_i64(&self, i: usize) -> Result<Option<i64>, StoreError>;
+    fn text(&self, i: usize) -> Result<String, StoreError>;
+    fn opt_text(&self, i: usize) -> Result<Option<String>, StoreError>;
+    fn bytes(&self, i: usize) -> Result<Vec<u8>, StoreError>;
+    /// A flag stored as 0/1, or a boolean expression (`x IS NOT NULL`, `EXISTS (…)`).
+    fn bool(&self, i: usize) -> Result<bool, StoreError>;
+}
+
+/// Called with each row of a result: continue to the next row, or break.
+pub type EachRow<'a> = dyn FnMut(&dyn Row) -> Result<ControlFlow<()>, StoreError> + 'a;
+
+/// A store's open transaction. Statements are `&'static str` so that a store can cache their
+/// prepared form by text.
+pub trait Tx {
+    /// Runs a statement; returns how many rows it changed.
+    fn execute(&self, sql: &'static str, params: &[Value<'_>]) -> Result<usize, StoreError>;
+
+    /// Calls `each` with every row of the result until it breaks or fails.
+    fn query_each(
+        &self,
+        sql: &'static str,
+        params: &[Value<'_>],
+        each: &mut EachRow<'_>,
+    ) -> Result<(), StoreError>;
+}
+
+impl dyn Tx + '_ {
+    /// The first row, mapped, if there is one.
+    pub fn query_opt<T>(
+        &self,
+        sql: &'static str,
+        params: &[Value<'_>],
+        map: impl FnOnce(&dyn Row) -> Result<T, StoreError>,
+    ) -> Result<Option<T>, StoreError> {
+        let mut map = Some(map);
+        let mut found = None;
+        self.query_each(sql, params, &mut |row| {
+            if let Some(map) = map.take() {
+                found = Some(map(row)?);
+            }
+            Ok(ControlFlow::Break(()))
+        })?;
+        Ok(found)
+    }
+
+    /// The first row, mapped; no row is a failure of the store (the statement always answers).
+    pub fn query_one<T>(
+        &self,
+        sql: &'static str,
+        params: &[Value<'_>],
+        map: impl FnOnce(&dyn Row) -> Result<T, StoreError>,
+    ) -> Result<T, StoreError> {
+        self.query_opt(sql, params, map)?
+            .ok_or(StoreError::NoRow(sql))
+    }
+
+    /// Every row, mapped.
+    pub fn query_vec<T>(
+        &self,
+        sql: &'static str,
+        params: &[Value<'_>],
+        mut map: impl FnMut(&dyn Row) -> Result<T, StoreError>,
+    ) -> Result<Vec<T>, StoreError> {
+        let mut all = Vec::new();
+        self.query_each(sql, params, &mut |row| {
+            all.push(map(row)?);
+            Ok(ControlFlow::Continue(()))
+        })?;
+        Ok(all)
+    }
+}
+
+/// A failure of the store itself (answered 500 / 1002, the transaction rolled back).
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    #[error("{0}")]
+    Sqlite(#[from] rusqlite::Error),
+    #[error("a statement that always answers a row answered none: {0}")]
+    NoRow(&'static str),
+    #[error("a stored number is out of range: {0}")]
+    OutOfRange(i64),
+}
+
+/// A stored count that must fit a `u32` (limits, quotas).
+pub fn opt_u32(v: Option<i64>) -> Result<Option<u32>, StoreError> {
+    v.map(|n| u32::try_from(n).map_err(|_| StoreError::OutOfRange(n)))
+        .transpose()
+}
