@@ -380,6 +380,9 @@ impl AssetsScreen {
             if ui.button(t(lang, Text::LockByNumbers)).clicked() {
                 self.locks.by_numbers = Some(String::new());
             }
+            if !self.assets.is_empty() && ui.button(tr!(lang, "close-listing")).clicked() {
+                self.close_listing();
+            }
         });
     }
 
@@ -406,9 +409,6 @@ impl AssetsScreen {
                 n = self.grid.view.len(),
                 total = self.assets.len()
             ));
-            if ui.button(tr!(lang, "close-listing")).clicked() {
-                self.close_listing();
-            }
             ui.menu_button(t(lang, Text::Columns), |ui| {
                 for col in Col::ALL.into_iter().skip(1) {
                     let mut on = self.grid.shown.contains(&col);
