@@ -6,13 +6,13 @@ use std::path::{Path, PathBuf};
 use super::drafts::Drafts;
 use super::progress::{Progress, Stage};
 use super::sheet::ReadError;
+use super::snapshot::{Checked, Snapshot};
 use super::{CoreError, Outcome};
 use crate::clock::now_ms;
 use crate::private_files::write_atomic;
 use crate::wire::BatchOrderRequest;
 use crate::wire::open::{Locator, batch_to_json};
 use crate::wire::parse::{FromJson, ParseError};
-use crate::wire::validate;
 
 /// Larger files are refused: a batch holds at most 10,000 orders, far below this.
 const MAX_FILE_BYTES: u64 = 256 * 1024 * 1024;
@@ -52,6 +52,10 @@ pub struct Opened {
     pub misplaced: Vec<super::sheet::build::Misplaced>,
     /// Where each problem of the batch (by its path) is in the file.
     pub places: Vec<(String, FilePlace)>,
+    pub checked: Checked,
+    /// A JSON file's text (past a byte-order mark): the draft's body as it is, since it opens
+    /// to the same batch, rather than the batch written anew.
+    pub text: Option<String>,
 }
 
 /// A batch from a JSON file, or from an order spreadsheet (by its extension), with where each
@@ -63,8 +67,10 @@ pub fn read_batch_or_sheet(path: &Path, progress: &Progress) -> Result<Option<Op
             Err(ReadError::Cancelled(_)) => return Ok(None),
             Err(e) => return Err(CoreError::File(format!("{}: {e}", path.display()))),
         };
-        let places = validate::batch_order(&sheeted.batch)
-            .into_iter()
+        let checked = Checked::of(&sheeted.batch);
+        let places = checked
+            .problems
+            .iter()
             .map(|p| {
                 (
                     p.path.to_string(),
@@ -77,6 +83,8 @@ pub fn read_batch_or_sheet(path: &Path, progress: &Progress) -> Result<Option<Op
             unread_columns: sheeted.unknown_headers,
             misplaced: sheeted.misplaced,
             places,
+            checked,
+            text: None,
         }));
     }
     progress.start(Stage::Reading, 0);
@@ -87,25 +95,34 @@ pub fn read_batch_or_sheet(path: &Path, progress: &Progress) -> Result<Option<Op
     progress.start(Stage::Checking, 0);
     let batch = parse_order_file(&bytes)
         .map_err(|e| CoreError::File(format!("{}: {e}", path.display())))?;
-    let problems = validate::batch_order(&batch);
+    let checked = Checked::of(&batch);
     // The file is read again as a syntax tree only when there is something to place.
-    let places = if problems.is_empty() {
+    let places = if checked.problems.is_empty() {
         Vec::new()
     } else {
         let locator = Locator::new(&bytes);
-        problems
-            .into_iter()
+        checked
+            .problems
+            .iter()
             .map(|p| {
                 let (line, column) = locator.locate(&p.path);
                 (p.path.to_string(), FilePlace::Line { line, column })
             })
             .collect()
     };
+    let text = String::from_utf8(bytes)
+        .ok()
+        .map(|text| match text.strip_prefix('\u{FEFF}') {
+            Some(past) => past.to_owned(),
+            None => text,
+        });
     Ok(Some(Opened {
         batch,
         unread_columns: Vec::new(),
         misplaced: Vec::new(),
         places,
+        checked,
+        text,
     }))
 }
 
@@ -124,13 +141,21 @@ pub fn import_file(
         return Ok(Outcome::Cancelled);
     };
     progress.start(Stage::Saving, 0);
-    let body = batch_to_json(&opened.batch, false).map_err(|e| CoreError::File(e.to_string()))?;
+    let body = match opened.text {
+        Some(text) => text,
+        None => batch_to_json(&opened.batch, false).map_err(|e| CoreError::File(e.to_string()))?,
+    };
     if progress.is_cancelled() {
         return Ok(Outcome::Cancelled);
     }
-    let draft_id = drafts
-        .create(&name, &body, "{}", now_ms())
-        .map_err(|e| CoreError::Storage(format!("drafts: {e}")))?;
+    // The window's copy for its history and its checks, made here while the draft is stored.
+    let (snapshot, created) = std::thread::scope(|s| {
+        let snapshot = s.spawn(|| Snapshot::of(&opened.batch));
+        let created = drafts.create(&name, &body, "{}", now_ms());
+        (snapshot.join(), created)
+    });
+    let draft_id = created.map_err(|e| CoreError::Storage(format!("drafts: {e}")))?;
+    let snapshot = snapshot.map_err(|_| CoreError::File("the batch could not be copied".into()))?;
     Ok(Outcome::Imported {
         draft_id,
         name,
@@ -138,6 +163,8 @@ pub fn import_file(
         unread_columns: opened.unread_columns,
         misplaced: opened.misplaced,
         places: opened.places,
+        checked: Box::new(opened.checked),
+        snapshot,
     })
 }
 
