@@ -50,12 +50,35 @@ pub struct Opened {
     pub unread_columns: Vec<String>,
     /// A spreadsheet's packages whose parent number placed them nowhere (kept at the top).
     pub misplaced: Vec<super::sheet::build::Misplaced>,
-    /// Where each problem of the batch (by its path) is in the file.
-    pub places: Vec<(String, FilePlace)>,
-    pub checked: Checked,
+    /// A spreadsheet's batch checked, with where each problem (by its path) is in the file;
+    /// None for a JSON file, checked by [`checked_in_text`] beside the draft being stored.
+    pub checked: Option<(Checked, Vec<(String, FilePlace)>)>,
     /// A JSON file's text (past a byte-order mark): the draft's body as it is, since it opens
     /// to the same batch, rather than the batch written anew.
     pub text: Option<String>,
+}
+
+/// What the check finds in a batch opened from `text`, with where each problem is in it.
+pub fn checked_in_text(
+    batch: &BatchOrderRequest,
+    text: &str,
+) -> (Checked, Vec<(String, FilePlace)>) {
+    let checked = Checked::of(batch);
+    // The file is read again as a syntax tree only when there is something to place.
+    let places = if checked.problems.is_empty() {
+        Vec::new()
+    } else {
+        let locator = Locator::new(text.as_bytes());
+        checked
+            .problems
+            .iter()
+            .map(|p| {
+                let (line, column) = locator.locate(&p.path);
+                (p.path.to_string(), FilePlace::Line { line, column })
+            })
+            .collect()
+    };
+    (checked, places)
 }
 
 /// A batch from a JSON file, or from an order spreadsheet (by its extension), with where each
@@ -82,8 +105,7 @@ pub fn read_batch_or_sheet(path: &Path, progress: &Progress) -> Result<Option<Op
             batch: sheeted.batch,
             unread_columns: sheeted.unknown_headers,
             misplaced: sheeted.misplaced,
-            places,
-            checked,
+            checked: Some((checked, places)),
             text: None,
         }));
     }
@@ -95,34 +117,20 @@ pub fn read_batch_or_sheet(path: &Path, progress: &Progress) -> Result<Option<Op
     progress.start(Stage::Checking, 0);
     let batch = parse_order_file(&bytes)
         .map_err(|e| CoreError::File(format!("{}: {e}", path.display())))?;
-    let checked = Checked::of(&batch);
-    // The file is read again as a syntax tree only when there is something to place.
-    let places = if checked.problems.is_empty() {
-        Vec::new()
-    } else {
-        let locator = Locator::new(&bytes);
-        checked
-            .problems
-            .iter()
-            .map(|p| {
-                let (line, column) = locator.locate(&p.path);
-                (p.path.to_string(), FilePlace::Line { line, column })
-            })
-            .collect()
-    };
-    let text = String::from_utf8(bytes)
-        .ok()
-        .map(|text| match text.strip_prefix('\u{FEFF}') {
+    // It parsed, so it is UTF-8 text.
+    let text = match String::from_utf8(bytes) {
+        Ok(text) => match text.strip_prefix('\u{FEFF}') {
             Some(past) => past.to_owned(),
             None => text,
-        });
+        },
+        Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
+    };
     Ok(Some(Opened {
         batch,
         unread_columns: Vec::new(),
         misplaced: Vec::new(),
-        places,
-        checked,
-        text,
+        checked: None,
+        text: Some(text),
     }))
 }
 
@@ -148,22 +156,30 @@ pub fn import_file(
     if progress.is_cancelled() {
         return Ok(Outcome::Cancelled);
     }
-    // The window's copy for its history and its checks, made here while the draft is stored.
-    let (snapshot, created) = std::thread::scope(|s| {
-        let snapshot = s.spawn(|| Snapshot::of(&opened.batch));
+    // Checked, and copied for the window's history and checks, while the draft is stored.
+    let batch = &opened.batch;
+    let (snapshot, checking, created) = std::thread::scope(|s| {
+        let snapshot = s.spawn(|| Snapshot::of(batch));
+        let checking =
+            (opened.checked.is_none()).then(|| s.spawn(|| checked_in_text(batch, &body)));
         let created = drafts.create(&name, &body, "{}", now_ms());
-        (snapshot.join(), created)
+        (snapshot.join(), checking.map(|t| t.join()), created)
     });
     let draft_id = created.map_err(|e| CoreError::Storage(format!("drafts: {e}")))?;
-    let snapshot = snapshot.map_err(|_| CoreError::File("the batch could not be copied".into()))?;
+    let lost = || CoreError::File("the batch could not be checked".into());
+    let snapshot = snapshot.map_err(|_| lost())?;
+    let (checked, places) = match (opened.checked, checking) {
+        (Some(done), _) | (None, Some(Ok(done))) => done,
+        (None, _) => return Err(lost()),
+    };
     Ok(Outcome::Imported {
         draft_id,
         name,
         batch: Box::new(opened.batch),
         unread_columns: opened.unread_columns,
         misplaced: opened.misplaced,
-        places: opened.places,
-        checked: Box::new(opened.checked),
+        places,
+        checked: Box::new(checked),
         snapshot,
     })
 }
