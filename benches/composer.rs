@@ -22,7 +22,7 @@ use common::{FileOnDisk, ORDERS, app, median, order_file, wait_for};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use license_desk::core::drafts::Drafts;
-use license_desk::core::files::{parse_order_file, read_file_bytes};
+use license_desk::core::files::{import_file, parse_order_file, read_file_bytes};
 use license_desk::core::sheet::{columns::COLUMNS, read_sheet};
 use license_desk::core::snapshot::{Checked, Snapshot};
 use license_desk::ui::DeskApp;
@@ -121,6 +121,7 @@ fn core_steps(file: &Path, dir: &Path) -> Vec<(&'static str, Vec<Duration>)> {
         "stored as a draft (its text as read)",
         "the window's snapshot (each order behind an Arc)",
         "a deep copy of the batch (for comparison: what the window used to make)",
+        "all of the import as the core runs it (files::import_file)",
     ]
     .into_iter()
     .map(|what| (what, Vec::new()))
@@ -146,6 +147,10 @@ fn core_steps(file: &Path, dir: &Path) -> Vec<(&'static str, Vec<Duration>)> {
         let start = Instant::now();
         std::hint::black_box(batch.clone());
         time(5, start);
+        let start = Instant::now();
+        let progress = Default::default();
+        std::hint::black_box(import_file(file, &progress, &drafts).expect("import"));
+        time(6, start);
     }
     steps
 }

@@ -499,9 +499,11 @@ impl Service {
                 .map_err(|e| CoreError::File(e.to_string()))??;
                 // What the file names is learned; its customers go to the active profile's
                 // directory, the one the batch is composed for.
-                if let Outcome::Imported { batch, .. } = &outcome {
-                    let learned = super::catalog::learn::Learned::of_batch(batch);
-                    self.learn(&self.profiles().active().name, learned);
+                if let Outcome::Imported { snapshot, .. } = &outcome {
+                    let snapshot = snapshot.clone();
+                    self.learn_from(&self.profiles().active().name, move || {
+                        super::catalog::learn::Learned::of_batch(&snapshot.to_batch(None))
+                    });
                 }
                 Ok(outcome)
             }
