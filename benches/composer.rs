@@ -1,7 +1,9 @@
 //! The order composer with a 10,000-order file: the time from dropping the file on the window
-//! to the batch shown (read and parsed on the core's threads, validated, its tree listed and a
-//! frame drawn), and the time of a frame of the composer with it open, beside plain `serde_json`
-//! parsing of the same file, measured in the same run.
+//! to the batch shown (read, opened whole, checked, stored as a draft and shared on the core's
+//! threads; its tree listed and a frame drawn), each of the core's steps alone, and the time of
+//! a frame of the composer with it open, beside a plain `serde_json::Value` parse of the same
+//! file, measured in the same run (before each drop). The frames of editing, saving, checking
+//! and exporting with it open are `benches/composer_frames.rs`.
 //!
 //! Then a 100,000-row order spreadsheet (1,000 orders of 10 assets of 10 products): its import
 //! (read, grouped, opened with every value typed or held), and the same sheet dropped on the
@@ -9,36 +11,24 @@
 //!
 //! `cargo bench --bench composer`
 
-use std::path::{Path, PathBuf};
+mod common;
+
+use std::path::Path;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use calamine::Reader;
-use egui::DroppedFile;
+use common::{FileOnDisk, ORDERS, app, median, order_file, wait_for};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
+use license_desk::core::drafts::Drafts;
+use license_desk::core::files::{import_file, parse_order_file, read_file_bytes};
 use license_desk::core::sheet::{columns::COLUMNS, read_sheet};
-use license_desk::core::{Core, CoreOptions, FileDialogChoice, KeyringChoice};
-use license_desk::ui::i18n::Lang;
-use license_desk::ui::{DeskApp, Prefs, Screen};
+use license_desk::core::snapshot::{Checked, Snapshot};
+use license_desk::ui::DeskApp;
 use rust_xlsxwriter::Workbook;
-use serde_json::json;
 
-const ORDERS: usize = 10_000;
 const RUNS: usize = 5;
-
-#[derive(Debug)]
-struct FileOnDisk(PathBuf);
-
-impl DroppedFile for FileOnDisk {
-    fn path(&self) -> &Path {
-        &self.0
-    }
-
-    fn bytes(&self) -> Result<Vec<u8>, String> {
-        std::fs::read(&self.0).map_err(|e| e.to_string())
-    }
-}
 
 fn main() {
     let dir = tempfile::tempdir().expect("temp dir");
@@ -49,36 +39,17 @@ fn main() {
         "a batch of {ORDERS} orders, {:.1} MB; {RUNS} runs",
         bytes.len() as f64 / 1e6
     );
+    let steps = core_steps(&file, dir.path());
 
-    let mut parse = Vec::new();
-    for _ in 0..RUNS {
+    let (mut parse, mut shown, mut frames, mut longest) = (vec![], vec![], vec![], vec![]);
+    let (mut steps_typed, mut undos) = (Vec::new(), Vec::new());
+    for run in 0..RUNS {
+        // The baseline beside each drop, so that both see the same load of the machine.
         let start = Instant::now();
         let value: serde_json::Value = serde_json::from_slice(&bytes).expect("json");
         parse.push(start.elapsed());
         std::hint::black_box(value);
-    }
 
-    // What an undo step costs beside the frame: a copy of the batch, and comparing two copies.
-    let batch = license_desk::core::files::parse_order_file(&bytes).expect("batch");
-    let (mut copies, mut compares, mut saves) = (Vec::new(), Vec::new(), Vec::new());
-    for _ in 0..RUNS {
-        let start = Instant::now();
-        let copy = batch.clone();
-        copies.push(start.elapsed());
-        let start = Instant::now();
-        assert!(std::hint::black_box(&copy) == &batch);
-        compares.push(start.elapsed());
-        let start = Instant::now();
-        let body = license_desk::core::wire::open::batch_to_json(&batch, false).expect("json");
-        saves.push(start.elapsed());
-        std::hint::black_box(body);
-    }
-
-    let mut shown = Vec::new();
-    let mut frames = Vec::new();
-    let mut longest = Vec::new();
-    let (mut steps, mut undos) = (Vec::new(), Vec::new());
-    for run in 0..RUNS {
         let home = dir.path().join(format!("run-{run}"));
         let mut harness = app(&home);
         wait_for(&mut harness, "Batch LD-");
@@ -95,50 +66,93 @@ fn main() {
             frames.push(start.elapsed());
         }
         let (step, undo) = undo_frames(&mut harness);
-        steps.push(step);
+        steps_typed.push(step);
         undos.push(undo);
     }
 
     let parse_ms = median(&mut parse);
     let shown_ms = median(&mut shown);
-    let frame_ms = median(&mut frames);
-    let longest_ms = median(&mut longest);
-    println!("| step | median | ratio |");
+    let row = |what: &str, ms: f64| println!("| {what} | {ms:.1} ms | {:.2}× |", ms / parse_ms);
+    println!("| step | median | ratio to the plain parse |");
     println!("|---|---|---|");
-    println!(
-        "| plain serde_json parse of the file (serde_json::Value) | {parse_ms:.1} ms | 1.0× |"
+    row(
+        "plain serde_json parse of the file (serde_json::Value)",
+        parse_ms,
     );
-    println!(
-        "| composer: dropped file → read, parsed, validated, tree listed, frame drawn | {shown_ms:.1} ms | {:.1}× |",
-        shown_ms / parse_ms
+    row(
+        "composer: dropped file → read, opened whole, checked, stored as a draft, tree listed, frame drawn",
+        shown_ms,
     );
-    println!(
-        "| composer: the longest frame while it loads (the UI thread's share) | {longest_ms:.1} ms | {:.1}× |",
-        longest_ms / parse_ms
+    row(
+        "composer: the longest frame while it loads (the window's thread's share)",
+        median(&mut longest),
     );
-    println!("| composer: one frame with the batch open | {frame_ms:.2} ms | — |");
-    println!(
-        "| a copy of the batch (one undo state) | {:.1} ms | — |",
-        median(&mut copies)
+    for (what, mut samples) in steps {
+        row(
+            &format!("· on the core's threads: {what}"),
+            median(&mut samples),
+        );
+    }
+    row(
+        "composer: one frame with the batch open",
+        median(&mut frames),
     );
-    println!(
-        "| comparing two equal copies of the batch | {:.1} ms | — |",
-        median(&mut compares)
+    row(
+        "composer: the frame that makes typing an undo step",
+        median(&mut steps_typed),
     );
-    println!(
-        "| the batch written as JSON for its autosave | {:.1} ms | — |",
-        median(&mut saves)
-    );
-    println!(
-        "| composer: the frame that makes typing an undo step (the batch copied) | {:.1} ms | — |",
-        median(&mut steps)
-    );
-    println!(
-        "| composer: the frame of an Undo (the batch replaced, checked, listed) | {:.1} ms | — |",
-        median(&mut undos)
+    row(
+        "composer: the frame of an Undo (the state kept copied out to edit)",
+        median(&mut undos),
     );
     println!();
     sheet_import(dir.path());
+}
+
+/// The import's steps one by one, as the core runs them for a dropped file (each `RUNS`
+/// times): read, opened whole, checked, stored as a draft (its text as read), and shared
+/// (the window's snapshot); then what an edit costs the snapshot, and a pointer copy of it.
+fn core_steps(file: &Path, dir: &Path) -> Vec<(&'static str, Vec<Duration>)> {
+    let drafts = Drafts::open(&dir.join("steps.db")).expect("drafts");
+    let mut steps: Vec<(&'static str, Vec<Duration>)> = [
+        "read the file",
+        "opened whole (typed, every value kept)",
+        "checked (the shared validation)",
+        "stored as a draft (its text as read)",
+        "the window's snapshot (each order behind an Arc)",
+        "a deep copy of the batch (for comparison: what the window used to make)",
+        "all of the import as the core runs it (files::import_file)",
+    ]
+    .into_iter()
+    .map(|what| (what, Vec::new()))
+    .collect();
+    for _ in 0..RUNS {
+        let mut time = |i: usize, start: Instant| steps[i].1.push(start.elapsed());
+        let start = Instant::now();
+        let bytes = read_file_bytes(file).expect("read");
+        time(0, start);
+        let start = Instant::now();
+        let batch = parse_order_file(&bytes).expect("batch");
+        time(1, start);
+        let start = Instant::now();
+        std::hint::black_box(Checked::of(&batch));
+        time(2, start);
+        let start = Instant::now();
+        let text = String::from_utf8(bytes).expect("text");
+        drafts.create("steps", &text, "{}", 0).expect("draft");
+        time(3, start);
+        let start = Instant::now();
+        std::hint::black_box(Snapshot::of(&batch));
+        time(4, start);
+        let start = Instant::now();
+        std::hint::black_box(batch.clone());
+        time(5, start);
+        let start = Instant::now();
+        let progress = Default::default();
+        std::hint::black_box(import_file(file, &progress, &drafts).expect("import"));
+        time(6, start);
+    }
+    steps
 }
 
 const SHEET_ORDERS: usize = 1_000;
@@ -224,82 +238,6 @@ fn undo_frames(harness: &mut Harness<'static, DeskApp>) -> (Duration, Duration) 
         "undone"
     );
     (longest, undo)
-}
-
-fn app(home: &Path) -> Harness<'static, DeskApp> {
-    let store = keyring_core::mock::Store::new().expect("mock keyring");
-    let core = Core::start(CoreOptions {
-        config_dir: home.join("config"),
-        data_dir: home.join("data"),
-        keyring: KeyringChoice::Store(store),
-        file_dialog: FileDialogChoice::InWindow,
-    })
-    .expect("core");
-    let prefs = Prefs {
-        lang: Lang::En,
-        screen: Screen::Orders,
-        dark: false,
-        ..Prefs::default()
-    };
-    let ctx = egui::Context::default();
-    let app = DeskApp::new(core, prefs, &ctx);
-    Harness::builder()
-        .with_size(egui::vec2(1100.0, 720.0))
-        .with_context_setup(license_desk::ui::fonts::install)
-        .build_ui_state(|ui, app: &mut DeskApp| app.root_ui(ui), app)
-}
-
-/// Steps frames (each a full frame of the window) until a row starting with `label` is shown;
-/// answers the longest frame meanwhile (what the user would feel as a stall).
-fn wait_for(harness: &mut Harness<'static, DeskApp>, label: &str) -> Duration {
-    let deadline = Instant::now() + Duration::from_secs(120);
-    let mut longest = Duration::ZERO;
-    while harness.query_by_label_contains(label).is_none() {
-        assert!(Instant::now() < deadline, "{label} never shown");
-        let start = Instant::now();
-        harness.step();
-        longest = longest.max(start.elapsed());
-    }
-    longest
-}
-
-fn order_file() -> Vec<u8> {
-    let orders: Vec<_> = (0..ORDERS)
-        .map(|i| {
-            json!({
-                "sequence": i + 1,
-                "channelCustomerId": format!("C-{:05}", i % 500),
-                "customerName": "北京示例科技有限公司",
-                "licenseType": "normal_recover_usbkey",
-                "orderType": "new_buy",
-                "assets": [{
-                    "assetNos": [format!("81{:08}", i)],
-                    "limitEndDate": 1798761599999i64,
-                    "products": [
-                        {"productUri": "gms:1001", "productName": "基础版", "limitConcurrent": 1},
-                        {"productUri": "gms:1002", "productName": "高级版", "limitConcurrent": 5}
-                    ],
-                    "merchandises": [{
-                        "merchandiseNum": format!("PKG-{i}"),
-                        "licenseOrderProductList": [{"productUri": "gms:2001"}],
-                        "children": null
-                    }]
-                }]
-            })
-        })
-        .collect();
-    serde_json::to_vec(&json!({
-        "channelCode": "SHOP",
-        "channelOrderId": "BENCH-10K",
-        "syncMode": "async",
-        "orderList": orders
-    }))
-    .expect("json")
-}
-
-fn median(samples: &mut [Duration]) -> f64 {
-    samples.sort_unstable();
-    samples[samples.len() / 2].as_secs_f64() * 1000.0
 }
 
 fn write_sheet(path: &std::path::Path) {

@@ -2649,3 +2649,89 @@ fn keys_of_no_field_are_listed_and_do_not_block_a_send() {
             .is_disabled()
     );
 }
+
+/// A batch of `n` new purchases, one asset and product each, written to `path`.
+fn write_large_batch(path: &std::path::Path, n: usize) {
+    let orders: Vec<_> = (0..n)
+        .map(|i| {
+            serde_json::json!({
+                "sequence": i + 1, "channelCustomerId": format!("C-{i:05}"),
+                "licenseType": "normal_recover_usbkey", "orderType": "new_buy",
+                "assets": [{"assetNos": [format!("81{i:08}")],
+                    "products": [{"productUri": "gms:1001"}]}]
+            })
+        })
+        .collect();
+    let batch = serde_json::json!({
+        "channelCode": "SHOP", "channelOrderId": "LARGE-1", "syncMode": "async",
+        "orderList": orders
+    });
+    std::fs::write(path, serde_json::to_vec(&batch).expect("json")).expect("file");
+}
+
+/// A batch too large to check within a frame is checked on the core's threads: an edit's
+/// problem is listed once that check answers and goes once fixed; its export shows a bar at
+/// once, then its result, and the file and the autosaved draft hold the edit.
+#[test]
+fn a_large_batch_is_checked_saved_and_exported_off_the_window_thread() {
+    let dir = tempfile::tempdir().expect("dir");
+    let file = dir.path().join("large.json");
+    write_large_batch(&file, 1_200);
+    let mut harness = app(dir.path(), Lang::En);
+    harness.run_ok();
+    open_composer(&mut harness);
+    type_into(&mut harness, "File", &file.display().to_string());
+    click(&mut harness, "Import");
+    settle(&mut harness, |h| {
+        h.query_by_label_contains("Batch LARGE-1").is_some()
+    });
+    // No customer at all: the problem is the customer id's (either id will do).
+    let problem = "Order 1 › ";
+    assert!(harness.query_by_label_contains(problem).is_none());
+    harness.get_by_label_contains("#1 New purchase").click();
+    harness.run_ok();
+    type_into(&mut harness, "Channel customer id", "");
+    settle(&mut harness, |h| {
+        h.query_by_label_contains(problem).is_some()
+    });
+    type_into(&mut harness, "Channel customer id", "C-FIXED");
+    settle(&mut harness, |h| {
+        h.query_by_label_contains(problem).is_none()
+    });
+
+    let out = dir.path().join("exported.json");
+    type_into(&mut harness, "File", &out.display().to_string());
+    harness.get_by_label("Export").click();
+    harness.step();
+    harness.get_by_label_contains("Exporting: ");
+    settle(&mut harness, |h| {
+        h.query_by_label_contains("Exported").is_some()
+    });
+    assert!(harness.query_by_label_contains("Exporting: ").is_none());
+    let written: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&out).expect("exported")).expect("json");
+    assert_eq!(written["orderList"][0]["channelCustomerId"], "C-FIXED");
+    assert_eq!(written["orderList"][1]["channelCustomerId"], "C-00001");
+    assert_eq!(written["orderList"].as_array().map(Vec::len), Some(1_200));
+
+    // The autosave wrote the same batch to the draft.
+    let saved = |core: &Core| {
+        let Ok(Outcome::Drafts(list)) = core.run(Command::ListDrafts, Duration::from_secs(30))
+        else {
+            return None;
+        };
+        let id = list.iter().find(|d| d.name == "large")?.id;
+        match core.run(Command::LoadDraft { id }, Duration::from_secs(30)) {
+            Ok(Outcome::Draft(d)) => Some(serde_json::from_str::<serde_json::Value>(&d.body).ok()?),
+            _ => None,
+        }
+    };
+    settle(&mut harness, |h| {
+        saved(h.state().core())
+            .is_some_and(|body| body["orderList"][0]["channelCustomerId"] == "C-FIXED")
+    });
+    assert_eq!(
+        saved(harness.state().core()).map(|body| body == written),
+        Some(true)
+    );
+}

@@ -174,6 +174,10 @@ validity = Validity
 asset-numbers-hint = one per line, or paste a column
 extensions-hint = code=value, one per line
 load-drafts = Load drafts
+check-batch = Check the batch
+export-copying = Taking the batch
+export-writing = Writing the file
+export-progress = Exporting: { $stage }
 open-draft = Open draft
 save-draft = Save draft
 rename-draft = Rename draft

@@ -154,6 +154,10 @@ validity = 有效期
 asset-numbers-hint = 每行一个，或粘贴一列
 extensions-hint = 编码=值，每行一个
 load-drafts = 加载草稿
+check-batch = 检查批次
+export-copying = 正在取出批次
+export-writing = 正在写入文件
+export-progress = 导出：{ $stage }
 open-draft = 打开草稿
 save-draft = 保存草稿
 rename-draft = 重命名草稿

@@ -6,13 +6,13 @@ use std::path::{Path, PathBuf};
 use super::drafts::Drafts;
 use super::progress::{Progress, Stage};
 use super::sheet::ReadError;
+use super::snapshot::{Checked, Snapshot};
 use super::{CoreError, Outcome};
 use crate::clock::now_ms;
 use crate::private_files::write_atomic;
 use crate::wire::BatchOrderRequest;
 use crate::wire::open::{Locator, batch_to_json};
 use crate::wire::parse::{FromJson, ParseError};
-use crate::wire::validate;
 
 /// Larger files are refused: a batch holds at most 10,000 orders, far below this.
 const MAX_FILE_BYTES: u64 = 256 * 1024 * 1024;
@@ -50,8 +50,35 @@ pub struct Opened {
     pub unread_columns: Vec<String>,
     /// A spreadsheet's packages whose parent number placed them nowhere (kept at the top).
     pub misplaced: Vec<super::sheet::build::Misplaced>,
-    /// Where each problem of the batch (by its path) is in the file.
-    pub places: Vec<(String, FilePlace)>,
+    /// A spreadsheet's batch checked, with where each problem (by its path) is in the file;
+    /// None for a JSON file, checked by [`checked_in_text`] beside the draft being stored.
+    pub checked: Option<(Checked, Vec<(String, FilePlace)>)>,
+    /// A JSON file's text (past a byte-order mark): the draft's body as it is, since it opens
+    /// to the same batch, rather than the batch written anew.
+    pub text: Option<String>,
+}
+
+/// What the check finds in a batch opened from `text`, with where each problem is in it.
+pub fn checked_in_text(
+    batch: &BatchOrderRequest,
+    text: &str,
+) -> (Checked, Vec<(String, FilePlace)>) {
+    let checked = Checked::of(batch);
+    // The file is read again as a syntax tree only when there is something to place.
+    let places = if checked.problems.is_empty() {
+        Vec::new()
+    } else {
+        let locator = Locator::new(text.as_bytes());
+        checked
+            .problems
+            .iter()
+            .map(|p| {
+                let (line, column) = locator.locate(&p.path);
+                (p.path.to_string(), FilePlace::Line { line, column })
+            })
+            .collect()
+    };
+    (checked, places)
 }
 
 /// A batch from a JSON file, or from an order spreadsheet (by its extension), with where each
@@ -63,8 +90,10 @@ pub fn read_batch_or_sheet(path: &Path, progress: &Progress) -> Result<Option<Op
             Err(ReadError::Cancelled(_)) => return Ok(None),
             Err(e) => return Err(CoreError::File(format!("{}: {e}", path.display()))),
         };
-        let places = validate::batch_order(&sheeted.batch)
-            .into_iter()
+        let checked = Checked::of(&sheeted.batch);
+        let places = checked
+            .problems
+            .iter()
             .map(|p| {
                 (
                     p.path.to_string(),
@@ -76,7 +105,8 @@ pub fn read_batch_or_sheet(path: &Path, progress: &Progress) -> Result<Option<Op
             batch: sheeted.batch,
             unread_columns: sheeted.unknown_headers,
             misplaced: sheeted.misplaced,
-            places,
+            checked: Some((checked, places)),
+            text: None,
         }));
     }
     progress.start(Stage::Reading, 0);
@@ -87,25 +117,20 @@ pub fn read_batch_or_sheet(path: &Path, progress: &Progress) -> Result<Option<Op
     progress.start(Stage::Checking, 0);
     let batch = parse_order_file(&bytes)
         .map_err(|e| CoreError::File(format!("{}: {e}", path.display())))?;
-    let problems = validate::batch_order(&batch);
-    // The file is read again as a syntax tree only when there is something to place.
-    let places = if problems.is_empty() {
-        Vec::new()
-    } else {
-        let locator = Locator::new(&bytes);
-        problems
-            .into_iter()
-            .map(|p| {
-                let (line, column) = locator.locate(&p.path);
-                (p.path.to_string(), FilePlace::Line { line, column })
-            })
-            .collect()
+    // It parsed, so it is UTF-8 text.
+    let text = match String::from_utf8(bytes) {
+        Ok(text) => match text.strip_prefix('\u{FEFF}') {
+            Some(past) => past.to_owned(),
+            None => text,
+        },
+        Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
     };
     Ok(Some(Opened {
         batch,
         unread_columns: Vec::new(),
         misplaced: Vec::new(),
-        places,
+        checked: None,
+        text: Some(text),
     }))
 }
 
@@ -124,20 +149,38 @@ pub fn import_file(
         return Ok(Outcome::Cancelled);
     };
     progress.start(Stage::Saving, 0);
-    let body = batch_to_json(&opened.batch, false).map_err(|e| CoreError::File(e.to_string()))?;
+    let body = match opened.text {
+        Some(text) => text,
+        None => batch_to_json(&opened.batch, false).map_err(|e| CoreError::File(e.to_string()))?,
+    };
     if progress.is_cancelled() {
         return Ok(Outcome::Cancelled);
     }
-    let draft_id = drafts
-        .create(&name, &body, "{}", now_ms())
-        .map_err(|e| CoreError::Storage(format!("drafts: {e}")))?;
+    // Checked, and copied for the window's history and checks, while the draft is stored.
+    let batch = &opened.batch;
+    let (snapshot, checking, created) = std::thread::scope(|s| {
+        let snapshot = s.spawn(|| Snapshot::of(batch));
+        let checking =
+            (opened.checked.is_none()).then(|| s.spawn(|| checked_in_text(batch, &body)));
+        let created = drafts.create(&name, &body, "{}", now_ms());
+        (snapshot.join(), checking.map(|t| t.join()), created)
+    });
+    let draft_id = created.map_err(|e| CoreError::Storage(format!("drafts: {e}")))?;
+    let lost = || CoreError::File("the batch could not be checked".into());
+    let snapshot = snapshot.map_err(|_| lost())?;
+    let (checked, places) = match (opened.checked, checking) {
+        (Some(done), _) | (None, Some(Ok(done))) => done,
+        (None, _) => return Err(lost()),
+    };
     Ok(Outcome::Imported {
         draft_id,
         name,
         batch: Box::new(opened.batch),
         unread_columns: opened.unread_columns,
         misplaced: opened.misplaced,
-        places: opened.places,
+        places,
+        checked: Box::new(checked),
+        snapshot,
     })
 }
 

@@ -15,6 +15,7 @@ pub mod sandbox;
 pub mod secrets;
 mod service;
 pub mod sheet;
+pub mod snapshot;
 
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -211,6 +212,24 @@ pub enum Command {
         body: String,
         hints: String,
     },
+    /// The composer's draft saved from its snapshot, written as JSON here rather than on the
+    /// window's thread.
+    SaveDraftBatch {
+        id: i64,
+        batch: snapshot::Snapshot,
+        hints: String,
+    },
+    /// The shared validation of a batch too large to check within a frame.
+    CheckBatch {
+        batch: snapshot::Snapshot,
+    },
+    /// The composer's batch written as indented JSON to a file, whole or not at all; the
+    /// orders copied are counted in `progress`.
+    ExportBatch {
+        path: PathBuf,
+        batch: snapshot::Snapshot,
+        progress: progress::Progress,
+    },
     RenameDraft {
         id: i64,
         name: String,
@@ -327,7 +346,13 @@ pub enum Outcome {
         misplaced: Vec<sheet::build::Misplaced>,
         /// Where each problem of the batch (by its path) is in the file.
         places: Vec<(String, files::FilePlace)>,
+        /// The batch checked, and shared, on the core's threads: the window neither checks
+        /// nor copies it.
+        checked: Box<snapshot::Checked>,
+        snapshot: snapshot::Snapshot,
     },
+    /// What `CheckBatch` found.
+    Checked(Box<snapshot::Checked>),
     Written {
         path: PathBuf,
     },

@@ -4,7 +4,7 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, Ordering};
 
-/// The steps of an import, in order.
+/// The steps of an import, in order, then those of an export.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Stage {
     /// The file's cells (or bytes) are read.
@@ -15,6 +15,10 @@ pub enum Stage {
     Checking,
     /// The batch is kept as a draft.
     Saving,
+    /// An export: the batch taken from the window's snapshot.
+    Copying,
+    /// An export: the batch written as JSON to its file.
+    Writing,
 }
 
 impl Stage {
@@ -23,7 +27,9 @@ impl Stage {
             0 => Self::Reading,
             1 => Self::Building,
             2 => Self::Checking,
-            _ => Self::Saving,
+            3 => Self::Saving,
+            4 => Self::Copying,
+            _ => Self::Writing,
         }
     }
 }

@@ -70,6 +70,7 @@ fn is_background(action: Text) -> bool {
         action,
         Text::SaveDraft
             | Text::LoadDrafts
+            | Text::CheckBatch
             | Text::LoadHistory
             | Text::LoadCatalog
             | Text::PreviewDeletes

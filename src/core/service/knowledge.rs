@@ -82,12 +82,23 @@ impl Service {
 
     /// Learns in the background; a failure is logged, never in the way of the call's answer.
     pub(super) fn learn(&self, profile: &str, learned: Learned) {
+        self.learn_from(profile, move || learned);
+    }
+
+    /// As `learn`, with what is learned worked out on the blocking thread too (from a large
+    /// batch, after the answer that brought it has gone to the window).
+    pub(super) fn learn_from(
+        &self,
+        profile: &str,
+        learned: impl FnOnce() -> Learned + Send + 'static,
+    ) {
         let Ok(catalog) = self.catalog() else {
             return;
         };
         let scope = self.scope_of(profile);
         let profile = profile.to_owned();
         tokio::task::spawn_blocking(move || {
+            let learned = learned();
             if let Err(e) = catalog.learn(&scope, &profile, &learned, now_ms()) {
                 tracing::warn!(error = %e, "the catalog did not learn from an answer");
             }

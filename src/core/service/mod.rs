@@ -15,8 +15,10 @@ use tokio::sync::{Mutex, mpsc, watch};
 use super::drafts::Drafts;
 use super::journal::{Journal, JournalFilter};
 use super::profiles::{Endpoint, Profile, Profiles};
+use super::progress::{Progress, Stage};
 use super::sandbox::Sandbox;
 use super::secrets::{KeyringStore, SecretKind, Secrets};
+use super::snapshot::{Checked, Snapshot};
 use super::{
     Call, Command, CommandId, CoreError, CoreOptions, CoreState, Event, ExportFormat,
     KeyringChoice, Outcome, Repaint, SandboxState,
@@ -288,6 +290,28 @@ async fn write_file(path: PathBuf, bytes: Vec<u8>) -> Result<Outcome, CoreError>
     Ok(Outcome::Written { path })
 }
 
+/// A snapshot of the composer's batch as JSON, written on a blocking thread; the orders
+/// copied are counted in `progress`.
+async fn snapshot_json(
+    batch: Snapshot,
+    pretty: bool,
+    progress: Option<Progress>,
+) -> Result<String, CoreError> {
+    tokio::task::spawn_blocking(move || {
+        if let Some(progress) = &progress {
+            progress.start(Stage::Copying, batch.len() as u64);
+        }
+        let whole = batch.to_batch(progress.as_ref());
+        if let Some(progress) = &progress {
+            progress.start(Stage::Writing, 0);
+        }
+        crate::wire::open::batch_to_json(&whole, pretty)
+    })
+    .await
+    .map_err(|e| CoreError::File(e.to_string()))?
+    .map_err(|e| CoreError::File(format!("the batch as JSON: {e}")))
+}
+
 fn draft_found(id: i64, found: bool) -> Result<(), CoreError> {
     if found {
         Ok(())
@@ -405,6 +429,20 @@ impl Service {
                     .await?;
                 draft_found(id, saved).map(|()| Outcome::DraftSaved { id })
             }
+            Command::SaveDraftBatch { id, batch, hints } => {
+                let body = snapshot_json(batch, false, None).await?;
+                let saved = self
+                    .drafts(move |d| d.save(id, &body, &hints, now_ms()))
+                    .await?;
+                draft_found(id, saved).map(|()| Outcome::DraftSaved { id })
+            }
+            Command::CheckBatch { batch } => {
+                let checked =
+                    tokio::task::spawn_blocking(move || Checked::of(&batch.to_batch(None)))
+                        .await
+                        .map_err(|e| CoreError::File(e.to_string()))?;
+                Ok(Outcome::Checked(Box::new(checked)))
+            }
             Command::RenameDraft { id, name } => {
                 let renamed = self.drafts(move |d| d.rename(id, &name, now_ms())).await?;
                 draft_found(id, renamed).map(|()| Outcome::DraftSaved { id })
@@ -424,6 +462,7 @@ impl Service {
             | Command::ImportOrderFile { .. }
             | Command::WriteFile { .. }
             | Command::WriteProduced { .. }
+            | Command::ExportBatch { .. }
             | Command::WriteBytes { .. }
             | Command::WriteTemplate { .. } => self.file_command(command).await,
             Command::LoadCatalog { .. }
@@ -461,9 +500,11 @@ impl Service {
                 .map_err(|e| CoreError::File(e.to_string()))??;
                 // What the file names is learned; its customers go to the active profile's
                 // directory, the one the batch is composed for.
-                if let Outcome::Imported { batch, .. } = &outcome {
-                    let learned = super::catalog::learn::Learned::of_batch(batch);
-                    self.learn(&self.profiles().active().name, learned);
+                if let Outcome::Imported { snapshot, .. } = &outcome {
+                    let snapshot = snapshot.clone();
+                    self.learn_from(&self.profiles().active().name, move || {
+                        super::catalog::learn::Learned::of_batch(&snapshot.to_batch(None))
+                    });
                 }
                 Ok(outcome)
             }
@@ -480,6 +521,14 @@ impl Service {
                     Ok(body) => write_file(path, body.into_bytes()).await,
                     Err(_) => Ok(Outcome::Cancelled),
                 }
+            }
+            Command::ExportBatch {
+                path,
+                batch,
+                progress,
+            } => {
+                let body = snapshot_json(batch, true, Some(progress)).await?;
+                write_file(path, body.into_bytes()).await
             }
             Command::WriteBytes { path, bytes } => write_file(path, bytes).await,
             Command::WriteTemplate { path } => {

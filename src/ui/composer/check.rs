@@ -5,9 +5,16 @@ use std::collections::HashMap;
 
 use super::node::NodeId;
 use crate::core::files::FilePlace;
+use crate::core::snapshot::{Checked, Snapshot};
 use crate::core::wire::BatchOrderRequest;
 use crate::core::wire::validate::{self, Problem};
-use crate::ui::i18n::{Lang, tr};
+use crate::core::{Command, Event, Latest, Outcome};
+use crate::ui::i18n::{Lang, Text, tr};
+use crate::ui::outbox::Outbox;
+
+/// A batch of up to this many orders is checked on the window's thread, within a frame (the
+/// check takes about 1.4 µs an order); a larger one on the core's threads.
+pub(super) const CHECK_HERE_UP_TO: usize = 1_000;
 
 #[derive(Default)]
 pub(super) struct Check {
@@ -17,6 +24,8 @@ pub(super) struct Check {
     /// Problems at or below each node.
     pub counts: HashMap<NodeId, usize>,
     needs_check: bool,
+    /// A check running on the core's threads.
+    call: Latest,
     /// The field a clicked problem asks to focus; taken by that field's row.
     pub focus_field: Option<String>,
     /// Where the problems of a batch just imported are in its file (by path), and the file's
@@ -29,6 +38,8 @@ impl Check {
     /// A new batch is open: checked at the next frame, nothing focused.
     pub fn reset(&mut self) {
         self.needs_check = true;
+        // A check of the batch that was open is of no use now.
+        self.call.cancel();
         self.focus_field = None;
         self.places.clear();
     }
@@ -77,13 +88,46 @@ impl Check {
         self.needs_check = true;
     }
 
-    pub fn run_if_needed(&mut self, batch: &BatchOrderRequest) {
-        if !std::mem::take(&mut self.needs_check) {
+    /// Checks the batch if it changed: here when it is small, else on the core's threads from
+    /// its snapshot (one check at a time; the problems shown meanwhile are the last found).
+    pub fn run_if_needed(&mut self, batch: &BatchOrderRequest, shared: &Snapshot, out: &Outbox) {
+        if !self.needs_check || self.call.is_waiting() {
+            return;
+        }
+        self.needs_check = false;
+        if batch.order_list.len() > CHECK_HERE_UP_TO {
+            let command = Command::CheckBatch {
+                batch: shared.clone(),
+            };
+            self.call.start(out.send(command));
             return;
         }
         // Values held verbatim (from a file, or typed and not fitting) are among them.
-        self.problems = validate::batch_order(batch);
-        self.unknown_keys = validate::unknown_keys(batch);
+        self.take(Checked::of(batch));
+    }
+
+    /// The answer of a check on the core's threads.
+    pub fn apply(&mut self, event: &mut Event) -> Option<Text> {
+        if !self.call.accept(event) {
+            return None;
+        }
+        if let Ok(Outcome::Checked(checked)) = &mut event.result {
+            self.take(std::mem::take(&mut **checked));
+        }
+        Some(Text::CheckBatch)
+    }
+
+    /// A new batch is open, checked already (on the core's threads, as it was imported).
+    pub fn opened_checked(&mut self, checked: Checked) {
+        self.reset();
+        self.needs_check = false;
+        self.take(checked);
+    }
+
+    /// Shows what a check found, counted at each node.
+    fn take(&mut self, checked: Checked) {
+        self.problems = checked.problems;
+        self.unknown_keys = checked.unknown_keys;
         self.counts.clear();
         for p in &self.problems {
             let (mut at, _) = NodeId::of_path(&p.path);
@@ -107,7 +151,7 @@ mod tests {
         let batch: BatchOrderRequest = serde_json::from_str(r#"{"orderList": []}"#).expect("json");
         let mut check = Check::default();
         check.reset();
-        check.run_if_needed(&batch);
+        check.take(Checked::of(&batch));
         let problem = check.problems.first().cloned().expect("a problem");
         let at = FilePlace::Line { line: 3, column: 7 };
         check.imported("a.json".into(), vec![(problem.path.to_string(), at)]);

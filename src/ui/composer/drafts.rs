@@ -9,11 +9,16 @@ use super::super::outbox::Outbox;
 use super::batch::{self, Template};
 use super::{ComposerScreen, Hints, OpenDraft, Unreadable};
 use crate::core::files::parse_order_file;
+use crate::core::snapshot::Snapshot;
 use crate::core::wire::BatchOrderRequest;
-use crate::core::wire::open::batch_to_json;
 use crate::core::{Command, DraftSummary, Event, Latest, Outcome};
 use crate::ui::form::danger_button;
 use crate::ui::i18n::{Lang, Text, t, tr};
+
+/// Whether `shared` holds the open draft's batch.
+fn draft_batch_is(shared: &Snapshot, draft: Option<&OpenDraft>) -> bool {
+    draft.is_some_and(|d| shared.to_batch(None) == d.batch)
+}
 
 /// Edits are saved this long after the last change (every keystroke would be too many writes).
 const SAVE_AFTER: Duration = Duration::from_millis(800);
@@ -90,6 +95,7 @@ impl ComposerScreen {
                 self.open(OpenDraft {
                     id: Some(d.id),
                     name: d.name.clone(),
+                    shared: Snapshot::of(&batch),
                     batch,
                     hints,
                     unreadable,
@@ -170,6 +176,7 @@ impl ComposerScreen {
         self.open(OpenDraft {
             id: None,
             name,
+            shared: Snapshot::of(&batch),
             batch,
             hints: Hints::default(),
             unreadable: None,
@@ -180,7 +187,7 @@ impl ComposerScreen {
     pub(super) fn open(&mut self, draft: OpenDraft) {
         self.drafts.name_edit = draft.name.clone();
         self.drafts.changed_at = None;
-        self.history.reset(&draft.batch);
+        self.history.reset(&draft.shared);
         self.draft = Some(draft);
         self.tree = super::tree::Tree::default();
         self.submit.forget();
@@ -209,22 +216,29 @@ impl ComposerScreen {
         }
         if let Some(OpenDraft {
             id: Some(id),
-            batch,
+            shared,
             hints,
             ..
         }) = &self.draft
         {
-            // An empty body saved in place of an unwritable batch would lose the draft.
-            match (batch_to_json(batch, false), serde_json::to_string(hints)) {
-                (Ok(body), Ok(hints)) => {
-                    self.drafts.save_call.start(out.send(Command::SaveDraft {
-                        id: *id,
-                        body,
-                        hints,
-                    }));
+            // Every edit keeps the snapshot in step (checked where it is cheap to).
+            debug_assert!(
+                shared.len() > 1_000 || draft_batch_is(shared, self.draft.as_ref()),
+                "the snapshot is not the batch"
+            );
+            // Written as JSON on the core's threads, from the snapshot: a pointer copy here.
+            match serde_json::to_string(hints) {
+                Ok(hints) => {
+                    self.drafts
+                        .save_call
+                        .start(out.send(Command::SaveDraftBatch {
+                            id: *id,
+                            batch: shared.clone(),
+                            hints,
+                        }));
                 }
-                (Err(e), _) | (_, Err(e)) => {
-                    tracing::error!(error = %e, "the draft could not be written as JSON; not saved");
+                Err(e) => {
+                    tracing::error!(error = %e, "the draft's hints could not be written; not saved");
                 }
             }
         }

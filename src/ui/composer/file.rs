@@ -2,6 +2,7 @@
 //! file dialog, and files dropped on the window.
 
 use std::path::PathBuf;
+use std::time::{Duration, Instant};
 
 use egui::RichText;
 
@@ -10,11 +11,13 @@ use super::{ComposerScreen, Hints, OpenDraft};
 use crate::core::files;
 use crate::core::progress::{Progress, Stage};
 use crate::core::sheet::build::{Misplaced, MisplacedWhy};
-use crate::core::wire::open::batch_to_json;
 use crate::core::{Command, Event, Latest, Outcome};
 use crate::ui::file_browser::{Browsed, FileBrowser};
 use crate::ui::form::busy_button_ui;
 use crate::ui::i18n::{Lang, Text, labelled, t, tr};
+
+/// Work shorter than this shows no bar.
+const MOMENT: Duration = Duration::from_millis(150);
 
 /// What a file dialog is asked for.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -51,6 +54,8 @@ pub(super) struct FileBar {
     picking: Picking,
     read_call: Latest,
     write_call: Latest,
+    /// How far the batch being exported has come, and when its bar shows.
+    exporting: Option<(Progress, Instant)>,
     /// The window's own browser, open when no OS file dialog answered.
     browser: Option<FileBrowser>,
     /// No OS file dialog answered: said above the browser.
@@ -82,6 +87,8 @@ fn importing_ui(ui: &mut egui::Ui, progress: &Progress, lang: Lang) {
         Stage::Building => tr!(lang, "import-building"),
         Stage::Checking => tr!(lang, "import-checking"),
         Stage::Saving => tr!(lang, "import-saving"),
+        Stage::Copying => tr!(lang, "export-copying"),
+        Stage::Writing => tr!(lang, "export-writing"),
     };
     ui.horizontal(|ui| {
         match seen.fraction() {
@@ -110,6 +117,29 @@ fn importing_ui(ui: &mut egui::Ui, progress: &Progress, lang: Lang) {
         .request_repaint_after(std::time::Duration::from_millis(100));
 }
 
+/// An export that takes longer than a moment: its stage, and a bar while the batch is taken.
+fn exporting_ui(ui: &mut egui::Ui, progress: &Progress, from: Instant, lang: Lang) {
+    let now = Instant::now();
+    if now < from {
+        // A small batch is written before anyone could read a bar: none flashes.
+        ui.ctx().request_repaint_after(from - now);
+        return;
+    }
+    let seen = progress.snapshot();
+    let stage = match seen.stage {
+        Stage::Copying => tr!(lang, "export-copying"),
+        _ => tr!(lang, "export-writing"),
+    };
+    let words = tr!(lang, "export-progress", stage = stage);
+    let bar = match seen.fraction() {
+        Some(part) => egui::ProgressBar::new(part),
+        // Written in one piece: the bar moves without a measure.
+        None => egui::ProgressBar::new(1.0).animate(true),
+    };
+    ui.add(bar.desired_width(320.0).text(words));
+    ui.ctx().request_repaint_after(Duration::from_millis(100));
+}
+
 impl ComposerScreen {
     /// Answers about files; the action they answer. An imported batch is moved, not copied.
     pub(super) fn apply_file(&mut self, event: &mut Event, out: &Outbox<'_>) -> Option<Text> {
@@ -133,6 +163,8 @@ impl ComposerScreen {
                     unread_columns,
                     misplaced,
                     places,
+                    checked,
+                    snapshot,
                 }) => {
                     self.file.message = None;
                     self.file.unread = std::mem::take(unread_columns);
@@ -143,9 +175,12 @@ impl ComposerScreen {
                         id: Some(*draft_id),
                         name: std::mem::take(name),
                         batch: std::mem::take(&mut **batch),
+                        shared: std::mem::take(snapshot),
                         hints: Hints::default(),
                         unreadable: None,
                     });
+                    // Checked on the core's threads already.
+                    self.check.opened_checked(std::mem::take(&mut **checked));
                     let file = std::path::Path::new(self.file.path.trim())
                         .file_name()
                         .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
@@ -159,6 +194,7 @@ impl ComposerScreen {
             return Some(Text::ImportFile);
         }
         if self.file.write_call.accept(event) {
+            self.file.exporting = None;
             self.file.message = Some(match &event.result {
                 Ok(Outcome::Written { path }) => FileMessage::Exported(path.display().to_string()),
                 Ok(_) => return Some(Text::ExportFile),
@@ -239,15 +275,28 @@ impl ComposerScreen {
             return;
         }
         let path = PathBuf::from(path);
-        let command = match (&draft.unreadable, batch_to_json(&draft.batch, true)) {
+        let command = match &draft.unreadable {
             // A draft that cannot be read is written as it is stored, byte for byte.
-            (Some(unreadable), _) => Command::WriteBytes {
+            Some(unreadable) => Command::WriteBytes {
                 path,
                 bytes: unreadable.stored.clone(),
             },
-            (None, Ok(body)) => Command::WriteFile { path, body },
-            // Nothing is written rather than an empty file.
-            (None, Err(_)) => return,
+            // Written as JSON on the core's threads, from the snapshot: a pointer copy here.
+            None => {
+                let progress = Progress::default();
+                // A large batch shows its bar at once; a small one only if it is slow.
+                let delay = if draft.shared.len() > super::check::CHECK_HERE_UP_TO {
+                    Duration::ZERO
+                } else {
+                    MOMENT
+                };
+                self.file.exporting = Some((progress.clone(), Instant::now() + delay));
+                Command::ExportBatch {
+                    path,
+                    batch: draft.shared.clone(),
+                    progress,
+                }
+            }
         };
         self.file.message = None;
         self.file.write_call.start(out.send(command));
@@ -280,6 +329,9 @@ impl ComposerScreen {
         ui.horizontal_wrapped(|ui| self.file_buttons_ui(ui, out, lang));
         if self.file.read_call.is_waiting() {
             importing_ui(ui, &self.file.importing, lang);
+        }
+        if let Some((progress, from)) = &self.file.exporting {
+            exporting_ui(ui, progress, *from, lang);
         }
         let file = &self.file;
         if !file.unread.is_empty() {

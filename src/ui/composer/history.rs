@@ -2,13 +2,13 @@
 //! saves and reset when another draft opens.
 //!
 //! Cost, with a batch of 10,000 orders in mind: egui's `Undoer` keeps whole states, and its
-//! own rhythm (`feed_state` every frame) would compare the batch every frame and clone it on
-//! every keystroke. Here the undoer is fed only at a checkpoint: once the typing has paused for
-//! `SETTLE`, and at once around an edit of the tree (so that each add, move or remove is a step
-//! of its own). A checkpoint copies the batch once (twice for the first step after an undo) and
-//! compares it at most twice; frames without edits touch nothing. Opening a draft copies it once
-//! (the history's first state). The number of states kept is set by the batch's size when it
-//! opens, so the history of a large batch stays within a few copies of it.
+//! own rhythm (`feed_state` every frame) would compare the batch every frame. Here the undoer is
+//! fed only at a checkpoint: once the typing has paused for `SETTLE`, and at once around an edit
+//! of the tree (so that each add, move or remove is a step of its own). Its states are the
+//! draft's [`Snapshot`]s, which share every order an edit did not touch: a checkpoint copies
+//! pointers, and compares only the orders that differ. Frames without edits touch nothing. An
+//! undo copies the state it returns to once, to edit it. The number of states kept is set by
+//! the batch's size when it opens.
 
 use std::time::{Duration, Instant};
 
@@ -17,6 +17,7 @@ use egui::{Key, KeyboardShortcut, Modifiers};
 
 use super::ComposerScreen;
 use super::node::{self, NodeId};
+use crate::core::snapshot::Snapshot;
 use crate::core::wire::BatchOrderRequest;
 use crate::ui::i18n::{Lang, tr};
 
@@ -24,13 +25,13 @@ use crate::ui::i18n::{Lang, tr};
 pub(super) const SETTLE: Duration = Duration::from_millis(700);
 
 /// States kept: 100 for a batch of up to 100 orders, fewer for larger ones (never under 5).
-fn max_undos(batch: &BatchOrderRequest) -> usize {
-    (10_000 / batch.order_list.len().max(1)).clamp(5, 100)
+fn max_undos(batch: &Snapshot) -> usize {
+    (10_000 / batch.len().max(1)).clamp(5, 100)
 }
 
 #[derive(Default)]
 pub(super) struct History {
-    undoer: Undoer<BatchOrderRequest>,
+    undoer: Undoer<Snapshot>,
     /// When the latest edit not yet in the undoer was made.
     pending: Option<Instant>,
     /// Kept beside the undoer so that drawing the buttons compares no batch.
@@ -42,7 +43,7 @@ pub(super) struct History {
 
 impl History {
     /// A fresh history whose first state is `batch` (another draft was opened).
-    pub(super) fn reset(&mut self, batch: &BatchOrderRequest) {
+    pub(super) fn reset(&mut self, batch: &Snapshot) {
         let settings = Settings {
             max_undos: max_undos(batch),
             // A checkpoint is decided here (`SETTLE`, tree edits): the undoer takes it at once.
@@ -64,7 +65,7 @@ impl History {
     }
 
     /// Takes pending edits into the history now.
-    pub(super) fn checkpoint(&mut self, batch: &BatchOrderRequest) {
+    pub(super) fn checkpoint(&mut self, batch: &Snapshot) {
         if self.pending.take().is_none() {
             return;
         }
@@ -83,7 +84,7 @@ impl History {
 
     /// Takes typing into the history once it has paused; when it has not yet, the time to
     /// look again.
-    pub(super) fn settle(&mut self, batch: &BatchOrderRequest) -> Option<Duration> {
+    pub(super) fn settle(&mut self, batch: &Snapshot) -> Option<Duration> {
         let waited = self.pending?.elapsed();
         if waited >= SETTLE {
             self.checkpoint(batch);
@@ -103,7 +104,7 @@ impl History {
 
     /// The state before the current one, if any; pending edits become a step first, so that
     /// redo brings them back.
-    pub(super) fn undo(&mut self, batch: &BatchOrderRequest) -> Option<BatchOrderRequest> {
+    pub(super) fn undo(&mut self, batch: &Snapshot) -> Option<Snapshot> {
         self.checkpoint(batch);
         let before = self.undoer.undo(batch).cloned()?;
         self.can_undo = self.undoer.has_undo(&before);
@@ -113,7 +114,7 @@ impl History {
     }
 
     /// The state undone last, if nothing was edited since.
-    pub(super) fn redo(&mut self, batch: &BatchOrderRequest) -> Option<BatchOrderRequest> {
+    pub(super) fn redo(&mut self, batch: &Snapshot) -> Option<Snapshot> {
         if self.pending.is_some() {
             return None;
         }
@@ -171,7 +172,7 @@ impl ComposerScreen {
     /// Typing that paused becomes a step; a frame is asked for when it will have paused.
     pub(super) fn settle_history(&mut self, ctx: &egui::Context) {
         if let Some(draft) = &self.draft
-            && let Some(wait) = self.history.settle(&draft.batch)
+            && let Some(wait) = self.history.settle(&draft.shared)
         {
             ctx.request_repaint_after(wait);
         }
@@ -180,13 +181,14 @@ impl ComposerScreen {
     /// Before an edit of the tree: the typing before it is a step of its own.
     pub(super) fn before_step(&mut self) {
         if let Some(draft) = &self.draft {
-            self.history.checkpoint(&draft.batch);
+            self.history.checkpoint(&draft.shared);
         }
     }
 
-    /// An edit of the tree (or numbers added): changed, and a step at once.
-    pub(super) fn stepped(&mut self) {
-        self.edited();
+    /// An edit of the tree (or numbers added) inside the node `under` (None: the batch's list
+    /// of orders, or anywhere): changed, and a step at once.
+    pub(super) fn stepped(&mut self, under: Option<&NodeId>) {
+        self.edited(under.filter(|at| !at.is_root()));
         self.before_step();
     }
 
@@ -219,14 +221,16 @@ impl ComposerScreen {
             return;
         };
         let state = if redo {
-            self.history.redo(&draft.batch)
+            self.history.redo(&draft.shared)
         } else {
-            self.history.undo(&draft.batch)
+            self.history.undo(&draft.shared)
         };
         let Some(state) = state else {
             return;
         };
-        draft.batch = state;
+        // The one deep copy of an undo: the batch to edit from the state kept.
+        draft.batch = state.to_batch(None);
+        draft.shared = state;
         let selected = nearest_existing(&draft.batch, &self.tree.selected);
         self.tree.select(selected);
         self.tree.structure_changed();
@@ -255,11 +259,11 @@ fn nearest_existing(batch: &BatchOrderRequest, id: &NodeId) -> NodeId {
 mod tests {
     use super::*;
 
-    fn batch(id: &str) -> BatchOrderRequest {
-        BatchOrderRequest {
+    fn batch(id: &str) -> Snapshot {
+        Snapshot::of(&BatchOrderRequest {
             channel_order_id: Some(id.to_owned()),
             ..BatchOrderRequest::default()
-        }
+        })
     }
 
     #[test]
@@ -316,8 +320,10 @@ mod tests {
 
     #[test]
     fn a_large_batch_keeps_fewer_states() {
-        let mut big = batch("big");
-        big.order_list = vec![Default::default(); 10_000];
+        let big = Snapshot::of(&BatchOrderRequest {
+            order_list: vec![Default::default(); 10_000],
+            ..BatchOrderRequest::default()
+        });
         assert_eq!(max_undos(&big), 5);
         assert_eq!(max_undos(&batch("small")), 100);
     }

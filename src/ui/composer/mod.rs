@@ -28,6 +28,7 @@ use self::node::{NodeId, NodeMut};
 use super::i18n::{Lang, Text, t};
 use super::labels::order_type_short;
 use super::outbox::{Caller, Outbox};
+use crate::core::snapshot::Snapshot;
 use crate::core::wire::{BatchOrderRequest, OrderType};
 use crate::core::{Event, Profile};
 
@@ -62,6 +63,8 @@ struct OpenDraft {
     id: Option<i64>,
     name: String,
     batch: BatchOrderRequest,
+    /// `batch` shared with the core's threads and the history, kept in step by each edit.
+    shared: Snapshot,
     hints: Hints,
     /// A stored draft that could not be read: shown read-only, never saved over.
     unreadable: Option<Unreadable>,
@@ -116,6 +119,7 @@ impl ComposerScreen {
         self.apply_drafts(event, out)
             .or_else(|| self.apply_file(event, out))
             .or_else(|| self.apply_numbers(event))
+            .or_else(|| self.check.apply(event))
             .or_else(|| self.apply_submit(event))
             .or_else(|| self.apply_catalog(event))
     }
@@ -130,7 +134,16 @@ impl ComposerScreen {
         self.check.focus_field = Some(field).filter(|f| !f.is_empty());
     }
 
-    fn edited(&mut self) {
+    /// The batch was edited at the node `touched` (None: anywhere, as a tree edit): its
+    /// snapshot takes that part again.
+    fn edited(&mut self, touched: Option<&NodeId>) {
+        if let Some(draft) = &mut self.draft {
+            match touched.map(|at| (at.order(), at.is_root())) {
+                Some((Some(i), _)) => draft.shared.order_edited(&draft.batch, i),
+                Some((None, true)) => draft.shared.header_edited(&draft.batch),
+                _ => draft.shared.edited(&draft.batch),
+            }
+        }
         self.history.edited();
         // A changed batch is not the one whose result is shown.
         self.submit.forget();
@@ -143,7 +156,7 @@ impl ComposerScreen {
         self.picker.refresh(out, profile, false);
         self.dropped_files_ui(ui, out);
         if let Some(draft) = &self.draft {
-            self.check.run_if_needed(&draft.batch);
+            self.check.run_if_needed(&draft.batch, &draft.shared, out);
         }
         self.undo_shortcuts(ui.ctx());
         self.settle_history(ui.ctx());
@@ -223,7 +236,7 @@ impl ComposerScreen {
         let changed = changed || cx.changed;
         *node.raw_mut() = held;
         if changed {
-            self.edited();
+            self.edited(Some(&selected));
         }
     }
 }

@@ -82,6 +82,18 @@ impl NodeId {
         Self(steps)
     }
 
+    pub fn is_root(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// The order this node is, or is in.
+    pub fn order(&self) -> Option<usize> {
+        match self.0.first() {
+            Some(Step::Order(i)) => Some(*i),
+            _ => None,
+        }
+    }
+
     pub fn parent(&self) -> Option<Self> {
         let (_, rest) = self.0.split_last()?;
         Some(Self(rest.to_vec()))

@@ -39,7 +39,7 @@ impl ComposerScreen {
         ) && let Some(NodeMut::Asset(asset)) = node::resolve_mut(&mut draft.batch, &target)
         {
             asset.asset_nos.extend(nums.iter().cloned());
-            self.stepped();
+            self.stepped(Some(&target));
         }
         Some(Text::GetAssetNumbers)
     }
@@ -73,8 +73,8 @@ impl ComposerScreen {
             asset.asset_nos.extend(nums);
         }
         self.tree.reveal(&target);
-        self.tree.select(target);
-        self.stepped();
+        self.tree.select(target.clone());
+        self.stepped(Some(&target));
     }
 
     /// How many numbers, and the button that asks for them for the asset `selected`.

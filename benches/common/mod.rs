@@ -1,0 +1,106 @@
+//! What the composer's benches share: a 10,000-order file, a real app in a test window, a
+//! file dropped on it, and frames stepped until something is shown.
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use egui::DroppedFile;
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use license_desk::core::{Core, CoreOptions, FileDialogChoice, KeyringChoice};
+use license_desk::ui::i18n::Lang;
+use license_desk::ui::{DeskApp, Prefs, Screen};
+use serde_json::json;
+
+pub const ORDERS: usize = 10_000;
+
+#[derive(Debug)]
+pub struct FileOnDisk(pub PathBuf);
+
+impl DroppedFile for FileOnDisk {
+    fn path(&self) -> &Path {
+        &self.0
+    }
+
+    fn bytes(&self) -> Result<Vec<u8>, String> {
+        std::fs::read(&self.0).map_err(|e| e.to_string())
+    }
+}
+
+pub fn app(home: &Path) -> Harness<'static, DeskApp> {
+    let store = keyring_core::mock::Store::new().expect("mock keyring");
+    let core = Core::start(CoreOptions {
+        config_dir: home.join("config"),
+        data_dir: home.join("data"),
+        keyring: KeyringChoice::Store(store),
+        file_dialog: FileDialogChoice::InWindow,
+    })
+    .expect("core");
+    let prefs = Prefs {
+        lang: Lang::En,
+        screen: Screen::Orders,
+        dark: false,
+        ..Prefs::default()
+    };
+    let ctx = egui::Context::default();
+    let app = DeskApp::new(core, prefs, &ctx);
+    Harness::builder()
+        .with_size(egui::vec2(1100.0, 720.0))
+        .with_context_setup(license_desk::ui::fonts::install)
+        .build_ui_state(|ui, app: &mut DeskApp| app.root_ui(ui), app)
+}
+
+/// Steps frames (each a full frame of the window) until a widget whose label contains `label`
+/// is shown; answers the longest frame meanwhile (what the user would feel as a stall).
+pub fn wait_for(harness: &mut Harness<'static, DeskApp>, label: &str) -> Duration {
+    let deadline = Instant::now() + Duration::from_secs(120);
+    let mut longest = Duration::ZERO;
+    while harness.query_by_label_contains(label).is_none() {
+        assert!(Instant::now() < deadline, "{label} never shown");
+        let start = Instant::now();
+        harness.step();
+        longest = longest.max(start.elapsed());
+    }
+    longest
+}
+
+/// A batch of `ORDERS` new purchases, each with an asset, two products and a package.
+pub fn order_file() -> Vec<u8> {
+    let orders: Vec<_> = (0..ORDERS)
+        .map(|i| {
+            json!({
+                "sequence": i + 1,
+                "channelCustomerId": format!("C-{:05}", i % 500),
+                "customerName": "北京示例科技有限公司",
+                "licenseType": "normal_recover_usbkey",
+                "orderType": "new_buy",
+                "assets": [{
+                    "assetNos": [format!("81{:08}", i)],
+                    "limitEndDate": 1798761599999i64,
+                    "products": [
+                        {"productUri": "gms:1001", "productName": "基础版", "limitConcurrent": 1},
+                        {"productUri": "gms:1002", "productName": "高级版", "limitConcurrent": 5}
+                    ],
+                    "merchandises": [{
+                        "merchandiseNum": format!("PKG-{i}"),
+                        "licenseOrderProductList": [{"productUri": "gms:2001"}],
+                        "children": null
+                    }]
+                }]
+            })
+        })
+        .collect();
+    serde_json::to_vec(&json!({
+        "channelCode": "SHOP",
+        "channelOrderId": "BENCH-10K",
+        "syncMode": "async",
+        "orderList": orders
+    }))
+    .expect("json")
+}
+
+/// The median, in milliseconds.
+pub fn median(samples: &mut [Duration]) -> f64 {
+    samples.sort_unstable();
+    samples[samples.len() / 2].as_secs_f64() * 1000.0
+}
