@@ -117,15 +117,15 @@ read -r pid _ < <(start_console "$home")
 pids+=("$pid")
 sleep 2
 xdotool windowfocus "$(xdotool search --name 'License Desk' | head -1)"
-xdotool mousemove 35 90 click 1; sleep 0.3            # Assets
-xdotool mousemove 372 76 click 1; sleep 0.2
+xdotool mousemove 35 136 click 1; sleep 0.3           # Assets
+xdotool mousemove 332 76 click 1; sleep 0.2
 xdotool type EG0000000001
-xdotool mousemove 751 76 click 1                      # List assets
+xdotool mousemove 711 76 click 1                      # List assets
 sleep 15                                              # listed and drawn (a few s here)
 listed=$(pss_mib "$pid")
 # The picture, to see that the 100,000 are there.
 import -window root -crop 1100x720+0+0 +repage target/measure-listed.png 2>/dev/null || true
-xdotool mousemove "$CLOSE_X" "$CLOSE_Y" click 1      # Close the listing
+xdotool mousemove 1018 76 click 1                     # Close the listing
 sleep 5
 closed=$(pss_mib "$pid")
 import -window root -crop 1100x720+0+0 +repage target/measure-closed.png 2>/dev/null || true
