@@ -454,7 +454,13 @@ fn init_logging(default: &str) {
         .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_default_env()
-                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(default)),
+                // The TLS verifier logs each certificate it refuses as an error; the client
+                // says it once, in words, so its log would only say it twice.
+                .unwrap_or_else(|_| {
+                    tracing_subscriber::EnvFilter::new(format!(
+                        "{default},rustls_platform_verifier=off"
+                    ))
+                }),
         )
         .init();
 }
