@@ -1,6 +1,8 @@
 //! The async side of the core: owns the profiles, secrets, clients, journal, drafts and the
 //! Sandbox, and answers commands, each on its own task so a slow call never holds up others.
 
+mod draft_commands;
+mod file_commands;
 mod knowledge;
 mod preview;
 
@@ -15,16 +17,13 @@ use tokio::sync::{Mutex, mpsc, watch};
 use super::drafts::Drafts;
 use super::journal::{Journal, JournalFilter};
 use super::profiles::{Endpoint, Profile, Profiles};
-use super::progress::{Progress, Stage};
 use super::sandbox::Sandbox;
 use super::secrets::{KeyringStore, SecretKind, Secrets};
-use super::snapshot::{Checked, Snapshot};
 use super::{
     Call, Command, CommandId, CoreError, CoreOptions, CoreState, Event, ExportFormat,
     KeyringChoice, Outcome, Repaint, SandboxState,
 };
 use crate::client::{CachedToken, CallRecord, Client, ClientConfig, Observer};
-use crate::clock::now_ms;
 use crate::wire::LockRequest;
 
 /// Sends answers to the UI and wakes it: one repaint per answer, never a loop.
@@ -280,48 +279,6 @@ pub async fn run(
     let _ = tokio::task::spawn_blocking(move || done_rx.recv_timeout(Duration::from_secs(5))).await;
 }
 
-/// A draft that is gone (deleted elsewhere) is an error: what was typed must not vanish quietly.
-/// Writes a file whole, off the async threads.
-async fn write_file(path: PathBuf, bytes: Vec<u8>) -> Result<Outcome, CoreError> {
-    let target = path.clone();
-    tokio::task::spawn_blocking(move || super::files::write_bytes(&target, &bytes))
-        .await
-        .map_err(|e| CoreError::File(e.to_string()))??;
-    Ok(Outcome::Written { path })
-}
-
-/// A snapshot of the composer's batch as JSON, written on a blocking thread; the orders
-/// copied are counted in `progress`.
-async fn snapshot_json(
-    batch: Snapshot,
-    pretty: bool,
-    progress: Option<Progress>,
-) -> Result<String, CoreError> {
-    tokio::task::spawn_blocking(move || {
-        if let Some(progress) = &progress {
-            progress.start(Stage::Copying, batch.len() as u64);
-        }
-        let whole = batch.to_batch(progress.as_ref());
-        if let Some(progress) = &progress {
-            progress.start(Stage::Writing, 0);
-        }
-        crate::wire::open::batch_to_json(&whole, pretty)
-    })
-    .await
-    .map_err(|e| CoreError::File(e.to_string()))?
-    .map_err(|e| CoreError::File(format!("the batch as JSON: {e}")))
-}
-
-fn draft_found(id: i64, found: bool) -> Result<(), CoreError> {
-    if found {
-        Ok(())
-    } else {
-        Err(CoreError::Storage(format!(
-            "the draft {id} no longer exists; save it as a new draft"
-        )))
-    }
-}
-
 /// Without its files the core cannot work: every command is answered with why.
 async fn fail_all(
     mut commands: mpsc::UnboundedReceiver<(CommandId, Command)>,
@@ -407,57 +364,15 @@ impl Service {
                 self.journal_job(JournalJob::Export(filter, path, format, tx))?;
                 rx.await.map_err(|_| CoreError::Stopped)?
             }
-            Command::NewDraft { name, body, hints } => {
-                self.drafts(move |d| {
-                    d.create(&name, &body, &hints, now_ms())
-                        .map(|id| Outcome::DraftSaved { id })
-                })
-                .await
-            }
-            Command::NewOrderDraft { name, batch } => {
-                let body = crate::wire::open::batch_to_json(&batch, false)
-                    .map_err(|e| CoreError::Storage(format!("the draft as JSON: {e}")))?;
-                self.drafts(move |d| {
-                    d.create(&name, &body, "{}", now_ms())
-                        .map(|id| Outcome::DraftSaved { id })
-                })
-                .await
-            }
-            Command::SaveDraft { id, body, hints } => {
-                let saved = self
-                    .drafts(move |d| d.save(id, &body, &hints, now_ms()))
-                    .await?;
-                draft_found(id, saved).map(|()| Outcome::DraftSaved { id })
-            }
-            Command::SaveDraftBatch { id, batch, hints } => {
-                let body = snapshot_json(batch, false, None).await?;
-                let saved = self
-                    .drafts(move |d| d.save(id, &body, &hints, now_ms()))
-                    .await?;
-                draft_found(id, saved).map(|()| Outcome::DraftSaved { id })
-            }
-            Command::CheckBatch { batch } => {
-                let checked =
-                    tokio::task::spawn_blocking(move || Checked::of(&batch.to_batch(None)))
-                        .await
-                        .map_err(|e| CoreError::File(e.to_string()))?;
-                Ok(Outcome::Checked(Box::new(checked)))
-            }
-            Command::RenameDraft { id, name } => {
-                let renamed = self.drafts(move |d| d.rename(id, &name, now_ms())).await?;
-                draft_found(id, renamed).map(|()| Outcome::DraftSaved { id })
-            }
-            Command::DeleteDraft { id } => {
-                let deleted = self.drafts(move |d| d.delete(id)).await?;
-                draft_found(id, deleted)?;
-                self.drafts(|d| d.list().map(Outcome::Drafts)).await
-            }
-            Command::LoadDraft { id } => self
-                .drafts(move |d| d.load(id))
-                .await?
-                .map(Outcome::Draft)
-                .ok_or_else(|| CoreError::Storage(format!("no draft {id}"))),
-            Command::ListDrafts => self.drafts(|d| d.list().map(Outcome::Drafts)).await,
+            Command::NewDraft { .. }
+            | Command::NewOrderDraft { .. }
+            | Command::SaveDraft { .. }
+            | Command::SaveDraftBatch { .. }
+            | Command::CheckBatch { .. }
+            | Command::RenameDraft { .. }
+            | Command::DeleteDraft { .. }
+            | Command::LoadDraft { .. }
+            | Command::ListDrafts => self.draft_command(command).await,
             Command::PickFile { .. }
             | Command::ImportOrderFile { .. }
             | Command::WriteFile { .. }
@@ -474,90 +389,8 @@ impl Service {
         }
     }
 
-    /// Files: the dialog, an order file or sheet read into a new draft, a file written.
-    async fn file_command(&self, command: Command) -> Result<Outcome, CoreError> {
-        match command {
-            Command::PickFile { save, suggested } => {
-                if self.file_dialog == super::FileDialogChoice::InWindow
-                    || !super::files::os_dialog_present()
-                {
-                    return Ok(Outcome::NoFileDialog {
-                        closed_at_once: false,
-                    });
-                }
-                let asked = std::time::Instant::now();
-                let picked = super::files::pick_file(save, suggested).await;
-                Ok(super::files::dialog_answer(picked, asked.elapsed()))
-            }
-            Command::ImportOrderFile { path, progress } => {
-                let drafts = Arc::clone(&self.drafts);
-                // Read, and kept as a draft, off the window's thread: a sheet of 100,000 rows
-                // takes a second or two.
-                let outcome = tokio::task::spawn_blocking(move || {
-                    super::files::import_file(&path, &progress, &drafts)
-                })
-                .await
-                .map_err(|e| CoreError::File(e.to_string()))??;
-                // What the file names is learned; its customers go to the active profile's
-                // directory, the one the batch is composed for.
-                if let Outcome::Imported { snapshot, .. } = &outcome {
-                    let snapshot = snapshot.clone();
-                    self.learn_from(&self.profiles().active().name, move || {
-                        super::catalog::learn::Learned::of_batch(&snapshot.to_batch(None))
-                    });
-                }
-                Ok(outcome)
-            }
-            Command::WriteFile { path, body } => write_file(path, body.into_bytes()).await,
-            Command::WriteProduced {
-                path,
-                produce,
-                progress,
-            } => {
-                let made = tokio::task::spawn_blocking(move || produce.produce(&progress))
-                    .await
-                    .map_err(|e| CoreError::File(e.to_string()))?;
-                match made {
-                    Ok(body) => write_file(path, body.into_bytes()).await,
-                    Err(_) => Ok(Outcome::Cancelled),
-                }
-            }
-            Command::ExportBatch {
-                path,
-                batch,
-                progress,
-            } => {
-                let body = snapshot_json(batch, true, Some(progress)).await?;
-                write_file(path, body.into_bytes()).await
-            }
-            Command::WriteBytes { path, bytes } => write_file(path, bytes).await,
-            Command::WriteTemplate { path } => {
-                let target = path.clone();
-                tokio::task::spawn_blocking(move || {
-                    super::sheet::template::write_template(&target)
-                        .map_err(|e| CoreError::File(format!("{}: {e}", target.display())))
-                })
-                .await
-                .map_err(|e| CoreError::File(e.to_string()))??;
-                Ok(Outcome::Written { path })
-            }
-            _ => Err(CoreError::File("not a file command".to_owned())),
-        }
-    }
-
     fn journal_job(&self, job: JournalJob) -> Result<(), CoreError> {
         self.journal.send(job).map_err(|_| CoreError::Stopped)
-    }
-
-    async fn drafts<T: Send + 'static>(
-        &self,
-        f: impl FnOnce(&Drafts) -> rusqlite::Result<T> + Send + 'static,
-    ) -> Result<T, CoreError> {
-        let drafts = Arc::clone(&self.drafts);
-        tokio::task::spawn_blocking(move || f(&drafts))
-            .await
-            .map_err(|e| CoreError::Storage(e.to_string()))?
-            .map_err(|e| CoreError::Storage(format!("drafts: {e}")))
     }
 
     /// Applies a change to the profiles, saves the file, and answers the new profiles.

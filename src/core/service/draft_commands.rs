@@ -1,0 +1,94 @@
+//! The core's draft commands: drafts created, saved (the composer's batch written as JSON on a
+//! blocking thread), renamed, deleted, loaded and listed, and a batch checked off the window.
+
+use std::sync::Arc;
+
+use super::Service;
+use super::file_commands::snapshot_json;
+use crate::clock::now_ms;
+use crate::core::drafts::Drafts;
+use crate::core::snapshot::Checked;
+use crate::core::{Command, CoreError, Outcome};
+
+impl Service {
+    /// Drafts, and the check of a batch being composed.
+    pub(super) async fn draft_command(&self, command: Command) -> Result<Outcome, CoreError> {
+        match command {
+            Command::NewDraft { name, body, hints } => {
+                self.drafts(move |d| {
+                    d.create(&name, &body, &hints, now_ms())
+                        .map(|id| Outcome::DraftSaved { id })
+                })
+                .await
+            }
+            Command::NewOrderDraft { name, batch } => {
+                let body = crate::wire::open::batch_to_json(&batch, false)
+                    .map_err(|e| CoreError::Storage(format!("the draft as JSON: {e}")))?;
+                self.drafts(move |d| {
+                    d.create(&name, &body, "{}", now_ms())
+                        .map(|id| Outcome::DraftSaved { id })
+                })
+                .await
+            }
+            Command::SaveDraft { id, body, hints } => {
+                let saved = self
+                    .drafts(move |d| d.save(id, &body, &hints, now_ms()))
+                    .await?;
+                draft_found(id, saved).map(|()| Outcome::DraftSaved { id })
+            }
+            Command::SaveDraftBatch { id, batch, hints } => {
+                let body = snapshot_json(batch, false, None).await?;
+                let saved = self
+                    .drafts(move |d| d.save(id, &body, &hints, now_ms()))
+                    .await?;
+                draft_found(id, saved).map(|()| Outcome::DraftSaved { id })
+            }
+            Command::CheckBatch { batch } => {
+                let checked =
+                    tokio::task::spawn_blocking(move || Checked::of(&batch.to_batch(None)))
+                        .await
+                        .map_err(|e| CoreError::File(e.to_string()))?;
+                Ok(Outcome::Checked(Box::new(checked)))
+            }
+            Command::RenameDraft { id, name } => {
+                let renamed = self.drafts(move |d| d.rename(id, &name, now_ms())).await?;
+                draft_found(id, renamed).map(|()| Outcome::DraftSaved { id })
+            }
+            Command::DeleteDraft { id } => {
+                let deleted = self.drafts(move |d| d.delete(id)).await?;
+                draft_found(id, deleted)?;
+                self.drafts(|d| d.list().map(Outcome::Drafts)).await
+            }
+            Command::LoadDraft { id } => self
+                .drafts(move |d| d.load(id))
+                .await?
+                .map(Outcome::Draft)
+                .ok_or_else(|| CoreError::Storage(format!("no draft {id}"))),
+            Command::ListDrafts => self.drafts(|d| d.list().map(Outcome::Drafts)).await,
+            _ => Err(CoreError::Storage("not a draft command".to_owned())),
+        }
+    }
+
+    /// Runs `f` on the drafts store, off the async threads.
+    async fn drafts<T: Send + 'static>(
+        &self,
+        f: impl FnOnce(&Drafts) -> rusqlite::Result<T> + Send + 'static,
+    ) -> Result<T, CoreError> {
+        let drafts = Arc::clone(&self.drafts);
+        tokio::task::spawn_blocking(move || f(&drafts))
+            .await
+            .map_err(|e| CoreError::Storage(e.to_string()))?
+            .map_err(|e| CoreError::Storage(format!("drafts: {e}")))
+    }
+}
+
+/// A draft that is gone (deleted elsewhere) is an error: what was typed must not vanish quietly.
+fn draft_found(id: i64, found: bool) -> Result<(), CoreError> {
+    if found {
+        Ok(())
+    } else {
+        Err(CoreError::Storage(format!(
+            "the draft {id} no longer exists; save it as a new draft"
+        )))
+    }
+}

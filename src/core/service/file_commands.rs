@@ -1,0 +1,114 @@
+//! The core's file commands: the OS dialog, an order file or sheet imported into a new draft,
+//! and files written whole (text the window made, the batch as JSON, the sheet template).
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use super::Service;
+use crate::core::progress::{Progress, Stage};
+use crate::core::snapshot::Snapshot;
+use crate::core::{Command, CoreError, Outcome};
+
+impl Service {
+    /// Files: the dialog, an order file or sheet read into a new draft, a file written.
+    pub(super) async fn file_command(&self, command: Command) -> Result<Outcome, CoreError> {
+        match command {
+            Command::PickFile { save, suggested } => {
+                if self.file_dialog == crate::core::FileDialogChoice::InWindow
+                    || !crate::core::files::os_dialog_present()
+                {
+                    return Ok(Outcome::NoFileDialog {
+                        closed_at_once: false,
+                    });
+                }
+                let asked = std::time::Instant::now();
+                let picked = crate::core::files::pick_file(save, suggested).await;
+                Ok(crate::core::files::dialog_answer(picked, asked.elapsed()))
+            }
+            Command::ImportOrderFile { path, progress } => {
+                let drafts = Arc::clone(&self.drafts);
+                // Read, and kept as a draft, off the window's thread: a sheet of 100,000 rows
+                // takes a second or two.
+                let outcome = tokio::task::spawn_blocking(move || {
+                    crate::core::files::import_file(&path, &progress, &drafts)
+                })
+                .await
+                .map_err(|e| CoreError::File(e.to_string()))??;
+                // What the file names is learned; its customers go to the active profile's
+                // directory, the one the batch is composed for.
+                if let Outcome::Imported { snapshot, .. } = &outcome {
+                    let snapshot = snapshot.clone();
+                    self.learn_from(&self.profiles().active().name, move || {
+                        crate::core::catalog::learn::Learned::of_batch(&snapshot.to_batch(None))
+                    });
+                }
+                Ok(outcome)
+            }
+            Command::WriteFile { path, body } => write_file(path, body.into_bytes()).await,
+            Command::WriteProduced {
+                path,
+                produce,
+                progress,
+            } => {
+                let made = tokio::task::spawn_blocking(move || produce.produce(&progress))
+                    .await
+                    .map_err(|e| CoreError::File(e.to_string()))?;
+                match made {
+                    Ok(body) => write_file(path, body.into_bytes()).await,
+                    Err(_) => Ok(Outcome::Cancelled),
+                }
+            }
+            Command::ExportBatch {
+                path,
+                batch,
+                progress,
+            } => {
+                let body = snapshot_json(batch, true, Some(progress)).await?;
+                write_file(path, body.into_bytes()).await
+            }
+            Command::WriteBytes { path, bytes } => write_file(path, bytes).await,
+            Command::WriteTemplate { path } => {
+                let target = path.clone();
+                tokio::task::spawn_blocking(move || {
+                    crate::core::sheet::template::write_template(&target)
+                        .map_err(|e| CoreError::File(format!("{}: {e}", target.display())))
+                })
+                .await
+                .map_err(|e| CoreError::File(e.to_string()))??;
+                Ok(Outcome::Written { path })
+            }
+            _ => Err(CoreError::File("not a file command".to_owned())),
+        }
+    }
+}
+
+/// Writes a file whole, off the async threads.
+async fn write_file(path: PathBuf, bytes: Vec<u8>) -> Result<Outcome, CoreError> {
+    let target = path.clone();
+    tokio::task::spawn_blocking(move || crate::core::files::write_bytes(&target, &bytes))
+        .await
+        .map_err(|e| CoreError::File(e.to_string()))??;
+    Ok(Outcome::Written { path })
+}
+
+/// A snapshot of the composer's batch as JSON, written on a blocking thread; the orders
+/// copied are counted in `progress`.
+pub(super) async fn snapshot_json(
+    batch: Snapshot,
+    pretty: bool,
+    progress: Option<Progress>,
+) -> Result<String, CoreError> {
+    tokio::task::spawn_blocking(move || {
+        if let Some(progress) = &progress {
+            progress.start(Stage::Copying, batch.len() as u64);
+        }
+        let whole = batch.to_batch(progress.as_ref());
+        if let Some(progress) = &progress {
+            progress.start(Stage::Writing, 0);
+        }
+        crate::wire::open::batch_to_json(&whole, pretty)
+    })
+    .await
+    .map_err(|e| CoreError::File(e.to_string()))?
+    .map_err(|e| CoreError::File(format!("the batch as JSON: {e}")))
+}
