@@ -2,6 +2,8 @@
 //! built once per listing and kept as small as the listing itself (one text buffer, no string
 //! per asset).
 
+use std::collections::HashMap;
+
 use memchr::memmem::Finder;
 
 use super::license_type_words;
@@ -22,21 +24,25 @@ impl ListingIndex {
     pub(super) fn new(list: &AssetList) -> Self {
         // The type's words in both languages are searched too: a user types "re-issuable" or
         // "可重发", not the code.
+        // Once per license type, not per asset: a listing holds a few types.
+        let mut type_text: HashMap<&str, String> = HashMap::new();
         let mut text = String::new();
         let mut ends = Vec::with_capacity(list.len());
         let mut one = String::new();
         for a in list.iter() {
             one.clear();
-            for part in [
-                a.asset_num(),
-                a.license_type(),
-                a.customer_id(),
-                &license_type_words(Lang::En, a.license_type()),
-                &license_type_words(Lang::Zh, a.license_type()),
-            ] {
+            for part in [a.asset_num(), a.customer_id()] {
                 one.push_str(part);
                 one.push(' ');
             }
+            one.push_str(type_text.entry(a.license_type()).or_insert_with(|| {
+                let code = a.license_type();
+                format!(
+                    "{code} {} {} ",
+                    license_type_words(Lang::En, code),
+                    license_type_words(Lang::Zh, code)
+                )
+            }));
             for (code, value) in a.extends() {
                 one.push_str(code);
                 one.push(' ');
