@@ -21,6 +21,7 @@ use tokio::sync::mpsc::error::SendTimeoutError;
 use crate::platform::error::OpError;
 use crate::platform::rules::assets;
 use crate::platform::shared::{AppState, Shared};
+use crate::platform::sql::StoreError;
 use crate::wire::Asset;
 
 /// Bytes gathered before they are handed to the socket (one asset more at most).
@@ -119,6 +120,12 @@ enum Stop {
 
 impl From<rusqlite::Error> for Stop {
     fn from(e: rusqlite::Error) -> Self {
+        Self::Failed(OpError::from(e))
+    }
+}
+
+impl From<StoreError> for Stop {
+    fn from(e: StoreError) -> Self {
         Self::Failed(OpError::from(e))
     }
 }
