@@ -6,6 +6,7 @@ use std::path::Path;
 
 use rusqlite::{Connection, TransactionBehavior};
 
+use super::sql::StoreError;
 use super::store::{self, DB_FILE, Store};
 
 /// File name of the database inside a data directory.
@@ -15,7 +16,7 @@ const MIGRATIONS: &[&str] = &[include_str!("auth_schema.sql")];
 
 /// Opens (creating if needed) the data directory's token and nonce store, first moving into it
 /// the tokens that an older release kept in the main database.
-pub fn open(data_dir: &Path) -> rusqlite::Result<Store> {
+pub fn open(data_dir: &Path) -> Result<Store, StoreError> {
     let path = data_dir.join(AUTH_DB_FILE);
     let store = Store::open_file(path.clone(), MIGRATIONS)?;
     let conn = store::open_connection(&path)?;

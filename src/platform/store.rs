@@ -69,12 +69,12 @@ pub struct Store {
 impl Store {
     /// Opens (creating if needed) the database in `data_dir`, brings its schema up to date and
     /// starts the writer thread (it ends when the store is dropped).
-    pub fn open(data_dir: &Path) -> rusqlite::Result<Store> {
+    pub fn open(data_dir: &Path) -> Result<Store, StoreError> {
         Self::open_file(data_dir.join(DB_FILE), MIGRATIONS)
     }
 
     /// [`Store::open`] for any database file and its own schema versions.
-    pub fn open_file(path: PathBuf, migrations: &[&str]) -> rusqlite::Result<Store> {
+    pub fn open_file(path: PathBuf, migrations: &[&str]) -> Result<Store, StoreError> {
         crate::private_files::ensure_private_file(&path)
             .map_err(|e| storage_failure(format!("cannot create {}: {e}", path.display())))?;
         let mut writer = open_connection(&path)?;
@@ -441,7 +441,7 @@ mod tests {
         let store = Store::open(dir.path()).expect("open and migrate");
         let (old, fresh) = store
             .write_blocking(|tx| {
-                Ok::<_, rusqlite::Error>((
+                Ok::<_, StoreError>((
                     crate::platform::auth::consume_nonce(tx, "ak_old", "n-1")?,
                     crate::platform::auth::consume_nonce(tx, "ak_old", "n-2")?,
                 ))
