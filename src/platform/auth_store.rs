@@ -77,10 +77,10 @@ mod tests {
         let auth = open(dir.path()).expect("auth store");
         let moved: i64 = auth
             .read(|tx| {
-                tx.query_row(
+                tx.query_one(
                     "SELECT count(*) FROM tokens WHERE app_key = 'ak_1'",
-                    [],
-                    |r| r.get(0),
+                    &[],
+                    |r| r.i64(0),
                 )
             })
             .expect("read");
@@ -99,7 +99,7 @@ mod tests {
         // A second start finds nothing to move and keeps what is there.
         let auth = open(dir.path()).expect("auth store again");
         let tokens: i64 = auth
-            .read(|tx| tx.query_row("SELECT count(*) FROM tokens", [], |r| r.get(0)))
+            .read(|tx| tx.query_one("SELECT count(*) FROM tokens", &[], |r| r.i64(0)))
             .expect("read");
         assert_eq!(tokens, 1);
     }

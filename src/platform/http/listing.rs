@@ -118,12 +118,6 @@ enum Stop {
     Failed(OpError),
 }
 
-impl From<rusqlite::Error> for Stop {
-    fn from(e: rusqlite::Error) -> Self {
-        Self::Failed(OpError::from(e))
-    }
-}
-
 impl From<StoreError> for Stop {
     fn from(e: StoreError) -> Self {
         Self::Failed(OpError::from(e))
@@ -132,13 +126,9 @@ impl From<StoreError> for Stop {
 
 /// Runs on a blocking thread: the whole listing in one read transaction.
 fn produce(shared: &Shared, enterprise: i64, extend_code: Option<&str>, mut sink: Sink) {
-    let walked = shared.store.read(|tx| {
-        let walked = assets::walk(tx, enterprise, extend_code, |asset| sink.asset(&asset));
-        // The pages a large listing read would stay in this pooled reader's cache (16 MiB);
-        // a console's Sandbox holds them for nothing once the listing is answered.
-        tx.execute_batch("PRAGMA shrink_memory")?;
-        walked
-    });
+    let walked = shared
+        .store
+        .read_large(|tx| assets::walk(tx, enterprise, extend_code, |asset| sink.asset(&asset)));
     let outcome = walked.and_then(|()| sink.finish());
     shared.listings.ended(outcome.is_ok());
     let assets = sink.assets;

@@ -277,9 +277,11 @@ mod tests {
         for sql in [ASSETS, PRODUCTS, EXTENDS] {
             let plan: Vec<String> = store
                 .read(|tx| {
-                    let mut stmt = tx.prepare(&format!("EXPLAIN QUERY PLAN {sql}"))?;
-                    let rows = stmt.query_map([1, 0, 10], |r| r.get::<_, String>(3))?;
-                    rows.collect::<rusqlite::Result<Vec<String>>>()
+                    // Statements are `&'static str`: a test may leak three.
+                    let explain = Box::leak(format!("EXPLAIN QUERY PLAN {sql}").into_boxed_str());
+                    tx.query_vec(explain, &[1_i64.into(), 0_i64.into(), 10_i64.into()], |r| {
+                        r.text(3)
+                    })
                 })
                 .expect("plan");
             assert!(
