@@ -70,10 +70,21 @@ pub fn walk<E: From<StoreError>>(
     tx: &dyn sql::Tx,
     enterprise: i64,
     extend_code: Option<&str>,
-    mut emit: impl FnMut(Asset) -> Result<(), E>,
+    emit: impl FnMut(Asset) -> Result<(), E>,
 ) -> Result<(), E> {
     let customers = customers_of(tx, enterprise)?;
     let slice = (READ_AHEAD_TOTAL / customers.len().max(1)).clamp(READ_AHEAD_MIN, READ_AHEAD);
+    merge(tx, customers, slice, extend_code, emit)
+}
+
+/// [`walk`] over the customers' assets read `slice` at a time.
+fn merge<E: From<StoreError>>(
+    tx: &dyn sql::Tx,
+    customers: Vec<(i64, String)>,
+    slice: usize,
+    extend_code: Option<&str>,
+    mut emit: impl FnMut(Asset) -> Result<(), E>,
+) -> Result<(), E> {
     let mut sources: Vec<Source> = customers
         .into_iter()
         .map(|(row, customer_id)| Source::new(row, customer_id))
@@ -123,7 +134,7 @@ impl Source {
         Self {
             customer,
             customer_id,
-            after: 0,
+            after: i64::MIN,
             ended: false,
             ahead: VecDeque::new(),
         }
@@ -267,6 +278,99 @@ fn extend_row(r: &dyn Row) -> Result<(i64, AssetExtend), StoreError> {
 mod tests {
     use super::*;
     use crate::platform::store::Store;
+
+    /// Three customers' assets, interleaved by age, with 0 to 2 products each and attributes
+    /// on some: enterprise row 1.
+    fn three_customers(store: &Store) {
+        store
+            .write_blocking(|tx| {
+                tx.execute(
+                    "INSERT INTO enterprises(id, global_id, name, created_at, updated_at) \
+                     VALUES (1, 'E1', 'e', 0, 0)",
+                    &[],
+                )?;
+                for c in 1..=3_i64 {
+                    tx.execute(
+                        "INSERT INTO customers(id, customer_id, enterprise_id, created_at, \
+                         updated_at) VALUES (?1, 'CU' || ?1, 1, 0, 0)",
+                        &[c.into()],
+                    )?;
+                }
+                for a in 1..=40_i64 {
+                    let customer = [1_i64, 1, 2, 3, 2][usize::try_from(a % 5).unwrap_or(0)];
+                    tx.execute(
+                        "INSERT INTO assets(id, asset_id, asset_num, license_type, customer_id, \
+                         key_shell_number, key_chip_type, created_at, updated_at) \
+                         VALUES (?1, 'AS' || ?1, 'N' || ?1, 'normal', ?2, '', 0, ?1, ?1)",
+                        &[a.into(), customer.into()],
+                    )?;
+                    for p in 0..a % 3 {
+                        tx.execute(
+                            "INSERT INTO products(asset_id, product_uri, entry, created_at) \
+                             VALUES (?1, 'P' || ?2, '{}', 0)",
+                            &[a.into(), (2 - p).into()],
+                        )?;
+                    }
+                    let codes: &[&str] = if a % 4 == 0 { &["gxxp", "x"] } else { &["x"] };
+                    for code in codes {
+                        tx.execute(
+                            "INSERT INTO asset_extends(asset_id, extend_code, extend_value) \
+                             VALUES (?1, ?2, 'v')",
+                            &[a.into(), (*code).into()],
+                        )?;
+                    }
+                }
+                Ok::<_, StoreError>(())
+            })
+            .expect("three customers");
+    }
+
+    fn listing(store: &Store, slice: usize, extend_code: Option<&str>) -> Vec<Asset> {
+        store
+            .read(|tx| {
+                let mut all = Vec::new();
+                merge(tx, customers_of(tx, 1)?, slice, extend_code, |a| {
+                    all.push(a);
+                    Ok::<_, StoreError>(())
+                })?;
+                Ok::<_, StoreError>(all)
+            })
+            .expect("walk")
+    }
+
+    /// The customers' slices merge into one listing, oldest first, each asset with its own
+    /// products and attributes, whatever the slice: one asset, a few, all at once.
+    #[test]
+    fn slices_of_any_size_make_the_same_listing() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let store = Store::open(dir.path()).expect("open");
+        three_customers(&store);
+        let whole = listing(&store, READ_AHEAD, None);
+        let nums: Vec<String> = whole.iter().map(|a| a.asset_num.clone()).collect();
+        let expected: Vec<String> = (1..=40).map(|a| format!("N{a}")).collect();
+        assert_eq!(nums, expected);
+        for (a, asset) in (1_usize..).zip(&whole) {
+            let customer = [1, 1, 2, 3, 2][a % 5];
+            assert_eq!(asset.customer_id, format!("CU{customer}"), "N{a}");
+            let uris: Vec<&str> = asset
+                .products
+                .iter()
+                .map(|p| p.product_uri.as_str())
+                .collect();
+            assert_eq!(uris, ["P2", "P1"][..a % 3], "N{a}");
+            assert_eq!(
+                asset.asset_extends.len(),
+                if a % 4 == 0 { 2 } else { 1 },
+                "N{a}"
+            );
+        }
+        let gxxp = listing(&store, READ_AHEAD, Some("gxxp"));
+        assert_eq!(gxxp.len(), 10);
+        for slice in [1, 2, 3, 7] {
+            assert_eq!(listing(&store, slice, None), whole, "slice {slice}");
+            assert_eq!(listing(&store, slice, Some("gxxp")), gxxp, "slice {slice}");
+        }
+    }
 
     /// The walk's queries read in the order asked: SQLite sorts at most one asset's rows
     /// ("RIGHT PART"), never a whole customer's, so a listing's memory does not grow with it.
