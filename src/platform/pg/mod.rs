@@ -13,4 +13,5 @@ mod tx;
 mod value;
 
 pub use migrate::{MIGRATIONS, newest_version};
+pub use params::dollar_params;
 pub use store::{MAX_ATTEMPTS, PgStore, StoreFailure};

@@ -34,7 +34,7 @@ impl Rewritten {
 }
 
 /// `?` followed by a digit becomes `$`, outside quoted text and identifiers.
-pub(super) fn dollar_params(sql: &str) -> String {
+pub fn dollar_params(sql: &str) -> String {
     let mut out = String::with_capacity(sql.len());
     let mut quote = None;
     let mut chars = sql.chars().peekable();
