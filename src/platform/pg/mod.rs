@@ -10,8 +10,10 @@ mod migrate;
 mod params;
 mod store;
 mod tx;
+mod url;
 mod value;
 
 pub use migrate::{MIGRATIONS, newest_version};
 pub use params::dollar_params;
 pub use store::{MAX_ATTEMPTS, PgStore, StoreFailure};
+pub use url::{DatabaseUrl, PASSWORD_VAR, UrlError};

@@ -2,7 +2,6 @@
 //! on it, [`PgStore::write`] and [`PgStore::read`].
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::str::FromStr;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -12,6 +11,7 @@ use tokio::runtime::Handle;
 use super::migrate;
 use super::params::Rewritten;
 use super::tx::{BEGIN_READ, BEGIN_WRITE, PgTx};
+use super::url::DatabaseUrl;
 use crate::platform::error::OpError;
 use crate::platform::sql::{self, StoreError};
 
@@ -65,7 +65,13 @@ impl PgStore {
     /// open at once, and applies the schema versions the database lacks. A database newer
     /// than this release is refused.
     pub async fn connect(url: &str, connections: usize) -> Result<PgStore, StoreError> {
-        let mut config = tokio_postgres::Config::from_str(url)?;
+        let db = DatabaseUrl::parse(url, None).map_err(|e| StoreError::Failure(e.to_string()))?;
+        Self::connect_to(&db, connections).await
+    }
+
+    /// [`PgStore::connect`] to a database read from the command line.
+    pub async fn connect_to(db: &DatabaseUrl, connections: usize) -> Result<PgStore, StoreError> {
+        let mut config = db.config().clone();
         config.application_name("license-desk");
         config.connect_timeout(CONNECT_TIMEOUT);
         let manager = Manager::from_config(
