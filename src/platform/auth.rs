@@ -4,10 +4,9 @@ use std::collections::HashMap;
 use std::sync::{Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 
-use rusqlite::{OptionalExtension, Transaction};
-
 use super::error::OpError;
 use super::ids;
+use super::sql::{self, StoreError};
 
 /// The application a valid token speaks for.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -105,7 +104,7 @@ impl Tokens {
         Ok(Some(caller))
     }
 
-    pub fn issue(&self, tx: &Transaction<'_>, app_key: &str, now: i64) -> Result<Issued, OpError> {
+    pub fn issue(&self, tx: &dyn sql::Tx, app_key: &str, now: i64) -> Result<Issued, OpError> {
         let mut recent = lock(&self.recent);
         if let Some(prev) = recent.get(app_key)
             && prev.expires_at - now > self.reuse_margin_ms
@@ -117,28 +116,27 @@ impl Tokens {
             token: ids::random_token(32)?,
             expires_at: now + self.lifetime_ms,
         };
-        tx.prepare_cached(
+        tx.execute(
             "INSERT INTO tokens(token_hash, app_key, issued_at, expires_at) VALUES (?1, ?2, ?3, ?4)",
-        )?
-        .execute(rusqlite::params![
-            token_hash(&issued.token),
-            app_key,
-            now,
-            issued.expires_at
-        ])?;
+            &[
+                token_hash(&issued.token).as_slice().into(),
+                app_key.into(),
+                now.into(),
+                issued.expires_at.into(),
+            ],
+        )?;
         recent.insert(app_key.to_owned(), issued.clone());
         Ok(issued)
     }
 }
 
-fn still_stored(tx: &Transaction<'_>, issued: &Issued, now: i64) -> rusqlite::Result<bool> {
-    tx.prepare_cached("SELECT 1 FROM tokens WHERE token_hash = ?1 AND expires_at > ?2")?
-        .query_row(
-            rusqlite::params![token_hash(&issued.token), now],
-            |_| Ok(()),
-        )
-        .optional()
-        .map(|r| r.is_some())
+fn still_stored(tx: &dyn sql::Tx, issued: &Issued, now: i64) -> Result<bool, StoreError> {
+    tx.query_opt(
+        "SELECT 1 FROM tokens WHERE token_hash = ?1 AND expires_at > ?2",
+        &[token_hash(&issued.token).as_slice().into(), now.into()],
+        |_| Ok(()),
+    )
+    .map(|r| r.is_some())
 }
 
 /// A panic while a lock was held leaves these maps sound: poisoning is ignored.
@@ -148,17 +146,15 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 
 /// The app behind a token's hash and the token's expiry, if it exists and has not expired.
 pub fn lookup(
-    tx: &Transaction<'_>,
+    tx: &dyn sql::Tx,
     token_hash: &[u8],
     now: i64,
-) -> rusqlite::Result<Option<(String, i64)>> {
-    tx.prepare_cached(
+) -> Result<Option<(String, i64)>, StoreError> {
+    tx.query_opt(
         "SELECT app_key, expires_at FROM tokens WHERE token_hash = ?1 AND expires_at > ?2",
-    )?
-    .query_row(rusqlite::params![token_hash, now], |r| {
-        Ok((r.get(0)?, r.get(1)?))
-    })
-    .optional()
+        &[token_hash.into(), now.into()],
+        |r| Ok((r.text(0)?, r.i64(1)?)),
+    )
 }
 
 fn token_hash(token: &str) -> Vec<u8> {
@@ -181,38 +177,36 @@ pub fn nonce_problem(nonce: &str) -> Option<&'static str> {
 /// Records `nonce` for `app_key` in the current generation; false when it was already used
 /// in this generation or the one before. A read, then a one-row insert: an `INSERT … SELECT`
 /// would cost a statement journal (a savepoint and a copy of each page it touches).
-pub fn consume_nonce(tx: &Transaction<'_>, app_key: &str, nonce: &str) -> rusqlite::Result<bool> {
-    let (generation, seen_before): (i64, bool) = tx
-        .prepare_cached(
-            "SELECT g.value, EXISTS(SELECT 1 FROM nonce_log \
-                 WHERE generation = g.value - 1 AND app_key = ?1 AND nonce = ?2) \
-             FROM counters g WHERE g.name = 'nonce_generation'",
-        )?
-        .query_row(rusqlite::params![app_key, nonce], |r| {
-            Ok((r.get(0)?, r.get(1)?))
-        })?;
+pub fn consume_nonce(tx: &dyn sql::Tx, app_key: &str, nonce: &str) -> Result<bool, StoreError> {
+    let (generation, seen_before) = tx.query_one(
+        "SELECT g.value, EXISTS(SELECT 1 FROM nonce_log \
+             WHERE generation = g.value - 1 AND app_key = ?1 AND nonce = ?2) \
+         FROM counters g WHERE g.name = 'nonce_generation'",
+        &[app_key.into(), nonce.into()],
+        |r| Ok((r.i64(0)?, r.bool(1)?)),
+    )?;
     if seen_before {
         return Ok(false);
     }
-    let inserted = tx
-        .prepare_cached(
-            "INSERT INTO nonce_log(generation, app_key, nonce) VALUES (?1, ?2, ?3) \
-             ON CONFLICT DO NOTHING",
-        )?
-        .execute(rusqlite::params![generation, app_key, nonce])?;
+    let inserted = tx.execute(
+        "INSERT INTO nonce_log(generation, app_key, nonce) VALUES (?1, ?2, ?3) \
+         ON CONFLICT DO NOTHING",
+        &[generation.into(), app_key.into(), nonce.into()],
+    )?;
     Ok(inserted == 1)
 }
 
 /// Whether `nonce` was spent by `app_key` in this store's current generation or the one
 /// before (the only ones kept). Two primary-key lookups.
-pub fn nonce_seen(tx: &Transaction<'_>, app_key: &str, nonce: &str) -> rusqlite::Result<bool> {
-    tx.prepare_cached(
+pub fn nonce_seen(tx: &dyn sql::Tx, app_key: &str, nonce: &str) -> Result<bool, StoreError> {
+    tx.query_one(
         "SELECT EXISTS(SELECT 1 FROM nonce_log WHERE generation IN \
              (SELECT value FROM counters WHERE name = 'nonce_generation' \
               UNION ALL SELECT value - 1 FROM counters WHERE name = 'nonce_generation') \
              AND app_key = ?1 AND nonce = ?2)",
-    )?
-    .query_row(rusqlite::params![app_key, nonce], |r| r.get(0))
+        &[app_key.into(), nonce.into()],
+        |r| r.bool(0),
+    )
 }
 
 /// What [`prune`] did.
@@ -227,26 +221,29 @@ pub struct Pruned {
 /// Starts a new generation of nonces once the current one is older than the window, and
 /// drops the one before it: every nonce is remembered for at least the window (it spends the
 /// rest of its generation and the whole next one), at most twice the window.
-pub fn prune(tx: &Transaction<'_>, now: i64, nonce_window_ms: i64) -> rusqlite::Result<Pruned> {
-    let started: i64 = tx.query_row(
+pub fn prune(tx: &dyn sql::Tx, now: i64, nonce_window_ms: i64) -> Result<Pruned, StoreError> {
+    let started = tx.query_one(
         "SELECT value FROM counters WHERE name = 'nonce_generation_started'",
-        [],
-        |r| r.get(0),
+        &[],
+        |r| r.i64(0),
     )?;
     if now - started < nonce_window_ms {
         return Ok(Pruned::default());
     }
-    let current: i64 = tx.query_row(
+    let current = tx.query_one(
         "UPDATE counters SET value = value + 1 WHERE name = 'nonce_generation' \
          RETURNING value - 1",
-        [],
-        |r| r.get(0),
+        &[],
+        |r| r.i64(0),
     )?;
     tx.execute(
         "UPDATE counters SET value = ?1 WHERE name = 'nonce_generation_started'",
-        [now],
+        &[now.into()],
     )?;
-    let rows = tx.execute("DELETE FROM nonce_log WHERE generation < ?1", [current])?;
+    let rows = tx.execute(
+        "DELETE FROM nonce_log WHERE generation < ?1",
+        &[current.into()],
+    )?;
     Ok(Pruned {
         rotated: true,
         rows,
@@ -254,6 +251,6 @@ pub fn prune(tx: &Transaction<'_>, now: i64, nonce_window_ms: i64) -> rusqlite::
 }
 
 /// Forgets expired tokens; returns how many.
-pub fn prune_tokens(tx: &Transaction<'_>, now: i64) -> rusqlite::Result<usize> {
-    tx.execute("DELETE FROM tokens WHERE expires_at <= ?1", [now])
+pub fn prune_tokens(tx: &dyn sql::Tx, now: i64) -> Result<usize, StoreError> {
+    tx.execute("DELETE FROM tokens WHERE expires_at <= ?1", &[now.into()])
 }

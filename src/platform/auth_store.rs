@@ -6,6 +6,7 @@ use std::path::Path;
 
 use rusqlite::{Connection, TransactionBehavior};
 
+use super::sql::StoreError;
 use super::store::{self, DB_FILE, Store};
 
 /// File name of the database inside a data directory.
@@ -15,7 +16,7 @@ const MIGRATIONS: &[&str] = &[include_str!("auth_schema.sql")];
 
 /// Opens (creating if needed) the data directory's token and nonce store, first moving into it
 /// the tokens that an older release kept in the main database.
-pub fn open(data_dir: &Path) -> rusqlite::Result<Store> {
+pub fn open(data_dir: &Path) -> Result<Store, StoreError> {
     let path = data_dir.join(AUTH_DB_FILE);
     let store = Store::open_file(path.clone(), MIGRATIONS)?;
     let conn = store::open_connection(&path)?;
@@ -76,10 +77,10 @@ mod tests {
         let auth = open(dir.path()).expect("auth store");
         let moved: i64 = auth
             .read(|tx| {
-                tx.query_row(
+                tx.query_one(
                     "SELECT count(*) FROM tokens WHERE app_key = 'ak_1'",
-                    [],
-                    |r| r.get(0),
+                    &[],
+                    |r| r.i64(0),
                 )
             })
             .expect("read");
@@ -98,7 +99,7 @@ mod tests {
         // A second start finds nothing to move and keeps what is there.
         let auth = open(dir.path()).expect("auth store again");
         let tokens: i64 = auth
-            .read(|tx| tx.query_row("SELECT count(*) FROM tokens", [], |r| r.get(0)))
+            .read(|tx| tx.query_one("SELECT count(*) FROM tokens", &[], |r| r.i64(0)))
             .expect("read");
         assert_eq!(tokens, 1);
     }

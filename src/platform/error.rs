@@ -80,12 +80,6 @@ impl OpError {
     }
 }
 
-impl From<rusqlite::Error> for OpError {
-    fn from(e: rusqlite::Error) -> Self {
-        Self::Storage(StoreError::Sqlite(e))
-    }
-}
-
 impl From<getrandom::Error> for OpError {
     fn from(e: getrandom::Error) -> Self {
         Self::Internal(format!("no randomness: {e}"))

@@ -19,6 +19,7 @@ use super::quotas::{self, NumberQuota, OwnQuota, QuotaChange};
 use super::rules::orders;
 use super::shared::{AppState, ListingCounts, ListingLimits, Listings, Shared};
 use super::spent::{self, Spent};
+use super::sql::StoreError;
 use super::store::Store;
 use super::throttle::Throttle;
 use super::tls::{TlsError, TlsFiles};
@@ -107,7 +108,7 @@ pub enum StartError {
     )]
     DataDirInUse(PathBuf),
     #[error("cannot open the database: {0}")]
-    Store(#[from] rusqlite::Error),
+    Store(#[from] StoreError),
     #[error("{0}")]
     Activities(String),
     #[error(transparent)]
@@ -152,8 +153,8 @@ impl Server {
             addr: config.listen,
             source,
         })?;
-        let spent_by_writes = Spent::new(store.read(spent::logged)?);
-        let spent_by_reads = Spent::new(auth.read(spent::logged)?);
+        let spent_by_writes = Spent::new(store.read(|tx| spent::logged(tx))?);
+        let spent_by_reads = Spent::new(auth.read(|tx| spent::logged(tx))?);
         let shared: AppState = Arc::new(Shared {
             store,
             auth,

@@ -4,12 +4,12 @@ use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, PoisonError, RwLock};
 use std::time::Duration;
 
-use rusqlite::Transaction;
 use tokio::sync::{Notify, OwnedSemaphorePermit, Semaphore};
 
 use super::activities::Activities;
 use super::auth::Tokens;
 use super::error::OpError;
+use super::sql;
 use super::store::Store;
 
 pub struct Shared {
@@ -173,10 +173,11 @@ impl Shared {
             .unwrap_or_else(PoisonError::into_inner) = Arc::new(activities);
     }
 
-    /// Runs `f` in a write transaction on the store's writer thread.
+    /// Runs `f` in a write transaction on the store's writer thread (`FnMut`: see
+    /// [`Store::write`]).
     pub async fn write<T: Send + 'static>(
         self: &Arc<Self>,
-        f: impl FnOnce(&Transaction<'_>, &Shared) -> Result<T, OpError> + Send + 'static,
+        mut f: impl FnMut(&dyn sql::Tx, &Shared) -> Result<T, OpError> + Send + 'static,
     ) -> Result<T, OpError> {
         let me = Arc::clone(self);
         self.store.write(move |tx| f(tx, &me)).await
@@ -185,7 +186,7 @@ impl Shared {
     /// Runs `f` in a write transaction of the token and nonce store.
     pub async fn write_auth<T: Send + 'static>(
         self: &Arc<Self>,
-        f: impl FnOnce(&Transaction<'_>, &Shared) -> Result<T, OpError> + Send + 'static,
+        mut f: impl FnMut(&dyn sql::Tx, &Shared) -> Result<T, OpError> + Send + 'static,
     ) -> Result<T, OpError> {
         let me = Arc::clone(self);
         self.auth.write(move |tx| f(tx, &me)).await
@@ -194,7 +195,7 @@ impl Shared {
     /// Runs `f` in a read transaction off the async threads.
     pub async fn read<T: Send + 'static>(
         self: &Arc<Self>,
-        f: impl FnOnce(&Transaction<'_>, &Shared) -> Result<T, OpError> + Send + 'static,
+        f: impl FnOnce(&dyn sql::Tx, &Shared) -> Result<T, OpError> + Send + 'static,
     ) -> Result<T, OpError> {
         let me = Arc::clone(self);
         tokio::task::spawn_blocking(move || me.store.read(|tx| f(tx, &me)))

@@ -12,7 +12,7 @@ use std::collections::HashSet;
 use std::hash::BuildHasher;
 use std::sync::{Mutex, PoisonError};
 
-use rusqlite::Transaction;
+use super::sql::{self, StoreError};
 
 /// Fingerprints kept per generation; past it the generation answers "maybe" for everything.
 /// About 9 MiB at most per generation (a hash set of 2^20 buckets), three per store.
@@ -86,10 +86,10 @@ impl Spent {
 }
 
 /// Every nonce a store's log holds, to fill its [`Spent`] at start.
-pub fn logged(tx: &Transaction<'_>) -> rusqlite::Result<Vec<(String, String)>> {
-    tx.prepare("SELECT app_key, nonce FROM nonce_log")?
-        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
-        .collect()
+pub fn logged(tx: &dyn sql::Tx) -> Result<Vec<(String, String)>, StoreError> {
+    tx.query_vec("SELECT app_key, nonce FROM nonce_log", &[], |r| {
+        Ok((r.text(0)?, r.text(1)?))
+    })
 }
 
 #[cfg(test)]

@@ -69,12 +69,12 @@ pub struct Store {
 impl Store {
     /// Opens (creating if needed) the database in `data_dir`, brings its schema up to date and
     /// starts the writer thread (it ends when the store is dropped).
-    pub fn open(data_dir: &Path) -> rusqlite::Result<Store> {
+    pub fn open(data_dir: &Path) -> Result<Store, StoreError> {
         Self::open_file(data_dir.join(DB_FILE), MIGRATIONS)
     }
 
     /// [`Store::open`] for any database file and its own schema versions.
-    pub fn open_file(path: PathBuf, migrations: &[&str]) -> rusqlite::Result<Store> {
+    pub fn open_file(path: PathBuf, migrations: &[&str]) -> Result<Store, StoreError> {
         crate::private_files::ensure_private_file(&path)
             .map_err(|e| storage_failure(format!("cannot create {}: {e}", path.display())))?;
         let mut writer = open_connection(&path)?;
@@ -108,14 +108,16 @@ impl Store {
         })
     }
 
-    /// Runs `f` in the writer's transaction: committed if `f` succeeds, undone if not.
+    /// Runs `f` in the writer's transaction: committed if `f` succeeds, undone if not. `f` is
+    /// `FnMut` because a store that retries a transaction (PostgreSQL, on a serialization
+    /// failure) runs it again; this one runs it once.
     pub async fn write<T, E>(
         &self,
-        f: impl FnOnce(&Transaction<'_>) -> Result<T, E> + Send + 'static,
+        f: impl FnMut(&dyn sql::Tx) -> Result<T, E> + Send + 'static,
     ) -> Result<T, E>
     where
         T: Send + 'static,
-        E: From<rusqlite::Error> + Send + 'static,
+        E: From<StoreError> + Send + 'static,
     {
         let (reply, answer) = oneshot::channel();
         self.submit(f, move |r| {
@@ -127,11 +129,11 @@ impl Store {
     /// [`Store::write`] for callers outside an async runtime (the command line).
     pub fn write_blocking<T, E>(
         &self,
-        f: impl FnOnce(&Transaction<'_>) -> Result<T, E> + Send + 'static,
+        f: impl FnMut(&dyn sql::Tx) -> Result<T, E> + Send + 'static,
     ) -> Result<T, E>
     where
         T: Send + 'static,
-        E: From<rusqlite::Error> + Send + 'static,
+        E: From<StoreError> + Send + 'static,
     {
         // A std channel: this may be called on a runtime's thread, where tokio's would panic.
         let (reply, answer) = mpsc::channel();
@@ -145,36 +147,67 @@ impl Store {
 
     fn submit<T, E>(
         &self,
-        f: impl FnOnce(&Transaction<'_>) -> Result<T, E> + Send + 'static,
+        f: impl FnMut(&dyn sql::Tx) -> Result<T, E> + Send + 'static,
         reply: impl FnOnce(Result<T, E>) + Send + 'static,
     ) -> Result<(), E>
     where
         T: Send + 'static,
-        E: From<rusqlite::Error> + Send + 'static,
+        E: From<StoreError> + Send + 'static,
     {
         let job: Job = Box::new(move |tx| run_job(tx, f, reply));
         self.jobs.send(job).map_err(|_| E::from(writer_gone()))
     }
 
     /// Runs `f` on a reader connection inside one read transaction (a consistent snapshot).
-    pub fn read<T, E>(&self, f: impl FnOnce(&Transaction<'_>) -> Result<T, E>) -> Result<T, E>
+    pub fn read<T, E>(&self, f: impl FnOnce(&dyn sql::Tx) -> Result<T, E>) -> Result<T, E>
     where
-        E: From<rusqlite::Error>,
+        E: From<StoreError>,
+    {
+        self.read_on_reader(f, false)
+    }
+
+    /// [`Store::read`] for a read of many pages (an asset listing): the reader then gives its
+    /// page cache back (up to 16 MiB), which a console's Sandbox would otherwise keep for
+    /// nothing once the listing is answered.
+    pub fn read_large<T, E>(&self, f: impl FnOnce(&dyn sql::Tx) -> Result<T, E>) -> Result<T, E>
+    where
+        E: From<StoreError>,
+    {
+        self.read_on_reader(f, true)
+    }
+
+    fn read_on_reader<T, E>(
+        &self,
+        f: impl FnOnce(&dyn sql::Tx) -> Result<T, E>,
+        shrink: bool,
+    ) -> Result<T, E>
+    where
+        E: From<StoreError>,
     {
         let pooled = lock(&self.readers).pop();
         let mut conn = match pooled {
             Some(conn) => conn,
-            None => open_connection(&self.path)?,
+            None => open_connection(&self.path).map_err(store_error)?,
         };
         let value = {
-            let tx = conn.transaction_with_behavior(TransactionBehavior::Deferred)?;
+            let tx = conn
+                .transaction_with_behavior(TransactionBehavior::Deferred)
+                .map_err(store_error)?;
             f(&tx)
+        };
+        let shrunk = if shrink {
+            conn.execute_batch("PRAGMA shrink_memory")
+        } else {
+            Ok(())
         };
         let mut readers = lock(&self.readers);
         if readers.len() < POOLED_READERS {
             readers.push(conn);
         }
-        value
+        match (value, shrunk) {
+            (Ok(_), Err(e)) => Err(store_error(e)),
+            (value, _) => value,
+        }
     }
 }
 
@@ -186,20 +219,25 @@ fn storage_failure(message: impl Into<String>) -> rusqlite::Error {
     )
 }
 
-fn writer_gone() -> rusqlite::Error {
-    storage_failure("the storage writer has stopped".to_owned())
+fn writer_gone() -> StoreError {
+    StoreError::Sqlite(storage_failure("the storage writer has stopped".to_owned()))
+}
+
+/// A failure of SQLite, as any caller's error.
+fn store_error<E: From<StoreError>>(e: rusqlite::Error) -> E {
+    E::from(StoreError::Sqlite(e))
 }
 
 /// One write: a savepoint around `f`, released on success and rolled back on an error or a
 /// panic. The answer waits for the group's commit when `f` succeeded.
 fn run_job<T, E>(
     tx: &Transaction<'_>,
-    f: impl FnOnce(&Transaction<'_>) -> Result<T, E>,
+    mut f: impl FnMut(&dyn sql::Tx) -> Result<T, E>,
     reply: impl FnOnce(Result<T, E>) + Send + 'static,
 ) -> Finish
 where
     T: Send + 'static,
-    E: From<rusqlite::Error> + Send + 'static,
+    E: From<StoreError> + Send + 'static,
 {
     fn refuse<T, E: Send + 'static>(
         e: E,
@@ -211,7 +249,7 @@ where
         .prepare_cached("SAVEPOINT job")
         .and_then(|mut s| s.execute([]))
     {
-        return refuse(E::from(e), reply);
+        return refuse(store_error(e), reply);
     }
     let outcome = catch_unwind(AssertUnwindSafe(|| f(tx)));
     let undo = || {
@@ -225,12 +263,12 @@ where
             Ok(_) => Box::new(move |commit: Option<&rusqlite::Error>| {
                 reply(match commit {
                     None => Ok(value),
-                    Some(e) => Err(E::from(copy_error(e))),
+                    Some(e) => Err(store_error(copy_error(e))),
                 })
             }),
             Err(e) => {
                 undo();
-                refuse(E::from(e), reply)
+                refuse(store_error(e), reply)
             }
         },
         Ok(Err(e)) => {
@@ -241,7 +279,7 @@ where
             undo();
             tracing::error!("a storage job panicked; its writes were rolled back");
             refuse(
-                E::from(storage_failure("the operation panicked".to_owned())),
+                store_error(storage_failure("the operation panicked".to_owned())),
                 reply,
             )
         }
@@ -441,7 +479,7 @@ mod tests {
         let store = Store::open(dir.path()).expect("open and migrate");
         let (old, fresh) = store
             .write_blocking(|tx| {
-                Ok::<_, rusqlite::Error>((
+                Ok::<_, StoreError>((
                     crate::platform::auth::consume_nonce(tx, "ak_old", "n-1")?,
                     crate::platform::auth::consume_nonce(tx, "ak_old", "n-2")?,
                 ))
@@ -450,7 +488,7 @@ mod tests {
         assert!(!old, "a nonce used before the upgrade is refused");
         assert!(fresh, "a new nonce is accepted");
         let version: i64 = store
-            .read(|tx| tx.pragma_query_value(None, "user_version", |r| r.get(0)))
+            .read(|tx| tx.query_one("PRAGMA user_version", &[], |r| r.i64(0)))
             .expect("version");
         assert_eq!(version, MIGRATIONS.len() as i64);
     }
@@ -471,17 +509,15 @@ mod tests {
         // of WRITER_CHECKPOINT_PAGES (so only the checkpointer copies).
         let rows = usize::try_from(CHECKPOINT_PAGES).expect("pages") + 1000;
         store
-            .write_blocking(|tx| tx.execute_batch("CREATE TABLE scratch(b BLOB)"))
+            .write_blocking(|tx| tx.execute("CREATE TABLE scratch(b BLOB)", &[]))
             .expect("table");
         for _ in 0..rows / 500 {
             store
                 .write_blocking(|tx| {
-                    let mut insert =
-                        tx.prepare("INSERT INTO scratch(b) VALUES (zeroblob(3000))")?;
                     for _ in 0..500 {
-                        insert.execute([])?;
+                        tx.execute("INSERT INTO scratch(b) VALUES (zeroblob(3000))", &[])?;
                     }
-                    Ok::<_, rusqlite::Error>(())
+                    Ok::<_, StoreError>(())
                 })
                 .expect("rows");
         }
@@ -497,7 +533,7 @@ mod tests {
             before
         );
         let counted: i64 = store
-            .read(|tx| tx.query_row("SELECT count(*) FROM scratch", [], |r| r.get(0)))
+            .read(|tx| tx.query_one("SELECT count(*) FROM scratch", &[], |r| r.i64(0)))
             .expect("count");
         assert_eq!(counted, rows as i64);
     }

@@ -124,10 +124,10 @@ pub async fn claim(
     let throttled = body.as_ref().ok().and_then(|b| too_many_claims(&s, b));
     let answer = call
         .admission
-        .run(&s, body, |tx, shared, caller, body| {
+        .run(&s, body, move |tx, shared, caller, body| {
             // Answered inside the write all the same, so that the nonce is spent.
-            if let Some(message) = throttled {
-                return Ok(ActivityResponse::failure(FILTERED, message));
+            if let Some(message) = &throttled {
+                return Ok(ActivityResponse::failure(FILTERED, message.clone()));
             }
             let field = |v: &Option<String>| v.as_deref().unwrap_or_default().trim().to_owned();
             let label = field(&body.activity_label);

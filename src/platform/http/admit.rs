@@ -7,13 +7,13 @@ use std::time::Duration;
 use axum::body::Body;
 use axum::http::request::Parts;
 use axum::http::{HeaderMap, header};
-use rusqlite::Transaction;
 
 use crate::clock::now_ms;
 use crate::platform::apps;
 use crate::platform::auth::{self, Caller};
 use crate::platform::error::OpError;
 use crate::platform::shared::{AppState, Shared};
+use crate::platform::sql::{self, StoreError};
 use crate::wire::parse::FromJson;
 
 /// Largest request body: a batch of 10,000 orders with a few products each fits.
@@ -115,12 +115,13 @@ impl Admission {
     /// The nonce is spent after the operation, so that a successful call needs no savepoint
     /// of its own around the operation: a reused nonce then undoes the operation with the
     /// whole write, and a refused operation is undone likewise and its nonce spent in a
-    /// second, small write.
+    /// second, small write. `op` borrows the body, so that a store that retries the write
+    /// can run it again.
     pub async fn run<B, T>(
         self,
         state: &AppState,
         body: Result<B, OpError>,
-        op: impl FnOnce(&Transaction<'_>, &Shared, &Caller, B) -> Result<T, OpError> + Send + 'static,
+        mut op: impl FnMut(&dyn sql::Tx, &Shared, &Caller, &B) -> Result<T, OpError> + Send + 'static,
     ) -> Result<T, OpError>
     where
         B: Send + 'static,
@@ -131,43 +132,35 @@ impl Admission {
             return Err(reused());
         }
         state.spent_by_writes.insert(&caller.app_key, &nonce);
+        // Shared by the write and the spending after a refusal: copied for neither.
+        let who = Arc::new(Spending { caller, nonce });
+        let body = match body {
+            Ok(body) => body,
+            Err(refused) => {
+                // Nothing to run: the nonce alone is spent (a reused one is answered as such).
+                state.write(move |tx, _| who.spend(tx)).await?;
+                return Err(refused);
+            }
+        };
         let me = Arc::clone(state);
+        let spender = Arc::clone(&who);
         let attempt = state
             .store
-            .write(move |tx| {
-                let body = match body {
-                    Ok(body) => body,
-                    Err(refused) => {
-                        spend(tx, &caller.app_key, &nonce).map_err(Undo::Answer)?;
-                        return Ok(Err(refused));
-                    }
-                };
-                match op(tx, &me, &caller, body) {
-                    Ok(value) => {
-                        spend(tx, &caller.app_key, &nonce).map_err(Undo::Answer)?;
-                        Ok(Ok(value))
-                    }
-                    Err(refused @ OpError::Invalid { .. }) => Err(Undo::SpendThenAnswer {
-                        refused,
-                        app_key: caller.app_key,
-                        nonce,
-                    }),
-                    Err(failure) => Err(Undo::Answer(failure)),
+            .write(move |tx| match op(tx, &me, &spender.caller, &body) {
+                Ok(value) => {
+                    spender.spend(tx).map_err(Undo::Answer)?;
+                    Ok(value)
                 }
+                Err(refused @ OpError::Invalid { .. }) => Err(Undo::SpendThenAnswer(refused)),
+                Err(failure) => Err(Undo::Answer(failure)),
             })
             .await;
         match attempt {
-            Ok(answer) => answer,
+            Ok(value) => Ok(value),
             Err(Undo::Answer(e)) => Err(e),
-            Err(Undo::SpendThenAnswer {
-                refused,
-                app_key,
-                nonce,
-            }) => {
+            Err(Undo::SpendThenAnswer(refused)) => {
                 // A reused nonce is answered as such, as if it had been judged first.
-                state
-                    .write(move |tx, _| spend(tx, &app_key, &nonce))
-                    .await?;
+                state.write(move |tx, _| who.spend(tx)).await?;
                 Err(refused)
             }
         }
@@ -193,24 +186,31 @@ impl Admission {
     }
 }
 
-/// A write undone whole: the answer, and whether the nonce must still be spent (then the
-/// refusal carries what spending it needs, so a successful call copies nothing for it).
+/// A write undone whole: the answer, and whether the nonce must still be spent.
 enum Undo {
     Answer(OpError),
-    SpendThenAnswer {
-        refused: OpError,
-        app_key: String,
-        nonce: String,
-    },
+    SpendThenAnswer(OpError),
 }
 
-impl From<rusqlite::Error> for Undo {
-    fn from(e: rusqlite::Error) -> Self {
+impl From<StoreError> for Undo {
+    fn from(e: StoreError) -> Self {
         Self::Answer(OpError::from(e))
     }
 }
 
-fn spend(tx: &Transaction<'_>, app_key: &str, nonce: &str) -> Result<(), OpError> {
+/// The caller of a call that writes and the nonce it is to spend.
+struct Spending {
+    caller: Caller,
+    nonce: String,
+}
+
+impl Spending {
+    fn spend(&self, tx: &dyn sql::Tx) -> Result<(), OpError> {
+        spend(tx, &self.caller.app_key, &self.nonce)
+    }
+}
+
+fn spend(tx: &dyn sql::Tx, app_key: &str, nonce: &str) -> Result<(), OpError> {
     if auth::consume_nonce(tx, app_key, nonce)? {
         Ok(())
     } else {

@@ -21,6 +21,7 @@ use tokio::sync::mpsc::error::SendTimeoutError;
 use crate::platform::error::OpError;
 use crate::platform::rules::assets;
 use crate::platform::shared::{AppState, Shared};
+use crate::platform::sql::StoreError;
 use crate::wire::Asset;
 
 /// Bytes gathered before they are handed to the socket (one asset more at most).
@@ -117,21 +118,17 @@ enum Stop {
     Failed(OpError),
 }
 
-impl From<rusqlite::Error> for Stop {
-    fn from(e: rusqlite::Error) -> Self {
+impl From<StoreError> for Stop {
+    fn from(e: StoreError) -> Self {
         Self::Failed(OpError::from(e))
     }
 }
 
 /// Runs on a blocking thread: the whole listing in one read transaction.
 fn produce(shared: &Shared, enterprise: i64, extend_code: Option<&str>, mut sink: Sink) {
-    let walked = shared.store.read(|tx| {
-        let walked = assets::walk(tx, enterprise, extend_code, |asset| sink.asset(&asset));
-        // The pages a large listing read would stay in this pooled reader's cache (16 MiB);
-        // a console's Sandbox holds them for nothing once the listing is answered.
-        tx.execute_batch("PRAGMA shrink_memory")?;
-        walked
-    });
+    let walked = shared
+        .store
+        .read_large(|tx| assets::walk(tx, enterprise, extend_code, |asset| sink.asset(&asset)));
     let outcome = walked.and_then(|()| sink.finish());
     shared.listings.ended(outcome.is_ok());
     let assets = sink.assets;

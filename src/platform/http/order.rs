@@ -7,7 +7,6 @@ use axum::extract::{FromRequest, FromRequestParts, Path, Request, State};
 use axum::http::StatusCode;
 use axum::http::request::Parts;
 use axum::response::{IntoResponse, Response};
-use rusqlite::Transaction;
 
 use super::admit::{Admission, Query, Refusal, admit, json_body};
 use super::listing;
@@ -18,6 +17,7 @@ use crate::platform::error::OpError;
 use crate::platform::quotas;
 use crate::platform::rules::{assets, customers, locks, orders, shellnums};
 use crate::platform::shared::{AppState, Shared};
+use crate::platform::sql;
 use crate::wire::envelope::{self, BUSINESS_EXCEPTION_STATUS, OrderDone};
 use crate::wire::{
     Asset, BatchOrderRequest, BatchOrderResult, BindRequest, CreatedEnterprise, Customer,
@@ -157,7 +157,7 @@ impl<T: Send + 'static> Call<T> {
         self,
         s: &AppState,
         check: impl FnOnce(&Caller, &T) -> Result<(), OpError>,
-        op: impl FnOnce(&Transaction<'_>, &Shared, &Caller, T) -> Result<R, OpError> + Send + 'static,
+        op: impl FnMut(&dyn sql::Tx, &Shared, &Caller, &T) -> Result<R, OpError> + Send + 'static,
     ) -> Result<R, OrderFailure> {
         let unread = self.unread;
         let caller = &self.admission.caller;
@@ -215,7 +215,7 @@ pub async fn bind(State(s): State<AppState>, call: Call<BindRequest>) -> Reply<C
         .run(
             &s,
             |_, b| checked(validate::bind(b)),
-            |tx, _, _, b| customers::bind(tx, &b, now_ms()),
+            |tx, _, _, b| customers::bind(tx, b, now_ms()),
         )
         .await?)
 }
@@ -240,7 +240,7 @@ pub async fn create(
         .run(
             &s,
             |_, b| checked(validate::enterprise(b)),
-            |tx, _, _, b| customers::create(tx, &b, now_ms()),
+            |tx, _, _, b| customers::create(tx, b, now_ms()),
         )
         .await?)
 }
@@ -306,7 +306,7 @@ pub async fn update(
     call.run(
         &s,
         |_, b| checked(validate::enterprise(b)),
-        |tx, _, _, b| customers::update(tx, &b, now_ms()),
+        |tx, _, _, b| customers::update(tx, b, now_ms()),
     )
     .await?;
     Ok(Json(OrderEnvelope::done()))
@@ -355,7 +355,7 @@ pub async fn batch_order(
                 }
                 checked(validate::batch_order(b))
             },
-            |tx, _, caller, b| orders::submit(tx, &caller.app_key, &b, now_ms()),
+            |tx, _, caller, b| orders::submit(tx, &caller.app_key, b, now_ms()),
         )
         .await?;
     if accepted.pending && !accepted.replayed {

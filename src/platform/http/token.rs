@@ -130,7 +130,7 @@ async fn issue_token(
             access_token: issued.token,
             token_type: "bearer".to_owned(),
             expires_in: (issued.expires_at - now) / 1000,
-            scope: scopes,
+            scope: scopes.clone(),
         }))
     })
     .await

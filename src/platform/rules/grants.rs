@@ -1,9 +1,9 @@
 //! What the orders of a batch do to assets and products: `new_buy` grants, `delete_asset` and
 //! `delete_product` revoke. Runs inside the batch's transaction; any refusal rolls back all.
 
-use rusqlite::{OptionalExtension, Transaction};
-
+use super::narrow_opt;
 use crate::platform::error::OpError;
+use crate::platform::sql::{self, StoreError};
 use crate::platform::store::IdPool;
 use crate::wire::removal::{self, Held, Refusal};
 use crate::wire::{
@@ -29,28 +29,28 @@ struct StoredAsset {
     license_order: Option<i64>,
 }
 
-fn find_asset(tx: &Transaction<'_>, num: &str) -> rusqlite::Result<Option<AssetRow>> {
+fn find_asset(tx: &dyn sql::Tx, num: &str) -> Result<Option<AssetRow>, StoreError> {
     stored_asset(tx, num).map(|a| a.map(AssetRow::Existing))
 }
 
-fn stored_asset(tx: &Transaction<'_>, num: &str) -> rusqlite::Result<Option<StoredAsset>> {
-    tx.prepare_cached(
+fn stored_asset(tx: &dyn sql::Tx, num: &str) -> Result<Option<StoredAsset>, StoreError> {
+    tx.query_opt(
         "SELECT id, customer_id, license_type, license_order_id FROM assets WHERE asset_num = ?1",
-    )?
-    .query_row([num], |r| {
-        Ok(StoredAsset {
-            id: r.get(0)?,
-            customer: r.get(1)?,
-            license_type: r.get(2)?,
-            license_order: r.get(3)?,
-        })
-    })
-    .optional()
+        &[num.into()],
+        |r| {
+            Ok(StoredAsset {
+                id: r.i64(0)?,
+                customer: r.i64(1)?,
+                license_type: r.text(2)?,
+                license_order: r.opt_i64(3)?,
+            })
+        },
+    )
 }
 
 /// Applies every order of a validated batch, in order.
 pub fn grant(
-    tx: &Transaction<'_>,
+    tx: &dyn sql::Tx,
     req: &BatchOrderRequest,
     placed: &[Placed],
     now: i64,
@@ -94,7 +94,7 @@ pub fn grant(
 /// The license order a delete order is limited to, when it names one. It must be an order of
 /// the same customer. Ignored for `new_buy`, where it has no meaning at order level.
 pub fn src_order(
-    tx: &Transaction<'_>,
+    tx: &dyn sql::Tx,
     path: &str,
     o: &OrderEntry,
     customer: i64,
@@ -110,12 +110,11 @@ pub fn src_order(
     else {
         return Ok(None);
     };
-    let row: Option<i64> = tx
-        .prepare_cached(
-            "SELECT id FROM license_orders WHERE license_order_id = ?1 AND customer_id = ?2",
-        )?
-        .query_row(rusqlite::params![src, customer], |r| r.get(0))
-        .optional()?;
+    let row = tx.query_opt(
+        "SELECT id FROM license_orders WHERE license_order_id = ?1 AND customer_id = ?2",
+        &[src.into(), customer.into()],
+        |r| r.i64(0),
+    )?;
     row.map(Some).ok_or_else(|| {
         OpError::refused(
             format!("{path}.srcLicenseOrderId"),
@@ -134,7 +133,7 @@ struct Target<'a> {
 }
 
 fn new_buy(
-    tx: &Transaction<'_>,
+    tx: &dyn sql::Tx,
     t: &Target<'_>,
     a: &AssetEntry,
     now: i64,
@@ -171,23 +170,23 @@ fn new_buy(
                             ),
                         ));
                     }
-                    tx.prepare_cached(
+                    tx.execute(
                         "UPDATE assets SET customer_id = ?2, updated_at = ?3 WHERE id = ?1",
-                    )?
-                    .execute(rusqlite::params![found.id, t.customer, now])?;
+                        &[found.id.into(), t.customer.into(), now.into()],
+                    )?;
                 }
-                tx.prepare_cached(
+                tx.execute(
                     "UPDATE assets SET limit_start = COALESCE(?2, limit_start), \
                      limit_end = COALESCE(?3, limit_end), \
                      borrowed_usb_key = COALESCE(?4, borrowed_usb_key), updated_at = ?5 WHERE id = ?1",
-                )?
-                .execute(rusqlite::params![
-                    found.id,
-                    a.limit_start_date,
-                    a.limit_end_date,
-                    a.borrowed_usb_key,
-                    now
-                ])?;
+                    &[
+                        found.id.into(),
+                        a.limit_start_date.into(),
+                        a.limit_end_date.into(),
+                        a.borrowed_usb_key.into(),
+                        now.into(),
+                    ],
+                )?;
                 found.id
             }
         };
@@ -212,7 +211,7 @@ enum AssetRow {
 
 /// Inserts the asset unless its number exists; its row when it was inserted.
 fn insert_asset(
-    tx: &Transaction<'_>,
+    tx: &dyn sql::Tx,
     t: &Target<'_>,
     num: &str,
     a: &AssetEntry,
@@ -226,47 +225,46 @@ fn insert_asset(
     } else {
         0
     };
-    let row: Option<i64> = tx
-        .prepare_cached(
+    let row = tx.query_opt(
         "INSERT INTO assets(asset_id, asset_num, license_type, customer_id, license_order_id, \
          key_shell_number, key_chip_type, borrowed_usb_key, limit_start, limit_end, created_at, updated_at) \
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?11) \
          ON CONFLICT(asset_num) DO NOTHING RETURNING id",
-    )?
-    .query_row(rusqlite::params![
-        asset_id,
-        num,
-        t.license_type.as_str(),
-        t.customer,
-        t.license_order,
-        shell,
-        chip,
-        a.borrowed_usb_key.unwrap_or(false),
-        a.limit_start_date,
-        a.limit_end_date,
-        now
-    ], |r| r.get(0))
-    .optional()?;
+        &[
+            (&asset_id).into(),
+            num.into(),
+            t.license_type.as_str().into(),
+            t.customer.into(),
+            t.license_order.into(),
+            shell.as_str().into(),
+            chip.into(),
+            a.borrowed_usb_key.unwrap_or(false).into(),
+            a.limit_start_date.into(),
+            a.limit_end_date.into(),
+            now.into(),
+        ],
+        |r| r.i64(0),
+    )?;
     Ok(row.map(AssetRow::New))
 }
 
-fn put_extends(tx: &Transaction<'_>, asset: i64, a: &AssetEntry) -> Result<(), OpError> {
-    let mut stmt = tx.prepare_cached(
-        "INSERT INTO asset_extends(asset_id, extend_code, extend_value) VALUES (?1, ?2, ?3) \
-         ON CONFLICT(asset_id, extend_code) DO UPDATE SET extend_value = excluded.extend_value",
-    )?;
+fn put_extends(tx: &dyn sql::Tx, asset: i64, a: &AssetEntry) -> Result<(), OpError> {
     for e in &a.asset_extend_list {
-        stmt.execute(rusqlite::params![
-            asset,
-            e.extend_code.as_deref().unwrap_or_default().trim(),
-            e.extend_value.as_deref().unwrap_or_default()
-        ])?;
+        tx.execute(
+            "INSERT INTO asset_extends(asset_id, extend_code, extend_value) VALUES (?1, ?2, ?3) \
+             ON CONFLICT(asset_id, extend_code) DO UPDATE SET extend_value = excluded.extend_value",
+            &[
+                asset.into(),
+                e.extend_code.as_deref().unwrap_or_default().trim().into(),
+                e.extend_value.as_deref().unwrap_or_default().into(),
+            ],
+        )?;
     }
     Ok(())
 }
 
 fn insert_product(
-    tx: &Transaction<'_>,
+    tx: &dyn sql::Tx,
     path: &str,
     asset: i64,
     license_order: i64,
@@ -275,11 +273,11 @@ fn insert_product(
     now: i64,
 ) -> Result<(), OpError> {
     if let Some(src) = p.src_license_order_id.as_deref().filter(|s| !s.is_empty()) {
-        let exists: bool = tx
-            .prepare_cached(
-                "SELECT EXISTS(SELECT 1 FROM license_orders WHERE license_order_id = ?1)",
-            )?
-            .query_row([src], |r| r.get(0))?;
+        let exists = tx.query_one(
+            "SELECT EXISTS(SELECT 1 FROM license_orders WHERE license_order_id = ?1)",
+            &[src.into()],
+            |r| r.bool(0),
+        )?;
         if !exists {
             return Err(OpError::refused(
                 format!("{path}.srcLicenseOrderId"),
@@ -287,28 +285,29 @@ fn insert_product(
             ));
         }
     }
-    tx.prepare_cached(
+    let entry = serde_json::to_string(p)?;
+    tx.execute(
         "INSERT INTO products(asset_id, license_order_id, merchandise_id, product_uri, limit_start, \
          limit_end, limit_concurrent, entry, created_at, product_name) \
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
-    )?
-    .execute(rusqlite::params![
-        asset,
-        license_order,
-        merchandise,
-        p.product_uri.as_deref().unwrap_or_default().trim(),
-        p.limit_start_date,
-        p.limit_end_date,
-        p.limit_concurrent,
-        serde_json::to_string(p)?,
-        now,
-        p.product_name
-    ])?;
+        &[
+            asset.into(),
+            license_order.into(),
+            merchandise.into(),
+            p.product_uri.as_deref().unwrap_or_default().trim().into(),
+            p.limit_start_date.into(),
+            p.limit_end_date.into(),
+            p.limit_concurrent.into(),
+            entry.as_str().into(),
+            now.into(),
+            p.product_name.as_deref().into(),
+        ],
+    )?;
     Ok(())
 }
 
 fn insert_merchandise(
-    tx: &Transaction<'_>,
+    tx: &dyn sql::Tx,
     path: &str,
     asset: i64,
     license_order: i64,
@@ -322,18 +321,23 @@ fn insert_merchandise(
         license_order_product_list: Vec::new(),
         ..m.clone()
     };
-    tx.prepare_cached(
+    let entry = serde_json::to_string(&own)?;
+    let id = tx.query_one(
         "INSERT INTO merchandises(asset_id, license_order_id, parent_id, merchandise_num, entry) \
-         VALUES (?1, ?2, ?3, ?4, ?5)",
-    )?
-    .execute(rusqlite::params![
-        asset,
-        license_order,
-        parent,
-        m.merchandise_num.as_deref().unwrap_or_default().trim(),
-        serde_json::to_string(&own)?
-    ])?;
-    let id = tx.last_insert_rowid();
+         VALUES (?1, ?2, ?3, ?4, ?5) RETURNING id",
+        &[
+            asset.into(),
+            license_order.into(),
+            parent.into(),
+            m.merchandise_num
+                .as_deref()
+                .unwrap_or_default()
+                .trim()
+                .into(),
+            entry.as_str().into(),
+        ],
+        |r| r.i64(0),
+    )?;
     for (p, product) in m.license_order_product_list.iter().enumerate() {
         let path = format!("{path}.licenseOrderProductList[{p}]");
         insert_product(tx, &path, asset, license_order, Some(id), product, now)?;
@@ -347,7 +351,7 @@ fn insert_merchandise(
 
 /// The asset `num` of the order's customer, or why not.
 fn owned_asset(
-    tx: &Transaction<'_>,
+    tx: &dyn sql::Tx,
     path: &str,
     t: &Target<'_>,
     num: &str,
@@ -386,35 +390,34 @@ impl HeldRow {
     }
 }
 
-fn held_rows(tx: &Transaction<'_>, asset: i64) -> rusqlite::Result<Vec<HeldRow>> {
-    let mut stmt = tx.prepare_cached(
+fn held_rows(tx: &dyn sql::Tx, asset: i64) -> Result<Vec<HeldRow>, StoreError> {
+    tx.query_vec(
         "SELECT id, product_uri, limit_start, limit_end, limit_concurrent, license_order_id \
          FROM products WHERE asset_id = ?1 ORDER BY id",
-    )?;
-    stmt.query_map([asset], |r| {
-        Ok(HeldRow {
-            id: r.get(0)?,
-            uri: r.get(1)?,
-            start: r.get(2)?,
-            end: r.get(3)?,
-            concurrent: r.get(4)?,
-            order: r.get(5)?,
-        })
-    })?
-    .collect()
+        &[asset.into()],
+        |r| {
+            Ok(HeldRow {
+                id: r.i64(0)?,
+                uri: r.text(1)?,
+                start: r.opt_i64(2)?,
+                end: r.opt_i64(3)?,
+                concurrent: narrow_opt(r.opt_i64(4)?)?,
+                order: r.opt_i64(5)?,
+            })
+        },
+    )
 }
 
-fn delete_rows(tx: &Transaction<'_>, rows: &[HeldRow], which: &[usize]) -> rusqlite::Result<()> {
-    let mut stmt = tx.prepare_cached("DELETE FROM products WHERE id = ?1")?;
+fn delete_rows(tx: &dyn sql::Tx, rows: &[HeldRow], which: &[usize]) -> Result<(), StoreError> {
     for &i in which {
-        stmt.execute([rows[i].id])?;
+        tx.execute("DELETE FROM products WHERE id = ?1", &[rows[i].id.into()])?;
     }
     Ok(())
 }
 
 /// Removes whole assets; with a source order, only what that order granted, and the asset
 /// itself once nothing else is left on it (the rule is [`removal::delete_asset`]).
-fn delete_asset(tx: &Transaction<'_>, t: &Target<'_>, a: &AssetEntry) -> Result<(), OpError> {
+fn delete_asset(tx: &dyn sql::Tx, t: &Target<'_>, a: &AssetEntry) -> Result<(), OpError> {
     for (k, num) in a.asset_nos.iter().enumerate() {
         let path = format!("{}.assetNos[{k}]", t.path);
         let asset = owned_asset(tx, &path, t, num)?;
@@ -429,21 +432,20 @@ fn delete_asset(tx: &Transaction<'_>, t: &Target<'_>, a: &AssetEntry) -> Result<
             })?;
         if removal.asset_goes {
             // Its products, packages and attributes go with it (ON DELETE CASCADE).
-            tx.prepare_cached("DELETE FROM assets WHERE id = ?1")?
-                .execute([asset.id])?;
+            tx.execute("DELETE FROM assets WHERE id = ?1", &[asset.id.into()])?;
             continue;
         }
         delete_rows(tx, &rows, &removal.products)?;
-        tx.prepare_cached(
+        tx.execute(
             "DELETE FROM merchandises WHERE asset_id = ?1 AND license_order_id = ?2",
-        )?
-        .execute(rusqlite::params![asset.id, t.src])?;
+            &[asset.id.into(), t.src.into()],
+        )?;
     }
     Ok(())
 }
 
 /// Removes the named products from the assets (the rule is [`removal::delete_products`]).
-fn delete_product(tx: &Transaction<'_>, t: &Target<'_>, a: &AssetEntry) -> Result<(), OpError> {
+fn delete_product(tx: &dyn sql::Tx, t: &Target<'_>, a: &AssetEntry) -> Result<(), OpError> {
     for (k, num) in a.asset_nos.iter().enumerate() {
         let asset = owned_asset(tx, &format!("{}.assetNos[{k}]", t.path), t, num)?;
         let rows = held_rows(tx, asset.id)?;

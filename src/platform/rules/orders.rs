@@ -5,12 +5,12 @@
 
 use std::collections::HashMap;
 
-use rusqlite::{OptionalExtension, Transaction};
-
 use super::customers::{self, NewCustomer};
 use super::grants::{self, Placed};
+use super::narrow;
 use crate::platform::error::OpError;
 use crate::platform::ids;
+use crate::platform::sql::{self, StoreError};
 use crate::platform::store::IdPool;
 use crate::wire::{BatchOrderRequest, BatchOrderResult, OrderEntry, SyncMode};
 
@@ -26,7 +26,7 @@ pub struct Accepted {
 
 /// Accepts a batch that passed `wire::validate::batch_order`.
 pub fn submit(
-    tx: &Transaction<'_>,
+    tx: &dyn sql::Tx,
     app_key: &str,
     req: &BatchOrderRequest,
     now: i64,
@@ -36,15 +36,12 @@ pub fn submit(
     let mode = req.sync_mode.unwrap_or_default();
     let hash = body_hash(req, mode)?;
 
-    let previous: Option<(Vec<u8>, String, String, Option<String>)> = tx
-        .prepare_cached(
-            "SELECT body_hash, state, response, failure FROM batches \
-             WHERE channel_code = ?1 AND channel_order_id = ?2",
-        )?
-        .query_row([channel_code, channel_order_id], |r| {
-            Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
-        })
-        .optional()?;
+    let previous = tx.query_opt(
+        "SELECT body_hash, state, response, failure FROM batches \
+         WHERE channel_code = ?1 AND channel_order_id = ?2",
+        &[channel_code.into(), channel_order_id.into()],
+        |r| Ok((r.bytes(0)?, r.text(1)?, r.text(2)?, r.opt_text(3)?)),
+    )?;
     if let Some((prev_hash, state, response, failure)) = previous {
         if prev_hash != hash {
             return Err(OpError::refused(
@@ -74,20 +71,21 @@ pub fn submit(
         SyncMode::Async => Some(serde_json::to_string(req)?),
         SyncMode::Sync => None,
     };
-    tx.prepare_cached(
+    let batch_id = tx.query_one(
         "INSERT INTO batches(channel_code, channel_order_id, app_key, body_hash, sync_mode, \
-         state, request, response, created_at) VALUES (?1, ?2, ?3, ?4, ?5, 'pending', ?6, '[]', ?7)",
-    )?
-    .execute(rusqlite::params![
-        channel_code,
-        channel_order_id,
-        app_key,
-        hash,
-        mode_name(mode),
-        request,
-        now
-    ])?;
-    let batch_id = tx.last_insert_rowid();
+         state, request, response, created_at) VALUES (?1, ?2, ?3, ?4, ?5, 'pending', ?6, '[]', ?7) \
+         RETURNING id",
+        &[
+            channel_code.into(),
+            channel_order_id.into(),
+            app_key.into(),
+            hash.as_slice().into(),
+            mode_name(mode).into(),
+            request.as_deref().into(),
+            now.into(),
+        ],
+        |r| r.i64(0),
+    )?;
 
     let mut placed = Vec::with_capacity(req.order_list.len());
     let mut ids = IdPool::new("LO");
@@ -109,15 +107,16 @@ pub fn submit(
         grants::grant(tx, req, &placed, now)?;
     }
     let results: Vec<BatchOrderResult> = placed.into_iter().map(|p| p.result).collect();
-    tx.prepare_cached(
+    let response = serde_json::to_string(&results)?;
+    tx.execute(
         "UPDATE batches SET response = ?2, state = ?3, applied_at = ?4 WHERE id = ?1",
-    )?
-    .execute(rusqlite::params![
-        batch_id,
-        serde_json::to_string(&results)?,
-        if pending { "pending" } else { "applied" },
-        (!pending).then_some(now)
-    ])?;
+        &[
+            batch_id.into(),
+            response.as_str().into(),
+            if pending { "pending" } else { "applied" }.into(),
+            (!pending).then_some(now).into(),
+        ],
+    )?;
     Ok(Accepted {
         results,
         pending,
@@ -127,35 +126,40 @@ pub fn submit(
 
 /// Applies the oldest pending (async) batch, if any. A batch that breaks a rule by the time it
 /// is applied is marked failed with the reason, and nothing of it is granted.
-pub fn apply_next_pending(tx: &Transaction<'_>, now: i64) -> Result<Option<i64>, OpError> {
-    let next: Option<(i64, Option<String>)> = tx
-        .prepare_cached(
-            "SELECT id, request FROM batches WHERE state = 'pending' ORDER BY id LIMIT 1",
-        )?
-        .query_row([], |r| Ok((r.get(0)?, r.get(1)?)))
-        .optional()?;
+pub fn apply_next_pending(tx: &dyn sql::Tx, now: i64) -> Result<Option<i64>, OpError> {
+    let next = tx.query_opt(
+        "SELECT id, request FROM batches WHERE state = 'pending' ORDER BY id LIMIT 1",
+        &[],
+        |r| Ok((r.i64(0)?, r.opt_text(1)?)),
+    )?;
     let Some((batch_id, request)) = next else {
         return Ok(None);
     };
     let req: BatchOrderRequest = serde_json::from_str(request.as_deref().unwrap_or("{}"))?;
     let placed = load_placed(tx, batch_id)?;
 
-    tx.execute_batch("SAVEPOINT apply_batch")?;
+    tx.execute("SAVEPOINT apply_batch", &[])?;
     let outcome = grants::grant(tx, &req, &placed, now);
     let (state, failure) = match outcome {
         Ok(()) => {
-            tx.execute_batch("RELEASE apply_batch")?;
+            tx.execute("RELEASE apply_batch", &[])?;
             ("applied", None)
         }
         Err(OpError::Invalid { message, .. }) => {
-            tx.execute_batch("ROLLBACK TO apply_batch; RELEASE apply_batch")?;
+            tx.execute("ROLLBACK TO apply_batch", &[])?;
+            tx.execute("RELEASE apply_batch", &[])?;
             ("failed", Some(message))
         }
         Err(e) => return Err(e),
     };
     tx.execute(
         "UPDATE batches SET state = ?2, failure = ?3, request = NULL, applied_at = ?4 WHERE id = ?1",
-        rusqlite::params![batch_id, state, failure, now],
+        &[
+            batch_id.into(),
+            state.into(),
+            failure.as_deref().into(),
+            now.into(),
+        ],
     )?;
     if let Some(f) = &failure {
         tracing::warn!(batch_id, failure = %f, "async batch could not be applied");
@@ -196,7 +200,7 @@ type KnownCustomers = HashMap<(Option<String>, Option<String>, Option<String>), 
 /// Finds or creates the order's customer and records the license order.
 #[allow(clippy::too_many_arguments)]
 fn place(
-    tx: &Transaction<'_>,
+    tx: &dyn sql::Tx,
     batch_id: i64,
     channel_code: &str,
     i: usize,
@@ -229,21 +233,22 @@ fn place(
             "licenseType and orderType are required",
         ));
     };
-    tx.prepare_cached(
+    let row = tx.query_one(
         "INSERT INTO license_orders(license_order_id, batch_id, sequence, customer_id, order_type, \
-         license_type, src_license_order_id, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
-    )?
-    .execute(rusqlite::params![
-        license_order_id,
-        batch_id,
-        o.sequence.unwrap_or_default(),
-        customer,
-        order_type.as_str(),
-        license_type.as_str(),
-        o.src_license_order_id,
-        now
-    ])?;
-    let row = tx.last_insert_rowid();
+         license_type, src_license_order_id, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8) \
+         RETURNING id",
+        &[
+            license_order_id.as_str().into(),
+            batch_id.into(),
+            o.sequence.unwrap_or_default().into(),
+            customer.into(),
+            order_type.as_str().into(),
+            license_type.as_str().into(),
+            o.src_license_order_id.as_deref().into(),
+            now.into(),
+        ],
+        |r| r.i64(0),
+    )?;
     Ok(Placed {
         license_order: row,
         customer,
@@ -255,30 +260,30 @@ fn place(
     })
 }
 
-fn load_placed(tx: &Transaction<'_>, batch_id: i64) -> rusqlite::Result<Vec<Placed>> {
-    tx.prepare_cached(
+fn load_placed(tx: &dyn sql::Tx, batch_id: i64) -> Result<Vec<Placed>, StoreError> {
+    tx.query_vec(
         "SELECT lo.id, lo.customer_id, lo.sequence, lo.license_order_id, c.customer_id \
          FROM license_orders lo JOIN customers c ON c.id = lo.customer_id \
          WHERE lo.batch_id = ?1 ORDER BY lo.id",
-    )?
-    .query_map([batch_id], |r| {
-        Ok(Placed {
-            license_order: r.get(0)?,
-            customer: r.get(1)?,
-            result: BatchOrderResult {
-                sequence: r.get(2)?,
-                license_order_id: r.get(3)?,
-                customer_id: r.get(4)?,
-            },
-        })
-    })?
-    .collect()
+        &[batch_id.into()],
+        |r| {
+            Ok(Placed {
+                license_order: r.i64(0)?,
+                customer: r.i64(1)?,
+                result: BatchOrderResult {
+                    sequence: narrow(r.i64(2)?)?,
+                    license_order_id: r.text(3)?,
+                    customer_id: r.text(4)?,
+                },
+            })
+        },
+    )
 }
 
 /// The order's customer: by `customerId`, else by the batch's channel and the order's
 /// `channelCustomerId`, else a new customer from the order's fields.
 fn resolve_customer(
-    tx: &Transaction<'_>,
+    tx: &dyn sql::Tx,
     path: &str,
     channel_code: &str,
     o: &OrderEntry,
@@ -322,7 +327,7 @@ fn resolve_customer(
                     None => {
                         tx.execute(
                             "UPDATE customers SET enterprise_id = ?2, updated_at = ?3 WHERE id = ?1",
-                            rusqlite::params![c.id, e, now],
+                            &[c.id.into(), e.into(), now.into()],
                         )?;
                     }
                     Some(_) => {}
