@@ -1,15 +1,18 @@
 //! The command line as a user runs it: `serve` and `app create`, as separate processes.
 
+use std::io::BufReader;
 #[cfg(unix)]
 use std::io::Read;
-use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
 #[cfg(unix)]
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-const BIN: &str = env!("CARGO_BIN_EXE_license-desk");
+#[path = "support/served.rs"]
+mod served;
+
+use served::BIN;
 
 fn app_create(data: &std::path::Path, scopes: &str) -> Value {
     let out = Command::new(BIN)
@@ -33,23 +36,9 @@ fn app_create(data: &std::path::Path, scopes: &str) -> Value {
     v
 }
 
-/// Starts `serve` and returns it with its base URL, read from its one stdout line.
+/// Starts `serve` and returns it with its base URL and its stdout, stderr kept.
 fn serve(data: &std::path::Path) -> (Child, String, BufReader<std::process::ChildStdout>) {
-    let mut child = Command::new(BIN)
-        .args(["serve", "--listen", "127.0.0.1:0", "--data"])
-        .arg(data)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawns");
-    let mut stdout = BufReader::new(child.stdout.take().expect("stdout"));
-    let mut line = String::new();
-    stdout.read_line(&mut line).expect("a line");
-    let base = line
-        .trim_end()
-        .strip_prefix("listening on ")
-        .unwrap_or_else(|| panic!("unexpected first line {line:?}"))
-        .to_owned();
+    let (child, base, stdout) = served::spawn_serve(data, &[], Stdio::piped());
     assert!(base.starts_with("http://127.0.0.1:"), "{base}");
     (child, base, stdout)
 }

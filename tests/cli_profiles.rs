@@ -2,120 +2,21 @@
 //! completions, as a script runs them: separate processes on a fresh HOME without a keyring
 //! (`LICENSE_DESK_KEYRING=memory`, as on a CI runner), against a platform started with `serve`.
 
-use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdout, Command, Stdio};
+use std::process::Command;
 
 use serde_json::{Value, json};
 
-const BIN: &str = env!("CARGO_BIN_EXE_license-desk");
+#[path = "support/served.rs"]
+mod served;
 
-/// A platform run by `serve` on a loopback port, stopped when dropped.
-struct Platform {
-    child: Child,
-    base: String,
-    data: tempfile::TempDir,
-    _stdout: BufReader<ChildStdout>,
-}
+use served::{BIN, Run, Served as Platform, last};
 
-impl Platform {
-    fn start() -> Platform {
-        let data = tempfile::tempdir().expect("data dir");
-        let mut child = Command::new(BIN)
-            .args(["serve", "--listen", "127.0.0.1:0", "--data"])
-            .arg(data.path())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("spawns");
-        // Its one stdout line says it answers.
-        let mut stdout = BufReader::new(child.stdout.take().expect("stdout"));
-        let mut line = String::new();
-        stdout.read_line(&mut line).expect("a line");
-        let base = line
-            .trim_end()
-            .strip_prefix("listening on ")
-            .unwrap_or_else(|| panic!("unexpected first line {line:?}"))
-            .to_owned();
-        Platform {
-            child,
-            base,
-            data,
-            _stdout: stdout,
-        }
-    }
-
-    /// A new application: (appKey, appSecret).
-    fn app(&self, scopes: &str) -> (String, String) {
-        let out = Command::new(BIN)
-            .args([
-                "app", "create", "--name", "ci", "--scopes", scopes, "--data",
-            ])
-            .arg(self.data.path())
-            .output()
-            .expect("runs");
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let v: Value = serde_json::from_slice(&out.stdout).expect("json");
-        let field = |k: &str| v[k].as_str().expect("field").to_owned();
-        (field("appKey"), field("appSecret"))
-    }
-}
-
-impl Drop for Platform {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-struct Run {
-    code: Option<i32>,
-    stdout: String,
-    stderr: String,
-}
-
-/// `license-desk ARGS` on `home` with no keyring, the given environment, and `stdin` piped in
-/// (none: no standard input at all, as in CI).
+/// `served::ld` with the debug log on, so that a test sees that no secret reaches it.
 fn ld(home: &Path, args: &[&str], stdin: Option<&str>, env: &[(&str, &str)]) -> Run {
-    let mut command = Command::new(BIN);
-    command
-        .args(args)
-        .env("HOME", home)
-        .env_remove("XDG_CONFIG_HOME")
-        .env_remove("XDG_DATA_HOME")
-        .env("LICENSE_DESK_KEYRING", "memory")
-        .env("RUST_LOG", "debug")
-        .stdin(if stdin.is_some() {
-            Stdio::piped()
-        } else {
-            Stdio::null()
-        })
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    for (k, _) in std::env::vars().filter(|(k, _)| k.starts_with("LICENSE_DESK_SECRET_")) {
-        command.env_remove(k);
-    }
-    command.envs(env.iter().copied());
-    let mut child = command.spawn().expect("spawns");
-    if let Some(text) = stdin {
-        let mut pipe = child.stdin.take().expect("stdin");
-        pipe.write_all(text.as_bytes()).expect("write stdin");
-    }
-    let out = child.wait_with_output().expect("runs");
-    Run {
-        code: out.status.code(),
-        stdout: String::from_utf8(out.stdout).expect("utf-8"),
-        stderr: String::from_utf8(out.stderr).expect("utf-8"),
-    }
-}
-
-/// The last line on stderr: the error, after the debug log's lines.
-fn last(run: &Run) -> &str {
-    run.stderr.lines().last().unwrap_or("")
+    let mut all = vec![("RUST_LOG", "debug")];
+    all.extend_from_slice(env);
+    served::ld(home, args, stdin, &all)
 }
 
 fn json_of(run: &Run) -> Value {
@@ -157,7 +58,7 @@ async fn platform_token(base: &str, key: &str, secret: &str) -> String {
 /// the secret nor the token is in any file of the home or any log line.
 #[tokio::test]
 async fn a_ci_run_gives_the_secret_by_environment_and_leaves_no_trace() {
-    let platform = Platform::start();
+    let platform = Platform::start(&[]);
     let (key, secret) = platform.app("auth_order");
     let home = tempfile::tempdir().expect("home");
     let home = home.path();
@@ -321,7 +222,7 @@ async fn a_ci_run_gives_the_secret_by_environment_and_leaves_no_trace() {
 /// (checked with a token before it is kept), edit some fields, use, list, test, remove.
 #[test]
 fn profiles_are_added_edited_used_listed_and_removed() {
-    let platform = Platform::start();
+    let platform = Platform::start(&[]);
     let (key, secret) = platform.app("auth_order,auth_activity");
     let home = tempfile::tempdir().expect("home");
     let home = home.path();

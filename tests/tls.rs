@@ -5,135 +5,38 @@
 #[path = "support/tls_certs.rs"]
 mod tls_certs;
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::ffi::OsStr;
+use std::io::Read;
 use std::net::TcpStream;
 use std::path::Path;
-use std::process::{Child, ChildStdout, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::time::Duration;
 
 use serde_json::Value;
 
-const BIN: &str = env!("CARGO_BIN_EXE_license-desk");
+#[path = "support/served.rs"]
+mod served;
 
-/// `serve` over TLS on a loopback port, stopped when dropped.
-struct Platform {
-    child: Child,
-    base: String,
-    data: tempfile::TempDir,
-    _stdout: BufReader<ChildStdout>,
+use served::{BIN, Run, Served, last};
+
+/// `serve` over TLS with the test's certificate and `extra` arguments.
+fn serve_tls(certs: &tls_certs::TlsCerts, extra: &[&str]) -> Served {
+    let mut args: Vec<&OsStr> = vec![
+        "--tls-cert".as_ref(),
+        certs.chain.as_os_str(),
+        "--tls-key".as_ref(),
+        certs.key.as_os_str(),
+    ];
+    args.extend(extra.iter().map(OsStr::new));
+    Served::start(&args)
 }
 
-impl Platform {
-    fn start(certs: &tls_certs::TlsCerts, extra: &[&str]) -> Platform {
-        let data = tempfile::tempdir().expect("data dir");
-        let mut child = Command::new(BIN)
-            .args(["serve", "--listen", "127.0.0.1:0", "--data"])
-            .arg(data.path())
-            .arg("--tls-cert")
-            .arg(&certs.chain)
-            .arg("--tls-key")
-            .arg(&certs.key)
-            .args(extra)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("spawns");
-        let mut stdout = BufReader::new(child.stdout.take().expect("stdout"));
-        let mut line = String::new();
-        stdout.read_line(&mut line).expect("a line");
-        let base = line
-            .trim_end()
-            .strip_prefix("listening on ")
-            .unwrap_or_else(|| panic!("unexpected first line {line:?}"))
-            .to_owned();
-        Platform {
-            child,
-            base,
-            data,
-            _stdout: stdout,
-        }
-    }
-
-    fn port(&self) -> u16 {
-        let (_, port) = self.base.rsplit_once(':').expect("a port");
-        port.parse().expect("port")
-    }
-
-    /// A new application: (appKey, appSecret).
-    fn app(&self) -> (String, String) {
-        let out = Command::new(BIN)
-            .args([
-                "app",
-                "create",
-                "--name",
-                "tls",
-                "--scopes",
-                "auth_order",
-                "--data",
-            ])
-            .arg(self.data.path())
-            .output()
-            .expect("runs");
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let v: Value = serde_json::from_slice(&out.stdout).expect("json");
-        let field = |k: &str| v[k].as_str().expect("field").to_owned();
-        (field("appKey"), field("appSecret"))
-    }
-}
-
-impl Drop for Platform {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-struct Run {
-    code: Option<i32>,
-    stdout: String,
-    stderr: String,
-}
-
-/// `license-desk ARGS` on `home`, without a keyring, with `stdin` piped in.
 fn ld(home: &Path, args: &[&str], stdin: Option<&str>) -> Run {
-    ld_with(home, args, stdin, &[])
+    served::ld(home, args, stdin, &[])
 }
 
 fn ld_with(home: &Path, args: &[&str], stdin: Option<&str>, env: &[(&str, &str)]) -> Run {
-    let mut child = Command::new(BIN)
-        .args(args)
-        .envs(env.iter().copied())
-        .env("HOME", home)
-        .env_remove("XDG_CONFIG_HOME")
-        .env_remove("XDG_DATA_HOME")
-        .env("LICENSE_DESK_KEYRING", "memory")
-        .stdin(if stdin.is_some() {
-            Stdio::piped()
-        } else {
-            Stdio::null()
-        })
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawns");
-    if let Some(text) = stdin {
-        let mut pipe = child.stdin.take().expect("stdin");
-        pipe.write_all(text.as_bytes()).expect("write stdin");
-    }
-    let out = child.wait_with_output().expect("runs");
-    Run {
-        code: out.status.code(),
-        stdout: String::from_utf8(out.stdout).expect("utf-8"),
-        stderr: String::from_utf8(out.stderr).expect("utf-8"),
-    }
-}
-
-fn last(run: &Run) -> &str {
-    run.stderr.lines().last().unwrap_or("")
+    served::ld(home, args, stdin, env)
 }
 
 const UNTRUSTED: &str = "error: the server's certificate is not trusted: ";
@@ -142,13 +45,13 @@ const UNTRUSTED: &str = "error: the server's certificate is not trusted: ";
 fn a_profile_trusts_the_tls_platform_only_with_its_ca_file() {
     let dir = tempfile::tempdir().expect("dir");
     let certs = tls_certs::make(dir.path());
-    let platform = Platform::start(&certs, &[]);
+    let platform = serve_tls(&certs, &[]);
     assert!(
         platform.base.starts_with("https://127.0.0.1:"),
         "{}",
         platform.base
     );
-    let (key, secret) = platform.app();
+    let (key, secret) = platform.app("auth_order");
     let home = tempfile::tempdir().expect("home");
     let home = home.path();
     let ca = certs.ca.to_str().expect("utf-8 path");
@@ -326,7 +229,7 @@ fn trusting(ca: &Path) -> reqwest::Client {
 async fn plain_http_to_the_tls_port_gets_no_answer() {
     let dir = tempfile::tempdir().expect("dir");
     let certs = tls_certs::make(dir.path());
-    let platform = Platform::start(&certs, &[]);
+    let platform = serve_tls(&certs, &[]);
     let plain = format!("http://127.0.0.1:{}/openapi.json", platform.port());
     let answer = reqwest::get(&plain).await;
     assert!(answer.is_err(), "an HTTP answer over TLS: {answer:?}");
@@ -346,7 +249,7 @@ async fn plain_http_to_the_tls_port_gets_no_answer() {
 async fn a_stalled_handshake_holds_a_place_only_for_the_header_timeout() {
     let dir = tempfile::tempdir().expect("dir");
     let certs = tls_certs::make(dir.path());
-    let platform = Platform::start(&certs, &["--max-connections", "1", "--header-timeout", "3"]);
+    let platform = serve_tls(&certs, &["--max-connections", "1", "--header-timeout", "3"]);
     let mut stalled = TcpStream::connect(("127.0.0.1", platform.port())).expect("connects");
     let client = trusting(&certs.ca);
     let url = format!("{}/openapi.json", platform.base);

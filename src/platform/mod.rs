@@ -10,6 +10,7 @@ pub mod error;
 mod http;
 pub mod ids;
 mod listen;
+pub mod pg;
 pub mod quotas;
 pub mod rules;
 mod server;

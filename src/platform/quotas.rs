@@ -74,6 +74,9 @@ pub fn charge_numbers(
     defaults: NumberQuota,
     now: i64,
 ) -> Result<(), OpError> {
+    // Read, decide, write on the application's usage rows: on PostgreSQL its calls wait for
+    // each other here instead of failing to serialize and running again (docs/postgres.md).
+    tx.serialize_on(&format!("usage:{app_key}"))?;
     let own = own_quota(tx, app_key)?.unwrap_or_default();
     // Minute first, then day: when both are over, the day's refusal (the later reset) is the
     // one that tells the caller how long to wait.

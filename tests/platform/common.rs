@@ -62,18 +62,27 @@ impl Platform {
 
     pub async fn start_with(adjust: impl FnOnce(&mut Config)) -> Self {
         let dir = tempfile::tempdir().expect("temp dir");
-        let mut config = Config::new(dir.path(), "127.0.0.1:0".parse().expect("addr"));
-        adjust(&mut config);
-        let server = Server::start(config.clone())
-            .await
-            .expect("platform starts");
-        let base = server.base_url();
         let app = create_app(
             dir.path(),
             "tests",
             &["auth_order".to_owned(), "auth_activity".to_owned()],
         )
         .expect("app");
+        Self::start_on(dir, app, adjust).await
+    }
+
+    /// A platform on a data dir that exists, calling as `app`.
+    pub async fn start_on(
+        dir: TempDir,
+        app: AppCredentials,
+        adjust: impl FnOnce(&mut Config),
+    ) -> Self {
+        let mut config = Config::new(dir.path(), "127.0.0.1:0".parse().expect("addr"));
+        adjust(&mut config);
+        let server = Server::start(config.clone())
+            .await
+            .expect("platform starts");
+        let base = server.base_url();
         let http = reqwest::Client::new();
         let mut p = Self {
             server: Some(server),

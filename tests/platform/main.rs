@@ -12,4 +12,5 @@ mod locks;
 mod openapi;
 mod orders;
 mod quotas;
+mod release_data;
 mod shellnums;

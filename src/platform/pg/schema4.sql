@@ -1,14 +1,12 @@
 -- The embedded platform's storage on PostgreSQL, version 4: the tables of SQLite versions 1 to
 -- 4 (schema.sql … schema4.sql) and of auth_schema.sql in one database, as docs/postgres.md
--- describes. Not used by the code yet (the PostgreSQL store is the next step); it loads on
--- PostgreSQL 15, and the statements of the rules ported to `platform::sql` prepare on it.
+-- describes. Applied by `pg::migrate`, which also writes the version into `schema_version`.
 -- Types: every integer bigint (tokio-postgres binds i64 to int8 only), flags boolean, blobs
 -- bytea; row ids are identities. Times are epoch milliseconds.
 
 CREATE TABLE schema_version (
     version bigint NOT NULL
 );
-INSERT INTO schema_version(version) VALUES (4);
 
 CREATE TABLE counters (
     name  text PRIMARY KEY,

@@ -8,6 +8,9 @@ const COUNTER: &str = "shellnum";
 const LAST: i64 = 999_999_999;
 
 pub fn allocate(tx: &dyn sql::Tx, region: u8, size: i32) -> Result<Vec<String>, OpError> {
+    // Every allocation bumps the one counter row: on PostgreSQL, instances wait for each other
+    // here instead of failing to serialize and running again (docs/postgres.md).
+    tx.serialize_on("counter:shellnum")?;
     let size = i64::from(size);
     let Some(last) = bump_counter(tx, COUNTER, size, LAST)? else {
         let used = tx.query_one(

@@ -95,6 +95,14 @@ pub trait Tx {
         params: &[Value<'_>],
         each: &mut EachRow<'_>,
     ) -> Result<(), StoreError>;
+
+    /// Makes the rest of the transaction wait for any other transaction serialized on `key`
+    /// (a hot spot such as a counter): on PostgreSQL an advisory lock held to the end of the
+    /// transaction; nothing on SQLite, where every write transaction already runs alone.
+    fn serialize_on(&self, key: &str) -> Result<(), StoreError> {
+        let _ = key;
+        Ok(())
+    }
 }
 
 impl dyn Tx + '_ {
@@ -152,6 +160,55 @@ pub enum StoreError {
     NoRow(&'static str),
     #[error("a stored number is out of range: {0}")]
     OutOfRange(i64),
+    #[error("{}", with_cause(.0))]
+    Postgres(#[from] tokio_postgres::Error),
+    #[error("no database connection: {0}")]
+    Pool(#[from] deadpool_postgres::PoolError),
+    /// The store itself failed outside any statement (a panic, a refused schema version).
+    #[error("{0}")]
+    Failure(String),
+}
+
+impl StoreError {
+    /// A PostgreSQL transaction that lost a race (serialization failure 40001, deadlock
+    /// 40P01): running it again from the start is safe and expected to succeed.
+    pub fn is_retryable(&self) -> bool {
+        use tokio_postgres::error::SqlState;
+        self.sql_state().is_some_and(|s| {
+            *s == SqlState::T_R_SERIALIZATION_FAILURE || *s == SqlState::T_R_DEADLOCK_DETECTED
+        })
+    }
+
+    /// A unique or primary key constraint refused a row (PostgreSQL 23505, SQLite's
+    /// UNIQUE / PRIMARYKEY constraint).
+    pub fn is_unique_violation(&self) -> bool {
+        match self {
+            Self::Sqlite(rusqlite::Error::SqliteFailure(e, _)) => matches!(
+                e.extended_code,
+                rusqlite::ffi::SQLITE_CONSTRAINT_UNIQUE
+                    | rusqlite::ffi::SQLITE_CONSTRAINT_PRIMARYKEY
+            ),
+            _ => self
+                .sql_state()
+                .is_some_and(|s| *s == tokio_postgres::error::SqlState::UNIQUE_VIOLATION),
+        }
+    }
+
+    fn sql_state(&self) -> Option<&tokio_postgres::error::SqlState> {
+        match self {
+            Self::Postgres(e) => e.code(),
+            _ => None,
+        }
+    }
+}
+
+/// tokio-postgres says only what kind of error it is ("db error"); the server's message, or
+/// why a value could not be bound, is its cause.
+fn with_cause(e: &tokio_postgres::Error) -> String {
+    match std::error::Error::source(e) {
+        Some(cause) => format!("{e}: {cause}"),
+        None => e.to_string(),
+    }
 }
 
 /// A stored count that must fit a `u32` (limits, quotas).
