@@ -20,6 +20,11 @@ const PORTED: &[&str] = &[
     "src/platform/rules/locks.rs",
     "src/platform/rules/customers.rs",
     "src/platform/activities/claim.rs",
+    "src/platform/auth.rs",
+    "src/platform/spent.rs",
+    "src/platform/rules/grants.rs",
+    "src/platform/rules/orders.rs",
+    "src/platform/rules/assets.rs",
 ];
 
 const SQL_STARTS: &[&str] = &["SELECT ", "INSERT ", "UPDATE ", "DELETE ", "WITH "];
