@@ -11,6 +11,8 @@ mod listing;
 mod locks;
 mod openapi;
 mod orders;
+#[path = "../support/pg_cluster.rs"]
+mod pg_cluster;
 mod quotas;
 mod release_data;
 mod shellnums;
