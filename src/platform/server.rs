@@ -410,6 +410,8 @@ async fn batch_worker(shared: AppState, mut stopped: watch::Receiver<bool>) {
     loop {
         let applied = shared
             .write(move |tx, _| {
+                // The batches' lock first, so that the snapshot sees every batch accepted.
+                tx.serialize_on(orders::BATCHES)?;
                 if shared_db && !applier_lock(tx)? {
                     return Ok(None);
                 }

@@ -305,6 +305,27 @@ impl Platform {
         p
     }
 
+    /// A second instance on this platform's PostgreSQL database (a server of its own on a new
+    /// port), calling as the same application with the same token.
+    pub async fn twin(&self) -> Platform {
+        assert!(
+            self.database().is_some(),
+            "two instances share a PostgreSQL database"
+        );
+        let server = Server::start(self.config.clone())
+            .await
+            .expect("a second instance starts");
+        Platform {
+            base: server.base_url(),
+            server: Some(server),
+            dir: tempfile::tempdir().expect("temp dir"),
+            http: reqwest::Client::new(),
+            app: self.app.clone(),
+            token: self.token.clone(),
+            config: self.config.clone(),
+        }
+    }
+
     /// Stops the server and starts another on the same data dir (a new port).
     pub async fn restart(&mut self) {
         if let Some(server) = self.server.take() {

@@ -6,6 +6,7 @@ mod bad_input;
 mod common;
 mod connections;
 mod customers;
+mod instances;
 mod limits;
 mod listing;
 mod locks;
