@@ -109,6 +109,15 @@ struct ServeArgs {
     /// Data directory [default: the OS data directory, e.g. ~/.local/share/license-desk/platform]
     #[arg(long)]
     data: Option<PathBuf>,
+    /// Keep the platform in this PostgreSQL database instead of a data directory:
+    /// postgresql://USER@HOST[:PORT]/DATABASE, the password in PGPASSWORD. Several instances
+    /// may serve one database.
+    #[arg(long, value_name = "URL", value_parser = parse_database, conflicts_with = "data")]
+    database: Option<platform::pg::DatabaseUrl>,
+    /// Connections to --database open at most.
+    #[arg(long, value_name = "N", default_value_t = platform::DEFAULT_DATABASE_POOL,
+          value_parser = parse_pool, requires = "database")]
+    database_pool: usize,
     /// First digit of the asset numbers handed out: 8 domestic, 6 Singapore.
     #[arg(long, default_value_t = 8, value_parser = parse_region)]
     region: u8,
@@ -166,6 +175,9 @@ enum AppCommand {
         /// Data directory of the platform [default: as for serve]
         #[arg(long)]
         data: Option<PathBuf>,
+        /// The platform's PostgreSQL database instead (as for serve)
+        #[arg(long, value_name = "URL", value_parser = parse_database, conflicts_with = "data")]
+        database: Option<platform::pg::DatabaseUrl>,
         /// Name of the application.
         #[arg(long)]
         name: String,
@@ -183,6 +195,9 @@ enum AppCommand {
         /// Data directory of the platform [default: as for serve]
         #[arg(long)]
         data: Option<PathBuf>,
+        /// The platform's PostgreSQL database instead (as for serve)
+        #[arg(long, value_name = "URL", value_parser = parse_database, conflicts_with = "data")]
+        database: Option<platform::pg::DatabaseUrl>,
         /// The application's key (ak_…).
         app_key: String,
         #[command(flatten)]
@@ -260,15 +275,17 @@ fn main() -> ExitCode {
         Some(Command::Serve(args)) => serve(args),
         Some(Command::App(AppCommand::Create {
             data,
+            database,
             name,
             scopes,
             quota,
-        })) => app_create(data, &name, &scopes, &quota),
+        })) => app_create(data, database, &name, &scopes, &quota),
         Some(Command::App(AppCommand::Quota {
             data,
+            database,
             app_key,
             quota,
-        })) => app_quota(data, &app_key, &quota),
+        })) => app_quota(data, database, &app_key, &quota),
         Some(Command::Call(args)) => {
             init_logging("warn");
             return call::run(args);
@@ -320,6 +337,7 @@ fn main() -> ExitCode {
 
 fn app_create(
     data: Option<PathBuf>,
+    database: Option<platform::pg::DatabaseUrl>,
     name: &str,
     scopes: &str,
     quota: &QuotaArgs,
@@ -328,23 +346,54 @@ fn app_create(
     if name.trim().is_empty() {
         return Err("--name must not be blank".to_owned());
     }
-    let data = data.map_or_else(default_data_dir, Ok)?;
     let own = quota.change().apply(platform::OwnQuota::default());
-    let created = platform::create_app_with_quota(&data, name.trim(), &scopes, own)
-        .map_err(|e| e.to_string())?;
+    let created = match database {
+        Some(database) => command_runtime()?.block_on(platform::create_app_in_database(
+            &database,
+            name.trim(),
+            &scopes,
+            own,
+        )),
+        None => {
+            let data = data.map_or_else(default_data_dir, Ok)?;
+            platform::create_app_with_quota(&data, name.trim(), &scopes, own)
+        }
+    }
+    .map_err(|e| e.to_string())?;
     let line = serde_json::to_string(&created).map_err(|e| e.to_string())?;
     println!("{line}");
     Ok(())
 }
 
-fn app_quota(data: Option<PathBuf>, app_key: &str, quota: &QuotaArgs) -> Result<(), String> {
-    let data = data.map_or_else(default_data_dir, Ok)?;
-    if !data.join(platform::store::DB_FILE).exists() {
-        return Err(format!("{} holds no platform", data.display()));
-    }
-    let own = platform::change_app_quota(&data, app_key.trim(), quota.change())
+fn app_quota(
+    data: Option<PathBuf>,
+    database: Option<platform::pg::DatabaseUrl>,
+    app_key: &str,
+    quota: &QuotaArgs,
+) -> Result<(), String> {
+    let (changed, place) = match database {
+        Some(database) => (
+            command_runtime()?.block_on(platform::change_app_quota_in_database(
+                &database,
+                app_key.trim(),
+                quota.change(),
+            )),
+            database.to_string(),
+        ),
+        None => {
+            let data = data.map_or_else(default_data_dir, Ok)?;
+            if !data.join(platform::store::DB_FILE).exists() {
+                return Err(format!("{} holds no platform", data.display()));
+            }
+            (
+                platform::change_app_quota(&data, app_key.trim(), quota.change()),
+                data.display().to_string(),
+            )
+        }
+    };
+    let own = changed
         .map_err(|e| e.to_string())?
-        .ok_or_else(|| format!("no application {app_key:?} in {}", data.display()))?;
+        .ok_or_else(|| format!("no application {app_key:?} in {place}"))?;
     let line = serde_json::json!({
         "appKey": app_key.trim(),
         "quotaNumbersPerMinute": own.quota_numbers_per_minute,
@@ -465,12 +514,36 @@ fn init_logging(default: &str) {
         .init();
 }
 
+/// `--database URL`: the password from the URL or `PGPASSWORD`.
+fn parse_database(url: &str) -> Result<platform::pg::DatabaseUrl, String> {
+    platform::pg::DatabaseUrl::from_env(url).map_err(|e| e.to_string())
+}
+
+/// `--database-pool N`: 1 to 1000.
+fn parse_pool(n: &str) -> Result<usize, String> {
+    n.parse::<usize>()
+        .ok()
+        .filter(|n| (1..=1000).contains(n))
+        .ok_or_else(|| format!("must be a whole number from 1 to 1000, not {n:?}"))
+}
+
+/// A runtime for a command that talks to PostgreSQL.
+fn command_runtime() -> Result<tokio::runtime::Runtime, String> {
+    tokio::runtime::Runtime::new().map_err(|e| format!("cannot start tokio: {e}"))
+}
+
 fn serve(args: ServeArgs) -> Result<(), String> {
     init_logging("info");
     let connections = connection_limits(&args)?;
     let listings = listing_limits(&args)?;
-    let data = args.data.map_or_else(default_data_dir, Ok)?;
+    // On PostgreSQL no data directory is used (nor created).
+    let data = match &args.database {
+        Some(_) => PathBuf::new(),
+        None => args.data.map_or_else(default_data_dir, Ok)?,
+    };
     let mut config = Config::new(&data, args.listen);
+    config.database = args.database;
+    config.database_pool = args.database_pool;
     config.region = Region::from_digit(args.region).unwrap_or_default();
     config.nonce_window = Duration::from_secs(args.nonce_window);
     config.token_lifetime = Duration::from_secs(args.token_lifetime);
@@ -490,8 +563,13 @@ fn serve(args: ServeArgs) -> Result<(), String> {
 
     let runtime = tokio::runtime::Runtime::new().map_err(|e| format!("cannot start tokio: {e}"))?;
     runtime.block_on(async move {
+        let database = config.database.clone();
         let server = Server::start(config).await.map_err(|e| e.to_string())?;
-        tracing::info!(data = %data.display(), "platform started");
+        match database {
+            // Shown without its password.
+            Some(url) => tracing::info!(database = %url, "platform started"),
+            None => tracing::info!(data = %data.display(), "platform started"),
+        }
         // The one line on stdout: scripts wait for it to know the platform answers.
         let mut out = std::io::stdout();
         let _ = writeln!(out, "listening on {}", server.base_url());

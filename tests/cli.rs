@@ -166,6 +166,63 @@ fn bad_arguments_are_refused_with_a_reason() {
     assert_ne!(both["appKey"], Value::Null);
 }
 
+/// `--database` is a PostgreSQL URL, never beside `--data`, and its password is never shown:
+/// not by a refusal, nor when the database cannot be reached (port 1: nothing listens).
+#[test]
+fn database_arguments_are_refused_with_a_reason_and_no_password() {
+    let dir = tempfile::tempdir().expect("dir");
+    let stderr = |args: &[&str]| {
+        let out = Command::new(BIN)
+            .args(args)
+            .env("PGPASSWORD", "pw-from-env")
+            .output()
+            .expect("runs");
+        assert!(!out.status.success(), "{args:?}");
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+    let data = dir.path().to_str().expect("utf-8 path");
+    let err = stderr(&["serve", "--data", data, "--database", "postgresql://d@h/db"]);
+    assert!(
+        err.contains("the argument '--data <DATA>' cannot be used with '--database <URL>'"),
+        "{err}"
+    );
+    let err = stderr(&[
+        "app",
+        "create",
+        "--name",
+        "x",
+        "--scopes",
+        "auth_order",
+        "--database",
+        data,
+    ]);
+    assert!(
+        err.contains("--database takes a PostgreSQL URL, postgresql://USER@HOST[:PORT]/DATABASE"),
+        "{err}"
+    );
+    let err = stderr(&["serve", "--database-pool", "4"]);
+    assert!(err.contains("--database <URL>"), "{err}");
+    let err = stderr(&[
+        "serve",
+        "--listen",
+        "127.0.0.1:0",
+        "--database",
+        "postgresql://desk:pw-in-url@127.0.0.1:1/license",
+    ]);
+    assert!(
+        err.contains("cannot use the database postgresql://desk@127.0.0.1:1/license: "),
+        "{err}"
+    );
+    assert!(
+        !err.contains("pw-in-url") && !err.contains("pw-from-env"),
+        "{err}"
+    );
+    assert!(
+        std::fs::read_dir(dir.path()).expect("dir").next().is_none(),
+        "nothing written to the data directory"
+    );
+}
+
 /// `license-desk call` on a fresh HOME: the Sandbox starts, is provisioned, and answers.
 fn call(home: &std::path::Path, args: &[&str]) -> std::process::Output {
     Command::new(BIN)

@@ -4,7 +4,12 @@
 //!
 //! `cargo test --test crash` runs 3 kills (CI). `scripts/crash-test.sh 25` runs the release
 //! binary through 25 kills and prints the figures (`CRASH_KILLS`, `CRASH_BIN`, `CRASH_SEED`).
+//! With `LICENSE_DESK_STORE=postgres` the platform keeps its data in a database of a throwaway
+//! PostgreSQL cluster (`serve --database`), and the same is checked there.
 #![cfg(unix)]
+
+#[path = "support/pg_cluster.rs"]
+mod pg_cluster;
 
 use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader};
@@ -35,10 +40,91 @@ fn env_or<T: std::str::FromStr>(name: &str, default: T) -> T {
         .unwrap_or(default)
 }
 
-fn serve(data: &Path, activities: &Path) -> (Child, String) {
+/// Where the platform keeps its data: a data directory, or a PostgreSQL database.
+enum Place {
+    Dir(PathBuf),
+    Database(String),
+}
+
+impl Place {
+    /// `--data DIR` or `--database URL`.
+    fn args(&self) -> [&std::ffi::OsStr; 2] {
+        match self {
+            Self::Dir(dir) => ["--data".as_ref(), dir.as_os_str()],
+            Self::Database(url) => ["--database".as_ref(), url.as_ref()],
+        }
+    }
+
+    async fn open(&self) -> Db {
+        match self {
+            Self::Dir(dir) => {
+                let db = rusqlite::Connection::open(dir.join("platform.sqlite3")).expect("db");
+                db.busy_timeout(Duration::from_secs(5)).expect("timeout");
+                Db::Sqlite(db)
+            }
+            Self::Database(url) => {
+                let (client, connection) = tokio_postgres::connect(url, tokio_postgres::NoTls)
+                    .await
+                    .expect("connect");
+                tokio::spawn(connection);
+                Db::Postgres(client)
+            }
+        }
+    }
+}
+
+/// The platform's store, read back.
+enum Db {
+    Sqlite(rusqlite::Connection),
+    Postgres(tokio_postgres::Client),
+}
+
+impl Db {
+    /// Rows of five columns: text, text and three counts.
+    async fn rows5(&self, sql: &str) -> Vec<(String, String, i64, i64, i64)> {
+        match self {
+            Self::Sqlite(db) => {
+                let mut stmt = db.prepare(sql).expect("prepare");
+                stmt.query_map([], |r| {
+                    Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
+                })
+                .expect("query")
+                .collect::<Result<_, _>>()
+                .expect("rows")
+            }
+            Self::Postgres(client) => client
+                .query(sql, &[])
+                .await
+                .expect(sql)
+                .iter()
+                .map(|r| (r.get(0), r.get(1), r.get(2), r.get(3), r.get(4)))
+                .collect(),
+        }
+    }
+
+    /// A count, with one text parameter or none (`?1` on SQLite, `$1` on PostgreSQL).
+    async fn count(&self, sql: &str, param: Option<&str>) -> i64 {
+        match self {
+            Self::Sqlite(db) => db
+                .query_row(sql, rusqlite::params_from_iter(param), |r| r.get(0))
+                .expect(sql),
+            Self::Postgres(client) => {
+                let sql = sql.replace("?1", "$1");
+                match param {
+                    Some(p) => client.query_one(&sql, &[&p]).await,
+                    None => client.query_one(&sql, &[]).await,
+                }
+                .expect(&sql)
+                .get(0)
+            }
+        }
+    }
+}
+
+fn serve(place: &Place, activities: &Path) -> (Child, String) {
     let mut child = Command::new(bin())
-        .args(["serve", "--listen", "127.0.0.1:0", "--data"])
-        .arg(data)
+        .args(["serve", "--listen", "127.0.0.1:0"])
+        .args(place.args())
         .arg("--activities")
         .arg(activities)
         .stdout(Stdio::piped())
@@ -201,16 +287,12 @@ async fn writer(
 }
 
 /// Waits until no async batch is pending (the restarted server applies them first).
-fn wait_applied(db: &rusqlite::Connection) {
+async fn wait_applied(db: &Db) {
     let start = Instant::now();
     loop {
-        let pending: i64 = db
-            .query_row(
-                "SELECT count(*) FROM batches WHERE state = 'pending'",
-                [],
-                |r| r.get(0),
-            )
-            .expect("count");
+        let pending = db
+            .count("SELECT count(*) FROM batches WHERE state = 'pending'", None)
+            .await;
         if pending == 0 {
             return;
         }
@@ -218,32 +300,27 @@ fn wait_applied(db: &rusqlite::Connection) {
             start.elapsed() < Duration::from_secs(30),
             "{pending} batches still pending"
         );
-        std::thread::sleep(Duration::from_millis(50));
+        tokio::time::sleep(Duration::from_millis(50)).await;
     }
 }
 
-fn verify(db: &rusqlite::Connection, ledger: &Ledger) {
-    let integrity: String = db
-        .query_row("PRAGMA integrity_check", [], |r| r.get(0))
-        .expect("check");
-    assert_eq!(integrity, "ok");
+async fn verify(db: &Db, ledger: &Ledger) {
+    if let Db::Sqlite(db) = db {
+        let integrity: String = db
+            .query_row("PRAGMA integrity_check", [], |r| r.get(0))
+            .expect("check");
+        assert_eq!(integrity, "ok");
+    }
     // No batch half applied: each applied batch holds all of its orders, assets and products.
-    let mut stmt = db
-        .prepare(
+    let rows = db
+        .rows5(
             "SELECT b.channel_order_id, b.state, \
              (SELECT count(*) FROM license_orders lo WHERE lo.batch_id = b.id), \
              (SELECT count(*) FROM assets a JOIN license_orders lo ON lo.id = a.license_order_id WHERE lo.batch_id = b.id), \
              (SELECT count(*) FROM products p JOIN license_orders lo ON lo.id = p.license_order_id WHERE lo.batch_id = b.id) \
              FROM batches b",
         )
-        .expect("prepare");
-    let rows: Vec<(String, String, i64, i64, i64)> = stmt
-        .query_map([], |r| {
-            Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
-        })
-        .expect("query")
-        .collect::<Result<_, _>>()
-        .expect("rows");
+        .await;
     let mut stored = BTreeMap::new();
     for (id, state, orders, assets, products) in rows {
         assert_eq!(state, "applied", "{id}");
@@ -262,13 +339,12 @@ fn verify(db: &rusqlite::Connection, ledger: &Ledger) {
         assert!(stored.contains_key(id), "answered batch {id} is lost");
     }
     for identity in ledger.claims.keys() {
-        let n: i64 = db
-            .query_row(
+        let n = db
+            .count(
                 "SELECT count(*) FROM claims WHERE identity = ?1",
-                [identity],
-                |r| r.get(0),
+                Some(identity),
             )
-            .expect("count");
+            .await;
         assert_eq!(n, 1, "answered claim of {identity} is lost or doubled");
     }
 }
@@ -279,7 +355,14 @@ async fn answered_writes_survive_sigkill() {
     let seed: u64 = env_or("CRASH_SEED", 0x5eed);
     let mut rng = fastrand::Rng::with_seed(seed);
     let dir = tempfile::tempdir().expect("dir");
-    let data = dir.path().join("data");
+    let place = match std::env::var("LICENSE_DESK_STORE").as_deref() {
+        Ok("postgres") => Place::Database(
+            pg_cluster::database()
+                .await
+                .expect("LICENSE_DESK_STORE=postgres needs PostgreSQL installed"),
+        ),
+        _ => Place::Dir(dir.path().join("data")),
+    };
     let activities = dir.path().join("activities.json");
     std::fs::write(
         &activities,
@@ -297,9 +380,8 @@ async fn answered_writes_survive_sigkill() {
             "crash",
             "--scopes",
             "auth_order,auth_activity",
-            "--data",
         ])
-        .arg(&data)
+        .args(place.args())
         .output()
         .expect("app create");
     let app: Value = serde_json::from_slice(&out.stdout).expect("credentials");
@@ -307,7 +389,7 @@ async fn answered_writes_survive_sigkill() {
     let ledger = Arc::new(Mutex::new(Ledger::default()));
     let started = Instant::now();
     for round in 0..kills {
-        let (mut child, base) = serve(&data, &activities);
+        let (mut child, base) = serve(&place, &activities);
         let client = Arc::new(Client::connect(base, &app).await);
         let stop = Arc::new(AtomicBool::new(false));
         let writers: Vec<_> = (0..WRITERS as u64)
@@ -331,11 +413,10 @@ async fn answered_writes_survive_sigkill() {
     }
 
     // Restart, let pending async batches apply, re-send what got no answer, check everything.
-    let (mut child, base) = serve(&data, &activities);
+    let (mut child, base) = serve(&place, &activities);
     let client = Client::connect(base, &app).await;
-    let db = rusqlite::Connection::open(data.join("platform.sqlite3")).expect("db");
-    db.busy_timeout(Duration::from_secs(5)).expect("timeout");
-    wait_applied(&db);
+    let db = place.open().await;
+    wait_applied(&db).await;
     let unanswered = std::mem::take(&mut ledger.lock().expect("lock").unanswered);
     for (id, body) in &unanswered {
         let answer = client
@@ -353,9 +434,9 @@ async fn answered_writes_survive_sigkill() {
             .batches
             .insert(id.clone(), answer["data"].clone());
     }
-    wait_applied(&db);
-    let ledger = ledger.lock().expect("lock");
-    verify(&db, &ledger);
+    wait_applied(&db).await;
+    let ledger = std::mem::take(&mut *ledger.lock().expect("lock"));
+    verify(&db, &ledger).await;
     child.kill().expect("kill");
     child.wait().expect("reaped");
     println!(

@@ -37,6 +37,8 @@
 #[allow(dead_code)]
 #[path = "platform/common.rs"]
 mod common;
+#[path = "support/pg_cluster.rs"]
+mod pg_cluster;
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt::Write as _;

@@ -75,17 +75,35 @@ impl Tokens {
         lookup: impl FnOnce(&[u8]) -> Result<Option<(Caller, i64)>, E>,
     ) -> Result<Option<Caller>, E> {
         let hash = token_hash(token);
-        let recheck_ms = i64::try_from(TOKEN_RECHECK.as_millis()).unwrap_or(i64::MAX);
-        if let Some(known) = lock(&self.verified).get(&hash)
-            && known.expires_at > now
-            && (0..recheck_ms).contains(&(now - known.checked_at))
-        {
-            return Ok(Some(known.caller.clone()));
+        if let Some(caller) = self.trusted(&hash, now) {
+            return Ok(Some(caller));
         }
-        let Some((caller, expires_at)) = lookup(&hash)? else {
+        let found = lookup(&hash)?;
+        Ok(self.remember(hash, found, now))
+    }
+
+    /// The caller behind a token's hash, if it was verified less than [`TOKEN_RECHECK`] ago
+    /// and has not expired.
+    pub fn trusted(&self, hash: &[u8], now: i64) -> Option<Caller> {
+        let known = lock(&self.verified);
+        let known = known.get(hash)?;
+        (known.expires_at > now && (0..recheck_ms()).contains(&(now - known.checked_at)))
+            .then(|| known.caller.clone())
+    }
+
+    /// Remembers what the store said of a token's hash (its caller and expiry, or nothing)
+    /// and answers its caller.
+    pub fn remember(
+        &self,
+        hash: Vec<u8>,
+        found: Option<(Caller, i64)>,
+        now: i64,
+    ) -> Option<Caller> {
+        let Some((caller, expires_at)) = found else {
             lock(&self.verified).remove(&hash);
-            return Ok(None);
+            return None;
         };
+        let recheck_ms = recheck_ms();
         let mut verified = lock(&self.verified);
         if verified.len() >= VERIFIED_CAPACITY {
             verified.retain(|_, v| v.expires_at > now && now - v.checked_at < recheck_ms);
@@ -101,7 +119,7 @@ impl Tokens {
                 checked_at: now,
             },
         );
-        Ok(Some(caller))
+        Some(caller)
     }
 
     pub fn issue(&self, tx: &dyn sql::Tx, app_key: &str, now: i64) -> Result<Issued, OpError> {
@@ -157,7 +175,12 @@ pub fn lookup(
     )
 }
 
-fn token_hash(token: &str) -> Vec<u8> {
+fn recheck_ms() -> i64 {
+    i64::try_from(TOKEN_RECHECK.as_millis()).unwrap_or(i64::MAX)
+}
+
+/// What the store keeps of a token.
+pub fn token_hash(token: &str) -> Vec<u8> {
     ids::hash(&[b"token", token.as_bytes()])
 }
 
@@ -222,12 +245,14 @@ pub struct Pruned {
 /// drops the one before it: every nonce is remembered for at least the window (it spends the
 /// rest of its generation and the whole next one), at most twice the window.
 pub fn prune(tx: &dyn sql::Tx, now: i64, nonce_window_ms: i64) -> Result<Pruned, StoreError> {
-    let started = tx.query_one(
-        "SELECT value FROM counters WHERE name = 'nonce_generation_started'",
-        &[],
+    // Conditional, so that of several instances on one database one rotates per window.
+    let due = tx.query_opt(
+        "UPDATE counters SET value = ?1 \
+         WHERE name = 'nonce_generation_started' AND value <= ?2 RETURNING value",
+        &[now.into(), now.saturating_sub(nonce_window_ms).into()],
         |r| r.i64(0),
     )?;
-    if now - started < nonce_window_ms {
+    if due.is_none() {
         return Ok(Pruned::default());
     }
     let current = tx.query_one(
@@ -235,10 +260,6 @@ pub fn prune(tx: &dyn sql::Tx, now: i64, nonce_window_ms: i64) -> Result<Pruned,
          RETURNING value - 1",
         &[],
         |r| r.i64(0),
-    )?;
-    tx.execute(
-        "UPDATE counters SET value = ?1 WHERE name = 'nonce_generation_started'",
-        &[now.into()],
     )?;
     let rows = tx.execute(
         "DELETE FROM nonce_log WHERE generation < ?1",

@@ -25,7 +25,8 @@ pub use http::openapi::{DOCUMENT_PATH as OPENAPI_PATH, document_json as openapi_
 pub use listen::ConnectionLimits;
 pub use quotas::{NumberQuota, OwnQuota, QuotaChange};
 pub use server::{
-    Config, Region, Server, StartError, change_app_quota, create_app, create_app_with_quota,
+    Config, DEFAULT_DATABASE_POOL, Region, Server, StartError, change_app_quota,
+    change_app_quota_in_database, create_app, create_app_in_database, create_app_with_quota,
 };
 pub use shared::{ListingCounts, ListingLimits};
 pub use tls::{TlsError, TlsFiles};

@@ -15,11 +15,14 @@ use super::auth::{self, Tokens};
 use super::auth_store;
 use super::error::OpError;
 use super::listen::{self, ConnectionLimits};
+use super::pg::{DatabaseUrl, PgStore};
 use super::quotas::{self, NumberQuota, OwnQuota, QuotaChange};
 use super::rules::orders;
-use super::shared::{AppState, ListingCounts, ListingLimits, Listings, Shared};
+use super::shared::{
+    AppState, ListingCounts, ListingLimits, Listings, Shared, SqliteStores, Stores,
+};
 use super::spent::{self, Spent};
-use super::sql::StoreError;
+use super::sql::{self, StoreError};
 use super::store::Store;
 use super::throttle::Throttle;
 use super::tls::{TlsError, TlsFiles};
@@ -53,6 +56,9 @@ impl Region {
     }
 }
 
+/// Connections to PostgreSQL one instance opens at most, unless told.
+pub const DEFAULT_DATABASE_POOL: usize = 16;
+
 #[derive(Debug, Clone)]
 pub struct Config {
     pub data_dir: PathBuf,
@@ -73,6 +79,11 @@ pub struct Config {
     pub listings: ListingLimits,
     /// Serve over TLS with this certificate and key (`serve --tls-cert/--tls-key`).
     pub tls: Option<TlsFiles>,
+    /// Keep everything in this PostgreSQL database instead of the data directory's SQLite
+    /// files (`serve --database`); several instances may share it.
+    pub database: Option<DatabaseUrl>,
+    /// Connections to `database` open at most (`serve --database-pool`).
+    pub database_pool: usize,
 }
 
 impl Config {
@@ -92,6 +103,8 @@ impl Config {
             claims_per_identity_per_minute: 30,
             listings: ListingLimits::default(),
             tls: None,
+            database: None,
+            database_pool: DEFAULT_DATABASE_POOL,
         }
     }
 }
@@ -109,6 +122,12 @@ pub enum StartError {
     DataDirInUse(PathBuf),
     #[error("cannot open the database: {0}")]
     Store(#[from] StoreError),
+    /// `url` is the URL without its password.
+    #[error("cannot use the database {url}: {source}")]
+    Database {
+        url: String,
+        source: Box<StoreError>,
+    },
     #[error("{0}")]
     Activities(String),
     #[error(transparent)]
@@ -128,7 +147,8 @@ pub struct Server {
     activities_file: Option<PathBuf>,
     stop: watch::Sender<bool>,
     tasks: Vec<JoinHandle<()>>,
-    _lock: File,
+    /// The data directory's lock; none on PostgreSQL, which several instances share.
+    _lock: Option<File>,
 }
 
 impl Server {
@@ -140,9 +160,24 @@ impl Server {
         };
         // A certificate that cannot be used stops the start before anything is opened.
         let tls = config.tls.as_ref().map(TlsFiles::acceptor).transpose()?;
-        let lock = lock_data_dir(&config.data_dir)?;
-        let store = Store::open(&config.data_dir)?;
-        let auth = auth_store::open(&config.data_dir)?;
+        let (stores, lock) = match &config.database {
+            Some(url) => {
+                let pg = PgStore::connect_to(url, config.database_pool)
+                    .await
+                    .map_err(|source| StartError::Database {
+                        url: url.to_string(),
+                        source: Box::new(source),
+                    })?;
+                (Stores::Postgres(pg), None)
+            }
+            None => {
+                let lock = lock_data_dir(&config.data_dir)?;
+                (
+                    Stores::Sqlite(Box::new(open_sqlite(&config.data_dir)?)),
+                    Some(lock),
+                )
+            }
+        };
         let listener = tokio::net::TcpListener::bind(config.listen)
             .await
             .map_err(|source| StartError::Listen {
@@ -153,13 +188,8 @@ impl Server {
             addr: config.listen,
             source,
         })?;
-        let spent_by_writes = Spent::new(store.read(|tx| spent::logged(tx))?);
-        let spent_by_reads = Spent::new(auth.read(|tx| spent::logged(tx))?);
         let shared: AppState = Arc::new(Shared {
-            store,
-            auth,
-            spent_by_writes,
-            spent_by_reads,
+            stores,
             tokens: Tokens::new(
                 millis(config.token_lifetime),
                 millis(config.token_reuse_margin),
@@ -236,6 +266,20 @@ impl Server {
     }
 }
 
+/// The data directory's two SQLite files, and the fingerprints of the nonces they spent.
+fn open_sqlite(data_dir: &Path) -> Result<SqliteStores, StoreError> {
+    let store = Store::open(data_dir)?;
+    let auth = auth_store::open(data_dir)?;
+    let spent_by_writes = Spent::new(store.read(|tx| spent::logged(tx))?);
+    let spent_by_reads = Spent::new(auth.read(|tx| spent::logged(tx))?);
+    Ok(SqliteStores {
+        store,
+        auth,
+        spent_by_writes,
+        spent_by_reads,
+    })
+}
+
 fn read_activities(path: &Path) -> Result<Activities, String> {
     let text = std::fs::read(path)
         .map_err(|e| format!("cannot read the activities file {}: {e}", path.display()))?;
@@ -289,6 +333,53 @@ pub fn create_app_with_quota(
     store.write_blocking(move |tx| apps::create(tx, &name, &scopes, quota, now_ms()))
 }
 
+/// [`create_app_with_quota`] in a PostgreSQL database; works while servers run on it.
+pub async fn create_app_in_database(
+    database: &DatabaseUrl,
+    name: &str,
+    scopes: &[String],
+    quota: OwnQuota,
+) -> Result<AppCredentials, OpError> {
+    let store = connect(database).await?;
+    let (name, scopes) = (name.to_owned(), scopes.to_vec());
+    store
+        .write(move |tx| apps::create(tx, &name, &scopes, quota, now_ms()))
+        .await
+}
+
+/// [`change_app_quota`] in a PostgreSQL database.
+pub async fn change_app_quota_in_database(
+    database: &DatabaseUrl,
+    app_key: &str,
+    change: QuotaChange,
+) -> Result<Option<OwnQuota>, OpError> {
+    let store = connect(database).await?;
+    let app_key = app_key.to_owned();
+    store
+        .write(move |tx| change_quota(tx, &app_key, change))
+        .await
+}
+
+/// One connection is enough for a command.
+async fn connect(database: &DatabaseUrl) -> Result<PgStore, OpError> {
+    PgStore::connect_to(database, 1)
+        .await
+        .map_err(|e| OpError::Internal(format!("cannot use the database {database}: {e}")))
+}
+
+fn change_quota(
+    tx: &dyn sql::Tx,
+    app_key: &str,
+    change: QuotaChange,
+) -> Result<Option<OwnQuota>, OpError> {
+    let Some(own) = quotas::own_quota(tx, app_key)? else {
+        return Ok(None);
+    };
+    let own = change.apply(own);
+    quotas::set_own_quota(tx, app_key, own)?;
+    Ok(Some(own))
+}
+
 /// Changes an application's own quotas and answers them as they now are; `None` when the
 /// data directory holds no such application. Works while a server runs on it: the next call
 /// of the application is judged by the new quotas.
@@ -299,25 +390,37 @@ pub fn change_app_quota(
 ) -> Result<Option<OwnQuota>, OpError> {
     let store = Store::open(data_dir)?;
     let app_key = app_key.to_owned();
-    store.write_blocking(move |tx| {
-        let Some(own) = quotas::own_quota(tx, &app_key)? else {
-            return Ok(None);
-        };
-        let own = change.apply(own);
-        quotas::set_own_quota(tx, &app_key, own)?;
-        Ok(Some(own))
-    })
+    store.write_blocking(move |tx| change_quota(tx, &app_key, change))
 }
 
-/// Applies stored async batches, one at a time, oldest first.
+/// How often a worker on PostgreSQL looks for async batches stored by another instance (its
+/// own wake it at once).
+const PENDING_POLL: Duration = Duration::from_secs(2);
+
+/// Applies stored async batches, one at a time, oldest first. On PostgreSQL one instance at a
+/// time applies (the one holding the applier's lock for its transaction); the batch's state
+/// changes in the transaction that applies it, so it is applied once.
 async fn batch_worker(shared: AppState, mut stopped: watch::Receiver<bool>) {
+    let shared_db = matches!(shared.stores, Stores::Postgres(_));
+    let idle = if shared_db {
+        PENDING_POLL
+    } else {
+        Duration::from_secs(30)
+    };
     loop {
         let applied = shared
-            .write(|tx, _| orders::apply_next_pending(tx, now_ms()))
+            .write(move |tx, _| {
+                // The batches' lock first, so that the snapshot sees every batch accepted.
+                tx.serialize_on(orders::BATCHES)?;
+                if shared_db && !applier_lock(tx)? {
+                    return Ok(None);
+                }
+                orders::apply_next_pending(tx, now_ms())
+            })
             .await;
         let wait = match applied {
             Ok(Some(_)) => continue,
-            Ok(None) => Duration::from_secs(30),
+            Ok(None) => idle,
             Err(e) => {
                 tracing::error!(error = %e, "applying an async batch failed; retrying");
                 Duration::from_secs(1)
@@ -331,34 +434,24 @@ async fn batch_worker(shared: AppState, mut stopped: watch::Receiver<bool>) {
     }
 }
 
+/// PostgreSQL only: whether this transaction is the one applier of async batches across the
+/// instances (held to its end). One that is not leaves the work to the one that is.
+fn applier_lock(tx: &dyn sql::Tx) -> Result<bool, StoreError> {
+    tx.query_one(
+        "SELECT pg_try_advisory_xact_lock(hashtext('license-desk:batch-applier'))",
+        &[],
+        |r| r.bool(0),
+    )
+}
+
 /// Forgets old nonces (of both stores) and expired tokens every minute.
 async fn pruner(shared: AppState, mut stopped: watch::Receiver<bool>) {
     loop {
-        let window = shared.nonce_window_ms;
-        // The nonces in memory forget a generation once the store has (see `spent`).
-        let business = shared
-            .write(move |tx, _| Ok(auth::prune(tx, now_ms(), window)?))
-            .await
-            .map(|pruned| {
-                if pruned.rotated {
-                    shared.spent_by_writes.rotate();
-                }
-                pruned.rows
-            });
-        let admission = shared
-            .write_auth(move |tx, _| {
-                let now = now_ms();
-                let pruned = auth::prune(tx, now, window)?;
-                Ok((pruned, auth::prune_tokens(tx, now)?))
-            })
-            .await
-            .map(|(pruned, tokens)| {
-                if pruned.rotated {
-                    shared.spent_by_reads.rotate();
-                }
-                pruned.rows + tokens
-            });
-        match business.and_then(|n| Ok(n + admission?)) {
+        let pruned = match &shared.stores {
+            Stores::Sqlite(stores) => prune_sqlite(&shared, stores).await,
+            Stores::Postgres(_) => prune_postgres(&shared).await,
+        };
+        match pruned {
             Ok(n) if n > 0 => tracing::debug!(rows = n, "pruned nonces and tokens"),
             Ok(_) => {}
             Err(e) => tracing::warn!(error = %e, "pruning nonces and tokens failed"),
@@ -368,4 +461,44 @@ async fn pruner(shared: AppState, mut stopped: watch::Receiver<bool>) {
             _ = stopped.wait_for(|s| *s) => return,
         }
     }
+}
+
+async fn prune_sqlite(shared: &AppState, stores: &SqliteStores) -> Result<usize, OpError> {
+    let window = shared.nonce_window_ms;
+    // The nonces in memory forget a generation once the store has (see `spent`).
+    let business = shared
+        .write(move |tx, _| Ok(auth::prune(tx, now_ms(), window)?))
+        .await
+        .map(|pruned| {
+            if pruned.rotated {
+                stores.spent_by_writes.rotate();
+            }
+            pruned.rows
+        });
+    let admission = shared
+        .write_auth(move |tx, _| {
+            let now = now_ms();
+            let pruned = auth::prune(tx, now, window)?;
+            Ok((pruned, auth::prune_tokens(tx, now)?))
+        })
+        .await
+        .map(|(pruned, tokens)| {
+            if pruned.rotated {
+                stores.spent_by_reads.rotate();
+            }
+            pruned.rows + tokens
+        });
+    business.and_then(|n| Ok(n + admission?))
+}
+
+/// One nonce log and the tokens, in one database.
+async fn prune_postgres(shared: &AppState) -> Result<usize, OpError> {
+    let window = shared.nonce_window_ms;
+    shared
+        .write(move |tx, _| {
+            let now = now_ms();
+            let pruned = auth::prune(tx, now, window)?;
+            Ok(pruned.rows + auth::prune_tokens(tx, now)?)
+        })
+        .await
 }

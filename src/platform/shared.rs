@@ -9,17 +9,92 @@ use tokio::sync::{Notify, OwnedSemaphorePermit, Semaphore};
 use super::activities::Activities;
 use super::auth::Tokens;
 use super::error::OpError;
+use super::pg::{PgStore, StoreFailure};
+use super::spent::Spent;
 use super::sql;
 use super::store::Store;
 
-pub struct Shared {
+/// Where the platform keeps its data: chosen at start (`serve --database`).
+pub enum Stores {
+    Sqlite(Box<SqliteStores>),
+    /// One database for the business data, the tokens and every used nonce (one `nonce_log`):
+    /// no fingerprints in memory, which only a process that saw every spend could trust.
+    Postgres(PgStore),
+}
+
+/// The SQLite files of a data directory.
+pub struct SqliteStores {
     pub store: Store,
     /// Tokens and used nonces, apart from `store` (see `auth_store`).
     pub auth: Store,
     /// The nonces `store` has spent (calls that write), in memory: see `spent`.
-    pub spent_by_writes: super::spent::Spent,
+    pub spent_by_writes: Spent,
     /// The nonces `auth` has spent (calls that only read).
-    pub spent_by_reads: super::spent::Spent,
+    pub spent_by_reads: Spent,
+}
+
+impl Stores {
+    /// Runs `f` in a write transaction of the business data (`FnMut`: PostgreSQL runs it again
+    /// when it loses a race).
+    pub async fn write<T, E>(
+        &self,
+        f: impl FnMut(&dyn sql::Tx) -> Result<T, E> + Send + 'static,
+    ) -> Result<T, E>
+    where
+        T: Send + 'static,
+        E: StoreFailure + Send + 'static,
+    {
+        match self {
+            Self::Sqlite(s) => s.store.write(f).await,
+            Self::Postgres(pg) => pg.write(f).await,
+        }
+    }
+
+    /// Runs `f` in a write transaction of the tokens and nonces (on PostgreSQL, the one
+    /// database).
+    pub async fn write_auth<T, E>(
+        &self,
+        f: impl FnMut(&dyn sql::Tx) -> Result<T, E> + Send + 'static,
+    ) -> Result<T, E>
+    where
+        T: Send + 'static,
+        E: StoreFailure + Send + 'static,
+    {
+        match self {
+            Self::Sqlite(s) => s.auth.write(f).await,
+            Self::Postgres(pg) => pg.write(f).await,
+        }
+    }
+
+    /// Runs `f` in a read transaction of the business data (one snapshot), on a thread that
+    /// may block (a `spawn_blocking` thread, never the runtime's own).
+    pub fn read_here<T, E>(&self, f: impl FnOnce(&dyn sql::Tx) -> Result<T, E>) -> Result<T, E>
+    where
+        E: StoreFailure,
+    {
+        match self {
+            Self::Sqlite(s) => s.store.read(f),
+            Self::Postgres(pg) => pg.read_here(f),
+        }
+    }
+
+    /// [`Stores::read_here`] for a read of many rows (an asset listing).
+    pub fn read_large_here<T, E>(
+        &self,
+        f: impl FnOnce(&dyn sql::Tx) -> Result<T, E>,
+    ) -> Result<T, E>
+    where
+        E: StoreFailure,
+    {
+        match self {
+            Self::Sqlite(s) => s.store.read_large(f),
+            Self::Postgres(pg) => pg.read_here(f),
+        }
+    }
+}
+
+pub struct Shared {
+    pub stores: Stores,
     pub tokens: Tokens,
     /// First digit of asset numbers.
     pub region: u8,
@@ -180,7 +255,7 @@ impl Shared {
         mut f: impl FnMut(&dyn sql::Tx, &Shared) -> Result<T, OpError> + Send + 'static,
     ) -> Result<T, OpError> {
         let me = Arc::clone(self);
-        self.store.write(move |tx| f(tx, &me)).await
+        self.stores.write(move |tx| f(tx, &me)).await
     }
 
     /// Runs `f` in a write transaction of the token and nonce store.
@@ -189,7 +264,7 @@ impl Shared {
         mut f: impl FnMut(&dyn sql::Tx, &Shared) -> Result<T, OpError> + Send + 'static,
     ) -> Result<T, OpError> {
         let me = Arc::clone(self);
-        self.auth.write(move |tx| f(tx, &me)).await
+        self.stores.write_auth(move |tx| f(tx, &me)).await
     }
 
     /// Runs `f` in a read transaction off the async threads.
@@ -198,7 +273,7 @@ impl Shared {
         f: impl FnOnce(&dyn sql::Tx, &Shared) -> Result<T, OpError> + Send + 'static,
     ) -> Result<T, OpError> {
         let me = Arc::clone(self);
-        tokio::task::spawn_blocking(move || me.store.read(|tx| f(tx, &me)))
+        tokio::task::spawn_blocking(move || me.stores.read_here(|tx| f(tx, &me)))
             .await
             .map_err(|e| OpError::Internal(format!("storage task failed: {e}")))?
     }

@@ -65,18 +65,18 @@ fn write_file(dir: &std::path::Path, value: &Value) -> std::path::PathBuf {
     path
 }
 
-async fn platform() -> (Platform, tempfile::TempDir) {
+pub async fn platform() -> (Platform, tempfile::TempDir) {
     let files = tempfile::tempdir().expect("dir");
     let path = write_file(files.path(), &definitions());
     let p = Platform::start_with(|c| c.activities = Some(path)).await;
     (p, files)
 }
 
-fn body(identity: &str, label: &str) -> Value {
+pub fn body(identity: &str, label: &str) -> Value {
     json!({"identity": identity, "activityLabel": label, "source": "crm.example.com", "branch": "北京分公司"})
 }
 
-async fn claim(p: &Platform, body: Value) -> Reply {
+pub async fn claim(p: &Platform, body: Value) -> Reply {
     p.call(Method::POST, CLAIM, &[], Some(body)).await
 }
 

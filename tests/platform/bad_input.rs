@@ -32,12 +32,12 @@ fn written(p: &Platform) -> Vec<(String, i64)> {
         .iter()
         .map(|t| ((*t).to_owned(), p.count(t)))
         .collect();
-    let counters: i64 = p
-        .db()
-        .query_row("SELECT coalesce(sum(value), 0) FROM counters", [], |r| {
-            r.get(0)
-        })
-        .expect("counters");
+    let counters = p
+        .row(
+            "SELECT CAST(coalesce(sum(value), 0) AS bigint) FROM counters",
+            &[],
+        )
+        .i64(0);
     all.push(("counters".to_owned(), counters));
     all
 }
@@ -518,12 +518,13 @@ async fn unknown_paths_and_methods_are_404_and_405() {
 #[tokio::test]
 async fn storage_failure_is_500_and_writes_nothing() {
     let p = Platform::start().await;
-    p.db()
-        .execute_batch(
-            "CREATE TRIGGER fail BEFORE INSERT ON products \
-             BEGIN SELECT RAISE(ABORT, 'injected fault'); END;",
-        )
-        .expect("trigger");
+    p.execute_batch(
+        "CREATE TRIGGER fail BEFORE INSERT ON products \
+         BEGIN SELECT RAISE(ABORT, 'injected fault'); END;",
+        "CREATE FUNCTION fail() RETURNS trigger LANGUAGE plpgsql \
+         AS $$ BEGIN RAISE EXCEPTION 'injected fault'; END $$; \
+         CREATE TRIGGER fail BEFORE INSERT ON products FOR EACH ROW EXECUTE FUNCTION fail();",
+    );
     let batch = valid_batch("FAULT-1");
 
     let r = p.batch(batch.clone()).await;
@@ -549,9 +550,7 @@ async fn storage_failure_is_500_and_writes_nothing() {
         assert_eq!(p.count(table), 0, "no partial write in {table}");
     }
 
-    p.db()
-        .execute_batch("DROP TRIGGER fail;")
-        .expect("drop trigger");
+    p.execute_batch("DROP TRIGGER fail;", "DROP TRIGGER fail ON products;");
     let r = p.batch(batch).await;
     let results = r.data().as_array().expect("results");
     assert_eq!(results.len(), 1);

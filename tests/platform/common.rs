@@ -1,9 +1,14 @@
-//! A real platform on a loopback port with a real SQLite file in a temp dir, and a client.
+//! A real platform on a loopback port with a real SQLite file in a temp dir, or a real
+//! PostgreSQL database of its own (`LICENSE_DESK_STORE=postgres`), and a client.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use license_desk::platform::apps::AppCredentials;
-use license_desk::platform::{Config, OwnQuota, Server, create_app, create_app_with_quota};
+use license_desk::platform::pg::{DatabaseUrl, PgStore};
+use license_desk::platform::sql::StoreError;
+use license_desk::platform::{
+    Config, OwnQuota, Server, create_app, create_app_in_database, create_app_with_quota,
+};
 use reqwest::Method;
 use serde_json::{Value, json};
 use tempfile::TempDir;
@@ -55,6 +60,203 @@ impl Reply {
     }
 }
 
+/// The store the suite runs on: `LICENSE_DESK_STORE=sqlite|postgres` (default sqlite).
+pub fn on_postgres() -> bool {
+    match std::env::var("LICENSE_DESK_STORE").as_deref() {
+        Ok("postgres") => true,
+        Ok("sqlite") | Err(_) => false,
+        Ok(other) => panic!("LICENSE_DESK_STORE is sqlite or postgres, not {other:?}"),
+    }
+}
+
+/// True (and says why) when the suite runs on PostgreSQL and the test is about SQLite alone.
+pub fn sqlite_only(why: &str) -> bool {
+    if on_postgres() {
+        eprintln!("skipped on PostgreSQL: {why}");
+    }
+    on_postgres()
+}
+
+/// A fresh database of the test cluster, on PostgreSQL; none on SQLite.
+pub async fn fresh_database() -> Option<DatabaseUrl> {
+    if !on_postgres() {
+        return None;
+    }
+    let url = crate::pg_cluster::database()
+        .await
+        .expect("LICENSE_DESK_STORE=postgres needs PostgreSQL installed");
+    Some(DatabaseUrl::parse(&url, None).expect("the test cluster's URL"))
+}
+
+/// Runs `work` to its end on a runtime of its own on another thread, so that a synchronous
+/// helper may wait for PostgreSQL from inside a test's runtime.
+pub fn on_own_runtime<T: Send>(work: impl std::future::Future<Output = T> + Send) -> T {
+    std::thread::scope(|scope| {
+        scope
+            .spawn(|| {
+                tokio::runtime::Builder::new_current_thread()
+                    .enable_all()
+                    .build()
+                    .expect("runtime")
+                    .block_on(work)
+            })
+            .join()
+            .expect("helper thread")
+    })
+}
+
+/// An application registered in the data dir or the database.
+fn register(
+    dir: &std::path::Path,
+    database: Option<&DatabaseUrl>,
+    name: &str,
+    scopes: &[String],
+    quota: OwnQuota,
+) -> AppCredentials {
+    match database {
+        Some(db) => on_own_runtime(create_app_in_database(db, name, scopes, quota)),
+        None => create_app_with_quota(dir, name, scopes, quota),
+    }
+    .expect("app")
+}
+
+/// One cell of a row read back by [`Platform::rows`]: flags are 0/1 on both stores.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Cell {
+    Null,
+    Int(i64),
+    Text(String),
+    Bytes(Vec<u8>),
+}
+
+/// A row read back from either store.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Row(pub Vec<Cell>);
+
+impl Row {
+    #[track_caller]
+    pub fn i64(&self, i: usize) -> i64 {
+        match &self.0[i] {
+            Cell::Int(n) => *n,
+            other => panic!("column {i} is not an integer: {other:?}"),
+        }
+    }
+
+    #[track_caller]
+    pub fn opt_i64(&self, i: usize) -> Option<i64> {
+        match &self.0[i] {
+            Cell::Null => None,
+            _ => Some(self.i64(i)),
+        }
+    }
+
+    /// A flag: 0/1 on SQLite, a boolean (read as 0/1) on PostgreSQL.
+    #[track_caller]
+    pub fn flag(&self, i: usize) -> bool {
+        self.i64(i) != 0
+    }
+
+    #[track_caller]
+    pub fn text(&self, i: usize) -> String {
+        match &self.0[i] {
+            Cell::Text(t) => t.clone(),
+            other => panic!("column {i} is not text: {other:?}"),
+        }
+    }
+
+    #[track_caller]
+    pub fn opt_text(&self, i: usize) -> Option<String> {
+        match &self.0[i] {
+            Cell::Null => None,
+            _ => Some(self.text(i)),
+        }
+    }
+}
+
+/// Rows of `sql` (`?N` parameters, text) in a PostgreSQL database.
+fn pg_rows(url: &DatabaseUrl, sql: &str, params: &[&str]) -> Vec<Row> {
+    use tokio_postgres::types::Type;
+    let sql = license_desk::platform::pg::dollar_params(sql);
+    on_own_runtime(async {
+        let (client, connection) = url
+            .config()
+            .connect(tokio_postgres::NoTls)
+            .await
+            .expect("connect");
+        let driver = tokio::spawn(connection);
+        let statement = client.prepare(&sql).await.expect(&sql);
+        let params: Vec<&(dyn tokio_postgres::types::ToSql + Sync)> = params
+            .iter()
+            .map(|p| p as &(dyn tokio_postgres::types::ToSql + Sync))
+            .collect();
+        let rows = client.query(&statement, &params).await.expect(&sql);
+        let rows = rows
+            .iter()
+            .map(|row| {
+                Row((0..row.len())
+                    .map(|i| {
+                        let cell = match *row.columns()[i].type_() {
+                            Type::INT8 => row.get::<_, Option<i64>>(i).map(Cell::Int),
+                            Type::INT4 => row.get::<_, Option<i32>>(i).map(|n| Cell::Int(n.into())),
+                            Type::BOOL => {
+                                row.get::<_, Option<bool>>(i).map(|b| Cell::Int(b.into()))
+                            }
+                            Type::BYTEA => row.get::<_, Option<Vec<u8>>>(i).map(Cell::Bytes),
+                            _ => row.get::<_, Option<String>>(i).map(Cell::Text),
+                        };
+                        cell.unwrap_or(Cell::Null)
+                    })
+                    .collect())
+            })
+            .collect();
+        drop(client);
+        let _ = driver.await;
+        rows
+    })
+}
+
+/// Runs `work` with a client of its own on a PostgreSQL database.
+fn on_pg<T: Send, F>(url: &DatabaseUrl, work: impl FnOnce(tokio_postgres::Client) -> F + Send) -> T
+where
+    F: std::future::Future<Output = Result<T, tokio_postgres::Error>> + Send,
+{
+    on_own_runtime(async {
+        let (client, connection) = url
+            .config()
+            .connect(tokio_postgres::NoTls)
+            .await
+            .expect("connect");
+        let driver = tokio::spawn(connection);
+        let value = work(client).await.expect("a statement on PostgreSQL");
+        let _ = driver.await;
+        value
+    })
+}
+
+/// Rows of `sql` in a SQLite file.
+fn sqlite_rows(db: &rusqlite::Connection, sql: &str, params: &[&str]) -> Vec<Row> {
+    use rusqlite::types::ValueRef;
+    let mut stmt = db.prepare(sql).expect(sql);
+    let columns = stmt.column_count();
+    stmt.query_map(rusqlite::params_from_iter(params), |r| {
+        (0..columns)
+            .map(|i| {
+                Ok(match r.get_ref(i)? {
+                    ValueRef::Null => Cell::Null,
+                    ValueRef::Integer(n) => Cell::Int(n),
+                    ValueRef::Real(f) => panic!("a real number {f} in {sql}"),
+                    ValueRef::Text(t) => Cell::Text(String::from_utf8_lossy(t).into_owned()),
+                    ValueRef::Blob(b) => Cell::Bytes(b.to_vec()),
+                })
+            })
+            .collect::<rusqlite::Result<Vec<Cell>>>()
+            .map(Row)
+    })
+    .expect(sql)
+    .collect::<rusqlite::Result<_>>()
+    .expect(sql)
+}
+
 impl Platform {
     pub async fn start() -> Self {
         Self::start_with(|_| {}).await
@@ -62,13 +264,19 @@ impl Platform {
 
     pub async fn start_with(adjust: impl FnOnce(&mut Config)) -> Self {
         let dir = tempfile::tempdir().expect("temp dir");
-        let app = create_app(
-            dir.path(),
-            "tests",
-            &["auth_order".to_owned(), "auth_activity".to_owned()],
-        )
-        .expect("app");
-        Self::start_on(dir, app, adjust).await
+        let database = fresh_database().await;
+        let scopes = ["auth_order".to_owned(), "auth_activity".to_owned()];
+        let app = match &database {
+            Some(db) => create_app_in_database(db, "tests", &scopes, OwnQuota::default())
+                .await
+                .expect("app"),
+            None => create_app(dir.path(), "tests", &scopes).expect("app"),
+        };
+        Self::start_on(dir, app, |config| {
+            config.database = database;
+            adjust(config);
+        })
+        .await
     }
 
     /// A platform on a data dir that exists, calling as `app`.
@@ -97,6 +305,27 @@ impl Platform {
         p
     }
 
+    /// A second instance on this platform's PostgreSQL database (a server of its own on a new
+    /// port), calling as the same application with the same token.
+    pub async fn twin(&self) -> Platform {
+        assert!(
+            self.database().is_some(),
+            "two instances share a PostgreSQL database"
+        );
+        let server = Server::start(self.config.clone())
+            .await
+            .expect("a second instance starts");
+        Platform {
+            base: server.base_url(),
+            server: Some(server),
+            dir: tempfile::tempdir().expect("temp dir"),
+            http: reqwest::Client::new(),
+            app: self.app.clone(),
+            token: self.token.clone(),
+            config: self.config.clone(),
+        }
+    }
+
     /// Stops the server and starts another on the same data dir (a new port).
     pub async fn restart(&mut self) {
         if let Some(server) = self.server.take() {
@@ -107,16 +336,107 @@ impl Platform {
         self.server = Some(server);
     }
 
-    /// Registers another application on this platform's data dir.
+    /// Registers another application on this platform's store.
     pub fn new_app(&self, scopes: &[&str]) -> AppCredentials {
         let scopes: Vec<String> = scopes.iter().map(|s| (*s).to_owned()).collect();
-        create_app(self.dir.path(), "another", &scopes).expect("app")
+        register(
+            self.dir.path(),
+            self.config.database.as_ref(),
+            "another",
+            &scopes,
+            OwnQuota::default(),
+        )
     }
 
     /// Registers another application with its own quotas on asset numbers.
     pub fn new_app_with_quota(&self, scopes: &[&str], quota: OwnQuota) -> AppCredentials {
         let scopes: Vec<String> = scopes.iter().map(|s| (*s).to_owned()).collect();
-        create_app_with_quota(self.dir.path(), "with quota", &scopes, quota).expect("app")
+        register(
+            self.dir.path(),
+            self.config.database.as_ref(),
+            "with quota",
+            &scopes,
+            quota,
+        )
+    }
+
+    /// The PostgreSQL database the platform runs on, if it does.
+    pub fn database(&self) -> Option<&DatabaseUrl> {
+        self.config.database.as_ref()
+    }
+
+    /// Every row of `sql` (`?N` parameters bound as text) read back from the business data,
+    /// on either store.
+    pub fn rows(&self, sql: &str, params: &[&str]) -> Vec<Row> {
+        match self.database() {
+            Some(url) => pg_rows(url, sql, params),
+            None => sqlite_rows(&self.db(), sql, params),
+        }
+    }
+
+    /// The first row of `sql`; panics when there is none.
+    #[track_caller]
+    pub fn row(&self, sql: &str, params: &[&str]) -> Row {
+        self.rows(sql, params)
+            .into_iter()
+            .next()
+            .unwrap_or_else(|| panic!("no row: {sql}"))
+    }
+
+    /// Runs `f` in a write transaction of the business data, committed when it succeeds.
+    pub fn write<T: Send + 'static>(
+        &self,
+        f: impl FnMut(&dyn license_desk::platform::sql::Tx) -> Result<T, StoreError> + Send + 'static,
+    ) -> T {
+        let mut f = f;
+        match self.database() {
+            Some(url) => on_own_runtime(async {
+                let store = PgStore::connect_to(url, 1).await.expect("connect");
+                store.write(f).await.expect("write")
+            }),
+            None => {
+                let mut db = self.db();
+                let tx = db.transaction().expect("transaction");
+                let value = f(&tx).expect("write");
+                tx.commit().expect("commit");
+                value
+            }
+        }
+    }
+
+    /// Runs `sql` on the business data; returns how many rows it changed.
+    pub fn execute(&self, sql: &'static str) -> u64 {
+        self.write(move |tx| tx.execute(sql, &[])) as u64
+    }
+
+    /// Runs `sql` on the tokens and nonces (on PostgreSQL, the one database); returns how many
+    /// rows it changed.
+    pub fn execute_auth(&self, sql: &str) -> u64 {
+        match self.database() {
+            Some(url) => on_pg(url, |client| async move { client.execute(sql, &[]).await }),
+            None => self.auth_db().execute(sql, []).expect(sql) as u64,
+        }
+    }
+
+    /// Runs statements (e.g. DDL) on the business data: `sqlite` on SQLite, `postgres` on
+    /// PostgreSQL.
+    pub fn execute_batch(&self, sqlite: &str, postgres: &str) {
+        match self.database() {
+            Some(url) => on_pg(
+                url,
+                |client| async move { client.batch_execute(postgres).await },
+            ),
+            None => self.db().execute_batch(sqlite).expect(sqlite),
+        }
+    }
+
+    /// Every row of `sql` read back from the tokens and nonces (on PostgreSQL, the one
+    /// database).
+    pub fn auth_rows(&self, sql: &str, params: &[&str]) -> Vec<Row> {
+        match self.database() {
+            Some(url) => pg_rows(url, sql, params),
+            None => sqlite_rows(&self.auth_db(), sql, params),
+        }
     }
 
     /// A POST with another application's token and a fresh nonce.
@@ -169,16 +489,13 @@ impl Platform {
 
     /// A count from the token and nonce database, e.g. `count_auth("tokens")`.
     pub fn count_auth(&self, table: &str) -> i64 {
-        self.auth_db()
-            .query_row(&format!("SELECT count(*) FROM {table}"), [], |r| r.get(0))
-            .expect("count")
+        self.auth_rows(&format!("SELECT count(*) FROM {table}"), &[])[0].i64(0)
     }
 
     /// A count from the database, e.g. `count("assets")`.
     pub fn count(&self, table: &str) -> i64 {
-        self.db()
-            .query_row(&format!("SELECT count(*) FROM {table}"), [], |r| r.get(0))
-            .expect("count")
+        self.row(&format!("SELECT count(*) FROM {table}"), &[])
+            .i64(0)
     }
 
     /// A call with this platform's token, a fresh nonce, and a JSON body when given.

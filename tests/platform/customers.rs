@@ -121,14 +121,12 @@ async fn create_then_query_update_and_bind() {
     for c in after.data().as_array().expect("list") {
         assert_eq!(c["enterpriseName"], "北京新名有限公司");
     }
-    let address: String = p
-        .db()
-        .query_row(
+    let address = p
+        .row(
             "SELECT address FROM enterprises WHERE global_id = ?1",
-            [&egid],
-            |r| r.get(0),
+            &[&egid],
         )
-        .expect("row");
+        .text(0);
     assert_eq!(address, "北京市朝阳区");
 }
 

@@ -6,7 +6,6 @@ use std::time::{Duration, Instant};
 
 use license_desk::platform::ListingCounts;
 use license_desk::wire::{Asset, AssetExtend, AssetProduct, AssignStatus, OrderEnvelope};
-use rusqlite::Transaction;
 use serde_json::{Value, json};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpSocket, TcpStream};
@@ -75,131 +74,103 @@ async fn fetch(
 
 /// The listing as it was built before it streamed (`rules::assets::list` at 4a1146b): every
 /// asset gathered in memory with maps of its products and attributes, then the envelope written
-/// at once; read here from the platform's file.
+/// at once; read here from the platform's store (either).
 fn whole_listing(p: &Platform, egid: &str, extend_code: Option<&str>) -> Vec<u8> {
-    let mut db = p.db();
-    let tx = db.transaction().expect("read transaction");
-    let enterprise: i64 = tx
-        .query_row(
-            "SELECT id FROM enterprises WHERE global_id = ?1",
-            [egid],
-            |r| r.get(0),
-        )
-        .expect("enterprise");
-    let mut extends = whole_extends(&tx, enterprise);
-    let mut products = whole_products(&tx, enterprise);
-    let mut stmt = tx
-        .prepare(
-            "SELECT a.id, a.asset_id, a.license_type, a.asset_num, a.grantable, c.customer_id, \
-             a.key_shell_number, a.key_chip_type, a.locked, a.freezing, a.created_at, a.updated_at, \
-             a.limit_start, a.limit_end, a.assign_status, a.assign_member_id, a.borrowed_usb_key, \
-             lo.license_order_id \
-             FROM assets a JOIN customers c ON c.id = a.customer_id \
-             LEFT JOIN license_orders lo ON lo.id = a.license_order_id \
-             WHERE c.enterprise_id = ?1 ORDER BY a.id",
-        )
-        .expect("assets");
-    let mut rows = stmt.query([enterprise]).expect("assets");
+    let mut extends = whole_extends(p, egid);
+    let mut products = whole_products(p, egid);
+    let rows = p.rows(
+        "SELECT a.id, a.asset_id, a.license_type, a.asset_num, a.grantable, c.customer_id, \
+         a.key_shell_number, a.key_chip_type, a.locked, a.freezing, a.created_at, a.updated_at, \
+         a.limit_start, a.limit_end, a.assign_status, a.assign_member_id, a.borrowed_usb_key, \
+         lo.license_order_id \
+         FROM assets a JOIN customers c ON c.id = a.customer_id \
+         JOIN enterprises e ON e.id = c.enterprise_id \
+         LEFT JOIN license_orders lo ON lo.id = a.license_order_id \
+         WHERE e.global_id = ?1 ORDER BY a.id",
+        &[egid],
+    );
     let mut out = Vec::new();
-    while let Some(r) = rows.next().expect("row") {
-        let row: i64 = r.get(0).expect("id");
-        let asset_extends = extends.remove(&row).unwrap_or_default();
+    for r in rows {
+        let asset_extends = extends.remove(&r.i64(0)).unwrap_or_default();
         if let Some(code) = extend_code
             && !asset_extends.iter().any(|e| e.extend_code == code)
         {
             continue;
         }
-        let id: String = r.get(1).expect("asset_id");
-        let created: i64 = r.get(10).expect("created");
-        let get_err = "asset column";
+        let id = r.text(1);
+        let created = r.i64(10);
         out.push(Asset {
             assign_status: AssignStatus {
                 id: id.clone(),
-                assign_status: r.get(14).expect(get_err),
-                assign_member_id: r.get(15).expect(get_err),
+                assign_status: r.text(14),
+                assign_member_id: r.text(15),
                 create_time: created.to_string(),
                 update_time: None,
             },
             id,
-            license_type: r.get(2).expect(get_err),
-            asset_num: r.get(3).expect(get_err),
-            grantable: r.get(4).expect(get_err),
-            customer_id: r.get(5).expect(get_err),
-            key_shell_number: r.get(6).expect(get_err),
-            key_chip_type: r.get(7).expect(get_err),
-            locked: r.get(8).expect(get_err),
-            freezing: r.get(9).expect(get_err),
+            license_type: r.text(2),
+            asset_num: r.text(3),
+            grantable: r.flag(4),
+            customer_id: r.text(5),
+            key_shell_number: r.text(6),
+            key_chip_type: i32::try_from(r.i64(7)).expect("chip type"),
+            locked: r.flag(8),
+            freezing: r.flag(9),
             create_time: created,
-            update_time: r.get(11).expect(get_err),
-            limit_start_time: r.get(12).expect(get_err),
-            limit_end_time: r.get(13).expect(get_err),
+            update_time: r.i64(11),
+            limit_start_time: r.opt_i64(12),
+            limit_end_time: r.opt_i64(13),
             asset_limits: None,
             asset_extends,
-            borrowed_usb_key: r.get(16).expect(get_err),
-            license_order_id: r.get(17).expect(get_err),
-            products: products.remove(&row).unwrap_or_default(),
+            borrowed_usb_key: r.flag(16),
+            license_order_id: r.opt_text(17),
+            products: products.remove(&r.i64(0)).unwrap_or_default(),
         });
     }
     serde_json::to_vec(&OrderEnvelope::success(out)).expect("json")
 }
 
-fn whole_extends(
-    tx: &Transaction<'_>,
-    enterprise: i64,
-) -> std::collections::HashMap<i64, Vec<AssetExtend>> {
+fn whole_extends(p: &Platform, egid: &str) -> std::collections::HashMap<i64, Vec<AssetExtend>> {
     let mut extends: std::collections::HashMap<i64, Vec<AssetExtend>> = Default::default();
-    let mut stmt = tx
-        .prepare(
-            "SELECT x.asset_id, x.extend_code, x.extend_value FROM asset_extends x \
-             JOIN assets a ON a.id = x.asset_id JOIN customers c ON c.id = a.customer_id \
-             WHERE c.enterprise_id = ?1",
-        )
-        .expect("extends");
-    let mut rows = stmt.query([enterprise]).expect("extends");
-    while let Some(r) = rows.next().expect("row") {
-        extends
-            .entry(r.get(0).expect("asset"))
-            .or_default()
-            .push(AssetExtend {
-                extend_code: r.get(1).expect("code"),
-                extend_value: r.get(2).expect("value"),
-            });
+    let rows = p.rows(
+        "SELECT x.asset_id, x.extend_code, x.extend_value FROM asset_extends x \
+         JOIN assets a ON a.id = x.asset_id JOIN customers c ON c.id = a.customer_id \
+         JOIN enterprises e ON e.id = c.enterprise_id WHERE e.global_id = ?1",
+        &[egid],
+    );
+    for r in rows {
+        extends.entry(r.i64(0)).or_default().push(AssetExtend {
+            extend_code: r.text(1),
+            extend_value: r.text(2),
+        });
     }
     extends
 }
 
-fn whole_products(
-    tx: &Transaction<'_>,
-    enterprise: i64,
-) -> std::collections::HashMap<i64, Vec<AssetProduct>> {
+fn whole_products(p: &Platform, egid: &str) -> std::collections::HashMap<i64, Vec<AssetProduct>> {
     let mut products: std::collections::HashMap<i64, Vec<AssetProduct>> = Default::default();
-    let mut stmt = tx
-        .prepare(
-            "SELECT p.asset_id, p.product_uri, p.product_name, p.limit_start, p.limit_end, \
-             p.limit_concurrent, lo.license_order_id, cl.activity_id, cl.unit_id, p.awaiting_activation \
-             FROM products p JOIN assets a ON a.id = p.asset_id JOIN customers c ON c.id = a.customer_id \
-             LEFT JOIN license_orders lo ON lo.id = p.license_order_id \
-             LEFT JOIN claims cl ON cl.id = p.claim_id \
-             WHERE c.enterprise_id = ?1 ORDER BY p.id",
-        )
-        .expect("products");
-    let mut rows = stmt.query([enterprise]).expect("products");
-    while let Some(r) = rows.next().expect("row") {
-        let col = "product column";
-        products
-            .entry(r.get(0).expect(col))
-            .or_default()
-            .push(AssetProduct {
-                product_uri: r.get(1).expect(col),
-                product_name: r.get(2).expect(col),
-                limit_start_date: r.get(3).expect(col),
-                limit_end_date: r.get(4).expect(col),
-                limit_concurrent: r.get(5).expect(col),
-                license_order_id: r.get(6).expect(col),
-                activity_id: r.get(7).expect(col),
-                sub_activity_id: r.get(8).expect(col),
-                awaiting_activation: r.get(9).expect(col),
-            });
+    let rows = p.rows(
+        "SELECT p.asset_id, p.product_uri, p.product_name, p.limit_start, p.limit_end, \
+         p.limit_concurrent, lo.license_order_id, cl.activity_id, cl.unit_id, p.awaiting_activation \
+         FROM products p JOIN assets a ON a.id = p.asset_id JOIN customers c ON c.id = a.customer_id \
+         JOIN enterprises e ON e.id = c.enterprise_id \
+         LEFT JOIN license_orders lo ON lo.id = p.license_order_id \
+         LEFT JOIN claims cl ON cl.id = p.claim_id \
+         WHERE e.global_id = ?1 ORDER BY p.id",
+        &[egid],
+    );
+    for r in rows {
+        products.entry(r.i64(0)).or_default().push(AssetProduct {
+            product_uri: r.text(1),
+            product_name: r.opt_text(2),
+            limit_start_date: r.opt_i64(3),
+            limit_end_date: r.opt_i64(4),
+            limit_concurrent: r.opt_i64(5).map(|n| i32::try_from(n).expect("concurrent")),
+            license_order_id: r.opt_text(6),
+            activity_id: r.opt_text(7),
+            sub_activity_id: r.opt_text(8),
+            awaiting_activation: r.flag(9),
+        });
     }
     products
 }

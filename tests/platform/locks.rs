@@ -94,14 +94,13 @@ fn flags(pairs: &[(&str, bool)]) -> Vec<(String, bool)> {
 
 /// Lock events as (asset number, locked, operator, app key), oldest first.
 fn events(p: &Platform) -> Vec<(String, bool, String, String)> {
-    let db = p.db();
-    let mut stmt = db
-        .prepare("SELECT asset_num, locked, operator, app_key FROM lock_events ORDER BY id")
-        .expect("lock_events");
-    stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))
-        .expect("lock_events")
-        .collect::<Result<_, _>>()
-        .expect("lock_events")
+    p.rows(
+        "SELECT asset_num, locked, operator, app_key FROM lock_events ORDER BY id",
+        &[],
+    )
+    .iter()
+    .map(|r| (r.text(0), r.i64(1) != 0, r.text(2), r.text(3)))
+    .collect()
 }
 
 #[tokio::test]
@@ -176,10 +175,9 @@ async fn each_asset_gets_its_own_status_in_input_order() {
         assert_eq!(operator, "张三");
         assert_eq!(app_key, &key);
     }
-    let in_db: i64 = p
-        .db()
-        .query_row("SELECT count(*) FROM assets WHERE locked", [], |r| r.get(0))
-        .expect("count");
+    let in_db = p
+        .row("SELECT count(*) FROM assets WHERE locked", &[])
+        .i64(0);
     assert_eq!(in_db, 4);
 
     // Locking again: still success, still locked.

@@ -125,16 +125,11 @@ fn lo_id(results: &[Value], i: usize) -> String {
 }
 
 fn i64_of(p: &Platform, sql: &str) -> i64 {
-    p.db().query_row(sql, [], |r| r.get(0)).expect(sql)
+    p.row(sql, &[]).i64(0)
 }
 
 fn strings_of(p: &Platform, sql: &str) -> Vec<String> {
-    let db = p.db();
-    let mut stmt = db.prepare(sql).expect(sql);
-    stmt.query_map([], |r| r.get::<_, String>(0))
-        .expect(sql)
-        .collect::<Result<_, _>>()
-        .expect(sql)
+    p.rows(sql, &[]).iter().map(|r| r.text(0)).collect()
 }
 
 /// Row counts of every table an order writes, and the id counters.
@@ -143,18 +138,12 @@ fn snapshot(p: &Platform) -> Vec<(String, i64)> {
         .iter()
         .map(|t| ((*t).to_owned(), p.count(t)))
         .collect();
-    let db = p.db();
-    let mut stmt = db
-        .prepare("SELECT name, value FROM counters ORDER BY name")
-        .expect("counters");
-    let counters = stmt
-        .query_map([], |r| {
-            Ok((format!("counter {}", r.get::<_, String>(0)?), r.get(1)?))
-        })
-        .expect("counters")
-        .collect::<Result<Vec<(String, i64)>, _>>()
-        .expect("counters");
-    out.extend(counters);
+    let counters = p.rows("SELECT name, value FROM counters ORDER BY name", &[]);
+    out.extend(
+        counters
+            .iter()
+            .map(|r| (format!("counter {}", r.text(0)), r.i64(1))),
+    );
     out
 }
 
@@ -162,14 +151,11 @@ fn snapshot(p: &Platform) -> Vec<(String, i64)> {
 async fn settled_state(p: &Platform, channel_order_id: &str) -> (String, Option<String>) {
     let deadline = Instant::now() + Duration::from_secs(5);
     loop {
-        let (state, failure): (String, Option<String>) = p
-            .db()
-            .query_row(
-                "SELECT state, failure FROM batches WHERE channel_code = 'CRM' AND channel_order_id = ?1",
-                [channel_order_id],
-                |r| Ok((r.get(0)?, r.get(1)?)),
-            )
-            .expect("batch row");
+        let row = p.row(
+            "SELECT state, failure FROM batches WHERE channel_code = 'CRM' AND channel_order_id = ?1",
+            &[channel_order_id],
+        );
+        let (state, failure) = (row.text(0), row.opt_text(1));
         if state != "pending" {
             return (state, failure);
         }
@@ -239,14 +225,12 @@ async fn new_buy_for_an_enterprise_lists_the_assets() {
     assert_eq!(p.count("license_orders"), 3);
     assert_eq!(p.count("products"), 4);
     assert_eq!(p.count("assets"), 3);
-    let bound: String = p
-        .db()
-        .query_row(
+    let bound = p
+        .row(
             "SELECT e.global_id FROM customers c JOIN enterprises e ON e.id = c.enterprise_id WHERE c.customer_id = ?1",
-            [&new_customer],
-            |r| r.get(0),
+            &[&new_customer],
         )
-        .expect("bound customer");
+        .text(0);
     assert_eq!(bound, egid);
     let uris = strings_of(
         &p,
@@ -610,14 +594,12 @@ async fn a_batch_is_atomic_and_transfer_moves_the_asset() {
     let default_id = default_customer(&p, "CRM-500").await;
     assert_eq!(moved[1]["customerId"], json!(default_id));
     assert_ne!(moved[1]["customerId"], owner_id);
-    let holder: String = p
-        .db()
-        .query_row(
+    let holder = p
+        .row(
             "SELECT c.customer_id FROM assets a JOIN customers c ON c.id = a.customer_id WHERE a.asset_num = '8000000501'",
-            [],
-            |r| r.get(0),
+            &[],
         )
-        .expect("asset");
+        .text(0);
     assert_eq!(holder, default_id);
     let list = listing(&p, &egid, None).await;
     assert_eq!(asset_nums(&list), ["8000000501"]);
@@ -734,8 +716,8 @@ async fn delete_product_by_uri_and_strictly() {
     let remaining = |p: &Platform| {
         strings_of(
             p,
-            "SELECT product_uri || ' ' || COALESCE(limit_start, '-') || ' ' || COALESCE(limit_end, '-') \
-             || ' ' || COALESCE(limit_concurrent, '-') FROM products ORDER BY id",
+            "SELECT product_uri || ' ' || COALESCE(CAST(limit_start AS text), '-') || ' ' || COALESCE(CAST(limit_end AS text), '-') \
+             || ' ' || COALESCE(CAST(limit_concurrent AS text), '-') FROM products ORDER BY id",
         )
     };
 
@@ -1063,10 +1045,7 @@ async fn app_key_must_be_the_callers() {
     // The same body with the right key goes through.
     p.batch(body).await.data();
     assert_eq!(p.count("assets"), 1);
-    let app_key: String = p
-        .db()
-        .query_row("SELECT app_key FROM batches", [], |r| r.get(0))
-        .expect("batch");
+    let app_key = p.row("SELECT app_key FROM batches", &[]).text(0);
     assert_eq!(app_key, p.app.app_key);
 }
 

@@ -31,13 +31,11 @@ fn numbers(reply: &Reply) -> Vec<String> {
 
 /// The asset-number counter as stored: how many numbers were ever handed out.
 fn counter(p: &Platform) -> i64 {
-    p.db()
-        .query_row(
-            "SELECT coalesce((SELECT value FROM counters WHERE name = 'shellnum'), 0)",
-            [],
-            |r| r.get(0),
-        )
-        .expect("counter")
+    p.row(
+        "SELECT coalesce((SELECT value FROM counters WHERE name = 'shellnum'), 0)",
+        &[],
+    )
+    .i64(0)
 }
 
 /// An application of `p` with its own quotas, and its token.
@@ -179,14 +177,13 @@ async fn quotas_hold_across_a_restart_and_the_day_s_is_named_when_both_are_over(
 
 /// What the platform has counted for an application, by window kind.
 fn usage(p: &Platform, app_key: &str) -> Vec<(String, i64)> {
-    let db = p.db();
-    let mut stmt = db
-        .prepare("SELECT window_kind, used FROM app_usage WHERE app_key = ?1 ORDER BY window_kind")
-        .expect("prepare");
-    stmt.query_map([app_key], |r| Ok((r.get(0)?, r.get(1)?)))
-        .expect("query")
-        .collect::<Result<_, _>>()
-        .expect("rows")
+    p.rows(
+        "SELECT window_kind, used FROM app_usage WHERE app_key = ?1 ORDER BY window_kind",
+        &[app_key],
+    )
+    .iter()
+    .map(|r| (r.text(0), r.i64(1)))
+    .collect()
 }
 
 #[tokio::test]

@@ -52,12 +52,7 @@ async fn singapore_region_and_exhaustion() {
         ["6000000001"]
     );
     // Bring the counter near its end, as years of use would.
-    p.db()
-        .execute(
-            "UPDATE counters SET value = 999999998 WHERE name = 'shellnum'",
-            [],
-        )
-        .expect("update");
+    p.execute("UPDATE counters SET value = 999999998 WHERE name = 'shellnum'");
     p.post(SHELLNUMS, json!({"size": 2}))
         .await
         .assert_13004("size: only 1 asset numbers are left");

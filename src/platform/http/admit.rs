@@ -12,7 +12,8 @@ use crate::clock::now_ms;
 use crate::platform::apps;
 use crate::platform::auth::{self, Caller};
 use crate::platform::error::OpError;
-use crate::platform::shared::{AppState, Shared};
+use crate::platform::pg::{PgStore, StoreFailure};
+use crate::platform::shared::{AppState, Shared, SqliteStores, Stores};
 use crate::platform::sql::{self, StoreError};
 use crate::wire::parse::FromJson;
 
@@ -81,9 +82,12 @@ pub async fn admit(
     let token = bearer(&parts.headers)?;
     let query = Query::parse(parts.uri.query());
     let now = now_ms();
-    let caller = state
-        .tokens
-        .verify(&token, now, |hash| caller_of(state, hash, now))?;
+    let caller = match &state.stores {
+        Stores::Sqlite(stores) => state
+            .tokens
+            .verify(&token, now, |hash| caller_of(stores, hash, now))?,
+        Stores::Postgres(pg) => verify_on(state, pg, &token, now).await?,
+    };
     let Some(caller) = caller else {
         return Err(Refusal::Unauthorized(
             "Authorization: the token is unknown or has expired; get a new one from /v3/api/oauth2/token".to_owned(),
@@ -131,7 +135,6 @@ impl Admission {
         if seen_by_the_other_store(state, Spender::Write, &caller.app_key, &nonce)? {
             return Err(reused());
         }
-        state.spent_by_writes.insert(&caller.app_key, &nonce);
         // Shared by the write and the spending after a refusal: copied for neither.
         let who = Arc::new(Spending { caller, nonce });
         let body = match body {
@@ -145,7 +148,7 @@ impl Admission {
         let me = Arc::clone(state);
         let spender = Arc::clone(&who);
         let attempt = state
-            .store
+            .stores
             .write(move |tx| match op(tx, &me, &spender.caller, &body) {
                 Ok(value) => {
                     spender.spend(tx).map_err(Undo::Answer)?;
@@ -177,7 +180,6 @@ impl Admission {
         if seen_by_the_other_store(state, Spender::Read, &caller.app_key, &nonce)? {
             return Err(reused());
         }
-        state.spent_by_reads.insert(&caller.app_key, &nonce);
         let app_key = caller.app_key.clone();
         state
             .write_auth(move |tx, _| spend(tx, &app_key, &nonce))
@@ -195,6 +197,15 @@ enum Undo {
 impl From<StoreError> for Undo {
     fn from(e: StoreError) -> Self {
         Self::Answer(OpError::from(e))
+    }
+}
+
+impl StoreFailure for Undo {
+    fn store_error(&self) -> Option<&StoreError> {
+        match self {
+            Self::Answer(e) => e.store_error(),
+            Self::SpendThenAnswer(_) => None,
+        }
     }
 }
 
@@ -234,34 +245,79 @@ enum Spender {
     Read,
 }
 
-/// Whether the nonce was spent in the other kind's store: a nonce is single use across both.
-/// Its fingerprints in memory answer a sure "no" for nearly every call; a "maybe" costs a
-/// primary-key read on a WAL reader, which never waits for a writer. Only two calls of
-/// different kinds racing with one nonce could both pass it.
+/// Whether the nonce was spent in the other kind's store (SQLite keeps two logs): a nonce is
+/// single use across both. Its fingerprints in memory answer a sure "no" for nearly every
+/// call; a "maybe" costs a primary-key read on a WAL reader, which never waits for a writer.
+/// Only two calls of different kinds racing with one nonce could both pass it. The nonce's
+/// fingerprint is then added to this kind's own, before it is spent.
+///
+/// On PostgreSQL there is one log, whose primary key alone keeps a nonce single use across
+/// every instance: nothing to check here.
 fn seen_by_the_other_store(
     state: &AppState,
     spender: Spender,
     app_key: &str,
     nonce: &str,
 ) -> Result<bool, OpError> {
-    let (spent, other) = match spender {
-        Spender::Write => (&state.spent_by_reads, &state.auth),
-        Spender::Read => (&state.spent_by_writes, &state.store),
-    };
-    if !spent.may_hold(app_key, nonce) {
+    let Stores::Sqlite(stores) = &state.stores else {
         return Ok(false);
+    };
+    let (spent, other, own) = match spender {
+        Spender::Write => (
+            &stores.spent_by_reads,
+            &stores.auth,
+            &stores.spent_by_writes,
+        ),
+        Spender::Read => (
+            &stores.spent_by_writes,
+            &stores.store,
+            &stores.spent_by_reads,
+        ),
+    };
+    if spent.may_hold(app_key, nonce) && other.read(|tx| auth::nonce_seen(tx, app_key, nonce))? {
+        return Ok(true);
     }
-    Ok(other.read(|tx| auth::nonce_seen(tx, app_key, nonce))?)
+    own.insert(app_key, nonce);
+    Ok(false)
 }
 
 /// The caller behind a token's hash: the token from the token store, the app's scopes from
 /// the main one. Both are primary-key reads on WAL readers, which never wait for a writer.
-fn caller_of(state: &AppState, hash: &[u8], now: i64) -> Result<Option<(Caller, i64)>, OpError> {
-    let Some((app_key, expires_at)) = state.auth.read(|tx| auth::lookup(tx, hash, now))? else {
+fn caller_of(
+    stores: &SqliteStores,
+    hash: &[u8],
+    now: i64,
+) -> Result<Option<(Caller, i64)>, OpError> {
+    let Some((app_key, expires_at)) = stores.auth.read(|tx| auth::lookup(tx, hash, now))? else {
         return Ok(None);
     };
-    let scopes = state.store.read(|tx| apps::scopes(tx, &app_key))?;
+    let scopes = stores.store.read(|tx| apps::scopes(tx, &app_key))?;
     Ok(scopes.map(|scopes| (Caller { app_key, scopes }, expires_at)))
+}
+
+/// [`Tokens::verify`](auth::Tokens::verify) on PostgreSQL: a token not trusted from memory is
+/// looked up with its app's scopes in one read, off the async threads.
+async fn verify_on(
+    state: &AppState,
+    pg: &PgStore,
+    token: &str,
+    now: i64,
+) -> Result<Option<Caller>, OpError> {
+    let hash = auth::token_hash(token);
+    if let Some(caller) = state.tokens.trusted(&hash, now) {
+        return Ok(Some(caller));
+    }
+    let key = hash.clone();
+    let found = pg
+        .read(move |tx| {
+            let Some((app_key, expires_at)) = auth::lookup(tx, &key, now)? else {
+                return Ok::<_, OpError>(None);
+            };
+            let scopes = apps::scopes(tx, &app_key)?;
+            Ok(scopes.map(|scopes| (Caller { app_key, scopes }, expires_at)))
+        })
+        .await?;
+    Ok(state.tokens.remember(hash, found, now))
 }
 
 fn bearer(headers: &HeaderMap) -> Result<String, Refusal> {

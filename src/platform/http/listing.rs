@@ -19,6 +19,7 @@ use tokio::sync::mpsc;
 use tokio::sync::mpsc::error::SendTimeoutError;
 
 use crate::platform::error::OpError;
+use crate::platform::pg::StoreFailure;
 use crate::platform::rules::assets;
 use crate::platform::shared::{AppState, Shared};
 use crate::platform::sql::StoreError;
@@ -124,11 +125,20 @@ impl From<StoreError> for Stop {
     }
 }
 
+impl StoreFailure for Stop {
+    fn store_error(&self) -> Option<&StoreError> {
+        match self {
+            Self::Failed(e) => e.store_error(),
+            Self::Gone | Self::Stalled => None,
+        }
+    }
+}
+
 /// Runs on a blocking thread: the whole listing in one read transaction.
 fn produce(shared: &Shared, enterprise: i64, extend_code: Option<&str>, mut sink: Sink) {
-    let walked = shared
-        .store
-        .read_large(|tx| assets::walk(tx, enterprise, extend_code, |asset| sink.asset(&asset)));
+    let walked = shared.stores.read_large_here(|tx| {
+        assets::walk(tx, enterprise, extend_code, |asset| sink.asset(&asset))
+    });
     let outcome = walked.and_then(|()| sink.finish());
     shared.listings.ended(outcome.is_ok());
     let assets = sink.assets;

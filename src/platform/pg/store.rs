@@ -141,6 +141,26 @@ impl PgStore {
         ran.result
     }
 
+    /// [`PgStore::read`] on the calling thread, which must be one that may block (a
+    /// `spawn_blocking` thread of the runtime): for a read that borrows (an asset listing
+    /// streamed to its answer).
+    pub fn read_here<T, E>(&self, f: impl FnOnce(&dyn sql::Tx) -> Result<T, E>) -> Result<T, E>
+    where
+        E: StoreFailure,
+    {
+        let handle = Handle::current();
+        let client = handle.block_on(self.pool.get()).map_err(StoreError::from)?;
+        let ((), ran) = run_once(
+            client,
+            &handle,
+            &self.rewritten,
+            BEGIN_READ,
+            Vec::new(),
+            |tx| ((), f(tx)),
+        );
+        ran.result
+    }
+
     /// Runs `f` once on a pooled connection, on a blocking thread; `f` hands back what it
     /// owns (the write's closure, for the next run) beside its result.
     async fn on_blocking_thread<T, E, K>(

@@ -24,6 +24,9 @@ pub struct Accepted {
     pub replayed: bool,
 }
 
+/// The key that serializes every write of batches (see `sql::Tx::serialize_on`).
+pub const BATCHES: &str = "batches";
+
 /// Accepts a batch that passed `wire::validate::batch_order`.
 pub fn submit(
     tx: &dyn sql::Tx,
@@ -35,6 +38,11 @@ pub fn submit(
     let channel_order_id = req.channel_order_id.as_deref().unwrap_or_default().trim();
     let mode = req.sync_mode.unwrap_or_default();
     let hash = body_hash(req, mode)?;
+    // On PostgreSQL batches are written one at a time across instances, as on SQLite: the
+    // idempotency key's read, the counters and the pending queue (read whole by the applier)
+    // made concurrent batches lose nearly every race (SERIALIZABLE's predicate locks), and
+    // some ran out of retries under 20 at once on two instances.
+    tx.serialize_on(BATCHES)?;
 
     let previous = tx.query_opt(
         "SELECT body_hash, state, response, failure FROM batches \
@@ -127,6 +135,7 @@ pub fn submit(
 /// Applies the oldest pending (async) batch, if any. A batch that breaks a rule by the time it
 /// is applied is marked failed with the reason, and nothing of it is granted.
 pub fn apply_next_pending(tx: &dyn sql::Tx, now: i64) -> Result<Option<i64>, OpError> {
+    tx.serialize_on(BATCHES)?;
     let next = tx.query_opt(
         "SELECT id, request FROM batches WHERE state = 'pending' ORDER BY id LIMIT 1",
         &[],

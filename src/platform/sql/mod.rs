@@ -162,7 +162,7 @@ pub enum StoreError {
     OutOfRange(i64),
     #[error("{}", with_cause(.0))]
     Postgres(#[from] tokio_postgres::Error),
-    #[error("no database connection: {0}")]
+    #[error("no database connection: {}", with_causes(.0))]
     Pool(#[from] deadpool_postgres::PoolError),
     /// The store itself failed outside any statement (a panic, a refused schema version).
     #[error("{0}")]
@@ -209,6 +209,20 @@ fn with_cause(e: &tokio_postgres::Error) -> String {
         Some(cause) => format!("{e}: {cause}"),
         None => e.to_string(),
     }
+}
+
+/// An error and every cause under it ("error connecting to server: Connection refused").
+fn with_causes(e: &dyn std::error::Error) -> String {
+    let mut text = e.to_string();
+    let mut cause = e.source();
+    while let Some(c) = cause {
+        let more = c.to_string();
+        if !text.ends_with(&more) {
+            text = format!("{text}: {more}");
+        }
+        cause = c.source();
+    }
+    text
 }
 
 /// A stored count that must fit a `u32` (limits, quotas).
