@@ -35,9 +35,11 @@ use tokio::runtime::Runtime;
 
 /// The platform's schema (its migrations, in order, as `store.rs` applies them), for the raw
 /// SQLite baselines. [`check_schema`] warns when the platform has gained a migration since.
-const SCHEMA: [&str; 2] = [
+const SCHEMA: [&str; 4] = [
     include_str!("../src/platform/schema.sql"),
     include_str!("../src/platform/schema2.sql"),
+    include_str!("../src/platform/schema3.sql"),
+    include_str!("../src/platform/schema4.sql"),
 ];
 
 const BATCH_PATH: &str = "/order/api/order/v1/licenseOrder/batchOrder";
