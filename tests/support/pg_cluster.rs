@@ -74,6 +74,11 @@ pub async fn database() -> Option<String> {
     Some(format!("postgresql://postgres@127.0.0.1:{port}/{name}"))
 }
 
+/// Whether PostgreSQL's server binaries are installed.
+pub fn installed() -> bool {
+    server_binaries().is_some()
+}
+
 fn start() -> Result<Option<u16>, String> {
     let Some(bin) = server_binaries() else {
         if std::env::var(SKIP_VARIABLE).is_ok_and(|v| v == "skip") {
