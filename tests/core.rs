@@ -11,6 +11,7 @@ use keyring_core::CredentialStore;
 use license_desk::client::{
     ApiError, CachedToken, CallRecord, Client, ClientConfig, Observer, Operation, Secret,
 };
+use license_desk::core::progress::Progress;
 use license_desk::core::{
     Call, Command, Core, CoreError, CoreOptions, CoreState, Draft, DraftSummary, Endpoint, Event,
     ExportFormat, FileDialogChoice, JournalEntry, JournalFilter, KeyringChoice, KeyringState,
@@ -2254,6 +2255,53 @@ fn drafts(core: &Core) -> Vec<DraftSummary> {
 
 fn load_draft(core: &Core, id: i64) -> Draft {
     outcome!(run(core, Command::LoadDraft { id }), Outcome::Draft)
+}
+
+/// A JSON file is stored as a draft while it is parsed: one that opens is kept as its text
+/// (past a byte-order mark), whether it opens by one typed parse or node by node; one that
+/// does not open (not JSON, not an object, not UTF-8) is refused and leaves no draft.
+#[test]
+fn an_imported_file_is_kept_as_its_text_and_one_that_does_not_open_leaves_no_draft() {
+    let root = tempfile::tempdir().expect("temp dir");
+    let core = start_core(root.path(), KeyringChoice::Store(mock_store()));
+    let import = |name: &str, bytes: &[u8]| {
+        let path = root.path().join(format!("{name}.json"));
+        std::fs::write(&path, bytes).expect("file");
+        core.run(
+            Command::ImportOrderFile {
+                path,
+                progress: Progress::default(),
+            },
+            WAIT,
+        )
+    };
+    let fitting = r#"{"channelCode":"SHOP","orderList":[{"sequence":1,"customerName":"甲"}]}"#;
+    let unknown = r#"{"channelCode":"CRM","orderList":[{"sequence":2,"remark":"kept"}]}"#;
+    for (name, text, code) in [("fitting", fitting, "SHOP"), ("unknown", unknown, "CRM")] {
+        let bytes = [b"\xEF\xBB\xBF".as_slice(), text.as_bytes()].concat();
+        let Ok(Outcome::Imported {
+            draft_id, batch, ..
+        }) = import(name, &bytes)
+        else {
+            panic!("{name} was not imported");
+        };
+        assert_eq!(batch.channel_code.as_deref(), Some(code));
+        let draft = load_draft(&core, draft_id);
+        assert_eq!((draft.name.as_str(), draft.body.as_str()), (name, text));
+    }
+    for (name, bytes) in [
+        ("broken", b"{\n  \"channelCode\": SHOP\n}".as_slice()),
+        ("list", b"[1, 2]".as_slice()),
+        ("latin", b"{\"customerName\": \"caf\xE9\"}".as_slice()),
+    ] {
+        match import(name, bytes) {
+            Err(CoreError::File(why)) => assert!(why.contains(&format!("{name}.json: ")), "{why}"),
+            other => panic!("{name}: {other:?}"),
+        }
+    }
+    let names: Vec<String> = drafts(&core).into_iter().map(|d| d.name).collect();
+    assert_eq!(names.len(), 2, "{names:?}");
+    assert!(names.contains(&"fitting".to_owned()) && names.contains(&"unknown".to_owned()));
 }
 
 #[test]

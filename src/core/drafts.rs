@@ -1,7 +1,8 @@
 //! Order drafts: the composer's state, saved on every change so that nothing typed is lost.
 
 use std::path::Path;
-use std::sync::{Mutex, PoisonError};
+use std::sync::{Mutex, PoisonError, mpsc};
+use std::time::Duration;
 
 use rusqlite::types::ValueRef;
 use rusqlite::{Connection, OptionalExtension};
@@ -35,7 +36,13 @@ pub struct DraftSummary {
 
 pub struct Drafts {
     conn: Mutex<Connection>,
+    /// Wakes the thread that copies the log into the database after writes; None when it did
+    /// not start (SQLite then checkpoints as each write commits).
+    checkpoints: Option<mpsc::Sender<()>>,
 }
+
+/// Writes that pause this long are checkpointed: a burst of saves (typing) once.
+const CHECKPOINT_AFTER: Duration = Duration::from_millis(500);
 
 impl Drafts {
     pub fn open(path: &Path) -> rusqlite::Result<Drafts> {
@@ -54,9 +61,24 @@ impl Drafts {
                 id INTEGER PRIMARY KEY, name TEXT NOT NULL, body TEXT NOT NULL,
                 hints TEXT NOT NULL DEFAULT '{}', updated_at INTEGER NOT NULL);",
         )?;
+        let checkpoints = checkpointer(path);
+        if checkpoints.is_some() {
+            // A 10,000-order draft (5 MB) fills the log past SQLite's 1,000 pages at once: the
+            // write that did so would copy it all into the database (and sync it twice) before
+            // answering. That copy is made on the checkpointer's thread instead.
+            conn.pragma_update(None, "wal_autocheckpoint", 0)?;
+        }
         Ok(Drafts {
             conn: Mutex::new(conn),
+            checkpoints,
         })
+    }
+
+    /// A write committed: the log is copied into the database once writes pause.
+    fn written(&self) {
+        if let Some(wake) = &self.checkpoints {
+            let _ = wake.send(());
+        }
     }
 
     fn conn(&self) -> std::sync::MutexGuard<'_, Connection> {
@@ -69,7 +91,10 @@ impl Drafts {
             "INSERT INTO drafts(name, body, hints, updated_at) VALUES (?1, ?2, ?3, ?4)",
             rusqlite::params![name, body, hints, now],
         )?;
-        Ok(conn.last_insert_rowid())
+        let id = conn.last_insert_rowid();
+        drop(conn);
+        self.written();
+        Ok(id)
     }
 
     /// Saves the draft's content; false if it no longer exists.
@@ -78,6 +103,7 @@ impl Drafts {
             "UPDATE drafts SET body = ?2, hints = ?3, updated_at = ?4 WHERE id = ?1",
             rusqlite::params![id, body, hints, now],
         )?;
+        self.written();
         Ok(n == 1)
     }
 
@@ -86,14 +112,16 @@ impl Drafts {
             "UPDATE drafts SET name = ?2, updated_at = ?3 WHERE id = ?1",
             rusqlite::params![id, name, now],
         )?;
+        self.written();
         Ok(n == 1)
     }
 
     pub fn delete(&self, id: i64) -> rusqlite::Result<bool> {
-        Ok(self
+        let n = self
             .conn()
-            .execute("DELETE FROM drafts WHERE id = ?1", [id])?
-            == 1)
+            .execute("DELETE FROM drafts WHERE id = ?1", [id])?;
+        self.written();
+        Ok(n == 1)
     }
 
     pub fn load(&self, id: i64) -> rusqlite::Result<Option<Draft>> {
@@ -148,6 +176,27 @@ fn stored_bytes<'r>(r: &'r rusqlite::Row<'_>, column: usize) -> rusqlite::Result
             other.data_type(),
         )),
     }
+}
+
+/// The thread that checkpoints the drafts' log, on a connection of its own, once writes pause
+/// (and once more when the drafts are closed); None when it cannot start.
+fn checkpointer(path: &Path) -> Option<mpsc::Sender<()>> {
+    let conn = Connection::open(path).ok()?;
+    conn.busy_timeout(Duration::from_secs(5)).ok()?;
+    let (wake, woken) = mpsc::channel::<()>();
+    std::thread::Builder::new()
+        .name("license-desk-drafts-checkpoint".to_owned())
+        .spawn(move || {
+            while woken.recv().is_ok() {
+                while woken.recv_timeout(CHECKPOINT_AFTER).is_ok() {}
+                // PASSIVE: never waits for, nor holds up, a save.
+                if let Err(e) = conn.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |_| Ok(())) {
+                    tracing::warn!(error = %e, "the drafts' log was not checkpointed");
+                }
+            }
+        })
+        .ok()?;
+    Some(wake)
 }
 
 /// A name or hints as text even when damaged, so that one bad row never hides every draft;

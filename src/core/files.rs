@@ -43,19 +43,15 @@ impl FilePlace {
     }
 }
 
-/// A file opened whole as a batch.
-pub struct Opened {
-    pub batch: BatchOrderRequest,
-    /// A spreadsheet's headers that name no column (`Orders!K1: Colour`).
-    pub unread_columns: Vec<String>,
-    /// A spreadsheet's packages whose parent number placed them nowhere (kept at the top).
-    pub misplaced: Vec<super::sheet::build::Misplaced>,
-    /// A spreadsheet's batch checked, with where each problem (by its path) is in the file;
-    /// None for a JSON file, checked by [`checked_in_text`] beside the draft being stored.
-    pub checked: Option<(Checked, Vec<(String, FilePlace)>)>,
-    /// A JSON file's text (past a byte-order mark): the draft's body as it is, since it opens
-    /// to the same batch, rather than the batch written anew.
-    pub text: Option<String>,
+/// A spreadsheet opened whole as a batch.
+struct Opened {
+    batch: BatchOrderRequest,
+    /// The headers that name no column (`Orders!K1: Colour`).
+    unread_columns: Vec<String>,
+    /// The packages whose parent number placed them nowhere (kept at the top).
+    misplaced: Vec<super::sheet::build::Misplaced>,
+    /// The batch checked, with where each problem (by its path) is in the file.
+    checked: (Checked, Vec<(String, FilePlace)>),
 }
 
 /// What the check finds in a batch opened from `text`, with where each problem is in it.
@@ -81,56 +77,30 @@ pub fn checked_in_text(
     (checked, places)
 }
 
-/// A batch from a JSON file, or from an order spreadsheet (by its extension), with where each
-/// of its problems is in the file; None when the user cancelled.
-pub fn read_batch_or_sheet(path: &Path, progress: &Progress) -> Result<Option<Opened>, CoreError> {
-    if super::sheet::is_sheet(path) {
-        let sheeted = match super::sheet::read_sheet(path, None, progress) {
-            Ok(sheeted) => sheeted,
-            Err(ReadError::Cancelled(_)) => return Ok(None),
-            Err(e) => return Err(CoreError::File(format!("{}: {e}", path.display()))),
-        };
-        let checked = Checked::of(&sheeted.batch);
-        let places = checked
-            .problems
-            .iter()
-            .map(|p| {
-                (
-                    p.path.to_string(),
-                    FilePlace::of_sheet(sheeted.place_of(&p.path)),
-                )
-            })
-            .collect();
-        return Ok(Some(Opened {
-            batch: sheeted.batch,
-            unread_columns: sheeted.unknown_headers,
-            misplaced: sheeted.misplaced,
-            checked: Some((checked, places)),
-            text: None,
-        }));
-    }
-    progress.start(Stage::Reading, 0);
-    let bytes = read_file_bytes(path)?;
-    if progress.is_cancelled() {
-        return Ok(None);
-    }
-    progress.start(Stage::Checking, 0);
-    let batch = parse_order_file(&bytes)
-        .map_err(|e| CoreError::File(format!("{}: {e}", path.display())))?;
-    // It parsed, so it is UTF-8 text.
-    let text = match String::from_utf8(bytes) {
-        Ok(text) => match text.strip_prefix('\u{FEFF}') {
-            Some(past) => past.to_owned(),
-            None => text,
-        },
-        Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
+/// A batch from an order spreadsheet, with where each of its problems is in the file; None
+/// when the user cancelled.
+fn read_sheet_batch(path: &Path, progress: &Progress) -> Result<Option<Opened>, CoreError> {
+    let sheeted = match super::sheet::read_sheet(path, None, progress) {
+        Ok(sheeted) => sheeted,
+        Err(ReadError::Cancelled(_)) => return Ok(None),
+        Err(e) => return Err(CoreError::File(format!("{}: {e}", path.display()))),
     };
+    let checked = Checked::of(&sheeted.batch);
+    let places = checked
+        .problems
+        .iter()
+        .map(|p| {
+            (
+                p.path.to_string(),
+                FilePlace::of_sheet(sheeted.place_of(&p.path)),
+            )
+        })
+        .collect();
     Ok(Some(Opened {
-        batch,
-        unread_columns: Vec::new(),
-        misplaced: Vec::new(),
-        checked: None,
-        text: Some(text),
+        batch: sheeted.batch,
+        unread_columns: sheeted.unknown_headers,
+        misplaced: sheeted.misplaced,
+        checked: (checked, places),
     }))
 }
 
@@ -145,39 +115,129 @@ pub fn import_file(
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_else(|| path.display().to_string());
-    let Some(opened) = read_batch_or_sheet(path, progress)? else {
+    if super::sheet::is_sheet(path) {
+        import_sheet(path, name, progress, drafts)
+    } else {
+        import_json(path, name, progress, drafts)
+    }
+}
+
+/// A spreadsheet imported: written as JSON and stored as a draft while copied for the window.
+fn import_sheet(
+    path: &Path,
+    name: String,
+    progress: &Progress,
+    drafts: &Drafts,
+) -> Result<Outcome, CoreError> {
+    let Some(opened) = read_sheet_batch(path, progress)? else {
         return Ok(Outcome::Cancelled);
     };
     progress.start(Stage::Saving, 0);
-    let body = match opened.text {
-        Some(text) => text,
-        None => batch_to_json(&opened.batch, false).map_err(|e| CoreError::File(e.to_string()))?,
-    };
+    let body = batch_to_json(&opened.batch, false).map_err(|e| CoreError::File(e.to_string()))?;
     if progress.is_cancelled() {
         return Ok(Outcome::Cancelled);
     }
-    // Checked, and copied for the window's history and checks, while the draft is stored.
     let batch = &opened.batch;
-    let (snapshot, checking, created) = std::thread::scope(|s| {
+    let (snapshot, created) = std::thread::scope(|s| {
         let snapshot = s.spawn(|| Snapshot::of(batch));
-        let checking =
-            (opened.checked.is_none()).then(|| s.spawn(|| checked_in_text(batch, &body)));
         let created = drafts.create(&name, &body, "{}", now_ms());
-        (snapshot.join(), checking.map(|t| t.join()), created)
+        (snapshot.join(), created)
     });
     let draft_id = created.map_err(|e| CoreError::Storage(format!("drafts: {e}")))?;
-    let lost = || CoreError::File("the batch could not be checked".into());
     let snapshot = snapshot.map_err(|_| lost())?;
-    let (checked, places) = match (opened.checked, checking) {
-        (Some(done), _) | (None, Some(Ok(done))) => done,
-        (None, _) => return Err(lost()),
-    };
+    let (checked, places) = opened.checked;
     Ok(Outcome::Imported {
         draft_id,
         name,
         batch: Box::new(opened.batch),
         unread_columns: opened.unread_columns,
         misplaced: opened.misplaced,
+        places,
+        checked: Box::new(checked),
+        snapshot,
+    })
+}
+
+fn lost() -> CoreError {
+    CoreError::File("the batch could not be checked".into())
+}
+
+/// A JSON file imported. Its text (past a byte-order mark) is the draft's body as it is, since
+/// it opens to the same batch: it is stored while the file is parsed, and the batch checked
+/// and copied for the window while it is stored. A file that does not open, or an import
+/// cancelled, leaves no draft.
+fn import_json(
+    path: &Path,
+    name: String,
+    progress: &Progress,
+    drafts: &Drafts,
+) -> Result<Outcome, CoreError> {
+    progress.start(Stage::Reading, 0);
+    let bytes = read_file_bytes(path)?;
+    if progress.is_cancelled() {
+        return Ok(Outcome::Cancelled);
+    }
+    progress.start(Stage::Checking, 0);
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&bytes);
+    // Bytes that are not UTF-8 text do not parse either: nothing is stored.
+    let text = std::str::from_utf8(bytes).ok();
+    let (opened, created) = std::thread::scope(|s| {
+        let storing = text.map(|text| s.spawn(|| drafts.create(&name, text, "{}", now_ms())));
+        let opened = parse_order_file(bytes).map(|batch| {
+            let (snapshot, checked) = std::thread::scope(|s| {
+                let snapshot = s.spawn(|| Snapshot::of(&batch));
+                let checked = checked_in_text(&batch, text.unwrap_or_default());
+                (snapshot.join(), checked)
+            });
+            (batch, snapshot, checked)
+        });
+        (opened, storing.map(|t| t.join()))
+    });
+    let created = match created {
+        Some(Ok(created)) => Some(created.map_err(|e| CoreError::Storage(format!("drafts: {e}")))),
+        Some(Err(_)) => Some(Err(CoreError::Storage("the draft was not stored".into()))),
+        None => None,
+    };
+    let forget = |created: Option<Result<i64, CoreError>>| {
+        if let Some(Ok(id)) = created
+            && let Err(e) = drafts.delete(id)
+        {
+            tracing::warn!(error = %e, "a draft of a file that was not imported stayed");
+        }
+    };
+    let (batch, snapshot, (checked, places)) = match opened {
+        Ok((batch, Ok(snapshot), checked)) if !progress.is_cancelled() => {
+            (batch, snapshot, checked)
+        }
+        Ok((_, Ok(_), _)) => {
+            forget(created);
+            return Ok(Outcome::Cancelled);
+        }
+        Ok((_, Err(_), _)) => {
+            forget(created);
+            return Err(lost());
+        }
+        Err(e) => {
+            forget(created);
+            return Err(CoreError::File(format!("{}: {e}", path.display())));
+        }
+    };
+    let draft_id = match created {
+        Some(created) => created?,
+        // Not text, and yet it parsed: the batch is written anew.
+        None => {
+            let body = batch_to_json(&batch, false).map_err(|e| CoreError::File(e.to_string()))?;
+            drafts
+                .create(&name, &body, "{}", now_ms())
+                .map_err(|e| CoreError::Storage(format!("drafts: {e}")))?
+        }
+    };
+    Ok(Outcome::Imported {
+        draft_id,
+        name,
+        batch: Box::new(batch),
+        unread_columns: Vec::new(),
+        misplaced: Vec::new(),
         places,
         checked: Box::new(checked),
         snapshot,

@@ -52,6 +52,16 @@ impl Snapshot {
         }
     }
 
+    /// The batch's header (its orders apart).
+    pub fn head(&self) -> &BatchOrderRequest {
+        &self.head
+    }
+
+    /// The batch's orders, in order.
+    pub fn orders(&self) -> impl Iterator<Item = &OrderEntry> {
+        self.orders.iter().map(|order| &**order)
+    }
+
     pub fn len(&self) -> usize {
         self.orders.len()
     }

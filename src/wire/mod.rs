@@ -15,6 +15,7 @@ pub mod order;
 pub mod parse;
 pub mod raw;
 pub mod removal;
+mod skipped;
 pub mod token;
 pub mod validate;
 

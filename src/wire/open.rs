@@ -89,8 +89,7 @@ pub fn open_batch(bytes: &[u8]) -> Result<BatchOrderRequest, OpenError> {
 /// node by node.
 fn open_fitting(bytes: &[u8]) -> Option<BatchOrderRequest> {
     let mut de = serde_json::Deserializer::from_slice(bytes);
-    let mut unknown = false;
-    let batch: BatchOrderRequest = serde_ignored::deserialize(&mut de, |_| unknown = true).ok()?;
+    let (batch, unknown): (BatchOrderRequest, bool) = super::skipped::deserialize(&mut de).ok()?;
     de.end().ok()?;
     (!unknown).then_some(batch)
 }

@@ -79,9 +79,18 @@ pub struct Learned {
 
 impl Learned {
     pub fn of_batch(batch: &BatchOrderRequest) -> Self {
+        Self::of_orders(batch, &batch.order_list)
+    }
+
+    /// As [`Self::of_batch`], of orders held apart from their batch's header `head` (a
+    /// snapshot's: learned without copying the batch).
+    pub fn of_orders<'a>(
+        head: &BatchOrderRequest,
+        orders: impl IntoIterator<Item = &'a OrderEntry>,
+    ) -> Self {
         let mut learned = Learned::default();
-        for order in &batch.order_list {
-            learned.customers.extend(customer_of_order(order, batch));
+        for order in orders {
+            learned.customers.extend(customer_of_order(order, head));
             for asset in &order.assets {
                 learned
                     .products

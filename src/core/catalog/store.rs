@@ -368,23 +368,21 @@ fn upsert(
     now: i64,
 ) -> Result<()> {
     let table = shelf.table();
+    // Prepared once per connection: a batch of 10,000 orders names its products 30,000 times.
     let old: Option<String> = tx
-        .query_row(
-            &format!("SELECT body FROM {table} WHERE scope = ?1 AND key = ?2"),
-            [scope, key],
-            |r| r.get(0),
-        )
+        .prepare_cached(&format!(
+            "SELECT body FROM {table} WHERE scope = ?1 AND key = ?2"
+        ))?
+        .query_row([scope, key], |r| r.get(0))
         .optional()?;
     let body = merged(old.as_deref(), item)?;
-    tx.execute(
-        &format!(
-            "INSERT INTO {table}(scope, key, body, first_seen, last_seen)
-             VALUES (?1, ?2, ?3, ?4, ?4)
-             ON CONFLICT(scope, key) DO UPDATE
-             SET body = excluded.body, last_seen = excluded.last_seen"
-        ),
-        params![scope, key, body, now],
-    )?;
+    tx.prepare_cached(&format!(
+        "INSERT INTO {table}(scope, key, body, first_seen, last_seen)
+         VALUES (?1, ?2, ?3, ?4, ?4)
+         ON CONFLICT(scope, key) DO UPDATE
+         SET body = excluded.body, last_seen = excluded.last_seen"
+    ))?
+    .execute(params![scope, key, body, now])?;
     Ok(())
 }
 
@@ -402,7 +400,7 @@ fn learn_customer(tx: &Connection, profile: &str, c: &DirectoryEntry, now: i64) 
         c.enterprise_global_id
     ];
     let found: Option<(i64, String)> = tx
-        .query_row(
+        .prepare_cached(
             "SELECT id, body FROM customers WHERE profile = ?1 AND (
                  customer_id = ?2
                  OR ((customer_id IS NULL OR ?2 IS NULL)
@@ -410,9 +408,8 @@ fn learn_customer(tx: &Connection, profile: &str, c: &DirectoryEntry, now: i64) 
                      AND (channel_customer_id = ?3 OR crm_customer_id = ?4
                           OR enterprise_global_id = ?5)))
              ORDER BY customer_id = ?2 DESC, id LIMIT 1",
-            keys,
-            |r| Ok((r.get(0)?, r.get(1)?)),
-        )
+        )?
+        .query_row(keys, |r| Ok((r.get(0)?, r.get(1)?)))
         .optional()?;
     let body = merged(found.as_ref().map(|(_, b)| b.as_str()), c)?;
     let entry: DirectoryEntry = serde_json::from_str(&body)?;
@@ -427,19 +424,16 @@ fn learn_customer(tx: &Connection, profile: &str, c: &DirectoryEntry, now: i64) 
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6, ?7, ?8)"
         }
     };
-    tx.execute(
-        sql,
-        params![
-            entry.customer_id,
-            entry.crm_customer_id,
-            entry.channel_customer_id,
-            entry.enterprise_global_id,
-            body,
-            now,
-            found.map(|(id, _)| id),
-            profile
-        ],
-    )?;
+    tx.prepare_cached(sql)?.execute(params![
+        entry.customer_id,
+        entry.crm_customer_id,
+        entry.channel_customer_id,
+        entry.enterprise_global_id,
+        body,
+        now,
+        found.map(|(id, _)| id),
+        profile
+    ])?;
     Ok(())
 }
 

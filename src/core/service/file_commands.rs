@@ -39,7 +39,10 @@ impl Service {
                 if let Outcome::Imported { snapshot, .. } = &outcome {
                     let snapshot = snapshot.clone();
                     self.learn_from(&self.profiles().active().name, move || {
-                        crate::core::catalog::learn::Learned::of_batch(&snapshot.to_batch(None))
+                        crate::core::catalog::learn::Learned::of_orders(
+                            snapshot.head(),
+                            snapshot.orders(),
+                        )
                     });
                 }
                 Ok(outcome)
