@@ -362,9 +362,11 @@ pub async fn change_app_quota_in_database(
 
 /// One connection is enough for a command.
 async fn connect(database: &DatabaseUrl) -> Result<PgStore, OpError> {
-    PgStore::connect_to(database, 1)
-        .await
-        .map_err(|e| OpError::Internal(format!("cannot use the database {database}: {e}")))
+    PgStore::connect_to(database, 1).await.map_err(|e| {
+        OpError::Storage(StoreError::Failure(format!(
+            "cannot use the database {database}: {e}"
+        )))
+    })
 }
 
 fn change_quota(

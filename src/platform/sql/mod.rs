@@ -162,7 +162,7 @@ pub enum StoreError {
     OutOfRange(i64),
     #[error("{}", with_cause(.0))]
     Postgres(#[from] tokio_postgres::Error),
-    #[error("no database connection: {}", with_causes(.0))]
+    #[error("no database connection: {}", pool_cause(.0))]
     Pool(#[from] deadpool_postgres::PoolError),
     /// The store itself failed outside any statement (a panic, a refused schema version).
     #[error("{0}")]
@@ -212,6 +212,18 @@ fn with_cause(e: &tokio_postgres::Error) -> String {
 }
 
 /// An error and every cause under it ("error connecting to server: Connection refused").
+/// Why no connection was had: the server's own words when it refused one (a wrong password, an
+/// unknown database), else the chain of causes.
+fn pool_cause(e: &deadpool_postgres::PoolError) -> String {
+    match e {
+        deadpool_postgres::PoolError::Backend(e) => match e.as_db_error() {
+            Some(db) => db.message().to_owned(),
+            None => with_cause(e),
+        },
+        e => with_causes(e),
+    }
+}
+
 fn with_causes(e: &dyn std::error::Error) -> String {
     let mut text = e.to_string();
     let mut cause = e.source();
