@@ -570,8 +570,8 @@ impl Fuzzer {
             };
         })
         .await;
-        let order_only = p.new_app(&["auth_order"]);
-        let activity_only = p.new_app(&["auth_activity"]);
+        let order_only = p.new_app(&["auth_order"]).await;
+        let activity_only = p.new_app(&["auth_activity"]).await;
         let order_only_token = p.token_for(&order_only).await;
         let activity_only_token = p.token_for(&activity_only).await;
         let http = reqwest::Client::builder()

@@ -221,36 +221,27 @@ async fn asset_numbers_are_contiguous_and_unique_across_concurrent_writers() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_serialization_failure_is_run_again_and_both_writes_land() {
+async fn concurrent_writes_land_in_a_serial_order_and_a_lost_race_runs_again() {
     let Some(store) = store().await else {
         return;
     };
     // Write skew: each reads the largest value, then writes a row of its own above it. Serial
-    // in effect means one of them sees the other's row.
-    let both_read = Arc::new(std::sync::Barrier::new(2));
-    let runs = Arc::new(AtomicUsize::new(0));
-    let writers: Vec<_> = ["skew:a", "skew:b"]
-        .into_iter()
-        .map(|name| {
+    // in effect means each sees the rows of those before it.
+    let writers: Vec<_> = (1..=8)
+        .map(|i| {
             let store = store.clone();
-            let both_read = both_read.clone();
-            let runs = runs.clone();
-            let mut first = true;
             tokio::spawn(async move {
                 store
                     .write(move |tx| {
-                        runs.fetch_add(1, Ordering::Relaxed);
                         let max = tx.query_one(
                             "SELECT COALESCE(max(value), 0) FROM counters WHERE name LIKE 'skew:%'",
                             &[],
                             |r| r.i64(0),
                         )?;
-                        if std::mem::take(&mut first) {
-                            both_read.wait();
-                        }
+                        let name = format!("skew:{i}");
                         tx.execute(
                             "INSERT INTO counters(name, value) VALUES (?1, ?2)",
-                            &[name.into(), (max + 1).into()],
+                            &[name.as_str().into(), (max + 1).into()],
                         )
                     })
                     .await
@@ -258,9 +249,8 @@ async fn a_serialization_failure_is_run_again_and_both_writes_land() {
         })
         .collect();
     for writer in writers {
-        writer.await.expect("task").expect("written after a retry");
+        writer.await.expect("task").expect("written");
     }
-    assert_eq!(runs.load(Ordering::Relaxed), 3, "one of the two ran again");
     let values = store
         .read(|tx| {
             tx.query_vec(
@@ -271,7 +261,39 @@ async fn a_serialization_failure_is_run_again_and_both_writes_land() {
         })
         .await
         .expect("values");
-    assert_eq!(values, vec![1, 2]);
+    assert_eq!(values, (1..=8).collect::<Vec<i64>>());
+
+    // A run that loses a race all the same (here forced) is rolled back and run again.
+    let runs = Arc::new(AtomicUsize::new(0));
+    let counted = runs.clone();
+    store
+        .write(move |tx| {
+            tx.execute(
+                "INSERT INTO counters(name, value) VALUES ('raced', 1)",
+                &[],
+            )?;
+            if counted.fetch_add(1, Ordering::Relaxed) == 0 {
+                tx.execute(
+                    "DO $$ BEGIN RAISE EXCEPTION 'forced' USING ERRCODE = 'serialization_failure'; END $$",
+                    &[],
+                )?;
+            }
+            Ok::<_, StoreError>(())
+        })
+        .await
+        .expect("written on the second run");
+    assert_eq!(runs.load(Ordering::Relaxed), 2);
+    let raced = store
+        .read(|tx| {
+            tx.query_vec(
+                "SELECT value FROM counters WHERE name = 'raced'",
+                &[],
+                |r| r.i64(0),
+            )
+        })
+        .await
+        .expect("read");
+    assert_eq!(raced, vec![1], "the first run's row was rolled back");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -295,7 +295,7 @@ async fn refusals_have_their_codes_and_reasons() {
 async fn auth_and_nonce_in_the_groups_envelope() {
     let (p, _files) = platform().await;
     // An app without auth_activity.
-    let orders_only = p.new_app(&["auth_order"]);
+    let orders_only = p.new_app(&["auth_order"]).await;
     let token = p.token_for(&orders_only).await;
     let r = p
         .raw(

@@ -294,7 +294,7 @@ async fn expired_token_is_401_and_a_fresh_one_is_issued() {
 #[tokio::test]
 async fn token_without_the_order_scope_is_403() {
     let p = Platform::start().await;
-    let activity_only = p.new_app(&["auth_activity"]);
+    let activity_only = p.new_app(&["auth_activity"]).await;
     let asked = ask_token(
         &p,
         &activity_only.app_key,
@@ -323,7 +323,7 @@ async fn token_without_the_order_scope_is_403() {
 #[tokio::test]
 async fn application_created_while_running_works_at_once() {
     let p = Platform::start().await;
-    let late: AppCredentials = p.new_app(&["auth_order"]);
+    let late: AppCredentials = p.new_app(&["auth_order"]).await;
     let token = p.token_for(&late).await;
     assert_ne!(token, p.token);
     assert_one_number(&shellnums_as(&p, &token).await);
@@ -402,7 +402,7 @@ async fn nonce_is_accepted_once_per_application() {
     assert_eq!(numbers_handed_out(&p), before, "a replay does nothing");
 
     // Another application may use the same nonce, once.
-    let other = p.new_app(&["auth_order"]);
+    let other = p.new_app(&["auth_order"]).await;
     let other_token = p.token_for(&other).await;
     assert_one_number(&shellnums_with(&p, Some(&other_token), &q).await);
     shellnums_with(&p, Some(&other_token), &q)
@@ -486,7 +486,7 @@ async fn auth_failures_come_before_nonce_checks() {
     assert_refused(&shellnums_with(&p, Some(&p.token), &q).await, 401);
 
     // A token without the scope, with no nonce: 403.
-    let activity_only = p.new_app(&["auth_activity"]);
+    let activity_only = p.new_app(&["auth_activity"]).await;
     let token = p.token_for(&activity_only).await;
     assert_refused(&shellnums_with(&p, Some(&token), &[]).await, 403);
     assert_refused(
@@ -512,7 +512,7 @@ async fn auth_failures_come_before_a_doubled_nonce() {
     expire_tokens(&p).await;
     assert_refused(&shellnums_with(&p, Some(&p.token), &twice).await, 401);
     // A token without the scope.
-    let activity_only = p.new_app(&["auth_activity"]);
+    let activity_only = p.new_app(&["auth_activity"]).await;
     let token = p.token_for(&activity_only).await;
     assert_refused(&shellnums_with(&p, Some(&token), &twice).await, 403);
 }
@@ -526,14 +526,17 @@ async fn nonces_are_remembered_for_at_least_the_window_and_then_forgotten() {
     let n = nonce();
     let q = [("g_nonce", n.as_str())];
     assert_one_number(&shellnums_with(&p, Some(&p.token), &q).await);
-    let rotate = |at: i64| p.write(move |tx| auth::prune(tx, at, WINDOW_MS)).rows;
+    let rotate = |at: i64| {
+        let p = &p;
+        async move { p.write(move |tx| auth::prune(tx, at, WINDOW_MS)).await.rows }
+    };
     let logged = |p: &Platform| p.count("nonce_log");
     const WINDOW_MS: i64 = 60_000;
     let reused = "g_nonce: already used by this application; send a fresh nonce with every call";
     let now = license_desk::clock::now_ms();
 
     // Within the window: nothing rotates.
-    assert_eq!(rotate(now + WINDOW_MS / 2), 0);
+    assert_eq!(rotate(now + WINDOW_MS / 2).await, 0);
     shellnums_with(&p, Some(&p.token), &q)
         .await
         .assert_13004(reused);
@@ -541,7 +544,7 @@ async fn nonces_are_remembered_for_at_least_the_window_and_then_forgotten() {
     // One window on: a new generation; the nonce is in the one before, still refused.
     let before = logged(&p);
     assert_eq!(
-        rotate(now + WINDOW_MS),
+        rotate(now + WINDOW_MS).await,
         0,
         "the generation before the first is empty"
     );
@@ -551,7 +554,7 @@ async fn nonces_are_remembered_for_at_least_the_window_and_then_forgotten() {
         .assert_13004(reused);
 
     // Two windows on: its generation is dropped; the nonce is forgotten and works once more.
-    assert!(rotate(now + 2 * WINDOW_MS) >= 1);
+    assert!(rotate(now + 2 * WINDOW_MS).await >= 1);
     assert_one_number(&shellnums_with(&p, Some(&p.token), &q).await);
     shellnums_with(&p, Some(&p.token), &q)
         .await
@@ -630,7 +633,7 @@ async fn failed_token_requests_are_slowed_per_app_key() {
         );
         assert!(r.body.get("access_token").is_none());
     }
-    let other = p.new_app(&["auth_order"]);
+    let other = p.new_app(&["auth_order"]).await;
     let r = ask_token(&p, &other.app_key, &other.app_secret, CLIENT_CREDENTIALS).await;
     assert_eq!(r.status, 200, "{}", r.body);
 }
@@ -644,7 +647,7 @@ async fn calls_are_admitted_while_the_business_data_is_being_written() {
         return;
     }
     let p = Platform::start().await;
-    let app = p.new_app(&["auth_order"]);
+    let app = p.new_app(&["auth_order"]).await;
     let mut db = p.db();
     let long_write = db
         .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)

@@ -106,7 +106,7 @@ pub fn on_own_runtime<T: Send>(work: impl std::future::Future<Output = T> + Send
 }
 
 /// An application registered in the data dir or the database.
-fn register(
+async fn register(
     dir: &std::path::Path,
     database: Option<&DatabaseUrl>,
     name: &str,
@@ -114,7 +114,9 @@ fn register(
     quota: OwnQuota,
 ) -> AppCredentials {
     match database {
-        Some(db) => on_own_runtime(create_app_in_database(db, name, scopes, quota)),
+        // On the test's runtime, never blocking it: the server's connections are driven there,
+        // and this write waits for the server's (all writes wait in turn).
+        Some(db) => create_app_in_database(db, name, scopes, quota).await,
         None => create_app_with_quota(dir, name, scopes, quota),
     }
     .expect("app")
@@ -337,7 +339,7 @@ impl Platform {
     }
 
     /// Registers another application on this platform's store.
-    pub fn new_app(&self, scopes: &[&str]) -> AppCredentials {
+    pub async fn new_app(&self, scopes: &[&str]) -> AppCredentials {
         let scopes: Vec<String> = scopes.iter().map(|s| (*s).to_owned()).collect();
         register(
             self.dir.path(),
@@ -346,10 +348,11 @@ impl Platform {
             &scopes,
             OwnQuota::default(),
         )
+        .await
     }
 
     /// Registers another application with its own quotas on asset numbers.
-    pub fn new_app_with_quota(&self, scopes: &[&str], quota: OwnQuota) -> AppCredentials {
+    pub async fn new_app_with_quota(&self, scopes: &[&str], quota: OwnQuota) -> AppCredentials {
         let scopes: Vec<String> = scopes.iter().map(|s| (*s).to_owned()).collect();
         register(
             self.dir.path(),
@@ -358,6 +361,7 @@ impl Platform {
             &scopes,
             quota,
         )
+        .await
     }
 
     /// The PostgreSQL database the platform runs on, if it does.
@@ -383,17 +387,19 @@ impl Platform {
             .unwrap_or_else(|| panic!("no row: {sql}"))
     }
 
-    /// Runs `f` in a write transaction of the business data, committed when it succeeds.
-    pub fn write<T: Send + 'static>(
+    /// Runs `f` in a write transaction of the business data, committed when it succeeds. On
+    /// PostgreSQL it runs on the test's own runtime, never blocking it: the server's connections
+    /// are driven there, and the write waits for the server's (all writes wait in turn).
+    pub async fn write<T: Send + 'static>(
         &self,
         f: impl FnMut(&dyn license_desk::platform::sql::Tx) -> Result<T, StoreError> + Send + 'static,
     ) -> T {
         let mut f = f;
         match self.database() {
-            Some(url) => on_own_runtime(async {
+            Some(url) => {
                 let store = PgStore::connect_to(url, 1).await.expect("connect");
                 store.write(f).await.expect("write")
-            }),
+            }
             None => {
                 let mut db = self.db();
                 let tx = db.transaction().expect("transaction");
@@ -405,8 +411,8 @@ impl Platform {
     }
 
     /// Runs `sql` on the business data; returns how many rows it changed.
-    pub fn execute(&self, sql: &'static str) -> u64 {
-        self.write(move |tx| tx.execute(sql, &[])) as u64
+    pub async fn execute(&self, sql: &'static str) -> u64 {
+        self.write(move |tx| tx.execute(sql, &[])).await as u64
     }
 
     /// Runs `sql` on the tokens and nonces (on PostgreSQL, the one database); returns how many

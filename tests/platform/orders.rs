@@ -1021,7 +1021,7 @@ async fn app_key_must_be_the_callers() {
     p.call(Method::POST, BATCH, &[("appKey", "")], Some(body.clone()))
         .await
         .assert_13004("appKey: required");
-    let other = p.new_app(&["auth_order"]);
+    let other = p.new_app(&["auth_order"]).await;
     p.call(
         Method::POST,
         BATCH,

@@ -40,7 +40,7 @@ fn counter(p: &Platform) -> i64 {
 
 /// An application of `p` with its own quotas, and its token.
 async fn app_with(p: &Platform, own: OwnQuota) -> String {
-    let app = p.new_app_with_quota(&["auth_order"], own);
+    let app = p.new_app_with_quota(&["auth_order"], own).await;
     p.token_for(&app).await
 }
 
@@ -127,9 +127,15 @@ async fn concurrent_calls_never_take_more_than_the_quota() {
 #[tokio::test]
 async fn quotas_hold_across_a_restart_and_the_day_s_is_named_when_both_are_over() {
     let mut p = Platform::start().await;
-    let minute_app = p.new_app_with_quota(&["auth_order"], quota(Some(5), Some(100)));
-    let day_app = p.new_app_with_quota(&["auth_order"], quota(None, Some(3)));
-    let both_app = p.new_app_with_quota(&["auth_order"], quota(Some(2), Some(2)));
+    let minute_app = p
+        .new_app_with_quota(&["auth_order"], quota(Some(5), Some(100)))
+        .await;
+    let day_app = p
+        .new_app_with_quota(&["auth_order"], quota(None, Some(3)))
+        .await;
+    let both_app = p
+        .new_app_with_quota(&["auth_order"], quota(Some(2), Some(2)))
+        .await;
     within_one_minute(MARGIN_S).await;
     let (minute_token, day_token, both_token) = (
         p.token_for(&minute_app).await,

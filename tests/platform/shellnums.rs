@@ -52,7 +52,8 @@ async fn singapore_region_and_exhaustion() {
         ["6000000001"]
     );
     // Bring the counter near its end, as years of use would.
-    p.execute("UPDATE counters SET value = 999999998 WHERE name = 'shellnum'");
+    p.execute("UPDATE counters SET value = 999999998 WHERE name = 'shellnum'")
+        .await;
     p.post(SHELLNUMS, json!({"size": 2}))
         .await
         .assert_13004("size: only 1 asset numbers are left");

@@ -4,9 +4,10 @@
 //! The transaction begins with its first statement, not before: in a REPEATABLE READ or
 //! SERIALIZABLE transaction the snapshot is taken by the first statement, so a lock taken
 //! inside the transaction is taken after the snapshot, and a transaction that waited for it
-//! still sees the old data and fails to serialize. [`sql::Tx::serialize_on`] called before any
-//! statement therefore takes a session lock first and begins after it (a true wait); called
-//! later, it takes a transaction lock and the store takes that key first on the next attempt.
+//! still sees the old data and fails to serialize. A write therefore takes the lock of all
+//! writes for its session first and begins after it (a true wait: `PgStore::write`), and
+//! [`sql::Tx::serialize_on`] is nothing more inside it. Elsewhere it locks for the session when
+//! called before the first statement, else to the transaction's end.
 
 use std::cell::{Cell, RefCell};
 use std::pin::pin;
@@ -44,21 +45,16 @@ pub(super) struct PgTx<'a> {
     state: Cell<State>,
     /// A statement lost a race (40001, 40P01): the whole transaction is to run again.
     lost_race: Cell<bool>,
-    /// Keys to lock for the session before the transaction begins (those a previous attempt
-    /// asked for).
+    /// Keys to lock for the session before the transaction begins.
     lock_first: RefCell<Vec<String>>,
     /// Keys locked for the session (to unlock once the transaction has ended).
     held: RefCell<Vec<String>>,
-    /// Every key asked for, to lock before the next attempt begins.
-    asked: RefCell<Vec<String>>,
 }
 
 /// How a transaction ended.
 pub(super) struct Ended {
     /// The commit (or the transaction) lost a race: run it again.
     pub lost_race: bool,
-    /// Keys to lock before beginning the next attempt.
-    pub asked: Vec<String>,
     /// The connection is in a known state (no transaction open, no lock held).
     pub reusable: bool,
 }
@@ -83,7 +79,6 @@ impl<'a> PgTx<'a> {
             lost_race: Cell::new(false),
             lock_first: RefCell::new(lock_first),
             held: RefCell::new(Vec::new()),
-            asked: RefCell::new(Vec::new()),
         }
     }
 
@@ -107,7 +102,6 @@ impl<'a> PgTx<'a> {
         };
         let ended = Ended {
             lost_race: self.lost_race.get(),
-            asked: self.asked.take(),
             reusable: unlocked.is_ok() && (outcome.is_ok() || commit),
         };
         match outcome.and(unlocked) {
@@ -121,11 +115,11 @@ impl<'a> PgTx<'a> {
         self.track(done)
     }
 
-    /// Before the first statement: the locks a previous attempt asked for, then `BEGIN`.
+    /// Before the first statement: the locks to take first, then `BEGIN`.
     fn begin_once(&self) -> Result<(), StoreError> {
         if self.state.get() == State::NotBegun {
             for key in self.lock_first.take() {
-                sql::Tx::serialize_on(self, &key)?;
+                self.lock(&key)?;
             }
             self.batch(self.begin)?;
             self.state.set(State::Open);
@@ -191,9 +185,19 @@ impl sql::Tx for PgTx<'_> {
     }
 
     fn serialize_on(&self, key: &str) -> Result<(), StoreError> {
-        if !self.asked.borrow().iter().any(|k| k == key) {
-            self.asked.borrow_mut().push(key.to_owned());
+        // A write holds the lock of all writes from before its first statement (see
+        // `PgStore::write`): nothing can run beside it to wait for.
+        if self.begin == BEGIN_WRITE {
+            return Ok(());
         }
+        self.lock(key)
+    }
+}
+
+impl PgTx<'_> {
+    /// Waits for `key`'s advisory lock: for the session when the transaction has not begun
+    /// (so its snapshot comes after the last holder's commit), else to the transaction's end.
+    fn lock(&self, key: &str) -> Result<(), StoreError> {
         if self.held.borrow().iter().any(|k| k == key) {
             return Ok(());
         }
