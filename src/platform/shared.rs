@@ -62,7 +62,7 @@ impl Stores {
     {
         match self {
             Self::Sqlite(s) => s.auth.write(f).await,
-            Self::Postgres(pg) => pg.write(f).await,
+            Self::Postgres(pg) => pg.write_auth(f).await,
         }
     }
 

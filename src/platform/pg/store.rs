@@ -18,8 +18,11 @@ use crate::platform::sql::{self, StoreError};
 /// Runs of a write transaction that lost a race before its last error is answered.
 pub const MAX_ATTEMPTS: u32 = 10;
 
-/// The advisory lock every write transaction takes before it begins.
+/// The advisory lock every write of the business data takes before it begins.
 const ALL_WRITES: &str = "license-desk:writes";
+/// The same for the writes of tokens and of nonces spent by calls that only read: a lane of
+/// their own, as SQLite's second file, so that a read is never queued behind a large batch.
+const AUTH_WRITES: &str = "license-desk:auth-writes";
 
 /// How long a transaction waits for a free connection before it is answered "busy".
 const POOL_WAIT: Duration = Duration::from_secs(30);
@@ -107,15 +110,35 @@ impl PgStore {
         T: Send + 'static,
         E: StoreFailure + Send + 'static,
     {
+        self.write_in(ALL_WRITES, f).await
+    }
+
+    /// [`PgStore::write`] of tokens and nonces: these wait for each other, not for the writes
+    /// of the business data (a nonce is spent once all the same: its row's primary key).
+    pub async fn write_auth<T, E, F>(&self, f: F) -> Result<T, E>
+    where
+        F: FnMut(&dyn sql::Tx) -> Result<T, E> + Send + 'static,
+        T: Send + 'static,
+        E: StoreFailure + Send + 'static,
+    {
+        self.write_in(AUTH_WRITES, f).await
+    }
+
+    async fn write_in<T, E, F>(&self, lane: &'static str, f: F) -> Result<T, E>
+    where
+        F: FnMut(&dyn sql::Tx) -> Result<T, E> + Send + 'static,
+        T: Send + 'static,
+        E: StoreFailure + Send + 'static,
+    {
         let mut f = f;
-        // Every write waits for the one before it, as SQLite's single writer does: the rules
-        // read, decide, then write, and under SERIALIZABLE alone concurrent writes of
-        // unrelated rows still collide on the index pages they read (8 clients locking 8
+        // Every write waits for the one before it in its lane, as each of SQLite's two writers
+        // does: the rules read, decide, then write, and under SERIALIZABLE alone concurrent writes
+        // of unrelated rows still collide on the index pages they read (8 clients locking 8
         // different assets lost 10 runs in a row in the load bench).
         let mut attempt = 1;
         loop {
             let (back, ran) = self
-                .on_blocking_thread(vec![ALL_WRITES.to_owned()], BEGIN_WRITE, move |tx| {
+                .on_blocking_thread(vec![lane.to_owned()], BEGIN_WRITE, move |tx| {
                     let result = f(tx);
                     (f, result)
                 })
