@@ -50,8 +50,8 @@ impl Stores {
         }
     }
 
-    /// Runs `f` in a write transaction of the tokens and nonces (on PostgreSQL, the one
-    /// database).
+    /// Runs `f` in a write transaction of the tokens and nonces: SQLite's second file, or on
+    /// PostgreSQL the one database in a lane of writes of its own.
     pub async fn write_auth<T, E>(
         &self,
         f: impl FnMut(&dyn sql::Tx) -> Result<T, E> + Send + 'static,
