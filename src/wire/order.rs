@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::de::null_as_empty;
+use super::de::{null_as_empty, tight_or_null};
 use super::raw::Raw;
 
 /// 2.6: license types.
@@ -342,7 +342,7 @@ pub struct MerchandiseEntry {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub time_duration_expression: Option<String>,
     /// Lower-level merchandise; `null` at the deepest level.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "tight_or_null")]
     #[schema(no_recursion)]
     pub children: Option<Vec<MerchandiseEntry>>,
     #[serde(default, deserialize_with = "null_as_empty")]
