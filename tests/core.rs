@@ -2285,7 +2285,7 @@ fn an_imported_file_is_kept_as_its_text_and_one_that_does_not_open_leaves_no_dra
         else {
             panic!("{name} was not imported");
         };
-        assert_eq!(batch.channel_code.as_deref(), Some(code));
+        assert_eq!(batch.head().channel_code.as_deref(), Some(code));
         let draft = load_draft(&core, draft_id);
         assert_eq!((draft.name.as_str(), draft.body.as_str()), (name, text));
     }

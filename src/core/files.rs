@@ -137,35 +137,24 @@ fn import_sheet(
     if progress.is_cancelled() {
         return Ok(Outcome::Cancelled);
     }
-    let batch = &opened.batch;
-    let (snapshot, created) = std::thread::scope(|s| {
-        let snapshot = s.spawn(|| Snapshot::of(batch));
-        let created = drafts.create(&name, &body, "{}", now_ms());
-        (snapshot.join(), created)
-    });
-    let draft_id = created.map_err(|e| CoreError::Storage(format!("drafts: {e}")))?;
-    let snapshot = snapshot.map_err(|_| lost())?;
+    let draft_id = drafts
+        .create(&name, &body, "{}", now_ms())
+        .map_err(|e| CoreError::Storage(format!("drafts: {e}")))?;
     let (checked, places) = opened.checked;
     Ok(Outcome::Imported {
         draft_id,
         name,
-        batch: Box::new(opened.batch),
+        batch: Snapshot::from(opened.batch),
         unread_columns: opened.unread_columns,
         misplaced: opened.misplaced,
         places,
         checked: Box::new(checked),
-        snapshot,
     })
 }
 
-fn lost() -> CoreError {
-    CoreError::File("the batch could not be checked".into())
-}
-
 /// A JSON file imported. Its text (past a byte-order mark) is the draft's body as it is, since
-/// it opens to the same batch: it is stored while the file is parsed, and the batch checked
-/// and copied for the window while it is stored. A file that does not open, or an import
-/// cancelled, leaves no draft.
+/// it opens to the same batch: it is stored while the file is parsed and checked. A file that
+/// does not open, or an import cancelled, leaves no draft.
 fn import_json(
     path: &Path,
     name: String,
@@ -184,12 +173,8 @@ fn import_json(
     let (opened, created) = std::thread::scope(|s| {
         let storing = text.map(|text| s.spawn(|| drafts.create(&name, text, "{}", now_ms())));
         let opened = parse_order_file(bytes).map(|batch| {
-            let (snapshot, checked) = std::thread::scope(|s| {
-                let snapshot = s.spawn(|| Snapshot::of(&batch));
-                let checked = checked_in_text(&batch, text.unwrap_or_default());
-                (snapshot.join(), checked)
-            });
-            (batch, snapshot, checked)
+            let checked = checked_in_text(&batch, text.unwrap_or_default());
+            (batch, checked)
         });
         (opened, storing.map(|t| t.join()))
     });
@@ -205,17 +190,11 @@ fn import_json(
             tracing::warn!(error = %e, "a draft of a file that was not imported stayed");
         }
     };
-    let (batch, snapshot, (checked, places)) = match opened {
-        Ok((batch, Ok(snapshot), checked)) if !progress.is_cancelled() => {
-            (batch, snapshot, checked)
-        }
-        Ok((_, Ok(_), _)) => {
+    let (batch, (checked, places)) = match opened {
+        Ok(opened) if !progress.is_cancelled() => opened,
+        Ok(_) => {
             forget(created);
             return Ok(Outcome::Cancelled);
-        }
-        Ok((_, Err(_), _)) => {
-            forget(created);
-            return Err(lost());
         }
         Err(e) => {
             forget(created);
@@ -235,12 +214,11 @@ fn import_json(
     Ok(Outcome::Imported {
         draft_id,
         name,
-        batch: Box::new(batch),
+        batch: Snapshot::from(batch),
         unread_columns: Vec::new(),
         misplaced: Vec::new(),
         places,
         checked: Box::new(checked),
-        snapshot,
     })
 }
 

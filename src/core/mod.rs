@@ -339,17 +339,16 @@ pub enum Outcome {
     Imported {
         draft_id: i64,
         name: String,
-        batch: Box<BatchOrderRequest>,
+        /// Its orders each behind an `Arc`: what the window edits and shares, as parsed.
+        batch: snapshot::Snapshot,
         /// A spreadsheet's headers that name no column (`Orders!K1: Colour`): not read.
         unread_columns: Vec<String>,
         /// A spreadsheet's packages whose parent number placed them nowhere (kept at the top).
         misplaced: Vec<sheet::build::Misplaced>,
         /// Where each problem of the batch (by its path) is in the file.
         places: Vec<(String, files::FilePlace)>,
-        /// The batch checked, and shared, on the core's threads: the window neither checks
-        /// nor copies it.
+        /// The batch checked on the core's threads: the window does not check it again.
         checked: Box<snapshot::Checked>,
-        snapshot: snapshot::Snapshot,
     },
     /// What `CheckBatch` found.
     Checked(Box<snapshot::Checked>),

@@ -1,8 +1,8 @@
-//! A batch shared with the core's threads without copying it: its header apart, each order
-//! behind an `Arc`. The composer edits its own batch and keeps a snapshot in step with it order
-//! by order (an edit copies the one order it touched), so that the check, the autosave, the
-//! export and the undo history each take the batch as it is for the price of 10,000 pointer
-//! copies rather than of a deep copy of it on the window's thread.
+//! A batch whose orders are each behind an `Arc`: the composer edits it in place, and the
+//! check, the autosave, the export and the undo history each keep it as it is for the price of
+//! 10,000 pointer copies rather than of a deep copy. An edit copies only what it touches that
+//! is still shared with a kept state (the list of pointers, the one order, the header), so
+//! opening, undoing and keeping a state never copy the batch.
 
 use std::sync::Arc;
 
@@ -42,9 +42,19 @@ fn head_of(batch: &BatchOrderRequest) -> BatchOrderRequest {
     }
 }
 
+impl From<BatchOrderRequest> for Snapshot {
+    /// The batch's orders moved behind pointers: nothing of them is copied.
+    fn from(mut batch: BatchOrderRequest) -> Self {
+        let orders = std::mem::take(&mut batch.order_list);
+        Self {
+            head: Arc::new(batch),
+            orders: Arc::new(orders.into_iter().map(Arc::new).collect()),
+        }
+    }
+}
+
 impl Snapshot {
-    /// A copy of `batch` (a deep one: made where it costs the window nothing, or for a small
-    /// batch).
+    /// A copy of `batch` (a deep one: for a batch borrowed, not given).
     pub fn of(batch: &BatchOrderRequest) -> Self {
         Self {
             head: Arc::new(head_of(batch)),
@@ -52,14 +62,39 @@ impl Snapshot {
         }
     }
 
-    /// The batch's header (its orders apart).
+    /// The batch's header (its orders apart: its `order_list` is empty).
     pub fn head(&self) -> &BatchOrderRequest {
         &self.head
     }
 
+    /// The header to edit, copied first if a kept state shares it. Its `order_list` is not
+    /// the batch's orders: they are [`Snapshot::orders_mut`].
+    pub fn head_mut(&mut self) -> &mut BatchOrderRequest {
+        Arc::make_mut(&mut self.head)
+    }
+
     /// The batch's orders, in order.
-    pub fn orders(&self) -> impl Iterator<Item = &OrderEntry> {
+    pub fn orders(&self) -> impl ExactSizeIterator<Item = &OrderEntry> {
         self.orders.iter().map(|order| &**order)
+    }
+
+    pub fn order(&self, i: usize) -> Option<&OrderEntry> {
+        self.orders.get(i).map(|order| &**order)
+    }
+
+    /// Order `i` to edit: it (and the list of pointers) is copied first if a kept state
+    /// shares it.
+    pub fn order_mut(&mut self, i: usize) -> Option<&mut OrderEntry> {
+        if i >= self.orders.len() {
+            return None;
+        }
+        Some(Arc::make_mut(&mut Arc::make_mut(&mut self.orders)[i]))
+    }
+
+    /// The list of orders to add to, remove from or reorder (pointers: an order moved is not
+    /// copied).
+    pub fn orders_mut(&mut self) -> &mut Vec<Arc<OrderEntry>> {
+        Arc::make_mut(&mut self.orders)
     }
 
     pub fn len(&self) -> usize {
@@ -85,48 +120,6 @@ impl Snapshot {
         }
         batch
     }
-
-    /// Order `i` (and the header) of `batch` were edited: taken again, the rest shared.
-    pub fn order_edited(&mut self, batch: &BatchOrderRequest, i: usize) {
-        if batch.order_list.len() != self.orders.len() {
-            return self.edited(batch);
-        }
-        self.header_edited(batch);
-        if let Some(order) = batch.order_list.get(i) {
-            Arc::make_mut(&mut self.orders)[i] = Arc::new(order.clone());
-        }
-    }
-
-    /// The batch's header was edited.
-    pub fn header_edited(&mut self, batch: &BatchOrderRequest) {
-        let head = head_of(batch);
-        if *self.head != head {
-            self.head = Arc::new(head);
-        }
-    }
-
-    /// Anything in `batch` may have changed (orders added, moved, removed): the orders alike
-    /// at its start and at its end are kept, those between taken again. An edit of the tree
-    /// touches one place, so this compares the batch once and copies little.
-    pub fn edited(&mut self, batch: &BatchOrderRequest) {
-        self.header_edited(batch);
-        let new = &batch.order_list;
-        let old = &self.orders;
-        let front = old.iter().zip(new).take_while(|(a, b)| ***a == **b).count();
-        let back = old[front..]
-            .iter()
-            .rev()
-            .zip(new[front..].iter().rev())
-            .take_while(|(a, b)| ***a == **b)
-            .count();
-        if front == old.len() && front == new.len() {
-            return;
-        }
-        let middle = new[front..new.len() - back].iter().cloned().map(Arc::new);
-        let orders = Arc::make_mut(&mut self.orders);
-        let end = orders.len() - back;
-        orders.splice(front..end, middle);
-    }
 }
 
 /// What the shared validation says of a batch: its problems, and its keys of no field (kept
@@ -142,6 +135,14 @@ impl Checked {
         Self {
             problems: validate::batch_order(batch),
             unknown_keys: validate::unknown_keys(batch),
+        }
+    }
+
+    /// [`Checked::of`] the batch a snapshot holds, without copying it.
+    pub fn of_snapshot(batch: &Snapshot) -> Self {
+        Self {
+            problems: validate::batch_order_of(&batch.head, &batch.orders),
+            unknown_keys: validate::unknown_keys_of(&batch.head, &batch.orders),
         }
     }
 }
@@ -165,29 +166,32 @@ mod tests {
     }
 
     #[test]
-    fn an_edit_takes_again_only_what_changed_and_the_rest_stays_shared() {
-        let mut b = batch(&["a", "b", "c", "d"]);
-        let mut shot = Snapshot::of(&b);
-        let before = shot.clone();
-        b.order_list[1].channel_customer_id = Some("B".into());
-        shot.order_edited(&b, 1);
-        assert_eq!(shot.to_batch(None), b);
-        assert!(Arc::ptr_eq(&shot.orders[0], &before.orders[0]));
-        assert!(!Arc::ptr_eq(&shot.orders[1], &before.orders[1]));
-        assert_ne!(shot, before, "the history's copy kept the old order");
-        assert_eq!(before.to_batch(None), batch(&["a", "b", "c", "d"]));
+    fn an_edit_copies_only_what_it_touches_and_a_kept_state_stays_as_it_was() {
+        let mut shot = Snapshot::from(batch(&["a", "b", "c", "d"]));
+        let kept = shot.clone();
+        shot.order_mut(1).expect("order").channel_customer_id = Some("B".into());
+        assert!(Arc::ptr_eq(&shot.orders[0], &kept.orders[0]));
+        assert!(!Arc::ptr_eq(&shot.orders[1], &kept.orders[1]));
+        assert_ne!(shot, kept, "the kept state has the old order");
+        assert_eq!(kept.to_batch(None), batch(&["a", "b", "c", "d"]));
+        assert_eq!(shot.to_batch(None), batch(&["a", "B", "c", "d"]));
 
-        b.order_list.remove(2);
-        b.order_list.insert(0, b.order_list[2].clone());
-        b.channel_code = Some("OTHER".into());
-        shot.edited(&b);
-        assert_eq!(shot.to_batch(None), b);
-        assert_eq!(shot, Snapshot::of(&b));
-        // [a B c d] became [d a B d]: the last d, alike at the end, is still shared.
-        assert!(Arc::ptr_eq(&shot.orders[3], &before.orders[3]));
+        // Orders moved are pointers moved: the one not touched is still the kept one.
+        let moved = shot.orders_mut().remove(3);
+        shot.orders_mut().insert(0, moved);
+        shot.head_mut().channel_code = Some("OTHER".into());
+        assert!(Arc::ptr_eq(&shot.orders[0], &kept.orders[3]));
+        assert_eq!(kept.head().channel_code.as_deref(), Some("SHOP"));
+        let mut expected = batch(&["d", "a", "B", "c"]);
+        expected.channel_code = Some("OTHER".into());
+        assert_eq!(shot.to_batch(None), expected);
+        assert_eq!(shot, Snapshot::of(&expected));
+        assert!(shot.order_mut(4).is_none());
 
-        b.order_list.clear();
-        shot.edited(&b);
-        assert_eq!(shot.to_batch(None), b);
+        // Not shared: edited in place, nothing copied.
+        let before = Arc::as_ptr(&shot.orders[2]);
+        drop(kept);
+        shot.order_mut(2).expect("order").sequence = Some(3);
+        assert_eq!(Arc::as_ptr(&shot.orders[2]), before);
     }
 }

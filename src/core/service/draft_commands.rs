@@ -44,10 +44,9 @@ impl Service {
                 draft_found(id, saved).map(|()| Outcome::DraftSaved { id })
             }
             Command::CheckBatch { batch } => {
-                let checked =
-                    tokio::task::spawn_blocking(move || Checked::of(&batch.to_batch(None)))
-                        .await
-                        .map_err(|e| CoreError::File(e.to_string()))?;
+                let checked = tokio::task::spawn_blocking(move || Checked::of_snapshot(&batch))
+                    .await
+                    .map_err(|e| CoreError::File(e.to_string()))?;
                 Ok(Outcome::Checked(Box::new(checked)))
             }
             Command::RenameDraft { id, name } => {

@@ -36,8 +36,8 @@ impl Service {
                 .map_err(|e| CoreError::File(e.to_string()))??;
                 // What the file names is learned; its customers go to the active profile's
                 // directory, the one the batch is composed for.
-                if let Outcome::Imported { snapshot, .. } = &outcome {
-                    let snapshot = snapshot.clone();
+                if let Outcome::Imported { batch, .. } = &outcome {
+                    let snapshot = batch.clone();
                     self.learn_from(&self.profiles().active().name, move || {
                         crate::core::catalog::learn::Learned::of_orders(
                             snapshot.head(),

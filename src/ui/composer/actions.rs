@@ -48,12 +48,6 @@ impl ComposerScreen {
         let Some(draft) = &mut self.draft else {
             return;
         };
-        // Where the batch changed: inside the node for an add, in its parent's list for a move
-        // or a removal.
-        let under = match action {
-            Action::Add(_) | Action::NewBatchId => Some(selected.clone()),
-            Action::List(_) => selected.parent(),
-        };
         let next = match action {
             Action::Add(what) => {
                 let added = add_child(&mut draft.batch, selected, what);
@@ -67,7 +61,7 @@ impl ComposerScreen {
                 node::edit(&mut draft.batch, selected, op)
             }
             Action::NewBatchId => {
-                draft.batch.channel_order_id = Some(batch::new_channel_order_id());
+                draft.batch.head_mut().channel_order_id = Some(batch::new_channel_order_id());
                 Some(NodeId::root())
             }
         };
@@ -75,7 +69,7 @@ impl ComposerScreen {
             self.tree.select(next);
             self.tree.structure_changed();
             self.check.structure_changed();
-            self.stepped(under.as_ref());
+            self.stepped();
         }
     }
 }

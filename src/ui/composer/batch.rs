@@ -1,6 +1,7 @@
 //! What the composer starts from (three templates, a fresh channelOrderId) and what it says
 //! about a batch before it is sent (the summary of the confirmation).
 
+use crate::core::snapshot::Snapshot;
 use crate::core::wire::{
     AssetEntry, BatchOrderRequest, LicenseType, MerchandiseEntry, OrderEntry, OrderType,
     ProductEntry, SyncMode,
@@ -96,9 +97,9 @@ pub struct Deletion {
     pub assets: Vec<String>,
 }
 
-pub fn summarize(batch: &BatchOrderRequest) -> Summary {
+pub fn summarize(batch: &Snapshot) -> Summary {
     let mut s = Summary::default();
-    for order in &batch.order_list {
+    for order in batch.orders() {
         let assets: Vec<String> = order
             .assets
             .iter()
@@ -163,7 +164,7 @@ mod tests {
         more.sequence = Some(2);
         more.assets[0].asset_nos = vec!["8000000009".into()];
         batch.order_list.push(more);
-        let s = summarize(&batch);
+        let s = summarize(&Snapshot::from(batch));
         assert_eq!((s.new_buy, s.delete_asset, s.delete_product), (1, 0, 1));
         assert_eq!((s.asset_numbers, s.products), (3, 2));
         assert_eq!(

@@ -6,7 +6,6 @@ use std::collections::HashMap;
 use super::node::NodeId;
 use crate::core::files::FilePlace;
 use crate::core::snapshot::{Checked, Snapshot};
-use crate::core::wire::BatchOrderRequest;
 use crate::core::wire::validate::{self, Problem};
 use crate::core::{Command, Event, Latest, Outcome};
 use crate::ui::i18n::{Lang, Text, tr};
@@ -90,20 +89,20 @@ impl Check {
 
     /// Checks the batch if it changed: here when it is small, else on the core's threads from
     /// its snapshot (one check at a time; the problems shown meanwhile are the last found).
-    pub fn run_if_needed(&mut self, batch: &BatchOrderRequest, shared: &Snapshot, out: &Outbox) {
+    pub fn run_if_needed(&mut self, batch: &Snapshot, out: &Outbox) {
         if !self.needs_check || self.call.is_waiting() {
             return;
         }
         self.needs_check = false;
-        if batch.order_list.len() > CHECK_HERE_UP_TO {
+        if batch.len() > CHECK_HERE_UP_TO {
             let command = Command::CheckBatch {
-                batch: shared.clone(),
+                batch: batch.clone(),
             };
             self.call.start(out.send(command));
             return;
         }
         // Values held verbatim (from a file, or typed and not fitting) are among them.
-        self.take(Checked::of(batch));
+        self.take(Checked::of_snapshot(batch));
     }
 
     /// The answer of a check on the core's threads.
@@ -145,6 +144,7 @@ impl Check {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::core::wire::BatchOrderRequest;
 
     #[test]
     fn a_problem_is_placed_in_its_file_until_the_structure_changes() {

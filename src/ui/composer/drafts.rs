@@ -15,11 +15,6 @@ use crate::core::{Command, DraftSummary, Event, Latest, Outcome};
 use crate::ui::form::danger_button;
 use crate::ui::i18n::{Lang, Text, t, tr};
 
-/// Whether `shared` holds the open draft's batch.
-fn draft_batch_is(shared: &Snapshot, draft: Option<&OpenDraft>) -> bool {
-    draft.is_some_and(|d| shared.to_batch(None) == d.batch)
-}
-
 /// Edits are saved this long after the last change (every keystroke would be too many writes).
 const SAVE_AFTER: Duration = Duration::from_millis(800);
 
@@ -95,8 +90,7 @@ impl ComposerScreen {
                 self.open(OpenDraft {
                     id: Some(d.id),
                     name: d.name.clone(),
-                    shared: Snapshot::of(&batch),
-                    batch,
+                    batch: Snapshot::from(batch),
                     hints,
                     unreadable,
                 });
@@ -176,8 +170,7 @@ impl ComposerScreen {
         self.open(OpenDraft {
             id: None,
             name,
-            shared: Snapshot::of(&batch),
-            batch,
+            batch: Snapshot::from(batch),
             hints: Hints::default(),
             unreadable: None,
         });
@@ -187,7 +180,7 @@ impl ComposerScreen {
     pub(super) fn open(&mut self, draft: OpenDraft) {
         self.drafts.name_edit = draft.name.clone();
         self.drafts.changed_at = None;
-        self.history.reset(&draft.shared);
+        self.history.reset(&draft.batch);
         self.draft = Some(draft);
         self.tree = super::tree::Tree::default();
         self.submit.forget();
@@ -204,36 +197,26 @@ impl ComposerScreen {
             return;
         }
         if let Some(draft) = &mut self.draft {
-            let mut kinds: Vec<_> = draft
-                .batch
-                .order_list
-                .iter()
-                .filter_map(|o| o.order_type)
-                .collect();
+            let mut kinds: Vec<_> = draft.batch.orders().filter_map(|o| o.order_type).collect();
             kinds.sort_by_key(|k| k.as_str());
             kinds.dedup();
             draft.hints.order_types = kinds;
         }
         if let Some(OpenDraft {
             id: Some(id),
-            shared,
+            batch,
             hints,
             ..
         }) = &self.draft
         {
-            // Every edit keeps the snapshot in step (checked where it is cheap to).
-            debug_assert!(
-                shared.len() > 1_000 || draft_batch_is(shared, self.draft.as_ref()),
-                "the snapshot is not the batch"
-            );
-            // Written as JSON on the core's threads, from the snapshot: a pointer copy here.
+            // Written as JSON on the core's threads, from the batch as it is: a pointer copy.
             match serde_json::to_string(hints) {
                 Ok(hints) => {
                     self.drafts
                         .save_call
                         .start(out.send(Command::SaveDraftBatch {
                             id: *id,
-                            batch: shared.clone(),
+                            batch: batch.clone(),
                             hints,
                         }));
                 }

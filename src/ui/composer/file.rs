@@ -164,7 +164,6 @@ impl ComposerScreen {
                     misplaced,
                     places,
                     checked,
-                    snapshot,
                 }) => {
                     self.file.message = None;
                     self.file.unread = std::mem::take(unread_columns);
@@ -174,8 +173,7 @@ impl ComposerScreen {
                     self.open(OpenDraft {
                         id: Some(*draft_id),
                         name: std::mem::take(name),
-                        batch: std::mem::take(&mut **batch),
-                        shared: std::mem::take(snapshot),
+                        batch: std::mem::take(batch),
                         hints: Hints::default(),
                         unreadable: None,
                     });
@@ -285,7 +283,7 @@ impl ComposerScreen {
             None => {
                 let progress = Progress::default();
                 // A large batch shows its bar at once; a small one only if it is slow.
-                let delay = if draft.shared.len() > super::check::CHECK_HERE_UP_TO {
+                let delay = if draft.batch.len() > super::check::CHECK_HERE_UP_TO {
                     Duration::ZERO
                 } else {
                     MOMENT
@@ -293,7 +291,7 @@ impl ComposerScreen {
                 self.file.exporting = Some((progress.clone(), Instant::now() + delay));
                 Command::ExportBatch {
                     path,
-                    batch: draft.shared.clone(),
+                    batch: draft.batch.clone(),
                     progress,
                 }
             }

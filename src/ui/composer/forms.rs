@@ -18,7 +18,7 @@ pub fn node_form_ui(ui: &mut egui::Ui, cx: &mut FormCx<'_>, node: &mut NodeMut<'
         .spacing([12.0, 6.0])
         .min_col_width(150.0)
         .show(ui, |ui| match node {
-            NodeMut::Batch(b) => batch_ui(ui, cx, b),
+            NodeMut::Batch(b) => batch_ui(ui, cx, b.head_mut()),
             NodeMut::Order(o) => order_ui(ui, cx, o),
             NodeMut::Asset(a) => asset_ui(ui, cx, a),
             NodeMut::Product(p) => product_ui(ui, cx, p),

@@ -7,8 +7,8 @@
 //! of the tree (so that each add, move or remove is a step of its own). Its states are the
 //! draft's [`Snapshot`]s, which share every order an edit did not touch: a checkpoint copies
 //! pointers, and compares only the orders that differ. Frames without edits touch nothing. An
-//! undo copies the state it returns to once, to edit it. The number of states kept is set by
-//! the batch's size when it opens.
+//! undo makes the state it returns to the batch to edit, as it is: the next edit copies only
+//! what it touches. The number of states kept is set by the batch's size when it opens.
 
 use std::time::{Duration, Instant};
 
@@ -18,7 +18,6 @@ use egui::{Key, KeyboardShortcut, Modifiers};
 use super::ComposerScreen;
 use super::node::{self, NodeId};
 use crate::core::snapshot::Snapshot;
-use crate::core::wire::BatchOrderRequest;
 use crate::ui::i18n::{Lang, tr};
 
 /// Typing that pauses this long is one step of the history.
@@ -172,7 +171,7 @@ impl ComposerScreen {
     /// Typing that paused becomes a step; a frame is asked for when it will have paused.
     pub(super) fn settle_history(&mut self, ctx: &egui::Context) {
         if let Some(draft) = &self.draft
-            && let Some(wait) = self.history.settle(&draft.shared)
+            && let Some(wait) = self.history.settle(&draft.batch)
         {
             ctx.request_repaint_after(wait);
         }
@@ -181,14 +180,13 @@ impl ComposerScreen {
     /// Before an edit of the tree: the typing before it is a step of its own.
     pub(super) fn before_step(&mut self) {
         if let Some(draft) = &self.draft {
-            self.history.checkpoint(&draft.shared);
+            self.history.checkpoint(&draft.batch);
         }
     }
 
-    /// An edit of the tree (or numbers added) inside the node `under` (None: the batch's list
-    /// of orders, or anywhere): changed, and a step at once.
-    pub(super) fn stepped(&mut self, under: Option<&NodeId>) {
-        self.edited(under.filter(|at| !at.is_root()));
+    /// An edit of the tree (or numbers added): changed, and a step at once.
+    pub(super) fn stepped(&mut self) {
+        self.edited();
         self.before_step();
     }
 
@@ -221,16 +219,15 @@ impl ComposerScreen {
             return;
         };
         let state = if redo {
-            self.history.redo(&draft.shared)
+            self.history.redo(&draft.batch)
         } else {
-            self.history.undo(&draft.shared)
+            self.history.undo(&draft.batch)
         };
         let Some(state) = state else {
             return;
         };
-        // The one deep copy of an undo: the batch to edit from the state kept.
-        draft.batch = state.to_batch(None);
-        draft.shared = state;
+        // The state kept is the batch to edit: an edit copies what it touches.
+        draft.batch = state;
         let selected = nearest_existing(&draft.batch, &self.tree.selected);
         self.tree.select(selected);
         self.tree.structure_changed();
@@ -244,7 +241,7 @@ impl ComposerScreen {
 }
 
 /// `id`, or its nearest parent that exists in `batch` (the batch itself at last).
-fn nearest_existing(batch: &BatchOrderRequest, id: &NodeId) -> NodeId {
+fn nearest_existing(batch: &Snapshot, id: &NodeId) -> NodeId {
     let mut at = Some(id.clone());
     while let Some(node) = at {
         if node::resolve(batch, &node).is_some() {
@@ -258,6 +255,7 @@ fn nearest_existing(batch: &BatchOrderRequest, id: &NodeId) -> NodeId {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::core::wire::BatchOrderRequest;
 
     fn batch(id: &str) -> Snapshot {
         Snapshot::of(&BatchOrderRequest {

@@ -29,7 +29,7 @@ use super::i18n::{Lang, Text, t};
 use super::labels::order_type_short;
 use super::outbox::{Caller, Outbox};
 use crate::core::snapshot::Snapshot;
-use crate::core::wire::{BatchOrderRequest, OrderType};
+use crate::core::wire::OrderType;
 use crate::core::{Event, Profile};
 
 /// What the composer keeps beside the batch in a draft.
@@ -62,9 +62,9 @@ struct OpenDraft {
     /// None until the core has stored it.
     id: Option<i64>,
     name: String,
-    batch: BatchOrderRequest,
-    /// `batch` shared with the core's threads and the history, kept in step by each edit.
-    shared: Snapshot,
+    /// Edited in place; shared as it is with the core's threads and the history (an edit
+    /// copies only the order it touches when a kept state still holds it).
+    batch: Snapshot,
     hints: Hints,
     /// A stored draft that could not be read: shown read-only, never saved over.
     unreadable: Option<Unreadable>,
@@ -134,16 +134,8 @@ impl ComposerScreen {
         self.check.focus_field = Some(field).filter(|f| !f.is_empty());
     }
 
-    /// The batch was edited at the node `touched` (None: anywhere, as a tree edit): its
-    /// snapshot takes that part again.
-    fn edited(&mut self, touched: Option<&NodeId>) {
-        if let Some(draft) = &mut self.draft {
-            match touched.map(|at| (at.order(), at.is_root())) {
-                Some((Some(i), _)) => draft.shared.order_edited(&draft.batch, i),
-                Some((None, true)) => draft.shared.header_edited(&draft.batch),
-                _ => draft.shared.edited(&draft.batch),
-            }
-        }
+    /// The batch was edited.
+    fn edited(&mut self) {
         self.history.edited();
         // A changed batch is not the one whose result is shown.
         self.submit.forget();
@@ -156,7 +148,7 @@ impl ComposerScreen {
         self.picker.refresh(out, profile, false);
         self.dropped_files_ui(ui, out);
         if let Some(draft) = &self.draft {
-            self.check.run_if_needed(&draft.batch, &draft.shared, out);
+            self.check.run_if_needed(&draft.batch, out);
         }
         self.undo_shortcuts(ui.ctx());
         self.settle_history(ui.ctx());
@@ -236,7 +228,7 @@ impl ComposerScreen {
         let changed = changed || cx.changed;
         *node.raw_mut() = held;
         if changed {
-            self.edited(Some(&selected));
+            self.edited();
         }
     }
 }

@@ -4,11 +4,13 @@
 
 use crate::core::wire::raw::Raw;
 use std::fmt;
+use std::sync::Arc;
+
+use crate::core::snapshot::Snapshot;
 
 use crate::core::wire::validate::{FieldPath, Seg};
 use crate::core::wire::{
-    AssetEntry, BatchOrderRequest, FeatureEntry, MerchandiseEntry, OrderEntry, OrderType,
-    ProductEntry,
+    AssetEntry, FeatureEntry, MerchandiseEntry, OrderEntry, OrderType, ProductEntry,
 };
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -80,18 +82,6 @@ impl NodeId {
         let mut steps = self.0.clone();
         steps.push(step);
         Self(steps)
-    }
-
-    pub fn is_root(&self) -> bool {
-        self.0.is_empty()
-    }
-
-    /// The order this node is, or is in.
-    pub fn order(&self) -> Option<usize> {
-        match self.0.first() {
-            Some(Step::Order(i)) => Some(*i),
-            _ => None,
-        }
     }
 
     pub fn parent(&self) -> Option<Self> {
@@ -171,7 +161,7 @@ impl fmt::Display for NodeId {
 
 /// A node, borrowed for editing.
 pub enum NodeMut<'a> {
-    Batch(&'a mut BatchOrderRequest),
+    Batch(&'a mut Snapshot),
     Order(&'a mut OrderEntry),
     Asset(&'a mut AssetEntry),
     Product(&'a mut ProductEntry),
@@ -183,7 +173,7 @@ impl NodeMut<'_> {
     /// The node's values held verbatim.
     pub fn raw_mut(&mut self) -> &mut Raw {
         match self {
-            Self::Batch(n) => &mut n.raw,
+            Self::Batch(n) => &mut n.head_mut().raw,
             Self::Order(n) => &mut n.raw,
             Self::Asset(n) => &mut n.raw,
             Self::Product(n) => &mut n.raw,
@@ -195,7 +185,7 @@ impl NodeMut<'_> {
 
 /// A node, borrowed for reading.
 pub enum NodeRef<'a> {
-    Batch(&'a BatchOrderRequest),
+    Batch(&'a Snapshot),
     Order(&'a OrderEntry),
     Asset(&'a AssetEntry),
     Product(&'a ProductEntry),
@@ -216,11 +206,11 @@ impl NodeRef<'_> {
     }
 }
 
-pub fn resolve_mut<'a>(batch: &'a mut BatchOrderRequest, id: &NodeId) -> Option<NodeMut<'a>> {
+pub fn resolve_mut<'a>(batch: &'a mut Snapshot, id: &NodeId) -> Option<NodeMut<'a>> {
     let mut node = NodeMut::Batch(batch);
     for step in &id.0 {
         node = match (node, *step) {
-            (NodeMut::Batch(b), Step::Order(i)) => NodeMut::Order(b.order_list.get_mut(i)?),
+            (NodeMut::Batch(b), Step::Order(i)) => NodeMut::Order(b.order_mut(i)?),
             (NodeMut::Order(o), Step::Asset(i)) => NodeMut::Asset(o.assets.get_mut(i)?),
             (NodeMut::Asset(a), Step::Product(i)) => NodeMut::Product(a.products.get_mut(i)?),
             (NodeMut::Asset(a), Step::Merchandise(i)) => {
@@ -241,11 +231,11 @@ pub fn resolve_mut<'a>(batch: &'a mut BatchOrderRequest, id: &NodeId) -> Option<
     Some(node)
 }
 
-pub fn resolve<'a>(batch: &'a BatchOrderRequest, id: &NodeId) -> Option<NodeRef<'a>> {
+pub fn resolve<'a>(batch: &'a Snapshot, id: &NodeId) -> Option<NodeRef<'a>> {
     let mut node = NodeRef::Batch(batch);
     for step in &id.0 {
         node = match (node, *step) {
-            (NodeRef::Batch(b), Step::Order(i)) => NodeRef::Order(b.order_list.get(i)?),
+            (NodeRef::Batch(b), Step::Order(i)) => NodeRef::Order(b.order(i)?),
             (NodeRef::Order(o), Step::Asset(i)) => NodeRef::Asset(o.assets.get(i)?),
             (NodeRef::Asset(a), Step::Product(i)) => NodeRef::Product(a.products.get(i)?),
             (NodeRef::Asset(a), Step::Merchandise(i)) => {
@@ -267,7 +257,7 @@ pub fn resolve<'a>(batch: &'a BatchOrderRequest, id: &NodeId) -> Option<NodeRef<
 /// The children of a node, in the order the tree shows them.
 pub fn children(node: &NodeRef<'_>) -> Vec<Step> {
     match node {
-        NodeRef::Batch(b) => (0..b.order_list.len()).map(Step::Order).collect(),
+        NodeRef::Batch(b) => (0..b.len()).map(Step::Order).collect(),
         NodeRef::Order(o) => (0..o.assets.len()).map(Step::Asset).collect(),
         NodeRef::Asset(a) => (0..a.products.len())
             .map(Step::Product)
@@ -284,7 +274,7 @@ pub fn children(node: &NodeRef<'_>) -> Vec<Step> {
 
 pub fn has_children(node: &NodeRef<'_>) -> bool {
     match node {
-        NodeRef::Batch(b) => !b.order_list.is_empty(),
+        NodeRef::Batch(b) => !b.is_empty(),
         NodeRef::Order(o) => !o.assets.is_empty(),
         NodeRef::Asset(a) => !a.products.is_empty() || !a.merchandises.is_empty(),
         NodeRef::Product(p) => !p.product_features.is_empty(),
@@ -306,23 +296,19 @@ pub enum ListOp {
 }
 
 /// Applies `op` to the node; answers the node to select afterwards.
-pub fn edit(batch: &mut BatchOrderRequest, id: &NodeId, op: ListOp) -> Option<NodeId> {
+pub fn edit(batch: &mut Snapshot, id: &NodeId, op: ListOp) -> Option<NodeId> {
     let parent = id.parent()?;
     let last = id.last()?;
     let parent_node = resolve_mut(batch, &parent)?;
     let i = last.index();
     let new_index = match (parent_node, last) {
         (NodeMut::Batch(b), Step::Order(_)) => {
-            let next_sequence = b
-                .order_list
-                .iter()
-                .filter_map(|o| o.sequence)
-                .max()
-                .map_or(1, |m| m.saturating_add(1));
-            let at = edit_list(&mut b.order_list, i, op)?;
+            let next_sequence = next_sequence(b);
+            // Pointers moved: an order moved or removed is not copied.
+            let at = edit_list(b.orders_mut(), i, op)?;
             // A copied order gets its own sequence: two orders may not share one.
             if op == ListOp::Duplicate
-                && let Some(copy) = b.order_list.get_mut(at)
+                && let Some(copy) = b.order_mut(at)
             {
                 copy.sequence = Some(next_sequence);
             }
@@ -350,6 +336,15 @@ pub fn edit(batch: &mut BatchOrderRequest, id: &NodeId, op: ListOp) -> Option<No
         Some(at) => id.sibling(at),
         None => parent,
     })
+}
+
+/// The sequence after the batch's largest.
+fn next_sequence(batch: &Snapshot) -> i32 {
+    batch
+        .orders()
+        .filter_map(|o| o.sequence)
+        .max()
+        .map_or(1, |m| m.saturating_add(1))
 }
 
 /// None: the list is empty afterwards (select the parent).
@@ -406,31 +401,23 @@ pub enum Add {
 }
 
 /// Adds an empty child of the kind to the node; answers the new node.
-pub fn add_child(batch: &mut BatchOrderRequest, at: &NodeId, what: Add) -> Option<NodeId> {
+pub fn add_child(batch: &mut Snapshot, at: &NodeId, what: Add) -> Option<NodeId> {
     let node = resolve_mut(batch, at)?;
     let step = match (node, what) {
         (NodeMut::Batch(b), Add::Order) => {
             // A new order continues the sequence and the last order's customer and types.
-            let mut order = b
-                .order_list
-                .last()
-                .cloned()
-                .map_or_else(OrderEntry::default, |o| OrderEntry {
-                    assets: Vec::new(),
-                    ..o
-                });
-            order.sequence = Some(
-                b.order_list
-                    .iter()
-                    .filter_map(|o| o.sequence)
-                    .max()
-                    .map_or(1, |m| m.saturating_add(1)),
-            );
+            let mut order =
+                b.order(b.len().wrapping_sub(1))
+                    .map_or_else(OrderEntry::default, |o| OrderEntry {
+                        assets: Vec::new(),
+                        ..o.clone()
+                    });
+            order.sequence = Some(next_sequence(b));
             if order.order_type.is_none() {
                 order.order_type = Some(OrderType::NewBuy);
             }
-            b.order_list.push(order);
-            Step::Order(b.order_list.len() - 1)
+            b.orders_mut().push(Arc::new(order));
+            Step::Order(b.len() - 1)
         }
         (NodeMut::Order(o), Add::Asset) => {
             o.assets.push(AssetEntry::default());
@@ -465,6 +452,7 @@ pub fn add_child(batch: &mut BatchOrderRequest, at: &NodeId, what: Add) -> Optio
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::core::wire::BatchOrderRequest;
 
     #[test]
     fn a_problem_path_names_its_node_and_field() {
@@ -514,7 +502,7 @@ mod tests {
 
     #[test]
     fn duplicating_an_order_gives_it_the_next_sequence_and_removing_selects_a_neighbour() {
-        let mut batch = BatchOrderRequest {
+        let mut batch = Snapshot::from(BatchOrderRequest {
             order_list: vec![
                 OrderEntry {
                     sequence: Some(1),
@@ -526,16 +514,16 @@ mod tests {
                 },
             ],
             ..BatchOrderRequest::default()
-        };
+        });
         let first = NodeId(vec![Step::Order(0)]);
         let copy = edit(&mut batch, &first, ListOp::Duplicate).expect("copied");
         assert_eq!(copy, NodeId(vec![Step::Order(1)]));
-        let sequences: Vec<_> = batch.order_list.iter().map(|o| o.sequence).collect();
+        let sequences: Vec<_> = batch.orders().map(|o| o.sequence).collect();
         assert_eq!(sequences, [Some(1), Some(8), Some(7)]);
         let after = edit(&mut batch, &NodeId(vec![Step::Order(2)]), ListOp::Remove);
         assert_eq!(after, Some(NodeId(vec![Step::Order(1)])));
         let up = edit(&mut batch, &NodeId(vec![Step::Order(1)]), ListOp::Up);
         assert_eq!(up, Some(first));
-        assert_eq!(batch.order_list[0].sequence, Some(8));
+        assert_eq!(batch.order(0).and_then(|o| o.sequence), Some(8));
     }
 }

@@ -39,7 +39,7 @@ impl ComposerScreen {
         ) && let Some(NodeMut::Asset(asset)) = node::resolve_mut(&mut draft.batch, &target)
         {
             asset.asset_nos.extend(nums.iter().cloned());
-            self.stepped(Some(&target));
+            self.stepped();
         }
         Some(Text::GetAssetNumbers)
     }
@@ -52,7 +52,7 @@ impl ComposerScreen {
             return;
         };
         let mut assets = Vec::new();
-        for (i, order) in draft.batch.order_list.iter().enumerate() {
+        for (i, order) in draft.batch.orders().enumerate() {
             for (j, asset) in order.assets.iter().enumerate() {
                 assets.push((
                     NodeId(vec![Step::Order(i), Step::Asset(j)]),
@@ -74,7 +74,7 @@ impl ComposerScreen {
         }
         self.tree.reveal(&target);
         self.tree.select(target.clone());
-        self.stepped(Some(&target));
+        self.stepped();
     }
 
     /// How many numbers, and the button that asks for them for the asset `selected`.

@@ -158,7 +158,7 @@ impl ComposerScreen {
         self.tree.select(added);
         self.tree.structure_changed();
         self.check.structure_changed();
-        self.stepped(Some(&choosing.under));
+        self.stepped();
     }
 }
 

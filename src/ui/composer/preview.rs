@@ -7,7 +7,7 @@ use egui::RichText;
 
 use super::super::outbox::Outbox;
 use crate::core::preview::{DeletePreview, OrderPreview, RemovedProduct, Warning};
-use crate::core::wire::BatchOrderRequest;
+use crate::core::snapshot::Snapshot;
 use crate::core::{Command, Event, Latest, Outcome};
 use crate::ui::dates::local_date;
 use crate::ui::i18n::{Lang, Text, tr};
@@ -29,7 +29,7 @@ pub(super) struct Preview {
 
 impl Preview {
     /// Asks for the batch's preview on `profile`, once per confirmation.
-    pub fn ask(&mut self, out: &Outbox<'_>, profile: &str, batch: &BatchOrderRequest) {
+    pub fn ask(&mut self, out: &Outbox<'_>, profile: &str, batch: &Snapshot) {
         if self.profile.as_deref() == Some(profile) {
             return;
         }
@@ -37,7 +37,7 @@ impl Preview {
         self.profile = Some(profile.to_owned());
         self.call.start(out.send(Command::PreviewDeletes {
             profile: profile.to_owned(),
-            batch: Box::new(batch.clone()),
+            batch: Box::new(batch.to_batch(None)),
         }));
     }
 

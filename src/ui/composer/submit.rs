@@ -9,8 +9,9 @@ use super::ComposerScreen;
 use super::batch::{Summary, summarize};
 use super::node::NodeId;
 use super::preview::Preview;
+use crate::core::snapshot::Snapshot;
+use crate::core::wire::BatchOrderResult;
 use crate::core::wire::validate::{Problem, ProblemKind, UnknownKey};
-use crate::core::wire::{BatchOrderRequest, BatchOrderResult};
 use crate::core::{Call, Command, Event, Latest, Outcome, Profile};
 use crate::ui::form::production_guard_ui;
 use crate::ui::form::{
@@ -256,7 +257,12 @@ impl ComposerScreen {
                 Some(format!("{}: {value}", path_words(lang, &p.path.0)))
             })
             .collect();
-        let channel_order_id = draft.batch.channel_order_id.clone().unwrap_or_default();
+        let channel_order_id = draft
+            .batch
+            .head()
+            .channel_order_id
+            .clone()
+            .unwrap_or_default();
         let repeat = draft.hints.submitted.contains(&channel_order_id);
         let deletes = !summary.deletions.is_empty();
         if deletes {
@@ -270,7 +276,7 @@ impl ComposerScreen {
                 let said = Said {
                     profile,
                     summary: &summary,
-                    orders: draft.batch.order_list.len(),
+                    orders: draft.batch.len(),
                     repeat: repeat.then_some(channel_order_id.as_str()),
                     unknown: &unknown,
                 };
@@ -305,7 +311,7 @@ impl ComposerScreen {
             // To the profile the confirmation named, in this same frame.
             self.submit.call.start(out.send(Command::CallOn {
                 profile: profile.name.clone(),
-                call: Call::BatchOrder(draft.batch.clone()),
+                call: Call::BatchOrder(draft.batch.to_batch(None)),
             }));
         }
         if send || close || modal.should_close() {
@@ -384,7 +390,7 @@ fn summary_ui(ui: &mut egui::Ui, lang: Lang, said: &Said<'_>) {
 }
 
 /// Each order in one line: what it does, for whom, on which assets.
-fn orders_table_ui(ui: &mut egui::Ui, lang: Lang, batch: &BatchOrderRequest) {
+fn orders_table_ui(ui: &mut egui::Ui, lang: Lang, batch: &Snapshot) {
     const SHOWN: usize = 100;
     let heads = [
         "sequence",
@@ -401,7 +407,7 @@ fn orders_table_ui(ui: &mut egui::Ui, lang: Lang, batch: &BatchOrderRequest) {
                 ui.label(RichText::new(field_label(lang, head)).strong());
             }
             ui.end_row();
-            for o in batch.order_list.iter().take(SHOWN) {
+            for o in batch.orders().take(SHOWN) {
                 let numbers: Vec<String> =
                     o.assets.iter().flat_map(|a| a.asset_nos.clone()).collect();
                 let customer = o
@@ -424,7 +430,7 @@ fn orders_table_ui(ui: &mut egui::Ui, lang: Lang, batch: &BatchOrderRequest) {
                 ui.end_row();
             }
         });
-    let more = batch.order_list.len().saturating_sub(SHOWN);
+    let more = batch.len().saturating_sub(SHOWN);
     if more > 0 {
         ui.label(tr!(lang, "more-orders", n = more));
     }

@@ -8,7 +8,7 @@ use egui::RichText;
 use super::super::i18n::{Lang, Text, noted, t};
 use super::super::labels::order_type_short;
 use super::node::{self, NodeId, NodeRef};
-use crate::core::wire::BatchOrderRequest;
+use crate::core::snapshot::Snapshot;
 
 pub struct Tree {
     pub selected: NodeId,
@@ -52,7 +52,7 @@ impl Tree {
         self.dirty = true;
     }
 
-    fn rebuild(&mut self, batch: &BatchOrderRequest) {
+    fn rebuild(&mut self, batch: &Snapshot) {
         self.rows.clear();
         let mut stack = vec![NodeId::root()];
         while let Some(id) = stack.pop() {
@@ -74,7 +74,7 @@ impl Tree {
         &mut self,
         ui: &mut egui::Ui,
         lang: Lang,
-        batch: &BatchOrderRequest,
+        batch: &Snapshot,
         problems: &HashMap<NodeId, usize>,
     ) -> Option<NodeId> {
         if self.dirty {
@@ -141,7 +141,7 @@ fn row_label(lang: Lang, n: &NodeRef<'_>) -> String {
         NodeRef::Batch(b) => format!(
             "{} {}",
             t(lang, Text::Batch),
-            or_dash(b.channel_order_id.as_deref())
+            or_dash(b.head().channel_order_id.as_deref())
         ),
         NodeRef::Order(o) => format!(
             "#{} {} · {}",

@@ -2,6 +2,8 @@
 //! their field): each is listed at its field, in place of what the rules would say of the
 //! field being empty.
 
+use std::borrow::Borrow;
+
 use super::problem::{At, FieldPath, Problem};
 use crate::wire::order::{
     AssetEntry, BatchOrderRequest, MerchandiseEntry, OrderEntry, ProductEntry,
@@ -11,9 +13,13 @@ use crate::wire::raw::Raw;
 /// `rules`' problems with those of the held values: a held value's problem replaces the rules'
 /// own at the same field (a `licenseType` of `golden_usbkey` is that, not "required"); the
 /// list stays in the tree's order.
-pub fn with_held(batch: &BatchOrderRequest, rules: Vec<Problem>) -> Vec<Problem> {
+pub fn with_held<O: Borrow<OrderEntry>>(
+    head: &BatchOrderRequest,
+    orders: &[O],
+    rules: Vec<Problem>,
+) -> Vec<Problem> {
     let mut held = Vec::new();
-    batch_held(batch, &mut |at, raw| push_raw(at, raw, &mut held));
+    batch_held(head, orders, &mut |at, raw| push_raw(at, raw, &mut held));
     if held.is_empty() {
         return rules;
     }
@@ -61,8 +67,16 @@ impl std::fmt::Display for UnknownKey {
 
 /// Every key of the batch that names no field of the interface, in the tree's order.
 pub fn unknown_keys(batch: &BatchOrderRequest) -> Vec<UnknownKey> {
+    unknown_keys_of(batch, &batch.order_list)
+}
+
+/// [`unknown_keys`] of a batch kept as its header and its orders apart.
+pub fn unknown_keys_of<O: Borrow<OrderEntry>>(
+    head: &BatchOrderRequest,
+    orders: &[O],
+) -> Vec<UnknownKey> {
     let mut out = Vec::new();
-    batch_held(batch, &mut |at, raw| {
+    batch_held(head, orders, &mut |at, raw| {
         out.extend(raw.unknown().map(|(key, _)| UnknownKey {
             at: at.path(),
             key: key.to_owned(),
@@ -80,11 +94,11 @@ fn push_raw(at: &At<'_>, raw: &Raw, out: &mut Vec<Problem>) {
 /// Each node's raw values, with where the node is.
 type Visit<'v> = dyn FnMut(&At<'_>, &Raw) + 'v;
 
-fn batch_held(b: &BatchOrderRequest, out: &mut Visit<'_>) {
+fn batch_held<O: Borrow<OrderEntry>>(b: &BatchOrderRequest, orders: &[O], out: &mut Visit<'_>) {
     let root = At::ROOT;
     out(&root, &b.raw);
-    for (i, o) in b.order_list.iter().enumerate() {
-        order_held(&root.item("orderList", i), o, out);
+    for (i, o) in orders.iter().enumerate() {
+        order_held(&root.item("orderList", i), o.borrow(), out);
     }
 }
 

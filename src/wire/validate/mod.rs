@@ -5,9 +5,10 @@
 mod held;
 mod problem;
 
+use std::borrow::Borrow;
 use std::collections::HashMap;
 
-pub use self::held::{UnknownKey, unknown_keys};
+pub use self::held::{UnknownKey, unknown_keys, unknown_keys_of};
 pub use self::problem::{At, Expected, FieldPath, Item, Limit, Problem, ProblemKind, Seg};
 
 use super::activity::ClaimRequest;
@@ -285,6 +286,12 @@ pub fn claim(r: &ClaimRequest) -> Vec<Problem> {
 
 /// Operation 5: the batch as a whole and every order, asset, product and merchandise in it.
 pub fn batch_order(r: &BatchOrderRequest) -> Vec<Problem> {
+    batch_order_of(r, &r.order_list)
+}
+
+/// [`batch_order`] of a batch kept as its header and its orders apart (each may be behind a
+/// pointer); the header's own `orderList` is not read.
+pub fn batch_order_of<O: Borrow<OrderEntry>>(r: &BatchOrderRequest, orders: &[O]) -> Vec<Problem> {
     let mut c = Check::default();
     c.required(&ROOT.field("channelCode"), &r.channel_code, MAX_ID_LEN);
     c.required(
@@ -293,18 +300,18 @@ pub fn batch_order(r: &BatchOrderRequest) -> Vec<Problem> {
         MAX_ID_LEN,
     );
     let list = ROOT.field("orderList");
-    if r.order_list.is_empty() {
+    if orders.is_empty() {
         c.push(&list, ProblemKind::AtLeastOne(Item::Order));
-    } else if r.order_list.len() > MAX_ORDERS {
+    } else if orders.len() > MAX_ORDERS {
         let kind = ProblemKind::TooMany {
             max: MAX_ORDERS,
             item: Item::Order,
         };
         c.push(&list, kind);
     }
-    check_batch_size(&mut c, &list, r);
+    check_batch_size(&mut c, &list, orders);
     let mut sequences: HashMap<i32, usize> = HashMap::new();
-    for (i, order) in r.order_list.iter().enumerate() {
+    for (i, order) in orders.iter().map(Borrow::borrow).enumerate() {
         let at = ROOT.item("orderList", i);
         if let Some(sequence) = order.sequence
             && let Some(first) = sequences.insert(sequence, i)
@@ -316,12 +323,12 @@ pub fn batch_order(r: &BatchOrderRequest) -> Vec<Problem> {
         }
         check_order(&mut c, &at, order);
     }
-    held::with_held(r, c.problems)
+    held::with_held(r, orders, c.problems)
 }
 
 /// The batch's whole work: asset numbers, and product instances written or removed.
-fn check_batch_size(c: &mut Check, list: &At<'_>, r: &BatchOrderRequest) {
-    let assets = r.order_list.iter().flat_map(|o| &o.assets);
+fn check_batch_size<O: Borrow<OrderEntry>>(c: &mut Check, list: &At<'_>, orders: &[O]) {
+    let assets = orders.iter().flat_map(|o| &o.borrow().assets);
     let (numbers, grants) = assets.fold((0usize, 0usize), |(n, g), a| {
         let each = products_of(a).max(1);
         (
