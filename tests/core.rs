@@ -11,6 +11,7 @@ use keyring_core::CredentialStore;
 use license_desk::client::{
     ApiError, CachedToken, CallRecord, Client, ClientConfig, Observer, Operation, Secret,
 };
+use license_desk::core::files::StoredBatch;
 use license_desk::core::progress::Progress;
 use license_desk::core::{
     Call, Command, Core, CoreError, CoreOptions, CoreState, Draft, DraftSummary, Endpoint, Event,
@@ -2254,7 +2255,10 @@ fn drafts(core: &Core) -> Vec<DraftSummary> {
 }
 
 fn load_draft(core: &Core, id: i64) -> Draft {
-    outcome!(run(core, Command::LoadDraft { id }), Outcome::Draft)
+    match run(core, Command::LoadDraft { id }) {
+        Outcome::Draft { draft, .. } => draft,
+        other => panic!("draft {id}: {other:?}"),
+    }
 }
 
 /// A JSON file is stored as a draft while it is parsed: one that opens is kept as its text
@@ -2341,6 +2345,21 @@ fn drafts_are_saved_renamed_deleted_and_survive_a_restart() {
         (a, "三月订单", body, "{}")
     );
     assert!(loaded.updated_at >= before && loaded.updated_at <= now_ms());
+    // The batch comes opened (off the window's thread), or with where and why it does not.
+    match run(&core, Command::LoadDraft { id: a }) {
+        Outcome::Draft {
+            batch: StoredBatch::Opened(batch),
+            ..
+        } => assert_eq!(batch.head().channel_order_id.as_deref(), Some("D-1")),
+        other => panic!("{other:?}"),
+    }
+    match run(&core, Command::LoadDraft { id: b }) {
+        Outcome::Draft {
+            batch: StoredBatch::Broken(e),
+            ..
+        } => assert_eq!((e.line, e.column), (1, 1), "{}", e.what),
+        other => panic!("{other:?}"),
+    }
 
     // Every change is saved; a body that is not valid JSON yet is kept as typed. Drafts are
     // listed by the millisecond of their last change: the edit comes a millisecond after `b`.

@@ -2722,7 +2722,9 @@ fn a_large_batch_is_checked_saved_and_exported_off_the_window_thread() {
         };
         let id = list.iter().find(|d| d.name == "large")?.id;
         match core.run(Command::LoadDraft { id }, Duration::from_secs(30)) {
-            Ok(Outcome::Draft(d)) => Some(serde_json::from_str::<serde_json::Value>(&d.body).ok()?),
+            Ok(Outcome::Draft { draft, .. }) => {
+                Some(serde_json::from_str::<serde_json::Value>(&draft.body).ok()?)
+            }
             _ => None,
         }
     };

@@ -236,6 +236,27 @@ pub fn read_file_bytes(path: &Path) -> Result<Vec<u8>, CoreError> {
     std::fs::read(path).map_err(|e| CoreError::File(format!("{name}: {e}")))
 }
 
+/// A stored draft's batch, as it opens.
+#[derive(Debug, Clone, PartialEq)]
+pub enum StoredBatch {
+    Opened(Snapshot),
+    /// What is stored opens, but is not UTF-8 text (something else wrote it): never taken
+    /// as a batch, so that nothing saves over it.
+    NotText,
+    /// The text does not open (a damaged disk, another program): where, and why.
+    Broken(FileError),
+}
+
+/// The batch a stored draft holds.
+pub fn open_stored(draft: &super::Draft) -> StoredBatch {
+    let stored = draft.body_bytes.as_deref().unwrap_or(draft.body.as_bytes());
+    match parse_order_file(stored) {
+        Ok(_) if draft.body_bytes.is_some() => StoredBatch::NotText,
+        Ok(batch) => StoredBatch::Opened(Snapshot::from(batch)),
+        Err(e) => StoredBatch::Broken(e),
+    }
+}
+
 /// Why bytes are not a batch order, in the words `order check` and the console show:
 /// `line 3, column 7: orderList[0].assets: invalid type: …`.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

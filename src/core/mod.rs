@@ -328,7 +328,11 @@ pub enum Outcome {
     DraftSaved {
         id: i64,
     },
-    Draft(Draft),
+    /// A stored draft, with its batch opened on the core's threads.
+    Draft {
+        draft: Draft,
+        batch: files::StoredBatch,
+    },
     Drafts(Vec<DraftSummary>),
     Picked(Option<PathBuf>),
     /// No OS file dialog is there to answer, or one closed at once without showing: the window

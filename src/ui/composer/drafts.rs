@@ -8,7 +8,7 @@ use egui::RichText;
 use super::super::outbox::Outbox;
 use super::batch::{self, Template};
 use super::{ComposerScreen, Hints, OpenDraft, Unreadable};
-use crate::core::files::parse_order_file;
+use crate::core::files::StoredBatch;
 use crate::core::snapshot::Snapshot;
 use crate::core::wire::BatchOrderRequest;
 use crate::core::{Command, DraftSummary, Event, Latest, Outcome};
@@ -54,7 +54,7 @@ impl Drafts {
 
 impl ComposerScreen {
     /// Answers about drafts; the action they answer.
-    pub(super) fn apply_drafts(&mut self, event: &Event, out: &Outbox<'_>) -> Option<Text> {
+    pub(super) fn apply_drafts(&mut self, event: &mut Event, out: &Outbox<'_>) -> Option<Text> {
         if self.drafts.list_call.accept(event) {
             if let Ok(Outcome::Drafts(list)) = &event.result {
                 self.drafts.list = list.clone();
@@ -65,32 +65,30 @@ impl ComposerScreen {
             return Some(Text::LoadDrafts);
         }
         if self.drafts.load_call.accept(event) {
-            if let Ok(Outcome::Draft(d)) = &event.result {
-                // A draft that no longer parses (a damaged disk, another program) opens
+            if let Ok(Outcome::Draft { draft: d, batch }) = &mut event.result {
+                // A draft that no longer opens (a damaged disk, another program) opens
                 // read-only with what it holds kept as stored, so that nothing saves over it.
                 let stored = d.body_bytes.as_deref().unwrap_or(d.body.as_bytes());
-                let (batch, unreadable) = match parse_order_file(stored) {
-                    // Bytes that are not UTF-8 are never taken as a batch to save over them.
-                    Ok(batch) if d.body_bytes.is_none() => (batch, None),
-                    Ok(_) => (
-                        BatchOrderRequest::default(),
-                        Some(Unreadable::not_text(stored)),
-                    ),
-                    Err(e) => {
+                let (batch, unreadable) = match batch {
+                    StoredBatch::Opened(batch) => (std::mem::take(batch), None),
+                    StoredBatch::NotText => {
+                        (Snapshot::default(), Some(Unreadable::not_text(stored)))
+                    }
+                    StoredBatch::Broken(e) => {
                         let unreadable = Unreadable {
                             line: e.line,
                             column: e.column,
-                            what: e.what,
+                            what: std::mem::take(&mut e.what),
                             stored: stored.to_vec(),
                         };
-                        (BatchOrderRequest::default(), Some(unreadable))
+                        (Snapshot::default(), Some(unreadable))
                     }
                 };
                 let hints = serde_json::from_str(&d.hints).unwrap_or_default();
                 self.open(OpenDraft {
                     id: Some(d.id),
                     name: d.name.clone(),
-                    batch: Snapshot::from(batch),
+                    batch,
                     hints,
                     unreadable,
                 });
