@@ -3,7 +3,8 @@
 //! threads; its tree listed and a frame drawn), each of the core's steps alone, and the time of
 //! a frame of the composer with it open, beside a plain `serde_json::Value` parse of the same
 //! file, measured in the same run (before each drop, once the app's in-process Sandbox has
-//! started). The frames of editing, saving, checking and exporting with it open are
+//! started). The window's frames are paced as a real window's (`common::wait_for`). The
+//! frames of editing, saving, checking and exporting with it open are
 //! `benches/composer_frames.rs`.
 //!
 //! Then a 100,000-row order spreadsheet (1,000 orders of 10 assets of 10 products): its import
@@ -105,7 +106,7 @@ fn main() {
         median(&mut steps_typed),
     );
     row(
-        "composer: the frame of an Undo (the state kept copied out to edit)",
+        "composer: the frame of an Undo (the state kept becomes the batch, as it is)",
         median(&mut undos),
     );
     println!();
