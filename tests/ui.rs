@@ -10,8 +10,8 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use keyring_core::api::CredentialStoreApi;
 use license_desk::core::{
-    Call, Command, Core, CoreOptions, Endpoint, FileDialogChoice, JournalFilter, KeyringChoice,
-    Outcome, Profile, Secret,
+    Call, Command, Core, CoreOptions, DraftSummary, Endpoint, FileDialogChoice, JournalFilter,
+    KeyringChoice, Outcome, Profile, Secret,
 };
 use license_desk::platform::{Config, Server, TlsFiles, create_app};
 use license_desk::ui::i18n::Lang;
@@ -2736,4 +2736,73 @@ fn a_large_batch_is_checked_saved_and_exported_off_the_window_thread() {
         saved(harness.state().core()).map(|body| body == written),
         Some(true)
     );
+}
+
+/// The drafts' list names what a draft holds as soon as it is there: a batch imported, or made
+/// from a template, has its order types stored without being written again or edited.
+#[test]
+fn the_drafts_list_names_a_new_drafts_order_types_before_any_edit() {
+    let dir = tempfile::tempdir().expect("dir");
+    let file = dir.path().join("two-kinds.json");
+    std::fs::write(
+        &file,
+        r#"{"channelCode": "SHOP", "channelOrderId": "KINDS-1", "orderList": [
+             {"sequence": 1, "orderType": "new_buy"},
+             {"sequence": 2, "orderType": "delete_product"}]}"#,
+    )
+    .expect("file");
+    let mut harness = app(dir.path(), Lang::En);
+    harness.run_ok();
+    open_composer(&mut harness);
+    type_into(&mut harness, "File", &file.display().to_string());
+    click(&mut harness, "Import");
+    settle(&mut harness, |h| {
+        h.query_by_label_contains("Batch KINDS-1").is_some()
+    });
+    click(&mut harness, "Draft");
+    settle(&mut harness, |h| {
+        h.query_by_label("two-kinds · Delete products · New purchase")
+            .is_some()
+    });
+    // Stored: the template draft the composer opened with, and the import, each as it holds.
+    let Ok(Outcome::Drafts(list)) = harness
+        .state()
+        .core()
+        .run(Command::ListDrafts, Duration::from_secs(30))
+    else {
+        panic!("no drafts");
+    };
+    let mut hints: Vec<(String, serde_json::Value)> = list
+        .iter()
+        .map(|d| {
+            let hints: serde_json::Value = serde_json::from_str(&d.hints).expect("hints");
+            (d.name.clone(), hints["orderTypes"].clone())
+        })
+        .collect();
+    hints.sort_by(|a, b| a.0.cmp(&b.0));
+    assert_eq!(hints.len(), 2, "{hints:?}");
+    assert!(hints[0].0.starts_with("LD-"), "{hints:?}");
+    assert_eq!(hints[0].1, serde_json::json!(["new_buy"]));
+    assert_eq!(
+        hints[1],
+        (
+            "two-kinds".to_owned(),
+            serde_json::json!(["delete_product", "new_buy"])
+        )
+    );
+    // The file's text is the draft as it was imported, not written again for its hints.
+    let body = load_body(&harness, &list, "two-kinds");
+    assert_eq!(body, std::fs::read_to_string(&file).expect("file"));
+}
+
+fn load_body(harness: &Harness<'static, DeskApp>, list: &[DraftSummary], name: &str) -> String {
+    let id = list.iter().find(|d| d.name == name).expect("draft").id;
+    match harness
+        .state()
+        .core()
+        .run(Command::LoadDraft { id }, Duration::from_secs(30))
+    {
+        Ok(Outcome::Draft { draft, .. }) => draft.body,
+        other => panic!("{other:?}"),
+    }
 }

@@ -107,6 +107,17 @@ impl Drafts {
         Ok(n == 1)
     }
 
+    /// The words the list shows of a draft, stored without its batch or a new time (the batch
+    /// is as it was).
+    pub fn set_hints(&self, id: i64, hints: &str) -> rusqlite::Result<bool> {
+        let n = self.conn().execute(
+            "UPDATE drafts SET hints = ?2 WHERE id = ?1",
+            rusqlite::params![id, hints],
+        )?;
+        self.written();
+        Ok(n == 1)
+    }
+
     pub fn rename(&self, id: i64, name: &str, now: i64) -> rusqlite::Result<bool> {
         let n = self.conn().execute(
             "UPDATE drafts SET name = ?2, updated_at = ?3 WHERE id = ?1",

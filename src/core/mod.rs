@@ -212,6 +212,12 @@ pub enum Command {
         body: String,
         hints: String,
     },
+    /// A draft's hints (what the list says of it) stored alone: a 10,000-order batch just
+    /// imported is not written again for them.
+    SaveDraftHints {
+        id: i64,
+        hints: String,
+    },
     /// The composer's draft saved from its snapshot, written as JSON here rather than on the
     /// window's thread.
     SaveDraftBatch {

@@ -36,6 +36,10 @@ impl Service {
                     .await?;
                 draft_found(id, saved).map(|()| Outcome::DraftSaved { id })
             }
+            Command::SaveDraftHints { id, hints } => {
+                let saved = self.drafts(move |d| d.set_hints(id, &hints)).await?;
+                draft_found(id, saved).map(|()| Outcome::DraftSaved { id })
+            }
             Command::SaveDraftBatch { id, batch, hints } => {
                 let body = snapshot_json(batch, false, None).await?;
                 let saved = self

@@ -368,6 +368,7 @@ impl Service {
             | Command::NewOrderDraft { .. }
             | Command::SaveDraft { .. }
             | Command::SaveDraftBatch { .. }
+            | Command::SaveDraftHints { .. }
             | Command::CheckBatch { .. }
             | Command::RenameDraft { .. }
             | Command::DeleteDraft { .. }

@@ -10,10 +10,22 @@ use super::batch::{self, Template};
 use super::{ComposerScreen, Hints, OpenDraft, Unreadable};
 use crate::core::files::StoredBatch;
 use crate::core::snapshot::Snapshot;
-use crate::core::wire::BatchOrderRequest;
+use crate::core::wire::{BatchOrderRequest, OrderType};
 use crate::core::{Command, DraftSummary, Event, Latest, Outcome};
 use crate::ui::form::danger_button;
 use crate::ui::i18n::{Lang, Text, t, tr};
+
+/// The order types a batch holds, each once, as the drafts' list names them.
+fn order_types(batch: &Snapshot) -> Vec<OrderType> {
+    let mut kinds = Vec::new();
+    for kind in batch.orders().filter_map(|o| o.order_type) {
+        if !kinds.contains(&kind) {
+            kinds.push(kind);
+        }
+    }
+    kinds.sort_by_key(|k| k.as_str());
+    kinds
+}
 
 /// Edits are saved this long after the last change (every keystroke would be too many writes).
 const SAVE_AFTER: Duration = Duration::from_millis(800);
@@ -28,6 +40,7 @@ pub(super) struct Drafts {
     load_call: Latest,
     create_call: Latest,
     save_call: Latest,
+    hints_call: Latest,
     rename_call: Latest,
     delete_call: Latest,
     confirm_delete: bool,
@@ -92,6 +105,7 @@ impl ComposerScreen {
                     hints,
                     unreadable,
                 });
+                self.store_new_hints(out);
             }
             return Some(Text::OpenDraft);
         }
@@ -100,6 +114,7 @@ impl ComposerScreen {
             {
                 draft.id = Some(*id);
                 self.drafts.refresh(out);
+                self.store_new_hints(out);
             }
             return Some(Text::SaveDraft);
         }
@@ -107,7 +122,7 @@ impl ComposerScreen {
     }
 
     fn apply_draft_changes(&mut self, event: &Event, out: &Outbox<'_>) -> Option<Text> {
-        if self.drafts.save_call.accept(event) {
+        if self.drafts.save_call.accept(event) || self.drafts.hints_call.accept(event) {
             // The list shows what a draft holds and whether it was sent: read it again.
             if event.result.is_ok() {
                 self.drafts.refresh(out);
@@ -195,10 +210,7 @@ impl ComposerScreen {
             return;
         }
         if let Some(draft) = &mut self.draft {
-            let mut kinds: Vec<_> = draft.batch.orders().filter_map(|o| o.order_type).collect();
-            kinds.sort_by_key(|k| k.as_str());
-            kinds.dedup();
-            draft.hints.order_types = kinds;
+            draft.hints.order_types = order_types(&draft.batch);
         }
         if let Some(OpenDraft {
             id: Some(id),
@@ -222,6 +234,30 @@ impl ComposerScreen {
                     tracing::error!(error = %e, "the draft's hints could not be written; not saved");
                 }
             }
+        }
+    }
+
+    /// Stores the open draft's hints alone when the order types it holds are not those its
+    /// hints name (a batch imported or made from a template, a draft of an older version):
+    /// the list names them at once.
+    pub(super) fn store_new_hints(&mut self, out: &Outbox<'_>) {
+        let Some(draft) = &mut self.draft else {
+            return;
+        };
+        let (Some(id), None) = (draft.id, &draft.unreadable) else {
+            return;
+        };
+        let kinds = order_types(&draft.batch);
+        if kinds == draft.hints.order_types {
+            return;
+        }
+        draft.hints.order_types = kinds;
+        match serde_json::to_string(&draft.hints) {
+            Ok(hints) => self
+                .drafts
+                .hints_call
+                .start(out.send(Command::SaveDraftHints { id, hints })),
+            Err(e) => tracing::error!(error = %e, "the draft's hints could not be written"),
         }
     }
 

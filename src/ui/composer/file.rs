@@ -184,6 +184,7 @@ impl ComposerScreen {
                         .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
                     self.check.imported(file, std::mem::take(places));
                     self.drafts.refresh(out);
+                    self.store_new_hints(out);
                 }
                 Ok(Outcome::Cancelled) => self.file.message = Some(FileMessage::Cancelled),
                 Err(e) => self.file.message = Some(FileMessage::Failed(e.to_string())),
