@@ -54,14 +54,6 @@ impl From<BatchOrderRequest> for Snapshot {
 }
 
 impl Snapshot {
-    /// A copy of `batch` (a deep one: for a batch borrowed, not given).
-    pub fn of(batch: &BatchOrderRequest) -> Self {
-        Self {
-            head: Arc::new(head_of(batch)),
-            orders: Arc::new(batch.order_list.iter().cloned().map(Arc::new).collect()),
-        }
-    }
-
     /// The batch's header (its orders apart: its `order_list` is empty).
     pub fn head(&self) -> &BatchOrderRequest {
         &self.head
@@ -185,7 +177,7 @@ mod tests {
         let mut expected = batch(&["d", "a", "B", "c"]);
         expected.channel_code = Some("OTHER".into());
         assert_eq!(shot.to_batch(None), expected);
-        assert_eq!(shot, Snapshot::of(&expected));
+        assert_eq!(shot, Snapshot::from(expected.clone()));
         assert!(shot.order_mut(4).is_none());
 
         // Not shared: edited in place, nothing copied.

@@ -258,7 +258,7 @@ mod tests {
     use crate::core::wire::BatchOrderRequest;
 
     fn batch(id: &str) -> Snapshot {
-        Snapshot::of(&BatchOrderRequest {
+        Snapshot::from(BatchOrderRequest {
             channel_order_id: Some(id.to_owned()),
             ..BatchOrderRequest::default()
         })
@@ -318,7 +318,7 @@ mod tests {
 
     #[test]
     fn a_large_batch_keeps_fewer_states() {
-        let big = Snapshot::of(&BatchOrderRequest {
+        let big = Snapshot::from(BatchOrderRequest {
             order_list: vec![Default::default(); 10_000],
             ..BatchOrderRequest::default()
         });
