@@ -506,6 +506,12 @@ impl Core {
         self.events.try_recv().ok()
     }
 
+    /// The next answer, waiting for it up to `timeout` (for the command line and tests, never
+    /// the UI).
+    pub fn recv_timeout(&self, timeout: Duration) -> Option<Event> {
+        self.events.recv_timeout(timeout).ok()
+    }
+
     pub fn state(&self) -> CoreState {
         self.state
             .read()
