@@ -7,7 +7,8 @@ use std::time::Duration;
 
 use clap::{Args, Subcommand};
 use license_desk::core::{
-    Call, Command, Core, CoreOptions, ExportFormat, JournalFilter, Outcome, Profile,
+    Call, Command, Core, CoreError, CoreOptions, ExportFormat, JournalFilter, Outcome, Profile,
+    WriteState,
 };
 use license_desk::wire::{self, ClaimRequest, CustomerQuery, DefaultFilter, OrderType};
 use serde::de::DeserializeOwned;
@@ -29,6 +30,10 @@ pub struct CallArgs {
     /// profile; without it such a call is refused before anything is sent (exit 5).
     #[arg(long, global = true)]
     yes: bool,
+    /// Seconds to wait for the call at most [default: the longest the profile's limits let it
+    /// take]. A write still unanswered then ends with its outcome unknown (exit 4).
+    #[arg(long, global = true, value_name = "SECS")]
+    timeout: Option<u64>,
     #[command(subcommand)]
     op: CallOp,
 }
@@ -115,6 +120,28 @@ enum CallOp {
     },
     /// Get a token: checks that the profile works and shows its scopes.
     Token,
+    /// The ledger of writes (batches, locks, numbers, claims, customers), newest first, with
+    /// where each stands: done, refused, not_sent, unknown, in_flight.
+    Writes {
+        /// Only the writes whose outcome is unknown, to be checked and settled.
+        #[arg(long)]
+        unknown: bool,
+        #[arg(long, default_value_t = 50)]
+        limit: usize,
+    },
+    /// Settles a write whose outcome is unknown, once you have checked the platform: it was
+    /// done (--done) or it was not (--not-done). Recorded with your operator identity.
+    Resolve {
+        call_id: String,
+        #[arg(
+            long,
+            conflicts_with = "not_done",
+            required_unless_present = "not_done"
+        )]
+        done: bool,
+        #[arg(long)]
+        not_done: bool,
+    },
     /// The journal of calls, newest first; --csv/--json export it to a file.
     History {
         #[arg(long)]
@@ -131,14 +158,17 @@ enum CallOp {
 }
 
 /// Exit codes as in the README's table: 0 done, 3 the platform refused (its code and message
-/// on stderr), 5 a destructive call on production without --yes, 1 anything else.
+/// on stderr; also a lock's assets or a claim refused inside an answer), 4 sent with its
+/// outcome unknown, 5 a destructive call on production without --yes, 1 anything else.
 pub fn run(args: CallArgs) -> ExitCode {
     let guard = Guard {
         yes: args.yes,
         format: args.format,
+        timeout: args.timeout.map(Duration::from_secs),
     };
+    let profile = args.profile.clone();
     let outcome = command(args.op, args.profile)
-        .and_then(|c| execute(c, args.secret.secret_file.as_deref(), guard));
+        .and_then(|c| execute(c, profile, args.secret.secret_file.as_deref(), guard));
     print_outcome(outcome)
 }
 
@@ -162,8 +192,9 @@ pub fn preview(file: &Path, profile: Option<String>, secret_file: Option<&Path>)
     let guard = Guard {
         yes: true,
         format: Format::Json,
+        timeout: None,
     };
-    print_outcome(command.and_then(|c| execute(c, secret_file, guard)))
+    print_outcome(command.and_then(|c| execute(c, None, secret_file, guard)))
 }
 
 /// What the command line said about confirming and printing.
@@ -171,6 +202,7 @@ pub fn preview(file: &Path, profile: Option<String>, secret_file: Option<&Path>)
 struct Guard {
     yes: bool,
     format: Format,
+    timeout: Option<Duration>,
 }
 
 fn body<T: DeserializeOwned>(path: &Path) -> Result<T, Failure> {
@@ -243,6 +275,20 @@ fn command(op: CallOp, profile: Option<String>) -> Result<Command, Failure> {
         CallOp::Token => {
             return Ok(Command::TestConnection {
                 profile: profile.unwrap_or_default(),
+            });
+        }
+        CallOp::Writes { unknown, limit } => {
+            return Ok(Command::QueryWrites {
+                profile,
+                state: unknown.then_some(WriteState::Unknown),
+                limit,
+            });
+        }
+        CallOp::Resolve { call_id, done, .. } => {
+            return Ok(Command::ResolveWrite {
+                call_id,
+                done,
+                by: String::new(),
             });
         }
         CallOp::History {
@@ -384,12 +430,18 @@ fn check_production(profile: &Profile, command: &Command, yes: bool) -> Result<(
     ))
 }
 
-fn execute(command: Command, secret_file: Option<&Path>, guard: Guard) -> Result<String, Failure> {
+/// Runs the command on the profile it names, else on `--profile`, else on the active one.
+fn execute(
+    command: Command,
+    profile: Option<String>,
+    secret_file: Option<&Path>,
+    guard: Guard,
+) -> Result<String, Failure> {
     let profile = match &command {
         Command::TestConnection { profile }
         | Command::CallOn { profile, .. }
         | Command::PreviewDeletes { profile, .. } => Some(profile.clone()),
-        _ => None,
+        _ => profile,
     };
     let (core, chosen) = open_core(profile, secret_file)?;
     check_production(&chosen, &command, guard.yes)?;
@@ -397,6 +449,12 @@ fn execute(command: Command, secret_file: Option<&Path>, guard: Guard) -> Result
     let command = match command {
         Command::TestConnection { .. } => Command::TestConnection {
             profile: chosen.name,
+        },
+        // Settled as the profile's operator, or the user the system names.
+        Command::ResolveWrite { call_id, done, .. } => Command::ResolveWrite {
+            call_id,
+            done,
+            by: settled_by(&chosen),
         },
         Command::CallOn { call, .. } => Command::CallOn {
             profile: chosen.name,
@@ -408,10 +466,64 @@ fn execute(command: Command, secret_file: Option<&Path>, guard: Guard) -> Result
         },
         other => other,
     };
-    let outcome = core.run(command, Duration::from_secs(300));
+    // The core needs a moment to start (the Sandbox) besides the call's own longest time.
+    let wait = guard
+        .timeout
+        .unwrap_or_else(|| chosen.limits.longest_call() + Duration::from_secs(30));
+    let writes = matches!(&command, Command::CallOn { call, .. } if call.writes());
+    let outcome = core.run(command, wait);
+    // Stopping settles a write still in flight as outcome unknown in the ledger.
     core.shutdown();
-    let json = answer(outcome?).map_err(Failure::failed)?;
-    output::render(json, guard.format).map_err(Failure::failed)
+    let outcome = match outcome {
+        Err(CoreError::GaveUp(secs)) if writes => {
+            return Err(Failure::Exit(
+                output::UNKNOWN,
+                format!(
+                    "sent, outcome unknown: no answer within {secs} s, and the call may have \
+                     reached the platform. Check what the platform holds before sending it \
+                     again: `license-desk call writes --unknown` lists it, `license-desk call \
+                     resolve CALL --done` (or --not-done) settles it"
+                ),
+            ));
+        }
+        other => other?,
+    };
+    let refusal = refusal_in(&outcome);
+    let json = answer(outcome).map_err(Failure::failed)?;
+    let text = output::render(json, guard.format).map_err(Failure::failed)?;
+    match refusal {
+        Some(refusal) => Err(Failure::RefusedInAnswer {
+            answer: text,
+            refusal,
+        }),
+        None => Ok(text),
+    }
+}
+
+/// Who settles an unknown outcome on this command line.
+fn settled_by(profile: &Profile) -> String {
+    let system = std::env::var("USER")
+        .or_else(|_| std::env::var("USERNAME"))
+        .unwrap_or_default();
+    let place = match system.trim() {
+        "" => "command line".to_owned(),
+        user => format!("command line, {user}"),
+    };
+    match profile.operator_identity.trim() {
+        "" => place,
+        operator => format!("{operator} ({place})"),
+    }
+}
+
+/// A refusal inside an answered success: assets not locked or unlocked, a claim not granted.
+fn refusal_in(outcome: &Outcome) -> Option<String> {
+    match outcome {
+        Outcome::Locks(results) => license_desk::core::lock_refusals(results),
+        Outcome::Claim(r) if r.result_code != wire::activity::CLAIMED => {
+            Some(format!("{}: {}", r.result_code, r.result_message))
+        }
+        _ => None,
+    }
 }
 
 /// `call token`'s answer, fields in this order.
@@ -450,6 +562,8 @@ fn answer(outcome: Outcome) -> Result<String, String> {
             expires_at: expires_at_ms,
         }),
         Outcome::Journal(v) => json_text(&v),
+        Outcome::Writes(v) => json_text(&v),
+        Outcome::Resolved(v) => json_text(&v),
         Outcome::Exported { path, count } => json_text(&Exported {
             exported: count,
             path: &path,

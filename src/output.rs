@@ -24,6 +24,9 @@ pub const PROBLEMS: u8 = 1;
 /// ... and 2 when it is not a batch order at all (not JSON, not an object, not a readable
 /// sheet) or cannot be read.
 pub const NOT_A_BATCH: u8 = 2;
+/// A write was sent and no answer says what the platform did: the outcome is unknown (the
+/// call's id on standard error, to look it up with `call history` and settle it).
+pub const UNKNOWN: u8 = 4;
 /// Nothing was sent: a destructive action on a production profile needs `--yes`.
 pub const NEEDS_YES: u8 = 5;
 
@@ -75,6 +78,9 @@ pub enum Failure {
         message: String,
         cause: Option<String>,
     },
+    /// The platform answered, and refused some or all of it inside a success (a lock's
+    /// statuses, a claim's code): the answer is printed, then why, and the exit code is 3.
+    RefusedInAnswer { answer: String, refusal: String },
     /// Anything else, with the exit code it gives.
     Exit(u8, String),
 }
@@ -96,6 +102,11 @@ impl Failure {
                 if let Some(cause) = cause {
                     eprintln!("cause: {cause}");
                 }
+                ExitCode::from(REFUSED)
+            }
+            Failure::RefusedInAnswer { answer, refusal } => {
+                print(&answer);
+                eprintln!("error: the platform refused part of it: {refusal}");
                 ExitCode::from(REFUSED)
             }
             Failure::Exit(code, message) => fail(code, &message),
@@ -122,6 +133,20 @@ impl From<CoreError> for Failure {
                 message,
                 cause,
             },
+            CoreError::Api(ApiError::OutcomeUnknown {
+                call_id,
+                what,
+                detail,
+                ..
+            }) => Failure::Exit(
+                UNKNOWN,
+                format!(
+                    "sent, outcome unknown: {what}, and no answer came back ({detail}).\n\
+                     Check what the platform holds before sending it again; the call is \
+                     {call_id} in `license-desk call writes --unknown`, and is settled with \
+                     `license-desk call resolve {call_id} --done` (or --not-done)"
+                ),
+            ),
             // The core's words are the window's ("enter it in Settings"); a script has others.
             CoreError::NoSecret(profile) => Failure::failed(format!(
                 "no app secret is known for the profile {profile:?}: store one with \

@@ -75,6 +75,10 @@ pub(crate) struct ServeArgs {
     /// The private key of --tls-cert (PEM: PKCS#8, PKCS#1 or SEC1).
     #[arg(long, value_name = "FILE", requires = "tls_cert")]
     tls_key: Option<PathBuf>,
+    /// For tests only: apply every batch, also one whose channelOrderId was seen, as a
+    /// production platform that promises nothing about repeats may. Never for real use.
+    #[arg(long, hide = true)]
+    test_forget_repeats: bool,
 }
 
 #[derive(Subcommand)]
@@ -272,6 +276,10 @@ fn command_runtime() -> Result<tokio::runtime::Runtime, String> {
 }
 
 pub(crate) fn serve(args: ServeArgs) -> Result<(), String> {
+    if args.test_forget_repeats {
+        tracing::warn!("--test-forget-repeats: a repeated channelOrderId is applied again");
+        platform::rules::orders::forget_repeats();
+    }
     crate::init_logging("info");
     let connections = connection_limits(&args)?;
     let listings = listing_limits(&args)?;

@@ -6,7 +6,9 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use clap::{Args, Subcommand};
-use license_desk::core::{Command, Core, CoreOptions, Endpoint, Outcome, Profile, Secret};
+use license_desk::core::{
+    CallLimits, Command, Core, CoreOptions, Endpoint, Outcome, Profile, Secret,
+};
 use serde::Serialize;
 
 use crate::call::{RunSecret, open_core};
@@ -96,6 +98,24 @@ pub struct Fields {
     /// share the common one again (its own is kept for later).
     #[arg(long, num_args = 0..=1, default_missing_value = "true", value_name = "BOOL")]
     own_catalog: Option<bool>,
+    /// The platform answers a repeated channelOrderId with its first answer and creates
+    /// nothing twice (as `license-desk serve` does): a batch whose answer was lost is then sent
+    /// again by itself. Off by default: the interface does not promise it, and on a platform
+    /// that does not, a batch sent again grants its licenses twice.
+    #[arg(long, num_args = 0..=1, default_missing_value = "true", value_name = "BOOL")]
+    recognises_repeats: Option<bool>,
+    /// Seconds to make a connection [default: 10].
+    #[arg(long, value_name = "SECS", value_parser = clap::value_parser!(u32).range(1..))]
+    connect_secs: Option<u32>,
+    /// Seconds one attempt of a call may wait for its answer [default: 30].
+    #[arg(long, value_name = "SECS", value_parser = clap::value_parser!(u32).range(1..))]
+    attempt_secs: Option<u32>,
+    /// Seconds one attempt of a batch order may wait for its answer [default: 120].
+    #[arg(long, value_name = "SECS", value_parser = clap::value_parser!(u32).range(1..))]
+    batch_attempt_secs: Option<u32>,
+    /// Further attempts where one is safe [default: 3].
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(0..=10))]
+    retries: Option<u32>,
     /// A CA certificate (PEM) to trust besides the system's, for a platform whose certificate
     /// it signed. Certificates are always verified.
     #[arg(long, value_name = "FILE", conflicts_with = "no_ca_file")]
@@ -106,6 +126,16 @@ pub struct Fields {
 }
 
 impl Fields {
+    /// The limits given, over `old`.
+    fn limits(&self, old: CallLimits) -> CallLimits {
+        CallLimits {
+            connect_secs: self.connect_secs.unwrap_or(old.connect_secs),
+            attempt_secs: self.attempt_secs.unwrap_or(old.attempt_secs),
+            batch_attempt_secs: self.batch_attempt_secs.unwrap_or(old.batch_attempt_secs),
+            retries: self.retries.unwrap_or(old.retries),
+        }
+    }
+
     /// The CA file given, made absolute so that it means the same file from any folder.
     fn ca_file(&self) -> Result<Option<PathBuf>, Failure> {
         self.ca_file
@@ -214,6 +244,8 @@ fn add(
         operator_identity: fields.operator.as_deref().unwrap_or("").trim().to_owned(),
         production: fields.production.unwrap_or(false),
         own_catalog: fields.own_catalog.unwrap_or(false),
+        repeats_recognised: fields.recognises_repeats.unwrap_or(false),
+        limits: fields.limits(CallLimits::default()),
     };
     // Checked before the secret is asked for: nobody types a secret for a refused profile.
     refuse_problems(&profile)?;
@@ -272,11 +304,16 @@ fn changed(
     if let Some(own) = fields.own_catalog {
         profile.own_catalog = own;
     }
+    if let Some(repeats) = fields.recognises_repeats {
+        profile.repeats_recognised = repeats;
+    }
+    profile.limits = fields.limits(profile.limits);
     if old.is_sandbox() {
         let remote_only = fields.base_url.is_some()
             || fields.token_url.is_some()
             || fields.app_key.is_some()
             || fields.production.is_some()
+            || fields.recognises_repeats.is_some()
             || fields.ca_file.is_some()
             || fields.no_ca_file
             || rename.is_some()
@@ -464,6 +501,12 @@ struct Listed {
     production: bool,
     /// It keeps a catalog of its own, not shared with the other profiles.
     own_catalog: bool,
+    /// A batch with a lost answer is sent again with the same channelOrderId (the platform is
+    /// declared to recognise it; always so for the Sandbox).
+    recognises_repeats: bool,
+    /// Time limits of its calls, in seconds, and retries where safe.
+    #[serde(flatten)]
+    limits: CallLimits,
     /// A CA trusted besides the system's (remote profiles).
     #[serde(skip_serializing_if = "Option::is_none")]
     ca_file: Option<String>,
@@ -502,6 +545,8 @@ fn listing(profiles: &license_desk::core::Profiles) -> Vec<Listed> {
                 operator: p.operator_identity.clone(),
                 production: p.production,
                 own_catalog: p.own_catalog,
+                recognises_repeats: p.recognises_repeats(),
+                limits: p.limits,
                 ca_file,
                 secret_env,
             }

@@ -337,6 +337,8 @@ fn remote(name: &str) -> Profile {
         operator_identity: String::new(),
         production: false,
         own_catalog: false,
+        repeats_recognised: false,
+        limits: Default::default(),
     }
 }
 
@@ -355,6 +357,8 @@ fn a_profile_with_its_own_catalog_keeps_it_apart() {
     save_profile(&core, None, remote("Training"));
     let own = Profile {
         own_catalog: true,
+        repeats_recognised: false,
+        limits: Default::default(),
         ..Profile::sandbox()
     };
     save_profile(&core, Some(SANDBOX), own);

@@ -254,7 +254,12 @@ fn call_runs_operations_on_the_sandbox_of_a_fresh_home() {
         home.path(),
         &["lock", "8900000001", "8900000006", "8999999999"],
     );
-    assert!(out.status.success());
+    // Two of the three refused inside the answer: printed whole, and exit 3 with why.
+    assert_eq!(out.status.code(), Some(3));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr).lines().last(),
+        Some("error: the platform refused part of it: status 2: 1 of 3, status 4: 1 of 3")
+    );
     let locks: Value = serde_json::from_slice(&out.stdout).expect("json");
     assert_eq!(
         locks,

@@ -172,7 +172,8 @@ async fn a_ci_run_gives_the_secret_by_environment_and_leaves_no_trace() {
         None,
         &env,
     );
-    assert_eq!(locked.code, Some(0), "{}", locked.stderr);
+    // Answered, with the asset refused inside the answer (status 2): exit 3.
+    assert_eq!(locked.code, Some(3), "{}", locked.stderr);
     assert_eq!(
         json_of(&locked),
         json!([{"assetNum": "8000000001", "status": 2}])
@@ -263,6 +264,8 @@ fn profiles_are_added_edited_used_listed_and_removed() {
         json!({"name": "Team test", "active": false, "kind": "remote", "baseUrl": base,
                "tokenUrl": format!("{base}/v3/api/oauth2/token"), "appKey": key,
                "operator": "ops@example.com", "production": false, "ownCatalog": false,
+               "recognisesRepeats": false, "connectSecs": 10, "attemptSecs": 30,
+               "batchAttemptSecs": 120, "retries": 3,
                "secretEnv": "LICENSE_DESK_SECRET_TEAM_TEST"})
     );
     assert_eq!(docs[1]["scopes"], json!(["auth_order", "auth_activity"]));
@@ -351,9 +354,9 @@ fn profiles_are_added_edited_used_listed_and_removed() {
     assert_eq!(
         table.stdout,
         format!(
-            "name     active  kind     {}  {}  {}  operator         production  ownCatalog  secretEnv\n\
-             Sandbox  false   sandbox  {}  {}  {}  sandbox-admin    false       false\n\
-             team     true    remote   {}  {}  {}  ops@example.com  true        true        LICENSE_DESK_SECRET_TEAM\n",
+            "name     active  kind     {}  {}  {}  operator         production  ownCatalog  recognisesRepeats  connectSecs  attemptSecs  batchAttemptSecs  retries  secretEnv\n\
+             Sandbox  false   sandbox  {}  {}  {}  sandbox-admin    false       false       true               10           30           120               3\n\
+             team     true    remote   {}  {}  {}  ops@example.com  true        true        false              10           30           120               3        LICENSE_DESK_SECRET_TEAM\n",
             pad("baseUrl", bw),
             pad("tokenUrl", tw),
             pad("appKey", kw),
@@ -369,9 +372,9 @@ fn profiles_are_added_edited_used_listed_and_removed() {
     assert_eq!(
         csv.stdout,
         format!(
-            "name,active,kind,baseUrl,tokenUrl,appKey,operator,production,ownCatalog,secretEnv\n\
-             Sandbox,false,sandbox,,,,sandbox-admin,false,false,\n\
-             team,true,remote,{base},{token_url},{key},ops@example.com,true,true,LICENSE_DESK_SECRET_TEAM\n"
+            "name,active,kind,baseUrl,tokenUrl,appKey,operator,production,ownCatalog,recognisesRepeats,connectSecs,attemptSecs,batchAttemptSecs,retries,secretEnv\n\
+             Sandbox,false,sandbox,,,,sandbox-admin,false,false,true,10,30,120,3,\n\
+             team,true,remote,{base},{token_url},{key},ops@example.com,true,true,false,10,30,120,3,LICENSE_DESK_SECRET_TEAM\n"
         )
     );
 

@@ -16,7 +16,7 @@ use license_desk::core::progress::Progress;
 use license_desk::core::{
     Call, Command, Core, CoreError, CoreOptions, CoreState, Draft, DraftSummary, Endpoint, Event,
     ExportFormat, FileDialogChoice, JournalEntry, JournalFilter, KeyringChoice, KeyringState,
-    KeyringStore, Latest, Outcome, Profile, Profiles, SANDBOX, SandboxState,
+    KeyringStore, Latest, Outcome, Profile, Profiles, SANDBOX, SandboxState, WriteState,
 };
 use license_desk::platform::auth::TOKEN_RECHECK;
 use license_desk::platform::{Config, Region, Server, create_app};
@@ -404,6 +404,8 @@ impl Remote {
             operator_identity: operator.to_owned(),
             production: true,
             own_catalog: false,
+            repeats_recognised: false,
+            limits: Default::default(),
         }
     }
 
@@ -543,6 +545,8 @@ fn profile_edits_sent_at_once_are_all_kept() {
                     operator_identity: String::new(),
                     production: false,
                     own_catalog: false,
+                    repeats_recognised: false,
+                    limits: Default::default(),
                 },
                 app_secret: None,
             })
@@ -1425,15 +1429,14 @@ fn an_expired_token_is_renewed_once_and_the_journal_shows_it() {
 }
 
 // ---------------------------------------------------------------------------------------------
-// 4. The client: retries after a 500, never after 13004, never for shellnums
+// 4. The client: a write answered 500 is not sent again by itself, nor after 13004
 // ---------------------------------------------------------------------------------------------
 
-/// Keeps every attempt; drops a trigger when it first sees a "500".
+/// Keeps every attempt and counts the tokens issued.
 #[derive(Default)]
 struct Recorder {
     records: Mutex<Vec<CallRecord>>,
     tokens: Mutex<u32>,
-    drop_on_500: Mutex<Option<(PathBuf, String)>>,
 }
 
 impl Recorder {
@@ -1450,20 +1453,6 @@ impl Recorder {
 
 impl Observer for Recorder {
     fn record(&self, record: CallRecord) {
-        if record.code.as_deref() == Some("500") {
-            let pending = self
-                .drop_on_500
-                .lock()
-                .unwrap_or_else(PoisonError::into_inner)
-                .take();
-            if let Some((db, trigger)) = pending {
-                let conn = rusqlite::Connection::open(db).expect("open");
-                conn.busy_timeout(Duration::from_secs(10))
-                    .expect("busy timeout");
-                conn.execute_batch(&format!("DROP TRIGGER {trigger}"))
-                    .expect("drop the trigger");
-            }
-        }
         self.records
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
@@ -1567,7 +1556,7 @@ fn lock_request(nums: &[&str], operator: Option<&str>) -> LockRequest {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_client_retries_a_lock_after_an_injected_500_with_a_fresh_nonce() {
+async fn a_lock_answered_500_is_not_sent_again_by_itself() {
     let p = Platform::start().await;
     p.with_lock("8100000001").await;
     p.db()
@@ -1575,24 +1564,18 @@ async fn the_client_retries_a_lock_after_an_injected_500_with_a_fresh_nonce() {
             "CREATE TRIGGER f BEFORE INSERT ON lock_events BEGIN SELECT RAISE(ABORT, 'injected'); END",
         )
         .expect("trigger");
-    *p.recorder
-        .drop_on_500
-        .lock()
-        .unwrap_or_else(PoisonError::into_inner) = Some((p.db_path(), "f".to_owned()));
 
-    let results = p
+    // The platform answered: a write is not sent again on a production platform's word, which
+    // promises nothing about what a 500 left behind.
+    let err = p
         .client
         .lock(&lock_request(&["8100000001"], Some("admin@example.com")))
         .await
-        .expect("the retry succeeds");
-    assert_eq!(
-        results,
-        lock_results(&[("8100000001", LockStatus::Success)])
-    );
-
+        .expect_err("refused");
+    assert_eq!(err.code(), Some("500"));
     let locks = p.recorder.records(Operation::Lock);
-    assert_eq!(locks.len(), 2, "{locks:#?}");
-    let (first, second) = (&locks[0], &locks[1]);
+    assert_eq!(locks.len(), 1, "{locks:#?}");
+    let first = &locks[0];
     assert_eq!(
         (
             first.attempt,
@@ -1613,35 +1596,27 @@ async fn the_client_retries_a_lock_after_an_injected_500_with_a_fresh_nonce() {
         json!({"code": "500", "message": "system exception, nothing was written; retry",
                "cause": "storage error: injected"})
     );
-    assert_eq!(
-        (
-            second.attempt,
-            second.http_status,
-            second.code.as_deref(),
-            second.error.as_deref()
-        ),
-        (2, Some(200), Some("0"), None)
-    );
-    assert!(first.nonce.is_some() && second.nonce.is_some());
-    assert_ne!(first.nonce, second.nonce);
-    assert_eq!(first.request, second.request);
     assert_eq!(first.path, "/order/api/order/v1/asset/lock");
+    assert!(!p.locked("8100000001"));
 
-    // The trigger is gone, the lock is disabled once, and one token served both attempts.
+    // Sent again by the user, with a fresh nonce, it is done once.
+    p.db().execute_batch("DROP TRIGGER f").expect("drop");
+    let results = p
+        .client
+        .lock(&lock_request(&["8100000001"], Some("admin@example.com")))
+        .await
+        .expect("locked");
     assert_eq!(
-        p.count("SELECT count(*) FROM sqlite_master WHERE type = 'trigger'"),
-        0
+        results,
+        lock_results(&[("8100000001", LockStatus::Success)])
     );
+    let locks = p.recorder.records(Operation::Lock);
+    assert_eq!(locks.len(), 2);
+    assert_ne!(locks[0].nonce, locks[1].nonce);
+    assert_ne!(locks[0].call_id, locks[1].call_id);
     assert!(p.locked("8100000001"));
     assert_eq!(
         p.count("SELECT count(*) FROM lock_events WHERE operator = 'admin@example.com'"),
-        1
-    );
-    assert_eq!(
-        *p.recorder
-            .tokens
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner),
         1
     );
     p.server.shutdown().await;
@@ -1675,7 +1650,7 @@ async fn the_client_never_retries_13004_and_gives_up_on_500_after_its_retries() 
     assert_eq!(locks[0].code.as_deref(), Some("13004"));
     assert!(!p.locked("8100000002"));
 
-    // A 500 that persists: the first attempt and three retries, then the platform's answer.
+    // A 500: the platform's answer after one attempt; a write is not sent again by itself.
     p.db()
         .execute_batch(
             "CREATE TRIGGER f BEFORE INSERT ON lock_events BEGIN SELECT RAISE(ABORT, 'injected'); END",
@@ -1700,16 +1675,7 @@ async fn the_client_never_retries_13004_and_gives_up_on_500_after_its_retries() 
         .iter()
         .map(|r| (r.attempt, r.code.clone()))
         .collect();
-    let five_hundred = Some("500".to_owned());
-    assert_eq!(
-        attempts,
-        vec![
-            (1, five_hundred.clone()),
-            (2, five_hundred.clone()),
-            (3, five_hundred.clone()),
-            (4, five_hundred),
-        ]
-    );
+    assert_eq!(attempts, vec![(1, Some("500".to_owned()))]);
     assert!(!p.locked("8100000002"));
     assert_eq!(p.count("SELECT count(*) FROM lock_events"), 0);
     p.server.shutdown().await;
@@ -2165,6 +2131,9 @@ fn the_journal_filters_by_operation_and_code_and_exports_without_secrets() {
             "request",
             "response",
             "error",
+            "callId",
+            "refusal",
+            "state",
         ])
     );
     let rows: Vec<csv::StringRecord> = reader.records().collect::<Result<_, _>>().expect("rows");
@@ -2573,7 +2542,7 @@ fn a_call_that_gets_no_token_is_journaled_as_itself() {
         WAIT,
     );
     assert!(
-        matches!(&listed, Err(CoreError::Api(ApiError::Transport(_)))),
+        matches!(&listed, Err(CoreError::Api(ApiError::NotSent(_)))),
         "{listed:?}"
     );
     let failures = journal(
@@ -2594,7 +2563,17 @@ fn a_call_that_gets_no_token_is_journaled_as_itself() {
             (e.operation.as_str(), cause)
         })
         .collect();
-    assert_eq!(rows, vec![("assets", true), ("token", false)]);
+    // The token request is retried as a read is: four attempts, then the call's own row.
+    assert_eq!(
+        rows,
+        vec![
+            ("assets", true),
+            ("token", false),
+            ("token", false),
+            ("token", false),
+            ("token", false)
+        ]
+    );
     assert!(failures.iter().all(JournalEntry::failed));
     core.shutdown();
 }
@@ -2631,7 +2610,7 @@ fn test_connection_reports_a_platform_that_stopped_answering() {
         WAIT,
     );
     assert!(
-        matches!(&tested, Err(CoreError::Api(ApiError::Transport(_)))),
+        matches!(&tested, Err(CoreError::Api(ApiError::NotSent(_)))),
         "the platform is stopped, yet the connection test answered {tested:?}"
     );
     // A call says so too.
@@ -2642,9 +2621,34 @@ fn test_connection_reports_a_platform_that_stopped_answering() {
         },
         WAIT,
     );
-    assert!(
-        matches!(&called, Err(CoreError::Api(ApiError::Transport(_)))),
-        "{called:?}"
+    // ... without the URL (its query holds the call's g_nonce), and the write as not sent.
+    let Err(CoreError::Api(ApiError::NotSent(why))) = &called else {
+        panic!("{called:?}");
+    };
+    assert!(why.contains("Connection refused"), "{why}");
+    assert!(!why.contains("g_nonce") && !why.contains("http"), "{why}");
+    let writes = outcome!(
+        run(
+            &core,
+            Command::QueryWrites {
+                profile: Some("Training".to_owned()),
+                state: None,
+                limit: 0,
+            }
+        ),
+        Outcome::Writes
+    );
+    let states: Vec<(&str, WriteState, u32)> = writes
+        .iter()
+        .map(|w| (w.operation.as_str(), w.state, w.attempts))
+        .collect();
+    // Refused connections are sent again (nothing left the machine), then given up.
+    assert_eq!(
+        states,
+        vec![
+            ("shellnums", WriteState::NotSent, 4),
+            ("shellnums", WriteState::Done, 1)
+        ]
     );
     core.shutdown();
 }

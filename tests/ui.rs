@@ -699,6 +699,8 @@ fn save_staging(
         operator_identity: "ops@example.com".into(),
         production,
         own_catalog: false,
+        repeats_recognised: false,
+        limits: Default::default(),
     };
     harness
         .state()

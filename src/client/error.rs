@@ -14,7 +14,11 @@ pub enum ApiError {
         message: String,
         cause: Option<String>,
     },
-    /// No answer: connection refused or reset, DNS, TLS.
+    /// Nothing left the machine: no connection could be made (refused, DNS, a connect time-out).
+    #[error("not sent: the platform could not be reached: {0}")]
+    NotSent(String),
+    /// The connection broke after the request may have been written: reset, closed, an answer
+    /// cut off.
     #[error("no answer from the platform: {0}")]
     Transport(String),
     /// The server's certificate was refused: signed by no CA the profile trusts, for another
@@ -33,6 +37,27 @@ pub enum ApiError {
     /// The profile is not usable as configured (bad URL, missing secret).
     #[error("{0}")]
     Config(String),
+    /// A write that may have reached the platform, with no answer to say what it did: the
+    /// ledger keeps it under `call_id` until the user resolves it.
+    #[error("sent, outcome unknown: {what} (call {call_id}): {detail}")]
+    OutcomeUnknown {
+        call_id: String,
+        operation: super::Operation,
+        /// What the platform may have done, in plain words (`may have created 3 license orders`).
+        what: String,
+        detail: String,
+    },
+}
+
+/// Whether a failed attempt can have reached the platform.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reach {
+    /// Provably not: nothing left the machine.
+    No,
+    /// It may have: the connection broke, or the answer was lost or not the interface's.
+    Maybe,
+    /// The platform answered (with a refusal).
+    Answered,
 }
 
 impl ApiError {
@@ -41,9 +66,24 @@ impl ApiError {
     pub fn retry_makes_sense(&self) -> bool {
         match self {
             Self::Platform { code, .. } => code == "500" || code == "1002",
-            Self::Transport(_) | Self::Timeout(_) => true,
+            Self::NotSent(_) | Self::Transport(_) | Self::Timeout(_) => true,
             Self::Unexpected { http_status, .. } => *http_status >= 500,
             Self::Config(_) | Self::Untrusted(_) | Self::CaFile { .. } => false,
+            Self::OutcomeUnknown { .. } => false,
+        }
+    }
+
+    /// Whether the attempt that failed so can have reached the platform.
+    pub fn reach(&self) -> Reach {
+        match self {
+            Self::NotSent(_) | Self::Untrusted(_) | Self::CaFile { .. } | Self::Config(_) => {
+                Reach::No
+            }
+            Self::Platform { .. } => Reach::Answered,
+            Self::Transport(_)
+            | Self::Timeout(_)
+            | Self::Unexpected { .. }
+            | Self::OutcomeUnknown { .. } => Reach::Maybe,
         }
     }
 
@@ -55,14 +95,32 @@ impl ApiError {
         }
     }
 
-    pub(crate) fn transport(e: &reqwest::Error, timeout_secs: u64) -> Self {
+    /// A failure of sending a request or reading its answer. The URL is dropped first: its
+    /// query holds the call's `g_nonce` and a batch's `appKey`.
+    pub(crate) fn transport(e: reqwest::Error, timeout_secs: u64) -> Self {
+        let e = e.without_url();
+        if let Some(why) = super::trust::untrusted_cause(&e) {
+            Self::Untrusted(why)
+        } else if e.is_connect() {
+            // No connection, so no request: a connect time-out is one too.
+            Self::NotSent(chain(&e))
+        } else if e.is_timeout() {
+            Self::Timeout(timeout_secs)
+        } else {
+            Self::Transport(chain(&e))
+        }
+    }
+
+    /// An answer whose status line came and whose body did not: the platform was reached.
+    pub(crate) fn cut(e: reqwest::Error, status: u16, timeout_secs: u64) -> Self {
+        let e = e.without_url();
         if e.is_timeout() {
             Self::Timeout(timeout_secs)
-        } else if let Some(why) = super::trust::untrusted_cause(e) {
-            Self::Untrusted(why)
         } else {
-            // The chain names the cause (refused, reset) without the URL's query string.
-            Self::Transport(chain(e))
+            Self::Transport(format!(
+                "the answer (HTTP {status}) was cut off: {}",
+                chain(&e)
+            ))
         }
     }
 }

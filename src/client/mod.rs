@@ -4,10 +4,14 @@
 
 mod decode;
 mod error;
+mod limits;
 mod operation;
 mod trust;
+pub mod write;
 
+use std::future::Future;
 use std::path::PathBuf;
+use std::pin::Pin;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -17,9 +21,11 @@ use reqwest::{Method, Url, header};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
-pub use error::{ApiError, Secret};
+pub use error::{ApiError, Reach, Secret};
+pub use limits::CallLimits;
 pub use operation::Operation;
 pub use trust::extra_roots;
+pub use write::{WriteBegun, WriteEnded, WriteState};
 
 use decode::{
     decode_activity, decode_order, decode_order_done, decode_token, recorded_body, success_code,
@@ -41,14 +47,16 @@ pub struct ClientConfig {
     pub token_url: String,
     pub app_key: String,
     pub app_secret: Secret,
-    /// Time limit of one attempt; batch orders get four times as long.
-    pub timeout: Duration,
-    /// Further attempts after the first, for calls where a retry is safe.
-    pub retries: u32,
+    /// Time limits of a connection and of one attempt, and how many retries where safe.
+    pub limits: CallLimits,
     /// Wait before the first retry; doubled for each further one.
     pub backoff: Duration,
     /// A CA (PEM) trusted besides the system's, for a platform with a certificate of its own.
     pub ca_file: Option<PathBuf>,
+    /// The profile declares that its platform answers a repeated `channelOrderId` with the
+    /// first answer and creates nothing twice: only then is a batch whose answer was lost sent
+    /// again by itself. The interface does not promise it; the embedded platform does.
+    pub repeats_recognised: bool,
 }
 
 impl ClientConfig {
@@ -59,10 +67,10 @@ impl ClientConfig {
             token_url: format!("{base}{}", paths::TOKEN),
             app_key: app_key.to_owned(),
             app_secret,
-            timeout: Duration::from_secs(30),
-            retries: 3,
-            backoff: Duration::from_millis(200),
+            limits: CallLimits::default(),
+            backoff: limits::BACKOFF,
             ca_file: None,
+            repeats_recognised: false,
         }
     }
 }
@@ -84,6 +92,8 @@ pub struct CallRecord {
     pub method: &'static str,
     pub path: String,
     pub nonce: Option<String>,
+    /// Groups the attempts of one call.
+    pub call_id: Option<String>,
     pub started_at_ms: i64,
     pub duration: Duration,
     pub http_status: Option<u16>,
@@ -91,13 +101,29 @@ pub struct CallRecord {
     pub request: Option<String>,
     pub response: Option<String>,
     pub error: Option<String>,
+    /// Refusals inside an answered success, in the platform's terms: a lock's statuses other
+    /// than 1, a claim's code other than `0000`.
+    pub refusal: Option<String>,
     pub attempt: u32,
 }
 
-/// Receives every attempt; also told of each new token, so it can be kept in the keyring.
+/// Kept, or why not.
+pub type Kept = Pin<Box<dyn Future<Output = Result<(), String>> + Send>>;
+
+/// How an answer is read: HTTP status and body into the call's result.
+type Decode<T> = fn(u16, &[u8]) -> Result<T, ApiError>;
+
+/// Receives every attempt; also told of each new token, so it can be kept in the keyring, and
+/// of each write before it is sent and when it ends (the ledger).
 pub trait Observer: Send + Sync {
     fn record(&self, record: CallRecord);
     fn token_issued(&self, _token: &CachedToken) {}
+    /// Keeps the write durably before it is sent; the write is not sent until this is done,
+    /// nor at all if it fails.
+    fn begin_write(&self, _write: &WriteBegun) -> Kept {
+        Box::pin(std::future::ready(Ok(())))
+    }
+    fn end_write(&self, _write: &WriteEnded) {}
 }
 
 /// An observer that keeps nothing.
@@ -122,6 +148,35 @@ struct Request<'a> {
     url: Url,
     query: Vec<(&'a str, String)>,
     body: Option<Vec<u8>>,
+    /// How many things a write touches (orders, assets, numbers), for the ledger's words.
+    items: usize,
+    channel_order_id: Option<String>,
+}
+
+impl<'a> Request<'a> {
+    fn get(op: Operation, url: Url, query: Vec<(&'a str, String)>) -> Self {
+        Self {
+            op,
+            method: Method::GET,
+            url,
+            query,
+            body: None,
+            items: 0,
+            channel_order_id: None,
+        }
+    }
+
+    fn post(op: Operation, url: Url, body: Vec<u8>, items: usize) -> Self {
+        Self {
+            op,
+            method: Method::POST,
+            url,
+            query: Vec::new(),
+            body: Some(body),
+            items,
+            channel_order_id: None,
+        }
+    }
 }
 
 impl Client {
@@ -135,7 +190,7 @@ impl Client {
         let http = reqwest::Client::builder()
             // A redirect could carry the bearer token to another host: never follow one.
             .redirect(reqwest::redirect::Policy::none())
-            .connect_timeout(Duration::from_secs(10))
+            .connect_timeout(config.limits.connect())
             // Kept connections are dropped before a server closes them (the embedded platform
             // closes idle ones after 10 s): a request written as the server closes fails.
             .pool_idle_timeout(Duration::from_secs(5))
@@ -189,9 +244,26 @@ impl Client {
         *self.token.lock().await = None;
     }
 
+    /// A token from the token endpoint, retried as a read is: asking for one changes nothing.
     async fn fetch_token(&self) -> Result<CachedToken, ApiError> {
+        let mut attempt = 0;
+        loop {
+            attempt += 1;
+            match self.fetch_token_once(attempt).await {
+                Err(e) if e.retry_makes_sense() && attempt <= self.config.limits.retries => {
+                    let wait = self.config.backoff * 2u32.saturating_pow(attempt - 1);
+                    tokio::time::sleep(wait).await;
+                }
+                other => return other,
+            }
+        }
+    }
+
+    async fn fetch_token_once(&self, attempt: u32) -> Result<CachedToken, ApiError> {
         let started_at_ms = now_ms();
         let started = Instant::now();
+        let timeout = self.config.limits.attempt(false);
+        let secs = timeout.as_secs();
         let form = "grant_type=client_credentials";
         let sent = self
             .http
@@ -199,7 +271,7 @@ impl Client {
             .basic_auth(&self.config.app_key, Some(self.config.app_secret.expose()))
             .header(header::CONTENT_TYPE, "application/x-www-form-urlencoded")
             .body(form)
-            .timeout(self.config.timeout)
+            .timeout(timeout)
             .send()
             .await;
         let mut record = CallRecord {
@@ -207,6 +279,7 @@ impl Client {
             method: "POST",
             path: self.token_url.path().to_owned(),
             nonce: None,
+            call_id: None,
             started_at_ms,
             duration: Duration::ZERO,
             http_status: None,
@@ -214,15 +287,16 @@ impl Client {
             request: Some(form.to_owned()),
             response: None,
             error: None,
-            attempt: 1,
+            refusal: None,
+            attempt,
         };
         let outcome = match sent {
-            Err(e) => Err(ApiError::transport(&e, self.config.timeout.as_secs())),
+            Err(e) => Err(ApiError::transport(e, secs)),
             Ok(r) => {
                 let status = r.status().as_u16();
                 record.http_status = Some(status);
                 match r.bytes().await {
-                    Err(e) => Err(ApiError::transport(&e, self.config.timeout.as_secs())),
+                    Err(e) => Err(ApiError::cut(e, status, secs)),
                     Ok(bytes) => decode_token(status, &bytes, &mut record),
                 }
             }
@@ -237,108 +311,212 @@ impl Client {
     }
 
     /// Sends one call, with a fresh nonce per attempt; renews the token once on a 401; retries
-    /// with backoff where the operation allows it and the failure says a retry makes sense.
-    async fn send<T>(
-        &self,
-        req: Request<'_>,
-        decode: fn(u16, &[u8]) -> Result<T, ApiError>,
-    ) -> Result<T, ApiError> {
-        let timeout = if req.op == Operation::BatchOrder {
-            self.config.timeout * 4
-        } else {
-            self.config.timeout
+    /// where that is safe (`may_retry`). A write is in the ledger before its first attempt and
+    /// ends there as done, refused, not sent or outcome unknown.
+    async fn send<T>(&self, req: Request<'_>, decode: Decode<T>) -> Result<T, ApiError> {
+        let call_id = write::new_call_id(now_ms());
+        let begun = match req.op.writes() {
+            true => Some(self.begin_write(&req, &call_id).await?),
+            false => None,
         };
         let mut attempt = 0;
         let mut renewed = false;
-        loop {
+        // Whether any attempt of a write may have reached the platform.
+        let mut reached = false;
+        let (result, refusal) = loop {
             attempt += 1;
-            let token = match self.token().await {
-                Ok(token) => token,
+            let (outcome, refusal) = match self.token().await {
+                Ok(token) => self.attempt(&req, decode, &token, attempt, &call_id).await,
                 Err(e) => {
-                    // The call the user asked for is journaled too, with the token's failure
-                    // as its cause: the token row alone would not say what was attempted.
-                    self.observer.record(CallRecord {
-                        operation: req.op,
-                        method: method_name(&req.method),
-                        path: req.url.path().to_owned(),
-                        nonce: None,
-                        started_at_ms: now_ms(),
-                        duration: Duration::ZERO,
-                        http_status: None,
-                        code: e.code().map(str::to_owned),
-                        request: req.body.as_deref().map(recorded_body),
-                        response: None,
-                        error: Some(format!("no token: {e}")),
-                        attempt,
-                    });
-                    return Err(e);
+                    self.record_no_token(&req, &e, attempt, &call_id);
+                    // The write itself was not sent: its token was not had.
+                    break (Err(e), None);
                 }
             };
-            let nonce = fresh_nonce()?;
-            let mut query: Vec<(&str, &str)> = vec![("g_nonce", nonce.as_str())];
-            query.extend(req.query.iter().map(|(k, v)| (*k, v.as_str())));
-            let mut builder = self
-                .http
-                .request(req.method.clone(), req.url.clone())
-                .query(&query)
-                .bearer_auth(token.token.expose())
-                .timeout(timeout);
-            if let Some(body) = &req.body {
-                builder = builder
-                    .header(header::CONTENT_TYPE, "application/json")
-                    .body(body.clone());
-            }
-            let started_at_ms = now_ms();
-            let started = Instant::now();
-            let (status, outcome, response) = match builder.send().await {
-                Err(e) => (None, Err(ApiError::transport(&e, timeout.as_secs())), None),
-                Ok(r) => {
-                    let status = r.status().as_u16();
-                    match r.bytes().await {
-                        Err(e) => (
-                            Some(status),
-                            Err(ApiError::transport(&e, timeout.as_secs())),
-                            None,
-                        ),
-                        Ok(bytes) => (Some(status), decode(status, &bytes), Some(bytes)),
-                    }
-                }
+            let Err(e) = outcome else {
+                break (outcome, refusal);
             };
-            self.observer.record(CallRecord {
-                operation: req.op,
-                method: method_name(&req.method),
-                path: req.url.path().to_owned(),
-                nonce: Some(nonce.clone()),
-                started_at_ms,
-                duration: started.elapsed(),
-                http_status: status,
-                code: match &outcome {
-                    Ok(_) => Some(success_code(req.op, response.as_deref())),
-                    Err(e) => e.code().map(str::to_owned),
-                },
-                request: req.body.as_deref().map(recorded_body),
-                response: response.as_deref().map(recorded_body),
-                error: outcome.as_ref().err().map(ToString::to_string),
-                attempt,
-            });
-            match outcome {
-                Err(ApiError::Platform {
-                    http_status: 401, ..
-                }) if !renewed => {
-                    renewed = true;
-                    self.forget_token().await;
+            reached |= e.reach() != Reach::No;
+            if matches!(
+                e,
+                ApiError::Platform {
+                    http_status: 401,
+                    ..
                 }
-                Err(e)
-                    if e.retry_makes_sense()
-                        && req.op.retries()
-                        && attempt <= self.config.retries =>
-                {
-                    let wait = self.config.backoff * 2u32.saturating_pow(attempt - 1);
-                    tokio::time::sleep(wait).await;
-                }
-                other => return other,
+            ) && !renewed
+            {
+                renewed = true;
+                self.forget_token().await;
+                continue;
             }
+            if attempt > self.config.limits.retries || !self.may_retry(req.op, &e) {
+                break (Err(e), None);
+            }
+            let wait = self.config.backoff * 2u32.saturating_pow(attempt - 1);
+            tokio::time::sleep(wait).await;
+        };
+        match begun {
+            None => result,
+            Some(begun) => self.end_write(&begun, result, refusal, reached, attempt),
         }
+    }
+
+    /// Reads retry whenever a retry makes sense. A write is sent again only when nothing of it
+    /// can have reached the platform, or when it is a batch and the profile declares that its
+    /// platform recognises a repeated `channelOrderId`: a platform that does not would apply it
+    /// twice.
+    fn may_retry(&self, op: Operation, e: &ApiError) -> bool {
+        if !op.writes() || e.reach() == Reach::No {
+            return e.retry_makes_sense();
+        }
+        op == Operation::BatchOrder && self.config.repeats_recognised && e.retry_makes_sense()
+    }
+
+    /// Records the write in the ledger and waits until it is kept: if it cannot be, nothing
+    /// is sent.
+    async fn begin_write(&self, req: &Request<'_>, call_id: &str) -> Result<WriteBegun, ApiError> {
+        let begun = WriteBegun {
+            call_id: call_id.to_owned(),
+            operation: req.op,
+            channel_order_id: req.channel_order_id.clone(),
+            body_hash: write::body_hash(req.body.as_deref().unwrap_or_default()),
+            items: req.items,
+            started_at_ms: now_ms(),
+        };
+        self.observer.begin_write(&begun).await.map_err(|why| {
+            ApiError::Config(format!(
+                "not sent: the call could not be recorded before sending it: {why}"
+            ))
+        })?;
+        Ok(begun)
+    }
+
+    /// Tells the ledger how the write ended; an error that may hide a done write becomes
+    /// `OutcomeUnknown`.
+    fn end_write<T>(
+        &self,
+        begun: &WriteBegun,
+        result: Result<T, ApiError>,
+        refusal: Option<String>,
+        reached: bool,
+        attempts: u32,
+    ) -> Result<T, ApiError> {
+        let (state, code, detail) = match &result {
+            Ok(_) if refusal.is_some() => (WriteState::Refused, None, refusal),
+            Ok(_) => (WriteState::Done, None, None),
+            Err(e) if e.reach() == Reach::Answered => (
+                WriteState::Refused,
+                e.code().map(str::to_owned),
+                Some(e.to_string()),
+            ),
+            Err(e) if reached => (WriteState::Unknown, None, Some(e.to_string())),
+            Err(e) => (WriteState::NotSent, None, Some(e.to_string())),
+        };
+        self.observer.end_write(&WriteEnded {
+            call_id: begun.call_id.clone(),
+            state,
+            code,
+            detail,
+            attempts,
+            ended_at_ms: now_ms(),
+        });
+        match result {
+            Err(e) if state == WriteState::Unknown => Err(ApiError::OutcomeUnknown {
+                call_id: begun.call_id.clone(),
+                operation: begun.operation,
+                what: begun.operation.what_may_have_happened(begun.items),
+                detail: e.to_string(),
+            }),
+            other => other,
+        }
+    }
+
+    /// The call the user asked for is journaled too, with the token's failure as its cause:
+    /// the token row alone would not say what was attempted.
+    fn record_no_token(&self, req: &Request<'_>, e: &ApiError, attempt: u32, call_id: &str) {
+        self.observer.record(CallRecord {
+            operation: req.op,
+            method: method_name(&req.method),
+            path: req.url.path().to_owned(),
+            nonce: None,
+            call_id: Some(call_id.to_owned()),
+            started_at_ms: now_ms(),
+            duration: Duration::ZERO,
+            http_status: None,
+            code: e.code().map(str::to_owned),
+            request: req.body.as_deref().map(recorded_body),
+            response: None,
+            error: Some(format!("no token: {e}")),
+            refusal: None,
+            attempt,
+        });
+    }
+
+    /// One attempt: the answer decoded, and the refusals an answered success carries (a
+    /// lock's statuses, a claim's code).
+    async fn attempt<T>(
+        &self,
+        req: &Request<'_>,
+        decode: Decode<T>,
+        token: &CachedToken,
+        attempt: u32,
+        call_id: &str,
+    ) -> (Result<T, ApiError>, Option<String>) {
+        let timeout = self.config.limits.attempt(req.op == Operation::BatchOrder);
+        let secs = timeout.as_secs();
+        let nonce = match fresh_nonce() {
+            Ok(nonce) => nonce,
+            Err(e) => return (Err(e), None),
+        };
+        let mut query: Vec<(&str, &str)> = vec![("g_nonce", nonce.as_str())];
+        query.extend(req.query.iter().map(|(k, v)| (*k, v.as_str())));
+        let mut builder = self
+            .http
+            .request(req.method.clone(), req.url.clone())
+            .query(&query)
+            .bearer_auth(token.token.expose())
+            .timeout(timeout);
+        if let Some(body) = &req.body {
+            builder = builder
+                .header(header::CONTENT_TYPE, "application/json")
+                .body(body.clone());
+        }
+        let started_at_ms = now_ms();
+        let started = Instant::now();
+        let (status, outcome, response) = match builder.send().await {
+            Err(e) => (None, Err(ApiError::transport(e, secs)), None),
+            Ok(r) => {
+                let status = r.status().as_u16();
+                match r.bytes().await {
+                    Err(e) => (Some(status), Err(ApiError::cut(e, status, secs)), None),
+                    Ok(bytes) => (Some(status), decode(status, &bytes), Some(bytes)),
+                }
+            }
+        };
+        let refusal = match (&outcome, &response) {
+            (Ok(_), Some(bytes)) => refusal_in(req.op, bytes),
+            _ => None,
+        };
+        self.observer.record(CallRecord {
+            operation: req.op,
+            method: method_name(&req.method),
+            path: req.url.path().to_owned(),
+            nonce: Some(nonce),
+            call_id: Some(call_id.to_owned()),
+            started_at_ms,
+            duration: started.elapsed(),
+            http_status: status,
+            code: match &outcome {
+                Ok(_) => Some(success_code(req.op, response.as_deref())),
+                Err(e) => e.code().map(str::to_owned),
+            },
+            request: req.body.as_deref().map(recorded_body),
+            response: response.as_deref().map(recorded_body),
+            error: outcome.as_ref().err().map(ToString::to_string),
+            refusal: refusal.clone(),
+            attempt,
+        });
+        (outcome, refusal)
     }
 
     fn url(&self, path: &str) -> Url {
@@ -353,22 +531,10 @@ impl Client {
         op: Operation,
         path: &str,
         body: &B,
+        items: usize,
     ) -> Result<T, ApiError> {
-        let body = serde_json::to_vec(body)
-            .map_err(|e| ApiError::Config(format!("cannot encode the request: {e}")))?;
-        let query = if op == Operation::BatchOrder {
-            vec![("appKey", self.config.app_key.clone())]
-        } else {
-            Vec::new()
-        };
         self.send(
-            Request {
-                op,
-                method: Method::POST,
-                url: self.url(path),
-                query,
-                body: Some(body),
-            },
+            Request::post(op, self.url(path), encode(body)?, items),
             decode_order::<T>,
         )
         .await
@@ -376,7 +542,7 @@ impl Client {
 
     /// Operation 1.
     pub async fn bind(&self, req: &BindRequest) -> Result<Customer, ApiError> {
-        self.order(Operation::Bind, paths::BIND, req).await
+        self.order(Operation::Bind, paths::BIND, req, 1).await
     }
 
     /// Operation 2.
@@ -384,7 +550,7 @@ impl Client {
         &self,
         req: &EnterpriseRequest,
     ) -> Result<CreatedEnterprise, ApiError> {
-        self.order(Operation::CreateEnterprise, paths::CREATE, req)
+        self.order(Operation::CreateEnterprise, paths::CREATE, req, 1)
             .await
     }
 
@@ -401,14 +567,9 @@ impl Client {
             let v = if d == DefaultFilter::Y { "Y" } else { "N" };
             query.push(("defaultCustomer", v.to_owned()));
         }
+        let url = self.url(paths::QUERY);
         self.send(
-            Request {
-                op: Operation::QueryCustomers,
-                method: Method::GET,
-                url: self.url(paths::QUERY),
-                query,
-                body: None,
-            },
+            Request::get(Operation::QueryCustomers, url, query),
             decode_order::<Vec<Customer>>,
         )
         .await
@@ -416,40 +577,45 @@ impl Client {
 
     /// Operation 4: no data in the answer.
     pub async fn update_enterprise(&self, req: &EnterpriseRequest) -> Result<(), ApiError> {
-        let body = serde_json::to_vec(req)
-            .map_err(|e| ApiError::Config(format!("cannot encode the request: {e}")))?;
+        let url = self.url(paths::UPDATE);
         self.send(
-            Request {
-                op: Operation::UpdateEnterprise,
-                method: Method::POST,
-                url: self.url(paths::UPDATE),
-                query: Vec::new(),
-                body: Some(body),
-            },
+            Request::post(Operation::UpdateEnterprise, url, encode(req)?, 1),
             decode_order_done,
         )
         .await
     }
 
-    /// Operation 5.
+    /// Operation 5. The batch's `appKey` goes in the query, as the interface asks.
     pub async fn batch_order(
         &self,
         req: &BatchOrderRequest,
     ) -> Result<Vec<BatchOrderResult>, ApiError> {
         // With the values held verbatim: a remote platform may know what the console does not.
         let body = crate::wire::open::batch_to_value(req);
-        self.order(Operation::BatchOrder, paths::BATCH_ORDER, &body)
+        let url = self.url(paths::BATCH_ORDER);
+        let mut request = Request::post(
+            Operation::BatchOrder,
+            url,
+            encode(&body)?,
+            req.order_list.len(),
+        );
+        request.query = vec![("appKey", self.config.app_key.clone())];
+        request.channel_order_id.clone_from(&req.channel_order_id);
+        self.send(request, decode_order::<Vec<BatchOrderResult>>)
             .await
     }
 
     /// Operation 6: disables the locks.
     pub async fn lock(&self, req: &LockRequest) -> Result<Vec<LockResult>, ApiError> {
-        self.order(Operation::Lock, paths::LOCK, req).await
+        let items = req.asset_nums.len();
+        self.order(Operation::Lock, paths::LOCK, req, items).await
     }
 
     /// Operation 7: enables the locks.
     pub async fn unlock(&self, req: &LockRequest) -> Result<Vec<LockResult>, ApiError> {
-        self.order(Operation::Unlock, paths::UNLOCK, req).await
+        let items = req.asset_nums.len();
+        self.order(Operation::Unlock, paths::UNLOCK, req, items)
+            .await
     }
 
     /// Operation 8.
@@ -479,13 +645,7 @@ impl Client {
             .map(|c| vec![("extendCode", c.to_owned())])
             .unwrap_or_default();
         self.send(
-            Request {
-                op: Operation::Assets,
-                method: Method::GET,
-                url,
-                query,
-                body: None,
-            },
+            Request::get(Operation::Assets, url, query),
             decode_order::<AssetList>,
         )
         .await
@@ -493,30 +653,43 @@ impl Client {
 
     /// Operation 9.
     pub async fn shellnums(&self, size: i32) -> Result<Vec<String>, ApiError> {
-        self.order(
-            Operation::Shellnums,
-            paths::SHELLNUMS,
-            &ShellnumsRequest { size: Some(size) },
-        )
-        .await
+        let items = usize::try_from(size).unwrap_or_default();
+        let body = ShellnumsRequest { size: Some(size) };
+        self.order(Operation::Shellnums, paths::SHELLNUMS, &body, items)
+            .await
     }
 
     /// The activity group. Business outcomes (0000, 1004, 2001, 3001, 3002) are answers;
     /// 1001, 1002 and 401/403 are errors.
     pub async fn claim(&self, req: &ClaimRequest) -> Result<ActivityResponse, ApiError> {
-        let body = serde_json::to_vec(req)
-            .map_err(|e| ApiError::Config(format!("cannot encode the request: {e}")))?;
+        let url = self.url(paths::ACTIVITY);
         self.send(
-            Request {
-                op: Operation::Claim,
-                method: Method::POST,
-                url: self.url(paths::ACTIVITY),
-                query: Vec::new(),
-                body: Some(body),
-            },
+            Request::post(Operation::Claim, url, encode(req)?, 1),
             decode_activity,
         )
         .await
+    }
+}
+
+fn encode(body: &impl Serialize) -> Result<Vec<u8>, ApiError> {
+    serde_json::to_vec(body)
+        .map_err(|e| ApiError::Config(format!("cannot encode the request: {e}")))
+}
+
+/// Refusals inside an answered success: a lock's statuses other than 1, a claim's code other
+/// than `0000` (its words as the platform gave them).
+fn refusal_in(op: Operation, body: &[u8]) -> Option<String> {
+    match op {
+        Operation::Lock | Operation::Unlock => {
+            let results = decode_order::<Vec<LockResult>>(200, body).ok()?;
+            write::lock_refusals(&results)
+        }
+        Operation::Claim => {
+            let answer = serde_json::from_slice::<ActivityResponse>(body).ok()?;
+            (answer.result_code != crate::wire::activity::CLAIMED)
+                .then(|| format!("{}: {}", answer.result_code, answer.result_message))
+        }
+        _ => None,
     }
 }
 

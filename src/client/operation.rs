@@ -49,18 +49,28 @@ impl Operation {
         }
     }
 
-    /// Whether a failed attempt may be sent again: reads, and writes that are idempotent (a batch
-    /// by its channelOrderId, lock and unlock by nature, update by setting the same values).
-    /// Creating, binding, handing out numbers and claiming are not retried.
-    pub fn retries(self) -> bool {
-        matches!(
-            self,
-            Self::QueryCustomers
-                | Self::Assets
-                | Self::BatchOrder
-                | Self::Lock
-                | Self::Unlock
-                | Self::UpdateEnterprise
-        )
+    /// Whether the call changes the platform: everything but the token and the two reads.
+    pub fn writes(self) -> bool {
+        !matches!(self, Self::Token | Self::QueryCustomers | Self::Assets)
+    }
+
+    /// What the platform may have done when a call of this kind, touching `items` things,
+    /// got no answer: plain words for the user.
+    pub fn what_may_have_happened(self, items: usize) -> String {
+        match self {
+            Self::BatchOrder => {
+                format!("the platform may have applied these {items} license order(s)")
+            }
+            Self::Lock => format!("the platform may have disabled these {items} lock(s)"),
+            Self::Unlock => format!("the platform may have enabled these {items} lock(s)"),
+            Self::Shellnums => format!("the platform may have handed out {items} asset number(s)"),
+            Self::Claim => "the platform may have granted the claim".to_owned(),
+            Self::Bind => "the platform may have bound the customer".to_owned(),
+            Self::CreateEnterprise => "the platform may have created the enterprise".to_owned(),
+            Self::UpdateEnterprise => "the platform may have updated the enterprise".to_owned(),
+            Self::Token | Self::QueryCustomers | Self::Assets => {
+                "nothing changes on the platform".to_owned()
+            }
+        }
     }
 }

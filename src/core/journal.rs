@@ -7,7 +7,8 @@ use std::sync::{Mutex, PoisonError};
 use rusqlite::Connection;
 use serde::Serialize;
 
-use crate::client::CallRecord;
+use super::ledger::{self, LedgerEntry, Run};
+use crate::client::{CallRecord, WriteBegun, WriteEnded, WriteState};
 
 /// JSON keys whose values are secrets wherever they appear in a body.
 const SECRET_KEYS: [&str; 8] = [
@@ -74,18 +75,31 @@ pub struct JournalEntry {
     pub request: Option<String>,
     pub response: Option<String>,
     pub error: Option<String>,
+    /// The attempts of one call share it (None in entries from before the ledger).
+    pub call_id: Option<String>,
+    /// Refusals inside an answered success (a lock's statuses, a claim's code).
+    pub refusal: Option<String>,
+    /// Where the write this attempt belongs to stands (None for reads and older entries).
+    pub state: Option<WriteState>,
 }
 
 impl JournalEntry {
-    /// The call failed (no answer, an error status) or was refused (a code other than the
-    /// order group's `0` and the activity group's `0000`). The query's `failures_only` says
-    /// the same in SQL.
+    /// The attempt failed (no answer, an error status), was refused (a code other than the
+    /// order group's `0` and the activity group's `0000`, or some items refused), or belongs
+    /// to a write that did not end done. The query's `failures_only` says the same in SQL.
     pub fn failed(&self) -> bool {
         self.error.is_some()
+            || self.refusal.is_some()
             || self
                 .code
                 .as_deref()
                 .is_some_and(|c| c != "0" && c != "0000")
+            || self.state.is_some_and(|s| {
+                matches!(
+                    s,
+                    WriteState::Refused | WriteState::Unknown | WriteState::NotSent
+                )
+            })
     }
 }
 
@@ -117,6 +131,7 @@ pub enum JournalError {
 
 pub struct Journal {
     conn: Mutex<Connection>,
+    run: Run,
 }
 
 impl Journal {
@@ -128,7 +143,8 @@ impl Journal {
         let conn = Connection::open(path)?;
         conn.busy_timeout(std::time::Duration::from_secs(5))?;
         conn.pragma_update(None, "journal_mode", "WAL")?;
-        conn.pragma_update(None, "synchronous", "NORMAL")?;
+        // A write is recorded before it is sent: that record must outlive a power cut too.
+        conn.pragma_update(None, "synchronous", "FULL")?;
         conn.execute_batch(
             "CREATE TABLE IF NOT EXISTS calls (
                 id INTEGER PRIMARY KEY, at INTEGER NOT NULL, profile TEXT NOT NULL,
@@ -138,9 +154,62 @@ impl Journal {
              CREATE INDEX IF NOT EXISTS calls_at ON calls(at);
              CREATE INDEX IF NOT EXISTS calls_operation ON calls(operation, at);",
         )?;
+        conn.execute_batch(ledger::SCHEMA)?;
+        add_column(&conn, "call_id", "TEXT")?;
+        add_column(&conn, "refusal", "TEXT")?;
+        conn.execute_batch("CREATE INDEX IF NOT EXISTS calls_call ON calls(call_id);")?;
+        let dir = path.parent().unwrap_or(Path::new("."));
+        let run = Run::claim(dir)?;
+        let settled = ledger::settle_orphans(&conn, dir, &run.id)?;
+        if settled > 0 {
+            tracing::warn!(
+                settled,
+                "writes left in flight by an ended run: outcome unknown"
+            );
+        }
         Ok(Journal {
             conn: Mutex::new(conn),
+            run,
         })
+    }
+
+    /// The writes this run still has in flight, as it stops: outcome unknown.
+    pub fn settle_in_flight(&self) -> Result<usize, JournalError> {
+        Ok(ledger::settle_own(&self.conn(), &self.run.id)?)
+    }
+
+    /// Records a write before it is sent.
+    pub fn begin_write(&self, profile: &str, w: &WriteBegun) -> Result<(), JournalError> {
+        Ok(ledger::begin(&self.conn(), profile, &self.run.id, w)?)
+    }
+
+    pub fn end_write(&self, w: &WriteEnded) -> Result<(), JournalError> {
+        Ok(ledger::end(&self.conn(), w)?)
+    }
+
+    /// Settles an unknown outcome by the user's word; None when it was not unknown.
+    pub fn resolve_write(
+        &self,
+        call_id: &str,
+        done: bool,
+        by: &str,
+    ) -> Result<Option<LedgerEntry>, JournalError> {
+        let at = crate::clock::now_ms();
+        Ok(ledger::resolve(&self.conn(), call_id, done, by, at)?)
+    }
+
+    pub fn write(&self, call_id: &str) -> Result<Option<LedgerEntry>, JournalError> {
+        Ok(ledger::get(&self.conn(), call_id)?)
+    }
+
+    /// The ledger's writes, newest first.
+    pub fn writes(
+        &self,
+        profile: Option<&str>,
+        state: Option<WriteState>,
+        limit: usize,
+    ) -> Result<Vec<LedgerEntry>, JournalError> {
+        Ok(ledger::list(&self.conn(), profile, state, limit)?)
     }
 
     fn conn(&self) -> std::sync::MutexGuard<'_, Connection> {
@@ -151,8 +220,8 @@ impl Journal {
         self.conn()
             .prepare_cached(
                 "INSERT INTO calls(at, profile, operation, method, path, nonce, http_status, code, \
-                 duration_ms, attempt, request, response, error) \
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
+                 duration_ms, attempt, request, response, error, call_id, refusal) \
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
             )?
             .execute(rusqlite::params![
                 r.started_at_ms,
@@ -168,6 +237,8 @@ impl Journal {
                 r.request.as_deref().map(redact),
                 r.response.as_deref().map(redact),
                 r.error,
+                r.call_id,
+                r.refusal,
             ])?;
         Ok(())
     }
@@ -176,13 +247,16 @@ impl Journal {
         let limit = if f.limit == 0 { -1 } else { f.limit as i64 };
         let conn = self.conn();
         let mut stmt = conn.prepare_cached(
-            "SELECT id, at, profile, operation, method, path, nonce, http_status, code, duration_ms, \
-             attempt, request, response, error FROM calls \
-             WHERE (?1 IS NULL OR at >= ?1) AND (?2 IS NULL OR at <= ?2) \
-             AND (?3 IS NULL OR operation = ?3) AND (?4 IS NULL OR code = ?4) \
-             AND (?5 IS NULL OR profile = ?5) \
-             AND (?7 = 0 OR error IS NOT NULL OR (code IS NOT NULL AND code NOT IN ('0', '0000'))) \
-             ORDER BY id DESC LIMIT ?6",
+            "SELECT c.id, c.at, c.profile, c.operation, c.method, c.path, c.nonce, c.http_status, \
+             c.code, c.duration_ms, c.attempt, c.request, c.response, c.error, c.call_id, \
+             c.refusal, w.state FROM calls c LEFT JOIN writes w ON w.call_id = c.call_id \
+             WHERE (?1 IS NULL OR c.at >= ?1) AND (?2 IS NULL OR c.at <= ?2) \
+             AND (?3 IS NULL OR c.operation = ?3) AND (?4 IS NULL OR c.code = ?4) \
+             AND (?5 IS NULL OR c.profile = ?5) \
+             AND (?7 = 0 OR c.error IS NOT NULL OR c.refusal IS NOT NULL \
+                  OR (c.code IS NOT NULL AND c.code NOT IN ('0', '0000')) \
+                  OR w.state IN ('refused', 'unknown', 'not_sent')) \
+             ORDER BY c.id DESC LIMIT ?6",
         )?;
         let rows = stmt.query_map(
             rusqlite::params![
@@ -210,6 +284,11 @@ impl Journal {
                     request: r.get(11)?,
                     response: r.get(12)?,
                     error: r.get(13)?,
+                    call_id: r.get(14)?,
+                    refusal: r.get(15)?,
+                    state: r
+                        .get::<_, Option<String>>(16)?
+                        .map(|s| WriteState::from_name(&s).unwrap_or(WriteState::Unknown)),
                 })
             },
         )?;
@@ -258,4 +337,15 @@ impl Journal {
         serde_json::to_writer_pretty(out, &entries)?;
         Ok(entries.len())
     }
+}
+
+/// Adds a column that journals written before it lack.
+fn add_column(conn: &Connection, name: &str, kind: &str) -> rusqlite::Result<()> {
+    let exists = conn
+        .prepare("SELECT 1 FROM pragma_table_info('calls') WHERE name = ?1")?
+        .exists([name])?;
+    if !exists {
+        conn.execute_batch(&format!("ALTER TABLE calls ADD COLUMN {name} {kind}"))?;
+    }
+    Ok(())
 }

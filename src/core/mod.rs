@@ -7,6 +7,7 @@ pub mod catalog;
 pub mod drafts;
 pub mod files;
 pub mod journal;
+pub mod ledger;
 pub mod memory;
 pub mod preview;
 pub mod profiles;
@@ -28,11 +29,13 @@ use tokio::sync::mpsc as tokio_mpsc;
 
 pub use drafts::{Draft, DraftSummary};
 pub use journal::{JournalEntry, JournalFilter};
+pub use ledger::LedgerEntry;
 pub use profiles::{Endpoint, Profile, Profiles, SANDBOX};
 pub use secrets::{KeyringState, KeyringStore};
 
 // The UI imports only `core`: what it needs of the client and the interface comes through here.
-pub use crate::client::{ApiError, Operation, Secret};
+pub use crate::client::write::lock_refusals;
+pub use crate::client::{ApiError, CallLimits, Operation, Secret, WriteState};
 pub use crate::clock::now_ms;
 pub use crate::wire;
 
@@ -120,6 +123,13 @@ pub enum Call {
     Claim(ClaimRequest),
 }
 
+impl Call {
+    /// Whether it changes the platform (everything but the two reads).
+    pub fn writes(&self) -> bool {
+        !matches!(self, Self::QueryCustomers(_) | Self::Assets { .. })
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ExportFormat {
     Csv,
@@ -192,6 +202,19 @@ pub enum Command {
         name: String,
     },
     QueryJournal(JournalFilter),
+    /// The ledger's writes of a profile (or all), newest first; only those in `state` if given.
+    QueryWrites {
+        profile: Option<String>,
+        state: Option<WriteState>,
+        limit: usize,
+    },
+    /// The user settles a write whose outcome is unknown: it was done, or it was not; `by`
+    /// is recorded with it.
+    ResolveWrite {
+        call_id: String,
+        done: bool,
+        by: String,
+    },
     ExportJournal {
         filter: JournalFilter,
         path: PathBuf,
@@ -327,6 +350,9 @@ pub enum Outcome {
     },
     Profiles(Profiles),
     Journal(Vec<JournalEntry>),
+    Writes(Vec<LedgerEntry>),
+    /// A write settled by the user, as the ledger now holds it.
+    Resolved(LedgerEntry),
     Exported {
         path: PathBuf,
         count: usize,
@@ -397,6 +423,9 @@ pub enum CoreError {
     File(String),
     #[error("the core has stopped")]
     Stopped,
+    /// `Core::run` waited as long as it was told to and no answer came.
+    #[error("no answer within {0} s")]
+    GaveUp(u64),
 }
 
 /// The answer to one command.
@@ -530,10 +559,7 @@ impl Core {
                 Ok(event) if event.id == id => return event.result,
                 Ok(_) => {}
                 Err(mpsc::RecvTimeoutError::Timeout) => {
-                    return Err(CoreError::Config(format!(
-                        "no answer within {} s",
-                        timeout.as_secs()
-                    )));
+                    return Err(CoreError::GaveUp(timeout.as_secs()));
                 }
                 Err(mpsc::RecvTimeoutError::Disconnected) => return Err(CoreError::Stopped),
             }

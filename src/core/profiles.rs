@@ -47,6 +47,16 @@ pub struct Profile {
     /// other profile shares (its directory of customers is its own either way).
     #[serde(default)]
     pub own_catalog: bool,
+    /// The administrator declares that this profile's platform answers a repeated
+    /// `channelOrderId` with its first answer and creates nothing twice (the embedded platform
+    /// and `license-desk serve` do; the interface does not promise it). Only then is a batch
+    /// whose answer was lost sent again by itself; otherwise it ends as "outcome unknown".
+    /// Always so for the Sandbox.
+    #[serde(default)]
+    pub repeats_recognised: bool,
+    /// Time limits of its calls and their retries (defaults in `CallLimits`).
+    #[serde(default)]
+    pub limits: crate::client::CallLimits,
 }
 
 impl Profile {
@@ -57,7 +67,15 @@ impl Profile {
             operator_identity: "sandbox-admin".to_owned(),
             production: false,
             own_catalog: false,
+            repeats_recognised: true,
+            limits: crate::client::CallLimits::default(),
         }
+    }
+
+    /// Whether a batch with a lost answer may be sent again with the same `channelOrderId`:
+    /// the Sandbox is the embedded platform, which recognises it; a remote platform as declared.
+    pub fn recognises_repeats(&self) -> bool {
+        self.is_sandbox() || self.repeats_recognised
     }
 
     pub fn is_sandbox(&self) -> bool {

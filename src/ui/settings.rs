@@ -13,7 +13,8 @@ use super::i18n::{Lang, Text, noted, t, tr};
 use super::outbox::Outbox;
 use crate::core::wire::validate::{FieldPath, Problem, ProblemKind};
 use crate::core::{
-    Command, CoreState, Endpoint, Event, KeyringState, Latest, Outcome, Profile, Secret, now_ms,
+    CallLimits, Command, CoreState, Endpoint, Event, KeyringState, Latest, Outcome, Profile,
+    Secret, now_ms,
 };
 
 /// The token endpoint's usual place under a platform's address.
@@ -35,6 +36,9 @@ struct ProfileForm {
     production: bool,
     /// The profile keeps a catalog of its own.
     own_catalog: bool,
+    repeats_recognised: bool,
+    /// Kept as the profile has them: the window does not edit them yet.
+    limits: CallLimits,
     ca_file: CaFileField,
     problems: Vec<Problem>,
     call: Latest,
@@ -66,6 +70,8 @@ impl ProfileForm {
             operator: p.operator_identity.clone(),
             production: p.production,
             own_catalog: p.own_catalog,
+            repeats_recognised: p.repeats_recognised,
+            limits: p.limits,
             ca_file,
             ..Self::default()
         }
@@ -94,6 +100,8 @@ impl ProfileForm {
             operator_identity: self.operator.trim().to_owned(),
             production: self.production && !self.sandbox,
             own_catalog: self.own_catalog,
+            repeats_recognised: self.repeats_recognised || self.sandbox,
+            limits: self.limits,
         }
     }
 }
@@ -405,6 +413,15 @@ fn profile_form_ui(
             field_with_ui(ui, lang, &production, &problems, |ui| {
                 ui.checkbox(&mut form.production, t(lang, Text::ProductionHelp))
             });
+            ui.label(tr!(lang, "profile-repeats"));
+            ui.vertical(|ui| {
+                ui.checkbox(
+                    &mut form.repeats_recognised,
+                    tr!(lang, "profile-repeats-check"),
+                );
+                ui.label(egui::RichText::new(tr!(lang, "profile-repeats-help")).weak());
+            });
+            ui.end_row();
         }
         ui.label(tr!(lang, "catalog"));
         ui.checkbox(&mut form.own_catalog, tr!(lang, "profile-own-catalog"))

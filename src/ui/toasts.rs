@@ -138,8 +138,10 @@ fn offer_words(lang: Lang, offer: &Offer) -> String {
 pub fn explain(error: &CoreError) -> Text {
     match error {
         CoreError::Api(ApiError::Platform { code, .. }) => explain_code(code),
-        CoreError::Api(ApiError::Transport(_)) => Text::ExplainUnreachable,
-        CoreError::Api(ApiError::Timeout(_)) => Text::ExplainTimeout,
+        CoreError::Api(ApiError::NotSent(_)) => Text::ExplainUnreachable,
+        CoreError::Api(ApiError::Transport(_)) => Text::ExplainBroken,
+        CoreError::Api(ApiError::OutcomeUnknown { .. }) => Text::ExplainOutcomeUnknown,
+        CoreError::Api(ApiError::Timeout(_)) | CoreError::GaveUp(_) => Text::ExplainTimeout,
         CoreError::Api(ApiError::Unexpected { .. }) => Text::ExplainUnexpected,
         CoreError::Api(ApiError::Untrusted(_)) => Text::ExplainUntrusted,
         CoreError::Api(ApiError::CaFile { .. }) => Text::ExplainCaFile,

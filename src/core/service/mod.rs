@@ -23,7 +23,10 @@ use super::{
     Call, Command, CommandId, CoreError, CoreOptions, CoreState, Event, ExportFormat,
     KeyringChoice, Outcome, Repaint, SandboxState,
 };
-use crate::client::{CachedToken, CallRecord, Client, ClientConfig, Observer};
+use crate::client::{
+    CachedToken, CallRecord, Client, ClientConfig, Kept, Observer, WriteBegun, WriteEnded,
+    WriteState,
+};
 use crate::wire::LockRequest;
 
 /// Sends answers to the UI and wakes it: one repaint per answer, never a loop.
@@ -68,7 +71,55 @@ enum JournalJob {
         ExportFormat,
         tokio::sync::oneshot::Sender<Result<Outcome, CoreError>>,
     ),
+    BeginWrite(
+        String,
+        Box<WriteBegun>,
+        tokio::sync::oneshot::Sender<Result<(), String>>,
+    ),
+    EndWrite(Box<WriteEnded>),
+    Ledger(LedgerJob, Reply),
     Flush(std_mpsc::Sender<()>),
+}
+
+type Reply = tokio::sync::oneshot::Sender<Result<Outcome, CoreError>>;
+
+/// The ledger's reads and the user's settlements.
+enum LedgerJob {
+    Writes {
+        profile: Option<String>,
+        state: Option<WriteState>,
+        limit: usize,
+    },
+    Resolve {
+        call_id: String,
+        done: bool,
+        by: String,
+    },
+}
+
+fn ledger_job(journal: &Journal, job: LedgerJob) -> Result<Outcome, CoreError> {
+    let storage = |e: super::journal::JournalError| CoreError::Storage(e.to_string());
+    match job {
+        LedgerJob::Writes {
+            profile,
+            state,
+            limit,
+        } => journal
+            .writes(profile.as_deref(), state, limit)
+            .map(Outcome::Writes)
+            .map_err(storage),
+        LedgerJob::Resolve { call_id, done, by } => {
+            match journal
+                .resolve_write(&call_id, done, &by)
+                .map_err(storage)?
+            {
+                Some(entry) => Ok(Outcome::Resolved(entry)),
+                None => Err(CoreError::Profile(format!(
+                    "no call {call_id:?} whose outcome is unknown: only an unknown outcome is settled by hand"
+                ))),
+            }
+        }
+    }
 }
 
 fn journal_thread(journal: Journal, jobs: std_mpsc::Receiver<JournalJob>) {
@@ -98,7 +149,26 @@ fn journal_thread(journal: Journal, jobs: std_mpsc::Receiver<JournalJob>) {
                     });
                 let _ = reply.send(result);
             }
+            JournalJob::BeginWrite(profile, write, kept) => {
+                let result = journal
+                    .begin_write(&profile, &write)
+                    .map_err(|e| e.to_string());
+                let _ = kept.send(result);
+            }
+            JournalJob::EndWrite(write) => {
+                if let Err(e) = journal.end_write(&write) {
+                    tracing::warn!(error = %e, "a write's outcome could not be journaled");
+                }
+            }
+            JournalJob::Ledger(job, reply) => {
+                let _ = reply.send(ledger_job(&journal, job));
+            }
             JournalJob::Flush(done) => {
+                match journal.settle_in_flight() {
+                    Ok(0) => {}
+                    Ok(n) => tracing::warn!(n, "writes left in flight at the end: outcome unknown"),
+                    Err(e) => tracing::warn!(error = %e, "writes in flight could not be settled"),
+                }
                 let _ = done.send(());
             }
         }
@@ -125,6 +195,23 @@ impl Observer for ProfileObserver {
         if self.keep_tokens {
             self.secrets.set_token(&self.profile, token);
         }
+    }
+
+    fn begin_write(&self, write: &WriteBegun) -> Kept {
+        let (kept, done) = tokio::sync::oneshot::channel();
+        let job = JournalJob::BeginWrite(self.profile.clone(), Box::new(write.clone()), kept);
+        let sent = self.journal.send(job);
+        Box::pin(async move {
+            sent.map_err(|_| "the journal has stopped".to_owned())?;
+            done.await
+                .map_err(|_| "the journal has stopped".to_owned())?
+        })
+    }
+
+    fn end_write(&self, write: &WriteEnded) {
+        let _ = self
+            .journal
+            .send(JournalJob::EndWrite(Box::new(write.clone())));
     }
 }
 
@@ -355,6 +442,21 @@ impl Service {
                 self.journal_job(JournalJob::Query(filter, tx))?;
                 rx.await.map_err(|_| CoreError::Stopped)?
             }
+            Command::QueryWrites {
+                profile,
+                state,
+                limit,
+            } => {
+                let job = LedgerJob::Writes {
+                    profile,
+                    state,
+                    limit,
+                };
+                self.ledger(job).await
+            }
+            Command::ResolveWrite { call_id, done, by } => {
+                self.ledger(LedgerJob::Resolve { call_id, done, by }).await
+            }
             Command::ExportJournal {
                 filter,
                 path,
@@ -388,6 +490,12 @@ impl Service {
             | Command::ImportCatalog { .. }
             | Command::ExportCatalog { .. } => self.catalog_command(command).await,
         }
+    }
+
+    async fn ledger(&self, job: LedgerJob) -> Result<Outcome, CoreError> {
+        let (tx, rx) = tokio::sync::oneshot::channel();
+        self.journal_job(JournalJob::Ledger(job, tx))?;
+        rx.await.map_err(|_| CoreError::Stopped)?
     }
 
     fn journal_job(&self, job: JournalJob) -> Result<(), CoreError> {
@@ -563,6 +671,11 @@ impl Service {
                 config.ca_file.clone_from(ca_file);
                 config
             }
+        };
+        let config = ClientConfig {
+            repeats_recognised: profile.recognises_repeats(),
+            limits: profile.limits,
+            ..config
         };
         let observer = Arc::new(ProfileObserver {
             profile: profile.name.clone(),

@@ -24,8 +24,23 @@ pub struct Accepted {
     pub replayed: bool,
 }
 
+/// Set by `serve --test-forget-repeats` only: the platform then stands for a production
+/// platform that does not recognise a repeated `channelOrderId`, so that the console's tests
+/// show it creates nothing twice without that help.
+static FORGET_REPEATS: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+pub fn forget_repeats() {
+    FORGET_REPEATS.store(true, std::sync::atomic::Ordering::Relaxed);
+}
+
 /// The key that serializes every write of batches (see `sql::Tx::serialize_on`).
 pub const BATCHES: &str = "batches";
+
+fn random_suffix() -> u32 {
+    let mut buf = [0u8; 4];
+    let _ = getrandom::fill(&mut buf);
+    u32::from_be_bytes(buf)
+}
 
 /// Accepts a batch that passed `wire::validate::batch_order`.
 pub fn submit(
@@ -35,7 +50,13 @@ pub fn submit(
     now: i64,
 ) -> Result<Accepted, OpError> {
     let channel_code = req.channel_code.as_deref().unwrap_or_default().trim();
-    let channel_order_id = req.channel_order_id.as_deref().unwrap_or_default().trim();
+    let mut channel_order_id = req.channel_order_id.as_deref().unwrap_or_default().trim();
+    let forgetting;
+    if FORGET_REPEATS.load(std::sync::atomic::Ordering::Relaxed) {
+        // Stored under a key of its own, so the repeat is applied as a new batch.
+        forgetting = format!("{channel_order_id}#{now}-{}", random_suffix());
+        channel_order_id = &forgetting;
+    }
     let mode = req.sync_mode.unwrap_or_default();
     let hash = body_hash(req, mode)?;
     // On PostgreSQL batches are written one at a time across instances, as on SQLite: the

@@ -1,0 +1,453 @@
+//! Nothing twice, nothing unknown: the command line against a real `serve` through a
+//! fault-injecting proxy, with the platform as it is (it recognises a repeated
+//! `channelOrderId`) and with that switched off (standing for a production platform that
+//! promises nothing). Each test asserts what the platform holds afterwards, what the ledger
+//! says, and the exit code.
+
+#[path = "support/fault_proxy.rs"]
+mod fault_proxy;
+#[path = "support/served.rs"]
+mod served;
+
+use std::ffi::OsStr;
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use fault_proxy::{Fault, FaultProxy};
+use serde_json::{Value, json};
+use served::{BIN, Run, Served, last, ld};
+
+/// The platform as it is, or standing for one that applies a repeated batch again.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Platform {
+    Recognises,
+    Forgets,
+}
+
+struct Bench {
+    platform: Served,
+    proxy: FaultProxy,
+    home: tempfile::TempDir,
+    files: tempfile::TempDir,
+    secret: String,
+}
+
+impl Bench {
+    /// A platform behind a proxy, a profile `team` on the proxy (short limits: 2 s an attempt,
+    /// two retries), declared to recognise repeats when `declared`, and an enterprise.
+    fn start(platform: Platform, declared: bool) -> Bench {
+        let extra: &[&OsStr] = match platform {
+            Platform::Recognises => &[],
+            Platform::Forgets => &[OsStr::new("--test-forget-repeats")],
+        };
+        let served = Served::start(extra);
+        let (key, secret) = served.app("auth_order");
+        let proxy = FaultProxy::start(&served.base);
+        let bench = Bench {
+            platform: served,
+            proxy,
+            home: tempfile::tempdir().expect("home"),
+            files: tempfile::tempdir().expect("files"),
+            secret,
+        };
+        let declared = if declared { "true" } else { "false" };
+        let added = ld(
+            bench.home.path(),
+            &[
+                "profile",
+                "add",
+                "team",
+                "--base-url",
+                &bench.proxy.base,
+                "--app-key",
+                &key,
+                "--no-secret",
+                "--operator",
+                "ops@example.com",
+                "--attempt-secs",
+                "2",
+                "--batch-attempt-secs",
+                "2",
+                "--retries",
+                "2",
+                &format!("--recognises-repeats={declared}"),
+            ],
+            None,
+            &[],
+        );
+        assert_eq!(added.code, Some(0), "{}", added.stderr);
+        let body = bench.file(
+            "enterprise.json",
+            &json!({"crmCustomerId": "CRM-C", "customerName": "故障测试企业"}),
+        );
+        let created = bench.call(&["create", "--body", &body]);
+        assert_eq!(created.code, Some(0), "{}", created.stderr);
+        bench
+    }
+
+    fn file(&self, name: &str, value: &Value) -> String {
+        let path = self.files.path().join(name);
+        std::fs::write(&path, value.to_string()).expect("write");
+        path.to_str().expect("utf-8").to_owned()
+    }
+
+    /// A batch buying `gms:1` on a new lock `num`.
+    fn batch(&self, id: &str, num: &str) -> String {
+        self.file(
+            &format!("{id}.json"),
+            &json!({"channelCode": "CRM", "channelOrderId": id, "syncMode": "sync",
+                "orderList": [{"sequence": 1, "channelCustomerId": "CRM-C",
+                    "licenseType": "normal_recover_usbkey", "orderType": "new_buy",
+                    "assets": [{"assetNos": [num], "products": [{"productUri": "gms:1"}]}]}]}),
+        )
+    }
+
+    fn call(&self, args: &[&str]) -> Run {
+        let mut all = vec!["call", "--profile", "team"];
+        all.extend_from_slice(args);
+        ld(
+            self.home.path(),
+            &all,
+            None,
+            &[("LICENSE_DESK_SECRET_TEAM", &self.secret)],
+        )
+    }
+
+    /// The ledger as `call writes` prints it, newest first.
+    fn writes(&self) -> Vec<Value> {
+        let run = self.call(&["writes"]);
+        assert_eq!(run.code, Some(0), "{}", run.stderr);
+        serde_json::from_str::<Vec<Value>>(&run.stdout).expect("json")
+    }
+
+    fn count(&self, sql: &str) -> i64 {
+        let conn = rusqlite::Connection::open(self.platform.data.path().join("platform.sqlite3"))
+            .expect("open");
+        conn.busy_timeout(Duration::from_secs(10))
+            .expect("busy timeout");
+        conn.query_row(sql, [], |r| r.get(0)).expect("count")
+    }
+
+    /// License orders the platform created, and products it granted.
+    fn held(&self) -> (i64, i64) {
+        (
+            self.count("SELECT count(*) FROM license_orders"),
+            self.count("SELECT count(*) FROM products"),
+        )
+    }
+
+    fn journal_path(&self) -> PathBuf {
+        self.home
+            .path()
+            .join(".local/share/license-desk/journal.sqlite3")
+    }
+}
+
+/// The ledger's newest write: operation, state, attempts.
+fn newest(writes: &[Value]) -> (String, String, i64) {
+    let w = &writes[0];
+    (
+        w["operation"].as_str().expect("operation").to_owned(),
+        w["state"].as_str().expect("state").to_owned(),
+        w["attempts"].as_i64().expect("attempts"),
+    )
+}
+
+fn expect_unknown(run: &Run, what: &str) {
+    assert_eq!(run.code, Some(4), "{}", run.stderr);
+    assert!(
+        run.stderr.contains(&format!(
+            "error: sent, outcome unknown: {what}, and no answer came back"
+        )),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn a_batch_whose_answer_is_lost_after_commit_is_never_sent_twice_to_a_platform_that_forgets() {
+    let bench = Bench::start(Platform::Forgets, false);
+    bench.proxy.then(&[Fault::DropAnswer]);
+    let batch = bench.batch("LOST-1", "8100000001");
+    let run = bench.call(&["order", "--body", &batch]);
+    expect_unknown(
+        &run,
+        "the platform may have applied these 1 license order(s)",
+    );
+    assert!(!run.stderr.contains("g_nonce"), "{}", run.stderr);
+    // Sent once, applied once: nothing was sent again by itself.
+    assert_eq!(
+        bench.proxy.forwarded(),
+        2,
+        "the enterprise, then the batch once"
+    );
+    assert_eq!(bench.held(), (1, 1));
+    let writes = bench.writes();
+    assert_eq!(
+        newest(&writes),
+        ("batch_order".to_owned(), "unknown".to_owned(), 1)
+    );
+    assert_eq!(writes[0]["channelOrderId"], "LOST-1");
+
+    // The history says the same of the call's one attempt.
+    let history = bench.call(&["history", "--operation", "batch_order"]);
+    let entries: Vec<Value> = serde_json::from_str(&history.stdout).expect("json");
+    assert_eq!(entries.len(), 1);
+    assert_eq!(entries[0]["state"], "unknown");
+    assert_eq!(entries[0]["callId"], writes[0]["callId"]);
+
+    // Checked by the user and settled: done, by the profile's operator.
+    let call_id = writes[0]["callId"].as_str().expect("id");
+    let settled = bench.call(&["resolve", call_id, "--done"]);
+    assert_eq!(settled.code, Some(0), "{}", settled.stderr);
+    let settled: Value = serde_json::from_str(&settled.stdout).expect("json");
+    assert_eq!(settled["state"], "done");
+    assert!(
+        settled["resolvedBy"]
+            .as_str()
+            .expect("by")
+            .starts_with("ops@example.com (command line"),
+        "{settled}"
+    );
+    // Once settled, it is not settled again.
+    let again = bench.call(&["resolve", call_id, "--not-done"]);
+    assert_eq!(again.code, Some(1));
+    assert!(
+        last(&again).contains("whose outcome is unknown"),
+        "{}",
+        again.stderr
+    );
+}
+
+#[test]
+fn a_batch_whose_answer_is_lost_is_sent_again_only_where_the_profile_declares_repeats_recognised() {
+    // Declared, and true: the same channelOrderId again, answered with the first result.
+    let bench = Bench::start(Platform::Recognises, true);
+    bench.proxy.then(&[Fault::DropAnswer]);
+    let batch = bench.batch("LOST-2", "8100000002");
+    let run = bench.call(&["order", "--body", &batch]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let results: Value = serde_json::from_str(&run.stdout).expect("json");
+    assert_eq!(results.as_array().map(Vec::len), Some(1));
+    assert_eq!(
+        bench.proxy.forwarded(),
+        3,
+        "the enterprise, the batch twice"
+    );
+    assert_eq!(bench.held(), (1, 1));
+    assert_eq!(
+        newest(&bench.writes()),
+        ("batch_order".to_owned(), "done".to_owned(), 2)
+    );
+
+    // Not declared, on the same kind of platform: not sent again, outcome unknown.
+    let bench = Bench::start(Platform::Recognises, false);
+    bench.proxy.then(&[Fault::DropAnswer]);
+    let batch = bench.batch("LOST-3", "8100000003");
+    let run = bench.call(&["order", "--body", &batch]);
+    expect_unknown(
+        &run,
+        "the platform may have applied these 1 license order(s)",
+    );
+    assert_eq!(bench.proxy.forwarded(), 2);
+    assert_eq!(bench.held(), (1, 1));
+}
+
+#[test]
+fn a_refused_connection_is_tried_again_and_ends_as_not_sent() {
+    for platform in [Platform::Recognises, Platform::Forgets] {
+        let bench = Bench::start(platform, false);
+        // The profile now points at a port nobody listens on.
+        let closed = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+        let port = closed.local_addr().expect("addr").port();
+        drop(closed);
+        let edited = ld(
+            bench.home.path(),
+            &[
+                "profile",
+                "edit",
+                "team",
+                "--base-url",
+                &format!("http://127.0.0.1:{port}"),
+            ],
+            None,
+            &[],
+        );
+        assert_eq!(edited.code, Some(0), "{}", edited.stderr);
+        let batch = bench.batch("REFUSED-1", "8100000004");
+        let run = bench.call(&["order", "--body", &batch]);
+        assert_eq!(run.code, Some(1), "{}", run.stderr);
+        assert!(
+            last(&run).starts_with("error: not sent: the platform could not be reached"),
+            "{}",
+            run.stderr
+        );
+        assert!(
+            !run.stderr.contains(&port.to_string()),
+            "no URL: {}",
+            run.stderr
+        );
+        assert_eq!(bench.held(), (0, 0));
+        // The token was never had: the batch did not leave, in one attempt.
+        let writes = bench.writes();
+        assert_eq!(
+            newest(&writes),
+            ("batch_order".to_owned(), "not_sent".to_owned(), 1)
+        );
+    }
+}
+
+#[test]
+fn faults_after_the_request_left_end_as_unknown_and_nothing_is_applied_twice() {
+    // (fault, what reaches the platform, a word of the error)
+    let cases = [
+        (Fault::ResetBeforeForward, 0, "no answer from the platform"),
+        (Fault::CutBody, 1, "the answer (HTTP 200) was cut off"),
+        (Fault::Html502, 1, "unexpected answer (HTTP 502)"),
+        (Fault::Blackhole, 0, "no answer within 2 s"),
+    ];
+    for platform in [Platform::Recognises, Platform::Forgets] {
+        for (i, (fault, reached, words)) in cases.iter().enumerate() {
+            let bench = Bench::start(platform, false);
+            bench.proxy.then(&[*fault]);
+            let id = format!("FAULT-{i}");
+            let batch = bench.batch(&id, &format!("810000010{i}"));
+            let run = bench.call(&["order", "--body", &batch]);
+            expect_unknown(
+                &run,
+                "the platform may have applied these 1 license order(s)",
+            );
+            assert!(run.stderr.contains(words), "{fault:?}: {}", run.stderr);
+            assert_eq!(bench.proxy.received(), 2, "{fault:?}: sent once");
+            assert_eq!(bench.held(), (*reached, *reached), "{fault:?}");
+            assert_eq!(
+                newest(&bench.writes()),
+                ("batch_order".to_owned(), "unknown".to_owned(), 1),
+                "{fault:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_read_is_tried_again_after_a_proxy_s_html_page() {
+    let bench = Bench::start(Platform::Forgets, false);
+    bench.proxy.then(&[Fault::Html502, Fault::DropAnswer]);
+    let run = bench.call(&[
+        "query",
+        "--channel-code",
+        "CRM",
+        "--channel-customer-id",
+        "CRM-C",
+    ]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let customers: Value = serde_json::from_str(&run.stdout).expect("json");
+    assert_eq!(customers[0]["enterpriseName"], "故障测试企业");
+    assert_eq!(
+        bench.proxy.received(),
+        4,
+        "the enterprise, then three attempts"
+    );
+}
+
+#[test]
+fn locks_and_numbers_whose_answer_is_lost_say_what_may_have_happened() {
+    let bench = Bench::start(Platform::Forgets, false);
+    bench.proxy.then(&[Fault::DropAnswer]);
+    let run = bench.call(&["shellnums", "3"]);
+    expect_unknown(&run, "the platform may have handed out 3 asset number(s)");
+    assert_eq!(
+        bench.count("SELECT value FROM counters WHERE name = 'shellnum'"),
+        3
+    );
+
+    let batch = bench.batch("LOCKS-1", "8100000201");
+    assert_eq!(bench.call(&["order", "--body", &batch]).code, Some(0));
+    bench.proxy.then(&[Fault::DropAnswer]);
+    let run = bench.call(&["--yes", "lock", "8100000201"]);
+    expect_unknown(&run, "the platform may have disabled these 1 lock(s)");
+    assert_eq!(
+        bench.count("SELECT count(*) FROM lock_events"),
+        1,
+        "applied once, not again"
+    );
+    let states: Vec<(String, String)> = bench
+        .writes()
+        .iter()
+        .map(|w| {
+            (
+                w["operation"].as_str().expect("op").to_owned(),
+                w["state"].as_str().expect("state").to_owned(),
+            )
+        })
+        .collect();
+    let pairs = |v: &[(&str, &str)]| -> Vec<(String, String)> {
+        v.iter()
+            .map(|(a, b)| ((*a).to_owned(), (*b).to_owned()))
+            .collect()
+    };
+    assert_eq!(
+        states,
+        pairs(&[
+            ("lock", "unknown"),
+            ("batch_order", "done"),
+            ("shellnums", "unknown"),
+            ("create_enterprise", "done"),
+        ])
+    );
+}
+
+#[test]
+fn a_command_line_killed_while_its_batch_is_in_flight_leaves_it_unknown_at_the_next_start() {
+    let bench = Bench::start(Platform::Forgets, false);
+    bench.proxy.then(&[Fault::Blackhole]);
+    let batch = bench.batch("KILLED-1", "8100000301");
+    let mut child = Command::new(BIN)
+        .args(["call", "--profile", "team", "order", "--body", &batch])
+        .env("HOME", bench.home.path())
+        .env_remove("XDG_CONFIG_HOME")
+        .env_remove("XDG_DATA_HOME")
+        .env("LICENSE_DESK_KEYRING", "memory")
+        .env("LICENSE_DESK_SECRET_TEAM", &bench.secret)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("spawns");
+    // In flight: the proxy holds the batch, and the ledger has it before it left.
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while bench.proxy.received() < 2 {
+        assert!(
+            Instant::now() < deadline,
+            "the batch never reached the proxy"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let in_flight: String = rusqlite::Connection::open(bench.journal_path())
+        .expect("journal")
+        .query_row(
+            "SELECT state FROM writes WHERE operation = 'batch_order'",
+            [],
+            |r| r.get(0),
+        )
+        .expect("recorded before it left");
+    assert_eq!(in_flight, "in_flight");
+    child.kill().expect("SIGKILL");
+    child.wait().expect("reaped");
+
+    // The next start settles it: outcome unknown, with why.
+    let writes = bench.writes();
+    assert_eq!(
+        newest(&writes),
+        ("batch_order".to_owned(), "unknown".to_owned(), 0)
+    );
+    assert_eq!(
+        writes[0]["detail"],
+        "the program ended while the call was being sent; no answer was read"
+    );
+    assert_eq!(writes[0]["channelOrderId"], "KILLED-1");
+    assert_eq!(bench.held(), (0, 0));
+    let unknown = bench.call(&["writes", "--unknown"]);
+    let unknown: Vec<Value> = serde_json::from_str(&unknown.stdout).expect("json");
+    assert_eq!(unknown.len(), 1);
+}
