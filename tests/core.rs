@@ -2134,6 +2134,7 @@ fn the_journal_filters_by_operation_and_code_and_exports_without_secrets() {
             "callId",
             "refusal",
             "state",
+            "failure",
         ])
     );
     let rows: Vec<csv::StringRecord> = reader.records().collect::<Result<_, _>>().expect("rows");

@@ -1,6 +1,8 @@
 //! The console driven like a user would, with egui_kittest: the real core (Sandbox on loopback,
 //! keyring-core's mock store), widgets found by their accessible labels.
 
+#[path = "support/fault_proxy.rs"]
+mod fault_proxy;
 #[path = "support/tls_certs.rs"]
 mod tls_certs;
 
@@ -968,7 +970,7 @@ fn composer_builds_a_purchase_with_a_package_tree_fills_numbers_and_submits_it()
     harness.get_by_label("1 asset number, 3 products.");
     click(&mut harness, "Send");
     settle(&mut harness, |h| {
-        h.query_by_label("Submitted: 1 license order created.")
+        h.query_by_label("Submitted to Sandbox: 1 license order created.")
             .is_some()
     });
     harness.get_by_label_contains("LO");
@@ -991,10 +993,10 @@ fn composer_builds_a_purchase_with_a_package_tree_fills_numbers_and_submits_it()
 
     // The same batch again: the platform answers the first result; the UI says so.
     click(&mut harness, "Submit batch");
-    harness.get_by_label_contains("was already submitted with LD-");
+    harness.get_by_label_contains("was already submitted to Sandbox with LD-");
     click(&mut harness, "Send");
     settle(&mut harness, |h| {
-        h.query_by_label_contains("Already submitted with this channel order id")
+        h.query_by_label_contains("Already submitted to Sandbox with this channel order id")
             .is_some()
     });
 }
@@ -1065,7 +1067,7 @@ fn the_standard_order_is_picked_not_typed() {
     user.harness.get_by_label("10 asset numbers, 5 products.");
     user.click("Send");
     settle(user.harness, |h| {
-        h.query_by_label("Submitted: 1 license order created.")
+        h.query_by_label("Submitted to Sandbox: 1 license order created.")
             .is_some()
     });
     let (clicks, typed) = (user.clicks, user.typed.clone());
@@ -2195,7 +2197,7 @@ fn composer_opens_a_file_whole_fixes_it_in_place_and_submits_it() {
     click(&mut harness, "Submit batch");
     click(&mut harness, "Send");
     settle(&mut harness, |h| {
-        h.query_by_label("Submitted: 1 license order created.")
+        h.query_by_label("Submitted to Sandbox: 1 license order created.")
             .is_some()
     });
 }
@@ -2807,4 +2809,174 @@ fn load_body(harness: &Harness<'static, DeskApp>, list: &[DraftSummary], name: &
         Ok(Outcome::Draft { draft, .. }) => draft.body,
         other => panic!("{other:?}"),
     }
+}
+
+/// A batch whose answer is lost after the platform committed it: the composer says the outcome
+/// is unknown and what may have happened, Check reads what the platform holds, Send again warns
+/// of the risk on a platform not declared to recognise repeats, Mark as done is recorded in
+/// History; and the draft knows it went to Staging, not to the Sandbox.
+#[test]
+fn an_unknown_outcome_is_shown_with_its_choices_checked_and_settled() {
+    let remote = Remote::start();
+    let proxy = fault_proxy::FaultProxy::start(&remote.server.base_url());
+    let dir = tempfile::tempdir().expect("dir");
+    let mut harness = app(dir.path(), Lang::En);
+    harness.run_ok();
+    let staging = Profile {
+        name: "Staging".into(),
+        endpoint: Endpoint::Remote {
+            base_url: proxy.base.clone(),
+            token_url: format!("{}/v3/api/oauth2/token", proxy.base),
+            app_key: remote.app.app_key.clone(),
+            ca_file: None,
+        },
+        operator_identity: "ops@example.com".into(),
+        production: false,
+        own_catalog: false,
+        repeats_recognised: false,
+        limits: Default::default(),
+    };
+    let wait = Duration::from_secs(60);
+    harness
+        .state()
+        .core()
+        .run(
+            Command::SaveProfile {
+                previous: None,
+                profile: staging,
+                app_secret: Some(Secret::new(remote.app.app_secret.clone())),
+            },
+            wait,
+        )
+        .expect("profile saved");
+    let enterprise = license_desk::core::wire::EnterpriseRequest {
+        crm_customer_id: Some("CRM-U".into()),
+        customer_name: Some("结果未知测试企业".into()),
+        branch_name: None,
+        address: None,
+    };
+    harness
+        .state()
+        .core()
+        .run(
+            Command::CallOn {
+                profile: "Staging".into(),
+                call: Call::CreateEnterprise(enterprise),
+            },
+            wait,
+        )
+        .expect("enterprise");
+    harness
+        .state()
+        .core()
+        .run(
+            Command::ActivateProfile {
+                name: "Staging".into(),
+            },
+            wait,
+        )
+        .expect("activated");
+    let file = dir.path().join("unknown.json");
+    let batch = serde_json::json!({"channelCode": "CRM", "channelOrderId": "UNK-1",
+        "syncMode": "sync", "orderList": [{"sequence": 1, "channelCustomerId": "CRM-U",
+        "licenseType": "normal_recover_usbkey", "orderType": "new_buy",
+        "assets": [{"assetNos": ["8100000777"], "products": [{"productUri": "gms:1"}]}]}]});
+    std::fs::write(&file, batch.to_string()).expect("write");
+    open_composer(&mut harness);
+    type_into(&mut harness, "File", &file.display().to_string());
+    click(&mut harness, "Import");
+    settle(&mut harness, |h| {
+        h.query_by_label("No problems: ready to submit.").is_some()
+    });
+
+    // The platform applies it; its answer never comes back.
+    proxy.then(&[fault_proxy::Fault::DropAnswer]);
+    click(&mut harness, "Submit batch");
+    click(&mut harness, "Send");
+    let heading =
+        "Sent to Staging, outcome unknown: the platform may have applied these 1 license order.";
+    settle(&mut harness, |h| h.query_by_label(heading).is_some());
+    for choice in ["Check", "Mark as done", "Mark as not done", "Send again"] {
+        harness.get_by_label(choice);
+    }
+    let orders = || -> i64 {
+        let db = remote._dir.path().join("platform.sqlite3");
+        rusqlite::Connection::open(db)
+            .expect("platform db")
+            .query_row("SELECT count(*) FROM license_orders", [], |r| r.get(0))
+            .expect("count")
+    };
+    assert_eq!(orders(), 1, "applied once, and not sent again by itself");
+
+    // Check: the asset is listed with the product the batch asked for.
+    click(&mut harness, "Check");
+    settle(&mut harness, |h| {
+        h.query_by_label("As the batch asked: 1 · not so: 0 · cannot tell: 0")
+            .is_some()
+    });
+    harness.get_by_label_contains("8100000777: listed: gms:1");
+
+    // Send again: the confirmation names the risk on this platform; cancelled.
+    click(&mut harness, "Send again");
+    harness.get_by_label_contains(
+        "This draft was already sent to Staging with UNK-1 (Outcome unknown). Staging is not declared to recognise a repeated channel order id",
+    );
+    click(&mut harness, "Cancel");
+
+    // Marked as done, as the evidence says; History shows the call so.
+    click(&mut harness, "Mark as done");
+    settle(&mut harness, |h| {
+        h.query_by_label("Marked as done: recorded in History.")
+            .is_some()
+    });
+    let writes = harness
+        .state()
+        .core()
+        .run(
+            Command::QueryWrites {
+                profile: Some("Staging".into()),
+                state: None,
+                limit: 0,
+            },
+            wait,
+        )
+        .expect("writes");
+    let Outcome::Writes(writes) = writes else {
+        panic!("{writes:?}");
+    };
+    assert_eq!(
+        (
+            writes[0].operation.as_str(),
+            writes[0].state,
+            writes[0].resolved_by.as_deref()
+        ),
+        (
+            "batch_order",
+            license_desk::core::WriteState::Done,
+            Some("ops@example.com")
+        )
+    );
+    click(&mut harness, "History");
+    settle(&mut harness, |h| h.query_all_by_label("Done").count() == 2);
+    assert!(harness.query_by_label("Outcome unknown").is_none());
+
+    // On the Sandbox the draft was never sent: the confirmation says where it went.
+    harness
+        .state()
+        .core()
+        .run(
+            Command::ActivateProfile {
+                name: "Sandbox".into(),
+            },
+            wait,
+        )
+        .expect("activated");
+    click(&mut harness, "Orders");
+    settle(&mut harness, |h| h.query_by_label("Submit batch").is_some());
+    assert!(
+        harness.query_by_label(heading).is_none(),
+        "another profile's outcome is not shown"
+    );
+    click(&mut harness, "Submit batch");
+    harness.get_by_label("Sent before with this channel order id to Staging; not yet to Sandbox.");
 }

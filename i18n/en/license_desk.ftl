@@ -227,14 +227,18 @@ problems-count = { $n ->
     }
 more-problems = … and { $n } more
 more-orders = … and { $n } more orders
-submitted-new = Submitted: { $n } license { $n ->
+submitted-new = Submitted to { $profile }: { $n } license { $n ->
         [one] order
        *[other] orders
     } created.
-submitted-again = Already submitted with this channel order id: the platform answered with the first result and created nothing new ({ $n } { $n ->
+submitted-again = Already submitted to { $profile } with this channel order id: the platform answered with the first result and created nothing new ({ $n } { $n ->
         [one] order
        *[other] orders
     }).
+submitted-again-unrecognised = Sent again to { $profile } with the same channel order id ({ $n } { $n ->
+        [one] order
+       *[other] orders
+    } in the answer). That platform is not declared to recognise a repeat: check that nothing was granted twice.
 sequence = Sequence
 license-order-id = License order id
 confirm-submit = Submit this batch to { $profile }?
@@ -295,7 +299,24 @@ preview-col-nodes = Nodes
 preview-col-source = Granted by
 preview-whole-asset = the whole asset
 preview-more-rows = … and { $n } more.
-repeat-warning = This draft was already submitted with { $id }: the platform will answer with the first result and create nothing. Use a new channel order id for a new batch.
+repeat-warning = This draft was already submitted to { $profile } with { $id } ({ $state }): that platform answers with the first result and creates nothing. Use a new channel order id for a new batch.
+repeat-risk = This draft was already sent to { $profile } with { $id } ({ $state }). { $profile } is not declared to recognise a repeated channel order id: sent again, every license of the batch may be granted twice. Check what the platform holds first, or use a new channel order id.
+sent-elsewhere = Sent before with this channel order id to { $profiles }; not yet to { $profile }.
+profile-not-recorded = a profile not recorded
+unknown-batch = Sent to { $profile }, outcome unknown: the platform may have applied these { $n } license { $n ->
+        [one] order
+       *[other] orders
+    }.
+evidence-counts = As the batch asked: { $asked } · not so: { $not } · cannot tell: { $unreadable }
+check-sent = Check
+mark-done = Mark as done
+mark-not-done = Mark as not done
+send-again = Send again
+marked-done = Marked as done: recorded in History.
+marked-not-done = Marked as not done: recorded in History. Sending it again is a first send.
+evidence-listed = listed
+evidence-not-listed = not listed
+evidence-unreadable = cannot tell
 send = Send
 delete-draft-question = Delete the draft { $name }?
 cannot-undo = This cannot be undone.
@@ -367,6 +388,16 @@ explain-stopped = License Desk is shutting down.
 explain-storage = A local file could not be read or written.
 explain-broken = The connection to the platform broke before its answer came. Try again.
 explain-outcome-unknown = Sent, outcome unknown: the request may have reached the platform and no answer came back. Check what the platform holds before sending it again; History lists the call.
+explain-refused-in-answer = The platform answered, and refused some or all of it: see each item's status.
+explain-no-answer-unrecorded = No answer came back. This entry was written before License Desk recorded why.
+refused-in-answer = Refused in the answer
+write-state = State
+write-state-in_flight = Being sent
+write-state-done = Done
+write-state-refused = Refused
+write-state-not_sent = Not sent
+write-state-unknown = Outcome unknown
+history-attempt = Attempt { $n } · HTTP { $http }
 explain-timeout = The platform did not answer in time. The call may have been applied: check History before sending it again.
 explain-unauthorized = The platform did not accept the credentials. Check the profile's app key and secret in Settings.
 explain-unexpected = The platform answered in a form License Desk does not understand.

@@ -73,6 +73,22 @@ impl ApiError {
         }
     }
 
+    /// The kind of failure, as the journal keeps it (`not_sent`, `broken`, `timeout`, …): what
+    /// the window explains an entry by.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Self::Platform { .. } => "platform",
+            Self::NotSent(_) => "not_sent",
+            Self::Transport(_) => "broken",
+            Self::Untrusted(_) => "untrusted",
+            Self::CaFile { .. } => "ca_file",
+            Self::Timeout(_) => "timeout",
+            Self::Unexpected { .. } => "unexpected",
+            Self::Config(_) => "config",
+            Self::OutcomeUnknown { .. } => "outcome_unknown",
+        }
+    }
+
     /// Whether the attempt that failed so can have reached the platform.
     pub fn reach(&self) -> Reach {
         match self {

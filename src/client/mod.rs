@@ -104,6 +104,8 @@ pub struct CallRecord {
     /// Refusals inside an answered success, in the platform's terms: a lock's statuses other
     /// than 1, a claim's code other than `0000`.
     pub refusal: Option<String>,
+    /// The kind of the attempt's failure (`ApiError::kind`).
+    pub failure: Option<&'static str>,
     pub attempt: u32,
 }
 
@@ -288,6 +290,7 @@ impl Client {
             response: None,
             error: None,
             refusal: None,
+            failure: None,
             attempt,
         };
         let outcome = match sent {
@@ -305,6 +308,7 @@ impl Client {
         if let Err(e) = &outcome {
             record.error = Some(e.to_string());
             record.code = e.code().map(str::to_owned);
+            record.failure = Some(e.kind());
         }
         self.observer.record(record);
         outcome
@@ -448,6 +452,7 @@ impl Client {
             response: None,
             error: Some(format!("no token: {e}")),
             refusal: None,
+            failure: Some(ApiError::NotSent(String::new()).kind()),
             attempt,
         });
     }
@@ -514,6 +519,7 @@ impl Client {
             response: response.as_deref().map(recorded_body),
             error: outcome.as_ref().err().map(ToString::to_string),
             refusal: refusal.clone(),
+            failure: outcome.as_ref().err().map(ApiError::kind),
             attempt,
         });
         (outcome, refusal)

@@ -81,6 +81,8 @@ pub struct JournalEntry {
     pub refusal: Option<String>,
     /// Where the write this attempt belongs to stands (None for reads and older entries).
     pub state: Option<WriteState>,
+    /// The kind of the attempt's failure (`not_sent`, `broken`, `timeout`, `platform`, …).
+    pub failure: Option<String>,
 }
 
 impl JournalEntry {
@@ -157,6 +159,7 @@ impl Journal {
         conn.execute_batch(ledger::SCHEMA)?;
         add_column(&conn, "call_id", "TEXT")?;
         add_column(&conn, "refusal", "TEXT")?;
+        add_column(&conn, "failure", "TEXT")?;
         conn.execute_batch("CREATE INDEX IF NOT EXISTS calls_call ON calls(call_id);")?;
         let dir = path.parent().unwrap_or(Path::new("."));
         let run = Run::claim(dir)?;
@@ -220,8 +223,8 @@ impl Journal {
         self.conn()
             .prepare_cached(
                 "INSERT INTO calls(at, profile, operation, method, path, nonce, http_status, code, \
-                 duration_ms, attempt, request, response, error, call_id, refusal) \
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
+                 duration_ms, attempt, request, response, error, call_id, refusal, failure) \
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)",
             )?
             .execute(rusqlite::params![
                 r.started_at_ms,
@@ -239,6 +242,7 @@ impl Journal {
                 r.error,
                 r.call_id,
                 r.refusal,
+                r.failure,
             ])?;
         Ok(())
     }
@@ -249,7 +253,7 @@ impl Journal {
         let mut stmt = conn.prepare_cached(
             "SELECT c.id, c.at, c.profile, c.operation, c.method, c.path, c.nonce, c.http_status, \
              c.code, c.duration_ms, c.attempt, c.request, c.response, c.error, c.call_id, \
-             c.refusal, w.state FROM calls c LEFT JOIN writes w ON w.call_id = c.call_id \
+             c.refusal, w.state, c.failure FROM calls c LEFT JOIN writes w ON w.call_id = c.call_id \
              WHERE (?1 IS NULL OR c.at >= ?1) AND (?2 IS NULL OR c.at <= ?2) \
              AND (?3 IS NULL OR c.operation = ?3) AND (?4 IS NULL OR c.code = ?4) \
              AND (?5 IS NULL OR c.profile = ?5) \
@@ -289,6 +293,7 @@ impl Journal {
                     state: r
                         .get::<_, Option<String>>(16)?
                         .map(|s| WriteState::from_name(&s).unwrap_or(WriteState::Unknown)),
+                    failure: r.get(17)?,
                 })
             },
         )?;

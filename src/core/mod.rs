@@ -5,6 +5,7 @@
 
 pub mod catalog;
 pub mod drafts;
+pub mod evidence;
 pub mod files;
 pub mod journal;
 pub mod ledger;
@@ -175,6 +176,12 @@ pub enum Command {
     /// Works out what the batch's delete orders would remove on the profile, from its asset
     /// listings; sends nothing that changes anything.
     PreviewDeletes {
+        profile: String,
+        batch: Box<BatchOrderRequest>,
+    },
+    /// Reads what the profile's platform holds of a batch sent with its outcome unknown: each
+    /// of its assets in its enterprise's listing; changes nothing.
+    CheckSent {
         profile: String,
         batch: Box<BatchOrderRequest>,
     },
@@ -351,6 +358,8 @@ pub enum Outcome {
     Profiles(Profiles),
     Journal(Vec<JournalEntry>),
     Writes(Vec<LedgerEntry>),
+    /// What `CheckSent` found.
+    Evidence(Box<evidence::Evidence>),
     /// A write settled by the user, as the ledger now holds it.
     Resolved(LedgerEntry),
     Exported {

@@ -400,6 +400,7 @@ impl Service {
             Command::PreviewDeletes { profile, batch } => {
                 self.preview_deletes(&profile, &batch).await
             }
+            Command::CheckSent { profile, batch } => self.check_sent(&profile, &batch).await,
             Command::TestConnection { profile } => {
                 let client = self.client(&profile).await?;
                 // Asks the platform, even when a cached token is still valid.

@@ -25,6 +25,34 @@ impl Service {
                 Placement::default()
             });
         }
+        let listings = self.listings(profile, &placed).await;
+        let found = preview::preview(batch, &placed, &listings);
+        Ok(Outcome::DeletePreview(Box::new(found)))
+    }
+
+    /// What the platform holds of a batch whose outcome is unknown: every order placed, its
+    /// enterprise's assets listed, each asset of the batch looked up.
+    pub(super) async fn check_sent(
+        &self,
+        profile: &str,
+        batch: &BatchOrderRequest,
+    ) -> Result<Outcome, CoreError> {
+        let directory = self.directory(profile);
+        let mut placed = Vec::with_capacity(batch.order_list.len());
+        for order in &batch.order_list {
+            placed.push(self.place(profile, batch, order, &directory).await);
+        }
+        let listings = self.listings(profile, &placed).await;
+        let found = crate::core::evidence::gather(batch, &placed, &listings);
+        Ok(Outcome::Evidence(Box::new(found)))
+    }
+
+    /// The listing of each enterprise the placements name, read once each (or why not).
+    async fn listings(
+        &self,
+        profile: &str,
+        placed: &[Placement],
+    ) -> HashMap<String, Result<Vec<crate::wire::Asset>, String>> {
         let mut listings = HashMap::new();
         for enterprise in placed.iter().filter_map(|p| p.enterprise.as_ref()) {
             if listings.contains_key(enterprise) {
@@ -41,8 +69,7 @@ impl Service {
             };
             listings.insert(enterprise.clone(), listed);
         }
-        let found = preview::preview(batch, &placed, &listings);
-        Ok(Outcome::DeletePreview(Box::new(found)))
+        listings
     }
 
     /// The order's customer as the platform will take it (its `customerId`, else the one its

@@ -17,6 +17,7 @@ mod node;
 mod numbers;
 mod picker;
 mod preview;
+mod sent;
 mod submit;
 mod tree;
 mod unreadable;
@@ -36,8 +37,11 @@ use crate::core::{Event, Profile};
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
 struct Hints {
-    /// channelOrderIds this draft has been submitted with: sending one again is a repeat.
+    /// channelOrderIds this draft was submitted with before the profile was recorded with
+    /// them (drafts of earlier releases): sent somewhere, but where is not known.
     submitted: Vec<String>,
+    /// Each profile the draft was sent to, with its channelOrderId and how it ended there.
+    sent: Vec<sent::SentTo>,
     /// The order types the batch holds, as the drafts' list shows them.
     order_types: Vec<OrderType>,
 }
@@ -51,10 +55,48 @@ impl Hints {
             .iter()
             .map(|k| order_type_short(lang, *k))
             .collect();
-        if !self.submitted.is_empty() {
+        if !self.submitted.is_empty() || !self.sent.is_empty() {
             words.push(t(lang, Text::Submitted).to_owned());
         }
         words.join(" · ")
+    }
+
+    /// How the draft went to `profile` with `channel_order_id`, if it did.
+    fn sent_to(&self, profile: &str, channel_order_id: &str) -> Option<&sent::SentTo> {
+        self.sent
+            .iter()
+            .find(|s| s.profile == profile && s.channel_order_id == channel_order_id)
+    }
+
+    /// Records (or updates) where the draft went and how it ended there.
+    fn record(&mut self, profile: &str, channel_order_id: &str, state: crate::core::WriteState) {
+        match self
+            .sent
+            .iter_mut()
+            .find(|s| s.profile == profile && s.channel_order_id == channel_order_id)
+        {
+            Some(known) => known.state = state,
+            None => self.sent.push(sent::SentTo {
+                profile: profile.to_owned(),
+                channel_order_id: channel_order_id.to_owned(),
+                state,
+            }),
+        }
+    }
+
+    /// The other profiles the draft went to with this channelOrderId (an earlier release's
+    /// sends, whose profile is not known, as an empty name).
+    fn sent_elsewhere(&self, profile: &str, channel_order_id: &str) -> Vec<&str> {
+        let mut elsewhere: Vec<&str> = self
+            .sent
+            .iter()
+            .filter(|s| s.profile != profile && s.channel_order_id == channel_order_id)
+            .map(|s| s.profile.as_str())
+            .collect();
+        if self.submitted.iter().any(|id| id == channel_order_id) {
+            elsewhere.push("");
+        }
+        elsewhere
     }
 }
 
@@ -121,6 +163,7 @@ impl ComposerScreen {
             .or_else(|| self.apply_numbers(event))
             .or_else(|| self.check.apply(event))
             .or_else(|| self.apply_submit(event))
+            .or_else(|| self.apply_unknown(event))
             .or_else(|| self.apply_catalog(event))
     }
 
@@ -172,7 +215,7 @@ impl ComposerScreen {
         egui::Panel::bottom("composer_bottom")
             .resizable(true)
             .default_size(170.0)
-            .show(ui, |ui| self.bottom_ui(ui, lang, profile));
+            .show(ui, |ui| self.bottom_ui(ui, out, lang, profile));
         // The form needs more room than the tree: in a narrow window the tree gives it up.
         let tree_width = (ui.available_width() * 0.4).clamp(220.0, 360.0);
         egui::Panel::left("composer_tree")

@@ -9,10 +9,13 @@ use super::ComposerScreen;
 use super::batch::{Summary, summarize};
 use super::node::NodeId;
 use super::preview::Preview;
+use super::sent::UnknownSent;
 use crate::core::snapshot::Snapshot;
-use crate::core::wire::BatchOrderResult;
 use crate::core::wire::validate::{Problem, ProblemKind, UnknownKey};
-use crate::core::{Call, Command, Event, Latest, Outcome, Profile};
+use crate::core::wire::{BatchOrderRequest, BatchOrderResult};
+use crate::core::{
+    ApiError, Call, Command, CoreError, Event, Latest, Outcome, Profile, WriteState,
+};
 use crate::ui::form::production_guard_ui;
 use crate::ui::form::{
     busy_button_ui, danger_button, dialog_body_ui, profile_name, warn_if_production,
@@ -26,26 +29,46 @@ const MAX_LISTED: usize = 500;
 #[derive(Default)]
 pub(super) struct Submit {
     call: Latest,
-    /// The channelOrderId of the batch being sent.
-    submitting: Option<String>,
-    confirm: bool,
+    /// The batch being sent, with the profile it goes to.
+    submitting: Option<Sending>,
+    pub(super) confirm: bool,
     /// The production guard: the profile's name as the user typed it.
     guard: String,
     /// What the batch's delete orders would remove, asked when the confirmation opens.
     preview: Preview,
     /// The platform's answer, shown until the batch changes.
     submitted: Option<Submitted>,
+    /// A batch sent whose answer never came, until the batch changes or it is settled.
+    pub(super) unknown: Option<UnknownSent>,
+}
+
+struct Sending {
+    profile: String,
+    /// Whether the profile is declared to recognise a repeated channelOrderId.
+    recognised: bool,
+    batch: BatchOrderRequest,
+}
+
+impl Sending {
+    fn channel_order_id(&self) -> String {
+        self.batch.channel_order_id.clone().unwrap_or_default()
+    }
 }
 
 struct Submitted {
+    /// The profile that answered: the result is shown beside it only.
+    profile: String,
     results: Vec<BatchOrderResult>,
     repeat: bool,
+    /// Whether that profile's platform is declared to recognise a repeat.
+    recognised: bool,
 }
 
 impl Submit {
     /// The batch changed or another opened: the result shown is not its own.
     pub fn forget(&mut self) {
         self.submitted = None;
+        self.unknown = None;
     }
 }
 
@@ -57,22 +80,48 @@ impl ComposerScreen {
         if !self.submit.call.accept(event) {
             return None;
         }
-        let channel_order_id = self.submit.submitting.take().unwrap_or_default();
-        if let (Ok(Outcome::Orders(results)), Some(draft)) = (&event.result, &mut self.draft) {
-            let repeat = draft.hints.submitted.contains(&channel_order_id);
-            if !repeat {
-                draft.hints.submitted.push(channel_order_id);
+        let (Some(sending), Some(draft)) = (self.submit.submitting.take(), &mut self.draft) else {
+            return Some(Text::SubmitBatch);
+        };
+        let id = sending.channel_order_id();
+        match &event.result {
+            Ok(Outcome::Orders(results)) => {
+                let repeat = draft.hints.sent_to(&sending.profile, &id).is_some();
+                draft.hints.record(&sending.profile, &id, WriteState::Done);
                 self.drafts.changed();
+                self.submit.submitted = Some(Submitted {
+                    recognised: sending.recognised,
+                    profile: sending.profile,
+                    results: results.clone(),
+                    repeat,
+                });
             }
-            self.submit.submitted = Some(Submitted {
-                results: results.clone(),
-                repeat,
-            });
+            Err(CoreError::Api(ApiError::OutcomeUnknown {
+                call_id, detail, ..
+            })) => {
+                draft
+                    .hints
+                    .record(&sending.profile, &id, WriteState::Unknown);
+                self.drafts.changed();
+                self.submit.unknown = Some(UnknownSent {
+                    profile: sending.profile,
+                    call_id: call_id.clone(),
+                    channel_order_id: id,
+                    batch: sending.batch,
+                    detail: detail.clone(),
+                    check: Latest::default(),
+                    evidence: None,
+                    resolve: Latest::default(),
+                    settled: None,
+                });
+            }
+            _ => {}
         }
         Some(Text::SubmitBatch)
     }
 
-    pub(super) fn bottom_ui(&mut self, ui: &mut egui::Ui, lang: Lang, profile: &Profile) {
+    /// The submit button, and how many problems stand before it.
+    fn submit_bar_ui(&mut self, ui: &mut egui::Ui, lang: Lang, profile: &Profile) {
         let blocking = self
             .check
             .problems
@@ -103,8 +152,30 @@ impl ComposerScreen {
                 );
             }
         });
+    }
+
+    pub(super) fn bottom_ui(
+        &mut self,
+        ui: &mut egui::Ui,
+        out: &Outbox<'_>,
+        lang: Lang,
+        profile: &Profile,
+    ) {
+        self.submit_bar_ui(ui, lang, profile);
+        if self
+            .submit
+            .submitted
+            .as_ref()
+            .is_some_and(|s| s.profile != profile.name)
+        {
+            // Another profile is active: that answer is not this profile's.
+            self.submit.submitted = None;
+        }
         if let Some(s) = &self.submit.submitted {
             submitted_ui(ui, lang, s);
+            return;
+        }
+        if self.unknown_ui(ui, out, lang, profile) {
             return;
         }
         let mut clicked = None;
@@ -205,10 +276,16 @@ fn unknown_value_words(lang: Lang, p: &Problem, profile: &Profile) -> Option<Str
 
 fn submitted_ui(ui: &mut egui::Ui, lang: Lang, s: &Submitted) {
     let n = s.results.len();
-    let text = if s.repeat {
-        tr!(lang, "submitted-again", n = n)
-    } else {
-        tr!(lang, "submitted-new", n = n)
+    let profile = s.profile.as_str();
+    let text = match (s.repeat, s.recognised) {
+        (true, true) => tr!(lang, "submitted-again", n = n, profile = profile),
+        (true, false) => tr!(
+            lang,
+            "submitted-again-unrecognised",
+            n = n,
+            profile = profile
+        ),
+        (false, _) => tr!(lang, "submitted-new", n = n, profile = profile),
     };
     ui.label(RichText::new(text).strong());
     egui::ScrollArea::vertical()
@@ -263,7 +340,9 @@ impl ComposerScreen {
             .channel_order_id
             .clone()
             .unwrap_or_default();
-        let repeat = draft.hints.submitted.contains(&channel_order_id);
+        let (before, elsewhere) = sent_before(&draft.hints, &profile.name, &channel_order_id);
+        // Sent there before, to a platform not declared to recognise it: a risk worth a guard.
+        let risky = before.is_some() && !profile.recognises_repeats();
         let deletes = !summary.deletions.is_empty();
         if deletes {
             self.submit.preview.ask(out, &profile.name, &draft.batch);
@@ -277,7 +356,8 @@ impl ComposerScreen {
                     profile,
                     summary: &summary,
                     orders: draft.batch.len(),
-                    repeat: repeat.then_some(channel_order_id.as_str()),
+                    repeat: before.map(|state| (channel_order_id.as_str(), state)),
+                    elsewhere: &elsewhere,
                     unknown: &unknown,
                 };
                 summary_ui(ui, lang, &said);
@@ -288,7 +368,8 @@ impl ComposerScreen {
             let previewed = !deletes || self.submit.preview.ui(ui, lang);
             // A delete on production waits for the profile's name.
             let guard = &mut self.submit.guard;
-            let passed = production_guard_ui(ui, lang, profile, deletes, guard) && previewed;
+            let passed =
+                production_guard_ui(ui, lang, profile, deletes || risky, guard) && previewed;
             ui.add_space(8.0);
             ui.horizontal(|ui| {
                 // Deletions cannot be undone: the button says so by its look.
@@ -306,13 +387,8 @@ impl ComposerScreen {
             });
         });
         if send {
-            self.submit.submitting = Some(channel_order_id);
-            self.submit.submitted = None;
-            // To the profile the confirmation named, in this same frame.
-            self.submit.call.start(out.send(Command::CallOn {
-                profile: profile.name.clone(),
-                call: Call::BatchOrder(draft.batch.to_batch(None)),
-            }));
+            let batch = draft.batch.to_batch(None);
+            self.send_batch(out, profile, batch);
         }
         if send || close || modal.should_close() {
             self.submit.confirm = false;
@@ -322,13 +398,47 @@ impl ComposerScreen {
     }
 }
 
+impl ComposerScreen {
+    /// To the profile the confirmation named, in the frame it was confirmed.
+    fn send_batch(&mut self, out: &Outbox<'_>, profile: &Profile, batch: BatchOrderRequest) {
+        self.submit.submitting = Some(Sending {
+            profile: profile.name.clone(),
+            recognised: profile.recognises_repeats(),
+            batch: batch.clone(),
+        });
+        self.submit.submitted = None;
+        self.submit.unknown = None;
+        self.submit.call.start(out.send(Command::CallOn {
+            profile: profile.name.clone(),
+            call: Call::BatchOrder(batch),
+        }));
+    }
+}
+
+/// How the draft went to `profile` with this channelOrderId, and the other profiles it went to.
+fn sent_before(
+    hints: &super::Hints,
+    profile: &str,
+    channel_order_id: &str,
+) -> (Option<WriteState>, Vec<String>) {
+    let before = hints.sent_to(profile, channel_order_id).map(|s| s.state);
+    let elsewhere = hints
+        .sent_elsewhere(profile, channel_order_id)
+        .into_iter()
+        .map(str::to_owned)
+        .collect();
+    (before, elsewhere)
+}
+
 /// What the confirmation says of the batch.
 struct Said<'a> {
     profile: &'a Profile,
     summary: &'a Summary,
     orders: usize,
-    /// The channelOrderId, when this draft was sent with it before.
-    repeat: Option<&'a str>,
+    /// The channelOrderId and how it ended, when this draft was sent with it to this profile.
+    repeat: Option<(&'a str, WriteState)>,
+    /// Other profiles it was sent to with this channelOrderId ("" for one not recorded).
+    elsewhere: &'a [String],
     /// Where the batch has values the console does not know, and what they are.
     unknown: &'a [String],
 }
@@ -377,9 +487,7 @@ fn summary_ui(ui: &mut egui::Ui, lang: Lang, said: &Said<'_>) {
     if !said.summary.deletions.is_empty() {
         ui.label(t(lang, Text::DeletesFinal));
     }
-    if let Some(id) = said.repeat {
-        ui.label(tr!(lang, "repeat-warning", id = id));
-    }
+    repeat_ui(ui, lang, said);
     if !said.unknown.is_empty() {
         let warn = ui.visuals().warn_fg_color;
         ui.colored_label(warn, tr!(lang, "confirm-unknown-values"));
@@ -387,6 +495,53 @@ fn summary_ui(ui: &mut egui::Ui, lang: Lang, said: &Said<'_>) {
             ui.colored_label(warn, format!("  {line}"));
         }
     }
+}
+
+/// Whether the batch was sent before, where, and what sending it again risks on this profile.
+fn repeat_ui(ui: &mut egui::Ui, lang: Lang, said: &Said<'_>) {
+    let profile = said.profile.name.as_str();
+    if let Some((id, state)) = said.repeat {
+        let state = state_words(lang, state);
+        if said.profile.recognises_repeats() {
+            ui.label(tr!(
+                lang,
+                "repeat-warning",
+                id = id,
+                profile = profile,
+                state = state
+            ));
+        } else {
+            let words = tr!(
+                lang,
+                "repeat-risk",
+                id = id,
+                profile = profile,
+                state = state
+            );
+            ui.colored_label(ui.visuals().error_fg_color, words);
+        }
+    } else if !said.elsewhere.is_empty() {
+        let names: Vec<String> = said
+            .elsewhere
+            .iter()
+            .map(|p| match p.as_str() {
+                "" => t(lang, Text::ProfileNotRecorded).to_owned(),
+                p => p.to_owned(),
+            })
+            .collect();
+        ui.label(tr!(
+            lang,
+            "sent-elsewhere",
+            profiles = names.join(", "),
+            profile = profile
+        ));
+    }
+}
+
+fn state_words(lang: Lang, state: WriteState) -> String {
+    crate::ui::i18n::lookup(lang, &format!("write-state-{}", state.name()))
+        .unwrap_or(state.name())
+        .to_owned()
 }
 
 /// Each order in one line: what it does, for whom, on which assets.

@@ -1,10 +1,14 @@
-//! History: the core's journal of calls as a table, filtered by operation and code, with the
-//! redacted request and answer of the selected call, and an export to CSV.
+//! History: the core's journal of calls as a table, one row per call with its attempts inside
+//! and where its write stands, filtered by operation and code, with the redacted request and
+//! answer of the selected call, and an export to CSV.
+
+mod calls;
 
 use std::path::PathBuf;
 
 use egui::{RichText, ScrollArea};
 
+use self::calls::{CallRow, call_failed, explain_failure, group, state_words};
 use super::activities::result_words;
 use super::dates;
 use super::form::{busy_button_ui, home_file, name_of_profile};
@@ -14,6 +18,7 @@ use super::refusals::recognise;
 use super::toasts::explain_code;
 use crate::core::{
     Command, Event, ExportFormat, JournalEntry, JournalFilter, Latest, Operation, Outcome,
+    WriteState,
 };
 
 /// Most rows fetched at once.
@@ -22,6 +27,8 @@ const ROWS: usize = 500;
 #[derive(Default)]
 pub struct HistoryScreen {
     entries: Vec<JournalEntry>,
+    /// The entries grouped into calls, newest first.
+    calls: Vec<CallRow>,
     filters: Filters,
     selected: Option<i64>,
     /// The selected row is scrolled into view at the next frame (its details take room).
@@ -69,6 +76,12 @@ impl HistoryScreen {
         if self.query.accept(event) {
             if let Ok(Outcome::Journal(entries)) = &event.result {
                 self.entries = entries.clone();
+                self.calls = group(&self.entries);
+                if self.filters.failures_only {
+                    // An attempt failed, yet its write was done in the end: not a failure.
+                    let entries = &self.entries;
+                    self.calls.retain(|c| call_failed(&entries[c.newest()]));
+                }
             }
             return Some(Text::LoadHistory);
         }
@@ -124,12 +137,16 @@ impl HistoryScreen {
             .id_salt("history_rows")
             .max_height((ui.available_height() - detail_height).max(120.0))
             .show(ui, |ui| self.table_ui(ui, lang));
-        if let Some(entry) = self
-            .selected
-            .and_then(|id| self.entries.iter().find(|e| e.id == id))
-        {
+        let selected = self.selected.and_then(|id| {
+            self.calls
+                .iter()
+                .find(|c| self.entries[c.newest()].id == id)
+        });
+        if let Some(call) = selected {
             ui.separator();
-            detail_ui(ui, entry, lang);
+            let attempts: Vec<&JournalEntry> =
+                call.attempts.iter().map(|&i| &self.entries[i]).collect();
+            detail_ui(ui, &attempts, lang);
         }
     }
 
@@ -179,7 +196,7 @@ impl HistoryScreen {
     fn table_ui(&mut self, ui: &mut egui::Ui, lang: Lang) {
         egui::Grid::new("history_table")
             .striped(true)
-            .num_columns(7)
+            .num_columns(8)
             .show(ui, |ui| {
                 // Local time, with its zone in the heading.
                 ui.label(
@@ -187,6 +204,7 @@ impl HistoryScreen {
                 );
                 for head in [
                     Text::Operation,
+                    Text::WriteState,
                     Text::Http,
                     Text::Code,
                     Text::DurationMs,
@@ -197,11 +215,13 @@ impl HistoryScreen {
                 }
                 ui.end_row();
                 let now = crate::core::now_ms();
-                for e in &self.entries {
+                for call in &self.calls {
+                    let e = &self.entries[call.newest()];
+                    let failed = call_failed(e);
                     let selected = self.selected == Some(e.id);
                     ui.label(dates::local_time(e.at, now));
                     let mut words = RichText::new(operation_words(lang, &e.operation));
-                    if e.failed() {
+                    if failed {
                         words = words.color(ui.visuals().error_fg_color);
                     }
                     let row = ui.selectable_label(selected, words);
@@ -211,13 +231,14 @@ impl HistoryScreen {
                     } else if selected && std::mem::take(&mut self.scroll_to_selected) {
                         row.scroll_to_me(None);
                     }
+                    state_ui(ui, lang, e.state);
                     ui.label(
                         e.http_status
                             .map_or_else(|| "—".to_owned(), |s| s.to_string()),
                     );
-                    code_ui(ui, lang, e);
+                    code_ui(ui, lang, e, failed);
                     ui.label(e.duration_ms.to_string());
-                    ui.label(e.attempt.to_string());
+                    ui.label(call.attempts.len().to_string());
                     let profile = name_of_profile(lang, &e.profile);
                     ui.label(RichText::new(profile).weak());
                     ui.end_row();
@@ -226,16 +247,32 @@ impl HistoryScreen {
     }
 }
 
-/// The call's outcome: success in words, or the code (or "no answer") marked as a failure.
-fn code_ui(ui: &mut egui::Ui, lang: Lang, e: &JournalEntry) {
-    if !e.failed() {
+/// Where a write stands, in words (an unknown outcome in the warning colour); — for a read.
+fn state_ui(ui: &mut egui::Ui, lang: Lang, state: Option<WriteState>) {
+    let words = state_words(lang, state).unwrap_or("—");
+    match state {
+        Some(WriteState::Unknown | WriteState::InFlight) => {
+            ui.colored_label(ui.visuals().warn_fg_color, words)
+        }
+        Some(WriteState::Refused | WriteState::NotSent) => {
+            ui.colored_label(ui.visuals().error_fg_color, words)
+        }
+        _ => ui.label(words),
+    };
+}
+
+/// The call's outcome: success in words, or the code (a refusal inside the answer, or "no
+/// answer") marked as a failure.
+fn code_ui(ui: &mut egui::Ui, lang: Lang, e: &JournalEntry, failed: bool) {
+    if !failed {
         ui.label(t(lang, Text::CallOk));
         return;
     }
-    let code = e
-        .code
-        .clone()
-        .unwrap_or_else(|| t(lang, Text::NoAnswer).to_owned());
+    let code = match (&e.code, &e.refusal) {
+        (_, Some(refusal)) => refusal.clone(),
+        (Some(code), None) => code.clone(),
+        (None, None) => t(lang, Text::NoAnswer).to_owned(),
+    };
     ui.colored_label(ui.visuals().error_fg_color, format!("× {code}"));
 }
 
@@ -246,13 +283,17 @@ fn operation_words(lang: Lang, name: &str) -> &str {
 
 /// What a failed call's outcome means, in the UI's language.
 fn explain_entry(e: &JournalEntry) -> Option<Text> {
-    if !e.failed() {
+    if !call_failed(e) {
         return None;
+    }
+    if e.state == Some(WriteState::Unknown) {
+        return Some(Text::ExplainOutcomeUnknown);
     }
     Some(match e.code.as_deref() {
         Some(code) if e.operation == Operation::Claim.name() => result_words(code),
+        _ if e.refusal.is_some() => Text::ExplainRefusedInAnswer,
         Some(code) => explain_code(code),
-        None => Text::ExplainUnreachable,
+        None => explain_failure(e.failure.as_deref()),
     })
 }
 
@@ -263,11 +304,32 @@ fn recognised_words(lang: Lang, e: &JournalEntry) -> Option<String> {
     recognise(lang, Text::History, code, message).map(|r| r.words)
 }
 
-fn detail_ui(ui: &mut egui::Ui, e: &JournalEntry, lang: Lang) {
+/// The selected call: why it failed, its earlier attempts, and its newest attempt whole.
+fn detail_ui(ui: &mut egui::Ui, attempts: &[&JournalEntry], lang: Lang) {
+    let e = attempts[0];
     let why = explain_entry(e)
         .map(|why| recognised_words(lang, e).unwrap_or_else(|| t(lang, why).to_owned()));
     if let Some(why) = why {
         ui.colored_label(ui.visuals().error_fg_color, why);
+    }
+    if let Some(refusal) = &e.refusal {
+        ui.label(labelled(lang, t(lang, Text::RefusedInAnswer), refusal));
+    }
+    for earlier in attempts[1..].iter().rev() {
+        let outcome = earlier
+            .error
+            .clone()
+            .or_else(|| earlier.code.clone())
+            .unwrap_or_default();
+        let line = tr!(
+            lang,
+            "history-attempt",
+            n = earlier.attempt,
+            http = earlier
+                .http_status
+                .map_or_else(|| "—".to_owned(), |s| s.to_string())
+        );
+        ui.label(RichText::new(format!("{line}  {outcome}")).weak());
     }
     ui.label(
         RichText::new(format!(
