@@ -2811,17 +2811,14 @@ fn load_body(harness: &Harness<'static, DeskApp>, list: &[DraftSummary], name: &
     }
 }
 
-/// A batch whose answer is lost after the platform committed it: the composer says the outcome
-/// is unknown and what may have happened, Check reads what the platform holds, Send again warns
-/// of the risk on a platform not declared to recognise repeats, Mark as done is recorded in
-/// History; and the draft knows it went to Staging, not to the Sandbox.
-#[test]
-fn an_unknown_outcome_is_shown_with_its_choices_checked_and_settled() {
-    let remote = Remote::start();
-    let proxy = fault_proxy::FaultProxy::start(&remote.server.base_url());
-    let dir = tempfile::tempdir().expect("dir");
-    let mut harness = app(dir.path(), Lang::En);
-    harness.run_ok();
+/// Staging, a remote platform behind a fault proxy, active, with an enterprise; the composer
+/// open on a batch buying `gms:1` on lock `8100000777` with channelOrderId `UNK-1`.
+fn staging_behind_proxy(
+    harness: &mut Harness<'static, DeskApp>,
+    remote: &Remote,
+    proxy: &fault_proxy::FaultProxy,
+    dir: &std::path::Path,
+) {
     let staging = Profile {
         name: "Staging".into(),
         endpoint: Endpoint::Remote {
@@ -2837,57 +2834,73 @@ fn an_unknown_outcome_is_shown_with_its_choices_checked_and_settled() {
         limits: Default::default(),
     };
     let wait = Duration::from_secs(60);
-    harness
-        .state()
-        .core()
-        .run(
-            Command::SaveProfile {
-                previous: None,
-                profile: staging,
-                app_secret: Some(Secret::new(remote.app.app_secret.clone())),
-            },
-            wait,
-        )
-        .expect("profile saved");
+    let core = harness.state().core();
+    core.run(
+        Command::SaveProfile {
+            previous: None,
+            profile: staging,
+            app_secret: Some(Secret::new(remote.app.app_secret.clone())),
+        },
+        wait,
+    )
+    .expect("profile saved");
     let enterprise = license_desk::core::wire::EnterpriseRequest {
         crm_customer_id: Some("CRM-U".into()),
         customer_name: Some("结果未知测试企业".into()),
         branch_name: None,
         address: None,
     };
-    harness
-        .state()
-        .core()
-        .run(
-            Command::CallOn {
-                profile: "Staging".into(),
-                call: Call::CreateEnterprise(enterprise),
-            },
-            wait,
-        )
-        .expect("enterprise");
-    harness
-        .state()
-        .core()
-        .run(
-            Command::ActivateProfile {
-                name: "Staging".into(),
-            },
-            wait,
-        )
-        .expect("activated");
-    let file = dir.path().join("unknown.json");
+    core.run(
+        Command::CallOn {
+            profile: "Staging".into(),
+            call: Call::CreateEnterprise(enterprise),
+        },
+        wait,
+    )
+    .expect("enterprise");
+    core.run(
+        Command::ActivateProfile {
+            name: "Staging".into(),
+        },
+        wait,
+    )
+    .expect("activated");
+    let file = dir.join("unknown.json");
     let batch = serde_json::json!({"channelCode": "CRM", "channelOrderId": "UNK-1",
         "syncMode": "sync", "orderList": [{"sequence": 1, "channelCustomerId": "CRM-U",
         "licenseType": "normal_recover_usbkey", "orderType": "new_buy",
         "assets": [{"assetNos": ["8100000777"], "products": [{"productUri": "gms:1"}]}]}]});
     std::fs::write(&file, batch.to_string()).expect("write");
-    open_composer(&mut harness);
-    type_into(&mut harness, "File", &file.display().to_string());
-    click(&mut harness, "Import");
-    settle(&mut harness, |h| {
+    open_composer(harness);
+    type_into(harness, "File", &file.display().to_string());
+    click(harness, "Import");
+    settle(harness, |h| {
         h.query_by_label("No problems: ready to submit.").is_some()
     });
+}
+
+/// License orders the remote platform holds.
+fn remote_orders(remote: &Remote) -> i64 {
+    let db = remote._dir.path().join("platform.sqlite3");
+    rusqlite::Connection::open(db)
+        .expect("platform db")
+        .query_row("SELECT count(*) FROM license_orders", [], |r| r.get(0))
+        .expect("count")
+}
+
+/// A batch whose answer is lost after the platform committed it: the composer says the outcome
+/// is unknown and what may have happened, Check reads what the platform holds, Send again warns
+/// of the risk on a platform not declared to recognise repeats, Mark as done is recorded in
+/// History; and the draft knows it went to Staging, not to the Sandbox.
+#[test]
+fn an_unknown_outcome_is_shown_with_its_choices_checked_and_settled() {
+    let remote = Remote::start();
+    let proxy = fault_proxy::FaultProxy::start(&remote.server.base_url());
+    let dir = tempfile::tempdir().expect("dir");
+    let mut harness = app(dir.path(), Lang::En);
+    harness.run_ok();
+    let wait = Duration::from_secs(60);
+    staging_behind_proxy(&mut harness, &remote, &proxy, dir.path());
 
     // The platform applies it; its answer never comes back.
     proxy.then(&[fault_proxy::Fault::DropAnswer]);
@@ -2899,14 +2912,11 @@ fn an_unknown_outcome_is_shown_with_its_choices_checked_and_settled() {
     for choice in ["Check", "Mark as done", "Mark as not done", "Send again"] {
         harness.get_by_label(choice);
     }
-    let orders = || -> i64 {
-        let db = remote._dir.path().join("platform.sqlite3");
-        rusqlite::Connection::open(db)
-            .expect("platform db")
-            .query_row("SELECT count(*) FROM license_orders", [], |r| r.get(0))
-            .expect("count")
-    };
-    assert_eq!(orders(), 1, "applied once, and not sent again by itself");
+    assert_eq!(
+        remote_orders(&remote),
+        1,
+        "applied once, and not sent again by itself"
+    );
 
     // Check: the asset is listed with the product the batch asked for.
     click(&mut harness, "Check");
@@ -2979,4 +2989,52 @@ fn an_unknown_outcome_is_shown_with_its_choices_checked_and_settled() {
     );
     click(&mut harness, "Submit batch");
     harness.get_by_label("Sent before with this channel order id to Staging; not yet to Sandbox.");
+}
+
+/// A batch held by a platform that never answers: the status bar shows it running with a
+/// Cancel; cancelled, it is an unknown outcome (it had left), settled as not done.
+#[test]
+fn a_call_in_flight_is_cancelled_from_the_status_bar() {
+    let remote = Remote::start();
+    let proxy = fault_proxy::FaultProxy::start(&remote.server.base_url());
+    let dir = tempfile::tempdir().expect("dir");
+    let mut harness = app(dir.path(), Lang::En);
+    harness.run_ok();
+    staging_behind_proxy(&mut harness, &remote, &proxy, dir.path());
+    proxy.then(&[fault_proxy::Fault::Blackhole]);
+    click(&mut harness, "Submit batch");
+    click(&mut harness, "Send");
+    settle(&mut harness, |h| {
+        proxy.received() == 2 && h.query_by_label("Cancel call").is_some()
+    });
+    harness.get_by_label("Batch order on Staging…");
+    click(&mut harness, "Cancel call");
+    let heading =
+        "Sent to Staging, outcome unknown: the platform may have applied these 1 license order.";
+    settle(&mut harness, |h| h.query_by_label(heading).is_some());
+    assert!(harness.query_by_label("Cancel call").is_none());
+    harness.get_by_label("cancelled by the user");
+    assert_eq!(remote_orders(&remote), 0);
+    click(&mut harness, "Mark as not done");
+    settle(&mut harness, |h| {
+        h.query_by_label_contains("Marked as not done").is_some()
+    });
+    let writes = harness
+        .state()
+        .core()
+        .run(
+            Command::QueryWrites {
+                profile: Some("Staging".into()),
+                state: None,
+                limit: 1,
+            },
+            Duration::from_secs(60),
+        )
+        .expect("writes");
+    let Outcome::Writes(writes) = writes else {
+        panic!("{writes:?}");
+    };
+    assert_eq!(writes[0].state, license_desk::core::WriteState::NotSent);
+    assert_eq!(writes[0].detail.as_deref(), Some("cancelled by the user"));
+    assert_eq!(writes[0].resolved_by.as_deref(), Some("ops@example.com"));
 }

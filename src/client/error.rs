@@ -37,6 +37,9 @@ pub enum ApiError {
     /// The profile is not usable as configured (bad URL, missing secret).
     #[error("{0}")]
     Config(String),
+    /// The user cancelled the call before its answer came.
+    #[error("cancelled by the user")]
+    Cancelled,
     /// A write that may have reached the platform, with no answer to say what it did: the
     /// ledger keeps it under `call_id` until the user resolves it.
     #[error("sent, outcome unknown: {what} (call {call_id}): {detail}")]
@@ -69,7 +72,7 @@ impl ApiError {
             Self::NotSent(_) | Self::Transport(_) | Self::Timeout(_) => true,
             Self::Unexpected { http_status, .. } => *http_status >= 500,
             Self::Config(_) | Self::Untrusted(_) | Self::CaFile { .. } => false,
-            Self::OutcomeUnknown { .. } => false,
+            Self::OutcomeUnknown { .. } | Self::Cancelled => false,
         }
     }
 
@@ -86,6 +89,7 @@ impl ApiError {
             Self::Unexpected { .. } => "unexpected",
             Self::Config(_) => "config",
             Self::OutcomeUnknown { .. } => "outcome_unknown",
+            Self::Cancelled => "cancelled",
         }
     }
 
@@ -99,7 +103,8 @@ impl ApiError {
             Self::Transport(_)
             | Self::Timeout(_)
             | Self::Unexpected { .. }
-            | Self::OutcomeUnknown { .. } => Reach::Maybe,
+            | Self::OutcomeUnknown { .. }
+            | Self::Cancelled => Reach::Maybe,
         }
     }
 

@@ -13,6 +13,7 @@ use std::future::Future;
 use std::path::PathBuf;
 use std::pin::Pin;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::time::{Duration, Instant};
 
 use base64::Engine;
@@ -107,6 +108,47 @@ pub struct CallRecord {
     /// The kind of the attempt's failure (`ApiError::kind`).
     pub failure: Option<&'static str>,
     pub attempt: u32,
+}
+
+/// How far a call has come, as its attempts go: what a cancel leaves behind.
+#[derive(Default)]
+struct Progress {
+    attempts: AtomicU32,
+    /// An attempt is being sent or answered.
+    sending: AtomicBool,
+    /// An attempt that ended may have reached the platform.
+    reached: AtomicBool,
+}
+
+impl Progress {
+    fn reached(&self) -> bool {
+        self.reached.load(Ordering::SeqCst) || self.sending.load(Ordering::SeqCst)
+    }
+}
+
+/// A call's attempts, ended.
+struct Tried<T> {
+    result: Result<T, ApiError>,
+    refusal: Option<String>,
+    /// Any attempt may have reached the platform.
+    reached: bool,
+    attempts: u32,
+}
+
+tokio::task_local! {
+    /// Set by the core around each command: turns true when the user cancels it.
+    pub static CANCEL: tokio::sync::watch::Receiver<bool>;
+}
+
+/// Ends when the command this call belongs to is cancelled; never when there is no such
+/// command or it cannot be cancelled any more.
+async fn cancelled() {
+    if let Ok(mut cancel) = CANCEL.try_with(Clone::clone)
+        && cancel.wait_for(|c| *c).await.is_ok()
+    {
+        return;
+    }
+    std::future::pending::<()>().await;
 }
 
 /// Kept, or why not.
@@ -323,16 +365,47 @@ impl Client {
             true => Some(self.begin_write(&req, &call_id).await?),
             false => None,
         };
+        let progress = Progress::default();
+        let tried = tokio::select! {
+            tried = self.attempts(&req, decode, &call_id, &progress) => tried,
+            () = cancelled() => {
+                self.record_cancelled(&req, &progress, &call_id);
+                Tried {
+                    result: Err(ApiError::Cancelled),
+                    refusal: None,
+                    reached: progress.reached(),
+                    attempts: progress.attempts.load(Ordering::SeqCst),
+                }
+            }
+        };
+        match begun {
+            None => tried.result,
+            Some(begun) => self.end_write(&begun, tried),
+        }
+    }
+
+    /// The call's attempts until one is answered, or a retry is not safe or not left.
+    async fn attempts<T>(
+        &self,
+        req: &Request<'_>,
+        decode: Decode<T>,
+        call_id: &str,
+        progress: &Progress,
+    ) -> Tried<T> {
         let mut attempt = 0;
         let mut renewed = false;
-        // Whether any attempt of a write may have reached the platform.
-        let mut reached = false;
         let (result, refusal) = loop {
             attempt += 1;
+            progress.attempts.store(attempt, Ordering::SeqCst);
             let (outcome, refusal) = match self.token().await {
-                Ok(token) => self.attempt(&req, decode, &token, attempt, &call_id).await,
+                Ok(token) => {
+                    progress.sending.store(true, Ordering::SeqCst);
+                    let answered = self.attempt(req, decode, &token, attempt, call_id).await;
+                    progress.sending.store(false, Ordering::SeqCst);
+                    answered
+                }
                 Err(e) => {
-                    self.record_no_token(&req, &e, attempt, &call_id);
+                    self.record_no_token(req, &e, attempt, call_id);
                     // The write itself was not sent: its token was not had.
                     break (Err(e), None);
                 }
@@ -340,7 +413,9 @@ impl Client {
             let Err(e) = outcome else {
                 break (outcome, refusal);
             };
-            reached |= e.reach() != Reach::No;
+            if e.reach() != Reach::No {
+                progress.reached.store(true, Ordering::SeqCst);
+            }
             if matches!(
                 e,
                 ApiError::Platform {
@@ -359,10 +434,33 @@ impl Client {
             let wait = self.config.backoff * 2u32.saturating_pow(attempt - 1);
             tokio::time::sleep(wait).await;
         };
-        match begun {
-            None => result,
-            Some(begun) => self.end_write(&begun, result, refusal, reached, attempt),
+        Tried {
+            result,
+            refusal,
+            reached: progress.reached(),
+            attempts: attempt,
         }
+    }
+
+    /// The attempt the user cancelled, journaled as such.
+    fn record_cancelled(&self, req: &Request<'_>, progress: &Progress, call_id: &str) {
+        self.observer.record(CallRecord {
+            operation: req.op,
+            method: method_name(&req.method),
+            path: req.url.path().to_owned(),
+            nonce: None,
+            call_id: Some(call_id.to_owned()),
+            started_at_ms: now_ms(),
+            duration: Duration::ZERO,
+            http_status: None,
+            code: None,
+            request: req.body.as_deref().map(recorded_body),
+            response: None,
+            error: Some(ApiError::Cancelled.to_string()),
+            refusal: None,
+            failure: Some(ApiError::Cancelled.kind()),
+            attempt: progress.attempts.load(Ordering::SeqCst),
+        });
     }
 
     /// Reads retry whenever a retry makes sense. A write is sent again only when nothing of it
@@ -397,14 +495,13 @@ impl Client {
 
     /// Tells the ledger how the write ended; an error that may hide a done write becomes
     /// `OutcomeUnknown`.
-    fn end_write<T>(
-        &self,
-        begun: &WriteBegun,
-        result: Result<T, ApiError>,
-        refusal: Option<String>,
-        reached: bool,
-        attempts: u32,
-    ) -> Result<T, ApiError> {
+    fn end_write<T>(&self, begun: &WriteBegun, tried: Tried<T>) -> Result<T, ApiError> {
+        let Tried {
+            result,
+            refusal,
+            reached,
+            attempts,
+        } = tried;
         let (state, code, detail) = match &result {
             Ok(_) if refusal.is_some() => (WriteState::Refused, None, refusal),
             Ok(_) => (WriteState::Done, None, None),

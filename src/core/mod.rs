@@ -127,7 +127,22 @@ pub enum Call {
 impl Call {
     /// Whether it changes the platform (everything but the two reads).
     pub fn writes(&self) -> bool {
-        !matches!(self, Self::QueryCustomers(_) | Self::Assets { .. })
+        self.operation().writes()
+    }
+
+    pub fn operation(&self) -> Operation {
+        match self {
+            Self::Bind(_) => Operation::Bind,
+            Self::CreateEnterprise(_) => Operation::CreateEnterprise,
+            Self::QueryCustomers(_) => Operation::QueryCustomers,
+            Self::UpdateEnterprise(_) => Operation::UpdateEnterprise,
+            Self::BatchOrder(_) => Operation::BatchOrder,
+            Self::Lock { .. } => Operation::Lock,
+            Self::Unlock { .. } => Operation::Unlock,
+            Self::Assets { .. } => Operation::Assets,
+            Self::Shellnums(_) => Operation::Shellnums,
+            Self::Claim(_) => Operation::Claim,
+        }
     }
 }
 
@@ -184,6 +199,11 @@ pub enum Command {
     CheckSent {
         profile: String,
         batch: Box<BatchOrderRequest>,
+    },
+    /// Stops the command `id` if it is still running: a call not yet answered ends cancelled
+    /// (a write that may have left as outcome unknown). Answered `CancelSent`.
+    Cancel {
+        id: CommandId,
     },
     /// Gets a token and reports its scopes.
     TestConnection {
@@ -358,6 +378,8 @@ pub enum Outcome {
     Profiles(Profiles),
     Journal(Vec<JournalEntry>),
     Writes(Vec<LedgerEntry>),
+    /// A `Cancel` was passed on (the command it names answers for itself).
+    CancelSent,
     /// What `CheckSent` found.
     Evidence(Box<evidence::Evidence>),
     /// A write settled by the user, as the ledger now holds it.

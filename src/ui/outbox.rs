@@ -4,7 +4,7 @@
 
 use std::cell::RefCell;
 
-use crate::core::{Call, Command, CommandId, Core, Profile};
+use crate::core::{Call, Command, CommandId, Core, Operation, Profile};
 
 pub struct Outbox<'a> {
     core: &'a Core,
@@ -32,6 +32,19 @@ impl<'a> Outbox<'a> {
             profile: profile.name.clone(),
             call,
         })
+    }
+
+    /// The platform calls queued: their ids, profiles and operations (the status bar shows
+    /// them while they run, each with its Cancel).
+    pub fn calls(&self) -> Vec<(CommandId, String, Operation)> {
+        self.queued
+            .borrow()
+            .iter()
+            .filter_map(|(id, command)| match command {
+                Command::CallOn { profile, call } => Some((*id, profile.clone(), call.operation())),
+                _ => None,
+            })
+            .collect()
     }
 
     /// Sends what was queued, in order.

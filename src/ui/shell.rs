@@ -81,6 +81,7 @@ impl DeskApp {
         let core = &self.core;
         let out = Outbox::new(core);
         while let Some(mut event) = core.try_recv() {
+            self.status.arrived(event.id);
             if self.switch.accept(&event) {
                 self.status.answered(Text::UseProfile, &event.result);
             } else {
@@ -102,8 +103,12 @@ impl DeskApp {
             self.switch
                 .start(out.send(Command::ActivateProfile { name }));
         }
-        egui::Panel::bottom("status_bar")
-            .show(ui, |ui| self.status.ui(ui, self.prefs.lang, &state));
+        let cancel = egui::Panel::bottom("status_bar")
+            .show(ui, |ui| self.status.ui(ui, self.prefs.lang, &state))
+            .inner;
+        if let Some(id) = cancel {
+            out.send(Command::Cancel { id });
+        }
         let nav_width = navigation_width(ui, self.prefs.lang);
         egui::Panel::left("navigation")
             .resizable(false)
@@ -114,6 +119,7 @@ impl DeskApp {
         if let Some(offer) = self.status.toasts.ui(ui.ctx(), self.prefs.lang) {
             self.screens.accept(offer, &mut self.prefs);
         }
+        self.status.sent(out.calls());
         out.flush();
         if std::mem::take(&mut self.first_frame) {
             tracing::info!("first frame");

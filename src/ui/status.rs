@@ -4,10 +4,12 @@
 use egui::RichText;
 
 use super::form::{PRODUCTION_COLOUR, profile_name};
-use super::i18n::{Lang, Text, labelled, t, tr};
+use super::i18n::{Lang, Text, labelled, lookup, t, tr};
 use super::toasts::Toasts;
 use crate::core::wire::LockStatus;
-use crate::core::{CoreError, CoreState, Endpoint, Outcome, SandboxState};
+use crate::core::{
+    ApiError, CommandId, CoreError, CoreState, Endpoint, Operation, Outcome, SandboxState,
+};
 
 /// How an answered action went.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -23,6 +25,8 @@ pub enum Verdict {
         of: usize,
     },
     Failed,
+    /// Sent, and no answer says what the platform did.
+    Unknown,
     /// The user stopped it before it changed anything.
     Cancelled,
 }
@@ -32,6 +36,8 @@ impl Verdict {
     /// status.
     pub fn of(result: &Result<Outcome, CoreError>) -> Self {
         match result {
+            Err(CoreError::Api(ApiError::OutcomeUnknown { .. })) => Self::Unknown,
+            Err(CoreError::Api(ApiError::Cancelled)) => Self::Cancelled,
             Err(_) => Self::Failed,
             Ok(Outcome::Claim(answer)) if answer.result_code != "0000" => Self::Refused {
                 code: answer.result_code.clone(),
@@ -61,6 +67,8 @@ pub struct Status {
     pub toasts: Toasts,
     /// The last action the user asked for, and how it went.
     last: Option<(Text, Verdict)>,
+    /// Platform calls sent and not yet answered, oldest first.
+    in_flight: Vec<(CommandId, String, Operation)>,
 }
 
 /// Work the console does on its own (saving a draft as you type, listing drafts): said only
@@ -80,7 +88,9 @@ fn is_background(action: Text) -> bool {
 impl Status {
     /// An action was answered: errors get a toast, and the status bar says the outcome.
     pub fn answered(&mut self, action: Text, result: &Result<Outcome, CoreError>) {
-        if let Err(error) = result {
+        if let Err(error) = result
+            && !matches!(error, CoreError::Api(ApiError::Cancelled))
+        {
             self.toasts.error(action, error);
         }
         let verdict = Verdict::of(result);
@@ -90,12 +100,46 @@ impl Status {
         self.last = Some((action, verdict));
     }
 
-    pub fn ui(&self, ui: &mut egui::Ui, lang: Lang, state: &CoreState) {
+    /// Calls sent this frame: shown, with their Cancel, until answered.
+    pub fn sent(&mut self, calls: Vec<(CommandId, String, Operation)>) {
+        self.in_flight.extend(calls);
+    }
+
+    /// Every answer that arrives, whoever waits for it.
+    pub fn arrived(&mut self, id: CommandId) {
+        self.in_flight.retain(|(sent, ..)| *sent != id);
+    }
+
+    /// The status bar; answers the call whose Cancel was clicked.
+    pub fn ui(&self, ui: &mut egui::Ui, lang: Lang, state: &CoreState) -> Option<CommandId> {
         ui.horizontal(|ui| {
+            let cancel = self.in_flight_ui(ui, lang);
             self.last_ui(ui, lang);
             ui.separator();
             profile_ui(ui, lang, state);
-        });
+            cancel
+        })
+        .inner
+    }
+
+    /// The newest call still running, with its Cancel, and how many more there are.
+    fn in_flight_ui(&self, ui: &mut egui::Ui, lang: Lang) -> Option<CommandId> {
+        let (id, profile, operation) = self.in_flight.last()?;
+        ui.spinner();
+        let words = lookup(lang, &format!("operation-{}", operation.name())).unwrap_or_default();
+        let mut text = tr!(
+            lang,
+            "in-flight",
+            operation = words,
+            profile = profile.as_str()
+        );
+        if self.in_flight.len() > 1 {
+            text.push_str(&format!(" (+{})", self.in_flight.len() - 1));
+        }
+        ui.label(text);
+        let clicked = ui.small_button(t(lang, Text::CancelCall)).clicked();
+        ui.separator();
+        clicked.then_some(*id)
     }
 
     fn last_ui(&self, ui: &mut egui::Ui, lang: Lang) {
@@ -115,6 +159,7 @@ impl Status {
                 (tr!(lang, "partly-done", done = done, of = of), true)
             }
             Verdict::Failed => (t(lang, Text::Failed).to_owned(), true),
+            Verdict::Unknown => (t(lang, Text::OutcomeUnknown).to_owned(), true),
             Verdict::Cancelled => (tr!(lang, "cancelled"), false),
         };
         let text = format!("{action} · {words}");

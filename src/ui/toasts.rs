@@ -141,6 +141,7 @@ pub fn explain(error: &CoreError) -> Text {
         CoreError::Api(ApiError::NotSent(_)) => Text::ExplainUnreachable,
         CoreError::Api(ApiError::Transport(_)) => Text::ExplainBroken,
         CoreError::Api(ApiError::OutcomeUnknown { .. }) => Text::ExplainOutcomeUnknown,
+        CoreError::Api(ApiError::Cancelled) => Text::ExplainCancelled,
         CoreError::Api(ApiError::Timeout(_)) | CoreError::GaveUp(_) => Text::ExplainTimeout,
         CoreError::Api(ApiError::Unexpected { .. }) => Text::ExplainUnexpected,
         CoreError::Api(ApiError::Untrusted(_)) => Text::ExplainUntrusted,

@@ -345,6 +345,8 @@ pub async fn run(
         file_dialog: options.file_dialog,
         catalog,
     });
+    // What cancels each command still running.
+    let running: Arc<std::sync::Mutex<HashMap<CommandId, watch::Sender<bool>>>> = Arc::default();
     loop {
         let (id, command) = tokio::select! {
             next = commands.recv() => match next {
@@ -353,10 +355,26 @@ pub async fn run(
             },
             _ = stop.wait_for(|s| *s) => break,
         };
+        if let Command::Cancel { id: stop_id } = command {
+            if let Some(cancel) = lock_running(&running).get(&stop_id) {
+                let _ = cancel.send(true);
+            }
+            outbox.send(Event {
+                id,
+                result: Ok(Outcome::CancelSent),
+            });
+            continue;
+        }
+        let (cancel, cancelled) = watch::channel(false);
+        lock_running(&running).insert(id, cancel);
         let service = Arc::clone(&service);
         let outbox = Arc::clone(&outbox);
+        let running = Arc::clone(&running);
         tokio::spawn(async move {
-            let result = service.handle(command).await;
+            let result = crate::client::CANCEL
+                .scope(cancelled, service.handle(command))
+                .await;
+            lock_running(&running).remove(&id);
             outbox.send(Event { id, result });
         });
     }
@@ -364,6 +382,12 @@ pub async fn run(
     let (done_tx, done_rx) = std_mpsc::channel();
     let _ = service.journal.send(JournalJob::Flush(done_tx));
     let _ = tokio::task::spawn_blocking(move || done_rx.recv_timeout(Duration::from_secs(5))).await;
+}
+
+fn lock_running(
+    running: &std::sync::Mutex<HashMap<CommandId, watch::Sender<bool>>>,
+) -> std::sync::MutexGuard<'_, HashMap<CommandId, watch::Sender<bool>>> {
+    running.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
 /// Without its files the core cannot work: every command is answered with why.
@@ -401,6 +425,8 @@ impl Service {
                 self.preview_deletes(&profile, &batch).await
             }
             Command::CheckSent { profile, batch } => self.check_sent(&profile, &batch).await,
+            // Answered by the command loop, which holds what cancels each command.
+            Command::Cancel { .. } => Ok(Outcome::CancelSent),
             Command::TestConnection { profile } => {
                 let client = self.client(&profile).await?;
                 // Asks the platform, even when a cached token is still valid.
