@@ -2811,14 +2811,15 @@ fn load_body(harness: &Harness<'static, DeskApp>, list: &[DraftSummary], name: &
     }
 }
 
-/// Staging, a remote platform behind a fault proxy, active, with an enterprise; the composer
-/// open on a batch buying `gms:1` on lock `8100000777` with channelOrderId `UNK-1`.
+/// Staging, a remote platform behind a fault proxy, active, with an enterprise (its global id
+/// answered); the composer open on a batch buying `gms:1` on lock `8100000777` with
+/// channelOrderId `UNK-1`.
 fn staging_behind_proxy(
     harness: &mut Harness<'static, DeskApp>,
     remote: &Remote,
     proxy: &fault_proxy::FaultProxy,
     dir: &std::path::Path,
-) {
+) -> String {
     let staging = Profile {
         name: "Staging".into(),
         endpoint: Endpoint::Remote {
@@ -2850,14 +2851,18 @@ fn staging_behind_proxy(
         branch_name: None,
         address: None,
     };
-    core.run(
-        Command::CallOn {
-            profile: "Staging".into(),
-            call: Call::CreateEnterprise(enterprise),
-        },
-        wait,
-    )
-    .expect("enterprise");
+    let created = core
+        .run(
+            Command::CallOn {
+                profile: "Staging".into(),
+                call: Call::CreateEnterprise(enterprise),
+            },
+            wait,
+        )
+        .expect("enterprise");
+    let Outcome::Enterprise(created) = created else {
+        panic!("{created:?}");
+    };
     core.run(
         Command::ActivateProfile {
             name: "Staging".into(),
@@ -2877,6 +2882,7 @@ fn staging_behind_proxy(
     settle(harness, |h| {
         h.query_by_label("No problems: ready to submit.").is_some()
     });
+    created.enterprise_global_id
 }
 
 /// License orders the remote platform holds.
@@ -3037,4 +3043,43 @@ fn a_call_in_flight_is_cancelled_from_the_status_bar() {
     assert_eq!(writes[0].state, license_desk::core::WriteState::NotSent);
     assert_eq!(writes[0].detail.as_deref(), Some("cancelled by the user"));
     assert_eq!(writes[0].resolved_by.as_deref(), Some("ops@example.com"));
+}
+
+/// A lock whose answer is lost: the screen says what may have happened, reads the listing
+/// again on the lock's profile, and shows the state the platform lists.
+#[test]
+fn a_lock_with_an_unknown_outcome_is_followed_by_a_read_of_the_state() {
+    let remote = Remote::start();
+    let proxy = fault_proxy::FaultProxy::start(&remote.server.base_url());
+    let dir = tempfile::tempdir().expect("dir");
+    let mut harness = app(dir.path(), Lang::En);
+    harness.run_ok();
+    let enterprise = staging_behind_proxy(&mut harness, &remote, &proxy, dir.path());
+    click(&mut harness, "Submit batch");
+    click(&mut harness, "Send");
+    settle(&mut harness, |h| {
+        h.query_by_label("Submitted to Staging: 1 license order created.")
+            .is_some()
+    });
+    click(&mut harness, "Assets");
+    type_into(&mut harness, "Enterprise global id", &enterprise);
+    click(&mut harness, "List assets");
+    settle(&mut harness, |h| h.query_by_label("8100000777").is_some());
+    assert!(harness.query_by_label("disabled").is_none());
+
+    proxy.then(&[fault_proxy::Fault::DropAnswer]);
+    click(&mut harness, "8100000777");
+    click(&mut harness, "Disable selected");
+    click(&mut harness, "Disable 1 lock");
+    settle(&mut harness, |h| {
+        h.query_by_label_contains("As the platform lists them now:")
+            .is_some()
+    });
+    harness.get_by_label(
+        "Sent to Staging, outcome unknown: the platform may have disabled these 1 lock.",
+    );
+    harness.get_by_label(
+        "As the platform lists them now: 1 disabled, 0 enabled, 0 not listed. The grid shows this state.",
+    );
+    harness.get_by_label("disabled");
 }

@@ -401,6 +401,17 @@ history-attempt = Attempt { $n } · HTTP { $http }
 explain-cancelled = Cancelled before the platform answered. A write that had left may still have been applied: History says which.
 cancel-call = Cancel call
 in-flight = { $operation } on { $profile }…
+locks-unknown-disable = Sent to { $profile }, outcome unknown: the platform may have disabled these { $n } { $n ->
+        [one] lock
+       *[other] locks
+    }.
+locks-unknown-enable = Sent to { $profile }, outcome unknown: the platform may have enabled these { $n } { $n ->
+        [one] lock
+       *[other] locks
+    }.
+locks-read-after = As the platform lists them now: { $disabled } disabled, { $enabled } enabled, { $missing } not listed. The grid shows this state.
+reading-state = Reading their state from the platform…
+list-again-to-read = List their enterprise on that profile to read their state.
 explain-timeout = The platform did not answer in time. The call may have been applied: check History before sending it again.
 explain-unauthorized = The platform did not accept the credentials. Check the profile's app key and secret in Settings.
 explain-unexpected = The platform answered in a form License Desk does not understand.

@@ -7,6 +7,7 @@ mod export;
 mod index;
 mod locks;
 mod table;
+mod unknown;
 
 use std::collections::HashSet;
 use std::sync::Arc;
@@ -21,7 +22,7 @@ use super::form::busy_button_ui;
 use super::i18n::{Lang, Text, t, tr};
 use super::outbox::Outbox;
 use crate::core::wire::{AssetList, AssetRef, LicenseType, LockStatus};
-use crate::core::{Call, Event, Latest, Outcome, Profile};
+use crate::core::{ApiError, Call, CoreError, Event, Latest, Outcome, Profile};
 
 /// Enterprises remembered for the picker.
 const RECENT: usize = 8;
@@ -119,6 +120,8 @@ struct Locks {
     call: Latest,
     pending: Option<LockAction>,
     outcome: Option<LockOutcome>,
+    /// Locks sent with no answer: what may have happened, and the state read since.
+    unknown: Option<unknown::UnknownLocks>,
     /// The numbers typed in the by-numbers dialog, while it is open.
     by_numbers: Option<String>,
 }
@@ -129,6 +132,12 @@ impl AssetsScreen {
         if self.query.call.accept(event) {
             self.query.listed_ok = false;
             if let Ok(Outcome::Assets(assets)) = &mut event.result {
+                if let Some(unknown) = &mut self.locks.unknown
+                    && unknown.read.is_none()
+                    && self.query.listed_on.as_ref().map(|p| &p.name) == Some(&unknown.profile)
+                {
+                    unknown.read_from(assets);
+                }
                 self.set_assets(std::mem::take(assets));
                 self.query.listed_ok = true;
             }
@@ -141,6 +150,17 @@ impl AssetsScreen {
                 Some(_) => Text::Enable,
                 None => Text::LockUnlock,
             };
+            if let (Err(CoreError::Api(ApiError::OutcomeUnknown { .. })), Some(action)) =
+                (&event.result, &action)
+            {
+                self.locks.unknown = Some(unknown::UnknownLocks {
+                    lock: action.lock,
+                    nums: action.nums.clone(),
+                    profile: action.profile.name.clone(),
+                    reread: true,
+                    read: None,
+                });
+            }
             if let (Ok(Outcome::Locks(results)), Some(action)) = (&event.result, action) {
                 // The badges follow only on a listing of the profile the locks changed on: the
                 // same numbers may name other assets on another platform.
@@ -245,6 +265,10 @@ impl AssetsScreen {
         }
         self.view_bar_ui(ui, out, lang);
         ui.separator();
+        self.reread_after_unknown(out);
+        if self.unknown_locks_ui(ui, lang) {
+            self.locks.unknown = None;
+        }
         if let Some(outcome) = &self.locks.outcome {
             let mut action = ResultsAction::default();
             results_ui(ui, lang, outcome, &mut action);
