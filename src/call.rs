@@ -206,8 +206,8 @@ struct Guard {
 }
 
 fn body<T: DeserializeOwned>(path: &Path) -> Result<T, Failure> {
-    let bytes = std::fs::read(path)
-        .map_err(|e| Failure::failed(format!("cannot read {}: {e}", path.display())))?;
+    let bytes = license_desk::core::files::read_file_bytes(path)
+        .map_err(|e| Failure::failed(format!("cannot read it: {e}")))?;
     wire::parse::json(&bytes)
         .map_err(|e| Failure::failed(format!("{} is not the expected JSON: {e}", path.display())))
 }

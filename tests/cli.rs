@@ -463,6 +463,33 @@ async fn order_check_and_the_platform_agree_on_the_same_files() {
 }
 
 /// A file with five problems of different kinds (an unknown value, a wrong type, a missing
+/// A device or a pipe is refused at once, saying so (reading one would never end); the exit
+/// code is that of a file that is not an order (2).
+#[cfg(unix)]
+#[test]
+fn order_check_refuses_what_is_not_a_regular_file_at_once() {
+    let dir = tempfile::tempdir().expect("dir");
+    let fifo = dir.path().join("pipe.json");
+    let made = Command::new("mkfifo").arg(&fifo).status().expect("mkfifo");
+    assert!(made.success());
+    for path in [std::path::Path::new("/dev/zero"), fifo.as_path()] {
+        let out = Command::new(BIN)
+            .args(["order", "check"])
+            .arg(path)
+            .output()
+            .expect("runs");
+        assert_eq!(out.status.code(), Some(2), "{path:?}");
+        assert_eq!(
+            String::from_utf8_lossy(&out.stderr).trim_end(),
+            format!(
+                "{}: not a regular file (a folder, a device or a pipe); an order file is a file on disk",
+                path.display()
+            )
+        );
+    }
+}
+
+/// A file with a problem in each of five places (an unknown value, a wrong type, a missing
 /// field, a rule, a wrong type nested in a package) gives all five, each with its field path and
 /// its line and column, in the file's order; exit 1.
 #[test]

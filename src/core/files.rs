@@ -115,6 +115,7 @@ pub fn import_file(
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_else(|| path.display().to_string());
+    regular_file_size(path)?;
     if super::sheet::is_sheet(path) {
         import_sheet(path, name, progress, drafts)
     } else {
@@ -222,18 +223,44 @@ fn import_json(
     })
 }
 
-/// A file's bytes, refused when larger than any order file can be.
+/// A file's bytes, refused at once when it is not a regular file (a folder, a device, a pipe:
+/// reading one may never end) or is larger than any order file can be; read at most to that
+/// size even if it grows meanwhile.
 pub fn read_file_bytes(path: &Path) -> Result<Vec<u8>, CoreError> {
+    use std::io::Read;
     let name = path.display();
-    let size = std::fs::metadata(path)
-        .map_err(|e| CoreError::File(format!("{name}: {e}")))?
-        .len();
-    if size > MAX_FILE_BYTES {
+    let size = regular_file_size(path)?;
+    let file = std::fs::File::open(path).map_err(|e| CoreError::File(format!("{name}: {e}")))?;
+    let mut bytes = Vec::with_capacity(usize::try_from(size).unwrap_or_default());
+    file.take(MAX_FILE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| CoreError::File(format!("{name}: {e}")))?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(too_large(path, bytes.len() as u64));
+    }
+    Ok(bytes)
+}
+
+/// The size of a regular file no larger than an order file can be, or why it is not one.
+pub fn regular_file_size(path: &Path) -> Result<u64, CoreError> {
+    let name = path.display();
+    let meta = std::fs::metadata(path).map_err(|e| CoreError::File(format!("{name}: {e}")))?;
+    if !meta.is_file() {
         return Err(CoreError::File(format!(
-            "{name}: {size} bytes; an order file is at most {MAX_FILE_BYTES} bytes"
+            "{name}: not a regular file (a folder, a device or a pipe); an order file is a file on disk"
         )));
     }
-    std::fs::read(path).map_err(|e| CoreError::File(format!("{name}: {e}")))
+    if meta.len() > MAX_FILE_BYTES {
+        return Err(too_large(path, meta.len()));
+    }
+    Ok(meta.len())
+}
+
+fn too_large(path: &Path, size: u64) -> CoreError {
+    CoreError::File(format!(
+        "{}: {size} bytes or more; an order file is at most {MAX_FILE_BYTES} bytes",
+        path.display()
+    ))
 }
 
 /// A stored draft's batch, as it opens.

@@ -136,6 +136,17 @@ pub struct Locator<'a> {
     ast: Option<jsonc_parser::ast::Value<'a>>,
     /// Byte offset where each line starts.
     lines: Vec<usize>,
+    /// Characters before each `CHUNK` bytes of the text: a column is counted from the nearest
+    /// one, so that placing every problem of a file on one long line stays linear.
+    chars_before: Vec<usize>,
+}
+
+/// Bytes between two counts of characters in a [`Locator`].
+const CHUNK: usize = 4096;
+
+/// Characters in UTF-8 `bytes`: the bytes that start one.
+fn chars_in(bytes: &[u8]) -> usize {
+    bytes.iter().filter(|b| (**b & 0xC0) != 0x80).count()
 }
 
 impl<'a> Locator<'a> {
@@ -153,7 +164,26 @@ impl<'a> Locator<'a> {
         let lines = std::iter::once(0)
             .chain(text.match_indices('\n').map(|(i, _)| i + 1))
             .collect();
-        Self { text, ast, lines }
+        let chars_before = std::iter::once(0)
+            .chain(text.as_bytes().chunks(CHUNK).scan(0, |n, chunk| {
+                *n += chars_in(chunk);
+                Some(*n)
+            }))
+            .collect();
+        Self {
+            text,
+            ast,
+            lines,
+            chars_before,
+        }
+    }
+
+    /// Characters before byte `offset` (a character boundary).
+    fn chars_to(&self, offset: usize) -> usize {
+        let bytes = self.text.as_bytes();
+        let offset = offset.min(bytes.len());
+        let chunk = offset / CHUNK;
+        self.chars_before[chunk] + chars_in(&bytes[chunk * CHUNK..offset])
     }
 
     /// Line and column (1-based, the column in characters) of `path`'s value when the file has
@@ -189,11 +219,7 @@ impl<'a> Locator<'a> {
     fn line_column(&self, offset: usize) -> (usize, usize) {
         let line = self.lines.partition_point(|start| *start <= offset).max(1);
         let start = self.lines[line - 1];
-        let column = self
-            .text
-            .get(start..offset)
-            .map_or(0, |s| s.chars().count())
-            + 1;
+        let column = self.chars_to(offset).saturating_sub(self.chars_to(start)) + 1;
         (line, column)
     }
 }
@@ -409,6 +435,27 @@ mod tests {
 
     use super::{Locator, OpenError, batch_to_value, open_batch, open_batch_file};
     use crate::wire::validate::{FieldPath, ProblemKind, Seg};
+
+    #[test]
+    fn columns_on_one_long_line_count_characters_across_chunks() {
+        // Names in Chinese (3 bytes a character) so that chunks end inside characters.
+        let orders: Vec<Value> = (0..3000)
+            .map(|i| json!({"sequence": i, "customerName": "授权测试企业"}))
+            .collect();
+        let text = json!({"orderList": orders}).to_string();
+        assert!(text.len() > 3 * super::CHUNK && !text.contains('\n'));
+        let locator = Locator::new(text.as_bytes());
+        for i in [0, 1, 1500, 2999] {
+            let path = FieldPath(vec![Seg::Item("orderList", i), Seg::Field("customerName")]);
+            let at = text
+                .match_indices("\"customerName\":")
+                .nth(i)
+                .map(|(at, _)| at + "\"customerName\":".len())
+                .expect("the field");
+            let column = text[..at].chars().count() + 1;
+            assert_eq!(locator.locate(&path), (1, column), "order {i}");
+        }
+    }
 
     fn fixture(name: &str) -> Vec<u8> {
         let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/orders");
