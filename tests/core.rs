@@ -13,6 +13,7 @@ use license_desk::client::{
 };
 use license_desk::core::files::StoredBatch;
 use license_desk::core::progress::Progress;
+use license_desk::core::queue::QueueState;
 use license_desk::core::{
     Call, Command, Core, CoreError, CoreOptions, CoreState, Draft, DraftSummary, Endpoint, Event,
     ExportFormat, FileDialogChoice, JournalEntry, JournalFilter, KeyringChoice, KeyringState,
@@ -2651,5 +2652,109 @@ fn test_connection_reports_a_platform_that_stopped_answering() {
             ("shellnums", WriteState::Done, 1)
         ]
     );
+    core.shutdown();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Send later
+// ---------------------------------------------------------------------------------------------
+
+/// A batch whose platform cannot be reached is kept to send later: the queue survives a
+/// restart, stays waiting while the platform is away (nothing left), and sends the batch once
+/// when it answers again; asked again, it sends nothing more.
+#[test]
+fn a_queued_batch_survives_a_restart_and_is_sent_once_when_the_platform_answers() {
+    let remote = Remote::start(Region::Domestic);
+    let root = tempfile::tempdir().expect("temp dir");
+    let store = mock_store();
+    let core = start_core(root.path(), KeyringChoice::Store(Arc::clone(&store)));
+    let profile = remote.profile("Team", "ops@example.com");
+    save_profile(&core, None, profile.clone(), Some(&remote.app_secret));
+    let enterprise = EnterpriseRequest {
+        crm_customer_id: Some("CRM-Q".to_owned()),
+        customer_name: Some("稍后发送测试企业".to_owned()),
+        branch_name: None,
+        address: None,
+    };
+    call_on(&core, "Team", Call::CreateEnterprise(enterprise));
+
+    // The platform goes away: the profile now names a port nobody listens on.
+    let closed = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+    let away_base = format!("http://{}", closed.local_addr().expect("addr"));
+    drop(closed);
+    let mut away = profile.clone();
+    away.endpoint = Endpoint::Remote {
+        base_url: away_base.clone(),
+        token_url: format!("{away_base}{TOKEN_PATH}"),
+        app_key: remote.app_key.clone(),
+        ca_file: None,
+    };
+    save_profile(&core, Some("Team"), away, None);
+    let batch: BatchOrderRequest = serde_json::from_value(json!({
+        "channelCode": "CRM", "channelOrderId": "LATER-1", "syncMode": "sync",
+        "orderList": [{"sequence": 1, "channelCustomerId": "CRM-Q",
+            "licenseType": "normal_recover_usbkey", "orderType": "new_buy",
+            "assets": [{"assetNos": ["8100000901"], "products": [{"productUri": "gms:1"}]}]}]
+    }))
+    .expect("batch");
+    let sent = core.run(
+        Command::CallOn {
+            profile: "Team".to_owned(),
+            call: Call::BatchOrder(batch.clone()),
+        },
+        WAIT,
+    );
+    assert!(
+        matches!(sent, Err(CoreError::Api(ApiError::NotSent(_)))),
+        "{sent:?}"
+    );
+    let queued = outcome!(
+        run(
+            &core,
+            Command::QueueCall {
+                profile: "Team".to_owned(),
+                call: Call::BatchOrder(batch),
+            }
+        ),
+        Outcome::Queue
+    );
+    assert_eq!(queued.len(), 1);
+    assert_eq!(queued[0].channel_order_id.as_deref(), Some("LATER-1"));
+    core.shutdown();
+
+    // After a restart it is still there; while the platform is away it stays waiting.
+    let core = start_core(root.path(), KeyringChoice::Store(Arc::clone(&store)));
+    let states = |entries: &[license_desk::core::queue::QueuedEntry]| -> Vec<QueueState> {
+        entries.iter().map(|e| e.state).collect()
+    };
+    let waiting = outcome!(run(&core, Command::SendQueued), Outcome::Queue);
+    assert_eq!(states(&waiting), vec![QueueState::Waiting]);
+    assert!(
+        waiting[0]
+            .detail
+            .as_deref()
+            .is_some_and(|d| d.starts_with("not sent: ")),
+        "{waiting:?}"
+    );
+    let orders = || -> i64 {
+        remote
+            .db()
+            .query_row("SELECT count(*) FROM license_orders", [], |r| r.get(0))
+            .expect("count")
+    };
+    assert_eq!(orders(), 0);
+
+    // Back: sent once, to its own profile; asked again, nothing more goes.
+    save_profile(&core, Some("Team"), profile, None);
+    let done = outcome!(run(&core, Command::SendQueued), Outcome::Queue);
+    assert_eq!(states(&done), vec![QueueState::Done], "{done:?}");
+    let again = outcome!(run(&core, Command::SendQueued), Outcome::Queue);
+    assert_eq!(states(&again), vec![QueueState::Done]);
+    assert_eq!(orders(), 1);
+    let removed = outcome!(
+        run(&core, Command::RemoveQueued { id: done[0].id }),
+        Outcome::Queue
+    );
+    assert!(removed.is_empty());
     core.shutdown();
 }

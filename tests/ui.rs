@@ -1381,40 +1381,31 @@ fn composer_imports_a_file_with_three_problems_and_a_bad_file_changes_nothing() 
     harness.get_by_label("Import: Failed");
 }
 
-/// An import shows how far it has come and stops at Cancel, making no draft. The file is a
-/// pipe, so the import is surely under way when Cancel is clicked: it waits for the rows.
-#[cfg(unix)]
+/// An import shows how far it has come and stops at Cancel, making no draft. The file is
+/// large, so the import is under way when Cancel is clicked (a pipe, which used to stand for a
+/// slow file here, is now refused at once).
 #[test]
 fn an_import_under_way_is_cancelled_and_makes_no_draft() {
     let dir = tempfile::tempdir().expect("dir");
-    let pipe = dir.path().join("big.csv");
-    let made = std::process::Command::new("mkfifo")
-        .arg(&pipe)
-        .status()
-        .expect("mkfifo");
-    assert!(made.success());
+    // Large enough to be under way for a while: 200,000 rows of one order.
+    let sheet = dir.path().join("big.csv");
+    let mut rows = String::from("Order,Asset numbers,Product\n");
+    for r in 0..200_000 {
+        rows.push_str(&format!("1,8{r:09},gms:1001\n"));
+    }
+    std::fs::write(&sheet, rows).expect("rows");
 
     let mut harness = app(dir.path(), Lang::En);
     harness.run_ok();
     open_composer(&mut harness);
-    type_into(&mut harness, "File", &pipe.display().to_string());
+    type_into(&mut harness, "File", &sheet.display().to_string());
     click(&mut harness, "Import");
-    settle(&mut harness, |h| {
-        h.query_by_label("Reading the file").is_some()
-    });
+    settle(&mut harness, |h| h.query_by_label("Cancel").is_some());
     click(&mut harness, "Cancel");
-    let writer = std::thread::spawn(move || {
-        let mut rows = String::from("Order,Asset numbers,Product\n");
-        for r in 0..2_000 {
-            rows.push_str(&format!("1,8{r:09},gms:1001\n"));
-        }
-        std::fs::write(&pipe, rows).expect("rows into the pipe");
-    });
     settle(&mut harness, |h| {
         h.query_by_label("Import cancelled: no draft was made, and the open one is untouched.")
             .is_some()
     });
-    writer.join().expect("writer");
     harness.get_by_label("Import · cancelled");
     let drafts = rusqlite::Connection::open(dir.path().join("data/drafts.sqlite3"))
         .and_then(|db| {
@@ -3082,4 +3073,89 @@ fn a_lock_with_an_unknown_outcome_is_followed_by_a_read_of_the_state() {
         "As the platform lists them now: 1 disabled, 0 enabled, 0 not listed. The grid shows this state.",
     );
     harness.get_by_label("disabled");
+}
+
+/// Staging's profile pointed at `base` (a closed port: unreachable).
+fn point_staging_at(harness: &Harness<'static, DeskApp>, remote: &Remote, base: &str) {
+    let staging = Profile {
+        name: "Staging".into(),
+        endpoint: Endpoint::Remote {
+            base_url: base.to_owned(),
+            token_url: format!("{base}/v3/api/oauth2/token"),
+            app_key: remote.app.app_key.clone(),
+            ca_file: None,
+        },
+        operator_identity: "ops@example.com".into(),
+        production: false,
+        own_catalog: false,
+        repeats_recognised: false,
+        limits: Default::default(),
+    };
+    harness
+        .state()
+        .core()
+        .run(
+            Command::SaveProfile {
+                previous: Some("Staging".into()),
+                profile: staging,
+                app_secret: None,
+            },
+            Duration::from_secs(60),
+        )
+        .expect("profile saved");
+}
+
+/// A batch whose platform cannot be reached is kept to send later from the composer; the queue
+/// survives a restart of the window and is sent once, to its own profile, when it answers.
+#[test]
+fn a_batch_kept_to_send_later_survives_a_restart_and_is_sent_once() {
+    let remote = Remote::start();
+    let proxy = fault_proxy::FaultProxy::start(&remote.server.base_url());
+    let dir = tempfile::tempdir().expect("dir");
+    let store: std::sync::Arc<keyring_core::CredentialStore> =
+        keyring_core::mock::Store::new().expect("mock keyring");
+    let mut harness = app_with_store(dir.path(), Lang::En, std::sync::Arc::clone(&store));
+    harness.run_ok();
+    staging_behind_proxy(&mut harness, &remote, &proxy, dir.path());
+    let closed = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+    let away = format!("http://{}", closed.local_addr().expect("addr"));
+    drop(closed);
+    point_staging_at(&harness, &remote, &away);
+
+    click(&mut harness, "Submit batch");
+    click(&mut harness, "Send");
+    settle(&mut harness, |h| {
+        h.query_by_label("Staging could not be reached: nothing was sent.")
+            .is_some()
+    });
+    click(&mut harness, "Keep to send later");
+    settle(&mut harness, |h| {
+        h.query_by_label_contains("Kept to send later").is_some()
+            && h.query_by_label("Send later (1)").is_some()
+    });
+    drop(harness);
+
+    // The window again: the call still waits, and goes once the platform is back.
+    let mut harness = app_with_store(dir.path(), Lang::En, store);
+    settle(&mut harness, |h| {
+        h.query_by_label("Send later (1)").is_some()
+    });
+    point_staging_at(&harness, &remote, &proxy.base);
+    click(&mut harness, "Send later (1)");
+    harness.get_by_label("Batch order: 1 order, UNK-1");
+    settle(&mut harness, |h| {
+        use egui_kittest::kittest::NodeT as _;
+        !h.get_by_label("Send now").accesskit_node().is_disabled()
+    });
+    click(&mut harness, "Send now");
+    settle(&mut harness, |h| {
+        h.query_by_label("Done").is_some() && h.query_by_label("Send later (1)").is_none()
+    });
+    assert_eq!(remote_orders(&remote), 1);
+    click(&mut harness, "Send now");
+    settle(&mut harness, |h| {
+        use egui_kittest::kittest::NodeT as _;
+        !h.get_by_label("Send now").accesskit_node().is_disabled()
+    });
+    assert_eq!(remote_orders(&remote), 1, "sent once");
 }

@@ -412,6 +412,28 @@ locks-unknown-enable = Sent to { $profile }, outcome unknown: the platform may h
 locks-read-after = As the platform lists them now: { $disabled } disabled, { $enabled } enabled, { $missing } not listed. The grid shows this state.
 reading-state = Reading their state from the platform…
 list-again-to-read = List their enterprise on that profile to read their state.
+send-later = Send later
+send-now = Send now
+load-queue = Load the queue
+queue-help = Each call goes to its own profile, in order, at most once; tried again every half minute while the window is open. A profile's calls stop at an unknown outcome until you remove it (check History first).
+queue-empty = Nothing waits. When a platform cannot be reached, a batch or a lock change can be kept here from its screen.
+queued-batch = { $op }: { $n } { $n ->
+        [one] order
+       *[other] orders
+    }, { $id }
+queued-items = { $op }: { $n } { $n ->
+        [one] lock
+       *[other] locks
+    }
+queue-state-waiting = Waiting
+queue-state-sending = Being sent
+queue-state-done = Done
+queue-state-refused = Refused
+queue-state-unknown = Outcome unknown
+kept-to-send-later = Kept to send later: it is sent when the platform answers again (Send later).
+unsent-batch = { $profile } could not be reached: nothing was sent.
+queue-badge = Send later ({ $n })
+keep-to-send-later = Keep to send later
 explain-timeout = The platform did not answer in time. The call may have been applied: check History before sending it again.
 explain-unauthorized = The platform did not accept the credentials. Check the profile's app key and secret in Settings.
 explain-unexpected = The platform answered in a form License Desk does not understand.

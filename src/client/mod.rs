@@ -114,6 +114,8 @@ pub struct CallRecord {
 #[derive(Default)]
 struct Progress {
     attempts: AtomicU32,
+    /// The ledger was told the write leaves.
+    marked: AtomicBool,
     /// An attempt is being sent or answered.
     sending: AtomicBool,
     /// An attempt that ended may have reached the platform.
@@ -138,6 +140,9 @@ struct Tried<T> {
 tokio::task_local! {
     /// Set by the core around each command: turns true when the user cancels it.
     pub static CANCEL: tokio::sync::watch::Receiver<bool>;
+    /// Set by the core around a call whose id it must know beforehand (a queued call, whose
+    /// fate is then the ledger's): the call takes it instead of a fresh one.
+    pub static CALL_ID: String;
 }
 
 /// Ends when the command this call belongs to is cancelled; never when there is no such
@@ -165,6 +170,11 @@ pub trait Observer: Send + Sync {
     /// Keeps the write durably before it is sent; the write is not sent until this is done,
     /// nor at all if it fails.
     fn begin_write(&self, _write: &WriteBegun) -> Kept {
+        Box::pin(std::future::ready(Ok(())))
+    }
+    /// Marks the write as leaving now (its first request is about to be written), durably:
+    /// a write in flight that never got this far is provably not sent.
+    fn write_sending(&self, _call_id: &str) -> Kept {
         Box::pin(std::future::ready(Ok(())))
     }
     fn end_write(&self, _write: &WriteEnded) {}
@@ -360,7 +370,9 @@ impl Client {
     /// where that is safe (`may_retry`). A write is in the ledger before its first attempt and
     /// ends there as done, refused, not sent or outcome unknown.
     async fn send<T>(&self, req: Request<'_>, decode: Decode<T>) -> Result<T, ApiError> {
-        let call_id = write::new_call_id(now_ms());
+        let call_id = CALL_ID
+            .try_with(Clone::clone)
+            .unwrap_or_else(|_| write::new_call_id(now_ms()));
         let begun = match req.op.writes() {
             true => Some(self.begin_write(&req, &call_id).await?),
             false => None,
@@ -399,6 +411,15 @@ impl Client {
             progress.attempts.store(attempt, Ordering::SeqCst);
             let (outcome, refusal) = match self.token().await {
                 Ok(token) => {
+                    if req.op.writes()
+                        && !progress.marked.swap(true, Ordering::SeqCst)
+                        && let Err(why) = self.observer.write_sending(call_id).await
+                    {
+                        let e = ApiError::Config(format!(
+                            "not sent: the call could not be recorded as leaving: {why}"
+                        ));
+                        break (Err(e), None);
+                    }
                     progress.sending.store(true, Ordering::SeqCst);
                     let answered = self.attempt(req, decode, &token, attempt, call_id).await;
                     progress.sending.store(false, Ordering::SeqCst);

@@ -157,6 +157,7 @@ impl Journal {
              CREATE INDEX IF NOT EXISTS calls_operation ON calls(operation, at);",
         )?;
         conn.execute_batch(ledger::SCHEMA)?;
+        add_column_to(&conn, "writes", "sending_at", "INTEGER")?;
         add_column(&conn, "call_id", "TEXT")?;
         add_column(&conn, "refusal", "TEXT")?;
         add_column(&conn, "failure", "TEXT")?;
@@ -184,6 +185,15 @@ impl Journal {
     /// Records a write before it is sent.
     pub fn begin_write(&self, profile: &str, w: &WriteBegun) -> Result<(), JournalError> {
         Ok(ledger::begin(&self.conn(), profile, &self.run.id, w)?)
+    }
+
+    /// Marks a write as leaving, before its first request is written.
+    pub fn write_sending(&self, call_id: &str) -> Result<(), JournalError> {
+        Ok(ledger::sending(
+            &self.conn(),
+            call_id,
+            crate::clock::now_ms(),
+        )?)
     }
 
     pub fn end_write(&self, w: &WriteEnded) -> Result<(), JournalError> {
@@ -344,13 +354,17 @@ impl Journal {
     }
 }
 
-/// Adds a column that journals written before it lack.
+/// Adds a column to `calls` that journals written before it lack.
 fn add_column(conn: &Connection, name: &str, kind: &str) -> rusqlite::Result<()> {
+    add_column_to(conn, "calls", name, kind)
+}
+
+fn add_column_to(conn: &Connection, table: &str, name: &str, kind: &str) -> rusqlite::Result<()> {
     let exists = conn
-        .prepare("SELECT 1 FROM pragma_table_info('calls') WHERE name = ?1")?
-        .exists([name])?;
+        .prepare("SELECT 1 FROM pragma_table_info(?1) WHERE name = ?2")?
+        .exists([table, name])?;
     if !exists {
-        conn.execute_batch(&format!("ALTER TABLE calls ADD COLUMN {name} {kind}"))?;
+        conn.execute_batch(&format!("ALTER TABLE {table} ADD COLUMN {name} {kind}"))?;
     }
     Ok(())
 }

@@ -18,7 +18,8 @@ pub(super) const SCHEMA: &str = "CREATE TABLE IF NOT EXISTS writes (
     call_id TEXT PRIMARY KEY, profile TEXT NOT NULL, operation TEXT NOT NULL,
     run_id TEXT NOT NULL, channel_order_id TEXT, body_hash TEXT NOT NULL, items INTEGER NOT NULL,
     started_at INTEGER NOT NULL, ended_at INTEGER, state TEXT NOT NULL, code TEXT, detail TEXT,
-    attempts INTEGER NOT NULL DEFAULT 0, resolved_by TEXT, resolved_at INTEGER);
+    attempts INTEGER NOT NULL DEFAULT 0, resolved_by TEXT, resolved_at INTEGER,
+    sending_at INTEGER);
  CREATE INDEX IF NOT EXISTS writes_state ON writes(state, started_at);";
 
 /// One write as the ledger holds it.
@@ -66,7 +67,7 @@ fn lock_path(runs: &Path, run_id: &str) -> PathBuf {
 }
 
 /// Whether the run's process has ended: its lock can be taken (or its file is gone).
-fn run_ended(runs: &Path, run_id: &str) -> bool {
+pub(super) fn run_ended(runs: &Path, run_id: &str) -> bool {
     let path = lock_path(runs, run_id);
     let Ok(file) = File::options().write(true).open(&path) else {
         return true;
@@ -89,24 +90,41 @@ pub(super) fn settle_orphans(conn: &Connection, dir: &Path, me: &str) -> rusqlit
         .collect::<Result<Vec<_>, _>>()?;
     let mut settled = 0;
     for run in others.iter().filter(|r| run_ended(&runs, r)) {
-        settled += conn.execute(
-            "UPDATE writes SET state = 'unknown', detail = ?2 \
-             WHERE state = 'in_flight' AND run_id = ?1",
-            params![
-                run,
-                "the program ended while the call was being sent; no answer was read"
-            ],
+        settled += settle_run(
+            conn,
+            run,
+            "the program ended while the call was being sent; no answer was read",
         )?;
     }
     Ok(settled)
 }
 
+/// A run's writes in flight: unknown if a request had left, else not sent.
+fn settle_run(conn: &Connection, run: &str, why: &str) -> rusqlite::Result<usize> {
+    conn.execute(
+        "UPDATE writes SET state = CASE WHEN sending_at IS NULL THEN 'not_sent' ELSE 'unknown' END, \
+         detail = CASE WHEN sending_at IS NULL THEN ?3 ELSE ?2 END \
+         WHERE state = 'in_flight' AND run_id = ?1",
+        params![
+            run,
+            why,
+            "the program ended before the call left (no request was written)"
+        ],
+    )
+}
+
+/// Marks a write as leaving: its first request is about to be written.
+pub(super) fn sending(conn: &Connection, call_id: &str, at: i64) -> rusqlite::Result<()> {
+    conn.prepare_cached(
+        "UPDATE writes SET sending_at = ?2 WHERE call_id = ?1 AND sending_at IS NULL",
+    )?
+    .execute(params![call_id, at])?;
+    Ok(())
+}
+
 /// This run's writes still in flight when it stops waiting for them: unknown.
 pub(super) fn settle_own(conn: &Connection, me: &str) -> rusqlite::Result<usize> {
-    conn.execute(
-        "UPDATE writes SET state = 'unknown', detail = ?2 WHERE state = 'in_flight' AND run_id = ?1",
-        params![me, "the program stopped waiting for the answer"],
-    )
+    settle_run(conn, me, "the program stopped waiting for the answer")
 }
 
 pub(super) fn begin(

@@ -13,6 +13,7 @@ pub mod memory;
 pub mod preview;
 pub mod profiles;
 pub mod progress;
+pub mod queue;
 pub mod sandbox;
 pub mod secrets;
 mod service;
@@ -205,6 +206,21 @@ pub enum Command {
     Cancel {
         id: CommandId,
     },
+    /// Keeps a batch, lock or unlock to send to `profile` later (its platform cannot be
+    /// reached now). Answered with the queue.
+    QueueCall {
+        profile: String,
+        call: Call,
+    },
+    /// The queue of calls to send later.
+    LoadQueue,
+    /// Removes an entry that is not being sent (the user settled or dropped it).
+    RemoveQueued {
+        id: i64,
+    },
+    /// Sends what waits, each profile's entries in order to that profile, each at most once;
+    /// a profile's queue stops where its platform cannot be reached or an outcome is unknown.
+    SendQueued,
     /// Gets a token and reports its scopes.
     TestConnection {
         profile: String,
@@ -378,6 +394,10 @@ pub enum Outcome {
     Profiles(Profiles),
     Journal(Vec<JournalEntry>),
     Writes(Vec<LedgerEntry>),
+    /// One write of the ledger, if it holds it.
+    Write(Option<LedgerEntry>),
+    /// The queue of calls to send later, oldest first.
+    Queue(Vec<queue::QueuedEntry>),
     /// A `Cancel` was passed on (the command it names answers for itself).
     CancelSent,
     /// What `CheckSent` found.

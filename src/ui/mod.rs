@@ -22,6 +22,7 @@ pub mod i18n;
 mod labels;
 mod outbox;
 mod problems;
+mod queue;
 mod refusals;
 mod settings;
 mod shell;
@@ -45,12 +46,13 @@ pub enum Screen {
     Assets,
     Activities,
     AssetNumbers,
+    SendLater,
     History,
     Settings,
 }
 
 impl Screen {
-    pub const ALL: [Screen; 9] = [
+    pub const ALL: [Screen; 10] = [
         Screen::Start,
         Screen::Customers,
         Screen::Orders,
@@ -58,6 +60,7 @@ impl Screen {
         Screen::Assets,
         Screen::Activities,
         Screen::AssetNumbers,
+        Screen::SendLater,
         Screen::History,
         Screen::Settings,
     ];

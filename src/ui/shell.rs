@@ -14,6 +14,7 @@ use super::form::{PRODUCTION_COLOUR, REMOTE_COLOUR, SANDBOX_COLOUR, profile_name
 use super::history::HistoryScreen;
 use super::i18n::{Lang, Text, labelled, t, tr};
 use super::outbox::{Caller, Outbox};
+use super::queue::QueueScreen;
 use super::refusals::Offer;
 use super::settings::SettingsScreen;
 use super::start::{StartAction, start_ui};
@@ -44,6 +45,7 @@ struct Screens {
     activities: ActivitiesScreen,
     asset_numbers: AssetNumbersScreen,
     history: HistoryScreen,
+    queue: QueueScreen,
     settings: SettingsScreen,
 }
 
@@ -113,12 +115,15 @@ impl DeskApp {
         egui::Panel::left("navigation")
             .resizable(false)
             .exact_size(nav_width)
-            .show(ui, |ui| navigation_ui(ui, &mut self.prefs));
+            .show(ui, |ui| {
+                navigation_ui(ui, &mut self.prefs, self.screens.queue.waiting())
+            });
         egui::CentralPanel::default()
             .show(ui, |ui| self.screens.ui(ui, &out, &state, &mut self.prefs));
         if let Some(offer) = self.status.toasts.ui(ui.ctx(), self.prefs.lang) {
             self.screens.accept(offer, &mut self.prefs);
         }
+        self.screens.queue.tick(ui.ctx(), &out);
         self.status.sent(out.calls());
         out.flush();
         if std::mem::take(&mut self.first_frame) {
@@ -130,6 +135,7 @@ impl DeskApp {
 /// Gives an answer to the screen that waits for it. Its error is handled here, once: a toast
 /// with the platform's words and the status bar; the screen keeps what was typed.
 fn apply(screens: &mut Screens, status: &mut Status, event: &mut Event, out: &Outbox<'_>) {
+    screens.queue.observe(event);
     let action = screens
         .customers
         .apply(event)
@@ -139,7 +145,8 @@ fn apply(screens: &mut Screens, status: &mut Status, event: &mut Event, out: &Ou
         .or_else(|| screens.activities.apply(event))
         .or_else(|| screens.asset_numbers.apply(event))
         .or_else(|| screens.settings.apply(event))
-        .or_else(|| screens.history.apply(event));
+        .or_else(|| screens.history.apply(event))
+        .or_else(|| screens.queue.apply(event));
     if let Some(action) = action {
         status.answered(action, &event.result);
     }
@@ -231,10 +238,14 @@ fn navigation_width(ui: &egui::Ui, lang: Lang) -> f32 {
     (widest + 40.0).clamp(130.0, 170.0)
 }
 
-fn navigation_ui(ui: &mut egui::Ui, prefs: &mut Prefs) {
+/// The screens; Send later with how many calls wait, when some do.
+fn navigation_ui(ui: &mut egui::Ui, prefs: &mut Prefs, waiting: usize) {
     ui.add_space(6.0);
     for screen in Screen::ALL {
-        let label = t(prefs.lang, screen_title(screen));
+        let label = match screen {
+            Screen::SendLater if waiting > 0 => tr!(prefs.lang, "queue-badge", n = waiting),
+            _ => t(prefs.lang, screen_title(screen)).to_owned(),
+        };
         if ui.selectable_label(prefs.screen == screen, label).clicked() {
             prefs.screen = screen;
         }
@@ -315,6 +326,7 @@ impl Screens {
                 }
             }
             Screen::History => self.history.ui(ui, out, lang),
+            Screen::SendLater => self.queue.ui(ui, out, lang),
             Screen::Settings => self.settings.ui(ui, out, state, prefs),
         }
     }
@@ -340,6 +352,7 @@ fn screen_title(screen: Screen) -> Text {
         Screen::Activities => Text::Activities,
         Screen::AssetNumbers => Text::AssetNumbers,
         Screen::History => Text::History,
+        Screen::SendLater => Text::SendLater,
         Screen::Settings => Text::Settings,
     }
 }

@@ -80,6 +80,7 @@ fn is_background(action: Text) -> bool {
             | Text::LoadDrafts
             | Text::CheckBatch
             | Text::LoadHistory
+            | Text::LoadQueue
             | Text::LoadCatalog
             | Text::PreviewDeletes
     )

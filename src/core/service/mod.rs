@@ -5,6 +5,7 @@ mod draft_commands;
 mod file_commands;
 mod knowledge;
 mod preview;
+mod queue;
 
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -76,6 +77,7 @@ enum JournalJob {
         Box<WriteBegun>,
         tokio::sync::oneshot::Sender<Result<(), String>>,
     ),
+    WriteSending(String, tokio::sync::oneshot::Sender<Result<(), String>>),
     EndWrite(Box<WriteEnded>),
     Ledger(LedgerJob, Reply),
     Flush(std_mpsc::Sender<()>),
@@ -85,6 +87,8 @@ type Reply = tokio::sync::oneshot::Sender<Result<Outcome, CoreError>>;
 
 /// The ledger's reads and the user's settlements.
 enum LedgerJob {
+    /// One write by its call id (`Outcome::Write`).
+    Write { call_id: String },
     Writes {
         profile: Option<String>,
         state: Option<WriteState>,
@@ -100,6 +104,9 @@ enum LedgerJob {
 fn ledger_job(journal: &Journal, job: LedgerJob) -> Result<Outcome, CoreError> {
     let storage = |e: super::journal::JournalError| CoreError::Storage(e.to_string());
     match job {
+        LedgerJob::Write { call_id } => {
+            journal.write(&call_id).map(Outcome::Write).map_err(storage)
+        }
         LedgerJob::Writes {
             profile,
             state,
@@ -155,6 +162,9 @@ fn journal_thread(journal: Journal, jobs: std_mpsc::Receiver<JournalJob>) {
                     .map_err(|e| e.to_string());
                 let _ = kept.send(result);
             }
+            JournalJob::WriteSending(call_id, kept) => {
+                let _ = kept.send(journal.write_sending(&call_id).map_err(|e| e.to_string()));
+            }
             JournalJob::EndWrite(write) => {
                 if let Err(e) = journal.end_write(&write) {
                     tracing::warn!(error = %e, "a write's outcome could not be journaled");
@@ -184,6 +194,22 @@ struct ProfileObserver {
     keep_tokens: bool,
 }
 
+impl ProfileObserver {
+    /// A journal job whose answer says it is kept (durably, before a write goes on).
+    fn kept(
+        &self,
+        job: impl FnOnce(tokio::sync::oneshot::Sender<Result<(), String>>) -> JournalJob,
+    ) -> Kept {
+        let (kept, done) = tokio::sync::oneshot::channel();
+        let sent = self.journal.send(job(kept));
+        Box::pin(async move {
+            sent.map_err(|_| "the journal has stopped".to_owned())?;
+            done.await
+                .map_err(|_| "the journal has stopped".to_owned())?
+        })
+    }
+}
+
 impl Observer for ProfileObserver {
     fn record(&self, record: CallRecord) {
         let _ = self
@@ -198,14 +224,13 @@ impl Observer for ProfileObserver {
     }
 
     fn begin_write(&self, write: &WriteBegun) -> Kept {
-        let (kept, done) = tokio::sync::oneshot::channel();
-        let job = JournalJob::BeginWrite(self.profile.clone(), Box::new(write.clone()), kept);
-        let sent = self.journal.send(job);
-        Box::pin(async move {
-            sent.map_err(|_| "the journal has stopped".to_owned())?;
-            done.await
-                .map_err(|_| "the journal has stopped".to_owned())?
-        })
+        let (profile, write) = (self.profile.clone(), Box::new(write.clone()));
+        self.kept(|kept| JournalJob::BeginWrite(profile, write, kept))
+    }
+
+    fn write_sending(&self, call_id: &str) -> Kept {
+        let call_id = call_id.to_owned();
+        self.kept(|kept| JournalJob::WriteSending(call_id, kept))
     }
 
     fn end_write(&self, write: &WriteEnded) {
@@ -231,6 +256,14 @@ struct Service {
     file_dialog: super::FileDialogChoice,
     /// The catalog and the directories, or why they cannot be opened.
     catalog: Result<Arc<super::catalog::Catalog>, String>,
+    /// Calls kept to send later, or why they cannot be.
+    queue: Result<Arc<super::queue::Queue>, String>,
+    /// Where the runs' locks are (`data_dir/runs`).
+    data_dir: PathBuf,
+    /// This program's run, whose lock says it is alive while it sends queued calls.
+    queue_run: Option<super::ledger::Run>,
+    /// One sending of the queue at a time in this program.
+    queue_sending: Mutex<()>,
 }
 
 #[derive(Clone)]
@@ -332,6 +365,7 @@ pub async fn run(
         })
     };
 
+    let (queue, queue_run) = queue::open(&options.data_dir);
     let service = Arc::new(Service {
         profiles_path: options.config_dir.join("profiles.json"),
         profile_edits: Mutex::new(()),
@@ -344,6 +378,10 @@ pub async fn run(
         sandbox: sandbox_rx,
         file_dialog: options.file_dialog,
         catalog,
+        queue,
+        data_dir: options.data_dir.clone(),
+        queue_run,
+        queue_sending: Mutex::new(()),
     });
     // What cancels each command still running.
     let running: Arc<std::sync::Mutex<HashMap<CommandId, watch::Sender<bool>>>> = Arc::default();
@@ -425,6 +463,10 @@ impl Service {
                 self.preview_deletes(&profile, &batch).await
             }
             Command::CheckSent { profile, batch } => self.check_sent(&profile, &batch).await,
+            Command::QueueCall { .. }
+            | Command::LoadQueue
+            | Command::RemoveQueued { .. }
+            | Command::SendQueued => self.queue_command(command).await,
             // Answered by the command loop, which holds what cancels each command.
             Command::Cancel { .. } => Ok(Outcome::CancelSent),
             Command::TestConnection { profile } => {

@@ -164,6 +164,7 @@ impl ComposerScreen {
             .or_else(|| self.check.apply(event))
             .or_else(|| self.apply_submit(event))
             .or_else(|| self.apply_unknown(event))
+            .or_else(|| self.apply_unsent(event))
             .or_else(|| self.apply_catalog(event))
     }
 

@@ -40,6 +40,15 @@ pub(super) struct UnknownSent {
     pub settled: Option<bool>,
 }
 
+/// A batch that did not leave: its platform could not be reached.
+pub(super) struct UnsentBatch {
+    pub profile: String,
+    pub batch: BatchOrderRequest,
+    /// Kept in the queue to send later.
+    pub queue: Latest,
+    pub kept: bool,
+}
+
 /// What the user chose on the unknown outcome.
 enum Choice {
     Check,
@@ -48,6 +57,47 @@ enum Choice {
 }
 
 impl ComposerScreen {
+    /// Takes the answer of keeping an unsent batch to send later.
+    pub(super) fn apply_unsent(&mut self, event: &Event) -> Option<Text> {
+        let unsent = self.submit.unsent.as_mut()?;
+        if !unsent.queue.accept(event) {
+            return None;
+        }
+        unsent.kept = matches!(event.result, Ok(Outcome::Queue(_)));
+        Some(Text::SendLater)
+    }
+
+    /// A batch that could not be sent, and its Send later; true when it is shown.
+    pub(super) fn unsent_ui(
+        &mut self,
+        ui: &mut egui::Ui,
+        out: &Outbox<'_>,
+        lang: Lang,
+        profile: &Profile,
+    ) -> bool {
+        let Some(unsent) = &mut self.submit.unsent else {
+            return false;
+        };
+        if unsent.profile != profile.name {
+            self.submit.unsent = None;
+            return false;
+        }
+        let words = tr!(lang, "unsent-batch", profile = profile.name.as_str());
+        ui.colored_label(ui.visuals().warn_fg_color, words);
+        if unsent.kept {
+            ui.label(t(lang, Text::KeptToSendLater));
+        } else {
+            let busy = unsent.queue.is_waiting();
+            if super::super::form::busy_button_ui(ui, t(lang, Text::KeepToSendLater), busy) {
+                unsent.queue.start(out.send(Command::QueueCall {
+                    profile: unsent.profile.clone(),
+                    call: crate::core::Call::BatchOrder(unsent.batch.clone()),
+                }));
+            }
+        }
+        true
+    }
+
     /// Takes the answers of the check and of the user's settlement.
     pub(super) fn apply_unknown(&mut self, event: &Event) -> Option<Text> {
         let unknown = self.submit.unknown.as_mut()?;

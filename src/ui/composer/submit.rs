@@ -9,7 +9,7 @@ use super::ComposerScreen;
 use super::batch::{Summary, summarize};
 use super::node::NodeId;
 use super::preview::Preview;
-use super::sent::UnknownSent;
+use super::sent::{UnknownSent, UnsentBatch};
 use crate::core::snapshot::Snapshot;
 use crate::core::wire::validate::{Problem, ProblemKind, UnknownKey};
 use crate::core::wire::{BatchOrderRequest, BatchOrderResult};
@@ -40,6 +40,8 @@ pub(super) struct Submit {
     submitted: Option<Submitted>,
     /// A batch sent whose answer never came, until the batch changes or it is settled.
     pub(super) unknown: Option<UnknownSent>,
+    /// A batch that did not leave (its platform could not be reached), to send later.
+    pub(super) unsent: Option<UnsentBatch>,
 }
 
 struct Sending {
@@ -69,6 +71,7 @@ impl Submit {
     pub fn forget(&mut self) {
         self.submitted = None;
         self.unknown = None;
+        self.unsent = None;
     }
 }
 
@@ -113,6 +116,14 @@ impl ComposerScreen {
                     evidence: None,
                     resolve: Latest::default(),
                     settled: None,
+                });
+            }
+            Err(CoreError::Api(ApiError::NotSent(_))) => {
+                self.submit.unsent = Some(UnsentBatch {
+                    profile: sending.profile,
+                    batch: sending.batch,
+                    queue: Latest::default(),
+                    kept: false,
                 });
             }
             _ => {}
@@ -175,7 +186,7 @@ impl ComposerScreen {
             submitted_ui(ui, lang, s);
             return;
         }
-        if self.unknown_ui(ui, out, lang, profile) {
+        if self.unknown_ui(ui, out, lang, profile) || self.unsent_ui(ui, out, lang, profile) {
             return;
         }
         let mut clicked = None;
@@ -408,6 +419,7 @@ impl ComposerScreen {
         });
         self.submit.submitted = None;
         self.submit.unknown = None;
+        self.submit.unsent = None;
         self.submit.call.start(out.send(Command::CallOn {
             profile: profile.name.clone(),
             call: Call::BatchOrder(batch),
