@@ -3073,6 +3073,28 @@ fn a_lock_with_an_unknown_outcome_is_followed_by_a_read_of_the_state() {
         "As the platform lists them now: 1 disabled, 0 enabled, 0 not listed. The grid shows this state.",
     );
     harness.get_by_label("disabled");
+
+    // The platform away: enabling it sends nothing, and it can be kept to send later.
+    let closed = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+    let away = format!("http://{}", closed.local_addr().expect("addr"));
+    drop(closed);
+    point_staging_at(&harness, &remote, &away);
+    click(&mut harness, "Disable or enable by numbers…");
+    type_into(
+        &mut harness,
+        "Asset numbers: typed or pasted, separated by lines, spaces, commas or semicolons",
+        "8100000777",
+    );
+    click(&mut harness, "Enable these");
+    click(&mut harness, "Enable 1 lock");
+    settle(&mut harness, |h| {
+        h.query_by_label("Staging could not be reached: nothing was sent.")
+            .is_some()
+    });
+    click(&mut harness, "Keep to send later");
+    settle(&mut harness, |h| {
+        h.query_by_label("Send later (1)").is_some()
+    });
 }
 
 /// Staging's profile pointed at `base` (a closed port: unreachable).

@@ -229,6 +229,8 @@ impl AssetsScreen {
                         Call::Unlock { nums, operator }
                     };
                     self.locks.outcome = None;
+                    self.locks.unsent = None;
+                    self.locks.unknown = None;
                     self.locks.call.start(out.send(Command::CallOn {
                         profile: action.profile.name.clone(),
                         call,

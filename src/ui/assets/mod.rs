@@ -122,6 +122,8 @@ struct Locks {
     outcome: Option<LockOutcome>,
     /// Locks sent with no answer: what may have happened, and the state read since.
     unknown: Option<unknown::UnknownLocks>,
+    /// A change whose platform could not be reached, to keep for later.
+    unsent: Option<unknown::UnsentLocks>,
     /// The numbers typed in the by-numbers dialog, while it is open.
     by_numbers: Option<String>,
 }
@@ -150,6 +152,21 @@ impl AssetsScreen {
                 Some(_) => Text::Enable,
                 None => Text::LockUnlock,
             };
+            if let (Err(CoreError::Api(ApiError::NotSent(_))), Some(action)) =
+                (&event.result, &action)
+            {
+                let (nums, operator) = (action.nums.clone(), Some(action.operator.clone()));
+                self.locks.unsent = Some(unknown::UnsentLocks {
+                    profile: action.profile.name.clone(),
+                    call: if action.lock {
+                        Call::Lock { nums, operator }
+                    } else {
+                        Call::Unlock { nums, operator }
+                    },
+                    queue: Latest::default(),
+                    kept: false,
+                });
+            }
             if let (Err(CoreError::Api(ApiError::OutcomeUnknown { .. })), Some(action)) =
                 (&event.result, &action)
             {
@@ -183,6 +200,9 @@ impl AssetsScreen {
                     profile: action.profile.name,
                 });
             }
+            return Some(said);
+        }
+        if let Some(said) = self.apply_unsent(event) {
             return Some(said);
         }
         if self.export.call.accept(event) {
@@ -268,6 +288,9 @@ impl AssetsScreen {
         self.reread_after_unknown(out);
         if self.unknown_locks_ui(ui, lang) {
             self.locks.unknown = None;
+        }
+        if self.unsent_locks_ui(ui, out, lang) {
+            self.locks.unsent = None;
         }
         if let Some(outcome) = &self.locks.outcome {
             let mut action = ResultsAction::default();

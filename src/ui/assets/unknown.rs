@@ -1,12 +1,13 @@
-//! Locks changed with their outcome unknown: the answer was lost, so the listing is read again
-//! on the profile the locks went to, and what is shown is the state the platform lists, not the
-//! state hoped for.
+//! Lock changes that did not end as asked for: with their outcome unknown (the answer was
+//! lost, so the listing is read again on the profile the locks went to, and what is shown is
+//! the state the platform lists, not the state hoped for), or not sent at all (the platform
+//! could not be reached: the change can be kept to send later).
 
 use egui::RichText;
 
 use super::AssetsScreen;
 use crate::core::wire::AssetList;
-use crate::core::{Call, Profile};
+use crate::core::{Call, Command, Event, Latest, Outcome, Profile};
 use crate::ui::i18n::{Lang, Text, t, tr};
 use crate::ui::outbox::Outbox;
 
@@ -18,6 +19,14 @@ pub(super) struct UnknownLocks {
     pub reread: bool,
     /// Each number's lock state as listed after (None: not listed), once read.
     pub read: Option<Vec<Option<bool>>>,
+}
+
+/// A lock change that did not leave.
+pub(super) struct UnsentLocks {
+    pub profile: String,
+    pub call: Call,
+    pub queue: Latest,
+    pub kept: bool,
 }
 
 impl UnknownLocks {
@@ -34,6 +43,48 @@ impl UnknownLocks {
 }
 
 impl AssetsScreen {
+    /// Takes the answer of keeping an unsent change to send later.
+    pub(super) fn apply_unsent(&mut self, event: &Event) -> Option<Text> {
+        let unsent = self.locks.unsent.as_mut()?;
+        if !unsent.queue.accept(event) {
+            return None;
+        }
+        unsent.kept = matches!(event.result, Ok(Outcome::Queue(_)));
+        Some(Text::SendLater)
+    }
+
+    /// A change that could not be sent, and its Keep to send later; true when Dismiss was
+    /// clicked.
+    pub(super) fn unsent_locks_ui(
+        &mut self,
+        ui: &mut egui::Ui,
+        out: &Outbox<'_>,
+        lang: Lang,
+    ) -> bool {
+        let Some(unsent) = &mut self.locks.unsent else {
+            return false;
+        };
+        let mut dismissed = false;
+        ui.horizontal_wrapped(|ui| {
+            let words = tr!(lang, "unsent-call", profile = unsent.profile.as_str());
+            ui.colored_label(ui.visuals().warn_fg_color, words);
+            if unsent.kept {
+                ui.label(t(lang, Text::KeptToSendLater));
+            } else {
+                let busy = unsent.queue.is_waiting();
+                let keep = t(lang, Text::KeepToSendLater);
+                if crate::ui::form::busy_button_ui(ui, keep, busy) {
+                    unsent.queue.start(out.send(Command::QueueCall {
+                        profile: unsent.profile.clone(),
+                        call: unsent.call.clone(),
+                    }));
+                }
+            }
+            dismissed = ui.button(t(lang, Text::Dismiss)).clicked();
+        });
+        dismissed
+    }
+
     /// Reads the listing again where the locks went, if it is the one on screen.
     pub(super) fn reread_after_unknown(&mut self, out: &Outbox<'_>) {
         let Some(unknown) = &mut self.locks.unknown else {

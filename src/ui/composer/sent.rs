@@ -82,7 +82,7 @@ impl ComposerScreen {
             self.submit.unsent = None;
             return false;
         }
-        let words = tr!(lang, "unsent-batch", profile = profile.name.as_str());
+        let words = tr!(lang, "unsent-call", profile = profile.name.as_str());
         ui.colored_label(ui.visuals().warn_fg_color, words);
         if unsent.kept {
             ui.label(t(lang, Text::KeptToSendLater));
