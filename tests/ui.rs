@@ -684,18 +684,14 @@ fn the_profile_form_keeps_a_ca_file_and_the_tls_platform_is_trusted_with_it() {
 }
 
 /// Saves the profile "Staging" of the second platform, with its app secret.
-fn save_staging(
-    harness: &Harness<'static, DeskApp>,
-    server: &Server,
-    creds: &license_desk::platform::apps::AppCredentials,
-    production: bool,
-) {
-    let staging = Profile {
+/// The remote profile "Staging" at `base`, with the app's key.
+fn staging_profile(base: &str, app_key: &str, production: bool) -> Profile {
+    Profile {
         name: "Staging".into(),
         endpoint: Endpoint::Remote {
-            base_url: server.base_url(),
-            token_url: format!("{}/v3/api/oauth2/token", server.base_url()),
-            app_key: creds.app_key.clone(),
+            base_url: base.to_owned(),
+            token_url: format!("{base}/v3/api/oauth2/token"),
+            app_key: app_key.to_owned(),
             ca_file: None,
         },
         operator_identity: "ops@example.com".into(),
@@ -703,7 +699,16 @@ fn save_staging(
         own_catalog: false,
         repeats_recognised: false,
         limits: Default::default(),
-    };
+    }
+}
+
+fn save_staging(
+    harness: &Harness<'static, DeskApp>,
+    server: &Server,
+    creds: &license_desk::platform::apps::AppCredentials,
+    production: bool,
+) {
+    let staging = staging_profile(&server.base_url(), &creds.app_key, production);
     harness
         .state()
         .core()
@@ -2811,20 +2816,7 @@ fn staging_behind_proxy(
     proxy: &fault_proxy::FaultProxy,
     dir: &std::path::Path,
 ) -> String {
-    let staging = Profile {
-        name: "Staging".into(),
-        endpoint: Endpoint::Remote {
-            base_url: proxy.base.clone(),
-            token_url: format!("{}/v3/api/oauth2/token", proxy.base),
-            app_key: remote.app.app_key.clone(),
-            ca_file: None,
-        },
-        operator_identity: "ops@example.com".into(),
-        production: false,
-        own_catalog: false,
-        repeats_recognised: false,
-        limits: Default::default(),
-    };
+    let staging = staging_profile(&proxy.base, &remote.app.app_key, false);
     let wait = Duration::from_secs(60);
     let core = harness.state().core();
     core.run(
@@ -3099,20 +3091,7 @@ fn a_lock_with_an_unknown_outcome_is_followed_by_a_read_of_the_state() {
 
 /// Staging's profile pointed at `base` (a closed port: unreachable).
 fn point_staging_at(harness: &Harness<'static, DeskApp>, remote: &Remote, base: &str) {
-    let staging = Profile {
-        name: "Staging".into(),
-        endpoint: Endpoint::Remote {
-            base_url: base.to_owned(),
-            token_url: format!("{base}/v3/api/oauth2/token"),
-            app_key: remote.app.app_key.clone(),
-            ca_file: None,
-        },
-        operator_identity: "ops@example.com".into(),
-        production: false,
-        own_catalog: false,
-        repeats_recognised: false,
-        limits: Default::default(),
-    };
+    let staging = staging_profile(base, &remote.app.app_key, false);
     harness
         .state()
         .core()

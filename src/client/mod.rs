@@ -465,6 +465,22 @@ impl Client {
 
     /// The attempt the user cancelled, journaled as such.
     fn record_cancelled(&self, req: &Request<'_>, progress: &Progress, call_id: &str) {
+        let attempt = progress.attempts.load(Ordering::SeqCst);
+        let e = ApiError::Cancelled;
+        self.record_unanswered(req, call_id, attempt, e.to_string(), None, e.kind());
+    }
+
+    /// An attempt that got no answer of the platform's (cancelled, or no token to send it
+    /// with), journaled as the call the user asked for.
+    fn record_unanswered(
+        &self,
+        req: &Request<'_>,
+        call_id: &str,
+        attempt: u32,
+        error: String,
+        code: Option<String>,
+        failure: &'static str,
+    ) {
         self.observer.record(CallRecord {
             operation: req.op,
             method: method_name(&req.method),
@@ -474,13 +490,13 @@ impl Client {
             started_at_ms: now_ms(),
             duration: Duration::ZERO,
             http_status: None,
-            code: None,
+            code,
             request: req.body.as_deref().map(recorded_body),
             response: None,
-            error: Some(ApiError::Cancelled.to_string()),
+            error: Some(error),
             refusal: None,
-            failure: Some(ApiError::Cancelled.kind()),
-            attempt: progress.attempts.load(Ordering::SeqCst),
+            failure: Some(failure),
+            attempt,
         });
     }
 
@@ -554,25 +570,12 @@ impl Client {
     }
 
     /// The call the user asked for is journaled too, with the token's failure as its cause:
-    /// the token row alone would not say what was attempted.
+    /// the token row alone would not say what was attempted. The call itself was not sent.
     fn record_no_token(&self, req: &Request<'_>, e: &ApiError, attempt: u32, call_id: &str) {
-        self.observer.record(CallRecord {
-            operation: req.op,
-            method: method_name(&req.method),
-            path: req.url.path().to_owned(),
-            nonce: None,
-            call_id: Some(call_id.to_owned()),
-            started_at_ms: now_ms(),
-            duration: Duration::ZERO,
-            http_status: None,
-            code: e.code().map(str::to_owned),
-            request: req.body.as_deref().map(recorded_body),
-            response: None,
-            error: Some(format!("no token: {e}")),
-            refusal: None,
-            failure: Some(ApiError::NotSent(String::new()).kind()),
-            attempt,
-        });
+        let error = format!("no token: {e}");
+        let code = e.code().map(str::to_owned);
+        let not_sent = ApiError::NotSent(String::new()).kind();
+        self.record_unanswered(req, call_id, attempt, error, code, not_sent);
     }
 
     /// One attempt: the answer decoded, and the refusals an answered success carries (a

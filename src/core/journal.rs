@@ -129,6 +129,8 @@ pub enum JournalError {
     Csv(#[from] csv::Error),
     #[error("journal export: {0}")]
     Json(#[from] serde_json::Error),
+    #[error("journal: {0}")]
+    Open(#[from] super::local_db::OpenError),
 }
 
 pub struct Journal {
@@ -138,15 +140,8 @@ pub struct Journal {
 
 impl Journal {
     pub fn open(path: &Path) -> Result<Journal, JournalError> {
-        if let Some(dir) = path.parent() {
-            crate::private_files::create_private_dir(dir)?;
-        }
-        crate::private_files::ensure_private_file(path)?;
-        let conn = Connection::open(path)?;
-        conn.busy_timeout(std::time::Duration::from_secs(5))?;
-        conn.pragma_update(None, "journal_mode", "WAL")?;
         // A write is recorded before it is sent: that record must outlive a power cut too.
-        conn.pragma_update(None, "synchronous", "FULL")?;
+        let conn = super::local_db::open(path)?;
         conn.execute_batch(
             "CREATE TABLE IF NOT EXISTS calls (
                 id INTEGER PRIMARY KEY, at INTEGER NOT NULL, profile TEXT NOT NULL,

@@ -9,6 +9,7 @@ pub mod evidence;
 pub mod files;
 pub mod journal;
 pub mod ledger;
+pub mod local_db;
 pub mod memory;
 pub mod preview;
 pub mod profiles;

@@ -90,7 +90,7 @@ pub enum QueueError {
     #[error("send later: {0}")]
     Sql(#[from] rusqlite::Error),
     #[error("send later: {0}")]
-    Io(#[from] std::io::Error),
+    Open(#[from] super::local_db::OpenError),
     #[error("send later: only batches, locks and unlocks wait to be sent")]
     NotQueueable,
     #[error("send later: an entry cannot be read: {0}")]
@@ -102,16 +102,9 @@ pub struct Queue {
 }
 
 impl Queue {
-    /// Opens the queue; entries a program was sending when it ended become unknown.
+    /// Opens the queue.
     pub fn open(path: &Path) -> Result<Queue, QueueError> {
-        if let Some(dir) = path.parent() {
-            crate::private_files::create_private_dir(dir)?;
-        }
-        crate::private_files::ensure_private_file(path)?;
-        let conn = Connection::open(path)?;
-        conn.busy_timeout(std::time::Duration::from_secs(5))?;
-        conn.pragma_update(None, "journal_mode", "WAL")?;
-        conn.pragma_update(None, "synchronous", "FULL")?;
+        let conn = super::local_db::open(path)?;
         conn.execute_batch(
             "CREATE TABLE IF NOT EXISTS queued (
                 id INTEGER PRIMARY KEY, profile TEXT NOT NULL, operation TEXT NOT NULL,

@@ -16,15 +16,7 @@ impl Service {
         profile: &str,
         batch: &BatchOrderRequest,
     ) -> Result<Outcome, CoreError> {
-        let directory = self.directory(profile);
-        let mut placed = Vec::with_capacity(batch.order_list.len());
-        for order in &batch.order_list {
-            placed.push(if is_delete(order) {
-                self.place(profile, batch, order, &directory).await
-            } else {
-                Placement::default()
-            });
-        }
+        let placed = self.placements(profile, batch, is_delete).await;
         let listings = self.listings(profile, &placed).await;
         let found = preview::preview(batch, &placed, &listings);
         Ok(Outcome::DeletePreview(Box::new(found)))
@@ -37,14 +29,29 @@ impl Service {
         profile: &str,
         batch: &BatchOrderRequest,
     ) -> Result<Outcome, CoreError> {
-        let directory = self.directory(profile);
-        let mut placed = Vec::with_capacity(batch.order_list.len());
-        for order in &batch.order_list {
-            placed.push(self.place(profile, batch, order, &directory).await);
-        }
+        let placed = self.placements(profile, batch, |_| true).await;
         let listings = self.listings(profile, &placed).await;
         let found = crate::core::evidence::gather(batch, &placed, &listings);
         Ok(Outcome::Evidence(Box::new(found)))
+    }
+
+    /// Each order placed, where `wanted` says so (the others are not placed).
+    async fn placements(
+        &self,
+        profile: &str,
+        batch: &BatchOrderRequest,
+        wanted: impl Fn(&OrderEntry) -> bool,
+    ) -> Vec<Placement> {
+        let directory = self.directory(profile);
+        let mut placed = Vec::with_capacity(batch.order_list.len());
+        for order in &batch.order_list {
+            placed.push(if wanted(order) {
+                self.place(profile, batch, order, &directory).await
+            } else {
+                Placement::default()
+            });
+        }
+        placed
     }
 
     /// The listing of each enterprise the placements name, read once each (or why not).

@@ -1,0 +1,28 @@
+//! The console's own SQLite files (journal, drafts, queue): private to the user, in WAL mode,
+//! and synced at every commit, since each holds what must outlive a power cut (a write recorded
+//! before it is sent, a keystroke, a call kept to send later).
+
+use std::path::Path;
+
+use rusqlite::Connection;
+
+#[derive(Debug, thiserror::Error)]
+pub enum OpenError {
+    #[error("{0}")]
+    Io(#[from] std::io::Error),
+    #[error("{0}")]
+    Sql(#[from] rusqlite::Error),
+}
+
+/// Opens (or makes) the file at `path`, its folder and the file private to the user.
+pub fn open(path: &Path) -> Result<Connection, OpenError> {
+    if let Some(dir) = path.parent() {
+        crate::private_files::create_private_dir(dir)?;
+    }
+    crate::private_files::ensure_private_file(path)?;
+    let conn = Connection::open(path)?;
+    conn.busy_timeout(std::time::Duration::from_secs(5))?;
+    conn.pragma_update(None, "journal_mode", "WAL")?;
+    conn.pragma_update(None, "synchronous", "FULL")?;
+    Ok(conn)
+}
