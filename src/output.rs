@@ -106,7 +106,7 @@ impl Failure {
             }
             Failure::RefusedInAnswer { answer, refusal } => {
                 print(&answer);
-                eprintln!("error: the platform refused part of it: {refusal}");
+                eprintln!("error: the platform answered with a refusal: {refusal}");
                 ExitCode::from(REFUSED)
             }
             Failure::Exit(code, message) => fail(code, &message),

@@ -258,7 +258,31 @@ fn call_runs_operations_on_the_sandbox_of_a_fresh_home() {
     assert_eq!(out.status.code(), Some(3));
     assert_eq!(
         String::from_utf8_lossy(&out.stderr).lines().last(),
-        Some("error: the platform refused part of it: status 2: 1 of 3, status 4: 1 of 3")
+        Some("error: the platform answered with a refusal: status 2: 1 of 3, status 4: 1 of 3")
+    );
+    // A claim answered 3002 (no unit left) is a refusal too: the answer, then why, exit 3.
+    let claimed = call(
+        home.path(),
+        &[
+            "claim",
+            "--identity",
+            "13800138000",
+            "--label",
+            "sold-out-2026",
+            "--source",
+            "license-desk",
+            "--branch",
+            "北京分公司",
+        ],
+    );
+    assert_eq!(claimed.status.code(), Some(3));
+    let claim: Value = serde_json::from_slice(&claimed.stdout).expect("json");
+    assert_eq!(claim["resultCode"], "3002");
+    assert_eq!(
+        String::from_utf8_lossy(&claimed.stderr).lines().last(),
+        Some(
+            "error: the platform answered with a refusal: 3002: the participant meets the conditions of no unit of activity A-SOLDOUT"
+        )
     );
     let locks: Value = serde_json::from_slice(&out.stdout).expect("json");
     assert_eq!(
