@@ -451,3 +451,67 @@ fn a_command_line_killed_while_its_batch_is_in_flight_leaves_it_unknown_at_the_n
     let unknown: Vec<Value> = serde_json::from_str(&unknown.stdout).expect("json");
     assert_eq!(unknown.len(), 1);
 }
+
+#[test]
+fn a_platform_killed_mid_batch_leaves_the_batch_whole_or_absent_and_the_outcome_unknown() {
+    let bench = Bench::start(Platform::Forgets, false);
+    // Large enough to be under way when the platform is killed: 2,000 orders.
+    let orders: Vec<Value> = (0..2000)
+        .map(|i| {
+            json!({"sequence": i + 1, "channelCustomerId": "CRM-C",
+                "licenseType": "normal_recover_usbkey", "orderType": "new_buy",
+                "assets": [{"assetNos": [format!("82{i:08}")],
+                    "products": [{"productUri": "gms:1"}, {"productUri": "gms:2"}]}]})
+        })
+        .collect();
+    let batch = bench.file(
+        "big.json",
+        &json!({"channelCode": "CRM", "channelOrderId": "KILLED-PLATFORM",
+            "syncMode": "sync", "orderList": orders}),
+    );
+    let mut child = Command::new(BIN)
+        .args(["call", "--profile", "team", "order", "--body", &batch])
+        .env("HOME", bench.home.path())
+        .env_remove("XDG_CONFIG_HOME")
+        .env_remove("XDG_DATA_HOME")
+        .env("LICENSE_DESK_KEYRING", "memory")
+        .env("LICENSE_DESK_SECRET_TEAM", &bench.secret)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawns");
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while bench.proxy.received() < 2 {
+        assert!(
+            Instant::now() < deadline,
+            "the batch never reached the proxy"
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    // The platform dies with the batch in its hands.
+    let mut platform = bench.platform;
+    platform.child.kill().expect("SIGKILL");
+    platform.child.wait().expect("reaped");
+    let out = child.wait_with_output().expect("call ends");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(4), "{stderr}");
+    assert!(
+        stderr.contains(
+            "sent, outcome unknown: the platform may have applied these 2000 license order(s)"
+        ),
+        "{stderr}"
+    );
+
+    // Started again on its data: the batch is there whole, or not at all; never twice.
+    let data = platform.data.path().to_owned();
+    let (mut again, _base, _stdout) = served::spawn_serve(&data, &[], Stdio::null());
+    let conn = rusqlite::Connection::open(data.join("platform.sqlite3")).expect("open");
+    let count = |sql: &str| -> i64 { conn.query_row(sql, [], |r| r.get(0)).expect("count") };
+    let held = (
+        count("SELECT count(*) FROM license_orders"),
+        count("SELECT count(*) FROM products"),
+    );
+    assert!(held == (0, 0) || held == (2000, 4000), "{held:?}");
+    let _ = again.kill();
+    let _ = again.wait();
+}
