@@ -469,7 +469,7 @@ fn a_platform_killed_mid_batch_leaves_the_batch_whole_or_absent_and_the_outcome_
         &json!({"channelCode": "CRM", "channelOrderId": "KILLED-PLATFORM",
             "syncMode": "sync", "orderList": orders}),
     );
-    let mut child = Command::new(BIN)
+    let child = Command::new(BIN)
         .args(["call", "--profile", "team", "order", "--body", &batch])
         .env("HOME", bench.home.path())
         .env_remove("XDG_CONFIG_HOME")
