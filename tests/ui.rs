@@ -757,6 +757,20 @@ fn settings_add_a_profile_test_it_switch_to_it_and_remove_it() {
     click(&mut harness, "Production platform");
     // Saved anyway, but not without a word: this test's platform is plain HTTP.
     harness.get_by_label_contains("A production platform on plain http://");
+    // Its time limits, the defaults until changed; repeats not declared recognised.
+    for (limit, value) in [
+        ("Connect (s)", "10"),
+        ("Each attempt (s)", "30"),
+        ("Each batch attempt (s)", "120"),
+        ("Retries where safe", "3"),
+    ] {
+        assert_eq!(
+            harness.get_by_label(limit).value().as_deref(),
+            Some(value),
+            "{limit}"
+        );
+    }
+    harness.get_by_label("The platform recognises a repeated channelOrderId");
     click(&mut harness, "Save");
     settle(&mut harness, |h| {
         h.query_by_label("Staging").is_some() && h.query_by_label("Save").is_none()
@@ -765,6 +779,11 @@ fn settings_add_a_profile_test_it_switch_to_it_and_remove_it() {
     let profiles = std::fs::read_to_string(dir.path().join("config/profiles.json")).expect("file");
     assert!(profiles.contains(&app_creds.app_key), "{profiles}");
     assert!(!profiles.contains(&app_creds.app_secret), "{profiles}");
+    assert!(
+        profiles.contains("\"repeatsRecognised\": false")
+            && profiles.contains("\"attemptSecs\": 30"),
+        "{profiles}"
+    );
     let entry = store
         .build("license-desk", "Staging/app-secret", None)
         .expect("entry");

@@ -37,7 +37,7 @@ struct ProfileForm {
     /// The profile keeps a catalog of its own.
     own_catalog: bool,
     repeats_recognised: bool,
-    /// Kept as the profile has them: the window does not edit them yet.
+    /// Time limits and retries.
     limits: CallLimits,
     ca_file: CaFileField,
     problems: Vec<Problem>,
@@ -413,6 +413,9 @@ fn profile_form_ui(
             field_with_ui(ui, lang, &production, &problems, |ui| {
                 ui.checkbox(&mut form.production, t(lang, Text::ProductionHelp))
             });
+            ui.label(tr!(lang, "profile-limits"));
+            limits_ui(ui, lang, &mut form.limits);
+            ui.end_row();
             ui.label(tr!(lang, "profile-repeats"));
             ui.vertical(|ui| {
                 ui.checkbox(
@@ -476,6 +479,28 @@ fn remote_fields_ui(ui: &mut egui::Ui, lang: Lang, form: &mut ProfileForm, probl
                 .hint_text(hint)
                 .desired_width(300.0),
         )
+    });
+}
+
+/// The profile's time limits and retries, each a number with its label.
+fn limits_ui(ui: &mut egui::Ui, lang: Lang, limits: &mut CallLimits) {
+    ui.horizontal_wrapped(|ui| {
+        let rows: [(&str, &mut u32, u32, u32); 4] = [
+            ("limit-connect", &mut limits.connect_secs, 1, 300),
+            ("limit-attempt", &mut limits.attempt_secs, 1, 3600),
+            (
+                "limit-batch-attempt",
+                &mut limits.batch_attempt_secs,
+                1,
+                3600,
+            ),
+            ("limit-retries", &mut limits.retries, 0, 10),
+        ];
+        for (id, value, low, high) in rows {
+            let label = ui.label(crate::ui::i18n::lookup(lang, id).unwrap_or(id));
+            ui.add(egui::DragValue::new(value).range(low..=high))
+                .labelled_by(label.id);
+        }
     });
 }
 
