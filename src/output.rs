@@ -269,16 +269,11 @@ fn table(rows: &Rows) -> String {
     lines.join("\n")
 }
 
+/// CSV through the program's one writer: a cell a spreadsheet would run as a formula starts
+/// with `'`.
 fn csv(rows: &Rows) -> Result<String, String> {
-    let mut writer = csv::Writer::from_writer(Vec::new());
-    writer
-        .write_record(&rows.columns)
-        .map_err(|e| e.to_string())?;
-    for row in &rows.cells {
-        writer.write_record(row).map_err(|e| e.to_string())?;
-    }
-    let bytes = writer.into_inner().map_err(|e| e.to_string())?;
-    let text = String::from_utf8(bytes).map_err(|e| e.to_string())?;
+    let header: Vec<&str> = rows.columns.iter().map(String::as_str).collect();
+    let text = license_desk::core::csv_out::csv_text(&header, rows.cells.iter().cloned(), false);
     Ok(text.trim_end_matches('\n').to_owned())
 }
 

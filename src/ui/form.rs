@@ -216,20 +216,14 @@ pub fn home_file(name: &str) -> String {
         .to_string()
 }
 
-/// CSV that spreadsheet software opens with its Chinese intact: UTF-8 with a byte-order mark.
+/// CSV that spreadsheet software opens with its Chinese intact (UTF-8 with a byte-order mark),
+/// and with no cell it would run as a formula (`core::csv_out`).
 pub fn csv_with_bom<R, F>(header: &[&str], rows: R) -> String
 where
     R: IntoIterator<Item = Vec<F>>,
-    F: AsRef<[u8]>,
+    F: AsRef<str>,
 {
-    let mut out = csv::Writer::from_writer(Vec::new());
-    // Writing to memory cannot fail.
-    let _ = out.write_record(header);
-    for row in rows {
-        let _ = out.write_record(row);
-    }
-    let bytes = out.into_inner().unwrap_or_default();
-    format!("\u{feff}{}", String::from_utf8_lossy(&bytes))
+    crate::core::csv_out::csv_text(header, rows, true)
 }
 
 /// A confirmation's body, of one height whatever it says (it scrolls when long), so that the
