@@ -515,3 +515,32 @@ fn a_platform_killed_mid_batch_leaves_the_batch_whole_or_absent_and_the_outcome_
     let _ = again.kill();
     let _ = again.wait();
 }
+
+/// A token endpoint that answers 200 with something that is not JSON (here the token as a form)
+/// never puts the token on the terminal or in the journal.
+#[test]
+fn a_token_answer_that_is_not_json_leaks_no_token() {
+    let bench = Bench::start(Platform::Recognises, false);
+    // The profile's cached token is gone: a fresh run asks the endpoint again.
+    let secret_token = "tok-SECRET-7f3a9c";
+    bench.proxy.then_token(&[Fault::Answer200(
+        "access_token=tok-SECRET-7f3a9c&token_type=bearer&expires_in=604800",
+    )]);
+    let run = bench.call(&["token"]);
+    assert_eq!(run.code, Some(1), "{}", run.stderr);
+    assert!(
+        last(&run).starts_with("error: unexpected answer (HTTP 200): not a token answer"),
+        "{}",
+        run.stderr
+    );
+    assert!(!run.stderr.contains(secret_token), "{}", run.stderr);
+    let history = bench.call(&["history", "--operation", "token"]);
+    assert!(!history.stdout.contains(secret_token), "{}", history.stdout);
+    let journal = std::fs::read(bench.journal_path()).expect("journal");
+    assert!(
+        !journal
+            .windows(secret_token.len())
+            .any(|w| w == secret_token.as_bytes()),
+        "the journal's file holds the token"
+    );
+}

@@ -39,9 +39,14 @@ pub(super) fn success_code(op: Operation, body: Option<&[u8]>) -> String {
 
 fn unexpected(status: u16, bytes: &[u8], why: impl std::fmt::Display) -> ApiError {
     let excerpt: String = String::from_utf8_lossy(bytes).chars().take(300).collect();
+    let detail = if excerpt.is_empty() {
+        why.to_string()
+    } else {
+        format!("{why}: {excerpt}")
+    };
     ApiError::Unexpected {
         http_status: status,
-        detail: format!("{why}: {excerpt}"),
+        detail,
     }
 }
 
@@ -128,8 +133,11 @@ pub(super) fn decode_token(
     record: &mut CallRecord,
 ) -> Result<CachedToken, ApiError> {
     if status == StatusCode::OK.as_u16() {
-        let mut value: serde_json::Value =
-            serde_json::from_slice(bytes).map_err(|e| unexpected(status, bytes, e))?;
+        // A success that is not JSON may hold the token in another form: neither the error nor
+        // the journal quotes it.
+        record.response = Some("[not kept: a token answer that is not JSON]".to_owned());
+        let mut value: serde_json::Value = serde_json::from_slice(bytes)
+            .map_err(|_| unexpected(status, b"", "not a token answer (not JSON)"))?;
         let token: TokenResponse =
             serde_json::from_value(value.clone()).map_err(|e| unexpected(status, b"", e))?;
         if token.access_token.is_empty() {

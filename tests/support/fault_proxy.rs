@@ -30,11 +30,15 @@ pub enum Fault {
     Blackhole,
     /// Forwarded, then answered with a corporate proxy's HTML 502 page instead.
     Html502,
+    /// Not forwarded: answered HTTP 200 with this body, as a broken endpoint might.
+    Answer200(&'static str),
 }
 
 pub struct FaultProxy {
     pub base: String,
     faults: Arc<Mutex<VecDeque<Fault>>>,
+    /// Faults for the token endpoint's requests, apart.
+    token_faults: Arc<Mutex<VecDeque<Fault>>>,
     /// Call requests that reached the platform.
     forwarded: Arc<AtomicUsize>,
     /// Call requests the proxy read from the client.
@@ -59,11 +63,13 @@ impl FaultProxy {
             .expect("bind");
         let base = format!("http://{}", listener.local_addr().expect("addr"));
         let faults = Arc::new(Mutex::new(VecDeque::new()));
+        let token_faults = Arc::new(Mutex::new(VecDeque::new()));
         let forwarded = Arc::new(AtomicUsize::new(0));
         let received = Arc::new(AtomicUsize::new(0));
         let shared = Shared {
             upstream,
             faults: Arc::clone(&faults),
+            token_faults: Arc::clone(&token_faults),
             forwarded: Arc::clone(&forwarded),
             received: Arc::clone(&received),
         };
@@ -76,6 +82,7 @@ impl FaultProxy {
         FaultProxy {
             base,
             faults,
+            token_faults,
             forwarded,
             received,
             _runtime: runtime,
@@ -85,6 +92,14 @@ impl FaultProxy {
     /// Queues faults for the next call requests, in order.
     pub fn then(&self, faults: &[Fault]) {
         self.faults
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .extend(faults);
+    }
+
+    /// Queues faults for the next token requests, in order.
+    pub fn then_token(&self, faults: &[Fault]) {
+        self.token_faults
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
             .extend(faults);
@@ -103,6 +118,7 @@ impl FaultProxy {
 struct Shared {
     upstream: String,
     faults: Arc<Mutex<VecDeque<Fault>>>,
+    token_faults: Arc<Mutex<VecDeque<Fault>>>,
     forwarded: Arc<AtomicUsize>,
     received: Arc<AtomicUsize>,
 }
@@ -116,19 +132,30 @@ impl Shared {
             .lines()
             .next()
             .is_some_and(|l| l.contains("/oauth2/token"));
-        let fault = if token {
-            Fault::Pass
+        let queue = if token {
+            &self.token_faults
         } else {
             self.received.fetch_add(1, Ordering::SeqCst);
-            self.faults
-                .lock()
-                .unwrap_or_else(PoisonError::into_inner)
-                .pop_front()
-                .unwrap_or(Fault::Pass)
+            &self.faults
         };
+        let fault = queue
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .pop_front()
+            .unwrap_or(Fault::Pass);
         match fault {
             Fault::ResetBeforeForward => {
                 let _ = client.set_zero_linger();
+                return;
+            }
+            Fault::Answer200(body) => {
+                let answer = format!(
+                    "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: {}\r\n\
+                     Connection: close\r\n\r\n{body}",
+                    body.len()
+                );
+                let _ = client.write_all(answer.as_bytes()).await;
+                let _ = client.shutdown().await;
                 return;
             }
             Fault::Blackhole => {
