@@ -513,3 +513,70 @@ fn completions_are_printed_for_each_shell() {
         .expect("runs");
     assert_eq!(out.status.code(), Some(2), "a usage error");
 }
+
+/// A user name or password in an address is refused: when a profile is added (its problems
+/// named), and when a hand-edited profiles file has one (said without the address, which holds
+/// the password; nothing is sent).
+#[test]
+fn an_address_with_a_password_is_refused_and_never_printed() {
+    let home = tempfile::tempdir().expect("home");
+    let home = home.path();
+    let added = ld(
+        home,
+        &[
+            "profile",
+            "add",
+            "x",
+            "--base-url",
+            "http://user:hunter2@127.0.0.1:9",
+            "--app-key",
+            "ak_x",
+            "--no-secret",
+        ],
+        None,
+        &[],
+    );
+    assert_eq!(added.code, Some(1));
+    assert_eq!(
+        last(&added),
+        "error: baseUrl: an address with a user name or password (user:pass@) is refused: the app secret goes in its own field; tokenUrl: an address with a user name or password (user:pass@) is refused: the app secret goes in its own field"
+    );
+
+    // Written by hand into the profiles file: the call refuses it before anything is sent.
+    let fine = ld(
+        home,
+        &[
+            "profile",
+            "add",
+            "x",
+            "--base-url",
+            "http://127.0.0.1:9",
+            "--app-key",
+            "ak_x",
+            "--no-secret",
+        ],
+        None,
+        &[],
+    );
+    assert_eq!(fine.code, Some(0), "{}", fine.stderr);
+    let file = home.join(".config/license-desk/profiles.json");
+    let text = std::fs::read_to_string(&file).expect("profiles");
+    std::fs::write(
+        &file,
+        text.replace("http://127.0.0.1:9", "http://user:hunter2@127.0.0.1:9"),
+    )
+    .expect("edited");
+    let called = ld(
+        home,
+        &["call", "--profile", "x", "shellnums", "1"],
+        None,
+        &[("LICENSE_DESK_SECRET_X", "s3cret")],
+    );
+    assert_eq!(called.code, Some(1));
+    assert!(!called.stderr.contains("hunter2"), "{}", called.stderr);
+    assert!(
+        last(&called).contains("carries a user name or password (user:pass@): refused"),
+        "{}",
+        called.stderr
+    );
+}

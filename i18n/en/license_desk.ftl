@@ -592,6 +592,7 @@ problem-blank = must not be blank
 problem-spaces = must not contain spaces or control characters
 problem-controls = must not contain control characters (such as NUL or ESC)
 problem-not-email = must be an e-mail address
+problem-url-credentials = an address with a user name or password (user:pass@) is refused: the app secret goes in its own field
 problem-not-url = an http:// or https:// address is required
 problem-negative = must not be negative
 problem-not-flag = must be 0 or 1

@@ -496,6 +496,7 @@ problem-blank = 不能为空
 problem-spaces = 不能包含空格或控制字符
 problem-controls = 不能含控制字符（如 NUL、ESC）
 problem-not-email = 须为电子邮件地址
+problem-url-credentials = 地址中不可含用户名或密码（user:pass@）：应用密钥请填在其专用栏中
 problem-not-url = 须为 http:// 或 https:// 地址
 problem-negative = 不能为负数
 problem-not-flag = 须为 0 或 1

@@ -823,6 +823,12 @@ fn refusal_in(op: Operation, body: &[u8]) -> Option<String> {
 fn parse_url(what: &str, s: &str) -> Result<Url, ApiError> {
     let url = Url::parse(s.trim())
         .map_err(|e| ApiError::Config(format!("the {what} {s:?} is not a URL: {e}")))?;
+    // Said without the address: it holds a password. reqwest would send it instead of the token.
+    if !url.username().is_empty() || url.password().is_some() {
+        return Err(ApiError::Config(format!(
+            "the {what} carries a user name or password (user:pass@): refused; the app secret goes in its own field"
+        )));
+    }
     if !matches!(url.scheme(), "http" | "https") || url.host_str().is_none() {
         return Err(ApiError::Config(format!(
             "the {what} {s:?} must be an http:// or https:// address with a host"

@@ -100,6 +100,9 @@ impl Profile {
         {
             for (field, url) in [("baseUrl", base_url), ("tokenUrl", token_url)] {
                 match reqwest::Url::parse(url.trim()) {
+                    Ok(u) if !u.username().is_empty() || u.password().is_some() => out.push(
+                        Problem::new(FieldPath::field(field), ProblemKind::UrlWithCredentials),
+                    ),
                     Ok(u) if matches!(u.scheme(), "http" | "https") && u.host_str().is_some() => {}
                     _ => out.push(Problem::new(
                         FieldPath::field(field),

@@ -128,6 +128,9 @@ pub enum ProblemKind {
     NotMobile,
     NotEmail,
     NotHttpUrl,
+    /// An address with a user name or password in it (`user:pass@host`): it would be kept in
+    /// clear in the profiles file and sent instead of the token.
+    UrlWithCredentials,
     Negative,
     NotFlag,
     EndBeforeStart,
@@ -217,6 +220,9 @@ impl fmt::Display for ProblemKind {
             Self::NotMobile => f.write_str("must be a mobile number: 1 followed by 10 digits"),
             Self::NotEmail => f.write_str("must be an e-mail address"),
             Self::NotHttpUrl => f.write_str("an http:// or https:// address is required"),
+            Self::UrlWithCredentials => f.write_str(
+                "an address with a user name or password (user:pass@) is refused: the app secret goes in its own field",
+            ),
             Self::Negative => f.write_str("must not be negative"),
             Self::NotFlag => f.write_str("must be 0 or 1"),
             Self::EndBeforeStart => f.write_str("must not be before limitStartDate"),
