@@ -48,8 +48,8 @@ pub enum Format {
 pub fn render(json: String, format: Format) -> Result<String, String> {
     match format {
         Format::Json => Ok(json),
-        Format::Table => Ok(table(&rows(&json)?)),
-        Format::Csv => csv(&rows(&json)?),
+        Format::Table => Ok(table(&rows(&json)?.shown())),
+        Format::Csv => csv(&rows(&json)?.shown()),
     }
 }
 
@@ -66,7 +66,7 @@ pub fn print(text: &str) {
 
 /// Prints `error: …` and answers the code.
 pub fn fail(code: u8, message: &str) -> ExitCode {
-    eprintln!("error: {message}");
+    eprintln!("error: {}", printable(message));
     ExitCode::from(code)
 }
 
@@ -98,14 +98,16 @@ impl Failure {
                 message,
                 cause,
             } => {
+                let (code, message) = (printable(&code), printable(&message));
                 eprintln!("error: the platform refused: {code}: {message}");
                 if let Some(cause) = cause {
-                    eprintln!("cause: {cause}");
+                    eprintln!("cause: {}", printable(&cause));
                 }
                 ExitCode::from(REFUSED)
             }
             Failure::RefusedInAnswer { answer, refusal } => {
                 print(&answer);
+                let refusal = printable(&refusal);
                 eprintln!("error: the platform answered with a refusal: {refusal}");
                 ExitCode::from(REFUSED)
             }
@@ -231,12 +233,39 @@ fn rows(json: &str) -> Result<Rows, String> {
 }
 
 /// A value as one cell: text without quotes, null empty, nested values as compact JSON.
+impl Rows {
+    /// The columns as they may reach a terminal (the cells are made so already).
+    fn shown(mut self) -> Rows {
+        self.columns = self.columns.iter().map(|c| printable(c)).collect();
+        self
+    }
+}
+
 fn cell(value: &Value) -> String {
     match value {
         Value::Null => String::new(),
-        Value::String(s) => s.clone(),
+        Value::String(s) => printable(s),
         other => other.to_string(),
     }
+}
+
+/// Text from a platform as it may reach a terminal: control characters (an escape sequence
+/// that would recolour or rewrite the screen, a carriage return that would hide a line) are
+/// shown escaped, `\u{1b}`, never sent as they are; a line break stays one.
+pub fn printable(text: &str) -> String {
+    let hidden = |c: char| c.is_control() && c != '\n';
+    if !text.chars().any(hidden) {
+        return text.to_owned();
+    }
+    text.chars()
+        .map(|c| {
+            if hidden(c) {
+                c.escape_unicode().to_string()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
 }
 
 /// Columns padded to their widest cell (counted in characters; CJK text is wider on screen,

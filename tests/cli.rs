@@ -270,6 +270,18 @@ fn call_runs_operations_on_the_sandbox_of_a_fresh_home() {
         String::from_utf8_lossy(&csv.stdout),
         "assetNum,status\n'=1+1,2\n'@SUM(A1),2\n8900000001,1\n"
     );
+    // A terminal never gets a platform's control characters: an escape sequence in an asset
+    // number comes back escaped in a table.
+    let table = call(
+        home.path(),
+        &["--format", "table", "lock", "\u{1b}[2J\u{1b}[31mRED"],
+    );
+    assert_eq!(table.status.code(), Some(3));
+    assert!(!table.stdout.contains(&0x1b), "{:?}", table.stdout);
+    assert_eq!(
+        String::from_utf8_lossy(&table.stdout),
+        "assetNum                status\n\\u{1b}[2J\\u{1b}[31mRED  3\n"
+    );
     // A claim answered 3002 (no unit left) is a refusal too: the answer, then why, exit 3.
     let claimed = call(
         home.path(),
