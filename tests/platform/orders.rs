@@ -515,6 +515,40 @@ async fn the_same_batch_twice_creates_nothing_new() {
     assert_eq!(p.count("license_orders"), 3);
 }
 
+/// A batch's key is recognised for the application that sent it: another application sending
+/// the same body is refused, and never receives the first one's answer.
+#[tokio::test]
+async fn another_application_never_gets_a_batch_s_answer() {
+    let p = Platform::start().await;
+    let batch = batch_of(
+        "B-APP",
+        vec![new_buy(
+            1,
+            "C-1",
+            "normal_recover_usbkey",
+            "8000000451",
+            &["P-1"],
+        )],
+    );
+    let first = p.batch(batch.clone()).await;
+    assert_eq!(results(&first).len(), 1);
+    let before = snapshot(&p);
+    let other = p.new_app(&["auth_order"]).await;
+    let token = p.token_for(&other).await;
+    let path = format!(
+        "/order/api/order/v1/licenseOrder/batchOrder?appKey={}",
+        other.app_key
+    );
+    let refused = p.post_as(&token, &path, batch).await;
+    refused.assert_13004(
+        "channelOrderId: B-APP was already used by channel CRM from another application; a new batch needs a new channelOrderId",
+    );
+    let text = refused.body.to_string();
+    let first_order = first.data()[0]["licenseOrderId"].as_str().expect("id");
+    assert!(!text.contains(first_order), "{text}");
+    assert_eq!(snapshot(&p), before);
+}
+
 #[tokio::test]
 async fn a_batch_is_atomic_and_transfer_moves_the_asset() {
     let p = Platform::start().await;

@@ -66,12 +66,30 @@ pub fn submit(
     tx.serialize_on(BATCHES)?;
 
     let previous = tx.query_opt(
-        "SELECT body_hash, state, response, failure FROM batches \
+        "SELECT body_hash, state, response, failure, app_key FROM batches \
          WHERE channel_code = ?1 AND channel_order_id = ?2",
         &[channel_code.into(), channel_order_id.into()],
-        |r| Ok((r.bytes(0)?, r.text(1)?, r.text(2)?, r.opt_text(3)?)),
+        |r| {
+            Ok((
+                r.bytes(0)?,
+                r.text(1)?,
+                r.text(2)?,
+                r.opt_text(3)?,
+                r.text(4)?,
+            ))
+        },
     )?;
-    if let Some((prev_hash, state, response, failure)) = previous {
+    if let Some((prev_hash, state, response, failure, prev_app)) = previous {
+        // A repeat is recognised for the application that sent the batch only: another one
+        // never gets its answer (its license orders and customers).
+        if prev_app != app_key {
+            return Err(OpError::refused(
+                "channelOrderId",
+                format!(
+                    "{channel_order_id} was already used by channel {channel_code} from another application; a new batch needs a new channelOrderId"
+                ),
+            ));
+        }
         if prev_hash != hash {
             return Err(OpError::refused(
                 "channelOrderId",
