@@ -104,6 +104,10 @@ pub struct Fields {
     /// that does not, a batch sent again grants its licenses twice.
     #[arg(long, num_args = 0..=1, default_missing_value = "true", value_name = "BOOL")]
     recognises_repeats: Option<bool>,
+    /// Allow plain http:// to a host other than this machine: the app secret and the tokens then
+    /// cross the network in clear. Without it such a profile sends nothing. `=false` to clear.
+    #[arg(long, num_args = 0..=1, default_missing_value = "true", value_name = "BOOL")]
+    insecure_http: Option<bool>,
     /// Seconds to make a connection [default: 10].
     #[arg(long, value_name = "SECS", value_parser = clap::value_parser!(u32).range(1..))]
     connect_secs: Option<u32>,
@@ -246,6 +250,7 @@ fn add(
         own_catalog: fields.own_catalog.unwrap_or(false),
         repeats_recognised: fields.recognises_repeats.unwrap_or(false),
         limits: fields.limits(CallLimits::default()),
+        insecure_http: fields.insecure_http.unwrap_or(false),
     };
     // Checked before the secret is asked for: nobody types a secret for a refused profile.
     refuse_problems(&profile)?;
@@ -308,12 +313,16 @@ fn changed(
         profile.repeats_recognised = repeats;
     }
     profile.limits = fields.limits(profile.limits);
+    if let Some(insecure) = fields.insecure_http {
+        profile.insecure_http = insecure;
+    }
     if old.is_sandbox() {
         let remote_only = fields.base_url.is_some()
             || fields.token_url.is_some()
             || fields.app_key.is_some()
             || fields.production.is_some()
             || fields.recognises_repeats.is_some()
+            || fields.insecure_http.is_some()
             || fields.ca_file.is_some()
             || fields.no_ca_file
             || rename.is_some()

@@ -339,6 +339,7 @@ fn remote(name: &str) -> Profile {
         own_catalog: false,
         repeats_recognised: false,
         limits: Default::default(),
+        insecure_http: false,
     }
 }
 
@@ -359,6 +360,7 @@ fn a_profile_with_its_own_catalog_keeps_it_apart() {
         own_catalog: true,
         repeats_recognised: false,
         limits: Default::default(),
+        insecure_http: false,
         ..Profile::sandbox()
     };
     save_profile(&core, Some(SANDBOX), own);

@@ -580,3 +580,56 @@ fn an_address_with_a_password_is_refused_and_never_printed() {
         called.stderr
     );
 }
+
+/// Plain HTTP to another machine (in any case) sends nothing, secret nor token, unless the
+/// profile allows it explicitly; loopback is not in question.
+#[test]
+fn plain_http_to_another_machine_sends_nothing_unless_allowed() {
+    let home = tempfile::tempdir().expect("home");
+    let home = home.path();
+    let added = ld(
+        home,
+        &[
+            "profile",
+            "add",
+            "far",
+            "--base-url",
+            "HTTP://no-such-host.invalid:8610",
+            "--app-key",
+            "ak_x",
+            "--no-secret",
+            "--connect-secs",
+            "2",
+            "--retries",
+            "0",
+        ],
+        None,
+        &[],
+    );
+    assert_eq!(added.code, Some(0), "{}", added.stderr);
+    let env = [("LICENSE_DESK_SECRET_FAR", "s3cret")];
+    let refused = ld(home, &["call", "--profile", "far", "token"], None, &env);
+    assert_eq!(refused.code, Some(1));
+    assert!(
+        last(&refused).starts_with(
+            "error: not sent: the base URL is plain http:// to another machine, so the app secret and the token would cross the network in clear"
+        ),
+        "{}",
+        refused.stderr
+    );
+    let allowed = ld(
+        home,
+        &["profile", "edit", "far", "--insecure-http"],
+        None,
+        &[],
+    );
+    assert_eq!(allowed.code, Some(0), "{}", allowed.stderr);
+    // Allowed, it is sent: here it finds no such host.
+    let tried = ld(home, &["call", "--profile", "far", "token"], None, &env);
+    assert_eq!(tried.code, Some(1));
+    assert!(
+        last(&tried).starts_with("error: not sent: the platform could not be reached"),
+        "{}",
+        tried.stderr
+    );
+}

@@ -407,6 +407,7 @@ impl Remote {
             own_catalog: false,
             repeats_recognised: false,
             limits: Default::default(),
+            insecure_http: false,
         }
     }
 
@@ -548,6 +549,7 @@ fn profile_edits_sent_at_once_are_all_kept() {
                     own_catalog: false,
                     repeats_recognised: false,
                     limits: Default::default(),
+                    insecure_http: false,
                 },
                 app_secret: None,
             })

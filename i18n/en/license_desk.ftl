@@ -645,7 +645,8 @@ skipped-already-enabled = { $n ->
        *[other] { $n } locks are left out: they are enabled already.
     }
 operator-needed = Required: the platform records who disabled or enabled each lock. Set a default in Settings.
-production-without-tls = A production platform on plain http://: the token and every answer cross the network unencrypted. Use https:// unless the platform is reached through a local proxy.
+plain-http = PLAIN HTTP
+production-without-tls = Plain http:// to another machine: the app secret, the token and every answer would cross the network unencrypted. Use https://; such a profile sends nothing unless plain HTTP is allowed below.
 
 ## History
 failures-only = Failures only
@@ -814,6 +815,7 @@ limit-retries = Retries where safe
 profile-repeats = Repeated orders
 profile-repeats-check = The platform recognises a repeated channelOrderId
 profile-repeats-help = Tick only for a platform known to answer a batch sent twice with its first answer (license-desk serve does). Then a batch whose answer was lost is sent again by itself; on a platform that does not recognise it, that would grant every license twice. Unticked, such a batch is shown as "outcome unknown" for you to check.
+profile-insecure-http = Allow plain HTTP to this platform (the app secret and tokens cross the network in clear)
 profile-own-catalog = Own catalog (not shared with other profiles)
 profile-own-catalog-help = Its products and packages are learned, searched and picked apart from every other profile's; the customers are each profile's own either way.
 catalog-own-note = { $profile } keeps a catalog of its own: other profiles do not see these products and packages.

@@ -540,7 +540,8 @@ skipped-not-locks = 已跳过所选的 { $n } 行：不是加密锁（{ $types }
 skipped-already-disabled = 已跳过 { $n } 把加密锁：已处于禁用状态。
 skipped-already-enabled = 已跳过 { $n } 把加密锁：已处于启用状态。
 operator-needed = 必填：平台会记录每把锁由谁禁用或启用。可在“设置”中为配置填写默认值。
-production-without-tls = 生产环境使用明文 http://：令牌和所有应答都以未加密方式在网络上传输。除非经由本机代理访问，请使用 https://。
+plain-http = 明文 HTTP
+production-without-tls = 以明文 http:// 访问其他机器：应用密钥、令牌和所有应答都将以未加密方式在网络上传输。请使用 https://；除非在下方允许明文 HTTP，此类配置不会发送任何内容。
 
 ## 历史记录
 failures-only = 仅失败
@@ -699,6 +700,7 @@ limit-retries = 安全时的重试次数
 profile-repeats = 重复订单
 profile-repeats-check = 平台能识别重复的 channelOrderId
 profile-repeats-help = 仅当确知平台对重复提交的批次返回首次结果时才勾选（license-desk serve 即如此）。勾选后，应答丢失的批次会自动重发；若平台并不识别，重发会把每个授权发放两次。不勾选时，此类批次显示为"结果未知"，由您核对。
+profile-insecure-http = 允许以明文 HTTP 访问此平台（应用密钥和令牌将以明文在网络中传输）
 profile-own-catalog = 独立目录（不与其他配置共享）
 profile-own-catalog-help = 该配置的产品和商品包单独学习、搜索和选用，与其他配置互不相通；客户目录本来就是各配置各自一份。
 catalog-own-note = “{ $profile }”使用独立目录：其他配置看不到这里的产品和商品包。

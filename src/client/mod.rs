@@ -58,6 +58,9 @@ pub struct ClientConfig {
     /// first answer and creates nothing twice: only then is a batch whose answer was lost sent
     /// again by itself. The interface does not promise it; the embedded platform does.
     pub repeats_recognised: bool,
+    /// Plain `http://` to a host other than this machine is allowed (the secret and the token
+    /// cross the network in clear); without it such a client is not built.
+    pub insecure_http: bool,
 }
 
 impl ClientConfig {
@@ -72,7 +75,26 @@ impl ClientConfig {
             backoff: limits::BACKOFF,
             ca_file: None,
             repeats_recognised: false,
+            insecure_http: false,
         }
+    }
+}
+
+/// Whether `url` is plain `http://` (in any case) to a host other than this machine.
+pub fn clear_remote(url: &str) -> bool {
+    let Ok(url) = Url::parse(url.trim()) else {
+        return false;
+    };
+    if url.scheme() != "http" {
+        return false;
+    }
+    let Some(host) = url.host_str() else {
+        return false;
+    };
+    let host = host.trim_start_matches('[').trim_end_matches(']');
+    match host.parse::<std::net::IpAddr>() {
+        Ok(ip) => !ip.is_loopback(),
+        Err(_) => !host.eq_ignore_ascii_case("localhost"),
     }
 }
 
@@ -237,6 +259,16 @@ impl Client {
     pub fn new(config: ClientConfig, observer: Arc<dyn Observer>) -> Result<Self, ApiError> {
         let base = parse_url("base URL", &config.base_url)?;
         let token_url = parse_url("token URL", &config.token_url)?;
+        for (what, url) in [
+            ("base URL", &config.base_url),
+            ("token URL", &config.token_url),
+        ] {
+            if clear_remote(url) && !config.insecure_http {
+                return Err(ApiError::Config(format!(
+                    "not sent: the {what} is plain http:// to another machine, so the app secret and the token would cross the network in clear; use https://, or allow plain HTTP for this profile explicitly (Settings, or `profile edit --insecure-http`)"
+                )));
+            }
+        }
         let extra_roots = match &config.ca_file {
             Some(path) => trust::extra_roots(path)?,
             None => Vec::new(),

@@ -57,6 +57,11 @@ pub struct Profile {
     /// Time limits of its calls and their retries (defaults in `CallLimits`).
     #[serde(default)]
     pub limits: crate::client::CallLimits,
+    /// The administrator allows plain `http://` to a host other than this machine: the app
+    /// secret and the tokens then cross the network in clear. Off, such a profile sends
+    /// nothing (loopback is always allowed).
+    #[serde(default)]
+    pub insecure_http: bool,
 }
 
 impl Profile {
@@ -69,6 +74,21 @@ impl Profile {
             own_catalog: false,
             repeats_recognised: true,
             limits: crate::client::CallLimits::default(),
+            insecure_http: false,
+        }
+    }
+
+    /// Whether its calls would go over plain HTTP to another machine (allowed or not).
+    pub fn plain_http_remote(&self) -> bool {
+        match &self.endpoint {
+            Endpoint::Sandbox => false,
+            Endpoint::Remote {
+                base_url,
+                token_url,
+                ..
+            } => [base_url, token_url]
+                .into_iter()
+                .any(|u| crate::client::clear_remote(u)),
         }
     }
 

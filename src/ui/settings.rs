@@ -39,6 +39,7 @@ struct ProfileForm {
     repeats_recognised: bool,
     /// Time limits and retries.
     limits: CallLimits,
+    insecure_http: bool,
     ca_file: CaFileField,
     problems: Vec<Problem>,
     call: Latest,
@@ -72,6 +73,7 @@ impl ProfileForm {
             own_catalog: p.own_catalog,
             repeats_recognised: p.repeats_recognised,
             limits: p.limits,
+            insecure_http: p.insecure_http,
             ca_file,
             ..Self::default()
         }
@@ -102,6 +104,7 @@ impl ProfileForm {
             own_catalog: self.own_catalog,
             repeats_recognised: self.repeats_recognised || self.sandbox,
             limits: self.limits,
+            insecure_http: self.insecure_http && !self.sandbox,
         }
     }
 }
@@ -431,12 +434,14 @@ fn profile_form_ui(
             .on_hover_text(tr!(lang, "profile-own-catalog-help"));
         ui.end_row();
     });
-    if form.production && !form.sandbox && form.base_url.trim().starts_with("http://") {
-        // Not refused (a platform behind a local proxy may be plain HTTP), but said.
+    if !form.sandbox && form.profile().plain_http_remote() {
+        // Refused unless allowed here: the secret and the tokens would cross the network in
+        // clear (a platform behind a proxy on this machine is plain HTTP on loopback, allowed).
         ui.colored_label(
             ui.visuals().warn_fg_color,
             t(lang, Text::ProductionWithoutTls),
         );
+        ui.checkbox(&mut form.insecure_http, tr!(lang, "profile-insecure-http"));
     }
     ui.add_space(6.0);
     form_buttons_ui(ui, out, lang, form)

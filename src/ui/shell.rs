@@ -175,6 +175,11 @@ fn top_bar_ui(ui: &mut egui::Ui, lang: Lang, state: &CoreState) -> Option<String
         if !badge.is_empty() && !profile.is_sandbox() {
             ui.label(RichText::new(badge).strong().color(colour));
         }
+        if profile.insecure_http && profile.plain_http_remote() {
+            // Seen at all times: this profile's secret crosses the network in clear.
+            let words = t(lang, Text::PlainHttp);
+            ui.label(RichText::new(words).strong().color(PRODUCTION_COLOUR));
+        }
         let picked = profile_menu_ui(ui, lang, state);
         ui.separator();
         keyring_ui(ui, lang, state);

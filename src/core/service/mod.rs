@@ -744,6 +744,7 @@ impl Service {
         let config = ClientConfig {
             repeats_recognised: profile.recognises_repeats(),
             limits: profile.limits,
+            insecure_http: profile.insecure_http,
             ..config
         };
         let observer = Arc::new(ProfileObserver {
