@@ -2927,11 +2927,14 @@ fn an_unknown_outcome_is_shown_with_its_choices_checked_and_settled() {
     click(&mut harness, "Submit batch");
     click(&mut harness, "Send");
     let heading =
-        "Sent to Staging, outcome unknown: the platform may have applied these 1 license order.";
+        "Sent to Staging, outcome unknown: the platform may have applied this license order.";
     settle(&mut harness, |h| h.query_by_label(heading).is_some());
     for choice in ["Check", "Mark as done", "Mark as not done", "Send again"] {
         harness.get_by_label(choice);
     }
+    // The toast does not call it a failure.
+    harness.get_by_label("Submit batch: Outcome unknown");
+    assert!(harness.query_by_label("Submit batch: Failed").is_none());
     assert_eq!(
         remote_orders(&remote),
         1,
@@ -3030,7 +3033,7 @@ fn a_call_in_flight_is_cancelled_from_the_status_bar() {
     harness.get_by_label("Batch order on Staging…");
     click(&mut harness, "Cancel call");
     let heading =
-        "Sent to Staging, outcome unknown: the platform may have applied these 1 license order.";
+        "Sent to Staging, outcome unknown: the platform may have applied this license order.";
     settle(&mut harness, |h| h.query_by_label(heading).is_some());
     assert!(harness.query_by_label("Cancel call").is_none());
     harness.get_by_label("cancelled by the user");
@@ -3090,7 +3093,7 @@ fn a_lock_with_an_unknown_outcome_is_followed_by_a_read_of_the_state() {
             .is_some()
     });
     harness.get_by_label(
-        "Sent to Staging, outcome unknown: the platform may have disabled these 1 lock.",
+        "Sent to Staging, outcome unknown: the platform may have disabled this lock.",
     );
     harness.get_by_label(
         "As the platform lists them now: 1 disabled, 0 enabled, 0 not listed. The grid shows this state.",

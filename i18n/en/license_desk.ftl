@@ -303,9 +303,9 @@ repeat-warning = This draft was already submitted to { $profile } with { $id } (
 repeat-risk = This draft was already sent to { $profile } with { $id } ({ $state }). { $profile } is not declared to recognise a repeated channel order id: sent again, every license of the batch may be granted twice. Check what the platform holds first, or use a new channel order id.
 sent-elsewhere = Sent before with this channel order id to { $profiles }; not yet to { $profile }.
 profile-not-recorded = a profile not recorded
-unknown-batch = Sent to { $profile }, outcome unknown: the platform may have applied these { $n } license { $n ->
-        [one] order
-       *[other] orders
+unknown-batch = Sent to { $profile }, outcome unknown: the platform may have applied { $n ->
+        [one] this license order
+       *[other] these { $n } license orders
     }.
 evidence-counts = As the batch asked: { $asked } · not so: { $not } · cannot tell: { $unreadable }
 check-sent = Check
@@ -401,13 +401,13 @@ history-attempt = Attempt { $n } · HTTP { $http }
 explain-cancelled = Cancelled before the platform answered. A write that had left may still have been applied: History says which.
 cancel-call = Cancel call
 in-flight = { $operation } on { $profile }…
-locks-unknown-disable = Sent to { $profile }, outcome unknown: the platform may have disabled these { $n } { $n ->
-        [one] lock
-       *[other] locks
+locks-unknown-disable = Sent to { $profile }, outcome unknown: the platform may have disabled { $n ->
+        [one] this lock
+       *[other] these { $n } locks
     }.
-locks-unknown-enable = Sent to { $profile }, outcome unknown: the platform may have enabled these { $n } { $n ->
-        [one] lock
-       *[other] locks
+locks-unknown-enable = Sent to { $profile }, outcome unknown: the platform may have enabled { $n ->
+        [one] this lock
+       *[other] these { $n } locks
     }.
 locks-read-after = As the platform lists them now: { $disabled } disabled, { $enabled } enabled, { $missing } not listed. The grid shows this state.
 reading-state = Reading their state from the platform…
@@ -708,6 +708,7 @@ keyring-memory-help = This machine has no keyring (Secret Service, Credential Ma
 stale-results = The form has changed since this query: the results below are for what was asked then. Query again to update them.
 profile-colon = Profile:
 action-failed = { $action }: Failed
+action-unknown = { $action }: Outcome unknown
 problem-not-a-date = must be a date: year-month-day, as 2027-11-23
 problem-not-a-duration = must be years-months-days, as 1-0-0 for one year or 0-6-0 for six months
 problem-unknown-value = “{ $value }” is not one of the values the interface lists for this field

@@ -57,13 +57,19 @@ impl Operation {
     /// What the platform may have done when a call of this kind, touching `items` things,
     /// got no answer: plain words for the user.
     pub fn what_may_have_happened(self, items: usize) -> String {
+        // "this license order", "these 3 license orders".
+        let these = |one: &str| match items {
+            1 => format!("this {one}"),
+            n => format!("these {n} {one}s"),
+        };
         match self {
-            Self::BatchOrder => {
-                format!("the platform may have applied these {items} license order(s)")
-            }
-            Self::Lock => format!("the platform may have disabled these {items} lock(s)"),
-            Self::Unlock => format!("the platform may have enabled these {items} lock(s)"),
-            Self::Shellnums => format!("the platform may have handed out {items} asset number(s)"),
+            Self::BatchOrder => format!("the platform may have applied {}", these("license order")),
+            Self::Lock => format!("the platform may have disabled {}", these("lock")),
+            Self::Unlock => format!("the platform may have enabled {}", these("lock")),
+            Self::Shellnums => match items {
+                1 => "the platform may have handed out an asset number".to_owned(),
+                n => format!("the platform may have handed out {n} asset numbers"),
+            },
             Self::Claim => "the platform may have granted the claim".to_owned(),
             Self::Bind => "the platform may have bound the customer".to_owned(),
             Self::CreateEnterprise => "the platform may have created the enterprise".to_owned(),

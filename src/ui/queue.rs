@@ -78,14 +78,12 @@ impl QueueScreen {
     }
 
     pub fn ui(&mut self, ui: &mut egui::Ui, out: &Outbox<'_>, lang: Lang) {
-        ui.horizontal(|ui| {
-            let busy = self.send.is_waiting() || self.auto.is_waiting();
-            if busy_button_ui(ui, t(lang, Text::SendNow), busy) {
-                self.last_try = Some(ui.input(|i| i.time));
-                self.send.start(out.send(Command::SendQueued));
-            }
-            ui.label(RichText::new(t(lang, Text::QueueHelp)).weak());
-        });
+        let busy = self.send.is_waiting() || self.auto.is_waiting();
+        if busy_button_ui(ui, t(lang, Text::SendNow), busy) {
+            self.last_try = Some(ui.input(|i| i.time));
+            self.send.start(out.send(Command::SendQueued));
+        }
+        ui.label(RichText::new(t(lang, Text::QueueHelp)).weak());
         ui.separator();
         if self.entries.is_empty() {
             ui.label(t(lang, Text::QueueEmpty));
@@ -99,7 +97,12 @@ impl QueueScreen {
                 .show(ui, |ui| {
                     let time = noted(lang, t(lang, Text::Time), &dates::zone_label());
                     ui.label(RichText::new(time).strong());
-                    for head in [Text::Profile, Text::Operation, Text::WriteState] {
+                    for head in [
+                        Text::Profile,
+                        Text::Operation,
+                        Text::WriteState,
+                        Text::Remove,
+                    ] {
                         ui.label(RichText::new(t(lang, head)).strong());
                     }
                     ui.end_row();
@@ -129,17 +132,16 @@ fn entry_ui(ui: &mut egui::Ui, lang: Lang, e: &QueuedEntry, now: i64) -> bool {
     };
     ui.label(what);
     let state = lookup(lang, &format!("queue-state-{}", state_name(e.state))).unwrap_or_default();
-    let text = match &e.detail {
-        Some(detail) => format!("{state} · {detail}"),
-        None => state.to_owned(),
-    };
-    match e.state {
+    let shown = match e.state {
         QueueState::Unknown | QueueState::Refused => {
-            ui.colored_label(ui.visuals().warn_fg_color, text);
+            ui.colored_label(ui.visuals().warn_fg_color, state)
         }
-        _ => {
-            ui.label(text);
-        }
+        _ => ui.label(state),
+    };
+    // The platform's or the system's words, verbatim, on hover: a whole error in the row
+    // would push its Remove out of the window.
+    if let Some(detail) = &e.detail {
+        shown.on_hover_text(format!("{}\n{detail}", tr!(lang, "verbatim-caption")));
     }
     let removable = e.state != QueueState::Sending;
     ui.add_enabled(removable, egui::Button::new(t(lang, Text::Remove)))

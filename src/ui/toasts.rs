@@ -73,14 +73,17 @@ impl Toasts {
                         .stroke(egui::Stroke::new(1.5, ui.visuals().error_fg_color))
                         .show(ui, |ui| {
                             ui.horizontal(|ui| {
+                                let action = t(lang, toast.action);
+                                // Sent with no answer is not a failure: the title says so.
+                                let title = if toast.explanation == Text::ExplainOutcomeUnknown {
+                                    tr!(lang, "action-unknown", action = action)
+                                } else {
+                                    tr!(lang, "action-failed", action = action)
+                                };
                                 ui.label(
-                                    RichText::new(tr!(
-                                        lang,
-                                        "action-failed",
-                                        action = t(lang, toast.action)
-                                    ))
-                                    .strong()
-                                    .color(ui.visuals().error_fg_color),
+                                    RichText::new(title)
+                                        .strong()
+                                        .color(ui.visuals().error_fg_color),
                                 );
                                 ui.with_layout(
                                     egui::Layout::right_to_left(egui::Align::Center),
