@@ -91,8 +91,22 @@ impl Default for Prefs {
     }
 }
 
+/// The window's own state file (eframe's `app.ron`: the screen, recent enterprises, the claim
+/// form's values) made private to the user before eframe first writes it: eframe rewrites the
+/// file in place, which keeps its mode.
+fn private_window_state(dir: &std::path::Path) {
+    let kept = crate::private_files::create_private_dir(dir)
+        .and_then(|()| crate::private_files::ensure_private_file(&dir.join("app.ron")));
+    if let Err(e) = kept {
+        tracing::warn!(error = %e, "the window's state file could not be made private");
+    }
+}
+
 /// Opens the console on the active profile (the Sandbox on a fresh machine).
 pub fn run() -> Result<(), String> {
+    if let Some(dir) = eframe::storage_dir("license-desk") {
+        private_window_state(&dir);
+    }
     let core = Core::start(CoreOptions::for_user().map_err(|e| e.to_string())?)
         .map_err(|e| e.to_string())?;
     let mut viewport = egui::ViewportBuilder::default()
@@ -123,4 +137,24 @@ pub fn run() -> Result<(), String> {
         }),
     )
     .map_err(|e| format!("the window could not open: {e}"))
+}
+
+#[cfg(all(test, unix))]
+mod tests {
+    use std::os::unix::fs::PermissionsExt;
+
+    #[test]
+    fn the_window_state_file_is_private_and_keeps_what_it_holds() {
+        let dir = tempfile::tempdir().expect("dir");
+        let file = dir.path().join("app.ron");
+        std::fs::write(&file, "(screen: \"Orders\")").expect("write");
+        std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o644)).expect("chmod");
+        super::private_window_state(dir.path());
+        let mode = std::fs::metadata(&file).expect("meta").permissions().mode() & 0o777;
+        assert_eq!(mode, 0o600);
+        assert_eq!(
+            std::fs::read_to_string(&file).expect("read"),
+            "(screen: \"Orders\")"
+        );
+    }
 }
