@@ -48,11 +48,20 @@ impl QueueScreen {
         self.remove.accept(event).then_some(Text::Remove)
     }
 
-    /// Calls waiting to be sent: the navigation's badge.
-    pub fn waiting(&self) -> usize {
+    /// Calls waiting to be sent.
+    fn waiting(&self) -> usize {
         self.entries
             .iter()
             .filter(|e| e.state == QueueState::Waiting)
+            .count()
+    }
+
+    /// Calls not sent yet, those being sent included: the navigation's badge (it does not
+    /// blink off while the queue is tried).
+    pub fn pending(&self) -> usize {
+        self.entries
+            .iter()
+            .filter(|e| matches!(e.state, QueueState::Waiting | QueueState::Sending))
             .count()
     }
 

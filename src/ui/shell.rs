@@ -116,7 +116,7 @@ impl DeskApp {
             .resizable(false)
             .exact_size(nav_width)
             .show(ui, |ui| {
-                navigation_ui(ui, &mut self.prefs, self.screens.queue.waiting())
+                navigation_ui(ui, &mut self.prefs, self.screens.queue.pending())
             });
         egui::CentralPanel::default()
             .show(ui, |ui| self.screens.ui(ui, &out, &state, &mut self.prefs));
