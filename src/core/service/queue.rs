@@ -29,34 +29,42 @@ fn storage(e: QueueError) -> CoreError {
 }
 
 impl Service {
-    fn queue(&self) -> Result<Arc<Queue>, CoreError> {
-        self.queue.clone().map_err(CoreError::Storage)
+    /// Runs `f` on the queue, off the async threads: each of its writes waits for the disk.
+    async fn on_queue<T: Send + 'static>(
+        &self,
+        f: impl FnOnce(&Queue) -> Result<T, QueueError> + Send + 'static,
+    ) -> Result<T, CoreError> {
+        let queue = self.queue.clone().map_err(CoreError::Storage)?;
+        tokio::task::spawn_blocking(move || f(&queue))
+            .await
+            .map_err(|e| CoreError::Storage(e.to_string()))?
+            .map_err(storage)
     }
 
     pub(super) async fn queue_command(&self, command: Command) -> Result<Outcome, CoreError> {
-        let queue = self.queue()?;
-        self.settle_queue_orphans(&queue).await?;
+        self.settle_queue_orphans().await?;
         match command {
             Command::QueueCall { profile, call } => {
                 if self.profiles().get(&profile).is_none() {
                     return Err(CoreError::Profile(format!("no profile named {profile:?}")));
                 }
-                queue.add(&profile, &call, now_ms()).map_err(storage)?;
+                self.on_queue(move |q| q.add(&profile, &call, now_ms()))
+                    .await?;
             }
-            Command::RemoveQueued { id } => queue.remove(id).map_err(storage)?,
-            Command::SendQueued => self.send_queued(&queue).await?,
+            Command::RemoveQueued { id } => self.on_queue(move |q| q.remove(id)).await?,
+            Command::SendQueued => self.send_queued().await?,
             _ => {}
         }
-        Ok(Outcome::Queue(queue.list().map_err(storage)?))
+        Ok(Outcome::Queue(self.on_queue(Queue::list).await?))
     }
 
     /// Entries a program that ended was sending: as their calls ended in the ledger (which
     /// settled a call in flight of an ended program as unknown already).
-    async fn settle_queue_orphans(&self, queue: &Queue) -> Result<(), CoreError> {
+    async fn settle_queue_orphans(&self) -> Result<(), CoreError> {
         let runs = self.data_dir.join("runs");
-        let orphans = queue
-            .orphans(|owner| !ledger::run_ended(&runs, owner))
-            .map_err(storage)?;
+        let orphans = self
+            .on_queue(move |q| q.orphans(|owner| !ledger::run_ended(&runs, owner)))
+            .await?;
         for (id, call_id) in orphans {
             let (tx, rx) = tokio::sync::oneshot::channel();
             self.journal_job(super::JournalJob::Ledger(
@@ -77,34 +85,37 @@ impl Service {
                     (QueueState::Unknown, detail)
                 }
             };
-            queue.ended(id, state, detail.as_deref()).map_err(storage)?;
+            self.on_queue(move |q| q.ended(id, state, detail.as_deref()))
+                .await?;
         }
         Ok(())
     }
 
     /// Each ready profile's entries in order, until its platform cannot be reached or an
     /// outcome is unknown.
-    async fn send_queued(&self, queue: &Queue) -> Result<(), CoreError> {
+    async fn send_queued(&self) -> Result<(), CoreError> {
         let _one_at_a_time = self.queue_sending.lock().await;
         let Some(run) = &self.queue_run else {
             return Err(CoreError::Storage(
                 "send later: no run to send as".to_owned(),
             ));
         };
-        for profile in queue.ready_profiles().map_err(storage)? {
+        for profile in self.on_queue(Queue::ready_profiles).await? {
             loop {
                 let call_id = crate::client::write::new_call_id(now_ms());
-                let Some((id, call)) = queue
-                    .take_next(&profile, &run.id, &call_id)
-                    .map_err(storage)?
-                else {
+                let (owner, taken_as, from) = (run.id.clone(), call_id.clone(), profile.clone());
+                let next = self
+                    .on_queue(move |q| q.take_next(&from, &owner, &taken_as))
+                    .await?;
+                let Some((id, call)) = next else {
                     break;
                 };
                 let result = crate::client::CALL_ID
                     .scope(call_id, self.call(&profile, call))
                     .await;
                 let (state, detail) = queue_state(&result);
-                queue.ended(id, state, detail.as_deref()).map_err(storage)?;
+                self.on_queue(move |q| q.ended(id, state, detail.as_deref()))
+                    .await?;
                 if !matches!(state, QueueState::Done | QueueState::Refused) {
                     break;
                 }
