@@ -13,6 +13,7 @@ use std::process::ExitCode;
 
 mod call;
 mod catalog_cli;
+mod logging;
 mod output;
 mod platform_cli;
 mod profile_cli;
@@ -106,7 +107,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         None => {
-            init_logging("warn");
+            logging::init("warn");
             let opened = license_desk::ui::run();
             #[cfg(windows)]
             if let Err(message) = &opened {
@@ -118,11 +119,11 @@ fn main() -> ExitCode {
         Some(Command::Serve(args)) => platform_cli::serve(args),
         Some(Command::App(command)) => platform_cli::run_app(command),
         Some(Command::Call(args)) => {
-            init_logging("warn");
+            logging::init("warn");
             return call::run(args);
         }
         Some(Command::Catalog(command)) => {
-            init_logging("warn");
+            logging::init("warn");
             return catalog_cli::run(command);
         }
         Some(Command::Openapi) => {
@@ -138,11 +139,11 @@ fn main() -> ExitCode {
             profile,
             secret,
         })) => {
-            init_logging("warn");
+            logging::init("warn");
             return call::preview(&file, profile, secret.secret_file.as_deref());
         }
         Some(Command::Profile(command)) => {
-            init_logging("warn");
+            logging::init("warn");
             return profile_cli::run(command);
         }
         Some(Command::Completions { shell }) => {
@@ -257,22 +258,4 @@ fn order_from_sheet(file: &std::path::Path, sheet: Option<&str>) -> ExitCode {
     } else {
         ExitCode::from(output::PROBLEMS)
     }
-}
-
-/// Logs to stderr; `RUST_LOG` overrides the default level.
-fn init_logging(default: &str) {
-    tracing_subscriber::fmt()
-        .with_writer(std::io::stderr)
-        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env()
-                // The TLS verifier logs each certificate it refuses as an error; the client
-                // says it once, in words, so its log would only say it twice.
-                .unwrap_or_else(|_| {
-                    tracing_subscriber::EnvFilter::new(format!(
-                        "{default},rustls_platform_verifier=off"
-                    ))
-                }),
-        )
-        .init();
 }

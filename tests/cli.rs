@@ -93,6 +93,18 @@ async fn serve_answers_apps_created_while_it_runs_and_stops_on_sigterm() {
         nums,
         json!({"code": 0, "message": "success", "data": ["8000000001", "8000000002"]})
     );
+    // A wrong secret, and an app key that tries to forge a log line.
+    let forged = "ak_x\nFORGED INFO all is well";
+    for key in [app["appKey"].as_str().expect("key"), forged] {
+        let refused = http
+            .post(format!("{base}/v3/api/oauth2/token"))
+            .basic_auth(key, Some("wrong"))
+            .form(&[("grant_type", "client_credentials")])
+            .send()
+            .await
+            .expect("token");
+        assert_eq!(refused.status(), 401);
+    }
 
     // A second server on the same data dir is refused.
     let second = Command::new(BIN)
@@ -128,6 +140,24 @@ async fn serve_answers_apps_created_while_it_runs_and_stops_on_sigterm() {
     assert!(
         !stderr.contains(token["access_token"].as_str().expect("token")),
         "no token in the log"
+    );
+    let key = app["appKey"].as_str().expect("key");
+    assert!(
+        stderr.lines().any(|l| l.contains("token request refused")
+            && l.contains("address=\"127.0.0.1\"")
+            && l.contains(&format!("app_key=\"{key}\""))),
+        "failed token requests are logged with address and app key: {stderr}"
+    );
+    assert!(
+        stderr.lines().any(|l| l.contains("request")
+            && l.contains("path=\"/order/api/order/v1/shellnums\"")
+            && l.contains(&format!("app_key=\"{key}\""))
+            && l.contains("address=127.0.0.1")),
+        "the access log names the address and app key: {stderr}"
+    );
+    assert!(
+        !stderr.lines().any(|l| l.starts_with("FORGED")),
+        "a line break in a request is escaped in the log: {stderr}"
     );
 }
 

@@ -213,9 +213,11 @@ impl Drop for Decrement<'_> {
     }
 }
 
-/// Token requests with a wrong key or secret: 10 a minute per app key, 30 per address.
+/// Token requests with a wrong key or secret: past 10 a minute for an app key from one
+/// address, or 30 from one address, wrong secrets are answered slowly and refused; a right one
+/// is always let through, so that nobody can lock the rightful owner out.
 pub struct TokenFailures {
-    pub by_app: super::throttle::Throttle,
+    pub by_app_address: super::throttle::Throttle,
     pub by_address: super::throttle::Throttle,
 }
 
@@ -223,7 +225,7 @@ impl Default for TokenFailures {
     fn default() -> Self {
         let minute = std::time::Duration::from_secs(60);
         Self {
-            by_app: super::throttle::Throttle::new(10, minute),
+            by_app_address: super::throttle::Throttle::new(10, minute),
             by_address: super::throttle::Throttle::new(30, minute),
         }
     }

@@ -88,6 +88,9 @@ pub async fn admit(
             .verify(&token, now, |hash| caller_of(stores, hash, now))?,
         Stores::Postgres(pg) => verify_on(state, pg, &token, now).await?,
     };
+    if let Some(caller) = &caller {
+        super::NamedApp::note(parts, &caller.app_key);
+    }
     let Some(caller) = caller else {
         return Err(Refusal::Unauthorized(
             "Authorization: the token is unknown or has expired; get a new one from /v3/api/oauth2/token".to_owned(),

@@ -8,10 +8,13 @@ pub mod openapi;
 mod order;
 mod token;
 
+use std::net::SocketAddr;
+use std::sync::{Arc, OnceLock};
 use std::time::Instant;
 
 use axum::Router;
-use axum::extract::Request;
+use axum::extract::{ConnectInfo, Request};
+use axum::http::request::Parts;
 use axum::middleware::{self, Next};
 use axum::response::Response;
 
@@ -28,11 +31,41 @@ pub fn router(state: AppState) -> Router {
         .with_state(state)
 }
 
-/// One line per request at info level. The query string is left out: it holds only the nonce
-/// and filters, and tokens travel in headers, which are never logged.
-async fn access_log(req: Request, next: Next) -> Response {
+/// The app key a request named, once admission or the token endpoint has read it: filled in
+/// by the handler, read by the access log.
+#[derive(Clone, Default)]
+pub struct NamedApp(Arc<OnceLock<String>>);
+
+impl NamedApp {
+    /// Notes the request's app key for its access-log line.
+    pub fn note(parts: &Parts, app_key: &str) {
+        if let Some(slot) = parts.extensions.get::<NamedApp>() {
+            let _ = slot.0.set(app_key.to_owned());
+        }
+    }
+}
+
+/// The client's address (the TCP peer; behind a reverse proxy, the proxy's).
+pub fn client_address(parts: &Parts) -> String {
+    parts
+        .extensions
+        .get::<ConnectInfo<SocketAddr>>()
+        .map(|c| c.0.ip().to_string())
+        .unwrap_or_default()
+}
+
+/// One line per request at info level, with the client's address and the app key it named.
+/// The query string is left out: it holds only the nonce and filters, and tokens travel in
+/// headers, which are never logged.
+async fn access_log(mut req: Request, next: Next) -> Response {
     let method = req.method().clone();
     let path = req.uri().path().to_owned();
+    let address = req
+        .extensions()
+        .get::<ConnectInfo<SocketAddr>>()
+        .map(|c| c.0.ip());
+    let app = NamedApp::default();
+    req.extensions_mut().insert(app.clone());
     let started = Instant::now();
     let response = next.run(req).await;
     tracing::info!(
@@ -40,6 +73,8 @@ async fn access_log(req: Request, next: Next) -> Response {
         path,
         status = response.status().as_u16(),
         micros = started.elapsed().as_micros() as u64,
+        address = address.map(tracing::field::display),
+        app_key = app.0.get().map(String::as_str),
         "request"
     );
     response

@@ -1,10 +1,9 @@
 //! `POST /v3/api/oauth2/token`: client credentials with HTTP Basic auth (RFC 6749 4.4).
 
-use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
 use axum::Json;
-use axum::extract::{ConnectInfo, Request, State};
+use axum::extract::{Request, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use base64::Engine;
@@ -20,6 +19,10 @@ use crate::wire::{TokenError, TokenResponse, paths};
 /// The form body is one short line.
 const MAX_FORM: usize = 4096;
 
+/// How long a throttled wrong secret waits for its answer: a guesser's connections are each
+/// held this long per guess.
+const PENALTY: Duration = Duration::from_secs(1);
+
 /// Client credentials: HTTP Basic with the app key and secret, and a form body.
 #[utoipa::path(
     post, path = paths::TOKEN, tag = "token", operation_id = "token",
@@ -33,7 +36,8 @@ const MAX_FORM: usize = 4096;
         (status = 400, description = "invalid_request or unsupported_grant_type", body = TokenError),
         (status = 401, description = "invalid_client: no Basic credentials, or wrong ones",
          body = TokenError),
-        (status = 429, description = "too_many_attempts: too many failures for the key or address",
+        (status = 429, description = "too_many_attempts: a wrong secret after too many failures \
+         for the key from this address, or from this address; the right secret is never refused",
          body = TokenError),
         (status = 500, description = "server_error", body = TokenError)
     )
@@ -43,20 +47,8 @@ pub async fn issue(State(s): State<AppState>, req: Request) -> Response {
     let Some((app_key, secret)) = basic(&parts.headers) else {
         return invalid_client("HTTP Basic authentication with the app key and secret is required");
     };
-    let address = parts
-        .extensions
-        .get::<ConnectInfo<SocketAddr>>()
-        .map(|c| c.0.ip().to_string())
-        .unwrap_or_default();
-    let started = Instant::now();
-    let failures = &s.token_failures;
-    let wait = [
-        failures.by_app.wait(&app_key, started),
-        failures.by_address.wait(&address, started),
-    ];
-    if let Some(wait) = wait.into_iter().flatten().max() {
-        return slow_down(wait);
-    }
+    super::NamedApp::note(&parts, &app_key);
+    let address = super::client_address(&parts);
     let read = tokio::time::timeout(s.body_timeout, axum::body::to_bytes(body, MAX_FORM));
     let Ok(Ok(form)) = read.await else {
         return error(
@@ -65,29 +57,11 @@ pub async fn issue(State(s): State<AppState>, req: Request) -> Response {
             "the form body is too large or did not arrive in time",
         );
     };
-    let grant: Option<String> = form_urlencoded::parse(&form)
-        .find(|(k, _)| k == "grant_type")
-        .map(|(_, v)| v.into_owned());
-    match grant.as_deref() {
-        Some("client_credentials") => {}
-        None => {
-            return error(
-                StatusCode::BAD_REQUEST,
-                "invalid_request",
-                "grant_type=client_credentials is required in the form body",
-            );
-        }
-        Some(other) => {
-            return error(
-                StatusCode::BAD_REQUEST,
-                "unsupported_grant_type",
-                &format!("only client_credentials is supported, not {other:?}"),
-            );
-        }
+    if let Some(refused) = refuse_grant(&form) {
+        return refused;
     }
     let key = app_key.clone();
-    let issued = issue_token(&s, app_key, secret).await;
-    match issued {
+    match issue_token(&s, app_key, secret).await {
         Ok(Some(token)) => {
             let mut response = Json(token).into_response();
             // RFC 6749 5.1: token responses must not be cached.
@@ -97,15 +71,65 @@ pub async fn issue(State(s): State<AppState>, req: Request) -> Response {
             );
             response
         }
-        Ok(None) => {
-            failures.by_app.failed(&key, started);
-            failures.by_address.failed(&address, started);
-            invalid_client("unknown app key or wrong secret")
-        }
+        Ok(None) => wrong_secret(&s, &key, &address).await,
         Err(e) => {
             tracing::error!(error = %e, "issuing a token failed");
             server_error(&e)
         }
+    }
+}
+
+/// A wrong key or secret, counted for the app key from this address and for the address. Past
+/// the allowance the answer comes after [`PENALTY`] and says when to try again; the right
+/// secret is never held up by it.
+async fn wrong_secret(s: &AppState, app_key: &str, address: &str) -> Response {
+    let now = Instant::now();
+    let failures = &s.token_failures;
+    let by_key = format!("{app_key} {address}");
+    failures.by_app_address.failed(&by_key, now);
+    failures.by_address.failed(address, now);
+    let wait = [
+        failures.by_app_address.wait(&by_key, now),
+        failures.by_address.wait(address, now),
+    ];
+    match wait.into_iter().flatten().max() {
+        Some(wait) => {
+            tracing::warn!(
+                address,
+                app_key,
+                "token request throttled: too many wrong secrets"
+            );
+            tokio::time::sleep(PENALTY).await;
+            slow_down(wait)
+        }
+        None => {
+            tracing::warn!(
+                address,
+                app_key,
+                "token request refused: unknown app key or wrong secret"
+            );
+            invalid_client("unknown app key or wrong secret")
+        }
+    }
+}
+
+/// The refusal of a form that does not ask for client credentials.
+fn refuse_grant(form: &[u8]) -> Option<Response> {
+    let grant: Option<String> = form_urlencoded::parse(form)
+        .find(|(k, _)| k == "grant_type")
+        .map(|(_, v)| v.into_owned());
+    match grant.as_deref() {
+        Some("client_credentials") => None,
+        None => Some(error(
+            StatusCode::BAD_REQUEST,
+            "invalid_request",
+            "grant_type=client_credentials is required in the form body",
+        )),
+        Some(other) => Some(error(
+            StatusCode::BAD_REQUEST,
+            "unsupported_grant_type",
+            &format!("only client_credentials is supported, not {other:?}"),
+        )),
     }
 }
 
@@ -147,14 +171,15 @@ fn basic(headers: &HeaderMap) -> Option<(String, String)> {
     Some((key.to_owned(), secret.to_owned()))
 }
 
-/// Too many failures for the app key or the address: refused until the minute has passed.
+/// Too many failures for the app key or the address: a wrong secret is refused until the
+/// minute has passed.
 fn slow_down(wait: Duration) -> Response {
     let seconds = wait.as_secs() + 1;
     let mut response = error(
         StatusCode::TOO_MANY_REQUESTS,
         "too_many_attempts",
         &format!(
-            "too many failed attempts for this app key or from this address; try again in {seconds} s"
+            "wrong secret, and too many failed attempts for this app key or from this address; try again in {seconds} s"
         ),
     );
     response
