@@ -11,6 +11,7 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+mod app_cli;
 mod call;
 mod catalog_cli;
 mod logging;

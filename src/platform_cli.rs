@@ -116,6 +116,31 @@ pub(crate) enum AppCommand {
         #[command(flatten)]
         quota: QuotaArgs,
     },
+    /// List the applications, one JSON object a line: key, name, scopes, when created, whether
+    /// revoked, quotas. Never a secret.
+    List {
+        #[command(flatten)]
+        place: crate::app_cli::Place,
+    },
+    /// Give an application a new secret and print {"appKey","appSecret"}: the old secret stops
+    /// at once and the tokens issued with it end (within 2 seconds on a running server).
+    Rotate {
+        #[command(flatten)]
+        place: crate::app_cli::Place,
+        /// The application's key (ak_…).
+        app_key: String,
+    },
+    /// Revoke an application for good: its secret gets no token and its tokens end (within 2
+    /// seconds on a running server). Its orders stay.
+    Revoke {
+        #[command(flatten)]
+        place: crate::app_cli::Place,
+        /// The application's key (ak_…).
+        app_key: String,
+    },
+    /// An application's tokens.
+    #[command(subcommand)]
+    Tokens(crate::app_cli::TokensCommand),
 }
 
 /// One application's quotas on asset numbers; absent: the platform's default (create) or
@@ -164,13 +189,13 @@ fn parse_region(s: &str) -> Result<u8, String> {
         .ok_or_else(|| format!("{s:?}: the region is 8 (domestic) or 6 (Singapore)"))
 }
 
-fn default_data_dir() -> Result<PathBuf, String> {
+pub(crate) fn default_data_dir() -> Result<PathBuf, String> {
     directories::ProjectDirs::from("", "", "license-desk")
         .map(|d| d.data_local_dir().join("platform"))
         .ok_or_else(|| "no OS data directory is known for this user; give --data DIR".to_owned())
 }
 
-/// `app create` and `app quota`.
+/// `app create|quota|list|rotate|revoke|tokens`.
 pub(crate) fn run_app(command: AppCommand) -> Result<(), String> {
     match command {
         AppCommand::Create {
@@ -186,6 +211,7 @@ pub(crate) fn run_app(command: AppCommand) -> Result<(), String> {
             app_key,
             quota,
         } => app_quota(data, database, &app_key, &quota),
+        other => crate::app_cli::run(other),
     }
 }
 
@@ -258,7 +284,7 @@ fn app_quota(
 }
 
 /// `--database URL`: the password from the URL or `PGPASSWORD`.
-fn parse_database(url: &str) -> Result<platform::pg::DatabaseUrl, String> {
+pub(crate) fn parse_database(url: &str) -> Result<platform::pg::DatabaseUrl, String> {
     platform::pg::DatabaseUrl::from_env(url).map_err(|e| e.to_string())
 }
 
@@ -271,7 +297,7 @@ fn parse_pool(n: &str) -> Result<usize, String> {
 }
 
 /// A runtime for a command that talks to PostgreSQL.
-fn command_runtime() -> Result<tokio::runtime::Runtime, String> {
+pub(crate) fn command_runtime() -> Result<tokio::runtime::Runtime, String> {
     tokio::runtime::Runtime::new().map_err(|e| format!("cannot start tokio: {e}"))
 }
 

@@ -1156,3 +1156,134 @@ fn order_check_warns_of_keys_of_no_field() {
         ]
     );
 }
+
+/// `license-desk app ARGS --data DIR`: its exit success, stdout and stderr.
+fn app_command(data: &std::path::Path, args: &[&str]) -> (bool, String, String) {
+    let out = Command::new(BIN)
+        .arg("app")
+        .args(args)
+        .arg("--data")
+        .arg(data)
+        .output()
+        .expect("runs");
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// The token endpoint's HTTP status for a key and secret, and the token when it gave one.
+async fn token_of(base: &str, key: &str, secret: &str) -> (u16, Option<String>) {
+    let r = reqwest::Client::new()
+        .post(format!("{base}/v3/api/oauth2/token"))
+        .basic_auth(key, Some(secret))
+        .form(&[("grant_type", "client_credentials")])
+        .send()
+        .await
+        .expect("token");
+    let status = r.status().as_u16();
+    let body: Value = r.json().await.expect("json");
+    (status, body["access_token"].as_str().map(str::to_owned))
+}
+
+/// The HTTP status of a read (shellnums of size 1) with `token`.
+async fn call_status(base: &str, token: &str) -> u16 {
+    reqwest::Client::new()
+        .post(format!("{base}/order/api/order/v1/shellnums"))
+        .query(&[("g_nonce", served::nonce().as_str())])
+        .bearer_auth(token)
+        .json(&json!({"size": 1}))
+        .send()
+        .await
+        .expect("call")
+        .status()
+        .as_u16()
+}
+
+/// Waits until a call with `token` is refused with 401 (a server trusts a checked token for
+/// up to 2 seconds).
+async fn until_refused(base: &str, token: &str) {
+    let start = std::time::Instant::now();
+    while call_status(base, token).await != 401 {
+        assert!(
+            start.elapsed() < std::time::Duration::from_secs(10),
+            "the token is still accepted"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+}
+
+/// Rotate, revoke tokens and revoke, against a running server: the old secret stops and the
+/// new one works at once; ended tokens are refused; a revoked app gets nothing; `app list`
+/// shows it all and never a secret.
+#[tokio::test]
+async fn apps_are_rotated_and_revoked_while_the_server_runs() {
+    let served = served::Served::start(&[]);
+    let (base, data) = (served.base.as_str(), served.data.path());
+    let (a, a_secret) = served.app("auth_order");
+    let (b, b_secret) = served.app("auth_order,auth_activity");
+    let (_, a_token) = token_of(base, &a, &a_secret).await;
+    let a_token = a_token.expect("a token");
+    assert_eq!(call_status(base, &a_token).await, 200);
+
+    let (ok, out, err) = app_command(data, &["list"]);
+    assert!(ok, "{err}");
+    let lines: Vec<Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("a JSON line"))
+        .collect();
+    assert_eq!(lines.len(), 2, "{out}");
+    assert_eq!(lines[0]["appKey"], a.as_str());
+    assert_eq!(lines[0]["scopes"], "auth_order");
+    assert_eq!(lines[0]["revokedAt"], Value::Null);
+    assert!(!out.contains(&a_secret) && !out.contains("ecret"), "{out}");
+
+    // Rotate: the old secret stops, the new one works, the old token ends.
+    let (ok, out, err) = app_command(data, &["rotate", &a]);
+    assert!(ok, "{err}");
+    let rotated: Value = serde_json::from_str(out.trim()).expect("json");
+    assert_eq!(rotated["appKey"], a.as_str());
+    let new_secret = rotated["appSecret"].as_str().expect("secret").to_owned();
+    assert_ne!(new_secret, a_secret);
+    assert_eq!(token_of(base, &a, &a_secret).await.0, 401);
+    let (status, new_token) = token_of(base, &a, &new_secret).await;
+    assert_eq!(status, 200);
+    let new_token = new_token.expect("a token");
+    assert_ne!(
+        new_token, a_token,
+        "not the token issued before the rotation"
+    );
+    until_refused(base, &a_token).await;
+    assert_eq!(call_status(base, &new_token).await, 200);
+
+    // B's tokens end; its secret still gets a new one.
+    let b_token = token_of(base, &b, &b_secret).await.1.expect("b's token");
+    let (ok, _, err) = app_command(data, &["tokens", "revoke", &b]);
+    assert!(ok, "{err}");
+    until_refused(base, &b_token).await;
+    let b_again = token_of(base, &b, &b_secret)
+        .await
+        .1
+        .expect("a new token for b");
+    assert_eq!(call_status(base, &b_again).await, 200);
+
+    // A revoked: its token ends, its secret gets nothing, it cannot be rotated.
+    let (ok, _, err) = app_command(data, &["revoke", &a]);
+    assert!(ok, "{err}");
+    until_refused(base, &new_token).await;
+    assert_eq!(token_of(base, &a, &new_secret).await.0, 401);
+    let (ok, _, err) = app_command(data, &["rotate", &a]);
+    assert!(!ok);
+    assert!(
+        err.contains(&format!("the application {a:?} is revoked")),
+        "{err}"
+    );
+    let (ok, _, err) = app_command(data, &["revoke", "ak_nobody"]);
+    assert!(!ok);
+    assert!(err.contains("no application \"ak_nobody\""), "{err}");
+    let (_, out, _) = app_command(data, &["list"]);
+    let first: Value = serde_json::from_str(out.lines().next().expect("a line")).expect("json");
+    assert!(first["revokedAt"].as_str().is_some(), "{out}");
+    assert_eq!(call_status(base, &b_again).await, 200, "b is not touched");
+}

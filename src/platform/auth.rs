@@ -26,6 +26,7 @@ impl Caller {
 #[derive(Debug, Clone)]
 pub struct Issued {
     pub token: String,
+    pub issued_at: i64,
     pub expires_at: i64,
 }
 
@@ -122,16 +123,27 @@ impl Tokens {
         Some(caller)
     }
 
-    pub fn issue(&self, tx: &dyn sql::Tx, app_key: &str, now: i64) -> Result<Issued, OpError> {
+    /// A token for the app: the one it was last handed while enough of it remains and it was
+    /// issued after `revoked_until` (the app's tokens revoked until then), else a new one.
+    pub fn issue(
+        &self,
+        tx: &dyn sql::Tx,
+        app_key: &str,
+        revoked_until: Option<i64>,
+        now: i64,
+    ) -> Result<Issued, OpError> {
         let mut recent = lock(&self.recent);
         if let Some(prev) = recent.get(app_key)
             && prev.expires_at - now > self.reuse_margin_ms
+            && revoked_until.is_none_or(|until| prev.issued_at > until)
             && still_stored(tx, prev, now)?
         {
             return Ok(prev.clone());
         }
         let issued = Issued {
             token: ids::random_token(32)?,
+            // Never within the millisecond of a revocation, whose tokens it would share.
+            issued_at: revoked_until.map_or(now, |until| now.max(until + 1)),
             expires_at: now + self.lifetime_ms,
         };
         tx.execute(
@@ -139,7 +151,7 @@ impl Tokens {
             &[
                 token_hash(&issued.token).as_slice().into(),
                 app_key.into(),
-                now.into(),
+                issued.issued_at.into(),
                 issued.expires_at.into(),
             ],
         )?;
@@ -163,16 +175,26 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 }
 
 /// The app behind a token's hash and the token's expiry, if it exists and has not expired.
-pub fn lookup(
-    tx: &dyn sql::Tx,
-    token_hash: &[u8],
-    now: i64,
-) -> Result<Option<(String, i64)>, StoreError> {
+pub fn lookup(tx: &dyn sql::Tx, token_hash: &[u8], now: i64) -> Result<Option<Stored>, StoreError> {
     tx.query_opt(
-        "SELECT app_key, expires_at FROM tokens WHERE token_hash = ?1 AND expires_at > ?2",
+        "SELECT app_key, issued_at, expires_at FROM tokens \
+         WHERE token_hash = ?1 AND expires_at > ?2",
         &[token_hash.into(), now.into()],
-        |r| Ok((r.text(0)?, r.i64(1)?)),
+        |r| {
+            Ok(Stored {
+                app_key: r.text(0)?,
+                issued_at: r.i64(1)?,
+                expires_at: r.i64(2)?,
+            })
+        },
     )
+}
+
+/// A token as the token store holds it.
+pub struct Stored {
+    pub app_key: String,
+    pub issued_at: i64,
+    pub expires_at: i64,
 }
 
 fn recheck_ms() -> i64 {

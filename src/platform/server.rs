@@ -360,6 +360,29 @@ pub async fn change_app_quota_in_database(
         .await
 }
 
+/// Runs `f` as one write on the data directory's platform, which must exist: the `app`
+/// commands that change an application (rotate, revoke). Works while a server runs on it.
+pub fn write_apps<T: Send + 'static>(
+    data_dir: &Path,
+    f: impl FnMut(&dyn sql::Tx) -> Result<T, OpError> + Send + 'static,
+) -> Result<T, OpError> {
+    if !data_dir.join(super::store::DB_FILE).exists() {
+        return Err(OpError::Internal(format!(
+            "{} holds no platform",
+            data_dir.display()
+        )));
+    }
+    Store::open(data_dir)?.write_blocking(f)
+}
+
+/// [`write_apps`] in a PostgreSQL database.
+pub async fn write_apps_in_database<T: Send + 'static>(
+    database: &DatabaseUrl,
+    f: impl FnMut(&dyn sql::Tx) -> Result<T, OpError> + Send + 'static,
+) -> Result<T, OpError> {
+    connect(database).await?.write(f).await
+}
+
 /// One connection is enough for a command.
 async fn connect(database: &DatabaseUrl) -> Result<PgStore, OpError> {
     PgStore::connect_to(database, 1).await.map_err(|e| {

@@ -30,6 +30,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("schema2.sql"),
     include_str!("schema3.sql"),
     include_str!("schema4.sql"),
+    include_str!("schema5.sql"),
 ];
 
 /// How long a statement waits for another process's lock (e.g. `app create` beside `serve`).

@@ -136,3 +136,14 @@ pub fn ld(home: &Path, args: &[&str], stdin: Option<&str>, env: &[(&str, &str)])
 pub fn last(run: &Run) -> &str {
     run.stderr.lines().last().unwrap_or("")
 }
+
+/// A fresh `g_nonce`.
+pub fn nonce() -> String {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    format!(
+        "t-{}-{}",
+        std::process::id(),
+        NEXT.fetch_add(1, Ordering::Relaxed)
+    )
+}

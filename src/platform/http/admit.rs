@@ -291,11 +291,21 @@ fn caller_of(
     hash: &[u8],
     now: i64,
 ) -> Result<Option<(Caller, i64)>, OpError> {
-    let Some((app_key, expires_at)) = stores.auth.read(|tx| auth::lookup(tx, hash, now))? else {
+    let Some(token) = stores.auth.read(|tx| auth::lookup(tx, hash, now))? else {
         return Ok(None);
     };
-    let scopes = stores.store.read(|tx| apps::scopes(tx, &app_key))?;
-    Ok(scopes.map(|scopes| (Caller { app_key, scopes }, expires_at)))
+    let scopes = stores
+        .store
+        .read(|tx| apps::token_scopes(tx, &token.app_key, token.issued_at))?;
+    Ok(scopes.map(|scopes| {
+        (
+            Caller {
+                app_key: token.app_key,
+                scopes,
+            },
+            token.expires_at,
+        )
+    }))
 }
 
 /// [`Tokens::verify`](auth::Tokens::verify) on PostgreSQL: a token not trusted from memory is
@@ -313,11 +323,19 @@ async fn verify_on(
     let key = hash.clone();
     let found = pg
         .read(move |tx| {
-            let Some((app_key, expires_at)) = auth::lookup(tx, &key, now)? else {
+            let Some(token) = auth::lookup(tx, &key, now)? else {
                 return Ok::<_, OpError>(None);
             };
-            let scopes = apps::scopes(tx, &app_key)?;
-            Ok(scopes.map(|scopes| (Caller { app_key, scopes }, expires_at)))
+            let scopes = apps::token_scopes(tx, &token.app_key, token.issued_at)?;
+            Ok(scopes.map(|scopes| {
+                (
+                    Caller {
+                        app_key: token.app_key,
+                        scopes,
+                    },
+                    token.expires_at,
+                )
+            }))
         })
         .await?;
     Ok(state.tokens.remember(hash, found, now))

@@ -141,15 +141,18 @@ async fn issue_token(
     secret: String,
 ) -> Result<Option<TokenResponse>, OpError> {
     let check = (app_key.clone(), secret);
-    let scopes = s
+    let app = s
         .read(move |tx, _| Ok(apps::authenticate(tx, &check.0, &check.1)?))
         .await?;
-    let Some(scopes) = scopes else {
+    let Some(app) = app else {
         return Ok(None);
     };
+    let scopes = app.scopes;
     s.write_auth(move |tx, shared| {
         let now = now_ms();
-        let issued = shared.tokens.issue(tx, &app_key, now)?;
+        let issued = shared
+            .tokens
+            .issue(tx, &app_key, app.tokens_revoked_at, now)?;
         Ok(Some(TokenResponse {
             access_token: issued.token,
             token_type: "bearer".to_owned(),

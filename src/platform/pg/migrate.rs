@@ -7,7 +7,10 @@ use deadpool_postgres::Object;
 use crate::platform::sql::StoreError;
 
 /// Schema versions and their SQL, in order.
-pub const MIGRATIONS: &[(i64, &str)] = &[(4, include_str!("schema4.sql"))];
+pub const MIGRATIONS: &[(i64, &str)] = &[
+    (4, include_str!("schema4.sql")),
+    (5, include_str!("schema5.sql")),
+];
 
 /// Held by the migrating transaction: instances starting at once migrate one after another.
 const MIGRATIONS_LOCK: &str = "license-desk:migrations";
