@@ -20,6 +20,35 @@ pub fn create_private_dir(dir: &Path) -> io::Result<()> {
     Ok(())
 }
 
+/// A data folder the user names (`serve --data DIR`): created private to the user when missing;
+/// one that exists keeps its mode, which may be shared on purpose (the files in it are made
+/// private one by one), unless anyone may write in it: then anyone could swap those files, and
+/// it is refused.
+pub fn create_or_check_data_dir(dir: &Path) -> io::Result<()> {
+    if !dir.exists() {
+        return create_private_dir(dir);
+    }
+    if !dir.is_dir() {
+        return Err(io::Error::other("it is not a folder"));
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(dir)?.permissions().mode();
+        if mode & 0o002 != 0 {
+            return Err(io::Error::new(
+                io::ErrorKind::PermissionDenied,
+                format!(
+                    "every user may write in it (mode {:o}); give a folder of your own, or \
+                     remove the others' write permission (chmod o-w)",
+                    mode & 0o7777
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// Makes `path` a file only the user can read and write, creating it empty if it is missing.
 /// SQLite gives a database's `-wal` and `-shm` files the database file's permissions, so a
 /// database opened after this stays private whole.

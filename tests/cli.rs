@@ -1287,3 +1287,58 @@ async fn apps_are_rotated_and_revoked_while_the_server_runs() {
     assert!(first["revokedAt"].as_str().is_some(), "{out}");
     assert_eq!(call_status(base, &b_again).await, 200, "b is not touched");
 }
+
+/// `--data DIR`: a missing folder is made private; an existing one keeps its mode (it may be
+/// shared on purpose; the files in it are private); one anyone may write in is refused.
+#[cfg(unix)]
+#[test]
+fn an_existing_data_folder_keeps_its_mode_and_a_world_writable_one_is_refused() {
+    use std::os::unix::fs::PermissionsExt;
+    let mode = |p: &std::path::Path| std::fs::metadata(p).expect("meta").permissions().mode();
+    let root = tempfile::tempdir().expect("dir");
+
+    let fresh = root.path().join("fresh");
+    app_create(&fresh, "auth_order");
+    assert_eq!(mode(&fresh) & 0o7777, 0o700);
+
+    let shared = root.path().join("shared");
+    std::fs::create_dir(&shared).expect("mkdir");
+    std::fs::set_permissions(&shared, std::fs::Permissions::from_mode(0o750)).expect("chmod");
+    app_create(&shared, "auth_order");
+    assert_eq!(mode(&shared) & 0o7777, 0o750, "not tightened");
+    assert_eq!(mode(&shared.join("platform.sqlite3")) & 0o777, 0o600);
+
+    let open = root.path().join("open");
+    std::fs::create_dir(&open).expect("mkdir");
+    std::fs::set_permissions(&open, std::fs::Permissions::from_mode(0o1777)).expect("chmod");
+    for args in [
+        vec!["serve", "--listen", "127.0.0.1:0", "--data"],
+        vec![
+            "app",
+            "create",
+            "--name",
+            "x",
+            "--scopes",
+            "auth_order",
+            "--data",
+        ],
+    ] {
+        let out = Command::new(BIN)
+            .args(&args)
+            .arg(&open)
+            .output()
+            .expect("runs");
+        assert!(!out.status.success(), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains("every user may write in it (mode 1777); give a folder of your own"),
+            "{args:?}: {err}"
+        );
+    }
+    assert_eq!(mode(&open) & 0o7777, 0o1777, "not changed");
+    assert_eq!(
+        std::fs::read_dir(&open).expect("dir").count(),
+        0,
+        "nothing written"
+    );
+}

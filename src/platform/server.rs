@@ -27,7 +27,7 @@ use super::store::Store;
 use super::throttle::Throttle;
 use super::tls::{TlsError, TlsFiles};
 use crate::clock::now_ms;
-use crate::private_files::{create_private_dir, ensure_private_file};
+use crate::private_files::{create_or_check_data_dir, ensure_private_file};
 
 /// The platform's region: the first digit of the asset numbers it hands out.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -111,7 +111,7 @@ impl Config {
 
 #[derive(Debug, thiserror::Error)]
 pub enum StartError {
-    #[error("cannot create the data directory {path}: {source}")]
+    #[error("cannot use the data directory {path}: {source}")]
     DataDir {
         path: PathBuf,
         source: std::io::Error,
@@ -292,7 +292,7 @@ fn millis(d: Duration) -> i64 {
 }
 
 fn lock_data_dir(dir: &Path) -> Result<File, StartError> {
-    create_private_dir(dir).map_err(|source| StartError::DataDir {
+    create_or_check_data_dir(dir).map_err(|source| StartError::DataDir {
         path: dir.to_owned(),
         source,
     })?;
@@ -326,8 +326,8 @@ pub fn create_app_with_quota(
     scopes: &[String],
     quota: OwnQuota,
 ) -> Result<AppCredentials, OpError> {
-    create_private_dir(data_dir)
-        .map_err(|e| OpError::Internal(format!("cannot create {}: {e}", data_dir.display())))?;
+    create_or_check_data_dir(data_dir)
+        .map_err(|e| OpError::Internal(format!("cannot use {}: {e}", data_dir.display())))?;
     let store = Store::open(data_dir)?;
     let (name, scopes) = (name.to_owned(), scopes.to_vec());
     store.write_blocking(move |tx| apps::create(tx, &name, &scopes, quota, now_ms()))
