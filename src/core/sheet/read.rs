@@ -56,11 +56,22 @@ pub enum ReadError {
     Io(String),
     #[error("not a spreadsheet this console reads: {0}")]
     Format(String),
+    #[error(
+        "the workbook unpacks to {unpacked} bytes; a spreadsheet may unpack to at most \
+         {MAX_UNPACKED_BYTES} bytes (256 MiB)"
+    )]
+    TooLarge { unpacked: u64 },
     #[error("no sheet named {name}; the sheets are: {names}")]
     NoSuchSheet { name: String, names: String },
     #[error(transparent)]
     Cancelled(#[from] Cancelled),
 }
+
+/// What a workbook may hold once unpacked: as much as a CSV file may be
+/// (`files::MAX_FILE_BYTES`). A few megabytes of `.xlsx` can unpack to gigabytes, which the
+/// reader would hold in memory; the sizes a workbook declares are checked before it is opened
+/// (the unpacking then stops at each part's declared size).
+pub const MAX_UNPACKED_BYTES: u64 = 256 * 1024 * 1024;
 
 /// Progress is told, and a cancel looked for, every this many rows.
 const ROWS_PER_STEP: usize = 512;
@@ -83,6 +94,7 @@ pub fn read_grid(path: &Path, sheet: Option<&str>, progress: &Progress) -> Resul
 }
 
 fn workbook_grid(path: &Path, sheet: Option<&str>, progress: &Progress) -> Result<Grid, ReadError> {
+    check_unpacked_size(path, MAX_UNPACKED_BYTES)?;
     let mut book =
         calamine::open_workbook_auto(path).map_err(|e| ReadError::Format(e.to_string()))?;
     let names = book.sheet_names();
@@ -119,6 +131,26 @@ fn workbook_grid(path: &Path, sheet: Option<&str>, progress: &Progress) -> Resul
         first_col: first_col as usize,
         rows,
     })
+}
+
+/// Refuses a zipped workbook (`.xlsx`, `.xlsm`, `.xlsb`, `.ods`) whose parts add up to more
+/// than `limit` ([`MAX_UNPACKED_BYTES`]); other files are left to the reader.
+fn check_unpacked_size(path: &Path, limit: u64) -> Result<(), ReadError> {
+    let file = std::fs::File::open(path).map_err(|e| ReadError::Io(e.to_string()))?;
+    let Ok(mut archive) = zip::ZipArchive::new(std::io::BufReader::new(file)) else {
+        return Ok(());
+    };
+    let mut total: u64 = 0;
+    for i in 0..archive.len() {
+        let part = archive
+            .by_index_raw(i)
+            .map_err(|e| ReadError::Format(e.to_string()))?;
+        total = total.saturating_add(part.size());
+    }
+    if total > limit {
+        return Err(ReadError::TooLarge { unpacked: total });
+    }
+    Ok(())
 }
 
 /// An `.xlsx` sheet read cell by cell, so that its rows are counted as they come and a cancel
@@ -265,8 +297,41 @@ pub fn column_letters(mut col: usize) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{Cell, column_letters, csv_grid};
+    use super::{Cell, ReadError, check_unpacked_size, column_letters, csv_grid};
     use crate::core::progress::Progress;
+
+    /// A workbook of 2 MB of text (packed to far less) against a 1 MiB limit: refused before
+    /// it is opened, saying the size; under the real limit it passes.
+    #[test]
+    fn a_workbook_that_unpacks_past_the_limit_is_refused() {
+        let dir = tempfile::tempdir().expect("dir");
+        let path = dir.path().join("bomb.xlsx");
+        let mut book = rust_xlsxwriter::Workbook::new();
+        let sheet = book.add_worksheet();
+        let text = "0".repeat(1000);
+        for row in 0..2000 {
+            sheet
+                .write_string(row, 0, format!("{row}{text}"))
+                .expect("cell");
+        }
+        book.save(&path).expect("save");
+        let packed = std::fs::metadata(&path).expect("meta").len();
+        assert!(packed < 200_000, "packed to {packed} bytes");
+        let refused = check_unpacked_size(&path, 1024 * 1024);
+        let Err(ReadError::TooLarge { unpacked }) = refused else {
+            panic!("{refused:?}");
+        };
+        assert!(unpacked > 2_000_000, "{unpacked}");
+        assert_eq!(
+            ReadError::TooLarge {
+                unpacked: 300_000_000
+            }
+            .to_string(),
+            "the workbook unpacks to 300000000 bytes; a spreadsheet may unpack to at most \
+             268435456 bytes (256 MiB)"
+        );
+        assert!(check_unpacked_size(&path, super::MAX_UNPACKED_BYTES).is_ok());
+    }
 
     #[test]
     fn columns_are_lettered_as_spreadsheets_do() {
