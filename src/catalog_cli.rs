@@ -6,6 +6,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use clap::{Subcommand, ValueEnum};
+use license_desk::core::catalog::store::Import;
 use license_desk::core::catalog::{CatalogView, Known};
 use license_desk::core::{Command, Core, CoreOptions, Outcome};
 use serde::Serialize;
@@ -24,11 +25,18 @@ pub enum CatalogCommand {
         profile: Option<String>,
     },
     /// Add a catalog file's products and packages (and its customers, to the profile's
-    /// directory); what is known already is updated.
+    /// directory); what is known already is updated, except what the platform said of a
+    /// customer. Prints what changed, shelf by shelf.
     Import {
         file: PathBuf,
         #[arg(long)]
         profile: Option<String>,
+        /// Only print what the import would change; change nothing.
+        #[arg(long)]
+        dry_run: bool,
+        /// Let the file overwrite what the platform said of a customer (kept otherwise).
+        #[arg(long)]
+        overwrite_platform: bool,
     },
     /// Write the catalog as a file others can import: the active profile's catalog (its own,
     /// or the shared one); with --profile, that profile's catalog and its customers too.
@@ -74,10 +82,19 @@ fn execute(command: CatalogCommand) -> Result<String, String> {
             },
             Some((what, search.unwrap_or_default())),
         ),
-        CatalogCommand::Import { file, profile } => (
+        CatalogCommand::Import {
+            file,
+            profile,
+            dry_run,
+            overwrite_platform,
+        } => (
             Command::ImportCatalog {
                 path: file,
                 profile: profile.unwrap_or_else(active),
+                import: Import {
+                    apply: !dry_run,
+                    overwrite: overwrite_platform,
+                },
             },
             None,
         ),
@@ -94,16 +111,14 @@ fn execute(command: CatalogCommand) -> Result<String, String> {
     core.shutdown();
     let json = match (outcome.map_err(|e| e.to_string())?, listed) {
         (Outcome::Catalog(view), Some((what, search))) => listing(&view, what, &search),
-        (
-            Outcome::CatalogImported {
-                products,
-                packages,
-                customers,
-            },
-            _,
-        ) => serde_json::to_string_pretty(&serde_json::json!({
-            "products": products, "packages": packages, "customers": customers
-        })),
+        (Outcome::CatalogImported { report, applied }, _) => {
+            serde_json::to_string_pretty(&serde_json::json!({
+                "applied": applied,
+                "products": report.products,
+                "packages": report.packages,
+                "customers": report.customers,
+            }))
+        }
         (Outcome::Exported { path, count }, _) => {
             serde_json::to_string_pretty(&serde_json::json!({ "exported": count, "path": path }))
         }

@@ -766,13 +766,31 @@ fn catalog_lists_searches_exports_and_imports_on_a_fresh_home() {
     // The directory goes only where it is asked for.
     assert!(written.get("customers").is_none());
 
+    // Another home, whose catalog starts with one of the products renamed: the import says
+    // what it would change, changes nothing on a dry run, then changes it.
     let other = tempfile::tempdir().expect("another home");
-    let (ok, imported, err) = catalog(other.path(), &["import", &path]);
+    let mut renamed = written.clone();
+    renamed["products"][0]["productName"] = json!("改过的名称");
+    let renamed_path = other.path().join("renamed.json");
+    std::fs::write(&renamed_path, renamed.to_string()).expect("write");
+    let renamed_path = renamed_path.display().to_string();
+    let (ok, _, err) = catalog(other.path(), &["import", &renamed_path]);
+    assert!(ok, "{err}");
+    let counts = |new: u64, changed: u64, unchanged: u64| json!({"new": new, "changed": changed, "unchanged": unchanged, "kept": 0});
+    let (ok, looked, err) = catalog(other.path(), &["import", "--dry-run", &path]);
     assert!(ok, "{err}");
     assert_eq!(
-        imported,
-        serde_json::json!({"products": 7, "packages": 1, "customers": 0})
+        looked,
+        json!({"applied": false, "products": counts(0, 1, 6), "packages": counts(0, 0, 1),
+               "customers": counts(0, 0, 0)})
     );
+    let (ok, again, _) = catalog(other.path(), &["import", "--dry-run", &path]);
+    assert!(ok);
+    assert_eq!(again, looked, "a dry run changed nothing");
+    let (ok, imported, err) = catalog(other.path(), &["import", &path]);
+    assert!(ok, "{err}");
+    assert_eq!(imported["applied"], true);
+    assert_eq!(imported["products"], counts(0, 1, 6));
     let (ok, _, err) = catalog(other.path(), &["import", "/no/such/catalog.json"]);
     assert!(!ok && err.contains("/no/such/catalog.json"), "{err}");
 }

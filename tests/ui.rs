@@ -2509,9 +2509,18 @@ fn the_catalog_screen_takes_dropped_and_browsed_files() {
         .input_mut()
         .dropped_files
         .push(std::sync::Arc::new(Dropped(dropped)));
+    // What the file would change comes first; nothing is imported until the user says so.
+    settle(&mut harness, |h| {
+        h.query_by_label("Products: 1 new, 0 changed, 0 unchanged")
+            .is_some()
+    });
+    harness.get_by_label("Importing this file would change:");
+    assert!(harness.query_by_label("8 shown of 8 found").is_none());
+    click(&mut harness, "Import these changes");
     settle(&mut harness, |h| {
         h.query_by_label("8 shown of 8 found").is_some()
     });
+    harness.get_by_label("Imported:");
     harness.get_by_label("拖入产品");
 
     type_into(
@@ -2525,6 +2534,10 @@ fn the_catalog_screen_takes_dropped_and_browsed_files() {
     });
     click(&mut harness, "browsed.json");
     click(&mut harness, "Open");
+    settle(&mut harness, |h| {
+        h.query_by_label("Import these changes").is_some()
+    });
+    click(&mut harness, "Import these changes");
     settle(&mut harness, |h| {
         h.query_by_label("9 shown of 9 found").is_some()
     });

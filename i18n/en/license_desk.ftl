@@ -789,6 +789,17 @@ catalog-count = { $shown } shown of { $total } found
 catalog-file = Catalog file
 catalog-import = Import catalog
 catalog-export = Export catalog
+catalog-import-preview = Importing this file would change:
+catalog-import-done = Imported:
+catalog-import-products = Products: { $new } new, { $changed } changed, { $unchanged } unchanged
+catalog-import-packages = Packages: { $new } new, { $changed } changed, { $unchanged } unchanged
+catalog-import-customers = Customers: { $new } new, { $changed } changed, { $unchanged } unchanged
+catalog-import-kept = { $kept ->
+    [one] One customer keeps what the platform said where the file says otherwise.
+   *[other] { $kept } customers keep what the platform said where the file says otherwise.
+}
+catalog-import-overwrite = Overwrite what the platform said with the file's
+catalog-import-apply = Import these changes
 catalog-with-customers = with the customers
 catalog-remove = Remove
 catalog-remove-confirm = Remove “{ $name }” from the catalog?

@@ -364,10 +364,12 @@ pub enum Command {
         profile: String,
         edit: Box<catalog::CatalogEdit>,
     },
-    /// Adds a catalog file's products and packages, and its customers to `profile`'s directory.
+    /// Adds a catalog file's products and packages, and its customers to `profile`'s
+    /// directory; or, unless `import.apply`, only tells what it would change.
     ImportCatalog {
         path: PathBuf,
         profile: String,
+        import: catalog::store::Import,
     },
     /// Writes the catalog `profile` uses (its own, or the shared one), with its directory when
     /// `customers` is set.
@@ -448,11 +450,10 @@ pub enum Outcome {
     Cancelled,
     Catalog(Arc<catalog::CatalogView>),
     DeletePreview(Box<preview::DeletePreview>),
-    /// What a catalog file added or updated.
+    /// What a catalog file added or updated, or would (`applied` false).
     CatalogImported {
-        products: usize,
-        packages: usize,
-        customers: usize,
+        report: catalog::store::ImportReport,
+        applied: bool,
     },
 }
 

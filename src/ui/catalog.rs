@@ -14,6 +14,7 @@ use super::form::{busy_button_ui, profile_name};
 use super::i18n::{Lang, Text, t, tr};
 use super::labels::field_label;
 use super::outbox::Outbox;
+use crate::core::catalog::store::{Import, ImportReport};
 use crate::core::catalog::{CatalogEdit, CatalogItem, CatalogView, DirectoryEntry, Known};
 use crate::core::files::{CATALOG_TYPES, OPEN_TYPES};
 use crate::core::wire::{MerchandiseEntry, ProductEntry};
@@ -59,7 +60,9 @@ struct FileBox {
     /// The export carries the active profile's customers too.
     with_customers: bool,
     call: Latest,
-    done: Option<String>,
+    done: Option<Done>,
+    /// What importing the file would change, before it is imported.
+    preview: Option<Preview>,
     /// Why the last import or export failed.
     failed: Option<String>,
     pick_call: Latest,
@@ -71,6 +74,20 @@ struct FileBox {
     /// No OS file dialog answered: the window's own browser opens.
     no_os_dialog: bool,
     browser: Option<FileBrowser>,
+}
+
+/// What the last import or export did.
+enum Done {
+    Exported(String),
+    Imported(ImportReport),
+}
+
+/// A file's import as a dry run found it; the user imports it or not.
+struct Preview {
+    path: PathBuf,
+    report: ImportReport,
+    /// The user lets the file overwrite what the platform said.
+    overwrite: bool,
 }
 
 /// One row of a tab: what it is, its words in the columns, when it was last seen.
@@ -103,13 +120,23 @@ impl CatalogScreen {
             self.file.failed = event.result.as_ref().err().map(ToString::to_string);
             self.file.done = match &event.result {
                 Ok(Outcome::Exported { path, count }) => {
-                    Some(format!("{count} → {}", path.display()))
+                    Some(Done::Exported(format!("{count} → {}", path.display())))
                 }
                 Ok(Outcome::CatalogImported {
-                    products,
-                    packages,
-                    customers,
-                }) => Some(format!("+ {products} · {packages} · {customers}")),
+                    report,
+                    applied: true,
+                }) => Some(Done::Imported(*report)),
+                Ok(Outcome::CatalogImported {
+                    report,
+                    applied: false,
+                }) => {
+                    self.file.preview = Some(Preview {
+                        path: PathBuf::from(self.file.path.trim()),
+                        report: *report,
+                        overwrite: false,
+                    });
+                    None
+                }
                 _ => None,
             };
             // What was imported is listed.
@@ -215,8 +242,57 @@ impl CatalogScreen {
         if let Some(why) = &self.file.failed {
             ui.colored_label(ui.visuals().error_fg_color, why.as_str());
         }
-        if let Some(done) = &self.file.done {
-            ui.label(done.as_str());
+        match &self.file.done {
+            Some(Done::Exported(done)) => {
+                ui.label(done.as_str());
+            }
+            Some(Done::Imported(report)) => {
+                ui.label(tr!(lang, "catalog-import-done"));
+                report_ui(ui, lang, report);
+            }
+            None => {}
+        }
+        self.preview_ui(ui, out, lang, profile);
+    }
+
+    /// What the file would change, with Import and Cancel.
+    fn preview_ui(&mut self, ui: &mut egui::Ui, out: &Outbox<'_>, lang: Lang, profile: &Profile) {
+        let Some(preview) = &mut self.file.preview else {
+            return;
+        };
+        let mut chosen = None;
+        ui.group(|ui| {
+            ui.label(tr!(lang, "catalog-import-preview"));
+            report_ui(ui, lang, &preview.report);
+            if preview.report.customers.kept > 0 {
+                ui.checkbox(
+                    &mut preview.overwrite,
+                    tr!(lang, "catalog-import-overwrite"),
+                );
+            }
+            ui.horizontal(|ui| {
+                if ui.button(tr!(lang, "catalog-import-apply")).clicked() {
+                    chosen = Some(true);
+                }
+                if ui.button(tr!(lang, "cancel")).clicked() {
+                    chosen = Some(false);
+                }
+            });
+        });
+        match (chosen, self.file.preview.take()) {
+            (Some(true), Some(preview)) => {
+                let command = Command::ImportCatalog {
+                    path: preview.path,
+                    profile: profile.name.clone(),
+                    import: Import {
+                        apply: true,
+                        overwrite: preview.overwrite,
+                    },
+                };
+                self.file.call.start(out.send(command));
+            }
+            (None, kept) => self.file.preview = kept,
+            (Some(_), _) => {}
         }
     }
 
@@ -272,7 +348,12 @@ impl CatalogScreen {
         }
         let profile = profile.name.clone();
         let command = match what {
-            Picking::Import => Command::ImportCatalog { path, profile },
+            // Looked at first: the user sees what it would change, then imports it.
+            Picking::Import => Command::ImportCatalog {
+                path,
+                profile,
+                import: Import::default(),
+            },
             Picking::Export => Command::ExportCatalog {
                 path,
                 profile,
@@ -281,6 +362,7 @@ impl CatalogScreen {
         };
         self.file.done = None;
         self.file.failed = None;
+        self.file.preview = None;
         self.file.call.start(out.send(command));
     }
 
@@ -633,4 +715,35 @@ fn table_ui(ui: &mut egui::Ui, lang: Lang, tab: Tab, rows: &[Row]) -> Option<Row
                 });
         });
     action
+}
+
+/// An import's counts, shelf by shelf.
+fn report_ui(ui: &mut egui::Ui, lang: Lang, report: &ImportReport) {
+    let c = &report.products;
+    ui.label(tr!(
+        lang,
+        "catalog-import-products",
+        new = c.new,
+        changed = c.changed,
+        unchanged = c.unchanged
+    ));
+    let c = &report.packages;
+    ui.label(tr!(
+        lang,
+        "catalog-import-packages",
+        new = c.new,
+        changed = c.changed,
+        unchanged = c.unchanged
+    ));
+    let c = &report.customers;
+    ui.label(tr!(
+        lang,
+        "catalog-import-customers",
+        new = c.new,
+        changed = c.changed,
+        unchanged = c.unchanged
+    ));
+    if c.kept > 0 {
+        ui.label(tr!(lang, "catalog-import-kept", kept = c.kept));
+    }
 }

@@ -78,6 +78,7 @@ impl Catalog {
         conn.pragma_update(None, "journal_mode", "WAL")?;
         add_scopes(&conn)?;
         conn.execute_batch(SCHEMA)?;
+        add_from_platform(&conn)?;
         Ok(Catalog {
             conn: Mutex::new(conn),
         })
@@ -120,21 +121,32 @@ impl Catalog {
     pub fn learn(&self, scope: &str, profile: &str, learned: &Learned, now: i64) -> Result<()> {
         let mut conn = self.conn();
         let tx = conn.transaction()?;
-        for p in &learned.products {
-            if let Some(key) = &p.product_uri {
-                upsert(&tx, scope, Shelf::Products, key, p, now)?;
-            }
-        }
-        for m in &learned.packages {
-            if let Some(key) = &m.merchandise_num {
-                upsert(&tx, scope, Shelf::Packages, key, m, now)?;
-            }
-        }
-        for c in &learned.customers {
-            learn_customer(&tx, profile, c, now)?;
-        }
+        write_learned(&tx, scope, profile, learned, now, Taught::Platform)?;
         tx.commit()?;
         Ok(())
+    }
+
+    /// What a file would change, and, when `apply`, the change made: as [`Catalog::learn`],
+    /// except that a customer the platform taught keeps what it said (the file only fills
+    /// what is missing) unless `overwrite`.
+    pub fn import(
+        &self,
+        scope: &str,
+        profile: &str,
+        learned: &Learned,
+        now: i64,
+        import: Import,
+    ) -> Result<ImportReport> {
+        let mut conn = self.conn();
+        let tx = conn.transaction()?;
+        let taught = Taught::File {
+            overwrite: import.overwrite,
+        };
+        let report = write_learned(&tx, scope, profile, learned, now, taught)?;
+        if import.apply {
+            tx.commit()?;
+        }
+        Ok(report)
     }
 
     pub fn products(&self, scope: &str) -> Result<Vec<Known<ProductEntry>>> {
@@ -326,6 +338,23 @@ fn add_scopes(conn: &Connection) -> Result<()> {
     Ok(())
 }
 
+/// Customers learned from the platform's answers are marked, so that a file imported later
+/// does not overwrite what the platform said (a directory kept before the mark is unmarked).
+fn add_from_platform(conn: &Connection) -> Result<()> {
+    let missing: i64 = conn.query_row(
+        "SELECT NOT EXISTS (SELECT 1 FROM pragma_table_info('customers')
+                            WHERE name = 'from_platform')",
+        [],
+        |r| r.get(0),
+    )?;
+    if missing == 1 {
+        conn.execute_batch(
+            "ALTER TABLE customers ADD COLUMN from_platform INTEGER NOT NULL DEFAULT 0",
+        )?;
+    }
+    Ok(())
+}
+
 type Row = (String, String, i64, Option<i64>);
 
 fn known_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Row> {
@@ -359,6 +388,101 @@ fn merged(old: Option<&str>, new: &impl Serialize) -> Result<String> {
     Ok(Value::Object(base).to_string())
 }
 
+/// How a file is imported: only looked at, or applied; over what the platform taught or not.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Import {
+    pub apply: bool,
+    pub overwrite: bool,
+}
+
+/// What an import changed (or would change), shelf by shelf.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+pub struct ImportReport {
+    pub products: Counts,
+    pub packages: Counts,
+    pub customers: Counts,
+}
+
+/// Items new, changed and unchanged; `kept`: customers whose fields from the platform were kept
+/// against the file's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+pub struct Counts {
+    pub new: usize,
+    pub changed: usize,
+    pub unchanged: usize,
+    pub kept: usize,
+}
+
+impl Counts {
+    fn add(&mut self, change: Change) {
+        match change {
+            Change::New => self.new += 1,
+            Change::Changed => self.changed += 1,
+            Change::Unchanged => self.unchanged += 1,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Change {
+    New,
+    Changed,
+    Unchanged,
+}
+
+impl Change {
+    /// Compared as JSON values: the same fields in another order are no change.
+    fn of(old: Option<&str>, new: &str) -> Change {
+        let value = |s: &str| serde_json::from_str::<Value>(s).ok();
+        match old {
+            None => Change::New,
+            Some(old) if old == new || value(old) == value(new) => Change::Unchanged,
+            Some(_) => Change::Changed,
+        }
+    }
+}
+
+/// Who teaches the directory a customer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Taught {
+    /// An answer of the platform (or the Sandbox's seed): marks the customer.
+    Platform,
+    /// A file: overwrites a marked customer's fields only when told.
+    File { overwrite: bool },
+}
+
+fn write_learned(
+    tx: &Connection,
+    scope: &str,
+    profile: &str,
+    learned: &Learned,
+    now: i64,
+    taught: Taught,
+) -> Result<ImportReport> {
+    let mut report = ImportReport::default();
+    for p in &learned.products {
+        if let Some(key) = &p.product_uri {
+            report
+                .products
+                .add(upsert(tx, scope, Shelf::Products, key, p, now)?);
+        }
+    }
+    for m in &learned.packages {
+        if let Some(key) = &m.merchandise_num {
+            report
+                .packages
+                .add(upsert(tx, scope, Shelf::Packages, key, m, now)?);
+        }
+    }
+    for c in &learned.customers {
+        if let Some((change, kept)) = learn_customer(tx, profile, c, now, taught)? {
+            report.customers.add(change);
+            report.customers.kept += usize::from(kept);
+        }
+    }
+    Ok(report)
+}
+
 fn upsert(
     tx: &Connection,
     scope: &str,
@@ -366,7 +490,7 @@ fn upsert(
     key: &str,
     item: &impl Serialize,
     now: i64,
-) -> Result<()> {
+) -> Result<Change> {
     let table = shelf.table();
     // Prepared once per connection: a batch of 10,000 orders names its products 30,000 times.
     let old: Option<String> = tx
@@ -383,14 +507,21 @@ fn upsert(
          SET body = excluded.body, last_seen = excluded.last_seen"
     ))?
     .execute(params![scope, key, body, now])?;
-    Ok(())
+    Ok(Change::of(old.as_deref(), &body))
 }
 
 /// The directory's row for this customer: the same customer id; else, among rows whose ids do
-/// not contradict it, the same channel customer, CRM id or enterprise.
-fn learn_customer(tx: &Connection, profile: &str, c: &DirectoryEntry, now: i64) -> Result<()> {
+/// not contradict it, the same channel customer, CRM id or enterprise. Answers what changed,
+/// and whether the platform's fields were kept against the file's (None: no key, nothing done).
+fn learn_customer(
+    tx: &Connection,
+    profile: &str,
+    c: &DirectoryEntry,
+    now: i64,
+    taught: Taught,
+) -> Result<Option<(Change, bool)>> {
     if !c.has_key() {
-        return Ok(());
+        return Ok(None);
     }
     let keys = params![
         profile,
@@ -399,9 +530,9 @@ fn learn_customer(tx: &Connection, profile: &str, c: &DirectoryEntry, now: i64) 
         c.crm_customer_id,
         c.enterprise_global_id
     ];
-    let found: Option<(i64, String)> = tx
+    let found: Option<(i64, String, bool)> = tx
         .prepare_cached(
-            "SELECT id, body FROM customers WHERE profile = ?1 AND (
+            "SELECT id, body, from_platform FROM customers WHERE profile = ?1 AND (
                  customer_id = ?2
                  OR ((customer_id IS NULL OR ?2 IS NULL)
                      AND (channel_customer_id IS NULL OR ?3 IS NULL OR channel_customer_id = ?3)
@@ -409,19 +540,31 @@ fn learn_customer(tx: &Connection, profile: &str, c: &DirectoryEntry, now: i64) 
                           OR enterprise_global_id = ?5)))
              ORDER BY customer_id = ?2 DESC, id LIMIT 1",
         )?
-        .query_row(keys, |r| Ok((r.get(0)?, r.get(1)?)))
+        .query_row(keys, |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
         .optional()?;
-    let body = merged(found.as_ref().map(|(_, b)| b.as_str()), c)?;
+    let old = found.as_ref().map(|(_, b, _)| b.as_str());
+    let from_platform = found.as_ref().is_some_and(|(_, _, p)| *p);
+    let over = merged(old, c)?;
+    let (body, kept) = match taught {
+        Taught::File { overwrite: false } if from_platform => {
+            let filled = filled(old, c)?;
+            let kept = filled != over;
+            (filled, kept)
+        }
+        _ => (over, false),
+    };
+    let change = Change::of(old, &body);
     let entry: DirectoryEntry = serde_json::from_str(&body)?;
     let sql = match found {
         Some(_) => {
             "UPDATE customers SET customer_id = ?1, crm_customer_id = ?2, channel_customer_id = ?3,
-             enterprise_global_id = ?4, body = ?5, last_seen = ?6 WHERE id = ?7 AND profile = ?8"
+             enterprise_global_id = ?4, body = ?5, last_seen = ?6,
+             from_platform = max(from_platform, ?9) WHERE id = ?7 AND profile = ?8"
         }
         None => {
             "INSERT INTO customers(customer_id, crm_customer_id, channel_customer_id,
-             enterprise_global_id, body, first_seen, last_seen, id, profile)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6, ?7, ?8)"
+             enterprise_global_id, body, first_seen, last_seen, id, profile, from_platform)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6, ?7, ?8, ?9)"
         }
     };
     tx.prepare_cached(sql)?.execute(params![
@@ -431,10 +574,28 @@ fn learn_customer(tx: &Connection, profile: &str, c: &DirectoryEntry, now: i64) 
         entry.enterprise_global_id,
         body,
         now,
-        found.map(|(id, _)| id),
-        profile
+        found.map(|(id, _, _)| id),
+        profile,
+        taught == Taught::Platform
     ])?;
-    Ok(())
+    Ok(Some((change, kept)))
+}
+
+/// `old` with the fields of `new` it lacks: what it holds is kept.
+fn filled(old: Option<&str>, new: &impl Serialize) -> Result<String> {
+    let new = serde_json::to_value(new)?;
+    let Some(Value::Object(mut base)) = old.map(serde_json::from_str).transpose()? else {
+        return Ok(new.to_string());
+    };
+    if let Value::Object(fields) = new {
+        for (k, v) in fields {
+            let empty = v.is_null() || v.as_array().is_some_and(Vec::is_empty);
+            if !empty {
+                base.entry(k).or_insert(v);
+            }
+        }
+    }
+    Ok(Value::Object(base).to_string())
 }
 
 #[cfg(test)]
@@ -624,5 +785,79 @@ mod tests {
         catalog.profile_removed("Alone").expect("remove");
         assert!(catalog.products("Alone").expect("own").is_empty());
         assert_eq!(catalog.products(SHARED).expect("shared").len(), 1);
+    }
+
+    /// A file imported over a customer the platform taught keeps the platform's fields (it
+    /// only fills what is missing) unless told to overwrite; a dry run changes nothing and
+    /// reports the same counts.
+    #[test]
+    fn an_import_keeps_what_the_platform_said_unless_told() {
+        let dir = tempfile::tempdir().expect("dir");
+        let catalog = Catalog::open(&dir.path().join("catalog.sqlite3")).expect("open");
+        let customer = |name: &str, address: Option<&str>| DirectoryEntry {
+            customer_id: Some("C-1".into()),
+            customer_name: Some(name.into()),
+            address: address.map(Into::into),
+            ..Default::default()
+        };
+        let learned = |c: DirectoryEntry| Learned {
+            customers: vec![c],
+            ..Default::default()
+        };
+        catalog
+            .learn(SHARED, "p", &learned(customer("平台名称", None)), 1)
+            .expect("learn");
+        let file = learned(customer("文件名称", Some("上海")));
+        let names = || {
+            let c = catalog.customers("p").expect("customers");
+            (c[0].item.customer_name.clone(), c[0].item.address.clone())
+        };
+
+        let look = Import::default();
+        let report = catalog
+            .import(SHARED, "p", &file, 2, look)
+            .expect("dry run");
+        let expected = Counts {
+            changed: 1,
+            kept: 1,
+            ..Default::default()
+        };
+        assert_eq!(report.customers, expected);
+        assert_eq!(
+            names(),
+            (Some("平台名称".into()), None),
+            "a dry run changes nothing"
+        );
+
+        let apply = Import {
+            apply: true,
+            overwrite: false,
+        };
+        let report = catalog
+            .import(SHARED, "p", &file, 3, apply)
+            .expect("import");
+        assert_eq!(report.customers, expected);
+        assert_eq!(
+            names(),
+            (Some("平台名称".into()), Some("上海".into())),
+            "the platform's name kept, the missing address filled"
+        );
+        let again = catalog.import(SHARED, "p", &file, 4, apply).expect("again");
+        let kept_only = Counts {
+            unchanged: 1,
+            kept: 1,
+            ..Default::default()
+        };
+        assert_eq!(again.customers, kept_only);
+
+        let overwrite = Import {
+            apply: true,
+            overwrite: true,
+        };
+        let report = catalog
+            .import(SHARED, "p", &file, 5, overwrite)
+            .expect("overwrite");
+        assert_eq!(report.customers.changed, 1);
+        assert_eq!(names(), (Some("文件名称".into()), Some("上海".into())));
     }
 }

@@ -8,6 +8,7 @@ use crate::clock::now_ms;
 use crate::core::catalog::learn::{self, Learned};
 use crate::core::catalog::share::{CatalogFile, DEMO_CATALOG};
 use crate::core::catalog::sheet::{read_customer_sheet, write_catalog_sheet};
+use crate::core::catalog::store::Import;
 use crate::core::catalog::{
     Catalog, CatalogEdit, CatalogItem, CatalogView, DirectoryEntry, SHARED, Shelf,
 };
@@ -173,7 +174,11 @@ fn catalog_blocking(
             }
             view_of(catalog, scope, &profile)
         }
-        Command::ImportCatalog { path, profile } => import_catalog(catalog, scope, &path, &profile),
+        Command::ImportCatalog {
+            path,
+            profile,
+            import,
+        } => import_catalog(catalog, scope, &path, &profile, import),
         Command::ExportCatalog {
             path,
             profile,
@@ -216,6 +221,7 @@ pub fn import_catalog(
     scope: &str,
     path: &std::path::Path,
     profile: &str,
+    import: Import,
 ) -> Result<Outcome, CoreError> {
     if crate::core::sheet::is_sheet(path) {
         let file = |e: &dyn std::fmt::Display| CoreError::File(format!("{}: {e}", path.display()));
@@ -226,7 +232,7 @@ pub fn import_catalog(
         learned
             .customers
             .extend(customers.into_iter().filter(DirectoryEntry::has_key));
-        return learn_all(catalog, scope, profile, learned);
+        return learn_all(catalog, scope, profile, learned, import);
     }
     let bytes = crate::core::files::read_file_bytes(path)?;
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&bytes);
@@ -238,7 +244,7 @@ pub fn import_catalog(
             e.column()
         ))
     })?;
-    learn_all(catalog, scope, profile, file.learned())
+    learn_all(catalog, scope, profile, file.learned(), import)
 }
 
 fn learn_all(
@@ -246,13 +252,13 @@ fn learn_all(
     scope: &str,
     profile: &str,
     learned: Learned,
+    import: Import,
 ) -> Result<Outcome, CoreError> {
-    catalog
-        .learn(scope, profile, &learned, now_ms())
+    let report = catalog
+        .import(scope, profile, &learned, now_ms(), import)
         .map_err(|e| CoreError::Storage(e.to_string()))?;
     Ok(Outcome::CatalogImported {
-        products: learned.products.len(),
-        packages: learned.packages.len(),
-        customers: learned.customers.len(),
+        report,
+        applied: import.apply,
     })
 }
