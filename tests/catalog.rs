@@ -6,6 +6,7 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use license_desk::core::catalog::store::{Counts, Import};
 use license_desk::core::catalog::{CatalogItem, CatalogView};
 use license_desk::core::progress::Progress;
 use license_desk::core::{
@@ -14,6 +15,12 @@ use license_desk::core::{
 };
 use license_desk::wire::{BatchOrderRequest, BindRequest, CustomerQuery, EnterpriseRequest};
 use serde_json::json;
+
+/// An import applied, keeping what the platform said.
+const APPLY: Import = Import {
+    apply: true,
+    overwrite: false,
+};
 
 const WAIT: Duration = Duration::from_secs(30);
 
@@ -216,12 +223,17 @@ fn the_catalog_file_carries_it_to_another_machine() {
         Command::ImportCatalog {
             path: file,
             profile: SANDBOX.to_owned(),
+            import: APPLY,
         },
     );
-    assert!(
-        matches!(imported, Outcome::CatalogImported { products, packages: 1, customers: 0 } if products == before + 1),
-        "{imported:?}"
-    );
+    let Outcome::CatalogImported { report, applied } = imported else {
+        panic!("{imported:?}");
+    };
+    assert!(applied);
+    assert_eq!(report.products.new, 1, "the removed product comes back");
+    assert_eq!(report.products.new + report.products.unchanged, before + 1);
+    assert_eq!(report.packages.new + report.packages.unchanged, 1);
+    assert_eq!(report.customers, Counts::default());
     let back = view(&core, SANDBOX);
     let product = back
         .products
@@ -238,6 +250,7 @@ fn the_catalog_file_carries_it_to_another_machine() {
         Command::ImportCatalog {
             path: bad,
             profile: SANDBOX.to_owned(),
+            import: APPLY,
         },
         WAIT,
     );
@@ -279,10 +292,11 @@ fn the_catalog_as_a_spreadsheet_comes_back_whole() {
         Command::ImportCatalog {
             path: file,
             profile: SANDBOX.to_owned(),
+            import: APPLY,
         },
     );
     assert!(
-        matches!(imported, Outcome::CatalogImported { packages: 1, .. }),
+        matches!(imported, Outcome::CatalogImported { report, applied: true } if report.packages.new == 1),
         "{imported:?}"
     );
     let after = view(&core, SANDBOX);
@@ -379,7 +393,15 @@ fn a_profile_with_its_own_catalog_keeps_it_apart() {
     write_catalog(&file, "gms:7202");
     let path = file.clone();
     let profile = "Production".to_owned();
-    run(&core, Command::ImportCatalog { path, profile });
+    let import = APPLY;
+    run(
+        &core,
+        Command::ImportCatalog {
+            path,
+            profile,
+            import,
+        },
+    );
     assert!(has_product(&view(&core, "Training"), "gms:7202"));
     assert!(!has_product(&view(&core, SANDBOX), "gms:7202"));
 
@@ -602,10 +624,11 @@ fn the_spreadsheet_carries_the_customers_on_their_own_sheet() {
         Command::ImportCatalog {
             path: file,
             profile: SANDBOX.to_owned(),
+            import: APPLY,
         },
     );
     assert!(
-        matches!(imported, Outcome::CatalogImported { customers: 3, .. }),
+        matches!(imported, Outcome::CatalogImported { report, .. } if report.customers.new == 3),
         "{imported:?}"
     );
     let after = view(&core, SANDBOX);
