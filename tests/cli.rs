@@ -1360,3 +1360,82 @@ fn an_existing_data_folder_keeps_its_mode_and_a_world_writable_one_is_refused() 
         "nothing written"
     );
 }
+
+/// Two License Desks starting together on a home whose `sandbox.url` is stale (it names a port
+/// another program now listens on): both work on the one Sandbox, and neither sends the
+/// Sandbox's app key or secret to the stale address.
+#[cfg(target_os = "linux")]
+#[test]
+fn two_consoles_starting_together_send_no_secret_to_a_stale_sandbox_address() {
+    use std::io::Read as _;
+    let home = tempfile::tempdir().expect("home");
+    let sandbox = home.path().join(".local/share/license-desk/sandbox");
+    std::fs::create_dir_all(&sandbox).expect("dir");
+    let stranger = std::net::TcpListener::bind("127.0.0.1:0").expect("listen");
+    let port = stranger.local_addr().expect("addr").port();
+    std::fs::write(
+        sandbox.join("sandbox.url"),
+        format!("http://127.0.0.1:{port}"),
+    )
+    .expect("stale url");
+    let heard = std::sync::Arc::new(std::sync::Mutex::new(Vec::<u8>::new()));
+    let kept = std::sync::Arc::clone(&heard);
+    std::thread::spawn(move || {
+        for conn in stranger.incoming() {
+            let Ok(mut conn) = conn else { return };
+            let _ = conn.set_read_timeout(Some(Duration::from_millis(300)));
+            let mut buf = [0u8; 4096];
+            while let Ok(n) = conn.read(&mut buf) {
+                if n == 0 {
+                    break;
+                }
+                kept.lock().expect("heard").extend_from_slice(&buf[..n]);
+            }
+        }
+    });
+    let start = || {
+        Command::new(BIN)
+            .args(["call", "shellnums", "1"])
+            .env("HOME", home.path())
+            .env_remove("XDG_CONFIG_HOME")
+            .env_remove("XDG_DATA_HOME")
+            .env("LICENSE_DESK_KEYRING", "memory")
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("spawns")
+    };
+    // The command line's program and a console (this process's core, which keeps its Sandbox
+    // while it runs) start together; either may start the Sandbox.
+    let cli = start();
+    let core = license_desk::core::Core::start(license_desk::core::CoreOptions {
+        config_dir: home.path().join(".config/license-desk"),
+        data_dir: home.path().join(".local/share/license-desk"),
+        keyring: license_desk::core::KeyringChoice::MemoryOnly,
+        file_dialog: license_desk::core::FileDialogChoice::InWindow,
+    })
+    .expect("the core starts");
+    let called = core.run(
+        license_desk::core::Command::CallOn {
+            profile: "Sandbox".to_owned(),
+            call: license_desk::core::Call::Shellnums(1),
+        },
+        Duration::from_secs(60),
+    );
+    let out = cli.wait_with_output().expect("waits");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // The console's call worked, unless the command line ran the Sandbox and has since ended.
+    if let Err(e) = &called {
+        assert!(e.to_string().contains("could not be reached"), "{e}");
+    }
+    core.shutdown();
+    let heard = String::from_utf8_lossy(&heard.lock().expect("heard")).into_owned();
+    assert!(
+        !heard.contains("Authorization") && !heard.contains("oauth2"),
+        "the stale address was sent: {heard}"
+    );
+}

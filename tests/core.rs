@@ -2760,3 +2760,67 @@ fn a_queued_batch_survives_a_restart_and_is_sent_once_when_the_platform_answers(
     assert!(removed.is_empty());
     core.shutdown();
 }
+
+/// A token kept in the keyring goes only to the token URL and app key it came from: after the
+/// profile's address is edited outside the program, the new host never sees it.
+#[test]
+fn a_kept_token_is_never_sent_to_a_host_it_did_not_come_from() {
+    use std::io::Read as _;
+    let remote = Remote::start(Region::Domestic);
+    let root = tempfile::tempdir().expect("temp dir");
+    let store = mock_store();
+    let core = start_core(root.path(), KeyringChoice::Store(Arc::clone(&store)));
+    let profile = remote.profile("Training", "trainer@example.com");
+    save_profile(&core, None, profile, Some(&remote.app_secret));
+    outcome!(
+        call_on(&core, "Training", Call::Shellnums(1)),
+        Outcome::Shellnums
+    );
+    let token = keyring_token(&store, "Training");
+    core.shutdown();
+
+    // Another host on this machine, which answers every request with a 503.
+    let stranger = std::net::TcpListener::bind("127.0.0.1:0").expect("listen");
+    let other = format!(
+        "http://127.0.0.1:{}",
+        stranger.local_addr().expect("addr").port()
+    );
+    let heard = Arc::new(Mutex::new(String::new()));
+    let kept = Arc::clone(&heard);
+    std::thread::spawn(move || {
+        for conn in stranger.incoming() {
+            let Ok(mut conn) = conn else { return };
+            let _ = conn.set_read_timeout(Some(Duration::from_millis(200)));
+            let mut buf = [0u8; 8192];
+            let n = conn.read(&mut buf).unwrap_or(0);
+            kept.lock()
+                .expect("heard")
+                .push_str(&String::from_utf8_lossy(&buf[..n]));
+            let _ = conn.write_all(
+                b"HTTP/1.1 503 Service Unavailable\r\nContent-Length: 0\r\nConnection: close\r\n\r\n",
+            );
+        }
+    });
+    let file = config_dir(root.path()).join("profiles.json");
+    let edited = std::fs::read_to_string(&file)
+        .expect("profiles")
+        .replace(&remote.base, &other);
+    std::fs::write(&file, edited).expect("edited by hand");
+
+    let core = start_core(root.path(), KeyringChoice::Store(Arc::clone(&store)));
+    let answered = core.run(
+        Command::CallOn {
+            profile: "Training".to_owned(),
+            call: Call::Shellnums(1),
+        },
+        WAIT,
+    );
+    assert!(answered.is_err(), "{answered:?}");
+    let heard = heard.lock().expect("heard").clone();
+    assert!(heard.contains("POST /v3/api/oauth2/token"), "{heard}");
+    assert!(
+        !heard.contains(&token),
+        "the kept token went to another host: {heard}"
+    );
+    core.shutdown();
+}

@@ -186,8 +186,11 @@ pub struct Journal {
 impl Journal {
     pub fn open(path: &Path) -> Result<Journal, JournalError> {
         // A write is recorded before it is sent: that record must outlive a power cut too.
-        let conn = super::local_db::open(path)?;
-        conn.execute_batch(
+        let mut conn = super::local_db::open(path)?;
+        // One schema change at a time: two programs opening a new journal together would
+        // otherwise both add the same column, and one would fail.
+        let schema = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+        schema.execute_batch(
             "CREATE TABLE IF NOT EXISTS calls (
                 id INTEGER PRIMARY KEY, at INTEGER NOT NULL, profile TEXT NOT NULL,
                 operation TEXT NOT NULL, method TEXT NOT NULL, path TEXT NOT NULL, nonce TEXT,
@@ -196,12 +199,13 @@ impl Journal {
              CREATE INDEX IF NOT EXISTS calls_at ON calls(at);
              CREATE INDEX IF NOT EXISTS calls_operation ON calls(operation, at);",
         )?;
-        conn.execute_batch(ledger::SCHEMA)?;
-        add_column_to(&conn, "writes", "sending_at", "INTEGER")?;
-        add_column(&conn, "call_id", "TEXT")?;
-        add_column(&conn, "refusal", "TEXT")?;
-        add_column(&conn, "failure", "TEXT")?;
-        conn.execute_batch("CREATE INDEX IF NOT EXISTS calls_call ON calls(call_id);")?;
+        schema.execute_batch(ledger::SCHEMA)?;
+        add_column_to(&schema, "writes", "sending_at", "INTEGER")?;
+        add_column(&schema, "call_id", "TEXT")?;
+        add_column(&schema, "refusal", "TEXT")?;
+        add_column(&schema, "failure", "TEXT")?;
+        schema.execute_batch("CREATE INDEX IF NOT EXISTS calls_call ON calls(call_id);")?;
+        schema.commit()?;
         let dir = path.parent().unwrap_or(Path::new("."));
         let run = Run::claim(dir)?;
         let settled = ledger::settle_orphans(&conn, dir, &run.id)?;

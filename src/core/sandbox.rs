@@ -3,6 +3,7 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 use serde_json::json;
@@ -58,24 +59,25 @@ impl Sandbox {
             .map_err(|e| format!("cannot write {}: {e}", activities.display()))?;
         let platform_dir = dir.join("platform");
         let url_file = dir.join("sandbox.url");
+        let proof_file = dir.join("sandbox.proof");
+        let proof = crate::platform::ids::random_token(32).map_err(|e| e.to_string())?;
         let mut config = Config::new(&platform_dir, ([127, 0, 0, 1], 0).into());
         config.activities = Some(activities);
+        config.proof = Some(proof.clone());
         let (server, base_url) = match Server::start(config).await {
             Ok(server) => {
                 let url = server.base_url();
-                write_atomic(&url_file, url.as_bytes())
-                    .map_err(|e| format!("cannot write {}: {e}", url_file.display()))?;
+                // The proof first: a console reading the new address finds its proof there.
+                for (file, text) in [(&proof_file, &proof), (&url_file, &url)] {
+                    write_atomic(file, text.as_bytes())
+                        .map_err(|e| format!("cannot write {}: {e}", file.display()))?;
+                }
                 (Some(server), url)
             }
-            // Another License Desk of this user runs it: use that one.
+            // Another License Desk of this user runs it: use that one, once it has proved it
+            // is the Sandbox.
             Err(StartError::DataDirInUse(_)) => {
-                let url = std::fs::read_to_string(&url_file).map_err(|e| {
-                    format!(
-                        "the sandbox is in use but {} is unreadable: {e}",
-                        url_file.display()
-                    )
-                })?;
-                (None, url.trim().to_owned())
+                (None, proved_address(&url_file, &proof_file).await?)
             }
             Err(e) => return Err(format!("the sandbox platform did not start: {e}")),
         };
@@ -105,8 +107,10 @@ impl Sandbox {
             sandbox.app_key = key;
             sandbox.app_secret = secret;
         }
+        // Only the console that runs the Sandbox provisions it: two consoles starting together
+        // would otherwise send the demo batch twice, each with an application of its own.
         let marker = dir.join("provisioned");
-        if !marker.exists() {
+        if sandbox.server.is_some() && !marker.exists() {
             provision(&sandbox.client()?).await?;
             write_atomic(&marker, b"demo records provisioned\n")
                 .map_err(|e| format!("cannot write {}: {e}", marker.display()))?;
@@ -127,6 +131,64 @@ impl Sandbox {
             server.shutdown().await;
         }
     }
+}
+
+/// How long a console waits for the Sandbox another console is starting to write its address.
+const PROVE_WITHIN: Duration = Duration::from_secs(20);
+
+/// The address of the Sandbox another License Desk runs, once the server there has answered a
+/// fresh challenge with the proof in `proof_file` (`platform::proof`). Until then nothing is
+/// sent to it: the address may be stale, or not written yet by a console starting beside this
+/// one (both files are read again until the proof holds).
+async fn proved_address(url_file: &Path, proof_file: &Path) -> Result<String, String> {
+    let http = reqwest::Client::builder()
+        .no_proxy()
+        .redirect(reqwest::redirect::Policy::none())
+        .timeout(Duration::from_secs(2))
+        .build()
+        .map_err(|e| e.to_string())?;
+    let deadline = tokio::time::Instant::now() + PROVE_WITHIN;
+    loop {
+        let url = std::fs::read_to_string(url_file).unwrap_or_default();
+        let url = url.trim();
+        let proof = std::fs::read_to_string(proof_file).unwrap_or_default();
+        if proves(&http, url, proof.trim()).await {
+            return Ok(url.to_owned());
+        }
+        if tokio::time::Instant::now() >= deadline {
+            return Err(format!(
+                "another License Desk runs the Sandbox, but the address in {} did not prove to \
+                 be it within {} s; nothing was sent there",
+                url_file.display(),
+                PROVE_WITHIN.as_secs()
+            ));
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+/// Whether the server at `url` (on this machine) answers a fresh challenge with `proof`.
+async fn proves(http: &reqwest::Client, url: &str, proof: &str) -> bool {
+    let loopback = url.starts_with("http://127.0.0.1:") || url.starts_with("http://[::1]:");
+    if !loopback || proof.is_empty() {
+        return false;
+    }
+    let Ok(challenge) = crate::platform::ids::random_token(16) else {
+        return false;
+    };
+    let asked = http
+        .get(format!("{url}{}", crate::platform::proof::PATH))
+        .query(&[("challenge", &challenge)])
+        .send()
+        .await;
+    let Ok(answer) = asked else {
+        return false;
+    };
+    answer.status().is_success()
+        && answer
+            .text()
+            .await
+            .is_ok_and(|text| text == crate::platform::proof::answer(proof, &challenge))
 }
 
 /// The sandbox's application: its key from `app.json`, its secret from the keyring; a new

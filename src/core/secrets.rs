@@ -66,6 +66,10 @@ struct StoredToken {
     token: String,
     expires_at_ms: i64,
     scope: String,
+    /// The token URL and app key it was issued for (absent in tokens kept before: those are
+    /// not used again).
+    #[serde(default)]
+    issued_by: String,
 }
 
 /// Told when the keyring state changes during the session (the UI shows it).
@@ -202,21 +206,26 @@ impl Secrets {
         self.get(profile, SecretKind::AppSecret).map(Secret::new)
     }
 
-    pub fn token(&self, profile: &str) -> Option<CachedToken> {
+    /// The profile's kept token, if it was issued by `issuer` (a token URL and app key, see
+    /// [`token_issuer`]): a token is never sent to a host other than the one that issued it,
+    /// also after the profile's address was changed outside the program.
+    pub fn token(&self, profile: &str, issuer: &str) -> Option<CachedToken> {
         let text = self.get(profile, SecretKind::Token)?;
         let t: StoredToken = serde_json::from_str(&text).ok()?;
-        Some(CachedToken {
+        (t.issued_by == issuer).then(|| CachedToken {
             token: Secret::new(t.token),
             expires_at_ms: t.expires_at_ms,
             scope: t.scope,
         })
     }
 
-    pub fn set_token(&self, profile: &str, token: &CachedToken) {
+    /// Keeps the profile's token, with who issued it.
+    pub fn set_token(&self, profile: &str, token: &CachedToken, issuer: &str) {
         let stored = StoredToken {
             token: token.token.expose().to_owned(),
             expires_at_ms: token.expires_at_ms,
             scope: token.scope.clone(),
+            issued_by: issuer.to_owned(),
         };
         if let Ok(text) = serde_json::to_string(&stored) {
             self.set(profile, SecretKind::Token, &text);
@@ -228,6 +237,11 @@ impl Secrets {
         self.delete(profile, SecretKind::AppSecret);
         self.delete(profile, SecretKind::Token);
     }
+}
+
+/// Who issues a client's tokens: its exact token URL and its app key.
+pub fn token_issuer(token_url: &str, app_key: &str) -> String {
+    format!("{app_key} {token_url}")
 }
 
 #[cfg(target_os = "linux")]

@@ -11,6 +11,7 @@ mod http;
 pub mod ids;
 mod listen;
 pub mod pg;
+pub mod proof;
 pub mod quotas;
 pub mod rules;
 mod server;

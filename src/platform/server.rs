@@ -84,6 +84,8 @@ pub struct Config {
     pub database: Option<DatabaseUrl>,
     /// Connections to `database` open at most (`serve --database-pool`).
     pub database_pool: usize,
+    /// The Sandbox's proof of itself (see `proof`); None for `serve`.
+    pub proof: Option<String>,
 }
 
 impl Config {
@@ -105,6 +107,7 @@ impl Config {
             tls: None,
             database: None,
             database_pool: DEFAULT_DATABASE_POOL,
+            proof: None,
         }
     }
 }
@@ -208,7 +211,7 @@ impl Server {
             listings: Listings::new(config.listings),
         });
         let (stop, stopped) = watch::channel(false);
-        let app = super::http::router(Arc::clone(&shared));
+        let app = super::http::router(Arc::clone(&shared), config.proof.clone());
         let secure = tls.is_some();
         let http = tokio::spawn(listen::serve(
             listener,

@@ -75,7 +75,7 @@ impl Catalog {
         let _ = crate::private_files::ensure_private_file(path);
         let conn = Connection::open(path)?;
         conn.busy_timeout(std::time::Duration::from_secs(5))?;
-        conn.pragma_update(None, "journal_mode", "WAL")?;
+        crate::core::local_db::use_wal(&conn)?;
         add_scopes(&conn)?;
         conn.execute_batch(SCHEMA)?;
         add_from_platform(&conn)?;
@@ -341,17 +341,21 @@ fn add_scopes(conn: &Connection) -> Result<()> {
 /// Customers learned from the platform's answers are marked, so that a file imported later
 /// does not overwrite what the platform said (a directory kept before the mark is unmarked).
 fn add_from_platform(conn: &Connection) -> Result<()> {
-    let missing: i64 = conn.query_row(
+    // Looked at and changed in one write: two programs opening the catalog together would
+    // otherwise both add the column, and one would fail.
+    let tx = rusqlite::Transaction::new_unchecked(conn, rusqlite::TransactionBehavior::Immediate)?;
+    let missing: i64 = tx.query_row(
         "SELECT NOT EXISTS (SELECT 1 FROM pragma_table_info('customers')
                             WHERE name = 'from_platform')",
         [],
         |r| r.get(0),
     )?;
     if missing == 1 {
-        conn.execute_batch(
+        tx.execute_batch(
             "ALTER TABLE customers ADD COLUMN from_platform INTEGER NOT NULL DEFAULT 0",
         )?;
     }
+    tx.commit()?;
     Ok(())
 }
 

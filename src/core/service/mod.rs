@@ -7,6 +7,7 @@ mod knowledge;
 mod preview;
 mod queue;
 
+use crate::core::secrets::token_issuer;
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::mpsc as std_mpsc;
@@ -192,6 +193,8 @@ struct ProfileObserver {
     journal: std_mpsc::Sender<JournalJob>,
     secrets: Arc<Secrets>,
     keep_tokens: bool,
+    /// The client's token URL and app key, which its tokens are kept with.
+    issuer: String,
 }
 
 impl ProfileObserver {
@@ -219,7 +222,7 @@ impl Observer for ProfileObserver {
 
     fn token_issued(&self, token: &CachedToken) {
         if self.keep_tokens {
-            self.secrets.set_token(&self.profile, token);
+            self.secrets.set_token(&self.profile, token, &self.issuer);
         }
     }
 
@@ -747,11 +750,13 @@ impl Service {
             insecure_http: profile.insecure_http,
             ..config
         };
+        let issuer = token_issuer(&config.token_url, &config.app_key);
         let observer = Arc::new(ProfileObserver {
             profile: profile.name.clone(),
             journal: self.journal.clone(),
             secrets: Arc::clone(&self.secrets),
             keep_tokens,
+            issuer: issuer.clone(),
         });
         // Built off the runtime: it reads the profile's CA file, if it has one.
         let client = tokio::task::spawn_blocking(move || Client::new(config, observer))
@@ -763,7 +768,7 @@ impl Service {
         if keep_tokens {
             let secrets = Arc::clone(&self.secrets);
             let name = profile.name.clone();
-            let cached = tokio::task::spawn_blocking(move || secrets.token(&name))
+            let cached = tokio::task::spawn_blocking(move || secrets.token(&name, &issuer))
                 .await
                 .ok()
                 .flatten();

@@ -21,9 +21,12 @@ use axum::response::Response;
 use super::shared::AppState;
 
 /// The routes come with their OpenAPI document ([`openapi::routes`]); the document itself is
-/// served among them.
-pub fn router(state: AppState) -> Router {
-    let (routes, _document) = openapi::routes().split_for_parts();
+/// served among them. A server started with a Sandbox proof also answers its challenges.
+pub fn router(state: AppState, proof: Option<String>) -> Router {
+    let (mut routes, _document) = openapi::routes().split_for_parts();
+    if let Some(proof) = proof {
+        routes = routes.merge(super::proof::route(proof));
+    }
     routes
         .fallback(order::not_found)
         .method_not_allowed_fallback(order::method_not_allowed)
