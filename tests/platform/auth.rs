@@ -618,7 +618,7 @@ async fn nonce_is_spent_when_the_operation_refuses() {
 async fn failed_token_requests_are_slowed_but_the_right_secret_goes_through() {
     let p = Platform::start().await;
     let key = p.app.app_key.clone();
-    for _ in 0..9 {
+    for _ in 0..10 {
         assert_invalid_client(&ask_token(&p, &key, "guess", CLIENT_CREDENTIALS).await);
     }
     for _ in 0..2 {

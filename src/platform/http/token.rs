@@ -86,12 +86,13 @@ async fn wrong_secret(s: &AppState, app_key: &str, address: &str) -> Response {
     let now = Instant::now();
     let failures = &s.token_failures;
     let by_key = format!("{app_key} {address}");
-    failures.by_app_address.failed(&by_key, now);
-    failures.by_address.failed(address, now);
+    // Judged before this failure is counted: the allowance's last failure is still a 401.
     let wait = [
         failures.by_app_address.wait(&by_key, now),
         failures.by_address.wait(address, now),
     ];
+    failures.by_app_address.failed(&by_key, now);
+    failures.by_address.failed(address, now);
     match wait.into_iter().flatten().max() {
         Some(wait) => {
             tracing::warn!(
