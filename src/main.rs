@@ -42,7 +42,7 @@ enum Command {
     Serve(platform_cli::ServeArgs),
     /// Manage the applications that may call a platform's data directory.
     #[command(subcommand)]
-    App(platform_cli::AppCommand),
+    App(app_cli::AppCommand),
     /// Run one operation through the console's core and print the answer (JSON, a table or
     /// CSV).
     Call(call::CallArgs),
@@ -118,7 +118,7 @@ fn main() -> ExitCode {
             opened
         }
         Some(Command::Serve(args)) => platform_cli::serve(args),
-        Some(Command::App(command)) => platform_cli::run_app(command),
+        Some(Command::App(command)) => app_cli::run_app(command),
         Some(Command::Call(args)) => {
             logging::init("warn");
             return call::run(args);

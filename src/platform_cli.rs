@@ -1,13 +1,12 @@
-//! The platform's own commands: `serve` runs the embedded platform headless (on its data
-//! directory or a PostgreSQL database), `app create` registers an application and `app quota`
-//! changes its quotas.
+//! `serve`: the embedded platform headless, on its data directory or a PostgreSQL database;
+//! and what the `app` commands share with it (the data directory, the database URL).
 
 use std::io::Write;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use clap::{Args, Subcommand};
+use clap::Args;
 use license_desk::platform::{self, Config, ConnectionLimits, ListingLimits, Region, Server};
 
 #[derive(Args)]
@@ -81,107 +80,6 @@ pub(crate) struct ServeArgs {
     test_forget_repeats: bool,
 }
 
-#[derive(Subcommand)]
-pub(crate) enum AppCommand {
-    /// Register an application and print its {"appKey","appSecret"}; the secret is shown once.
-    Create {
-        /// Data directory of the platform [default: as for serve]
-        #[arg(long)]
-        data: Option<PathBuf>,
-        /// The platform's PostgreSQL database instead (as for serve)
-        #[arg(long, value_name = "URL", value_parser = parse_database, conflicts_with = "data")]
-        database: Option<platform::pg::DatabaseUrl>,
-        /// Name of the application.
-        #[arg(long)]
-        name: String,
-        /// Comma-separated scopes: auth_order, auth_activity.
-        #[arg(long)]
-        scopes: String,
-        #[command(flatten)]
-        quota: QuotaArgs,
-    },
-    /// Show or change an application's own quotas on asset numbers (operation 9), and print
-    /// them as {"appKey","quotaNumbersPerMinute","quotaNumbersPerDay"}; null is the platform's
-    /// default. Works while a server runs on the data directory; its next call is judged by
-    /// the new quotas.
-    Quota {
-        /// Data directory of the platform [default: as for serve]
-        #[arg(long)]
-        data: Option<PathBuf>,
-        /// The platform's PostgreSQL database instead (as for serve)
-        #[arg(long, value_name = "URL", value_parser = parse_database, conflicts_with = "data")]
-        database: Option<platform::pg::DatabaseUrl>,
-        /// The application's key (ak_…).
-        app_key: String,
-        #[command(flatten)]
-        quota: QuotaArgs,
-    },
-    /// List the applications, one JSON object a line: key, name, scopes, when created, whether
-    /// revoked, quotas. Never a secret.
-    List {
-        #[command(flatten)]
-        place: crate::app_cli::Place,
-    },
-    /// Give an application a new secret and print {"appKey","appSecret"}: the old secret stops
-    /// at once and the tokens issued with it end (within 2 seconds on a running server).
-    Rotate {
-        #[command(flatten)]
-        place: crate::app_cli::Place,
-        /// The application's key (ak_…).
-        app_key: String,
-    },
-    /// Revoke an application for good: its secret gets no token and its tokens end (within 2
-    /// seconds on a running server). Its orders stay.
-    Revoke {
-        #[command(flatten)]
-        place: crate::app_cli::Place,
-        /// The application's key (ak_…).
-        app_key: String,
-    },
-    /// An application's tokens.
-    #[command(subcommand)]
-    Tokens(crate::app_cli::TokensCommand),
-}
-
-/// One application's quotas on asset numbers; absent: the platform's default (create) or
-/// unchanged (quota).
-#[derive(Args)]
-pub(crate) struct QuotaArgs {
-    /// Asset numbers the application may take in a clock minute, or `default` for the
-    /// platform's (serve --quota-numbers-per-minute).
-    #[arg(long, value_name = "N|default", value_parser = parse_quota)]
-    quota_numbers_per_minute: Option<QuotaValue>,
-    /// Asset numbers the application may take in a UTC day, or `default` for the platform's
-    /// (serve --quota-numbers-per-day).
-    #[arg(long, value_name = "N|default", value_parser = parse_quota)]
-    quota_numbers_per_day: Option<QuotaValue>,
-}
-
-impl QuotaArgs {
-    fn change(&self) -> platform::QuotaChange {
-        platform::QuotaChange {
-            numbers_per_minute: self.quota_numbers_per_minute.map(|q| q.0),
-            numbers_per_day: self.quota_numbers_per_day.map(|q| q.0),
-        }
-    }
-}
-
-/// A quota as given on the command line: a number, or `None` for the platform's default.
-#[derive(Clone, Copy)]
-struct QuotaValue(Option<u32>);
-
-fn parse_quota(s: &str) -> Result<QuotaValue, String> {
-    if s == "default" {
-        return Ok(QuotaValue(None));
-    }
-    s.parse::<u32>().map(|n| QuotaValue(Some(n))).map_err(|_| {
-        format!(
-            "{s:?}: a quota is a whole number of asset numbers (0 to {}) or `default`",
-            u32::MAX
-        )
-    })
-}
-
 fn parse_region(s: &str) -> Result<u8, String> {
     s.parse::<u8>()
         .ok()
@@ -193,94 +91,6 @@ pub(crate) fn default_data_dir() -> Result<PathBuf, String> {
     directories::ProjectDirs::from("", "", "license-desk")
         .map(|d| d.data_local_dir().join("platform"))
         .ok_or_else(|| "no OS data directory is known for this user; give --data DIR".to_owned())
-}
-
-/// `app create|quota|list|rotate|revoke|tokens`.
-pub(crate) fn run_app(command: AppCommand) -> Result<(), String> {
-    match command {
-        AppCommand::Create {
-            data,
-            database,
-            name,
-            scopes,
-            quota,
-        } => app_create(data, database, &name, &scopes, &quota),
-        AppCommand::Quota {
-            data,
-            database,
-            app_key,
-            quota,
-        } => app_quota(data, database, &app_key, &quota),
-        other => crate::app_cli::run(other),
-    }
-}
-
-fn app_create(
-    data: Option<PathBuf>,
-    database: Option<platform::pg::DatabaseUrl>,
-    name: &str,
-    scopes: &str,
-    quota: &QuotaArgs,
-) -> Result<(), String> {
-    let scopes = platform::apps::parse_scopes(scopes)?;
-    if name.trim().is_empty() {
-        return Err("--name must not be blank".to_owned());
-    }
-    let own = quota.change().apply(platform::OwnQuota::default());
-    let created = match database {
-        Some(database) => command_runtime()?.block_on(platform::create_app_in_database(
-            &database,
-            name.trim(),
-            &scopes,
-            own,
-        )),
-        None => {
-            let data = data.map_or_else(default_data_dir, Ok)?;
-            platform::create_app_with_quota(&data, name.trim(), &scopes, own)
-        }
-    }
-    .map_err(|e| e.to_string())?;
-    let line = serde_json::to_string(&created).map_err(|e| e.to_string())?;
-    println!("{line}");
-    Ok(())
-}
-
-fn app_quota(
-    data: Option<PathBuf>,
-    database: Option<platform::pg::DatabaseUrl>,
-    app_key: &str,
-    quota: &QuotaArgs,
-) -> Result<(), String> {
-    let (changed, place) = match database {
-        Some(database) => (
-            command_runtime()?.block_on(platform::change_app_quota_in_database(
-                &database,
-                app_key.trim(),
-                quota.change(),
-            )),
-            database.to_string(),
-        ),
-        None => {
-            let data = data.map_or_else(default_data_dir, Ok)?;
-            if !data.join(platform::store::DB_FILE).exists() {
-                return Err(format!("{} holds no platform", data.display()));
-            }
-            (
-                platform::change_app_quota(&data, app_key.trim(), quota.change()),
-                data.display().to_string(),
-            )
-        }
-    };
-    let own = changed
-        .map_err(|e| e.to_string())?
-        .ok_or_else(|| format!("no application {app_key:?} in {place}"))?;
-    let line = serde_json::json!({
-        "appKey": app_key.trim(),
-        "quotaNumbersPerMinute": own.quota_numbers_per_minute,
-        "quotaNumbersPerDay": own.quota_numbers_per_day,
-    });
-    println!("{line}");
-    Ok(())
 }
 
 /// `--database URL`: the password from the URL or `PGPASSWORD`.
