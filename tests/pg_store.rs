@@ -5,6 +5,8 @@
 
 #[path = "support/pg_cluster.rs"]
 mod pg_cluster;
+#[path = "support/tls_certs.rs"]
+mod tls_certs;
 
 use std::collections::BTreeSet;
 use std::sync::Arc;
@@ -735,4 +737,140 @@ async fn a_unit_in_stock_once_is_claimed_once_by_concurrent_claims() {
             "lock".to_owned()
         )]
     );
+}
+
+/// The cluster with `ssl=on`, its certificate signed by a CA of the test's own.
+async fn tls_database() -> Option<pg_cluster::TlsDatabase> {
+    pg_cluster::tls_database(|dir| {
+        let certs = tls_certs::make(dir);
+        pg_cluster::ServerCerts {
+            ca: certs.ca,
+            chain: certs.chain,
+            key: certs.key,
+        }
+    })
+    .await
+}
+
+/// Whether the store's connection runs over TLS, as the server sees it.
+async fn over_tls(store: &PgStore) -> bool {
+    store
+        .read(|tx| {
+            tx.query_one(
+                "SELECT ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid()",
+                &[],
+                |r| r.bool(0),
+            )
+        })
+        .await
+        .expect("pg_stat_ssl")
+}
+
+/// Why `url` could not be connected to.
+async fn refusal(url: &str) -> String {
+    match PgStore::connect(url, 1).await {
+        Ok(_) => panic!("{url} connected"),
+        Err(e) => e.to_string(),
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn tls_is_used_and_verified_with_the_ca_of_sslrootcert() {
+    let Some(db) = tls_database().await else {
+        return;
+    };
+    let ca = db.ca.display();
+    // verify-ca / verify-full are require here: certificates are verified under every mode.
+    for mode in ["require", "verify-ca", "verify-full", "prefer"] {
+        let url = format!("{}?sslmode={mode}&sslrootcert={ca}", db.url);
+        let store = PgStore::connect(&url, 2).await.expect(&url);
+        assert!(over_tls(&store).await, "{url}: not over TLS");
+    }
+    // prefer is the default: a server that offers TLS gets it.
+    let store = PgStore::connect(&format!("{}?sslrootcert={ca}", db.url), 2)
+        .await
+        .expect("connect with the default sslmode");
+    assert!(over_tls(&store).await);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_certificate_no_system_ca_signed_is_refused_in_words() {
+    let Some(db) = tls_database().await else {
+        return;
+    };
+    // The test CA is not among the system's. prefer does not fall back to a plain connection
+    // either: the server offered TLS, and its certificate is not trusted.
+    for query in [
+        "?sslmode=require",
+        "?sslmode=verify-full",
+        "?sslmode=prefer",
+        "",
+    ] {
+        let why = refusal(&format!("{}{query}", db.url)).await;
+        assert!(
+            why.contains("the database server's certificate is not trusted")
+                && why.contains("not signed by a trusted CA")
+                && why.contains("sslrootcert="),
+            "{query}: {why}"
+        );
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn require_is_refused_by_a_server_without_tls() {
+    let Some(url) = pg_cluster::database().await else {
+        return;
+    };
+    for mode in ["require", "verify-full"] {
+        let why = refusal(&format!("{url}?sslmode={mode}")).await;
+        assert!(
+            why.contains("the database server does not offer TLS and sslmode=require"),
+            "{mode}: {why}"
+        );
+    }
+    // prefer (the default) falls back to a plain connection, as libpq does.
+    let store = PgStore::connect(&format!("{url}?sslmode=prefer"), 2)
+        .await
+        .expect("prefer without TLS");
+    assert!(!over_tls(&store).await);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn disable_connects_plain_and_reads_no_ca() {
+    let Some(db) = tls_database().await else {
+        return;
+    };
+    // Even to a server that offers TLS, and with a CA file that does not exist: disable never
+    // reads one.
+    let url = format!("{}?sslmode=disable&sslrootcert=/nonexistent/ca.pem", db.url);
+    let store = PgStore::connect(&url, 2).await.expect("sslmode=disable");
+    assert!(!over_tls(&store).await);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_ca_file_that_cannot_be_read_is_named() {
+    let Some(db) = tls_database().await else {
+        return;
+    };
+    let dir = tempfile::tempdir().expect("temp dir");
+    let not_pem = dir.path().join("ca.pem");
+    std::fs::write(&not_pem, "not a certificate").expect("write");
+    for (file, what) in [
+        (dir.path().join("missing.pem"), "No such file"),
+        (not_pem, "no PEM certificate in it"),
+    ] {
+        let why = refusal(&format!(
+            "{}?sslmode=require&sslrootcert={}",
+            db.url,
+            file.display()
+        ))
+        .await;
+        assert!(
+            why.contains(&format!(
+                "cannot read the CA file sslrootcert={}",
+                file.display()
+            )) && why.contains(what),
+            "{why}"
+        );
+    }
 }

@@ -9,6 +9,7 @@
 mod migrate;
 mod params;
 mod store;
+mod tls;
 mod tx;
 mod url;
 mod value;
@@ -16,4 +17,5 @@ mod value;
 pub use migrate::{MIGRATIONS, newest_version};
 pub use params::dollar_params;
 pub use store::{MAX_ATTEMPTS, PgStore, StoreFailure};
+pub(crate) use tls::tls_failure;
 pub use url::{DatabaseUrl, PASSWORD_VAR, UrlError};

@@ -7,9 +7,12 @@ use std::time::Duration;
 
 use deadpool_postgres::{Manager, ManagerConfig, Object, Pool, RecyclingMethod, Runtime};
 use tokio::runtime::Handle;
+use tokio_postgres::NoTls;
+use tokio_postgres::config::SslMode;
 
 use super::migrate;
 use super::params::Rewritten;
+use super::tls;
 use super::tx::{BEGIN_READ, BEGIN_WRITE, PgTx};
 use super::url::DatabaseUrl;
 use crate::platform::error::OpError;
@@ -67,7 +70,8 @@ struct Attempt<T, E> {
 impl PgStore {
     /// Connects to `url` (`postgresql://user@host/db`, as libpq's), with at most `connections`
     /// open at once, and applies the schema versions the database lacks. A database newer
-    /// than this release is refused.
+    /// than this release is refused. TLS as the URL's `sslmode` asks (`prefer` by default), the
+    /// server's certificate always verified (tls.rs).
     pub async fn connect(url: &str, connections: usize) -> Result<PgStore, StoreError> {
         let db = DatabaseUrl::parse(url, None).map_err(|e| StoreError::Failure(e.to_string()))?;
         Self::connect_to(&db, connections).await
@@ -78,13 +82,18 @@ impl PgStore {
         let mut config = db.config().clone();
         config.application_name("license-desk");
         config.connect_timeout(CONNECT_TIMEOUT);
-        let manager = Manager::from_config(
-            config,
-            tokio_postgres::NoTls,
-            ManagerConfig {
-                recycling_method: RecyclingMethod::Fast,
-            },
-        );
+        let manager_config = ManagerConfig {
+            recycling_method: RecyclingMethod::Fast,
+        };
+        let manager = match config.get_ssl_mode() {
+            // No connector at all: `disable` never reads a CA, not even the system's.
+            SslMode::Disable => Manager::from_config(config, NoTls, manager_config),
+            mode => {
+                let tls = tls::connector(db.root_cert(), mode != SslMode::Prefer)
+                    .map_err(|e| StoreError::Failure(e.to_string()))?;
+                Manager::from_config(config, tls, manager_config)
+            }
+        };
         let pool = Pool::builder(manager)
             .max_size(connections.max(1))
             .runtime(Runtime::Tokio1)

@@ -2,9 +2,17 @@
 //! a form to print and log that never holds the password. A password is better given in
 //! `PGPASSWORD` (libpq's name, which operators know) than in the URL, where any user of the
 //! machine sees it in the process list; one in the URL still wins, as with libpq.
+//!
+//! TLS is asked for with libpq's parameters: `sslmode` (`disable`, `prefer`, the default,
+//! `require`, and `verify-ca` / `verify-full`, which are `require` here since certificates are
+//! always verified) and `sslrootcert` (the CA file to verify with instead of the system's CAs).
 
 use std::fmt;
+use std::path::{Path, PathBuf};
 use std::str::FromStr;
+
+use percent_encoding::percent_decode_str;
+use tokio_postgres::config::SslMode;
 
 /// The environment variable read for the password when the URL has none.
 pub const PASSWORD_VAR: &str = "PGPASSWORD";
@@ -12,6 +20,9 @@ pub const PASSWORD_VAR: &str = "PGPASSWORD";
 #[derive(Clone)]
 pub struct DatabaseUrl {
     config: tokio_postgres::Config,
+    /// `sslrootcert`: the CA file the server's certificate is verified with, instead of the
+    /// system's CAs.
+    root_cert: Option<PathBuf>,
     shown: String,
 }
 
@@ -21,6 +32,13 @@ pub enum UrlError {
     NotPostgres,
     #[error("--database: {0}")]
     Invalid(String),
+    #[error(
+        "--database: sslmode={0} is not supported: use disable, prefer, require, verify-ca or \
+         verify-full"
+    )]
+    SslMode(String),
+    #[error("--database: sslrootcert is empty: give the path of a CA file (PEM)")]
+    EmptyRootCert,
 }
 
 impl DatabaseUrl {
@@ -29,16 +47,24 @@ impl DatabaseUrl {
         if !(url.starts_with("postgresql://") || url.starts_with("postgres://")) {
             return Err(UrlError::NotPostgres);
         }
+        let tls = TlsParams::take(url)?;
         // The parser's message would quote nothing secret, but say it without the input.
-        let mut config =
-            tokio_postgres::Config::from_str(url).map_err(|e| UrlError::Invalid(e.to_string()))?;
+        let mut config = tokio_postgres::Config::from_str(&tls.rest)
+            .map_err(|e| UrlError::Invalid(e.to_string()))?;
+        if let Some(mode) = tls.mode {
+            config.ssl_mode(mode);
+        }
         if config.get_password().is_none()
             && let Some(password) = env_password.filter(|p| !p.is_empty())
         {
             config.password(password);
         }
         let shown = shown(&config);
-        Ok(DatabaseUrl { config, shown })
+        Ok(DatabaseUrl {
+            config,
+            root_cert: tls.root_cert,
+            shown,
+        })
     }
 
     /// [`DatabaseUrl::parse`] with the password from `PGPASSWORD` when the URL has none.
@@ -48,6 +74,75 @@ impl DatabaseUrl {
 
     pub fn config(&self) -> &tokio_postgres::Config {
         &self.config
+    }
+
+    /// The URL's `sslrootcert`, if it names a file.
+    pub fn root_cert(&self) -> Option<&Path> {
+        self.root_cert.as_deref()
+    }
+}
+
+/// The URL's TLS parameters, taken out of its query before tokio-postgres reads the rest: its
+/// parser refuses `sslrootcert` and `sslmode=verify-ca|verify-full`.
+struct TlsParams {
+    /// The URL without them.
+    rest: String,
+    /// The last `sslmode`, as libpq (and tokio-postgres) take the last of a repeated parameter.
+    mode: Option<SslMode>,
+    root_cert: Option<PathBuf>,
+}
+
+impl TlsParams {
+    fn take(url: &str) -> Result<TlsParams, UrlError> {
+        let Some((base, query)) = url.split_once('?') else {
+            return Ok(TlsParams {
+                rest: url.to_owned(),
+                mode: None,
+                root_cert: None,
+            });
+        };
+        let decode = |s: &str| {
+            percent_decode_str(s)
+                .decode_utf8()
+                .map(|s| s.into_owned())
+                .map_err(|e| UrlError::Invalid(format!("a query parameter is not UTF-8: {e}")))
+        };
+        let (mut mode, mut root_cert) = (None, None);
+        let mut kept = Vec::new();
+        for pair in query.split('&') {
+            let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
+            match decode(key)?.as_str() {
+                "sslmode" => {
+                    mode = Some(match decode(value)?.as_str() {
+                        "disable" => SslMode::Disable,
+                        "prefer" => SslMode::Prefer,
+                        // Certificates are verified under every mode (tls.rs), host name
+                        // included: verify-ca and verify-full ask for nothing more.
+                        "require" | "verify-ca" | "verify-full" => SslMode::Require,
+                        other => return Err(UrlError::SslMode(other.to_owned())),
+                    })
+                }
+                "sslrootcert" => {
+                    root_cert = match decode(value)?.as_str() {
+                        "" => return Err(UrlError::EmptyRootCert),
+                        // libpq's word (PostgreSQL 16) for the system's CAs, the default here.
+                        "system" => None,
+                        path => Some(PathBuf::from(path)),
+                    }
+                }
+                _ => kept.push(pair),
+            }
+        }
+        let rest = if kept.is_empty() {
+            base.to_owned()
+        } else {
+            format!("{base}?{}", kept.join("&"))
+        };
+        Ok(TlsParams {
+            rest,
+            mode,
+            root_cert,
+        })
     }
 }
 
@@ -112,6 +207,47 @@ mod tests {
         let own = DatabaseUrl::parse("postgres://desk:own@db/license", Some("env-pw".into()))
             .expect("a URL");
         assert_eq!(own.config().get_password(), Some(&b"own"[..]));
+    }
+
+    #[test]
+    fn tls_parameters_are_read_as_libpq_names_them() {
+        let url = |s: &str| DatabaseUrl::parse(s, None);
+        let plain = url("postgresql://desk@db/license").expect("a URL");
+        assert_eq!(plain.config().get_ssl_mode(), SslMode::Prefer);
+        assert_eq!(plain.root_cert(), None);
+        for (mode, expected) in [
+            ("disable", SslMode::Disable),
+            ("prefer", SslMode::Prefer),
+            ("require", SslMode::Require),
+            ("verify-ca", SslMode::Require),
+            ("verify-full", SslMode::Require),
+        ] {
+            let parsed = url(&format!("postgresql://desk@db/license?sslmode={mode}"));
+            assert_eq!(parsed.expect("a URL").config().get_ssl_mode(), expected);
+        }
+        let with_ca = url(
+            "postgresql://desk@db/license?application_name=x&sslrootcert=%2Fetc%2Fdesk%2Fca.pem\
+             &sslmode=verify-full&connect_timeout=3",
+        )
+        .expect("a URL");
+        assert_eq!(with_ca.root_cert(), Some(Path::new("/etc/desk/ca.pem")));
+        assert_eq!(with_ca.config().get_ssl_mode(), SslMode::Require);
+        assert_eq!(with_ca.config().get_application_name(), Some("x"));
+        assert_eq!(
+            with_ca.config().get_connect_timeout(),
+            Some(&std::time::Duration::from_secs(3))
+        );
+        assert_eq!(with_ca.to_string(), "postgresql://desk@db:5432/license");
+        let system = url("postgresql://desk@db/license?sslrootcert=system").expect("a URL");
+        assert_eq!(system.root_cert(), None);
+        assert_eq!(
+            url("postgresql://desk@db/license?sslmode=allow").err(),
+            Some(UrlError::SslMode("allow".into()))
+        );
+        assert_eq!(
+            url("postgresql://desk@db/license?sslrootcert=").err(),
+            Some(UrlError::EmptyRootCert)
+        );
     }
 
     #[test]

@@ -213,12 +213,12 @@ fn with_cause(e: &tokio_postgres::Error) -> String {
 
 /// An error and every cause under it ("error connecting to server: Connection refused").
 /// Why no connection was had: the server's own words when it refused one (a wrong password, an
-/// unknown database), else the chain of causes.
+/// unknown database), what failed in TLS (a certificate not trusted), else the chain of causes.
 fn pool_cause(e: &deadpool_postgres::PoolError) -> String {
     match e {
         deadpool_postgres::PoolError::Backend(e) => match e.as_db_error() {
             Some(db) => db.message().to_owned(),
-            None => with_cause(e),
+            None => crate::platform::pg::tls_failure(e).unwrap_or_else(|| with_cause(e)),
         },
         e => with_causes(e),
     }
