@@ -135,7 +135,9 @@ fn the_start_page_leads_to_the_demo_data() {
 }
 
 /// Steps the window until `done` holds, or fails after `timeout`: answers come from the core's
-/// threads, so frames run until the condition, never for a fixed time.
+/// threads, so frames run until the condition, never for a fixed time. A failure names the
+/// test's line that waited.
+#[track_caller]
 fn step_until(
     harness: &mut Harness<'static, DeskApp>,
     timeout: Duration,
@@ -150,7 +152,8 @@ fn step_until(
         }
         assert!(
             std::time::Instant::now() < deadline,
-            "the window did not get there within {timeout:?}"
+            "the window did not get there within {timeout:?} (waited at {})",
+            std::panic::Location::caller()
         );
         // Yield to the core's threads between frames.
         std::thread::sleep(Duration::from_millis(10));
@@ -158,6 +161,7 @@ fn step_until(
 }
 
 /// `step_until` with a bound generous enough for a loaded CI machine.
+#[track_caller]
 fn settle(
     harness: &mut Harness<'static, DeskApp>,
     done: impl FnMut(&Harness<'static, DeskApp>) -> bool,
