@@ -1,7 +1,6 @@
 pub mod client;
-pub mod clock;
 pub mod core;
 pub mod platform;
-pub mod private_files;
+pub mod support;
 pub mod ui;
 pub mod wire;

@@ -626,7 +626,7 @@ fn a_chinese_sheet_becomes_a_batch() {
     let end = jiff::civil::date(2027, 12, 31);
     assert_eq!(
         asset["limitEndDate"],
-        json!(license_desk::clock::day_ms(end, true).expect("ms"))
+        json!(license_desk::support::clock::day_ms(end, true).expect("ms"))
     );
     assert_eq!(
         asset["products"],

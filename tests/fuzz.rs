@@ -531,7 +531,7 @@ fn env_u64(name: &str, default: u64) -> u64 {
 }
 
 fn activities_file(dir: &std::path::Path) -> std::path::PathBuf {
-    let now = license_desk::clock::now_ms();
+    let now = license_desk::support::clock::now_ms();
     let products = json!([{"productUri": "gms:1001", "validDays": 365, "activateType": "0"},
                           {"productUri": "gms:1002", "validDays": 30, "activateType": "1"}]);
     let one = json!([{"productUri": "gms:3001", "validDays": 7, "activateType": "0"}]);

@@ -11,8 +11,8 @@ use tokio::runtime::Runtime;
 use tokio::sync::mpsc;
 
 use crate::client::{Client, ORDER, nonce};
+use crate::report::{before, fmt_dur, heading, held, now};
 use crate::server::{Server, mib};
-use crate::steps::{fmt_dur, heading, held, now};
 
 /// The open-file limit of the issue's measurement.
 const NOFILE: u32 = 256;
@@ -30,7 +30,7 @@ const SLACK: Duration = Duration::from_millis(1500);
 
 pub fn step(bin: &Path, rt: &Runtime) {
     heading(2, "Connections never timed out");
-    crate::steps::before(
+    before(
         "under ulimit -n 256, ~240 half-sent requests (no token needed) made every other client \
          time out; a stalled body pinned up to 16 MiB per connection with no read timeout (12 \
          connections: +133 MiB RSS)",

@@ -13,6 +13,8 @@ mod client;
 #[cfg(target_os = "linux")]
 mod connections;
 #[cfg(target_os = "linux")]
+mod report;
+#[cfg(target_os = "linux")]
 mod server;
 #[cfg(target_os = "linux")]
 mod steps;

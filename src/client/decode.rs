@@ -7,7 +7,7 @@ use serde::de::DeserializeOwned;
 use serde_json::value::RawValue;
 
 use super::{ApiError, CachedToken, CallRecord, Operation, Secret};
-use crate::clock::now_ms;
+use crate::support::clock::now_ms;
 use crate::wire::activity::{BAD_PARAMETER, PROCESSING};
 use crate::wire::envelope::{BUSINESS_EXCEPTION_STATUS, Code};
 use crate::wire::{ActivityResponse, TokenError, TokenResponse};

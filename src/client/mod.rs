@@ -32,7 +32,7 @@ use decode::{
     decode_activity, decode_order, decode_order_done, decode_token, recorded_body, success_code,
 };
 
-use crate::clock::now_ms;
+use crate::support::clock::now_ms;
 use crate::wire::{
     ActivityResponse, AssetList, BatchOrderRequest, BatchOrderResult, BindRequest, ClaimRequest,
     CreatedEnterprise, Customer, CustomerQuery, DefaultFilter, EnterpriseRequest, LockRequest,

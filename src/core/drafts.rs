@@ -48,9 +48,9 @@ impl Drafts {
     pub fn open(path: &Path) -> rusqlite::Result<Drafts> {
         if let Some(dir) = path.parent() {
             // A failure shows as the database's own when it opens.
-            let _ = crate::private_files::create_private_dir(dir);
+            let _ = crate::support::private_files::create_private_dir(dir);
         }
-        let _ = crate::private_files::ensure_private_file(path);
+        let _ = crate::support::private_files::ensure_private_file(path);
         let conn = Connection::open(path)?;
         conn.busy_timeout(std::time::Duration::from_secs(5))?;
         conn.pragma_update(None, "journal_mode", "WAL")?;

@@ -236,7 +236,7 @@ impl Journal {
         Ok(ledger::sending(
             &self.conn(),
             call_id,
-            crate::clock::now_ms(),
+            crate::support::clock::now_ms(),
         )?)
     }
 
@@ -251,7 +251,7 @@ impl Journal {
         done: bool,
         by: &str,
     ) -> Result<Option<LedgerEntry>, JournalError> {
-        let at = crate::clock::now_ms();
+        let at = crate::support::clock::now_ms();
         Ok(ledger::resolve(&self.conn(), call_id, done, by, at)?)
     }
 
@@ -384,7 +384,7 @@ impl Journal {
             super::ExportFormat::Csv => self.export_csv(f, &mut bytes)?,
             super::ExportFormat::Json => self.export_json(f, &mut bytes)?,
         };
-        crate::private_files::write_atomic(path, &bytes)?;
+        crate::support::private_files::write_atomic(path, &bytes)?;
         Ok(count)
     }
 

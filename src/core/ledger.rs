@@ -53,8 +53,8 @@ impl Run {
     /// Claims a new run in `dir/runs/`.
     pub fn claim(dir: &Path) -> std::io::Result<Run> {
         let runs = dir.join("runs");
-        crate::private_files::create_private_dir(&runs)?;
-        let id = crate::client::write::new_call_id(crate::clock::now_ms());
+        crate::support::private_files::create_private_dir(&runs)?;
+        let id = crate::client::write::new_call_id(crate::support::clock::now_ms());
         let path = lock_path(&runs, &id);
         let lock = File::create(&path)?;
         lock.try_lock().map_err(std::io::Error::other)?;

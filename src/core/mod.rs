@@ -40,7 +40,7 @@ pub use secrets::{KeyringState, KeyringStore};
 // The UI imports only `core`: what it needs of the client and the interface comes through here.
 pub use crate::client::write::lock_refusals;
 pub use crate::client::{ApiError, CallLimits, Operation, Secret, WriteState};
-pub use crate::clock::now_ms;
+pub use crate::support::clock::now_ms;
 pub use crate::wire;
 
 use crate::wire::{

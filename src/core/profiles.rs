@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use crate::private_files::{create_private_dir, write_atomic};
+use crate::support::private_files::{create_private_dir, write_atomic};
 use crate::wire::validate::{FieldPath, Problem, ProblemKind};
 
 /// The built-in profile's name.

@@ -12,7 +12,7 @@ use super::profiles::SANDBOX;
 use super::secrets::{SecretKind, Secrets};
 use crate::client::{ApiError, Client, ClientConfig, NoObserver, Secret};
 use crate::platform::{Config, Server, StartError, create_app};
-use crate::private_files::{create_private_dir, write_atomic};
+use crate::support::private_files::{create_private_dir, write_atomic};
 use crate::wire::{BatchOrderRequest, BindRequest, CustomerQuery, EnterpriseRequest};
 
 /// The demo activities, built into the binary so it runs from anywhere.

@@ -26,8 +26,8 @@ use super::sql::{self, StoreError};
 use super::store::Store;
 use super::throttle::Throttle;
 use super::tls::{TlsError, TlsFiles};
-use crate::clock::now_ms;
-use crate::private_files::{create_or_check_data_dir, ensure_private_file};
+use crate::support::clock::now_ms;
+use crate::support::private_files::{create_or_check_data_dir, ensure_private_file};
 
 /// The platform's region: the first digit of the asset numbers it hands out.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

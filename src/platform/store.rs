@@ -76,7 +76,7 @@ impl Store {
 
     /// [`Store::open`] for any database file and its own schema versions.
     pub fn open_file(path: PathBuf, migrations: &[&str]) -> Result<Store, StoreError> {
-        crate::private_files::ensure_private_file(&path)
+        crate::support::private_files::ensure_private_file(&path)
             .map_err(|e| storage_failure(format!("cannot create {}: {e}", path.display())))?;
         let mut writer = open_connection(&path)?;
         migrate(&mut writer, migrations)?;

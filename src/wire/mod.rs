@@ -10,6 +10,7 @@ pub mod asset;
 pub mod asset_list;
 pub mod customer;
 pub mod envelope;
+pub mod kinds;
 pub mod open;
 pub mod order;
 pub mod parse;

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use serde::de::{self, DeserializeOwned, Visitor};
 use serde_json::Value;
 
-use super::validate::{Expected, ProblemKind};
+use super::validate::problem::{Expected, ProblemKind};
 
 /// The fields of one node held verbatim, by the interface's name, each with why it could not
 /// be taken; and the keys the interface does not define, with their values. Not part of the

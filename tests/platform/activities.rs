@@ -13,7 +13,7 @@ const CREATE: &str = "/order/api/order/v1/enterprise/user/create";
 const DAY: i64 = 24 * 3600 * 1000;
 
 fn now_ms() -> i64 {
-    license_desk::clock::now_ms()
+    license_desk::support::clock::now_ms()
 }
 
 /// Activities around the current time: open, sold out, not started, ended, and a race.

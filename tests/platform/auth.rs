@@ -533,7 +533,7 @@ async fn nonces_are_remembered_for_at_least_the_window_and_then_forgotten() {
     let logged = |p: &Platform| p.count("nonce_log");
     const WINDOW_MS: i64 = 60_000;
     let reused = "g_nonce: already used by this application; send a fresh nonce with every call";
-    let now = license_desk::clock::now_ms();
+    let now = license_desk::support::clock::now_ms();
 
     // Within the window: nothing rotates.
     assert_eq!(rotate(now + WINDOW_MS / 2).await, 0);

@@ -627,12 +627,12 @@ pub fn assert_resets(message: &str, prefix: &str, resets: (i64, i64), sent: (i64
 /// minute (and one UTC day) of the platform's quotas.
 pub async fn within_one_minute(margin_s: i64) {
     let minute = 60_000;
-    let start = license_desk::clock::now_ms();
+    let start = license_desk::support::clock::now_ms();
     if minute - start.rem_euclid(minute) >= margin_s * 1000 {
         return;
     }
     let next = start - start.rem_euclid(minute) + minute;
-    while license_desk::clock::now_ms() < next {
+    while license_desk::support::clock::now_ms() < next {
         tokio::time::sleep(std::time::Duration::from_millis(50)).await;
     }
 }

@@ -248,7 +248,7 @@ async fn the_published_document_is_what_the_openapi_command_prints() {
 
 /// An activity that the claim example's participant may claim.
 fn activities_file(dir: &std::path::Path) -> std::path::PathBuf {
-    let now = license_desk::clock::now_ms();
+    let now = license_desk::support::clock::now_ms();
     let day = 24 * 3600 * 1000;
     let definitions = json!({"activities": [{
         "id": "A1", "label": "spring-2026", "name": "春季活动",

@@ -1,8 +1,8 @@
 //! Quotas on asset numbers (operation 9), per application, per minute and per UTC day: a call
 //! over a quota is refused whole, the counts are exact under concurrency and survive restarts.
 
-use license_desk::clock::now_ms;
 use license_desk::platform::OwnQuota;
+use license_desk::support::clock::now_ms;
 use serde_json::{Value, json};
 
 use crate::common::{Platform, Reply, assert_resets, day_end, minute_end, within_one_minute};

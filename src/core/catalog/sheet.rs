@@ -13,7 +13,7 @@ use super::DirectoryEntry;
 use crate::core::progress::Progress;
 use crate::core::sheet::columns::{COLUMNS, Level};
 use crate::core::sheet::read::{ReadError, read_grid};
-use crate::private_files::write_atomic;
+use crate::support::private_files::write_atomic;
 use crate::wire::{MerchandiseEntry, ProductEntry};
 
 /// The name of the directory's sheet.

@@ -5,10 +5,10 @@ use std::sync::Arc;
 
 use super::Service;
 use super::file_commands::snapshot_json;
-use crate::clock::now_ms;
 use crate::core::drafts::Drafts;
 use crate::core::snapshot::Checked;
 use crate::core::{Command, CoreError, Outcome};
+use crate::support::clock::now_ms;
 
 impl Service {
     /// Drafts, and the check of a batch being composed.

@@ -4,7 +4,6 @@
 use std::sync::Arc;
 
 use super::Service;
-use crate::clock::now_ms;
 use crate::core::catalog::learn::{self, Learned};
 use crate::core::catalog::share::{CatalogFile, DEMO_CATALOG};
 use crate::core::catalog::sheet::{read_customer_sheet, write_catalog_sheet};
@@ -14,6 +13,7 @@ use crate::core::catalog::{
 };
 use crate::core::profiles::SANDBOX;
 use crate::core::{Call, Command, CoreError, Outcome};
+use crate::support::clock::now_ms;
 
 /// Opens the catalog; a new one starts with the Sandbox's demo catalog (and its demo customers
 /// in the Sandbox's directory), once: what the user removes of it does not come back. Without

@@ -8,13 +8,13 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 
 use super::admit::{Admission, JsonBody, Refusal, admit, json_body};
-use super::openapi::{ACTIVITY_CODES, ActivityRefusals, Nonce};
-use super::order::close_connection;
-use crate::clock::now_ms;
+use super::closing::close_connection;
+use super::described::{ACTIVITY_CODES, ActivityRefusals, Nonce};
 use crate::platform::activities::{self, ClaimInput};
 use crate::platform::error::OpError;
 use crate::platform::quotas;
 use crate::platform::shared::{AppState, Shared};
+use crate::support::clock::now_ms;
 use crate::wire::activity::{BAD_PARAMETER, FILTERED, NO_ACTIVITY, PROCESSING};
 use crate::wire::envelope::{FORBIDDEN, UNAUTHORIZED};
 use crate::wire::{ActivityResponse, ClaimRequest, paths, scopes, validate};

@@ -8,13 +8,13 @@ use axum::body::Body;
 use axum::http::request::Parts;
 use axum::http::{HeaderMap, header};
 
-use crate::clock::now_ms;
 use crate::platform::apps;
 use crate::platform::auth::{self, Caller};
 use crate::platform::error::OpError;
 use crate::platform::pg::{PgStore, StoreFailure};
 use crate::platform::shared::{AppState, Shared, SqliteStores, Stores};
 use crate::platform::sql::{self, StoreError};
+use crate::support::clock::now_ms;
 use crate::wire::parse::FromJson;
 
 /// Largest request body: a batch of 10,000 orders with a few products each fits.

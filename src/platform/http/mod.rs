@@ -3,6 +3,8 @@
 
 mod activity;
 mod admit;
+mod closing;
+mod described;
 mod listing;
 pub mod openapi;
 mod order;

@@ -9,15 +9,16 @@ use axum::http::request::Parts;
 use axum::response::{IntoResponse, Response};
 
 use super::admit::{Admission, Query, Refusal, admit, json_body};
+use super::closing::close_connection;
+use super::described::{AppKey, Nonce, OrderRefusals};
 use super::listing;
-use super::openapi::{AppKey, Nonce, OrderRefusals};
-use crate::clock::now_ms;
 use crate::platform::auth::Caller;
 use crate::platform::error::OpError;
 use crate::platform::quotas;
 use crate::platform::rules::{assets, customers, locks, orders, shellnums};
 use crate::platform::shared::{AppState, Shared};
 use crate::platform::sql;
+use crate::support::clock::now_ms;
 use crate::wire::envelope::{self, BUSINESS_EXCEPTION_STATUS, OrderDone};
 use crate::wire::{
     Asset, BatchOrderRequest, BatchOrderResult, BindRequest, CreatedEnterprise, Customer,
@@ -106,15 +107,6 @@ impl IntoResponse for OrderFailure {
         }
         response
     }
-}
-
-/// Marks the answer as the connection's last (an unread body would be taken for the next
-/// request otherwise).
-pub fn close_connection(response: &mut Response) {
-    response.headers_mut().insert(
-        axum::http::header::CONNECTION,
-        axum::http::HeaderValue::from_static("close"),
-    );
 }
 
 fn business_exception() -> StatusCode {

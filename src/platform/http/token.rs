@@ -9,11 +9,11 @@ use axum::response::{IntoResponse, Response};
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
 
-use super::openapi::TokenForm;
-use crate::clock::now_ms;
+use super::described::TokenForm;
 use crate::platform::apps;
 use crate::platform::error::OpError;
 use crate::platform::shared::AppState;
+use crate::support::clock::now_ms;
 use crate::wire::{TokenError, TokenResponse, paths};
 
 /// The form body is one short line.
@@ -216,6 +216,6 @@ fn error(status: StatusCode, error: &str, description: &str) -> Response {
         error_description: description.to_owned(),
     };
     let mut response = (status, Json(body)).into_response();
-    super::order::close_connection(&mut response);
+    super::closing::close_connection(&mut response);
     response
 }

@@ -3,7 +3,7 @@
 //! its field (`orderList[2].assets[0].products[1].productUri`) and a plain message.
 
 mod held;
-mod problem;
+pub mod problem;
 
 use std::borrow::Borrow;
 use std::collections::HashMap;

@@ -4,7 +4,7 @@
 
 use std::fmt;
 
-use crate::wire::order::{LicenseType, OrderType};
+use crate::wire::kinds::{LicenseType, OrderType};
 
 /// One step of a field path: a field, or an item of a list field (`assets[2]`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -8,6 +8,8 @@ use clap::ValueEnum;
 use license_desk::core::{ApiError, CoreError};
 use serde_json::{Map, Value};
 
+use super::secret_input::{SecretError, env_name};
+
 // 0: done; for `order check` and `from-sheet`: no problem (`ExitCode::SUCCESS`).
 
 /// Could not be done: no answer, a file that cannot be read or written, an unknown profile,
@@ -122,6 +124,15 @@ impl From<String> for Failure {
     }
 }
 
+impl From<SecretError> for Failure {
+    fn from(e: SecretError) -> Self {
+        match e {
+            SecretError::Usage(message) => Failure::Exit(USAGE, message),
+            SecretError::Failed(message) => Failure::Exit(FAILED, message),
+        }
+    }
+}
+
 impl From<CoreError> for Failure {
     fn from(e: CoreError) -> Self {
         match e {
@@ -154,7 +165,7 @@ impl From<CoreError> for Failure {
                 "no app secret is known for the profile {profile:?}: store one with \
                  `license-desk profile edit {profile:?} --secret-prompt` (or --secret-stdin), \
                  or give it to this run with {} or --secret-file FILE",
-                crate::secret_input::env_name(&profile)
+                env_name(&profile)
             )),
             other => Failure::failed(other.to_string()),
         }

@@ -13,8 +13,8 @@ use license_desk::core::{
 use license_desk::wire::{self, ClaimRequest, CustomerQuery, DefaultFilter, OrderType};
 use serde::de::DeserializeOwned;
 
-use crate::output::{self, Failure, Format, NEEDS_YES};
-use crate::secret_input;
+use crate::cli::output::{self, Failure, Format, NEEDS_YES};
+use crate::cli::secret_input;
 
 #[derive(Args)]
 pub struct CallArgs {
@@ -370,7 +370,7 @@ fn run_secret(
         };
     }
     if let Some(path) = secret_file {
-        return secret_input::from_file(path).map(Some);
+        return Ok(Some(secret_input::from_file(path)?));
     }
     let Some(secret) = secret_input::from_env(&chosen.name) else {
         return Ok(None);

@@ -116,7 +116,7 @@ pub(crate) fn serve(args: ServeArgs) -> Result<(), String> {
         tracing::warn!("--test-forget-repeats: a repeated channelOrderId is applied again");
         platform::rules::orders::forget_repeats();
     }
-    crate::logging::init("info");
+    crate::cli::logging::init("info");
     let connections = connection_limits(&args)?;
     let listings = listing_limits(&args)?;
     // On PostgreSQL no data directory is used (nor created).

@@ -11,8 +11,8 @@ use license_desk::platform::sql::Tx;
 use license_desk::platform::{self, pg::DatabaseUrl};
 use serde_json::json;
 
-use crate::platform_cli::{command_runtime, default_data_dir, parse_database};
-use license_desk::clock::now_ms;
+use crate::cli::serve::{command_runtime, default_data_dir, parse_database};
+use license_desk::support::clock::now_ms;
 
 /// Where the platform's applications are.
 #[derive(Args)]

@@ -11,9 +11,9 @@ use license_desk::core::{
 };
 use serde::Serialize;
 
-use crate::call::{RunSecret, open_core};
-use crate::output::{self, Failure, Format, NEEDS_YES};
-use crate::secret_input;
+use crate::cli::call::{RunSecret, open_core};
+use crate::cli::output::{self, Failure, Format, NEEDS_YES};
+use crate::cli::secret_input;
 
 /// The token endpoint's usual place under a platform's address (as the Settings form).
 const TOKEN_PATH: &str = "/v3/api/oauth2/token";

@@ -8,7 +8,13 @@ use std::path::Path;
 
 use license_desk::core::Secret;
 
-use crate::output::{FAILED, Failure, USAGE};
+/// Why no secret was read: the command line asked for what cannot be (exit code 2), or the
+/// reading failed (exit code 1).
+#[derive(Debug)]
+pub enum SecretError {
+    Usage(String),
+    Failed(String),
+}
 
 /// `LICENSE_DESK_SECRET_` and the profile's name, see [`env_name`].
 pub const ENV_PREFIX: &str = "LICENSE_DESK_SECRET_";
@@ -41,43 +47,43 @@ pub fn from_env(profile: &str) -> Option<Secret> {
 }
 
 /// A secret from a file, read once.
-pub fn from_file(path: &Path) -> Result<Secret, Failure> {
+pub fn from_file(path: &Path) -> Result<Secret, SecretError> {
     let cannot =
-        |e: std::io::Error| Failure::failed(format!("cannot read {}: {e}", path.display()));
+        |e: std::io::Error| SecretError::Failed(format!("cannot read {}: {e}", path.display()));
     let file = std::fs::File::open(path).map_err(cannot)?;
     let text = read_limited(file).map_err(cannot)?;
-    one_line(text).map_err(|why| Failure::failed(format!("{}: {why}", path.display())))
+    one_line(text).map_err(|why| SecretError::Failed(format!("{}: {why}", path.display())))
 }
 
 /// A secret from standard input, which must not be a terminal (typing there would show it).
-pub fn from_stdin() -> Result<Secret, Failure> {
+pub fn from_stdin() -> Result<Secret, SecretError> {
     let stdin = std::io::stdin();
     if stdin.is_terminal() {
-        return Err(Failure::Exit(
-            USAGE,
+        return Err(SecretError::Usage(
             "standard input is a terminal: pipe the secret in, or use --secret-prompt".to_owned(),
         ));
     }
     let text = read_limited(stdin.lock())
-        .map_err(|e| Failure::failed(format!("cannot read standard input: {e}")))?;
-    one_line(text).map_err(|why| Failure::failed(format!("standard input: {why}")))
+        .map_err(|e| SecretError::Failed(format!("cannot read standard input: {e}")))?;
+    one_line(text).map_err(|why| SecretError::Failed(format!("standard input: {why}")))
 }
 
 /// A secret typed at a hidden prompt on the terminal.
-pub fn prompt(profile: &str) -> Result<Secret, Failure> {
+pub fn prompt(profile: &str) -> Result<Secret, SecretError> {
     if !std::io::stdin().is_terminal() {
-        return Err(Failure::Exit(
-            USAGE,
+        return Err(SecretError::Usage(
             "no terminal to ask on: give the secret on standard input (--secret-stdin)".to_owned(),
         ));
     }
     let typed = rpassword::prompt_password(format!("App secret of {profile:?} (not shown): "))
-        .map_err(|e| Failure::failed(format!("cannot read the secret from the terminal: {e}")))?;
-    one_line(typed).map_err(|why| Failure::Exit(FAILED, why))
+        .map_err(|e| {
+            SecretError::Failed(format!("cannot read the secret from the terminal: {e}"))
+        })?;
+    one_line(typed).map_err(SecretError::Failed)
 }
 
 /// From standard input when something is piped in, else a hidden prompt.
-pub fn ask(profile: &str) -> Result<Secret, Failure> {
+pub fn ask(profile: &str) -> Result<Secret, SecretError> {
     if std::io::stdin().is_terminal() {
         prompt(profile)
     } else {

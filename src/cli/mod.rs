@@ -1,0 +1,14 @@
+//! The command line's commands, each in its module; `main.rs` holds the clap tree and the
+//! dispatch. Exit codes and the error words are shared (`output`, and the README's table).
+
+pub mod app;
+pub mod call;
+pub mod catalog;
+pub mod logging;
+pub mod order;
+pub mod output;
+pub mod profile;
+pub mod secret_input;
+pub mod serve;
+#[cfg(windows)]
+pub mod terminal;

@@ -1,0 +1,124 @@
+//! The interface's enums of a batch order (2.6): license, order and customer types, and the
+//! sync mode. A leaf: the order types and the rules' problems both name them.
+
+use serde::{Deserialize, Serialize};
+
+/// 2.6: license types.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum LicenseType {
+    NormalUnrecoverUsbkey,
+    NormalRecoverUsbkey,
+    NormalUnrecoverLanUsbkey,
+    NormalRecoverLanUsbkey,
+    IdentityUsbkey,
+    IdentityLanUsbkey,
+    Softkey,
+    LanSoftkey,
+    ProductEntity,
+    CloudAccount,
+    CloudCustomer,
+    CloudPersonal,
+    LkProductUsbkey,
+    LkAuthUsbkey,
+}
+
+impl LicenseType {
+    pub const ALL: [LicenseType; 14] = [
+        Self::NormalUnrecoverUsbkey,
+        Self::NormalRecoverUsbkey,
+        Self::NormalUnrecoverLanUsbkey,
+        Self::NormalRecoverLanUsbkey,
+        Self::IdentityUsbkey,
+        Self::IdentityLanUsbkey,
+        Self::Softkey,
+        Self::LanSoftkey,
+        Self::ProductEntity,
+        Self::CloudAccount,
+        Self::CloudCustomer,
+        Self::CloudPersonal,
+        Self::LkProductUsbkey,
+        Self::LkAuthUsbkey,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::NormalUnrecoverUsbkey => "normal_unrecover_usbkey",
+            Self::NormalRecoverUsbkey => "normal_recover_usbkey",
+            Self::NormalUnrecoverLanUsbkey => "normal_unrecover_lan_usbkey",
+            Self::NormalRecoverLanUsbkey => "normal_recover_lan_usbkey",
+            Self::IdentityUsbkey => "identity_usbkey",
+            Self::IdentityLanUsbkey => "identity_lan_usbkey",
+            Self::Softkey => "softkey",
+            Self::LanSoftkey => "lan_softkey",
+            Self::ProductEntity => "product_entity",
+            Self::CloudAccount => "cloud_account",
+            Self::CloudCustomer => "cloud_customer",
+            Self::CloudPersonal => "cloud_personal",
+            Self::LkProductUsbkey => "lk_product_usbkey",
+            Self::LkAuthUsbkey => "lk_auth_usbkey",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|t| t.as_str() == s)
+    }
+
+    /// Cloud license types: their delete orders must name `srcLicenseOrderId`.
+    pub fn is_cloud(self) -> bool {
+        matches!(
+            self,
+            Self::CloudAccount | Self::CloudCustomer | Self::CloudPersonal
+        )
+    }
+
+    /// Re-issuable locks, which can always be disabled and enabled (operations 6 and 7).
+    pub fn is_reissuable_lock(self) -> bool {
+        matches!(
+            self,
+            Self::NormalRecoverUsbkey | Self::NormalRecoverLanUsbkey
+        )
+    }
+
+    /// Physical locks (USB keys) of any kind.
+    pub fn is_usbkey(self) -> bool {
+        self.as_str().ends_with("usbkey")
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum OrderType {
+    NewBuy,
+    DeleteAsset,
+    DeleteProduct,
+}
+
+impl OrderType {
+    pub const ALL: [OrderType; 3] = [Self::NewBuy, Self::DeleteAsset, Self::DeleteProduct];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::NewBuy => "new_buy",
+            Self::DeleteAsset => "delete_asset",
+            Self::DeleteProduct => "delete_product",
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum CustomerType {
+    Personal,
+    Company,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum SyncMode {
+    /// Applied before the answer (the platform's default when absent).
+    #[default]
+    Sync,
+    /// Stored and answered at once, applied in the background.
+    Async,
+}
