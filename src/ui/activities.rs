@@ -14,6 +14,7 @@ use super::outbox::Caller;
 use crate::core::wire::validate::{is_email, is_mobile};
 use crate::core::wire::{ActivityResponse, ClaimRequest};
 use crate::core::{Call, Event, Latest, Outcome};
+use crate::wire::activity;
 
 /// What the form remembers between runs (kept in the console's preferences).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -65,13 +66,13 @@ fn identity_kind(identity: &str) -> Option<Text> {
 /// A result code in words.
 pub(super) fn result_words(code: &str) -> Text {
     match code {
-        "0000" => Text::Result0000,
-        "1001" => Text::Result1001,
-        "1002" => Text::Result1002,
-        "1004" => Text::Result1004,
-        "2001" => Text::Result2001,
-        "3001" => Text::Result3001,
-        "3002" => Text::Result3002,
+        activity::CLAIMED => Text::Result0000,
+        activity::BAD_PARAMETER => Text::Result1001,
+        activity::PROCESSING => Text::Result1002,
+        activity::BAD_IDENTITY => Text::Result1004,
+        activity::FILTERED => Text::Result2001,
+        activity::NO_ACTIVITY => Text::Result3001,
+        activity::NOT_ELIGIBLE => Text::Result3002,
         _ => Text::ResultOther,
     }
 }
@@ -212,12 +213,12 @@ fn claim_form_ui(ui: &mut egui::Ui, lang: Lang, form: &mut ClaimForm) {
 fn answer_ui(ui: &mut egui::Ui, lang: Lang, a: &ActivityResponse) {
     let words = t(lang, result_words(&a.result_code));
     let text = RichText::new(words).strong();
-    ui.label(if a.result_code == "0000" {
+    ui.label(if a.result_code == activity::CLAIMED {
         text
     } else {
         text.color(ui.visuals().error_fg_color)
     });
-    if a.result_code != "0000" {
+    if a.result_code != activity::CLAIMED {
         // The platform's words, verbatim, beside ours; a success needs none.
         ui.label(RichText::new(format!("{}: {}", a.result_code, a.result_message)).monospace());
     }

@@ -28,8 +28,10 @@ pub fn recognise(lang: Lang, action: Text, code: &str, message: &str) -> Option<
     let (path, rule) = message
         .split_once(": ")
         .map_or(("", message), |(p, r)| (p, r));
-    let offer = (action == Text::SubmitBatch && code == "13004" && is_batch_path(path))
-        .then(|| Offer::GoToField(path.to_owned()));
+    let offer = (action == Text::SubmitBatch
+        && code == crate::wire::envelope::VALIDATION
+        && is_batch_path(path))
+    .then(|| Offer::GoToField(path.to_owned()));
     let words = known_rule(lang, rule)?;
     let offer = if rule.contains("use operation 4") {
         Some(Offer::UpdateEnterprise)

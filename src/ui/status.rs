@@ -39,9 +39,11 @@ impl Verdict {
             Err(CoreError::Api(ApiError::OutcomeUnknown { .. })) => Self::Unknown,
             Err(CoreError::Api(ApiError::Cancelled)) => Self::Cancelled,
             Err(_) => Self::Failed,
-            Ok(Outcome::Claim(answer)) if answer.result_code != "0000" => Self::Refused {
-                code: answer.result_code.clone(),
-            },
+            Ok(Outcome::Claim(answer)) if answer.result_code != crate::wire::activity::CLAIMED => {
+                Self::Refused {
+                    code: answer.result_code.clone(),
+                }
+            }
             Ok(Outcome::Locks(results)) => {
                 let of = results.len();
                 let done = results

@@ -6,6 +6,7 @@ use egui::{Align2, RichText};
 use super::i18n::{Lang, Text, t, tr};
 use super::refusals::{Offer, recognise};
 use crate::core::{ApiError, CoreError};
+use crate::wire::{activity, envelope};
 
 /// At most this many toasts are kept; older ones give way.
 const MAX_TOASTS: usize = 4;
@@ -163,11 +164,11 @@ pub fn explain(error: &CoreError) -> Text {
 /// What a platform's code means for the user.
 pub fn explain_code(code: &str) -> Text {
     match code {
-        "13004" | "1001" => Text::ExplainInvalid,
-        "401" => Text::ExplainUnauthorized,
-        "403" => Text::ExplainForbidden,
-        "404" | "405" => Text::ExplainNotFound,
-        "500" | "1002" => Text::ExplainPlatformFailed,
+        envelope::VALIDATION | activity::BAD_PARAMETER => Text::ExplainInvalid,
+        envelope::UNAUTHORIZED => Text::ExplainUnauthorized,
+        envelope::FORBIDDEN => Text::ExplainForbidden,
+        envelope::NOT_FOUND | envelope::METHOD_NOT_ALLOWED => Text::ExplainNotFound,
+        envelope::SYSTEM | activity::PROCESSING => Text::ExplainPlatformFailed,
         _ => Text::ExplainRefused,
     }
 }

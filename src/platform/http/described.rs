@@ -11,7 +11,9 @@ use utoipa::openapi::schema::{ObjectBuilder, Type};
 use utoipa::openapi::{RefOr, Schema};
 use utoipa::{IntoParams, IntoResponses};
 
-use crate::wire::envelope::{FORBIDDEN, SYSTEM, UNAUTHORIZED, VALIDATION};
+use crate::wire::envelope::{
+    BUSINESS_EXCEPTION_STATUS, FORBIDDEN, SYSTEM, UNAUTHORIZED, VALIDATION,
+};
 
 /// The anti-replay nonce every operation takes. (Never built: its fields are the document's.)
 #[allow(dead_code)]
@@ -84,7 +86,7 @@ impl IntoResponses for OrderRefusals {
     fn responses() -> BTreeMap<String, RefOr<OpenApiResponse>> {
         BTreeMap::from([
             (
-                "299".to_owned(),
+                BUSINESS_EXCEPTION_STATUS.to_string(),
                 order_failure(
                     &[VALIDATION, SYSTEM],
                     "Business exception: 13004 a parameter is wrong (also a missing, malformed or \

@@ -144,7 +144,12 @@ fn warning_words(lang: Lang, order: &OrderPreview, w: &Warning) -> String {
         }
         Warning::Refused { path, message } => {
             // Said in the UI's language when the console knows the rule, else as the platform.
-            let recognised = recognise(lang, Text::SubmitBatch, "13004", message);
+            let recognised = recognise(
+                lang,
+                Text::SubmitBatch,
+                crate::wire::envelope::VALIDATION,
+                message,
+            );
             let words = recognised.map_or_else(|| message.clone(), |r| r.words);
             let words = words.trim_end_matches(['。', '.']);
             tr!(
