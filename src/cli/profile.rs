@@ -6,6 +6,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use clap::{Args, Subcommand};
+use license_desk::core::profiles;
 use license_desk::core::{
     CallLimits, Command, Core, CoreOptions, Endpoint, Outcome, Profile, Secret,
 };
@@ -14,9 +15,6 @@ use serde::Serialize;
 use crate::cli::call::{RunSecret, open_core};
 use crate::cli::output::{self, Failure, Format, NEEDS_YES};
 use crate::cli::secret_input;
-
-/// The token endpoint's usual place under a platform's address (as the Settings form).
-const TOKEN_PATH: &str = "/v3/api/oauth2/token";
 
 #[derive(Subcommand)]
 pub enum ProfileCommand {
@@ -236,11 +234,11 @@ fn add(
             "a profile needs --base-url and --app-key".to_owned(),
         ));
     };
-    let base_url = base_url.trim().trim_end_matches('/').to_owned();
+    let base_url = profiles::base_url_of(base_url);
     let profile = Profile {
         name: name.trim().to_owned(),
         endpoint: Endpoint::Remote {
-            token_url: default_token_url(fields.token_url.as_deref(), &base_url),
+            token_url: profiles::token_url_of(fields.token_url.as_deref(), &base_url),
             base_url,
             app_key: app_key.trim().to_owned(),
             ca_file: fields.ca_file()?,
@@ -354,15 +352,15 @@ fn changed(
             *ca_file = Some(given);
         }
         if let Some(given) = &fields.base_url {
-            let new_base = given.trim().trim_end_matches('/').to_owned();
+            let new_base = profiles::base_url_of(given);
             // A token URL that was the usual one follows the address.
-            if *token_url == format!("{base_url}{TOKEN_PATH}") && fields.token_url.is_none() {
-                *token_url = format!("{new_base}{TOKEN_PATH}");
+            if *token_url == profiles::usual_token_url(base_url) && fields.token_url.is_none() {
+                *token_url = profiles::usual_token_url(&new_base);
             }
             *base_url = new_base;
         }
         if let Some(given) = &fields.token_url {
-            *token_url = default_token_url(Some(given), base_url);
+            *token_url = profiles::token_url_of(Some(given), base_url);
         }
         if let Some(given) = &fields.app_key {
             *app_key = given.trim().to_owned();
@@ -561,14 +559,6 @@ fn listing(profiles: &license_desk::core::Profiles) -> Vec<Listed> {
             }
         })
         .collect()
-}
-
-fn default_token_url(given: Option<&str>, base_url: &str) -> String {
-    match given.map(str::trim) {
-        Some(typed) if !typed.is_empty() => typed.to_owned(),
-        _ if base_url.is_empty() => String::new(),
-        _ => format!("{base_url}{TOKEN_PATH}"),
-    }
 }
 
 /// The core's own check of a profile, before anything is asked or saved.

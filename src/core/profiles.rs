@@ -299,3 +299,23 @@ fn unreachable_sandbox() -> &'static Profile {
     static SANDBOX_PROFILE: std::sync::OnceLock<Profile> = std::sync::OnceLock::new();
     SANDBOX_PROFILE.get_or_init(Profile::sandbox)
 }
+/// A remote platform's base address as a profile keeps it: trimmed, without a final `/`. The
+/// one rule for Settings, the command line and the client.
+pub fn base_url_of(typed: &str) -> String {
+    typed.trim().trim_end_matches('/').to_owned()
+}
+
+/// The usual token URL under a base address.
+pub fn usual_token_url(base_url: &str) -> String {
+    format!("{base_url}{}", crate::wire::paths::TOKEN)
+}
+
+/// A profile's token URL: the one typed, else the usual one under the base address (none
+/// while there is no base address).
+pub fn token_url_of(typed: Option<&str>, base_url: &str) -> String {
+    match typed.map(str::trim) {
+        Some(typed) if !typed.is_empty() => typed.to_owned(),
+        _ if base_url.is_empty() => String::new(),
+        _ => usual_token_url(base_url),
+    }
+}

@@ -11,14 +11,12 @@ use super::form::{
 };
 use super::i18n::{Lang, Text, noted, t, tr};
 use super::outbox::Outbox;
+use crate::core::profiles;
 use crate::core::wire::validate::{FieldPath, Problem, ProblemKind};
 use crate::core::{
     CallLimits, Command, CoreState, Endpoint, Event, KeyringState, Latest, Outcome, Profile,
     Secret, now_ms,
 };
-
-/// The token endpoint's usual place under a platform's address.
-const TOKEN_PATH: &str = "/v3/api/oauth2/token";
 
 /// A profile as it is being typed.
 #[derive(Default)]
@@ -83,12 +81,9 @@ impl ProfileForm {
         let endpoint = if self.sandbox {
             Endpoint::Sandbox
         } else {
-            let base_url = self.base_url.trim().trim_end_matches('/').to_owned();
+            let base_url = profiles::base_url_of(&self.base_url);
             // Left empty, the token URL is the usual one under the base address.
-            let token_url = match self.token_url.trim() {
-                "" if !base_url.is_empty() => format!("{base_url}{TOKEN_PATH}"),
-                typed => typed.to_owned(),
-            };
+            let token_url = profiles::token_url_of(Some(&self.token_url), &base_url);
             Endpoint::Remote {
                 base_url,
                 token_url,
@@ -465,7 +460,7 @@ fn remote_fields_ui(ui: &mut egui::Ui, lang: Lang, form: &mut ProfileForm, probl
     field_with_ui(ui, lang, &token_url, problems, |ui| {
         ui.add(
             egui::TextEdit::singleline(&mut form.token_url)
-                .hint_text(format!("{{base}}{TOKEN_PATH}"))
+                .hint_text(profiles::usual_token_url("{base}"))
                 .desired_width(300.0),
         )
     });
