@@ -3,6 +3,14 @@
 use serde::{Deserialize, Serialize};
 use serde_repr::{Deserialize_repr, Serialize_repr};
 
+use super::kinds::LicenseType;
+
+/// Whether an asset of `license_type` (the interface's code), with a validity window or not,
+/// can be disabled and enabled: [`LicenseType::is_lockable`].
+pub fn lockable(license_type: &str, has_window: bool) -> bool {
+    LicenseType::parse(license_type).is_some_and(|t| t.is_lockable(has_window))
+}
+
 use super::de::null_as_empty;
 
 /// An `{extendCode, extendValue}` attribute as the asset listing returns it.

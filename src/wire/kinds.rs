@@ -80,6 +80,13 @@ impl LicenseType {
         )
     }
 
+    /// Whether a lock of this type can be disabled and enabled (operations 6 and 7): a
+    /// re-issuable lock, or any lock whose order carried a validity window (a large
+    /// customer's). The one rule, for the platform and the console.
+    pub fn is_lockable(self, has_window: bool) -> bool {
+        self.is_reissuable_lock() || (self.is_usbkey() && has_window)
+    }
+
     /// Physical locks (USB keys) of any kind.
     pub fn is_usbkey(self) -> bool {
         self.as_str().ends_with("usbkey")

@@ -4,8 +4,9 @@ use std::collections::HashMap;
 
 use crate::platform::error::OpError;
 use crate::platform::sql;
+use crate::wire::asset::lockable;
 use crate::wire::validate::asset_num_problem;
-use crate::wire::{LicenseType, LockResult, LockStatus};
+use crate::wire::{LockResult, LockStatus};
 
 /// Sets `locked` on every lockable asset named; one status per number, in the order given.
 pub fn set_locked(
@@ -76,10 +77,4 @@ fn one(
         ],
     )?;
     Ok(LockStatus::Success)
-}
-
-/// Re-issuable locks, and large-customer locks: any lock whose order carried a validity window.
-pub fn lockable(license_type: &str, has_limits: bool) -> bool {
-    LicenseType::parse(license_type)
-        .is_some_and(|t| t.is_reissuable_lock() || (t.is_usbkey() && has_limits))
 }

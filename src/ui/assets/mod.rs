@@ -30,13 +30,10 @@ const ROW_HEIGHT: f32 = 22.0;
 /// The view's export, in the home folder unless the user says otherwise.
 const EXPORT_FILE: &str = "license-desk-assets.csv";
 
-/// A lock can be disabled and enabled: a re-issuable lock, or a lock with a validity window
-/// (a large customer's), as the platform decides it.
+/// A lock can be disabled and enabled: the platform's own rule (`wire::asset::lockable`).
 pub fn lockable(a: AssetRef<'_>) -> bool {
-    LicenseType::parse(a.license_type()).is_some_and(|t| {
-        t.is_reissuable_lock()
-            || (t.is_usbkey() && (a.limit_start_time().is_some() || a.limit_end_time().is_some()))
-    })
+    let window = a.limit_start_time().is_some() || a.limit_end_time().is_some();
+    crate::wire::asset::lockable(a.license_type(), window)
 }
 
 pub fn license_type_words(lang: Lang, code: &str) -> String {
