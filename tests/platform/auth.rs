@@ -106,15 +106,23 @@ fn assert_refused(r: &Reply, status: u16) {
     assert!(r.body.get("data").is_none(), "{}", r.body);
 }
 
-/// Asset numbers handed out so far (the shellnums counter moves only on success).
-/// Makes every token expire, as time would, and waits until the platform has noticed: it
-/// trusts a token it verified for up to `TOKEN_RECHECK`. Returns how many tokens there were.
+/// Makes every token expire, as time would, and waits until the platform refuses the test's
+/// token (it trusts a token it verified for up to `TOKEN_RECHECK`): a call without a nonce,
+/// which spends nothing, is tried until it is 401. Returns how many tokens there were.
 async fn expire_tokens(p: &Platform) -> usize {
     let changed = p.execute_auth("UPDATE tokens SET expires_at = 0");
-    tokio::time::sleep(TOKEN_RECHECK + Duration::from_millis(100)).await;
+    let deadline = std::time::Instant::now() + TOKEN_RECHECK * 10;
+    while shellnums_with(p, Some(&p.token), &[]).await.status != 401 {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the expired token is still accepted"
+        );
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
     usize::try_from(changed).expect("rows")
 }
 
+/// Asset numbers handed out so far (the shellnums counter moves only on success).
 fn numbers_handed_out(p: &Platform) -> i64 {
     p.row(
         "SELECT CAST(coalesce(sum(value), 0) AS bigint) FROM counters",
