@@ -1177,18 +1177,8 @@ fn order_check_warns_of_keys_of_no_field() {
 
 /// `license-desk app ARGS --data DIR`: its exit success, stdout and stderr.
 fn app_command(data: &std::path::Path, args: &[&str]) -> (bool, String, String) {
-    let out = Command::new(BIN)
-        .arg("app")
-        .args(args)
-        .arg("--data")
-        .arg(data)
-        .output()
-        .expect("runs");
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    let args: Vec<&str> = std::iter::once("app").chain(args.iter().copied()).collect();
+    run(&args, data)
 }
 
 /// The token endpoint's HTTP status for a key and secret, and the token when it gave one.

@@ -377,6 +377,18 @@ fn known_of<T: DeserializeOwned>((key, body, last_seen, last_used): Row) -> Resu
 /// `new`'s fields over `old`'s: a field the new definition leaves out (a product named only by
 /// its URI in a delete order) does not erase what was known.
 fn merged(old: Option<&str>, new: &impl Serialize) -> Result<String> {
+    combined(old, new, Combine::NewWins)
+}
+
+/// How a new item's fields go over the kept one's (empty fields of the new never do).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Combine {
+    NewWins,
+    /// Only what the kept item lacks is added.
+    OldWins,
+}
+
+fn combined(old: Option<&str>, new: &impl Serialize, how: Combine) -> Result<String> {
     let new = serde_json::to_value(new)?;
     let Some(Value::Object(mut base)) = old.map(serde_json::from_str).transpose()? else {
         return Ok(new.to_string());
@@ -384,8 +396,13 @@ fn merged(old: Option<&str>, new: &impl Serialize) -> Result<String> {
     if let Value::Object(fields) = new {
         for (k, v) in fields {
             let empty = v.is_null() || v.as_array().is_some_and(Vec::is_empty);
-            if !empty {
+            if empty {
+                continue;
+            }
+            if how == Combine::NewWins {
                 base.insert(k, v);
+            } else {
+                base.entry(k).or_insert(v);
             }
         }
     }
@@ -551,7 +568,7 @@ fn learn_customer(
     let over = merged(old, c)?;
     let (body, kept) = match taught {
         Taught::File { overwrite: false } if from_platform => {
-            let filled = filled(old, c)?;
+            let filled = combined(old, c, Combine::OldWins)?;
             let kept = filled != over;
             (filled, kept)
         }
@@ -583,23 +600,6 @@ fn learn_customer(
         taught == Taught::Platform
     ])?;
     Ok(Some((change, kept)))
-}
-
-/// `old` with the fields of `new` it lacks: what it holds is kept.
-fn filled(old: Option<&str>, new: &impl Serialize) -> Result<String> {
-    let new = serde_json::to_value(new)?;
-    let Some(Value::Object(mut base)) = old.map(serde_json::from_str).transpose()? else {
-        return Ok(new.to_string());
-    };
-    if let Value::Object(fields) = new {
-        for (k, v) in fields {
-            let empty = v.is_null() || v.as_array().is_some_and(Vec::is_empty);
-            if !empty {
-                base.entry(k).or_insert(v);
-            }
-        }
-    }
-    Ok(Value::Object(base).to_string())
 }
 
 #[cfg(test)]
