@@ -1,7 +1,7 @@
 //! The command line's tree and dispatch: no sub-command opens the console; `serve` runs the
 //! embedded platform headless; `app` manages its applications; `call`, `order`, `catalog` and
 //! `profile` do the window's work for scripts. Each command lives in `cli/`; exit codes are
-//! shared by all of them (`cli::output`, and the README's table).
+//! shared by all of them (`cli::output`, and the manual's table).
 
 // On Windows a GUI program, so that the Start menu opens the console without a terminal window
 // behind it; `cli::terminal` gives the sub-commands back the terminal they were started from.

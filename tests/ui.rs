@@ -1062,7 +1062,7 @@ impl Counted<'_> {
 
 /// The standard order: a customer from the directory, ten numbers from the platform,
 /// one package of three products, two products, a validity period; sent to the Sandbox. No
-/// product or customer field is typed; the interactions are counted (README).
+/// product or customer field is typed; the interactions are counted (docs/manual.md).
 #[test]
 fn the_standard_order_is_picked_not_typed() {
     let dir = tempfile::tempdir().expect("dir");

@@ -157,9 +157,10 @@ enum CallOp {
     },
 }
 
-/// Exit codes as in the README's table: 0 done, 3 the platform refused (its code and message
-/// on stderr; also a lock's assets or a claim refused inside an answer), 4 sent with its
-/// outcome unknown, 5 a destructive call on production without --yes, 1 anything else.
+/// Exit codes as in the manual's table (docs/manual.md): 0 done, 3 the platform refused (its
+/// code and message on stderr; also a lock's assets or a claim refused inside an answer), 4
+/// sent with its outcome unknown, 5 a destructive call on production without --yes, 1
+/// anything else.
 pub fn run(args: CallArgs) -> ExitCode {
     let guard = Guard {
         yes: args.yes,

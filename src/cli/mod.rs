@@ -1,5 +1,5 @@
 //! The command line's commands, each in its module; `main.rs` holds the clap tree and the
-//! dispatch. Exit codes and the error words are shared (`output`, and the README's table).
+//! dispatch. Exit codes and the error words are shared (`output`, and the manual's table).
 
 pub mod app;
 pub mod call;

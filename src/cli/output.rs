@@ -1,5 +1,5 @@
 //! What the command line prints and returns: answers as JSON, an aligned table or CSV, and
-//! the exit codes every sub-command shares (the README's table lists them).
+//! the exit codes every sub-command shares (the table in docs/manual.md, "Exit codes").
 
 use std::io::Write;
 use std::process::ExitCode;
