@@ -2560,6 +2560,52 @@ fn the_catalog_screen_takes_dropped_and_browsed_files() {
     assert_eq!(body["products"].as_array().map(Vec::len), Some(9));
 }
 
+/// A catalog file that renames a customer the platform named: the preview says the
+/// platform's name is kept; ticking the overwrite counts again (the customer then changes),
+/// and the import does what the preview said.
+#[test]
+fn a_catalog_import_previews_and_keeps_what_the_platform_said_unless_told() {
+    let dir = tempfile::tempdir().expect("dir");
+    let mut harness = app(dir.path(), Lang::En);
+    harness.run_ok();
+    let file = dir.path().join("with-customers.json");
+    let exported = harness.state().core().run(
+        Command::ExportCatalog {
+            path: file.clone(),
+            profile: "Sandbox".into(),
+            customers: true,
+        },
+        Duration::from_secs(60),
+    );
+    assert!(exported.is_ok(), "{exported:?}");
+    let mut body: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&file).expect("file")).expect("json");
+    let customers = body["customers"].as_array_mut().expect("customers");
+    let total = customers.len();
+    customers[0]["customerName"] = serde_json::json!("文件里的名称");
+    std::fs::write(&file, body.to_string()).expect("write");
+
+    click(&mut harness, "Catalog");
+    type_into(&mut harness, "Catalog file", &file.display().to_string());
+    click(&mut harness, "Import catalog");
+    let unchanged = format!("Customers: 0 new, 0 changed, {total} unchanged");
+    settle(&mut harness, |h| h.query_by_label(&unchanged).is_some());
+    harness
+        .get_by_label("One customer keeps what the platform said where the file says otherwise.");
+
+    click(
+        &mut harness,
+        "Overwrite what the platform said with the file's",
+    );
+    let changed = format!("Customers: 0 new, 1 changed, {} unchanged", total - 1);
+    settle(&mut harness, |h| h.query_by_label(&changed).is_some());
+    click(&mut harness, "Import these changes");
+    settle(&mut harness, |h| h.query_by_label("Imported:").is_some());
+    harness.get_by_label(&changed);
+    click(&mut harness, "Customers of Sandbox");
+    settle(&mut harness, |h| h.query_by_label("文件里的名称").is_some());
+}
+
 /// Ticked in Settings, a profile keeps a catalog of its own: the Catalog screen says so and
 /// starts empty.
 #[test]

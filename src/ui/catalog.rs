@@ -14,7 +14,7 @@ use super::form::{busy_button_ui, profile_name};
 use super::i18n::{Lang, Text, t, tr};
 use super::labels::field_label;
 use super::outbox::Outbox;
-use crate::core::catalog::store::{Import, ImportReport};
+use crate::core::catalog::store::{Counts, Import, ImportReport};
 use crate::core::catalog::{CatalogEdit, CatalogItem, CatalogView, DirectoryEntry, Known};
 use crate::core::files::{CATALOG_TYPES, OPEN_TYPES};
 use crate::core::wire::{MerchandiseEntry, ProductEntry};
@@ -63,6 +63,8 @@ struct FileBox {
     done: Option<Done>,
     /// What importing the file would change, before it is imported.
     preview: Option<Preview>,
+    /// The file and the overwrite choice of the dry run under way.
+    asked: Option<(PathBuf, bool)>,
     /// Why the last import or export failed.
     failed: Option<String>,
     pick_call: Latest,
@@ -86,8 +88,10 @@ enum Done {
 struct Preview {
     path: PathBuf,
     report: ImportReport,
-    /// The user lets the file overwrite what the platform said.
+    /// The user lets the file overwrite what the platform said (the counts are for it).
     overwrite: bool,
+    /// The file would change what the platform said of a customer: the choice is offered.
+    offers_overwrite: bool,
 }
 
 /// One row of a tab: what it is, its words in the columns, when it was last seen.
@@ -130,11 +134,7 @@ impl CatalogScreen {
                     report,
                     applied: false,
                 }) => {
-                    self.file.preview = Some(Preview {
-                        path: PathBuf::from(self.file.path.trim()),
-                        report: *report,
-                        overwrite: false,
-                    });
+                    self.previewed(*report);
                     None
                 }
                 _ => None,
@@ -255,23 +255,62 @@ impl CatalogScreen {
         self.preview_ui(ui, out, lang, profile);
     }
 
-    /// What the file would change, with Import and Cancel.
+    /// A dry run's counts: the preview shows them, for the overwrite choice they were made
+    /// with.
+    fn previewed(&mut self, report: ImportReport) {
+        let Some((path, overwrite)) = self.file.asked.take() else {
+            return;
+        };
+        let offered = self
+            .file
+            .preview
+            .as_ref()
+            .is_some_and(|p| p.offers_overwrite);
+        self.file.preview = Some(Preview {
+            path,
+            report,
+            overwrite,
+            offers_overwrite: offered || overwrite || report.customers.kept > 0,
+        });
+    }
+
+    /// Starts a dry run of `path`'s import; its counts come back as a preview.
+    fn ask_preview(&mut self, out: &Outbox<'_>, profile: &Profile, path: PathBuf, overwrite: bool) {
+        self.file.asked = Some((path.clone(), overwrite));
+        let import = Import {
+            apply: false,
+            overwrite,
+        };
+        let profile = profile.name.clone();
+        let command = Command::ImportCatalog {
+            path,
+            profile,
+            import,
+        };
+        self.file.call.start(out.send(command));
+    }
+
+    /// What the file would change, with Import and Cancel; the counts are made again when
+    /// the overwrite choice changes.
     fn preview_ui(&mut self, ui: &mut egui::Ui, out: &Outbox<'_>, lang: Lang, profile: &Profile) {
         let Some(preview) = &mut self.file.preview else {
             return;
         };
+        let counting = self.file.call.is_waiting();
         let mut chosen = None;
+        let mut recount = None;
         ui.group(|ui| {
             ui.label(tr!(lang, "catalog-import-preview"));
             report_ui(ui, lang, &preview.report);
-            if preview.report.customers.kept > 0 {
-                ui.checkbox(
-                    &mut preview.overwrite,
-                    tr!(lang, "catalog-import-overwrite"),
-                );
+            if preview.offers_overwrite {
+                let words = tr!(lang, "catalog-import-overwrite");
+                if ui.checkbox(&mut preview.overwrite, words).changed() {
+                    recount = Some((preview.path.clone(), preview.overwrite));
+                }
             }
             ui.horizontal(|ui| {
-                if ui.button(tr!(lang, "catalog-import-apply")).clicked() {
+                let apply = egui::Button::new(tr!(lang, "catalog-import-apply"));
+                if ui.add_enabled(!counting, apply).clicked() {
                     chosen = Some(true);
                 }
                 if ui.button(tr!(lang, "cancel")).clicked() {
@@ -279,6 +318,10 @@ impl CatalogScreen {
                 }
             });
         });
+        if let Some((path, overwrite)) = recount {
+            self.ask_preview(out, profile, path, overwrite);
+            return;
+        }
         match (chosen, self.file.preview.take()) {
             (Some(true), Some(preview)) => {
                 let command = Command::ImportCatalog {
@@ -346,23 +389,19 @@ impl CatalogScreen {
         if path.as_os_str().is_empty() {
             return;
         }
-        let profile = profile.name.clone();
-        let command = match what {
-            // Looked at first: the user sees what it would change, then imports it.
-            Picking::Import => Command::ImportCatalog {
-                path,
-                profile,
-                import: Import::default(),
-            },
-            Picking::Export => Command::ExportCatalog {
-                path,
-                profile,
-                customers: self.file.with_customers,
-            },
-        };
         self.file.done = None;
         self.file.failed = None;
         self.file.preview = None;
+        if what == Picking::Import {
+            // Looked at first: the user sees what it would change, then imports it.
+            self.ask_preview(out, profile, path, false);
+            return;
+        }
+        let command = Command::ExportCatalog {
+            path,
+            profile: profile.name.clone(),
+            customers: self.file.with_customers,
+        };
         self.file.call.start(out.send(command));
     }
 
@@ -717,32 +756,42 @@ fn table_ui(ui: &mut egui::Ui, lang: Lang, tab: Tab, rows: &[Row]) -> Option<Row
     action
 }
 
-/// An import's counts, shelf by shelf.
+/// An import's counts, shelf by shelf (a shelf the file names nothing on is left out).
 fn report_ui(ui: &mut egui::Ui, lang: Lang, report: &ImportReport) {
+    let named = |c: &Counts| c.new + c.changed + c.unchanged > 0;
     let c = &report.products;
-    ui.label(tr!(
-        lang,
-        "catalog-import-products",
-        new = c.new,
-        changed = c.changed,
-        unchanged = c.unchanged
-    ));
+    if named(c) {
+        let (new, changed, unchanged) = (c.new, c.changed, c.unchanged);
+        ui.label(tr!(
+            lang,
+            "catalog-import-products",
+            new = new,
+            changed = changed,
+            unchanged = unchanged
+        ));
+    }
     let c = &report.packages;
-    ui.label(tr!(
-        lang,
-        "catalog-import-packages",
-        new = c.new,
-        changed = c.changed,
-        unchanged = c.unchanged
-    ));
+    if named(c) {
+        let (new, changed, unchanged) = (c.new, c.changed, c.unchanged);
+        ui.label(tr!(
+            lang,
+            "catalog-import-packages",
+            new = new,
+            changed = changed,
+            unchanged = unchanged
+        ));
+    }
     let c = &report.customers;
-    ui.label(tr!(
-        lang,
-        "catalog-import-customers",
-        new = c.new,
-        changed = c.changed,
-        unchanged = c.unchanged
-    ));
+    if named(c) {
+        let (new, changed, unchanged) = (c.new, c.changed, c.unchanged);
+        ui.label(tr!(
+            lang,
+            "catalog-import-customers",
+            new = new,
+            changed = changed,
+            unchanged = unchanged
+        ));
+    }
     if c.kept > 0 {
         ui.label(tr!(lang, "catalog-import-kept", kept = c.kept));
     }

@@ -575,12 +575,19 @@ fn learn_customer(
         _ => (over, false),
     };
     let change = Change::of(old, &body);
+    // Marked while what it holds is what the platform said: a file that overwrote it unmarks
+    // it, until the platform names it again.
+    let mark = match taught {
+        Taught::Platform => true,
+        Taught::File { overwrite: false } => from_platform,
+        Taught::File { overwrite: true } => from_platform && change == Change::Unchanged,
+    };
     let entry: DirectoryEntry = serde_json::from_str(&body)?;
     let sql = match found {
         Some(_) => {
             "UPDATE customers SET customer_id = ?1, crm_customer_id = ?2, channel_customer_id = ?3,
-             enterprise_global_id = ?4, body = ?5, last_seen = ?6,
-             from_platform = max(from_platform, ?9) WHERE id = ?7 AND profile = ?8"
+             enterprise_global_id = ?4, body = ?5, last_seen = ?6, from_platform = ?9
+             WHERE id = ?7 AND profile = ?8"
         }
         None => {
             "INSERT INTO customers(customer_id, crm_customer_id, channel_customer_id,
@@ -597,7 +604,7 @@ fn learn_customer(
         now,
         found.map(|(id, _, _)| id),
         profile,
-        taught == Taught::Platform
+        mark
     ])?;
     Ok(Some((change, kept)))
 }
@@ -863,5 +870,13 @@ mod tests {
             .expect("overwrite");
         assert_eq!(report.customers.changed, 1);
         assert_eq!(names(), (Some("文件名称".into()), Some("上海".into())));
+
+        // What the file wrote is no longer the platform's: the next file changes it freely.
+        let later = learned(customer("再次改名", None));
+        let report = catalog
+            .import(SHARED, "p", &later, 6, apply)
+            .expect("later");
+        assert_eq!(report.customers.kept, 0);
+        assert_eq!(names().0, Some("再次改名".into()));
     }
 }
