@@ -2416,8 +2416,8 @@ fn raw_exchange(
         // The follow-up is not sent: its nonce stays unspent.
         return Ok((answer, None, false));
     }
-    // Give a closing server the time to close, so that the outcome does not depend on a race.
-    std::thread::sleep(Duration::from_millis(20));
+    // A server that closes after this answer without saying so fails the follow-up whether it
+    // has closed yet or not: the write fails, or the read meets a reset or the end.
     let follow = s
         .write_all(follow_up)
         .and_then(|()| read_answer(&mut s, false));

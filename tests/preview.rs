@@ -8,7 +8,7 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use license_desk::core::catalog::CatalogView;
-use license_desk::core::preview::{DeletePreview, Warning};
+use license_desk::core::preview::{DeletePreview, PreviewRefusal, Warning};
 use license_desk::core::{
     Call, Command, Core, CoreOptions, FileDialogChoice, KeyringChoice, Outcome, SANDBOX,
 };
@@ -340,6 +340,10 @@ fn a_delete_the_platform_would_refuse_is_said_so_and_nothing_goes() {
     assert!(
         w.contains(&&Warning::Refused {
             path: "orderList[0].assets[0].products[0]".into(),
+            refusal: PreviewRefusal::NoProduct {
+                asset_num: "8900000101".into(),
+                product_uri: "gms:P9".into()
+            },
             message: "asset 8900000101 holds no product gms:P9".into()
         }),
         "{w:?}"
@@ -363,8 +367,8 @@ fn a_delete_the_platform_would_refuse_is_said_so_and_nothing_goes() {
     );
     let seen = preview(&core, &stranger);
     assert!(
-        matches!(&seen.orders[0].warnings[..], [Warning::AllOrdersOfCustomer, Warning::Refused { path, message }]
-            if path == "orderList[0].assets[0].assetNos[0]" && message.ends_with("would make a new one")),
+        matches!(&seen.orders[0].warnings[..], [Warning::AllOrdersOfCustomer, Warning::Refused { path, refusal: PreviewRefusal::NewCustomer { asset_num, .. }, message }]
+            if path == "orderList[0].assets[0].assetNos[0]" && asset_num == "8900000101" && message.ends_with("would make a new one")),
         "{seen:#?}"
     );
     assert_eq!(seen.assets_removed(), 0);

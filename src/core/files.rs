@@ -407,38 +407,77 @@ pub fn file_chooser_in(dir: &Path) -> bool {
 
 /// The OS's open or save dialog. None when the user cancels or there is no dialog service (a
 /// desktop without an XDG portal): the console then offers a typed path and drag and drop.
-pub async fn pick_file(save: bool, suggested: Option<String>) -> Option<PathBuf> {
-    let template = suggested.as_deref().is_some_and(|s| s.ends_with(".xlsx"));
-    // The catalog is written as JSON or, named .xlsx, as a workbook.
-    let catalog = suggested
-        .as_deref()
-        .is_some_and(|s| s.starts_with("catalog"));
-    // A profile's CA file is asked for as `ca.pem`.
-    let cert = !save && suggested.as_deref() == Some("ca.pem");
-    let dialog = if cert {
-        rfd::AsyncFileDialog::new().add_filter("PEM", CERT_TYPES)
-    } else if template {
-        rfd::AsyncFileDialog::new().add_filter("Excel", TEMPLATE_TYPES)
-    } else if save && catalog {
-        rfd::AsyncFileDialog::new()
-            .add_filter("JSON", EXPORT_TYPES)
-            .add_filter("Excel", TEMPLATE_TYPES)
-    } else if save {
-        rfd::AsyncFileDialog::new().add_filter("JSON", EXPORT_TYPES)
-    } else {
-        rfd::AsyncFileDialog::new()
-            .add_filter("JSON, Excel, OpenDocument, CSV", OPEN_TYPES)
-            .add_filter("JSON", &["json"])
-    };
-    let handle = if save {
-        dialog
-            .set_file_name(suggested.unwrap_or_else(|| "batch-order.json".to_owned()))
-            .save_file()
-            .await
-    } else {
-        dialog.pick_file().await
+pub async fn pick_file(pick: FilePick) -> Option<PathBuf> {
+    let mut dialog = rfd::AsyncFileDialog::new();
+    for (name, types) in pick.filters() {
+        dialog = dialog.add_filter(name, types);
+    }
+    let handle = match pick.suggested() {
+        Some(name) => dialog.set_file_name(name).save_file().await,
+        None if pick.saves() => dialog.save_file().await,
+        None => dialog.pick_file().await,
     };
     handle.map(|h| h.path().to_owned())
+}
+
+/// What a file dialog is asked for: it decides the dialog's filters, whether it saves, and
+/// the name it starts with.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FilePick {
+    /// An order file or sheet to read: a batch to import, or what a catalog learns from.
+    OpenOrders,
+    /// The batch, written as JSON under this name.
+    SaveBatch(String),
+    /// The order sheet template.
+    SaveTemplate,
+    /// The catalog, written as JSON or, named `.xlsx`, as a workbook.
+    SaveCatalog,
+    /// A profile's CA file.
+    OpenCaFile,
+}
+
+impl FilePick {
+    pub fn saves(&self) -> bool {
+        matches!(
+            self,
+            Self::SaveBatch(_) | Self::SaveTemplate | Self::SaveCatalog
+        )
+    }
+
+    /// The file types the window's own browser lists.
+    pub fn types(&self) -> &'static [&'static str] {
+        match self {
+            Self::OpenOrders => OPEN_TYPES,
+            Self::SaveBatch(_) => EXPORT_TYPES,
+            Self::SaveTemplate => TEMPLATE_TYPES,
+            Self::SaveCatalog => CATALOG_TYPES,
+            Self::OpenCaFile => CERT_TYPES,
+        }
+    }
+
+    /// The OS dialog's filters, named.
+    fn filters(&self) -> Vec<(&'static str, &'static [&'static str])> {
+        match self {
+            Self::OpenOrders => vec![
+                ("JSON, Excel, OpenDocument, CSV", OPEN_TYPES),
+                ("JSON", EXPORT_TYPES),
+            ],
+            Self::SaveBatch(_) => vec![("JSON", EXPORT_TYPES)],
+            Self::SaveTemplate => vec![("Excel", TEMPLATE_TYPES)],
+            Self::SaveCatalog => vec![("JSON", EXPORT_TYPES), ("Excel", TEMPLATE_TYPES)],
+            Self::OpenCaFile => vec![("PEM", CERT_TYPES)],
+        }
+    }
+
+    /// The name a save dialog starts with.
+    pub fn suggested(&self) -> Option<String> {
+        match self {
+            Self::SaveBatch(name) => Some(name.clone()),
+            Self::SaveTemplate => Some("order-template.xlsx".to_owned()),
+            Self::SaveCatalog => Some("catalog.json".to_owned()),
+            Self::OpenOrders | Self::OpenCaFile => None,
+        }
+    }
 }
 
 #[cfg(test)]

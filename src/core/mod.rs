@@ -315,10 +315,9 @@ pub enum Command {
         id: i64,
     },
     ListDrafts,
-    /// The OS file dialog (open, or save with a suggested name).
+    /// The OS file dialog, for what the window asks a file for.
     PickFile {
-        save: bool,
-        suggested: Option<String>,
+        pick: files::FilePick,
     },
     /// Reads and parses a batch order file, and keeps it as a new draft named after the file.
     /// How far it has come is told to `progress`, which can stop it before the draft is kept.

@@ -60,8 +60,13 @@ pub enum Warning {
     /// The asset is not in the enterprise's listing.
     #[serde(rename_all = "camelCase")]
     AssetNotListed { asset_num: String },
-    /// The platform would refuse the batch here (and so remove nothing at all).
-    Refused { path: String, message: String },
+    /// The platform would refuse the batch here (and so remove nothing at all): why, typed
+    /// for the window to say in its language, and in the platform's words for a script.
+    Refused {
+        path: String,
+        refusal: PreviewRefusal,
+        message: String,
+    },
     /// The order names no enterprise, and the directory does not know its customer's.
     UnknownEnterprise,
     /// The enterprise's assets could not be listed.
@@ -71,7 +76,74 @@ pub enum Warning {
     ProductsNotListed,
 }
 
+/// Why the platform would refuse an asset of a delete order.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "rule", rename_all = "camelCase")]
+pub enum PreviewRefusal {
+    /// An earlier order of the batch removes the asset.
+    #[serde(rename_all = "camelCase")]
+    RemovedEarlier { asset_num: String },
+    /// The asset is `owner`'s, not the order's `customer`'s.
+    #[serde(rename_all = "camelCase")]
+    OtherCustomers {
+        asset_num: String,
+        owner: String,
+        customer: String,
+    },
+    /// The asset is `owner`'s; the order's customer would be a new one.
+    #[serde(rename_all = "camelCase")]
+    NewCustomer { asset_num: String, owner: String },
+    /// A delete_asset whose asset holds nothing from the source order.
+    #[serde(rename_all = "camelCase")]
+    NothingFromSource { asset_num: String },
+    /// A delete_product naming a product the asset does not hold.
+    #[serde(rename_all = "camelCase")]
+    NoProduct {
+        asset_num: String,
+        product_uri: String,
+    },
+}
+
+impl std::fmt::Display for PreviewRefusal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::RemovedEarlier { asset_num } => {
+                write!(f, "asset {asset_num} is removed by an earlier order")
+            }
+            Self::OtherCustomers {
+                asset_num,
+                owner,
+                customer,
+            } => write!(
+                f,
+                "asset {asset_num} belongs to the customer {owner}, not {customer}"
+            ),
+            Self::NewCustomer { asset_num, owner } => write!(
+                f,
+                "asset {asset_num} belongs to the customer {owner}; the platform knows no \
+                 customer by the order's channel id and would make a new one"
+            ),
+            Self::NothingFromSource { asset_num } => write!(
+                f,
+                "asset {asset_num} holds nothing from the source license order"
+            ),
+            Self::NoProduct {
+                asset_num,
+                product_uri,
+            } => write!(f, "asset {asset_num} holds no product {product_uri}"),
+        }
+    }
+}
+
 impl Warning {
+    fn refused(path: String, refusal: PreviewRefusal) -> Self {
+        Self::Refused {
+            path,
+            message: refusal.to_string(),
+            refusal,
+        }
+    }
+
     /// The effect of the order cannot be known.
     pub fn makes_unknown(&self) -> bool {
         matches!(
@@ -224,10 +296,12 @@ fn apply_order(
             let Some(asset) = live.get_mut(num.trim()).filter(|a| !a.gone) else {
                 let known = live.contains_key(num.trim());
                 preview.warnings.push(if known {
-                    Warning::Refused {
+                    Warning::refused(
                         path,
-                        message: format!("asset {num} is removed by an earlier order"),
-                    }
+                        PreviewRefusal::RemovedEarlier {
+                            asset_num: num.clone(),
+                        },
+                    )
                 } else {
                     Warning::AssetNotListed {
                         asset_num: num.clone(),
@@ -235,8 +309,8 @@ fn apply_order(
                 });
                 continue;
             };
-            if let Some(message) = not_its(customer, asset.asset) {
-                preview.warnings.push(Warning::Refused { path, message });
+            if let Some(refusal) = not_its(customer, asset.asset) {
+                preview.warnings.push(Warning::refused(path, refusal));
                 continue;
             }
             let outcome = match preview.order_type {
@@ -254,17 +328,17 @@ fn apply_order(
 }
 
 /// Why the platform would refuse the asset as not the order's customer's.
-fn not_its(customer: &OrderCustomer, asset: &Asset) -> Option<String> {
-    let num = &asset.asset_num;
+fn not_its(customer: &OrderCustomer, asset: &Asset) -> Option<PreviewRefusal> {
+    let (asset_num, owner) = (asset.asset_num.clone(), asset.customer_id.clone());
     match customer {
-        OrderCustomer::Known(c) if *c != asset.customer_id => Some(format!(
-            "asset {num} belongs to the customer {}, not {c}",
-            asset.customer_id
-        )),
-        OrderCustomer::New => Some(format!(
-            "asset {num} belongs to the customer {}; the platform knows no customer by the order's channel id and would make a new one",
-            asset.customer_id
-        )),
+        OrderCustomer::Known(c) if *c != asset.customer_id => {
+            Some(PreviewRefusal::OtherCustomers {
+                asset_num,
+                owner,
+                customer: c.clone(),
+            })
+        }
+        OrderCustomer::New => Some(PreviewRefusal::NewCustomer { asset_num, owner }),
         _ => None,
     }
 }
@@ -319,13 +393,12 @@ fn remove_asset(
     let created_by = asset.asset.license_order_id.as_deref();
     let removal =
         removal::delete_asset(&held, created_by.as_ref(), src.as_ref()).map_err(|_| {
-            Warning::Refused {
-                path: path.to_owned(),
-                message: format!(
-                    "asset {} holds nothing from the source license order",
-                    asset.asset.asset_num
-                ),
-            }
+            Warning::refused(
+                path.to_owned(),
+                PreviewRefusal::NothingFromSource {
+                    asset_num: asset.asset.asset_num.clone(),
+                },
+            )
         })?;
     take(asset, &places, &removal.products, preview);
     if removal.asset_goes {
@@ -365,18 +438,18 @@ fn remove_products(
             take(asset, &places, &which, preview);
             Ok(())
         }
-        Err(Refusal::NoProduct { product }) => Err(Warning::Refused {
-            path: format!("{entry_path}.products[{product}]"),
-            message: format!(
-                "asset {} holds no product {}",
-                asset.asset.asset_num,
-                entry.products[product]
+        Err(Refusal::NoProduct { product }) => Err(Warning::refused(
+            format!("{entry_path}.products[{product}]"),
+            PreviewRefusal::NoProduct {
+                asset_num: asset.asset.asset_num.clone(),
+                product_uri: entry.products[product]
                     .product_uri
                     .as_deref()
                     .unwrap_or_default()
                     .trim()
-            ),
-        }),
+                    .to_owned(),
+            },
+        )),
         Err(Refusal::NothingFromSource) => Ok(()),
     }
 }

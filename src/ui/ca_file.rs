@@ -8,7 +8,7 @@ use super::file_browser::{Browsed, FileBrowser};
 use super::form::{Field, field_with_ui};
 use super::i18n::{Lang, Text, t, tr};
 use super::outbox::Outbox;
-use crate::core::files::CERT_TYPES;
+use crate::core::files::FilePick;
 use crate::core::wire::validate::Problem;
 use crate::core::{Command, Event, Latest, Outcome};
 
@@ -90,8 +90,7 @@ impl CaFileField {
         });
         if browse {
             self.pick.start(out.send(Command::PickFile {
-                save: false,
-                suggested: Some("ca.pem".to_owned()),
+                pick: FilePick::OpenCaFile,
             }));
         }
         self.browser_ui(ui.ctx(), lang);
@@ -100,8 +99,7 @@ impl CaFileField {
     fn browser_ui(&mut self, ctx: &egui::Context, lang: Lang) {
         if std::mem::take(&mut self.no_os_dialog) {
             let title = tr!(lang, "ca-file-browser-title");
-            self.browser =
-                Some(FileBrowser::new(false, CERT_TYPES, &self.text, None).titled(title));
+            self.browser = Some(FileBrowser::new(&FilePick::OpenCaFile, &self.text).titled(title));
         }
         let Some(browser) = &mut self.browser else {
             return;

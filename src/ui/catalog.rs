@@ -16,7 +16,7 @@ use super::labels::field_label;
 use super::outbox::Outbox;
 use crate::core::catalog::store::{Counts, Import, ImportReport};
 use crate::core::catalog::{CatalogEdit, CatalogItem, CatalogView, DirectoryEntry, Known};
-use crate::core::files::{CATALOG_TYPES, OPEN_TYPES};
+use crate::core::files::FilePick;
 use crate::core::wire::{MerchandiseEntry, ProductEntry};
 use crate::core::{Command, Event, Latest, Outcome, Profile};
 
@@ -51,6 +51,15 @@ enum Picking {
     #[default]
     Import,
     Export,
+}
+
+impl Picking {
+    fn file_pick(self) -> FilePick {
+        match self {
+            Self::Import => FilePick::OpenOrders,
+            Self::Export => FilePick::SaveCatalog,
+        }
+    }
 }
 
 /// The catalog as a file.
@@ -228,9 +237,9 @@ impl CatalogScreen {
             ] {
                 if busy_button_ui(ui, &words, picking) {
                     self.file.picking = what;
-                    let save = what == Picking::Export;
-                    let suggested = save.then(|| "catalog.json".to_owned());
-                    let command = Command::PickFile { save, suggested };
+                    let command = Command::PickFile {
+                        pick: what.file_pick(),
+                    };
                     self.file.pick_call.start(out.send(command));
                 }
             }
@@ -354,17 +363,13 @@ impl CatalogScreen {
             chosen = Some((path, Picking::Import));
         }
         if std::mem::take(&mut self.file.no_os_dialog) {
-            let save = self.file.picking == Picking::Export;
-            let (title, suggested) = if save {
-                (
-                    tr!(lang, "catalog-browser-save"),
-                    Some("catalog.json".to_owned()),
-                )
+            let pick = self.file.picking.file_pick();
+            let title = if pick.saves() {
+                tr!(lang, "catalog-browser-save")
             } else {
-                (tr!(lang, "catalog-browser-open"), None)
+                tr!(lang, "catalog-browser-open")
             };
-            let types = if save { CATALOG_TYPES } else { OPEN_TYPES };
-            let browser = FileBrowser::new(save, types, &self.file.path, suggested).titled(title);
+            let browser = FileBrowser::new(&pick, &self.file.path).titled(title);
             self.file.browser = Some(browser);
         }
         if let Some(browser) = &mut self.file.browser {

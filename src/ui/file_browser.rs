@@ -7,6 +7,8 @@ use std::path::{Path, PathBuf};
 
 use egui::RichText;
 
+use crate::core::files::FilePick;
+
 use super::i18n::{Lang, Text, t, tr};
 
 pub struct FileBrowser {
@@ -33,13 +35,8 @@ pub enum Browsed {
 
 impl FileBrowser {
     /// A browser on the folder of `typed` (the file field's path) when there is one, else the
-    /// user's home, listing the files of `types`; a save starts with `suggested` as the name.
-    pub fn new(
-        save: bool,
-        types: &'static [&'static str],
-        typed: &str,
-        suggested: Option<String>,
-    ) -> Self {
+    /// user's home, listing the files `pick` asks for; a save starts with its suggested name.
+    pub fn new(pick: &FilePick, typed: &str) -> Self {
         let typed = Path::new(typed.trim());
         let folder = if typed.is_dir() {
             Some(typed)
@@ -50,11 +47,11 @@ impl FileBrowser {
         .or_else(|| directories::UserDirs::new().map(|d| d.home_dir().to_owned()))
         .unwrap_or_default();
         let mut browser = Self {
-            save,
-            types,
+            save: pick.saves(),
+            types: pick.types(),
             folder: PathBuf::new(),
             folder_text: String::new(),
-            name: suggested.unwrap_or_default(),
+            name: pick.suggested().unwrap_or_default(),
             entries: Vec::new(),
             unreadable: None,
             title: None,

@@ -63,14 +63,6 @@ fn known_rule(lang: Lang, rule: &str) -> Option<String> {
     } else if rule.starts_with("no enterprise master account") {
         let id = word_after(rule, "account ");
         tr!(lang, "refusal-no-enterprise", id = id)
-    } else if rule.contains("belongs to the customer") {
-        preview_rule(lang, rule)?
-    } else if rule.contains("is removed by an earlier order") {
-        tr!(
-            lang,
-            "refusal-removed-earlier",
-            num = word_after(rule, "asset ")
-        )
     } else if rule.contains("holds nothing from the source license order") {
         tr!(
             lang,
@@ -97,46 +89,9 @@ fn known_rule(lang: Lang, rule: &str) -> Option<String> {
     })
 }
 
-/// The delete preview's own words for an asset of another customer (`core::preview`).
-fn preview_rule(lang: Lang, rule: &str) -> Option<String> {
-    let num = word_after(rule, "asset ");
-    let owner = word_after(rule, "the customer ");
-    Some(
-        if rule.contains("knows no customer by the order's channel id") {
-            tr!(lang, "refusal-asset-new-customer", num = num, owner = owner)
-        } else {
-            let customer = word_after(rule, ", not ");
-            tr!(
-                lang,
-                "refusal-asset-of",
-                num = num,
-                owner = owner,
-                customer = customer
-            )
-        },
-    )
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn the_delete_preview_s_refusals_are_said_in_chinese() {
-        let said =
-            |message| recognise(Lang::Zh, Text::SubmitBatch, "13004", message).map(|r| r.words);
-        assert_eq!(
-            said("asset 8900000005 belongs to the customer CU0000000001, not CU0000000005")
-                .as_deref(),
-            Some("资产 8900000005 属于客户 CU0000000001，不是本订单的客户 CU0000000005。")
-        );
-        assert_eq!(
-            said("asset 8900000005 is removed by an earlier order").as_deref(),
-            Some("资产 8900000005 已被本批次中前面的订单删除。")
-        );
-        assert!(said("asset 8900000005 belongs to the customer CU0000000001; the platform knows no customer by the order's channel id and would make a new one").is_some_and(|w| w.contains("会新建一个客户")));
-        assert!(said("asset 8900000005 holds nothing from the source license order").is_some());
-    }
 
     #[test]
     fn an_existing_enterprise_is_explained_and_its_update_offered() {

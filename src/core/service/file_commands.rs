@@ -13,7 +13,7 @@ impl Service {
     /// Files: the dialog, an order file or sheet read into a new draft, a file written.
     pub(super) async fn file_command(&self, command: Command) -> Result<Outcome, CoreError> {
         match command {
-            Command::PickFile { save, suggested } => {
+            Command::PickFile { pick } => {
                 if self.file_dialog == crate::core::FileDialogChoice::InWindow
                     || !crate::core::files::os_dialog_present()
                 {
@@ -22,7 +22,7 @@ impl Service {
                     });
                 }
                 let asked = std::time::Instant::now();
-                let picked = crate::core::files::pick_file(save, suggested).await;
+                let picked = crate::core::files::pick_file(pick).await;
                 Ok(crate::core::files::dialog_answer(picked, asked.elapsed()))
             }
             Command::ImportOrderFile { path, progress } => {

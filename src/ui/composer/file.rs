@@ -68,17 +68,6 @@ pub(super) struct FileBar {
     misplaced: Vec<Misplaced>,
 }
 
-impl Picking {
-    /// The file types the dialog is for, as the OS dialog filters them.
-    fn types(self) -> &'static [&'static str] {
-        match self {
-            Self::Import => files::OPEN_TYPES,
-            Self::Export => files::EXPORT_TYPES,
-            Self::Template => files::TEMPLATE_TYPES,
-        }
-    }
-}
-
 /// A file being imported: its stage, a bar when its size is known, and Cancel.
 fn importing_ui(ui: &mut egui::Ui, progress: &Progress, lang: Lang) {
     let seen = progress.snapshot();
@@ -229,15 +218,8 @@ impl ComposerScreen {
     /// the OS dialog's.
     pub(super) fn browser_ui(&mut self, ctx: &egui::Context, out: &Outbox<'_>, lang: Lang) {
         if std::mem::take(&mut self.file.no_os_dialog) {
-            let suggested = self.suggested_name(self.file.picking);
-            let picking = self.file.picking;
-            let save = picking != Picking::Import;
-            self.file.browser = Some(FileBrowser::new(
-                save,
-                picking.types(),
-                &self.file.path,
-                suggested,
-            ));
+            let pick = self.file_pick(self.file.picking);
+            self.file.browser = Some(FileBrowser::new(&pick, &self.file.path));
         }
         let Some(browser) = &mut self.file.browser else {
             return;
@@ -427,22 +409,24 @@ impl ComposerScreen {
         }
     }
 
-    /// The file name a save dialog starts with: the draft's, or the template's.
-    fn suggested_name(&self, picking: Picking) -> Option<String> {
+    /// What a dialog is asked for: the batch is saved under its draft's name.
+    fn file_pick(&self, picking: Picking) -> files::FilePick {
         match picking {
-            Picking::Import => None,
-            Picking::Export => self.draft.as_ref().map(|d| format!("{}.json", d.name)),
-            Picking::Template => Some("order-template.xlsx".to_owned()),
+            Picking::Import => files::FilePick::OpenOrders,
+            Picking::Export => files::FilePick::SaveBatch(self.draft.as_ref().map_or_else(
+                || "batch-order.json".to_owned(),
+                |d| format!("{}.json", d.name),
+            )),
+            Picking::Template => files::FilePick::SaveTemplate,
         }
     }
 
     /// Asks for the OS's dialog: open a file to import, save the batch, or the template.
     fn pick(&mut self, out: &Outbox<'_>, picking: Picking) {
-        let suggested = self.suggested_name(picking);
+        let pick = self.file_pick(picking);
         self.file.picking = picking;
-        let save = picking != Picking::Import;
         self.file
             .pick_call
-            .start(out.send(Command::PickFile { save, suggested }));
+            .start(out.send(Command::PickFile { pick }));
     }
 }

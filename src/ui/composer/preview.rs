@@ -6,13 +6,12 @@
 use egui::RichText;
 
 use super::super::outbox::Outbox;
-use crate::core::preview::{DeletePreview, OrderPreview, RemovedProduct, Warning};
+use crate::core::preview::{DeletePreview, OrderPreview, PreviewRefusal, RemovedProduct, Warning};
 use crate::core::snapshot::Snapshot;
 use crate::core::{Command, Event, Latest, Outcome};
 use crate::ui::dates::local_date;
-use crate::ui::i18n::{Lang, Text, tr};
+use crate::ui::i18n::{Lang, tr};
 use crate::ui::labels::order_type_short;
-use crate::ui::refusals::recognise;
 
 /// Rows of the table at most; the count says how many there are.
 const MAX_ROWS: usize = 200;
@@ -142,22 +141,14 @@ fn warning_words(lang: Lang, order: &OrderPreview, w: &Warning) -> String {
                 asset = asset_num.as_str()
             )
         }
-        Warning::Refused { path, message } => {
-            // Said in the UI's language when the console knows the rule, else as the platform.
-            let recognised = recognise(
-                lang,
-                Text::SubmitBatch,
-                crate::wire::envelope::VALIDATION,
-                message,
-            );
-            let words = recognised.map_or_else(|| message.clone(), |r| r.words);
-            let words = words.trim_end_matches(['。', '.']);
+        Warning::Refused { path, refusal, .. } => {
+            let words = refusal_words(lang, refusal);
             tr!(
                 lang,
                 "warn-refused",
                 seq = seq,
                 path = path.as_str(),
-                message = words
+                message = words.trim_end_matches(['。', '.'])
             )
         }
         Warning::UnknownEnterprise => tr!(lang, "warn-unknown-enterprise", seq = seq),
@@ -172,6 +163,48 @@ fn warning_words(lang: Lang, order: &OrderPreview, w: &Warning) -> String {
             )
         }
         Warning::ProductsNotListed => tr!(lang, "warn-products-not-listed", seq = seq),
+    }
+}
+
+/// Why the platform would refuse the order, in the UI's language.
+fn refusal_words(lang: Lang, refusal: &PreviewRefusal) -> String {
+    match refusal {
+        PreviewRefusal::RemovedEarlier { asset_num } => {
+            tr!(lang, "refusal-removed-earlier", num = asset_num.as_str())
+        }
+        PreviewRefusal::OtherCustomers {
+            asset_num,
+            owner,
+            customer,
+        } => tr!(
+            lang,
+            "refusal-asset-of",
+            num = asset_num.as_str(),
+            owner = owner.as_str(),
+            customer = customer.as_str()
+        ),
+        PreviewRefusal::NewCustomer { asset_num, owner } => tr!(
+            lang,
+            "refusal-asset-new-customer",
+            num = asset_num.as_str(),
+            owner = owner.as_str()
+        ),
+        PreviewRefusal::NothingFromSource { asset_num } => {
+            tr!(
+                lang,
+                "refusal-nothing-from-source",
+                num = asset_num.as_str()
+            )
+        }
+        PreviewRefusal::NoProduct {
+            asset_num,
+            product_uri,
+        } => tr!(
+            lang,
+            "refusal-no-product",
+            num = asset_num.as_str(),
+            uri = product_uri.as_str()
+        ),
     }
 }
 
@@ -264,4 +297,41 @@ fn product_row_ui(ui: &mut egui::Ui, what: &str, removed: &RemovedProduct) {
         .unwrap_or("—");
     ui.label(RichText::new(source).monospace());
     ui.end_row();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_preview_s_refusals_are_said_in_chinese() {
+        let said = |refusal| refusal_words(Lang::Zh, &refusal);
+        assert_eq!(
+            said(PreviewRefusal::OtherCustomers {
+                asset_num: "8900000005".into(),
+                owner: "CU0000000001".into(),
+                customer: "CU0000000005".into()
+            }),
+            "资产 8900000005 属于客户 CU0000000001，不是本订单的客户 CU0000000005。"
+        );
+        assert_eq!(
+            said(PreviewRefusal::RemovedEarlier {
+                asset_num: "8900000005".into()
+            }),
+            "资产 8900000005 已被本批次中前面的订单删除。"
+        );
+        assert!(
+            said(PreviewRefusal::NewCustomer {
+                asset_num: "8900000005".into(),
+                owner: "CU0000000001".into()
+            })
+            .contains("会新建一个客户")
+        );
+        assert_eq!(
+            said(PreviewRefusal::NothingFromSource {
+                asset_num: "8900000005".into()
+            }),
+            "资产 8900000005 中没有来自来源授权订单的内容。"
+        );
+    }
 }
