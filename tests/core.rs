@@ -146,6 +146,23 @@ fn run(core: &Core, command: Command) -> Outcome {
         .unwrap_or_else(|e| panic!("{what} failed: {e:?}"))
 }
 
+/// A command run to its answer (as a test does beside a window) keeps the answers to other
+/// commands that arrive meanwhile for the window, which waits for them.
+#[test]
+fn answers_arriving_while_a_command_is_run_are_kept_for_the_window() {
+    let root = tempfile::tempdir().expect("dir");
+    let core = start_core(root.path(), KeyringChoice::Store(mock_store()));
+    let listed = core.send(Command::ListDrafts);
+    // The Sandbox's first token takes far longer than listing the drafts.
+    let token = Command::TestConnection {
+        profile: "Sandbox".into(),
+    };
+    run(&core, token);
+    let event = core.recv_timeout(WAIT).expect("the drafts' answer");
+    assert_eq!(event.id, listed);
+    assert!(matches!(event.result, Ok(Outcome::Drafts(_))), "{event:?}");
+}
+
 #[track_caller]
 fn call(core: &Core, call: Call) -> Outcome {
     run(core, on_active(core, call))

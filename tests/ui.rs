@@ -152,12 +152,26 @@ fn step_until(
         }
         assert!(
             std::time::Instant::now() < deadline,
-            "the window did not get there within {timeout:?} (waited at {})",
-            std::panic::Location::caller()
+            "the window did not get there within {timeout:?} (waited at {}); it showed: {}",
+            std::panic::Location::caller(),
+            shown_labels(harness)
         );
         // Yield to the core's threads between frames.
         std::thread::sleep(Duration::from_millis(10));
     }
+}
+
+/// Every label and value the window shows, for a test that gave up waiting.
+fn shown_labels(harness: &Harness<'static, DeskApp>) -> String {
+    use egui_kittest::kittest::NodeT as _;
+    let root = harness.root();
+    let mut shown = Vec::new();
+    for node in root.children_recursive() {
+        let node = node.accesskit_node();
+        shown.extend(node.label().filter(|l| !l.is_empty()));
+        shown.extend(node.value().filter(|v| !v.is_empty()));
+    }
+    shown.join(" | ")
 }
 
 /// `step_until` with a bound generous enough for a loaded CI machine.

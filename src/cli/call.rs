@@ -10,7 +10,9 @@ use license_desk::core::{
     Call, Command, Core, CoreError, CoreOptions, ExportFormat, JournalFilter, Outcome, Profile,
     WriteState,
 };
-use license_desk::wire::{self, ClaimRequest, CustomerQuery, DefaultFilter, OrderType};
+use license_desk::wire::{
+    self, BatchOrderRequest, ClaimRequest, CustomerQuery, DefaultFilter, OrderType,
+};
 use serde::de::DeserializeOwned;
 
 use crate::cli::output::{self, Failure, Format, NEEDS_YES};
@@ -168,8 +170,8 @@ pub fn run(args: CallArgs) -> ExitCode {
         timeout: args.timeout.map(Duration::from_secs),
     };
     let profile = args.profile.clone();
-    let outcome = command(args.op, args.profile)
-        .and_then(|c| execute(c, profile, args.secret.secret_file.as_deref(), guard));
+    let outcome = asked(args.op, args.profile)
+        .and_then(|a| execute(a, profile, args.secret.secret_file.as_deref(), guard));
     print_outcome(outcome)
 }
 
@@ -185,17 +187,14 @@ fn print_outcome(outcome: Result<String, Failure>) -> ExitCode {
 
 /// `order preview FILE`: what the batch's delete orders would remove, printed as JSON.
 pub fn preview(file: &Path, profile: Option<String>, secret_file: Option<&Path>) -> ExitCode {
-    let command = body(file).map(|batch| Command::PreviewDeletes {
-        profile: profile.unwrap_or_default(),
-        batch: Box::new(batch),
-    });
+    let asked = body(file).map(|batch| Asked::Preview(Box::new(batch)));
     // A preview only reads: nothing to confirm.
     let guard = Guard {
         yes: true,
         format: Format::Json,
         timeout: None,
     };
-    print_outcome(command.and_then(|c| execute(c, None, secret_file, guard)))
+    print_outcome(asked.and_then(|a| execute(a, profile, secret_file, guard)))
 }
 
 /// What the command line said about confirming and printing.
@@ -213,7 +212,40 @@ fn body<T: DeserializeOwned>(path: &Path) -> Result<T, Failure> {
         .map_err(|e| Failure::failed(format!("{} is not the expected JSON: {e}", path.display())))
 }
 
-fn command(op: CallOp, profile: Option<String>) -> Result<Command, Failure> {
+/// What a command line asks for. A call on a profile is made a command once the profile is
+/// chosen (`--profile`, else the active one), so that no command names a profile by guess.
+enum Asked {
+    /// A platform call on the chosen profile.
+    Call(Call),
+    /// A token from the chosen profile.
+    Token,
+    /// What a batch's deletes would remove, on the chosen profile.
+    Preview(Box<BatchOrderRequest>),
+    /// An unknown outcome settled, by whoever the chosen profile names.
+    Resolve { call_id: String, done: bool },
+    /// A command that names its profile itself, or none.
+    Other(Command),
+}
+
+impl Asked {
+    fn on(self, chosen: &Profile) -> Command {
+        let profile = chosen.name.clone();
+        match self {
+            Self::Call(call) => Command::CallOn { profile, call },
+            Self::Token => Command::TestConnection { profile },
+            Self::Preview(batch) => Command::PreviewDeletes { profile, batch },
+            // Settled as the profile's operator, or the user the system names.
+            Self::Resolve { call_id, done } => Command::ResolveWrite {
+                call_id,
+                done,
+                by: settled_by(chosen),
+            },
+            Self::Other(command) => command,
+        }
+    }
+}
+
+fn asked(op: CallOp, profile: Option<String>) -> Result<Asked, Failure> {
     let call = match op {
         CallOp::Shellnums { size } => Call::Shellnums(size),
         CallOp::Lock {
@@ -273,25 +305,15 @@ fn command(op: CallOp, profile: Option<String>) -> Result<Command, Failure> {
                 None => None,
             },
         }),
-        CallOp::Token => {
-            return Ok(Command::TestConnection {
-                profile: profile.unwrap_or_default(),
-            });
-        }
+        CallOp::Token => return Ok(Asked::Token),
         CallOp::Writes { unknown, limit } => {
-            return Ok(Command::QueryWrites {
+            return Ok(Asked::Other(Command::QueryWrites {
                 profile,
                 state: unknown.then_some(WriteState::Unknown),
                 limit,
-            });
+            }));
         }
-        CallOp::Resolve { call_id, done, .. } => {
-            return Ok(Command::ResolveWrite {
-                call_id,
-                done,
-                by: String::new(),
-            });
-        }
+        CallOp::Resolve { call_id, done, .. } => return Ok(Asked::Resolve { call_id, done }),
         CallOp::History {
             operation,
             code,
@@ -306,7 +328,7 @@ fn command(op: CallOp, profile: Option<String>) -> Result<Command, Failure> {
                 limit,
                 ..JournalFilter::default()
             };
-            return Ok(match (csv, json) {
+            return Ok(Asked::Other(match (csv, json) {
                 (Some(path), _) => Command::ExportJournal {
                     filter,
                     path,
@@ -318,14 +340,10 @@ fn command(op: CallOp, profile: Option<String>) -> Result<Command, Failure> {
                     format: ExportFormat::Json,
                 },
                 (None, None) => Command::QueryJournal(filter),
-            });
+            }));
         }
     };
-    // No --profile: the active one, named once the core has read the profiles.
-    Ok(Command::CallOn {
-        profile: profile.unwrap_or_default(),
-        call,
-    })
+    Ok(Asked::Call(call))
 }
 
 /// Starts the core and names the profile to use (the active one when none is given); a
@@ -336,9 +354,7 @@ pub fn open_core(
 ) -> Result<(Core, Profile), Failure> {
     let core = Core::start(CoreOptions::for_user()?)?;
     let profiles = core.state().profiles;
-    let name = profile
-        .filter(|p| !p.is_empty())
-        .unwrap_or_else(|| profiles.active.clone());
+    let name = profile.unwrap_or_else(|| profiles.active.clone());
     let chosen = profiles
         .get(&name)
         .cloned()
@@ -431,42 +447,16 @@ fn check_production(profile: &Profile, command: &Command, yes: bool) -> Result<(
     ))
 }
 
-/// Runs the command on the profile it names, else on `--profile`, else on the active one.
+/// Runs what was asked on `--profile`, else on the active one.
 fn execute(
-    command: Command,
+    asked: Asked,
     profile: Option<String>,
     secret_file: Option<&Path>,
     guard: Guard,
 ) -> Result<String, Failure> {
-    let profile = match &command {
-        Command::TestConnection { profile }
-        | Command::CallOn { profile, .. }
-        | Command::PreviewDeletes { profile, .. } => Some(profile.clone()),
-        _ => profile,
-    };
     let (core, chosen) = open_core(profile, secret_file)?;
+    let command = asked.on(&chosen);
     check_production(&chosen, &command, guard.yes)?;
-    // Without --profile: the active profile.
-    let command = match command {
-        Command::TestConnection { .. } => Command::TestConnection {
-            profile: chosen.name,
-        },
-        // Settled as the profile's operator, or the user the system names.
-        Command::ResolveWrite { call_id, done, .. } => Command::ResolveWrite {
-            call_id,
-            done,
-            by: settled_by(&chosen),
-        },
-        Command::CallOn { call, .. } => Command::CallOn {
-            profile: chosen.name,
-            call,
-        },
-        Command::PreviewDeletes { batch, .. } => Command::PreviewDeletes {
-            profile: chosen.name,
-            batch,
-        },
-        other => other,
-    };
     // The core needs a moment to start (the Sandbox) besides the call's own longest time.
     let wait = guard
         .timeout

@@ -512,6 +512,9 @@ pub struct Core {
     service: Option<tokio::task::JoinHandle<()>>,
     commands: tokio_mpsc::UnboundedSender<(CommandId, Command)>,
     events: mpsc::Receiver<Event>,
+    /// Answers to other commands that arrived while `run` waited for its own: kept for the
+    /// window, which waits for them (a test drives the window and runs commands beside it).
+    set_aside: std::sync::Mutex<std::collections::VecDeque<Event>>,
     next_id: AtomicU64,
     state: Arc<RwLock<CoreState>>,
     repaint: Arc<RwLock<Option<Repaint>>>,
@@ -552,6 +555,7 @@ impl Core {
             service: Some(service),
             commands,
             events,
+            set_aside: std::sync::Mutex::default(),
             next_id: AtomicU64::new(1),
             state,
             repaint,
@@ -585,13 +589,23 @@ impl Core {
 
     /// The next answer, if one has arrived.
     pub fn try_recv(&self) -> Option<Event> {
-        self.events.try_recv().ok()
+        self.set_aside_events()
+            .pop_front()
+            .or_else(|| self.events.try_recv().ok())
     }
 
     /// The next answer, waiting for it up to `timeout` (for the command line and tests, never
     /// the UI).
     pub fn recv_timeout(&self, timeout: Duration) -> Option<Event> {
-        self.events.recv_timeout(timeout).ok()
+        self.set_aside_events()
+            .pop_front()
+            .or_else(|| self.events.recv_timeout(timeout).ok())
+    }
+
+    fn set_aside_events(&self) -> std::sync::MutexGuard<'_, std::collections::VecDeque<Event>> {
+        self.set_aside
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
     pub fn state(&self) -> CoreState {
@@ -602,7 +616,7 @@ impl Core {
     }
 
     /// Sends a command and waits for its answer: for the command line and tests, never the UI.
-    /// Answers to other commands that arrive meanwhile are dropped.
+    /// Answers to other commands that arrive meanwhile are set aside for `try_recv`.
     pub fn run(&self, command: Command, timeout: Duration) -> Result<Outcome, CoreError> {
         let id = self.send(command);
         let deadline = std::time::Instant::now() + timeout;
@@ -610,7 +624,7 @@ impl Core {
             let left = deadline.saturating_duration_since(std::time::Instant::now());
             match self.events.recv_timeout(left) {
                 Ok(event) if event.id == id => return event.result,
-                Ok(_) => {}
+                Ok(other) => self.set_aside_events().push_back(other),
                 Err(mpsc::RecvTimeoutError::Timeout) => {
                     return Err(CoreError::GaveUp(timeout.as_secs()));
                 }
