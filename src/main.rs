@@ -44,7 +44,7 @@ enum Command {
     Order(cli::order::OrderCommand),
     /// The catalog of products and packages, and the directories of customers.
     #[command(subcommand)]
-    Catalog(cli::catalog::CatalogCommand),
+    Catalog(cli::catalog::CatalogOp),
     /// Print the shell completion script, e.g. `license-desk completions bash >
     /// ~/.local/share/bash-completion/completions/license-desk`.
     Completions {

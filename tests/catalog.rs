@@ -2,6 +2,7 @@
 //! catalog of a first start, learning from accepted batches (not refused ones) and from
 //! answers, per profile, and the catalog file's round trip.
 
+use license_desk::core::{CatalogCommand, FileCommand};
 use std::path::Path;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -44,7 +45,7 @@ fn run(core: &Core, command: Command) -> Outcome {
 
 fn view(core: &Core, profile: &str) -> Arc<CatalogView> {
     let profile = profile.to_owned();
-    match run(core, Command::LoadCatalog { profile }) {
+    match run(core, Command::Catalog(CatalogCommand::Load { profile })) {
         Outcome::Catalog(view) => view,
         other => panic!("not a catalog: {other:?}"),
     }
@@ -180,10 +181,10 @@ fn the_directory_learns_from_answers_on_its_own_profile_only() {
     let key = seen.customers[i[0]].key.clone();
     run(
         &core,
-        Command::CatalogUsed {
+        Command::Catalog(CatalogCommand::Used {
             profile: SANDBOX.to_owned(),
             item: CatalogItem::Customer(key.clone()),
-        },
+        }),
     );
     let now = view(&core, SANDBOX);
     assert_eq!(now.customers[now.customer_index.find("", 1)[0]].key, key);
@@ -199,11 +200,11 @@ fn the_catalog_file_carries_it_to_another_machine() {
     let path = file.clone();
     let exported = run(
         &core,
-        Command::ExportCatalog {
+        Command::Catalog(CatalogCommand::Export {
             path,
             profile: SANDBOX.to_owned(),
             customers: false,
-        },
+        }),
     );
     assert!(
         matches!(exported, Outcome::Exported { count, .. } if count >= 9),
@@ -211,20 +212,20 @@ fn the_catalog_file_carries_it_to_another_machine() {
     );
     run(
         &core,
-        Command::RemoveFromCatalog {
+        Command::Catalog(CatalogCommand::Remove {
             profile: SANDBOX.to_owned(),
             item: CatalogItem::Product("gms:5555".into()),
-        },
+        }),
     );
     assert!(!has_product(&view(&core, SANDBOX), "gms:5555"));
     let before = view(&core, SANDBOX).products.len();
     let imported = run(
         &core,
-        Command::ImportCatalog {
+        Command::Catalog(CatalogCommand::Import {
             path: file,
             profile: SANDBOX.to_owned(),
             import: APPLY,
-        },
+        }),
     );
     let Outcome::CatalogImported { report, applied } = imported else {
         panic!("{imported:?}");
@@ -247,11 +248,11 @@ fn the_catalog_file_carries_it_to_another_machine() {
     let bad = root.path().join("bad.json");
     std::fs::write(&bad, "{\"products\": 7}").expect("file");
     let refused = core.run(
-        Command::ImportCatalog {
+        Command::Catalog(CatalogCommand::Import {
             path: bad,
             profile: SANDBOX.to_owned(),
             import: APPLY,
-        },
+        }),
         WAIT,
     );
     let message = format!("{refused:?}");
@@ -269,11 +270,11 @@ fn the_catalog_as_a_spreadsheet_comes_back_whole() {
     let file = root.path().join("catalog.xlsx");
     let exported = run(
         &core,
-        Command::ExportCatalog {
+        Command::Catalog(CatalogCommand::Export {
             path: file.clone(),
             profile: SANDBOX.to_owned(),
             customers: false,
-        },
+        }),
     );
     // Seven products on their own rows, the package's three on its rows.
     assert!(
@@ -285,15 +286,18 @@ fn the_catalog_as_a_spreadsheet_comes_back_whole() {
         CatalogItem::Product("gms:1006".into()),
     ] {
         let profile = SANDBOX.to_owned();
-        run(&core, Command::RemoveFromCatalog { profile, item });
+        run(
+            &core,
+            Command::Catalog(CatalogCommand::Remove { profile, item }),
+        );
     }
     let imported = run(
         &core,
-        Command::ImportCatalog {
+        Command::Catalog(CatalogCommand::Import {
             path: file,
             profile: SANDBOX.to_owned(),
             import: APPLY,
-        },
+        }),
     );
     assert!(
         matches!(imported, Outcome::CatalogImported { report, applied: true } if report.packages.new == 1),
@@ -396,11 +400,11 @@ fn a_profile_with_its_own_catalog_keeps_it_apart() {
     let import = APPLY;
     run(
         &core,
-        Command::ImportCatalog {
+        Command::Catalog(CatalogCommand::Import {
             path,
             profile,
             import,
-        },
+        }),
     );
     assert!(has_product(&view(&core, "Training"), "gms:7202"));
     assert!(!has_product(&view(&core, SANDBOX), "gms:7202"));
@@ -411,11 +415,11 @@ fn a_profile_with_its_own_catalog_keeps_it_apart() {
     let customers = false;
     run(
         &core,
-        Command::ExportCatalog {
+        Command::Catalog(CatalogCommand::Export {
             path,
             profile,
             customers,
-        },
+        }),
     );
     let written: serde_json::Value =
         serde_json::from_slice(&std::fs::read(&out).expect("file")).expect("json");
@@ -445,7 +449,10 @@ fn the_demo_catalog_is_loaded_once_and_what_is_removed_stays_removed() {
         );
     for item in items.collect::<Vec<_>>() {
         let profile = SANDBOX.to_owned();
-        run(&core, Command::RemoveFromCatalog { profile, item });
+        run(
+            &core,
+            Command::Catalog(CatalogCommand::Remove { profile, item }),
+        );
     }
     core.shutdown();
     let again = start(root.path());
@@ -477,10 +484,10 @@ fn a_file_imported_into_the_composer_teaches_the_catalog() {
     std::fs::write(&file, body.to_string()).expect("file");
     let imported = run(
         &core,
-        Command::ImportOrderFile {
+        Command::File(FileCommand::ImportOrders {
             path: file,
             progress: Progress::default(),
-        },
+        }),
     );
     assert!(matches!(imported, Outcome::Imported { .. }), "{imported:?}");
     let seen = view_until(&core, SANDBOX, |v| {
@@ -556,7 +563,10 @@ fn the_directory_learns_from_create_query_and_listing() {
         .expect("bound");
     let customer_id = known.item.customer_id.clone();
     let (profile, item) = (SANDBOX.to_owned(), CatalogItem::Customer(known.key.clone()));
-    run(&core, Command::RemoveFromCatalog { profile, item });
+    run(
+        &core,
+        Command::Catalog(CatalogCommand::Remove { profile, item }),
+    );
     assert!(!has_customer(&view(&core, SANDBOX), is_bound));
     let query = CustomerQuery {
         channel_code: Some("SHOP".into()),
@@ -603,11 +613,11 @@ fn the_spreadsheet_carries_the_customers_on_their_own_sheet() {
     let file = root.path().join("with-customers.xlsx");
     let exported = run(
         &core,
-        Command::ExportCatalog {
+        Command::Catalog(CatalogCommand::Export {
             path: file.clone(),
             profile: SANDBOX.to_owned(),
             customers: true,
-        },
+        }),
     );
     // Ten catalog rows and the three demo customers.
     assert!(
@@ -616,16 +626,19 @@ fn the_spreadsheet_carries_the_customers_on_their_own_sheet() {
     );
     for k in &before.customers {
         let (profile, item) = (SANDBOX.to_owned(), CatalogItem::Customer(k.key.clone()));
-        run(&core, Command::RemoveFromCatalog { profile, item });
+        run(
+            &core,
+            Command::Catalog(CatalogCommand::Remove { profile, item }),
+        );
     }
     assert!(view(&core, SANDBOX).customers.is_empty());
     let imported = run(
         &core,
-        Command::ImportCatalog {
+        Command::Catalog(CatalogCommand::Import {
             path: file,
             profile: SANDBOX.to_owned(),
             import: APPLY,
-        },
+        }),
     );
     assert!(
         matches!(imported, Outcome::CatalogImported { report, .. } if report.customers.new == 3),

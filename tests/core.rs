@@ -2,6 +2,7 @@
 //! profile, and the typed client, all against the real embedded platform on loopback with real
 //! SQLite files in temp dirs. The only stand-in is keyring-core's mock credential store.
 
+use license_desk::core::{DraftCommand, FileCommand, QueueCommand};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
@@ -152,7 +153,7 @@ fn run(core: &Core, command: Command) -> Outcome {
 fn answers_arriving_while_a_command_is_run_are_kept_for_the_window() {
     let root = tempfile::tempdir().expect("dir");
     let core = start_core(root.path(), KeyringChoice::Store(mock_store()));
-    let listed = core.send(Command::ListDrafts);
+    let listed = core.send(Command::Draft(DraftCommand::List));
     // The Sandbox's first token takes far longer than listing the drafts.
     let token = Command::TestConnection {
         profile: "Sandbox".into(),
@@ -2239,11 +2240,14 @@ fn draft_saved(core: &Core, command: Command) -> i64 {
 }
 
 fn drafts(core: &Core) -> Vec<DraftSummary> {
-    outcome!(run(core, Command::ListDrafts), Outcome::Drafts)
+    outcome!(
+        run(core, Command::Draft(DraftCommand::List)),
+        Outcome::Drafts
+    )
 }
 
 fn load_draft(core: &Core, id: i64) -> Draft {
-    match run(core, Command::LoadDraft { id }) {
+    match run(core, Command::Draft(DraftCommand::Load { id })) {
         Outcome::Draft { draft, .. } => draft,
         other => panic!("draft {id}: {other:?}"),
     }
@@ -2260,10 +2264,10 @@ fn an_imported_file_is_kept_as_its_text_and_one_that_does_not_open_leaves_no_dra
         let path = root.path().join(format!("{name}.json"));
         std::fs::write(&path, bytes).expect("file");
         core.run(
-            Command::ImportOrderFile {
+            Command::File(FileCommand::ImportOrders {
                 path,
                 progress: Progress::default(),
-            },
+            }),
             WAIT,
         )
     };
@@ -2307,19 +2311,19 @@ fn drafts_are_saved_renamed_deleted_and_survive_a_restart() {
     let before = now_ms();
     let a = draft_saved(
         &core,
-        Command::NewDraft {
+        Command::Draft(DraftCommand::New {
             name: "三月订单".to_owned(),
             body: body.to_owned(),
             hints: "{}".to_owned(),
-        },
+        }),
     );
     let b = draft_saved(
         &core,
-        Command::NewDraft {
+        Command::Draft(DraftCommand::New {
             name: "scratch".to_owned(),
             body: "{".to_owned(),
             hints: r#"{"tab":1}"#.to_owned(),
-        },
+        }),
     );
     assert_ne!(a, b);
     let loaded = load_draft(&core, a);
@@ -2334,14 +2338,14 @@ fn drafts_are_saved_renamed_deleted_and_survive_a_restart() {
     );
     assert!(loaded.updated_at >= before && loaded.updated_at <= now_ms());
     // The batch comes opened (off the window's thread), or with where and why it does not.
-    match run(&core, Command::LoadDraft { id: a }) {
+    match run(&core, Command::Draft(DraftCommand::Load { id: a })) {
         Outcome::Draft {
             batch: StoredBatch::Opened(batch),
             ..
         } => assert_eq!(batch.head().channel_order_id.as_deref(), Some("D-1")),
         other => panic!("{other:?}"),
     }
-    match run(&core, Command::LoadDraft { id: b }) {
+    match run(&core, Command::Draft(DraftCommand::Load { id: b })) {
         Outcome::Draft {
             batch: StoredBatch::Broken(e),
             ..
@@ -2359,21 +2363,21 @@ fn drafts_are_saved_renamed_deleted_and_survive_a_restart() {
     assert_eq!(
         draft_saved(
             &core,
-            Command::SaveDraft {
+            Command::Draft(DraftCommand::Save {
                 id: a,
                 body: edited.to_owned(),
                 hints: r#"{"selected":0}"#.to_owned(),
-            }
+            })
         ),
         a
     );
     assert_eq!(
         draft_saved(
             &core,
-            Command::RenameDraft {
+            Command::Draft(DraftCommand::Rename {
                 id: a,
                 name: "三月订单（北京）".to_owned(),
-            }
+            })
         ),
         a
     );
@@ -2400,16 +2404,19 @@ fn drafts_are_saved_renamed_deleted_and_survive_a_restart() {
     // Deleted: the answer is the list without it.
     let c = draft_saved(
         &core,
-        Command::NewDraft {
+        Command::Draft(DraftCommand::New {
             name: "to delete".to_owned(),
             body: "{}".to_owned(),
             hints: "{}".to_owned(),
-        },
+        }),
     );
-    let after_delete = outcome!(run(&core, Command::DeleteDraft { id: c }), Outcome::Drafts);
+    let after_delete = outcome!(
+        run(&core, Command::Draft(DraftCommand::Delete { id: c })),
+        Outcome::Drafts
+    );
     assert_eq!(after_delete, listed);
     assert_eq!(
-        core.run(Command::LoadDraft { id: c }, WAIT),
+        core.run(Command::Draft(DraftCommand::Load { id: c }), WAIT),
         Err(CoreError::Storage(format!("no draft {c}")))
     );
     core.shutdown();
@@ -2428,19 +2435,22 @@ fn saving_a_draft_that_no_longer_exists_is_an_error_not_a_silent_loss() {
     let core = start_core(root.path(), KeyringChoice::Store(mock_store()));
     let id = draft_saved(
         &core,
-        Command::NewDraft {
+        Command::Draft(DraftCommand::New {
             name: "gone".to_owned(),
             body: "{}".to_owned(),
             hints: "{}".to_owned(),
-        },
+        }),
     );
-    outcome!(run(&core, Command::DeleteDraft { id }), Outcome::Drafts);
+    outcome!(
+        run(&core, Command::Draft(DraftCommand::Delete { id })),
+        Outcome::Drafts
+    );
     let saved = core.run(
-        Command::SaveDraft {
+        Command::Draft(DraftCommand::Save {
             id,
             body: r#"{"typed":"text"}"#.to_owned(),
             hints: "{}".to_owned(),
-        },
+        }),
         WAIT,
     );
     assert!(
@@ -2448,10 +2458,10 @@ fn saving_a_draft_that_no_longer_exists_is_an_error_not_a_silent_loss() {
         "saving into deleted draft {id} answered {saved:?}: what was typed is lost silently"
     );
     let renamed = core.run(
-        Command::RenameDraft {
+        Command::Draft(DraftCommand::Rename {
             id,
             name: "x".to_owned(),
-        },
+        }),
         WAIT,
     );
     assert!(
@@ -2730,10 +2740,10 @@ fn a_queued_batch_survives_a_restart_and_is_sent_once_when_the_platform_answers(
     let queued = outcome!(
         run(
             &core,
-            Command::QueueCall {
+            Command::Queue(QueueCommand::Add {
                 profile: "Team".to_owned(),
                 call: Call::BatchOrder(batch),
-            }
+            })
         ),
         Outcome::Queue
     );
@@ -2746,7 +2756,10 @@ fn a_queued_batch_survives_a_restart_and_is_sent_once_when_the_platform_answers(
     let states = |entries: &[license_desk::core::queue::QueuedEntry]| -> Vec<QueueState> {
         entries.iter().map(|e| e.state).collect()
     };
-    let waiting = outcome!(run(&core, Command::SendQueued), Outcome::Queue);
+    let waiting = outcome!(
+        run(&core, Command::Queue(QueueCommand::Send)),
+        Outcome::Queue
+    );
     assert_eq!(states(&waiting), vec![QueueState::Waiting]);
     assert!(
         waiting[0]
@@ -2765,13 +2778,22 @@ fn a_queued_batch_survives_a_restart_and_is_sent_once_when_the_platform_answers(
 
     // Back: sent once, to its own profile; asked again, nothing more goes.
     save_profile(&core, Some("Team"), profile, None);
-    let done = outcome!(run(&core, Command::SendQueued), Outcome::Queue);
+    let done = outcome!(
+        run(&core, Command::Queue(QueueCommand::Send)),
+        Outcome::Queue
+    );
     assert_eq!(states(&done), vec![QueueState::Done], "{done:?}");
-    let again = outcome!(run(&core, Command::SendQueued), Outcome::Queue);
+    let again = outcome!(
+        run(&core, Command::Queue(QueueCommand::Send)),
+        Outcome::Queue
+    );
     assert_eq!(states(&again), vec![QueueState::Done]);
     assert_eq!(orders(), 1);
     let removed = outcome!(
-        run(&core, Command::RemoveQueued { id: done[0].id }),
+        run(
+            &core,
+            Command::Queue(QueueCommand::Remove { id: done[0].id })
+        ),
         Outcome::Queue
     );
     assert!(removed.is_empty());

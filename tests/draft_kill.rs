@@ -18,7 +18,7 @@ use std::time::{Duration, Instant};
 use license_desk::core::drafts::Drafts;
 use license_desk::core::files::parse_order_file;
 use license_desk::core::{Command as CoreCommand, Core, CoreOptions, FileDialogChoice};
-use license_desk::core::{KeyringChoice, Outcome};
+use license_desk::core::{DraftCommand, KeyringChoice, Outcome};
 use serde_json::{Value, json};
 
 /// Where the child keeps its data; set only for the child.
@@ -84,14 +84,17 @@ fn draft_saver_child() {
     };
     let round: u64 = env_or(CHILD_ROUND, 0);
     let core = start_core(Path::new(&dir));
-    let id = match core.run(CoreCommand::ListDrafts, STEP).expect("list") {
+    let id = match core
+        .run(CoreCommand::Draft(DraftCommand::List), STEP)
+        .expect("list")
+    {
         Outcome::Drafts(list) if !list.is_empty() => list[0].id,
         _ => match core
             .run(
-                CoreCommand::NewOrderDraft {
+                CoreCommand::Draft(DraftCommand::NewFromBatch {
                     name: "kill".into(),
                     batch: Box::default(),
-                },
+                }),
                 STEP,
             )
             .expect("create")
@@ -102,11 +105,11 @@ fn draft_saver_child() {
     };
     for n in 1.. {
         let saved = core.run(
-            CoreCommand::SaveDraft {
+            CoreCommand::Draft(DraftCommand::Save {
                 id,
                 body: version(round, n),
                 hints: "{}".into(),
-            },
+            }),
             STEP,
         );
         assert!(saved.is_ok(), "save {n}: {saved:?}");

@@ -3,6 +3,7 @@
 //! type), the listing before, the preview, the batch sent, the listing after: what the preview
 //! said goes is exactly what went.
 
+use license_desk::core::CatalogCommand;
 use std::collections::HashMap;
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -392,9 +393,9 @@ fn an_order_is_placed_by_the_directory_or_its_effect_is_unknown() {
     let customer = loop {
         let view = match run(
             &core,
-            Command::LoadCatalog {
+            Command::Catalog(CatalogCommand::Load {
                 profile: SANDBOX.to_owned(),
-            },
+            }),
         ) {
             Outcome::Catalog(v) => v,
             other => panic!("{other:?}"),

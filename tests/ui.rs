@@ -6,6 +6,7 @@ mod fault_proxy;
 #[path = "support/tls_certs.rs"]
 mod tls_certs;
 
+use license_desk::core::{CatalogCommand, DraftCommand};
 use std::time::Duration;
 
 use egui_kittest::Harness;
@@ -2460,9 +2461,9 @@ fn the_catalog_screen_edits_a_package() {
         .state()
         .core()
         .run(
-            Command::LoadCatalog {
+            Command::Catalog(CatalogCommand::Load {
                 profile: "Sandbox".into(),
-            },
+            }),
             Duration::from_secs(60),
         )
         .expect("catalog");
@@ -2584,11 +2585,11 @@ fn a_catalog_import_previews_and_keeps_what_the_platform_said_unless_told() {
     harness.run_ok();
     let file = dir.path().join("with-customers.json");
     let exported = harness.state().core().run(
-        Command::ExportCatalog {
+        Command::Catalog(CatalogCommand::Export {
             path: file.clone(),
             profile: "Sandbox".into(),
             customers: true,
-        },
+        }),
         Duration::from_secs(60),
     );
     assert!(exported.is_ok(), "{exported:?}");
@@ -2658,8 +2659,10 @@ fn a_customer_picked_from_the_directory_fills_every_field() {
     let core = harness.state().core();
     let wait = Duration::from_secs(60);
     let sandbox = || "Sandbox".to_owned();
-    let Ok(Outcome::Catalog(view)) = core.run(Command::LoadCatalog { profile: sandbox() }, wait)
-    else {
+    let Ok(Outcome::Catalog(view)) = core.run(
+        Command::Catalog(CatalogCommand::Load { profile: sandbox() }),
+        wait,
+    ) else {
         panic!("no catalog");
     };
     let known = view
@@ -2684,10 +2687,10 @@ fn a_customer_picked_from_the_directory_fills_every_field() {
         entry: full,
     };
     core.run(
-        Command::EditCatalog {
+        Command::Catalog(CatalogCommand::Edit {
             profile: sandbox(),
             edit: Box::new(edit),
-        },
+        }),
         wait,
     )
     .expect("edited");
@@ -2824,12 +2827,16 @@ fn a_large_batch_is_checked_saved_and_exported_off_the_window_thread() {
 
     // The autosave wrote the same batch to the draft.
     let saved = |core: &Core| {
-        let Ok(Outcome::Drafts(list)) = core.run(Command::ListDrafts, Duration::from_secs(30))
+        let Ok(Outcome::Drafts(list)) =
+            core.run(Command::Draft(DraftCommand::List), Duration::from_secs(30))
         else {
             return None;
         };
         let id = list.iter().find(|d| d.name == "large")?.id;
-        match core.run(Command::LoadDraft { id }, Duration::from_secs(30)) {
+        match core.run(
+            Command::Draft(DraftCommand::Load { id }),
+            Duration::from_secs(30),
+        ) {
             Ok(Outcome::Draft { draft, .. }) => {
                 Some(serde_json::from_str::<serde_json::Value>(&draft.body).ok()?)
             }
@@ -2876,7 +2883,7 @@ fn the_drafts_list_names_a_new_drafts_order_types_before_any_edit() {
     let Ok(Outcome::Drafts(list)) = harness
         .state()
         .core()
-        .run(Command::ListDrafts, Duration::from_secs(30))
+        .run(Command::Draft(DraftCommand::List), Duration::from_secs(30))
     else {
         panic!("no drafts");
     };
@@ -2905,11 +2912,10 @@ fn the_drafts_list_names_a_new_drafts_order_types_before_any_edit() {
 
 fn load_body(harness: &Harness<'static, DeskApp>, list: &[DraftSummary], name: &str) -> String {
     let id = list.iter().find(|d| d.name == name).expect("draft").id;
-    match harness
-        .state()
-        .core()
-        .run(Command::LoadDraft { id }, Duration::from_secs(30))
-    {
+    match harness.state().core().run(
+        Command::Draft(DraftCommand::Load { id }),
+        Duration::from_secs(30),
+    ) {
         Ok(Outcome::Draft { draft, .. }) => draft.body,
         other => panic!("{other:?}"),
     }

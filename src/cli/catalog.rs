@@ -8,11 +8,11 @@ use std::time::Duration;
 use clap::{Subcommand, ValueEnum};
 use license_desk::core::catalog::store::Import;
 use license_desk::core::catalog::{CatalogView, Known};
-use license_desk::core::{Command, Core, CoreOptions, Outcome};
+use license_desk::core::{CatalogCommand, Command, Core, CoreOptions, Outcome};
 use serde::Serialize;
 
 #[derive(Subcommand)]
-pub enum CatalogCommand {
+pub enum CatalogOp {
     /// Print the catalog's products or packages, or a profile's customers, as JSON.
     List {
         #[arg(value_enum, default_value_t = Listed::Products)]
@@ -54,7 +54,7 @@ pub enum Listed {
     Customers,
 }
 
-pub fn run(command: CatalogCommand) -> ExitCode {
+pub fn run(command: CatalogOp) -> ExitCode {
     match execute(command) {
         Ok(text) => {
             println!("{text}");
@@ -67,43 +67,43 @@ pub fn run(command: CatalogCommand) -> ExitCode {
     }
 }
 
-fn execute(command: CatalogCommand) -> Result<String, String> {
+fn execute(command: CatalogOp) -> Result<String, String> {
     let core = Core::start(CoreOptions::for_user().map_err(|e| e.to_string())?)
         .map_err(|e| e.to_string())?;
     let active = || core.state().profiles.active;
     let (core_command, listed) = match command {
-        CatalogCommand::List {
+        CatalogOp::List {
             what,
             search,
             profile,
         } => (
-            Command::LoadCatalog {
+            Command::Catalog(CatalogCommand::Load {
                 profile: profile.unwrap_or_else(active),
-            },
+            }),
             Some((what, search.unwrap_or_default())),
         ),
-        CatalogCommand::Import {
+        CatalogOp::Import {
             file,
             profile,
             dry_run,
             overwrite_platform,
         } => (
-            Command::ImportCatalog {
+            Command::Catalog(CatalogCommand::Import {
                 path: file,
                 profile: profile.unwrap_or_else(active),
                 import: Import {
                     apply: !dry_run,
                     overwrite: overwrite_platform,
                 },
-            },
+            }),
             None,
         ),
-        CatalogCommand::Export { file, profile } => (
-            Command::ExportCatalog {
+        CatalogOp::Export { file, profile } => (
+            Command::Catalog(CatalogCommand::Export {
                 path: file,
                 customers: profile.is_some(),
                 profile: profile.unwrap_or_else(active),
-            },
+            }),
             None,
         ),
     };

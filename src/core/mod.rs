@@ -208,21 +208,6 @@ pub enum Command {
     Cancel {
         id: CommandId,
     },
-    /// Keeps a batch, lock or unlock to send to `profile` later (its platform cannot be
-    /// reached now). Answered with the queue.
-    QueueCall {
-        profile: String,
-        call: Call,
-    },
-    /// The queue of calls to send later.
-    LoadQueue,
-    /// Removes an entry that is not being sent (the user settled or dropped it).
-    RemoveQueued {
-        id: i64,
-    },
-    /// Sends what waits, each profile's entries in order to that profile, each at most once;
-    /// a profile's queue stops where its platform cannot be reached or an outcome is unknown.
-    SendQueued,
     /// Gets a token and reports its scopes.
     TestConnection {
         profile: String,
@@ -265,38 +250,19 @@ pub enum Command {
         path: PathBuf,
         format: ExportFormat,
     },
-    NewDraft {
-        name: String,
-        body: String,
-        hints: String,
-    },
-    /// A new draft of a batch, written as JSON here rather than on the UI's thread.
-    NewOrderDraft {
-        name: String,
-        batch: Box<BatchOrderRequest>,
-    },
-    SaveDraft {
-        id: i64,
-        body: String,
-        hints: String,
-    },
-    /// A draft's hints (what the list says of it) stored alone: a 10,000-order batch just
-    /// imported is not written again for them.
-    SaveDraftHints {
-        id: i64,
-        hints: String,
-    },
-    /// The composer's draft saved from its snapshot, written as JSON here rather than on the
-    /// window's thread.
-    SaveDraftBatch {
-        id: i64,
-        batch: snapshot::Snapshot,
-        hints: String,
-    },
-    /// The shared validation of a batch too large to check within a frame.
-    CheckBatch {
-        batch: snapshot::Snapshot,
-    },
+    /// The OS file dialog, and files read into drafts or written whole.
+    File(FileCommand),
+    /// The stored drafts, and the check of a batch too large for a frame.
+    Draft(DraftCommand),
+    /// The catalog of products and packages, and each profile's directory of customers.
+    Catalog(CatalogCommand),
+    /// Send later: calls kept while their platform cannot be reached.
+    Queue(QueueCommand),
+}
+
+/// The OS file dialog, and files read into drafts or written whole.
+#[derive(Debug, Clone)]
+pub enum FileCommand {
     /// The composer's batch written as indented JSON to a file, whole or not at all; the
     /// orders copied are counted in `progress`.
     ExportBatch {
@@ -304,28 +270,17 @@ pub enum Command {
         batch: snapshot::Snapshot,
         progress: progress::Progress,
     },
-    RenameDraft {
-        id: i64,
-        name: String,
-    },
-    DeleteDraft {
-        id: i64,
-    },
-    LoadDraft {
-        id: i64,
-    },
-    ListDrafts,
     /// The OS file dialog, for what the window asks a file for.
-    PickFile {
+    Pick {
         pick: files::FilePick,
     },
     /// Reads and parses a batch order file, and keeps it as a new draft named after the file.
     /// How far it has come is told to `progress`, which can stop it before the draft is kept.
-    ImportOrderFile {
+    ImportOrders {
         path: PathBuf,
         progress: progress::Progress,
     },
-    WriteFile {
+    WriteText {
         path: PathBuf,
         body: String,
     },
@@ -345,38 +300,104 @@ pub enum Command {
     WriteTemplate {
         path: PathBuf,
     },
-    /// The catalog, and the directory of `profile`, with their search keys.
-    LoadCatalog {
-        profile: String,
+}
+
+/// The stored drafts, and the check of a batch too large for a frame.
+#[derive(Debug, Clone)]
+pub enum DraftCommand {
+    New {
+        name: String,
+        body: String,
+        hints: String,
     },
+    /// A new draft of a batch, written as JSON here rather than on the UI's thread.
+    NewFromBatch {
+        name: String,
+        batch: Box<BatchOrderRequest>,
+    },
+    Save {
+        id: i64,
+        body: String,
+        hints: String,
+    },
+    /// A draft's hints (what the list says of it) stored alone: a 10,000-order batch just
+    /// imported is not written again for them.
+    SaveHints {
+        id: i64,
+        hints: String,
+    },
+    /// The composer's draft saved from its snapshot, written as JSON here rather than on the
+    /// window's thread.
+    SaveSnapshot {
+        id: i64,
+        batch: snapshot::Snapshot,
+        hints: String,
+    },
+    /// The shared validation of a batch too large to check within a frame.
+    Check {
+        batch: snapshot::Snapshot,
+    },
+    Rename {
+        id: i64,
+        name: String,
+    },
+    Delete {
+        id: i64,
+    },
+    Load {
+        id: i64,
+    },
+    List,
+}
+
+/// The catalog of products and packages, and each profile's directory of customers.
+#[derive(Debug, Clone)]
+pub enum CatalogCommand {
+    /// The catalog, and the directory of `profile`, with their search keys.
+    Load { profile: String },
     /// The user picked an item: it comes first in searches.
-    CatalogUsed {
+    Used {
         profile: String,
         item: catalog::CatalogItem,
     },
-    RemoveFromCatalog {
+    Remove {
         profile: String,
         item: catalog::CatalogItem,
     },
     /// Replaces an item with the user's own definition of it.
-    EditCatalog {
+    Edit {
         profile: String,
         edit: Box<catalog::CatalogEdit>,
     },
     /// Adds a catalog file's products and packages, and its customers to `profile`'s
     /// directory; or, unless `import.apply`, only tells what it would change.
-    ImportCatalog {
+    Import {
         path: PathBuf,
         profile: String,
         import: catalog::store::Import,
     },
     /// Writes the catalog `profile` uses (its own, or the shared one), with its directory when
     /// `customers` is set.
-    ExportCatalog {
+    Export {
         path: PathBuf,
         profile: String,
         customers: bool,
     },
+}
+
+/// Send later: calls kept while their platform cannot be reached.
+#[derive(Debug, Clone)]
+pub enum QueueCommand {
+    /// Keeps a batch, lock or unlock to send to `profile` later (its platform cannot be
+    /// reached now). Answered with the queue.
+    Add { profile: String, call: Call },
+    /// The queue of calls to send later.
+    Load,
+    /// Removes an entry that is not being sent (the user settled or dropped it).
+    Remove { id: i64 },
+    /// Sends what waits, each profile's entries in order to that profile, each at most once;
+    /// a profile's queue stops where its platform cannot be reached or an outcome is unknown.
+    Send,
 }
 
 #[derive(Debug, Clone, PartialEq)]

@@ -1,6 +1,7 @@
 //! Asset numbers: new numbers from the platform (operation 9), with their region; copied,
 //! exported, or sent to the order composer's selected asset.
 
+use crate::core::FileCommand;
 use std::path::PathBuf;
 
 use egui::RichText;
@@ -102,10 +103,11 @@ impl AssetNumbersScreen {
                         .iter()
                         .map(|n| vec![n.as_str(), region(lang, n)]),
                 );
-                self.export_call.start(core.send(Command::WriteFile {
-                    path: PathBuf::from(self.export_path.trim()),
-                    body,
-                }));
+                self.export_call
+                    .start(core.send(Command::File(FileCommand::WriteText {
+                        path: PathBuf::from(self.export_path.trim()),
+                        body,
+                    })));
             }
         });
         if let Some(path) = &self.exported {

@@ -2,6 +2,7 @@
 //! browser where none answers). Only a file to trust besides the system's CAs: there is no way
 //! to turn certificate verification off.
 
+use crate::core::FileCommand;
 use std::path::PathBuf;
 
 use super::file_browser::{Browsed, FileBrowser};
@@ -89,9 +90,9 @@ impl CaFileField {
             .inner
         });
         if browse {
-            self.pick.start(out.send(Command::PickFile {
+            self.pick.start(out.send(Command::File(FileCommand::Pick {
                 pick: FilePick::OpenCaFile,
-            }));
+            })));
         }
         self.browser_ui(ui.ctx(), lang);
     }

@@ -3,6 +3,7 @@
 //! confirmation, the whole shared as a file (import and export: typed, chosen in the OS's file
 //! dialog or the window's own browser, or dropped on the screen).
 
+use crate::core::{CatalogCommand, FileCommand};
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -159,7 +160,8 @@ impl CatalogScreen {
         let stale = self.view.as_ref().is_none_or(|v| v.profile != profile.name);
         if stale && !self.load.is_waiting() {
             let profile = profile.name.clone();
-            self.load.start(out.send(Command::LoadCatalog { profile }));
+            self.load
+                .start(out.send(Command::Catalog(CatalogCommand::Load { profile })));
         }
         self.file_ui(ui, out, lang, profile);
         self.file_choice_ui(ui.ctx(), out, lang, profile);
@@ -237,9 +239,9 @@ impl CatalogScreen {
             ] {
                 if busy_button_ui(ui, &words, picking) {
                     self.file.picking = what;
-                    let command = Command::PickFile {
+                    let command = Command::File(FileCommand::Pick {
                         pick: what.file_pick(),
-                    };
+                    });
                     self.file.pick_call.start(out.send(command));
                 }
             }
@@ -291,11 +293,11 @@ impl CatalogScreen {
             overwrite,
         };
         let profile = profile.name.clone();
-        let command = Command::ImportCatalog {
+        let command = Command::Catalog(CatalogCommand::Import {
             path,
             profile,
             import,
-        };
+        });
         self.file.call.start(out.send(command));
     }
 
@@ -333,14 +335,14 @@ impl CatalogScreen {
         }
         match (chosen, self.file.preview.take()) {
             (Some(true), Some(preview)) => {
-                let command = Command::ImportCatalog {
+                let command = Command::Catalog(CatalogCommand::Import {
                     path: preview.path,
                     profile: profile.name.clone(),
                     import: Import {
                         apply: true,
                         overwrite: preview.overwrite,
                     },
-                };
+                });
                 self.file.call.start(out.send(command));
             }
             (None, kept) => self.file.preview = kept,
@@ -402,11 +404,11 @@ impl CatalogScreen {
             self.ask_preview(out, profile, path, false);
             return;
         }
-        let command = Command::ExportCatalog {
+        let command = Command::Catalog(CatalogCommand::Export {
             path,
             profile: profile.name.clone(),
             customers: self.file.with_customers,
-        };
+        });
         self.file.call.start(out.send(command));
     }
 
@@ -441,10 +443,11 @@ impl CatalogScreen {
         match (answer, self.editing.take()) {
             (Some(true), Some(edit)) => {
                 let profile = view.profile.clone();
-                self.remove.start(out.send(Command::EditCatalog {
-                    profile,
-                    edit: Box::new(edit),
-                }));
+                self.remove
+                    .start(out.send(Command::Catalog(CatalogCommand::Edit {
+                        profile,
+                        edit: Box::new(edit),
+                    })));
             }
             (Some(_), _) => {}
             (None, editing) => self.editing = editing,
@@ -480,10 +483,10 @@ impl CatalogScreen {
         }
         match answer {
             Some(true) => {
-                let command = Command::RemoveFromCatalog {
+                let command = Command::Catalog(CatalogCommand::Remove {
                     profile: view.profile.clone(),
                     item: item.clone(),
-                };
+                });
                 self.remove.start(out.send(command));
                 self.removing = None;
             }

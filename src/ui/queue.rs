@@ -2,6 +2,7 @@
 //! profile and where it stands; sent in order when asked, and every half minute while some
 //! wait (each to its own profile, at most once).
 
+use crate::core::QueueCommand;
 use egui::RichText;
 
 use super::dates;
@@ -73,7 +74,8 @@ impl QueueScreen {
         if !self.loaded_once {
             self.loaded_once = true;
             self.last_try = Some(now);
-            self.load.start(out.send(Command::LoadQueue));
+            self.load
+                .start(out.send(Command::Queue(QueueCommand::Load)));
         }
         if self.waiting() == 0 {
             return;
@@ -81,7 +83,8 @@ impl QueueScreen {
         let due = self.last_try.is_none_or(|at| now - at >= RETRY_SECS);
         if due && !self.send.is_waiting() && !self.auto.is_waiting() {
             self.last_try = Some(now);
-            self.auto.start(out.send(Command::SendQueued));
+            self.auto
+                .start(out.send(Command::Queue(QueueCommand::Send)));
         }
         ctx.request_repaint_after(std::time::Duration::from_secs_f64(RETRY_SECS));
     }
@@ -90,7 +93,8 @@ impl QueueScreen {
         let busy = self.send.is_waiting() || self.auto.is_waiting();
         if busy_button_ui(ui, t(lang, Text::SendNow), busy) {
             self.last_try = Some(ui.input(|i| i.time));
-            self.send.start(out.send(Command::SendQueued));
+            self.send
+                .start(out.send(Command::Queue(QueueCommand::Send)));
         }
         ui.label(RichText::new(t(lang, Text::QueueHelp)).weak());
         ui.separator();
@@ -125,7 +129,8 @@ impl QueueScreen {
                 });
         });
         if let Some(id) = remove {
-            self.remove.start(out.send(Command::RemoveQueued { id }));
+            self.remove
+                .start(out.send(Command::Queue(QueueCommand::Remove { id })));
         }
     }
 }

@@ -1,27 +1,28 @@
 //! The core's draft commands: drafts created, saved (the composer's batch written as JSON on a
 //! blocking thread), renamed, deleted, loaded and listed, and a batch checked off the window.
 
+use crate::core::DraftCommand;
 use std::sync::Arc;
 
 use super::Service;
 use super::file_commands::snapshot_json;
 use crate::core::drafts::Drafts;
 use crate::core::snapshot::Checked;
-use crate::core::{Command, CoreError, Outcome};
+use crate::core::{CoreError, Outcome};
 use crate::support::clock::now_ms;
 
 impl Service {
     /// Drafts, and the check of a batch being composed.
-    pub(super) async fn draft_command(&self, command: Command) -> Result<Outcome, CoreError> {
+    pub(super) async fn draft_command(&self, command: DraftCommand) -> Result<Outcome, CoreError> {
         match command {
-            Command::NewDraft { name, body, hints } => {
+            DraftCommand::New { name, body, hints } => {
                 self.drafts(move |d| {
                     d.create(&name, &body, &hints, now_ms())
                         .map(|id| Outcome::DraftSaved { id })
                 })
                 .await
             }
-            Command::NewOrderDraft { name, batch } => {
+            DraftCommand::NewFromBatch { name, batch } => {
                 let body = crate::wire::open::batch_to_json(&batch, false)
                     .map_err(|e| CoreError::Storage(format!("the draft as JSON: {e}")))?;
                 self.drafts(move |d| {
@@ -30,41 +31,41 @@ impl Service {
                 })
                 .await
             }
-            Command::SaveDraft { id, body, hints } => {
+            DraftCommand::Save { id, body, hints } => {
                 let saved = self
                     .drafts(move |d| d.save(id, &body, &hints, now_ms()))
                     .await?;
                 draft_found(id, saved).map(|()| Outcome::DraftSaved { id })
             }
-            Command::SaveDraftHints { id, hints } => {
+            DraftCommand::SaveHints { id, hints } => {
                 let saved = self.drafts(move |d| d.set_hints(id, &hints)).await?;
                 draft_found(id, saved).map(|()| Outcome::DraftSaved { id })
             }
-            Command::SaveDraftBatch { id, batch, hints } => {
+            DraftCommand::SaveSnapshot { id, batch, hints } => {
                 let body = snapshot_json(batch, false, None).await?;
                 let saved = self
                     .drafts(move |d| d.save(id, &body, &hints, now_ms()))
                     .await?;
                 draft_found(id, saved).map(|()| Outcome::DraftSaved { id })
             }
-            Command::CheckBatch { batch } => {
+            DraftCommand::Check { batch } => {
                 let checked = tokio::task::spawn_blocking(move || Checked::of_snapshot(&batch))
                     .await
                     .map_err(|e| CoreError::File(e.to_string()))?;
                 Ok(Outcome::Checked(Box::new(checked)))
             }
-            Command::RenameDraft { id, name } => {
+            DraftCommand::Rename { id, name } => {
                 let renamed = self.drafts(move |d| d.rename(id, &name, now_ms())).await?;
                 draft_found(id, renamed).map(|()| Outcome::DraftSaved { id })
             }
-            Command::DeleteDraft { id } => {
+            DraftCommand::Delete { id } => {
                 let deleted = self.drafts(move |d| d.delete(id)).await?;
                 draft_found(id, deleted)?;
                 self.drafts(|d| d.list().map(Outcome::Drafts)).await
             }
             // Opened here, not on the window's thread: a 10,000-order draft parses in tens of
             // milliseconds.
-            Command::LoadDraft { id } => self
+            DraftCommand::Load { id } => self
                 .drafts(move |d| d.load(id))
                 .await?
                 .map(|draft| {
@@ -72,8 +73,7 @@ impl Service {
                     Outcome::Draft { draft, batch }
                 })
                 .ok_or_else(|| CoreError::Storage(format!("no draft {id}"))),
-            Command::ListDrafts => self.drafts(|d| d.list().map(Outcome::Drafts)).await,
-            _ => Err(CoreError::Storage("not a draft command".to_owned())),
+            DraftCommand::List => self.drafts(|d| d.list().map(Outcome::Drafts)).await,
         }
     }
 

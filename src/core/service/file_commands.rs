@@ -1,19 +1,20 @@
 //! The core's file commands: the OS dialog, an order file or sheet imported into a new draft,
 //! and files written whole (text the window made, the batch as JSON, the sheet template).
 
+use crate::core::FileCommand;
 use std::path::PathBuf;
 use std::sync::Arc;
 
 use super::Service;
 use crate::core::progress::{Progress, Stage};
 use crate::core::snapshot::Snapshot;
-use crate::core::{Command, CoreError, Outcome};
+use crate::core::{CoreError, Outcome};
 
 impl Service {
     /// Files: the dialog, an order file or sheet read into a new draft, a file written.
-    pub(super) async fn file_command(&self, command: Command) -> Result<Outcome, CoreError> {
+    pub(super) async fn file_command(&self, command: FileCommand) -> Result<Outcome, CoreError> {
         match command {
-            Command::PickFile { pick } => {
+            FileCommand::Pick { pick } => {
                 if self.file_dialog == crate::core::FileDialogChoice::InWindow
                     || !crate::core::files::os_dialog_present()
                 {
@@ -25,7 +26,7 @@ impl Service {
                 let picked = crate::core::files::pick_file(pick).await;
                 Ok(crate::core::files::dialog_answer(picked, asked.elapsed()))
             }
-            Command::ImportOrderFile { path, progress } => {
+            FileCommand::ImportOrders { path, progress } => {
                 let drafts = Arc::clone(&self.drafts);
                 // Read, and kept as a draft, off the window's thread: a sheet of 100,000 rows
                 // takes a second or two.
@@ -47,8 +48,8 @@ impl Service {
                 }
                 Ok(outcome)
             }
-            Command::WriteFile { path, body } => write_file(path, body.into_bytes()).await,
-            Command::WriteProduced {
+            FileCommand::WriteText { path, body } => write_file(path, body.into_bytes()).await,
+            FileCommand::WriteProduced {
                 path,
                 produce,
                 progress,
@@ -61,7 +62,7 @@ impl Service {
                     Err(_) => Ok(Outcome::Cancelled),
                 }
             }
-            Command::ExportBatch {
+            FileCommand::ExportBatch {
                 path,
                 batch,
                 progress,
@@ -69,8 +70,8 @@ impl Service {
                 let body = snapshot_json(batch, true, Some(progress)).await?;
                 write_file(path, body.into_bytes()).await
             }
-            Command::WriteBytes { path, bytes } => write_file(path, bytes).await,
-            Command::WriteTemplate { path } => {
+            FileCommand::WriteBytes { path, bytes } => write_file(path, bytes).await,
+            FileCommand::WriteTemplate { path } => {
                 let target = path.clone();
                 tokio::task::spawn_blocking(move || {
                     crate::core::sheet::template::write_template(&target)
@@ -80,7 +81,6 @@ impl Service {
                 .map_err(|e| CoreError::File(e.to_string()))??;
                 Ok(Outcome::Written { path })
             }
-            _ => Err(CoreError::File("not a file command".to_owned())),
         }
     }
 }

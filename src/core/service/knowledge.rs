@@ -1,6 +1,7 @@
 //! The catalog and the directory in the service: commands that read and change them, and the
 //! learning from every batch and answer (in the background: a call's answer never waits on it).
 
+use crate::core::CatalogCommand;
 use std::sync::Arc;
 
 use super::Service;
@@ -12,7 +13,7 @@ use crate::core::catalog::{
     Catalog, CatalogEdit, CatalogItem, CatalogView, DirectoryEntry, SHARED, Shelf,
 };
 use crate::core::profiles::SANDBOX;
-use crate::core::{Call, Command, CoreError, Outcome};
+use crate::core::{Call, CoreError, Outcome};
 use crate::support::clock::now_ms;
 
 /// Opens the catalog; a new one starts with the Sandbox's demo catalog (and its demo customers
@@ -106,16 +107,18 @@ impl Service {
         });
     }
 
-    pub(super) async fn catalog_command(&self, command: Command) -> Result<Outcome, CoreError> {
+    pub(super) async fn catalog_command(
+        &self,
+        command: CatalogCommand,
+    ) -> Result<Outcome, CoreError> {
         let catalog = self.catalog()?;
         let scope = match &command {
-            Command::LoadCatalog { profile }
-            | Command::CatalogUsed { profile, .. }
-            | Command::RemoveFromCatalog { profile, .. }
-            | Command::EditCatalog { profile, .. }
-            | Command::ImportCatalog { profile, .. }
-            | Command::ExportCatalog { profile, .. } => self.scope_of(profile),
-            _ => SHARED.to_owned(),
+            CatalogCommand::Load { profile }
+            | CatalogCommand::Used { profile, .. }
+            | CatalogCommand::Remove { profile, .. }
+            | CatalogCommand::Edit { profile, .. }
+            | CatalogCommand::Import { profile, .. }
+            | CatalogCommand::Export { profile, .. } => self.scope_of(profile),
         };
         tokio::task::spawn_blocking(move || catalog_blocking(&catalog, &scope, command))
             .await
@@ -137,11 +140,11 @@ fn view_of(catalog: &Catalog, scope: &str, profile: &str) -> Result<Outcome, Cor
 fn catalog_blocking(
     catalog: &Catalog,
     scope: &str,
-    command: Command,
+    command: CatalogCommand,
 ) -> Result<Outcome, CoreError> {
     match command {
-        Command::LoadCatalog { profile } => view_of(catalog, scope, &profile),
-        Command::CatalogUsed { profile, item } => {
+        CatalogCommand::Load { profile } => view_of(catalog, scope, &profile),
+        CatalogCommand::Used { profile, item } => {
             let now = now_ms();
             match &item {
                 CatalogItem::Product(key) => catalog.used(scope, Shelf::Products, key, now),
@@ -151,7 +154,7 @@ fn catalog_blocking(
             .map(|()| Outcome::Updated)
             .map_err(storage)
         }
-        Command::RemoveFromCatalog { profile, item } => {
+        CatalogCommand::Remove { profile, item } => {
             match &item {
                 CatalogItem::Product(key) => catalog.remove(scope, Shelf::Products, key),
                 CatalogItem::Package(key) => catalog.remove(scope, Shelf::Packages, key),
@@ -160,7 +163,7 @@ fn catalog_blocking(
             .map_err(storage)?;
             view_of(catalog, scope, &profile)
         }
-        Command::EditCatalog { profile, edit } => {
+        CatalogCommand::Edit { profile, edit } => {
             let found = match &*edit {
                 CatalogEdit::Product(p) => catalog.put_product(scope, p),
                 CatalogEdit::Package { key, entry } => catalog.put_package(scope, key, entry),
@@ -174,17 +177,16 @@ fn catalog_blocking(
             }
             view_of(catalog, scope, &profile)
         }
-        Command::ImportCatalog {
+        CatalogCommand::Import {
             path,
             profile,
             import,
         } => import_catalog(catalog, scope, &path, &profile, import),
-        Command::ExportCatalog {
+        CatalogCommand::Export {
             path,
             profile,
             customers,
         } => export_catalog(catalog, scope, &path, customers.then_some(profile.as_str())),
-        _ => Err(CoreError::Storage("not a catalog command".to_owned())),
     }
 }
 

@@ -466,10 +466,7 @@ impl Service {
                 self.preview_deletes(&profile, &batch).await
             }
             Command::CheckSent { profile, batch } => self.check_sent(&profile, &batch).await,
-            Command::QueueCall { .. }
-            | Command::LoadQueue
-            | Command::RemoveQueued { .. }
-            | Command::SendQueued => self.queue_command(command).await,
+            Command::Queue(command) => self.queue_command(command).await,
             // Answered by the command loop, which holds what cancels each command.
             Command::Cancel { .. } => Ok(Outcome::CancelSent),
             Command::TestConnection { profile } => {
@@ -538,29 +535,9 @@ impl Service {
                 self.journal_job(JournalJob::Export(filter, path, format, tx))?;
                 rx.await.map_err(|_| CoreError::Stopped)?
             }
-            Command::NewDraft { .. }
-            | Command::NewOrderDraft { .. }
-            | Command::SaveDraft { .. }
-            | Command::SaveDraftBatch { .. }
-            | Command::SaveDraftHints { .. }
-            | Command::CheckBatch { .. }
-            | Command::RenameDraft { .. }
-            | Command::DeleteDraft { .. }
-            | Command::LoadDraft { .. }
-            | Command::ListDrafts => self.draft_command(command).await,
-            Command::PickFile { .. }
-            | Command::ImportOrderFile { .. }
-            | Command::WriteFile { .. }
-            | Command::WriteProduced { .. }
-            | Command::ExportBatch { .. }
-            | Command::WriteBytes { .. }
-            | Command::WriteTemplate { .. } => self.file_command(command).await,
-            Command::LoadCatalog { .. }
-            | Command::CatalogUsed { .. }
-            | Command::RemoveFromCatalog { .. }
-            | Command::EditCatalog { .. }
-            | Command::ImportCatalog { .. }
-            | Command::ExportCatalog { .. } => self.catalog_command(command).await,
+            Command::Draft(command) => self.draft_command(command).await,
+            Command::File(command) => self.file_command(command).await,
+            Command::Catalog(command) => self.catalog_command(command).await,
         }
     }
 

@@ -2,6 +2,7 @@
 //! order, each to its own profile, when asked (the window asks every half minute while some
 //! wait).
 
+use crate::core::QueueCommand;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -9,7 +10,7 @@ use super::Service;
 use crate::client::Reach;
 use crate::core::ledger::{self, Run};
 use crate::core::queue::{Queue, QueueError, QueueState};
-use crate::core::{ApiError, Command, CoreError, Outcome, WriteState, now_ms};
+use crate::core::{ApiError, CoreError, Outcome, WriteState, now_ms};
 
 /// The queue in `data_dir`, and this program's run.
 pub(super) fn open(data_dir: &Path) -> (Result<Arc<Queue>, String>, Option<Run>) {
@@ -41,19 +42,19 @@ impl Service {
             .map_err(storage)
     }
 
-    pub(super) async fn queue_command(&self, command: Command) -> Result<Outcome, CoreError> {
+    pub(super) async fn queue_command(&self, command: QueueCommand) -> Result<Outcome, CoreError> {
         self.settle_queue_orphans().await?;
         match command {
-            Command::QueueCall { profile, call } => {
+            QueueCommand::Add { profile, call } => {
                 if self.profiles().get(&profile).is_none() {
                     return Err(CoreError::Profile(format!("no profile named {profile:?}")));
                 }
                 self.on_queue(move |q| q.add(&profile, &call, now_ms()))
                     .await?;
             }
-            Command::RemoveQueued { id } => self.on_queue(move |q| q.remove(id)).await?,
-            Command::SendQueued => self.send_queued().await?,
-            _ => {}
+            QueueCommand::Remove { id } => self.on_queue(move |q| q.remove(id)).await?,
+            QueueCommand::Send => self.send_queued().await?,
+            QueueCommand::Load => {}
         }
         Ok(Outcome::Queue(self.on_queue(Queue::list).await?))
     }

@@ -1,6 +1,7 @@
 //! The view's CSV export: made on a core thread from a snapshot of the view (the listing is
 //! shared, not copied), with a bar and Cancel while 100,000 rows are written.
 
+use crate::core::FileCommand;
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -63,11 +64,13 @@ impl AssetsScreen {
             lang,
         );
         self.export.done = None;
-        self.export.call.start(out.send(Command::WriteProduced {
-            path: PathBuf::from(self.export.path.trim()),
-            produce,
-            progress: progress.clone(),
-        }));
+        self.export
+            .call
+            .start(out.send(Command::File(FileCommand::WriteProduced {
+                path: PathBuf::from(self.export.path.trim()),
+                produce,
+                progress: progress.clone(),
+            })));
         self.export.progress = Some(progress);
     }
 }

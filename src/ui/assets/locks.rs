@@ -1,6 +1,7 @@
 //! Disabling and enabling locks: the confirmation, numbers typed or pasted, and the results per
 //! asset, copied or exported.
 
+use crate::core::FileCommand;
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -298,11 +299,13 @@ impl AssetsScreen {
         let path = view.with_file_name(format!("{stem}-results.csv"));
         let progress = Progress::default();
         self.export.done = None;
-        self.export.call.start(out.send(Command::WriteProduced {
-            path,
-            produce,
-            progress: progress.clone(),
-        }));
+        self.export
+            .call
+            .start(out.send(Command::File(FileCommand::WriteProduced {
+                path,
+                produce,
+                progress: progress.clone(),
+            })));
         self.export.progress = Some(progress);
     }
 }

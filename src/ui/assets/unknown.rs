@@ -3,6 +3,7 @@
 //! the state the platform lists, not the state hoped for), or not sent at all (the platform
 //! could not be reached: the change can be kept to send later).
 
+use crate::core::QueueCommand;
 use egui::RichText;
 
 use super::AssetsScreen;
@@ -74,10 +75,12 @@ impl AssetsScreen {
                 let busy = unsent.queue.is_waiting();
                 let keep = t(lang, Text::KeepToSendLater);
                 if crate::ui::form::busy_button_ui(ui, keep, busy) {
-                    unsent.queue.start(out.send(Command::QueueCall {
-                        profile: unsent.profile.clone(),
-                        call: unsent.call.clone(),
-                    }));
+                    unsent
+                        .queue
+                        .start(out.send(Command::Queue(QueueCommand::Add {
+                            profile: unsent.profile.clone(),
+                            call: unsent.call.clone(),
+                        })));
                 }
             }
             dismissed = ui.button(t(lang, Text::Dismiss)).clicked();

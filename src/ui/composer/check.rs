@@ -1,6 +1,7 @@
 //! The composer's check: every problem the shared validation finds in the batch, counted at
 //! each node so a collapsed node shows those below it, and the field a clicked problem focuses.
 
+use crate::core::DraftCommand;
 use std::collections::HashMap;
 
 use super::node::NodeId;
@@ -95,9 +96,9 @@ impl Check {
         }
         self.needs_check = false;
         if batch.len() > CHECK_HERE_UP_TO {
-            let command = Command::CheckBatch {
+            let command = Command::Draft(DraftCommand::Check {
                 batch: batch.clone(),
-            };
+            });
             self.call.start(out.send(command));
             return;
         }

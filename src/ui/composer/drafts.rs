@@ -1,6 +1,7 @@
 //! The composer's drafts: the list, the one open (loaded, created from a template or a file,
 //! renamed, deleted) and its autosave. The batch is always a saved draft.
 
+use crate::core::DraftCommand;
 use std::time::{Duration, Instant};
 
 use egui::RichText;
@@ -52,12 +53,14 @@ impl Drafts {
     pub(super) fn start(&mut self, out: &Outbox<'_>) {
         if !self.started {
             self.started = true;
-            self.list_call.start(out.send(Command::ListDrafts));
+            self.list_call
+                .start(out.send(Command::Draft(DraftCommand::List)));
         }
     }
 
     pub(super) fn refresh(&mut self, out: &Outbox<'_>) {
-        self.list_call.start(out.send(Command::ListDrafts));
+        self.list_call
+            .start(out.send(Command::Draft(DraftCommand::List)));
     }
 
     pub(super) fn changed(&mut self) {
@@ -153,7 +156,7 @@ impl ComposerScreen {
                 let id = latest.id;
                 self.drafts
                     .load_call
-                    .start(out.send(Command::LoadDraft { id }));
+                    .start(out.send(Command::Draft(DraftCommand::Load { id })));
             }
             None => self.open_new(out, batch::template(Template::NewPurchase), None),
         }
@@ -176,10 +179,10 @@ impl ComposerScreen {
         });
         self.drafts
             .create_call
-            .start(out.send(Command::NewOrderDraft {
+            .start(out.send(Command::Draft(DraftCommand::NewFromBatch {
                 name: name.clone(),
                 batch: Box::new(batch.clone()),
-            }));
+            })));
         self.open(OpenDraft {
             id: None,
             name,
@@ -222,13 +225,13 @@ impl ComposerScreen {
             // Written as JSON on the core's threads, from the batch as it is: a pointer copy.
             match serde_json::to_string(hints) {
                 Ok(hints) => {
-                    self.drafts
-                        .save_call
-                        .start(out.send(Command::SaveDraftBatch {
+                    self.drafts.save_call.start(out.send(Command::Draft(
+                        DraftCommand::SaveSnapshot {
                             id: *id,
                             batch: batch.clone(),
                             hints,
-                        }));
+                        },
+                    )));
                 }
                 Err(e) => {
                     tracing::error!(error = %e, "the draft's hints could not be written; not saved");
@@ -256,7 +259,7 @@ impl ComposerScreen {
             Ok(hints) => self
                 .drafts
                 .hints_call
-                .start(out.send(Command::SaveDraftHints { id, hints })),
+                .start(out.send(Command::Draft(DraftCommand::SaveHints { id, hints }))),
             Err(e) => tracing::error!(error = %e, "the draft's hints could not be written"),
         }
     }
@@ -287,7 +290,7 @@ impl ComposerScreen {
                 self.save_now(out);
                 self.drafts
                     .load_call
-                    .start(out.send(Command::LoadDraft { id }));
+                    .start(out.send(Command::Draft(DraftCommand::Load { id })));
             }
             self.rename_ui(ui, out, lang);
             ui.menu_button(t(lang, Text::NewDraft), |ui| {
@@ -361,10 +364,10 @@ impl ComposerScreen {
             draft.name = name_edit.trim().to_owned();
             self.drafts
                 .rename_call
-                .start(out.send(Command::RenameDraft {
+                .start(out.send(Command::Draft(DraftCommand::Rename {
                     id,
                     name: draft.name.clone(),
-                }));
+                })));
         }
     }
 
@@ -391,7 +394,7 @@ impl ComposerScreen {
                     drafts.changed_at = None;
                     drafts
                         .delete_call
-                        .start(out.send(Command::DeleteDraft { id }));
+                        .start(out.send(Command::Draft(DraftCommand::Delete { id })));
                     done = true;
                 }
                 if ui.button(t(lang, Text::Cancel)).clicked() {

@@ -1,6 +1,7 @@
 //! The composer's file bar: import a JSON file as a new draft, export the batch, the OS's
 //! file dialog, and files dropped on the window.
 
+use crate::core::FileCommand;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -205,9 +206,9 @@ impl ComposerScreen {
                 self.export(out);
             }
             Picking::Template => {
-                let command = Command::WriteTemplate {
+                let command = Command::File(FileCommand::WriteTemplate {
                     path: path.to_owned(),
-                };
+                });
                 self.file.message = None;
                 self.file.write_call.start(out.send(command));
             }
@@ -240,10 +241,10 @@ impl ComposerScreen {
             return;
         }
         self.file.importing = Progress::default();
-        let command = Command::ImportOrderFile {
+        let command = Command::File(FileCommand::ImportOrders {
             path: PathBuf::from(path),
             progress: self.file.importing.clone(),
-        };
+        });
         self.file.message = None;
         self.file.read_call.start(out.send(command));
     }
@@ -258,10 +259,10 @@ impl ComposerScreen {
         let path = PathBuf::from(path);
         let command = match &draft.unreadable {
             // A draft that cannot be read is written as it is stored, byte for byte.
-            Some(unreadable) => Command::WriteBytes {
+            Some(unreadable) => Command::File(FileCommand::WriteBytes {
                 path,
                 bytes: unreadable.stored.clone(),
-            },
+            }),
             // Written as JSON on the core's threads, from the snapshot: a pointer copy here.
             None => {
                 let progress = Progress::default();
@@ -272,11 +273,11 @@ impl ComposerScreen {
                     MOMENT
                 };
                 self.file.exporting = Some((progress.clone(), Instant::now() + delay));
-                Command::ExportBatch {
+                Command::File(FileCommand::ExportBatch {
                     path,
                     batch: draft.batch.clone(),
                     progress,
-                }
+                })
             }
         };
         self.file.message = None;
@@ -427,6 +428,6 @@ impl ComposerScreen {
         self.file.picking = picking;
         self.file
             .pick_call
-            .start(out.send(Command::PickFile { pick }));
+            .start(out.send(Command::File(FileCommand::Pick { pick })));
     }
 }

@@ -3,6 +3,7 @@
 //! customer is searched in the profile's directory and fills every customer field at once.
 //! What is picked comes first in later searches.
 
+use crate::core::CatalogCommand;
 use std::sync::Arc;
 
 use egui::RichText;
@@ -55,7 +56,8 @@ impl Picker {
         let stale = self.view.as_ref().is_none_or(|v| v.profile != profile.name);
         if (stale || again) && !self.load.is_waiting() {
             let profile = profile.name.clone();
-            self.load.start(out.send(Command::LoadCatalog { profile }));
+            self.load
+                .start(out.send(Command::Catalog(CatalogCommand::Load { profile })));
         }
     }
 
@@ -96,7 +98,7 @@ impl ComposerScreen {
             let profile = view.profile.clone();
             self.picker
                 .load
-                .start(out.send(Command::LoadCatalog { profile }));
+                .start(out.send(Command::Catalog(CatalogCommand::Load { profile })));
         }
         true
     }
@@ -152,7 +154,7 @@ impl ComposerScreen {
         };
         if let (Some(item), Some(view)) = (used, &self.picker.view) {
             let profile = view.profile.clone();
-            out.send(Command::CatalogUsed { profile, item });
+            out.send(Command::Catalog(CatalogCommand::Used { profile, item }));
         }
         self.tree.expand(&choosing.under);
         self.tree.select(added);
@@ -300,7 +302,7 @@ pub(super) fn customer_search_ui(
             let profile = view.profile.clone();
             picker
                 .load
-                .start(out.send(Command::LoadCatalog { profile }));
+                .start(out.send(Command::Catalog(CatalogCommand::Load { profile })));
         }
     });
     if picker.customer_query.trim().is_empty() {
@@ -320,10 +322,10 @@ pub(super) fn customer_search_ui(
     };
     fill_customer(order, held, &k.item);
     picker.customer_query.clear();
-    out.send(Command::CatalogUsed {
+    out.send(Command::Catalog(CatalogCommand::Used {
         profile: view.profile.clone(),
         item: CatalogItem::Customer(k.key.clone()),
-    });
+    }));
     true
 }
 

@@ -2,6 +2,7 @@
 //! and a batch whose outcome is unknown, with what may have happened and the user's choices:
 //! check what the platform holds, mark it done or not done, or send it again.
 
+use crate::core::QueueCommand;
 use egui::RichText;
 use serde::{Deserialize, Serialize};
 
@@ -89,10 +90,12 @@ impl ComposerScreen {
         } else {
             let busy = unsent.queue.is_waiting();
             if super::super::form::busy_button_ui(ui, t(lang, Text::KeepToSendLater), busy) {
-                unsent.queue.start(out.send(Command::QueueCall {
-                    profile: unsent.profile.clone(),
-                    call: crate::core::Call::BatchOrder(unsent.batch.clone()),
-                }));
+                unsent
+                    .queue
+                    .start(out.send(Command::Queue(QueueCommand::Add {
+                        profile: unsent.profile.clone(),
+                        call: crate::core::Call::BatchOrder(unsent.batch.clone()),
+                    })));
             }
         }
         true
