@@ -6,6 +6,7 @@
 // On Windows a GUI program, so that the Start menu opens the console without a terminal window
 // behind it; `cli::terminal` gives the sub-commands back the terminal they were started from.
 #![cfg_attr(windows, windows_subsystem = "windows")]
+#![warn(clippy::too_many_lines)]
 
 use std::io::Write;
 use std::process::ExitCode;

@@ -297,13 +297,7 @@ fn asked(op: CallOp, profile: Option<String>) -> Result<Asked, Failure> {
             activity_label: Some(label),
             source: Some(source),
             branch: Some(branch),
-            ext_params: match ext_params {
-                Some(text) => Some(
-                    serde_json::from_str(&text)
-                        .map_err(|e| Failure::failed(format!("--ext-params is not JSON: {e}")))?,
-                ),
-                None => None,
-            },
+            ext_params: ext_params.as_deref().map(ext_params_of).transpose()?,
         }),
         CallOp::Token => return Ok(Asked::Token),
         CallOp::Writes { unknown, limit } => {
@@ -324,26 +318,37 @@ fn asked(op: CallOp, profile: Option<String>) -> Result<Asked, Failure> {
             let filter = JournalFilter {
                 operation,
                 code,
-                profile: profile.clone(),
+                profile,
                 limit,
                 ..JournalFilter::default()
             };
-            return Ok(Asked::Other(match (csv, json) {
-                (Some(path), _) => Command::ExportJournal {
-                    filter,
-                    path,
-                    format: ExportFormat::Csv,
-                },
-                (None, Some(path)) => Command::ExportJournal {
-                    filter,
-                    path,
-                    format: ExportFormat::Json,
-                },
-                (None, None) => Command::QueryJournal(filter),
-            }));
+            return Ok(Asked::Other(history(filter, csv, json)));
         }
     };
     Ok(Asked::Call(call))
+}
+
+/// `--ext-params`: a JSON value, kept as given.
+fn ext_params_of(text: &str) -> Result<serde_json::Value, Failure> {
+    serde_json::from_str(text)
+        .map_err(|e| Failure::failed(format!("--ext-params is not JSON: {e}")))
+}
+
+/// `call history`: printed, or exported to CSV or JSON.
+fn history(filter: JournalFilter, csv: Option<PathBuf>, json: Option<PathBuf>) -> Command {
+    match (csv, json) {
+        (Some(path), _) => Command::ExportJournal {
+            filter,
+            path,
+            format: ExportFormat::Csv,
+        },
+        (None, Some(path)) => Command::ExportJournal {
+            filter,
+            path,
+            format: ExportFormat::Json,
+        },
+        (None, None) => Command::QueryJournal(filter),
+    }
 }
 
 /// Starts the core and names the profile to use (the active one when none is given); a

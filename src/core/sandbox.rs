@@ -265,6 +265,17 @@ async fn provision(client: &Client) -> Result<(), String> {
         })
         .await
         .map_err(|e| fail("bind", e))?;
+    let batch: BatchOrderRequest =
+        serde_json::from_value(demo_batch()).map_err(|e| format!("demo batch: {e}"))?;
+    client
+        .batch_order(&batch)
+        .await
+        .map_err(|e| fail("orders", e))?;
+    Ok(())
+}
+
+/// The demo's first batch: one order of each license type for the first demo enterprise.
+fn demo_batch() -> serde_json::Value {
     let products = |uris: &[(&str, &str)]| {
         uris.iter()
             .map(
@@ -284,7 +295,7 @@ async fn provision(client: &Client) -> Result<(), String> {
         json!({"sequence": seq, "channelCustomerId": DEMO_CRM_ID, "customerName": "北京示例科技有限公司",
                "branchName": "北京分公司", "licenseType": license_type, "orderType": "new_buy", "assets": [asset]})
     };
-    let batch = json!({
+    json!({
         "channelCode": "CRM", "channelOrderId": "DEMO-0001", "syncMode": "sync",
         "orderList": [
             order(1, "normal_recover_usbkey", &["8900000001", "8900000002", "8900000003"], json!({}),
@@ -301,12 +312,5 @@ async fn provision(client: &Client) -> Result<(), String> {
                   json!({"assetExtendList": [{"extendCode": "gxxp", "extendValue": "1"}]}),
                   products(&[("gms:2001", "云计价")])),
         ]
-    });
-    let batch: BatchOrderRequest =
-        serde_json::from_value(batch).map_err(|e| format!("demo batch: {e}"))?;
-    client
-        .batch_order(&batch)
-        .await
-        .map_err(|e| fail("orders", e))?;
-    Ok(())
+    })
 }

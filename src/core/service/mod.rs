@@ -9,7 +9,7 @@ mod queue;
 
 use crate::core::secrets::token_issuer;
 use std::collections::HashMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::mpsc as std_mpsc;
 use std::sync::{Arc, PoisonError, RwLock};
 use std::time::Duration;
@@ -286,87 +286,28 @@ pub async fn run(
     mut stop: watch::Receiver<bool>,
 ) {
     let outbox = Arc::new(outbox);
-    let secrets = match options.keyring {
-        KeyringChoice::Store(store) => Secrets::with_store(store, KeyringStore::Given),
-        KeyringChoice::MemoryOnly => Secrets::memory_only("memory only, as configured"),
-        KeyringChoice::Native => tokio::task::spawn_blocking(Secrets::native)
-            .await
-            .unwrap_or_else(|e| Secrets::memory_only(format!("the keyring check failed: {e}"))),
-    };
-    let secrets = Arc::new(secrets);
-    update_state(&state, |s| s.keyring = Some(secrets.state()));
-    {
-        let state = Arc::clone(&state);
-        let outbox = Arc::clone(&outbox);
-        secrets.on_change(move |keyring| {
-            update_state(&state, |s| s.keyring = Some(keyring.clone()));
-            outbox.wake();
-        });
-    }
+    let secrets = open_secrets(options.keyring, &state, &outbox).await;
     outbox.wake();
 
-    let journal = match Journal::open(&options.data_dir.join("journal.sqlite3")) {
-        Ok(j) => j,
-        Err(e) => {
-            let why = format!("the journal cannot be opened: {e}");
-            return fail_all(commands, &outbox, why).await;
-        }
-    };
-    let drafts = match Drafts::open(&options.data_dir.join("drafts.sqlite3")) {
-        Ok(d) => Arc::new(d),
-        Err(e) => {
-            let why = format!("the drafts cannot be opened: {e}");
-            return fail_all(commands, &outbox, why).await;
-        }
+    let (journal_tx, drafts) = match open_files(&options.data_dir) {
+        Ok(opened) => opened,
+        Err(why) => return fail_all(commands, &outbox, why).await,
     };
     let catalog = knowledge::open_catalog(&options.data_dir.join("catalog.sqlite3"));
     if let Err(why) = &catalog {
         tracing::error!(%why, "the catalog cannot be opened");
     }
-    let (journal_tx, journal_rx) = std_mpsc::channel();
-    let journal_thread = std::thread::Builder::new()
-        .name("license-desk-journal".to_owned())
-        .spawn(move || journal_thread(journal, journal_rx));
-    if let Err(e) = journal_thread {
-        let why = format!("the journal thread did not start: {e}");
-        return fail_all(commands, &outbox, why).await;
-    }
 
     // The Sandbox starts in the background; calls on it wait for it.
     let (sandbox_tx, sandbox_rx) = watch::channel(None);
-    let sandbox_task = {
-        let mut stop_rx = stop.clone();
-        let dir = options.data_dir.join("sandbox");
-        let secrets = Arc::clone(&secrets);
-        let state = Arc::clone(&state);
-        let outbox = Arc::clone(&outbox);
-        tokio::spawn(async move {
-            match Sandbox::start(dir, secrets).await {
-                Ok(sandbox) => {
-                    let access = SandboxAccess {
-                        base_url: sandbox.base_url.clone(),
-                        app_key: sandbox.app_key.clone(),
-                        app_secret: sandbox.app_secret.clone(),
-                    };
-                    update_state(&state, |s| {
-                        s.sandbox = SandboxState::Ready {
-                            base_url: access.base_url.clone(),
-                        }
-                    });
-                    let _ = sandbox_tx.send(Some(Ok(access)));
-                    outbox.wake();
-                    let _ = stop_rx.wait_for(|s| *s).await;
-                    sandbox.stop().await;
-                }
-                Err(e) => {
-                    tracing::error!(error = %e, "the Sandbox did not start");
-                    update_state(&state, |s| s.sandbox = SandboxState::Failed(e.clone()));
-                    let _ = sandbox_tx.send(Some(Err(e)));
-                    outbox.wake();
-                }
-            }
-        })
-    };
+    let sandbox_task = start_sandbox(
+        options.data_dir.join("sandbox"),
+        Arc::clone(&secrets),
+        Arc::clone(&state),
+        Arc::clone(&outbox),
+        sandbox_tx,
+        stop.clone(),
+    );
 
     let (queue, queue_run) = queue::open(&options.data_dir);
     let service = Arc::new(Service {
@@ -423,6 +364,84 @@ pub async fn run(
     let (done_tx, done_rx) = std_mpsc::channel();
     let _ = service.journal.send(JournalJob::Flush(done_tx));
     let _ = tokio::task::spawn_blocking(move || done_rx.recv_timeout(Duration::from_secs(5))).await;
+}
+
+/// The keyring chosen, watched: the window is told when it changes.
+async fn open_secrets(
+    keyring: KeyringChoice,
+    state: &Arc<RwLock<CoreState>>,
+    outbox: &Arc<Outbox>,
+) -> Arc<Secrets> {
+    let secrets = match keyring {
+        KeyringChoice::Store(store) => Secrets::with_store(store, KeyringStore::Given),
+        KeyringChoice::MemoryOnly => Secrets::memory_only("memory only, as configured"),
+        KeyringChoice::Native => tokio::task::spawn_blocking(Secrets::native)
+            .await
+            .unwrap_or_else(|e| Secrets::memory_only(format!("the keyring check failed: {e}"))),
+    };
+    let secrets = Arc::new(secrets);
+    update_state(state, |s| s.keyring = Some(secrets.state()));
+    {
+        let state = Arc::clone(state);
+        let outbox = Arc::clone(outbox);
+        secrets.on_change(move |keyring| {
+            update_state(&state, |s| s.keyring = Some(keyring.clone()));
+            outbox.wake();
+        });
+    }
+    secrets
+}
+
+/// The files the core cannot work without: the journal, on a thread of its own, and the
+/// drafts.
+fn open_files(data_dir: &Path) -> Result<(std_mpsc::Sender<JournalJob>, Arc<Drafts>), String> {
+    let journal = Journal::open(&data_dir.join("journal.sqlite3"))
+        .map_err(|e| format!("the journal cannot be opened: {e}"))?;
+    let drafts = Drafts::open(&data_dir.join("drafts.sqlite3"))
+        .map_err(|e| format!("the drafts cannot be opened: {e}"))?;
+    let (journal_tx, journal_rx) = std_mpsc::channel();
+    std::thread::Builder::new()
+        .name("license-desk-journal".to_owned())
+        .spawn(move || journal_thread(journal, journal_rx))
+        .map_err(|e| format!("the journal thread did not start: {e}"))?;
+    Ok((journal_tx, Arc::new(drafts)))
+}
+
+/// Starts the Sandbox platform and tells `sandbox_tx` how it went; it runs until `stop_rx`.
+fn start_sandbox(
+    dir: std::path::PathBuf,
+    secrets: Arc<Secrets>,
+    state: Arc<RwLock<CoreState>>,
+    outbox: Arc<Outbox>,
+    sandbox_tx: watch::Sender<Option<Result<SandboxAccess, String>>>,
+    mut stop_rx: watch::Receiver<bool>,
+) -> tokio::task::JoinHandle<()> {
+    tokio::spawn(async move {
+        match Sandbox::start(dir, secrets).await {
+            Ok(sandbox) => {
+                let access = SandboxAccess {
+                    base_url: sandbox.base_url.clone(),
+                    app_key: sandbox.app_key.clone(),
+                    app_secret: sandbox.app_secret.clone(),
+                };
+                update_state(&state, |s| {
+                    s.sandbox = SandboxState::Ready {
+                        base_url: access.base_url.clone(),
+                    }
+                });
+                let _ = sandbox_tx.send(Some(Ok(access)));
+                outbox.wake();
+                let _ = stop_rx.wait_for(|s| *s).await;
+                sandbox.stop().await;
+            }
+            Err(e) => {
+                tracing::error!(error = %e, "the Sandbox did not start");
+                update_state(&state, |s| s.sandbox = SandboxState::Failed(e.clone()));
+                let _ = sandbox_tx.send(Some(Err(e)));
+                outbox.wake();
+            }
+        }
+    })
 }
 
 fn lock_running(

@@ -165,31 +165,22 @@ fn insert_enterprise(
     Ok((id, global_id))
 }
 
-/// Operation 1: binds the channel's customer to the enterprise master account of that name,
-/// creating the account (with this customer as its default) when none has the name.
-pub fn bind(tx: &dyn sql::Tx, r: &BindRequest, now: i64) -> Result<Customer, OpError> {
-    let channel_code = r.channel_code.as_deref().unwrap_or_default().trim();
-    let channel_id = r.channel_customer_id.as_deref().unwrap_or_default().trim();
-    let enterprise_name = r.enterprise_name.as_deref().unwrap_or_default().trim();
-
+/// The enterprise master account bound to: the one of this name, made when there is none;
+/// several of one name are refused (which one is meant cannot be told).
+fn enterprise_named(
+    tx: &dyn sql::Tx,
+    enterprise_name: &str,
+    branch_name: Option<&str>,
+    now: i64,
+) -> Result<i64, OpError> {
     let named = tx.query_vec(
         "SELECT id FROM enterprises WHERE name = ?1 ORDER BY id LIMIT 2",
         &[enterprise_name.into()],
         |r| r.i64(0),
     )?;
-    let enterprise_id = match named.as_slice() {
+    Ok(match named.as_slice() {
         [one] => *one,
-        [] => {
-            insert_enterprise(
-                tx,
-                enterprise_name,
-                None,
-                r.branch_name.as_deref(),
-                None,
-                now,
-            )?
-            .0
-        }
+        [] => insert_enterprise(tx, enterprise_name, None, branch_name, None, now)?.0,
         _ => {
             return Err(OpError::refused(
                 "enterpriseName",
@@ -198,7 +189,17 @@ pub fn bind(tx: &dyn sql::Tx, r: &BindRequest, now: i64) -> Result<Customer, OpE
                 ),
             ));
         }
-    };
+    })
+}
+
+/// Operation 1: binds the channel's customer to the enterprise master account of that name,
+/// creating the account (with this customer as its default) when none has the name.
+pub fn bind(tx: &dyn sql::Tx, r: &BindRequest, now: i64) -> Result<Customer, OpError> {
+    let channel_code = r.channel_code.as_deref().unwrap_or_default().trim();
+    let channel_id = r.channel_customer_id.as_deref().unwrap_or_default().trim();
+    let enterprise_name = r.enterprise_name.as_deref().unwrap_or_default().trim();
+
+    let enterprise_id = enterprise_named(tx, enterprise_name, r.branch_name.as_deref(), now)?;
     let has_default = tx.query_one(
         "SELECT EXISTS(SELECT 1 FROM customers WHERE enterprise_id = ?1 AND is_default)",
         &[enterprise_id.into()],

@@ -42,29 +42,15 @@ fn random_suffix() -> u32 {
     u32::from_be_bytes(buf)
 }
 
-/// Accepts a batch that passed `wire::validate::batch_order`.
-pub fn submit(
+/// The answer to a batch whose key (`channelCode/channelOrderId`) was used before: the first
+/// answer again for the same body from the same application, else a refusal; None for a new
+/// key.
+fn repeat(
     tx: &dyn sql::Tx,
     app_key: &str,
-    req: &BatchOrderRequest,
-    now: i64,
-) -> Result<Accepted, OpError> {
-    let channel_code = req.channel_code.as_deref().unwrap_or_default().trim();
-    let mut channel_order_id = req.channel_order_id.as_deref().unwrap_or_default().trim();
-    let forgetting;
-    if FORGET_REPEATS.load(std::sync::atomic::Ordering::Relaxed) {
-        // Stored under a key of its own, so the repeat is applied as a new batch.
-        forgetting = format!("{channel_order_id}#{now}-{}", random_suffix());
-        channel_order_id = &forgetting;
-    }
-    let mode = req.sync_mode.unwrap_or_default();
-    let hash = body_hash(req, mode)?;
-    // On PostgreSQL batches are written one at a time across instances, as on SQLite: the
-    // idempotency key's read, the counters and the pending queue (read whole by the applier)
-    // made concurrent batches lose nearly every race (SERIALIZABLE's predicate locks), and
-    // some ran out of retries under 20 at once on two instances.
-    tx.serialize_on(BATCHES)?;
-
+    (channel_code, channel_order_id): (&str, &str),
+    hash: &[u8],
+) -> Result<Option<Accepted>, OpError> {
     let previous = tx.query_opt(
         "SELECT body_hash, state, response, failure, app_key FROM batches \
          WHERE channel_code = ?1 AND channel_order_id = ?2",
@@ -107,11 +93,40 @@ pub fn submit(
                 ),
             ));
         }
-        return Ok(Accepted {
+        return Ok(Some(Accepted {
             results: serde_json::from_str(&response)?,
             pending: state == "pending",
             replayed: true,
-        });
+        }));
+    }
+    Ok(None)
+}
+
+/// Accepts a batch that passed `wire::validate::batch_order`.
+pub fn submit(
+    tx: &dyn sql::Tx,
+    app_key: &str,
+    req: &BatchOrderRequest,
+    now: i64,
+) -> Result<Accepted, OpError> {
+    let channel_code = req.channel_code.as_deref().unwrap_or_default().trim();
+    let mut channel_order_id = req.channel_order_id.as_deref().unwrap_or_default().trim();
+    let forgetting;
+    if FORGET_REPEATS.load(std::sync::atomic::Ordering::Relaxed) {
+        // Stored under a key of its own, so the repeat is applied as a new batch.
+        forgetting = format!("{channel_order_id}#{now}-{}", random_suffix());
+        channel_order_id = &forgetting;
+    }
+    let mode = req.sync_mode.unwrap_or_default();
+    let hash = body_hash(req, mode)?;
+    // On PostgreSQL batches are written one at a time across instances, as on SQLite: the
+    // idempotency key's read, the counters and the pending queue (read whole by the applier)
+    // made concurrent batches lose nearly every race (SERIALIZABLE's predicate locks), and
+    // some ran out of retries under 20 at once on two instances.
+    tx.serialize_on(BATCHES)?;
+
+    if let Some(answer) = repeat(tx, app_key, (channel_code, channel_order_id), &hash)? {
+        return Ok(answer);
     }
 
     let request = match mode {

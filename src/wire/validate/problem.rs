@@ -256,26 +256,7 @@ impl fmt::Display for ProblemKind {
             Self::TooDeep { max } => {
                 write!(f, "merchandise trees are at most {max} levels deep")
             }
-            Self::OverLimit { limit, count } => {
-                let max = limit.max();
-                match limit {
-                    Limit::BatchAssetNumbers => write!(
-                        f,
-                        "{count} asset numbers in the batch; at most {max} per batch: split it into several batches"
-                    ),
-                    Limit::BatchGrants => write!(
-                        f,
-                        "{count} products granted or removed in all (asset numbers × products); at most {max} per batch: split it into several batches"
-                    ),
-                    Limit::AssetProducts => write!(
-                        f,
-                        "{count} products on one asset entry, packages included; at most {max}"
-                    ),
-                    Limit::AssetPackages => {
-                        write!(f, "{count} packages in one asset entry; at most {max}")
-                    }
-                }
-            }
+            Self::OverLimit { limit, count } => write!(f, "{}", over_limit(*limit, *count)),
             Self::NotJson => f.write_str("must be an object or a string holding JSON"),
             Self::NotAWholeNumber => f.write_str("must be a whole number"),
             Self::NotADate => f.write_str("must be a date: year-month-day, as 2027-11-23"),
@@ -285,13 +266,36 @@ impl fmt::Display for ProblemKind {
             Self::UnknownValue { value } => {
                 write!(f, "{value} is not a value the interface lists for this field")
             }
-            Self::WrongType { expected } => f.write_str(match expected {
-                Expected::Text => "must be text (a JSON string)",
-                Expected::Millis => "must be a date as epoch milliseconds (a whole number)",
-                Expected::YesNo => "must be true or false",
-                Expected::List => "must be a list (a JSON array)",
-                Expected::Object => "must be an object",
-            }),
+            Self::WrongType { expected } => f.write_str(expected.english()),
+        }
+    }
+}
+
+/// A limit of the interface passed, and how to stay within it.
+fn over_limit(limit: Limit, count: usize) -> String {
+    let max = limit.max();
+    match limit {
+        Limit::BatchAssetNumbers => format!(
+            "{count} asset numbers in the batch; at most {max} per batch: split it into several batches"
+        ),
+        Limit::BatchGrants => format!(
+            "{count} products granted or removed in all (asset numbers × products); at most {max} per batch: split it into several batches"
+        ),
+        Limit::AssetProducts => {
+            format!("{count} products on one asset entry, packages included; at most {max}")
+        }
+        Limit::AssetPackages => format!("{count} packages in one asset entry; at most {max}"),
+    }
+}
+
+impl Expected {
+    fn english(self) -> &'static str {
+        match self {
+            Self::Text => "must be text (a JSON string)",
+            Self::Millis => "must be a date as epoch milliseconds (a whole number)",
+            Self::YesNo => "must be true or false",
+            Self::List => "must be a list (a JSON array)",
+            Self::Object => "must be an object",
         }
     }
 }
