@@ -2,16 +2,19 @@
 //! catalog of a first start, learning from accepted batches (not refused ones) and from
 //! answers, per profile, and the catalog file's round trip.
 
-use license_desk::core::{CatalogCommand, FileCommand};
+#[path = "support/desk.rs"]
+mod desk;
+
 use std::path::Path;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
+use desk::{WAIT, mock_store, run, start_core};
 use license_desk::core::catalog::store::{Counts, Import};
 use license_desk::core::catalog::{CatalogItem, CatalogView};
 use license_desk::core::progress::Progress;
 use license_desk::core::{
-    Call, Command, Core, CoreOptions, Endpoint, FileDialogChoice, KeyringChoice, Outcome, Profile,
+    Call, CatalogCommand, Command, Core, Endpoint, FileCommand, KeyringChoice, Outcome, Profile,
     SANDBOX, Secret,
 };
 use license_desk::wire::{BatchOrderRequest, BindRequest, CustomerQuery, EnterpriseRequest};
@@ -23,24 +26,8 @@ const APPLY: Import = Import {
     overwrite: false,
 };
 
-const WAIT: Duration = Duration::from_secs(30);
-
 fn start(root: &Path) -> Core {
-    let store = keyring_core::mock::Store::new().expect("mock keyring");
-    Core::start(CoreOptions {
-        config_dir: root.join("config"),
-        data_dir: root.join("data"),
-        keyring: KeyringChoice::Store(store),
-        file_dialog: FileDialogChoice::InWindow,
-    })
-    .expect("the core starts")
-}
-
-#[track_caller]
-fn run(core: &Core, command: Command) -> Outcome {
-    let what = format!("{command:?}");
-    core.run(command, WAIT)
-        .unwrap_or_else(|e| panic!("{what} failed: {e:?}"))
+    start_core(root, KeyringChoice::Store(mock_store()))
 }
 
 fn view(core: &Core, profile: &str) -> Arc<CatalogView> {

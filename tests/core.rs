@@ -2,12 +2,15 @@
 //! profile, and the typed client, all against the real embedded platform on loopback with real
 //! SQLite files in temp dirs. The only stand-in is keyring-core's mock credential store.
 
-use license_desk::core::{DraftCommand, FileCommand, QueueCommand};
+#[path = "support/desk.rs"]
+mod desk;
+
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 use std::time::{Duration, Instant};
 
+use desk::{WAIT, mock_store, run};
 use keyring_core::CredentialStore;
 use license_desk::client::{
     ApiError, CachedToken, CallRecord, Client, ClientConfig, Observer, Operation, Secret,
@@ -16,9 +19,10 @@ use license_desk::core::files::StoredBatch;
 use license_desk::core::progress::Progress;
 use license_desk::core::queue::QueueState;
 use license_desk::core::{
-    Call, Command, Core, CoreError, CoreOptions, CoreState, Draft, DraftSummary, Endpoint, Event,
-    ExportFormat, FileDialogChoice, JournalEntry, JournalFilter, KeyringChoice, KeyringState,
-    KeyringStore, Latest, Outcome, Profile, Profiles, SANDBOX, SandboxState, WriteState,
+    Call, Command, Core, CoreError, CoreState, Draft, DraftCommand, DraftSummary, Endpoint, Event,
+    ExportFormat, FileCommand, JournalEntry, JournalFilter, KeyringChoice, KeyringState,
+    KeyringStore, Latest, Outcome, Profile, Profiles, QueueCommand, SANDBOX, SandboxState,
+    WriteState,
 };
 use license_desk::platform::auth::TOKEN_RECHECK;
 use license_desk::platform::{Config, Region, Server, create_app};
@@ -30,7 +34,6 @@ use license_desk::wire::{
 use serde_json::{Value, json};
 use tempfile::TempDir;
 
-const WAIT: Duration = Duration::from_secs(60);
 const DAY_MS: i64 = 24 * 3600 * 1000;
 /// The service every secret of License Desk is filed under in the keyring.
 const KEYRING_SERVICE: &str = "license-desk";
@@ -95,10 +98,6 @@ fn logged_text() -> String {
     String::from_utf8_lossy(&logs().lock().unwrap_or_else(PoisonError::into_inner)).into_owned()
 }
 
-fn mock_store() -> Arc<CredentialStore> {
-    keyring_core::mock::Store::new().expect("mock store")
-}
-
 /// What the keyring holds for a profile's secret (`app-secret` or `token`).
 fn keyring_get(store: &Arc<CredentialStore>, profile: &str, kind: &str) -> Option<String> {
     let entry = store
@@ -129,22 +128,10 @@ fn data_dir(root: &Path) -> PathBuf {
     root.join("data")
 }
 
+/// The test's core, its logs kept to be read.
 fn start_core(root: &Path, keyring: KeyringChoice) -> Core {
     logs();
-    Core::start(CoreOptions {
-        config_dir: config_dir(root),
-        data_dir: data_dir(root),
-        keyring,
-        file_dialog: FileDialogChoice::InWindow,
-    })
-    .expect("the core starts")
-}
-
-#[track_caller]
-fn run(core: &Core, command: Command) -> Outcome {
-    let what = format!("{command:?}");
-    core.run(command, WAIT)
-        .unwrap_or_else(|e| panic!("{what} failed: {e:?}"))
+    desk::start_core(root, keyring)
 }
 
 /// A command run to its answer (as a test does beside a window) keeps the answers to other

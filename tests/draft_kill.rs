@@ -9,6 +9,9 @@
 //! test binary, started on its ignored test `draft_saver_child`.
 #![cfg(unix)]
 
+#[path = "support/desk.rs"]
+mod desk;
+
 use std::io::{BufRead, BufReader};
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
@@ -17,7 +20,7 @@ use std::time::{Duration, Instant};
 
 use license_desk::core::drafts::Drafts;
 use license_desk::core::files::parse_order_file;
-use license_desk::core::{Command as CoreCommand, Core, CoreOptions, FileDialogChoice};
+use license_desk::core::{Command as CoreCommand, Core};
 use license_desk::core::{DraftCommand, KeyringChoice, Outcome};
 use serde_json::{Value, json};
 
@@ -66,13 +69,7 @@ fn version_of(round: u64, body: &Value) -> Option<u64> {
 }
 
 fn start_core(dir: &Path) -> Core {
-    Core::start(CoreOptions {
-        config_dir: dir.join("config"),
-        data_dir: dir.join("data"),
-        keyring: KeyringChoice::Store(keyring_core::mock::Store::new().expect("mock keyring")),
-        file_dialog: FileDialogChoice::InWindow,
-    })
-    .expect("the core starts")
+    desk::start_core(dir, KeyringChoice::Store(desk::mock_store()))
 }
 
 /// The child: saves versions 1, 2, 3, … of the one draft until it is killed.

@@ -3,39 +3,25 @@
 //! type), the listing before, the preview, the batch sent, the listing after: what the preview
 //! said goes is exactly what went.
 
-use license_desk::core::CatalogCommand;
+#[path = "support/desk.rs"]
+mod desk;
+
 use std::collections::HashMap;
 use std::path::Path;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
+use desk::{WAIT, mock_store, run, start_core};
 use license_desk::core::catalog::CatalogView;
 use license_desk::core::preview::{DeletePreview, PreviewRefusal, Warning};
-use license_desk::core::{
-    Call, Command, Core, CoreOptions, FileDialogChoice, KeyringChoice, Outcome, SANDBOX,
-};
+use license_desk::core::{Call, CatalogCommand, Command, Core, KeyringChoice, Outcome, SANDBOX};
 use license_desk::wire::{Asset, BatchOrderRequest, BatchOrderResult, EnterpriseRequest};
 use serde_json::{Value, json};
 
-const WAIT: Duration = Duration::from_secs(30);
 const DAY: i64 = 86_400_000;
 const START: i64 = 1_800_000_000_000;
 
 fn start(root: &Path) -> Core {
-    let store = keyring_core::mock::Store::new().expect("mock keyring");
-    Core::start(CoreOptions {
-        config_dir: root.join("config"),
-        data_dir: root.join("data"),
-        keyring: KeyringChoice::Store(store),
-        file_dialog: FileDialogChoice::InWindow,
-    })
-    .expect("the core starts")
-}
-
-#[track_caller]
-fn run(core: &Core, command: Command) -> Outcome {
-    let what = format!("{command:?}");
-    core.run(command, WAIT)
-        .unwrap_or_else(|e| panic!("{what} failed: {e:?}"))
+    start_core(root, KeyringChoice::Store(mock_store()))
 }
 
 fn on_sandbox(call: Call) -> Command {

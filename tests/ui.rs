@@ -1,19 +1,19 @@
 //! The console driven like a user would, with egui_kittest: the real core (Sandbox on loopback,
 //! keyring-core's mock store), widgets found by their accessible labels.
 
+#[path = "support/desk.rs"]
+mod desk;
 #[path = "support/fault_proxy.rs"]
 mod fault_proxy;
 #[path = "support/tls_certs.rs"]
 mod tls_certs;
 
-use license_desk::core::{CatalogCommand, DraftCommand};
 use std::time::Duration;
 
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
-use keyring_core::api::CredentialStoreApi;
 use license_desk::core::{
-    Call, Command, Core, CoreOptions, DraftSummary, Endpoint, FileDialogChoice, JournalFilter,
+    Call, CatalogCommand, Command, Core, DraftCommand, DraftSummary, Endpoint, JournalFilter,
     KeyringChoice, Outcome, Profile, Secret,
 };
 use license_desk::platform::{Config, Server, TlsFiles, create_app};
@@ -21,11 +21,7 @@ use license_desk::ui::i18n::Lang;
 use license_desk::ui::{DeskApp, Prefs, Screen};
 
 fn app(dir: &std::path::Path, lang: Lang) -> Harness<'static, DeskApp> {
-    app_with_store(
-        dir,
-        lang,
-        keyring_core::mock::Store::new().expect("mock keyring"),
-    )
+    app_with_store(dir, lang, desk::mock_store())
 }
 
 fn app_with_store(
@@ -42,13 +38,7 @@ fn app_sized(
     store: std::sync::Arc<keyring_core::CredentialStore>,
     size: egui::Vec2,
 ) -> Harness<'static, DeskApp> {
-    let core = Core::start(CoreOptions {
-        config_dir: dir.join("config"),
-        data_dir: dir.join("data"),
-        keyring: KeyringChoice::Store(store),
-        file_dialog: FileDialogChoice::InWindow,
-    })
-    .expect("core");
+    let core = desk::start_core(dir, KeyringChoice::Store(store));
     let prefs = Prefs {
         lang,
         screen: Screen::Customers,
@@ -754,7 +744,7 @@ fn settings_add_a_profile_test_it_switch_to_it_and_remove_it() {
     } = Remote::start();
 
     let dir = tempfile::tempdir().expect("dir");
-    let store = keyring_core::mock::Store::new().expect("mock keyring");
+    let store = desk::mock_store();
     let mut harness = app_with_store(dir.path(), Lang::En, store.clone());
     harness.run();
     click(&mut harness, "Settings");
@@ -1774,7 +1764,7 @@ fn a_closed_listing_goes_and_lists_again() {
 fn the_asset_grid_fits_the_window_and_rows_open_below() {
     for (width, height) in [(1100.0, 720.0), (900.0, 600.0)] {
         let dir = tempfile::tempdir().expect("dir");
-        let store = keyring_core::mock::Store::new().expect("mock keyring");
+        let store = desk::mock_store();
         let size = egui::vec2(width, height);
         let mut harness = app_sized(dir.path(), Lang::En, store, size);
         harness.run_ok();
@@ -3230,8 +3220,7 @@ fn a_batch_kept_to_send_later_survives_a_restart_and_is_sent_once() {
     let remote = Remote::start();
     let proxy = fault_proxy::FaultProxy::start(&remote.server.base_url());
     let dir = tempfile::tempdir().expect("dir");
-    let store: std::sync::Arc<keyring_core::CredentialStore> =
-        keyring_core::mock::Store::new().expect("mock keyring");
+    let store: std::sync::Arc<keyring_core::CredentialStore> = desk::mock_store();
     let mut harness = app_with_store(dir.path(), Lang::En, std::sync::Arc::clone(&store));
     harness.run_ok();
     staging_behind_proxy(&mut harness, &remote, &proxy, dir.path());

@@ -1,7 +1,6 @@
 //! Asset numbers: new numbers from the platform (operation 9), with their region; copied,
 //! exported, or sent to the order composer's selected asset.
 
-use crate::core::FileCommand;
 use std::path::PathBuf;
 
 use egui::RichText;
@@ -10,7 +9,7 @@ use super::form::{answered_on_ui, busy_button_ui, csv_with_bom, home_file};
 use super::i18n::{Lang, Text, labelled, t, tr};
 use super::outbox::Caller;
 use crate::core::wire::validate::MAX_SHELLNUMS;
-use crate::core::{Call, Command, Event, Latest, Outcome};
+use crate::core::{Call, Command, Event, FileCommand, Latest, Outcome};
 
 pub struct AssetNumbersScreen {
     count: i32,

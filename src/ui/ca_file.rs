@@ -2,7 +2,6 @@
 //! browser where none answers). Only a file to trust besides the system's CAs: there is no way
 //! to turn certificate verification off.
 
-use crate::core::FileCommand;
 use std::path::PathBuf;
 
 use super::file_browser::{Browsed, FileBrowser};
@@ -11,7 +10,7 @@ use super::i18n::{Lang, Text, t, tr};
 use super::outbox::Outbox;
 use crate::core::files::FilePick;
 use crate::core::wire::validate::Problem;
-use crate::core::{Command, Event, Latest, Outcome};
+use crate::core::{Command, Event, FileCommand, Latest, Outcome};
 
 /// The field as typed, and the dialog choosing it.
 #[derive(Default)]

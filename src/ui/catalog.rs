@@ -3,7 +3,6 @@
 //! confirmation, the whole shared as a file (import and export: typed, chosen in the OS's file
 //! dialog or the window's own browser, or dropped on the screen).
 
-use crate::core::{CatalogCommand, FileCommand};
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -19,7 +18,7 @@ use crate::core::catalog::store::{Counts, Import, ImportReport};
 use crate::core::catalog::{CatalogEdit, CatalogItem, CatalogView, DirectoryEntry, Known};
 use crate::core::files::FilePick;
 use crate::core::wire::{MerchandiseEntry, ProductEntry};
-use crate::core::{Command, Event, Latest, Outcome, Profile};
+use crate::core::{CatalogCommand, Command, Event, FileCommand, Latest, Outcome, Profile};
 
 /// Most rows drawn at once: a search narrows the rest.
 const ROWS: usize = 200;

@@ -2,7 +2,6 @@
 //! profile and where it stands; sent in order when asked, and every half minute while some
 //! wait (each to its own profile, at most once).
 
-use crate::core::QueueCommand;
 use egui::RichText;
 
 use super::dates;
@@ -10,7 +9,7 @@ use super::form::{busy_button_ui, name_of_profile};
 use super::i18n::{Lang, Text, lookup, noted, t, tr};
 use super::outbox::Outbox;
 use crate::core::queue::{QueueState, QueuedEntry};
-use crate::core::{Command, Event, Latest, Outcome};
+use crate::core::{Command, Event, Latest, Outcome, QueueCommand};
 
 /// How often waiting calls are tried again, in seconds.
 const RETRY_SECS: f64 = 30.0;

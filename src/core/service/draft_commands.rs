@@ -1,14 +1,13 @@
 //! The core's draft commands: drafts created, saved (the composer's batch written as JSON on a
 //! blocking thread), renamed, deleted, loaded and listed, and a batch checked off the window.
 
-use crate::core::DraftCommand;
 use std::sync::Arc;
 
 use super::Service;
 use super::file_commands::snapshot_json;
 use crate::core::drafts::Drafts;
 use crate::core::snapshot::Checked;
-use crate::core::{CoreError, Outcome};
+use crate::core::{CoreError, DraftCommand, Outcome};
 use crate::support::clock::now_ms;
 
 impl Service {

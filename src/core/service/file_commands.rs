@@ -1,14 +1,13 @@
 //! The core's file commands: the OS dialog, an order file or sheet imported into a new draft,
 //! and files written whole (text the window made, the batch as JSON, the sheet template).
 
-use crate::core::FileCommand;
 use std::path::PathBuf;
 use std::sync::Arc;
 
 use super::Service;
 use crate::core::progress::{Progress, Stage};
 use crate::core::snapshot::Snapshot;
-use crate::core::{CoreError, Outcome};
+use crate::core::{CoreError, FileCommand, Outcome};
 
 impl Service {
     /// Files: the dialog, an order file or sheet read into a new draft, a file written.

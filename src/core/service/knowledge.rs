@@ -1,7 +1,6 @@
 //! The catalog and the directory in the service: commands that read and change them, and the
 //! learning from every batch and answer (in the background: a call's answer never waits on it).
 
-use crate::core::CatalogCommand;
 use std::sync::Arc;
 
 use super::Service;
@@ -13,7 +12,7 @@ use crate::core::catalog::{
     Catalog, CatalogEdit, CatalogItem, CatalogView, DirectoryEntry, SHARED, Shelf,
 };
 use crate::core::profiles::SANDBOX;
-use crate::core::{Call, CoreError, Outcome};
+use crate::core::{Call, CatalogCommand, CoreError, Outcome};
 use crate::support::clock::now_ms;
 
 /// Opens the catalog; a new one starts with the Sandbox's demo catalog (and its demo customers

@@ -2,7 +2,6 @@
 //! order, each to its own profile, when asked (the window asks every half minute while some
 //! wait).
 
-use crate::core::QueueCommand;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -10,7 +9,7 @@ use super::Service;
 use crate::client::Reach;
 use crate::core::ledger::{self, Run};
 use crate::core::queue::{Queue, QueueError, QueueState};
-use crate::core::{ApiError, CoreError, Outcome, WriteState, now_ms};
+use crate::core::{ApiError, CoreError, Outcome, QueueCommand, WriteState, now_ms};
 
 /// The queue in `data_dir`, and this program's run.
 pub(super) fn open(data_dir: &Path) -> (Result<Arc<Queue>, String>, Option<Run>) {

@@ -1,7 +1,6 @@
 //! The view's CSV export: made on a core thread from a snapshot of the view (the listing is
 //! shared, not copied), with a bar and Cancel while 100,000 rows are written.
 
-use crate::core::FileCommand;
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -9,7 +8,7 @@ use super::table::{Col, cell_text};
 use super::{AssetsScreen, EXPORT_FILE};
 use crate::core::progress::{Progress, Stage};
 use crate::core::wire::AssetList;
-use crate::core::{Command, Latest, Producer};
+use crate::core::{Command, FileCommand, Latest, Producer};
 use crate::ui::form::{busy_button_ui, csv_with_bom, home_file};
 use crate::ui::i18n::{Lang, Text, labelled, t, tr};
 use crate::ui::outbox::Outbox;

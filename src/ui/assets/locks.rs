@@ -1,7 +1,6 @@
 //! Disabling and enabling locks: the confirmation, numbers typed or pasted, and the results per
 //! asset, copied or exported.
 
-use crate::core::FileCommand;
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -11,7 +10,7 @@ use super::super::outbox::Outbox;
 use super::{AssetsScreen, EXPORT_FILE};
 use crate::core::progress::{Progress, Stage};
 use crate::core::wire::{LockResult, LockStatus};
-use crate::core::{Call, Command, Producer, Profile};
+use crate::core::{Call, Command, FileCommand, Producer, Profile};
 use crate::ui::form::{
     GUARDED_LOCKS, asset_numbers_from, csv_with_bom, danger_button, dialog_body_ui, home_file,
     name_of_profile, production_guard_ui, profile_line_ui,

@@ -3,12 +3,11 @@
 //! the state the platform lists, not the state hoped for), or not sent at all (the platform
 //! could not be reached: the change can be kept to send later).
 
-use crate::core::QueueCommand;
 use egui::RichText;
 
 use super::AssetsScreen;
 use crate::core::wire::AssetList;
-use crate::core::{Call, Command, Event, Latest, Outcome, Profile};
+use crate::core::{Call, Command, Event, Latest, Outcome, Profile, QueueCommand};
 use crate::ui::i18n::{Lang, Text, t, tr};
 use crate::ui::outbox::Outbox;
 

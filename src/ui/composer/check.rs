@@ -1,14 +1,13 @@
 //! The composer's check: every problem the shared validation finds in the batch, counted at
 //! each node so a collapsed node shows those below it, and the field a clicked problem focuses.
 
-use crate::core::DraftCommand;
 use std::collections::HashMap;
 
 use super::node::NodeId;
 use crate::core::files::FilePlace;
 use crate::core::snapshot::{Checked, Snapshot};
 use crate::core::wire::validate::{self, Problem};
-use crate::core::{Command, Event, Latest, Outcome};
+use crate::core::{Command, DraftCommand, Event, Latest, Outcome};
 use crate::ui::i18n::{Lang, Text, tr};
 use crate::ui::outbox::Outbox;
 

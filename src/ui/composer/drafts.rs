@@ -1,7 +1,6 @@
 //! The composer's drafts: the list, the one open (loaded, created from a template or a file,
 //! renamed, deleted) and its autosave. The batch is always a saved draft.
 
-use crate::core::DraftCommand;
 use std::time::{Duration, Instant};
 
 use egui::RichText;
@@ -12,7 +11,7 @@ use super::{ComposerScreen, Hints, OpenDraft, Unreadable};
 use crate::core::files::StoredBatch;
 use crate::core::snapshot::Snapshot;
 use crate::core::wire::{BatchOrderRequest, OrderType};
-use crate::core::{Command, DraftSummary, Event, Latest, Outcome};
+use crate::core::{Command, DraftCommand, DraftSummary, Event, Latest, Outcome};
 use crate::ui::form::danger_button;
 use crate::ui::i18n::{Lang, Text, t, tr};
 

@@ -1,7 +1,6 @@
 //! The composer's file bar: import a JSON file as a new draft, export the batch, the OS's
 //! file dialog, and files dropped on the window.
 
-use crate::core::FileCommand;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -12,7 +11,7 @@ use super::{ComposerScreen, Hints, OpenDraft};
 use crate::core::files;
 use crate::core::progress::{Progress, Stage};
 use crate::core::sheet::build::{Misplaced, MisplacedWhy};
-use crate::core::{Command, Event, Latest, Outcome};
+use crate::core::{Command, Event, FileCommand, Latest, Outcome};
 use crate::ui::file_browser::{Browsed, FileBrowser};
 use crate::ui::form::busy_button_ui;
 use crate::ui::i18n::{Lang, Text, labelled, t, tr};

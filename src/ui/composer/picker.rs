@@ -3,7 +3,6 @@
 //! customer is searched in the profile's directory and fills every customer field at once.
 //! What is picked comes first in later searches.
 
-use crate::core::CatalogCommand;
 use std::sync::Arc;
 
 use egui::RichText;
@@ -13,7 +12,7 @@ use super::node::{self, Add, NodeId, NodeMut};
 use crate::core::catalog::{CatalogItem, CatalogView, DirectoryEntry};
 use crate::core::wire::raw::Raw;
 use crate::core::wire::{MerchandiseEntry, OrderEntry, ProductEntry};
-use crate::core::{Command, Event, Latest, Outcome, Profile};
+use crate::core::{CatalogCommand, Command, Event, Latest, Outcome, Profile};
 use crate::ui::i18n::{Lang, Text, tr};
 use crate::ui::outbox::Outbox;
 

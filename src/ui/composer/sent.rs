@@ -2,7 +2,6 @@
 //! and a batch whose outcome is unknown, with what may have happened and the user's choices:
 //! check what the platform holds, mark it done or not done, or send it again.
 
-use crate::core::QueueCommand;
 use egui::RichText;
 use serde::{Deserialize, Serialize};
 
@@ -10,7 +9,7 @@ use super::super::outbox::Outbox;
 use super::ComposerScreen;
 use crate::core::evidence::{Evidence, Found};
 use crate::core::wire::BatchOrderRequest;
-use crate::core::{Command, Event, Latest, Outcome, Profile, WriteState};
+use crate::core::{Command, Event, Latest, Outcome, Profile, QueueCommand, WriteState};
 use crate::ui::i18n::{Lang, Text, labelled, t, tr};
 use crate::ui::labels::order_type_short;
 
