@@ -17,5 +17,4 @@ mod value;
 pub use migrate::{MIGRATIONS, newest_version};
 pub use params::dollar_params;
 pub use store::{MAX_ATTEMPTS, PgStore, StoreFailure};
-pub(crate) use tls::tls_failure;
 pub use url::{DatabaseUrl, PASSWORD_VAR, UrlError};

@@ -5,6 +5,7 @@
 //! A rule takes `&dyn Tx`: a request's closure is one piece of code for either store, and
 //! closures cannot be generic. The cost is a virtual call per statement and per column read.
 
+pub mod pg_failure;
 mod sqlite;
 
 use std::ops::ControlFlow;
@@ -218,7 +219,7 @@ fn pool_cause(e: &deadpool_postgres::PoolError) -> String {
     match e {
         deadpool_postgres::PoolError::Backend(e) => match e.as_db_error() {
             Some(db) => db.message().to_owned(),
-            None => crate::platform::pg::tls_failure(e).unwrap_or_else(|| with_cause(e)),
+            None => pg_failure::tls_failure(e).unwrap_or_else(|| with_cause(e)),
         },
         e => with_causes(e),
     }
