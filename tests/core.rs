@@ -4,6 +4,8 @@
 
 #[path = "support/desk.rs"]
 mod desk;
+#[path = "support/remote.rs"]
+mod remote;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -31,6 +33,7 @@ use license_desk::wire::{
     ClaimRequest, CreatedEnterprise, Customer, CustomerQuery, DefaultFilter, EnterpriseRequest,
     LockRequest, LockResult, LockStatus, Member, SubActivityDto,
 };
+use remote::Remote;
 use serde_json::{Value, json};
 use tempfile::TempDir;
 
@@ -357,84 +360,10 @@ fn lock_events(conn: &rusqlite::Connection) -> Vec<(String, bool, String)> {
         .expect("rows")
 }
 
-/// A separate platform (its own runtime, data dir and application), as a remote profile sees it.
-struct Remote {
-    runtime: tokio::runtime::Runtime,
-    server: Option<Server>,
-    dir: TempDir,
-    base: String,
-    app_key: String,
-    app_secret: String,
-}
-
-impl Remote {
-    fn start(region: Region) -> Remote {
-        logs();
-        let runtime = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(2)
-            .enable_all()
-            .build()
-            .expect("runtime");
-        let dir = tempfile::tempdir().expect("temp dir");
-        let mut config = Config::new(dir.path(), "127.0.0.1:0".parse().expect("addr"));
-        config.region = region;
-        let server = runtime
-            .block_on(Server::start(config))
-            .expect("the remote platform starts");
-        let base = server.base_url();
-        let app = create_app(
-            dir.path(),
-            "core tests",
-            &strings(&["auth_order", "auth_activity"]),
-        )
-        .expect("app");
-        Remote {
-            runtime,
-            server: Some(server),
-            dir,
-            base,
-            app_key: app.app_key,
-            app_secret: app.app_secret,
-        }
-    }
-
-    fn profile(&self, name: &str, operator: &str) -> Profile {
-        Profile {
-            name: name.to_owned(),
-            endpoint: Endpoint::Remote {
-                base_url: self.base.clone(),
-                token_url: format!("{}{TOKEN_PATH}", self.base),
-                app_key: self.app_key.clone(),
-                ca_file: None,
-            },
-            operator_identity: operator.to_owned(),
-            production: true,
-            own_catalog: false,
-            repeats_recognised: false,
-            limits: Default::default(),
-            insecure_http: false,
-        }
-    }
-
-    fn db(&self) -> rusqlite::Connection {
-        let conn = rusqlite::Connection::open(self.dir.path().join("platform.sqlite3"))
-            .expect("open the remote db");
-        conn.busy_timeout(Duration::from_secs(10))
-            .expect("busy timeout");
-        conn
-    }
-
-    fn stop(&mut self) {
-        if let Some(server) = self.server.take() {
-            self.runtime.block_on(server.shutdown());
-        }
-    }
-}
-
-impl Drop for Remote {
-    fn drop(&mut self) {
-        self.stop();
-    }
+/// A remote platform for a test, with the test's logs kept to be read.
+fn remote(region: Region) -> Remote {
+    logs();
+    Remote::start(region)
 }
 
 /// Saves `profile` with its app secret and checks the answer lists it.
@@ -462,7 +391,7 @@ fn save_profile(core: &Core, previous: Option<&str>, profile: Profile, secret: O
 /// the given secret.
 #[test]
 fn a_secret_given_for_one_run_is_used_and_the_keyring_is_left_as_it_was() {
-    let remote = Remote::start(Region::Domestic);
+    let remote = remote(Region::Domestic);
     let root = tempfile::tempdir().expect("temp dir");
     let store = mock_store();
     let core = start_core(root.path(), KeyringChoice::Store(Arc::clone(&store)));
@@ -1159,7 +1088,7 @@ fn the_sandbox_answers_every_operation_through_the_core() {
 
 #[test]
 fn a_remote_profile_keeps_its_secret_and_token_in_the_keyring_only() {
-    let mut remote = Remote::start(Region::Domestic);
+    let mut remote = remote(Region::Domestic);
     let root = tempfile::tempdir().expect("temp dir");
     let store = mock_store();
     let core = start_core(root.path(), KeyringChoice::Store(Arc::clone(&store)));
@@ -1856,7 +1785,7 @@ fn without_a_keyring_the_core_says_memory_only_and_the_sandbox_still_works() {
 
 #[test]
 fn a_keyring_that_fails_during_the_session_is_reported_as_memory_only() {
-    let mut remote = Remote::start(Region::Domestic);
+    let mut remote = remote(Region::Domestic);
     let root = tempfile::tempdir().expect("temp dir");
     let store = mock_store();
     let core = start_core(root.path(), KeyringChoice::Store(Arc::clone(&store)));
@@ -2465,7 +2394,7 @@ fn saving_a_draft_that_no_longer_exists_is_an_error_not_a_silent_loss() {
 #[test]
 fn profiles_and_the_active_profile_persist_across_a_restart() {
     // A Singapore platform: its numbers start with 6, the Sandbox's with 8.
-    let mut remote = Remote::start(Region::Singapore);
+    let mut remote = remote(Region::Singapore);
     let root = tempfile::tempdir().expect("temp dir");
     let store = mock_store();
     let core = start_core(root.path(), KeyringChoice::Store(Arc::clone(&store)));
@@ -2543,7 +2472,7 @@ fn profiles_and_the_active_profile_persist_across_a_restart() {
 /// token's failure as its cause, beside the token's own row; both are failures.
 #[test]
 fn a_call_that_gets_no_token_is_journaled_as_itself() {
-    let mut remote = Remote::start(Region::Domestic);
+    let mut remote = remote(Region::Domestic);
     let root = tempfile::tempdir().expect("temp dir");
     let core = start_core(root.path(), KeyringChoice::Store(mock_store()));
     let profile = remote.profile("Gone", "ops@example.com");
@@ -2602,7 +2531,7 @@ fn a_call_that_gets_no_token_is_journaled_as_itself() {
 
 #[test]
 fn test_connection_reports_a_platform_that_stopped_answering() {
-    let mut remote = Remote::start(Region::Domestic);
+    let mut remote = remote(Region::Domestic);
     let root = tempfile::tempdir().expect("temp dir");
     let core = start_core(root.path(), KeyringChoice::Store(mock_store()));
     save_profile(
@@ -2680,7 +2609,7 @@ fn test_connection_reports_a_platform_that_stopped_answering() {
 /// when it answers again; asked again, it sends nothing more.
 #[test]
 fn a_queued_batch_survives_a_restart_and_is_sent_once_when_the_platform_answers() {
-    let remote = Remote::start(Region::Domestic);
+    let remote = remote(Region::Domestic);
     let root = tempfile::tempdir().expect("temp dir");
     let store = mock_store();
     let core = start_core(root.path(), KeyringChoice::Store(Arc::clone(&store)));
@@ -2792,7 +2721,7 @@ fn a_queued_batch_survives_a_restart_and_is_sent_once_when_the_platform_answers(
 #[test]
 fn a_kept_token_is_never_sent_to_a_host_it_did_not_come_from() {
     use std::io::Read as _;
-    let remote = Remote::start(Region::Domestic);
+    let remote = remote(Region::Domestic);
     let root = tempfile::tempdir().expect("temp dir");
     let store = mock_store();
     let core = start_core(root.path(), KeyringChoice::Store(Arc::clone(&store)));

@@ -5,6 +5,8 @@
 mod desk;
 #[path = "support/fault_proxy.rs"]
 mod fault_proxy;
+#[path = "support/remote.rs"]
+mod remote;
 #[path = "support/tls_certs.rs"]
 mod tls_certs;
 
@@ -16,9 +18,10 @@ use license_desk::core::{
     Call, CatalogCommand, Command, Core, DraftCommand, DraftSummary, Endpoint, JournalFilter,
     KeyringChoice, Outcome, Profile, Secret,
 };
-use license_desk::platform::{Config, Server, TlsFiles, create_app};
+use license_desk::platform::{Config, Region, Server, TlsFiles, create_app};
 use license_desk::ui::i18n::Lang;
 use license_desk::ui::{DeskApp, Prefs, Screen};
+use remote::Remote;
 
 fn app(dir: &std::path::Path, lang: Lang) -> Harness<'static, DeskApp> {
     app_with_store(dir, lang, desk::mock_store())
@@ -565,34 +568,6 @@ fn customers_bind_query_create_update_and_a_refusal_in_a_toast() {
     harness.run();
 }
 
-/// A second platform on loopback, as a remote one would be, with an application for orders.
-struct Remote {
-    runtime: tokio::runtime::Runtime,
-    server: Server,
-    app: license_desk::platform::apps::AppCredentials,
-    _dir: tempfile::TempDir,
-}
-
-impl Remote {
-    fn start() -> Remote {
-        let runtime = tokio::runtime::Runtime::new().expect("runtime");
-        let dir = tempfile::tempdir().expect("dir");
-        let server = runtime
-            .block_on(Server::start(Config::new(
-                dir.path(),
-                "127.0.0.1:0".parse().expect("addr"),
-            )))
-            .expect("remote platform");
-        let app = create_app(dir.path(), "desk", &["auth_order".to_owned()]).expect("app");
-        Remote {
-            runtime,
-            server,
-            app,
-            _dir: dir,
-        }
-    }
-}
-
 /// A platform served over TLS with a certificate of the test's own CA: the profile form keeps
 /// the CA file, the connection is trusted with it, and said untrusted in words without it.
 #[test]
@@ -712,13 +687,8 @@ fn staging_profile(base: &str, app_key: &str, production: bool) -> Profile {
     }
 }
 
-fn save_staging(
-    harness: &Harness<'static, DeskApp>,
-    server: &Server,
-    creds: &license_desk::platform::apps::AppCredentials,
-    production: bool,
-) {
-    let staging = staging_profile(&server.base_url(), &creds.app_key, production);
+fn save_staging(harness: &Harness<'static, DeskApp>, remote: &Remote, production: bool) {
+    let staging = staging_profile(&remote.base, &remote.app_key, production);
     harness
         .state()
         .core()
@@ -726,7 +696,7 @@ fn save_staging(
             Command::SaveProfile {
                 previous: None,
                 profile: staging,
-                app_secret: Some(Secret::new(creds.app_secret.clone())),
+                app_secret: Some(Secret::new(remote.app_secret.clone())),
             },
             Duration::from_secs(60),
         )
@@ -736,12 +706,7 @@ fn save_staging(
 #[test]
 fn settings_add_a_profile_test_it_switch_to_it_and_remove_it() {
     // A second platform, as a remote one would be.
-    let Remote {
-        runtime,
-        server,
-        app: app_creds,
-        _dir,
-    } = Remote::start();
+    let mut remote = Remote::start(Region::default());
 
     let dir = tempfile::tempdir().expect("dir");
     let store = desk::mock_store();
@@ -760,9 +725,9 @@ fn settings_add_a_profile_test_it_switch_to_it_and_remove_it() {
         2
     );
     type_into(&mut harness, "Name", "Staging");
-    type_into(&mut harness, "Base URL", &server.base_url());
-    type_into(&mut harness, "App key", &app_creds.app_key);
-    type_into(&mut harness, "App secret", &app_creds.app_secret);
+    type_into(&mut harness, "Base URL", &remote.base);
+    type_into(&mut harness, "App key", &remote.app_key);
+    type_into(&mut harness, "App secret", &remote.app_secret);
     type_into(&mut harness, "Operator identity", "zhang.san@example.com");
     click(&mut harness, "Production platform");
     // Plain HTTP to another machine is said, and allowed only by a tick; on this machine (the
@@ -772,7 +737,7 @@ fn settings_add_a_profile_test_it_switch_to_it_and_remove_it() {
     harness.get_by_label(
         "Allow plain HTTP to this platform (the app secret and tokens cross the network in clear)",
     );
-    type_into(&mut harness, "Base URL", &server.base_url());
+    type_into(&mut harness, "Base URL", &remote.base);
     assert!(
         harness
             .query_by_label_contains("Plain http:// to another machine")
@@ -798,8 +763,8 @@ fn settings_add_a_profile_test_it_switch_to_it_and_remove_it() {
     });
     // The secret went to the keyring, not into the profiles file.
     let profiles = std::fs::read_to_string(dir.path().join("config/profiles.json")).expect("file");
-    assert!(profiles.contains(&app_creds.app_key), "{profiles}");
-    assert!(!profiles.contains(&app_creds.app_secret), "{profiles}");
+    assert!(profiles.contains(&remote.app_key), "{profiles}");
+    assert!(!profiles.contains(&remote.app_secret), "{profiles}");
     assert!(
         profiles.contains("\"repeatsRecognised\": false")
             && profiles.contains("\"attemptSecs\": 30"),
@@ -808,13 +773,13 @@ fn settings_add_a_profile_test_it_switch_to_it_and_remove_it() {
     let entry = store
         .build("license-desk", "Staging/app-secret", None)
         .expect("entry");
-    assert_eq!(entry.get_password().expect("stored"), app_creds.app_secret);
+    assert_eq!(entry.get_password().expect("stored"), remote.app_secret);
 
     // Test the connection: a token and its scopes.
     click(&mut harness, "Staging");
     click(&mut harness, "Test connection");
     settle(&mut harness, |h| {
-        h.query_by_label_contains("Staging: connected. Scopes: auth_order;")
+        h.query_by_label_contains("Staging: connected. Scopes: auth_order auth_activity;")
             .is_some()
     });
 
@@ -823,7 +788,7 @@ fn settings_add_a_profile_test_it_switch_to_it_and_remove_it() {
     settle(&mut harness, |h| h.query_by_label("PRODUCTION").is_some());
     assert_eq!(harness.state().core().state().profiles.active, "Staging");
     // The status bar describes the active profile, not the Sandbox.
-    harness.get_by_label(&format!("Staging · {}", server.base_url()));
+    harness.get_by_label(&format!("Staging · {}", remote.base));
     assert!(harness.query_by_label_contains("Sandbox ready").is_none());
     click(&mut harness, "Customers");
     type_into(&mut harness, "Channel code", "SHOP");
@@ -857,7 +822,7 @@ fn settings_add_a_profile_test_it_switch_to_it_and_remove_it() {
     click(&mut harness, "Customers");
     harness.get_by_label("From the profile Staging: the active profile is now Sandbox.");
     harness.run();
-    runtime.block_on(server.shutdown());
+    remote.stop();
 }
 
 /// Opens the Orders screen and waits for its draft (a new purchase on a fresh machine).
@@ -1190,12 +1155,8 @@ fn the_catalog_screen_searches_removes_and_exports() {
 }
 
 /// Saves the remote platform as the production profile "Staging" and makes it the active one.
-fn use_production_staging(
-    harness: &mut Harness<'static, DeskApp>,
-    server: &Server,
-    creds: &license_desk::platform::apps::AppCredentials,
-) {
-    save_staging(harness, server, creds, true);
+fn use_production_staging(harness: &mut Harness<'static, DeskApp>, remote: &Remote) {
+    save_staging(harness, remote, true);
     harness
         .state()
         .core()
@@ -1213,12 +1174,7 @@ fn use_production_staging(
 #[test]
 fn a_delete_on_production_waits_for_the_profile_s_name() {
     use egui_kittest::kittest::NodeT as _;
-    let Remote {
-        runtime: _runtime,
-        server,
-        app: creds,
-        _dir,
-    } = Remote::start();
+    let remote = Remote::start(Region::default());
     let dir = tempfile::tempdir().expect("dir");
     let file = dir.path().join("delete.json");
     std::fs::write(
@@ -1230,7 +1186,7 @@ fn a_delete_on_production_waits_for_the_profile_s_name() {
     .expect("file");
     let mut harness = app(dir.path(), Lang::En);
     harness.run_ok();
-    use_production_staging(&mut harness, &server, &creds);
+    use_production_staging(&mut harness, &remote);
     open_composer(&mut harness);
     type_into(&mut harness, "File", &file.display().to_string());
     click(&mut harness, "Import");
@@ -1268,16 +1224,11 @@ fn a_delete_on_production_waits_for_the_profile_s_name() {
 #[test]
 fn eleven_locks_on_production_wait_for_the_profile_s_name() {
     use egui_kittest::kittest::NodeT as _;
-    let Remote {
-        runtime: _runtime,
-        server,
-        app: creds,
-        _dir,
-    } = Remote::start();
+    let remote = Remote::start(Region::default());
     let dir = tempfile::tempdir().expect("dir");
     let mut harness = app(dir.path(), Lang::En);
     harness.run_ok();
-    use_production_staging(&mut harness, &server, &creds);
+    use_production_staging(&mut harness, &remote);
     click(&mut harness, "Assets");
     let numbers = |n: u64| -> String {
         (1..=n)
@@ -2000,16 +1951,11 @@ fn a_lock_is_never_disabled_without_an_operator() {
 /// confirmed on the Sandbox stay, naming it, after another profile becomes active.
 #[test]
 fn assets_listed_on_one_profile_are_never_acted_on_in_another() {
-    let Remote {
-        runtime,
-        server,
-        app: creds,
-        _dir,
-    } = Remote::start();
+    let mut remote = Remote::start(Region::default());
     let dir = tempfile::tempdir().expect("dir");
     let mut harness = app(dir.path(), Lang::En);
     harness.run_ok();
-    save_staging(&harness, &server, &creds, true);
+    save_staging(&harness, &remote, true);
     let activate = |h: &mut Harness<'static, DeskApp>, name: &str| {
         h.state()
             .core()
@@ -2075,7 +2021,7 @@ fn assets_listed_on_one_profile_are_never_acted_on_in_another() {
     assert_eq!(locks[0].0, "Sandbox");
     assert!(locks[0].1.contains("8900000002"), "{locks:?}");
     harness.run_ok();
-    runtime.block_on(server.shutdown());
+    remote.stop();
 }
 
 #[test]
@@ -2244,12 +2190,7 @@ fn composer_opens_a_file_whole_fixes_it_in_place_and_submits_it() {
 /// it got `renew_license`).
 #[test]
 fn an_unknown_order_type_blocks_on_the_sandbox_and_is_sent_as_is_to_a_remote_platform() {
-    let Remote {
-        runtime,
-        server,
-        app: creds,
-        _dir,
-    } = Remote::start();
+    let mut remote = Remote::start(Region::default());
     let dir = tempfile::tempdir().expect("dir");
     let file = dir.path().join("renew.json");
     std::fs::write(
@@ -2273,7 +2214,7 @@ fn an_unknown_order_type_blocks_on_the_sandbox_and_is_sent_as_is_to_a_remote_pla
     click(&mut harness, "Submit batch");
     assert!(harness.query_by_label("Send").is_none(), "no confirmation");
 
-    save_staging(&harness, &server, &creds, false);
+    save_staging(&harness, &remote, false);
     let core = harness.state().core();
     core.run(
         Command::ActivateProfile {
@@ -2300,7 +2241,7 @@ fn an_unknown_order_type_blocks_on_the_sandbox_and_is_sent_as_is_to_a_remote_pla
         )
         .is_some()
     });
-    runtime.block_on(server.shutdown());
+    remote.stop();
 }
 
 /// Where no OS file dialog answers (no portal, no zenity, as in CI), Browse… says so and opens
@@ -2920,14 +2861,14 @@ fn staging_behind_proxy(
     proxy: &fault_proxy::FaultProxy,
     dir: &std::path::Path,
 ) -> String {
-    let staging = staging_profile(&proxy.base, &remote.app.app_key, false);
+    let staging = staging_profile(&proxy.base, &remote.app_key, false);
     let wait = Duration::from_secs(60);
     let core = harness.state().core();
     core.run(
         Command::SaveProfile {
             previous: None,
             profile: staging,
-            app_secret: Some(Secret::new(remote.app.app_secret.clone())),
+            app_secret: Some(Secret::new(remote.app_secret.clone())),
         },
         wait,
     )
@@ -2974,7 +2915,7 @@ fn staging_behind_proxy(
 
 /// License orders the remote platform holds.
 fn remote_orders(remote: &Remote) -> i64 {
-    let db = remote._dir.path().join("platform.sqlite3");
+    let db = remote.dir.path().join("platform.sqlite3");
     rusqlite::Connection::open(db)
         .expect("platform db")
         .query_row("SELECT count(*) FROM license_orders", [], |r| r.get(0))
@@ -2987,8 +2928,8 @@ fn remote_orders(remote: &Remote) -> i64 {
 /// History; and the draft knows it went to Staging, not to the Sandbox.
 #[test]
 fn an_unknown_outcome_is_shown_with_its_choices_checked_and_settled() {
-    let remote = Remote::start();
-    let proxy = fault_proxy::FaultProxy::start(&remote.server.base_url());
+    let remote = Remote::start(Region::default());
+    let proxy = fault_proxy::FaultProxy::start(&remote.base.clone());
     let dir = tempfile::tempdir().expect("dir");
     let mut harness = app(dir.path(), Lang::En);
     harness.run_ok();
@@ -3091,8 +3032,8 @@ fn an_unknown_outcome_is_shown_with_its_choices_checked_and_settled() {
 /// Cancel; cancelled, it is an unknown outcome (it had left), settled as not done.
 #[test]
 fn a_call_in_flight_is_cancelled_from_the_status_bar() {
-    let remote = Remote::start();
-    let proxy = fault_proxy::FaultProxy::start(&remote.server.base_url());
+    let remote = Remote::start(Region::default());
+    let proxy = fault_proxy::FaultProxy::start(&remote.base.clone());
     let dir = tempfile::tempdir().expect("dir");
     let mut harness = app(dir.path(), Lang::En);
     harness.run_ok();
@@ -3139,8 +3080,8 @@ fn a_call_in_flight_is_cancelled_from_the_status_bar() {
 /// again on the lock's profile, and shows the state the platform lists.
 #[test]
 fn a_lock_with_an_unknown_outcome_is_followed_by_a_read_of_the_state() {
-    let remote = Remote::start();
-    let proxy = fault_proxy::FaultProxy::start(&remote.server.base_url());
+    let remote = Remote::start(Region::default());
+    let proxy = fault_proxy::FaultProxy::start(&remote.base.clone());
     let dir = tempfile::tempdir().expect("dir");
     let mut harness = app(dir.path(), Lang::En);
     harness.run_ok();
@@ -3198,7 +3139,7 @@ fn a_lock_with_an_unknown_outcome_is_followed_by_a_read_of_the_state() {
 
 /// Staging's profile pointed at `base` (a closed port: unreachable).
 fn point_staging_at(harness: &Harness<'static, DeskApp>, remote: &Remote, base: &str) {
-    let staging = staging_profile(base, &remote.app.app_key, false);
+    let staging = staging_profile(base, &remote.app_key, false);
     harness
         .state()
         .core()
@@ -3217,8 +3158,8 @@ fn point_staging_at(harness: &Harness<'static, DeskApp>, remote: &Remote, base: 
 /// survives a restart of the window and is sent once, to its own profile, when it answers.
 #[test]
 fn a_batch_kept_to_send_later_survives_a_restart_and_is_sent_once() {
-    let remote = Remote::start();
-    let proxy = fault_proxy::FaultProxy::start(&remote.server.base_url());
+    let remote = Remote::start(Region::default());
+    let proxy = fault_proxy::FaultProxy::start(&remote.base.clone());
     let dir = tempfile::tempdir().expect("dir");
     let store: std::sync::Arc<keyring_core::CredentialStore> = desk::mock_store();
     let mut harness = app_with_store(dir.path(), Lang::En, std::sync::Arc::clone(&store));
