@@ -1314,6 +1314,40 @@ fn the_delete_confirmation_shows_what_goes_and_then_it_goes() {
     assert_eq!(listed_product_uris(&harness, "8900000002"), ["gms:1002"]);
 }
 
+/// A delete the platform would refuse is said in the window's words: the preview's refusal
+/// is typed, not a sentence taken apart.
+#[test]
+fn a_delete_of_an_asset_an_earlier_order_removes_is_said_refused() {
+    let dir = tempfile::tempdir().expect("dir");
+    let file = dir.path().join("twice.json");
+    let order = |seq: u32| {
+        format!(
+            r#"{{"sequence": {seq}, "enterpriseGlobalId": "EG0000000001",
+                "channelCustomerId": "CRM-DEMO", "licenseType": "normal_recover_usbkey",
+                "orderType": "delete_asset", "assets": [{{"assetNos": ["8900000001"]}}]}}"#
+        )
+    };
+    let batch = format!(
+        r#"{{"channelCode": "CRM", "channelOrderId": "TWICE-1", "orderList": [{}, {}]}}"#,
+        order(1),
+        order(2)
+    );
+    std::fs::write(&file, batch).expect("file");
+    let mut harness = app(dir.path(), Lang::En);
+    harness.run_ok();
+    open_composer(&mut harness);
+    type_into(&mut harness, "File", &file.display().to_string());
+    click(&mut harness, "Import");
+    settle(&mut harness, |h| {
+        h.query_by_label_contains("Batch TWICE-1").is_some()
+    });
+    click(&mut harness, "Submit batch");
+    let refused = "Order #2: the platform would refuse the whole batch here \
+                   (orderList[1].assets[0].assetNos[0]: Asset 8900000001 is already removed by \
+                   an earlier order of this batch) and remove nothing.";
+    settle(&mut harness, |h| h.query_by_label(refused).is_some());
+}
+
 #[test]
 fn composer_imports_a_file_with_three_problems_and_a_bad_file_changes_nothing() {
     let dir = tempfile::tempdir().expect("dir");
