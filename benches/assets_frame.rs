@@ -14,7 +14,7 @@ use license_desk::core::wire::{Asset, BatchOrderRequest};
 use license_desk::core::{
     Call, Command, Core, CoreOptions, FileDialogChoice, KeyringChoice, Outcome,
 };
-use license_desk::ui::i18n::Lang;
+use license_desk::ui::text::i18n::Lang;
 use license_desk::ui::{DeskApp, Prefs, Screen};
 use serde_json::json;
 
@@ -86,7 +86,7 @@ fn main() {
     let app = DeskApp::new(core, prefs, &ctx);
     let mut desk = Harness::builder()
         .with_size(egui::vec2(1280.0, 800.0))
-        .with_context_setup(license_desk::ui::fonts::install)
+        .with_context_setup(license_desk::ui::kit::fonts::install)
         .build_ui_state(|ui, app: &mut DeskApp| app.root_ui(ui), app);
     desk.step();
     desk.get_by_label("Enterprise global id").focus();
@@ -109,7 +109,7 @@ fn main() {
     let bare = Bare::new(assets);
     let mut plain = Harness::builder()
         .with_size(egui::vec2(1280.0, 800.0))
-        .with_context_setup(license_desk::ui::fonts::install)
+        .with_context_setup(license_desk::ui::kit::fonts::install)
         .build_ui_state(|ui, bare: &mut Bare| bare.ui(ui), bare);
     plain.step();
 

@@ -18,7 +18,7 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use license_desk::core::wire::BatchOrderRequest;
 use license_desk::core::{Call, Command, Core, CoreOptions, FileDialogChoice, KeyringChoice};
-use license_desk::ui::i18n::Lang;
+use license_desk::ui::text::i18n::Lang;
 use license_desk::ui::{DeskApp, Prefs, Screen};
 use serde_json::json;
 
@@ -48,7 +48,7 @@ fn main() {
     let app = DeskApp::new(core, prefs, &ctx);
     let mut desk = Harness::builder()
         .with_size(egui::vec2(1280.0, 800.0))
-        .with_context_setup(license_desk::ui::fonts::install)
+        .with_context_setup(license_desk::ui::kit::fonts::install)
         .build_ui_state(|ui, app: &mut DeskApp| app.root_ui(ui), app);
     // Idle: the Assets screen drawn and the Sandbox started.
     wait_for(&mut desk, "Sandbox ready");

@@ -66,7 +66,7 @@ fn main() {
 fn measure(case: &str) -> i64 {
     let ctx = egui::Context::default();
     if case != "baseline" {
-        license_desk::ui::fonts::install(&ctx);
+        license_desk::ui::kit::fonts::install(&ctx);
     }
     let latin =
         "License Desk: customers, orders, assets, locks and activities. 0123456789 ".repeat(20);

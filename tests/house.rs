@@ -312,6 +312,28 @@ fn no_file_of_the_house_imports_itself_through_others() {
     assert!(found.is_empty(), "import circles: {found:#?}");
 }
 
+/// The console's kinds lean one way: what it says (`ui::text`) uses no widget or screen, and
+/// the widgets (`ui::kit`) use no screen.
+#[test]
+fn the_console_s_text_and_kit_use_no_screen() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let under = |node: &(Crate, ModPath), kind: &str| {
+        node.0 == Crate::Lib && node.1.len() >= 2 && node.1[0] == "ui" && node.1[1] == kind
+    };
+    let mut wrong = Vec::new();
+    for (from, to) in graph(&src) {
+        for target in to {
+            let leans_back = (under(&from, "text")
+                && (under(&target, "kit") || under(&target, "screens")))
+                || (under(&from, "kit") && under(&target, "screens"));
+            if leans_back {
+                wrong.push(format!("{} uses {}", name(&from), name(&target)));
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "{wrong:#?}");
+}
+
 /// The check finds a circle when there is one, and ignores a child's use of its ancestors.
 #[test]
 fn a_circle_between_siblings_is_found_and_a_use_of_a_parent_is_not() {

@@ -19,7 +19,7 @@ use license_desk::core::{
     KeyringChoice, Outcome, Profile, Secret,
 };
 use license_desk::platform::{Config, Region, Server, TlsFiles, create_app};
-use license_desk::ui::i18n::Lang;
+use license_desk::ui::text::i18n::Lang;
 use license_desk::ui::{DeskApp, Prefs, Screen};
 use remote::Remote;
 
@@ -52,7 +52,7 @@ fn app_sized(
     let app = DeskApp::new(core, prefs, &ctx);
     Harness::builder()
         .with_size(size)
-        .with_context_setup(license_desk::ui::fonts::install)
+        .with_context_setup(license_desk::ui::kit::fonts::install)
         .build_ui_state(|ui, app: &mut DeskApp| app.root_ui(ui), app)
 }
 

@@ -9,7 +9,7 @@ use egui::DroppedFile;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use license_desk::core::{Core, CoreOptions, FileDialogChoice, KeyringChoice};
-use license_desk::ui::i18n::Lang;
+use license_desk::ui::text::i18n::Lang;
 use license_desk::ui::{DeskApp, Prefs, Screen};
 use serde_json::json;
 
@@ -47,7 +47,7 @@ pub fn app(home: &Path) -> Harness<'static, DeskApp> {
     let app = DeskApp::new(core, prefs, &ctx);
     let harness = Harness::builder()
         .with_size(egui::vec2(1100.0, 720.0))
-        .with_context_setup(license_desk::ui::fonts::install)
+        .with_context_setup(license_desk::ui::kit::fonts::install)
         .build_ui_state(|ui, app: &mut DeskApp| app.root_ui(ui), app);
     // The core wakes this test window, as it wakes a real one.
     harness.state().core().set_repaint(|| {

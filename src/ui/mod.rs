@@ -2,34 +2,18 @@
 //! here: screens queue commands in an `Outbox` the window sends to `core::Core` after each
 //! frame, and the core wakes the window when an answer arrives.
 
-mod activities;
-mod asset_numbers;
-mod assets;
-mod ca_file;
-mod catalog;
-mod composer;
-mod customers;
-mod date_field;
-mod dates;
-mod file_browser;
-pub mod fonts;
-mod form;
-mod history;
-pub mod i18n;
-mod labels;
+pub mod kit;
 mod outbox;
-mod problems;
-mod queue;
-mod refusals;
-mod settings;
+mod screens;
 mod shell;
-mod start;
 mod status;
-mod toasts;
+pub mod text;
 
 use serde::{Deserialize, Serialize};
 
+use screens::activities;
 pub use shell::DeskApp;
+use text::i18n;
 
 use crate::core::{Core, CoreOptions};
 

@@ -3,25 +3,26 @@
 
 use egui::{Color32, RichText};
 
-use super::activities::ActivitiesScreen;
-use super::activities::ClaimForm;
-use super::asset_numbers::AssetNumbersScreen;
-use super::assets::AssetsScreen;
-use super::catalog::CatalogScreen;
-use super::composer::ComposerScreen;
-use super::customers::CustomersScreen;
-use super::form::{PRODUCTION_COLOUR, REMOTE_COLOUR, SANDBOX_COLOUR, profile_name};
-use super::history::HistoryScreen;
-use super::i18n::{Lang, Text, labelled, t, tr};
-use super::outbox::{Caller, Outbox};
-use super::queue::QueueScreen;
-use super::refusals::Offer;
-use super::settings::SettingsScreen;
-use super::start::{StartAction, start_ui};
-use super::status::Status;
-use super::{Prefs, Screen, fonts};
 use crate::core::sandbox::demo;
 use crate::core::{Command, Core, CoreState, Event, KeyringState, KeyringStore, Latest};
+use crate::ui::kit::fonts;
+use crate::ui::kit::form::{PRODUCTION_COLOUR, REMOTE_COLOUR, SANDBOX_COLOUR, profile_name};
+use crate::ui::outbox::{Caller, Outbox};
+use crate::ui::screens::activities::ActivitiesScreen;
+use crate::ui::screens::activities::ClaimForm;
+use crate::ui::screens::asset_numbers::AssetNumbersScreen;
+use crate::ui::screens::assets::AssetsScreen;
+use crate::ui::screens::catalog::CatalogScreen;
+use crate::ui::screens::composer::ComposerScreen;
+use crate::ui::screens::customers::CustomersScreen;
+use crate::ui::screens::history::HistoryScreen;
+use crate::ui::screens::queue::QueueScreen;
+use crate::ui::screens::settings::SettingsScreen;
+use crate::ui::screens::start::{StartAction, start_ui};
+use crate::ui::status::Status;
+use crate::ui::text::i18n::{Lang, Text, labelled, t, tr};
+use crate::ui::text::refusals::Offer;
+use crate::ui::{Prefs, Screen};
 
 pub struct DeskApp {
     core: Core,

@@ -3,13 +3,13 @@
 
 use egui::RichText;
 
-use super::form::{PRODUCTION_COLOUR, profile_name};
-use super::i18n::{Lang, Text, labelled, lookup, t, tr};
-use super::toasts::Toasts;
 use crate::core::wire::LockStatus;
 use crate::core::{
     ApiError, CommandId, CoreError, CoreState, Endpoint, Operation, Outcome, SandboxState,
 };
+use crate::ui::kit::form::{PRODUCTION_COLOUR, profile_name};
+use crate::ui::kit::toasts::Toasts;
+use crate::ui::text::i18n::{Lang, Text, labelled, lookup, t, tr};
 
 /// How an answered action went.
 #[derive(Debug, Clone, PartialEq, Eq)]

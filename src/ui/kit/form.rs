@@ -1,0 +1,288 @@
+//! Form pieces shared by the screens: labelled fields in a two-column grid, the problems the
+//! shared validation found shown under their field in words, and buttons that show a spinner
+//! while their call runs.
+
+use std::path::PathBuf;
+
+use egui::{Color32, Response, RichText};
+
+use crate::core::wire::validate::{Problem, mobile_from};
+use crate::core::{Profile, SANDBOX};
+use crate::ui::text::i18n::{Lang, Text, t, tr};
+use crate::ui::text::problems::kind_words;
+
+/// One field of a form: its label, the interface's name for it (problems name fields by it),
+/// and whether the platform requires it.
+pub struct Field<'a> {
+    pub label: &'a str,
+    pub path: &'a str,
+    pub required: bool,
+}
+
+/// A form's rows: `field_ui` inside `grid_ui`.
+pub fn grid_ui(ui: &mut egui::Ui, id: &str, add_rows: impl FnOnce(&mut egui::Ui)) {
+    egui::Grid::new(id)
+        .num_columns(2)
+        .spacing([12.0, 6.0])
+        .min_col_width(150.0)
+        .show(ui, add_rows);
+}
+
+/// A labelled single-line field (the text edit's accessible name is the label), with a mark
+/// when it is required and the problems of its path under it.
+pub fn field_ui(
+    ui: &mut egui::Ui,
+    lang: Lang,
+    field: &Field<'_>,
+    value: &mut String,
+    problems: &[Problem],
+) -> Response {
+    field_with_ui(ui, lang, field, problems, |ui| {
+        ui.add(egui::TextEdit::singleline(value).desired_width(300.0))
+    })
+}
+
+/// Text fields, one row each: (label, the interface's name for it, required, value).
+pub fn text_fields_ui(
+    ui: &mut egui::Ui,
+    lang: Lang,
+    rows: Vec<(Text, &str, bool, &mut String)>,
+    problems: &[Problem],
+) {
+    for (label, path, required, value) in rows {
+        let field = Field {
+            label: t(lang, label),
+            path,
+            required,
+        };
+        field_ui(ui, lang, &field, value, problems);
+    }
+}
+
+/// Like `field_ui`, with the widget drawn by `add` (a password field, a checkbox…).
+pub fn field_with_ui(
+    ui: &mut egui::Ui,
+    lang: Lang,
+    field: &Field<'_>,
+    problems: &[Problem],
+    add: impl FnOnce(&mut egui::Ui) -> Response,
+) -> Response {
+    let label = ui
+        .horizontal(|ui| {
+            let label = ui.label(field.label);
+            if field.required {
+                ui.label(RichText::new("*").color(ui.visuals().error_fg_color))
+                    .on_hover_text(t(lang, Text::RequiredMark));
+            }
+            label
+        })
+        .inner;
+    let response = ui
+        .vertical(|ui| {
+            let response = add(ui).labelled_by(label.id);
+            note_enter(ui, &response);
+            for problem in problems.iter().filter(|p| p.path.is_field(field.path)) {
+                ui.colored_label(ui.visuals().error_fg_color, kind_words(lang, &problem.kind));
+            }
+            response
+        })
+        .inner;
+    ui.end_row();
+    response
+}
+
+/// A button that is disabled, with a spinner beside it, while its call runs. Clicked only
+/// when idle.
+pub fn busy_button_ui(ui: &mut egui::Ui, label: &str, busy: bool) -> bool {
+    ui.horizontal(|ui| {
+        let clicked = ui.add_enabled(!busy, egui::Button::new(label)).clicked();
+        if busy {
+            ui.spinner();
+        }
+        clicked
+    })
+    .inner
+}
+
+/// The form's submit button: clicked, or Enter pressed in one of the form's fields (drawn
+/// before it, in the same frame). Disabled with a spinner while its call runs.
+pub fn submit_button_ui(ui: &mut egui::Ui, label: &str, busy: bool) -> bool {
+    let entered = take_enter(ui);
+    busy_button_ui(ui, label, busy) || (entered && !busy)
+}
+
+fn enter_id() -> egui::Id {
+    egui::Id::unique("form_field_entered")
+}
+
+/// Remembers, for this frame, that Enter left a field of the form.
+fn note_enter(ui: &egui::Ui, response: &Response) {
+    if response.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter)) {
+        let frame = ui.ctx().cumulative_frame_nr();
+        ui.data_mut(|d| d.insert_temp(enter_id(), frame));
+    }
+}
+
+fn take_enter(ui: &egui::Ui) -> bool {
+    let frame = ui.ctx().cumulative_frame_nr();
+    ui.data_mut(|d| d.remove_temp::<u64>(enter_id()))
+        .is_some_and(|at| at == frame)
+}
+
+/// A mobile number typed or pasted with spaces, dashes or the country code becomes the
+/// platform's 11 digits as soon as it is one.
+pub fn normalize_mobile(value: &mut String) {
+    if let Some(mobile) = mobile_from(value)
+        && mobile != *value
+    {
+        *value = mobile;
+    }
+}
+
+/// What was typed, as the interface wants it: trimmed, absent when blank.
+pub fn typed(value: &str) -> Option<String> {
+    Some(value.trim().to_owned()).filter(|v| !v.is_empty())
+}
+
+/// Asset numbers from pasted text: a column from a spreadsheet, a list with commas or
+/// semicolons, or one per line, all the same; blanks are skipped.
+pub fn asset_numbers_from(text: &str) -> Vec<String> {
+    text.split(|c: char| c.is_whitespace() || matches!(c, ',' | ';' | '，' | '；' | '、'))
+        .filter(|s| !s.is_empty())
+        .map(str::to_owned)
+        .collect()
+}
+
+/// Calm for the Sandbox, a strong warning colour for production.
+pub const SANDBOX_COLOUR: Color32 = Color32::from_rgb(0x2e, 0x7d, 0x32);
+/// The fill of destructive buttons.
+pub const DANGER_COLOUR: Color32 = Color32::from_rgb(0xB0, 0x2A, 0x2A);
+pub const PRODUCTION_COLOUR: Color32 = Color32::from_rgb(0xc6, 0x28, 0x28);
+pub const REMOTE_COLOUR: Color32 = Color32::from_rgb(0x15, 0x65, 0xc0);
+
+/// A profile's name as the window shows it: the Sandbox in the UI's language.
+pub fn profile_name(lang: Lang, profile: &Profile) -> &str {
+    name_of_profile(lang, &profile.name)
+}
+
+/// A profile's name as shown: the Sandbox's in the UI's language, any other as its user named
+/// it.
+pub fn name_of_profile(lang: Lang, name: &str) -> &str {
+    if name == SANDBOX {
+        t(lang, Text::Sandbox)
+    } else {
+        name
+    }
+}
+
+/// `text` strong, and in the warning colour when it concerns a production profile.
+pub fn warn_if_production(text: String, profile: &Profile) -> RichText {
+    let text = RichText::new(text).strong();
+    if profile.production {
+        text.color(PRODUCTION_COLOUR)
+    } else {
+        text
+    }
+}
+
+/// Under an answer: the profile it came from, in the warning colour once another is active.
+pub fn answered_on_ui(ui: &mut egui::Ui, lang: Lang, on: &str, active: &Profile) {
+    if on == active.name {
+        let on = name_of_profile(lang, on);
+        ui.label(RichText::new(tr!(lang, "on-profile", profile = on)).weak());
+    } else {
+        let text = tr!(
+            lang,
+            "answered-on-other-profile",
+            profile = name_of_profile(lang, on),
+            active = profile_name(lang, active)
+        );
+        ui.colored_label(ui.visuals().warn_fg_color, text);
+    }
+}
+
+/// Which profile a confirmation acts on; a production one in the warning colour.
+pub fn profile_line_ui(ui: &mut egui::Ui, lang: Lang, profile: &Profile) {
+    let line = tr!(lang, "on-profile", profile = profile_name(lang, profile));
+    ui.label(warn_if_production(line, profile));
+}
+
+/// Where an export goes unless the user says otherwise: the home folder.
+pub fn home_file(name: &str) -> String {
+    directories::UserDirs::new()
+        .map(|d| d.home_dir().join(name))
+        .unwrap_or_else(|| PathBuf::from(name))
+        .display()
+        .to_string()
+}
+
+/// CSV that spreadsheet software opens with its Chinese intact (UTF-8 with a byte-order mark),
+/// and with no cell it would run as a formula (`core::csv_out`).
+pub fn csv_with_bom<R, F>(header: &[&str], rows: R) -> String
+where
+    R: IntoIterator<Item = Vec<F>>,
+    F: AsRef<str>,
+{
+    crate::core::csv_out::csv_text(header, rows, true)
+}
+
+/// A confirmation's body, of one height whatever it says (it scrolls when long), so that the
+/// buttons below it are where they were the last time the dialog was open.
+pub fn dialog_body_ui(ui: &mut egui::Ui, height: f32, add: impl FnOnce(&mut egui::Ui)) {
+    egui::ScrollArea::vertical()
+        .id_salt("dialog_body")
+        .min_scrolled_height(height)
+        .max_height(height)
+        .auto_shrink([false, false])
+        .show(ui, add);
+}
+
+/// A button for what cannot be taken back lightly (disable locks, delete, remove): white on red.
+pub fn danger_button(text: impl Into<String>) -> egui::Button<'static> {
+    egui::Button::new(RichText::new(text.into()).color(Color32::WHITE)).fill(DANGER_COLOUR)
+}
+
+/// More locks than this at once, on a production profile, ask for the profile's name typed.
+pub const GUARDED_LOCKS: usize = 10;
+
+/// The production guard of a destructive action: the profile's name must be typed to go on.
+/// True when it is (always true off production, where nothing is asked).
+pub fn production_guard_ui(
+    ui: &mut egui::Ui,
+    lang: Lang,
+    profile: &Profile,
+    guarded: bool,
+    typed: &mut String,
+) -> bool {
+    if !profile.production || !guarded {
+        return true;
+    }
+    ui.add_space(6.0);
+    let words = tr!(lang, "guard-type-name", name = profile.name.as_str());
+    let label = ui.label(RichText::new(words).color(PRODUCTION_COLOUR));
+    ui.add(egui::TextEdit::singleline(typed).desired_width(260.0))
+        .labelled_by(label.id);
+    typed.trim() == profile.name
+}
+
+#[cfg(test)]
+mod tests {
+    use super::asset_numbers_from;
+
+    #[test]
+    fn pasted_columns_and_lists_give_the_same_numbers() {
+        let want = ["8000000001", "8000000002", "8000000003"];
+        assert_eq!(
+            asset_numbers_from("8000000001\r\n8000000002\n\n8000000003\n"),
+            want
+        );
+        assert_eq!(
+            asset_numbers_from("8000000001, 8000000002;8000000003"),
+            want
+        );
+        assert_eq!(
+            asset_numbers_from("8000000001\t8000000002，8000000003"),
+            want
+        );
+    }
+}

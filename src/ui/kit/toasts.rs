@@ -1,0 +1,184 @@
+//! Toasts: a failed call in the corner of the window, with what it means in plain words beside
+//! the platform's code and message verbatim. Errors stay until dismissed: they must be read.
+
+use egui::{Align2, RichText};
+
+use crate::core::{ApiError, CoreError};
+use crate::ui::text::i18n::{Lang, Text, t, tr};
+use crate::ui::text::refusals::{Offer, recognise};
+use crate::wire::{activity, envelope};
+
+/// At most this many toasts are kept; older ones give way.
+const MAX_TOASTS: usize = 4;
+
+struct Toast {
+    id: u64,
+    action: Text,
+    explanation: Text,
+    /// The platform's code and message exactly as sent, or the error as the core tells it.
+    verbatim: String,
+    cause: Option<String>,
+    /// The platform's code and message apart, to recognise the refusal.
+    refusal: Option<(String, String)>,
+}
+
+#[derive(Default)]
+pub struct Toasts {
+    items: Vec<Toast>,
+    next_id: u64,
+}
+
+impl Toasts {
+    pub fn error(&mut self, action: Text, error: &CoreError) {
+        let (verbatim, cause, refusal) = match error {
+            CoreError::Api(ApiError::Platform {
+                code,
+                message,
+                cause,
+                ..
+            }) => (
+                format!("{code}: {message}"),
+                cause.clone(),
+                Some((code.clone(), message.clone())),
+            ),
+            other => (other.to_string(), None, None),
+        };
+        self.next_id += 1;
+        self.items.push(Toast {
+            id: self.next_id,
+            action,
+            explanation: explain(error),
+            verbatim,
+            cause,
+            refusal,
+        });
+        if self.items.len() > MAX_TOASTS {
+            self.items.remove(0);
+        }
+    }
+
+    /// The toasts; what the user accepted of an offer in one, if anything.
+    pub fn ui(&mut self, ctx: &egui::Context, lang: Lang) -> Option<Offer> {
+        if self.items.is_empty() {
+            return None;
+        }
+        let mut dismissed = None;
+        let mut accepted = None;
+        egui::Area::new(egui::Id::unique("toasts"))
+            .anchor(Align2::RIGHT_BOTTOM, [-12.0, -36.0])
+            .order(egui::Order::Foreground)
+            .show(ctx, |ui| {
+                ui.set_max_width(toast_width(ctx.content_rect().width()));
+                for toast in &self.items {
+                    egui::Frame::popup(ui.style())
+                        .stroke(egui::Stroke::new(1.5, ui.visuals().error_fg_color))
+                        .show(ui, |ui| {
+                            ui.horizontal(|ui| {
+                                let action = t(lang, toast.action);
+                                // Sent with no answer is not a failure: the title says so.
+                                let title = if toast.explanation == Text::ExplainOutcomeUnknown {
+                                    tr!(lang, "action-unknown", action = action)
+                                } else {
+                                    tr!(lang, "action-failed", action = action)
+                                };
+                                ui.label(
+                                    RichText::new(title)
+                                        .strong()
+                                        .color(ui.visuals().error_fg_color),
+                                );
+                                ui.with_layout(
+                                    egui::Layout::right_to_left(egui::Align::Center),
+                                    |ui| {
+                                        if ui.small_button(t(lang, Text::Dismiss)).clicked() {
+                                            dismissed = Some(toast.id);
+                                        }
+                                    },
+                                );
+                            });
+                            let recognised = toast.refusal.as_ref().and_then(|(code, message)| {
+                                recognise(lang, toast.action, code, message)
+                            });
+                            match &recognised {
+                                Some(r) => ui.label(&r.words),
+                                None => ui.label(t(lang, toast.explanation)),
+                            };
+                            if let Some(offer) = recognised.and_then(|r| r.offer)
+                                && ui.button(offer_words(lang, &offer)).clicked()
+                            {
+                                accepted = Some(offer);
+                                dismissed = Some(toast.id);
+                            }
+                            verbatim_ui(ui, lang, toast);
+                        });
+                    ui.add_space(6.0);
+                }
+            });
+        if let Some(id) = dismissed {
+            self.items.retain(|toast| toast.id != id);
+        }
+        accepted
+    }
+}
+
+/// The error as the platform (or the system) said it, word for word, under a caption that
+/// says so: it is not translated.
+fn verbatim_ui(ui: &mut egui::Ui, lang: Lang, toast: &Toast) {
+    ui.add_space(2.0);
+    ui.label(RichText::new(tr!(lang, "verbatim-caption")).weak());
+    ui.label(RichText::new(&toast.verbatim).monospace());
+    if let Some(cause) = &toast.cause {
+        ui.label(RichText::new(cause).monospace().weak());
+    }
+}
+
+fn offer_words(lang: Lang, offer: &Offer) -> String {
+    match offer {
+        Offer::GoToField(_) => tr!(lang, "go-to-field"),
+        Offer::UpdateEnterprise => tr!(lang, "open-update-enterprise"),
+    }
+}
+
+/// What an error means for the user, and what to do about it.
+pub fn explain(error: &CoreError) -> Text {
+    match error {
+        CoreError::Api(ApiError::Platform { code, .. }) => explain_code(code),
+        CoreError::Api(ApiError::NotSent(_)) => Text::ExplainUnreachable,
+        CoreError::Api(ApiError::Transport(_)) => Text::ExplainBroken,
+        CoreError::Api(ApiError::OutcomeUnknown { .. }) => Text::ExplainOutcomeUnknown,
+        CoreError::Api(ApiError::Cancelled) => Text::ExplainCancelled,
+        CoreError::Api(ApiError::Timeout(_)) | CoreError::GaveUp(_) => Text::ExplainTimeout,
+        CoreError::Api(ApiError::Unexpected { .. }) => Text::ExplainUnexpected,
+        CoreError::Api(ApiError::Untrusted(_)) => Text::ExplainUntrusted,
+        CoreError::Api(ApiError::CaFile { .. }) => Text::ExplainCaFile,
+        CoreError::Api(ApiError::Config(_)) | CoreError::Profile(_) | CoreError::Config(_) => {
+            Text::ExplainProfile
+        }
+        CoreError::NoSecret(_) => Text::ExplainNoSecret,
+        CoreError::Storage(_) => Text::ExplainStorage,
+        CoreError::File(_) => Text::ExplainFile,
+        CoreError::Sandbox(_) => Text::ExplainSandbox,
+        CoreError::Stopped => Text::ExplainStopped,
+    }
+}
+
+/// What a platform's code means for the user.
+pub fn explain_code(code: &str) -> Text {
+    match code {
+        envelope::VALIDATION | activity::BAD_PARAMETER => Text::ExplainInvalid,
+        envelope::UNAUTHORIZED => Text::ExplainUnauthorized,
+        envelope::FORBIDDEN => Text::ExplainForbidden,
+        envelope::NOT_FOUND | envelope::METHOD_NOT_ALLOWED => Text::ExplainNotFound,
+        envelope::SYSTEM | activity::PROCESSING => Text::ExplainPlatformFailed,
+        _ => Text::ExplainRefused,
+    }
+}
+
+/// Where a form's fields end, from the window's left edge: the navigation, the label column
+/// and a field (`form::grid_ui`, `form::field_ui`), with the hint some fields carry after them.
+const FORMS_END: f32 = 640.0;
+
+/// Toasts stay right of the forms' fields, so they never cover what the user must fix; in a
+/// narrow window they grow taller instead of wider (down to a width that still reads well).
+fn toast_width(window: f32) -> f32 {
+    (window - 12.0 - FORMS_END).clamp(250.0, 420.0)
+}

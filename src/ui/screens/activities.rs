@@ -1,0 +1,284 @@
+//! Activities: claim an activity's products for a participant. The identity field says what it
+//! recognises; the answer shows the products received, or why nothing could be claimed, in
+//! words beside the platform's code and message.
+
+use egui::RichText;
+use serde::{Deserialize, Serialize};
+
+use crate::core::wire::validate::{is_email, is_mobile};
+use crate::core::wire::{ActivityResponse, ClaimRequest};
+use crate::core::{Call, Event, Latest, Outcome};
+use crate::ui::kit::form::{
+    Field, answered_on_ui, field_with_ui, grid_ui, normalize_mobile, submit_button_ui, typed,
+};
+use crate::ui::outbox::Caller;
+use crate::ui::text::dates::local_date;
+use crate::ui::text::i18n::{Lang, Text, t};
+use crate::wire::activity;
+
+/// What the form remembers between runs (kept in the console's preferences).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct ClaimForm {
+    pub identity: String,
+    pub label: String,
+    pub source: String,
+    pub branch: String,
+    /// Activity labels the platform knew, newest first, offered beside the label field.
+    pub seen: Vec<String>,
+}
+
+/// Activity labels remembered at most.
+const SEEN: usize = 10;
+
+#[derive(Default)]
+pub struct ActivitiesScreen {
+    call: Latest,
+    /// The label of the claim being sent, and of the last one the platform knew.
+    asking: String,
+    known: Option<String>,
+    answer: Option<ActivityResponse>,
+    /// The profile the shown answer came from.
+    on: String,
+}
+
+/// What kind of identity the text looks like, as the platform would read it.
+fn identity_kind(identity: &str) -> Option<Text> {
+    let id = identity.trim();
+    if id.is_empty() {
+        None
+    } else if is_mobile(id) {
+        Some(Text::KindMobile)
+    } else if is_email(id) {
+        Some(Text::KindEmail)
+    } else if id.starts_with("EG") {
+        Some(Text::KindEnterprise)
+    } else if id.starts_with('1') && id.len() < 11 && id.bytes().all(|b| b.is_ascii_digit()) {
+        // Lock numbers do not start with 1: this is a mobile number with digits missing.
+        Some(Text::KindShortMobile)
+    } else if id.bytes().all(|b| b.is_ascii_digit()) {
+        Some(Text::KindLock)
+    } else {
+        Some(Text::KindUnknown)
+    }
+}
+
+/// A result code in words.
+pub(super) fn result_words(code: &str) -> Text {
+    match code {
+        activity::CLAIMED => Text::Result0000,
+        activity::BAD_PARAMETER => Text::Result1001,
+        activity::PROCESSING => Text::Result1002,
+        activity::BAD_IDENTITY => Text::Result1004,
+        activity::FILTERED => Text::Result2001,
+        activity::NO_ACTIVITY => Text::Result3001,
+        activity::NOT_ELIGIBLE => Text::Result3002,
+        _ => Text::ResultOther,
+    }
+}
+
+/// A unit's reason in words.
+fn unit_reason(code: Option<i32>) -> Text {
+    match code {
+        Some(14001) => Text::Unit14001,
+        Some(14002) => Text::Unit14002,
+        Some(14003) => Text::Unit14003,
+        Some(14004) => Text::Unit14004,
+        Some(14005) => Text::Unit14005,
+        _ => Text::ResultOther,
+    }
+}
+
+impl ActivitiesScreen {
+    pub fn apply(&mut self, event: &Event) -> Option<Text> {
+        if self.call.accept(event) {
+            if let Ok(Outcome::Claim(answer)) = &event.result {
+                self.answer = Some(answer.clone());
+                // 3001: no activity with this label. Any other answer names a real one.
+                if answer.result_code != "3001" {
+                    self.known = Some(std::mem::take(&mut self.asking));
+                }
+            }
+            return Some(Text::Claim);
+        }
+        None
+    }
+
+    pub fn ui(&mut self, ui: &mut egui::Ui, core: &Caller<'_>, lang: Lang, form: &mut ClaimForm) {
+        if let Some(label) = self.known.take() {
+            form.seen.retain(|l| *l != label);
+            form.seen.insert(0, label);
+            form.seen.truncate(SEEN);
+        }
+        ui.label(t(lang, Text::ClaimHelp));
+        ui.add_space(6.0);
+        claim_form_ui(ui, lang, form);
+        ui.add_space(6.0);
+        let complete = [&form.identity, &form.label, &form.source, &form.branch]
+            .iter()
+            .all(|v| !v.trim().is_empty());
+        ui.add_enabled_ui(complete, |ui| {
+            if submit_button_ui(ui, t(lang, Text::Claim), self.call.is_waiting()) {
+                self.answer = None;
+                self.on = core.profile.name.clone();
+                self.asking = form.label.trim().to_owned();
+                self.call.start(core.call(Call::Claim(ClaimRequest {
+                    identity: typed(&form.identity),
+                    activity_label: typed(&form.label),
+                    source: typed(&form.source),
+                    branch: typed(&form.branch),
+                    ext_params: None,
+                })));
+            }
+        });
+        if !complete {
+            ui.label(RichText::new(t(lang, Text::AllFieldsRequired)).weak());
+        }
+        if let Some(answer) = &self.answer {
+            ui.separator();
+            answered_on_ui(ui, lang, &self.on, core.profile);
+            answer_ui(ui, lang, answer);
+        }
+    }
+}
+
+/// The claim's four fields, the identity with what it looks like, the label with those seen.
+fn claim_form_ui(ui: &mut egui::Ui, lang: Lang, form: &mut ClaimForm) {
+    grid_ui(ui, "claim_form", |ui| {
+        let field = |label, path| Field {
+            label: t(lang, label),
+            path,
+            required: true,
+        };
+        field_with_ui(ui, lang, &field(Text::Identity, "identity"), &[], |ui| {
+            ui.horizontal(|ui| {
+                let r = ui.add(
+                    egui::TextEdit::singleline(&mut form.identity)
+                        .hint_text(t(lang, Text::IdentityHint))
+                        .desired_width(320.0),
+                );
+                if r.changed() {
+                    normalize_mobile(&mut form.identity);
+                }
+                if let Some(kind) = identity_kind(&form.identity) {
+                    let text = RichText::new(t(lang, kind));
+                    ui.label(
+                        if matches!(kind, Text::KindUnknown | Text::KindShortMobile) {
+                            text.color(ui.visuals().error_fg_color)
+                        } else {
+                            text.weak()
+                        },
+                    );
+                }
+                r
+            })
+            .inner
+        });
+        let seen = &form.seen;
+        field_with_ui(
+            ui,
+            lang,
+            &field(Text::ActivityLabel, "activityLabel"),
+            &[],
+            |ui| {
+                ui.horizontal(|ui| {
+                    let r =
+                        ui.add(egui::TextEdit::singleline(&mut form.label).desired_width(220.0));
+                    if !seen.is_empty() {
+                        ui.menu_button(t(lang, Text::Recent), |ui| {
+                            for label in seen {
+                                if ui.button(label).clicked() {
+                                    form.label.clone_from(label);
+                                    ui.close();
+                                }
+                            }
+                        });
+                    }
+                    r
+                })
+                .inner
+            },
+        );
+        for (label, path, value) in [
+            (Text::Source, "source", &mut form.source),
+            (Text::Branch, "branch", &mut form.branch),
+        ] {
+            field_with_ui(ui, lang, &field(label, path), &[], |ui| {
+                ui.add(egui::TextEdit::singleline(value).desired_width(220.0))
+            });
+        }
+    });
+}
+
+fn answer_ui(ui: &mut egui::Ui, lang: Lang, a: &ActivityResponse) {
+    let words = t(lang, result_words(&a.result_code));
+    let text = RichText::new(words).strong();
+    ui.label(if a.result_code == activity::CLAIMED {
+        text
+    } else {
+        text.color(ui.visuals().error_fg_color)
+    });
+    if a.result_code != activity::CLAIMED {
+        // The platform's words, verbatim, beside ours; a success needs none.
+        ui.label(RichText::new(format!("{}: {}", a.result_code, a.result_message)).monospace());
+    }
+    if let Some(detail) = &a.detail {
+        ui.add_space(4.0);
+        egui::Grid::new("claimed")
+            .striped(true)
+            .num_columns(4)
+            .show(ui, |ui| {
+                for head in [
+                    Text::Product,
+                    Text::ValidFrom,
+                    Text::ValidUntil,
+                    Text::Activation,
+                ] {
+                    ui.label(RichText::new(t(lang, head)).strong());
+                }
+                ui.end_row();
+                for p in &detail.products {
+                    ui.label(RichText::new(&p.product_uri).monospace());
+                    for ms in [&p.limit_start_date, &p.limit_end_date] {
+                        ui.label(ms.parse::<i64>().map_or_else(|_| ms.clone(), local_date));
+                    }
+                    ui.label(t(
+                        lang,
+                        if p.activate_type == "1" {
+                            Text::ActivateSeparately
+                        } else {
+                            Text::ActiveNow
+                        },
+                    ));
+                    ui.end_row();
+                }
+            });
+    }
+    if let Some(list) = &a.activity_dto_list {
+        ui.add_space(4.0);
+        egui::Grid::new("units")
+            .striped(true)
+            .num_columns(3)
+            .show(ui, |ui| {
+                for head in [Text::Unit, Text::Reason, Text::PlatformSays] {
+                    ui.label(RichText::new(t(lang, head)).strong());
+                }
+                ui.end_row();
+                for activity in list {
+                    for unit in &activity.engine_sub_activity_dtos {
+                        ui.label(format!("{} / {}", activity.name, unit.name));
+                        ui.label(t(lang, unit_reason(unit.error_code)));
+                        ui.label(
+                            RichText::new(format!(
+                                "{}: {}",
+                                unit.error_code.map_or_else(String::new, |c| c.to_string()),
+                                unit.error_message.as_deref().unwrap_or("")
+                            ))
+                            .weak(),
+                        );
+                        ui.end_row();
+                    }
+                }
+            });
+    }
+}

@@ -1,0 +1,135 @@
+//! Asset numbers: new numbers from the platform (operation 9), with their region; copied,
+//! exported, or sent to the order composer's selected asset.
+
+use std::path::PathBuf;
+
+use egui::RichText;
+
+use crate::core::wire::validate::MAX_SHELLNUMS;
+use crate::core::{Call, Command, Event, FileCommand, Latest, Outcome};
+use crate::ui::kit::form::{answered_on_ui, busy_button_ui, csv_with_bom, home_file};
+use crate::ui::outbox::Caller;
+use crate::ui::text::i18n::{Lang, Text, labelled, t, tr};
+
+pub struct AssetNumbersScreen {
+    count: i32,
+    call: Latest,
+    numbers: Vec<String>,
+    /// The profile the numbers were handed out by: they are that platform's.
+    on: String,
+    export_path: String,
+    export_call: Latest,
+    exported: Option<String>,
+}
+
+impl Default for AssetNumbersScreen {
+    fn default() -> Self {
+        Self {
+            count: 10,
+            call: Latest::default(),
+            numbers: Vec::new(),
+            on: String::new(),
+            export_path: String::new(),
+            export_call: Latest::default(),
+            exported: None,
+        }
+    }
+}
+
+/// The region a number belongs to, by its first digit.
+fn region(lang: Lang, num: &str) -> &'static str {
+    match num.as_bytes().first() {
+        Some(b'8') => t(lang, Text::RegionDomestic),
+        Some(b'6') => t(lang, Text::RegionSingapore),
+        _ => t(lang, Text::RegionOther),
+    }
+}
+
+impl AssetNumbersScreen {
+    pub fn apply(&mut self, event: &Event) -> Option<Text> {
+        if self.call.accept(event) {
+            if let Ok(Outcome::Shellnums(nums)) = &event.result {
+                self.numbers = nums.clone();
+                self.exported = None;
+            }
+            return Some(Text::GetAssetNumbers);
+        }
+        if self.export_call.accept(event) {
+            if let Ok(Outcome::Written { path }) = &event.result {
+                self.exported = Some(path.display().to_string());
+            }
+            return Some(Text::ExportFile);
+        }
+        None
+    }
+
+    /// Answers numbers the user sends to the composer.
+    pub fn ui(&mut self, ui: &mut egui::Ui, core: &Caller<'_>, lang: Lang) -> Option<Vec<String>> {
+        let mut send = None;
+        ui.label(t(lang, Text::AssetNumbersHelp));
+        ui.horizontal(|ui| {
+            let label = ui.label(t(lang, Text::HowMany));
+            ui.add(egui::DragValue::new(&mut self.count).range(1..=MAX_SHELLNUMS))
+                .labelled_by(label.id);
+            if busy_button_ui(ui, t(lang, Text::GetAssetNumbers), self.call.is_waiting()) {
+                self.on = core.profile.name.clone();
+                self.call.start(core.call(Call::Shellnums(self.count)));
+            }
+        });
+        if self.numbers.is_empty() {
+            return None;
+        }
+        ui.separator();
+        answered_on_ui(ui, lang, &self.on, core.profile);
+        ui.horizontal(|ui| {
+            ui.label(RichText::new(tr!(lang, "numbers-count", n = self.numbers.len())).strong());
+            if ui.button(t(lang, Text::CopyAll)).clicked() {
+                ui.ctx().copy_text(self.numbers.join("\n"));
+            }
+            if ui.button(t(lang, Text::SendToComposer)).clicked() {
+                send = Some(self.numbers.clone());
+            }
+            let label = ui.label(t(lang, Text::ExportTo));
+            if self.export_path.is_empty() {
+                self.export_path = home_file("asset-numbers.csv");
+            }
+            ui.add(egui::TextEdit::singleline(&mut self.export_path).desired_width(220.0))
+                .labelled_by(label.id);
+            if busy_button_ui(ui, t(lang, Text::ExportFile), self.export_call.is_waiting()) {
+                let body = csv_with_bom(
+                    &[t(lang, Text::AssetNumber), t(lang, Text::Region)],
+                    self.numbers
+                        .iter()
+                        .map(|n| vec![n.as_str(), region(lang, n)]),
+                );
+                self.export_call
+                    .start(core.send(Command::File(FileCommand::WriteText {
+                        path: PathBuf::from(self.export_path.trim()),
+                        body,
+                    })));
+            }
+        });
+        if let Some(path) = &self.exported {
+            ui.label(labelled(lang, t(lang, Text::Exported), path));
+        }
+        egui::ScrollArea::vertical()
+            .id_salt("numbers")
+            .show(ui, |ui| {
+                egui::Grid::new("numbers_grid")
+                    .striped(true)
+                    .num_columns(2)
+                    .spacing([24.0, 4.0])
+                    .show(ui, |ui| {
+                        ui.label(RichText::new(t(lang, Text::AssetNumber)).strong());
+                        ui.label(RichText::new(t(lang, Text::Region)).strong());
+                        ui.end_row();
+                        for n in &self.numbers {
+                            ui.label(RichText::new(n).monospace());
+                            ui.label(region(lang, n));
+                            ui.end_row();
+                        }
+                    });
+            });
+        send
+    }
+}

@@ -1,0 +1,554 @@
+//! Assets: an enterprise's assets (operation 8) in a table that draws only the rows in view,
+//! sortable, filtered, with chosen columns and rows that expand; locks disabled and enabled
+//! (operations 6 and 7) from a row, from the selection or by pasted numbers, after a
+//! confirmation, with a result per asset; the view exported to CSV.
+
+mod export;
+mod index;
+mod locks;
+mod table;
+mod unknown;
+
+use std::collections::HashSet;
+use std::sync::Arc;
+
+use egui::RichText;
+
+use self::export::Export;
+use self::index::ListingIndex;
+use self::locks::{LockAction, LockOutcome, ResultsAction, Skipped, results_csv, results_ui};
+use self::table::Col;
+use crate::core::wire::{AssetList, AssetRef, LicenseType, LockStatus};
+use crate::core::{ApiError, Call, CoreError, Event, Latest, Outcome, Profile};
+use crate::ui::kit::form::busy_button_ui;
+use crate::ui::outbox::Outbox;
+use crate::ui::text::i18n::{Lang, Text, t, tr};
+
+/// Enterprises remembered for the picker.
+const RECENT: usize = 8;
+const ROW_HEIGHT: f32 = 22.0;
+/// The view's export, in the home folder unless the user says otherwise.
+const EXPORT_FILE: &str = "license-desk-assets.csv";
+
+/// A lock can be disabled and enabled: the platform's own rule (`wire::asset::lockable`).
+pub fn lockable(a: AssetRef<'_>) -> bool {
+    let window = a.limit_start_time().is_some() || a.limit_end_time().is_some();
+    crate::wire::asset::lockable(a.license_type(), window)
+}
+
+pub fn license_type_words(lang: Lang, code: &str) -> String {
+    match LicenseType::parse(code) {
+        Some(t) => crate::ui::text::labels::license_type_words(lang, t).to_owned(),
+        None => code.to_owned(),
+    }
+}
+
+#[derive(Default)]
+pub struct AssetsScreen {
+    query: Query,
+    /// Shared with an export that runs while the grid is shown.
+    assets: Arc<AssetList>,
+    index: ListingIndex,
+    grid: Grid,
+    selection: Selection,
+    locks: Locks,
+    export: Export,
+}
+
+/// The listing asked for, and the profile it was asked of.
+#[derive(Default)]
+struct Query {
+    enterprise: String,
+    extend_code: String,
+    call: Latest,
+    /// The profile the listing was asked of (and so every lock picked in it goes to).
+    listed_on: Option<Profile>,
+    /// A listing dropped because another profile became active: its profile's name.
+    dropped_from: Option<String>,
+    /// The last listing was answered (an empty one means the enterprise has no assets).
+    listed_ok: bool,
+    /// The enterprise the listing on screen is of.
+    listed: String,
+}
+
+/// What the grid shows of the listing: filtered, sorted, with the chosen columns.
+struct Grid {
+    filter: String,
+    /// Indices into `assets`, filtered and sorted.
+    view: Vec<usize>,
+    dirty: bool,
+    sort: Option<(Col, bool)>,
+    shown: Vec<Col>,
+    expanded: HashSet<usize>,
+    /// Each column's natural width, measured once per listing and language.
+    fits: Option<(Lang, Vec<table::Fit>)>,
+}
+
+impl Default for Grid {
+    fn default() -> Self {
+        Self {
+            filter: String::new(),
+            view: Vec::new(),
+            dirty: false,
+            sort: None,
+            // All but the dates, which the column chooser adds.
+            shown: Col::ALL[..8].to_vec(),
+            expanded: HashSet::new(),
+            fits: None,
+        }
+    }
+}
+
+/// The rows picked in the grid.
+#[derive(Default)]
+struct Selection {
+    /// Indices into `assets`.
+    set: HashSet<usize>,
+    /// Cached `selection_counts`.
+    counts: Option<(usize, usize)>,
+    /// Position in the view of the last plain or ctrl click, for shift-click ranges.
+    anchor: Option<usize>,
+}
+
+/// Disabling and enabling: the confirmation asked, the call, its results.
+#[derive(Default)]
+struct Locks {
+    confirm: Option<LockAction>,
+    call: Latest,
+    pending: Option<LockAction>,
+    outcome: Option<LockOutcome>,
+    /// Locks sent with no answer: what may have happened, and the state read since.
+    unknown: Option<unknown::UnknownLocks>,
+    /// A change whose platform could not be reached, to keep for later.
+    unsent: Option<unknown::UnsentLocks>,
+    /// The numbers typed in the by-numbers dialog, while it is open.
+    by_numbers: Option<String>,
+}
+
+impl AssetsScreen {
+    /// Takes the answer if it is for this screen, and names the action it answers.
+    pub fn apply(&mut self, event: &mut Event) -> Option<Text> {
+        if self.query.call.accept(event) {
+            self.query.listed_ok = false;
+            if let Ok(Outcome::Assets(assets)) = &mut event.result {
+                if let Some(unknown) = &mut self.locks.unknown
+                    && unknown.read.is_none()
+                    && self.query.listed_on.as_ref().map(|p| &p.name) == Some(&unknown.profile)
+                {
+                    unknown.read_from(assets);
+                }
+                self.set_assets(std::mem::take(assets));
+                self.query.listed_ok = true;
+            }
+            return Some(Text::ListAssets);
+        }
+        if self.locks.call.accept(event) {
+            let action = self.locks.pending.take();
+            let said = match &action {
+                Some(a) if a.lock => Text::Disable,
+                Some(_) => Text::Enable,
+                None => Text::LockUnlock,
+            };
+            if let (Err(CoreError::Api(ApiError::NotSent(_))), Some(action)) =
+                (&event.result, &action)
+            {
+                let (nums, operator) = (action.nums.clone(), Some(action.operator.clone()));
+                self.locks.unsent = Some(unknown::UnsentLocks {
+                    profile: action.profile.name.clone(),
+                    call: if action.lock {
+                        Call::Lock { nums, operator }
+                    } else {
+                        Call::Unlock { nums, operator }
+                    },
+                    queue: Latest::default(),
+                    kept: false,
+                });
+            }
+            if let (Err(CoreError::Api(ApiError::OutcomeUnknown { .. })), Some(action)) =
+                (&event.result, &action)
+            {
+                self.locks.unknown = Some(unknown::UnknownLocks {
+                    lock: action.lock,
+                    nums: action.nums.clone(),
+                    profile: action.profile.name.clone(),
+                    reread: true,
+                    read: None,
+                });
+            }
+            if let (Ok(Outcome::Locks(results)), Some(action)) = (&event.result, action) {
+                // The badges follow only on a listing of the profile the locks changed on: the
+                // same numbers may name other assets on another platform.
+                let same_profile = self
+                    .query
+                    .listed_on
+                    .as_ref()
+                    .is_some_and(|p| p.name == action.profile.name);
+                for r in results.iter().filter(|_| same_profile) {
+                    if r.status == LockStatus::Success
+                        && let Some(i) = self.index.position(&self.assets, &r.asset_num)
+                    {
+                        Arc::make_mut(&mut self.assets).set_locked(i, action.lock);
+                    }
+                }
+                self.grid.dirty = true;
+                self.locks.outcome = Some(LockOutcome {
+                    lock: action.lock,
+                    results: results.as_slice().into(),
+                    profile: action.profile.name,
+                });
+            }
+            return Some(said);
+        }
+        if let Some(said) = self.apply_unsent(event) {
+            return Some(said);
+        }
+        if self.export.call.accept(event) {
+            self.export.progress = None;
+            if let Ok(Outcome::Written { path }) = &event.result {
+                self.export.done = Some(path.display().to_string());
+            }
+            return Some(Text::ExportCsv);
+        }
+        None
+    }
+
+    /// A new listing replaces the old one (selection and expansions belonged to it).
+    pub fn set_assets(&mut self, assets: AssetList) {
+        let was = self.assets.len();
+        self.index = ListingIndex::new(&assets);
+        self.assets = Arc::new(assets);
+        if was >= crate::core::memory::BIG_LISTING {
+            crate::core::memory::give_back_soon();
+        }
+        self.selection.set.clear();
+        self.selection.counts = None;
+        self.grid.expanded.clear();
+        self.grid.fits = None;
+        self.selection.anchor = None;
+        self.grid.dirty = true;
+    }
+
+    fn rebuild_view(&mut self) {
+        self.grid.dirty = false;
+        self.selection.counts = None;
+        let needle = self.grid.filter.trim().to_lowercase();
+        // One searcher for every row: 100,000 rows are searched on each key typed.
+        let finder = memchr::memmem::Finder::new(needle.as_bytes());
+        self.grid.view = (0..self.assets.len())
+            .filter(|&i| needle.is_empty() || self.index.matches(i, &finder))
+            .collect();
+        if let Some((col, ascending)) = self.grid.sort {
+            let assets = &self.assets;
+            self.grid.view.sort_by(|&a, &b| {
+                let (a, b) = (assets.get(a), assets.get(b));
+                let order = match col {
+                    Col::Number => a.asset_num().cmp(b.asset_num()),
+                    Col::Type => a.license_type().cmp(b.license_type()),
+                    Col::Chip => a.key_chip_type().cmp(&b.key_chip_type()),
+                    Col::Customer => a.customer_id().cmp(b.customer_id()),
+                    Col::State => (a.locked(), a.freezing()).cmp(&(b.locked(), b.freezing())),
+                    Col::Validity => a.limit_end_time().cmp(&b.limit_end_time()),
+                    Col::Extensions => a.extends().len().cmp(&b.extends().len()),
+                    Col::Products => a.product_count().cmp(&b.product_count()),
+                    Col::Created => a.create_time().cmp(&b.create_time()),
+                    Col::Updated => a.update_time().cmp(&b.update_time()),
+                };
+                if ascending { order } else { order.reverse() }
+            });
+        }
+    }
+
+    pub fn ui(
+        &mut self,
+        ui: &mut egui::Ui,
+        out: &Outbox<'_>,
+        lang: Lang,
+        recent: &mut Vec<String>,
+        profile: &Profile,
+    ) {
+        self.follow_profile(profile);
+        if let Some(name) = &self.query.dropped_from {
+            ui.label(RichText::new(tr!(lang, "listing-dropped", profile = name.as_str())).weak());
+        }
+        self.query_bar_ui(ui, out, lang, recent, profile);
+        let typed = self.query.enterprise.trim();
+        if !self.assets.is_empty() && !typed.is_empty() && typed != self.query.listed {
+            let listed = self.query.listed.as_str();
+            let text = tr!(lang, "listing-of-another", listed = listed);
+            ui.colored_label(ui.visuals().warn_fg_color, text);
+        }
+        if self.grid.dirty {
+            self.rebuild_view();
+        }
+        self.view_bar_ui(ui, out, lang);
+        ui.separator();
+        self.reread_after_unknown(out);
+        if self.unknown_locks_ui(ui, lang) {
+            self.locks.unknown = None;
+        }
+        if self.unsent_locks_ui(ui, out, lang) {
+            self.locks.unsent = None;
+        }
+        if let Some(outcome) = &self.locks.outcome {
+            let mut action = ResultsAction::default();
+            results_ui(ui, lang, outcome, &mut action);
+            if action.export {
+                let produce = results_csv(lang, Arc::clone(&outcome.results));
+                self.export_results(out, produce);
+            }
+            if action.close {
+                self.locks.outcome = None;
+            }
+            ui.separator();
+        }
+        if self.assets.is_empty() {
+            if self.query.call.is_waiting() {
+                ui.horizontal(|ui| {
+                    ui.spinner();
+                    ui.label(t(lang, Text::Loading));
+                });
+            } else if self.query.listed_ok {
+                ui.label(t(lang, Text::NoAssets));
+            } else {
+                ui.label(RichText::new(t(lang, Text::AssetsStart)).weak());
+            }
+        } else {
+            // Columns fit the window; only one too narrow for their least widths scrolls
+            // sideways rather than cutting them.
+            let width = ui.available_width();
+            egui::ScrollArea::horizontal()
+                .id_salt("assets_table_wide")
+                .show(ui, |ui| self.table_ui(ui, lang, width));
+        }
+        self.confirm_ui(ui.ctx(), out, lang);
+        self.by_numbers_ui(ui.ctx(), lang, profile);
+    }
+
+    /// What is shown belongs to the profile it was listed on: when another profile becomes
+    /// active, the listing, its selection and a pending confirmation go, so that nothing on
+    /// screen can be mistaken for (or acted on as) the new profile's. The last lock results stay:
+    /// they name their profile.
+    fn follow_profile(&mut self, active: &Profile) {
+        let Some(listed) = &self.query.listed_on else {
+            return;
+        };
+        if listed.name == active.name {
+            return;
+        }
+        self.query.dropped_from = Some(listed.name.clone());
+        self.query.listed_on = None;
+        self.query.call = Latest::default();
+        self.query.listed_ok = false;
+        self.set_assets(AssetList::default());
+        self.locks.confirm = None;
+        self.grid.filter.clear();
+    }
+
+    /// The listing goes, and with it its selection and what it held in memory; the lock
+    /// results stay (they name their profile).
+    fn close_listing(&mut self) {
+        self.set_assets(AssetList::default());
+        self.query.listed_ok = false;
+        self.query.listed.clear();
+        self.locks.confirm = None;
+        self.grid.filter.clear();
+    }
+
+    /// Lists the enterprise typed, on `profile`; remembered among the recent ones.
+    pub fn list(&mut self, out: &Outbox<'_>, profile: &Profile, recent: &mut Vec<String>) {
+        let enterprise = self.query.enterprise.trim().to_owned();
+        if enterprise.is_empty() {
+            return;
+        }
+        recent.retain(|e| *e != enterprise);
+        recent.insert(0, enterprise.clone());
+        recent.truncate(RECENT);
+        self.locks.outcome = None;
+        let extend_code = Some(self.query.extend_code.trim().to_owned()).filter(|c| !c.is_empty());
+        let call = Call::Assets {
+            enterprise_global_id: enterprise,
+            extend_code,
+        };
+        self.query.call.start(out.call_on(profile, call));
+        self.query.listed = self.query.enterprise.trim().to_owned();
+        self.query.listed_on = Some(profile.clone());
+        self.query.dropped_from = None;
+    }
+
+    /// Lists `enterprise` (the start page's demo enterprise).
+    pub fn list_enterprise(
+        &mut self,
+        out: &Outbox<'_>,
+        profile: &Profile,
+        recent: &mut Vec<String>,
+        enterprise: &str,
+    ) {
+        self.query.enterprise = enterprise.to_owned();
+        self.query.extend_code.clear();
+        self.list(out, profile, recent);
+    }
+
+    fn query_bar_ui(
+        &mut self,
+        ui: &mut egui::Ui,
+        out: &Outbox<'_>,
+        lang: Lang,
+        recent: &mut Vec<String>,
+        profile: &Profile,
+    ) {
+        ui.horizontal_wrapped(|ui| {
+            let label = ui.label(t(lang, Text::EnterpriseGlobalId));
+            let field = ui
+                .add(egui::TextEdit::singleline(&mut self.query.enterprise).desired_width(150.0))
+                .labelled_by(label.id);
+            let enter = field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+            ui.menu_button(t(lang, Text::Recent), |ui| {
+                if recent.is_empty() {
+                    ui.label(t(lang, Text::NoneYet));
+                }
+                for e in recent.iter() {
+                    if ui.button(e).clicked() {
+                        self.query.enterprise = e.clone();
+                        ui.close();
+                    }
+                }
+            });
+            let label = ui.label(t(lang, Text::ExtendCode));
+            ui.add(egui::TextEdit::singleline(&mut self.query.extend_code).desired_width(90.0))
+                .labelled_by(label.id);
+            let clicked =
+                busy_button_ui(ui, t(lang, Text::ListAssets), self.query.call.is_waiting());
+            if clicked || enter {
+                self.list(out, profile, recent);
+            }
+            if ui.button(t(lang, Text::LockByNumbers)).clicked() {
+                self.locks.by_numbers = Some(String::new());
+            }
+            if !self.assets.is_empty() && ui.button(tr!(lang, "close-listing")).clicked() {
+                self.close_listing();
+            }
+        });
+    }
+
+    fn view_bar_ui(&mut self, ui: &mut egui::Ui, out: &Outbox<'_>, lang: Lang) {
+        if self.assets.is_empty() {
+            return;
+        }
+        ui.horizontal_wrapped(|ui| {
+            let label = ui.label(t(lang, Text::Filter));
+            if ui
+                .add(
+                    egui::TextEdit::singleline(&mut self.grid.filter)
+                        .hint_text(t(lang, Text::FilterHint))
+                        .desired_width(220.0),
+                )
+                .labelled_by(label.id)
+                .changed()
+            {
+                self.grid.dirty = true;
+            }
+            ui.label(tr!(
+                lang,
+                "assets-shown",
+                n = self.grid.view.len(),
+                total = self.assets.len()
+            ));
+            ui.menu_button(t(lang, Text::Columns), |ui| {
+                for col in Col::ALL.into_iter().skip(1) {
+                    let mut on = self.grid.shown.contains(&col);
+                    if ui.checkbox(&mut on, t(lang, col.title())).changed() {
+                        if on {
+                            self.grid.shown.push(col);
+                            self.grid
+                                .shown
+                                .sort_by_key(|c| Col::ALL.iter().position(|x| x == c));
+                        } else {
+                            self.grid.shown.retain(|c| *c != col);
+                        }
+                    }
+                }
+            });
+        });
+        self.export_bar_ui(ui, out, lang);
+        self.selection_bar_ui(ui, lang);
+    }
+
+    /// The selection's count and what can be done to it.
+    fn selection_bar_ui(&mut self, ui: &mut egui::Ui, lang: Lang) {
+        ui.horizontal_wrapped(|ui| {
+            let (count, locks) = self.selection_counts();
+            ui.label(tr!(lang, "selected-count", n = count, locks = locks));
+            if ui.button(t(lang, Text::SelectAllFiltered)).clicked() {
+                self.selection.set = self.grid.view.iter().copied().collect();
+                self.selection.counts = None;
+            }
+            if ui.button(t(lang, Text::ClearSelection)).clicked() {
+                self.selection.set.clear();
+                self.selection.counts = None;
+            }
+            let busy = self.locks.call.is_waiting();
+            ui.add_enabled_ui(count > 0 && !busy, |ui| {
+                for (text, lock) in [(Text::DisableSelected, true), (Text::EnableSelected, false)] {
+                    if ui.button(t(lang, text)).clicked() {
+                        self.ask_lock_selected(lang, lock);
+                    }
+                }
+            });
+            if busy {
+                ui.spinner();
+            }
+        });
+    }
+
+    /// The confirmation for the selected rows that can take the action: locks, not already in
+    /// the state asked for. The others are counted, with why, and never sent.
+    fn ask_lock_selected(&mut self, lang: Lang, lock: bool) {
+        let Some(profile) = self.query.listed_on.clone() else {
+            return;
+        };
+        let mut nums = Vec::new();
+        let mut skipped = Skipped::default();
+        for a in self.selected_assets() {
+            if !lockable(a) {
+                skipped.not_locks += 1;
+                let words = match LicenseType::parse(a.license_type()) {
+                    Some(t) => crate::ui::text::labels::license_type_name(lang, t),
+                    None => a.license_type().to_owned(),
+                };
+                if !skipped.types.contains(&words) {
+                    skipped.types.push(words);
+                }
+            } else if a.locked() == lock {
+                skipped.already += 1;
+            } else {
+                nums.push(a.asset_num().to_owned());
+            }
+        }
+        self.locks.confirm = Some(LockAction {
+            skipped,
+            ..LockAction::new(lock, nums, profile)
+        });
+    }
+
+    /// How many shown assets are selected, and how many of them are locks; counted once per
+    /// change, not per frame (a selection can hold 100,000 rows).
+    fn selection_counts(&mut self) -> (usize, usize) {
+        if let Some(counts) = self.selection.counts {
+            return counts;
+        }
+        let counts = (
+            self.selected_assets().count(),
+            self.selected_assets().filter(|a| lockable(*a)).count(),
+        );
+        self.selection.counts = Some(counts);
+        counts
+    }
+
+    fn selected_assets(&self) -> impl Iterator<Item = AssetRef<'_>> {
+        self.grid
+            .view
+            .iter()
+            .filter(|i| self.selection.set.contains(i))
+            .map(|&i| self.assets.get(i))
+    }
+}

@@ -1,0 +1,115 @@
+//! What can be done to the selected node: add a child, duplicate, move, remove, a new batch
+//! id, and asset numbers for an asset.
+
+use super::node::{self, Add, Kind, ListOp, NodeId, add_child};
+use super::{ComposerScreen, batch};
+use crate::ui::outbox::{Caller, Outbox};
+use crate::ui::text::i18n::{Lang, Text, t};
+
+/// A button clicked in the node's bar.
+#[derive(Clone, Copy)]
+enum Action {
+    Add(Add),
+    List(ListOp),
+    NewBatchId,
+}
+
+impl ComposerScreen {
+    pub(super) fn node_actions_ui(
+        &mut self,
+        ui: &mut egui::Ui,
+        core: &Caller<'_>,
+        lang: Lang,
+        selected: &NodeId,
+    ) {
+        let Some(draft) = &self.draft else {
+            return;
+        };
+        let Some(kind) = node::resolve(&draft.batch, selected).map(|n| n.kind()) else {
+            return;
+        };
+        let action = ui.horizontal_wrapped(|ui| actions_ui(ui, lang, kind)).inner;
+        if kind == Kind::Asset {
+            self.numbers_ui(ui, core, lang, selected);
+        }
+        if let Some(action) = action {
+            self.act(selected, action, core.out);
+        }
+    }
+
+    fn act(&mut self, selected: &NodeId, action: Action, out: &Outbox<'_>) {
+        // A product or package is picked from the catalog, when it has any.
+        if let Action::Add(what @ (Add::Product | Add::Package)) = action
+            && self.pick_to_add(selected, what, out)
+        {
+            return;
+        }
+        self.before_step();
+        let Some(draft) = &mut self.draft else {
+            return;
+        };
+        let next = match action {
+            Action::Add(what) => {
+                let added = add_child(&mut draft.batch, selected, what);
+                if let Some(parent) = added.as_ref().and_then(NodeId::parent) {
+                    self.tree.expand(&parent);
+                }
+                added
+            }
+            Action::List(op) => {
+                self.check.changed();
+                node::edit(&mut draft.batch, selected, op)
+            }
+            Action::NewBatchId => {
+                draft.batch.head_mut().channel_order_id = Some(batch::new_channel_order_id());
+                Some(NodeId::root())
+            }
+        };
+        if let Some(next) = next {
+            self.tree.select(next);
+            self.tree.structure_changed();
+            self.check.structure_changed();
+            self.stepped();
+        }
+    }
+}
+
+/// The buttons for a node of this kind; the one clicked.
+fn actions_ui(ui: &mut egui::Ui, lang: Lang, kind: Kind) -> Option<Action> {
+    let adds: &[(Text, Add)] = match kind {
+        Kind::Batch => &[(Text::AddOrder, Add::Order)],
+        Kind::Order => &[(Text::AddAsset, Add::Asset)],
+        Kind::Asset => &[
+            (Text::AddProduct, Add::Product),
+            (Text::AddPackage, Add::Package),
+        ],
+        Kind::Product => &[(Text::AddFeature, Add::Feature)],
+        Kind::Feature => &[],
+        Kind::Merchandise => &[
+            (Text::AddProduct, Add::Product),
+            (Text::AddSubPackage, Add::SubPackage),
+        ],
+    };
+    let mut clicked = None;
+    for (text, what) in adds {
+        if ui.button(t(lang, *text)).clicked() {
+            clicked = Some(Action::Add(*what));
+        }
+    }
+    if kind != Kind::Batch {
+        for (text, op) in [
+            (Text::Duplicate, ListOp::Duplicate),
+            (Text::MoveUp, ListOp::Up),
+            (Text::MoveDown, ListOp::Down),
+            (Text::Remove, ListOp::Remove),
+        ] {
+            if ui.button(t(lang, text)).clicked() {
+                clicked = Some(Action::List(op));
+            }
+        }
+    }
+    if kind == Kind::Batch && ui.button(t(lang, Text::NewBatchId)).clicked() {
+        clicked = Some(Action::NewBatchId);
+    }
+    clicked
+}

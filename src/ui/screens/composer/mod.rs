@@ -1,0 +1,292 @@
+//! Orders: the batch order composer. A tree of the whole batch (header, orders, assets,
+//! products, features, packages at any depth) beside the form of the selected node; every
+//! problem the shared validation finds, with its path, as you type; import from and export to
+//! JSON files; asset numbers from the platform; a confirmed submit. The batch is always a saved
+//! draft. Each part keeps its own state in its module: `drafts`, `file`, `check`, `numbers`,
+//! `submit`; the tree is `tree`.
+
+mod actions;
+mod batch;
+mod check;
+mod drafts;
+mod fields;
+mod file;
+mod forms;
+mod history;
+mod node;
+mod numbers;
+mod picker;
+mod preview;
+mod sent;
+mod submit;
+mod tree;
+mod unreadable;
+
+use serde::{Deserialize, Serialize};
+
+use self::fields::{FormCx, field_problems};
+use self::node::{NodeId, NodeMut};
+use crate::core::snapshot::Snapshot;
+use crate::core::wire::OrderType;
+use crate::core::{Event, Profile};
+use crate::ui::outbox::{Caller, Outbox};
+use crate::ui::text::i18n::{Lang, Text, t};
+use crate::ui::text::labels::order_type_short;
+
+/// What the composer keeps beside the batch in a draft.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+struct Hints {
+    /// channelOrderIds this draft was submitted with before the profile was recorded with
+    /// them (drafts of earlier releases): sent somewhere, but where is not known.
+    submitted: Vec<String>,
+    /// Each profile the draft was sent to, with its channelOrderId and how it ended there.
+    sent: Vec<sent::SentTo>,
+    /// The order types the batch holds, as the drafts' list shows them.
+    order_types: Vec<OrderType>,
+}
+
+impl Hints {
+    /// What the drafts' list says of a draft besides its name: its order types in words, and
+    /// whether it was sent.
+    fn list_words(&self, lang: Lang) -> String {
+        let mut words: Vec<String> = self
+            .order_types
+            .iter()
+            .map(|k| order_type_short(lang, *k))
+            .collect();
+        if !self.submitted.is_empty() || !self.sent.is_empty() {
+            words.push(t(lang, Text::Submitted).to_owned());
+        }
+        words.join(" · ")
+    }
+
+    /// How the draft went to `profile` with `channel_order_id`, if it did.
+    fn sent_to(&self, profile: &str, channel_order_id: &str) -> Option<&sent::SentTo> {
+        self.sent
+            .iter()
+            .find(|s| s.profile == profile && s.channel_order_id == channel_order_id)
+    }
+
+    /// Records (or updates) where the draft went and how it ended there.
+    fn record(&mut self, profile: &str, channel_order_id: &str, state: crate::core::WriteState) {
+        match self
+            .sent
+            .iter_mut()
+            .find(|s| s.profile == profile && s.channel_order_id == channel_order_id)
+        {
+            Some(known) => known.state = state,
+            None => self.sent.push(sent::SentTo {
+                profile: profile.to_owned(),
+                channel_order_id: channel_order_id.to_owned(),
+                state,
+            }),
+        }
+    }
+
+    /// The other profiles the draft went to with this channelOrderId (an earlier release's
+    /// sends, whose profile is not known, as an empty name).
+    fn sent_elsewhere(&self, profile: &str, channel_order_id: &str) -> Vec<&str> {
+        let mut elsewhere: Vec<&str> = self
+            .sent
+            .iter()
+            .filter(|s| s.profile != profile && s.channel_order_id == channel_order_id)
+            .map(|s| s.profile.as_str())
+            .collect();
+        if self.submitted.iter().any(|id| id == channel_order_id) {
+            elsewhere.push("");
+        }
+        elsewhere
+    }
+}
+
+struct OpenDraft {
+    /// None until the core has stored it.
+    id: Option<i64>,
+    name: String,
+    /// Edited in place; shared as it is with the core's threads and the history (an edit
+    /// copies only the order it touches when a kept state still holds it).
+    batch: Snapshot,
+    hints: Hints,
+    /// A stored draft that could not be read: shown read-only, never saved over.
+    unreadable: Option<Unreadable>,
+}
+
+/// What is kept of a stored draft that does not parse: the stored text as it is (exported
+/// byte for byte) and why it could not be read.
+struct Unreadable {
+    /// Where the text stops parsing (1-based), and why.
+    line: usize,
+    column: usize,
+    what: String,
+    stored: Vec<u8>,
+}
+
+impl Unreadable {
+    /// Stored bytes that are not UTF-8 text: placed at the first byte that is not.
+    fn not_text(stored: &[u8]) -> Self {
+        let valid = match std::str::from_utf8(stored) {
+            Ok(text) => text,
+            Err(e) => std::str::from_utf8(&stored[..e.valid_up_to()]).unwrap_or_default(),
+        };
+        let line = valid.lines().count().max(1) + usize::from(valid.ends_with('\n'));
+        let column = valid.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+        Self {
+            line,
+            column,
+            what: format!("byte {} is not UTF-8 text", valid.len() + 1),
+            stored: stored.to_vec(),
+        }
+    }
+}
+
+#[derive(Default)]
+pub struct ComposerScreen {
+    draft: Option<OpenDraft>,
+    drafts: drafts::Drafts,
+    file: file::FileBar,
+    tree: tree::Tree,
+    check: check::Check,
+    numbers: numbers::Numbers,
+    submit: submit::Submit,
+    picker: picker::Picker,
+    history: history::History,
+}
+
+impl ComposerScreen {
+    /// Takes the answer if it is for this screen, and names the action it answers; what the
+    /// answer leads to (a draft to load, a file to read) is queued in `out`.
+    /// The event is taken by `&mut` so that an imported batch is moved, not copied.
+    pub fn apply(&mut self, event: &mut Event, out: &Outbox<'_>) -> Option<Text> {
+        self.apply_drafts(event, out)
+            .or_else(|| self.apply_file(event, out))
+            .or_else(|| self.apply_numbers(event))
+            .or_else(|| self.check.apply(event))
+            .or_else(|| self.apply_submit(event))
+            .or_else(|| self.apply_unknown(event))
+            .or_else(|| self.apply_unsent(event))
+            .or_else(|| self.apply_catalog(event))
+    }
+
+    /// Shows the node and field a platform's refusal names (`orderList[0].assets[1].assetNos`).
+    pub fn go_to(&mut self, path: &str) {
+        let Some((node, field)) = NodeId::parse_path(path) else {
+            return;
+        };
+        self.tree.reveal(&node);
+        self.tree.select(node);
+        self.check.focus_field = Some(field).filter(|f| !f.is_empty());
+    }
+
+    /// The batch was edited.
+    fn edited(&mut self) {
+        self.history.edited();
+        // A changed batch is not the one whose result is shown.
+        self.submit.forget();
+        self.check.changed();
+        self.drafts.changed();
+    }
+
+    pub fn ui(&mut self, ui: &mut egui::Ui, out: &Outbox<'_>, lang: Lang, profile: &Profile) {
+        self.drafts.start(out);
+        self.picker.refresh(out, profile, false);
+        self.dropped_files_ui(ui, out);
+        if let Some(draft) = &self.draft {
+            self.check.run_if_needed(&draft.batch, out);
+        }
+        self.undo_shortcuts(ui.ctx());
+        self.settle_history(ui.ctx());
+        self.autosave(ui.ctx(), out);
+        self.drafts_bar_ui(ui, out, lang);
+        self.file_bar_ui(ui, out, lang);
+        self.browser_ui(ui.ctx(), out, lang);
+        ui.separator();
+        let Some(draft) = &self.draft else {
+            ui.horizontal(|ui| {
+                ui.spinner();
+                ui.label(t(lang, Text::Loading));
+            });
+            return;
+        };
+        if draft.unreadable.is_some() {
+            self.unreadable_ui(ui, out, lang);
+            self.confirm_delete_ui(ui.ctx(), out, lang);
+            return;
+        }
+        egui::Panel::bottom("composer_bottom")
+            .resizable(true)
+            .default_size(170.0)
+            .show(ui, |ui| self.bottom_ui(ui, out, lang, profile));
+        // The form needs more room than the tree: in a narrow window the tree gives it up.
+        let tree_width = (ui.available_width() * 0.4).clamp(220.0, 360.0);
+        egui::Panel::left("composer_tree")
+            .resizable(true)
+            .default_size(tree_width)
+            .show(ui, |ui| self.tree_ui(ui, lang));
+        let caller = Caller { out, profile };
+        egui::CentralPanel::default().show(ui, |ui| self.node_ui(ui, &caller, lang));
+        self.confirm_submit_ui(ui.ctx(), out, lang, profile);
+        self.confirm_delete_ui(ui.ctx(), out, lang);
+        self.catalog_search_ui(ui.ctx(), out, lang);
+    }
+
+    fn tree_ui(&mut self, ui: &mut egui::Ui, lang: Lang) {
+        let Some(draft) = &self.draft else {
+            return;
+        };
+        if let Some(selected) = self.tree.ui(ui, lang, &draft.batch, &self.check.counts) {
+            self.tree.select(selected);
+            self.check.focus_field = None;
+        }
+    }
+
+    fn node_ui(&mut self, ui: &mut egui::Ui, core: &Caller<'_>, lang: Lang) {
+        let selected = self.tree.selected.clone();
+        self.node_actions_ui(ui, core, lang, &selected);
+        ui.separator();
+        let problems = field_problems(lang, &self.check.problems, &selected);
+        let Some(draft) = &mut self.draft else {
+            return;
+        };
+        let Some(mut node) = node::resolve_mut(&mut draft.batch, &selected) else {
+            self.tree.select(NodeId::root());
+            return;
+        };
+        // The form edits the typed fields and the values held verbatim side by side.
+        let mut held = std::mem::take(node.raw_mut());
+        let mut changed = false;
+        if let NodeMut::Order(order) = &mut node {
+            changed =
+                picker::customer_search_ui(ui, lang, &mut self.picker, order, &mut held, core.out);
+        }
+        let mut cx = FormCx {
+            lang,
+            problems: &problems,
+            focus: &mut self.check.focus_field,
+            held: &mut held,
+            changed: false,
+        };
+        egui::ScrollArea::vertical()
+            .id_salt("node_form_scroll")
+            .show(ui, |ui| forms::node_form_ui(ui, &mut cx, &mut node));
+        let changed = changed || cx.changed;
+        *node.raw_mut() = held;
+        if changed {
+            self.edited();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Unreadable;
+
+    #[test]
+    fn bytes_that_are_not_text_are_placed_at_the_first_bad_one() {
+        let stored = b"{\n  \"a\": \"x\xFF\"}";
+        let unreadable = Unreadable::not_text(stored);
+        assert_eq!((unreadable.line, unreadable.column), (2, 10));
+        assert_eq!(unreadable.what, "byte 12 is not UTF-8 text");
+        assert_eq!(unreadable.stored, stored);
+    }
+}

@@ -1,0 +1,105 @@
+//! New asset numbers for an asset of the batch: asked of the platform from the asset's form,
+//! or handed over by the asset-numbers screen.
+
+use super::ComposerScreen;
+use super::node::{self, NodeId, NodeMut, Step};
+use crate::core::wire::validate::MAX_SHELLNUMS;
+use crate::core::{Call, Event, Latest, Outcome};
+use crate::ui::kit::form::busy_button_ui;
+use crate::ui::outbox::Caller;
+use crate::ui::text::i18n::{Lang, Text, t};
+
+pub(super) struct Numbers {
+    call: Latest,
+    /// The asset the numbers asked for go to.
+    target: Option<NodeId>,
+    count: i32,
+}
+
+impl Default for Numbers {
+    fn default() -> Self {
+        Self {
+            call: Latest::default(),
+            target: None,
+            count: 1,
+        }
+    }
+}
+
+impl ComposerScreen {
+    pub(super) fn apply_numbers(&mut self, event: &Event) -> Option<Text> {
+        if !self.numbers.call.accept(event) {
+            return None;
+        }
+        self.before_step();
+        if let (Ok(Outcome::Shellnums(nums)), Some(target), Some(draft)) = (
+            &event.result,
+            self.numbers.target.take(),
+            self.draft.as_mut(),
+        ) && let Some(NodeMut::Asset(asset)) = node::resolve_mut(&mut draft.batch, &target)
+        {
+            asset.asset_nos.extend(nums.iter().cloned());
+            self.stepped();
+        }
+        Some(Text::GetAssetNumbers)
+    }
+
+    /// Numbers from the asset-numbers screen: into the selected asset, else the first asset
+    /// without numbers, else the first asset; the asset is shown.
+    pub fn receive_numbers(&mut self, nums: Vec<String>) {
+        self.before_step();
+        let Some(draft) = &mut self.draft else {
+            return;
+        };
+        let mut assets = Vec::new();
+        for (i, order) in draft.batch.orders().enumerate() {
+            for (j, asset) in order.assets.iter().enumerate() {
+                assets.push((
+                    NodeId(vec![Step::Order(i), Step::Asset(j)]),
+                    asset.asset_nos.is_empty(),
+                ));
+            }
+        }
+        let target = assets
+            .iter()
+            .find(|(id, _)| *id == self.tree.selected)
+            .or_else(|| assets.iter().find(|(_, empty)| *empty))
+            .or_else(|| assets.first())
+            .map(|(id, _)| id.clone());
+        let Some(target) = target else {
+            return;
+        };
+        if let Some(NodeMut::Asset(asset)) = node::resolve_mut(&mut draft.batch, &target) {
+            asset.asset_nos.extend(nums);
+        }
+        self.tree.reveal(&target);
+        self.tree.select(target.clone());
+        self.stepped();
+    }
+
+    /// How many numbers, and the button that asks for them for the asset `selected`.
+    pub(super) fn numbers_ui(
+        &mut self,
+        ui: &mut egui::Ui,
+        core: &Caller<'_>,
+        lang: Lang,
+        selected: &NodeId,
+    ) {
+        let numbers = &mut self.numbers;
+        ui.horizontal(|ui| {
+            let label = ui.label(t(lang, Text::HowMany));
+            ui.add(egui::DragValue::new(&mut numbers.count).range(1..=MAX_SHELLNUMS))
+                .labelled_by(label.id);
+            if busy_button_ui(
+                ui,
+                t(lang, Text::GetAssetNumbers),
+                numbers.call.is_waiting(),
+            ) {
+                numbers.target = Some(selected.clone());
+                numbers
+                    .call
+                    .start(core.call(Call::Shellnums(numbers.count)));
+            }
+        });
+    }
+}

@@ -1,0 +1,265 @@
+//! Where a draft was sent: each profile with the channelOrderId it got and how it ended there,
+//! and a batch whose outcome is unknown, with what may have happened and the user's choices:
+//! check what the platform holds, mark it done or not done, or send it again.
+
+use egui::RichText;
+use serde::{Deserialize, Serialize};
+
+use super::ComposerScreen;
+use crate::core::evidence::{Evidence, Found};
+use crate::core::wire::BatchOrderRequest;
+use crate::core::{Command, Event, Latest, Outcome, Profile, QueueCommand, WriteState};
+use crate::ui::outbox::Outbox;
+use crate::ui::text::i18n::{Lang, Text, labelled, t, tr};
+use crate::ui::text::labels::order_type_short;
+
+/// One profile a draft was sent to.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub(super) struct SentTo {
+    pub profile: String,
+    pub channel_order_id: String,
+    /// Done, or outcome unknown (a refusal or a write not sent is not recorded: the platform
+    /// holds nothing of it).
+    pub state: WriteState,
+}
+
+/// A batch sent whose answer never came.
+pub(super) struct UnknownSent {
+    pub profile: String,
+    pub call_id: String,
+    pub channel_order_id: String,
+    /// The batch as it was sent, for the check.
+    pub batch: BatchOrderRequest,
+    /// The transport's words, verbatim.
+    pub detail: String,
+    pub check: Latest,
+    pub evidence: Option<Evidence>,
+    pub resolve: Latest,
+    /// The user's word once recorded: done or not done.
+    pub settled: Option<bool>,
+}
+
+/// A batch that did not leave: its platform could not be reached.
+pub(super) struct UnsentBatch {
+    pub profile: String,
+    pub batch: BatchOrderRequest,
+    /// Kept in the queue to send later.
+    pub queue: Latest,
+    pub kept: bool,
+}
+
+/// What the user chose on the unknown outcome.
+enum Choice {
+    Check,
+    Settle(bool),
+    SendAgain,
+}
+
+impl ComposerScreen {
+    /// Takes the answer of keeping an unsent batch to send later.
+    pub(super) fn apply_unsent(&mut self, event: &Event) -> Option<Text> {
+        let unsent = self.submit.unsent.as_mut()?;
+        if !unsent.queue.accept(event) {
+            return None;
+        }
+        unsent.kept = matches!(event.result, Ok(Outcome::Queue(_)));
+        Some(Text::SendLater)
+    }
+
+    /// A batch that could not be sent, and its Send later; true when it is shown.
+    pub(super) fn unsent_ui(
+        &mut self,
+        ui: &mut egui::Ui,
+        out: &Outbox<'_>,
+        lang: Lang,
+        profile: &Profile,
+    ) -> bool {
+        let Some(unsent) = &mut self.submit.unsent else {
+            return false;
+        };
+        if unsent.profile != profile.name {
+            self.submit.unsent = None;
+            return false;
+        }
+        let words = tr!(lang, "unsent-call", profile = profile.name.as_str());
+        ui.colored_label(ui.visuals().warn_fg_color, words);
+        if unsent.kept {
+            ui.label(t(lang, Text::KeptToSendLater));
+        } else {
+            let busy = unsent.queue.is_waiting();
+            if crate::ui::kit::form::busy_button_ui(ui, t(lang, Text::KeepToSendLater), busy) {
+                unsent
+                    .queue
+                    .start(out.send(Command::Queue(QueueCommand::Add {
+                        profile: unsent.profile.clone(),
+                        call: crate::core::Call::BatchOrder(unsent.batch.clone()),
+                    })));
+            }
+        }
+        true
+    }
+
+    /// Takes the answers of the check and of the user's settlement.
+    pub(super) fn apply_unknown(&mut self, event: &Event) -> Option<Text> {
+        let unknown = self.submit.unknown.as_mut()?;
+        if unknown.check.accept(event) {
+            if let Ok(Outcome::Evidence(found)) = &event.result {
+                unknown.evidence = Some((**found).clone());
+            }
+            return Some(Text::CheckSent);
+        }
+        if !unknown.resolve.accept(event) {
+            return None;
+        }
+        if let (Ok(Outcome::Resolved(entry)), Some(draft)) = (&event.result, &mut self.draft) {
+            let done = entry.state == WriteState::Done;
+            unknown.settled = Some(done);
+            let (profile, id) = (&unknown.profile, &unknown.channel_order_id);
+            if done {
+                draft.hints.record(profile, id, WriteState::Done);
+            } else {
+                // Nothing was made there: sending it is a first send again.
+                draft
+                    .hints
+                    .sent
+                    .retain(|s| !(&s.profile == profile && &s.channel_order_id == id));
+            }
+            self.drafts.changed();
+        }
+        Some(if unknown.settled == Some(true) {
+            Text::MarkDone
+        } else {
+            Text::MarkNotDone
+        })
+    }
+
+    /// The unknown outcome, its choices and what the check found; true when it is shown.
+    pub(super) fn unknown_ui(
+        &mut self,
+        ui: &mut egui::Ui,
+        out: &Outbox<'_>,
+        lang: Lang,
+        profile: &Profile,
+    ) -> bool {
+        let Some(unknown) = &mut self.submit.unknown else {
+            return false;
+        };
+        if unknown.profile != profile.name {
+            // Shown only beside the profile it belongs to; History keeps it.
+            self.submit.unknown = None;
+            return false;
+        }
+        let warn = ui.visuals().warn_fg_color;
+        let n = unknown.batch.order_list.len();
+        let heading = tr!(
+            lang,
+            "unknown-batch",
+            n = n,
+            profile = profile.name.as_str()
+        );
+        ui.label(RichText::new(heading).strong().color(warn));
+        ui.label(t(lang, Text::ExplainOutcomeUnknown));
+        ui.label(RichText::new(tr!(lang, "verbatim-caption")).weak());
+        ui.label(RichText::new(&unknown.detail).monospace().weak());
+        let choice = match unknown.settled {
+            Some(done) => {
+                let words = if done {
+                    Text::MarkedDone
+                } else {
+                    Text::MarkedNotDone
+                };
+                ui.label(t(lang, words));
+                None
+            }
+            None => choices_ui(ui, lang, unknown),
+        };
+        if let Some(evidence) = &unknown.evidence {
+            evidence_ui(ui, lang, evidence);
+        }
+        match choice {
+            Some(Choice::Check) => unknown.check.start(out.send(Command::CheckSent {
+                profile: unknown.profile.clone(),
+                batch: Box::new(unknown.batch.clone()),
+            })),
+            Some(Choice::Settle(done)) => unknown.resolve.start(out.send(Command::ResolveWrite {
+                call_id: unknown.call_id.clone(),
+                done,
+                by: profile.operator_identity.clone(),
+            })),
+            Some(Choice::SendAgain) => self.submit.confirm = true,
+            None => {}
+        }
+        true
+    }
+}
+
+fn choices_ui(ui: &mut egui::Ui, lang: Lang, unknown: &UnknownSent) -> Option<Choice> {
+    let mut choice = None;
+    ui.horizontal_wrapped(|ui| {
+        let checking = unknown.check.is_waiting();
+        if crate::ui::kit::form::busy_button_ui(ui, t(lang, Text::CheckSent), checking) {
+            choice = Some(Choice::Check);
+        }
+        let settling = unknown.resolve.is_waiting();
+        ui.add_enabled_ui(!settling, |ui| {
+            if ui.button(t(lang, Text::MarkDone)).clicked() {
+                choice = Some(Choice::Settle(true));
+            }
+            if ui.button(t(lang, Text::MarkNotDone)).clicked() {
+                choice = Some(Choice::Settle(false));
+            }
+        });
+        if ui.button(t(lang, Text::SendAgain)).clicked() {
+            choice = Some(Choice::SendAgain);
+        }
+    });
+    choice
+}
+
+/// Each asset of the batch as the platform lists it, and a line that counts them.
+fn evidence_ui(ui: &mut egui::Ui, lang: Lang, evidence: &Evidence) {
+    let (asked, not, unreadable) = evidence.counts();
+    ui.label(
+        RichText::new(tr!(
+            lang,
+            "evidence-counts",
+            asked = asked,
+            not = not,
+            unreadable = unreadable
+        ))
+        .strong(),
+    );
+    egui::ScrollArea::vertical()
+        .id_salt("evidence")
+        .max_height(120.0)
+        .show(ui, |ui| {
+            for a in &evidence.assets {
+                let what = a
+                    .order_type
+                    .map(|k| order_type_short(lang, k))
+                    .unwrap_or_default();
+                let found = match &a.found {
+                    Found::Listed { products } if products.is_empty() => {
+                        t(lang, Text::EvidenceListed).to_owned()
+                    }
+                    Found::Listed { products } => {
+                        labelled(lang, t(lang, Text::EvidenceListed), &products.join(", "))
+                    }
+                    Found::NotListed => t(lang, Text::EvidenceNotListed).to_owned(),
+                    Found::Unreadable(why) => {
+                        labelled(lang, t(lang, Text::EvidenceUnreadable), why)
+                    }
+                };
+                let mark = match a.as_asked() {
+                    Some(true) => "=",
+                    Some(false) => "×",
+                    None => "?",
+                };
+                ui.label(format!(
+                    "{mark} #{} {what} {}: {found}",
+                    a.sequence, a.asset_num
+                ));
+            }
+        });
+}

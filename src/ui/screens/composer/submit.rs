@@ -1,0 +1,623 @@
+//! Sending the batch: the submit button with the problems still to fix, the confirmation that
+//! says what the batch does, and the platform's result.
+
+use egui::RichText;
+
+use super::ComposerScreen;
+use super::batch::{Summary, summarize};
+use super::node::NodeId;
+use super::preview::Preview;
+use super::sent::{UnknownSent, UnsentBatch};
+use crate::core::snapshot::Snapshot;
+use crate::core::wire::validate::{Problem, ProblemKind, UnknownKey};
+use crate::core::wire::{BatchOrderRequest, BatchOrderResult};
+use crate::core::{
+    ApiError, Call, Command, CoreError, Event, Latest, Outcome, Profile, WriteState,
+};
+use crate::ui::kit::form::production_guard_ui;
+use crate::ui::kit::form::{
+    busy_button_ui, danger_button, dialog_body_ui, profile_name, warn_if_production,
+};
+use crate::ui::outbox::Outbox;
+use crate::ui::text::i18n::{Lang, Text, t, tr};
+use crate::ui::text::labels::{field_label, license_type_name, order_type_short};
+use crate::ui::text::problems::{path_words, problem_words};
+
+/// Problems listed at most; the count says how many there are in all.
+const MAX_LISTED: usize = 500;
+
+#[derive(Default)]
+pub(super) struct Submit {
+    call: Latest,
+    /// The batch being sent, with the profile it goes to.
+    submitting: Option<Sending>,
+    pub(super) confirm: bool,
+    /// The production guard: the profile's name as the user typed it.
+    guard: String,
+    /// What the batch's delete orders would remove, asked when the confirmation opens.
+    preview: Preview,
+    /// The platform's answer, shown until the batch changes.
+    submitted: Option<Submitted>,
+    /// A batch sent whose answer never came, until the batch changes or it is settled.
+    pub(super) unknown: Option<UnknownSent>,
+    /// A batch that did not leave (its platform could not be reached), to send later.
+    pub(super) unsent: Option<UnsentBatch>,
+}
+
+struct Sending {
+    profile: String,
+    /// Whether the profile is declared to recognise a repeated channelOrderId.
+    recognised: bool,
+    batch: BatchOrderRequest,
+}
+
+impl Sending {
+    fn channel_order_id(&self) -> String {
+        self.batch.channel_order_id.clone().unwrap_or_default()
+    }
+}
+
+struct Submitted {
+    /// The profile that answered: the result is shown beside it only.
+    profile: String,
+    results: Vec<BatchOrderResult>,
+    repeat: bool,
+    /// Whether that profile's platform is declared to recognise a repeat.
+    recognised: bool,
+}
+
+impl Submit {
+    /// The batch changed or another opened: the result shown is not its own.
+    pub fn forget(&mut self) {
+        self.submitted = None;
+        self.unknown = None;
+        self.unsent = None;
+    }
+}
+
+impl ComposerScreen {
+    pub(super) fn apply_submit(&mut self, event: &Event) -> Option<Text> {
+        if self.submit.preview.apply(event) {
+            return Some(Text::PreviewDeletes);
+        }
+        if !self.submit.call.accept(event) {
+            return None;
+        }
+        let (Some(sending), Some(draft)) = (self.submit.submitting.take(), &mut self.draft) else {
+            return Some(Text::SubmitBatch);
+        };
+        let id = sending.channel_order_id();
+        match &event.result {
+            Ok(Outcome::Orders(results)) => {
+                let repeat = draft.hints.sent_to(&sending.profile, &id).is_some();
+                draft.hints.record(&sending.profile, &id, WriteState::Done);
+                self.drafts.changed();
+                self.submit.submitted = Some(Submitted {
+                    recognised: sending.recognised,
+                    profile: sending.profile,
+                    results: results.clone(),
+                    repeat,
+                });
+            }
+            Err(CoreError::Api(ApiError::OutcomeUnknown {
+                call_id, detail, ..
+            })) => {
+                draft
+                    .hints
+                    .record(&sending.profile, &id, WriteState::Unknown);
+                self.drafts.changed();
+                self.submit.unknown = Some(UnknownSent {
+                    profile: sending.profile,
+                    call_id: call_id.clone(),
+                    channel_order_id: id,
+                    batch: sending.batch,
+                    detail: detail.clone(),
+                    check: Latest::default(),
+                    evidence: None,
+                    resolve: Latest::default(),
+                    settled: None,
+                });
+            }
+            Err(CoreError::Api(ApiError::NotSent(_))) => {
+                self.submit.unsent = Some(UnsentBatch {
+                    profile: sending.profile,
+                    batch: sending.batch,
+                    queue: Latest::default(),
+                    kept: false,
+                });
+            }
+            _ => {}
+        }
+        Some(Text::SubmitBatch)
+    }
+
+    /// The submit button, and how many problems stand before it.
+    fn submit_bar_ui(&mut self, ui: &mut egui::Ui, lang: Lang, profile: &Profile) {
+        let blocking = self
+            .check
+            .problems
+            .iter()
+            .filter(|p| !sendable_anyway(p, profile))
+            .count();
+        ui.horizontal(|ui| {
+            let ready = blocking == 0;
+            let busy = self.submit.call.is_waiting();
+            ui.add_enabled_ui(ready, |ui| {
+                if busy_button_ui(ui, t(lang, Text::SubmitBatch), busy) {
+                    self.submit.confirm = true;
+                }
+            });
+            if self.check.problems.is_empty() {
+                ui.label(t(lang, Text::NoProblems));
+            } else if ready {
+                let n = self.check.problems.len();
+                ui.colored_label(
+                    ui.visuals().warn_fg_color,
+                    tr!(lang, "unknown-values-count", n = n),
+                );
+            } else {
+                // Things still to fill in, not errors: a new draft starts with some.
+                ui.colored_label(
+                    ui.visuals().warn_fg_color,
+                    tr!(lang, "problems-count", n = blocking),
+                );
+            }
+        });
+    }
+
+    pub(super) fn bottom_ui(
+        &mut self,
+        ui: &mut egui::Ui,
+        out: &Outbox<'_>,
+        lang: Lang,
+        profile: &Profile,
+    ) {
+        self.submit_bar_ui(ui, lang, profile);
+        if self
+            .submit
+            .submitted
+            .as_ref()
+            .is_some_and(|s| s.profile != profile.name)
+        {
+            // Another profile is active: that answer is not this profile's.
+            self.submit.submitted = None;
+        }
+        if let Some(s) = &self.submit.submitted {
+            submitted_ui(ui, lang, s);
+            return;
+        }
+        if self.unknown_ui(ui, out, lang, profile) || self.unsent_ui(ui, out, lang, profile) {
+            return;
+        }
+        let mut clicked = None;
+        // Another draft opens at the top of its own problems.
+        let draft = self.draft.as_ref().and_then(|d| d.id);
+        egui::ScrollArea::vertical()
+            .id_salt(("problems", draft))
+            .auto_shrink([false, true])
+            .show(ui, |ui| {
+                for p in self.check.problems.iter().take(MAX_LISTED) {
+                    let words = unknown_value_words(lang, p, profile)
+                        .unwrap_or_else(|| problem_words(lang, p));
+                    let text = RichText::new(words).color(ui.visuals().warn_fg_color);
+                    let place = self.check.place_words(lang, p);
+                    ui.horizontal(|ui| {
+                        // Where it is in the file first: a long problem is cut at the right.
+                        if let Some(place) = place {
+                            ui.label(RichText::new(place).weak());
+                        }
+                        // The interface's path on hover, to find the value in a file.
+                        if ui
+                            .selectable_label(false, text)
+                            .on_hover_text(p.to_string())
+                            .clicked()
+                        {
+                            clicked = Some(p.path.clone());
+                        }
+                    });
+                }
+                if self.check.problems.len() > MAX_LISTED {
+                    ui.label(tr!(
+                        lang,
+                        "more-problems",
+                        n = self.check.problems.len().saturating_sub(MAX_LISTED)
+                    ));
+                }
+                unknown_keys_ui(ui, lang, &self.check.unknown_keys);
+            });
+        if let Some(path) = clicked {
+            let (node, rest) = NodeId::of_path(&path);
+            self.tree.reveal(&node);
+            self.tree.select(node);
+            self.check.focus_field = rest.first().map(|seg| seg.name().to_owned());
+        }
+    }
+}
+
+/// Keys of no field of the interface, as warnings: they do not block a send.
+fn unknown_keys_ui(ui: &mut egui::Ui, lang: Lang, keys: &[UnknownKey]) {
+    for u in keys.iter().take(MAX_LISTED) {
+        let at = if u.at.0.is_empty() {
+            u.key.clone()
+        } else {
+            format!("{} › {}", path_words(lang, &u.at.0), u.key)
+        };
+        let words = tr!(lang, "unknown-key", at = at);
+        ui.label(RichText::new(words).color(ui.visuals().warn_fg_color))
+            .on_hover_text(u.to_string());
+    }
+    if keys.len() > MAX_LISTED {
+        let n = keys.len().saturating_sub(MAX_LISTED);
+        ui.label(tr!(lang, "more-unknown-keys", n = n));
+    }
+}
+
+/// A value of `orderType` or `licenseType` the interface does not list: a remote platform may
+/// know it (public client code sends `renew_license`), so there it can be sent after a
+/// confirmation that names it; the Sandbox implements only the listed values.
+fn unknown_choice(p: &Problem) -> Option<&str> {
+    let field = p.path.0.last()?.name();
+    match &p.kind {
+        ProblemKind::UnknownValue { value } if matches!(field, "orderType" | "licenseType") => {
+            Some(value)
+        }
+        _ => None,
+    }
+}
+
+fn sendable_anyway(p: &Problem, profile: &Profile) -> bool {
+    !profile.is_sandbox() && unknown_choice(p).is_some()
+}
+
+/// An unknown order or license type in the words of where it would go.
+fn unknown_value_words(lang: Lang, p: &Problem, profile: &Profile) -> Option<String> {
+    let value = unknown_choice(p)?;
+    let key = if profile.is_sandbox() {
+        tr!(lang, "sandbox-unknown-value", value = value)
+    } else {
+        tr!(lang, "remote-unknown-value", value = value)
+    };
+    Some(tr!(
+        lang,
+        "problem-at",
+        path = path_words(lang, &p.path.0),
+        problem = key
+    ))
+}
+
+fn submitted_ui(ui: &mut egui::Ui, lang: Lang, s: &Submitted) {
+    let n = s.results.len();
+    let profile = s.profile.as_str();
+    let text = match (s.repeat, s.recognised) {
+        (true, true) => tr!(lang, "submitted-again", n = n, profile = profile),
+        (true, false) => tr!(
+            lang,
+            "submitted-again-unrecognised",
+            n = n,
+            profile = profile
+        ),
+        (false, _) => tr!(lang, "submitted-new", n = n, profile = profile),
+    };
+    ui.label(RichText::new(text).strong());
+    egui::ScrollArea::vertical()
+        .id_salt("results")
+        .show(ui, |ui| {
+            egui::Grid::new("submit_results")
+                .striped(true)
+                .spacing([24.0, 4.0])
+                .num_columns(3)
+                .show(ui, |ui| {
+                    for head in [Text::Sequence, Text::LicenseOrderId, Text::CustomerId] {
+                        ui.label(RichText::new(t(lang, head)).strong());
+                    }
+                    ui.end_row();
+                    for r in &s.results {
+                        ui.label(r.sequence.to_string());
+                        ui.label(RichText::new(&r.license_order_id).monospace());
+                        ui.label(RichText::new(&r.customer_id).monospace());
+                        ui.end_row();
+                    }
+                });
+        });
+}
+
+impl ComposerScreen {
+    pub(super) fn confirm_submit_ui(
+        &mut self,
+        ctx: &egui::Context,
+        out: &Outbox<'_>,
+        lang: Lang,
+        profile: &Profile,
+    ) {
+        if !self.submit.confirm {
+            return;
+        }
+        let Some(draft) = &mut self.draft else {
+            return;
+        };
+        let summary = summarize(&draft.batch);
+        let unknown: Vec<String> = self
+            .check
+            .problems
+            .iter()
+            .filter_map(|p| {
+                let value = unknown_choice(p)?;
+                Some(format!("{}: {value}", path_words(lang, &p.path.0)))
+            })
+            .collect();
+        let channel_order_id = draft
+            .batch
+            .head()
+            .channel_order_id
+            .clone()
+            .unwrap_or_default();
+        let (before, elsewhere) = sent_before(&draft.hints, &profile.name, &channel_order_id);
+        // Sent there before, to a platform not declared to recognise it: a risk worth a guard.
+        let risky = before.is_some() && !profile.recognises_repeats();
+        let deletes = !summary.deletions.is_empty();
+        if deletes {
+            self.submit.preview.ask(out, &profile.name, &draft.batch);
+        }
+        let mut send = false;
+        let mut close = false;
+        let modal = egui::Modal::new(egui::Id::unique("confirm_submit")).show(ctx, |ui| {
+            ui.set_width(if deletes { 760.0 } else { 520.0 });
+            dialog_body_ui(ui, 240.0, |ui| {
+                let said = Said {
+                    profile,
+                    summary: &summary,
+                    orders: draft.batch.len(),
+                    repeat: before.map(|state| (channel_order_id.as_str(), state)),
+                    elsewhere: &elsewhere,
+                    unknown: &unknown,
+                };
+                summary_ui(ui, lang, &said);
+                ui.add_space(6.0);
+                orders_table_ui(ui, lang, &draft.batch);
+            });
+            // What the deletes remove must be seen (or known to be unknown) before sending.
+            let previewed = !deletes || self.submit.preview.ui(ui, lang);
+            // A delete on production waits for the profile's name.
+            let guard = &mut self.submit.guard;
+            let passed =
+                production_guard_ui(ui, lang, profile, deletes || risky, guard) && previewed;
+            ui.add_space(8.0);
+            ui.horizontal(|ui| {
+                // Deletions cannot be undone: the button says so by its look.
+                let button = if summary.deletions.is_empty() {
+                    egui::Button::new(t(lang, Text::Send))
+                } else {
+                    danger_button(t(lang, Text::Send))
+                };
+                if ui.add_enabled(passed, button).clicked() {
+                    send = true;
+                }
+                if ui.button(t(lang, Text::Cancel)).clicked() {
+                    close = true;
+                }
+            });
+        });
+        if send {
+            let batch = draft.batch.to_batch(None);
+            self.send_batch(out, profile, batch);
+        }
+        if send || close || modal.should_close() {
+            self.submit.confirm = false;
+            self.submit.guard.clear();
+            self.submit.preview.forget();
+        }
+    }
+}
+
+impl ComposerScreen {
+    /// To the profile the confirmation named, in the frame it was confirmed.
+    fn send_batch(&mut self, out: &Outbox<'_>, profile: &Profile, batch: BatchOrderRequest) {
+        self.submit.submitting = Some(Sending {
+            profile: profile.name.clone(),
+            recognised: profile.recognises_repeats(),
+            batch: batch.clone(),
+        });
+        self.submit.submitted = None;
+        self.submit.unknown = None;
+        self.submit.unsent = None;
+        self.submit.call.start(out.send(Command::CallOn {
+            profile: profile.name.clone(),
+            call: Call::BatchOrder(batch),
+        }));
+    }
+}
+
+/// How the draft went to `profile` with this channelOrderId, and the other profiles it went to.
+fn sent_before(
+    hints: &super::Hints,
+    profile: &str,
+    channel_order_id: &str,
+) -> (Option<WriteState>, Vec<String>) {
+    let before = hints.sent_to(profile, channel_order_id).map(|s| s.state);
+    let elsewhere = hints
+        .sent_elsewhere(profile, channel_order_id)
+        .into_iter()
+        .map(str::to_owned)
+        .collect();
+    (before, elsewhere)
+}
+
+/// What the confirmation says of the batch.
+struct Said<'a> {
+    profile: &'a Profile,
+    summary: &'a Summary,
+    orders: usize,
+    /// The channelOrderId and how it ended, when this draft was sent with it to this profile.
+    repeat: Option<(&'a str, WriteState)>,
+    /// Other profiles it was sent to with this channelOrderId ("" for one not recorded).
+    elsewhere: &'a [String],
+    /// Where the batch has values the console does not know, and what they are.
+    unknown: &'a [String],
+}
+
+/// Where the batch goes, what it holds, what it deletes, and whether it is a repeat.
+fn summary_ui(ui: &mut egui::Ui, lang: Lang, said: &Said<'_>) {
+    let question = tr!(
+        lang,
+        "confirm-submit",
+        profile = profile_name(lang, said.profile)
+    );
+    ui.label(warn_if_production(question, said.profile));
+    ui.label(tr!(
+        lang,
+        "summary-orders",
+        n = said.orders,
+        new = said.summary.new_buy,
+        assets = said.summary.delete_asset,
+        products = said.summary.delete_product
+    ));
+    ui.label(tr!(
+        lang,
+        "summary-counts",
+        assets = said.summary.asset_numbers,
+        products = said.summary.products
+    ));
+    for d in said.summary.deletions.iter().take(20) {
+        let text = if d.products.is_empty() {
+            tr!(
+                lang,
+                "removes-assets",
+                seq = d.sequence,
+                assets = list_words(&d.assets)
+            )
+        } else {
+            tr!(
+                lang,
+                "removes-products",
+                seq = d.sequence,
+                products = list_words(&d.products),
+                assets = list_words(&d.assets)
+            )
+        };
+        ui.colored_label(ui.visuals().warn_fg_color, text);
+    }
+    if !said.summary.deletions.is_empty() {
+        ui.label(t(lang, Text::DeletesFinal));
+    }
+    repeat_ui(ui, lang, said);
+    if !said.unknown.is_empty() {
+        let warn = ui.visuals().warn_fg_color;
+        ui.colored_label(warn, tr!(lang, "confirm-unknown-values"));
+        for line in said.unknown {
+            ui.colored_label(warn, format!("  {line}"));
+        }
+    }
+}
+
+/// Whether the batch was sent before, where, and what sending it again risks on this profile.
+fn repeat_ui(ui: &mut egui::Ui, lang: Lang, said: &Said<'_>) {
+    let profile = said.profile.name.as_str();
+    if let Some((id, state)) = said.repeat {
+        let state = state_words(lang, state);
+        if said.profile.recognises_repeats() {
+            ui.label(tr!(
+                lang,
+                "repeat-warning",
+                id = id,
+                profile = profile,
+                state = state
+            ));
+        } else {
+            let words = tr!(
+                lang,
+                "repeat-risk",
+                id = id,
+                profile = profile,
+                state = state
+            );
+            ui.colored_label(ui.visuals().error_fg_color, words);
+        }
+    } else if !said.elsewhere.is_empty() {
+        let names: Vec<String> = said
+            .elsewhere
+            .iter()
+            .map(|p| match p.as_str() {
+                "" => t(lang, Text::ProfileNotRecorded).to_owned(),
+                p => p.to_owned(),
+            })
+            .collect();
+        ui.label(tr!(
+            lang,
+            "sent-elsewhere",
+            profiles = names.join(", "),
+            profile = profile
+        ));
+    }
+}
+
+fn state_words(lang: Lang, state: WriteState) -> String {
+    crate::ui::text::i18n::lookup(lang, &format!("write-state-{}", state.name()))
+        .unwrap_or(state.name())
+        .to_owned()
+}
+
+/// Each order in one line: what it does, for whom, on which assets.
+fn orders_table_ui(ui: &mut egui::Ui, lang: Lang, batch: &Snapshot) {
+    const SHOWN: usize = 100;
+    let heads = [
+        "sequence",
+        "orderType",
+        "licenseType",
+        "customerName",
+        "assetNos",
+    ];
+    egui::Grid::new("confirm_orders")
+        .striped(true)
+        .num_columns(heads.len())
+        .show(ui, |ui| {
+            for head in heads {
+                ui.label(RichText::new(field_label(lang, head)).strong());
+            }
+            ui.end_row();
+            for o in batch.orders().take(SHOWN) {
+                let numbers: Vec<String> =
+                    o.assets.iter().flat_map(|a| a.asset_nos.clone()).collect();
+                let customer = o
+                    .customer_name
+                    .as_deref()
+                    .or(o.customer_id.as_deref())
+                    .or(o.crm_customer_id.as_deref())
+                    .unwrap_or("—");
+                ui.label(o.sequence.map_or_else(|| "—".to_owned(), |n| n.to_string()));
+                ui.label(
+                    o.order_type
+                        .map_or_else(String::new, |v| order_type_short(lang, v)),
+                );
+                ui.label(
+                    o.license_type
+                        .map_or_else(String::new, |v| license_type_name(lang, v)),
+                );
+                ui.label(customer);
+                ui.label(RichText::new(list_words(&numbers)).monospace());
+                ui.end_row();
+            }
+        });
+    let more = batch.len().saturating_sub(SHOWN);
+    if more > 0 {
+        ui.label(tr!(lang, "more-orders", n = more));
+    }
+}
+
+/// The first few items, then how many more.
+fn list_words(items: &[String]) -> String {
+    const SHOWN: usize = 5;
+    let mut text = items
+        .iter()
+        .take(SHOWN)
+        .cloned()
+        .collect::<Vec<_>>()
+        .join(", ");
+    if items.len() > SHOWN {
+        text.push_str(&format!(" (+{})", items.len() - SHOWN));
+    }
+    if text.is_empty() {
+        "—".to_owned()
+    } else {
+        text
+    }
+}

@@ -1,0 +1,486 @@
+//! Customers: query the customers of an enterprise (operation 3), bind a channel's customer to an
+//! enterprise (1), create an enterprise master account with its default customer (2), and update
+//! its name and address (4). Forms are checked by the shared validation before anything is sent,
+//! and keep what was typed when the platform refuses.
+
+use egui::{RichText, ScrollArea};
+
+use crate::core::wire::validate::{self, Problem};
+use crate::core::wire::{
+    BindRequest, CreatedEnterprise, Customer, CustomerQuery, DefaultFilter, EnterpriseRequest,
+};
+use crate::core::{Call, Event, Latest, Outcome};
+use crate::ui::kit::form::{
+    answered_on_ui, grid_ui, normalize_mobile, submit_button_ui, text_fields_ui, typed,
+};
+use crate::ui::outbox::Caller;
+use crate::ui::text::i18n::{Lang, Text, t, tr};
+use crate::ui::text::labels::value_words;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Tab {
+    Query,
+    Bind,
+    Create,
+    Update,
+}
+
+#[derive(Default)]
+struct QueryForm {
+    channel_code: String,
+    channel_customer_id: String,
+    all: bool,
+    problems: Vec<Problem>,
+    call: Latest,
+    customers: Option<Vec<Customer>>,
+    /// What the shown answer was asked with: once the form differs, it is marked stale.
+    asked: Option<CustomerQuery>,
+    /// The profile the shown answer came from.
+    on: String,
+}
+
+#[derive(Default)]
+struct BindForm {
+    channel_code: String,
+    channel_customer_id: String,
+    customer_name: String,
+    branch_name: String,
+    enterprise_name: String,
+    password_mobile: String,
+    problems: Vec<Problem>,
+    call: Latest,
+    bound: Option<Customer>,
+    on: String,
+}
+
+impl BindForm {
+    fn request(&self) -> BindRequest {
+        BindRequest {
+            channel_code: typed(&self.channel_code),
+            channel_customer_id: typed(&self.channel_customer_id),
+            customer_name: typed(&self.customer_name),
+            branch_name: typed(&self.branch_name),
+            enterprise_name: typed(&self.enterprise_name),
+            password_mobile: typed(&self.password_mobile),
+        }
+    }
+}
+
+impl QueryForm {
+    fn query(&self) -> CustomerQuery {
+        CustomerQuery {
+            channel_code: typed(&self.channel_code),
+            channel_customer_id: typed(&self.channel_customer_id),
+            default_customer: Some(if self.all {
+                DefaultFilter::N
+            } else {
+                DefaultFilter::Y
+            }),
+        }
+    }
+}
+
+/// Operations 2 and 4 take the same four fields.
+#[derive(Default)]
+struct EnterpriseForm {
+    crm_customer_id: String,
+    customer_name: String,
+    branch_name: String,
+    address: String,
+    problems: Vec<Problem>,
+    call: Latest,
+    created: Option<CreatedEnterprise>,
+    updated: bool,
+    on: String,
+}
+
+impl EnterpriseForm {
+    fn request(&self) -> EnterpriseRequest {
+        EnterpriseRequest {
+            crm_customer_id: typed(&self.crm_customer_id),
+            customer_name: typed(&self.customer_name),
+            branch_name: typed(&self.branch_name),
+            address: typed(&self.address),
+        }
+    }
+}
+
+pub struct CustomersScreen {
+    tab: Tab,
+    query: QueryForm,
+    bind: BindForm,
+    create: EnterpriseForm,
+    update: EnterpriseForm,
+}
+
+impl Default for CustomersScreen {
+    fn default() -> Self {
+        Self {
+            tab: Tab::Query,
+            query: QueryForm::default(),
+            bind: BindForm::default(),
+            create: EnterpriseForm::default(),
+            update: EnterpriseForm::default(),
+        }
+    }
+}
+
+impl CustomersScreen {
+    /// Takes the answer if it is for this screen, and names the action it answers.
+    pub fn apply(&mut self, event: &Event) -> Option<Text> {
+        if self.query.call.accept(event) {
+            if let Ok(Outcome::Customers(found)) = &event.result {
+                self.query.customers = Some(found.clone());
+            }
+            return Some(Text::QueryCustomers);
+        }
+        if self.bind.call.accept(event) {
+            if let Ok(Outcome::Customer(customer)) = &event.result {
+                self.bind.bound = Some(customer.clone());
+            }
+            return Some(Text::BindCustomer);
+        }
+        if self.create.call.accept(event) {
+            if let Ok(Outcome::Enterprise(created)) = &event.result {
+                self.create.created = Some(created.clone());
+            }
+            return Some(Text::CreateEnterprise);
+        }
+        if self.update.call.accept(event) {
+            self.update.updated = event.result.is_ok();
+            return Some(Text::UpdateEnterprise);
+        }
+        None
+    }
+
+    pub fn ui(&mut self, ui: &mut egui::Ui, core: &Caller<'_>, lang: Lang) {
+        let before = self.tab;
+        ui.horizontal(|ui| {
+            for (tab, text) in [
+                (Tab::Query, Text::QueryCustomers),
+                (Tab::Bind, Text::BindCustomer),
+                (Tab::Create, Text::CreateEnterprise),
+                (Tab::Update, Text::UpdateEnterprise),
+            ] {
+                ui.selectable_value(&mut self.tab, tab, t(lang, text));
+            }
+        });
+        if self.tab != before {
+            self.carry_channel_code();
+        }
+        ui.separator();
+        ScrollArea::vertical()
+            .id_salt("customers")
+            .show(ui, |ui| match self.tab {
+                Tab::Query => self.query_ui(ui, core, lang),
+                Tab::Bind => self.bind_ui(ui, core, lang),
+                Tab::Create => self.create_ui(ui, core, lang),
+                Tab::Update => self.update_ui(ui, core, lang),
+            });
+    }
+
+    /// The query tab, asking for this channel customer's enterprise customers.
+    pub fn query_for(&mut self, core: &Caller<'_>, channel_code: &str, customer: &str) {
+        self.tab = Tab::Query;
+        self.query.channel_code = channel_code.to_owned();
+        self.query.channel_customer_id = customer.to_owned();
+        send_query(&mut self.query, core);
+    }
+
+    /// A channel code typed in one tab is the one the other tab starts with: a clerk works
+    /// for one channel at a time.
+    fn carry_channel_code(&mut self) {
+        let (from, to) = match self.tab {
+            Tab::Bind => (&self.query.channel_code, &mut self.bind.channel_code),
+            Tab::Query => (&self.bind.channel_code, &mut self.query.channel_code),
+            Tab::Create | Tab::Update => return,
+        };
+        if to.trim().is_empty() && !from.trim().is_empty() {
+            to.clone_from(from);
+        }
+    }
+
+    fn query_ui(&mut self, ui: &mut egui::Ui, core: &Caller<'_>, lang: Lang) {
+        let form = &mut self.query;
+        // Once problems are shown they follow the typing, so a fixed field clears at once.
+        if !form.problems.is_empty() {
+            form.problems = validate::customer_query(&form.query());
+        }
+        ui.label(t(lang, Text::QueryHelp));
+        ui.add_space(6.0);
+        grid_ui(ui, "query_form", |ui| {
+            channel_fields_ui(
+                ui,
+                lang,
+                &mut form.channel_code,
+                &mut form.channel_customer_id,
+                &form.problems,
+            );
+            ui.label(t(lang, Text::Show));
+            ui.horizontal(|ui| {
+                ui.radio_value(&mut form.all, false, t(lang, Text::DefaultOnly));
+                ui.radio_value(&mut form.all, true, t(lang, Text::AllCustomers));
+            });
+            ui.end_row();
+        });
+        ui.add_space(6.0);
+        if submit_button_ui(ui, t(lang, Text::Query), form.call.is_waiting()) {
+            send_query(form, core);
+        }
+        ui.add_space(8.0);
+        if form.customers.is_some() && form.asked.as_ref() != Some(&form.query()) {
+            ui.colored_label(ui.visuals().warn_fg_color, t(lang, Text::StaleResults));
+        }
+        match &form.customers {
+            None => {}
+            Some(found) if found.is_empty() => {
+                ui.label(t(lang, Text::NoCustomers));
+                answered_on_ui(ui, lang, &form.on, core.profile);
+            }
+            Some(found) => {
+                ui.label(tr!(lang, "customers-found", n = found.len()));
+                answered_on_ui(ui, lang, &form.on, core.profile);
+                customers_table_ui(ui, lang, found);
+            }
+        }
+    }
+
+    fn bind_ui(&mut self, ui: &mut egui::Ui, core: &Caller<'_>, lang: Lang) {
+        let form = &mut self.bind;
+        if !form.problems.is_empty() {
+            form.problems = validate::bind(&form.request());
+        }
+        ui.label(t(lang, Text::BindHelp));
+        ui.add_space(6.0);
+        grid_ui(ui, "bind_form", |ui| {
+            channel_fields_ui(
+                ui,
+                lang,
+                &mut form.channel_code,
+                &mut form.channel_customer_id,
+                &form.problems,
+            );
+            let rows = vec![
+                (
+                    Text::CustomerName,
+                    "customerName",
+                    true,
+                    &mut form.customer_name,
+                ),
+                (Text::BranchName, "branchName", false, &mut form.branch_name),
+                (
+                    Text::EnterpriseName,
+                    "enterpriseName",
+                    true,
+                    &mut form.enterprise_name,
+                ),
+                (
+                    Text::PasswordMobile,
+                    "passwordMobile",
+                    false,
+                    &mut form.password_mobile,
+                ),
+            ];
+            text_fields_ui(ui, lang, rows, &form.problems);
+        });
+        normalize_mobile(&mut form.password_mobile);
+        ui.add_space(6.0);
+        if submit_button_ui(ui, t(lang, Text::Bind), form.call.is_waiting()) {
+            let request = form.request();
+            form.problems = validate::bind(&request);
+            if form.problems.is_empty() {
+                form.bound = None;
+                form.on = core.profile.name.clone();
+                form.call.start(core.call(Call::Bind(request)));
+            }
+        }
+        if let Some(customer) = &form.bound {
+            ui.add_space(8.0);
+            ui.label(RichText::new(t(lang, Text::Bound)).strong());
+            answered_on_ui(ui, lang, &form.on, core.profile);
+            customers_table_ui(ui, lang, std::slice::from_ref(customer));
+            ui.add_space(8.0);
+            if ui.button(t(lang, Text::ShowEnterpriseCustomers)).clicked() {
+                self.query.channel_code = customer.channel_code.clone();
+                self.query.channel_customer_id = customer.channel_customer_id.clone();
+                self.query.all = true;
+                self.tab = Tab::Query;
+                send_query(&mut self.query, core);
+            }
+        }
+    }
+
+    fn create_ui(&mut self, ui: &mut egui::Ui, core: &Caller<'_>, lang: Lang) {
+        ui.label(t(lang, Text::CreateHelp));
+        ui.add_space(6.0);
+        enterprise_form_ui(ui, lang, "create_form", &mut self.create);
+        ui.add_space(6.0);
+        if submit_button_ui(ui, t(lang, Text::Create), self.create.call.is_waiting()) {
+            let request = self.create.request();
+            self.create.problems = validate::enterprise(&request);
+            if self.create.problems.is_empty() {
+                self.create.created = None;
+                self.create.on = core.profile.name.clone();
+                self.create
+                    .call
+                    .start(core.call(Call::CreateEnterprise(request)));
+            }
+        }
+        let Some(created) = &self.create.created else {
+            return;
+        };
+        ui.add_space(8.0);
+        ui.label(RichText::new(t(lang, Text::Created)).strong());
+        answered_on_ui(ui, lang, &self.create.on, core.profile);
+        grid_ui(ui, "created", |ui| {
+            ui.label(t(lang, Text::EnterpriseGlobalId));
+            ui.label(RichText::new(&created.enterprise_global_id).monospace());
+            ui.end_row();
+            ui.label(t(lang, Text::DefaultType));
+            ui.label(yes_no(lang, created.default_type));
+            ui.end_row();
+        });
+        ui.add_space(4.0);
+        ui.label(RichText::new(t(lang, Text::Members)).strong());
+        egui::Grid::new("members")
+            .striped(true)
+            .num_columns(2)
+            .show(ui, |ui| {
+                ui.label(RichText::new(t(lang, Text::MemberGlobalId)).strong());
+                ui.label(RichText::new(t(lang, Text::MemberIdentity)).strong());
+                ui.end_row();
+                for member in &created.members {
+                    ui.label(RichText::new(&member.member_global_id).monospace());
+                    ui.label(value_words(lang, "member", &member.member_identity));
+                    ui.end_row();
+                }
+            });
+        ui.add_space(6.0);
+        if ui.button(t(lang, Text::EditThisEnterprise)).clicked() {
+            self.open_update();
+        }
+    }
+
+    /// The update tab, filled from the create form: the enterprise just created, or the one
+    /// the platform said exists already.
+    pub fn open_update(&mut self) {
+        let from = &self.create;
+        self.update.crm_customer_id = from.crm_customer_id.clone();
+        self.update.customer_name = from.customer_name.clone();
+        self.update.branch_name = from.branch_name.clone();
+        self.update.address = from.address.clone();
+        self.update.problems.clear();
+        self.update.updated = false;
+        self.tab = Tab::Update;
+    }
+
+    fn update_ui(&mut self, ui: &mut egui::Ui, core: &Caller<'_>, lang: Lang) {
+        ui.label(t(lang, Text::UpdateHelp));
+        ui.add_space(6.0);
+        enterprise_form_ui(ui, lang, "update_form", &mut self.update);
+        ui.add_space(6.0);
+        if submit_button_ui(ui, t(lang, Text::Update), self.update.call.is_waiting()) {
+            let request = self.update.request();
+            self.update.problems = validate::enterprise(&request);
+            if self.update.problems.is_empty() {
+                self.update.updated = false;
+                self.update.on = core.profile.name.clone();
+                self.update
+                    .call
+                    .start(core.call(Call::UpdateEnterprise(request)));
+            }
+        }
+        if self.update.updated {
+            ui.add_space(8.0);
+            ui.label(RichText::new(t(lang, Text::Updated)).strong());
+            answered_on_ui(ui, lang, &self.update.on, core.profile);
+        }
+    }
+}
+
+fn send_query(form: &mut QueryForm, core: &Caller<'_>) {
+    let query = form.query();
+    form.problems = validate::customer_query(&query);
+    if form.problems.is_empty() {
+        form.on = core.profile.name.clone();
+        form.asked = Some(query.clone());
+        form.call.start(core.call(Call::QueryCustomers(query)));
+    }
+}
+
+fn channel_fields_ui(
+    ui: &mut egui::Ui,
+    lang: Lang,
+    channel_code: &mut String,
+    channel_customer_id: &mut String,
+    problems: &[Problem],
+) {
+    let rows = vec![
+        (Text::ChannelCode, "channelCode", true, channel_code),
+        (
+            Text::ChannelCustomerId,
+            "channelCustomerId",
+            true,
+            channel_customer_id,
+        ),
+    ];
+    text_fields_ui(ui, lang, rows, problems);
+}
+
+fn enterprise_form_ui(ui: &mut egui::Ui, lang: Lang, id: &str, form: &mut EnterpriseForm) {
+    if !form.problems.is_empty() {
+        form.problems = validate::enterprise(&form.request());
+    }
+    grid_ui(ui, id, |ui| {
+        let rows = vec![
+            (
+                Text::CrmCustomerId,
+                "crmCustomerId",
+                true,
+                &mut form.crm_customer_id,
+            ),
+            (
+                Text::CustomerName,
+                "customerName",
+                true,
+                &mut form.customer_name,
+            ),
+            (Text::BranchName, "branchName", false, &mut form.branch_name),
+            (Text::Address, "address", false, &mut form.address),
+        ];
+        text_fields_ui(ui, lang, rows, &form.problems);
+    });
+}
+
+fn customers_table_ui(ui: &mut egui::Ui, lang: Lang, customers: &[Customer]) {
+    egui::Grid::new(("customers_table", customers.len()))
+        .striped(true)
+        .num_columns(6)
+        .spacing([16.0, 4.0])
+        .show(ui, |ui| {
+            for head in [
+                Text::CustomerId,
+                Text::Channel,
+                Text::ChannelCustomer,
+                Text::Enterprise,
+                Text::EnterpriseGlobalId,
+                Text::IsDefault,
+            ] {
+                ui.label(RichText::new(t(lang, head)).strong());
+            }
+            ui.end_row();
+            for c in customers {
+                ui.label(RichText::new(&c.customer_id).monospace());
+                ui.label(&c.channel_code);
+                ui.label(&c.channel_customer_id);
+                ui.label(&c.enterprise_name);
+                ui.label(RichText::new(&c.enterprise_global_id).monospace());
+                ui.label(yes_no(lang, c.is_default));
+                ui.end_row();
+            }
+        });
+}
+
+fn yes_no(lang: Lang, value: bool) -> &'static str {
+    t(lang, if value { Text::Yes } else { Text::No })
+}

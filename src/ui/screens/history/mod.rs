@@ -1,0 +1,393 @@
+//! History: the core's journal of calls as a table, one row per call with its attempts inside
+//! and where its write stands, filtered by operation and code, with the redacted request and
+//! answer of the selected call, and an export to CSV.
+
+mod calls;
+
+use std::path::PathBuf;
+
+use egui::{RichText, ScrollArea};
+
+use self::calls::{CallRow, call_failed, explain_failure, group, state_words};
+use crate::core::{
+    Command, Event, ExportFormat, JournalEntry, JournalFilter, Latest, Operation, Outcome,
+    WriteState,
+};
+use crate::ui::kit::form::{busy_button_ui, home_file, name_of_profile};
+use crate::ui::kit::toasts::explain_code;
+use crate::ui::outbox::Outbox;
+use crate::ui::screens::activities::result_words;
+use crate::ui::text::dates;
+use crate::ui::text::i18n::{Lang, Text, labelled, lookup, noted, t, tr};
+use crate::ui::text::refusals::recognise;
+
+/// Most rows fetched at once.
+const ROWS: usize = 500;
+
+#[derive(Default)]
+pub struct HistoryScreen {
+    entries: Vec<JournalEntry>,
+    /// The entries grouped into calls, newest first.
+    calls: Vec<CallRow>,
+    filters: Filters,
+    selected: Option<i64>,
+    /// The selected row is scrolled into view at the next frame (its details take room).
+    scroll_to_selected: bool,
+    query: Latest,
+    export: Export,
+    loaded_once: bool,
+}
+
+/// Which calls are listed.
+#[derive(Default)]
+struct Filters {
+    operation: Option<Operation>,
+    code: String,
+    failures_only: bool,
+}
+
+/// The listed calls written to a CSV file.
+#[derive(Default)]
+struct Export {
+    path: String,
+    call: Latest,
+    /// How many were written, and where.
+    done: Option<String>,
+}
+
+impl HistoryScreen {
+    fn filter(&self, limit: usize) -> JournalFilter {
+        JournalFilter {
+            operation: self.filters.operation.map(|o| o.name().to_owned()),
+            code: Some(self.filters.code.trim().to_owned()).filter(|c| !c.is_empty()),
+            failures_only: self.filters.failures_only,
+            limit,
+            ..JournalFilter::default()
+        }
+    }
+
+    pub fn refresh(&mut self, out: &Outbox<'_>) {
+        self.query
+            .start(out.send(Command::QueryJournal(self.filter(ROWS))));
+    }
+
+    /// Takes the answer if it is for this screen, and names the action it answers.
+    pub fn apply(&mut self, event: &Event) -> Option<Text> {
+        if self.query.accept(event) {
+            if let Ok(Outcome::Journal(entries)) = &event.result {
+                self.entries = entries.clone();
+                self.calls = group(&self.entries);
+                if self.filters.failures_only {
+                    // An attempt failed, yet its write was done in the end: not a failure.
+                    let entries = &self.entries;
+                    self.calls.retain(|c| call_failed(&entries[c.newest()]));
+                }
+            }
+            return Some(Text::LoadHistory);
+        }
+        if self.export.call.accept(event) {
+            self.export.done = match &event.result {
+                Ok(Outcome::Exported { path, count }) => {
+                    Some(format!("{count} → {}", path.display()))
+                }
+                _ => None,
+            };
+            return Some(Text::ExportCsv);
+        }
+        None
+    }
+
+    pub fn ui(&mut self, ui: &mut egui::Ui, out: &Outbox<'_>, lang: Lang) {
+        if !self.loaded_once {
+            self.loaded_once = true;
+            self.refresh(out);
+        }
+        if self.filters_ui(ui, lang) {
+            self.refresh(out);
+        }
+        ui.horizontal_wrapped(|ui| {
+            let label = ui.label(t(lang, Text::ExportTo));
+            if self.export.path.is_empty() {
+                self.export.path = home_file("license-desk-history.csv");
+            }
+            ui.add(egui::TextEdit::singleline(&mut self.export.path).desired_width(320.0))
+                .labelled_by(label.id);
+            if busy_button_ui(ui, t(lang, Text::ExportCsv), self.export.call.is_waiting()) {
+                self.export.call.start(out.send(Command::ExportJournal {
+                    filter: self.filter(0),
+                    path: PathBuf::from(self.export.path.trim()),
+                    format: ExportFormat::Csv,
+                }));
+            }
+            if let Some(done) = &self.export.done {
+                ui.label(labelled(lang, t(lang, Text::Exported), done));
+            }
+        });
+        ui.separator();
+        if self.entries.is_empty() {
+            ui.label(if self.query.is_waiting() {
+                t(lang, Text::Loading)
+            } else {
+                t(lang, Text::NoEntries)
+            });
+            return;
+        }
+        let detail_height = if self.selected.is_some() { 220.0 } else { 0.0 };
+        ScrollArea::vertical()
+            .id_salt("history_rows")
+            .max_height((ui.available_height() - detail_height).max(120.0))
+            .show(ui, |ui| self.table_ui(ui, lang));
+        let selected = self.selected.and_then(|id| {
+            self.calls
+                .iter()
+                .find(|c| self.entries[c.newest()].id == id)
+        });
+        if let Some(call) = selected {
+            ui.separator();
+            let attempts: Vec<&JournalEntry> =
+                call.attempts.iter().map(|&i| &self.entries[i]).collect();
+            detail_ui(ui, &attempts, lang);
+        }
+    }
+
+    /// Operation, code and failures only, applied as they change; true when one did.
+    fn filters_ui(&mut self, ui: &mut egui::Ui, lang: Lang) -> bool {
+        let mut changed = false;
+        ui.horizontal_wrapped(|ui| {
+            let label = ui.label(t(lang, Text::Operation));
+            let shown = self.filters.operation.map_or_else(
+                || t(lang, Text::AllOperations).to_owned(),
+                |o| operation_words(lang, o.name()).to_owned(),
+            );
+            egui::ComboBox::from_id_salt("history_operation")
+                .selected_text(shown)
+                .show_ui(ui, |ui| {
+                    let all = t(lang, Text::AllOperations);
+                    changed |= ui
+                        .selectable_value(&mut self.filters.operation, None, all)
+                        .changed();
+                    for op in Operation::ALL {
+                        let words = operation_words(lang, op.name());
+                        changed |= ui
+                            .selectable_value(&mut self.filters.operation, Some(op), words)
+                            .changed();
+                    }
+                })
+                .response
+                .labelled_by(label.id);
+            let label = ui.label(t(lang, Text::CodeFilter));
+            changed |= ui
+                .add(egui::TextEdit::singleline(&mut self.filters.code).desired_width(70.0))
+                .labelled_by(label.id)
+                .changed();
+            changed |= ui
+                .checkbox(&mut self.filters.failures_only, t(lang, Text::FailuresOnly))
+                .changed();
+            if ui.button(t(lang, Text::Refresh)).clicked() {
+                changed = true;
+            }
+            if self.query.is_waiting() {
+                ui.spinner();
+            }
+        });
+        changed
+    }
+
+    fn table_ui(&mut self, ui: &mut egui::Ui, lang: Lang) {
+        egui::Grid::new("history_table")
+            .striped(true)
+            .num_columns(8)
+            .show(ui, |ui| {
+                // Local time, with its zone in the heading.
+                ui.label(
+                    RichText::new(noted(lang, t(lang, Text::Time), &dates::zone_label())).strong(),
+                );
+                for head in [
+                    Text::Operation,
+                    Text::WriteState,
+                    Text::Http,
+                    Text::Code,
+                    Text::DurationMs,
+                    Text::Attempt,
+                    Text::Profile,
+                ] {
+                    ui.label(RichText::new(t(lang, head)).strong());
+                }
+                ui.end_row();
+                let now = crate::core::now_ms();
+                for call in &self.calls {
+                    let e = &self.entries[call.newest()];
+                    let failed = call_failed(e);
+                    let selected = self.selected == Some(e.id);
+                    ui.label(dates::local_time(e.at, now));
+                    let mut words = RichText::new(operation_words(lang, &e.operation));
+                    if failed {
+                        words = words.color(ui.visuals().error_fg_color);
+                    }
+                    let row = ui.selectable_label(selected, words);
+                    if row.clicked() {
+                        self.selected = if selected { None } else { Some(e.id) };
+                        self.scroll_to_selected = true;
+                    } else if selected && std::mem::take(&mut self.scroll_to_selected) {
+                        row.scroll_to_me(None);
+                    }
+                    state_ui(ui, lang, e.state);
+                    ui.label(
+                        e.http_status
+                            .map_or_else(|| "—".to_owned(), |s| s.to_string()),
+                    );
+                    code_ui(ui, lang, e, failed);
+                    ui.label(e.duration_ms.to_string());
+                    ui.label(call.attempts.len().to_string());
+                    let profile = name_of_profile(lang, &e.profile);
+                    ui.label(RichText::new(profile).weak());
+                    ui.end_row();
+                }
+            });
+    }
+}
+
+/// Where a write stands, in words (an unknown outcome in the warning colour); — for a read.
+fn state_ui(ui: &mut egui::Ui, lang: Lang, state: Option<WriteState>) {
+    let words = state_words(lang, state).unwrap_or("—");
+    match state {
+        Some(WriteState::Unknown | WriteState::InFlight) => {
+            ui.colored_label(ui.visuals().warn_fg_color, words)
+        }
+        Some(WriteState::Refused | WriteState::NotSent) => {
+            ui.colored_label(ui.visuals().error_fg_color, words)
+        }
+        _ => ui.label(words),
+    };
+}
+
+/// The call's outcome: success in words, or the code (a refusal inside the answer, or "no
+/// answer") marked as a failure.
+fn code_ui(ui: &mut egui::Ui, lang: Lang, e: &JournalEntry, failed: bool) {
+    if !failed {
+        ui.label(t(lang, Text::CallOk));
+        return;
+    }
+    let code = match (&e.code, &e.refusal) {
+        (_, Some(refusal)) => refusal.clone(),
+        (Some(code), None) => code.clone(),
+        (None, None) => t(lang, Text::NoAnswer).to_owned(),
+    };
+    ui.colored_label(ui.visuals().error_fg_color, format!("× {code}"));
+}
+
+/// An operation of the journal in words; its name when there are none.
+fn operation_words(lang: Lang, name: &str) -> &str {
+    lookup(lang, &format!("operation-{name}")).unwrap_or(name)
+}
+
+/// What a failed call's outcome means, in the UI's language.
+fn explain_entry(e: &JournalEntry) -> Option<Text> {
+    if !call_failed(e) {
+        return None;
+    }
+    if e.state == Some(WriteState::Unknown) {
+        return Some(Text::ExplainOutcomeUnknown);
+    }
+    Some(match e.code.as_deref() {
+        Some(code) if e.operation == Operation::Claim.name() => result_words(code),
+        _ if e.refusal.is_some() => Text::ExplainRefusedInAnswer,
+        Some(code) => explain_code(code),
+        None => explain_failure(e.failure.as_deref()),
+    })
+}
+
+/// A refusal the console recognises, in the same words as the toast that reported it.
+fn recognised_words(lang: Lang, e: &JournalEntry) -> Option<String> {
+    let code = e.code.as_deref()?;
+    let message = e.error.as_deref()?.strip_prefix(code)?.strip_prefix(": ")?;
+    recognise(lang, Text::History, code, message).map(|r| r.words)
+}
+
+/// The selected call: why it failed, its earlier attempts, and its newest attempt whole.
+fn detail_ui(ui: &mut egui::Ui, attempts: &[&JournalEntry], lang: Lang) {
+    let e = attempts[0];
+    let why = explain_entry(e)
+        .map(|why| recognised_words(lang, e).unwrap_or_else(|| t(lang, why).to_owned()));
+    if let Some(why) = why {
+        ui.colored_label(ui.visuals().error_fg_color, why);
+    }
+    if let Some(refusal) = &e.refusal {
+        ui.label(labelled(lang, t(lang, Text::RefusedInAnswer), refusal));
+    }
+    for earlier in attempts[1..].iter().rev() {
+        let outcome = earlier
+            .error
+            .clone()
+            .or_else(|| earlier.code.clone())
+            .unwrap_or_default();
+        let line = tr!(
+            lang,
+            "history-attempt",
+            n = earlier.attempt,
+            http = earlier
+                .http_status
+                .map_or_else(|| "—".to_owned(), |s| s.to_string())
+        );
+        ui.label(RichText::new(format!("{line}  {outcome}")).weak());
+    }
+    ui.label(
+        RichText::new(format!(
+            "{} {}  {}",
+            e.method,
+            e.path,
+            e.nonce.as_deref().unwrap_or("")
+        ))
+        .monospace(),
+    );
+    if let Some(error) = &e.error {
+        ui.label(RichText::new(tr!(lang, "verbatim-caption")).weak());
+        ui.colored_label(ui.visuals().error_fg_color, error);
+    }
+    ui.columns(2, |cols| {
+        for (col, title, body) in [
+            (0, Text::Request, &e.request),
+            (1, Text::Response, &e.response),
+        ] {
+            cols[col].label(RichText::new(t(lang, title)).strong());
+            let mut text = pretty(body.as_deref().unwrap_or(""));
+            ScrollArea::vertical()
+                .id_salt(("history_detail", col))
+                .max_height(180.0)
+                .show(&mut cols[col], |ui| {
+                    ui.add(
+                        egui::TextEdit::multiline(&mut text)
+                            .code_editor()
+                            .interactive(false)
+                            .desired_width(f32::INFINITY),
+                    )
+                    .on_hover_text(t(lang, title));
+                });
+        }
+    });
+}
+
+/// JSON bodies indented; anything else as it is.
+fn pretty(body: &str) -> String {
+    serde_json::from_str::<serde_json::Value>(body)
+        .and_then(|v| serde_json::to_string_pretty(&v))
+        .unwrap_or_else(|_| body.to_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_operation_has_words_in_both_languages() {
+        for op in Operation::ALL {
+            for lang in [Lang::En, Lang::Zh] {
+                assert_ne!(
+                    operation_words(lang, op.name()),
+                    op.name(),
+                    "{op:?} {lang:?}"
+                );
+            }
+        }
+    }
+}

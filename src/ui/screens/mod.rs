@@ -1,0 +1,12 @@
+//! The screens, one per navigation item: each draws its state and queues commands.
+
+pub(crate) mod activities;
+pub(crate) mod asset_numbers;
+pub(crate) mod assets;
+pub(crate) mod catalog;
+pub(crate) mod composer;
+pub(crate) mod customers;
+pub(crate) mod history;
+pub(crate) mod queue;
+pub(crate) mod settings;
+pub(crate) mod start;

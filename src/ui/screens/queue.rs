@@ -1,0 +1,172 @@
+//! Send later: the calls kept while their platform could not be reached, each with its
+//! profile and where it stands; sent in order when asked, and every half minute while some
+//! wait (each to its own profile, at most once).
+
+use egui::RichText;
+
+use crate::core::queue::{QueueState, QueuedEntry};
+use crate::core::{Command, Event, Latest, Outcome, QueueCommand};
+use crate::ui::kit::form::{busy_button_ui, name_of_profile};
+use crate::ui::outbox::Outbox;
+use crate::ui::text::dates;
+use crate::ui::text::i18n::{Lang, Text, lookup, noted, t, tr};
+
+/// How often waiting calls are tried again, in seconds.
+const RETRY_SECS: f64 = 30.0;
+
+#[derive(Default)]
+pub struct QueueScreen {
+    entries: Vec<QueuedEntry>,
+    load: Latest,
+    send: Latest,
+    /// The half-minute sending, which the status bar does not report unless it fails.
+    auto: Latest,
+    remove: Latest,
+    loaded_once: bool,
+    /// When the queue was last sent (the window's clock, seconds).
+    last_try: Option<f64>,
+}
+
+impl QueueScreen {
+    /// Any answer that carries the queue (also one another screen asked for) shows here.
+    pub fn observe(&mut self, event: &Event) {
+        if let Ok(Outcome::Queue(entries)) = &event.result {
+            self.entries = entries.clone();
+        }
+    }
+
+    pub fn apply(&mut self, event: &Event) -> Option<Text> {
+        if self.load.accept(event) {
+            return Some(Text::LoadQueue);
+        }
+        if self.send.accept(event) {
+            return Some(Text::SendNow);
+        }
+        if self.auto.accept(event) {
+            return Some(Text::LoadQueue);
+        }
+        self.remove.accept(event).then_some(Text::Remove)
+    }
+
+    /// Calls waiting to be sent.
+    fn waiting(&self) -> usize {
+        self.entries
+            .iter()
+            .filter(|e| e.state == QueueState::Waiting)
+            .count()
+    }
+
+    /// Calls not sent yet, those being sent included: the navigation's badge (it does not
+    /// blink off while the queue is tried).
+    pub fn pending(&self) -> usize {
+        self.entries
+            .iter()
+            .filter(|e| matches!(e.state, QueueState::Waiting | QueueState::Sending))
+            .count()
+    }
+
+    /// Loads the queue once, then sends what waits every half minute (the first time half a
+    /// minute after the window opens: a call is queued because its platform was just found
+    /// away).
+    pub fn tick(&mut self, ctx: &egui::Context, out: &Outbox<'_>) {
+        let now = ctx.input(|i| i.time);
+        if !self.loaded_once {
+            self.loaded_once = true;
+            self.last_try = Some(now);
+            self.load
+                .start(out.send(Command::Queue(QueueCommand::Load)));
+        }
+        if self.waiting() == 0 {
+            return;
+        }
+        let due = self.last_try.is_none_or(|at| now - at >= RETRY_SECS);
+        if due && !self.send.is_waiting() && !self.auto.is_waiting() {
+            self.last_try = Some(now);
+            self.auto
+                .start(out.send(Command::Queue(QueueCommand::Send)));
+        }
+        ctx.request_repaint_after(std::time::Duration::from_secs_f64(RETRY_SECS));
+    }
+
+    pub fn ui(&mut self, ui: &mut egui::Ui, out: &Outbox<'_>, lang: Lang) {
+        let busy = self.send.is_waiting() || self.auto.is_waiting();
+        if busy_button_ui(ui, t(lang, Text::SendNow), busy) {
+            self.last_try = Some(ui.input(|i| i.time));
+            self.send
+                .start(out.send(Command::Queue(QueueCommand::Send)));
+        }
+        ui.label(RichText::new(t(lang, Text::QueueHelp)).weak());
+        ui.separator();
+        if self.entries.is_empty() {
+            ui.label(t(lang, Text::QueueEmpty));
+            return;
+        }
+        let mut remove = None;
+        egui::ScrollArea::vertical().show(ui, |ui| {
+            egui::Grid::new("queue")
+                .striped(true)
+                .num_columns(6)
+                .show(ui, |ui| {
+                    let time = noted(lang, t(lang, Text::Time), &dates::zone_label());
+                    ui.label(RichText::new(time).strong());
+                    for head in [
+                        Text::Profile,
+                        Text::Operation,
+                        Text::WriteState,
+                        Text::Remove,
+                    ] {
+                        ui.label(RichText::new(t(lang, head)).strong());
+                    }
+                    ui.end_row();
+                    let now = crate::core::now_ms();
+                    for e in &self.entries {
+                        if entry_ui(ui, lang, e, now) {
+                            remove = Some(e.id);
+                        }
+                        ui.end_row();
+                    }
+                });
+        });
+        if let Some(id) = remove {
+            self.remove
+                .start(out.send(Command::Queue(QueueCommand::Remove { id })));
+        }
+    }
+}
+
+/// One entry's row; true when its Remove was clicked.
+fn entry_ui(ui: &mut egui::Ui, lang: Lang, e: &QueuedEntry, now: i64) -> bool {
+    ui.label(dates::local_time(e.created_at, now));
+    ui.label(name_of_profile(lang, &e.profile));
+    let op = lookup(lang, &format!("operation-{}", e.operation)).unwrap_or(&e.operation);
+    let what = match &e.channel_order_id {
+        Some(id) => tr!(lang, "queued-batch", op = op, n = e.items, id = id.as_str()),
+        None => tr!(lang, "queued-items", op = op, n = e.items),
+    };
+    ui.label(what);
+    let state = lookup(lang, &format!("queue-state-{}", state_name(e.state))).unwrap_or_default();
+    let shown = match e.state {
+        QueueState::Unknown | QueueState::Refused => {
+            ui.colored_label(ui.visuals().warn_fg_color, state)
+        }
+        _ => ui.label(state),
+    };
+    // The platform's or the system's words, verbatim, on hover: a whole error in the row
+    // would push its Remove out of the window.
+    if let Some(detail) = &e.detail {
+        shown.on_hover_text(format!("{}\n{detail}", tr!(lang, "verbatim-caption")));
+    }
+    let removable = e.state != QueueState::Sending;
+    ui.add_enabled(removable, egui::Button::new(t(lang, Text::Remove)))
+        .clicked()
+}
+
+fn state_name(state: QueueState) -> &'static str {
+    match state {
+        QueueState::Waiting => "waiting",
+        QueueState::Sending => "sending",
+        QueueState::Done => "done",
+        QueueState::Refused => "refused",
+        QueueState::Unknown => "unknown",
+    }
+}
