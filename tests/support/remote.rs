@@ -5,11 +5,10 @@
 
 use std::time::Duration;
 
+use license_desk::core::profiles::usual_token_url;
 use license_desk::core::{Endpoint, Profile};
 use license_desk::platform::{Config, Region, Server, create_app};
 use tempfile::TempDir;
-
-const TOKEN_PATH: &str = "/v3/api/oauth2/token";
 
 /// A separate platform (its own runtime, data dir and application), as a remote profile sees it.
 pub struct Remote {
@@ -56,7 +55,7 @@ impl Remote {
             name: name.to_owned(),
             endpoint: Endpoint::Remote {
                 base_url: self.base.clone(),
-                token_url: format!("{}{TOKEN_PATH}", self.base),
+                token_url: usual_token_url(&self.base),
                 app_key: self.app_key.clone(),
                 ca_file: None,
             },
