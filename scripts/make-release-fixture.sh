@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Makes a platform data directory with a given release's binary, for the migration test
-# (tests/platform/release_data.rs): an application, an enterprise and a bound customer, a sync
+# (crates/platform/tests/platform/release_data.rs): an application, an enterprise and a bound customer, a sync
 # and an async batch, a lock disabled, asset numbers, a claim on a once-only unit, and nonces
 # spent by calls that write and by calls that only read. The directory is committed under
 # tests/data/ so that every later build must read it.

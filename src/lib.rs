@@ -6,7 +6,9 @@
 
 pub mod client;
 pub mod core;
-pub mod platform;
-pub mod support;
 pub mod ui;
-pub mod wire;
+
+// The crates under crates/, named here as before so `crate::wire::…` reads the same everywhere.
+pub use platform;
+pub use support;
+pub use wire;

@@ -1429,3 +1429,24 @@ fn two_consoles_starting_together_send_no_secret_to_a_stale_sandbox_address() {
         "the stale address was sent: {heard}"
     );
 }
+
+/// The document `serve` publishes is the one `license-desk openapi` prints, byte for byte.
+#[tokio::test]
+async fn the_published_document_is_what_the_openapi_command_prints() {
+    let served = served::Served::start(&[]);
+    let url = format!("{}{}", served.base, license_desk::platform::OPENAPI_PATH);
+    let published = reqwest::get(url)
+        .await
+        .expect("document request")
+        .text()
+        .await
+        .expect("text");
+    let out = Command::new(BIN).arg("openapi").output().expect("runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let printed = String::from_utf8(out.stdout).expect("UTF-8");
+    assert_eq!(printed, format!("{published}\n"));
+}

@@ -8,7 +8,7 @@
 //! PostgreSQL cluster (`serve --database`), and the same is checked there.
 #![cfg(unix)]
 
-#[path = "support/pg_cluster.rs"]
+#[path = "../crates/platform/tests/support/pg_cluster.rs"]
 mod pg_cluster;
 
 use std::collections::BTreeMap;

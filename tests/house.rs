@@ -1,7 +1,8 @@
 //! The house's shape: no import circles between the project's files. A file may use what its
 //! ancestors hold (a module's children use its types); any other path from a file back to
 //! itself through the files it names (`use crate::…`, `super::…`, `license_desk::…`, in `use`
-//! lines or in code) is a circle, and this test names it.
+//! lines or in code) is a circle, and this test names it. It reads `src/` and each crate's
+//! `src/` under `crates/`.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -301,14 +302,31 @@ fn name(node: &(Crate, ModPath)) -> String {
         .join("::")
 }
 
+/// The source folders of the house: the root package's and those of the crates under
+/// `crates/` (between crates Cargo itself refuses a circle, so each is checked within).
+fn source_roots() -> Vec<PathBuf> {
+    let top = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut roots = vec![top.join("src")];
+    for entry in std::fs::read_dir(top.join("crates")).expect("crates is readable") {
+        roots.push(entry.expect("entry").path().join("src"));
+    }
+    roots.sort();
+    roots
+}
+
 #[test]
 fn no_file_of_the_house_imports_itself_through_others() {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let edges = graph(&src);
-    let found: Vec<String> = circles(&edges)
-        .iter()
-        .map(|part| part.iter().map(name).collect::<Vec<_>>().join(" ⇄ "))
-        .collect();
+    let roots = source_roots();
+    assert_eq!(roots.len(), 4, "src and three crates: {roots:?}");
+    let mut found = Vec::new();
+    for src in &roots {
+        let edges = graph(src);
+        assert!(edges.len() > 1, "{} holds modules", src.display());
+        found.extend(circles(&edges).iter().map(|part| {
+            let part = part.iter().map(name).collect::<Vec<_>>().join(" ⇄ ");
+            format!("{}: {part}", src.display())
+        }));
+    }
     assert!(found.is_empty(), "import circles: {found:#?}");
 }
 

@@ -2,7 +2,7 @@
 //! certificate: a CA made in the test signs the server's certificate; a profile trusts it only
 //! with that CA as its CA file. Real processes, a real handshake, a fresh HOME without a keyring.
 
-#[path = "support/tls_certs.rs"]
+#[path = "../crates/platform/tests/support/tls_certs.rs"]
 mod tls_certs;
 
 use std::ffi::OsStr;

@@ -7,7 +7,7 @@ mod desk;
 mod fault_proxy;
 #[path = "support/remote.rs"]
 mod remote;
-#[path = "support/tls_certs.rs"]
+#[path = "../crates/platform/tests/support/tls_certs.rs"]
 mod tls_certs;
 
 use std::time::Duration;

@@ -1,4 +1,4 @@
-//! An HTTP client of the platform (the patterns of `benches/load.rs`): a token, a fresh
+//! An HTTP client of the platform (the patterns of `crates/platform/benches/load.rs`): a token, a fresh
 //! `g_nonce` on every call, and the answer kept whole for printing.
 
 use std::sync::atomic::{AtomicU64, Ordering};

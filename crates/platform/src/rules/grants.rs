@@ -1,0 +1,491 @@
+//! What the orders of a batch do to assets and products: `new_buy` grants, `delete_asset` and
+//! `delete_product` revoke. Runs inside the batch's transaction; any refusal rolls back all.
+
+use super::narrow_opt;
+use crate::error::OpError;
+use crate::sql::{self, StoreError};
+use crate::store::IdPool;
+use wire::removal::{self, Held, Refusal};
+use wire::{
+    AssetEntry, BatchOrderRequest, BatchOrderResult, LicenseType, MerchandiseEntry, OrderEntry,
+    OrderType, ProductEntry,
+};
+
+/// An order of a batch once its customer is known and its license order recorded.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Placed {
+    pub license_order: i64,
+    pub customer: i64,
+    pub result: BatchOrderResult,
+}
+
+/// Chip type the platform records for locks: 2, a 5th generation lock.
+const LOCK_CHIP_TYPE: i32 = 2;
+
+struct StoredAsset {
+    id: i64,
+    customer: i64,
+    license_type: String,
+    license_order: Option<i64>,
+}
+
+fn find_asset(tx: &dyn sql::Tx, num: &str) -> Result<Option<AssetRow>, StoreError> {
+    stored_asset(tx, num).map(|a| a.map(AssetRow::Existing))
+}
+
+fn stored_asset(tx: &dyn sql::Tx, num: &str) -> Result<Option<StoredAsset>, StoreError> {
+    tx.query_opt(
+        "SELECT id, customer_id, license_type, license_order_id FROM assets WHERE asset_num = ?1",
+        &[num.into()],
+        |r| {
+            Ok(StoredAsset {
+                id: r.i64(0)?,
+                customer: r.i64(1)?,
+                license_type: r.text(2)?,
+                license_order: r.opt_i64(3)?,
+            })
+        },
+    )
+}
+
+/// Applies every order of a validated batch, in order.
+pub fn grant(
+    tx: &dyn sql::Tx,
+    req: &BatchOrderRequest,
+    placed: &[Placed],
+    now: i64,
+) -> Result<(), OpError> {
+    if placed.len() != req.order_list.len() {
+        return Err(OpError::Internal(format!(
+            "batch has {} orders but {} were recorded",
+            req.order_list.len(),
+            placed.len()
+        )));
+    }
+    let mut asset_ids = IdPool::new("AS");
+    for (i, (order, p)) in req.order_list.iter().zip(placed).enumerate() {
+        let path = format!("orderList[{i}]");
+        let (Some(license_type), Some(order_type)) = (order.license_type, order.order_type) else {
+            return Err(OpError::invalid(
+                &path,
+                "licenseType and orderType are required",
+            ));
+        };
+        let src = src_order(tx, &path, order, p.customer)?;
+        for (j, asset) in order.assets.iter().enumerate() {
+            let path = format!("{path}.assets[{j}]");
+            let target = Target {
+                path: &path,
+                license_order: p.license_order,
+                customer: p.customer,
+                license_type,
+                src,
+            };
+            match order_type {
+                OrderType::NewBuy => new_buy(tx, &target, asset, now, &mut asset_ids)?,
+                OrderType::DeleteAsset => delete_asset(tx, &target, asset)?,
+                OrderType::DeleteProduct => delete_product(tx, &target, asset)?,
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The license order a delete order is limited to, when it names one. It must be an order of
+/// the same customer. Ignored for `new_buy`, where it has no meaning at order level.
+pub fn src_order(
+    tx: &dyn sql::Tx,
+    path: &str,
+    o: &OrderEntry,
+    customer: i64,
+) -> Result<Option<i64>, OpError> {
+    if o.order_type == Some(OrderType::NewBuy) {
+        return Ok(None);
+    }
+    let Some(src) = o
+        .src_license_order_id
+        .as_deref()
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+    else {
+        return Ok(None);
+    };
+    let row = tx.query_opt(
+        "SELECT id FROM license_orders WHERE license_order_id = ?1 AND customer_id = ?2",
+        &[src.into(), customer.into()],
+        |r| r.i64(0),
+    )?;
+    row.map(Some).ok_or_else(|| {
+        OpError::refused(
+            format!("{path}.srcLicenseOrderId"),
+            format!("no license order {src} of this customer"),
+        )
+    })
+}
+
+/// One asset entry of one order.
+struct Target<'a> {
+    path: &'a str,
+    license_order: i64,
+    customer: i64,
+    license_type: LicenseType,
+    src: Option<i64>,
+}
+
+fn new_buy(
+    tx: &dyn sql::Tx,
+    t: &Target<'_>,
+    a: &AssetEntry,
+    now: i64,
+    asset_ids: &mut IdPool,
+) -> Result<(), OpError> {
+    for (k, num) in a.asset_nos.iter().enumerate() {
+        let num_path = format!("{}.assetNos[{k}]", t.path);
+        // Most assets of a purchase are new: insert first, look up only when it exists.
+        let inserted = insert_asset(tx, t, num, a, now, asset_ids)?;
+        let asset = match inserted.map_or_else(|| find_asset(tx, num), |id| Ok(Some(id)))? {
+            None => {
+                return Err(OpError::Internal(format!(
+                    "asset {num} neither inserted nor found"
+                )));
+            }
+            Some(AssetRow::New(id)) => id,
+            Some(AssetRow::Existing(found)) => {
+                if found.license_type != t.license_type.as_str() {
+                    return Err(OpError::refused(
+                        num_path,
+                        format!(
+                            "asset {num} is a {}, not a {}",
+                            found.license_type,
+                            t.license_type.as_str()
+                        ),
+                    ));
+                }
+                if found.customer != t.customer {
+                    if a.transfered_asset_num != Some(true) {
+                        return Err(OpError::refused(
+                            num_path,
+                            format!(
+                                "asset {num} belongs to another customer; set transferedAssetNum to move it"
+                            ),
+                        ));
+                    }
+                    tx.execute(
+                        "UPDATE assets SET customer_id = ?2, updated_at = ?3 WHERE id = ?1",
+                        &[found.id.into(), t.customer.into(), now.into()],
+                    )?;
+                }
+                tx.execute(
+                    "UPDATE assets SET limit_start = COALESCE(?2, limit_start), \
+                     limit_end = COALESCE(?3, limit_end), \
+                     borrowed_usb_key = COALESCE(?4, borrowed_usb_key), updated_at = ?5 WHERE id = ?1",
+                    &[
+                        found.id.into(),
+                        a.limit_start_date.into(),
+                        a.limit_end_date.into(),
+                        a.borrowed_usb_key.into(),
+                        now.into(),
+                    ],
+                )?;
+                found.id
+            }
+        };
+        put_extends(tx, asset, a)?;
+        for (p, product) in a.products.iter().enumerate() {
+            let path = format!("{}.products[{p}]", t.path);
+            insert_product(tx, &path, asset, t.license_order, None, product, now)?;
+        }
+        for (m, merchandise) in a.merchandises.iter().enumerate() {
+            let path = format!("{}.merchandises[{m}]", t.path);
+            insert_merchandise(tx, &path, asset, t.license_order, None, merchandise, now)?;
+        }
+    }
+    Ok(())
+}
+
+/// An asset of a new_buy: just created, or there before.
+enum AssetRow {
+    New(i64),
+    Existing(StoredAsset),
+}
+
+/// Inserts the asset unless its number exists; its row when it was inserted.
+fn insert_asset(
+    tx: &dyn sql::Tx,
+    t: &Target<'_>,
+    num: &str,
+    a: &AssetEntry,
+    now: i64,
+    asset_ids: &mut IdPool,
+) -> Result<Option<AssetRow>, OpError> {
+    let asset_id = asset_ids.take(tx)?;
+    let shell: String = num.chars().filter(char::is_ascii_digit).collect();
+    let chip = if t.license_type.is_usbkey() {
+        LOCK_CHIP_TYPE
+    } else {
+        0
+    };
+    let row = tx.query_opt(
+        "INSERT INTO assets(asset_id, asset_num, license_type, customer_id, license_order_id, \
+         key_shell_number, key_chip_type, borrowed_usb_key, limit_start, limit_end, created_at, updated_at) \
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?11) \
+         ON CONFLICT(asset_num) DO NOTHING RETURNING id",
+        &[
+            (&asset_id).into(),
+            num.into(),
+            t.license_type.as_str().into(),
+            t.customer.into(),
+            t.license_order.into(),
+            shell.as_str().into(),
+            chip.into(),
+            a.borrowed_usb_key.unwrap_or(false).into(),
+            a.limit_start_date.into(),
+            a.limit_end_date.into(),
+            now.into(),
+        ],
+        |r| r.i64(0),
+    )?;
+    Ok(row.map(AssetRow::New))
+}
+
+fn put_extends(tx: &dyn sql::Tx, asset: i64, a: &AssetEntry) -> Result<(), OpError> {
+    for e in &a.asset_extend_list {
+        tx.execute(
+            "INSERT INTO asset_extends(asset_id, extend_code, extend_value) VALUES (?1, ?2, ?3) \
+             ON CONFLICT(asset_id, extend_code) DO UPDATE SET extend_value = excluded.extend_value",
+            &[
+                asset.into(),
+                e.extend_code.as_deref().unwrap_or_default().trim().into(),
+                e.extend_value.as_deref().unwrap_or_default().into(),
+            ],
+        )?;
+    }
+    Ok(())
+}
+
+fn insert_product(
+    tx: &dyn sql::Tx,
+    path: &str,
+    asset: i64,
+    license_order: i64,
+    merchandise: Option<i64>,
+    p: &ProductEntry,
+    now: i64,
+) -> Result<(), OpError> {
+    if let Some(src) = p.src_license_order_id.as_deref().filter(|s| !s.is_empty()) {
+        let exists = tx.query_one(
+            "SELECT EXISTS(SELECT 1 FROM license_orders WHERE license_order_id = ?1)",
+            &[src.into()],
+            |r| r.bool(0),
+        )?;
+        if !exists {
+            return Err(OpError::refused(
+                format!("{path}.srcLicenseOrderId"),
+                format!("no license order {src} to transfer from"),
+            ));
+        }
+    }
+    let entry = serde_json::to_string(p)?;
+    tx.execute(
+        "INSERT INTO products(asset_id, license_order_id, merchandise_id, product_uri, limit_start, \
+         limit_end, limit_concurrent, entry, created_at, product_name) \
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+        &[
+            asset.into(),
+            license_order.into(),
+            merchandise.into(),
+            p.product_uri.as_deref().unwrap_or_default().trim().into(),
+            p.limit_start_date.into(),
+            p.limit_end_date.into(),
+            p.limit_concurrent.into(),
+            entry.as_str().into(),
+            now.into(),
+            p.product_name.as_deref().into(),
+        ],
+    )?;
+    Ok(())
+}
+
+fn insert_merchandise(
+    tx: &dyn sql::Tx,
+    path: &str,
+    asset: i64,
+    license_order: i64,
+    parent: Option<i64>,
+    m: &MerchandiseEntry,
+    now: i64,
+) -> Result<(), OpError> {
+    // The row keeps the merchandise's own fields; products and children are rows of their own.
+    let own = MerchandiseEntry {
+        children: None,
+        license_order_product_list: Vec::new(),
+        ..m.clone()
+    };
+    let entry = serde_json::to_string(&own)?;
+    let id = tx.query_one(
+        "INSERT INTO merchandises(asset_id, license_order_id, parent_id, merchandise_num, entry) \
+         VALUES (?1, ?2, ?3, ?4, ?5) RETURNING id",
+        &[
+            asset.into(),
+            license_order.into(),
+            parent.into(),
+            m.merchandise_num
+                .as_deref()
+                .unwrap_or_default()
+                .trim()
+                .into(),
+            entry.as_str().into(),
+        ],
+        |r| r.i64(0),
+    )?;
+    for (p, product) in m.license_order_product_list.iter().enumerate() {
+        let path = format!("{path}.licenseOrderProductList[{p}]");
+        insert_product(tx, &path, asset, license_order, Some(id), product, now)?;
+    }
+    for (c, child) in m.children.iter().flatten().enumerate() {
+        let path = format!("{path}.children[{c}]");
+        insert_merchandise(tx, &path, asset, license_order, Some(id), child, now)?;
+    }
+    Ok(())
+}
+
+/// The asset `num` of the order's customer, or why not.
+fn owned_asset(
+    tx: &dyn sql::Tx,
+    path: &str,
+    t: &Target<'_>,
+    num: &str,
+) -> Result<StoredAsset, OpError> {
+    let Some(asset) = stored_asset(tx, num)? else {
+        return Err(OpError::refused(path, format!("no asset {num}")));
+    };
+    if asset.customer != t.customer {
+        return Err(OpError::refused(
+            path,
+            format!("asset {num} belongs to another customer"),
+        ));
+    }
+    Ok(asset)
+}
+
+/// A product row of an asset, as the removal rule needs it.
+struct HeldRow {
+    id: i64,
+    uri: String,
+    start: Option<i64>,
+    end: Option<i64>,
+    concurrent: Option<i32>,
+    order: Option<i64>,
+}
+
+impl HeldRow {
+    fn held(&self) -> Held<'_, i64> {
+        Held {
+            uri: &self.uri,
+            start: self.start,
+            end: self.end,
+            concurrent: self.concurrent,
+            order: self.order,
+        }
+    }
+}
+
+fn held_rows(tx: &dyn sql::Tx, asset: i64) -> Result<Vec<HeldRow>, StoreError> {
+    tx.query_vec(
+        "SELECT id, product_uri, limit_start, limit_end, limit_concurrent, license_order_id \
+         FROM products WHERE asset_id = ?1 ORDER BY id",
+        &[asset.into()],
+        |r| {
+            Ok(HeldRow {
+                id: r.i64(0)?,
+                uri: r.text(1)?,
+                start: r.opt_i64(2)?,
+                end: r.opt_i64(3)?,
+                concurrent: narrow_opt(r.opt_i64(4)?)?,
+                order: r.opt_i64(5)?,
+            })
+        },
+    )
+}
+
+fn delete_rows(tx: &dyn sql::Tx, rows: &[HeldRow], which: &[usize]) -> Result<(), StoreError> {
+    for &i in which {
+        tx.execute("DELETE FROM products WHERE id = ?1", &[rows[i].id.into()])?;
+    }
+    Ok(())
+}
+
+/// Removes whole assets; with a source order, only what that order granted, and the asset
+/// itself once nothing else is left on it (the rule is [`removal::delete_asset`]).
+fn delete_asset(tx: &dyn sql::Tx, t: &Target<'_>, a: &AssetEntry) -> Result<(), OpError> {
+    for (k, num) in a.asset_nos.iter().enumerate() {
+        let path = format!("{}.assetNos[{k}]", t.path);
+        let asset = owned_asset(tx, &path, t, num)?;
+        let rows = held_rows(tx, asset.id)?;
+        let held: Vec<Held<'_, i64>> = rows.iter().map(HeldRow::held).collect();
+        let removal = removal::delete_asset(&held, asset.license_order.as_ref(), t.src.as_ref())
+            .map_err(|_| {
+                OpError::refused(
+                    &path,
+                    format!("asset {num} holds nothing from the source license order"),
+                )
+            })?;
+        if removal.asset_goes {
+            // Its products, packages and attributes go with it (ON DELETE CASCADE).
+            tx.execute("DELETE FROM assets WHERE id = ?1", &[asset.id.into()])?;
+            continue;
+        }
+        delete_rows(tx, &rows, &removal.products)?;
+        tx.execute(
+            "DELETE FROM merchandises WHERE asset_id = ?1 AND license_order_id = ?2",
+            &[asset.id.into(), t.src.into()],
+        )?;
+    }
+    Ok(())
+}
+
+/// Removes the named products from the assets (the rule is [`removal::delete_products`]).
+fn delete_product(tx: &dyn sql::Tx, t: &Target<'_>, a: &AssetEntry) -> Result<(), OpError> {
+    for (k, num) in a.asset_nos.iter().enumerate() {
+        let asset = owned_asset(tx, &format!("{}.assetNos[{k}]", t.path), t, num)?;
+        let rows = held_rows(tx, asset.id)?;
+        let held: Vec<Held<'_, i64>> = rows.iter().map(HeldRow::held).collect();
+        match removal::delete_products(&held, &a.products, t.src.as_ref()) {
+            Ok(which) => delete_rows(tx, &rows, &which)?,
+            Err(Refusal::NoProduct { product: p }) => {
+                return Err(no_product(t, num, p, &a.products[p]));
+            }
+            Err(Refusal::NothingFromSource) => {
+                return Err(OpError::Internal("not a delete_asset rule".to_owned()));
+            }
+        }
+    }
+    Ok(())
+}
+
+fn no_product(t: &Target<'_>, num: &str, p: usize, product: &ProductEntry) -> OpError {
+    let uri = product.product_uri.as_deref().unwrap_or_default().trim();
+    let how = if product.strict_match_when_delete == Some(true) {
+        format!(
+            " with limitStartDate {}, limitEndDate {} and limitConcurrent {}",
+            show(product.limit_start_date),
+            show(product.limit_end_date),
+            show(product.limit_concurrent)
+        )
+    } else {
+        String::new()
+    };
+    let from = if t.src.is_some() {
+        " from the source license order"
+    } else {
+        ""
+    };
+    OpError::refused(
+        format!("{}.products[{p}]", t.path),
+        format!("asset {num} holds no product {uri}{how}{from}"),
+    )
+}
+
+fn show<T: std::fmt::Display>(v: Option<T>) -> String {
+    v.map_or_else(|| "empty".to_owned(), |v| v.to_string())
+}
