@@ -1,6 +1,10 @@
 # License Desk, English: every label of the console. The same message ids are in
-# zh-CN/license_desk.ftl (a test checks it); the code names them with `tr!`, which checks ids
-# and arguments at compile time.
+# zh-CN/license_desk.ftl (a test checks it); the code names them with `t!` (no arguments),
+# `tr!` (arguments) or `label!` (kept to be said later), which check ids at compile time.
+
+# A label and its value, and words with a note: the punctuation is the language's.
+labelled = { $label }: { $value }
+noted = { $words } ({ $note })
 
 app-name = License Desk
 customers = Customers

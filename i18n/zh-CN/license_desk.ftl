@@ -1,5 +1,9 @@
 # 授权管理台，简体中文：与 en/license_desk.ftl 的消息编号一一对应（有测试检查）。
 
+# 标签与值、文字与注释：用中文的全角标点。
+labelled = { $label }：{ $value }
+noted = { $words }（{ $note }）
+
 app-name = 授权管理台
 customers = 客户
 orders = 订单

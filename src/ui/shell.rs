@@ -20,7 +20,7 @@ use crate::ui::screens::queue::QueueScreen;
 use crate::ui::screens::settings::SettingsScreen;
 use crate::ui::screens::start::{StartAction, start_ui};
 use crate::ui::status::Status;
-use crate::ui::text::i18n::{Lang, Text, labelled, t, tr};
+use crate::ui::text::i18n::{Label, Lang, label, labelled, t, tr};
 use crate::ui::text::refusals::Offer;
 use crate::ui::{Prefs, Screen};
 
@@ -86,7 +86,7 @@ impl DeskApp {
         while let Some(mut event) = core.try_recv() {
             self.status.arrived(event.id);
             if self.switch.accept(&event) {
-                self.status.answered(Text::UseProfile, &event.result);
+                self.status.answered(label!("use-profile"), &event.result);
             } else {
                 apply(&mut self.screens, &mut self.status, &mut event, &out);
             }
@@ -95,7 +95,7 @@ impl DeskApp {
         let lang = self.prefs.lang;
         if self.titled != Some(lang) {
             self.titled = Some(lang);
-            let title = t(lang, Text::WindowTitle).to_owned();
+            let title = t!(lang, "window-title").to_owned();
             ui.ctx()
                 .send_viewport_cmd(egui::ViewportCommand::Title(title));
         }
@@ -156,13 +156,13 @@ fn apply(screens: &mut Screens, status: &mut Status, event: &mut Event, out: &Ou
 /// The top bar; the profile picked in its menu, if one was.
 fn top_bar_ui(ui: &mut egui::Ui, lang: Lang, state: &CoreState) -> Option<String> {
     ui.horizontal(|ui| {
-        ui.heading(t(lang, Text::AppName));
+        ui.heading(t!(lang, "app-name"));
         ui.separator();
         let profile = state.profiles.active();
         let (colour, badge) = if profile.is_sandbox() {
-            (SANDBOX_COLOUR, t(lang, Text::Sandbox))
+            (SANDBOX_COLOUR, t!(lang, "sandbox"))
         } else if profile.production {
-            (PRODUCTION_COLOUR, t(lang, Text::Production))
+            (PRODUCTION_COLOUR, t!(lang, "production"))
         } else {
             (REMOTE_COLOUR, "")
         };
@@ -178,7 +178,7 @@ fn top_bar_ui(ui: &mut egui::Ui, lang: Lang, state: &CoreState) -> Option<String
         }
         if profile.insecure_http && profile.plain_http_remote() {
             // Seen at all times: this profile's secret crosses the network in clear.
-            let words = t(lang, Text::PlainHttp);
+            let words = t!(lang, "plain-http");
             ui.label(RichText::new(words).strong().color(PRODUCTION_COLOUR));
         }
         let picked = profile_menu_ui(ui, lang, state);
@@ -193,7 +193,7 @@ fn top_bar_ui(ui: &mut egui::Ui, lang: Lang, state: &CoreState) -> Option<String
 fn profile_menu_ui(ui: &mut egui::Ui, lang: Lang, state: &CoreState) -> Option<String> {
     let active = &state.profiles.active;
     let mut picked = None;
-    ui.menu_button(t(lang, Text::SwitchProfile), |ui| {
+    ui.menu_button(t!(lang, "switch-profile"), |ui| {
         for p in &state.profiles.profiles {
             let mut text = RichText::new(profile_name(lang, p));
             if p.production {
@@ -213,17 +213,17 @@ fn profile_menu_ui(ui: &mut egui::Ui, lang: Lang, state: &CoreState) -> Option<S
 /// Where secrets are kept: a quiet line, explained on hover.
 fn keyring_ui(ui: &mut egui::Ui, lang: Lang, state: &CoreState) {
     let text = match &state.keyring {
-        None => t(lang, Text::KeyringChecking).to_owned(),
+        None => t!(lang, "keyring-checking").to_owned(),
         Some(KeyringState::Available { store }) => labelled(
             lang,
-            t(lang, Text::KeyringOk),
-            t(lang, keyring_name(*store)),
+            t!(lang, "keyring-ok"),
+            (keyring_name(*store)).text(lang),
         ),
-        Some(KeyringState::MemoryOnly { .. }) => t(lang, Text::KeyringMemory).to_owned(),
+        Some(KeyringState::MemoryOnly { .. }) => t!(lang, "keyring-memory").to_owned(),
     };
     let response = ui.label(RichText::new(text).weak());
     if let Some(KeyringState::MemoryOnly { reason }) = &state.keyring {
-        response.on_hover_text(format!("{}\n\n{reason}", t(lang, Text::KeyringMemoryHelp)));
+        response.on_hover_text(format!("{}\n\n{reason}", t!(lang, "keyring-memory-help")));
     }
 }
 
@@ -234,7 +234,7 @@ fn navigation_width(ui: &egui::Ui, lang: Lang) -> f32 {
     let widest = Screen::ALL
         .iter()
         .map(|s| {
-            let name = t(lang, screen_title(*s)).to_owned();
+            let name = (screen_title(*s)).text(lang).to_owned();
             ui.painter()
                 .layout_no_wrap(name, font.clone(), egui::Color32::WHITE)
                 .size()
@@ -250,7 +250,7 @@ fn navigation_ui(ui: &mut egui::Ui, prefs: &mut Prefs, waiting: usize) {
     for screen in Screen::ALL {
         let label = match screen {
             Screen::SendLater if waiting > 0 => tr!(prefs.lang, "queue-badge", n = waiting),
-            _ => t(prefs.lang, screen_title(screen)).to_owned(),
+            _ => screen_title(screen).text(prefs.lang).to_owned(),
         };
         if ui.selectable_label(prefs.screen == screen, label).clicked() {
             prefs.screen = screen;
@@ -306,7 +306,7 @@ impl Screens {
     fn ui(&mut self, ui: &mut egui::Ui, out: &Outbox<'_>, state: &CoreState, prefs: &mut Prefs) {
         let screen = prefs.screen;
         let lang = prefs.lang;
-        ui.heading(t(lang, screen_title(screen)));
+        ui.heading(screen_title(screen).text(lang));
         ui.add_space(8.0);
         // Calls go to the profile active now; what a screen shows keeps the profile it came from.
         let profile = state.profiles.active();
@@ -338,28 +338,28 @@ impl Screens {
     }
 }
 
-fn keyring_name(store: KeyringStore) -> Text {
+fn keyring_name(store: KeyringStore) -> Label {
     match store {
-        KeyringStore::SecretService => Text::KeyringSecretService,
-        KeyringStore::KernelKeyutils => Text::KeyringKeyutils,
-        KeyringStore::WindowsCredentialManager => Text::KeyringWindows,
-        KeyringStore::MacosKeychain => Text::KeyringMacos,
-        KeyringStore::Given => Text::KeyringGiven,
+        KeyringStore::SecretService => label!("keyring-secret-service"),
+        KeyringStore::KernelKeyutils => label!("keyring-keyutils"),
+        KeyringStore::WindowsCredentialManager => label!("keyring-windows"),
+        KeyringStore::MacosKeychain => label!("keyring-macos"),
+        KeyringStore::Given => label!("keyring-given"),
     }
 }
 
-fn screen_title(screen: Screen) -> Text {
+fn screen_title(screen: Screen) -> Label {
     match screen {
-        Screen::Start => Text::Start,
-        Screen::Customers => Text::Customers,
-        Screen::Orders => Text::Orders,
-        Screen::Catalog => Text::Catalog,
-        Screen::Assets => Text::Assets,
-        Screen::Activities => Text::Activities,
-        Screen::AssetNumbers => Text::AssetNumbers,
-        Screen::History => Text::History,
-        Screen::SendLater => Text::SendLater,
-        Screen::Settings => Text::Settings,
+        Screen::Start => label!("start"),
+        Screen::Customers => label!("customers"),
+        Screen::Orders => label!("orders"),
+        Screen::Catalog => label!("catalog"),
+        Screen::Assets => label!("assets"),
+        Screen::Activities => label!("activities"),
+        Screen::AssetNumbers => label!("asset-numbers"),
+        Screen::History => label!("history"),
+        Screen::SendLater => label!("send-later"),
+        Screen::Settings => label!("settings"),
     }
 }
 

@@ -9,7 +9,7 @@ use crate::core::{
 };
 use crate::ui::kit::form::{PRODUCTION_COLOUR, profile_name};
 use crate::ui::kit::toasts::Toasts;
-use crate::ui::text::i18n::{Lang, Text, labelled, lookup, t, tr};
+use crate::ui::text::i18n::{Label, Lang, label, labelled, lookup, t, tr};
 
 /// How an answered action went.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -68,29 +68,29 @@ impl Verdict {
 pub struct Status {
     pub toasts: Toasts,
     /// The last action the user asked for, and how it went.
-    last: Option<(Text, Verdict)>,
+    last: Option<(Label, Verdict)>,
     /// Platform calls sent and not yet answered, oldest first.
     in_flight: Vec<(CommandId, String, Operation)>,
 }
 
 /// Work the console does on its own (saving a draft as you type, listing drafts): said only
 /// when it fails, so that it never pushes the user's own result out of the status bar.
-fn is_background(action: Text) -> bool {
-    matches!(
-        action,
-        Text::SaveDraft
-            | Text::LoadDrafts
-            | Text::CheckBatch
-            | Text::LoadHistory
-            | Text::LoadQueue
-            | Text::LoadCatalog
-            | Text::PreviewDeletes
-    )
+fn is_background(action: Label) -> bool {
+    [
+        label!("save-draft"),
+        label!("load-drafts"),
+        label!("check-batch"),
+        label!("load-history"),
+        label!("load-queue"),
+        label!("load-catalog"),
+        label!("preview-deletes"),
+    ]
+    .contains(&action)
 }
 
 impl Status {
     /// An action was answered: errors get a toast, and the status bar says the outcome.
-    pub fn answered(&mut self, action: Text, result: &Result<Outcome, CoreError>) {
+    pub fn answered(&mut self, action: Label, result: &Result<Outcome, CoreError>) {
         if let Err(error) = result
             && !matches!(error, CoreError::Api(ApiError::Cancelled))
         {
@@ -140,29 +140,27 @@ impl Status {
             text.push_str(&format!(" (+{})", self.in_flight.len() - 1));
         }
         ui.label(text);
-        let clicked = ui.small_button(t(lang, Text::CancelCall)).clicked();
+        let clicked = ui.small_button(t!(lang, "cancel-call")).clicked();
         ui.separator();
         clicked.then_some(*id)
     }
 
     fn last_ui(&self, ui: &mut egui::Ui, lang: Lang) {
         let Some((action, verdict)) = &self.last else {
-            ui.label(t(lang, Text::Ready));
+            ui.label(t!(lang, "ready"));
             return;
         };
-        let action = t(lang, *action);
+        let action = (*action).text(lang);
         let (words, bad) = match verdict {
-            Verdict::Done => (t(lang, Text::Done).to_owned(), false),
-            Verdict::Refused { code } if code.is_empty() => {
-                (t(lang, Text::Refused).to_owned(), true)
-            }
+            Verdict::Done => (t!(lang, "done").to_owned(), false),
+            Verdict::Refused { code } if code.is_empty() => (t!(lang, "refused").to_owned(), true),
             Verdict::Refused { code } => (tr!(lang, "refused-code", code = code.as_str()), true),
             Verdict::Partly { done, of } => {
                 let (done, of) = (*done, *of);
                 (tr!(lang, "partly-done", done = done, of = of), true)
             }
-            Verdict::Failed => (t(lang, Text::Failed).to_owned(), true),
-            Verdict::Unknown => (t(lang, Text::OutcomeUnknown).to_owned(), true),
+            Verdict::Failed => (t!(lang, "failed").to_owned(), true),
+            Verdict::Unknown => (t!(lang, "write-state-unknown").to_owned(), true),
             Verdict::Cancelled => (tr!(lang, "cancelled"), false),
         };
         let text = format!("{action} · {words}");
@@ -180,11 +178,11 @@ fn profile_ui(ui: &mut egui::Ui, lang: Lang, state: &CoreState) {
     match &profile.endpoint {
         Endpoint::Sandbox => {
             let text = match &state.sandbox {
-                SandboxState::Starting => t(lang, Text::SandboxStarting).to_owned(),
+                SandboxState::Starting => t!(lang, "sandbox-starting").to_owned(),
                 SandboxState::Ready { base_url } => {
-                    format!("{} · {base_url}", t(lang, Text::SandboxReady))
+                    format!("{} · {base_url}", t!(lang, "sandbox-ready"))
                 }
-                SandboxState::Failed(why) => labelled(lang, t(lang, Text::SandboxFailed), why),
+                SandboxState::Failed(why) => labelled(lang, t!(lang, "sandbox-failed"), why),
             };
             ui.label(text);
         }

@@ -10,7 +10,7 @@ use crate::core::{Command, Event, FileCommand, Latest, Outcome};
 use crate::ui::kit::file_browser::{Browsed, FileBrowser};
 use crate::ui::kit::form::{Field, field_with_ui};
 use crate::ui::outbox::Outbox;
-use crate::ui::text::i18n::{Lang, Text, t, tr};
+use crate::ui::text::i18n::{Lang, t, tr};
 
 /// The field as typed, and the dialog choosing it.
 #[derive(Default)]
@@ -81,7 +81,7 @@ impl CaFileField {
                 browse = ui
                     .add_enabled(
                         !self.pick.is_waiting(),
-                        egui::Button::new(t(lang, Text::Browse)),
+                        egui::Button::new(t!(lang, "browse")),
                     )
                     .clicked();
                 edit

@@ -9,7 +9,7 @@ use egui::RichText;
 
 use crate::core::files::FilePick;
 
-use crate::ui::text::i18n::{Lang, Text, t, tr};
+use crate::ui::text::i18n::{Lang, t, tr};
 
 pub struct FileBrowser {
     save: bool,
@@ -178,7 +178,7 @@ impl FileBrowser {
             let chosen = ui
                 .add_enabled(!name.is_empty(), egui::Button::new(action))
                 .clicked();
-            if ui.button(t(lang, Text::Cancel)).clicked() {
+            if ui.button(t!(lang, "cancel")).clicked() {
                 return Some(Browsed::Cancelled);
             }
             chosen.then(|| Browsed::Chosen(self.folder.join(name)))

@@ -8,7 +8,7 @@ use egui::{Color32, Response, RichText};
 
 use crate::core::wire::validate::{Problem, mobile_from};
 use crate::core::{Profile, SANDBOX};
-use crate::ui::text::i18n::{Lang, Text, t, tr};
+use crate::ui::text::i18n::{Label, Lang, t, tr};
 use crate::ui::text::problems::kind_words;
 
 /// One field of a form: its label, the interface's name for it (problems name fields by it),
@@ -42,16 +42,16 @@ pub fn field_ui(
     })
 }
 
-/// Text fields, one row each: (label, the interface's name for it, required, value).
+/// Label fields, one row each: (label, the interface's name for it, required, value).
 pub fn text_fields_ui(
     ui: &mut egui::Ui,
     lang: Lang,
-    rows: Vec<(Text, &str, bool, &mut String)>,
+    rows: Vec<(Label, &str, bool, &mut String)>,
     problems: &[Problem],
 ) {
     for (label, path, required, value) in rows {
         let field = Field {
-            label: t(lang, label),
+            label: label.text(lang),
             path,
             required,
         };
@@ -72,7 +72,7 @@ pub fn field_with_ui(
             let label = ui.label(field.label);
             if field.required {
                 ui.label(RichText::new("*").color(ui.visuals().error_fg_color))
-                    .on_hover_text(t(lang, Text::RequiredMark));
+                    .on_hover_text(t!(lang, "required-mark"));
             }
             label
         })
@@ -169,7 +169,7 @@ pub fn profile_name(lang: Lang, profile: &Profile) -> &str {
 /// it.
 pub fn name_of_profile(lang: Lang, name: &str) -> &str {
     if name == SANDBOX {
-        t(lang, Text::Sandbox)
+        t!(lang, "sandbox")
     } else {
         name
     }

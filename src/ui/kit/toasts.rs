@@ -4,7 +4,7 @@
 use egui::{Align2, RichText};
 
 use crate::core::{ApiError, CoreError};
-use crate::ui::text::i18n::{Lang, Text, t, tr};
+use crate::ui::text::i18n::{Label, Lang, label, t, tr};
 use crate::ui::text::refusals::{Offer, recognise};
 use crate::wire::{activity, envelope};
 
@@ -13,8 +13,8 @@ const MAX_TOASTS: usize = 4;
 
 struct Toast {
     id: u64,
-    action: Text,
-    explanation: Text,
+    action: Label,
+    explanation: Label,
     /// The platform's code and message exactly as sent, or the error as the core tells it.
     verbatim: String,
     cause: Option<String>,
@@ -29,7 +29,7 @@ pub struct Toasts {
 }
 
 impl Toasts {
-    pub fn error(&mut self, action: Text, error: &CoreError) {
+    pub fn error(&mut self, action: Label, error: &CoreError) {
         let (verbatim, cause, refusal) = match error {
             CoreError::Api(ApiError::Platform {
                 code,
@@ -74,13 +74,14 @@ impl Toasts {
                         .stroke(egui::Stroke::new(1.5, ui.visuals().error_fg_color))
                         .show(ui, |ui| {
                             ui.horizontal(|ui| {
-                                let action = t(lang, toast.action);
+                                let action = toast.action.text(lang);
                                 // Sent with no answer is not a failure: the title says so.
-                                let title = if toast.explanation == Text::ExplainOutcomeUnknown {
-                                    tr!(lang, "action-unknown", action = action)
-                                } else {
-                                    tr!(lang, "action-failed", action = action)
-                                };
+                                let title =
+                                    if toast.explanation == label!("explain-outcome-unknown") {
+                                        tr!(lang, "action-unknown", action = action)
+                                    } else {
+                                        tr!(lang, "action-failed", action = action)
+                                    };
                                 ui.label(
                                     RichText::new(title)
                                         .strong()
@@ -89,7 +90,7 @@ impl Toasts {
                                 ui.with_layout(
                                     egui::Layout::right_to_left(egui::Align::Center),
                                     |ui| {
-                                        if ui.small_button(t(lang, Text::Dismiss)).clicked() {
+                                        if ui.small_button(t!(lang, "dismiss")).clicked() {
                                             dismissed = Some(toast.id);
                                         }
                                     },
@@ -100,7 +101,7 @@ impl Toasts {
                             });
                             match &recognised {
                                 Some(r) => ui.label(&r.words),
-                                None => ui.label(t(lang, toast.explanation)),
+                                None => ui.label(toast.explanation.text(lang)),
                             };
                             if let Some(offer) = recognised.and_then(|r| r.offer)
                                 && ui.button(offer_words(lang, &offer)).clicked()
@@ -139,37 +140,37 @@ fn offer_words(lang: Lang, offer: &Offer) -> String {
 }
 
 /// What an error means for the user, and what to do about it.
-pub fn explain(error: &CoreError) -> Text {
+pub fn explain(error: &CoreError) -> Label {
     match error {
         CoreError::Api(ApiError::Platform { code, .. }) => explain_code(code),
-        CoreError::Api(ApiError::NotSent(_)) => Text::ExplainUnreachable,
-        CoreError::Api(ApiError::Transport(_)) => Text::ExplainBroken,
-        CoreError::Api(ApiError::OutcomeUnknown { .. }) => Text::ExplainOutcomeUnknown,
-        CoreError::Api(ApiError::Cancelled) => Text::ExplainCancelled,
-        CoreError::Api(ApiError::Timeout(_)) | CoreError::GaveUp(_) => Text::ExplainTimeout,
-        CoreError::Api(ApiError::Unexpected { .. }) => Text::ExplainUnexpected,
-        CoreError::Api(ApiError::Untrusted(_)) => Text::ExplainUntrusted,
-        CoreError::Api(ApiError::CaFile { .. }) => Text::ExplainCaFile,
+        CoreError::Api(ApiError::NotSent(_)) => label!("explain-unreachable"),
+        CoreError::Api(ApiError::Transport(_)) => label!("explain-broken"),
+        CoreError::Api(ApiError::OutcomeUnknown { .. }) => label!("explain-outcome-unknown"),
+        CoreError::Api(ApiError::Cancelled) => label!("explain-cancelled"),
+        CoreError::Api(ApiError::Timeout(_)) | CoreError::GaveUp(_) => label!("explain-timeout"),
+        CoreError::Api(ApiError::Unexpected { .. }) => label!("explain-unexpected"),
+        CoreError::Api(ApiError::Untrusted(_)) => label!("explain-untrusted"),
+        CoreError::Api(ApiError::CaFile { .. }) => label!("explain-ca-file"),
         CoreError::Api(ApiError::Config(_)) | CoreError::Profile(_) | CoreError::Config(_) => {
-            Text::ExplainProfile
+            label!("explain-profile")
         }
-        CoreError::NoSecret(_) => Text::ExplainNoSecret,
-        CoreError::Storage(_) => Text::ExplainStorage,
-        CoreError::File(_) => Text::ExplainFile,
-        CoreError::Sandbox(_) => Text::ExplainSandbox,
-        CoreError::Stopped => Text::ExplainStopped,
+        CoreError::NoSecret(_) => label!("explain-no-secret"),
+        CoreError::Storage(_) => label!("explain-storage"),
+        CoreError::File(_) => label!("explain-file"),
+        CoreError::Sandbox(_) => label!("explain-sandbox"),
+        CoreError::Stopped => label!("explain-stopped"),
     }
 }
 
 /// What a platform's code means for the user.
-pub fn explain_code(code: &str) -> Text {
+pub fn explain_code(code: &str) -> Label {
     match code {
-        envelope::VALIDATION | activity::BAD_PARAMETER => Text::ExplainInvalid,
-        envelope::UNAUTHORIZED => Text::ExplainUnauthorized,
-        envelope::FORBIDDEN => Text::ExplainForbidden,
-        envelope::NOT_FOUND | envelope::METHOD_NOT_ALLOWED => Text::ExplainNotFound,
-        envelope::SYSTEM | activity::PROCESSING => Text::ExplainPlatformFailed,
-        _ => Text::ExplainRefused,
+        envelope::VALIDATION | activity::BAD_PARAMETER => label!("explain-invalid"),
+        envelope::UNAUTHORIZED => label!("explain-unauthorized"),
+        envelope::FORBIDDEN => label!("explain-forbidden"),
+        envelope::NOT_FOUND | envelope::METHOD_NOT_ALLOWED => label!("explain-not-found"),
+        envelope::SYSTEM | activity::PROCESSING => label!("explain-platform-failed"),
+        _ => label!("explain-refused"),
     }
 }
 

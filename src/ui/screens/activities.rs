@@ -13,7 +13,7 @@ use crate::ui::kit::form::{
 };
 use crate::ui::outbox::Caller;
 use crate::ui::text::dates::local_date;
-use crate::ui::text::i18n::{Lang, Text, t};
+use crate::ui::text::i18n::{Label, Lang, label, t};
 use crate::wire::activity;
 
 /// What the form remembers between runs (kept in the console's preferences).
@@ -43,54 +43,54 @@ pub struct ActivitiesScreen {
 }
 
 /// What kind of identity the text looks like, as the platform would read it.
-fn identity_kind(identity: &str) -> Option<Text> {
+fn identity_kind(identity: &str) -> Option<Label> {
     let id = identity.trim();
     if id.is_empty() {
         None
     } else if is_mobile(id) {
-        Some(Text::KindMobile)
+        Some(label!("kind-mobile"))
     } else if is_email(id) {
-        Some(Text::KindEmail)
+        Some(label!("kind-email"))
     } else if id.starts_with("EG") {
-        Some(Text::KindEnterprise)
+        Some(label!("kind-enterprise"))
     } else if id.starts_with('1') && id.len() < 11 && id.bytes().all(|b| b.is_ascii_digit()) {
         // Lock numbers do not start with 1: this is a mobile number with digits missing.
-        Some(Text::KindShortMobile)
+        Some(label!("kind-short-mobile"))
     } else if id.bytes().all(|b| b.is_ascii_digit()) {
-        Some(Text::KindLock)
+        Some(label!("kind-lock"))
     } else {
-        Some(Text::KindUnknown)
+        Some(label!("kind-unknown"))
     }
 }
 
 /// A result code in words.
-pub(super) fn result_words(code: &str) -> Text {
+pub(super) fn result_words(code: &str) -> Label {
     match code {
-        activity::CLAIMED => Text::Result0000,
-        activity::BAD_PARAMETER => Text::Result1001,
-        activity::PROCESSING => Text::Result1002,
-        activity::BAD_IDENTITY => Text::Result1004,
-        activity::FILTERED => Text::Result2001,
-        activity::NO_ACTIVITY => Text::Result3001,
-        activity::NOT_ELIGIBLE => Text::Result3002,
-        _ => Text::ResultOther,
+        activity::CLAIMED => label!("result0000"),
+        activity::BAD_PARAMETER => label!("result1001"),
+        activity::PROCESSING => label!("result1002"),
+        activity::BAD_IDENTITY => label!("result1004"),
+        activity::FILTERED => label!("result2001"),
+        activity::NO_ACTIVITY => label!("result3001"),
+        activity::NOT_ELIGIBLE => label!("result3002"),
+        _ => label!("result-other"),
     }
 }
 
 /// A unit's reason in words.
-fn unit_reason(code: Option<i32>) -> Text {
+fn unit_reason(code: Option<i32>) -> Label {
     match code {
-        Some(14001) => Text::Unit14001,
-        Some(14002) => Text::Unit14002,
-        Some(14003) => Text::Unit14003,
-        Some(14004) => Text::Unit14004,
-        Some(14005) => Text::Unit14005,
-        _ => Text::ResultOther,
+        Some(14001) => label!("unit14001"),
+        Some(14002) => label!("unit14002"),
+        Some(14003) => label!("unit14003"),
+        Some(14004) => label!("unit14004"),
+        Some(14005) => label!("unit14005"),
+        _ => label!("result-other"),
     }
 }
 
 impl ActivitiesScreen {
-    pub fn apply(&mut self, event: &Event) -> Option<Text> {
+    pub fn apply(&mut self, event: &Event) -> Option<Label> {
         if self.call.accept(event) {
             if let Ok(Outcome::Claim(answer)) = &event.result {
                 self.answer = Some(answer.clone());
@@ -99,7 +99,7 @@ impl ActivitiesScreen {
                     self.known = Some(std::mem::take(&mut self.asking));
                 }
             }
-            return Some(Text::Claim);
+            return Some(label!("claim"));
         }
         None
     }
@@ -110,7 +110,7 @@ impl ActivitiesScreen {
             form.seen.insert(0, label);
             form.seen.truncate(SEEN);
         }
-        ui.label(t(lang, Text::ClaimHelp));
+        ui.label(t!(lang, "claim-help"));
         ui.add_space(6.0);
         claim_form_ui(ui, lang, form);
         ui.add_space(6.0);
@@ -118,7 +118,7 @@ impl ActivitiesScreen {
             .iter()
             .all(|v| !v.trim().is_empty());
         ui.add_enabled_ui(complete, |ui| {
-            if submit_button_ui(ui, t(lang, Text::Claim), self.call.is_waiting()) {
+            if submit_button_ui(ui, t!(lang, "claim"), self.call.is_waiting()) {
                 self.answer = None;
                 self.on = core.profile.name.clone();
                 self.asking = form.label.trim().to_owned();
@@ -132,7 +132,7 @@ impl ActivitiesScreen {
             }
         });
         if !complete {
-            ui.label(RichText::new(t(lang, Text::AllFieldsRequired)).weak());
+            ui.label(RichText::new(t!(lang, "all-fields-required")).weak());
         }
         if let Some(answer) = &self.answer {
             ui.separator();
@@ -145,47 +145,54 @@ impl ActivitiesScreen {
 /// The claim's four fields, the identity with what it looks like, the label with those seen.
 fn claim_form_ui(ui: &mut egui::Ui, lang: Lang, form: &mut ClaimForm) {
     grid_ui(ui, "claim_form", |ui| {
-        let field = |label, path| Field {
-            label: t(lang, label),
+        let field = |label: Label, path| Field {
+            label: label.text(lang),
             path,
             required: true,
         };
-        field_with_ui(ui, lang, &field(Text::Identity, "identity"), &[], |ui| {
-            ui.horizontal(|ui| {
-                let r = ui.add(
-                    egui::TextEdit::singleline(&mut form.identity)
-                        .hint_text(t(lang, Text::IdentityHint))
-                        .desired_width(320.0),
-                );
-                if r.changed() {
-                    normalize_mobile(&mut form.identity);
-                }
-                if let Some(kind) = identity_kind(&form.identity) {
-                    let text = RichText::new(t(lang, kind));
-                    ui.label(
-                        if matches!(kind, Text::KindUnknown | Text::KindShortMobile) {
-                            text.color(ui.visuals().error_fg_color)
-                        } else {
-                            text.weak()
-                        },
+        field_with_ui(
+            ui,
+            lang,
+            &field(label!("identity"), "identity"),
+            &[],
+            |ui| {
+                ui.horizontal(|ui| {
+                    let r = ui.add(
+                        egui::TextEdit::singleline(&mut form.identity)
+                            .hint_text(t!(lang, "identity-hint"))
+                            .desired_width(320.0),
                     );
-                }
-                r
-            })
-            .inner
-        });
+                    if r.changed() {
+                        normalize_mobile(&mut form.identity);
+                    }
+                    if let Some(kind) = identity_kind(&form.identity) {
+                        let text = RichText::new(kind.text(lang));
+                        ui.label(
+                            if [label!("kind-unknown"), label!("kind-short-mobile")].contains(&kind)
+                            {
+                                text.color(ui.visuals().error_fg_color)
+                            } else {
+                                text.weak()
+                            },
+                        );
+                    }
+                    r
+                })
+                .inner
+            },
+        );
         let seen = &form.seen;
         field_with_ui(
             ui,
             lang,
-            &field(Text::ActivityLabel, "activityLabel"),
+            &field(label!("activity-label"), "activityLabel"),
             &[],
             |ui| {
                 ui.horizontal(|ui| {
                     let r =
                         ui.add(egui::TextEdit::singleline(&mut form.label).desired_width(220.0));
                     if !seen.is_empty() {
-                        ui.menu_button(t(lang, Text::Recent), |ui| {
+                        ui.menu_button(t!(lang, "recent"), |ui| {
                             for label in seen {
                                 if ui.button(label).clicked() {
                                     form.label.clone_from(label);
@@ -200,8 +207,8 @@ fn claim_form_ui(ui: &mut egui::Ui, lang: Lang, form: &mut ClaimForm) {
             },
         );
         for (label, path, value) in [
-            (Text::Source, "source", &mut form.source),
-            (Text::Branch, "branch", &mut form.branch),
+            (label!("source"), "source", &mut form.source),
+            (label!("branch"), "branch", &mut form.branch),
         ] {
             field_with_ui(ui, lang, &field(label, path), &[], |ui| {
                 ui.add(egui::TextEdit::singleline(value).desired_width(220.0))
@@ -211,7 +218,7 @@ fn claim_form_ui(ui: &mut egui::Ui, lang: Lang, form: &mut ClaimForm) {
 }
 
 fn answer_ui(ui: &mut egui::Ui, lang: Lang, a: &ActivityResponse) {
-    let words = t(lang, result_words(&a.result_code));
+    let words = (result_words(&a.result_code)).text(lang);
     let text = RichText::new(words).strong();
     ui.label(if a.result_code == activity::CLAIMED {
         text
@@ -229,12 +236,12 @@ fn answer_ui(ui: &mut egui::Ui, lang: Lang, a: &ActivityResponse) {
             .num_columns(4)
             .show(ui, |ui| {
                 for head in [
-                    Text::Product,
-                    Text::ValidFrom,
-                    Text::ValidUntil,
-                    Text::Activation,
+                    label!("product"),
+                    label!("valid-from"),
+                    label!("valid-until"),
+                    label!("activation"),
                 ] {
-                    ui.label(RichText::new(t(lang, head)).strong());
+                    ui.label(RichText::new(head.text(lang)).strong());
                 }
                 ui.end_row();
                 for p in &detail.products {
@@ -242,14 +249,14 @@ fn answer_ui(ui: &mut egui::Ui, lang: Lang, a: &ActivityResponse) {
                     for ms in [&p.limit_start_date, &p.limit_end_date] {
                         ui.label(ms.parse::<i64>().map_or_else(|_| ms.clone(), local_date));
                     }
-                    ui.label(t(
-                        lang,
-                        if p.activate_type == "1" {
-                            Text::ActivateSeparately
+                    ui.label(
+                        (if p.activate_type == "1" {
+                            label!("activate-separately")
                         } else {
-                            Text::ActiveNow
-                        },
-                    ));
+                            label!("active-now")
+                        })
+                        .text(lang),
+                    );
                     ui.end_row();
                 }
             });
@@ -260,14 +267,14 @@ fn answer_ui(ui: &mut egui::Ui, lang: Lang, a: &ActivityResponse) {
             .striped(true)
             .num_columns(3)
             .show(ui, |ui| {
-                for head in [Text::Unit, Text::Reason, Text::PlatformSays] {
-                    ui.label(RichText::new(t(lang, head)).strong());
+                for head in [label!("unit"), label!("reason"), label!("platform-says")] {
+                    ui.label(RichText::new(head.text(lang)).strong());
                 }
                 ui.end_row();
                 for activity in list {
                     for unit in &activity.engine_sub_activity_dtos {
                         ui.label(format!("{} / {}", activity.name, unit.name));
-                        ui.label(t(lang, unit_reason(unit.error_code)));
+                        ui.label(unit_reason(unit.error_code).text(lang));
                         ui.label(
                             RichText::new(format!(
                                 "{}: {}",

@@ -9,7 +9,7 @@ use crate::core::wire::validate::MAX_SHELLNUMS;
 use crate::core::{Call, Command, Event, FileCommand, Latest, Outcome};
 use crate::ui::kit::form::{answered_on_ui, busy_button_ui, csv_with_bom, home_file};
 use crate::ui::outbox::Caller;
-use crate::ui::text::i18n::{Lang, Text, labelled, t, tr};
+use crate::ui::text::i18n::{Label, Lang, label, labelled, t, tr};
 
 pub struct AssetNumbersScreen {
     count: i32,
@@ -39,26 +39,26 @@ impl Default for AssetNumbersScreen {
 /// The region a number belongs to, by its first digit.
 fn region(lang: Lang, num: &str) -> &'static str {
     match num.as_bytes().first() {
-        Some(b'8') => t(lang, Text::RegionDomestic),
-        Some(b'6') => t(lang, Text::RegionSingapore),
-        _ => t(lang, Text::RegionOther),
+        Some(b'8') => t!(lang, "region-domestic"),
+        Some(b'6') => t!(lang, "region-singapore"),
+        _ => t!(lang, "region-other"),
     }
 }
 
 impl AssetNumbersScreen {
-    pub fn apply(&mut self, event: &Event) -> Option<Text> {
+    pub fn apply(&mut self, event: &Event) -> Option<Label> {
         if self.call.accept(event) {
             if let Ok(Outcome::Shellnums(nums)) = &event.result {
                 self.numbers = nums.clone();
                 self.exported = None;
             }
-            return Some(Text::GetAssetNumbers);
+            return Some(label!("get-asset-numbers"));
         }
         if self.export_call.accept(event) {
             if let Ok(Outcome::Written { path }) = &event.result {
                 self.exported = Some(path.display().to_string());
             }
-            return Some(Text::ExportFile);
+            return Some(label!("export-file"));
         }
         None
     }
@@ -66,12 +66,12 @@ impl AssetNumbersScreen {
     /// Answers numbers the user sends to the composer.
     pub fn ui(&mut self, ui: &mut egui::Ui, core: &Caller<'_>, lang: Lang) -> Option<Vec<String>> {
         let mut send = None;
-        ui.label(t(lang, Text::AssetNumbersHelp));
+        ui.label(t!(lang, "asset-numbers-help"));
         ui.horizontal(|ui| {
-            let label = ui.label(t(lang, Text::HowMany));
+            let label = ui.label(t!(lang, "how-many"));
             ui.add(egui::DragValue::new(&mut self.count).range(1..=MAX_SHELLNUMS))
                 .labelled_by(label.id);
-            if busy_button_ui(ui, t(lang, Text::GetAssetNumbers), self.call.is_waiting()) {
+            if busy_button_ui(ui, t!(lang, "get-asset-numbers"), self.call.is_waiting()) {
                 self.on = core.profile.name.clone();
                 self.call.start(core.call(Call::Shellnums(self.count)));
             }
@@ -83,21 +83,21 @@ impl AssetNumbersScreen {
         answered_on_ui(ui, lang, &self.on, core.profile);
         ui.horizontal(|ui| {
             ui.label(RichText::new(tr!(lang, "numbers-count", n = self.numbers.len())).strong());
-            if ui.button(t(lang, Text::CopyAll)).clicked() {
+            if ui.button(t!(lang, "copy-all")).clicked() {
                 ui.ctx().copy_text(self.numbers.join("\n"));
             }
-            if ui.button(t(lang, Text::SendToComposer)).clicked() {
+            if ui.button(t!(lang, "send-to-composer")).clicked() {
                 send = Some(self.numbers.clone());
             }
-            let label = ui.label(t(lang, Text::ExportTo));
+            let label = ui.label(t!(lang, "export-to"));
             if self.export_path.is_empty() {
                 self.export_path = home_file("asset-numbers.csv");
             }
             ui.add(egui::TextEdit::singleline(&mut self.export_path).desired_width(220.0))
                 .labelled_by(label.id);
-            if busy_button_ui(ui, t(lang, Text::ExportFile), self.export_call.is_waiting()) {
+            if busy_button_ui(ui, t!(lang, "export-file"), self.export_call.is_waiting()) {
                 let body = csv_with_bom(
-                    &[t(lang, Text::AssetNumber), t(lang, Text::Region)],
+                    &[t!(lang, "asset-number"), t!(lang, "region")],
                     self.numbers
                         .iter()
                         .map(|n| vec![n.as_str(), region(lang, n)]),
@@ -110,7 +110,7 @@ impl AssetNumbersScreen {
             }
         });
         if let Some(path) = &self.exported {
-            ui.label(labelled(lang, t(lang, Text::Exported), path));
+            ui.label(labelled(lang, t!(lang, "exported"), path));
         }
         egui::ScrollArea::vertical()
             .id_salt("numbers")
@@ -120,8 +120,8 @@ impl AssetNumbersScreen {
                     .num_columns(2)
                     .spacing([24.0, 4.0])
                     .show(ui, |ui| {
-                        ui.label(RichText::new(t(lang, Text::AssetNumber)).strong());
-                        ui.label(RichText::new(t(lang, Text::Region)).strong());
+                        ui.label(RichText::new(t!(lang, "asset-number")).strong());
+                        ui.label(RichText::new(t!(lang, "region")).strong());
                         ui.end_row();
                         for n in &self.numbers {
                             ui.label(RichText::new(n).monospace());

@@ -17,7 +17,7 @@ use crate::ui::kit::file_browser::{Browsed, FileBrowser};
 use crate::ui::kit::form::{busy_button_ui, profile_name};
 use crate::ui::outbox::Outbox;
 use crate::ui::text::dates;
-use crate::ui::text::i18n::{Lang, Text, t, tr};
+use crate::ui::text::i18n::{Label, Lang, label, t, tr};
 use crate::ui::text::labels::field_label;
 
 /// Most rows drawn at once: a search narrows the rest.
@@ -114,12 +114,12 @@ struct Row {
 }
 
 impl CatalogScreen {
-    pub fn apply(&mut self, event: &Event) -> Option<Text> {
+    pub fn apply(&mut self, event: &Event) -> Option<Label> {
         if self.load.accept(event) || self.remove.accept(event) {
             if let Ok(Outcome::Catalog(view)) = &event.result {
                 self.view = Some(Arc::clone(view));
             }
-            return Some(Text::LoadCatalog);
+            return Some(label!("load-catalog"));
         }
         if self.file.pick_call.accept(event) {
             match &event.result {
@@ -127,7 +127,7 @@ impl CatalogScreen {
                 Ok(Outcome::NoFileDialog { .. }) => self.file.no_os_dialog = true,
                 _ => {}
             }
-            return Some(Text::Browse);
+            return Some(label!("browse"));
         }
         if self.file.call.accept(event) {
             self.file.failed = event.result.as_ref().err().map(ToString::to_string);
@@ -150,7 +150,7 @@ impl CatalogScreen {
             };
             // What was imported is listed.
             self.view = None;
-            return Some(Text::CatalogFile);
+            return Some(label!("catalog-file"));
         }
         None
     }
@@ -431,7 +431,7 @@ impl CatalogScreen {
                 if ui.button(tr!(lang, "catalog-save")).clicked() {
                     answer = Some(true);
                 }
-                if ui.button(t(lang, Text::Cancel)).clicked() {
+                if ui.button(t!(lang, "cancel")).clicked() {
                     answer = Some(false);
                 }
             });
@@ -471,7 +471,7 @@ impl CatalogScreen {
                 if ui.button(tr!(lang, "catalog-remove-yes")).clicked() {
                     answer = Some(true);
                 }
-                if ui.button(t(lang, Text::Cancel)).clicked() {
+                if ui.button(t!(lang, "cancel")).clicked() {
                     answer = Some(false);
                 }
             });

@@ -14,7 +14,7 @@ use crate::ui::kit::form::{
     answered_on_ui, grid_ui, normalize_mobile, submit_button_ui, text_fields_ui, typed,
 };
 use crate::ui::outbox::Caller;
-use crate::ui::text::i18n::{Lang, Text, t, tr};
+use crate::ui::text::i18n::{Label, Lang, label, t, tr};
 use crate::ui::text::labels::value_words;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -127,28 +127,28 @@ impl Default for CustomersScreen {
 
 impl CustomersScreen {
     /// Takes the answer if it is for this screen, and names the action it answers.
-    pub fn apply(&mut self, event: &Event) -> Option<Text> {
+    pub fn apply(&mut self, event: &Event) -> Option<Label> {
         if self.query.call.accept(event) {
             if let Ok(Outcome::Customers(found)) = &event.result {
                 self.query.customers = Some(found.clone());
             }
-            return Some(Text::QueryCustomers);
+            return Some(label!("query-customers"));
         }
         if self.bind.call.accept(event) {
             if let Ok(Outcome::Customer(customer)) = &event.result {
                 self.bind.bound = Some(customer.clone());
             }
-            return Some(Text::BindCustomer);
+            return Some(label!("bind-customer"));
         }
         if self.create.call.accept(event) {
             if let Ok(Outcome::Enterprise(created)) = &event.result {
                 self.create.created = Some(created.clone());
             }
-            return Some(Text::CreateEnterprise);
+            return Some(label!("create-enterprise"));
         }
         if self.update.call.accept(event) {
             self.update.updated = event.result.is_ok();
-            return Some(Text::UpdateEnterprise);
+            return Some(label!("update-enterprise"));
         }
         None
     }
@@ -157,12 +157,12 @@ impl CustomersScreen {
         let before = self.tab;
         ui.horizontal(|ui| {
             for (tab, text) in [
-                (Tab::Query, Text::QueryCustomers),
-                (Tab::Bind, Text::BindCustomer),
-                (Tab::Create, Text::CreateEnterprise),
-                (Tab::Update, Text::UpdateEnterprise),
+                (Tab::Query, label!("query-customers")),
+                (Tab::Bind, label!("bind-customer")),
+                (Tab::Create, label!("create-enterprise")),
+                (Tab::Update, label!("update-enterprise")),
             ] {
-                ui.selectable_value(&mut self.tab, tab, t(lang, text));
+                ui.selectable_value(&mut self.tab, tab, text.text(lang));
             }
         });
         if self.tab != before {
@@ -206,7 +206,7 @@ impl CustomersScreen {
         if !form.problems.is_empty() {
             form.problems = validate::customer_query(&form.query());
         }
-        ui.label(t(lang, Text::QueryHelp));
+        ui.label(t!(lang, "query-help"));
         ui.add_space(6.0);
         grid_ui(ui, "query_form", |ui| {
             channel_fields_ui(
@@ -216,25 +216,25 @@ impl CustomersScreen {
                 &mut form.channel_customer_id,
                 &form.problems,
             );
-            ui.label(t(lang, Text::Show));
+            ui.label(t!(lang, "show"));
             ui.horizontal(|ui| {
-                ui.radio_value(&mut form.all, false, t(lang, Text::DefaultOnly));
-                ui.radio_value(&mut form.all, true, t(lang, Text::AllCustomers));
+                ui.radio_value(&mut form.all, false, t!(lang, "default-only"));
+                ui.radio_value(&mut form.all, true, t!(lang, "all-customers"));
             });
             ui.end_row();
         });
         ui.add_space(6.0);
-        if submit_button_ui(ui, t(lang, Text::Query), form.call.is_waiting()) {
+        if submit_button_ui(ui, t!(lang, "query"), form.call.is_waiting()) {
             send_query(form, core);
         }
         ui.add_space(8.0);
         if form.customers.is_some() && form.asked.as_ref() != Some(&form.query()) {
-            ui.colored_label(ui.visuals().warn_fg_color, t(lang, Text::StaleResults));
+            ui.colored_label(ui.visuals().warn_fg_color, t!(lang, "stale-results"));
         }
         match &form.customers {
             None => {}
             Some(found) if found.is_empty() => {
-                ui.label(t(lang, Text::NoCustomers));
+                ui.label(t!(lang, "no-customers"));
                 answered_on_ui(ui, lang, &form.on, core.profile);
             }
             Some(found) => {
@@ -250,7 +250,7 @@ impl CustomersScreen {
         if !form.problems.is_empty() {
             form.problems = validate::bind(&form.request());
         }
-        ui.label(t(lang, Text::BindHelp));
+        ui.label(t!(lang, "bind-help"));
         ui.add_space(6.0);
         grid_ui(ui, "bind_form", |ui| {
             channel_fields_ui(
@@ -262,20 +262,25 @@ impl CustomersScreen {
             );
             let rows = vec![
                 (
-                    Text::CustomerName,
+                    label!("customer-name"),
                     "customerName",
                     true,
                     &mut form.customer_name,
                 ),
-                (Text::BranchName, "branchName", false, &mut form.branch_name),
                 (
-                    Text::EnterpriseName,
+                    label!("branch-name"),
+                    "branchName",
+                    false,
+                    &mut form.branch_name,
+                ),
+                (
+                    label!("enterprise-name"),
                     "enterpriseName",
                     true,
                     &mut form.enterprise_name,
                 ),
                 (
-                    Text::PasswordMobile,
+                    label!("password-mobile"),
                     "passwordMobile",
                     false,
                     &mut form.password_mobile,
@@ -285,7 +290,7 @@ impl CustomersScreen {
         });
         normalize_mobile(&mut form.password_mobile);
         ui.add_space(6.0);
-        if submit_button_ui(ui, t(lang, Text::Bind), form.call.is_waiting()) {
+        if submit_button_ui(ui, t!(lang, "bind"), form.call.is_waiting()) {
             let request = form.request();
             form.problems = validate::bind(&request);
             if form.problems.is_empty() {
@@ -296,11 +301,11 @@ impl CustomersScreen {
         }
         if let Some(customer) = &form.bound {
             ui.add_space(8.0);
-            ui.label(RichText::new(t(lang, Text::Bound)).strong());
+            ui.label(RichText::new(t!(lang, "bound")).strong());
             answered_on_ui(ui, lang, &form.on, core.profile);
             customers_table_ui(ui, lang, std::slice::from_ref(customer));
             ui.add_space(8.0);
-            if ui.button(t(lang, Text::ShowEnterpriseCustomers)).clicked() {
+            if ui.button(t!(lang, "show-enterprise-customers")).clicked() {
                 self.query.channel_code = customer.channel_code.clone();
                 self.query.channel_customer_id = customer.channel_customer_id.clone();
                 self.query.all = true;
@@ -311,11 +316,11 @@ impl CustomersScreen {
     }
 
     fn create_ui(&mut self, ui: &mut egui::Ui, core: &Caller<'_>, lang: Lang) {
-        ui.label(t(lang, Text::CreateHelp));
+        ui.label(t!(lang, "create-help"));
         ui.add_space(6.0);
         enterprise_form_ui(ui, lang, "create_form", &mut self.create);
         ui.add_space(6.0);
-        if submit_button_ui(ui, t(lang, Text::Create), self.create.call.is_waiting()) {
+        if submit_button_ui(ui, t!(lang, "create"), self.create.call.is_waiting()) {
             let request = self.create.request();
             self.create.problems = validate::enterprise(&request);
             if self.create.problems.is_empty() {
@@ -330,24 +335,24 @@ impl CustomersScreen {
             return;
         };
         ui.add_space(8.0);
-        ui.label(RichText::new(t(lang, Text::Created)).strong());
+        ui.label(RichText::new(t!(lang, "created")).strong());
         answered_on_ui(ui, lang, &self.create.on, core.profile);
         grid_ui(ui, "created", |ui| {
-            ui.label(t(lang, Text::EnterpriseGlobalId));
+            ui.label(t!(lang, "enterprise-global-id"));
             ui.label(RichText::new(&created.enterprise_global_id).monospace());
             ui.end_row();
-            ui.label(t(lang, Text::DefaultType));
+            ui.label(t!(lang, "default-type"));
             ui.label(yes_no(lang, created.default_type));
             ui.end_row();
         });
         ui.add_space(4.0);
-        ui.label(RichText::new(t(lang, Text::Members)).strong());
+        ui.label(RichText::new(t!(lang, "members")).strong());
         egui::Grid::new("members")
             .striped(true)
             .num_columns(2)
             .show(ui, |ui| {
-                ui.label(RichText::new(t(lang, Text::MemberGlobalId)).strong());
-                ui.label(RichText::new(t(lang, Text::MemberIdentity)).strong());
+                ui.label(RichText::new(t!(lang, "member-global-id")).strong());
+                ui.label(RichText::new(t!(lang, "member-identity")).strong());
                 ui.end_row();
                 for member in &created.members {
                     ui.label(RichText::new(&member.member_global_id).monospace());
@@ -356,7 +361,7 @@ impl CustomersScreen {
                 }
             });
         ui.add_space(6.0);
-        if ui.button(t(lang, Text::EditThisEnterprise)).clicked() {
+        if ui.button(t!(lang, "edit-this-enterprise")).clicked() {
             self.open_update();
         }
     }
@@ -375,11 +380,11 @@ impl CustomersScreen {
     }
 
     fn update_ui(&mut self, ui: &mut egui::Ui, core: &Caller<'_>, lang: Lang) {
-        ui.label(t(lang, Text::UpdateHelp));
+        ui.label(t!(lang, "update-help"));
         ui.add_space(6.0);
         enterprise_form_ui(ui, lang, "update_form", &mut self.update);
         ui.add_space(6.0);
-        if submit_button_ui(ui, t(lang, Text::Update), self.update.call.is_waiting()) {
+        if submit_button_ui(ui, t!(lang, "update"), self.update.call.is_waiting()) {
             let request = self.update.request();
             self.update.problems = validate::enterprise(&request);
             if self.update.problems.is_empty() {
@@ -392,7 +397,7 @@ impl CustomersScreen {
         }
         if self.update.updated {
             ui.add_space(8.0);
-            ui.label(RichText::new(t(lang, Text::Updated)).strong());
+            ui.label(RichText::new(t!(lang, "updated")).strong());
             answered_on_ui(ui, lang, &self.update.on, core.profile);
         }
     }
@@ -416,9 +421,9 @@ fn channel_fields_ui(
     problems: &[Problem],
 ) {
     let rows = vec![
-        (Text::ChannelCode, "channelCode", true, channel_code),
+        (label!("channel-code"), "channelCode", true, channel_code),
         (
-            Text::ChannelCustomerId,
+            label!("channel-customer-id"),
             "channelCustomerId",
             true,
             channel_customer_id,
@@ -434,19 +439,24 @@ fn enterprise_form_ui(ui: &mut egui::Ui, lang: Lang, id: &str, form: &mut Enterp
     grid_ui(ui, id, |ui| {
         let rows = vec![
             (
-                Text::CrmCustomerId,
+                label!("crm-customer-id"),
                 "crmCustomerId",
                 true,
                 &mut form.crm_customer_id,
             ),
             (
-                Text::CustomerName,
+                label!("customer-name"),
                 "customerName",
                 true,
                 &mut form.customer_name,
             ),
-            (Text::BranchName, "branchName", false, &mut form.branch_name),
-            (Text::Address, "address", false, &mut form.address),
+            (
+                label!("branch-name"),
+                "branchName",
+                false,
+                &mut form.branch_name,
+            ),
+            (label!("address"), "address", false, &mut form.address),
         ];
         text_fields_ui(ui, lang, rows, &form.problems);
     });
@@ -459,14 +469,14 @@ fn customers_table_ui(ui: &mut egui::Ui, lang: Lang, customers: &[Customer]) {
         .spacing([16.0, 4.0])
         .show(ui, |ui| {
             for head in [
-                Text::CustomerId,
-                Text::Channel,
-                Text::ChannelCustomer,
-                Text::Enterprise,
-                Text::EnterpriseGlobalId,
-                Text::IsDefault,
+                label!("customer-id"),
+                label!("channel"),
+                label!("channel-customer"),
+                label!("enterprise"),
+                label!("enterprise-global-id"),
+                label!("is-default"),
             ] {
-                ui.label(RichText::new(t(lang, head)).strong());
+                ui.label(RichText::new(head.text(lang)).strong());
             }
             ui.end_row();
             for c in customers {
@@ -482,5 +492,5 @@ fn customers_table_ui(ui: &mut egui::Ui, lang: Lang, customers: &[Customer]) {
 }
 
 fn yes_no(lang: Lang, value: bool) -> &'static str {
-    t(lang, if value { Text::Yes } else { Text::No })
+    (if value { label!("yes") } else { label!("no") }).text(lang)
 }

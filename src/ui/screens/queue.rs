@@ -9,7 +9,7 @@ use crate::core::{Command, Event, Latest, Outcome, QueueCommand};
 use crate::ui::kit::form::{busy_button_ui, name_of_profile};
 use crate::ui::outbox::Outbox;
 use crate::ui::text::dates;
-use crate::ui::text::i18n::{Lang, Text, lookup, noted, t, tr};
+use crate::ui::text::i18n::{Label, Lang, label, lookup, noted, t, tr};
 
 /// How often waiting calls are tried again, in seconds.
 const RETRY_SECS: f64 = 30.0;
@@ -35,17 +35,17 @@ impl QueueScreen {
         }
     }
 
-    pub fn apply(&mut self, event: &Event) -> Option<Text> {
+    pub fn apply(&mut self, event: &Event) -> Option<Label> {
         if self.load.accept(event) {
-            return Some(Text::LoadQueue);
+            return Some(label!("load-queue"));
         }
         if self.send.accept(event) {
-            return Some(Text::SendNow);
+            return Some(label!("send-now"));
         }
         if self.auto.accept(event) {
-            return Some(Text::LoadQueue);
+            return Some(label!("load-queue"));
         }
-        self.remove.accept(event).then_some(Text::Remove)
+        self.remove.accept(event).then_some(label!("remove"))
     }
 
     /// Calls waiting to be sent.
@@ -90,15 +90,15 @@ impl QueueScreen {
 
     pub fn ui(&mut self, ui: &mut egui::Ui, out: &Outbox<'_>, lang: Lang) {
         let busy = self.send.is_waiting() || self.auto.is_waiting();
-        if busy_button_ui(ui, t(lang, Text::SendNow), busy) {
+        if busy_button_ui(ui, t!(lang, "send-now"), busy) {
             self.last_try = Some(ui.input(|i| i.time));
             self.send
                 .start(out.send(Command::Queue(QueueCommand::Send)));
         }
-        ui.label(RichText::new(t(lang, Text::QueueHelp)).weak());
+        ui.label(RichText::new(t!(lang, "queue-help")).weak());
         ui.separator();
         if self.entries.is_empty() {
-            ui.label(t(lang, Text::QueueEmpty));
+            ui.label(t!(lang, "queue-empty"));
             return;
         }
         let mut remove = None;
@@ -107,15 +107,15 @@ impl QueueScreen {
                 .striped(true)
                 .num_columns(6)
                 .show(ui, |ui| {
-                    let time = noted(lang, t(lang, Text::Time), &dates::zone_label());
+                    let time = noted(lang, t!(lang, "time"), &dates::zone_label());
                     ui.label(RichText::new(time).strong());
                     for head in [
-                        Text::Profile,
-                        Text::Operation,
-                        Text::WriteState,
-                        Text::Remove,
+                        label!("profile"),
+                        label!("operation"),
+                        label!("write-state"),
+                        label!("remove"),
                     ] {
-                        ui.label(RichText::new(t(lang, head)).strong());
+                        ui.label(RichText::new(head.text(lang)).strong());
                     }
                     ui.end_row();
                     let now = crate::core::now_ms();
@@ -157,7 +157,7 @@ fn entry_ui(ui: &mut egui::Ui, lang: Lang, e: &QueuedEntry, now: i64) -> bool {
         shown.on_hover_text(format!("{}\n{detail}", tr!(lang, "verbatim-caption")));
     }
     let removable = e.state != QueueState::Sending;
-    ui.add_enabled(removable, egui::Button::new(t(lang, Text::Remove)))
+    ui.add_enabled(removable, egui::Button::new(t!(lang, "remove")))
         .clicked()
 }
 

@@ -16,7 +16,7 @@ use crate::ui::kit::form::{
     field_with_ui, grid_ui, submit_button_ui,
 };
 use crate::ui::outbox::Outbox;
-use crate::ui::text::i18n::{Lang, Text, noted, t, tr};
+use crate::ui::text::i18n::{Label, Lang, label, noted, t, tr};
 
 /// A profile as it is being typed.
 #[derive(Default)]
@@ -138,11 +138,11 @@ pub struct SettingsScreen {
 
 impl SettingsScreen {
     /// Takes the answer if it is for this screen, and names the action it answers.
-    pub fn apply(&mut self, event: &Event) -> Option<Text> {
+    pub fn apply(&mut self, event: &Event) -> Option<Label> {
         if let Some(form) = &mut self.form
             && form.ca_file.apply(event)
         {
-            return Some(Text::Browse);
+            return Some(label!("browse"));
         }
         if let Some(form) = &mut self.form
             && form.call.accept(event)
@@ -152,16 +152,16 @@ impl SettingsScreen {
                 self.selected = Some(form.profile().name);
                 self.form = None;
             }
-            return Some(Text::SaveProfile);
+            return Some(label!("save-profile"));
         }
         if self.remove.accept(event) {
             if event.result.is_ok() {
                 self.selected = None;
             }
-            return Some(Text::RemoveProfile);
+            return Some(label!("remove-profile"));
         }
         if self.activate.accept(event) {
-            return Some(Text::UseProfile);
+            return Some(label!("use-profile"));
         }
         if self.test.accept(event) {
             let profile = self.testing.take().unwrap_or_default();
@@ -176,7 +176,7 @@ impl SettingsScreen {
                 }),
                 _ => None,
             };
-            return Some(Text::TestConnection);
+            return Some(label!("test-connection"));
         }
         None
     }
@@ -191,11 +191,11 @@ impl SettingsScreen {
         let lang = prefs.lang;
         appearance_ui(ui, prefs);
         ui.add_space(10.0);
-        ui.label(RichText::new(t(lang, Text::Profiles)).strong().size(16.0));
-        ui.label(t(lang, Text::ProfilesHelp));
+        ui.label(RichText::new(t!(lang, "profiles")).strong().size(16.0));
+        ui.label(t!(lang, "profiles-help"));
         if let Some(KeyringState::MemoryOnly { .. }) = &state.keyring {
             // The line above says where secrets go when there is a keyring; here there is none.
-            ui.colored_label(ui.visuals().warn_fg_color, t(lang, Text::KeyringMemoryHelp));
+            ui.colored_label(ui.visuals().warn_fg_color, t!(lang, "keyring-memory-help"));
         }
         ui.add_space(4.0);
         self.profiles_table_ui(ui, state, lang);
@@ -217,45 +217,45 @@ impl SettingsScreen {
             .spacing([16.0, 4.0])
             .show(ui, |ui| {
                 for head in [
-                    Text::Profile,
-                    Text::Kind,
-                    Text::PlatformAddress,
-                    Text::Operator,
-                    Text::InUse,
+                    label!("profile"),
+                    label!("kind"),
+                    label!("platform-address"),
+                    label!("operator"),
+                    label!("in-use"),
                 ] {
-                    ui.label(RichText::new(t(lang, head)).strong());
+                    ui.label(RichText::new(head.text(lang)).strong());
                 }
                 ui.end_row();
                 for p in &state.profiles.profiles {
                     let selected = self.selected.as_deref() == Some(&p.name);
                     // The built-in profile under its own name is said in the UI's language.
                     let shown = match (p.is_sandbox(), p.name == crate::core::SANDBOX) {
-                        (true, true) => t(lang, Text::Sandbox).to_owned(),
-                        (true, false) => noted(lang, t(lang, Text::Sandbox), &p.name),
+                        (true, true) => t!(lang, "sandbox").to_owned(),
+                        (true, false) => noted(lang, t!(lang, "sandbox"), &p.name),
                         (false, _) => p.name.clone(),
                     };
                     if ui.selectable_label(selected, shown).clicked() {
                         self.selected = Some(p.name.clone());
                     }
                     let (kind, colour) = match (&p.endpoint, p.production) {
-                        (Endpoint::Sandbox, _) => (Text::KindSandbox, None),
+                        (Endpoint::Sandbox, _) => (label!("kind-sandbox"), None),
                         (Endpoint::Remote { .. }, true) => {
-                            (Text::KindProduction, Some(PRODUCTION_COLOUR))
+                            (label!("kind-production"), Some(PRODUCTION_COLOUR))
                         }
-                        (Endpoint::Remote { .. }, false) => (Text::KindRemote, None),
+                        (Endpoint::Remote { .. }, false) => (label!("kind-remote"), None),
                     };
-                    let kind = RichText::new(t(lang, kind));
+                    let kind = RichText::new(kind.text(lang));
                     ui.label(match colour {
                         Some(c) => kind.color(c).strong(),
                         None => kind,
                     });
                     ui.label(match &p.endpoint {
-                        Endpoint::Sandbox => t(lang, Text::BuiltIn).to_owned(),
+                        Endpoint::Sandbox => t!(lang, "built-in").to_owned(),
                         Endpoint::Remote { base_url, .. } => base_url.clone(),
                     });
                     ui.label(&p.operator_identity);
                     if state.profiles.active == p.name {
-                        ui.label(RichText::new(t(lang, Text::Active)).strong());
+                        ui.label(RichText::new(t!(lang, "active")).strong());
                     } else {
                         ui.label("");
                     }
@@ -271,7 +271,7 @@ impl SettingsScreen {
             .and_then(|name| state.profiles.get(name))
             .cloned();
         ui.horizontal(|ui| {
-            if ui.button(t(lang, Text::AddProfile)).clicked() {
+            if ui.button(t!(lang, "add-profile")).clicked() {
                 // The operator defaults to who is signed in to this computer.
                 self.form = Some(ProfileForm {
                     operator: ["USER", "USERNAME"]
@@ -282,22 +282,22 @@ impl SettingsScreen {
                 });
             }
             let Some(p) = chosen else {
-                ui.label(RichText::new(t(lang, Text::SelectProfile)).weak());
+                ui.label(RichText::new(t!(lang, "select-profile")).weak());
                 return;
             };
             let active = state.profiles.active == p.name;
             let busy = self.activate.is_waiting();
             ui.add_enabled_ui(!active, |ui| {
-                if busy_button_ui(ui, t(lang, Text::UseProfile), busy) {
+                if busy_button_ui(ui, t!(lang, "use-profile"), busy) {
                     self.activate.start(out.send(Command::ActivateProfile {
                         name: p.name.clone(),
                     }));
                 }
             });
-            if ui.button(t(lang, Text::EditProfile)).clicked() {
+            if ui.button(t!(lang, "edit-profile")).clicked() {
                 self.form = Some(ProfileForm::for_profile(&p));
             }
-            if busy_button_ui(ui, t(lang, Text::TestConnection), self.test.is_waiting()) {
+            if busy_button_ui(ui, t!(lang, "test-connection"), self.test.is_waiting()) {
                 self.connected = None;
                 self.testing = Some(p.name.clone());
                 self.test.start(out.send(Command::TestConnection {
@@ -305,7 +305,7 @@ impl SettingsScreen {
                 }));
             }
             ui.add_enabled_ui(!p.is_sandbox(), |ui| {
-                if busy_button_ui(ui, t(lang, Text::RemoveProfile), self.remove.is_waiting()) {
+                if busy_button_ui(ui, t!(lang, "remove-profile"), self.remove.is_waiting()) {
                     self.confirm_remove = Some(p.name.clone());
                 }
             });
@@ -333,18 +333,15 @@ impl SettingsScreen {
             ui.label(
                 RichText::new(tr!(lang, "remove-profile-question", name = name.as_str())).strong(),
             );
-            ui.label(t(lang, Text::RemoveProfileWarning));
+            ui.label(t!(lang, "remove-profile-warning"));
             ui.add_space(8.0);
             ui.horizontal(|ui| {
-                if ui
-                    .add(danger_button(t(lang, Text::ConfirmRemove)))
-                    .clicked()
-                {
+                if ui.add(danger_button(t!(lang, "confirm-remove"))).clicked() {
                     self.remove
                         .start(out.send(Command::RemoveProfile { name: name.clone() }));
                     self.confirm_remove = None;
                 }
-                if ui.button(t(lang, Text::Cancel)).clicked() {
+                if ui.button(t!(lang, "cancel")).clicked() {
                     self.confirm_remove = None;
                 }
             });
@@ -358,16 +355,16 @@ impl SettingsScreen {
 fn appearance_ui(ui: &mut egui::Ui, prefs: &mut crate::ui::Prefs) {
     let lang = prefs.lang;
     ui.horizontal(|ui| {
-        ui.label(t(lang, Text::Language));
+        ui.label(t!(lang, "language"));
         for choice in [Lang::Zh, Lang::En] {
             ui.selectable_value(&mut prefs.lang, choice, choice.name());
         }
     });
     ui.horizontal(|ui| {
-        ui.label(t(lang, Text::Theme));
+        ui.label(t!(lang, "theme"));
         let before = prefs.dark;
-        ui.selectable_value(&mut prefs.dark, false, t(lang, Text::Light));
-        ui.selectable_value(&mut prefs.dark, true, t(lang, Text::Dark));
+        ui.selectable_value(&mut prefs.dark, false, t!(lang, "light"));
+        ui.selectable_value(&mut prefs.dark, true, t!(lang, "dark"));
         if before != prefs.dark {
             ui.ctx().set_theme(if prefs.dark {
                 egui::Theme::Dark
@@ -386,30 +383,30 @@ fn profile_form_ui(
     form: &mut ProfileForm,
 ) -> bool {
     let title = if form.previous.is_some() {
-        Text::EditProfile
+        label!("edit-profile")
     } else {
-        Text::AddProfile
+        label!("add-profile")
     };
-    ui.label(RichText::new(t(lang, title)).strong());
+    ui.label(RichText::new(title.text(lang)).strong());
     if !form.problems.is_empty() {
         form.problems = form.check();
     }
     let problems = form.problems.clone();
     grid_ui(ui, "profile_form", |ui| {
         if form.sandbox {
-            ui.label(t(lang, Text::ProfileName));
-            ui.label(t(lang, Text::Sandbox));
+            ui.label(t!(lang, "profile-name"));
+            ui.label(t!(lang, "sandbox"));
             ui.end_row();
         } else {
             remote_fields_ui(ui, lang, form, &problems);
             form.ca_file.row_ui(ui, out, lang, &problems);
         }
-        let operator = field(lang, Text::OperatorIdentity, "operatorIdentity", false);
+        let operator = field(lang, label!("operator-identity"), "operatorIdentity", false);
         field_ui(ui, lang, &operator, &mut form.operator, &problems);
         if !form.sandbox {
-            let production = field(lang, Text::ProductionPlatform, "production", false);
+            let production = field(lang, label!("production-platform"), "production", false);
             field_with_ui(ui, lang, &production, &problems, |ui| {
-                ui.checkbox(&mut form.production, t(lang, Text::ProductionHelp))
+                ui.checkbox(&mut form.production, t!(lang, "production-help"))
             });
             ui.label(tr!(lang, "profile-limits"));
             limits_ui(ui, lang, &mut form.limits);
@@ -434,7 +431,7 @@ fn profile_form_ui(
         // clear (a platform behind a proxy on this machine is plain HTTP on loopback, allowed).
         ui.colored_label(
             ui.visuals().warn_fg_color,
-            t(lang, Text::ProductionWithoutTls),
+            t!(lang, "production-without-tls"),
         );
         ui.checkbox(&mut form.insecure_http, tr!(lang, "profile-insecure-http"));
     }
@@ -442,9 +439,9 @@ fn profile_form_ui(
     form_buttons_ui(ui, out, lang, form)
 }
 
-fn field(lang: Lang, label: Text, path: &str, required: bool) -> Field<'_> {
+fn field(lang: Lang, label: Label, path: &str, required: bool) -> Field<'_> {
     Field {
-        label: t(lang, label),
+        label: label.text(lang),
         path,
         required,
     }
@@ -452,11 +449,11 @@ fn field(lang: Lang, label: Text, path: &str, required: bool) -> Field<'_> {
 
 /// Where a remote platform is and the app's credentials.
 fn remote_fields_ui(ui: &mut egui::Ui, lang: Lang, form: &mut ProfileForm, problems: &[Problem]) {
-    let name = field(lang, Text::ProfileName, "name", true);
+    let name = field(lang, label!("profile-name"), "name", true);
     field_ui(ui, lang, &name, &mut form.name, problems);
-    let base_url = field(lang, Text::BaseUrl, "baseUrl", true);
+    let base_url = field(lang, label!("base-url"), "baseUrl", true);
     field_ui(ui, lang, &base_url, &mut form.base_url, problems);
-    let token_url = field(lang, Text::TokenUrl, "tokenUrl", false);
+    let token_url = field(lang, label!("token-url"), "tokenUrl", false);
     field_with_ui(ui, lang, &token_url, problems, |ui| {
         ui.add(
             egui::TextEdit::singleline(&mut form.token_url)
@@ -464,14 +461,19 @@ fn remote_fields_ui(ui: &mut egui::Ui, lang: Lang, form: &mut ProfileForm, probl
                 .desired_width(300.0),
         )
     });
-    let app_key = field(lang, Text::AppKey, "appKey", true);
+    let app_key = field(lang, label!("app-key"), "appKey", true);
     field_ui(ui, lang, &app_key, &mut form.app_key, problems);
     let hint = if form.previous.is_some() {
-        t(lang, Text::SecretKeepHint)
+        t!(lang, "secret-keep-hint")
     } else {
         ""
     };
-    let secret = field(lang, Text::AppSecret, "appSecret", form.previous.is_none());
+    let secret = field(
+        lang,
+        label!("app-secret"),
+        "appSecret",
+        form.previous.is_none(),
+    );
     field_with_ui(ui, lang, &secret, problems, |ui| {
         ui.add(
             egui::TextEdit::singleline(&mut form.secret)
@@ -513,7 +515,7 @@ fn form_buttons_ui(
 ) -> bool {
     let mut cancelled = false;
     ui.horizontal(|ui| {
-        if submit_button_ui(ui, t(lang, Text::Save), form.call.is_waiting()) {
+        if submit_button_ui(ui, t!(lang, "save"), form.call.is_waiting()) {
             let profile = form.profile();
             form.problems = form.check();
             if form.problems.is_empty() {
@@ -525,7 +527,7 @@ fn form_buttons_ui(
                 }));
             }
         }
-        if ui.button(t(lang, Text::Cancel)).clicked() {
+        if ui.button(t!(lang, "cancel")).clicked() {
             cancelled = true;
         }
     });

@@ -6,7 +6,7 @@ use egui::RichText;
 use crate::core::sandbox::demo;
 use crate::core::{CoreState, Endpoint, SandboxState};
 use crate::ui::kit::form::{PRODUCTION_COLOUR, profile_name};
-use crate::ui::text::i18n::{Lang, Text, labelled, t, tr};
+use crate::ui::text::i18n::{Lang, label, labelled, t, tr};
 
 /// What the user asked of the start page.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -32,8 +32,8 @@ pub fn start_ui(ui: &mut egui::Ui, lang: Lang, state: &CoreState) -> Option<Star
             if state.profiles.active().is_sandbox() {
                 demo_ui(ui, lang, &mut action);
             } else {
-                ui.label(t(lang, Text::StartRemoteHelp));
-                if ui.button(t(lang, Text::Settings)).clicked() {
+                ui.label(t!(lang, "start-remote-help"));
+                if ui.button(t!(lang, "settings")).clicked() {
                     action = Some(StartAction::Settings);
                 }
             }
@@ -60,26 +60,26 @@ fn profile_card_ui(
         );
         match &profile.endpoint {
             Endpoint::Sandbox => {
-                ui.label(t(lang, Text::StartSandboxHelp));
+                ui.label(t!(lang, "start-sandbox-help"));
                 let text = match &state.sandbox {
-                    SandboxState::Starting => t(lang, Text::SandboxStarting).to_owned(),
+                    SandboxState::Starting => t!(lang, "sandbox-starting").to_owned(),
                     SandboxState::Ready { base_url } => {
-                        format!("{} · {base_url}", t(lang, Text::SandboxReady))
+                        format!("{} · {base_url}", t!(lang, "sandbox-ready"))
                     }
-                    SandboxState::Failed(why) => labelled(lang, t(lang, Text::SandboxFailed), why),
+                    SandboxState::Failed(why) => labelled(lang, t!(lang, "sandbox-failed"), why),
                 };
                 ui.label(RichText::new(text).weak());
             }
             Endpoint::Remote { base_url, .. } => {
                 let mut text = RichText::new(base_url).monospace();
                 if profile.production {
-                    ui.colored_label(PRODUCTION_COLOUR, t(lang, Text::StartProductionHelp));
+                    ui.colored_label(PRODUCTION_COLOUR, t!(lang, "start-production-help"));
                     text = text.color(PRODUCTION_COLOUR);
                 }
                 ui.label(text);
             }
         }
-        if ui.link(t(lang, Text::StartOtherProfiles)).clicked() {
+        if ui.link(t!(lang, "start-other-profiles")).clicked() {
             *action = Some(StartAction::Settings);
         }
     });
@@ -88,7 +88,7 @@ fn profile_card_ui(
 /// The demo data, a line each, with the click that shows it.
 fn demo_ui(ui: &mut egui::Ui, lang: Lang, action: &mut Option<StartAction>) {
     ui.label(
-        RichText::new(t(lang, Text::StartDemoTitle))
+        RichText::new(t!(lang, "start-demo-title"))
             .strong()
             .size(16.0),
     );
@@ -102,7 +102,7 @@ fn demo_ui(ui: &mut egui::Ui, lang: Lang, action: &mut Option<StartAction>) {
                 customer = demo::CHANNEL_CUSTOMER,
                 enterprise = demo::ENTERPRISE
             ),
-            Text::StartQueryIt,
+            label!("start-query-it"),
             StartAction::QueryDemoCustomer,
         ),
         (
@@ -113,12 +113,12 @@ fn demo_ui(ui: &mut egui::Ui, lang: Lang, action: &mut Option<StartAction>) {
                 first = demo::FIRST_LOCK,
                 last = demo::LAST_LOCK
             ),
-            Text::StartListThem,
+            label!("start-list-them"),
             StartAction::ListDemoAssets,
         ),
         (
             tr!(lang, "start-demo-order"),
-            Text::StartCompose,
+            label!("start-compose"),
             StartAction::Compose,
         ),
         (
@@ -128,7 +128,7 @@ fn demo_ui(ui: &mut egui::Ui, lang: Lang, action: &mut Option<StartAction>) {
                 label = demo::ACTIVITY,
                 mobile = demo::MOBILE
             ),
-            Text::StartClaim,
+            label!("start-claim"),
             StartAction::FillDemoClaim,
         ),
     ];
@@ -137,7 +137,7 @@ fn demo_ui(ui: &mut egui::Ui, lang: Lang, action: &mut Option<StartAction>) {
     for (n, (words, button, what)) in steps.into_iter().enumerate() {
         ui.horizontal(|ui| {
             ui.label(RichText::new(format!("{}.", n + 1)).strong());
-            if ui.button(t(lang, button)).clicked() {
+            if ui.button(button.text(lang)).clicked() {
                 *action = Some(what);
             }
             ui.add(egui::Label::new(words).wrap());

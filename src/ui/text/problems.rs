@@ -3,7 +3,7 @@
 //! same kinds in its English messages; nothing here reads those.
 
 use crate::core::wire::validate::{Expected, Item, Limit, Problem, ProblemKind, Seg};
-use crate::ui::text::i18n::{Lang, Text, t, tr};
+use crate::ui::text::i18n::{Label, Lang, label, t, tr};
 use crate::ui::text::labels::{field_label, license_type_words, order_type_words};
 
 /// The problem's path in words, then what is wrong.
@@ -31,7 +31,7 @@ fn seg_words(lang: Lang, seg: Seg) -> String {
     match seg {
         Seg::Field(name) => field_label(lang, name).to_owned(),
         Seg::Item(name, i) => match node_noun(name) {
-            Some(noun) => format!("{} {}", t(lang, noun), i + 1),
+            Some(noun) => format!("{} {}", noun.text(lang), i + 1),
             None => {
                 let line = i + 1;
                 tr!(
@@ -46,13 +46,13 @@ fn seg_words(lang: Lang, seg: Seg) -> String {
 }
 
 /// The node a list field's items are, in the composer's tree.
-fn node_noun(list: &str) -> Option<Text> {
+fn node_noun(list: &str) -> Option<Label> {
     Some(match list {
-        "orderList" => Text::Order,
-        "assets" => Text::Asset,
-        "products" | "licenseOrderProductList" => Text::Product,
-        "productFeatures" => Text::Feature,
-        "merchandises" | "children" => Text::Package,
+        "orderList" => label!("order"),
+        "assets" => label!("asset"),
+        "products" | "licenseOrderProductList" => label!("product"),
+        "productFeatures" => label!("feature"),
+        "merchandises" | "children" => label!("package"),
         _ => return None,
     })
 }
@@ -61,7 +61,7 @@ fn node_noun(list: &str) -> Option<Text> {
 pub fn kind_words(lang: Lang, kind: &ProblemKind) -> String {
     use ProblemKind::*;
     match kind {
-        Required => t(lang, Text::FieldRequired).to_owned(),
+        Required => t!(lang, "field-required").to_owned(),
         RequiredFor(op) => tr!(
             lang,
             "problem-required-for",
@@ -84,7 +84,7 @@ pub fn kind_words(lang: Lang, kind: &ProblemKind) -> String {
         }
         SpacesOrControls => tr!(lang, "problem-spaces"),
         Controls => tr!(lang, "problem-controls"),
-        NotMobile => t(lang, Text::NotMobile).to_owned(),
+        NotMobile => t!(lang, "not-mobile").to_owned(),
         NotEmail => tr!(lang, "problem-not-email"),
         NotHttpUrl => tr!(lang, "problem-not-url"),
         UrlWithCredentials => tr!(lang, "problem-url-credentials"),
@@ -129,7 +129,7 @@ pub fn kind_words(lang: Lang, kind: &ProblemKind) -> String {
         }
         OverLimit { limit, count } => limit_words(lang, *limit, *count),
         NotJson => tr!(lang, "problem-not-json"),
-        NotAWholeNumber => t(lang, Text::NotANumber).to_owned(),
+        NotAWholeNumber => t!(lang, "not-a-number").to_owned(),
         NotADate => tr!(lang, "problem-not-a-date"),
         NotADuration => tr!(lang, "problem-not-a-duration"),
         UnknownValue { value } => tr!(lang, "problem-unknown-value", value = value.as_str()),

@@ -6,7 +6,7 @@
 //! A remote platform's answers can only be read by their words: these are the embedded
 //! platform's messages, which follow the interface's.
 
-use crate::ui::text::i18n::{Lang, Text, tr};
+use crate::ui::text::i18n::{Label, Lang, label, tr};
 
 /// What the console offers to do about a refusal.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -24,11 +24,11 @@ pub struct Recognised {
 }
 
 /// The refusal of `action` with this code and message, if the console knows it.
-pub fn recognise(lang: Lang, action: Text, code: &str, message: &str) -> Option<Recognised> {
+pub fn recognise(lang: Lang, action: Label, code: &str, message: &str) -> Option<Recognised> {
     let (path, rule) = message
         .split_once(": ")
         .map_or(("", message), |(p, r)| (p, r));
-    let offer = (action == Text::SubmitBatch
+    let offer = (action == label!("submit-batch")
         && code == crate::wire::envelope::VALIDATION
         && is_batch_path(path))
     .then(|| Offer::GoToField(path.to_owned()));
@@ -97,7 +97,7 @@ mod tests {
     fn an_existing_enterprise_is_explained_and_its_update_offered() {
         let found = recognise(
             Lang::Zh,
-            Text::CreateEnterprise,
+            label!("create-enterprise"),
             "13004",
             "crmCustomerId: an enterprise master account (EG0000000042) already exists for this CRM customer; use operation 4 to change it",
         )
@@ -111,7 +111,7 @@ mod tests {
     fn a_batch_refusal_leads_to_its_field() {
         let found = recognise(
             Lang::En,
-            Text::SubmitBatch,
+            label!("submit-batch"),
             "13004",
             "orderList[0].assets[0].assetNos[1]: asset 8900000009 belongs to another customer; set transferedAssetNum to move it",
         )
@@ -124,7 +124,7 @@ mod tests {
             ))
         );
         assert_eq!(
-            recognise(Lang::En, Text::SubmitBatch, "13004", "x: y"),
+            recognise(Lang::En, label!("submit-batch"), "13004", "x: y"),
             None
         );
     }

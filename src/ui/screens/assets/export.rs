@@ -11,7 +11,7 @@ use crate::core::wire::AssetList;
 use crate::core::{Command, FileCommand, Latest, Producer};
 use crate::ui::kit::form::{busy_button_ui, csv_with_bom, home_file};
 use crate::ui::outbox::Outbox;
-use crate::ui::text::i18n::{Lang, Text, labelled, t, tr};
+use crate::ui::text::i18n::{Lang, labelled, t, tr};
 
 /// How many rows between two looks at the progress (and at Cancel).
 const STEP: usize = 1024;
@@ -32,13 +32,13 @@ impl AssetsScreen {
     /// its own, as its path is long and must not be cut.
     pub(super) fn export_bar_ui(&mut self, ui: &mut egui::Ui, out: &Outbox<'_>, lang: Lang) {
         ui.horizontal_wrapped(|ui| {
-            let label = ui.label(t(lang, Text::ExportTo));
+            let label = ui.label(t!(lang, "export-to"));
             if self.export.path.is_empty() {
                 self.export.path = home_file(EXPORT_FILE);
             }
             ui.add(egui::TextEdit::singleline(&mut self.export.path).desired_width(320.0))
                 .labelled_by(label.id);
-            if busy_button_ui(ui, t(lang, Text::ExportCsv), self.export.call.is_waiting()) {
+            if busy_button_ui(ui, t!(lang, "export-csv"), self.export.call.is_waiting()) {
                 self.export_view(out, lang);
             }
             match (&self.export.progress, &self.export.done) {
@@ -46,7 +46,7 @@ impl AssetsScreen {
                     exporting_ui(ui, lang, progress);
                 }
                 (_, Some(path)) => {
-                    ui.label(labelled(lang, t(lang, Text::Exported), path));
+                    ui.label(labelled(lang, t!(lang, "exported"), path));
                 }
                 _ => {}
             }
@@ -79,7 +79,7 @@ impl AssetsScreen {
 fn view_csv(assets: Arc<AssetList>, view: Vec<usize>, shown: Vec<Col>, lang: Lang) -> Producer {
     Producer::new(move |progress| {
         progress.start(Stage::Building, view.len() as u64);
-        let header: Vec<&str> = shown.iter().map(|c| t(lang, c.title())).collect();
+        let header: Vec<&str> = shown.iter().map(|c| c.title().text(lang)).collect();
         let rows = view.iter().enumerate().map_while(|(k, &i)| {
             if k % STEP == 0 && progress.at(k as u64).is_err() {
                 return None;
@@ -109,7 +109,7 @@ fn exporting_ui(ui: &mut egui::Ui, lang: Lang, progress: &Progress) {
     )));
     if progress.is_cancelled() {
         ui.label(tr!(lang, "export-cancelling"));
-    } else if ui.button(t(lang, Text::Cancel)).clicked() {
+    } else if ui.button(t!(lang, "cancel")).clicked() {
         progress.cancel();
     }
     ui.ctx()

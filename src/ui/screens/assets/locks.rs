@@ -15,21 +15,19 @@ use crate::ui::kit::form::{
     name_of_profile, production_guard_ui, profile_line_ui,
 };
 use crate::ui::outbox::Outbox;
-use crate::ui::text::i18n::{Lang, Text, t, tr};
+use crate::ui::text::i18n::{Lang, label, t, tr};
 
 /// The least width of each column of the results, so that the head and the rows line up.
 const RESULT_COLUMN: f32 = 110.0;
 
 pub fn status_words(lang: Lang, status: LockStatus) -> &'static str {
-    t(
-        lang,
-        match status {
-            LockStatus::Success => Text::StatusSuccess,
-            LockStatus::NotFound => Text::StatusNotFound,
-            LockStatus::Failed => Text::StatusFailed,
-            LockStatus::WrongType => Text::StatusWrongType,
-        },
-    )
+    (match status {
+        LockStatus::Success => label!("status-success"),
+        LockStatus::NotFound => label!("status-not-found"),
+        LockStatus::Failed => label!("status-failed"),
+        LockStatus::WrongType => label!("status-wrong-type"),
+    })
+    .text(lang)
 }
 
 pub(super) struct LockAction {
@@ -83,9 +81,9 @@ pub(super) fn results_csv(lang: Lang, results: Arc<[LockResult]>) -> Producer {
     Producer::new(move |progress| {
         progress.start(Stage::Building, results.len() as u64);
         let header = [
-            t(lang, Text::AssetNumber),
-            t(lang, Text::StatusCode),
-            t(lang, Text::StatusWords),
+            t!(lang, "asset-number"),
+            t!(lang, "status-code"),
+            t!(lang, "status-words"),
         ];
         let rows = results.iter().map(|r| {
             vec![
@@ -129,7 +127,7 @@ pub(super) fn results_ui(
         ui.label(RichText::new(title).strong());
         let profile = name_of_profile(lang, &outcome.profile);
         ui.label(tr!(lang, "on-profile", profile = profile));
-        if ui.button(t(lang, Text::CopyResults)).clicked() {
+        if ui.button(t!(lang, "copy-results")).clicked() {
             let text: String = outcome
                 .results
                 .iter()
@@ -144,10 +142,10 @@ pub(super) fn results_ui(
                 .collect();
             ui.ctx().copy_text(text);
         }
-        if ui.button(t(lang, Text::ExportResults)).clicked() {
+        if ui.button(t!(lang, "export-results")).clicked() {
             action.export = true;
         }
-        if ui.button(t(lang, Text::Dismiss)).clicked() {
+        if ui.button(t!(lang, "dismiss")).clicked() {
             action.close = true;
         }
     });
@@ -160,8 +158,12 @@ pub(super) fn results_ui(
             .spacing([24.0, 4.0])
     };
     grid("lock_results_head").show(ui, |ui| {
-        for head in [Text::AssetNumber, Text::StatusCode, Text::StatusWords] {
-            ui.label(RichText::new(t(lang, head)).strong());
+        for head in [
+            label!("asset-number"),
+            label!("status-code"),
+            label!("status-words"),
+        ] {
+            ui.label(RichText::new(head.text(lang)).strong());
         }
         ui.end_row();
     });
@@ -211,7 +213,7 @@ impl AssetsScreen {
                 if ui.add_enabled(ready, go).clicked() {
                     decided = Some(true);
                 }
-                if ui.button(t(lang, Text::Cancel)).clicked() {
+                if ui.button(t!(lang, "cancel")).clicked() {
                     decided = Some(false);
                 }
             });
@@ -251,8 +253,8 @@ impl AssetsScreen {
         let mut close = false;
         let modal = egui::Modal::new(egui::Id::unique("lock_by_numbers")).show(ctx, |ui| {
             ui.set_max_width(420.0);
-            ui.label(RichText::new(t(lang, Text::LockByNumbers)).strong());
-            let label = ui.label(t(lang, Text::LockNumbersHelp));
+            ui.label(RichText::new(t!(lang, "lock-by-numbers")).strong());
+            let label = ui.label(t!(lang, "lock-numbers-help"));
             ui.add(
                 egui::TextEdit::multiline(text)
                     .desired_rows(6)
@@ -263,14 +265,14 @@ impl AssetsScreen {
             ui.label(tr!(lang, "numbers-count", n = nums.len()));
             ui.horizontal(|ui| {
                 ui.add_enabled_ui(!nums.is_empty(), |ui| {
-                    if ui.button(t(lang, Text::DisableListed)).clicked() {
+                    if ui.button(t!(lang, "disable-listed")).clicked() {
                         action = Some(LockAction::new(true, nums.clone(), profile.clone()));
                     }
-                    if ui.button(t(lang, Text::EnableListed)).clicked() {
+                    if ui.button(t!(lang, "enable-listed")).clicked() {
                         action = Some(LockAction::new(false, nums.clone(), profile.clone()));
                     }
                 });
-                if ui.button(t(lang, Text::Cancel)).clicked() {
+                if ui.button(t!(lang, "cancel")).clicked() {
                     close = true;
                 }
             });
@@ -314,15 +316,21 @@ impl AssetsScreen {
 fn confirm_lock_body_ui(ui: &mut egui::Ui, lang: Lang, action: &mut LockAction) {
     let n = action.nums.len();
     let (question, undo) = match (action.lock, n) {
-        (true, 0) => (t(lang, Text::NothingToDisable).to_owned(), None),
-        (false, 0) => (t(lang, Text::NothingToEnable).to_owned(), None),
-        (true, _) => (tr!(lang, "confirm-disable", n = n), Some(Text::UndoDisable)),
-        (false, _) => (tr!(lang, "confirm-enable", n = n), Some(Text::UndoEnable)),
+        (true, 0) => (t!(lang, "nothing-to-disable").to_owned(), None),
+        (false, 0) => (t!(lang, "nothing-to-enable").to_owned(), None),
+        (true, _) => (
+            tr!(lang, "confirm-disable", n = n),
+            Some(label!("undo-disable")),
+        ),
+        (false, _) => (
+            tr!(lang, "confirm-enable", n = n),
+            Some(label!("undo-enable")),
+        ),
     };
     ui.label(RichText::new(question).strong());
     skipped_ui(ui, lang, action);
     if let Some(undo) = undo {
-        ui.label(t(lang, undo));
+        ui.label(undo.text(lang));
     }
     profile_line_ui(ui, lang, &action.profile);
     operator_ui(ui, lang, action);
@@ -367,11 +375,11 @@ fn operator_ui(ui: &mut egui::Ui, lang: Lang, action: &mut LockAction) {
         return;
     }
     ui.horizontal(|ui| {
-        let label = ui.label(t(lang, Text::OperatorIdentity));
+        let label = ui.label(t!(lang, "operator-identity"));
         ui.add(egui::TextEdit::singleline(&mut action.operator).desired_width(220.0))
             .labelled_by(label.id);
     });
     if action.operator.trim().is_empty() {
-        ui.colored_label(ui.visuals().error_fg_color, t(lang, Text::OperatorNeeded));
+        ui.colored_label(ui.visuals().error_fg_color, t!(lang, "operator-needed"));
     }
 }

@@ -22,7 +22,7 @@ use crate::core::wire::{AssetList, AssetRef, LicenseType, LockStatus};
 use crate::core::{ApiError, Call, CoreError, Event, Latest, Outcome, Profile};
 use crate::ui::kit::form::busy_button_ui;
 use crate::ui::outbox::Outbox;
-use crate::ui::text::i18n::{Lang, Text, t, tr};
+use crate::ui::text::i18n::{Label, Lang, label, t, tr};
 
 /// Enterprises remembered for the picker.
 const RECENT: usize = 8;
@@ -127,7 +127,7 @@ struct Locks {
 
 impl AssetsScreen {
     /// Takes the answer if it is for this screen, and names the action it answers.
-    pub fn apply(&mut self, event: &mut Event) -> Option<Text> {
+    pub fn apply(&mut self, event: &mut Event) -> Option<Label> {
         if self.query.call.accept(event) {
             self.query.listed_ok = false;
             if let Ok(Outcome::Assets(assets)) = &mut event.result {
@@ -140,14 +140,14 @@ impl AssetsScreen {
                 self.set_assets(std::mem::take(assets));
                 self.query.listed_ok = true;
             }
-            return Some(Text::ListAssets);
+            return Some(label!("list-assets"));
         }
         if self.locks.call.accept(event) {
             let action = self.locks.pending.take();
             let said = match &action {
-                Some(a) if a.lock => Text::Disable,
-                Some(_) => Text::Enable,
-                None => Text::LockUnlock,
+                Some(a) if a.lock => label!("disable"),
+                Some(_) => label!("enable"),
+                None => label!("lock-unlock"),
             };
             if let (Err(CoreError::Api(ApiError::NotSent(_))), Some(action)) =
                 (&event.result, &action)
@@ -207,7 +207,7 @@ impl AssetsScreen {
             if let Ok(Outcome::Written { path }) = &event.result {
                 self.export.done = Some(path.display().to_string());
             }
-            return Some(Text::ExportCsv);
+            return Some(label!("export-csv"));
         }
         None
     }
@@ -305,12 +305,12 @@ impl AssetsScreen {
             if self.query.call.is_waiting() {
                 ui.horizontal(|ui| {
                     ui.spinner();
-                    ui.label(t(lang, Text::Loading));
+                    ui.label(t!(lang, "loading"));
                 });
             } else if self.query.listed_ok {
-                ui.label(t(lang, Text::NoAssets));
+                ui.label(t!(lang, "no-assets"));
             } else {
-                ui.label(RichText::new(t(lang, Text::AssetsStart)).weak());
+                ui.label(RichText::new(t!(lang, "assets-start")).weak());
             }
         } else {
             // Columns fit the window; only one too narrow for their least widths scrolls
@@ -397,14 +397,14 @@ impl AssetsScreen {
         profile: &Profile,
     ) {
         ui.horizontal_wrapped(|ui| {
-            let label = ui.label(t(lang, Text::EnterpriseGlobalId));
+            let label = ui.label(t!(lang, "enterprise-global-id"));
             let field = ui
                 .add(egui::TextEdit::singleline(&mut self.query.enterprise).desired_width(150.0))
                 .labelled_by(label.id);
             let enter = field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
-            ui.menu_button(t(lang, Text::Recent), |ui| {
+            ui.menu_button(t!(lang, "recent"), |ui| {
                 if recent.is_empty() {
-                    ui.label(t(lang, Text::NoneYet));
+                    ui.label(t!(lang, "none-yet"));
                 }
                 for e in recent.iter() {
                     if ui.button(e).clicked() {
@@ -413,15 +413,14 @@ impl AssetsScreen {
                     }
                 }
             });
-            let label = ui.label(t(lang, Text::ExtendCode));
+            let label = ui.label(t!(lang, "extend-code"));
             ui.add(egui::TextEdit::singleline(&mut self.query.extend_code).desired_width(90.0))
                 .labelled_by(label.id);
-            let clicked =
-                busy_button_ui(ui, t(lang, Text::ListAssets), self.query.call.is_waiting());
+            let clicked = busy_button_ui(ui, t!(lang, "list-assets"), self.query.call.is_waiting());
             if clicked || enter {
                 self.list(out, profile, recent);
             }
-            if ui.button(t(lang, Text::LockByNumbers)).clicked() {
+            if ui.button(t!(lang, "lock-by-numbers")).clicked() {
                 self.locks.by_numbers = Some(String::new());
             }
             if !self.assets.is_empty() && ui.button(tr!(lang, "close-listing")).clicked() {
@@ -435,11 +434,11 @@ impl AssetsScreen {
             return;
         }
         ui.horizontal_wrapped(|ui| {
-            let label = ui.label(t(lang, Text::Filter));
+            let label = ui.label(t!(lang, "filter"));
             if ui
                 .add(
                     egui::TextEdit::singleline(&mut self.grid.filter)
-                        .hint_text(t(lang, Text::FilterHint))
+                        .hint_text(t!(lang, "filter-hint"))
                         .desired_width(220.0),
                 )
                 .labelled_by(label.id)
@@ -453,10 +452,10 @@ impl AssetsScreen {
                 n = self.grid.view.len(),
                 total = self.assets.len()
             ));
-            ui.menu_button(t(lang, Text::Columns), |ui| {
+            ui.menu_button(t!(lang, "columns"), |ui| {
                 for col in Col::ALL.into_iter().skip(1) {
                     let mut on = self.grid.shown.contains(&col);
-                    if ui.checkbox(&mut on, t(lang, col.title())).changed() {
+                    if ui.checkbox(&mut on, col.title().text(lang)).changed() {
                         if on {
                             self.grid.shown.push(col);
                             self.grid
@@ -478,18 +477,21 @@ impl AssetsScreen {
         ui.horizontal_wrapped(|ui| {
             let (count, locks) = self.selection_counts();
             ui.label(tr!(lang, "selected-count", n = count, locks = locks));
-            if ui.button(t(lang, Text::SelectAllFiltered)).clicked() {
+            if ui.button(t!(lang, "select-all-filtered")).clicked() {
                 self.selection.set = self.grid.view.iter().copied().collect();
                 self.selection.counts = None;
             }
-            if ui.button(t(lang, Text::ClearSelection)).clicked() {
+            if ui.button(t!(lang, "clear-selection")).clicked() {
                 self.selection.set.clear();
                 self.selection.counts = None;
             }
             let busy = self.locks.call.is_waiting();
             ui.add_enabled_ui(count > 0 && !busy, |ui| {
-                for (text, lock) in [(Text::DisableSelected, true), (Text::EnableSelected, false)] {
-                    if ui.button(t(lang, text)).clicked() {
+                for (text, lock) in [
+                    (label!("disable-selected"), true),
+                    (label!("enable-selected"), false),
+                ] {
+                    if ui.button(text.text(lang)).clicked() {
                         self.ask_lock_selected(lang, lock);
                     }
                 }

@@ -7,7 +7,7 @@ use super::{AssetsScreen, LockAction, ROW_HEIGHT, license_type_words, lockable};
 use crate::core::wire::{AssetList, AssetRef, LicenseType};
 use crate::ui::kit::form::{PRODUCTION_COLOUR, REMOTE_COLOUR};
 use crate::ui::text::dates::local_date;
-use crate::ui::text::i18n::{Lang, Text, labelled, t};
+use crate::ui::text::i18n::{Label, Lang, label, labelled, t};
 use crate::ui::text::labels::{self, value_words};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -38,18 +38,18 @@ impl Col {
         Col::Updated,
     ];
 
-    pub(super) fn title(self) -> Text {
+    pub(super) fn title(self) -> Label {
         match self {
-            Col::Number => Text::AssetNumber,
-            Col::Type => Text::LicenseTypeCol,
-            Col::Chip => Text::Chip,
-            Col::Customer => Text::CustomerId,
-            Col::State => Text::State,
-            Col::Validity => Text::Validity,
-            Col::Extensions => Text::ExtensionsCol,
-            Col::Products => Text::ProductsCol,
-            Col::Created => Text::Created2,
-            Col::Updated => Text::UpdatedCol,
+            Col::Number => label!("asset-number"),
+            Col::Type => label!("license-type-col"),
+            Col::Chip => label!("chip"),
+            Col::Customer => label!("customer-id"),
+            Col::State => label!("state"),
+            Col::Validity => label!("validity"),
+            Col::Extensions => label!("extensions-col"),
+            Col::Products => label!("products-col"),
+            Col::Created => label!("created2"),
+            Col::Updated => label!("updated-col"),
         }
     }
 
@@ -92,7 +92,7 @@ pub(super) fn measure_columns(ui: &egui::Ui, lang: Lang, assets: &AssetList) -> 
     Col::ALL
         .iter()
         .map(|&col| {
-            let title = width(format!("{} ^", t(lang, col.title())), &body) + margin;
+            let title = width(format!("{} ^", col.title().text(lang)), &body) + margin;
             let font = if col == Col::Number { &mono } else { &body };
             let cells = assets
                 .iter()
@@ -113,8 +113,8 @@ pub(super) fn measure_columns(ui: &egui::Ui, lang: Lang, assets: &AssetList) -> 
 
 fn chip_words(lang: Lang, chip: i32) -> String {
     match chip {
-        1 => t(lang, Text::Chip4).to_owned(),
-        2 => t(lang, Text::Chip5).to_owned(),
+        1 => t!(lang, "chip4").to_owned(),
+        2 => t!(lang, "chip5").to_owned(),
         0 => String::new(),
         other => other.to_string(),
     }
@@ -129,10 +129,10 @@ pub(super) fn cell_text(lang: Lang, a: AssetRef<'_>, col: Col) -> String {
         Col::State => {
             let mut words = Vec::new();
             if a.locked() {
-                words.push(t(lang, Text::Disabled));
+                words.push(t!(lang, "disabled"));
             }
             if a.freezing() {
-                words.push(t(lang, Text::Frozen));
+                words.push(t!(lang, "frozen"));
             }
             words.join(" ")
         }
@@ -177,10 +177,10 @@ fn cell_ui(ui: &mut egui::Ui, lang: Lang, a: AssetRef<'_>, col: Col) {
         }
         Col::State => {
             if a.locked() {
-                badge_ui(ui, t(lang, Text::Disabled), PRODUCTION_COLOUR);
+                badge_ui(ui, t!(lang, "disabled"), PRODUCTION_COLOUR);
             }
             if a.freezing() {
-                badge_ui(ui, t(lang, Text::Frozen), REMOTE_COLOUR);
+                badge_ui(ui, t!(lang, "frozen"), REMOTE_COLOUR);
             }
         }
         other => {
@@ -275,18 +275,18 @@ fn details_ui(ui: &mut egui::Ui, lang: Lang, a: AssetRef<'_>) {
     };
     ui.label(weak(format!(
         "{} · {} {member}",
-        labelled(lang, t(lang, Text::Assignment), &assignment),
-        t(lang, Text::Member),
+        labelled(lang, t!(lang, "assignment"), &assignment),
+        t!(lang, "member"),
     )));
     for e in &a.asset_extends {
         ui.label(weak(format!(
             "{} {}={}",
-            t(lang, Text::Extension),
+            t!(lang, "extension"),
             e.extend_code,
             e.extend_value
         )));
     }
-    ui.label(weak(labelled(lang, t(lang, Text::ProductsCol), "")));
+    ui.label(weak(labelled(lang, t!(lang, "products-col"), "")));
     for p in &a.products {
         let validity = match (p.limit_start_date, p.limit_end_date) {
             (None, None) => String::new(),
@@ -297,7 +297,7 @@ fn details_ui(ui: &mut egui::Ui, lang: Lang, a: AssetRef<'_>) {
             ),
         };
         let awaiting = if p.awaiting_activation {
-            format!(" · {}", t(lang, Text::AwaitingActivation))
+            format!(" · {}", t!(lang, "awaiting-activation"))
         } else {
             String::new()
         };
@@ -403,7 +403,7 @@ impl AssetsScreen {
             let sign = if expanded { "-" } else { "+" };
             if ui
                 .small_button(sign)
-                .on_hover_text(t(lang, Text::ExpandCollapse))
+                .on_hover_text(t!(lang, "expand-collapse"))
                 .clicked()
             {
                 clicks.toggle = Some(i);
@@ -502,7 +502,7 @@ fn header_ui(
     let mut sort_by = None;
     header.col(|_| {});
     header.col(|ui| {
-        ui.label(RichText::new(t(lang, Text::Action)).strong());
+        ui.label(RichText::new(t!(lang, "action")).strong());
     });
     for col in shown {
         header.col(|ui| {
@@ -512,13 +512,13 @@ fn header_ui(
                 Some((c, false)) if c == *col => " v",
                 _ => "",
             };
-            let title = format!("{}{arrow}", t(lang, col.title()));
+            let title = format!("{}{arrow}", col.title().text(lang));
             if ui
                 .add(egui::Button::new(RichText::new(title).strong()).frame(false))
                 .on_hover_text(format!(
                     "{}\n{}",
-                    t(lang, col.title()),
-                    t(lang, Text::SortHint)
+                    col.title().text(lang),
+                    t!(lang, "sort-hint")
                 ))
                 .clicked()
             {
@@ -535,11 +535,11 @@ fn lock_button_ui(ui: &mut egui::Ui, lang: Lang, a: AssetRef<'_>, busy: bool) ->
         return None;
     }
     let (text, lock) = if a.locked() {
-        (Text::Enable, false)
+        (label!("enable"), false)
     } else {
-        (Text::Disable, true)
+        (label!("disable"), true)
     };
-    let button = egui::Button::new(t(lang, text)).small();
+    let button = egui::Button::new(text.text(lang)).small();
     ui.add_enabled(!busy, button).clicked().then_some(lock)
 }
 

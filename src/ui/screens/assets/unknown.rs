@@ -9,7 +9,7 @@ use super::AssetsScreen;
 use crate::core::wire::AssetList;
 use crate::core::{Call, Command, Event, Latest, Outcome, Profile, QueueCommand};
 use crate::ui::outbox::Outbox;
-use crate::ui::text::i18n::{Lang, Text, t, tr};
+use crate::ui::text::i18n::{Label, Lang, label, t, tr};
 
 pub(super) struct UnknownLocks {
     pub lock: bool,
@@ -44,13 +44,13 @@ impl UnknownLocks {
 
 impl AssetsScreen {
     /// Takes the answer of keeping an unsent change to send later.
-    pub(super) fn apply_unsent(&mut self, event: &Event) -> Option<Text> {
+    pub(super) fn apply_unsent(&mut self, event: &Event) -> Option<Label> {
         let unsent = self.locks.unsent.as_mut()?;
         if !unsent.queue.accept(event) {
             return None;
         }
         unsent.kept = matches!(event.result, Ok(Outcome::Queue(_)));
-        Some(Text::SendLater)
+        Some(label!("send-later"))
     }
 
     /// A change that could not be sent, and its Keep to send later; true when Dismiss was
@@ -69,10 +69,10 @@ impl AssetsScreen {
             let words = tr!(lang, "unsent-call", profile = unsent.profile.as_str());
             ui.colored_label(ui.visuals().warn_fg_color, words);
             if unsent.kept {
-                ui.label(t(lang, Text::KeptToSendLater));
+                ui.label(t!(lang, "kept-to-send-later"));
             } else {
                 let busy = unsent.queue.is_waiting();
-                let keep = t(lang, Text::KeepToSendLater);
+                let keep = t!(lang, "keep-to-send-later");
                 if crate::ui::kit::form::busy_button_ui(ui, keep, busy) {
                     unsent
                         .queue
@@ -82,7 +82,7 @@ impl AssetsScreen {
                         })));
                 }
             }
-            dismissed = ui.button(t(lang, Text::Dismiss)).clicked();
+            dismissed = ui.button(t!(lang, "dismiss")).clicked();
         });
         dismissed
     }
@@ -130,7 +130,7 @@ impl AssetsScreen {
                     .strong()
                     .color(ui.visuals().warn_fg_color),
             );
-            dismissed = ui.button(t(lang, Text::Dismiss)).clicked();
+            dismissed = ui.button(t!(lang, "dismiss")).clicked();
         });
         match &unknown.read {
             Some(read) => {
@@ -148,11 +148,11 @@ impl AssetsScreen {
             None if self.query.call.is_waiting() => {
                 ui.horizontal(|ui| {
                     ui.spinner();
-                    ui.label(t(lang, Text::ReadingState));
+                    ui.label(t!(lang, "reading-state"));
                 });
             }
             None => {
-                ui.label(t(lang, Text::ListAgainToRead));
+                ui.label(t!(lang, "list-again-to-read"));
             }
         }
         dismissed

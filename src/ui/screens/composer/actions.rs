@@ -4,7 +4,7 @@
 use super::node::{self, Add, Kind, ListOp, NodeId, add_child};
 use super::{ComposerScreen, batch};
 use crate::ui::outbox::{Caller, Outbox};
-use crate::ui::text::i18n::{Lang, Text, t};
+use crate::ui::text::i18n::{Label, Lang, label, t};
 
 /// A button clicked in the node's bar.
 #[derive(Clone, Copy)]
@@ -76,39 +76,39 @@ impl ComposerScreen {
 
 /// The buttons for a node of this kind; the one clicked.
 fn actions_ui(ui: &mut egui::Ui, lang: Lang, kind: Kind) -> Option<Action> {
-    let adds: &[(Text, Add)] = match kind {
-        Kind::Batch => &[(Text::AddOrder, Add::Order)],
-        Kind::Order => &[(Text::AddAsset, Add::Asset)],
+    let adds: &[(Label, Add)] = match kind {
+        Kind::Batch => &[(label!("add-order"), Add::Order)],
+        Kind::Order => &[(label!("add-asset"), Add::Asset)],
         Kind::Asset => &[
-            (Text::AddProduct, Add::Product),
-            (Text::AddPackage, Add::Package),
+            (label!("add-product"), Add::Product),
+            (label!("add-package"), Add::Package),
         ],
-        Kind::Product => &[(Text::AddFeature, Add::Feature)],
+        Kind::Product => &[(label!("add-feature"), Add::Feature)],
         Kind::Feature => &[],
         Kind::Merchandise => &[
-            (Text::AddProduct, Add::Product),
-            (Text::AddSubPackage, Add::SubPackage),
+            (label!("add-product"), Add::Product),
+            (label!("add-sub-package"), Add::SubPackage),
         ],
     };
     let mut clicked = None;
     for (text, what) in adds {
-        if ui.button(t(lang, *text)).clicked() {
+        if ui.button((*text).text(lang)).clicked() {
             clicked = Some(Action::Add(*what));
         }
     }
     if kind != Kind::Batch {
         for (text, op) in [
-            (Text::Duplicate, ListOp::Duplicate),
-            (Text::MoveUp, ListOp::Up),
-            (Text::MoveDown, ListOp::Down),
-            (Text::Remove, ListOp::Remove),
+            (label!("duplicate"), ListOp::Duplicate),
+            (label!("move-up"), ListOp::Up),
+            (label!("move-down"), ListOp::Down),
+            (label!("remove"), ListOp::Remove),
         ] {
-            if ui.button(t(lang, text)).clicked() {
+            if ui.button(text.text(lang)).clicked() {
                 clicked = Some(Action::List(op));
             }
         }
     }
-    if kind == Kind::Batch && ui.button(t(lang, Text::NewBatchId)).clicked() {
+    if kind == Kind::Batch && ui.button(t!(lang, "new-batch-id")).clicked() {
         clicked = Some(Action::NewBatchId);
     }
     clicked

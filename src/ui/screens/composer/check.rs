@@ -9,7 +9,7 @@ use crate::core::snapshot::{Checked, Snapshot};
 use crate::core::wire::validate::{self, Problem};
 use crate::core::{Command, DraftCommand, Event, Latest, Outcome};
 use crate::ui::outbox::Outbox;
-use crate::ui::text::i18n::{Lang, Text, tr};
+use crate::ui::text::i18n::{Label, Lang, label, tr};
 
 /// A batch of up to this many orders is checked on the window's thread, within a frame (the
 /// check takes about 1.4 µs an order); a larger one on the core's threads.
@@ -106,14 +106,14 @@ impl Check {
     }
 
     /// The answer of a check on the core's threads.
-    pub fn apply(&mut self, event: &mut Event) -> Option<Text> {
+    pub fn apply(&mut self, event: &mut Event) -> Option<Label> {
         if !self.call.accept(event) {
             return None;
         }
         if let Ok(Outcome::Checked(checked)) = &mut event.result {
             self.take(std::mem::take(&mut **checked));
         }
-        Some(Text::CheckBatch)
+        Some(label!("check-batch"))
     }
 
     /// A new batch is open, checked already (on the core's threads, as it was imported).

@@ -13,7 +13,7 @@ use crate::core::wire::{BatchOrderRequest, OrderType};
 use crate::core::{Command, DraftCommand, DraftSummary, Event, Latest, Outcome};
 use crate::ui::kit::form::danger_button;
 use crate::ui::outbox::Outbox;
-use crate::ui::text::i18n::{Lang, Text, t, tr};
+use crate::ui::text::i18n::{Label, Lang, label, t, tr};
 
 /// The order types a batch holds, each once, as the drafts' list names them.
 fn order_types(batch: &Snapshot) -> Vec<OrderType> {
@@ -69,7 +69,7 @@ impl Drafts {
 
 impl ComposerScreen {
     /// Answers about drafts; the action they answer.
-    pub(super) fn apply_drafts(&mut self, event: &mut Event, out: &Outbox<'_>) -> Option<Text> {
+    pub(super) fn apply_drafts(&mut self, event: &mut Event, out: &Outbox<'_>) -> Option<Label> {
         if self.drafts.list_call.accept(event) {
             if let Ok(Outcome::Drafts(list)) = &event.result {
                 self.drafts.list = list.clone();
@@ -77,7 +77,7 @@ impl ComposerScreen {
                     self.open_first(out);
                 }
             }
-            return Some(Text::LoadDrafts);
+            return Some(label!("load-drafts"));
         }
         if self.drafts.load_call.accept(event) {
             if let Ok(Outcome::Draft { draft: d, batch }) = &mut event.result {
@@ -109,7 +109,7 @@ impl ComposerScreen {
                 });
                 self.store_new_hints(out);
             }
-            return Some(Text::OpenDraft);
+            return Some(label!("open-draft"));
         }
         if self.drafts.create_call.accept(event) {
             if let (Ok(Outcome::DraftSaved { id }), Some(draft)) = (&event.result, &mut self.draft)
@@ -118,24 +118,24 @@ impl ComposerScreen {
                 self.drafts.refresh(out);
                 self.store_new_hints(out);
             }
-            return Some(Text::SaveDraft);
+            return Some(label!("save-draft"));
         }
         self.apply_draft_changes(event, out)
     }
 
-    fn apply_draft_changes(&mut self, event: &Event, out: &Outbox<'_>) -> Option<Text> {
+    fn apply_draft_changes(&mut self, event: &Event, out: &Outbox<'_>) -> Option<Label> {
         if self.drafts.save_call.accept(event) || self.drafts.hints_call.accept(event) {
             // The list shows what a draft holds and whether it was sent: read it again.
             if event.result.is_ok() {
                 self.drafts.refresh(out);
             }
-            return Some(Text::SaveDraft);
+            return Some(label!("save-draft"));
         }
         if self.drafts.rename_call.accept(event) {
             if event.result.is_ok() {
                 self.drafts.refresh(out);
             }
-            return Some(Text::RenameDraft);
+            return Some(label!("rename-draft"));
         }
         if self.drafts.delete_call.accept(event) {
             if let Ok(Outcome::Drafts(list)) = &event.result {
@@ -143,7 +143,7 @@ impl ComposerScreen {
                 self.draft = None;
                 self.open_first(out);
             }
-            return Some(Text::DeleteDraft);
+            return Some(label!("delete-draft"));
         }
         None
     }
@@ -292,20 +292,20 @@ impl ComposerScreen {
                     .start(out.send(Command::Draft(DraftCommand::Load { id })));
             }
             self.rename_ui(ui, out, lang);
-            ui.menu_button(t(lang, Text::NewDraft), |ui| {
+            ui.menu_button(t!(lang, "new-draft"), |ui| {
                 for kind in Template::ALL {
                     let text = match kind {
-                        Template::NewPurchase => Text::TemplateNewPurchase,
-                        Template::DeleteAssets => Text::TemplateDeleteAssets,
-                        Template::DeleteProducts => Text::TemplateDeleteProducts,
+                        Template::NewPurchase => label!("template-new-purchase"),
+                        Template::DeleteAssets => label!("template-delete-assets"),
+                        Template::DeleteProducts => label!("template-delete-products"),
                     };
-                    if ui.button(t(lang, text)).clicked() {
+                    if ui.button(text.text(lang)).clicked() {
                         self.open_new(out, batch::template(kind), None);
                         ui.close();
                     }
                 }
             });
-            let delete = egui::Button::new(t(lang, Text::DeleteDraft));
+            let delete = egui::Button::new(t!(lang, "delete-draft"));
             if ui.add_enabled(current.is_some(), delete).clicked() {
                 self.drafts.confirm_delete = true;
             }
@@ -314,7 +314,7 @@ impl ComposerScreen {
 
     /// The drafts' list; another draft than the open one, when chosen.
     fn draft_choice_ui(&self, ui: &mut egui::Ui, lang: Lang, current: Option<i64>) -> Option<i64> {
-        let label = ui.label(t(lang, Text::Draft));
+        let label = ui.label(t!(lang, "draft"));
         let shown = self
             .draft
             .as_ref()
@@ -343,7 +343,7 @@ impl ComposerScreen {
     }
 
     fn rename_ui(&mut self, ui: &mut egui::Ui, out: &Outbox<'_>, lang: Lang) {
-        let label = ui.label(t(lang, Text::DraftName));
+        let label = ui.label(t!(lang, "draft-name"));
         let name_edit = &mut self.drafts.name_edit;
         let rename = ui
             .add(
@@ -384,10 +384,10 @@ impl ComposerScreen {
             ui.label(
                 RichText::new(tr!(lang, "delete-draft-question", name = name.as_str())).strong(),
             );
-            ui.label(t(lang, Text::CannotUndo));
+            ui.label(t!(lang, "cannot-undo"));
             ui.horizontal(|ui| {
                 if ui
-                    .add(danger_button(t(lang, Text::ConfirmDeleteDraft)))
+                    .add(danger_button(t!(lang, "confirm-delete-draft")))
                     .clicked()
                 {
                     drafts.changed_at = None;
@@ -396,7 +396,7 @@ impl ComposerScreen {
                         .start(out.send(Command::Draft(DraftCommand::Delete { id })));
                     done = true;
                 }
-                if ui.button(t(lang, Text::Cancel)).clicked() {
+                if ui.button(t!(lang, "cancel")).clicked() {
                     done = true;
                 }
             });

@@ -11,7 +11,7 @@ use crate::core::wire::validate::{Problem, ProblemKind, Seg};
 use crate::ui::kit::date_field::date_field_ui;
 use crate::ui::kit::form::normalize_mobile;
 use crate::ui::text::dates::{self, day_ms, local_day};
-use crate::ui::text::i18n::{Lang, Text, lookup, noted, t, tr};
+use crate::ui::text::i18n::{Lang, lookup, noted, t, tr};
 use crate::ui::text::labels::field_label;
 use crate::ui::text::problems::{at_words, kind_words};
 use jiff::civil::Date;
@@ -80,7 +80,7 @@ impl FormCx<'_> {
                 let label = ui.label(field_label(self.lang, field)).on_hover_text(field);
                 if required {
                     ui.label(RichText::new("*").color(ui.visuals().error_fg_color))
-                        .on_hover_text(t(self.lang, Text::RequiredMark));
+                        .on_hover_text(t!(self.lang, "required-mark"));
                 }
                 label
             })
@@ -268,7 +268,7 @@ impl FormCx<'_> {
             let code = value.and_then(|v| all.iter().find(|(c, _)| *c == v).map(|(_, s)| *s));
             let shown = match (&held, *value) {
                 (Some(text), _) => text.clone(),
-                (None, v) => v.map_or_else(|| t(lang, Text::NotSet).to_owned(), &name),
+                (None, v) => v.map_or_else(|| t!(lang, "not-set").to_owned(), &name),
             };
             let mut changed = false;
             let mut response = egui::ComboBox::from_id_salt(("choice", field))
@@ -277,7 +277,7 @@ impl FormCx<'_> {
                 .truncate()
                 .show_ui(ui, |ui| {
                     changed |= ui
-                        .selectable_value(value, None, t(lang, Text::NotSet))
+                        .selectable_value(value, None, t!(lang, "not-set"))
                         .changed();
                     for (v, code) in all {
                         let words = noted(lang, &name(*v), code);
@@ -371,7 +371,7 @@ fn date_row_ui(
         response.mark_changed();
     }
     if !set {
-        ui.label(RichText::new(t(cx.lang, Text::NotSet)).weak());
+        ui.label(RichText::new(t!(cx.lang, "not-set")).weak());
         return response;
     }
     let shown = value.and_then(local_day);

@@ -14,7 +14,7 @@ use crate::core::{Command, Event, FileCommand, Latest, Outcome};
 use crate::ui::kit::file_browser::{Browsed, FileBrowser};
 use crate::ui::kit::form::busy_button_ui;
 use crate::ui::outbox::Outbox;
-use crate::ui::text::i18n::{Lang, Text, labelled, t, tr};
+use crate::ui::text::i18n::{Label, Lang, label, labelled, t, tr};
 
 /// Work shorter than this shows no bar.
 const MOMENT: Duration = Duration::from_millis(150);
@@ -97,7 +97,7 @@ fn importing_ui(ui: &mut egui::Ui, progress: &Progress, lang: Lang) {
         }
         if progress.is_cancelled() {
             ui.label(tr!(lang, "import-cancelling"));
-        } else if ui.button(t(lang, Text::Cancel)).clicked() {
+        } else if ui.button(t!(lang, "cancel")).clicked() {
             progress.cancel();
         }
     });
@@ -131,7 +131,7 @@ fn exporting_ui(ui: &mut egui::Ui, progress: &Progress, from: Instant, lang: Lan
 
 impl ComposerScreen {
     /// Answers about files; the action they answer. An imported batch is moved, not copied.
-    pub(super) fn apply_file(&mut self, event: &mut Event, out: &Outbox<'_>) -> Option<Text> {
+    pub(super) fn apply_file(&mut self, event: &mut Event, out: &Outbox<'_>) -> Option<Label> {
         if self.file.pick_call.accept(event) {
             match &event.result {
                 Ok(Outcome::Picked(Some(path))) => self.picked(path, out),
@@ -141,7 +141,7 @@ impl ComposerScreen {
                 }
                 _ => {}
             }
-            return Some(Text::Browse);
+            return Some(label!("browse"));
         }
         if self.file.read_call.accept(event) {
             match &mut event.result {
@@ -179,16 +179,16 @@ impl ComposerScreen {
                 Err(e) => self.file.message = Some(FileMessage::Failed(e.to_string())),
                 Ok(_) => {}
             }
-            return Some(Text::ImportFile);
+            return Some(label!("import-file"));
         }
         if self.file.write_call.accept(event) {
             self.file.exporting = None;
             self.file.message = Some(match &event.result {
                 Ok(Outcome::Written { path }) => FileMessage::Exported(path.display().to_string()),
-                Ok(_) => return Some(Text::ExportFile),
+                Ok(_) => return Some(label!("export-file")),
                 Err(e) => FileMessage::WriteFailed(e.to_string()),
             });
-            return Some(Text::ExportFile);
+            return Some(label!("export-file"));
         }
         None
     }
@@ -352,11 +352,11 @@ impl ComposerScreen {
         }
         match &file.message {
             Some(FileMessage::Exported(path)) => {
-                ui.label(labelled(lang, t(lang, Text::Exported), path));
+                ui.label(labelled(lang, t!(lang, "exported"), path));
             }
             Some(FileMessage::Failed(why)) => {
                 ui.colored_label(ui.visuals().error_fg_color, why);
-                ui.label(RichText::new(t(lang, Text::DraftUntouched)).weak());
+                ui.label(RichText::new(t!(lang, "draft-untouched")).weak());
             }
             Some(FileMessage::WriteFailed(why)) => {
                 ui.colored_label(ui.visuals().error_fg_color, why);
@@ -370,34 +370,34 @@ impl ComposerScreen {
     }
 
     fn file_buttons_ui(&mut self, ui: &mut egui::Ui, out: &Outbox<'_>, lang: Lang) {
-        let label = ui.label(t(lang, Text::OrderFile));
+        let label = ui.label(t!(lang, "order-file"));
         ui.add(
             egui::TextEdit::singleline(&mut self.file.path)
                 .id(super::history::own_field(
                     super::history::OwnField::FilePath,
                 ))
-                .hint_text(t(lang, Text::FileHint))
+                .hint_text(t!(lang, "file-hint"))
                 .desired_width(300.0),
         )
         .labelled_by(label.id);
-        if busy_button_ui(ui, t(lang, Text::Browse), self.file.pick_call.is_waiting()) {
+        if busy_button_ui(ui, t!(lang, "browse"), self.file.pick_call.is_waiting()) {
             self.pick(out, Picking::Import);
         }
         if busy_button_ui(
             ui,
-            t(lang, Text::ImportFile),
+            t!(lang, "import-file"),
             self.file.read_call.is_waiting(),
         ) {
             self.import(out);
         }
         if busy_button_ui(
             ui,
-            t(lang, Text::ExportFile),
+            t!(lang, "export-file"),
             self.file.write_call.is_waiting(),
         ) {
             self.export(out);
         }
-        if ui.button(t(lang, Text::SaveAs)).clicked() {
+        if ui.button(t!(lang, "save-as")).clicked() {
             self.pick(out, Picking::Export);
         }
         if ui

@@ -7,7 +7,7 @@ use crate::core::wire::{
     MerchandiseEntry, OrderEntry, OrderType, ProductEntry, SyncMode,
 };
 use crate::ui::kit::form::asset_numbers_from;
-use crate::ui::text::i18n::{Text, t};
+use crate::ui::text::i18n::t;
 use crate::ui::text::labels::{
     customer_type_name, license_type_name, order_type_short, sync_mode_name,
 };
@@ -103,7 +103,7 @@ fn order_ui(ui: &mut egui::Ui, cx: &mut FormCx<'_>, o: &mut OrderEntry) {
 }
 
 fn asset_ui(ui: &mut egui::Ui, cx: &mut FormCx<'_>, a: &mut AssetEntry) {
-    let hint = t(cx.lang, Text::AssetNumbersHint);
+    let hint = t!(cx.lang, "asset-numbers-hint");
     cx.lines(
         ui,
         "assetNos",
@@ -132,7 +132,7 @@ fn extensions_ui(ui: &mut egui::Ui, cx: &mut FormCx<'_>, list: &mut Vec<ExtendEn
         })
         .collect();
     let before = pairs.clone();
-    let hint = t(cx.lang, Text::ExtensionsHint);
+    let hint = t!(cx.lang, "extensions-hint");
     cx.lines(ui, "assetExtendList", false, &mut pairs, hint, |text| {
         text.lines()
             .map(str::trim)

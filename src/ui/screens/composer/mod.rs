@@ -30,7 +30,7 @@ use crate::core::snapshot::Snapshot;
 use crate::core::wire::OrderType;
 use crate::core::{Event, Profile};
 use crate::ui::outbox::{Caller, Outbox};
-use crate::ui::text::i18n::{Lang, Text, t};
+use crate::ui::text::i18n::{Label, Lang, t};
 use crate::ui::text::labels::order_type_short;
 
 /// What the composer keeps beside the batch in a draft.
@@ -56,7 +56,7 @@ impl Hints {
             .map(|k| order_type_short(lang, *k))
             .collect();
         if !self.submitted.is_empty() || !self.sent.is_empty() {
-            words.push(t(lang, Text::Submitted).to_owned());
+            words.push(t!(lang, "draft-submitted").to_owned());
         }
         words.join(" · ")
     }
@@ -157,7 +157,7 @@ impl ComposerScreen {
     /// Takes the answer if it is for this screen, and names the action it answers; what the
     /// answer leads to (a draft to load, a file to read) is queued in `out`.
     /// The event is taken by `&mut` so that an imported batch is moved, not copied.
-    pub fn apply(&mut self, event: &mut Event, out: &Outbox<'_>) -> Option<Text> {
+    pub fn apply(&mut self, event: &mut Event, out: &Outbox<'_>) -> Option<Label> {
         self.apply_drafts(event, out)
             .or_else(|| self.apply_file(event, out))
             .or_else(|| self.apply_numbers(event))
@@ -204,7 +204,7 @@ impl ComposerScreen {
         let Some(draft) = &self.draft else {
             ui.horizontal(|ui| {
                 ui.spinner();
-                ui.label(t(lang, Text::Loading));
+                ui.label(t!(lang, "loading"));
             });
             return;
         };

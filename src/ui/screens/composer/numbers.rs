@@ -7,7 +7,7 @@ use crate::core::wire::validate::MAX_SHELLNUMS;
 use crate::core::{Call, Event, Latest, Outcome};
 use crate::ui::kit::form::busy_button_ui;
 use crate::ui::outbox::Caller;
-use crate::ui::text::i18n::{Lang, Text, t};
+use crate::ui::text::i18n::{Label, Lang, label, t};
 
 pub(super) struct Numbers {
     call: Latest,
@@ -27,7 +27,7 @@ impl Default for Numbers {
 }
 
 impl ComposerScreen {
-    pub(super) fn apply_numbers(&mut self, event: &Event) -> Option<Text> {
+    pub(super) fn apply_numbers(&mut self, event: &Event) -> Option<Label> {
         if !self.numbers.call.accept(event) {
             return None;
         }
@@ -41,7 +41,7 @@ impl ComposerScreen {
             asset.asset_nos.extend(nums.iter().cloned());
             self.stepped();
         }
-        Some(Text::GetAssetNumbers)
+        Some(label!("get-asset-numbers"))
     }
 
     /// Numbers from the asset-numbers screen: into the selected asset, else the first asset
@@ -87,14 +87,10 @@ impl ComposerScreen {
     ) {
         let numbers = &mut self.numbers;
         ui.horizontal(|ui| {
-            let label = ui.label(t(lang, Text::HowMany));
+            let label = ui.label(t!(lang, "how-many"));
             ui.add(egui::DragValue::new(&mut numbers.count).range(1..=MAX_SHELLNUMS))
                 .labelled_by(label.id);
-            if busy_button_ui(
-                ui,
-                t(lang, Text::GetAssetNumbers),
-                numbers.call.is_waiting(),
-            ) {
+            if busy_button_ui(ui, t!(lang, "get-asset-numbers"), numbers.call.is_waiting()) {
                 numbers.target = Some(selected.clone());
                 numbers
                     .call

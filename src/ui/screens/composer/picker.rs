@@ -14,7 +14,7 @@ use crate::core::wire::raw::Raw;
 use crate::core::wire::{MerchandiseEntry, OrderEntry, ProductEntry};
 use crate::core::{CatalogCommand, Command, Event, Latest, Outcome, Profile};
 use crate::ui::outbox::Outbox;
-use crate::ui::text::i18n::{Lang, Text, tr};
+use crate::ui::text::i18n::{Label, Lang, label, tr};
 
 /// At most this many results are listed.
 const SHOWN: usize = 30;
@@ -71,14 +71,14 @@ impl Picker {
 }
 
 impl ComposerScreen {
-    pub(super) fn apply_catalog(&mut self, event: &mut Event) -> Option<Text> {
+    pub(super) fn apply_catalog(&mut self, event: &mut Event) -> Option<Label> {
         if !self.picker.load.accept(event) {
             return None;
         }
         if let Ok(Outcome::Catalog(view)) = &event.result {
             self.picker.view = Some(Arc::clone(view));
         }
-        Some(Text::LoadCatalog)
+        Some(label!("load-catalog"))
     }
 
     /// *Add product* or *Add package* under `under`: the catalog's search when it has any,

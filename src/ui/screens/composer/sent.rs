@@ -10,7 +10,7 @@ use crate::core::evidence::{Evidence, Found};
 use crate::core::wire::BatchOrderRequest;
 use crate::core::{Command, Event, Latest, Outcome, Profile, QueueCommand, WriteState};
 use crate::ui::outbox::Outbox;
-use crate::ui::text::i18n::{Lang, Text, labelled, t, tr};
+use crate::ui::text::i18n::{Label, Lang, label, labelled, t, tr};
 use crate::ui::text::labels::order_type_short;
 
 /// One profile a draft was sent to.
@@ -58,13 +58,13 @@ enum Choice {
 
 impl ComposerScreen {
     /// Takes the answer of keeping an unsent batch to send later.
-    pub(super) fn apply_unsent(&mut self, event: &Event) -> Option<Text> {
+    pub(super) fn apply_unsent(&mut self, event: &Event) -> Option<Label> {
         let unsent = self.submit.unsent.as_mut()?;
         if !unsent.queue.accept(event) {
             return None;
         }
         unsent.kept = matches!(event.result, Ok(Outcome::Queue(_)));
-        Some(Text::SendLater)
+        Some(label!("send-later"))
     }
 
     /// A batch that could not be sent, and its Send later; true when it is shown.
@@ -85,10 +85,10 @@ impl ComposerScreen {
         let words = tr!(lang, "unsent-call", profile = profile.name.as_str());
         ui.colored_label(ui.visuals().warn_fg_color, words);
         if unsent.kept {
-            ui.label(t(lang, Text::KeptToSendLater));
+            ui.label(t!(lang, "kept-to-send-later"));
         } else {
             let busy = unsent.queue.is_waiting();
-            if crate::ui::kit::form::busy_button_ui(ui, t(lang, Text::KeepToSendLater), busy) {
+            if crate::ui::kit::form::busy_button_ui(ui, t!(lang, "keep-to-send-later"), busy) {
                 unsent
                     .queue
                     .start(out.send(Command::Queue(QueueCommand::Add {
@@ -101,13 +101,13 @@ impl ComposerScreen {
     }
 
     /// Takes the answers of the check and of the user's settlement.
-    pub(super) fn apply_unknown(&mut self, event: &Event) -> Option<Text> {
+    pub(super) fn apply_unknown(&mut self, event: &Event) -> Option<Label> {
         let unknown = self.submit.unknown.as_mut()?;
         if unknown.check.accept(event) {
             if let Ok(Outcome::Evidence(found)) = &event.result {
                 unknown.evidence = Some((**found).clone());
             }
-            return Some(Text::CheckSent);
+            return Some(label!("check-sent"));
         }
         if !unknown.resolve.accept(event) {
             return None;
@@ -128,9 +128,9 @@ impl ComposerScreen {
             self.drafts.changed();
         }
         Some(if unknown.settled == Some(true) {
-            Text::MarkDone
+            label!("mark-done")
         } else {
-            Text::MarkNotDone
+            label!("mark-not-done")
         })
     }
 
@@ -159,17 +159,17 @@ impl ComposerScreen {
             profile = profile.name.as_str()
         );
         ui.label(RichText::new(heading).strong().color(warn));
-        ui.label(t(lang, Text::ExplainOutcomeUnknown));
+        ui.label(t!(lang, "explain-outcome-unknown"));
         ui.label(RichText::new(tr!(lang, "verbatim-caption")).weak());
         ui.label(RichText::new(&unknown.detail).monospace().weak());
         let choice = match unknown.settled {
             Some(done) => {
                 let words = if done {
-                    Text::MarkedDone
+                    label!("marked-done")
                 } else {
-                    Text::MarkedNotDone
+                    label!("marked-not-done")
                 };
-                ui.label(t(lang, words));
+                ui.label(words.text(lang));
                 None
             }
             None => choices_ui(ui, lang, unknown),
@@ -198,19 +198,19 @@ fn choices_ui(ui: &mut egui::Ui, lang: Lang, unknown: &UnknownSent) -> Option<Ch
     let mut choice = None;
     ui.horizontal_wrapped(|ui| {
         let checking = unknown.check.is_waiting();
-        if crate::ui::kit::form::busy_button_ui(ui, t(lang, Text::CheckSent), checking) {
+        if crate::ui::kit::form::busy_button_ui(ui, t!(lang, "check-sent"), checking) {
             choice = Some(Choice::Check);
         }
         let settling = unknown.resolve.is_waiting();
         ui.add_enabled_ui(!settling, |ui| {
-            if ui.button(t(lang, Text::MarkDone)).clicked() {
+            if ui.button(t!(lang, "mark-done")).clicked() {
                 choice = Some(Choice::Settle(true));
             }
-            if ui.button(t(lang, Text::MarkNotDone)).clicked() {
+            if ui.button(t!(lang, "mark-not-done")).clicked() {
                 choice = Some(Choice::Settle(false));
             }
         });
-        if ui.button(t(lang, Text::SendAgain)).clicked() {
+        if ui.button(t!(lang, "send-again")).clicked() {
             choice = Some(Choice::SendAgain);
         }
     });
@@ -241,15 +241,13 @@ fn evidence_ui(ui: &mut egui::Ui, lang: Lang, evidence: &Evidence) {
                     .unwrap_or_default();
                 let found = match &a.found {
                     Found::Listed { products } if products.is_empty() => {
-                        t(lang, Text::EvidenceListed).to_owned()
+                        t!(lang, "evidence-listed").to_owned()
                     }
                     Found::Listed { products } => {
-                        labelled(lang, t(lang, Text::EvidenceListed), &products.join(", "))
+                        labelled(lang, t!(lang, "evidence-listed"), &products.join(", "))
                     }
-                    Found::NotListed => t(lang, Text::EvidenceNotListed).to_owned(),
-                    Found::Unreadable(why) => {
-                        labelled(lang, t(lang, Text::EvidenceUnreadable), why)
-                    }
+                    Found::NotListed => t!(lang, "evidence-not-listed").to_owned(),
+                    Found::Unreadable(why) => labelled(lang, t!(lang, "evidence-unreadable"), why),
                 };
                 let mark = match a.as_asked() {
                     Some(true) => "=",

@@ -19,7 +19,7 @@ use crate::ui::kit::form::{
     busy_button_ui, danger_button, dialog_body_ui, profile_name, warn_if_production,
 };
 use crate::ui::outbox::Outbox;
-use crate::ui::text::i18n::{Lang, Text, t, tr};
+use crate::ui::text::i18n::{Label, Lang, label, t, tr};
 use crate::ui::text::labels::{field_label, license_type_name, order_type_short};
 use crate::ui::text::problems::{path_words, problem_words};
 
@@ -76,15 +76,15 @@ impl Submit {
 }
 
 impl ComposerScreen {
-    pub(super) fn apply_submit(&mut self, event: &Event) -> Option<Text> {
+    pub(super) fn apply_submit(&mut self, event: &Event) -> Option<Label> {
         if self.submit.preview.apply(event) {
-            return Some(Text::PreviewDeletes);
+            return Some(label!("preview-deletes"));
         }
         if !self.submit.call.accept(event) {
             return None;
         }
         let (Some(sending), Some(draft)) = (self.submit.submitting.take(), &mut self.draft) else {
-            return Some(Text::SubmitBatch);
+            return Some(label!("submit-batch"));
         };
         let id = sending.channel_order_id();
         match &event.result {
@@ -128,7 +128,7 @@ impl ComposerScreen {
             }
             _ => {}
         }
-        Some(Text::SubmitBatch)
+        Some(label!("submit-batch"))
     }
 
     /// The submit button, and how many problems stand before it.
@@ -143,12 +143,12 @@ impl ComposerScreen {
             let ready = blocking == 0;
             let busy = self.submit.call.is_waiting();
             ui.add_enabled_ui(ready, |ui| {
-                if busy_button_ui(ui, t(lang, Text::SubmitBatch), busy) {
+                if busy_button_ui(ui, t!(lang, "submit-batch"), busy) {
                     self.submit.confirm = true;
                 }
             });
             if self.check.problems.is_empty() {
-                ui.label(t(lang, Text::NoProblems));
+                ui.label(t!(lang, "no-problems"));
             } else if ready {
                 let n = self.check.problems.len();
                 ui.colored_label(
@@ -307,8 +307,12 @@ fn submitted_ui(ui: &mut egui::Ui, lang: Lang, s: &Submitted) {
                 .spacing([24.0, 4.0])
                 .num_columns(3)
                 .show(ui, |ui| {
-                    for head in [Text::Sequence, Text::LicenseOrderId, Text::CustomerId] {
-                        ui.label(RichText::new(t(lang, head)).strong());
+                    for head in [
+                        label!("sequence"),
+                        label!("license-order-id"),
+                        label!("customer-id"),
+                    ] {
+                        ui.label(RichText::new(head.text(lang)).strong());
                     }
                     ui.end_row();
                     for r in &s.results {
@@ -385,14 +389,14 @@ impl ComposerScreen {
             ui.horizontal(|ui| {
                 // Deletions cannot be undone: the button says so by its look.
                 let button = if summary.deletions.is_empty() {
-                    egui::Button::new(t(lang, Text::Send))
+                    egui::Button::new(t!(lang, "send"))
                 } else {
-                    danger_button(t(lang, Text::Send))
+                    danger_button(t!(lang, "send"))
                 };
                 if ui.add_enabled(passed, button).clicked() {
                     send = true;
                 }
-                if ui.button(t(lang, Text::Cancel)).clicked() {
+                if ui.button(t!(lang, "cancel")).clicked() {
                     close = true;
                 }
             });
@@ -497,7 +501,7 @@ fn summary_ui(ui: &mut egui::Ui, lang: Lang, said: &Said<'_>) {
         ui.colored_label(ui.visuals().warn_fg_color, text);
     }
     if !said.summary.deletions.is_empty() {
-        ui.label(t(lang, Text::DeletesFinal));
+        ui.label(t!(lang, "deletes-final"));
     }
     repeat_ui(ui, lang, said);
     if !said.unknown.is_empty() {
@@ -537,7 +541,7 @@ fn repeat_ui(ui: &mut egui::Ui, lang: Lang, said: &Said<'_>) {
             .elsewhere
             .iter()
             .map(|p| match p.as_str() {
-                "" => t(lang, Text::ProfileNotRecorded).to_owned(),
+                "" => t!(lang, "profile-not-recorded").to_owned(),
                 p => p.to_owned(),
             })
             .collect();

@@ -7,7 +7,7 @@ use egui::RichText;
 
 use super::node::{self, NodeId, NodeRef};
 use crate::core::snapshot::Snapshot;
-use crate::ui::text::i18n::{Lang, Text, noted, t};
+use crate::ui::text::i18n::{Lang, noted, t};
 use crate::ui::text::labels::order_type_short;
 
 pub struct Tree {
@@ -98,7 +98,7 @@ impl Tree {
                             let sign = if open { "-" } else { "+" };
                             if ui
                                 .small_button(sign)
-                                .on_hover_text(t(lang, Text::ExpandCollapse))
+                                .on_hover_text(t!(lang, "expand-collapse"))
                                 .clicked()
                             {
                                 toggled = Some(id.clone());
@@ -140,7 +140,7 @@ fn row_label(lang: Lang, n: &NodeRef<'_>) -> String {
     match n {
         NodeRef::Batch(b) => format!(
             "{} {}",
-            t(lang, Text::Batch),
+            t!(lang, "batch"),
             or_dash(b.head().channel_order_id.as_deref())
         ),
         NodeRef::Order(o) => format!(
@@ -158,25 +158,25 @@ fn row_label(lang: Lang, n: &NodeRef<'_>) -> String {
             let first = or_dash(a.asset_nos.first().map(String::as_str));
             let more = a.asset_nos.len().saturating_sub(1);
             if more > 0 {
-                format!("{} {first} (+{more})", t(lang, Text::Asset))
+                format!("{} {first} (+{more})", t!(lang, "asset"))
             } else {
-                format!("{} {first}", t(lang, Text::Asset))
+                format!("{} {first}", t!(lang, "asset"))
             }
         }
         NodeRef::Product(p) => match (p.product_uri.as_deref(), p.product_name.as_deref()) {
             (Some(uri), Some(name)) if !uri.is_empty() && !name.is_empty() => {
-                format!("{} {uri} {name}", t(lang, Text::Product))
+                format!("{} {uri} {name}", t!(lang, "product"))
             }
-            (uri, name) => format!("{} {}", t(lang, Text::Product), or_dash(uri.or(name))),
+            (uri, name) => format!("{} {}", t!(lang, "product"), or_dash(uri.or(name))),
         },
         NodeRef::Feature(f) => format!(
             "{} {}",
-            t(lang, Text::Feature),
+            t!(lang, "feature"),
             or_dash(f.feature_code.as_deref())
         ),
         NodeRef::Merchandise(m) => format!(
             "{} {} {}",
-            t(lang, Text::Package),
+            t!(lang, "package"),
             or_dash(m.merchandise_num.as_deref()),
             m.merchandise_name.as_deref().unwrap_or("")
         )

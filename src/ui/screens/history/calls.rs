@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 
 use crate::core::{JournalEntry, WriteState};
-use crate::ui::text::i18n::{Lang, Text, lookup};
+use crate::ui::text::i18n::{Label, Lang, label, lookup};
 
 /// One call: its attempts as indexes into the entries, newest first.
 pub(super) struct CallRow {
@@ -52,17 +52,17 @@ pub(super) fn state_words(lang: Lang, state: Option<WriteState>) -> Option<&'sta
 }
 
 /// Why an attempt got no answer, by the kind the journal kept.
-pub(super) fn explain_failure(kind: Option<&str>) -> Text {
+pub(super) fn explain_failure(kind: Option<&str>) -> Label {
     match kind {
-        Some("not_sent") => Text::ExplainUnreachable,
-        Some("broken") => Text::ExplainBroken,
-        Some("timeout") => Text::ExplainTimeout,
-        Some("unexpected") => Text::ExplainUnexpected,
-        Some("untrusted") => Text::ExplainUntrusted,
-        Some("ca_file") => Text::ExplainCaFile,
-        Some("config") => Text::ExplainProfile,
-        Some("outcome_unknown") => Text::ExplainOutcomeUnknown,
-        _ => Text::ExplainNoAnswerUnrecorded,
+        Some("not_sent") => label!("explain-unreachable"),
+        Some("broken") => label!("explain-broken"),
+        Some("timeout") => label!("explain-timeout"),
+        Some("unexpected") => label!("explain-unexpected"),
+        Some("untrusted") => label!("explain-untrusted"),
+        Some("ca_file") => label!("explain-ca-file"),
+        Some("config") => label!("explain-profile"),
+        Some("outcome_unknown") => label!("explain-outcome-unknown"),
+        _ => label!("explain-no-answer-unrecorded"),
     }
 }
 

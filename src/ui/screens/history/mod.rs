@@ -18,7 +18,7 @@ use crate::ui::kit::toasts::explain_code;
 use crate::ui::outbox::Outbox;
 use crate::ui::screens::activities::result_words;
 use crate::ui::text::dates;
-use crate::ui::text::i18n::{Lang, Text, labelled, lookup, noted, t, tr};
+use crate::ui::text::i18n::{Label, Lang, label, labelled, lookup, noted, t, tr};
 use crate::ui::text::refusals::recognise;
 
 /// Most rows fetched at once.
@@ -72,7 +72,7 @@ impl HistoryScreen {
     }
 
     /// Takes the answer if it is for this screen, and names the action it answers.
-    pub fn apply(&mut self, event: &Event) -> Option<Text> {
+    pub fn apply(&mut self, event: &Event) -> Option<Label> {
         if self.query.accept(event) {
             if let Ok(Outcome::Journal(entries)) = &event.result {
                 self.entries = entries.clone();
@@ -83,7 +83,7 @@ impl HistoryScreen {
                     self.calls.retain(|c| call_failed(&entries[c.newest()]));
                 }
             }
-            return Some(Text::LoadHistory);
+            return Some(label!("load-history"));
         }
         if self.export.call.accept(event) {
             self.export.done = match &event.result {
@@ -92,7 +92,7 @@ impl HistoryScreen {
                 }
                 _ => None,
             };
-            return Some(Text::ExportCsv);
+            return Some(label!("export-csv"));
         }
         None
     }
@@ -106,13 +106,13 @@ impl HistoryScreen {
             self.refresh(out);
         }
         ui.horizontal_wrapped(|ui| {
-            let label = ui.label(t(lang, Text::ExportTo));
+            let label = ui.label(t!(lang, "export-to"));
             if self.export.path.is_empty() {
                 self.export.path = home_file("license-desk-history.csv");
             }
             ui.add(egui::TextEdit::singleline(&mut self.export.path).desired_width(320.0))
                 .labelled_by(label.id);
-            if busy_button_ui(ui, t(lang, Text::ExportCsv), self.export.call.is_waiting()) {
+            if busy_button_ui(ui, t!(lang, "export-csv"), self.export.call.is_waiting()) {
                 self.export.call.start(out.send(Command::ExportJournal {
                     filter: self.filter(0),
                     path: PathBuf::from(self.export.path.trim()),
@@ -120,15 +120,15 @@ impl HistoryScreen {
                 }));
             }
             if let Some(done) = &self.export.done {
-                ui.label(labelled(lang, t(lang, Text::Exported), done));
+                ui.label(labelled(lang, t!(lang, "exported"), done));
             }
         });
         ui.separator();
         if self.entries.is_empty() {
             ui.label(if self.query.is_waiting() {
-                t(lang, Text::Loading)
+                t!(lang, "loading")
             } else {
-                t(lang, Text::NoEntries)
+                t!(lang, "no-entries")
             });
             return;
         }
@@ -154,15 +154,15 @@ impl HistoryScreen {
     fn filters_ui(&mut self, ui: &mut egui::Ui, lang: Lang) -> bool {
         let mut changed = false;
         ui.horizontal_wrapped(|ui| {
-            let label = ui.label(t(lang, Text::Operation));
+            let label = ui.label(t!(lang, "operation"));
             let shown = self.filters.operation.map_or_else(
-                || t(lang, Text::AllOperations).to_owned(),
+                || t!(lang, "all-operations").to_owned(),
                 |o| operation_words(lang, o.name()).to_owned(),
             );
             egui::ComboBox::from_id_salt("history_operation")
                 .selected_text(shown)
                 .show_ui(ui, |ui| {
-                    let all = t(lang, Text::AllOperations);
+                    let all = t!(lang, "all-operations");
                     changed |= ui
                         .selectable_value(&mut self.filters.operation, None, all)
                         .changed();
@@ -175,15 +175,15 @@ impl HistoryScreen {
                 })
                 .response
                 .labelled_by(label.id);
-            let label = ui.label(t(lang, Text::CodeFilter));
+            let label = ui.label(t!(lang, "code-filter"));
             changed |= ui
                 .add(egui::TextEdit::singleline(&mut self.filters.code).desired_width(70.0))
                 .labelled_by(label.id)
                 .changed();
             changed |= ui
-                .checkbox(&mut self.filters.failures_only, t(lang, Text::FailuresOnly))
+                .checkbox(&mut self.filters.failures_only, t!(lang, "failures-only"))
                 .changed();
-            if ui.button(t(lang, Text::Refresh)).clicked() {
+            if ui.button(t!(lang, "refresh")).clicked() {
                 changed = true;
             }
             if self.query.is_waiting() {
@@ -200,18 +200,18 @@ impl HistoryScreen {
             .show(ui, |ui| {
                 // Local time, with its zone in the heading.
                 ui.label(
-                    RichText::new(noted(lang, t(lang, Text::Time), &dates::zone_label())).strong(),
+                    RichText::new(noted(lang, t!(lang, "time"), &dates::zone_label())).strong(),
                 );
                 for head in [
-                    Text::Operation,
-                    Text::WriteState,
-                    Text::Http,
-                    Text::Code,
-                    Text::DurationMs,
-                    Text::Attempt,
-                    Text::Profile,
+                    label!("operation"),
+                    label!("write-state"),
+                    label!("http"),
+                    label!("code"),
+                    label!("duration-ms"),
+                    label!("attempt"),
+                    label!("profile"),
                 ] {
-                    ui.label(RichText::new(t(lang, head)).strong());
+                    ui.label(RichText::new(head.text(lang)).strong());
                 }
                 ui.end_row();
                 let now = crate::core::now_ms();
@@ -265,13 +265,13 @@ fn state_ui(ui: &mut egui::Ui, lang: Lang, state: Option<WriteState>) {
 /// answer") marked as a failure.
 fn code_ui(ui: &mut egui::Ui, lang: Lang, e: &JournalEntry, failed: bool) {
     if !failed {
-        ui.label(t(lang, Text::CallOk));
+        ui.label(t!(lang, "call-ok"));
         return;
     }
     let code = match (&e.code, &e.refusal) {
         (_, Some(refusal)) => refusal.clone(),
         (Some(code), None) => code.clone(),
-        (None, None) => t(lang, Text::NoAnswer).to_owned(),
+        (None, None) => t!(lang, "no-answer").to_owned(),
     };
     ui.colored_label(ui.visuals().error_fg_color, format!("× {code}"));
 }
@@ -282,16 +282,16 @@ fn operation_words(lang: Lang, name: &str) -> &str {
 }
 
 /// What a failed call's outcome means, in the UI's language.
-fn explain_entry(e: &JournalEntry) -> Option<Text> {
+fn explain_entry(e: &JournalEntry) -> Option<Label> {
     if !call_failed(e) {
         return None;
     }
     if e.state == Some(WriteState::Unknown) {
-        return Some(Text::ExplainOutcomeUnknown);
+        return Some(label!("explain-outcome-unknown"));
     }
     Some(match e.code.as_deref() {
         Some(code) if e.operation == Operation::Claim.name() => result_words(code),
-        _ if e.refusal.is_some() => Text::ExplainRefusedInAnswer,
+        _ if e.refusal.is_some() => label!("explain-refused-in-answer"),
         Some(code) => explain_code(code),
         None => explain_failure(e.failure.as_deref()),
     })
@@ -301,19 +301,19 @@ fn explain_entry(e: &JournalEntry) -> Option<Text> {
 fn recognised_words(lang: Lang, e: &JournalEntry) -> Option<String> {
     let code = e.code.as_deref()?;
     let message = e.error.as_deref()?.strip_prefix(code)?.strip_prefix(": ")?;
-    recognise(lang, Text::History, code, message).map(|r| r.words)
+    recognise(lang, label!("history"), code, message).map(|r| r.words)
 }
 
 /// The selected call: why it failed, its earlier attempts, and its newest attempt whole.
 fn detail_ui(ui: &mut egui::Ui, attempts: &[&JournalEntry], lang: Lang) {
     let e = attempts[0];
     let why = explain_entry(e)
-        .map(|why| recognised_words(lang, e).unwrap_or_else(|| t(lang, why).to_owned()));
+        .map(|why| recognised_words(lang, e).unwrap_or_else(|| why.text(lang).to_owned()));
     if let Some(why) = why {
         ui.colored_label(ui.visuals().error_fg_color, why);
     }
     if let Some(refusal) = &e.refusal {
-        ui.label(labelled(lang, t(lang, Text::RefusedInAnswer), refusal));
+        ui.label(labelled(lang, t!(lang, "refused-in-answer"), refusal));
     }
     for earlier in attempts[1..].iter().rev() {
         let outcome = earlier
@@ -346,10 +346,10 @@ fn detail_ui(ui: &mut egui::Ui, attempts: &[&JournalEntry], lang: Lang) {
     }
     ui.columns(2, |cols| {
         for (col, title, body) in [
-            (0, Text::Request, &e.request),
-            (1, Text::Response, &e.response),
+            (0, label!("request"), &e.request),
+            (1, label!("response"), &e.response),
         ] {
-            cols[col].label(RichText::new(t(lang, title)).strong());
+            cols[col].label(RichText::new(title.text(lang)).strong());
             let mut text = pretty(body.as_deref().unwrap_or(""));
             ScrollArea::vertical()
                 .id_salt(("history_detail", col))
@@ -361,7 +361,7 @@ fn detail_ui(ui: &mut egui::Ui, attempts: &[&JournalEntry], lang: Lang) {
                             .interactive(false)
                             .desired_width(f32::INFINITY),
                     )
-                    .on_hover_text(t(lang, title));
+                    .on_hover_text(title.text(lang));
                 });
         }
     });
