@@ -11,6 +11,7 @@ pub mod activity;
 pub mod asset;
 pub mod asset_list;
 pub mod customer;
+pub mod declared;
 pub mod envelope;
 pub mod kinds;
 pub mod open;

@@ -8,11 +8,12 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
+use super::declared::fields_of;
 use super::order::{
     AssetEntry, BatchOrderRequest, ExtendEntry, FeatureEntry, MerchandiseEntry, OrderEntry,
     ProductEntry,
 };
-use super::raw::{Raw, fields_of, kind_of};
+use super::raw::{Raw, kind_of};
 use super::validate::{Expected, FieldPath, ProblemKind, Seg};
 
 /// Why a file cannot be opened at all.
@@ -282,14 +283,13 @@ fn open_node<T: Node>(mut obj: Map<String, Value>, source: Source) -> T {
             Some(serde_path_to_error::Segment::Map { key }) => key.clone(),
             _ => String::new(),
         };
-        let message = error.into_inner().to_string();
         let taken = fields
             .iter()
             .find(|f| **f == key)
             .and_then(|f| Some((*f, value.as_object_mut()?.remove(*f)?)));
         match taken {
             Some((field, v)) => {
-                let kind = kind_in(source, field, &v, &message);
+                let kind = kind_in::<T>(source, field, &v);
                 raw.insert(field, v, kind);
             }
             // Not a field's value (cannot happen with an object of the derive's shape): the
@@ -297,7 +297,7 @@ fn open_node<T: Node>(mut obj: Map<String, Value>, source: Source) -> T {
             None => {
                 for field in fields {
                     if let Some(v) = value.as_object_mut().and_then(|o| o.remove(*field)) {
-                        let kind = kind_in(source, field, &v, &message);
+                        let kind = kind_in::<T>(source, field, &v);
                         raw.insert(field, v, kind);
                     }
                 }
@@ -335,8 +335,8 @@ fn open_list<T: Node>(items: Vec<Map<String, Value>>, source: Source) -> Vec<T> 
     items.into_iter().map(|o| open_node(o, source)).collect()
 }
 
-fn kind_in(source: Source, field: &str, value: &Value, message: &str) -> ProblemKind {
-    match kind_of(field, value, message) {
+fn kind_in<T: Node>(source: Source, field: &'static str, value: &Value) -> ProblemKind {
+    match kind_of::<T>(field, value) {
         ProblemKind::WrongType {
             expected: Expected::Millis,
         } if source == Source::Sheet && value.is_string() => ProblemKind::NotADate,
@@ -434,6 +434,8 @@ mod tests {
     use serde_json::{Value, json};
 
     use super::{Locator, OpenError, batch_to_value, open_batch, open_batch_file};
+    use crate::raw::Raw;
+    use crate::validate::problem::Expected;
     use crate::validate::{FieldPath, ProblemKind, Seg};
 
     #[test]
@@ -520,6 +522,44 @@ mod tests {
         assert_eq!(
             nested.raw.get("limitConcurrent").map(|r| &r.0),
             Some(&json!("two"))
+        );
+    }
+
+    /// Each value that does not fit is judged by what its field is declared to hold.
+    #[test]
+    fn a_value_that_does_not_fit_is_judged_by_its_field_s_type() {
+        let file = json!({"orderList": [{
+            "sequence": "first", "licenseType": 7, "orderType": "sell_twice",
+            "channelCustomerId": {"id": 1},
+            "assets": [{"assetNos": "A-1", "borrowedUsbKey": "yes", "limitStartDate": "soon",
+                        "products": [{"productUri": "gms:1", "limitConcurrent": 4294967296_i64}]}]
+        }]});
+        let batch = open_batch(file.to_string().as_bytes()).expect("opens");
+        let order = &batch.order_list[0];
+        let kind = |raw: &Raw, field| raw.get(field).map(|held| held.1.clone());
+        let wrong = |expected| Some(ProblemKind::WrongType { expected });
+        assert_eq!(
+            kind(&order.raw, "sequence"),
+            Some(ProblemKind::NotAWholeNumber)
+        );
+        assert_eq!(kind(&order.raw, "licenseType"), wrong(Expected::Text));
+        assert_eq!(
+            kind(&order.raw, "orderType"),
+            Some(ProblemKind::UnknownValue {
+                value: "sell_twice".into()
+            })
+        );
+        assert_eq!(kind(&order.raw, "channelCustomerId"), wrong(Expected::Text));
+        let asset = &order.assets[0];
+        assert_eq!(kind(&asset.raw, "assetNos"), wrong(Expected::List));
+        assert_eq!(kind(&asset.raw, "borrowedUsbKey"), wrong(Expected::YesNo));
+        assert_eq!(kind(&asset.raw, "limitStartDate"), wrong(Expected::Millis));
+        assert_eq!(
+            kind(&asset.products[0].raw, "limitConcurrent"),
+            Some(ProblemKind::OutOfRange {
+                min: i32::MIN.into(),
+                max: i32::MAX.into()
+            })
         );
     }
 

@@ -3,9 +3,10 @@
 
 use std::collections::BTreeMap;
 
-use serde::de::{self, DeserializeOwned, Visitor};
+use serde::de::DeserializeOwned;
 use serde_json::Value;
 
+use super::declared::{Declared, declared};
 use super::validate::problem::{Expected, ProblemKind};
 
 /// The fields of one node held verbatim, by the interface's name, each with why it could not
@@ -60,99 +61,25 @@ pub fn verbatim_text(value: &Value) -> String {
     }
 }
 
-/// Why `value` does not fit `field`, from serde's own words about it.
-pub fn kind_of(field: &str, value: &Value, serde_message: &str) -> ProblemKind {
+/// Why `value` does not fit field `field` of `T`, judged by what the field is declared to hold
+/// and by the value itself.
+pub fn kind_of<T: DeserializeOwned>(field: &'static str, value: &Value) -> ProblemKind {
     const DATES: [&str; 3] = ["limitStartDate", "limitEndDate", "trialEndDate"];
-    if serde_message.starts_with("unknown variant") {
-        return ProblemKind::UnknownValue {
-            value: verbatim_text(value),
-        };
-    }
+    let wrong = |expected| ProblemKind::WrongType { expected };
     if DATES.contains(&field) {
-        return ProblemKind::WrongType {
-            expected: Expected::Millis,
-        };
+        return wrong(Expected::Millis);
     }
-    let expected = serde_message.rsplit("expected ").next().unwrap_or_default();
-    if serde_message.starts_with("invalid value: integer") {
-        let (min, max) = match expected {
-            "i32" => (i64::from(i32::MIN), i64::from(i32::MAX)),
-            _ => (i64::MIN, i64::MAX),
-        };
-        return ProblemKind::OutOfRange { min, max };
-    }
-    if expected.starts_with('i') || expected.starts_with('u') || expected.contains("integer") {
-        ProblemKind::NotAWholeNumber
-    } else if expected.contains("bool") {
-        ProblemKind::WrongType {
-            expected: Expected::YesNo,
+    match declared::<T>(field) {
+        Declared::Whole { min, max } if value.is_i64() || value.is_u64() => {
+            ProblemKind::OutOfRange { min, max }
         }
-    } else if expected.contains("sequence") {
-        ProblemKind::WrongType {
-            expected: Expected::List,
-        }
-    } else if expected.contains("struct") || expected.contains("map") {
-        ProblemKind::WrongType {
-            expected: Expected::Object,
-        }
-    } else {
-        ProblemKind::WrongType {
-            expected: Expected::Text,
-        }
-    }
-}
-
-/// The field names serde reads for `T`: the derive hands them to `deserialize_struct`, which
-/// this deserializer records and then refuses.
-pub fn fields_of<T: DeserializeOwned>() -> &'static [&'static str] {
-    let mut fields: &'static [&'static str] = &[];
-    let _ = T::deserialize(Introspect {
-        fields: &mut fields,
-    });
-    fields
-}
-
-struct Introspect<'a> {
-    fields: &'a mut &'static [&'static str],
-}
-
-#[derive(Debug)]
-struct Stop;
-
-impl std::fmt::Display for Stop {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("introspection")
-    }
-}
-
-impl std::error::Error for Stop {}
-
-impl de::Error for Stop {
-    fn custom<T: std::fmt::Display>(_: T) -> Self {
-        Stop
-    }
-}
-
-impl<'de> de::Deserializer<'de> for Introspect<'_> {
-    type Error = Stop;
-
-    fn deserialize_any<V: Visitor<'de>>(self, _: V) -> Result<V::Value, Stop> {
-        Err(Stop)
-    }
-
-    fn deserialize_struct<V: Visitor<'de>>(
-        self,
-        _: &'static str,
-        fields: &'static [&'static str],
-        _: V,
-    ) -> Result<V::Value, Stop> {
-        *self.fields = fields;
-        Err(Stop)
-    }
-
-    serde::forward_to_deserialize_any! {
-        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf
-        option unit unit_struct newtype_struct seq tuple tuple_struct map enum identifier
-        ignored_any
+        Declared::Whole { .. } => ProblemKind::NotAWholeNumber,
+        Declared::YesNo => wrong(Expected::YesNo),
+        Declared::List => wrong(Expected::List),
+        Declared::Object => wrong(Expected::Object),
+        Declared::Choice if value.is_string() => ProblemKind::UnknownValue {
+            value: verbatim_text(value),
+        },
+        Declared::Choice | Declared::Text | Declared::Other => wrong(Expected::Text),
     }
 }
