@@ -260,8 +260,12 @@ pub fn production_guard_ui(
     ui.add_space(6.0);
     let words = tr!(lang, "guard-type-name", name = profile.name.as_str());
     let label = ui.label(RichText::new(words).color(PRODUCTION_COLOUR));
-    ui.add(egui::TextEdit::singleline(typed).desired_width(260.0))
-        .labelled_by(label.id);
+    // Its own id, not one counted from the widgets above it: an answer that adds a line above
+    // (the batch's check, the delete preview) must not move focus or typing to another widget.
+    let field = egui::TextEdit::singleline(typed)
+        .id_salt("production_guard")
+        .desired_width(260.0);
+    ui.add(field).labelled_by(label.id);
     typed.trim() == profile.name
 }
 

@@ -81,7 +81,11 @@ impl Preview {
     }
 
     fn unknown_ui(&mut self, ui: &mut egui::Ui, lang: Lang) -> bool {
-        ui.checkbox(&mut self.accept_unknown, tr!(lang, "preview-unknown-ack"));
+        // Its own id, not one counted from the lines above it, which answers may add: a click
+        // must reach the tick it was aimed at.
+        ui.push_id("preview_unknown_ack", |ui| {
+            ui.checkbox(&mut self.accept_unknown, tr!(lang, "preview-unknown-ack"));
+        });
         self.accept_unknown
     }
 }
