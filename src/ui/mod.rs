@@ -4,73 +4,16 @@
 
 pub mod kit;
 mod outbox;
+mod prefs;
 mod screens;
 mod shell;
 mod status;
 pub mod text;
 
-use serde::{Deserialize, Serialize};
-
-use screens::activities;
+pub use prefs::{Prefs, Screen};
 pub use shell::DeskApp;
-use text::i18n;
 
 use crate::core::{Core, CoreOptions};
-
-/// The screens of the left navigation.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Screen {
-    Start,
-    Customers,
-    Orders,
-    Catalog,
-    Assets,
-    Activities,
-    AssetNumbers,
-    SendLater,
-    History,
-    Settings,
-}
-
-impl Screen {
-    pub const ALL: [Screen; 10] = [
-        Screen::Start,
-        Screen::Customers,
-        Screen::Orders,
-        Screen::Catalog,
-        Screen::Assets,
-        Screen::Activities,
-        Screen::AssetNumbers,
-        Screen::SendLater,
-        Screen::History,
-        Screen::Settings,
-    ];
-}
-
-/// What the console remembers between runs (eframe keeps the window size itself).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(default)]
-pub struct Prefs {
-    pub lang: i18n::Lang,
-    pub screen: Screen,
-    pub dark: bool,
-    /// Enterprises whose assets were listed, newest first.
-    pub recent_enterprises: Vec<String>,
-    /// The claim form's last values.
-    pub claim: activities::ClaimForm,
-}
-
-impl Default for Prefs {
-    fn default() -> Self {
-        Self {
-            lang: i18n::Lang::from_os(),
-            screen: Screen::Start,
-            dark: false,
-            recent_enterprises: Vec::new(),
-            claim: activities::ClaimForm::default(),
-        }
-    }
-}
 
 /// The window's own state file (eframe's `app.ron`: the screen, recent enterprises, the claim
 /// form's values) made private to the user before eframe first writes it: eframe rewrites the

@@ -8,8 +8,8 @@ use crate::core::{Command, Core, CoreState, Event, KeyringState, KeyringStore, L
 use crate::ui::kit::fonts;
 use crate::ui::kit::form::{PRODUCTION_COLOUR, REMOTE_COLOUR, SANDBOX_COLOUR, profile_name};
 use crate::ui::outbox::{Caller, Outbox};
+use crate::ui::prefs::ClaimForm;
 use crate::ui::screens::activities::ActivitiesScreen;
-use crate::ui::screens::activities::ClaimForm;
 use crate::ui::screens::asset_numbers::AssetNumbersScreen;
 use crate::ui::screens::assets::AssetsScreen;
 use crate::ui::screens::catalog::CatalogScreen;

@@ -3,7 +3,6 @@
 //! words beside the platform's code and message.
 
 use egui::RichText;
-use serde::{Deserialize, Serialize};
 
 use crate::core::wire::validate::{is_email, is_mobile};
 use crate::core::wire::{ActivityResponse, ClaimRequest};
@@ -12,21 +11,10 @@ use crate::ui::kit::form::{
     Field, answered_on_ui, field_with_ui, grid_ui, normalize_mobile, submit_button_ui, typed,
 };
 use crate::ui::outbox::Caller;
+use crate::ui::prefs::ClaimForm;
 use crate::ui::text::dates::local_date;
 use crate::ui::text::i18n::{Label, Lang, label, t};
 use crate::wire::activity;
-
-/// What the form remembers between runs (kept in the console's preferences).
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(default)]
-pub struct ClaimForm {
-    pub identity: String,
-    pub label: String,
-    pub source: String,
-    pub branch: String,
-    /// Activity labels the platform knew, newest first, offered beside the label field.
-    pub seen: Vec<String>,
-}
 
 /// Activity labels remembered at most.
 const SEEN: usize = 10;

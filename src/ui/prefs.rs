@@ -1,0 +1,74 @@
+//! What the console remembers between runs, in eframe's `app.ron`: the language, the screen,
+//! the theme, recent enterprises and the claim form's last values. Held here, below the
+//! screens, so that the shell and a screen share it without one reaching into the other.
+
+use serde::{Deserialize, Serialize};
+
+use crate::ui::text::i18n;
+
+/// The screens of the left navigation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Screen {
+    Start,
+    Customers,
+    Orders,
+    Catalog,
+    Assets,
+    Activities,
+    AssetNumbers,
+    SendLater,
+    History,
+    Settings,
+}
+
+impl Screen {
+    pub const ALL: [Screen; 10] = [
+        Screen::Start,
+        Screen::Customers,
+        Screen::Orders,
+        Screen::Catalog,
+        Screen::Assets,
+        Screen::Activities,
+        Screen::AssetNumbers,
+        Screen::SendLater,
+        Screen::History,
+        Screen::Settings,
+    ];
+}
+
+/// What the console remembers between runs (eframe keeps the window size itself).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Prefs {
+    pub lang: i18n::Lang,
+    pub screen: Screen,
+    pub dark: bool,
+    /// Enterprises whose assets were listed, newest first.
+    pub recent_enterprises: Vec<String>,
+    /// The claim form's last values.
+    pub claim: ClaimForm,
+}
+
+impl Default for Prefs {
+    fn default() -> Self {
+        Self {
+            lang: i18n::Lang::from_os(),
+            screen: Screen::Start,
+            dark: false,
+            recent_enterprises: Vec::new(),
+            claim: ClaimForm::default(),
+        }
+    }
+}
+
+/// What the claim form remembers between runs.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct ClaimForm {
+    pub identity: String,
+    pub label: String,
+    pub source: String,
+    pub branch: String,
+    /// Activity labels the platform knew, newest first, offered beside the label field.
+    pub seen: Vec<String>,
+}
