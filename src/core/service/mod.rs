@@ -62,26 +62,41 @@ impl Outbox {
 /// Journal writes, queries and exports, in order, on one thread: a query sent after a call
 /// sees that call.
 enum JournalJob {
-    Record(String, Box<CallRecord>),
-    Query(
-        JournalFilter,
-        tokio::sync::oneshot::Sender<Result<Outcome, CoreError>>,
-    ),
-    Export(
-        JournalFilter,
-        PathBuf,
-        ExportFormat,
-        tokio::sync::oneshot::Sender<Result<Outcome, CoreError>>,
-    ),
-    BeginWrite(
-        String,
-        Box<WriteBegun>,
-        tokio::sync::oneshot::Sender<Result<(), String>>,
-    ),
-    WriteSending(String, tokio::sync::oneshot::Sender<Result<(), String>>),
-    EndWrite(Box<WriteEnded>),
-    Ledger(LedgerJob, Reply),
-    Flush(std_mpsc::Sender<()>),
+    Record {
+        profile: String,
+        record: Box<CallRecord>,
+    },
+    Query {
+        filter: JournalFilter,
+        reply: Reply,
+    },
+    Export {
+        filter: JournalFilter,
+        path: PathBuf,
+        format: ExportFormat,
+        reply: Reply,
+    },
+    /// A write recorded before it leaves; `kept` says whether it durably is.
+    BeginWrite {
+        profile: String,
+        write: Box<WriteBegun>,
+        kept: tokio::sync::oneshot::Sender<Result<(), String>>,
+    },
+    WriteSending {
+        call_id: String,
+        kept: tokio::sync::oneshot::Sender<Result<(), String>>,
+    },
+    EndWrite {
+        write: Box<WriteEnded>,
+    },
+    Ledger {
+        job: LedgerJob,
+        reply: Reply,
+    },
+    /// Settles what is still in flight at the end, then says so on `done`.
+    Flush {
+        done: std_mpsc::Sender<()>,
+    },
 }
 
 type Reply = tokio::sync::oneshot::Sender<Result<Outcome, CoreError>>;
@@ -133,19 +148,24 @@ fn ledger_job(journal: &Journal, job: LedgerJob) -> Result<Outcome, CoreError> {
 fn journal_thread(journal: Journal, jobs: std_mpsc::Receiver<JournalJob>) {
     for job in jobs {
         match job {
-            JournalJob::Record(profile, record) => {
+            JournalJob::Record { profile, record } => {
                 if let Err(e) = journal.record(&profile, &record) {
                     tracing::warn!(error = %e, "a call could not be journaled");
                 }
             }
-            JournalJob::Query(filter, reply) => {
+            JournalJob::Query { filter, reply } => {
                 let result = journal
                     .query(&filter)
                     .map(Outcome::Journal)
                     .map_err(|e| CoreError::Storage(e.to_string()));
                 let _ = reply.send(result);
             }
-            JournalJob::Export(filter, path, format, reply) => {
+            JournalJob::Export {
+                filter,
+                path,
+                format,
+                reply,
+            } => {
                 let result = journal
                     .export_file(&filter, &path, format)
                     .map_err(|e| {
@@ -157,24 +177,28 @@ fn journal_thread(journal: Journal, jobs: std_mpsc::Receiver<JournalJob>) {
                     });
                 let _ = reply.send(result);
             }
-            JournalJob::BeginWrite(profile, write, kept) => {
+            JournalJob::BeginWrite {
+                profile,
+                write,
+                kept,
+            } => {
                 let result = journal
                     .begin_write(&profile, &write)
                     .map_err(|e| e.to_string());
                 let _ = kept.send(result);
             }
-            JournalJob::WriteSending(call_id, kept) => {
+            JournalJob::WriteSending { call_id, kept } => {
                 let _ = kept.send(journal.write_sending(&call_id).map_err(|e| e.to_string()));
             }
-            JournalJob::EndWrite(write) => {
+            JournalJob::EndWrite { write } => {
                 if let Err(e) = journal.end_write(&write) {
                     tracing::warn!(error = %e, "a write's outcome could not be journaled");
                 }
             }
-            JournalJob::Ledger(job, reply) => {
+            JournalJob::Ledger { job, reply } => {
                 let _ = reply.send(ledger_job(&journal, job));
             }
-            JournalJob::Flush(done) => {
+            JournalJob::Flush { done } => {
                 match journal.settle_in_flight() {
                     Ok(0) => {}
                     Ok(n) => tracing::warn!(n, "writes left in flight at the end: outcome unknown"),
@@ -215,9 +239,10 @@ impl ProfileObserver {
 
 impl Observer for ProfileObserver {
     fn record(&self, record: CallRecord) {
-        let _ = self
-            .journal
-            .send(JournalJob::Record(self.profile.clone(), Box::new(record)));
+        let _ = self.journal.send(JournalJob::Record {
+            profile: self.profile.clone(),
+            record: Box::new(record),
+        });
     }
 
     fn token_issued(&self, token: &CachedToken) {
@@ -228,18 +253,22 @@ impl Observer for ProfileObserver {
 
     fn begin_write(&self, write: &WriteBegun) -> Kept {
         let (profile, write) = (self.profile.clone(), Box::new(write.clone()));
-        self.kept(|kept| JournalJob::BeginWrite(profile, write, kept))
+        self.kept(|kept| JournalJob::BeginWrite {
+            profile,
+            write,
+            kept,
+        })
     }
 
     fn write_sending(&self, call_id: &str) -> Kept {
         let call_id = call_id.to_owned();
-        self.kept(|kept| JournalJob::WriteSending(call_id, kept))
+        self.kept(|kept| JournalJob::WriteSending { call_id, kept })
     }
 
     fn end_write(&self, write: &WriteEnded) {
-        let _ = self
-            .journal
-            .send(JournalJob::EndWrite(Box::new(write.clone())));
+        let _ = self.journal.send(JournalJob::EndWrite {
+            write: Box::new(write.clone()),
+        });
     }
 }
 
@@ -362,7 +391,7 @@ pub async fn run(
     }
     let _ = sandbox_task.await;
     let (done_tx, done_rx) = std_mpsc::channel();
-    let _ = service.journal.send(JournalJob::Flush(done_tx));
+    let _ = service.journal.send(JournalJob::Flush { done: done_tx });
     let _ = tokio::task::spawn_blocking(move || done_rx.recv_timeout(Duration::from_secs(5))).await;
 }
 
@@ -506,29 +535,14 @@ impl Service {
                 profile,
                 app_secret,
             } => self.use_secret_for_run(profile, app_secret).await,
-            Command::RemoveProfile { name } => {
-                let me = Arc::clone(self);
-                self.change_profiles(move |p| {
-                    p.remove(&name).map(|removed| {
-                        me.secrets.forget(&removed.name);
-                        if let Ok(catalog) = &me.catalog
-                            && let Err(e) = catalog.profile_removed(&removed.name)
-                        {
-                            tracing::warn!(error = %e, "a removed profile's directory stayed");
-                        }
-                        removed.name
-                    })
-                })
-                .await
-            }
+            Command::RemoveProfile { name } => self.remove_profile(name).await,
             Command::ActivateProfile { name } => {
                 self.change_profiles(move |p| p.activate(&name).map(|()| String::new()))
                     .await
             }
             Command::QueryJournal(filter) => {
-                let (tx, rx) = tokio::sync::oneshot::channel();
-                self.journal_job(JournalJob::Query(filter, tx))?;
-                rx.await.map_err(|_| CoreError::Stopped)?
+                self.journal_answer(|reply| JournalJob::Query { filter, reply })
+                    .await
             }
             Command::QueryWrites {
                 profile,
@@ -550,9 +564,13 @@ impl Service {
                 path,
                 format,
             } => {
-                let (tx, rx) = tokio::sync::oneshot::channel();
-                self.journal_job(JournalJob::Export(filter, path, format, tx))?;
-                rx.await.map_err(|_| CoreError::Stopped)?
+                self.journal_answer(|reply| JournalJob::Export {
+                    filter,
+                    path,
+                    format,
+                    reply,
+                })
+                .await
             }
             Command::Draft(command) => self.draft_command(command).await,
             Command::File(command) => self.file_command(command).await,
@@ -560,10 +578,35 @@ impl Service {
         }
     }
 
+    async fn remove_profile(self: &Arc<Self>, name: String) -> Result<Outcome, CoreError> {
+        let me = Arc::clone(self);
+        self.change_profiles(move |p| {
+            p.remove(&name).map(|removed| {
+                me.secrets.forget(&removed.name);
+                if let Ok(catalog) = &me.catalog
+                    && let Err(e) = catalog.profile_removed(&removed.name)
+                {
+                    tracing::warn!(error = %e, "a removed profile's directory stayed");
+                }
+                removed.name
+            })
+        })
+        .await
+    }
+
+    /// Hands the journal's thread a job that answers, and waits for its answer.
+    async fn journal_answer(
+        &self,
+        job: impl FnOnce(Reply) -> JournalJob,
+    ) -> Result<Outcome, CoreError> {
+        let (reply, answer) = tokio::sync::oneshot::channel();
+        self.journal_job(job(reply))?;
+        answer.await.map_err(|_| CoreError::Stopped)?
+    }
+
     async fn ledger(&self, job: LedgerJob) -> Result<Outcome, CoreError> {
-        let (tx, rx) = tokio::sync::oneshot::channel();
-        self.journal_job(JournalJob::Ledger(job, tx))?;
-        rx.await.map_err(|_| CoreError::Stopped)?
+        self.journal_answer(|reply| JournalJob::Ledger { job, reply })
+            .await
     }
 
     fn journal_job(&self, job: JournalJob) -> Result<(), CoreError> {

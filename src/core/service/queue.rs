@@ -66,12 +66,7 @@ impl Service {
             .on_queue(move |q| q.orphans(|owner| !ledger::run_ended(&runs, owner)))
             .await?;
         for (id, call_id) in orphans {
-            let (tx, rx) = tokio::sync::oneshot::channel();
-            self.journal_job(super::JournalJob::Ledger(
-                super::LedgerJob::Write { call_id },
-                tx,
-            ))?;
-            let write = match rx.await.map_err(|_| CoreError::Stopped)?? {
+            let write = match self.ledger(super::LedgerJob::Write { call_id }).await? {
                 Outcome::Write(write) => write,
                 _ => None,
             };
