@@ -30,47 +30,22 @@ pub fn declared<T: DeserializeOwned>(field: &'static str) -> Declared {
     let mut found = Declared::Other;
     let _ = T::deserialize(Struct {
         field,
+        fields: &mut &[][..],
         found: &mut found,
     });
     found
 }
 
 /// The field names serde reads for `T`: the derive hands them to `deserialize_struct`, which
-/// this probe records before it stops.
+/// the probe records.
 pub fn fields_of<T: DeserializeOwned>() -> &'static [&'static str] {
     let mut fields: &'static [&'static str] = &[];
-    let _ = T::deserialize(Fields {
+    let _ = T::deserialize(Struct {
+        field: "",
         fields: &mut fields,
+        found: &mut Declared::Other,
     });
     fields
-}
-
-struct Fields<'a> {
-    fields: &'a mut &'static [&'static str],
-}
-
-impl<'de> de::Deserializer<'de> for Fields<'_> {
-    type Error = Stop;
-
-    fn deserialize_any<V: Visitor<'de>>(self, _: V) -> Result<V::Value, Stop> {
-        Err(Stop)
-    }
-
-    fn deserialize_struct<V: Visitor<'de>>(
-        self,
-        _: &'static str,
-        fields: &'static [&'static str],
-        _: V,
-    ) -> Result<V::Value, Stop> {
-        *self.fields = fields;
-        Err(Stop)
-    }
-
-    serde::forward_to_deserialize_any! {
-        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf
-        option unit unit_struct newtype_struct seq tuple tuple_struct map enum identifier
-        ignored_any
-    }
 }
 
 /// Stops the probe once the kind is noted (and ends every other path of the derive's).
@@ -91,9 +66,11 @@ impl de::Error for Stop {
     }
 }
 
-/// Answers the derive's `deserialize_struct` with a map of one key, `field`.
+/// Answers the derive's `deserialize_struct` with a map of one key, `field`, noting the
+/// struct's field names.
 struct Struct<'a> {
     field: &'static str,
+    fields: &'a mut &'static [&'static str],
     found: &'a mut Declared,
 }
 
@@ -107,9 +84,10 @@ impl<'de> de::Deserializer<'de> for Struct<'_> {
     fn deserialize_struct<V: Visitor<'de>>(
         self,
         _: &'static str,
-        _: &'static [&'static str],
+        fields: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value, Stop> {
+        *self.fields = fields;
         visitor.visit_map(OneField {
             field: Some(self.field),
             found: self.found,
