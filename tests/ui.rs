@@ -3305,3 +3305,34 @@ fn an_asset_export_writes_a_formula_as_text() {
     );
     assert!(!csv.lines().any(|l| l.starts_with("\"=")), "{csv}");
 }
+
+/// A sentence that names a profile names the Sandbox in the UI's language: the confirmation
+/// and the result of a submit, in Chinese.
+#[test]
+fn a_submit_in_chinese_names_the_sandbox_in_chinese() {
+    let dir = tempfile::tempdir().expect("dir");
+    let mut harness = app(dir.path(), Lang::Zh);
+    harness.run_ok();
+    let file = dir.path().join("zh.json");
+    let batch = serde_json::json!({"channelCode": "SHOP", "channelOrderId": "ZH-1",
+        "syncMode": "sync", "orderList": [{"sequence": 1, "channelCustomerId": "S-0001",
+        "licenseType": "normal_recover_usbkey", "orderType": "new_buy",
+        "assets": [{"assetNos": ["8100000901"], "products": [{"productUri": "gms:1001"}]}]}]});
+    std::fs::write(&file, batch.to_string()).expect("write");
+    click(&mut harness, "订单");
+    settle(&mut harness, |h| {
+        h.query_by_label_contains("批次 LD-").is_some()
+    });
+    type_into(&mut harness, "文件", &file.display().to_string());
+    click(&mut harness, "导入");
+    settle(&mut harness, |h| {
+        h.query_by_label("没有问题，可以提交。").is_some()
+    });
+    click(&mut harness, "提交批量订单");
+    harness.get_by_label("向“沙箱”提交此批量订单？");
+    click(&mut harness, "提交");
+    settle(&mut harness, |h| {
+        h.query_by_label("已提交到“沙箱”：创建了 1 个授权订单。")
+            .is_some()
+    });
+}

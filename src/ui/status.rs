@@ -7,7 +7,7 @@ use crate::core::wire::LockStatus;
 use crate::core::{
     ApiError, CommandId, CoreError, CoreState, Endpoint, Operation, Outcome, SandboxState,
 };
-use crate::ui::kit::form::{PRODUCTION_COLOUR, profile_name};
+use crate::ui::kit::form::{PRODUCTION_COLOUR, name_of_profile, profile_name};
 use crate::ui::kit::toasts::Toasts;
 use crate::ui::text::i18n::{Label, Lang, label, labelled, lookup, t, tr};
 
@@ -134,7 +134,7 @@ impl Status {
             lang,
             "in-flight",
             operation = words,
-            profile = profile.as_str()
+            profile = name_of_profile(lang, profile)
         );
         if self.in_flight.len() > 1 {
             text.push_str(&format!(" (+{})", self.in_flight.len() - 1));

@@ -9,6 +9,7 @@ use super::ComposerScreen;
 use crate::core::evidence::{Evidence, Found};
 use crate::core::wire::BatchOrderRequest;
 use crate::core::{Command, Event, Latest, Outcome, Profile, QueueCommand, WriteState};
+use crate::ui::kit::form::profile_name;
 use crate::ui::outbox::Outbox;
 use crate::ui::text::i18n::{Label, Lang, label, labelled, t, tr};
 use crate::ui::text::labels::order_type_short;
@@ -82,7 +83,7 @@ impl ComposerScreen {
             self.submit.unsent = None;
             return false;
         }
-        let words = tr!(lang, "unsent-call", profile = profile.name.as_str());
+        let words = tr!(lang, "unsent-call", profile = profile_name(lang, profile));
         ui.colored_label(ui.visuals().warn_fg_color, words);
         if unsent.kept {
             ui.label(t!(lang, "kept-to-send-later"));
@@ -156,7 +157,7 @@ impl ComposerScreen {
             lang,
             "unknown-batch",
             n = n,
-            profile = profile.name.as_str()
+            profile = profile_name(lang, profile)
         );
         ui.label(RichText::new(heading).strong().color(warn));
         ui.label(t!(lang, "explain-outcome-unknown"));

@@ -16,7 +16,8 @@ use crate::core::{
 };
 use crate::ui::kit::form::production_guard_ui;
 use crate::ui::kit::form::{
-    busy_button_ui, danger_button, dialog_body_ui, profile_name, warn_if_production,
+    busy_button_ui, danger_button, dialog_body_ui, name_of_profile, profile_name,
+    warn_if_production,
 };
 use crate::ui::outbox::Outbox;
 use crate::ui::text::i18n::{Label, Lang, label, t, tr};
@@ -287,7 +288,8 @@ fn unknown_value_words(lang: Lang, p: &Problem, profile: &Profile) -> Option<Str
 
 fn submitted_ui(ui: &mut egui::Ui, lang: Lang, s: &Submitted) {
     let n = s.results.len();
-    let profile = s.profile.as_str();
+    // The Sandbox by its name in the UI's language, as the confirmation named it.
+    let profile = name_of_profile(lang, &s.profile);
     let text = match (s.repeat, s.recognised) {
         (true, true) => tr!(lang, "submitted-again", n = n, profile = profile),
         (true, false) => tr!(
@@ -515,7 +517,7 @@ fn summary_ui(ui: &mut egui::Ui, lang: Lang, said: &Said<'_>) {
 
 /// Whether the batch was sent before, where, and what sending it again risks on this profile.
 fn repeat_ui(ui: &mut egui::Ui, lang: Lang, said: &Said<'_>) {
-    let profile = said.profile.name.as_str();
+    let profile = profile_name(lang, said.profile);
     if let Some((id, state)) = said.repeat {
         let state = state_words(lang, state);
         if said.profile.recognises_repeats() {
