@@ -111,19 +111,19 @@ walk_customers_en() {
   shot toast-en
   # Dismiss; at 900 the toast is narrower, so taller.
   if small; then click 850 305; else click $((W - 50)) $((H - 215)); fi
-  click 37 205 1                 # History
+  click 37 228 1                 # History
   click 305 154                  # the newest call: its request and answer
   shot history-en
-  click 40 228                   # Settings
+  click 40 251                   # Settings
   click 178 261                  # Add profile
   type_at 450 311 北京生产平台
   type_at 450 337 https://license.example.com
   type_at 450 389 ak_7Hq2Lm9Xc4Vb8Nd1
   type_at 450 415 not-a-real-secret
-  replace_at 450 441 zhang.san@example.com
-  click 306 467                  # Production platform
+  replace_at 450 467 zhang.san@example.com
+  click 306 493                  # Production platform
   shot profile-form-en
-  click 158 522 1                # Save (the new profile is selected)
+  click 158 648 1                # Save (the new profile is selected)
   click 278 285 1                # Use this profile
   shot settings-en
   stop
@@ -151,10 +151,10 @@ walk_customers_zh() {
   click 159 239 1.5              # 创建: the demo enterprise exists already
   shot toast-zh
   if small; then click 860 336; else click $((W - 40)) $((H - 199)); fi # 关闭
-  click 42 206 1                 # 历史记录
+  click 42 229 1                 # 历史记录
   click 305 154                  # the newest call
   shot history-zh
-  click 29 229                   # 设置
+  click 29 252                   # 设置
   # At 900 the keyring warning takes two lines.
   local s=0
   if small; then s=15; fi
@@ -163,10 +163,10 @@ walk_customers_zh() {
   type_at 450 $((322 + s)) https://license.example.com
   type_at 450 $((374 + s)) ak_7Hq2Lm9Xc4Vb8Nd1
   type_at 450 $((400 + s)) not-a-real-secret
-  replace_at 450 $((426 + s)) zhang.san@example.com
-  click 306 $((452 + s))         # 生产环境
+  replace_at 450 $((452 + s)) zhang.san@example.com
+  click 306 $((478 + s))         # 生产环境
   shot profile-form-zh
-  click 158 $((507 + s)) 1       # 保存 (the new profile is selected)
+  click 158 $((618 + s)) 1       # 保存 (the new profile is selected)
   click 254 $((270 + s)) 1       # 使用此配置
   shot settings-zh
   stop
