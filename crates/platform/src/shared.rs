@@ -51,7 +51,7 @@ impl Stores {
     }
 
     /// Runs `f` in a write transaction of the tokens and nonces: SQLite's second file, or on
-    /// PostgreSQL the one database in a lane of writes of its own.
+    /// PostgreSQL a write like any other (writes there do not wait for each other).
     pub async fn write_auth<T, E>(
         &self,
         f: impl FnMut(&dyn sql::Tx) -> Result<T, E> + Send + 'static,
@@ -62,7 +62,7 @@ impl Stores {
     {
         match self {
             Self::Sqlite(s) => s.auth.write(f).await,
-            Self::Postgres(pg) => pg.write_auth(f).await,
+            Self::Postgres(pg) => pg.write(f).await,
         }
     }
 

@@ -226,18 +226,20 @@ async fn asset_numbers_are_contiguous_and_unique_across_concurrent_writers() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn concurrent_writes_land_in_a_serial_order_and_a_lost_race_runs_again() {
+async fn writes_on_one_key_land_in_a_serial_order_and_a_lost_race_runs_again() {
     let Some(store) = store().await else {
         return;
     };
-    // Write skew: each reads the largest value, then writes a row of its own above it. Serial
-    // in effect means each sees the rows of those before it.
+    // Write skew: each reads the largest value, then writes a row of its own above it. A rule
+    // that reads, decides, then writes takes the key of what it decides on first; writes on
+    // one key are serial in effect, each seeing the rows of those before it.
     let writers: Vec<_> = (1..=8)
         .map(|i| {
             let store = store.clone();
             tokio::spawn(async move {
                 store
                     .write(move |tx| {
+                        tx.serialize_on("skew")?;
                         let max = tx.query_one(
                             "SELECT COALESCE(max(value), 0) FROM counters WHERE name LIKE 'skew:%'",
                             &[],

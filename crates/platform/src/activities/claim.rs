@@ -35,6 +35,9 @@ pub fn claim(
     input: &ClaimInput<'_>,
     now: i64,
 ) -> Result<ActivityResponse, OpError> {
+    // Claims of one activity wait for each other: each counts the claims before it (stock,
+    // limits per participant). Claims of different activities run side by side.
+    tx.serialize_on(&format!("claim:{}", activity.id.as_str()))?;
     let Some((kind, asset)) = identify(tx, input.identity)? else {
         return Ok(ActivityResponse::failure(
             BAD_IDENTITY,

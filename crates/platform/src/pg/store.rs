@@ -21,12 +21,6 @@ use crate::sql::{self, StoreError};
 /// Runs of a write transaction that lost a race before its last error is answered.
 pub const MAX_ATTEMPTS: u32 = 10;
 
-/// The advisory lock every write of the business data takes before it begins.
-const ALL_WRITES: &str = "license-desk:writes";
-/// The same for the writes of tokens and of nonces spent by calls that only read: a lane of
-/// their own, as SQLite's second file, so that a read is never queued behind a large batch.
-const AUTH_WRITES: &str = "license-desk:auth-writes";
-
 /// How long a transaction waits for a free connection before it is answered "busy".
 const POOL_WAIT: Duration = Duration::from_secs(30);
 /// How long opening a connection may take.
@@ -109,45 +103,24 @@ impl PgStore {
         })
     }
 
-    /// Runs `f` in a SERIALIZABLE transaction, committed if `f` succeeds, after every write
-    /// begun before it on this database (by any instance) has ended. A run that still loses a
-    /// race (with another program writing the database) is rolled back and run again, up to [`MAX_ATTEMPTS`]
-    /// times after a short random pause; so `f` must write nothing outside the transaction.
+    /// Runs `f` in a READ COMMITTED transaction, committed if `f` succeeds. Writes run side by
+    /// side, on this instance and others: a rule that reads, decides, then writes takes its
+    /// key first (`serialize_on`), and a row changes under conditions in its own statement
+    /// (`UPDATE … WHERE … RETURNING`). A run that still loses a race (a deadlock, or a row
+    /// inserted by another transaction since it looked) is rolled back and run again, up to
+    /// [`MAX_ATTEMPTS`] times after a short random pause; so `f` must write nothing outside the
+    /// transaction.
     pub async fn write<T, E, F>(&self, f: F) -> Result<T, E>
     where
         F: FnMut(&dyn sql::Tx) -> Result<T, E> + Send + 'static,
         T: Send + 'static,
         E: StoreFailure + Send + 'static,
     {
-        self.write_in(ALL_WRITES, f).await
-    }
-
-    /// [`PgStore::write`] of tokens and nonces: these wait for each other, not for the writes
-    /// of the business data (a nonce is spent once all the same: its row's primary key).
-    pub async fn write_auth<T, E, F>(&self, f: F) -> Result<T, E>
-    where
-        F: FnMut(&dyn sql::Tx) -> Result<T, E> + Send + 'static,
-        T: Send + 'static,
-        E: StoreFailure + Send + 'static,
-    {
-        self.write_in(AUTH_WRITES, f).await
-    }
-
-    async fn write_in<T, E, F>(&self, lane: &'static str, f: F) -> Result<T, E>
-    where
-        F: FnMut(&dyn sql::Tx) -> Result<T, E> + Send + 'static,
-        T: Send + 'static,
-        E: StoreFailure + Send + 'static,
-    {
         let mut f = f;
-        // Every write waits for the one before it in its lane, as each of SQLite's two writers
-        // does: the rules read, decide, then write, and under SERIALIZABLE alone concurrent writes
-        // of unrelated rows still collide on the index pages they read (8 clients locking 8
-        // different assets lost 10 runs in a row in the load bench).
         let mut attempt = 1;
         loop {
             let (back, ran) = self
-                .on_blocking_thread(vec![lane.to_owned()], BEGIN_WRITE, move |tx| {
+                .on_blocking_thread(BEGIN_WRITE, move |tx| {
                     let result = f(tx);
                     (f, result)
                 })
@@ -172,7 +145,7 @@ impl PgStore {
         E: StoreFailure + Send + 'static,
     {
         let ((), ran) = self
-            .on_blocking_thread(Vec::new(), BEGIN_READ, move |tx| ((), f(tx)))
+            .on_blocking_thread(BEGIN_READ, move |tx| ((), f(tx)))
             .await?;
         ran.result
     }
@@ -186,14 +159,9 @@ impl PgStore {
     {
         let handle = Handle::current();
         let client = handle.block_on(self.pool.get()).map_err(StoreError::from)?;
-        let ((), ran) = run_once(
-            client,
-            &handle,
-            &self.rewritten,
-            BEGIN_READ,
-            Vec::new(),
-            |tx| ((), f(tx)),
-        );
+        let ((), ran) = run_once(client, &handle, &self.rewritten, BEGIN_READ, |tx| {
+            ((), f(tx))
+        });
         ran.result
     }
 
@@ -201,7 +169,6 @@ impl PgStore {
     /// owns (the write's closure, for the next run) beside its result.
     async fn on_blocking_thread<T, E, K>(
         &self,
-        lock_first: Vec<String>,
         begin: &'static str,
         f: impl FnOnce(&dyn sql::Tx) -> (K, Result<T, E>) + Send + 'static,
     ) -> Result<(K, Attempt<T, E>), E>
@@ -213,32 +180,29 @@ impl PgStore {
         let client = self.pool.get().await.map_err(StoreError::from)?;
         let rewritten = self.rewritten.clone();
         let handle = Handle::current();
-        tokio::task::spawn_blocking(move || {
-            run_once(client, &handle, &rewritten, begin, lock_first, f)
-        })
-        .await
-        .map_err(|e| {
-            E::from(StoreError::Failure(format!(
-                "a transaction's thread failed: {e}"
-            )))
-        })
+        tokio::task::spawn_blocking(move || run_once(client, &handle, &rewritten, begin, f))
+            .await
+            .map_err(|e| {
+                E::from(StoreError::Failure(format!(
+                    "a transaction's thread failed: {e}"
+                )))
+            })
     }
 }
 
-/// Runs `f` in a transaction (which begins with its first statement, after the locks to take
-/// first), then commits or rolls back.
+/// Runs `f` in a transaction (which begins with its first statement), then commits or rolls
+/// back.
 fn run_once<T, E, K>(
     client: Object,
     handle: &Handle,
     rewritten: &Rewritten,
     begin: &'static str,
-    lock_first: Vec<String>,
     f: impl FnOnce(&dyn sql::Tx) -> (K, Result<T, E>),
 ) -> (K, Attempt<T, E>)
 where
     E: StoreFailure,
 {
-    let tx = PgTx::new(&client, handle, rewritten, begin, lock_first);
+    let tx = PgTx::new(&client, handle, rewritten, begin);
     let (kept, result) = match catch_unwind(AssertUnwindSafe(|| f(&tx))) {
         Ok(ran) => ran,
         Err(panic) => {
@@ -260,7 +224,7 @@ where
         Err(e) => (result.and(Err(E::from(e))), false, false),
     };
     if !reusable {
-        // Its state is unknown (a transaction or a lock may be left): closed, not pooled.
+        // Its state is unknown (a transaction may be left open): closed, not pooled.
         drop(Object::take(client));
     }
     (kept, Attempt { result, again })

@@ -1,13 +1,11 @@
 //! [`sql::Tx`] on a pooled PostgreSQL connection, used from a blocking thread: each statement
 //! waits with `Handle::block_on` while the connection's task runs on the runtime.
 //!
-//! The transaction begins with its first statement, not before: in a REPEATABLE READ or
-//! SERIALIZABLE transaction the snapshot is taken by the first statement, so a lock taken
-//! inside the transaction is taken after the snapshot, and a transaction that waited for it
-//! still sees the old data and fails to serialize. A write therefore takes the lock of all
-//! writes for its session first and begins after it (a true wait: `PgStore::write`), and
-//! [`sql::Tx::serialize_on`] is nothing more inside it. Elsewhere it locks for the session when
-//! called before the first statement, else to the transaction's end.
+//! The transaction's `BEGIN` is sent with its first statement, in the same round trip
+//! (tokio-postgres pipelines requests polled together), and not at all when the rule runs
+//! none. A write is READ COMMITTED: every statement sees what was committed before it began,
+//! so [`sql::Tx::serialize_on`] (an advisory lock held to the transaction's end) can be taken
+//! at any point, and the statements after it see what the last holder committed.
 
 use std::cell::{Cell, RefCell};
 use std::pin::pin;
@@ -20,12 +18,12 @@ use tokio_postgres::types::ToSql;
 use super::params::Rewritten;
 use crate::sql::{self, EachRow, StoreError, Value};
 
-/// `BEGIN` of a write: serial in effect, as SQLite's single writer.
-pub(super) const BEGIN_WRITE: &str = "BEGIN ISOLATION LEVEL SERIALIZABLE";
+/// `BEGIN` of a write: each statement sees what was committed before it; a rule that reads,
+/// decides, then writes takes the key of what it decides on first (`serialize_on`).
+pub(super) const BEGIN_WRITE: &str = "BEGIN ISOLATION LEVEL READ COMMITTED";
 /// `BEGIN` of a read: one snapshot, never waits for writers.
 pub(super) const BEGIN_READ: &str = "BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY";
 
-const SESSION_LOCK: &str = "SELECT pg_advisory_lock(hashtext($1))";
 const XACT_LOCK: &str = "SELECT pg_advisory_xact_lock(hashtext($1))";
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -43,11 +41,10 @@ pub(super) struct PgTx<'a> {
     rewritten: &'a Rewritten,
     begin: &'static str,
     state: Cell<State>,
-    /// A statement lost a race (40001, 40P01): the whole transaction is to run again.
+    /// A statement lost a race (a deadlock, a serialization failure, or a row inserted by
+    /// another transaction since this one looked): the whole transaction is to run again.
     lost_race: Cell<bool>,
-    /// Keys to lock for the session before the transaction begins.
-    lock_first: RefCell<Vec<String>>,
-    /// Keys locked for the session (to unlock once the transaction has ended).
+    /// Keys locked in this transaction (each is taken once).
     held: RefCell<Vec<String>>,
 }
 
@@ -55,7 +52,7 @@ pub(super) struct PgTx<'a> {
 pub(super) struct Ended {
     /// The commit (or the transaction) lost a race: run it again.
     pub lost_race: bool,
-    /// The connection is in a known state (no transaction open, no lock held).
+    /// The connection is in a known state (no transaction open).
     pub reusable: bool,
 }
 
@@ -65,11 +62,7 @@ impl<'a> PgTx<'a> {
         handle: &'a Handle,
         rewritten: &'a Rewritten,
         begin: &'static str,
-        mut lock_first: Vec<String>,
     ) -> Self {
-        // One order for every transaction that takes several, so that they wait in line.
-        lock_first.sort();
-        lock_first.dedup();
         Self {
             client,
             handle,
@@ -77,7 +70,6 @@ impl<'a> PgTx<'a> {
             begin,
             state: Cell::new(State::NotBegun),
             lost_race: Cell::new(false),
-            lock_first: RefCell::new(lock_first),
             held: RefCell::new(Vec::new()),
         }
     }
@@ -88,23 +80,18 @@ impl<'a> PgTx<'a> {
         self.state.get() == State::Failed
     }
 
-    /// Commits (`commit`) or rolls back, then lets go of the session locks.
+    /// Commits (`commit`) or rolls back; the transaction's locks end with it.
     pub(super) fn end(self, commit: bool) -> Result<Ended, StoreError> {
         let outcome = match self.state.get() {
             State::NotBegun => Ok(()),
             State::Open if commit => self.batch("COMMIT"),
             State::Open | State::Failed => self.batch("ROLLBACK"),
         };
-        let unlocked = if self.held.borrow().is_empty() {
-            Ok(())
-        } else {
-            self.batch("SELECT pg_advisory_unlock_all()")
-        };
         let ended = Ended {
             lost_race: self.lost_race.get(),
-            reusable: unlocked.is_ok() && (outcome.is_ok() || commit),
+            reusable: outcome.is_ok() || commit,
         };
-        match outcome.and(unlocked) {
+        match outcome {
             Err(e) if !ended.lost_race => Err(e),
             _ => Ok(ended),
         }
@@ -115,23 +102,26 @@ impl<'a> PgTx<'a> {
         self.track(done)
     }
 
-    /// Before the first statement: the locks to take first, then `BEGIN`.
-    fn begin_once(&self) -> Result<(), StoreError> {
-        if self.state.get() == State::NotBegun {
-            for key in self.lock_first.take() {
-                self.lock(&key)?;
-            }
-            self.batch(self.begin)?;
-            self.state.set(State::Open);
+    /// `BEGIN`, if the transaction has not begun, sent with `statement` and answered in the
+    /// same round trip; then `statement`'s own answer.
+    async fn begun<T>(
+        &self,
+        statement: impl std::future::Future<Output = Result<T, tokio_postgres::Error>>,
+    ) -> Result<T, tokio_postgres::Error> {
+        if self.state.get() != State::NotBegun {
+            return statement.await;
         }
-        Ok(())
+        self.state.set(State::Open);
+        let (begun, done) =
+            futures_util::future::join(self.client.batch_execute(self.begin), statement).await;
+        begun.and(done)
     }
 
     /// Records a failed statement, as PostgreSQL does.
     fn track<T>(&self, result: Result<T, tokio_postgres::Error>) -> Result<T, StoreError> {
         result.map_err(|e| {
             let e = StoreError::Postgres(e);
-            if e.is_retryable() {
+            if e.is_lost_race() {
                 self.lost_race.set(true);
             }
             if self.state.get() == State::Open {
@@ -144,9 +134,11 @@ impl<'a> PgTx<'a> {
     fn run(&self, text: &str, params: &[Value<'_>]) -> Result<u64, StoreError> {
         let done = self.handle.block_on(async {
             let statement = self.client.prepare_cached(text).await?;
-            self.client
-                .execute_raw(&statement, params.iter().map(|p| p as &dyn ToSql))
-                .await
+            self.begun(
+                self.client
+                    .execute_raw(&statement, params.iter().map(|p| p as &dyn ToSql)),
+            )
+            .await
         });
         self.track(done)
     }
@@ -154,7 +146,6 @@ impl<'a> PgTx<'a> {
 
 impl sql::Tx for PgTx<'_> {
     fn execute(&self, sql: &'static str, params: &[Value<'_>]) -> Result<usize, StoreError> {
-        self.begin_once()?;
         let changed = self.run(&self.rewritten.get(sql), params)?;
         Ok(usize::try_from(changed).unwrap_or(usize::MAX))
     }
@@ -165,13 +156,14 @@ impl sql::Tx for PgTx<'_> {
         params: &[Value<'_>],
         each: &mut EachRow<'_>,
     ) -> Result<(), StoreError> {
-        self.begin_once()?;
         let text = self.rewritten.get(sql);
         let rows = self.handle.block_on(async {
             let statement = self.client.prepare_cached(&text).await?;
-            self.client
-                .query_raw(&statement, params.iter().map(|p| p as &dyn ToSql))
-                .await
+            self.begun(
+                self.client
+                    .query_raw(&statement, params.iter().map(|p| p as &dyn ToSql)),
+            )
+            .await
         });
         let mut rows = pin!(self.track(rows)?);
         // Rows arrive as the server sends them: a listing is never held whole. Stopping early
@@ -184,31 +176,16 @@ impl sql::Tx for PgTx<'_> {
         Ok(())
     }
 
-    fn serialize_on(&self, key: &str) -> Result<(), StoreError> {
-        // A write holds the lock of all writes from before its first statement (see
-        // `PgStore::write`): nothing can run beside it to wait for.
-        if self.begin == BEGIN_WRITE {
-            return Ok(());
-        }
-        self.lock(key)
+    fn dialect(&self) -> sql::Dialect {
+        sql::Dialect::Postgres
     }
-}
 
-impl PgTx<'_> {
-    /// Waits for `key`'s advisory lock: for the session when the transaction has not begun
-    /// (so its snapshot comes after the last holder's commit), else to the transaction's end.
-    fn lock(&self, key: &str) -> Result<(), StoreError> {
+    fn serialize_on(&self, key: &str) -> Result<(), StoreError> {
         if self.held.borrow().iter().any(|k| k == key) {
             return Ok(());
         }
-        if self.state.get() == State::NotBegun {
-            // Before the snapshot: once this returns, the transaction sees what the last
-            // holder committed.
-            self.run(SESSION_LOCK, &[key.into()])?;
-            self.held.borrow_mut().push(key.to_owned());
-        } else {
-            self.run(XACT_LOCK, &[key.into()])?;
-        }
+        self.run(XACT_LOCK, &[key.into()])?;
+        self.held.borrow_mut().push(key.to_owned());
         Ok(())
     }
 }

@@ -23,6 +23,8 @@ impl ToSql for Value<'_> {
             Value::Bool(b) => b.to_sql(ty, out),
             Value::Text(s) => s.to_sql(ty, out),
             Value::Bytes(b) => b.to_sql(ty, out),
+            Value::Texts(list) => list.to_sql(ty, out),
+            Value::Ints(list) => list.to_sql(ty, out),
         }
     }
 
@@ -41,6 +43,8 @@ impl ToSql for Value<'_> {
             Value::Bool(_) => (<bool as ToSql>::accepts(ty), "a boolean"),
             Value::Text(_) => (<&str as ToSql>::accepts(ty), "a text"),
             Value::Bytes(_) => (<&[u8] as ToSql>::accepts(ty), "a byte string"),
+            Value::Texts(_) => (<&[String] as ToSql>::accepts(ty), "a list of texts"),
+            Value::Ints(_) => (*ty == Type::INT8_ARRAY, "a list of integers"),
         };
         if !fits {
             return Err(format!("{kind} value bound to a parameter of type {ty}").into());

@@ -10,6 +10,11 @@ pub const CRM_CHANNEL: &str = "CRM";
 /// Channel of the industrial-information customer that operation 2 creates.
 pub const GXXP_CHANNEL: &str = "GXXP";
 /// The members operation 2 creates, by identity.
+/// The key that serializes every write of customers and enterprises (see
+/// `sql::Tx::serialize_on`): each such rule reads, by name or channel id, before it creates.
+/// Batches take it too (after [`super::orders::BATCHES`]), since they create customers.
+pub const CUSTOMERS: &str = "customers";
+
 pub const MEMBER_IDENTITIES: [&str; 2] = ["gxxp-admin", "cloud-staff"];
 
 /// Columns that make a [`Customer`], for `SELECT ... FROM customers c LEFT JOIN enterprises e`
@@ -193,6 +198,7 @@ fn enterprise_named(
 /// Operation 1: binds the channel's customer to the enterprise master account of that name,
 /// creating the account (with this customer as its default) when none has the name.
 pub fn bind(tx: &dyn sql::Tx, r: &BindRequest, now: i64) -> Result<Customer, OpError> {
+    tx.serialize_on(CUSTOMERS)?;
     let channel_code = r.channel_code.as_deref().unwrap_or_default().trim();
     let channel_id = r.channel_customer_id.as_deref().unwrap_or_default().trim();
     let enterprise_name = r.enterprise_name.as_deref().unwrap_or_default().trim();
@@ -261,6 +267,7 @@ pub fn create(
     r: &EnterpriseRequest,
     now: i64,
 ) -> Result<CreatedEnterprise, OpError> {
+    tx.serialize_on(CUSTOMERS)?;
     let crm_id = r.crm_customer_id.as_deref().unwrap_or_default().trim();
     let name = r.customer_name.as_deref().unwrap_or_default().trim();
     let existing = tx.query_opt(
@@ -333,6 +340,7 @@ pub fn create(
 /// Operation 4: renames the enterprise master account of a CRM customer and its customers,
 /// and changes their address (and branch, when given).
 pub fn update(tx: &dyn sql::Tx, r: &EnterpriseRequest, now: i64) -> Result<(), OpError> {
+    tx.serialize_on(CUSTOMERS)?;
     let crm_id = r.crm_customer_id.as_deref().unwrap_or_default().trim();
     let name = r.customer_name.as_deref().unwrap_or_default().trim();
     let enterprise_id = tx.query_opt(

@@ -119,11 +119,11 @@ pub fn submit(
     }
     let mode = req.sync_mode.unwrap_or_default();
     let hash = body_hash(req, mode)?;
-    // On PostgreSQL batches are written one at a time across instances, as on SQLite: the
-    // idempotency key's read, the counters and the pending queue (read whole by the applier)
-    // made concurrent batches lose nearly every race (SERIALIZABLE's predicate locks), and
-    // some ran out of retries under 20 at once on two instances.
+    // Batches are written one at a time, on every store and across instances: a batch reads
+    // its idempotency key, the assets it changes and the customers it may create before it
+    // writes, and async ones are applied in the order they were accepted.
     tx.serialize_on(BATCHES)?;
+    tx.serialize_on(customers::CUSTOMERS)?;
 
     if let Some(answer) = repeat(tx, app_key, (channel_code, channel_order_id), &hash)? {
         return Ok(answer);
@@ -190,6 +190,7 @@ pub fn submit(
 /// is applied is marked failed with the reason, and nothing of it is granted.
 pub fn apply_next_pending(tx: &dyn sql::Tx, now: i64) -> Result<Option<i64>, OpError> {
     tx.serialize_on(BATCHES)?;
+    tx.serialize_on(customers::CUSTOMERS)?;
     let next = tx.query_opt(
         "SELECT id, request FROM batches WHERE state = 'pending' ORDER BY id LIMIT 1",
         &[],

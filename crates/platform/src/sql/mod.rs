@@ -19,6 +19,19 @@ pub enum Value<'a> {
     Bool(bool),
     Text(&'a str),
     Bytes(&'a [u8]),
+    /// A list, for a set-based statement of [`Dialect::Postgres`] (`= ANY(?1)`,
+    /// `unnest(?1)`); SQLite has no lists and refuses it.
+    Texts(&'a [String]),
+    Ints(&'a [i64]),
+}
+
+/// Which SQL a store speaks beyond the subset both share: for the few statements written
+/// twice, set-based on PostgreSQL (one round trip for many rows) and row by row on SQLite
+/// (in process, where a statement costs microseconds).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Dialect {
+    Sqlite,
+    Postgres,
 }
 
 impl From<i64> for Value<'_> {
@@ -63,6 +76,18 @@ impl<'a> From<&'a [u8]> for Value<'a> {
     }
 }
 
+impl<'a> From<&'a [String]> for Value<'a> {
+    fn from(s: &'a [String]) -> Self {
+        Self::Texts(s)
+    }
+}
+
+impl<'a> From<&'a [i64]> for Value<'a> {
+    fn from(n: &'a [i64]) -> Self {
+        Self::Ints(n)
+    }
+}
+
 impl<'a, T: Into<Value<'a>>> From<Option<T>> for Value<'a> {
     fn from(v: Option<T>) -> Self {
         v.map_or(Self::Null, Into::into)
@@ -97,12 +122,20 @@ pub trait Tx {
         each: &mut EachRow<'_>,
     ) -> Result<(), StoreError>;
 
-    /// Makes the rest of the transaction wait for any other transaction serialized on `key`
-    /// (a hot spot such as a counter): on PostgreSQL an advisory lock held to the end of the
-    /// transaction; nothing on SQLite, where every write transaction already runs alone.
+    /// Makes the rest of the transaction wait for any other transaction serialized on `key`,
+    /// and see what it committed: a rule that reads, decides, then writes calls it first with
+    /// the key of what it decides on (the batches, a claim's activity, a counter). On
+    /// PostgreSQL an advisory lock held to the end of the transaction (writes are READ
+    /// COMMITTED there: docs/postgres.md); nothing on SQLite, where every write transaction
+    /// already runs alone.
     fn serialize_on(&self, key: &str) -> Result<(), StoreError> {
         let _ = key;
         Ok(())
+    }
+
+    /// The store's SQL beyond the shared subset.
+    fn dialect(&self) -> Dialect {
+        Dialect::Sqlite
     }
 }
 
@@ -178,6 +211,17 @@ impl StoreError {
         self.sql_state().is_some_and(|s| {
             *s == SqlState::T_R_SERIALIZATION_FAILURE || *s == SqlState::T_R_DEADLOCK_DETECTED
         })
+    }
+
+    /// Whether a transaction that failed so lost a race and should run again: beside
+    /// [`StoreError::is_retryable`], a row inserted (unique key) or removed (foreign key) by a
+    /// transaction that committed after this one looked. Run again, it sees that row.
+    pub fn is_lost_race(&self) -> bool {
+        use tokio_postgres::error::SqlState;
+        self.is_retryable()
+            || self.sql_state().is_some_and(|s| {
+                *s == SqlState::UNIQUE_VIOLATION || *s == SqlState::FOREIGN_KEY_VIOLATION
+            })
     }
 
     /// A unique or primary key constraint refused a row (PostgreSQL 23505, SQLite's
