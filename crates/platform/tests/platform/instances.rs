@@ -211,3 +211,95 @@ async fn one_nonce_sent_to_both_is_accepted_once() {
     }
     assert_eq!(both[0].count("nonce_log"), 10);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_quota_is_counted_once_across_both_instances() {
+    if skipped() {
+        return;
+    }
+    let both = two(Platform::start().await).await;
+    let quota = platform::OwnQuota {
+        quota_numbers_per_minute: Some(5),
+        quota_numbers_per_day: None,
+    };
+    let app = both[0].new_app_with_quota(&["auth_order"], quota).await;
+    let token = both[0].token_for(&app).await;
+    crate::common::within_one_minute(15).await;
+    // 12 calls of one number each, half on each instance, all at once: exactly 5 fit.
+    let calls = (0..12).map(|i| both[i % 2].post_as(&token, SHELLNUMS, json!({"size": 1})));
+    let replies = join_all(calls).await;
+    let given = replies.iter().filter(|r| r.status == 200).count();
+    assert_eq!(given, 5, "{replies:?}");
+    for refused in replies.iter().filter(|r| r.status != 200) {
+        assert_eq!(refused.body["code"], json!("13004"), "{}", refused.body);
+    }
+    let counter = both[1]
+        .row("SELECT value FROM counters WHERE name = 'shellnum'", &[])
+        .i64(0);
+    assert_eq!(counter, 5, "refused calls burned no number");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn locks_changed_on_both_instances_at_once_are_recorded_once_per_change() {
+    if skipped() {
+        return;
+    }
+    let both = two(Platform::start().await).await;
+    let nums: Vec<String> = (1..=5).map(|i| format!("82000000{i:02}")).collect();
+    let orders = nums
+        .iter()
+        .enumerate()
+        .map(|(i, num)| {
+            new_buy(
+                i as i32 + 1,
+                "TWIN-L",
+                "normal_recover_usbkey",
+                num,
+                &["P-1"],
+            )
+        })
+        .collect();
+    both[0].batch(batch_of("B-TWIN-LOCKS", orders)).await.data();
+    // 24 calls over the same five locks, lock and unlock alternately, on both instances at once:
+    // each is answered success for every lock, and each lock's events alternate (no change is
+    // recorded twice) and end in its stored state.
+    let calls = (0..24).map(|i| {
+        let path = if i % 2 == 0 {
+            "/order/api/order/v1/asset/lock"
+        } else {
+            "/order/api/order/v1/asset/unlock"
+        };
+        let body = json!({"assetNums": nums, "operatorIdentity": format!("op{i}")});
+        both[(i / 2) % 2].post(path, body)
+    });
+    for reply in join_all(calls).await {
+        let statuses: Vec<i64> = reply
+            .data()
+            .as_array()
+            .expect("statuses")
+            .iter()
+            .map(|s| s["status"].as_i64().expect("status"))
+            .collect();
+        assert_eq!(statuses, vec![1; 5], "{}", reply.body);
+    }
+    for num in &nums {
+        let events: Vec<bool> = both[1]
+            .rows(
+                "SELECT locked FROM lock_events WHERE asset_num = $1 ORDER BY id",
+                &[num],
+            )
+            .iter()
+            .map(|r| r.i64(0) != 0)
+            .collect();
+        assert!(!events.is_empty(), "{num} was never changed");
+        assert!(
+            events.windows(2).all(|w| w[0] != w[1]),
+            "{num}: a change recorded twice: {events:?}"
+        );
+        let stored = both[1]
+            .row("SELECT locked FROM assets WHERE asset_num = $1", &[num])
+            .i64(0)
+            != 0;
+        assert_eq!(events.last(), Some(&stored), "{num}");
+    }
+}
