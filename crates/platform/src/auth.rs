@@ -220,9 +220,22 @@ pub fn nonce_problem(nonce: &str) -> Option<&'static str> {
 }
 
 /// Records `nonce` for `app_key` in the current generation; false when it was already used
-/// in this generation or the one before. A read, then a one-row insert: an `INSERT … SELECT`
-/// would cost a statement journal (a savepoint and a copy of each page it touches).
+/// in this generation or the one before. On SQLite a read, then a one-row insert: an `INSERT …
+/// SELECT` would cost a statement journal (a savepoint and a copy of each page it touches).
 pub fn consume_nonce(tx: &dyn sql::Tx, app_key: &str, nonce: &str) -> Result<bool, StoreError> {
+    if tx.dialect() == sql::Dialect::Postgres {
+        // One round trip. Two spending the same nonce at once: the second waits for the first's
+        // row (its primary key), then inserts nothing.
+        let inserted = tx.execute(
+            "/* PostgreSQL */ INSERT INTO nonce_log(generation, app_key, nonce) \
+             SELECT g.value, ?1, ?2 FROM counters g WHERE g.name = 'nonce_generation' \
+             AND NOT EXISTS(SELECT 1 FROM nonce_log \
+                 WHERE generation = g.value - 1 AND app_key = ?1 AND nonce = ?2) \
+             ON CONFLICT DO NOTHING",
+            &[app_key.into(), nonce.into()],
+        )?;
+        return Ok(inserted == 1);
+    }
     let (generation, seen_before) = tx.query_one(
         "SELECT g.value, EXISTS(SELECT 1 FROM nonce_log \
              WHERE generation = g.value - 1 AND app_key = ?1 AND nonce = ?2) \

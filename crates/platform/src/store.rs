@@ -430,24 +430,39 @@ pub struct IdPool {
     prefix: &'static str,
     next: i64,
     end: i64,
+    block: i64,
 }
 
 impl IdPool {
     const BLOCK: i64 = 64;
+    const LARGEST_BLOCK: i64 = 65_536;
 
     pub fn new(prefix: &'static str) -> Self {
         Self {
             prefix,
             next: 0,
             end: 0,
+            block: Self::BLOCK,
+        }
+    }
+
+    /// A pool for work that will take about `expected` ids: one block of that many (at least
+    /// [`IdPool::BLOCK`], at most [`IdPool::LARGEST_BLOCK`]) per counter update.
+    pub fn sized(prefix: &'static str, expected: usize) -> Self {
+        let block = i64::try_from(expected)
+            .unwrap_or(Self::LARGEST_BLOCK)
+            .clamp(Self::BLOCK, Self::LARGEST_BLOCK);
+        Self {
+            block,
+            ..Self::new(prefix)
         }
     }
 
     pub fn take(&mut self, tx: &dyn sql::Tx) -> Result<String, StoreError> {
         if self.next == self.end {
-            let last = bump_counter(tx, self.prefix, Self::BLOCK, i64::MAX - Self::BLOCK)?
+            let last = bump_counter(tx, self.prefix, self.block, i64::MAX - self.block)?
                 .unwrap_or_default();
-            self.next = last - Self::BLOCK + 1;
+            self.next = last - self.block + 1;
             self.end = last + 1;
         }
         let n = self.next;

@@ -25,6 +25,9 @@ impl ToSql for Value<'_> {
             Value::Bytes(b) => b.to_sql(ty, out),
             Value::Texts(list) => list.to_sql(ty, out),
             Value::Ints(list) => list.to_sql(ty, out),
+            Value::OptTexts(list) => list.to_sql(ty, out),
+            Value::OptInts(list) => list.to_sql(ty, out),
+            Value::Bools(list) => list.to_sql(ty, out),
         }
     }
 
@@ -44,7 +47,9 @@ impl ToSql for Value<'_> {
             Value::Text(_) => (<&str as ToSql>::accepts(ty), "a text"),
             Value::Bytes(_) => (<&[u8] as ToSql>::accepts(ty), "a byte string"),
             Value::Texts(_) => (<&[String] as ToSql>::accepts(ty), "a list of texts"),
-            Value::Ints(_) => (*ty == Type::INT8_ARRAY, "a list of integers"),
+            Value::Ints(_) | Value::OptInts(_) => (*ty == Type::INT8_ARRAY, "a list of integers"),
+            Value::OptTexts(_) => (<&[String] as ToSql>::accepts(ty), "a list of texts"),
+            Value::Bools(_) => (*ty == Type::BOOL_ARRAY, "a list of booleans"),
         };
         if !fits {
             return Err(format!("{kind} value bound to a parameter of type {ty}").into());

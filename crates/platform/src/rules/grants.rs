@@ -1,6 +1,7 @@
 //! What the orders of a batch do to assets and products: `new_buy` grants, `delete_asset` and
 //! `delete_product` revoke. Runs inside the batch's transaction; any refusal rolls back all.
 
+use super::batch_rows::{AssetRow as NewAssetRow, BatchRows, ProductRow};
 use super::narrow_opt;
 use crate::error::OpError;
 use crate::sql::{self, StoreError};
@@ -48,13 +49,26 @@ fn stored_asset(tx: &dyn sql::Tx, num: &str) -> Result<Option<StoredAsset>, Stor
     )
 }
 
-/// Applies every order of a validated batch, in order.
+/// The asset numbers the batch's `new_buy` orders name (some may exist already).
+fn new_buy_nums(req: &BatchOrderRequest) -> impl Iterator<Item = &String> {
+    req.order_list
+        .iter()
+        .filter(|o| o.order_type == Some(OrderType::NewBuy))
+        .flat_map(|o| o.assets.iter().flat_map(|a| a.asset_nos.iter()))
+}
+
+/// How many assets the batch's `new_buy` orders may create, at most.
+pub fn new_asset_count(req: &BatchOrderRequest) -> usize {
+    new_buy_nums(req).count()
+}
+
+/// Applies every order of a validated batch, in order; every row is written when it returns.
 pub fn grant(
-    tx: &dyn sql::Tx,
+    rows: &BatchRows<'_>,
     req: &BatchOrderRequest,
     placed: &[Placed],
-    now: i64,
 ) -> Result<(), OpError> {
+    let now = rows.now();
     if placed.len() != req.order_list.len() {
         return Err(OpError::Internal(format!(
             "batch has {} orders but {} were recorded",
@@ -62,7 +76,9 @@ pub fn grant(
             placed.len()
         )));
     }
-    let mut asset_ids = IdPool::new("AS");
+    let nums: Vec<String> = new_buy_nums(req).cloned().collect();
+    rows.expect_assets(&nums)?;
+    let mut asset_ids = IdPool::sized("AS", nums.len());
     for (i, (order, p)) in req.order_list.iter().zip(placed).enumerate() {
         let path = format!("orderList[{i}]");
         let (Some(license_type), Some(order_type)) = (order.license_type, order.order_type) else {
@@ -71,7 +87,7 @@ pub fn grant(
                 "licenseType and orderType are required",
             ));
         };
-        let src = src_order(tx, &path, order, p.customer)?;
+        let src = src_order(rows, &path, order, p.customer)?;
         for (j, asset) in order.assets.iter().enumerate() {
             let path = format!("{path}.assets[{j}]");
             let target = Target {
@@ -82,12 +98,13 @@ pub fn grant(
                 src,
             };
             match order_type {
-                OrderType::NewBuy => new_buy(tx, &target, asset, now, &mut asset_ids)?,
-                OrderType::DeleteAsset => delete_asset(tx, &target, asset)?,
-                OrderType::DeleteProduct => delete_product(tx, &target, asset)?,
+                OrderType::NewBuy => new_buy(rows, &target, asset, now, &mut asset_ids)?,
+                OrderType::DeleteAsset => delete_asset(rows, &target, asset)?,
+                OrderType::DeleteProduct => delete_product(rows, &target, asset)?,
             }
         }
     }
+    rows.flush()?;
     Ok(())
 }
 
@@ -133,7 +150,7 @@ struct Target<'a> {
 }
 
 fn new_buy(
-    tx: &dyn sql::Tx,
+    rows: &BatchRows<'_>,
     t: &Target<'_>,
     a: &AssetEntry,
     now: i64,
@@ -142,7 +159,8 @@ fn new_buy(
     for (k, num) in a.asset_nos.iter().enumerate() {
         let num_path = format!("{}.assetNos[{k}]", t.path);
         // Most assets of a purchase are new: insert first, look up only when it exists.
-        let inserted = insert_asset(tx, t, num, a, now, asset_ids)?;
+        let inserted = insert_asset(rows, t, num, a, asset_ids)?;
+        let tx: &dyn sql::Tx = rows;
         let asset = match inserted.map_or_else(|| find_asset(tx, num), |id| Ok(Some(id)))? {
             None => {
                 return Err(OpError::Internal(format!(
@@ -193,11 +211,11 @@ fn new_buy(
         put_extends(tx, asset, a)?;
         for (p, product) in a.products.iter().enumerate() {
             let path = format!("{}.products[{p}]", t.path);
-            insert_product(tx, &path, asset, t.license_order, None, product, now)?;
+            insert_product(rows, &path, asset, t.license_order, None, product)?;
         }
         for (m, merchandise) in a.merchandises.iter().enumerate() {
             let path = format!("{}.merchandises[{m}]", t.path);
-            insert_merchandise(tx, &path, asset, t.license_order, None, merchandise, now)?;
+            insert_merchandise(rows, &path, asset, t.license_order, None, merchandise)?;
         }
     }
     Ok(())
@@ -209,42 +227,33 @@ enum AssetRow {
     Existing(StoredAsset),
 }
 
-/// Inserts the asset unless its number exists; its row when it was inserted.
+/// Makes the asset unless its number exists; its row when it was made.
 fn insert_asset(
-    tx: &dyn sql::Tx,
+    rows: &BatchRows<'_>,
     t: &Target<'_>,
     num: &str,
     a: &AssetEntry,
-    now: i64,
     asset_ids: &mut IdPool,
 ) -> Result<Option<AssetRow>, OpError> {
-    let asset_id = asset_ids.take(tx)?;
+    let asset_id = asset_ids.take(rows.unbuffered())?;
     let shell: String = num.chars().filter(char::is_ascii_digit).collect();
     let chip = if t.license_type.is_usbkey() {
         LOCK_CHIP_TYPE
     } else {
         0
     };
-    let row = tx.query_opt(
-        "INSERT INTO assets(asset_id, asset_num, license_type, customer_id, license_order_id, \
-         key_shell_number, key_chip_type, borrowed_usb_key, limit_start, limit_end, created_at, updated_at) \
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?11) \
-         ON CONFLICT(asset_num) DO NOTHING RETURNING id",
-        &[
-            (&asset_id).into(),
-            num.into(),
-            t.license_type.as_str().into(),
-            t.customer.into(),
-            t.license_order.into(),
-            shell.as_str().into(),
-            chip.into(),
-            a.borrowed_usb_key.unwrap_or(false).into(),
-            a.limit_start_date.into(),
-            a.limit_end_date.into(),
-            now.into(),
-        ],
-        |r| r.i64(0),
-    )?;
+    let row = rows.new_asset(&NewAssetRow {
+        asset_id: &asset_id,
+        asset_num: num,
+        license_type: t.license_type.as_str(),
+        customer: t.customer,
+        license_order: t.license_order,
+        key_shell_number: &shell,
+        key_chip_type: chip,
+        borrowed_usb_key: a.borrowed_usb_key.unwrap_or(false),
+        limit_start: a.limit_start_date,
+        limit_end: a.limit_end_date,
+    })?;
     Ok(row.map(AssetRow::New))
 }
 
@@ -264,15 +273,15 @@ fn put_extends(tx: &dyn sql::Tx, asset: i64, a: &AssetEntry) -> Result<(), OpErr
 }
 
 fn insert_product(
-    tx: &dyn sql::Tx,
+    rows: &BatchRows<'_>,
     path: &str,
     asset: i64,
     license_order: i64,
     merchandise: Option<i64>,
     p: &ProductEntry,
-    now: i64,
 ) -> Result<(), OpError> {
     if let Some(src) = p.src_license_order_id.as_deref().filter(|s| !s.is_empty()) {
+        let tx: &dyn sql::Tx = rows;
         let exists = tx.query_one(
             "SELECT EXISTS(SELECT 1 FROM license_orders WHERE license_order_id = ?1)",
             &[src.into()],
@@ -286,35 +295,29 @@ fn insert_product(
         }
     }
     let entry = serde_json::to_string(p)?;
-    tx.execute(
-        "INSERT INTO products(asset_id, license_order_id, merchandise_id, product_uri, limit_start, \
-         limit_end, limit_concurrent, entry, created_at, product_name) \
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
-        &[
-            asset.into(),
-            license_order.into(),
-            merchandise.into(),
-            p.product_uri.as_deref().unwrap_or_default().trim().into(),
-            p.limit_start_date.into(),
-            p.limit_end_date.into(),
-            p.limit_concurrent.into(),
-            entry.as_str().into(),
-            now.into(),
-            p.product_name.as_deref().into(),
-        ],
-    )?;
+    rows.product(&ProductRow {
+        asset,
+        license_order,
+        merchandise,
+        product_uri: p.product_uri.as_deref().unwrap_or_default().trim(),
+        limit_start: p.limit_start_date,
+        limit_end: p.limit_end_date,
+        limit_concurrent: p.limit_concurrent.map(i64::from),
+        entry: &entry,
+        product_name: p.product_name.as_deref(),
+    })?;
     Ok(())
 }
 
 fn insert_merchandise(
-    tx: &dyn sql::Tx,
+    rows: &BatchRows<'_>,
     path: &str,
     asset: i64,
     license_order: i64,
     parent: Option<i64>,
     m: &MerchandiseEntry,
-    now: i64,
 ) -> Result<(), OpError> {
+    let tx: &dyn sql::Tx = rows;
     // The row keeps the merchandise's own fields; products and children are rows of their own.
     let own = MerchandiseEntry {
         children: None,
@@ -340,11 +343,11 @@ fn insert_merchandise(
     )?;
     for (p, product) in m.license_order_product_list.iter().enumerate() {
         let path = format!("{path}.licenseOrderProductList[{p}]");
-        insert_product(tx, &path, asset, license_order, Some(id), product, now)?;
+        insert_product(rows, &path, asset, license_order, Some(id), product)?;
     }
     for (c, child) in m.children.iter().flatten().enumerate() {
         let path = format!("{path}.children[{c}]");
-        insert_merchandise(tx, &path, asset, license_order, Some(id), child, now)?;
+        insert_merchandise(rows, &path, asset, license_order, Some(id), child)?;
     }
     Ok(())
 }

@@ -1,6 +1,7 @@
 //! The business rules of each resource, as functions over a transaction.
 
 pub mod assets;
+pub mod batch_rows;
 pub mod customers;
 pub mod grants;
 pub mod locks;

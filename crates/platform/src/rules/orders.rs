@@ -5,6 +5,7 @@
 
 use std::collections::HashMap;
 
+use super::batch_rows::{BatchRows, LicenseOrderRow};
 use super::customers::{self, NewCustomer};
 use super::grants::{self, Placed};
 use super::narrow;
@@ -149,12 +150,14 @@ pub fn submit(
         |r| r.i64(0),
     )?;
 
-    let mut placed = Vec::with_capacity(req.order_list.len());
-    let mut ids = IdPool::new("LO");
+    let orders = req.order_list.len();
+    let rows = BatchRows::new(tx, now, orders, grants::new_asset_count(req));
+    let mut placed = Vec::with_capacity(orders);
+    let mut ids = IdPool::sized("LO", orders);
     let mut known = HashMap::new();
     for (i, order) in req.order_list.iter().enumerate() {
         placed.push(place(
-            tx,
+            &rows,
             batch_id,
             channel_code,
             i,
@@ -166,8 +169,9 @@ pub fn submit(
     }
     let pending = mode == SyncMode::Async;
     if !pending {
-        grants::grant(tx, req, &placed, now)?;
+        grants::grant(&rows, req, &placed)?;
     }
+    rows.flush()?;
     let results: Vec<BatchOrderResult> = placed.into_iter().map(|p| p.result).collect();
     let response = serde_json::to_string(&results)?;
     tx.execute(
@@ -203,7 +207,9 @@ pub fn apply_next_pending(tx: &dyn sql::Tx, now: i64) -> Result<Option<i64>, OpE
     let placed = load_placed(tx, batch_id)?;
 
     tx.execute("SAVEPOINT apply_batch", &[])?;
-    let outcome = grants::grant(tx, &req, &placed, now);
+    let rows = BatchRows::new(tx, now, 0, grants::new_asset_count(&req));
+    // On success every row is written; on a refusal what is pending is dropped unwritten.
+    let outcome = grants::grant(&rows, &req, &placed);
     let (state, failure) = match outcome {
         Ok(()) => {
             tx.execute("RELEASE apply_batch", &[])?;
@@ -264,7 +270,7 @@ type KnownCustomers = HashMap<(Option<String>, Option<String>, Option<String>), 
 /// Finds or creates the order's customer and records the license order.
 #[allow(clippy::too_many_arguments)]
 fn place(
-    tx: &dyn sql::Tx,
+    rows: &BatchRows<'_>,
     batch_id: i64,
     channel_code: &str,
     i: usize,
@@ -282,6 +288,8 @@ fn place(
     let (customer, customer_id) = match known.get(&key) {
         Some(found) => found.clone(),
         None => {
+            // Customers are none of the batch's pending rows: no need to write those first.
+            let tx = rows.unbuffered();
             let row = resolve_customer(tx, &path, channel_code, o, now)?;
             let found = (row, customers::public_id(tx, row)?);
             known.insert(key, found.clone());
@@ -289,30 +297,23 @@ fn place(
         }
     };
     // Checked here too so that an async batch with a wrong source order fails at once.
-    grants::src_order(tx, &path, o, customer)?;
-    let license_order_id = ids.take(tx)?;
+    grants::src_order(rows, &path, o, customer)?;
+    let license_order_id = ids.take(rows.unbuffered())?;
     let (Some(license_type), Some(order_type)) = (o.license_type, o.order_type) else {
         return Err(OpError::invalid(
             &path,
             "licenseType and orderType are required",
         ));
     };
-    let row = tx.query_one(
-        "INSERT INTO license_orders(license_order_id, batch_id, sequence, customer_id, order_type, \
-         license_type, src_license_order_id, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8) \
-         RETURNING id",
-        &[
-            license_order_id.as_str().into(),
-            batch_id.into(),
-            o.sequence.unwrap_or_default().into(),
-            customer.into(),
-            order_type.as_str().into(),
-            license_type.as_str().into(),
-            o.src_license_order_id.as_deref().into(),
-            now.into(),
-        ],
-        |r| r.i64(0),
-    )?;
+    let row = rows.license_order(&LicenseOrderRow {
+        license_order_id: &license_order_id,
+        batch: batch_id,
+        sequence: i64::from(o.sequence.unwrap_or_default()),
+        customer,
+        order_type: order_type.as_str(),
+        license_type: license_type.as_str(),
+        src_license_order_id: o.src_license_order_id.as_deref(),
+    })?;
     Ok(Placed {
         license_order: row,
         customer,

@@ -23,6 +23,9 @@ pub enum Value<'a> {
     /// `unnest(?1)`); SQLite has no lists and refuses it.
     Texts(&'a [String]),
     Ints(&'a [i64]),
+    OptTexts(&'a [Option<String>]),
+    OptInts(&'a [Option<i64>]),
+    Bools(&'a [bool]),
 }
 
 /// Which SQL a store speaks beyond the subset both share: for the few statements written
@@ -85,6 +88,24 @@ impl<'a> From<&'a [String]> for Value<'a> {
 impl<'a> From<&'a [i64]> for Value<'a> {
     fn from(n: &'a [i64]) -> Self {
         Self::Ints(n)
+    }
+}
+
+impl<'a> From<&'a [Option<String>]> for Value<'a> {
+    fn from(s: &'a [Option<String>]) -> Self {
+        Self::OptTexts(s)
+    }
+}
+
+impl<'a> From<&'a [Option<i64>]> for Value<'a> {
+    fn from(n: &'a [Option<i64>]) -> Self {
+        Self::OptInts(n)
+    }
+}
+
+impl<'a> From<&'a [bool]> for Value<'a> {
+    fn from(b: &'a [bool]) -> Self {
+        Self::Bools(b)
     }
 }
 

@@ -14,7 +14,11 @@ impl ToSql for Value<'_> {
             Value::Bool(b) => ValueRef::Integer(i64::from(b)),
             Value::Text(s) => ValueRef::Text(s.as_bytes()),
             Value::Bytes(b) => ValueRef::Blob(b),
-            Value::Texts(_) | Value::Ints(_) => {
+            Value::Texts(_)
+            | Value::Ints(_)
+            | Value::OptTexts(_)
+            | Value::OptInts(_)
+            | Value::Bools(_) => {
                 return Err(rusqlite::Error::ToSqlConversionFailure(
                     "a list is bound only on PostgreSQL (sql::Dialect)".into(),
                 ));

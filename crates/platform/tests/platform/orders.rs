@@ -1344,3 +1344,48 @@ async fn concurrent_batches_are_applied_once_each() {
     assert_eq!(p.count("batches"), 5);
     assert_eq!(p.count("assets"), 5);
 }
+
+/// One batch that buys an asset, buys onto it again, removes one of its products and buys
+/// another asset: each order sees what the orders before it made (on PostgreSQL the rows of a
+/// batch are written together, and a later order reads them first).
+#[tokio::test]
+async fn later_orders_of_a_batch_see_what_earlier_ones_made() {
+    let p = Platform::start().await;
+    let egid = enterprise(&p, "CRM-900").await;
+    let buy = |seq: i32, asset: &str, uri: &str| {
+        order(
+            seq,
+            "CRM-900",
+            "normal_recover_usbkey",
+            "new_buy",
+            json!([{"assetNos": [asset], "products": [product(uri, Some(1000), Some(2000), 1)]}]),
+        )
+    };
+    let remove = order(
+        3,
+        "CRM-900",
+        "normal_recover_usbkey",
+        "delete_product",
+        json!([{"assetNos": ["8000000901"], "products": [product("P-1", None, None, 1)]}]),
+    );
+    let orders = vec![
+        buy(1, "8000000901", "P-1"),
+        buy(2, "8000000901", "P-2"),
+        remove,
+        buy(4, "8000000902", "P-3"),
+    ];
+    p.batch(batch_of("B-SEE", orders)).await.data();
+    let list = listing(&p, &egid, None).await;
+    assert_eq!(asset_nums(&list), ["8000000901", "8000000902"]);
+    let uris = |asset: &str| -> Vec<Value> {
+        find(&list, asset)["products"]
+            .as_array()
+            .expect("products")
+            .iter()
+            .map(|p| p["productUri"].clone())
+            .collect()
+    };
+    assert_eq!(uris("8000000901"), [json!("P-2")]);
+    assert_eq!(uris("8000000902"), [json!("P-3")]);
+    assert_eq!(i64_of(&p, "SELECT count(*) FROM license_orders"), 4);
+}
