@@ -2,20 +2,39 @@
 //! `cargo bench --bench load -- 1 5` for some scenarios only (6: small reads during the largest
 //! allowed batch).
 //!
-//! Everything runs on this machine over 127.0.0.1: the platform (and a bare axum server for
-//! the small-call baseline) on its own multi-thread tokio runtime, the HTTP client on another.
-//! Each scenario's baseline is measured in the same run: raw SQLite with the platform's
-//! durability settings (WAL, synchronous=NORMAL, foreign keys on) and schema, one repetition
-//! after each of the platform's (scenarios 1 to 4), or a bare axum handler driven by the same
-//! client code just before the platform (scenario 5). Counts and durations are fixed, so a run
-//! is bounded (about 40 s on two cores per store). The Markdown table goes to stdout, progress to
-//! stderr.
+//! Everything runs on this machine over 127.0.0.1: the platform (and the bare axum servers of
+//! the small-call baselines) on its own multi-thread tokio runtime, the HTTP client on another.
+//! Each scenario's baseline is measured in the same run, on the store the platform is on.
 //!
-//! Each scenario runs on SQLite, then on PostgreSQL (a throwaway cluster of the tests'
-//! `pg_cluster`, a fresh database per scenario) when its server binaries are installed;
-//! `--store=sqlite` or `--store=postgres` runs one. A PostgreSQL row's baseline is the same
-//! scenario on SQLite in the same run, and after scenario 5 a row measures two `serve` instances
-//! on one PostgreSQL database beside one, in alternating rounds.
+//! On SQLite: raw SQLite with the platform's durability settings (WAL, synchronous=NORMAL,
+//! foreign keys on) and schema, one repetition after each of the platform's (scenarios 1 to 4),
+//! or a bare axum handler (no database) driven by the same client code in rounds alternating
+//! with the platform's (scenario 5).
+//!
+//! On PostgreSQL (a throwaway cluster of the tests' `pg_cluster`, a fresh database per
+//! scenario, when its server binaries are installed): the plainest fast client code, on
+//! tokio-postgres with a statement cache, in a fresh database of its own with the platform's
+//! PostgreSQL schema (`platform::pg::MIGRATIONS`), one repetition after each of the platform's:
+//! 1. one transaction: the batch row, then its license orders, assets and products (the
+//!    columns the SQLite baseline writes) with one multi-row `INSERT … SELECT … FROM UNNEST`
+//!    statement per table;
+//! 2. one transaction: `UPDATE assets … WHERE asset_num = ANY($1)` over the 10,000 numbers and
+//!    their `lock_events` rows in one `INSERT … SELECT … FROM UNNEST`;
+//! 3. the counter bumped as on SQLite, in one transaction;
+//! 4. the listing's two SELECTs (its assets with their customer and license order, their
+//!    products) in one REPEATABLE READ, READ ONLY transaction on the platform's own database
+//!    (the same rows), serialized as on SQLite;
+//! 5. a bare axum handler that runs, per call, one transaction on a pool of 16 connections:
+//!    the nonce's row in `nonce_log`, `UPDATE assets … WHERE asset_num = $1 RETURNING …` and the
+//!    `lock_events` row, then answers the fixed envelope; in rounds alternating with the
+//!    platform's and with the bare handler's (no database), which is kept as a row of its own.
+//!
+//! A PostgreSQL row is followed by an informational row "PostgreSQL ÷ SQLite" whose baseline
+//! is the same scenario on SQLite in this run (when both stores run), and after scenario 5 a
+//! row measures two `serve` instances on one PostgreSQL database beside one, in alternating
+//! rounds. `--store=sqlite` or `--store=postgres` runs one store. Counts and durations are
+//! fixed, so a run is bounded (about 40 s on two cores for SQLite, a few minutes for
+//! PostgreSQL). The Markdown table goes to stdout, progress to stderr.
 //!
 //! Definitions: latency is one call's wall time as the client sees it (request sent, whole
 //! answer read) or one baseline transaction's wall time; median and p99 are nearest-rank
@@ -31,6 +50,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use axum::Router;
+use axum::http::StatusCode;
 use axum::routing::post;
 use platform::apps::AppCredentials;
 use platform::pg::DatabaseUrl;
@@ -41,6 +61,7 @@ use serde::Serialize;
 use serde_json::{Value, json};
 use tempfile::TempDir;
 use tokio::runtime::Runtime;
+use tokio_postgres::NoTls;
 
 #[path = "../tests/support/pg_cluster.rs"]
 mod pg_cluster;
@@ -125,18 +146,30 @@ fn main() {
     for (n, scenario) in scenarios.into_iter().filter(|(n, _)| wanted(n)) {
         let mut on_sqlite = None;
         for &store in &stores {
-            let mut row = scenario(&server_rt, &client_rt, store);
-            row.scenario = format!("{}, {}", row.scenario, store.name());
-            if store == Store::Postgres {
-                // Beside the same scenario on SQLite in this run: what the store costs.
-                row.target = Target::Informational;
-                if let Some(sqlite) = on_sqlite {
-                    row.baseline = Some(("the platform on SQLite, the row above", sqlite));
-                }
-            } else {
-                on_sqlite = Some(row.platform);
-            }
+            // The scenario's row, then its informational ones, named in full (scenario 5 on
+            // PostgreSQL: the platform beside the bare handler).
+            let mut measured = scenario(&server_rt, &client_rt, store).into_iter();
+            let mut row = measured.next().expect("a scenario's row");
+            let title = row.scenario.clone();
+            row.scenario = format!("{title}, {}", store.name());
+            let (platform, unit) = (row.platform, row.unit);
             rows.push(row);
+            match store {
+                Store::Sqlite => on_sqlite = Some(platform),
+                // Beside the same scenario on SQLite in this run: what the store costs.
+                Store::Postgres => {
+                    if let Some(sqlite) = on_sqlite {
+                        rows.push(Row {
+                            scenario: format!("{title}, PostgreSQL ÷ SQLite"),
+                            unit,
+                            platform,
+                            baseline: Some(("the platform on SQLite, its row above", sqlite)),
+                            target: Target::Informational,
+                        });
+                    }
+                }
+            }
+            rows.extend(measured);
         }
         if n == "5" && stores.contains(&Store::Postgres) {
             rows.push(two_instances_scenario(&server_rt, &client_rt));
@@ -145,7 +178,8 @@ fn main() {
     print_table(&rows, started.elapsed());
 }
 
-type Scenario = fn(&Runtime, &Runtime, Store) -> Row;
+/// A scenario's row, then any informational rows of the same measurement.
+type Scenario = fn(&Runtime, &Runtime, Store) -> Vec<Row>;
 
 /// The stores to measure: `--store=sqlite` or `--store=postgres` for one, both by default. PostgreSQL's
 /// server binaries must be installed for it (`.ci/run` installs them); without them only
@@ -684,6 +718,25 @@ struct Ids {
     assets: u64,
 }
 
+/// The batch row's response: `orders` license orders numbered from `first_lo`.
+fn batch_response(orders: usize, first_lo: u64) -> String {
+    let mut response = String::with_capacity(orders * 80);
+    response.push('[');
+    for i in 0..orders {
+        if i > 0 {
+            response.push(',');
+        }
+        let _ = write!(
+            response,
+            r#"{{"sequence":{},"licenseOrderId":"LO{:010}","customerId":"CU0000000001"}}"#,
+            i + 1,
+            first_lo + i as u64
+        );
+    }
+    response.push(']');
+    response
+}
+
 /// Scenario 1's baseline: the batch row, its license orders, assets and products, in one
 /// transaction.
 fn raw_batch(
@@ -696,21 +749,7 @@ fn raw_batch(
 ) -> rusqlite::Result<()> {
     let now = now_ms();
     let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
-    let first_lo = ids.license_orders + 1;
-    let mut response = String::with_capacity(nums.len() * 80);
-    response.push('[');
-    for i in 0..nums.len() {
-        if i > 0 {
-            response.push(',');
-        }
-        let _ = write!(
-            response,
-            r#"{{"sequence":{},"licenseOrderId":"LO{:010}","customerId":"CU0000000001"}}"#,
-            i + 1,
-            first_lo + i as u64
-        );
-    }
-    response.push(']');
+    let response = batch_response(nums.len(), ids.license_orders + 1);
     tx.prepare_cached(
         "INSERT INTO batches(channel_code, channel_order_id, app_key, body_hash, sync_mode, \
          state, request, response, created_at, applied_at) \
@@ -834,7 +873,7 @@ struct ListedAsset {
     grantable: bool,
     customer_id: String,
     key_shell_number: String,
-    key_chip_type: i32,
+    key_chip_type: i64,
     locked: bool,
     freezing: bool,
     create_time: i64,
@@ -858,7 +897,7 @@ struct ListedProduct {
     product_name: Option<String>,
     limit_start_date: Option<i64>,
     limit_end_date: Option<i64>,
-    limit_concurrent: Option<i32>,
+    limit_concurrent: Option<i64>,
     license_order_id: Option<String>,
     activity_id: Option<String>,
     sub_activity_id: Option<String>,
@@ -973,18 +1012,460 @@ fn raw_listing(conn: &mut Connection, enterprise_global_id: &str) -> rusqlite::R
 }
 
 // ---------------------------------------------------------------------------------------------
+// Raw PostgreSQL baselines
+
+/// A connection of the PostgreSQL baselines: tokio-postgres with a statement cache (as
+/// rusqlite's `prepare_cached`), its connection task on the current runtime.
+type PgConn = deadpool_postgres::ClientWrapper;
+
+/// The app key and operator the baselines write into `nonce_log` and `lock_events`.
+const RAW_APP_KEY: &str = "ak_load";
+const RAW_OPERATOR: &str = "load@example.com";
+
+async fn pg_connect(config: &tokio_postgres::Config) -> PgConn {
+    let (client, connection) = config
+        .connect(NoTls)
+        .await
+        .expect("connect to the test cluster");
+    let task = tokio::spawn(async move {
+        let _ = connection.await;
+    });
+    PgConn::new(client, task)
+}
+
+/// A fresh database of the test cluster with the platform's PostgreSQL schema (its schema
+/// versions, in order, as `pg::migrate` applies them): its connection settings.
+async fn fresh_pg_db() -> tokio_postgres::Config {
+    let url = pg_cluster::database()
+        .await
+        .expect("PostgreSQL installed (checked in main)");
+    let config: tokio_postgres::Config = url.parse().expect("the test cluster's URL");
+    let conn = pg_connect(&config).await;
+    for (_, sql) in platform::pg::MIGRATIONS {
+        conn.batch_execute(sql).await.expect("schema");
+    }
+    config
+}
+
+/// One customer for a PostgreSQL baseline's rows to belong to; returns its row id.
+async fn pg_customer(conn: &PgConn) -> i64 {
+    conn.query_one(
+        "INSERT INTO customers(customer_id, channel_code, channel_customer_id, customer_name, \
+         created_at, updated_at) \
+         VALUES ('CU0000000001', 'CRM', 'BENCH', '压测客户', $1, $1) RETURNING id",
+        &[&now_ms()],
+    )
+    .await
+    .expect("customer")
+    .get(0)
+}
+
+/// A connection to a fresh baseline database with one customer (its row id), on `rt`.
+fn fresh_pg(rt: &Runtime) -> (PgConn, i64) {
+    rt.block_on(async {
+        let conn = pg_connect(&fresh_pg_db().await).await;
+        let customer = pg_customer(&conn).await;
+        (conn, customer)
+    })
+}
+
+/// A PostgreSQL baseline's wall time, run on `rt`.
+fn pg_timed<T>(
+    rt: &Runtime,
+    f: impl Future<Output = Result<T, tokio_postgres::Error>>,
+) -> (Duration, T) {
+    rt.block_on(async {
+        let t = Instant::now();
+        let out = f.await.expect("PostgreSQL baseline");
+        (t.elapsed(), out)
+    })
+}
+
+/// Scenario 1's baseline on PostgreSQL: the batch row, its license orders, assets and products
+/// (one asset per order, as the batch's), one multi-row statement per table, in one
+/// transaction.
+async fn pg_batch(
+    conn: &mut PgConn,
+    channel_order_id: &str,
+    nums: &[String],
+    products: &[RawProduct],
+    customer: i64,
+    ids: &mut Ids,
+) -> Result<(), tokio_postgres::Error> {
+    let now = now_ms();
+    let response = batch_response(nums.len(), ids.license_orders + 1);
+    let tx = conn.transaction().await?;
+    let stmt = tx
+        .prepare_cached(
+            "INSERT INTO batches(channel_code, channel_order_id, app_key, body_hash, sync_mode, \
+             state, request, response, created_at, applied_at) \
+             VALUES ('CRM', $1, $2, $3, 'sync', 'applied', NULL, $4, $5, $5) RETURNING id",
+        )
+        .await?;
+    let batch: i64 = tx
+        .query_one(
+            &stmt,
+            &[
+                &channel_order_id,
+                &RAW_APP_KEY,
+                &[7u8; 32].as_slice(),
+                &response,
+                &now,
+            ],
+        )
+        .await?
+        .try_get(0)?;
+    let mut order_ids = Vec::with_capacity(nums.len());
+    let mut asset_ids = Vec::with_capacity(nums.len());
+    for _ in nums {
+        ids.license_orders += 1;
+        order_ids.push(format!("LO{:010}", ids.license_orders));
+        ids.assets += 1;
+        asset_ids.push(format!("AS{:010}", ids.assets));
+    }
+    let sequences: Vec<i64> = (1..=nums.len() as i64).collect();
+    let stmt = tx
+        .prepare_cached(
+            "INSERT INTO license_orders(license_order_id, batch_id, sequence, customer_id, \
+             order_type, license_type, src_license_order_id, created_at) \
+             SELECT lo, $3, seq, $4, 'new_buy', 'normal_recover_usbkey', NULL, $5 \
+             FROM UNNEST($1::text[], $2::bigint[]) AS t(lo, seq) RETURNING id, sequence",
+        )
+        .await?;
+    // The orders' row ids in sequence order (RETURNING's order is not promised).
+    let mut orders = vec![0i64; nums.len()];
+    for r in tx
+        .query(&stmt, &[&order_ids, &sequences, &batch, &customer, &now])
+        .await?
+    {
+        let sequence: i64 = r.try_get(1)?;
+        orders[(sequence - 1) as usize] = r.try_get(0)?;
+    }
+    let stmt = tx
+        .prepare_cached(
+            "INSERT INTO assets(asset_id, asset_num, license_type, customer_id, license_order_id, \
+             key_shell_number, key_chip_type, borrowed_usb_key, limit_start, limit_end, \
+             created_at, updated_at) \
+             SELECT aid, num, 'normal_recover_usbkey', $4, lo, num, 2, false, NULL, NULL, $5, $5 \
+             FROM UNNEST($1::text[], $2::text[], $3::bigint[]) AS t(aid, num, lo) \
+             RETURNING id, license_order_id",
+        )
+        .await?;
+    let assets = tx
+        .query(&stmt, &[&asset_ids, &nums, &orders, &customer, &now])
+        .await?;
+    let rows = assets.len() * products.len();
+    let (mut p_asset, mut p_order) = (Vec::with_capacity(rows), Vec::with_capacity(rows));
+    let (mut p_uri, mut p_entry, mut p_name) = (
+        Vec::with_capacity(rows),
+        Vec::with_capacity(rows),
+        Vec::with_capacity(rows),
+    );
+    for r in &assets {
+        let (asset, order): (i64, i64) = (r.try_get(0)?, r.try_get(1)?);
+        for p in products {
+            p_asset.push(asset);
+            p_order.push(order);
+            p_uri.push(p.uri.as_str());
+            p_entry.push(p.entry.as_str());
+            p_name.push(p.name.as_str());
+        }
+    }
+    let stmt = tx
+        .prepare_cached(
+            "INSERT INTO products(asset_id, license_order_id, merchandise_id, product_uri, \
+             limit_start, limit_end, limit_concurrent, entry, created_at, product_name) \
+             SELECT a, lo, NULL, uri, NULL, NULL, 1, entry, $6, name \
+             FROM UNNEST($1::bigint[], $2::bigint[], $3::text[], $4::text[], $5::text[]) \
+             AS t(a, lo, uri, entry, name)",
+        )
+        .await?;
+    tx.execute(
+        &stmt,
+        &[&p_asset, &p_order, &p_uri, &p_entry, &p_name, &now],
+    )
+    .await?;
+    tx.commit().await
+}
+
+/// Assets for the PostgreSQL lock baselines (setup, not measured), numbered from `AS0000000001`.
+async fn pg_assets(conn: &PgConn, nums: &[String], customer: i64) {
+    let asset_ids: Vec<String> = (1..=nums.len()).map(|i| format!("AS{i:010}")).collect();
+    conn.execute(
+        "INSERT INTO assets(asset_id, asset_num, license_type, customer_id, key_shell_number, \
+         key_chip_type, created_at, updated_at) \
+         SELECT aid, num, 'normal_recover_usbkey', $3, num, 2, $4, $4 \
+         FROM UNNEST($1::text[], $2::text[]) AS t(aid, num)",
+        &[&asset_ids, &nums, &customer, &now_ms()],
+    )
+    .await
+    .expect("assets");
+}
+
+/// Scenario 2's baseline on PostgreSQL: one `UPDATE` of the rows by asset number and their
+/// `lock_events` rows, in one transaction.
+async fn pg_lock(
+    conn: &mut PgConn,
+    nums: &[String],
+    locked: bool,
+) -> Result<(), tokio_postgres::Error> {
+    let now = now_ms();
+    let tx = conn.transaction().await?;
+    let stmt = tx
+        .prepare_cached("UPDATE assets SET locked = $2, updated_at = $3 WHERE asset_num = ANY($1)")
+        .await?;
+    let n = tx.execute(&stmt, &[&nums, &locked, &now]).await?;
+    assert_eq!(n, nums.len() as u64, "assets updated");
+    let stmt = tx
+        .prepare_cached(
+            "INSERT INTO lock_events(asset_num, locked, operator, app_key, at) \
+             SELECT num, $2, $3, $4, $5 FROM UNNEST($1::text[]) AS t(num)",
+        )
+        .await?;
+    tx.execute(&stmt, &[&nums, &locked, &RAW_OPERATOR, &RAW_APP_KEY, &now])
+        .await?;
+    tx.commit().await
+}
+
+/// Scenario 3's baseline on PostgreSQL: the counter row updated in a transaction, then the
+/// numbers.
+async fn pg_shellnums(conn: &mut PgConn, size: i64) -> Result<Vec<String>, tokio_postgres::Error> {
+    let tx = conn.transaction().await?;
+    let stmt = tx
+        .prepare_cached(
+            "INSERT INTO counters(name, value) VALUES ('shellnum', 0) \
+             ON CONFLICT(name) DO NOTHING",
+        )
+        .await?;
+    tx.execute(&stmt, &[]).await?;
+    let stmt = tx
+        .prepare_cached(
+            "UPDATE counters SET value = value + $1 WHERE name = 'shellnum' \
+             AND value + $1 <= 999999999 RETURNING value",
+        )
+        .await?;
+    let last: i64 = tx.query_one(&stmt, &[&size]).await?.try_get(0)?;
+    tx.commit().await?;
+    Ok((last - size + 1..=last)
+        .map(|n| format!("8{n:09}"))
+        .collect())
+}
+
+/// Scenario 4's baseline on PostgreSQL: [`raw_listing`]'s two SELECTs in one snapshot, and
+/// the answer serialized the same way.
+async fn pg_listing(
+    conn: &mut PgConn,
+    enterprise_global_id: &str,
+) -> Result<Vec<u8>, tokio_postgres::Error> {
+    let tx = conn
+        .build_transaction()
+        .isolation_level(tokio_postgres::IsolationLevel::RepeatableRead)
+        .read_only(true)
+        .start()
+        .await?;
+    let stmt = tx
+        .prepare_cached("SELECT id FROM enterprises WHERE global_id = $1")
+        .await?;
+    let enterprise: i64 = tx
+        .query_one(&stmt, &[&enterprise_global_id])
+        .await?
+        .try_get(0)?;
+    let mut products: HashMap<i64, Vec<ListedProduct>> = HashMap::new();
+    let stmt = tx
+        .prepare_cached(
+            "SELECT p.asset_id, p.product_uri, p.product_name, p.limit_start, p.limit_end, \
+             p.limit_concurrent, lo.license_order_id, cl.activity_id, cl.unit_id, \
+             p.awaiting_activation \
+             FROM products p JOIN assets a ON a.id = p.asset_id \
+             JOIN customers c ON c.id = a.customer_id \
+             LEFT JOIN license_orders lo ON lo.id = p.license_order_id \
+             LEFT JOIN claims cl ON cl.id = p.claim_id \
+             WHERE c.enterprise_id = $1 ORDER BY p.id",
+        )
+        .await?;
+    for r in tx.query(&stmt, &[&enterprise]).await? {
+        products
+            .entry(r.try_get(0)?)
+            .or_default()
+            .push(ListedProduct {
+                product_uri: r.try_get(1)?,
+                product_name: r.try_get(2)?,
+                limit_start_date: r.try_get(3)?,
+                limit_end_date: r.try_get(4)?,
+                limit_concurrent: r.try_get(5)?,
+                license_order_id: r.try_get(6)?,
+                activity_id: r.try_get(7)?,
+                sub_activity_id: r.try_get(8)?,
+                awaiting_activation: r.try_get(9)?,
+            });
+    }
+    let stmt = tx
+        .prepare_cached(
+            "SELECT a.id, a.asset_id, a.license_type, a.asset_num, a.grantable, c.customer_id, \
+             a.key_shell_number, a.key_chip_type, a.locked, a.freezing, a.created_at, a.updated_at, \
+             a.limit_start, a.limit_end, a.assign_status, a.assign_member_id, a.borrowed_usb_key, \
+             lo.license_order_id \
+             FROM assets a JOIN customers c ON c.id = a.customer_id \
+             LEFT JOIN license_orders lo ON lo.id = a.license_order_id \
+             WHERE c.enterprise_id = $1 ORDER BY a.id",
+        )
+        .await?;
+    let rows = tx.query(&stmt, &[&enterprise]).await?;
+    let mut out = Vec::with_capacity(rows.len());
+    for r in rows {
+        let row: i64 = r.try_get(0)?;
+        let id: String = r.try_get(1)?;
+        let created: i64 = r.try_get(10)?;
+        out.push(ListedAsset {
+            assign_status: ListedAssign {
+                id: id.clone(),
+                assign_status: r.try_get(14)?,
+                assign_member_id: r.try_get(15)?,
+                create_time: created.to_string(),
+                update_time: None,
+            },
+            id,
+            license_type: r.try_get(2)?,
+            asset_num: r.try_get(3)?,
+            grantable: r.try_get(4)?,
+            customer_id: r.try_get(5)?,
+            key_shell_number: r.try_get(6)?,
+            key_chip_type: r.try_get(7)?,
+            locked: r.try_get(8)?,
+            freezing: r.try_get(9)?,
+            create_time: created,
+            update_time: r.try_get(11)?,
+            limit_start_time: r.try_get(12)?,
+            limit_end_time: r.try_get(13)?,
+            asset_limits: None,
+            asset_extends: Vec::new(),
+            borrowed_usb_key: r.try_get(16)?,
+            license_order_id: r.try_get(17)?,
+            products: products.remove(&row).unwrap_or_default(),
+        });
+    }
+    tx.commit().await?;
+    let json = serde_json::to_vec(&Envelope {
+        code: 0,
+        message: "success",
+        data: out,
+    })
+    .expect("json");
+    Ok(json)
+}
+
+/// The body of a lock or unlock call, as scenario 5's PostgreSQL handler reads it.
+#[derive(serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct LockCall {
+    asset_nums: Vec<String>,
+    operator_identity: String,
+}
+
+/// Scenario 5's PostgreSQL baseline: per call, one transaction on a pooled connection with the
+/// statements of a lock call (the nonce spent, the asset updated, its event written), then the
+/// bare handler's fixed envelope.
+async fn pg_lock_handler(
+    pool: deadpool_postgres::Pool,
+    locked: bool,
+    uri: axum::http::Uri,
+    body: LockCall,
+) -> Result<([(axum::http::HeaderName, &'static str); 1], &'static str), (StatusCode, String)> {
+    let failed = |e: &dyn std::fmt::Display| (StatusCode::INTERNAL_SERVER_ERROR, e.to_string());
+    let nonce = form_urlencoded::parse(uri.query().unwrap_or_default().as_bytes())
+        .find(|(k, _)| k == "g_nonce")
+        .map(|(_, v)| v.into_owned())
+        .ok_or((StatusCode::BAD_REQUEST, "no g_nonce".to_owned()))?;
+    let num = body
+        .asset_nums
+        .first()
+        .ok_or((StatusCode::BAD_REQUEST, "no asset".to_owned()))?;
+    let now = now_ms();
+    let mut conn = pool.get().await.map_err(|e| failed(&e))?;
+    let tx = conn.transaction().await.map_err(|e| failed(&e))?;
+    let run = async {
+        // The current generation of a fresh database (schema4.sql).
+        let stmt = tx
+            .prepare_cached("INSERT INTO nonce_log(generation, app_key, nonce) VALUES (1, $1, $2)")
+            .await?;
+        tx.execute(&stmt, &[&RAW_APP_KEY, &nonce]).await?;
+        let stmt = tx
+            .prepare_cached(
+                "UPDATE assets SET locked = $2, updated_at = $3 WHERE asset_num = $1 \
+                 RETURNING id, license_type",
+            )
+            .await?;
+        let updated = tx.query_opt(&stmt, &[num, &locked, &now]).await?;
+        let stmt = tx
+            .prepare_cached(
+                "INSERT INTO lock_events(asset_num, locked, operator, app_key, at) \
+                 VALUES ($1, $2, $3, $4, $5)",
+            )
+            .await?;
+        tx.execute(
+            &stmt,
+            &[num, &locked, &body.operator_identity, &RAW_APP_KEY, &now],
+        )
+        .await?;
+        Ok::<_, tokio_postgres::Error>(updated.is_some())
+    };
+    match run.await {
+        Ok(true) => {}
+        Ok(false) => return Err((StatusCode::NOT_FOUND, format!("no asset {num}"))),
+        Err(e) => return Err(failed(&e)),
+    }
+    tx.commit().await.map_err(|e| failed(&e))?;
+    Ok((
+        [(axum::http::header::CONTENT_TYPE, "application/json")],
+        BARE_REPLY,
+    ))
+}
+
+// ---------------------------------------------------------------------------------------------
 // Scenarios
 
+/// Where a scenario's raw baseline runs, on the platform's store.
+enum RawDb {
+    Sqlite {
+        conn: Connection,
+        /// The temp dir of its file when the baseline made it (dropped after the connection).
+        _dir: Option<TempDir>,
+    },
+    Postgres(PgConn),
+}
+
+impl RawDb {
+    /// A fresh database with the platform's schema and one customer (its row id).
+    fn fresh(client_rt: &Runtime, store: Store) -> (RawDb, i64) {
+        match store {
+            Store::Sqlite => {
+                let dir = tempfile::tempdir().expect("temp dir");
+                let conn = fresh_db(dir.path());
+                let customer = raw_customer(&conn);
+                (
+                    RawDb::Sqlite {
+                        conn,
+                        _dir: Some(dir),
+                    },
+                    customer,
+                )
+            }
+            Store::Postgres => {
+                let (conn, customer) = fresh_pg(client_rt);
+                (RawDb::Postgres(conn), customer)
+            }
+        }
+    }
+}
+
 /// 1. A batch of 1000 orders (sync), five products each, one asset per order.
-fn batch_scenario(server_rt: &Runtime, client_rt: &Runtime, store: Store) -> Row {
+fn batch_scenario(server_rt: &Runtime, client_rt: &Runtime, store: Store) -> Vec<Row> {
     eprintln!("[1] batch of {BATCH_ORDERS} orders x {BATCH_PRODUCTS} products, {BATCH_REPS} reps");
     let p = Platform::start(server_rt, client_rt, store);
-    let dir = tempfile::tempdir().expect("temp dir");
-    let mut conn = fresh_db(dir.path());
-    if store == Store::Sqlite {
-        check_schema(&conn, &p.db_path());
+    let (mut raw, customer) = RawDb::fresh(client_rt, store);
+    if let RawDb::Sqlite { conn, .. } = &raw {
+        check_schema(conn, &p.db_path());
     }
-    let customer = raw_customer(&conn);
     let uris = product_uris(BATCH_PRODUCTS);
     let products: Vec<RawProduct> = uris
         .iter()
@@ -1015,35 +1496,54 @@ fn batch_scenario(server_rt: &Runtime, client_rt: &Runtime, store: Store) -> Row
         let data = data_of(status, &bytes);
         assert_eq!(data.as_array().map(Vec::len), Some(BATCH_ORDERS));
 
-        let t = Instant::now();
-        raw_batch(
-            &mut conn,
-            &channel_order_id,
-            &nums,
-            &products,
-            customer,
-            &mut ids,
-        )
-        .expect("raw batch");
-        let raw_took = t.elapsed();
+        let raw_took = match &mut raw {
+            RawDb::Sqlite { conn, .. } => {
+                let t = Instant::now();
+                raw_batch(
+                    conn,
+                    &channel_order_id,
+                    &nums,
+                    &products,
+                    customer,
+                    &mut ids,
+                )
+                .expect("raw batch");
+                t.elapsed()
+            }
+            RawDb::Postgres(conn) => {
+                let batch = pg_batch(
+                    conn,
+                    &channel_order_id,
+                    &nums,
+                    &products,
+                    customer,
+                    &mut ids,
+                );
+                pg_timed(client_rt, batch).0
+            }
+        };
         if rep > 0 {
             samples.push(took);
             base.push(raw_took);
         }
     }
     p.stop(server_rt);
-    Row {
+    drop(raw);
+    let baseline = match store {
+        Store::Sqlite => "raw SQLite INSERTs (batch, orders, assets, products), 1 tx",
+        Store::Postgres => {
+            "raw PostgreSQL: batch row + INSERT … SELECT FROM UNNEST per table (orders, assets, products), 1 tx"
+        }
+    };
+    vec![Row {
         scenario: format!(
             "1. batch order, {BATCH_ORDERS} orders × {BATCH_PRODUCTS} products, sync"
         ),
         unit: "orders",
         platform: Measured::sequential(samples, BATCH_ORDERS),
-        baseline: Some((
-            "raw SQLite INSERTs (batch, orders, assets, products), 1 tx",
-            Measured::sequential(base, BATCH_ORDERS),
-        )),
+        baseline: Some((baseline, Measured::sequential(base, BATCH_ORDERS))),
         target: Target::MedianWithin(3.0),
-    }
+    }]
 }
 
 /// A call's wall time with its answer.
@@ -1054,16 +1554,17 @@ async fn timed(call: impl Future<Output = (u16, Vec<u8>)>) -> (Duration, u16, Ve
 }
 
 /// 2. Locking (then unlocking, alternately) 10,000 assets in one call.
-fn lock_scenario(server_rt: &Runtime, client_rt: &Runtime, store: Store) -> Row {
+fn lock_scenario(server_rt: &Runtime, client_rt: &Runtime, store: Store) -> Vec<Row> {
     eprintln!("[2] lock/unlock {LOCK_ASSETS} assets per call, {LOCK_REPS} reps");
     let p = Platform::start(server_rt, client_rt, store);
     let nums: Vec<String> = (0..LOCK_ASSETS).map(|i| format!("2{i:09}")).collect();
     let setup = Instant::now();
     create_assets(client_rt, &p.client, "LOAD-L", &nums, 5000, 1, "LOCK");
-    let dir = tempfile::tempdir().expect("temp dir");
-    let mut conn = fresh_db(dir.path());
-    let customer = raw_customer(&conn);
-    raw_assets(&mut conn, &nums, customer);
+    let (mut raw, customer) = RawDb::fresh(client_rt, store);
+    match &mut raw {
+        RawDb::Sqlite { conn, .. } => raw_assets(conn, &nums, customer),
+        RawDb::Postgres(conn) => client_rt.block_on(pg_assets(conn, &nums, customer)),
+    }
     eprintln!("    setup {:.1} s", setup.elapsed().as_secs_f64());
     let body = lock_body(&nums);
     let mut samples = Vec::new();
@@ -1078,34 +1579,46 @@ fn lock_scenario(server_rt: &Runtime, client_rt: &Runtime, store: Store) -> Row 
         assert_eq!(results.len(), LOCK_ASSETS);
         assert!(results.iter().all(|r| r["status"] == json!(1)));
 
-        let t = Instant::now();
-        raw_lock(&mut conn, &nums, locking).expect("raw lock");
-        let raw_took = t.elapsed();
+        let raw_took = match &mut raw {
+            RawDb::Sqlite { conn, .. } => {
+                let t = Instant::now();
+                raw_lock(conn, &nums, locking).expect("raw lock");
+                t.elapsed()
+            }
+            RawDb::Postgres(conn) => pg_timed(client_rt, pg_lock(conn, &nums, locking)).0,
+        };
         if rep > 0 {
             samples.push(took);
             base.push(raw_took);
         }
     }
     p.stop(server_rt);
-    Row {
+    drop(raw);
+    let (baseline, target) = match store {
+        Store::Sqlite => (
+            "raw SQLite UPDATE by asset_num, 1 tx",
+            Target::Informational,
+        ),
+        Store::Postgres => (
+            "raw PostgreSQL UPDATE … WHERE asset_num = ANY($1) + lock_events INSERT … SELECT FROM UNNEST, 1 tx",
+            Target::MedianWithin(3.0),
+        ),
+    };
+    vec![Row {
         scenario: format!("2. lock/unlock {LOCK_ASSETS} assets in one call"),
         unit: "assets",
         platform: Measured::sequential(samples, LOCK_ASSETS),
-        baseline: Some((
-            "raw SQLite UPDATE by asset_num, 1 tx",
-            Measured::sequential(base, LOCK_ASSETS),
-        )),
-        target: Target::Informational,
-    }
+        baseline: Some((baseline, Measured::sequential(base, LOCK_ASSETS))),
+        target,
+    }]
 }
 
 /// 3. Asset numbers, 1000 per call.
-fn shellnums_scenario(server_rt: &Runtime, client_rt: &Runtime, store: Store) -> Row {
+fn shellnums_scenario(server_rt: &Runtime, client_rt: &Runtime, store: Store) -> Vec<Row> {
     const WARMUP: usize = 20;
     eprintln!("[3] shellnums size {SHELLNUMS_SIZE}, {SHELLNUMS_REPS} reps");
     let p = Platform::start(server_rt, client_rt, store);
-    let dir = tempfile::tempdir().expect("temp dir");
-    let mut conn = fresh_db(dir.path());
+    let (mut raw, _) = RawDb::fresh(client_rt, store);
     let body = serde_json::to_vec(&json!({ "size": SHELLNUMS_SIZE })).expect("json");
     let mut samples = Vec::new();
     let mut base = Vec::new();
@@ -1115,9 +1628,14 @@ fn shellnums_scenario(server_rt: &Runtime, client_rt: &Runtime, store: Store) ->
         let data = data_of(status, &bytes);
         assert_eq!(data.as_array().map(Vec::len), Some(SHELLNUMS_SIZE));
 
-        let t = Instant::now();
-        let nums = raw_shellnums(&mut conn, SHELLNUMS_SIZE as i64).expect("raw shellnums");
-        let raw_took = t.elapsed();
+        let (raw_took, nums) = match &mut raw {
+            RawDb::Sqlite { conn, .. } => {
+                let t = Instant::now();
+                let nums = raw_shellnums(conn, SHELLNUMS_SIZE as i64).expect("raw shellnums");
+                (t.elapsed(), nums)
+            }
+            RawDb::Postgres(conn) => pg_timed(client_rt, pg_shellnums(conn, SHELLNUMS_SIZE as i64)),
+        };
         assert_eq!(nums.len(), SHELLNUMS_SIZE);
         assert_eq!(data[SHELLNUMS_SIZE - 1], json!(nums[SHELLNUMS_SIZE - 1]));
         if rep >= WARMUP {
@@ -1126,20 +1644,22 @@ fn shellnums_scenario(server_rt: &Runtime, client_rt: &Runtime, store: Store) ->
         }
     }
     p.stop(server_rt);
-    Row {
+    drop(raw);
+    let baseline = match store {
+        Store::Sqlite => "raw SQLite counter UPDATE, 1 tx + format 1000 strings",
+        Store::Postgres => "raw PostgreSQL counter UPDATE, 1 tx + format 1000 strings",
+    };
+    vec![Row {
         scenario: format!("3. shellnums, size {SHELLNUMS_SIZE}"),
         unit: "numbers",
         platform: Measured::sequential(samples, SHELLNUMS_SIZE),
-        baseline: Some((
-            "raw SQLite counter UPDATE, 1 tx + format 1000 strings",
-            Measured::sequential(base, SHELLNUMS_SIZE),
-        )),
+        baseline: Some((baseline, Measured::sequential(base, SHELLNUMS_SIZE))),
         target: Target::Informational,
-    }
+    }]
 }
 
 /// 4. The asset listing of an enterprise with 100,000 assets.
-fn listing_scenario(server_rt: &Runtime, client_rt: &Runtime, store: Store) -> Row {
+fn listing_scenario(server_rt: &Runtime, client_rt: &Runtime, store: Store) -> Vec<Row> {
     eprintln!("[4] asset listing of {LIST_ASSETS} assets, {LIST_REPS} reps");
     let p = Platform::start(server_rt, client_rt, store);
     let crm = "CRM-LOAD";
@@ -1165,9 +1685,14 @@ fn listing_scenario(server_rt: &Runtime, client_rt: &Runtime, store: Store) -> R
     );
     eprintln!("    setup {:.1} s", setup.elapsed().as_secs_f64());
     let path = format!("/order/api/order/v1/asset/{egid}/list");
-    // The baseline reads the platform's own file (the same rows) while the platform idles; in
-    // PostgreSQL there is no such file.
-    let mut conn = (store == Store::Sqlite).then(|| open_like_platform(&p.db_path(), true));
+    // The baseline reads the platform's own database (the same rows) while the platform idles.
+    let mut raw = match &p.database {
+        None => RawDb::Sqlite {
+            conn: open_like_platform(&p.db_path(), true),
+            _dir: None,
+        },
+        Some(db) => RawDb::Postgres(client_rt.block_on(pg_connect(db.config()))),
+    };
     let mut samples = Vec::new();
     let mut base = Vec::new();
     for rep in 0..=LIST_REPS {
@@ -1180,32 +1705,39 @@ fn listing_scenario(server_rt: &Runtime, client_rt: &Runtime, store: Store) -> R
         } else {
             samples.push(took);
         }
-        let Some(conn) = conn.as_mut() else {
-            continue;
+        let (raw_took, json) = match &mut raw {
+            RawDb::Sqlite { conn, .. } => {
+                let t = Instant::now();
+                let json = raw_listing(conn, &egid).expect("raw listing");
+                (t.elapsed(), json)
+            }
+            RawDb::Postgres(conn) => pg_timed(client_rt, pg_listing(conn, &egid)),
         };
-        let t = Instant::now();
-        let raw = raw_listing(conn, &egid).expect("raw listing");
-        let raw_took = t.elapsed();
         if rep == 0 {
-            compare_listing(&raw, &answer);
+            compare_listing(&json, &answer);
         } else {
             base.push(raw_took);
         }
     }
-    drop(conn);
+    drop(raw);
     p.stop(server_rt);
-    Row {
+    let (baseline, target) = match store {
+        Store::Sqlite => (
+            "raw SQLite SELECTs (assets, their products) + serde_json",
+            Target::Informational,
+        ),
+        Store::Postgres => (
+            "raw PostgreSQL SELECTs (assets, their products), 1 read-only tx + serde_json",
+            Target::MedianWithin(1.5),
+        ),
+    };
+    vec![Row {
         scenario: format!("4. asset listing, {LIST_ASSETS} assets"),
         unit: "assets",
         platform: Measured::sequential(samples, LIST_ASSETS),
-        baseline: (!base.is_empty()).then(|| {
-            (
-                "raw SQLite SELECTs (assets, their products) + serde_json",
-                Measured::sequential(base, LIST_ASSETS),
-            )
-        }),
-        target: Target::Informational,
-    }
+        baseline: Some((baseline, Measured::sequential(base, LIST_ASSETS))),
+        target,
+    }]
 }
 
 /// Whether the baseline produced the platform's answer byte for byte.
@@ -1236,18 +1768,135 @@ fn compare_listing(raw: &[u8], answer: &[u8]) {
 }
 
 /// Scenario 5: one asset per lock call from 8 concurrent clients, against a bare axum
-/// handler, in alternating rounds.
-fn small_calls_scenario(server_rt: &Runtime, client_rt: &Runtime, store: Store) -> Row {
+/// handler (and on PostgreSQL, one that runs the call's statements), in alternating rounds.
+fn small_calls_scenario(server_rt: &Runtime, client_rt: &Runtime, store: Store) -> Vec<Row> {
     eprintln!(
         "[5] {SMALL_CLIENTS} concurrent clients, one asset per lock/unlock call, {SMALL_ROUNDS} \
          alternating rounds of {} ms each",
         SMALL_ROUND.as_millis()
     );
-    // The bare baseline on its own loopback port, beside the platform.
-    let (bare_base, bare_stop) = server_rt.block_on(async {
-        let app = Router::new()
+    let nums: Vec<String> = (0..SMALL_CLIENTS).map(|i| format!("5{i:09}")).collect();
+    // The baselines on their own loopback ports, beside the platform.
+    let bare = serve_baseline(
+        server_rt,
+        Router::new()
             .route(LOCK_PATH, post(bare_handler))
-            .route(UNLOCK_PATH, post(bare_handler));
+            .route(UNLOCK_PATH, post(bare_handler)),
+    );
+    let with_pg = (store == Store::Postgres).then(|| {
+        let pool = server_rt.block_on(async {
+            let config = fresh_pg_db().await;
+            let conn = pg_connect(&config).await;
+            pg_assets(&conn, &nums, pg_customer(&conn).await).await;
+            let manager = deadpool_postgres::Manager::from_config(
+                config,
+                NoTls,
+                deadpool_postgres::ManagerConfig {
+                    recycling_method: deadpool_postgres::RecyclingMethod::Fast,
+                },
+            );
+            deadpool_postgres::Pool::builder(manager)
+                .max_size(16)
+                .runtime(deadpool_postgres::Runtime::Tokio1)
+                .build()
+                .expect("pool")
+        });
+        let lock = {
+            let pool = pool.clone();
+            move |uri: axum::http::Uri, axum::Json(body): axum::Json<LockCall>| {
+                pg_lock_handler(pool.clone(), true, uri, body)
+            }
+        };
+        let unlock = move |uri: axum::http::Uri, axum::Json(body): axum::Json<LockCall>| {
+            pg_lock_handler(pool.clone(), false, uri, body)
+        };
+        serve_baseline(
+            server_rt,
+            Router::new()
+                .route(LOCK_PATH, post(lock))
+                .route(UNLOCK_PATH, post(unlock)),
+        )
+    });
+    let p = Platform::start(server_rt, client_rt, store);
+    create_assets(
+        client_rt,
+        &p.client,
+        "LOAD-S",
+        &nums,
+        SMALL_CLIENTS,
+        1,
+        "SMALL",
+    );
+    let (bare_measured, pg_measured, platform) = client_rt.block_on(async {
+        let bare_clients = own_connections(&bare.client, SMALL_CLIENTS);
+        let pg_clients = with_pg
+            .as_ref()
+            .map(|pg| own_connections(&pg.client, SMALL_CLIENTS));
+        let platform_clients = own_connections(&p.client, SMALL_CLIENTS);
+        let _ = run_clients(&bare_clients, &nums, SMALL_WARMUP).await;
+        if let Some(pg_clients) = &pg_clients {
+            let _ = run_clients(pg_clients, &nums, SMALL_WARMUP).await;
+        }
+        let _ = run_clients(&platform_clients, &nums, SMALL_WARMUP).await;
+        let (mut bare, mut pg, mut platform) =
+            (Rounds::default(), Rounds::default(), Rounds::default());
+        for _ in 0..SMALL_ROUNDS {
+            bare.add(run_clients(&bare_clients, &nums, SMALL_ROUND).await);
+            if let Some(pg_clients) = &pg_clients {
+                pg.add(run_clients(pg_clients, &nums, SMALL_ROUND).await);
+            }
+            platform.add(run_clients(&platform_clients, &nums, SMALL_ROUND).await);
+        }
+        let pg = pg_clients.is_some().then(|| pg.measured());
+        (bare.measured(), pg, platform.measured())
+    });
+    bare.stop(server_rt);
+    if let Some(pg) = with_pg {
+        pg.stop(server_rt);
+    }
+    p.stop(server_rt);
+    let scenario =
+        format!("5. small calls: lock/unlock 1 asset, {SMALL_CLIENTS} concurrent clients");
+    let bare_name = "bare axum handler (Json body → fixed envelope, no database), same client, alternating rounds";
+    match pg_measured {
+        None => vec![Row {
+            scenario,
+            unit: "req",
+            platform,
+            baseline: Some((bare_name, bare_measured)),
+            target: Target::ThroughputAtLeast(0.5),
+        }],
+        Some(pg) => vec![
+            Row {
+                scenario: scenario.clone(),
+                unit: "req",
+                platform,
+                baseline: Some((
+                    "axum handler, per call 1 PostgreSQL tx (nonce_log INSERT, UPDATE assets … RETURNING, lock_events INSERT; pool of 16) → fixed envelope, same client, alternating rounds",
+                    pg,
+                )),
+                target: Target::ThroughputAtLeast(0.5),
+            },
+            Row {
+                scenario: format!("{scenario}, PostgreSQL, beside no database"),
+                unit: "req",
+                platform,
+                baseline: Some((bare_name, bare_measured)),
+                target: Target::Informational,
+            },
+        ],
+    }
+}
+
+/// An axum server of a baseline on a loopback port of `server_rt`, with a client of it.
+struct Baseline {
+    client: Client,
+    stop: tokio::sync::oneshot::Sender<()>,
+    task: tokio::task::JoinHandle<()>,
+}
+
+fn serve_baseline(server_rt: &Runtime, app: Router) -> Baseline {
+    let (base, stop, task) = server_rt.block_on(async {
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
             .await
             .expect("bind");
@@ -1259,57 +1908,30 @@ fn small_calls_scenario(server_rt: &Runtime, client_rt: &Runtime, store: Store) 
                     let _ = stopped.await;
                 })
                 .await
-                .expect("bare server");
+                .expect("baseline server");
         });
-        (format!("http://{addr}"), (stop, task))
+        (format!("http://{addr}"), stop, task)
     });
-    let bare_client = Client {
-        http: http_client(),
-        base: bare_base,
-        token: "bare-token".to_owned(),
-        app_key: String::new(),
-    };
-    let p = Platform::start(server_rt, client_rt, store);
-    let nums: Vec<String> = (0..SMALL_CLIENTS).map(|i| format!("5{i:09}")).collect();
-    create_assets(
-        client_rt,
-        &p.client,
-        "LOAD-S",
-        &nums,
-        SMALL_CLIENTS,
-        1,
-        "SMALL",
-    );
-    let (bare, platform) = client_rt.block_on(async {
-        let bare_clients = own_connections(&bare_client, SMALL_CLIENTS);
-        let platform_clients = own_connections(&p.client, SMALL_CLIENTS);
-        let _ = run_clients(&bare_clients, &nums, SMALL_WARMUP).await;
-        let _ = run_clients(&platform_clients, &nums, SMALL_WARMUP).await;
-        let (mut bare, mut platform) = (Rounds::default(), Rounds::default());
-        for _ in 0..SMALL_ROUNDS {
-            bare.add(run_clients(&bare_clients, &nums, SMALL_ROUND).await);
-            platform.add(run_clients(&platform_clients, &nums, SMALL_ROUND).await);
-        }
-        (bare.measured(), platform.measured())
-    });
-    drop(bare_client);
-    let (stop, task) = bare_stop;
-    let _ = stop.send(());
-    server_rt.block_on(async {
-        let _ = task.await;
-    });
-    p.stop(server_rt);
-    Row {
-        scenario: format!(
-            "5. small calls: lock/unlock 1 asset, {SMALL_CLIENTS} concurrent clients"
-        ),
-        unit: "req",
-        platform,
-        baseline: Some((
-            "bare axum handler (Json body → fixed envelope), same client, alternating rounds",
-            bare,
-        )),
-        target: Target::ThroughputAtLeast(0.5),
+    Baseline {
+        client: Client {
+            http: http_client(),
+            base,
+            token: "bare-token".to_owned(),
+            app_key: String::new(),
+        },
+        stop,
+        task,
+    }
+}
+
+impl Baseline {
+    fn stop(self, server_rt: &Runtime) {
+        // Idle keep-alive connections go with the client, so the graceful shutdown is quick.
+        drop(self.client);
+        let _ = self.stop.send(());
+        server_rt.block_on(async {
+            let _ = self.task.await;
+        });
     }
 }
 
@@ -1439,7 +2061,7 @@ async fn run_clients(
 
 /// Scenario 6: another client's small read (a customer query: a read, and its nonce spent)
 /// while the largest batch the limits allow is applied, beside the same read alone.
-fn busy_writer_scenario(server_rt: &Runtime, client_rt: &Runtime, store: Store) -> Row {
+fn busy_writer_scenario(server_rt: &Runtime, client_rt: &Runtime, store: Store) -> Vec<Row> {
     eprintln!("[6] small reads during the largest allowed batch, {BUSY_REPS} reps");
     let p = Platform::start(server_rt, client_rt, store);
     let uris = product_uris(5);
@@ -1489,7 +2111,7 @@ fn busy_writer_scenario(server_rt: &Runtime, client_rt: &Runtime, store: Store) 
     p.stop(server_rt);
     batches.sort_unstable();
     let longest = batches.last().copied().unwrap_or_default();
-    Row {
+    vec![Row {
         scenario: format!(
             "6. small read (customer query) while the largest allowed batch runs ({BUSY_ORDERS} orders × 2 asset numbers × 5 products; the batch took at most {})",
             fmt_dur(longest)
@@ -1501,5 +2123,5 @@ fn busy_writer_scenario(server_rt: &Runtime, client_rt: &Runtime, store: Store) 
             Measured::sequential(alone, 1),
         )),
         target: Target::Informational,
-    }
+    }]
 }
