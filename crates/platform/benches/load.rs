@@ -68,11 +68,12 @@ mod pg_cluster;
 
 /// The platform's schema (its migrations, in order, as `store.rs` applies them), for the raw
 /// SQLite baselines. [`check_schema`] warns when the platform has gained a migration since.
-const SCHEMA: [&str; 4] = [
+const SCHEMA: [&str; 5] = [
     include_str!("../src/schema.sql"),
     include_str!("../src/schema2.sql"),
     include_str!("../src/schema3.sql"),
     include_str!("../src/schema4.sql"),
+    include_str!("../src/schema5.sql"),
 ];
 
 const BATCH_PATH: &str = "/order/api/order/v1/licenseOrder/batchOrder";
