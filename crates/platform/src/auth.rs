@@ -220,21 +220,27 @@ pub fn nonce_problem(nonce: &str) -> Option<&'static str> {
 }
 
 /// Records `nonce` for `app_key` in the current generation; false when it was already used
-/// in this generation or the one before. On SQLite a read, then a one-row insert: an `INSERT …
+/// in this generation or the one before. On PostgreSQL it must be the transaction's last
+/// statement ([`sql::Tx::execute_last`]). On SQLite a read, then a one-row insert: an `INSERT …
 /// SELECT` would cost a statement journal (a savepoint and a copy of each page it touches).
 pub fn consume_nonce(tx: &dyn sql::Tx, app_key: &str, nonce: &str) -> Result<bool, StoreError> {
     if tx.dialect() == sql::Dialect::Postgres {
-        // One round trip. Two spending the same nonce at once: the second waits for the first's
-        // row (its primary key), then inserts nothing.
-        let inserted = tx.execute(
+        // One statement, the transaction's last, sent with its COMMIT: a nonce spent before
+        // (in this generation, or in the one before, whose row the statement then writes again)
+        // fails on the primary key, which rolls the whole call back. Two spending the same
+        // nonce at once: the second waits for the first's row, then fails.
+        return match tx.execute_last(
             "/* PostgreSQL */ INSERT INTO nonce_log(generation, app_key, nonce) \
-             SELECT g.value, ?1, ?2 FROM counters g WHERE g.name = 'nonce_generation' \
-             AND NOT EXISTS(SELECT 1 FROM nonce_log \
+             SELECT CASE WHEN EXISTS(SELECT 1 FROM nonce_log \
                  WHERE generation = g.value - 1 AND app_key = ?1 AND nonce = ?2) \
-             ON CONFLICT DO NOTHING",
+             THEN g.value - 1 ELSE g.value END, ?1, ?2 \
+             FROM counters g WHERE g.name = 'nonce_generation'",
             &[app_key.into(), nonce.into()],
-        )?;
-        return Ok(inserted == 1);
+        ) {
+            Ok(inserted) => Ok(inserted == 1),
+            Err(e) if e.is_spent_nonce() => Ok(false),
+            Err(e) => Err(e),
+        };
     }
     let (generation, seen_before) = tx.query_one(
         "SELECT g.value, EXISTS(SELECT 1 FROM nonce_log \

@@ -33,6 +33,10 @@ enum State {
     /// A statement failed: PostgreSQL refuses every further statement and turns `COMMIT` into
     /// a rollback, so the transaction can only be rolled back.
     Failed,
+    /// Ended by its last statement ([`sql::Tx::execute_last`]): committed, or (the statement
+    /// failed) rolled back.
+    Committed,
+    RolledBack,
 }
 
 pub(super) struct PgTx<'a> {
@@ -77,13 +81,17 @@ impl<'a> PgTx<'a> {
     /// Whether a statement failed since the transaction began (a rule that carried on after
     /// an error must not be committed).
     pub(super) fn failed(&self) -> bool {
-        self.state.get() == State::Failed
+        matches!(self.state.get(), State::Failed | State::RolledBack)
     }
 
     /// Commits (`commit`) or rolls back; the transaction's locks end with it.
     pub(super) fn end(self, commit: bool) -> Result<Ended, StoreError> {
         let outcome = match self.state.get() {
-            State::NotBegun => Ok(()),
+            State::NotBegun | State::RolledBack => Ok(()),
+            State::Committed if commit => Ok(()),
+            State::Committed => Err(StoreError::Failure(
+                "the operation failed after its last statement was committed".to_owned(),
+            )),
             State::Open if commit => self.batch("COMMIT"),
             State::Open | State::Failed => self.batch("ROLLBACK"),
         };
@@ -131,7 +139,18 @@ impl<'a> PgTx<'a> {
         })
     }
 
+    /// Refuses a statement after the one that ended the transaction.
+    fn still_open(&self) -> Result<(), StoreError> {
+        match self.state.get() {
+            State::Committed | State::RolledBack => Err(StoreError::Failure(
+                "a statement after the transaction's last one".to_owned(),
+            )),
+            _ => Ok(()),
+        }
+    }
+
     fn run(&self, text: &str, params: &[Value<'_>]) -> Result<u64, StoreError> {
+        self.still_open()?;
         let done = self.handle.block_on(async {
             let statement = self.client.prepare_cached(text).await?;
             self.begun(
@@ -156,6 +175,7 @@ impl sql::Tx for PgTx<'_> {
         params: &[Value<'_>],
         each: &mut EachRow<'_>,
     ) -> Result<(), StoreError> {
+        self.still_open()?;
         let text = self.rewritten.get(sql);
         let rows = self.handle.block_on(async {
             let statement = self.client.prepare_cached(&text).await?;
@@ -178,6 +198,37 @@ impl sql::Tx for PgTx<'_> {
 
     fn dialect(&self) -> sql::Dialect {
         sql::Dialect::Postgres
+    }
+
+    fn execute_last(&self, sql: &'static str, params: &[Value<'_>]) -> Result<usize, StoreError> {
+        if self.begin != BEGIN_WRITE {
+            return self.execute(sql, params);
+        }
+        self.still_open()?;
+        let text = self.rewritten.get(sql);
+        let (ran, committed) = self.handle.block_on(async {
+            let statement = match self.client.prepare_cached(&text).await {
+                Ok(statement) => statement,
+                Err(e) => return (Err(e), Ok(())),
+            };
+            let run = self
+                .client
+                .execute_raw(&statement, params.iter().map(|p| p as &dyn ToSql));
+            // Sent together: BEGIN (if not yet), the statement, COMMIT. A failed statement
+            // turns the COMMIT into a rollback.
+            futures_util::future::join(self.begun(run), self.client.batch_execute("COMMIT")).await
+        });
+        let ran = self.track(ran);
+        let committed = self.track(committed);
+        let ended = if ran.is_ok() && committed.is_ok() {
+            State::Committed
+        } else {
+            State::RolledBack
+        };
+        self.state.set(ended);
+        let changed = ran?;
+        committed?;
+        Ok(usize::try_from(changed).unwrap_or(usize::MAX))
     }
 
     fn serialize_on(&self, key: &str) -> Result<(), StoreError> {

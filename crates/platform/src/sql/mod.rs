@@ -158,6 +158,14 @@ pub trait Tx {
     fn dialect(&self) -> Dialect {
         Dialect::Sqlite
     }
+
+    /// The write transaction's last statement: nothing may follow it, and the operation must
+    /// end (successfully, if it succeeds) right after. On PostgreSQL it is sent with `COMMIT`,
+    /// in one round trip, and if it fails the transaction is rolled back; elsewhere it is
+    /// [`Tx::execute`].
+    fn execute_last(&self, sql: &'static str, params: &[Value<'_>]) -> Result<usize, StoreError> {
+        self.execute(sql, params)
+    }
 }
 
 impl dyn Tx + '_ {
@@ -207,6 +215,9 @@ impl dyn Tx + '_ {
 }
 
 /// A failure of the store itself (answered 500 / 1002, the transaction rolled back).
+/// The primary key of `nonce_log` on PostgreSQL (`pg/schema4.sql`, named by default).
+const NONCE_LOG_KEY: &str = "nonce_log_pkey";
+
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
     #[error("{0}")]
@@ -240,9 +251,19 @@ impl StoreError {
     pub fn is_lost_race(&self) -> bool {
         use tokio_postgres::error::SqlState;
         self.is_retryable()
-            || self.sql_state().is_some_and(|s| {
+            || (self.sql_state().is_some_and(|s| {
                 *s == SqlState::UNIQUE_VIOLATION || *s == SqlState::FOREIGN_KEY_VIOLATION
-            })
+            }) && !self.is_spent_nonce())
+    }
+
+    /// PostgreSQL refused a nonce's row: the nonce was spent before (an answer, not a race).
+    pub fn is_spent_nonce(&self) -> bool {
+        match self {
+            Self::Postgres(e) => e
+                .as_db_error()
+                .is_some_and(|db| db.constraint() == Some(NONCE_LOG_KEY)),
+            _ => false,
+        }
     }
 
     /// A unique or primary key constraint refused a row (PostgreSQL 23505, SQLite's
