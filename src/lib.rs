@@ -4,11 +4,11 @@
 
 #![warn(clippy::too_many_lines)]
 
-pub mod client;
 pub mod core;
 pub mod ui;
 
 // The crates under crates/, named here as before so `crate::wire::…` reads the same everywhere.
+pub use client;
 pub use platform;
 pub use support;
 pub use wire;

@@ -9,7 +9,7 @@ pub mod drafts;
 pub mod evidence;
 pub mod files;
 pub mod journal;
-pub mod ledger;
+pub use client::ledger;
 pub mod local_db;
 pub mod memory;
 pub mod preview;

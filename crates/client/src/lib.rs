@@ -4,6 +4,7 @@
 
 mod decode;
 mod error;
+pub mod ledger;
 mod limits;
 mod operation;
 mod trust;
@@ -32,8 +33,8 @@ use decode::{
     decode_activity, decode_order, decode_order_done, decode_token, recorded_body, success_code,
 };
 
-use crate::support::clock::now_ms;
-use crate::wire::{
+use support::clock::now_ms;
+use wire::{
     ActivityResponse, AssetList, BatchOrderRequest, BatchOrderResult, BindRequest, ClaimRequest,
     CreatedEnterprise, Customer, CustomerQuery, DefaultFilter, EnterpriseRequest, LockRequest,
     LockResult, ShellnumsRequest, paths,
@@ -750,7 +751,7 @@ impl Client {
         req: &BatchOrderRequest,
     ) -> Result<Vec<BatchOrderResult>, ApiError> {
         // With the values held verbatim: a remote platform may know what the console does not.
-        let body = crate::wire::open::batch_to_value(req);
+        let body = wire::open::batch_to_value(req);
         let url = self.url(paths::BATCH_ORDER);
         let mut request = Request::post(
             Operation::BatchOrder,
@@ -845,7 +846,7 @@ fn refusal_in(op: Operation, body: &[u8]) -> Option<String> {
         }
         Operation::Claim => {
             let answer = serde_json::from_slice::<ActivityResponse>(body).ok()?;
-            (answer.result_code != crate::wire::activity::CLAIMED)
+            (answer.result_code != wire::activity::CLAIMED)
                 .then(|| format!("{}: {}", answer.result_code, answer.result_message))
         }
         _ => None,

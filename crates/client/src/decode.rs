@@ -7,10 +7,10 @@ use serde::de::DeserializeOwned;
 use serde_json::value::RawValue;
 
 use super::{ApiError, CachedToken, CallRecord, Operation, Secret};
-use crate::support::clock::now_ms;
-use crate::wire::activity::{BAD_PARAMETER, PROCESSING};
-use crate::wire::envelope::{BUSINESS_EXCEPTION_STATUS, Code};
-use crate::wire::{ActivityResponse, TokenError, TokenResponse};
+use support::clock::now_ms;
+use wire::activity::{BAD_PARAMETER, PROCESSING};
+use wire::envelope::{BUSINESS_EXCEPTION_STATUS, Code};
+use wire::{ActivityResponse, TokenError, TokenResponse};
 
 /// Recorded bodies are cut here: a listing of 100,000 assets is not journal material.
 const MAX_RECORDED_BODY: usize = 256 * 1024;

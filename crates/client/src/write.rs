@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 use super::Operation;
-use crate::wire::{LockResult, LockStatus};
+use wire::{LockResult, LockStatus};
 
 /// One write call, as recorded before it is sent.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -12,9 +12,9 @@ use std::path::{Path, PathBuf};
 use rusqlite::{Connection, OptionalExtension, params};
 use serde::Serialize;
 
-use crate::client::{WriteBegun, WriteEnded, WriteState};
+use crate::{WriteBegun, WriteEnded, WriteState};
 
-pub(super) const SCHEMA: &str = "CREATE TABLE IF NOT EXISTS writes (
+pub const SCHEMA: &str = "CREATE TABLE IF NOT EXISTS writes (
     call_id TEXT PRIMARY KEY, profile TEXT NOT NULL, operation TEXT NOT NULL,
     run_id TEXT NOT NULL, channel_order_id TEXT, body_hash TEXT NOT NULL, items INTEGER NOT NULL,
     started_at INTEGER NOT NULL, ended_at INTEGER, state TEXT NOT NULL, code TEXT, detail TEXT,
@@ -44,7 +44,7 @@ pub struct LedgerEntry {
 }
 
 /// This process's run: its id, and the lock that says it is alive.
-pub(super) struct Run {
+pub struct Run {
     pub id: String,
     _lock: File,
 }
@@ -53,8 +53,8 @@ impl Run {
     /// Claims a new run in `dir/runs/`.
     pub fn claim(dir: &Path) -> std::io::Result<Run> {
         let runs = dir.join("runs");
-        crate::support::private_files::create_private_dir(&runs)?;
-        let id = crate::client::write::new_call_id(crate::support::clock::now_ms());
+        support::private_files::create_private_dir(&runs)?;
+        let id = crate::write::new_call_id(support::clock::now_ms());
         let path = lock_path(&runs, &id);
         let lock = File::create(&path)?;
         lock.try_lock().map_err(std::io::Error::other)?;
@@ -67,7 +67,7 @@ fn lock_path(runs: &Path, run_id: &str) -> PathBuf {
 }
 
 /// Whether the run's process has ended: its lock can be taken (or its file is gone).
-pub(super) fn run_ended(runs: &Path, run_id: &str) -> bool {
+pub fn run_ended(runs: &Path, run_id: &str) -> bool {
     let path = lock_path(runs, run_id);
     let Ok(file) = File::options().write(true).open(&path) else {
         return true;
@@ -81,7 +81,7 @@ pub(super) fn run_ended(runs: &Path, run_id: &str) -> bool {
 }
 
 /// Writes in flight whose process has ended become outcome unknown; answers how many.
-pub(super) fn settle_orphans(conn: &Connection, dir: &Path, me: &str) -> rusqlite::Result<usize> {
+pub fn settle_orphans(conn: &Connection, dir: &Path, me: &str) -> rusqlite::Result<usize> {
     let runs = dir.join("runs");
     let mut stmt = conn
         .prepare("SELECT DISTINCT run_id FROM writes WHERE state = 'in_flight' AND run_id != ?1")?;
@@ -114,7 +114,7 @@ fn settle_run(conn: &Connection, run: &str, why: &str) -> rusqlite::Result<usize
 }
 
 /// Marks a write as leaving: its first request is about to be written.
-pub(super) fn sending(conn: &Connection, call_id: &str, at: i64) -> rusqlite::Result<()> {
+pub fn sending(conn: &Connection, call_id: &str, at: i64) -> rusqlite::Result<()> {
     conn.prepare_cached(
         "UPDATE writes SET sending_at = ?2 WHERE call_id = ?1 AND sending_at IS NULL",
     )?
@@ -123,11 +123,11 @@ pub(super) fn sending(conn: &Connection, call_id: &str, at: i64) -> rusqlite::Re
 }
 
 /// This run's writes still in flight when it stops waiting for them: unknown.
-pub(super) fn settle_own(conn: &Connection, me: &str) -> rusqlite::Result<usize> {
+pub fn settle_own(conn: &Connection, me: &str) -> rusqlite::Result<usize> {
     settle_run(conn, me, "the program stopped waiting for the answer")
 }
 
-pub(super) fn begin(
+pub fn begin(
     conn: &Connection,
     profile: &str,
     run_id: &str,
@@ -150,7 +150,7 @@ pub(super) fn begin(
     Ok(())
 }
 
-pub(super) fn end(conn: &Connection, w: &WriteEnded) -> rusqlite::Result<()> {
+pub fn end(conn: &Connection, w: &WriteEnded) -> rusqlite::Result<()> {
     conn.prepare_cached(
         "UPDATE writes SET state = ?2, code = ?3, detail = ?4, attempts = ?5, ended_at = ?6 \
          WHERE call_id = ?1",
@@ -168,7 +168,7 @@ pub(super) fn end(conn: &Connection, w: &WriteEnded) -> rusqlite::Result<()> {
 
 /// The user settles an unknown outcome: done, or not done. Answers the entry as it is now, or
 /// None when there is no such call or its outcome is known.
-pub(super) fn resolve(
+pub fn resolve(
     conn: &Connection,
     call_id: &str,
     done: bool,
@@ -215,14 +215,14 @@ fn entry(r: &rusqlite::Row<'_>) -> rusqlite::Result<LedgerEntry> {
     })
 }
 
-pub(super) fn get(conn: &Connection, call_id: &str) -> rusqlite::Result<Option<LedgerEntry>> {
+pub fn get(conn: &Connection, call_id: &str) -> rusqlite::Result<Option<LedgerEntry>> {
     conn.prepare_cached(&format!("SELECT {COLUMNS} FROM writes WHERE call_id = ?1"))?
         .query_row([call_id], entry)
         .optional()
 }
 
 /// The writes of a profile (or all), newest first; only those in `state` when given.
-pub(super) fn list(
+pub fn list(
     conn: &Connection,
     profile: Option<&str>,
     state: Option<WriteState>,
