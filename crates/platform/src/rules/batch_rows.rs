@@ -60,20 +60,14 @@ pub struct BatchRows<'a> {
 /// PostgreSQL only: rows not written yet, column by column, and what is known of the tables.
 #[derive(Default)]
 struct Pending {
-    license_orders: Columns<LicenseOrderColumns>,
-    assets: Columns<AssetColumns>,
-    products: Columns<ProductColumns>,
+    license_orders: LicenseOrderColumns,
+    assets: AssetColumns,
+    products: ProductColumns,
     license_order_ids: RowIds,
     asset_ids: RowIds,
     /// Asset numbers known absent (read once with [`BatchRows::expect_assets`]) and not made
     /// since: only these are written later; any other goes at once, as on SQLite.
     absent_assets: HashSet<String>,
-}
-
-#[derive(Default)]
-struct Columns<C> {
-    rows: usize,
-    columns: C,
 }
 
 #[derive(Default)]
@@ -177,9 +171,7 @@ impl<'a> BatchRows<'a> {
         }
         let id = self.reserve("license_orders", |p| &mut p.license_order_ids)?;
         let mut p = self.pending.borrow_mut();
-        let t = &mut p.license_orders;
-        t.rows += 1;
-        let c = &mut t.columns;
+        let c = &mut p.license_orders;
         c.id.push(id);
         c.license_order_id.push(r.license_order_id.to_owned());
         c.batch.push(r.batch);
@@ -237,9 +229,7 @@ impl<'a> BatchRows<'a> {
         }
         let id = self.reserve("assets", |p| &mut p.asset_ids)?;
         let mut p = self.pending.borrow_mut();
-        let t = &mut p.assets;
-        t.rows += 1;
-        let c = &mut t.columns;
+        let c = &mut p.assets;
         c.id.push(id);
         c.asset_id.push(a.asset_id.to_owned());
         c.asset_num.push(a.asset_num.to_owned());
@@ -277,9 +267,7 @@ impl<'a> BatchRows<'a> {
             return Ok(());
         }
         let mut p = self.pending.borrow_mut();
-        let t = &mut p.products;
-        t.rows += 1;
-        let c = &mut t.columns;
+        let c = &mut p.products;
         c.asset.push(r.asset);
         c.license_order.push(r.license_order);
         c.merchandise.push(r.merchandise);
@@ -306,8 +294,8 @@ impl<'a> BatchRows<'a> {
         };
         let now = self.now;
         let tx = self.tx;
-        if pending.license_orders.rows > 0 {
-            let c = &pending.license_orders.columns;
+        let c = &pending.license_orders;
+        if !c.id.is_empty() {
             tx.execute(
                 "/* PostgreSQL */ INSERT INTO license_orders(id, license_order_id, batch_id, sequence, \
                  customer_id, order_type, license_type, src_license_order_id, created_at) \
@@ -326,8 +314,8 @@ impl<'a> BatchRows<'a> {
                 ],
             )?;
         }
-        if pending.assets.rows > 0 {
-            let c = &pending.assets.columns;
+        let c = &pending.assets;
+        if !c.id.is_empty() {
             tx.execute(
                 "/* PostgreSQL */ INSERT INTO assets(id, asset_id, asset_num, license_type, customer_id, \
                  license_order_id, key_shell_number, key_chip_type, borrowed_usb_key, limit_start, \
@@ -351,8 +339,8 @@ impl<'a> BatchRows<'a> {
                 ],
             )?;
         }
-        if pending.products.rows > 0 {
-            let c = &pending.products.columns;
+        let c = &pending.products;
+        if !c.asset.is_empty() {
             // In the order granted: the listing shows an asset's products by row id.
             tx.execute(
                 "/* PostgreSQL */ INSERT INTO products(asset_id, license_order_id, merchandise_id, \
