@@ -11,4 +11,5 @@ pub mod ui;
 pub use client;
 pub use platform;
 pub use support;
+pub use team;
 pub use wire;

@@ -31,6 +31,9 @@ struct Cli {
 enum Command {
     /// Run the embedded platform headless, as a shared training or test server.
     Serve(cli::serve::ServeArgs),
+    /// The team server's people and roles (docs/team.md).
+    #[command(subcommand)]
+    Team(cli::team::TeamCommand),
     /// Manage the applications that may call a platform's data directory.
     #[command(subcommand)]
     App(cli::app::AppCommand),
@@ -74,6 +77,10 @@ fn main() -> ExitCode {
         }
         Some(Command::Serve(args)) => cli::serve::serve(args),
         Some(Command::App(command)) => cli::app::run_app(command),
+        Some(Command::Team(command)) => {
+            cli::logging::init("warn");
+            return cli::team::run(command);
+        }
         Some(Command::Call(args)) => {
             cli::logging::init("warn");
             return cli::call::run(args);

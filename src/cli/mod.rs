@@ -10,5 +10,6 @@ pub mod output;
 pub mod profile;
 pub mod secret_input;
 pub mod serve;
+pub mod team;
 #[cfg(windows)]
 pub mod terminal;

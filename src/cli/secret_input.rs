@@ -1,4 +1,4 @@
-//! App secrets on the command line. Never an argument: it would stay in the shell's history
+//! App secrets and passwords on the command line. Never an argument: it would stay in the shell's history
 //! and show in the process list. A secret to keep comes from standard input or a hidden
 //! prompt; a secret for one run from an environment variable naming the profile or a file read
 //! once. None of them is written anywhere by this module.
@@ -43,7 +43,7 @@ pub fn env_name(profile: &str) -> String {
 pub fn from_env(profile: &str) -> Option<Secret> {
     std::env::var(env_name(profile))
         .ok()
-        .and_then(|v| one_line(v).ok())
+        .and_then(|v| one_line(v, APP_SECRET).ok())
 }
 
 /// A secret from a file, read once.
@@ -51,8 +51,9 @@ pub fn from_file(path: &Path) -> Result<Secret, SecretError> {
     let cannot =
         |e: std::io::Error| SecretError::Failed(format!("cannot read {}: {e}", path.display()));
     let file = std::fs::File::open(path).map_err(cannot)?;
-    let text = read_limited(file).map_err(cannot)?;
-    one_line(text).map_err(|why| SecretError::Failed(format!("{}: {why}", path.display())))
+    let text = read_limited(file, APP_SECRET).map_err(cannot)?;
+    one_line(text, APP_SECRET)
+        .map_err(|why| SecretError::Failed(format!("{}: {why}", path.display())))
 }
 
 /// A secret from standard input, which must not be a terminal (typing there would show it).
@@ -63,9 +64,13 @@ pub fn from_stdin() -> Result<Secret, SecretError> {
             "standard input is a terminal: pipe the secret in, or use --secret-prompt".to_owned(),
         ));
     }
-    let text = read_limited(stdin.lock())
+    read_stdin(APP_SECRET)
+}
+
+fn read_stdin(noun: &str) -> Result<Secret, SecretError> {
+    let text = read_limited(std::io::stdin().lock(), noun)
         .map_err(|e| SecretError::Failed(format!("cannot read standard input: {e}")))?;
-    one_line(text).map_err(|why| SecretError::Failed(format!("standard input: {why}")))
+    one_line(text, noun).map_err(|why| SecretError::Failed(format!("standard input: {why}")))
 }
 
 /// A secret typed at a hidden prompt on the terminal.
@@ -79,7 +84,29 @@ pub fn prompt(profile: &str) -> Result<Secret, SecretError> {
         .map_err(|e| {
             SecretError::Failed(format!("cannot read the secret from the terminal: {e}"))
         })?;
-    one_line(typed).map_err(SecretError::Failed)
+    one_line(typed, APP_SECRET).map_err(SecretError::Failed)
+}
+
+/// A new password for `name`: from standard input when something is piped in, else typed twice
+/// at a hidden prompt.
+pub fn new_password(name: &str) -> Result<Secret, SecretError> {
+    if !std::io::stdin().is_terminal() {
+        return read_stdin(PASSWORD);
+    }
+    let ask = |prompt: String| {
+        let typed = rpassword::prompt_password(prompt).map_err(|e| {
+            SecretError::Failed(format!("cannot read the password from the terminal: {e}"))
+        })?;
+        one_line(typed, PASSWORD).map_err(SecretError::Failed)
+    };
+    let first = ask(format!("New password of {name:?} (not shown): "))?;
+    let again = ask("The same again: ".to_owned())?;
+    if first.expose() != again.expose() {
+        return Err(SecretError::Failed(
+            "the two passwords typed differ; nothing was changed".to_owned(),
+        ));
+    }
+    Ok(first)
 }
 
 /// From standard input when something is piped in, else a hidden prompt.
@@ -91,12 +118,15 @@ pub fn ask(profile: &str) -> Result<Secret, SecretError> {
     }
 }
 
-fn read_limited(reader: impl Read) -> std::io::Result<String> {
+const APP_SECRET: &str = "app secret";
+const PASSWORD: &str = "password";
+
+fn read_limited(reader: impl Read, noun: &str) -> std::io::Result<String> {
     let mut text = String::new();
     reader.take(MOST_BYTES + 1).read_to_string(&mut text)?;
     if text.len() as u64 > MOST_BYTES {
         return Err(std::io::Error::other(format!(
-            "more than {MOST_BYTES} bytes: not an app secret"
+            "more than {MOST_BYTES} bytes: no {noun} is that long"
         )));
     }
     Ok(text)
@@ -104,7 +134,7 @@ fn read_limited(reader: impl Read) -> std::io::Result<String> {
 
 /// The secret without its line end (`echo` and editors add one); one line, not empty. The
 /// reason never quotes the text.
-fn one_line(mut text: String) -> Result<Secret, String> {
+fn one_line(mut text: String, noun: &str) -> Result<Secret, String> {
     if text.ends_with('\n') {
         text.pop();
         if text.ends_with('\r') {
@@ -112,10 +142,10 @@ fn one_line(mut text: String) -> Result<Secret, String> {
         }
     }
     if text.is_empty() {
-        return Err("the app secret is empty".to_owned());
+        return Err(format!("the {noun} is empty"));
     }
     if text.contains(['\n', '\r']) {
-        return Err("the app secret must be one line".to_owned());
+        return Err(format!("the {noun} must be one line"));
     }
     Ok(Secret::new(text))
 }
@@ -132,9 +162,9 @@ mod tests {
 
     #[test]
     fn one_line_end_is_dropped_and_more_lines_refused() {
-        let s = one_line("abc\r\n".to_owned()).map_err(|e| e.to_string());
+        let s = one_line("abc\r\n".to_owned(), APP_SECRET).map_err(|e| e.to_string());
         assert_eq!(s.map(|s| s.expose().to_owned()), Ok("abc".to_owned()));
-        assert!(one_line("a\nb\n".to_owned()).is_err());
-        assert!(one_line("\n".to_owned()).is_err());
+        assert!(one_line("a\nb\n".to_owned(), PASSWORD).is_err());
+        assert!(one_line("\n".to_owned(), PASSWORD).is_err());
     }
 }

@@ -1,6 +1,9 @@
 //! Schema versions on PostgreSQL. The numbers are SQLite's: PostgreSQL starts at version 4
 //! (the tables of SQLite's versions 1 to 4 in one file); each later version is written for both
 //! stores together. The version is kept in `schema_version` (one row).
+//!
+//! Another program's tables (the team server's) are a [`Schema`] of their own, with their own
+//! version table, so that both may share one database.
 
 use deadpool_postgres::Object;
 
@@ -12,8 +15,22 @@ pub const MIGRATIONS: &[(i64, &str)] = &[
     (5, include_str!("schema5.sql")),
 ];
 
-/// Held by the migrating transaction: instances starting at once migrate one after another.
-const MIGRATIONS_LOCK: &str = "license-desk:migrations";
+/// A set of tables brought up to date together.
+pub struct Schema {
+    /// Versions and their SQL, in order.
+    pub versions: &'static [(i64, &'static str)],
+    /// The one-row table that records the version reached; its SQL is the first version's.
+    pub version_table: &'static str,
+    /// Held by the migrating transaction: instances starting at once migrate one after another.
+    pub lock: &'static str,
+}
+
+/// The platform's tables.
+pub const PLATFORM: Schema = Schema {
+    versions: MIGRATIONS,
+    version_table: "schema_version",
+    lock: "license-desk:migrations",
+};
 
 /// The newest version this release knows.
 pub fn newest_version() -> i64 {
@@ -22,23 +39,22 @@ pub fn newest_version() -> i64 {
 
 /// Applies, in one transaction, the versions the database lacks. DDL is transactional in
 /// PostgreSQL: a version that fails leaves the previous one whole.
-pub(super) async fn migrate(
-    client: &mut Object,
-    migrations: &[(i64, &str)],
-) -> Result<i64, StoreError> {
+pub(super) async fn migrate(client: &mut Object, schema: &Schema) -> Result<i64, StoreError> {
+    let migrations = schema.versions;
+    let table = schema.version_table;
     let known = migrations.last().map_or(0, |(version, _)| *version);
     let tx = client.transaction().await?;
     tx.execute(
         "SELECT pg_advisory_xact_lock(hashtext($1))",
-        &[&MIGRATIONS_LOCK],
+        &[&schema.lock],
     )
     .await?;
     let exists: bool = tx
-        .query_one("SELECT to_regclass('schema_version') IS NOT NULL", &[])
+        .query_one("SELECT to_regclass($1) IS NOT NULL", &[&table])
         .await?
         .try_get(0)?;
     let at: i64 = if exists {
-        tx.query_one("SELECT max(version) FROM schema_version", &[])
+        tx.query_one(&format!("SELECT max(version) FROM {table}"), &[])
             .await?
             .try_get::<_, Option<i64>>(0)?
             .unwrap_or(0)
@@ -58,9 +74,12 @@ pub(super) async fn migrate(
         applied = true;
     }
     if applied {
-        tx.execute("DELETE FROM schema_version", &[]).await?;
-        tx.execute("INSERT INTO schema_version(version) VALUES ($1)", &[&known])
-            .await?;
+        tx.execute(&format!("DELETE FROM {table}"), &[]).await?;
+        tx.execute(
+            &format!("INSERT INTO {table}(version) VALUES ($1)"),
+            &[&known],
+        )
+        .await?;
         tracing::info!(from = at, to = known, "PostgreSQL schema migrated");
     }
     tx.commit().await?;

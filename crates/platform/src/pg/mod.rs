@@ -14,7 +14,7 @@ mod tx;
 mod url;
 mod value;
 
-pub use migrate::{MIGRATIONS, newest_version};
+pub use migrate::{MIGRATIONS, PLATFORM, Schema, newest_version};
 pub use params::dollar_params;
 pub use store::{MAX_ATTEMPTS, PgStore, StoreFailure};
 pub use url::{DatabaseUrl, PASSWORD_VAR, UrlError};

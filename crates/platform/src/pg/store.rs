@@ -10,7 +10,7 @@ use tokio::runtime::Handle;
 use tokio_postgres::NoTls;
 use tokio_postgres::config::SslMode;
 
-use super::migrate;
+use super::migrate::{self, Schema};
 use super::params::Rewritten;
 use super::tls;
 use super::tx::{BEGIN_READ, BEGIN_WRITE, PgTx};
@@ -73,6 +73,15 @@ impl PgStore {
 
     /// [`PgStore::connect`] to a database read from the command line.
     pub async fn connect_to(db: &DatabaseUrl, connections: usize) -> Result<PgStore, StoreError> {
+        Self::connect_schema(db, connections, &migrate::PLATFORM).await
+    }
+
+    /// [`PgStore::connect_to`] for another set of tables than the platform's.
+    pub async fn connect_schema(
+        db: &DatabaseUrl,
+        connections: usize,
+        schema: &Schema,
+    ) -> Result<PgStore, StoreError> {
         let mut config = db.config().clone();
         config.application_name("license-desk");
         config.connect_timeout(CONNECT_TIMEOUT);
@@ -96,7 +105,7 @@ impl PgStore {
             .build()
             .map_err(|e| StoreError::Failure(format!("cannot make the connection pool: {e}")))?;
         let mut client = pool.get().await?;
-        migrate::migrate(&mut client, migrate::MIGRATIONS).await?;
+        migrate::migrate(&mut client, schema).await?;
         Ok(PgStore {
             pool,
             rewritten: Arc::default(),

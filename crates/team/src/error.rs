@@ -1,0 +1,45 @@
+//! What goes wrong on the team server's own data, in words a person acts on.
+
+use platform::pg::StoreFailure;
+use platform::sql::StoreError;
+
+#[derive(Debug, thiserror::Error)]
+pub enum TeamError {
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    /// Input that cannot be used; the message names the field.
+    #[error("{0}")]
+    Invalid(String),
+    #[error("no person is named {0:?}")]
+    NoSuchPerson(String),
+    #[error("a person named {0:?} already exists")]
+    PersonExists(String),
+    /// The message lists the roles there are.
+    #[error("{0}")]
+    NoSuchRole(String),
+    #[error("a role named {0:?} already exists")]
+    RoleExists(String),
+    #[error("the role {role:?} is held by {held_by}; give them another role first")]
+    RoleInUse { role: String, held_by: String },
+    #[error(
+        "{0:?} is the last active person who may manage people (permission users): \
+         make another one first, or nobody could"
+    )]
+    LastAdministrator(String),
+    #[error(
+        "this team server already has people; `team init` makes the first administrator \
+         once (add more with `team user add`)"
+    )]
+    AlreadyInitialized,
+    #[error("cannot hash the password: {0}")]
+    Hash(String),
+}
+
+impl StoreFailure for TeamError {
+    fn store_error(&self) -> Option<&StoreError> {
+        match self {
+            Self::Store(e) => Some(e),
+            _ => None,
+        }
+    }
+}

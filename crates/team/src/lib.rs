@@ -1,0 +1,16 @@
+//! The team server (`docs/team.md`): it stands between a branch network's consoles and one
+//! platform, so that people sign in as themselves, their roles are enforced on every call, and
+//! the platform's secret stays on the server. This crate holds its data (people, roles) on
+//! SQLite or PostgreSQL through the platform's store layer.
+
+#![warn(clippy::too_many_lines)]
+
+pub mod custom_roles;
+pub mod error;
+pub mod password;
+pub mod people;
+pub mod roles;
+pub mod store;
+
+pub use error::TeamError;
+pub use store::{Place, TeamStore};

@@ -1,0 +1,208 @@
+//! Permissions, one for each kind of call, and roles, each a set of them. Four roles are built
+//! in, named for the people who use the console; a company adds its own from the same
+//! permissions (`team role add`). The server checks the permission of every call; the console
+//! only mirrors it.
+
+use std::fmt;
+
+use serde::Serialize;
+
+/// What a call needs (docs/team.md, "Roles and permissions").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Permission {
+    /// Query customers (3), list assets (8), one's own history.
+    Read,
+    /// Bind, create and update customers (1, 2, 4).
+    Customers,
+    /// Batches of new purchases (5, `new_buy`).
+    Purchase,
+    /// Asset numbers (9).
+    Numbers,
+    /// Activity claims (11).
+    Claim,
+    /// Disable and enable locks (6, 7).
+    Locks,
+    /// Batches that delete assets or products (5, `delete_asset`, `delete_product`).
+    Delete,
+    /// Decide on others' requests.
+    Approve,
+    /// People, roles, settings and everyone's record.
+    Users,
+}
+
+impl Permission {
+    pub const ALL: [Permission; 9] = [
+        Self::Read,
+        Self::Customers,
+        Self::Purchase,
+        Self::Numbers,
+        Self::Claim,
+        Self::Locks,
+        Self::Delete,
+        Self::Approve,
+        Self::Users,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Read => "read",
+            Self::Customers => "customers",
+            Self::Purchase => "purchase",
+            Self::Numbers => "numbers",
+            Self::Claim => "claim",
+            Self::Locks => "locks",
+            Self::Delete => "delete",
+            Self::Approve => "approve",
+            Self::Users => "users",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Permission> {
+        Self::ALL.into_iter().find(|p| p.name() == name)
+    }
+}
+
+impl fmt::Display for Permission {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A set of permissions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Permissions(u16);
+
+impl Permissions {
+    pub fn of(list: &[Permission]) -> Permissions {
+        Permissions(list.iter().fold(0, |bits, p| bits | 1 << *p as u16))
+    }
+
+    pub fn has(self, p: Permission) -> bool {
+        self.0 & (1 << p as u16) != 0
+    }
+
+    pub fn list(self) -> Vec<Permission> {
+        Permission::ALL
+            .into_iter()
+            .filter(|p| self.has(*p))
+            .collect()
+    }
+
+    /// As stored and shown: names comma-separated, in [`Permission::ALL`]'s order.
+    pub fn names(self) -> String {
+        let names: Vec<&str> = self.list().into_iter().map(Permission::name).collect();
+        names.join(",")
+    }
+
+    /// Names comma-separated, any order, spaces allowed; an unknown name is named.
+    pub fn parse(text: &str) -> Result<Permissions, String> {
+        let mut list = Vec::new();
+        for name in text.split(',').map(str::trim).filter(|n| !n.is_empty()) {
+            let p = Permission::from_name(name).ok_or_else(|| {
+                format!(
+                    "{name:?} is not a permission; the permissions are {}",
+                    Permissions::of(&Permission::ALL).names().replace(',', ", ")
+                )
+            })?;
+            list.push(p);
+        }
+        if list.is_empty() {
+            return Err("a role needs at least one permission".to_owned());
+        }
+        Ok(Permissions::of(&list))
+    }
+}
+
+/// The roles every server has, by their command-line names, lowest first.
+pub const BUILT_IN: [(&str, &[Permission]); 4] = [
+    ("viewer", &[Permission::Read]),
+    (
+        "staff",
+        &[
+            Permission::Read,
+            Permission::Customers,
+            Permission::Purchase,
+            Permission::Numbers,
+            Permission::Claim,
+        ],
+    ),
+    (
+        "approver",
+        &[
+            Permission::Read,
+            Permission::Customers,
+            Permission::Purchase,
+            Permission::Numbers,
+            Permission::Claim,
+            Permission::Approve,
+        ],
+    ),
+    ("admin", &Permission::ALL),
+];
+
+/// A built-in role's permissions.
+pub fn built_in(name: &str) -> Option<Permissions> {
+    BUILT_IN
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|(_, list)| Permissions::of(list))
+}
+
+/// The lowest built-in role that has `p`, to tell a refused person whom to ask.
+pub fn lowest_with(p: Permission) -> &'static str {
+    BUILT_IN
+        .iter()
+        .find(|(_, list)| list.contains(&p))
+        .map_or("admin", |(name, _)| name)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn permissions_read_back_in_a_fixed_order() {
+        let p = Permissions::parse(" locks, read ,claim").expect("parsed");
+        assert_eq!(p.names(), "read,claim,locks");
+        assert_eq!(Permissions::parse(&p.names()), Ok(p));
+        assert!(p.has(Permission::Locks) && !p.has(Permission::Delete));
+    }
+
+    #[test]
+    fn an_unknown_permission_is_named_with_the_known_ones() {
+        assert_eq!(
+            Permissions::parse("read,lock"),
+            Err(
+                "\"lock\" is not a permission; the permissions are read, customers, purchase, \
+                 numbers, claim, locks, delete, approve, users"
+                    .to_owned()
+            )
+        );
+        assert_eq!(
+            Permissions::parse(" , "),
+            Err("a role needs at least one permission".to_owned())
+        );
+    }
+
+    #[test]
+    fn each_built_in_role_has_what_docs_team_md_says() {
+        let names = |r| built_in(r).map(Permissions::names);
+        assert_eq!(names("viewer").as_deref(), Some("read"));
+        assert_eq!(
+            names("staff").as_deref(),
+            Some("read,customers,purchase,numbers,claim")
+        );
+        assert_eq!(
+            names("approver").as_deref(),
+            Some("read,customers,purchase,numbers,claim,approve")
+        );
+        assert_eq!(
+            names("admin").as_deref(),
+            Some("read,customers,purchase,numbers,claim,locks,delete,approve,users")
+        );
+        assert_eq!(lowest_with(Permission::Locks), "admin");
+        assert_eq!(lowest_with(Permission::Approve), "approver");
+        assert_eq!(lowest_with(Permission::Claim), "staff");
+    }
+}

@@ -1,0 +1,94 @@
+//! Where the team server keeps its data: a SQLite file in a data directory by default, or a
+//! PostgreSQL database (`--database`), through the platform's store layer. Several instances
+//! on one PostgreSQL database act as one server.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use platform::pg::{DatabaseUrl, PgStore, Schema, StoreFailure};
+use platform::sql::{self, StoreError};
+use platform::store::Store;
+
+/// File name of the team server's database inside its data directory.
+pub const DB_FILE: &str = "team.sqlite3";
+
+/// Schema versions on SQLite, in order (`PRAGMA user_version` counts them).
+const SQLITE_VERSIONS: &[&str] = &[include_str!("schema.sql")];
+
+/// The same versions on PostgreSQL, with a version table apart from the platform's, so that
+/// the team server may share a database with an embedded platform.
+const PG_SCHEMA: Schema = Schema {
+    versions: &[(1, include_str!("pg_schema.sql"))],
+    version_table: "team_schema_version",
+    lock: "license-desk:team-migrations",
+};
+
+/// Where the data is, as the command line gives it.
+pub enum Place<'a> {
+    Dir(&'a Path),
+    Database(&'a DatabaseUrl),
+}
+
+/// An open store, cheap to clone.
+#[derive(Clone)]
+pub enum TeamStore {
+    Sqlite(Arc<Store>),
+    Postgres(PgStore),
+}
+
+impl TeamStore {
+    /// Opens (creating if needed) the store and brings its schema up to date. A data
+    /// directory is created private to the user.
+    pub async fn open(place: Place<'_>, connections: usize) -> Result<TeamStore, StoreError> {
+        match place {
+            Place::Dir(dir) => {
+                support::private_files::create_or_check_data_dir(dir).map_err(|e| {
+                    StoreError::Failure(format!("cannot use {}: {e}", dir.display()))
+                })?;
+                let store = Store::open_file(dir.join(DB_FILE), SQLITE_VERSIONS)?;
+                Ok(TeamStore::Sqlite(Arc::new(store)))
+            }
+            Place::Database(url) => Ok(TeamStore::Postgres(
+                PgStore::connect_schema(url, connections, &PG_SCHEMA).await?,
+            )),
+        }
+    }
+
+    /// Runs `f` in a write transaction, committed if it succeeds (`FnMut`: PostgreSQL runs it
+    /// again when it loses a race to another instance).
+    pub async fn write<T, E>(
+        &self,
+        f: impl FnMut(&dyn sql::Tx) -> Result<T, E> + Send + 'static,
+    ) -> Result<T, E>
+    where
+        T: Send + 'static,
+        E: StoreFailure + Send + 'static,
+    {
+        match self {
+            Self::Sqlite(s) => s.write(f).await,
+            Self::Postgres(pg) => pg.write(f).await,
+        }
+    }
+
+    /// Runs `f` in a read transaction (one snapshot), off the runtime's threads.
+    pub async fn read<T, E>(
+        &self,
+        f: impl FnOnce(&dyn sql::Tx) -> Result<T, E> + Send + 'static,
+    ) -> Result<T, E>
+    where
+        T: Send + 'static,
+        E: StoreFailure + Send + 'static,
+    {
+        match self {
+            Self::Sqlite(s) => {
+                let s = s.clone();
+                tokio::task::spawn_blocking(move || s.read(f))
+                    .await
+                    .unwrap_or_else(|e| {
+                        Err(E::from(StoreError::Failure(format!("a read failed: {e}"))))
+                    })
+            }
+            Self::Postgres(pg) => pg.read(f).await,
+        }
+    }
+}

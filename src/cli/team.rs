@@ -1,0 +1,305 @@
+//! `team init|user|role`: the team server's people and roles (docs/team.md), on its data
+//! directory or its PostgreSQL database, while the server runs or not. Passwords come from
+//! standard input or a hidden prompt, never an argument.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Args, Subcommand};
+use license_desk::platform::pg::DatabaseUrl;
+use license_desk::team::people::{self, Branch, Edit, NewPerson};
+use license_desk::team::{Place, TeamError, TeamStore, custom_roles};
+use serde::Serialize;
+
+use crate::cli::output::Failure;
+use crate::cli::secret_input;
+use crate::cli::serve::{command_runtime, parse_database};
+
+/// Where the team server's data is: one of the two is needed.
+#[derive(Args)]
+#[group(required = true, multiple = false)]
+pub(crate) struct Data {
+    /// The team server's data directory (its SQLite file, team.sqlite3).
+    #[arg(long, value_name = "DIR")]
+    data: Option<PathBuf>,
+    /// Its PostgreSQL database instead (postgresql://user@host/db; the password from the URL
+    /// or PGPASSWORD). It may be the platform's: the tables do not meet.
+    #[arg(long, value_name = "URL", value_parser = parse_database)]
+    database: Option<DatabaseUrl>,
+}
+
+#[derive(Subcommand)]
+pub(crate) enum TeamCommand {
+    /// Make the team server's store and its first administrator (the password on standard
+    /// input, or typed twice at a hidden prompt). Runs once.
+    Init {
+        #[command(flatten)]
+        data: Data,
+        /// The administrator's sign-in name.
+        #[arg(long, value_name = "NAME")]
+        admin: String,
+        /// The name shown for them [default: the sign-in name].
+        #[arg(long, value_name = "TEXT")]
+        display_name: Option<String>,
+    },
+    /// The people who sign in.
+    #[command(subcommand)]
+    User(UserCommand),
+    /// The roles: four built in (viewer, staff, approver, admin) and the company's own.
+    #[command(subcommand)]
+    Role(RoleCommand),
+}
+
+/// A person's branch: both or neither.
+#[derive(Args)]
+pub(crate) struct BranchArgs {
+    /// Branch code the person orders for (the orders' branchCode).
+    #[arg(long, value_name = "CODE", requires = "branch_name")]
+    branch: Option<String>,
+    /// Branch name (the orders' branchName, the customers' branchName).
+    #[arg(long, value_name = "NAME", requires = "branch")]
+    branch_name: Option<String>,
+}
+
+impl BranchArgs {
+    fn branch(&self) -> Option<Branch> {
+        Some(Branch {
+            code: self.branch.clone()?,
+            name: self.branch_name.clone()?,
+        })
+    }
+}
+
+#[derive(Subcommand)]
+pub(crate) enum UserCommand {
+    /// Add a person and print them as JSON. A local account's password is read from standard
+    /// input or a hidden prompt; `--ldap` people sign in with their directory password.
+    Add {
+        #[command(flatten)]
+        data: Data,
+        /// Sign-in name (compared without case).
+        name: String,
+        /// viewer, staff, approver, admin, or a role added with `team role add`.
+        #[arg(long)]
+        role: String,
+        #[command(flatten)]
+        branch: BranchArgs,
+        /// The name shown for them [default: the sign-in name].
+        #[arg(long, value_name = "TEXT")]
+        display_name: Option<String>,
+        /// Signs in through LDAP: no password is kept here.
+        #[arg(long)]
+        ldap: bool,
+    },
+    /// Change a person's role, branch or shown name; a new role ends their sessions.
+    Edit {
+        #[command(flatten)]
+        data: Data,
+        name: String,
+        #[arg(long)]
+        role: Option<String>,
+        #[command(flatten)]
+        branch: BranchArgs,
+        /// Remove the person's branch (they then order for any branch).
+        #[arg(long, conflicts_with_all = ["branch", "branch_name"])]
+        no_branch: bool,
+        #[arg(long, value_name = "TEXT")]
+        display_name: Option<String>,
+    },
+    /// Disable a person: their sessions end at once and they cannot sign in.
+    Disable {
+        #[command(flatten)]
+        data: Data,
+        name: String,
+    },
+    /// Let a disabled person sign in again.
+    Enable {
+        #[command(flatten)]
+        data: Data,
+        name: String,
+    },
+    /// Everyone, one JSON object a line (never a password's hash).
+    List {
+        #[command(flatten)]
+        data: Data,
+    },
+    /// Give a local account a new password (standard input or a hidden prompt): their sessions
+    /// end and a lock-out after failed sign-ins is lifted.
+    ResetPassword {
+        #[command(flatten)]
+        data: Data,
+        name: String,
+    },
+}
+
+#[derive(Subcommand)]
+pub(crate) enum RoleCommand {
+    /// Add a role made of permissions: read, customers, purchase, numbers, claim, locks,
+    /// delete, approve, users.
+    Add {
+        #[command(flatten)]
+        data: Data,
+        name: String,
+        /// Comma-separated, e.g. read,locks.
+        #[arg(long)]
+        permissions: String,
+    },
+    /// Every role and its permissions, one JSON object a line.
+    List {
+        #[command(flatten)]
+        data: Data,
+    },
+    /// Remove a role nobody holds.
+    Remove {
+        #[command(flatten)]
+        data: Data,
+        name: String,
+    },
+}
+
+pub(crate) fn run(command: TeamCommand) -> ExitCode {
+    match run_command(command) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(failure) => failure.report(),
+    }
+}
+
+fn run_command(command: TeamCommand) -> Result<(), Failure> {
+    let runtime = command_runtime()?;
+    match command {
+        TeamCommand::Init {
+            data,
+            admin,
+            display_name,
+        } => {
+            let password = secret_input::new_password(&admin)?;
+            let admin = NewPerson {
+                name: admin,
+                display_name,
+                role: "admin".to_owned(),
+                branch: None,
+                password: Some(password.expose().to_owned()),
+            };
+            let store = runtime.block_on(open(&data))?;
+            print_lines(&[runtime
+                .block_on(people::init(&store, admin))
+                .map_err(refused)?]);
+        }
+        TeamCommand::User(command) => runtime.block_on(user(command))?,
+        TeamCommand::Role(command) => runtime.block_on(role(command))?,
+    }
+    Ok(())
+}
+
+async fn user(command: UserCommand) -> Result<(), Failure> {
+    let person = match command {
+        UserCommand::Add {
+            data,
+            name,
+            role,
+            branch,
+            display_name,
+            ldap,
+        } => {
+            let password = match ldap {
+                true => None,
+                false => Some(secret_input::new_password(&name)?.expose().to_owned()),
+            };
+            let new = NewPerson {
+                name,
+                display_name,
+                role,
+                branch: branch.branch(),
+                password,
+            };
+            people::add(&open(&data).await?, new).await
+        }
+        UserCommand::Edit {
+            data,
+            name,
+            role,
+            branch,
+            no_branch,
+            display_name,
+        } => {
+            let edit = Edit {
+                display_name,
+                role,
+                branch: if no_branch {
+                    Some(None)
+                } else {
+                    branch.branch().map(Some)
+                },
+            };
+            people::edit(&open(&data).await?, &name, edit).await
+        }
+        UserCommand::Disable { data, name } => {
+            people::set_disabled(&open(&data).await?, &name, true).await
+        }
+        UserCommand::Enable { data, name } => {
+            people::set_disabled(&open(&data).await?, &name, false).await
+        }
+        UserCommand::List { data } => {
+            print_lines(&people::list(&open(&data).await?).await.map_err(refused)?);
+            return Ok(());
+        }
+        UserCommand::ResetPassword { data, name } => {
+            let password = secret_input::new_password(&name)?;
+            people::reset_password(&open(&data).await?, &name, password.expose()).await
+        }
+    };
+    print_lines(&[person.map_err(refused)?]);
+    Ok(())
+}
+
+async fn role(command: RoleCommand) -> Result<(), Failure> {
+    match command {
+        RoleCommand::Add {
+            data,
+            name,
+            permissions,
+        } => {
+            let role = custom_roles::add(&open(&data).await?, &name, &permissions).await;
+            print_lines(&[role.map_err(refused)?]);
+        }
+        RoleCommand::List { data } => {
+            print_lines(
+                &custom_roles::list(&open(&data).await?)
+                    .await
+                    .map_err(refused)?,
+            );
+        }
+        RoleCommand::Remove { data, name } => {
+            custom_roles::remove(&open(&data).await?, &name)
+                .await
+                .map_err(refused)?;
+        }
+    }
+    Ok(())
+}
+
+async fn open(data: &Data) -> Result<TeamStore, Failure> {
+    let place = match (&data.data, &data.database) {
+        (_, Some(url)) => Place::Database(url),
+        (Some(dir), None) => Place::Dir(dir),
+        // clap's group requires one of the two.
+        (None, None) => return Err(Failure::failed("give --data DIR or --database URL")),
+    };
+    TeamStore::open(place, 2)
+        .await
+        .map_err(|e| Failure::failed(format!("cannot open the team server's data: {e}")))
+}
+
+/// What the store refused or failed at, in its words (exit code 1).
+fn refused(e: TeamError) -> Failure {
+    Failure::failed(e.to_string())
+}
+
+fn print_lines<T: Serialize>(items: &[T]) {
+    for item in items {
+        match serde_json::to_string(item) {
+            Ok(line) => println!("{line}"),
+            Err(e) => eprintln!("error: cannot print a line: {e}"),
+        }
+    }
+}

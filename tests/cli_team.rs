@@ -1,0 +1,170 @@
+//! `team init|user|role` as an administrator runs them: passwords piped in, people printed as
+//! JSON lines, refusals in words with their exit codes, and no password kept in clear.
+
+use std::io::Write;
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+use serde_json::Value;
+
+const BIN: &str = env!("CARGO_BIN_EXE_license-desk");
+const PASSWORD: &str = "长城长城 correct horse";
+
+/// Runs `license-desk team ARGS --data DIR` with `stdin` piped in: exit code, stdout, stderr.
+fn team(data: &Path, args: &[&str], stdin: &str) -> (Option<i32>, String, String) {
+    let mut child = Command::new(BIN)
+        .arg("team")
+        .args(args)
+        .arg("--data")
+        .arg(data)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("runs");
+    let mut input = child.stdin.take().expect("stdin");
+    input.write_all(stdin.as_bytes()).expect("write stdin");
+    drop(input);
+    let out = child.wait_with_output().expect("ends");
+    let text = |b: Vec<u8>| String::from_utf8(b).expect("utf-8");
+    (out.status.code(), text(out.stdout), text(out.stderr))
+}
+
+fn lines(stdout: &str) -> Vec<Value> {
+    stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("a JSON line"))
+        .collect()
+}
+
+#[test]
+fn an_administrator_sets_up_people_and_roles_from_the_command_line() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let data = dir.path().join("team");
+    let (code, out, err) = team(
+        &data,
+        &["init", "--admin", "Wang", "--display-name", "王经理"],
+        &format!("{PASSWORD}\n"),
+    );
+    assert_eq!(code, Some(0), "{err}");
+    let admin = &lines(&out)[0];
+    assert_eq!(admin["name"], "wang");
+    assert_eq!(admin["displayName"], "王经理");
+    assert_eq!(admin["role"], "admin");
+
+    let (code, _, err) = team(&data, &["init", "--admin", "li"], PASSWORD);
+    assert_eq!(code, Some(1));
+    assert_eq!(
+        err.trim(),
+        "error: this team server already has people; `team init` makes the first \
+         administrator once (add more with `team user add`)"
+    );
+
+    let add = [
+        "user",
+        "add",
+        "li",
+        "--role",
+        "staff",
+        "--branch",
+        "SH01",
+        "--branch-name",
+        "上海",
+    ];
+    let (code, _, err) = team(&data, &add, "too short\n");
+    assert_eq!(code, Some(1));
+    assert_eq!(
+        err.trim(),
+        "error: password: 9 characters; at least 12 are needed"
+    );
+    let (code, out, err) = team(&data, &add, PASSWORD);
+    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(lines(&out)[0]["branch"]["name"], "上海");
+
+    let (code, _, err) = team(
+        &data,
+        &["role", "add", "locksmith", "--permissions", "read,lock"],
+        "",
+    );
+    assert_eq!(code, Some(1));
+    assert!(err.contains("\"lock\" is not a permission"), "{err}");
+    let (code, _, err) = team(
+        &data,
+        &["role", "add", "locksmith", "--permissions", "read,locks"],
+        "",
+    );
+    assert_eq!(code, Some(0), "{err}");
+    let (code, _, err) = team(
+        &data,
+        &["user", "edit", "li", "--role", "locksmith", "--no-branch"],
+        "",
+    );
+    assert_eq!(code, Some(0), "{err}");
+    let (code, _, err) = team(&data, &["user", "disable", "wang"], "");
+    assert_eq!(code, Some(1));
+    assert!(
+        err.contains("\"wang\" is the last active person who may manage people"),
+        "{err}"
+    );
+
+    let (code, out, _) = team(&data, &["user", "list"], "");
+    assert_eq!(code, Some(0));
+    let listed: Vec<(String, String, bool)> = lines(&out)
+        .iter()
+        .map(|p| {
+            let s = |k: &str| p[k].as_str().expect("text").to_owned();
+            (s("name"), s("role"), p["branch"].is_null())
+        })
+        .collect();
+    assert_eq!(
+        listed,
+        [
+            ("li".to_owned(), "locksmith".to_owned(), true),
+            ("wang".to_owned(), "admin".to_owned(), true)
+        ]
+    );
+    assert!(
+        !out.contains("argon2") && !out.contains(PASSWORD),
+        "no hash, no password: {out}"
+    );
+    no_password_in_clear(&data);
+}
+
+#[test]
+fn the_command_line_never_takes_a_password_as_an_argument() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let data = dir.path().join("team");
+    let (code, _, err) = team(
+        &data,
+        &["init", "--admin", "wang", "--password", PASSWORD],
+        "",
+    );
+    assert_eq!(code, Some(2), "clap refuses it: {err}");
+    let (code, _, err) = team(&data, &["init", "--admin", "wang"], "");
+    assert_eq!(code, Some(1));
+    assert_eq!(err.trim(), "error: standard input: the password is empty");
+    let (code, out, err) = team(&data, &["user", "list"], "");
+    assert_eq!(
+        (code, out.as_str()),
+        (Some(0), ""),
+        "nobody was made: {err}"
+    );
+}
+
+/// Every file of the data directory is the user's alone, and none holds the password.
+fn no_password_in_clear(data: &Path) {
+    for entry in std::fs::read_dir(data).expect("data dir") {
+        let path = entry.expect("entry").path();
+        let bytes = std::fs::read(&path).expect("read");
+        let found = bytes
+            .windows(PASSWORD.len())
+            .any(|w| w == PASSWORD.as_bytes());
+        assert!(!found, "{} holds the password", path.display());
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let mode = std::fs::metadata(&path).expect("meta").permissions().mode();
+            assert_eq!(mode & 0o077, 0, "{} is private", path.display());
+        }
+    }
+}
