@@ -77,10 +77,7 @@ fn main() -> ExitCode {
         }
         Some(Command::Serve(args)) => cli::serve::serve(args),
         Some(Command::App(command)) => cli::app::run_app(command),
-        Some(Command::Team(command)) => {
-            cli::logging::init("warn");
-            return cli::team::run(command);
-        }
+        Some(Command::Team(command)) => return cli::team::run(command),
         Some(Command::Call(args)) => {
             cli::logging::init("warn");
             return cli::call::run(args);

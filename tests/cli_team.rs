@@ -5,9 +5,12 @@ use std::io::Write;
 use std::path::Path;
 use std::process::{Command, Stdio};
 
-use serde_json::Value;
+use serde_json::{Value, json};
 
-const BIN: &str = env!("CARGO_BIN_EXE_license-desk");
+#[path = "support/served.rs"]
+mod served;
+
+use served::{BIN, Served};
 const PASSWORD: &str = "长城长城 correct horse";
 
 /// Runs `license-desk team ARGS --data DIR` with `stdin` piped in: exit code, stdout, stderr.
@@ -167,4 +170,83 @@ fn no_password_in_clear(data: &Path) {
             assert_eq!(mode & 0o077, 0, "{} is private", path.display());
         }
     }
+}
+
+/// `team serve` as a process, in front of `serve`: the secret from a private file, the one
+/// line on stdout, a person signed in and a call forwarded; a secret file others may read is
+/// refused, and the secret is in no answer and no log line.
+#[tokio::test]
+async fn team_serve_forwards_for_a_person_signed_in() {
+    use std::io::{BufRead, BufReader, Read};
+    let platform = Served::start(&[]);
+    let (key, secret) = platform.app("auth_order,auth_activity");
+    let dir = tempfile::tempdir().expect("temp dir");
+    let data = dir.path().join("team");
+    let (code, _, err) = team(&data, &["init", "--admin", "wang"], PASSWORD);
+    assert_eq!(code, Some(0), "{err}");
+    let secret_file = dir.path().join("secret");
+    std::fs::write(&secret_file, format!("{secret}\n")).expect("secret file");
+    let serve = |extra: &[&str]| {
+        let mut command = Command::new(BIN);
+        command
+            .args(["team", "serve", "--listen", "127.0.0.1:0", "--app-key", &key])
+            .args(["--upstream-url", &platform.base, "--data"])
+            .arg(&data)
+            .arg("--secret-file")
+            .arg(&secret_file)
+            .args(extra)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        command
+    };
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let open = std::fs::Permissions::from_mode(0o644);
+        std::fs::set_permissions(&secret_file, open).expect("chmod");
+        let out = serve(&[]).output().expect("runs");
+        assert_eq!(out.status.code(), Some(1));
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("may be read by others (mode 644)"), "{err}");
+        std::fs::set_permissions(&secret_file, std::fs::Permissions::from_mode(0o600))
+            .expect("chmod");
+    }
+    let mut child = serve(&[]).spawn().expect("spawns");
+    let mut stdout = BufReader::new(child.stdout.take().expect("stdout"));
+    let mut line = String::new();
+    stdout.read_line(&mut line).expect("a line");
+    let base = line.trim_end().strip_prefix("listening on ").expect("its address").to_owned();
+
+    let http = reqwest::Client::new();
+    let signed: Value = http
+        .post(format!("{base}/team/v1/session"))
+        .json(&json!({"name": "wang", "password": PASSWORD}))
+        .send()
+        .await
+        .expect("answers")
+        .json()
+        .await
+        .expect("json");
+    let token = signed["data"]["token"].as_str().expect("a token");
+    let numbers = http
+        .post(format!("{base}/order/api/order/v1/shellnums?g_nonce=n-1"))
+        .bearer_auth(token)
+        .json(&json!({"size": 2}))
+        .send()
+        .await
+        .expect("answers")
+        .text()
+        .await
+        .expect("text");
+    assert_eq!(numbers, r#"{"code":0,"message":"success","data":["8000000001","8000000002"]}"#);
+    assert!(!signed.to_string().contains(&secret));
+
+    let _ = child.kill();
+    let _ = child.wait();
+    let mut log = String::new();
+    if let Some(mut err) = child.stderr.take() {
+        let _ = err.read_to_string(&mut log);
+    }
+    assert!(log.contains("team server started"), "{log}");
+    assert!(!log.contains(&secret), "the secret in the log: {log}");
 }

@@ -48,6 +48,8 @@ pub(crate) enum TeamCommand {
     /// The roles: four built in (viewer, staff, approver, admin) and the company's own.
     #[command(subcommand)]
     Role(RoleCommand),
+    /// Run the team server in front of one platform.
+    Serve(crate::cli::team_serve::TeamServeArgs),
 }
 
 /// A person's branch: both or neither.
@@ -59,6 +61,13 @@ pub(crate) struct BranchArgs {
     /// Branch name (the orders' branchName, the customers' branchName).
     #[arg(long, value_name = "NAME", requires = "branch")]
     branch_name: Option<String>,
+}
+
+impl Data {
+    /// The data directory or the database, as given.
+    pub(crate) fn parts(self) -> (Option<PathBuf>, Option<DatabaseUrl>) {
+        (self.data, self.database)
+    }
 }
 
 impl BranchArgs {
@@ -158,6 +167,14 @@ pub(crate) enum RoleCommand {
 }
 
 pub(crate) fn run(command: TeamCommand) -> ExitCode {
+    if let TeamCommand::Serve(args) = command {
+        crate::cli::logging::init("info");
+        return match crate::cli::team_serve::serve(args) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(message) => Failure::failed(message).report(),
+        };
+    }
+    crate::cli::logging::init("warn");
     match run_command(command) {
         Ok(()) => ExitCode::SUCCESS,
         Err(failure) => failure.report(),
@@ -187,6 +204,7 @@ fn run_command(command: TeamCommand) -> Result<(), Failure> {
         }
         TeamCommand::User(command) => runtime.block_on(user(command))?,
         TeamCommand::Role(command) => runtime.block_on(role(command))?,
+        TeamCommand::Serve(_) => {}
     }
     Ok(())
 }

@@ -11,7 +11,7 @@ pub mod auth_store;
 pub mod error;
 mod http;
 pub mod ids;
-mod listen;
+pub mod listen;
 pub mod pg;
 pub mod proof;
 pub mod quotas;
@@ -21,7 +21,7 @@ mod shared;
 mod spent;
 pub mod sql;
 pub mod store;
-mod throttle;
+pub mod throttle;
 mod tls;
 
 pub use http::openapi::{DOCUMENT_PATH as OPENAPI_PATH, document_json as openapi_json};

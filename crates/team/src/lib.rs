@@ -7,10 +7,15 @@
 
 pub mod custom_roles;
 pub mod error;
+pub mod http;
 pub mod password;
 pub mod people;
+pub mod permit;
 pub mod roles;
+pub mod server;
+pub mod sessions;
 pub mod store;
+pub mod upstream;
 
 pub use error::TeamError;
 pub use store::{Place, TeamStore};

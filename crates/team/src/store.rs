@@ -13,12 +13,15 @@ use platform::store::Store;
 pub const DB_FILE: &str = "team.sqlite3";
 
 /// Schema versions on SQLite, in order (`PRAGMA user_version` counts them).
-const SQLITE_VERSIONS: &[&str] = &[include_str!("schema.sql")];
+const SQLITE_VERSIONS: &[&str] = &[include_str!("schema.sql"), include_str!("schema2.sql")];
 
 /// The same versions on PostgreSQL, with a version table apart from the platform's, so that
 /// the team server may share a database with an embedded platform.
 const PG_SCHEMA: Schema = Schema {
-    versions: &[(1, include_str!("pg_schema.sql"))],
+    versions: &[
+        (1, include_str!("pg_schema.sql")),
+        (2, include_str!("schema2.sql")),
+    ],
     version_table: "team_schema_version",
     lock: "license-desk:team-migrations",
 };

@@ -29,3 +29,5 @@ pub async fn postgres(url: &str) -> TeamStore {
         .await
         .expect("PostgreSQL store")
 }
+
+pub mod rig;

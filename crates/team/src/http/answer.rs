@@ -1,0 +1,197 @@
+//! How the server answers: in the platform's own envelopes (the order group's `code`,
+//! `message`, `data`, `cause`; the activity group's `resultCode`, `resultMessage`), so that
+//! the console's client, Postman and Apifox read a team server as they read a platform.
+//!
+//! A write whose answer was lost upstream is answered HTTP 504 with a body that is no
+//! envelope (`{"outcome":"unknown",…}`): a client of the interface cannot take it for an
+//! answer of the platform, and the console tells the person the outcome is unknown.
+
+use axum::Json;
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use client::ApiError;
+use serde::Serialize;
+use serde_json::json;
+use wire::envelope::{self, OrderEnvelope};
+
+use crate::permit::Refusal;
+use crate::sessions::SessionError;
+
+/// Why a call was not answered by the platform's success.
+#[derive(Debug)]
+pub enum Fail {
+    /// No session, or one that ended (HTTP 401).
+    Session(SessionError),
+    /// A permission or a field the rules refuse.
+    Refused(Refusal),
+    /// The body is not the operation's shape; the field path first.
+    BadBody(String),
+    /// What the platform answered, or why it could not.
+    Upstream(ApiError),
+}
+
+impl From<SessionError> for Fail {
+    fn from(e: SessionError) -> Self {
+        Self::Session(e)
+    }
+}
+
+impl From<Refusal> for Fail {
+    fn from(e: Refusal) -> Self {
+        Self::Refused(e)
+    }
+}
+
+impl From<ApiError> for Fail {
+    fn from(e: ApiError) -> Self {
+        Self::Upstream(e)
+    }
+}
+
+/// The order group's success.
+pub fn order_ok<T: Serialize>(data: T) -> Response {
+    Json(OrderEnvelope::success(data)).into_response()
+}
+
+/// The order group's success without data (operation 4).
+pub fn order_done() -> Response {
+    Json(OrderEnvelope::done()).into_response()
+}
+
+impl Fail {
+    /// In the order group's envelope.
+    pub fn order(self) -> Response {
+        let business = status(envelope::BUSINESS_EXCEPTION_STATUS);
+        let (status, code, message, cause) = match self {
+            Fail::Session(SessionError::Team(e)) => return server_failure(&e.to_string()),
+            Fail::Session(e) => (
+                StatusCode::UNAUTHORIZED,
+                envelope::UNAUTHORIZED,
+                e.to_string(),
+                "session".to_owned(),
+            ),
+            Fail::Refused(r @ Refusal::Permission { .. }) => (
+                StatusCode::FORBIDDEN,
+                envelope::FORBIDDEN,
+                r.to_string(),
+                "permission".to_owned(),
+            ),
+            Fail::Refused(Refusal::Field(m)) | Fail::BadBody(m) => (
+                business,
+                envelope::VALIDATION,
+                m,
+                "refused by the team server".to_owned(),
+            ),
+            Fail::Upstream(e) => return upstream_order(e),
+        };
+        (
+            status,
+            Json(OrderEnvelope::<()>::failure(code, message, cause)),
+        )
+            .into_response()
+    }
+
+    /// In the activity group's shape.
+    pub fn activity(self) -> Response {
+        let (status, code, message) = match self {
+            Fail::Session(SessionError::Team(e)) => return server_failure(&e.to_string()),
+            Fail::Session(e) => (StatusCode::UNAUTHORIZED, "401".to_owned(), e.to_string()),
+            Fail::Refused(r @ Refusal::Permission { .. }) => {
+                (StatusCode::FORBIDDEN, "403".to_owned(), r.to_string())
+            }
+            Fail::Refused(Refusal::Field(m)) | Fail::BadBody(m) => {
+                (StatusCode::OK, wire::activity::BAD_PARAMETER.to_owned(), m)
+            }
+            Fail::Upstream(ApiError::Platform {
+                http_status: 200,
+                code,
+                message,
+                ..
+            }) => (StatusCode::OK, code, message),
+            Fail::Upstream(e @ ApiError::OutcomeUnknown { .. }) => return unknown(&e),
+            Fail::Upstream(e) => (
+                StatusCode::OK,
+                wire::activity::PROCESSING.to_owned(),
+                not_answered(&e),
+            ),
+        };
+        let body = json!({ "resultCode": code, "resultMessage": message });
+        (status, Json(body)).into_response()
+    }
+}
+
+/// The platform's own failure, passed on; its 401 or 403 is about the server's application,
+/// not the person's session, so it is said as the server's failure.
+fn upstream_order(e: ApiError) -> Response {
+    match e {
+        ApiError::Platform {
+            http_status,
+            code,
+            message,
+            cause,
+        } if http_status != 401 && http_status != 403 => {
+            let body = OrderEnvelope::<()> {
+                code: wire::Code::Text(code),
+                message,
+                data: None,
+                cause,
+            };
+            (status(http_status), Json(body)).into_response()
+        }
+        e @ ApiError::OutcomeUnknown { .. } => unknown(&e),
+        e => {
+            let body = OrderEnvelope::<()>::failure(envelope::SYSTEM, not_answered(&e), e.kind());
+            (status(envelope::BUSINESS_EXCEPTION_STATUS), Json(body)).into_response()
+        }
+    }
+}
+
+/// Why the platform's answer is not passed on, in words.
+fn not_answered(e: &ApiError) -> String {
+    match e {
+        ApiError::Platform { .. } => format!(
+            "the platform refused the team server's application ({e}): tell the server's \
+             administrator"
+        ),
+        ApiError::NotSent(_) => format!("{e}; nothing was done"),
+        _ => format!("the team server's call to the platform failed: {e}"),
+    }
+}
+
+/// HTTP 504 with a body that is no envelope: sent, outcome unknown.
+fn unknown(e: &ApiError) -> Response {
+    let (call_id, what, detail) = match e {
+        ApiError::OutcomeUnknown {
+            call_id,
+            what,
+            detail,
+            ..
+        } => (call_id.as_str(), what.as_str(), detail.as_str()),
+        _ => ("", "", ""),
+    };
+    let body = json!({
+        "outcome": "unknown",
+        "callId": call_id,
+        "message": format!(
+            "sent to the platform, outcome unknown: {what}, and no answer came back; it will \
+             not be sent again by itself. Check what the platform holds before sending it again"
+        ),
+        "detail": detail,
+    });
+    (StatusCode::GATEWAY_TIMEOUT, Json(body)).into_response()
+}
+
+/// The server's own store failed.
+fn server_failure(message: &str) -> Response {
+    tracing::error!(error = message, "the team server's store failed");
+    let body = OrderEnvelope::<()>::failure(
+        envelope::SYSTEM,
+        format!("the team server failed: {message}"),
+        "team server",
+    );
+    (status(envelope::BUSINESS_EXCEPTION_STATUS), Json(body)).into_response()
+}
+
+fn status(code: u16) -> StatusCode {
+    StatusCode::from_u16(code).unwrap_or(StatusCode::BAD_GATEWAY)
+}

@@ -1,0 +1,78 @@
+//! The server's HTTP face: its own endpoints under `/team/v1/` (sign-in, sign-out, who am I)
+//! and the platform's interface, forwarded for the person signed in.
+
+mod answer;
+mod forward;
+mod session;
+
+use std::sync::Arc;
+
+use axum::Router;
+use axum::extract::DefaultBodyLimit;
+use axum::http::HeaderMap;
+use axum::routing::{get, post};
+use client::Client;
+use wire::paths;
+
+use crate::sessions::{Caller, SessionError, Sessions};
+
+pub use answer::Fail;
+
+/// Largest request body: the platform's own limit (its largest batch fits).
+pub const MAX_BODY: usize = 16 * 1024 * 1024;
+
+/// The server's own paths.
+pub mod team_paths {
+    pub const SESSION: &str = "/team/v1/session";
+    pub const ME: &str = "/team/v1/me";
+}
+
+/// What every request uses.
+pub struct Team {
+    pub sessions: Sessions,
+    /// The platform, called as the server's application.
+    pub upstream: Client,
+}
+
+impl Team {
+    /// The person whose session token is the request's bearer.
+    pub async fn caller(&self, headers: &HeaderMap) -> Result<Caller, SessionError> {
+        let token = bearer(headers).ok_or(SessionError::Missing)?;
+        self.sessions.check(token).await
+    }
+}
+
+/// The bearer token of an `Authorization` header, if there is one.
+pub fn bearer(headers: &HeaderMap) -> Option<&str> {
+    let value = headers
+        .get(axum::http::header::AUTHORIZATION)?
+        .to_str()
+        .ok()?;
+    let (scheme, token) = value.split_once(' ')?;
+    scheme
+        .eq_ignore_ascii_case("bearer")
+        .then(|| token.trim())
+        .filter(|t| !t.is_empty())
+}
+
+pub fn router(team: Arc<Team>) -> Router {
+    Router::new()
+        .route(
+            team_paths::SESSION,
+            post(session::sign_in).delete(session::sign_out),
+        )
+        .route(team_paths::ME, get(session::me))
+        .route(paths::TOKEN, post(session::no_token))
+        .route(paths::BIND, post(forward::bind))
+        .route(paths::CREATE, post(forward::create))
+        .route(paths::QUERY, get(forward::query))
+        .route(paths::UPDATE, post(forward::update))
+        .route(paths::BATCH_ORDER, post(forward::batch))
+        .route(paths::LOCK, post(forward::lock))
+        .route(paths::UNLOCK, post(forward::unlock))
+        .route(paths::ASSET_LIST, get(forward::assets))
+        .route(paths::SHELLNUMS, post(forward::shellnums))
+        .route(paths::ACTIVITY, post(forward::claim))
+        .layer(DefaultBodyLimit::max(MAX_BODY))
+        .with_state(team)
+}

@@ -1,0 +1,94 @@
+//! `POST /team/v1/session` (sign in), `DELETE` (sign out), `GET /team/v1/me`.
+
+use std::sync::Arc;
+
+use axum::Json;
+use axum::body::Bytes;
+use axum::extract::State;
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use serde::{Deserialize, Serialize};
+use wire::envelope::{self, OrderEnvelope};
+
+use super::answer::{Fail, order_ok};
+use super::{Team, bearer};
+use crate::people::Person;
+use crate::sessions::{Caller, SessionError};
+
+#[derive(Deserialize)]
+struct SignIn {
+    name: String,
+    password: String,
+}
+
+/// Who is signed in, and what they may do.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Me {
+    person: Person,
+    permissions: Vec<crate::roles::Permission>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Session {
+    token: String,
+    /// When the session ends at the latest (epoch ms); it ends sooner when idle.
+    expires_at: i64,
+    idle_minutes: u64,
+    #[serde(flatten)]
+    me: Me,
+}
+
+impl From<Caller> for Me {
+    fn from(c: Caller) -> Self {
+        Me {
+            permissions: c.permissions.list(),
+            person: c.person,
+        }
+    }
+}
+
+pub async fn sign_in(State(team): State<Arc<Team>>, body: Bytes) -> Response {
+    let form: SignIn = match wire::parse::json(&body) {
+        Ok(form) => form,
+        Err(e) => return Fail::BadBody(e.to_string()).order(),
+    };
+    match team.sessions.sign_in(&form.name, &form.password).await {
+        Ok(signed) => order_ok(Session {
+            token: signed.token,
+            expires_at: signed.expires_at,
+            idle_minutes: team.sessions.rules().idle.as_secs() / 60,
+            me: signed.caller.into(),
+        }),
+        Err(e) => Fail::Session(e).order(),
+    }
+}
+
+pub async fn sign_out(State(team): State<Arc<Team>>, headers: HeaderMap) -> Response {
+    let Some(token) = bearer(&headers) else {
+        return Fail::Session(SessionError::Missing).order();
+    };
+    match team.sessions.sign_out(token).await {
+        Ok(()) => super::answer::order_done(),
+        Err(e) => Fail::Session(e).order(),
+    }
+}
+
+pub async fn me(State(team): State<Arc<Team>>, headers: HeaderMap) -> Response {
+    match team.caller(&headers).await {
+        Ok(caller) => order_ok(Me::from(caller)),
+        Err(e) => Fail::Session(e).order(),
+    }
+}
+
+/// A console asking a team server for the platform's token: it signs in instead.
+pub async fn no_token() -> Response {
+    let body = OrderEnvelope::<()>::failure(
+        envelope::NOT_FOUND,
+        "this is a team server: it gives no platform token; sign in at POST /team/v1/session \
+         and send the session's token as the bearer",
+        "team server",
+    );
+    (StatusCode::NOT_FOUND, Json(body)).into_response()
+}

@@ -1,0 +1,126 @@
+//! A running team server: its store opened, the platform's client built, and the HTTP face
+//! served (over TLS when given a certificate) as `serve` serves the platform.
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+use platform::TlsFiles;
+use platform::listen::{self, ConnectionLimits};
+use platform::pg::DatabaseUrl;
+use tokio::sync::watch;
+use tokio::task::JoinHandle;
+
+use crate::http::{self, Team};
+use crate::sessions::{SessionRules, Sessions};
+use crate::store::{Place, TeamStore};
+use crate::upstream::{self, UpstreamConfig};
+
+/// Database connections an instance keeps open at most on PostgreSQL.
+pub const DEFAULT_DATABASE_POOL: usize = 16;
+
+#[derive(Debug, Clone)]
+pub struct TeamConfig {
+    pub listen: SocketAddr,
+    /// The data directory (SQLite), unless `database` is given.
+    pub data_dir: std::path::PathBuf,
+    pub database: Option<DatabaseUrl>,
+    pub database_pool: usize,
+    pub upstream: UpstreamConfig,
+    pub tls: Option<TlsFiles>,
+    /// Plain HTTP on an address other than loopback (people's passwords and sessions would
+    /// cross the network in clear): refused unless this is set.
+    pub insecure_http: bool,
+    pub sessions: SessionRules,
+    pub connections: ConnectionLimits,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum StartError {
+    #[error(
+        "plain HTTP on {0}, which is not loopback: passwords and sessions would cross the \
+         network in clear. Give --tls-cert and --tls-key, or --insecure-http to accept it"
+    )]
+    ClearOnNetwork(SocketAddr),
+    #[error("cannot open the team server's data: {0}")]
+    Store(#[from] platform::sql::StoreError),
+    #[error("the platform cannot be used as given: {0}")]
+    Upstream(#[from] client::ApiError),
+    #[error(transparent)]
+    Tls(#[from] platform::TlsError),
+    #[error("cannot listen on {addr}: {source}")]
+    Listen {
+        addr: SocketAddr,
+        source: std::io::Error,
+    },
+}
+
+/// A running team server. Dropping it without [`TeamServer::shutdown`] stops it abruptly.
+pub struct TeamServer {
+    addr: SocketAddr,
+    tls: bool,
+    stop: watch::Sender<bool>,
+    task: JoinHandle<()>,
+}
+
+impl TeamServer {
+    pub async fn start(config: TeamConfig) -> Result<TeamServer, StartError> {
+        if config.tls.is_none() && !config.listen.ip().is_loopback() && !config.insecure_http {
+            return Err(StartError::ClearOnNetwork(config.listen));
+        }
+        if config.tls.is_none() && !config.listen.ip().is_loopback() {
+            tracing::warn!(listen = %config.listen, "--insecure-http: plain HTTP on the network");
+        }
+        let tls = config.tls.as_ref().map(TlsFiles::acceptor).transpose()?;
+        let place = match &config.database {
+            Some(url) => Place::Database(url),
+            None => Place::Dir(&config.data_dir),
+        };
+        let store = TeamStore::open(place, config.database_pool).await?;
+        let upstream = upstream::client(config.upstream.clone(), store.clone())?;
+        let team = Arc::new(Team {
+            sessions: Sessions::new(store, config.sessions),
+            upstream,
+        });
+        let listener = tokio::net::TcpListener::bind(config.listen)
+            .await
+            .map_err(|source| StartError::Listen {
+                addr: config.listen,
+                source,
+            })?;
+        let addr = listener.local_addr().map_err(|source| StartError::Listen {
+            addr: config.listen,
+            source,
+        })?;
+        let (stop, stopped) = watch::channel(false);
+        let secure = tls.is_some();
+        let task = tokio::spawn(listen::serve(
+            listener,
+            http::router(team),
+            config.connections,
+            tls,
+            stopped,
+        ));
+        Ok(TeamServer {
+            addr,
+            tls: secure,
+            stop,
+            task,
+        })
+    }
+
+    pub fn local_addr(&self) -> SocketAddr {
+        self.addr
+    }
+
+    /// `http://` or `https://` and the address, as consoles reach it.
+    pub fn base_url(&self) -> String {
+        let scheme = if self.tls { "https" } else { "http" };
+        format!("{scheme}://{}", self.addr)
+    }
+
+    /// Stops accepting, and lets requests in flight finish.
+    pub async fn shutdown(self) {
+        let _ = self.stop.send(true);
+        let _ = self.task.await;
+    }
+}

@@ -1,0 +1,377 @@
+//! Sign-in and sessions. A sign-in answers a random token; only its SHA-256 is stored. A
+//! session ends when the person signs out, after 30 idle minutes, 12 hours after it began, and
+//! at once when the person is disabled or loses their role or password
+//! (`people.sessions_revoked_at`). Failed sign-ins are counted per name: five in a row lock
+//! the name for 15 minutes. Every failure is answered alike, whether the name exists or not,
+//! and takes as long (an Argon2 verification is always made).
+
+use std::collections::HashMap;
+use std::sync::{Mutex, OnceLock, PoisonError};
+use std::time::{Duration, Instant};
+
+use base64::Engine;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use platform::sql::{StoreError, Tx};
+use sha2::{Digest, Sha256};
+
+use crate::custom_roles::permissions_of;
+use crate::error::TeamError;
+use crate::password;
+use crate::people::{self, Person, Source};
+use crate::roles::Permissions;
+use crate::store::TeamStore;
+
+/// How long sessions last and how sign-in failures are judged.
+#[derive(Debug, Clone, Copy)]
+pub struct SessionRules {
+    pub idle: Duration,
+    pub absolute: Duration,
+    /// Failed sign-ins in a row that lock a name…
+    pub failures_to_lock: i64,
+    /// …for this long.
+    pub lock: Duration,
+    /// How long an instance trusts a session it has checked (another instance's sign-out or
+    /// revocation is seen within it).
+    pub trusted_for: Duration,
+}
+
+impl Default for SessionRules {
+    fn default() -> Self {
+        Self {
+            idle: Duration::from_secs(30 * 60),
+            absolute: Duration::from_secs(12 * 3600),
+            failures_to_lock: 5,
+            lock: Duration::from_secs(15 * 60),
+            trusted_for: Duration::from_secs(2),
+        }
+    }
+}
+
+/// A person behind a valid session, with what their role permits now.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Caller {
+    pub person: Person,
+    pub permissions: Permissions,
+}
+
+/// An answered sign-in.
+#[derive(Debug, Clone)]
+pub struct SignedIn {
+    /// The bearer token: shown to the person once, stored nowhere.
+    pub token: String,
+    pub caller: Caller,
+    /// When the session ends at the latest (epoch milliseconds).
+    pub expires_at: i64,
+}
+
+/// Why a sign-in or a session was refused, in words for the person.
+#[derive(Debug, thiserror::Error)]
+pub enum SessionError {
+    /// The same for an unknown name, a wrong password and a locked name.
+    #[error(
+        "wrong name or password (after {0} failures in a row a name is locked for {1} minutes)"
+    )]
+    WrongNameOrPassword(i64, u64),
+    #[error("this account is disabled; ask an administrator")]
+    Disabled,
+    #[error("{0:?} signs in through LDAP, and this server has no LDAP directory configured")]
+    NoDirectory(String),
+    #[error("no session: sign in first")]
+    Missing,
+    #[error("the session has ended (signed out, expired, or the account changed): sign in again")]
+    Ended,
+    #[error(transparent)]
+    Team(#[from] TeamError),
+}
+
+impl From<StoreError> for SessionError {
+    fn from(e: StoreError) -> Self {
+        Self::Team(TeamError::Store(e))
+    }
+}
+
+impl platform::pg::StoreFailure for SessionError {
+    fn store_error(&self) -> Option<&StoreError> {
+        match self {
+            Self::Team(TeamError::Store(e)) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+/// The sessions of one server instance: the store, and what it checked lately.
+pub struct Sessions {
+    store: TeamStore,
+    rules: SessionRules,
+    checked: Mutex<HashMap<String, (Caller, Instant)>>,
+}
+
+/// A session as stored, with its person's state.
+struct Stored {
+    person: String,
+    created_at: i64,
+    last_seen_at: i64,
+    ended: bool,
+    revoked_at: i64,
+}
+
+impl Sessions {
+    pub fn new(store: TeamStore, rules: SessionRules) -> Self {
+        Self {
+            store,
+            rules,
+            checked: Mutex::new(HashMap::new()),
+        }
+    }
+
+    pub fn rules(&self) -> SessionRules {
+        self.rules
+    }
+
+    /// Checks a local account's password and begins a session.
+    pub async fn sign_in(&self, name: &str, password: &str) -> Result<SignedIn, SessionError> {
+        let name = name.trim().to_lowercase();
+        let now = support::clock::now_ms();
+        let found = match people::get(&self.store, &name).await {
+            Ok(person) => Some(person),
+            Err(TeamError::NoSuchPerson(_)) => None,
+            Err(e) => return Err(e.into()),
+        };
+        let hash = match &found {
+            Some(person) if person.source == Source::Local => self.stored_hash(&name).await?,
+            Some(_) => return Err(SessionError::NoDirectory(name)),
+            None => None,
+        };
+        let matches = verify_off_thread(password.to_owned(), hash).await;
+        let Some(person) = found else {
+            return Err(self.wrong());
+        };
+        let locked = person.locked_until.is_some_and(|until| until > now);
+        if locked || !matches {
+            if !locked {
+                self.count_failure(&name, now).await?;
+            }
+            return Err(self.wrong());
+        }
+        if person.disabled {
+            return Err(SessionError::Disabled);
+        }
+        self.begin(person, now).await
+    }
+
+    /// The person behind `token`, if the session is valid now.
+    pub async fn check(&self, token: &str) -> Result<Caller, SessionError> {
+        let hash = token_hash(token);
+        if let Some(caller) = self.recently_checked(&hash) {
+            return Ok(caller);
+        }
+        let now = support::clock::now_ms();
+        let key = hash.clone();
+        let stored = self
+            .store
+            .read(move |tx| stored_session(tx, &key))
+            .await?
+            .ok_or(SessionError::Ended)?;
+        if !self.is_valid(&stored, now) {
+            return Err(SessionError::Ended);
+        }
+        let person = people::get(&self.store, &stored.person).await?;
+        if person.disabled {
+            return Err(SessionError::Ended);
+        }
+        if now - stored.last_seen_at > 60_000 {
+            self.seen(&hash, now).await?;
+        }
+        let caller = self.caller(person).await?;
+        lock(&self.checked).insert(hash, (caller.clone(), Instant::now()));
+        Ok(caller)
+    }
+
+    /// Ends the session of `token` (signing out); ending one already over is no error.
+    pub async fn sign_out(&self, token: &str) -> Result<(), SessionError> {
+        let hash = token_hash(token);
+        lock(&self.checked).remove(&hash);
+        let now = support::clock::now_ms();
+        self.store
+            .write(move |tx| {
+                tx.execute(
+                    "UPDATE sessions SET ended_at = ?2 WHERE token_hash = ?1 AND ended_at IS NULL",
+                    &[(&hash).into(), now.into()],
+                )?;
+                Ok::<_, SessionError>(())
+            })
+            .await
+    }
+
+    fn wrong(&self) -> SessionError {
+        SessionError::WrongNameOrPassword(
+            self.rules.failures_to_lock,
+            self.rules.lock.as_secs() / 60,
+        )
+    }
+
+    fn is_valid(&self, s: &Stored, now: i64) -> bool {
+        !s.ended
+            && s.created_at >= s.revoked_at
+            && now - s.last_seen_at <= millis(self.rules.idle)
+            && now - s.created_at <= millis(self.rules.absolute)
+    }
+
+    fn recently_checked(&self, hash: &str) -> Option<Caller> {
+        let mut checked = lock(&self.checked);
+        match checked.get(hash) {
+            Some((caller, at)) if at.elapsed() < self.rules.trusted_for => Some(caller.clone()),
+            Some(_) => {
+                checked.remove(hash);
+                None
+            }
+            None => None,
+        }
+    }
+
+    async fn stored_hash(&self, name: &str) -> Result<Option<String>, SessionError> {
+        let name = name.to_owned();
+        self.store
+            .read(move |tx| {
+                tx.query_opt(
+                    "SELECT password_hash FROM people WHERE name = ?1",
+                    &[(&name).into()],
+                    |row| row.opt_text(0),
+                )
+                .map(Option::flatten)
+                .map_err(SessionError::from)
+            })
+            .await
+    }
+
+    /// One more failure in a row; the one that reaches the limit locks the name.
+    async fn count_failure(&self, name: &str, now: i64) -> Result<(), SessionError> {
+        let (name, limit) = (name.to_owned(), self.rules.failures_to_lock);
+        let until = now + millis(self.rules.lock);
+        self.store
+            .write(move |tx| {
+                tx.execute(
+                    "UPDATE people SET failed_sign_ins = failed_sign_ins + 1 WHERE name = ?1",
+                    &[(&name).into()],
+                )?;
+                tx.execute(
+                    "UPDATE people SET failed_sign_ins = 0, locked_until = ?2 \
+                     WHERE name = ?1 AND failed_sign_ins >= ?3",
+                    &[(&name).into(), until.into(), limit.into()],
+                )?;
+                Ok::<_, SessionError>(())
+            })
+            .await
+    }
+
+    async fn begin(&self, person: Person, now: i64) -> Result<SignedIn, SessionError> {
+        let token = new_token()?;
+        let hash = token_hash(&token);
+        let name = person.name.clone();
+        self.store
+            .write(move |tx| {
+                tx.execute(
+                    "UPDATE people SET failed_sign_ins = 0, locked_until = NULL WHERE name = ?1",
+                    &[(&name).into()],
+                )?;
+                tx.execute(
+                    "INSERT INTO sessions(token_hash, person, created_at, last_seen_at) \
+                     VALUES (?1, ?2, ?3, ?3)",
+                    &[(&hash).into(), (&name).into(), now.into()],
+                )?;
+                Ok::<_, SessionError>(())
+            })
+            .await?;
+        Ok(SignedIn {
+            token,
+            caller: self.caller(person).await?,
+            expires_at: now + millis(self.rules.absolute),
+        })
+    }
+
+    async fn caller(&self, person: Person) -> Result<Caller, SessionError> {
+        let role = person.role.clone();
+        let permissions = self.store.read(move |tx| permissions_of(tx, &role)).await?;
+        Ok(Caller {
+            person,
+            permissions,
+        })
+    }
+
+    async fn seen(&self, hash: &str, now: i64) -> Result<(), SessionError> {
+        let hash = hash.to_owned();
+        self.store
+            .write(move |tx| {
+                tx.execute(
+                    "UPDATE sessions SET last_seen_at = ?2 WHERE token_hash = ?1",
+                    &[(&hash).into(), now.into()],
+                )?;
+                Ok::<_, SessionError>(())
+            })
+            .await
+    }
+}
+
+fn stored_session(tx: &dyn Tx, hash: &str) -> Result<Option<Stored>, SessionError> {
+    Ok(tx.query_opt(
+        "SELECT s.person, s.created_at, s.last_seen_at, s.ended_at IS NOT NULL, \
+             p.sessions_revoked_at \
+         FROM sessions s JOIN people p ON p.name = s.person WHERE s.token_hash = ?1",
+        &[hash.into()],
+        |row| {
+            Ok(Stored {
+                person: row.text(0)?,
+                created_at: row.i64(1)?,
+                last_seen_at: row.i64(2)?,
+                ended: row.bool(3)?,
+                revoked_at: row.i64(4)?,
+            })
+        },
+    )?)
+}
+
+/// Verifies on a blocking thread (Argon2 takes tens of milliseconds of CPU). Without a stored
+/// hash a dummy one is verified, so that an unknown name takes as long as a known one.
+async fn verify_off_thread(password: String, stored: Option<String>) -> bool {
+    tokio::task::spawn_blocking(move || match stored {
+        Some(hash) => password::verify(&password, &hash),
+        None => {
+            let _ = password::verify(&password, dummy_hash());
+            false
+        }
+    })
+    .await
+    .unwrap_or(false)
+}
+
+fn dummy_hash() -> &'static str {
+    static DUMMY: OnceLock<String> = OnceLock::new();
+    DUMMY.get_or_init(|| password::hash("no one has this password").unwrap_or_default())
+}
+
+/// 32 random bytes, base64url: what the person's console sends as its bearer.
+fn new_token() -> Result<String, SessionError> {
+    let mut bytes = [0u8; 32];
+    getrandom::fill(&mut bytes).map_err(|e| {
+        SessionError::Team(TeamError::Store(StoreError::Failure(format!(
+            "no randomness for a session token: {e}"
+        ))))
+    })?;
+    Ok(URL_SAFE_NO_PAD.encode(bytes))
+}
+
+/// What is stored of a token: its SHA-256, hex.
+pub fn token_hash(token: &str) -> String {
+    Sha256::digest(token.as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+fn millis(d: Duration) -> i64 {
+    i64::try_from(d.as_millis()).unwrap_or(i64::MAX)
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(PoisonError::into_inner)
+}

@@ -1,0 +1,130 @@
+//! The platform behind the server: one client of the console's own kind, holding the app key
+//! and secret, and a ledger of the writes it forwards in the server's store. A write is
+//! recorded before it leaves and ended with what the platform answered; with no answer it is
+//! `unknown`, and it is never sent again by itself (the profile of the platform never
+//! declares repeats recognised).
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use client::{Client, ClientConfig, Kept, Observer, Secret, WriteBegun, WriteEnded, WriteState};
+use platform::sql::StoreError;
+
+use crate::store::TeamStore;
+
+tokio::task_local! {
+    /// The person a forwarded call is made for: the ledger records it beside each write.
+    pub static PERSON: String;
+}
+
+/// Where the platform is and the application the server calls it as.
+#[derive(Debug, Clone)]
+pub struct UpstreamConfig {
+    pub base_url: String,
+    /// The token endpoint [default: the base URL's `/v3/api/oauth2/token`].
+    pub token_url: Option<String>,
+    pub app_key: String,
+    pub app_secret: Secret,
+    /// A CA trusted besides the system's.
+    pub ca_file: Option<PathBuf>,
+    /// Plain `http://` to another machine allowed (the secret would cross in clear).
+    pub insecure_http: bool,
+}
+
+/// Builds the client the server forwards through.
+pub fn client(config: UpstreamConfig, store: TeamStore) -> Result<Client, client::ApiError> {
+    let mut c = ClientConfig::new(&config.base_url, &config.app_key, config.app_secret);
+    if let Some(url) = config.token_url {
+        c.token_url = url;
+    }
+    c.ca_file = config.ca_file;
+    c.insecure_http = config.insecure_http;
+    // A lost answer is an unknown outcome told to the person, never a silent re-send.
+    c.repeats_recognised = false;
+    Client::new(c, Arc::new(Ledger { store }))
+}
+
+/// The writes' ledger, in the team server's store.
+struct Ledger {
+    store: TeamStore,
+}
+
+impl Observer for Ledger {
+    fn record(&self, _record: client::CallRecord) {}
+
+    fn begin_write(&self, write: &WriteBegun) -> Kept {
+        let store = self.store.clone();
+        let w = write.clone();
+        let person = PERSON.try_with(Clone::clone).unwrap_or_default();
+        Box::pin(async move {
+            store
+                .write(move |tx| {
+                    tx.execute(
+                        "INSERT INTO team_writes(call_id, person, operation, channel_order_id, \
+                             body_hash, items, state, started_at) \
+                         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+                        &[
+                            (&w.call_id).into(),
+                            (&person).into(),
+                            w.operation.name().into(),
+                            w.channel_order_id.as_deref().into(),
+                            (&w.body_hash).into(),
+                            i64::try_from(w.items).unwrap_or(i64::MAX).into(),
+                            WriteState::InFlight.name().into(),
+                            w.started_at_ms.into(),
+                        ],
+                    )?;
+                    Ok::<_, StoreError>(())
+                })
+                .await
+                .map_err(|e| e.to_string())
+        })
+    }
+
+    fn write_sending(&self, call_id: &str) -> Kept {
+        let store = self.store.clone();
+        let call_id = call_id.to_owned();
+        Box::pin(async move {
+            let now = support::clock::now_ms();
+            store
+                .write(move |tx| {
+                    tx.execute(
+                        "UPDATE team_writes SET sending_at = ?2 WHERE call_id = ?1",
+                        &[(&call_id).into(), now.into()],
+                    )?;
+                    Ok::<_, StoreError>(())
+                })
+                .await
+                .map_err(|e| e.to_string())
+        })
+    }
+
+    fn end_write(&self, write: &WriteEnded) {
+        let store = self.store.clone();
+        let w = write.clone();
+        // The answer goes back to the person meanwhile; a failure here leaves the write
+        // in flight, which a later look settles as unknown.
+        tokio::spawn(async move {
+            let ended = store
+                .write(move |tx| {
+                    tx.execute(
+                        "UPDATE team_writes SET state = ?2, code = ?3, detail = ?4, \
+                             attempts = ?5, ended_at = ?6 WHERE call_id = ?1",
+                        &[
+                            (&w.call_id).into(),
+                            w.state.name().into(),
+                            w.code.as_deref().into(),
+                            w.detail.as_deref().into(),
+                            i64::from(w.attempts).into(),
+                            w.ended_at_ms.into(),
+                        ],
+                    )?;
+                    Ok::<_, StoreError>(())
+                })
+                .await;
+            if let Err(e) = ended {
+                tracing::error!(error = %e, "a forwarded write's end could not be recorded");
+            }
+        });
+    }
+}

@@ -1,0 +1,225 @@
+//! A real platform (the embedded one, on SQLite in a temp dir) and a real team server in
+//! front of it, with one person of each built-in role signed in over HTTP.
+
+use std::path::PathBuf;
+
+use client::Secret;
+use platform::pg::DatabaseUrl;
+use platform::{Config, Server};
+use serde_json::{Value, json};
+use team::people::{self, Branch, NewPerson};
+use team::server::{TeamConfig, TeamServer};
+use team::sessions::SessionRules;
+use team::upstream::UpstreamConfig;
+use team::{Place, TeamStore};
+
+pub const PASSWORD: &str = "长城长城 correct horse";
+
+pub struct Rig {
+    /// None once stopped.
+    pub platform: Option<Server>,
+    pub platform_dir: PathBuf,
+    pub team: TeamServer,
+    pub base: String,
+    pub http: reqwest::Client,
+    pub app_secret: String,
+    team_dir: PathBuf,
+    database: Option<DatabaseUrl>,
+    _dir: tempfile::TempDir,
+}
+
+/// An answer: HTTP status and JSON body.
+#[derive(Debug)]
+pub struct Reply {
+    pub status: u16,
+    pub body: Value,
+}
+
+impl Rig {
+    /// The team server on SQLite (`database` None) or on a PostgreSQL database.
+    pub async fn start(database: Option<&str>) -> Rig {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let platform_dir = dir.path().join("platform");
+        let scopes = ["auth_order".to_owned(), "auth_activity".to_owned()];
+        let app = platform::create_app(&platform_dir, "team server", &scopes).expect("app");
+        let config = Config::new(&platform_dir, "127.0.0.1:0".parse().expect("addr"));
+        let platform = Server::start(config).await.expect("platform starts");
+        let team_dir = dir.path().join("team");
+        let database = database.map(|url| DatabaseUrl::parse(url, None).expect("url"));
+        let place = match &database {
+            Some(url) => Place::Database(url),
+            None => Place::Dir(&team_dir),
+        };
+        let store = TeamStore::open(place, 2).await.expect("team store");
+        add_people(&store).await;
+        drop(store);
+        let config = TeamConfig {
+            listen: "127.0.0.1:0".parse().expect("addr"),
+            data_dir: team_dir.clone(),
+            database: database.clone(),
+            database_pool: 4,
+            upstream: UpstreamConfig {
+                base_url: platform.base_url(),
+                token_url: None,
+                app_key: app.app_key.clone(),
+                app_secret: Secret::new(app.app_secret.clone()),
+                ca_file: None,
+                insecure_http: false,
+            },
+            tls: None,
+            insecure_http: false,
+            sessions: SessionRules::default(),
+            connections: Default::default(),
+        };
+        let team = TeamServer::start(config).await.expect("team server starts");
+        let base = team.base_url();
+        Rig {
+            platform: Some(platform),
+            platform_dir,
+            team,
+            base,
+            http: reqwest::Client::new(),
+            app_secret: app.app_secret,
+            team_dir,
+            database,
+            _dir: dir,
+        }
+    }
+
+    /// The team server's store, opened beside the server.
+    pub async fn team_store(&self) -> TeamStore {
+        let place = match &self.database {
+            Some(url) => Place::Database(url),
+            None => Place::Dir(&self.team_dir),
+        };
+        TeamStore::open(place, 1).await.expect("team store")
+    }
+
+    /// The forwarded writes' ledger once none is in flight: (person, operation, state).
+    pub async fn settled_writes(&self) -> Vec<(String, String, String)> {
+        let store = self.team_store().await;
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+        loop {
+            let rows = store
+                .read(|tx| {
+                    let mut rows = Vec::new();
+                    tx.query_each(
+                        "SELECT person, operation, state FROM team_writes ORDER BY started_at",
+                        &[],
+                        &mut |row| {
+                            rows.push((row.text(0)?, row.text(1)?, row.text(2)?));
+                            Ok(std::ops::ControlFlow::Continue(()))
+                        },
+                    )?;
+                    Ok::<_, team::TeamError>(rows)
+                })
+                .await
+                .expect("ledger");
+            if rows.iter().all(|(_, _, state)| state != "in_flight") {
+                return rows;
+            }
+            assert!(
+                std::time::Instant::now() < deadline,
+                "still in flight: {rows:?}"
+            );
+            tokio::task::yield_now().await;
+        }
+    }
+
+    /// Stops the platform: its port then refuses connections.
+    pub async fn stop_platform(&mut self) {
+        if let Some(platform) = self.platform.take() {
+            platform.shutdown().await;
+        }
+    }
+
+    /// Signs `name` in and answers the session's token.
+    pub async fn sign_in(&self, name: &str) -> String {
+        let reply = self
+            .send(
+                "POST",
+                "/team/v1/session",
+                None,
+                Some(json!({"name": name, "password": PASSWORD})),
+            )
+            .await;
+        assert_eq!(reply.status, 200, "{reply:?}");
+        reply.body["data"]["token"]
+            .as_str()
+            .expect("token")
+            .to_owned()
+    }
+
+    pub async fn send(
+        &self,
+        method: &str,
+        path: &str,
+        token: Option<&str>,
+        body: Option<Value>,
+    ) -> Reply {
+        let method = reqwest::Method::from_bytes(method.as_bytes()).expect("method");
+        let sep = if path.contains('?') { '&' } else { '?' };
+        let url = format!("{}{path}{sep}g_nonce={}", self.base, nonce());
+        let mut req = self.http.request(method, url);
+        if let Some(token) = token {
+            req = req.bearer_auth(token);
+        }
+        if let Some(body) = body {
+            req = req.json(&body);
+        }
+        let resp = req.send().await.expect("the team server answers");
+        let status = resp.status().as_u16();
+        let bytes = resp.bytes().await.expect("body");
+        let body = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
+        Reply { status, body }
+    }
+
+    /// Rows of the platform's own SQLite file, read directly.
+    pub fn platform_rows(&self, sql: &str) -> Vec<Vec<Option<String>>> {
+        let conn = rusqlite::Connection::open(self.platform_dir.join("platform.sqlite3"))
+            .expect("platform db");
+        let mut stmt = conn.prepare(sql).expect(sql);
+        let n = stmt.column_count();
+        stmt.query_map([], |row| {
+            (0..n)
+                .map(|i| row.get::<_, Option<String>>(i))
+                .collect::<rusqlite::Result<Vec<_>>>()
+        })
+        .expect(sql)
+        .collect::<rusqlite::Result<_>>()
+        .expect(sql)
+    }
+}
+
+fn nonce() -> String {
+    let mut bytes = [0u8; 12];
+    getrandom::fill(&mut bytes).expect("random");
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// admin (no branch), viewer, staff and approver of branch SH01 上海.
+async fn add_people(store: &TeamStore) {
+    let shanghai = || Branch {
+        code: "SH01".to_owned(),
+        name: "上海".to_owned(),
+    };
+    let person = |name: &str, role: &str, branch: Option<Branch>| NewPerson {
+        name: name.to_owned(),
+        display_name: None,
+        role: role.to_owned(),
+        branch,
+        password: Some(PASSWORD.to_owned()),
+    };
+    people::init(store, person("admin", "admin", None))
+        .await
+        .expect("init");
+    for (name, role) in [
+        ("viewer", "viewer"),
+        ("staff", "staff"),
+        ("approver", "approver"),
+    ] {
+        people::add(store, person(name, role, Some(shanghai())))
+            .await
+            .expect("add");
+    }
+}

@@ -1,0 +1,301 @@
+//! The team server over loopback, in front of a real embedded platform: every role against
+//! every operation, a bound person's branch, sessions that end, and the platform's secret
+//! in no answer. On SQLite, and on PostgreSQL for the server's own store.
+
+mod common;
+
+use common::rig::{Reply, Rig};
+use serde_json::{Value, json};
+use wire::paths;
+
+/// One call of each kind the permissions tell apart.
+struct Op {
+    name: &'static str,
+    method: &'static str,
+    path: &'static str,
+    body: Option<Value>,
+    permission: &'static str,
+}
+
+fn batch(kind: &str, channel_order_id: &str) -> Value {
+    json!({
+        "channelCode": "CRM",
+        "channelOrderId": channel_order_id,
+        "syncMode": "sync",
+        "orderList": [{
+            "sequence": 1,
+            "channelCustomerId": "C-1",
+            "customerName": "上海测试客户",
+            "licenseType": "cloud",
+            "orderType": kind,
+            "assets": [{"assetNos": ["8000000001"], "products": [{"productUri": "p1", "productName": "产品", "limitConcurrent": 1}]}]
+        }]
+    })
+}
+
+fn operations() -> Vec<Op> {
+    let enterprise = json!({"crmCustomerId": "crm-1", "customerName": "甲", "address": "上海"});
+    let lock = json!({"assetNums": ["8000000001"], "operatorIdentity": "someone else"});
+    let op = |name, method, path, body, permission| Op {
+        name,
+        method,
+        path,
+        body,
+        permission,
+    };
+    vec![
+        op(
+            "bind",
+            "POST",
+            paths::BIND,
+            Some(
+                json!({"channelCode": "CRM", "channelCustomerId": "C-1", "customerName": "甲", "enterpriseName": "甲公司", "passwordMobile": "13800000000"}),
+            ),
+            "customers",
+        ),
+        op(
+            "create",
+            "POST",
+            paths::CREATE,
+            Some(enterprise.clone()),
+            "customers",
+        ),
+        op(
+            "query",
+            "GET",
+            "/order/api/order/v1/enterprise/user/query?channelCode=CRM&channelCustomerId=C-1&defaultCustomer=N",
+            None,
+            "read",
+        ),
+        op(
+            "update",
+            "POST",
+            paths::UPDATE,
+            Some(enterprise),
+            "customers",
+        ),
+        op(
+            "new purchase",
+            "POST",
+            paths::BATCH_ORDER,
+            Some(batch("new_buy", "team-new")),
+            "purchase",
+        ),
+        op(
+            "delete",
+            "POST",
+            paths::BATCH_ORDER,
+            Some(batch("delete_asset", "team-del")),
+            "delete",
+        ),
+        op("lock", "POST", paths::LOCK, Some(lock.clone()), "locks"),
+        op("unlock", "POST", paths::UNLOCK, Some(lock), "locks"),
+        op(
+            "assets",
+            "GET",
+            "/order/api/order/v1/asset/eg-1/list",
+            None,
+            "read",
+        ),
+        op(
+            "numbers",
+            "POST",
+            paths::SHELLNUMS,
+            Some(json!({"size": 1})),
+            "numbers",
+        ),
+        op(
+            "claim",
+            "POST",
+            paths::ACTIVITY,
+            Some(json!({"identity": "13800000000", "activityLabel": "spring", "source": "test"})),
+            "claim",
+        ),
+    ]
+}
+
+/// What each built-in role may do, as docs/team.md's table says.
+fn allowed(role: &str, permission: &str) -> bool {
+    match role {
+        "viewer" => permission == "read",
+        "staff" | "approver" => !matches!(permission, "locks" | "delete"),
+        _ => true,
+    }
+}
+
+/// The refusal's code and message, in the operation's group.
+fn refusal(reply: &Reply) -> (String, String) {
+    let text = |k: &str| reply.body[k].as_str().unwrap_or_default().to_owned();
+    match reply.body.get("resultCode") {
+        Some(_) => (text("resultCode"), text("resultMessage")),
+        None => (text("code"), text("message")),
+    }
+}
+
+#[tokio::test]
+async fn every_role_may_do_what_its_permissions_say_and_nothing_else() {
+    let database = common::pg_cluster::database().await;
+    for database in [None, database.as_deref()] {
+        let rig = Rig::start(database).await;
+        let mut answers = Vec::new();
+        for role in ["viewer", "staff", "approver", "admin"] {
+            let token = rig.sign_in(role).await;
+            for op in operations() {
+                let reply = rig
+                    .send(op.method, op.path, Some(&token), op.body.clone())
+                    .await;
+                let at = format!("{role} × {} ({database:?}): {reply:?}", op.name);
+                if allowed(role, op.permission) {
+                    assert!(
+                        reply.status != 401 && reply.status != 403,
+                        "{at}: forwarded, whatever the platform answered"
+                    );
+                } else {
+                    assert_eq!(reply.status, 403, "{at}");
+                    let (code, message) = refusal(&reply);
+                    assert_eq!(code, "403", "{at}");
+                    assert!(
+                        message.contains(&format!("needs the permission {}", op.permission))
+                            && message.contains(&format!("your role {role} does not have it")),
+                        "{at}"
+                    );
+                }
+                answers.push(reply.body.to_string());
+            }
+        }
+        for answer in &answers {
+            assert!(
+                !answer.contains(&rig.app_secret),
+                "the app secret in {answer}"
+            );
+        }
+    }
+}
+
+#[tokio::test]
+async fn a_clerk_orders_for_their_own_branch_only() {
+    let rig = Rig::start(None).await;
+    let token = rig.sign_in("staff").await;
+    let mut other = batch("new_buy", "team-branch-1");
+    other["orderList"][0]["branchName"] = json!("北京");
+    let reply = rig
+        .send("POST", paths::BATCH_ORDER, Some(&token), Some(other))
+        .await;
+    assert_eq!(reply.status, 299, "{reply:?}");
+    assert_eq!(
+        refusal(&reply),
+        (
+            "13004".to_owned(),
+            "orderList[0].branchName: \"北京\" is another branch; you may order for branch 上海 \
+             only"
+                .to_owned()
+        )
+    );
+    assert!(
+        rig.platform_rows("SELECT id FROM license_orders")
+            .is_empty(),
+        "nothing sent"
+    );
+
+    let bind = json!({"channelCode": "CRM", "channelCustomerId": "C-9", "customerName": "乙", "enterpriseName": "乙公司", "passwordMobile": "13900000000"});
+    let reply = rig
+        .send("POST", paths::BIND, Some(&token), Some(bind))
+        .await;
+    assert_eq!(reply.body["code"], 0, "{reply:?}");
+    let rows =
+        rig.platform_rows("SELECT branch_name FROM customers WHERE channel_customer_id = 'C-9'");
+    assert_eq!(rows, [[Some("上海".to_owned())]], "filled from the account");
+}
+
+#[tokio::test]
+async fn a_session_that_ended_is_refused_and_a_locked_change_names_its_person() {
+    let rig = Rig::start(None).await;
+    let reply = rig.send("GET", "/team/v1/me", None, None).await;
+    assert_eq!(
+        (reply.status, refusal(&reply).0.as_str()),
+        (401, "401"),
+        "{reply:?}"
+    );
+    let token = rig.sign_in("admin").await;
+    let me = rig.send("GET", "/team/v1/me", Some(&token), None).await;
+    assert_eq!(me.body["data"]["person"]["name"], "admin", "{me:?}");
+    assert_eq!(
+        me.body["data"]["permissions"].as_array().map(Vec::len),
+        Some(9)
+    );
+
+    let out = rig
+        .send("DELETE", "/team/v1/session", Some(&token), None)
+        .await;
+    assert_eq!(out.body["code"], 0, "{out:?}");
+    let replayed = rig
+        .send(
+            "POST",
+            paths::LOCK,
+            Some(&token),
+            Some(json!({"assetNums": ["8000000001"]})),
+        )
+        .await;
+    assert_eq!(replayed.status, 401, "{replayed:?}");
+    assert_eq!(
+        refusal(&replayed).1,
+        "the session has ended (signed out, expired, or the account changed): sign in again"
+    );
+
+    let wrong = rig
+        .send(
+            "POST",
+            "/team/v1/session",
+            None,
+            Some(json!({"name": "admin", "password": "nope"})),
+        )
+        .await;
+    let unknown = rig
+        .send(
+            "POST",
+            "/team/v1/session",
+            None,
+            Some(json!({"name": "ghost", "password": "nope"})),
+        )
+        .await;
+    assert_eq!(wrong.status, 401);
+    assert_eq!(
+        wrong.body, unknown.body,
+        "the same answer whether the name exists or not"
+    );
+
+    let token = rig.sign_in("admin").await;
+    let asks_token = rig.send("POST", paths::TOKEN, Some(&token), None).await;
+    assert_eq!(
+        asks_token.status, 404,
+        "a team server gives no platform token"
+    );
+}
+
+#[tokio::test]
+async fn a_platform_that_is_down_is_said_in_words() {
+    let mut rig = Rig::start(None).await;
+    let token = rig.sign_in("admin").await;
+    rig.stop_platform().await;
+    let reply = rig
+        .send(
+            "POST",
+            paths::LOCK,
+            Some(&token),
+            Some(json!({"assetNums": ["8000000001"]})),
+        )
+        .await;
+    assert_eq!(reply.status, 299, "{reply:?}");
+    let (code, message) = refusal(&reply);
+    assert_eq!(code, "500");
+    assert!(
+        message.starts_with("not sent: the platform could not be reached")
+            && message.ends_with("; nothing was done"),
+        "{message}"
+    );
+    assert_eq!(
+        rig.settled_writes().await,
+        [("admin".to_owned(), "lock".to_owned(), "not_sent".to_owned())],
+        "the ledger says who and that it was not sent"
+    );
+}

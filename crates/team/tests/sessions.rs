@@ -1,0 +1,231 @@
+//! Sign-in and sessions on both stores: a session works until it is ended, by sign-out,
+//! expiry, or a change to its person; failures are answered alike and lock a name.
+
+mod common;
+
+use std::time::Duration;
+
+use team::people::{self, Edit, NewPerson};
+use team::roles::Permission;
+use team::sessions::{SessionError, SessionRules, Sessions, token_hash};
+use team::{TeamError, TeamStore};
+
+const PASSWORD: &str = "长城长城 correct horse";
+const WRONG: &str = "wrong name or password (after 5 failures in a row a name is locked for 15 \
+                     minutes)";
+
+/// Rules whose checks are never cached, so each check reads the store.
+fn uncached() -> SessionRules {
+    SessionRules {
+        trusted_for: Duration::ZERO,
+        ..SessionRules::default()
+    }
+}
+
+async fn team_of_two(store: &TeamStore) {
+    let person = |name: &str, role: &str, branch| NewPerson {
+        name: name.to_owned(),
+        display_name: None,
+        role: role.to_owned(),
+        branch,
+        password: Some(PASSWORD.to_owned()),
+    };
+    people::init(store, person("admin", "admin", None))
+        .await
+        .expect("init");
+    let branch = team::people::Branch {
+        code: "SH01".to_owned(),
+        name: "上海".to_owned(),
+    };
+    people::add(store, person("lisi", "staff", Some(branch)))
+        .await
+        .expect("add");
+}
+
+fn said<T>(r: Result<T, SessionError>) -> Result<T, String> {
+    r.map_err(|e| e.to_string())
+}
+
+#[tokio::test]
+async fn a_session_works_until_its_person_signs_out() {
+    for (kind, store, _dir) in common::stores().await {
+        team_of_two(&store).await;
+        let sessions = Sessions::new(store.clone(), uncached());
+        let signed = sessions.sign_in("LiSi", PASSWORD).await.expect(kind);
+        assert_eq!(signed.token.len(), 43, "{kind}: 32 bytes, base64url");
+        let caller = sessions.check(&signed.token).await.expect(kind);
+        assert_eq!(caller.person.name, "lisi", "{kind}");
+        assert!(caller.permissions.has(Permission::Purchase), "{kind}");
+        assert!(!caller.permissions.has(Permission::Locks), "{kind}");
+
+        let token = signed.token.clone();
+        let stored: Vec<String> = store
+            .read(move |tx| {
+                let mut all = Vec::new();
+                tx.query_each("SELECT token_hash FROM sessions", &[], &mut |row| {
+                    all.push(row.text(0)?);
+                    Ok(std::ops::ControlFlow::Continue(()))
+                })?;
+                Ok::<_, TeamError>(all)
+            })
+            .await
+            .expect(kind);
+        assert_eq!(
+            stored,
+            [token_hash(&token)],
+            "{kind}: only the hash is kept"
+        );
+
+        sessions.sign_out(&signed.token).await.expect(kind);
+        assert_eq!(
+            said(sessions.check(&signed.token).await.map(|c| c.person.name)),
+            Err(
+                "the session has ended (signed out, expired, or the account changed): sign \
+                 in again"
+                    .to_owned()
+            ),
+            "{kind}: a replayed token after sign-out"
+        );
+        assert!(matches!(
+            sessions.check("made-up").await,
+            Err(SessionError::Ended)
+        ));
+    }
+}
+
+#[tokio::test]
+async fn every_failure_reads_the_same_and_five_lock_the_name() {
+    for (kind, store, _dir) in common::stores().await {
+        team_of_two(&store).await;
+        let sessions = Sessions::new(store.clone(), uncached());
+        let unknown = said(sessions.sign_in("nobody", PASSWORD).await.map(|_| ()));
+        assert_eq!(unknown, Err(WRONG.to_owned()), "{kind}");
+        for _ in 0..5 {
+            let wrong = said(
+                sessions
+                    .sign_in("lisi", "not the password")
+                    .await
+                    .map(|_| ()),
+            );
+            assert_eq!(wrong, Err(WRONG.to_owned()), "{kind}");
+        }
+        let locked = said(sessions.sign_in("lisi", PASSWORD).await.map(|_| ()));
+        assert_eq!(
+            locked,
+            Err(WRONG.to_owned()),
+            "{kind}: the right password while locked"
+        );
+        let person = people::get(&store, "lisi").await.expect(kind);
+        assert!(person.locked_until.is_some(), "{kind}");
+
+        people::reset_password(&store, "lisi", "a new long password")
+            .await
+            .expect(kind);
+        sessions
+            .sign_in("lisi", "a new long password")
+            .await
+            .expect("a new password lifts the lock");
+    }
+}
+
+#[tokio::test]
+async fn disabling_or_re_roling_a_person_ends_their_sessions_at_once() {
+    for (kind, store, _dir) in common::stores().await {
+        team_of_two(&store).await;
+        let sessions = Sessions::new(store.clone(), uncached());
+        let first = sessions.sign_in("lisi", PASSWORD).await.expect(kind);
+        people::set_disabled(&store, "lisi", true)
+            .await
+            .expect(kind);
+        assert!(matches!(
+            sessions.check(&first.token).await,
+            Err(SessionError::Ended)
+        ));
+        assert_eq!(
+            said(sessions.sign_in("lisi", PASSWORD).await.map(|_| ())),
+            Err("this account is disabled; ask an administrator".to_owned()),
+            "{kind}"
+        );
+        people::set_disabled(&store, "lisi", false)
+            .await
+            .expect(kind);
+        assert!(
+            matches!(sessions.check(&first.token).await, Err(SessionError::Ended)),
+            "{kind}: enabling again does not bring old sessions back"
+        );
+
+        let second = sessions.sign_in("lisi", PASSWORD).await.expect(kind);
+        sessions.check(&second.token).await.expect(kind);
+        let edit = Edit {
+            role: Some("viewer".to_owned()),
+            ..Edit::default()
+        };
+        wait_for_next_ms().await;
+        people::edit(&store, "lisi", edit).await.expect(kind);
+        assert!(matches!(
+            sessions.check(&second.token).await,
+            Err(SessionError::Ended)
+        ));
+        let third = sessions.sign_in("lisi", PASSWORD).await.expect(kind);
+        let caller = sessions.check(&third.token).await.expect(kind);
+        assert!(
+            !caller.permissions.has(Permission::Purchase),
+            "{kind}: the new role's"
+        );
+    }
+}
+
+#[tokio::test]
+async fn an_idle_session_expires() {
+    for (kind, store, _dir) in common::stores().await {
+        team_of_two(&store).await;
+        let rules = SessionRules {
+            idle: Duration::from_millis(1),
+            ..uncached()
+        };
+        let sessions = Sessions::new(store.clone(), rules);
+        let signed = sessions.sign_in("lisi", PASSWORD).await.expect(kind);
+        wait_for_next_ms().await;
+        wait_for_next_ms().await;
+        assert!(
+            matches!(
+                sessions.check(&signed.token).await,
+                Err(SessionError::Ended)
+            ),
+            "{kind}"
+        );
+    }
+}
+
+/// A check trusted for a while on one instance; another instance sees a sign-out at once.
+#[tokio::test]
+async fn a_second_instance_sees_a_sign_out_within_its_trust() {
+    for (kind, store, _dir) in common::stores().await {
+        team_of_two(&store).await;
+        let trusting = SessionRules {
+            trusted_for: Duration::from_secs(600),
+            ..SessionRules::default()
+        };
+        let one = Sessions::new(store.clone(), trusting);
+        let two = Sessions::new(store.clone(), uncached());
+        let signed = one.sign_in("lisi", PASSWORD).await.expect(kind);
+        one.check(&signed.token).await.expect(kind);
+        two.sign_out(&signed.token).await.expect(kind);
+        assert!(
+            one.check(&signed.token).await.is_ok(),
+            "{kind}: trusted for a while on the instance that checked it"
+        );
+        let fresh = Sessions::new(store.clone(), uncached());
+        assert!(matches!(
+            fresh.check(&signed.token).await,
+            Err(SessionError::Ended)
+        ));
+    }
+}
+
+async fn wait_for_next_ms() {
+    let start = support::clock::now_ms();
+    while support::clock::now_ms() == start {
+        tokio::task::yield_now().await;
+    }
+}

@@ -1,0 +1,169 @@
+//! `team serve`: the team server between a branch network's consoles and one platform
+//! (docs/team.md). The platform's app secret comes from a file only its user may read, or
+//! from an environment variable; it is never an argument, never logged.
+
+use std::io::Write;
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use clap::Args;
+use license_desk::core::Secret;
+use license_desk::platform::{self, ConnectionLimits};
+use license_desk::team::server::{self, TeamConfig, TeamServer};
+use license_desk::team::sessions::SessionRules;
+use license_desk::team::upstream::UpstreamConfig;
+
+use crate::cli::secret_input;
+use crate::cli::team::Data;
+
+/// The variable that may hold the platform's app secret instead of --secret-file.
+pub const SECRET_VAR: &str = "LICENSE_DESK_TEAM_APP_SECRET";
+
+#[derive(Args)]
+pub(crate) struct TeamServeArgs {
+    #[command(flatten)]
+    data: Data,
+    /// Connections to --database open at most.
+    #[arg(long, value_name = "N", default_value_t = server::DEFAULT_DATABASE_POOL)]
+    database_pool: usize,
+    /// Address to listen on; port 0 picks a free port. Plain HTTP only on loopback, unless
+    /// --tls-cert/--tls-key or --insecure-http.
+    #[arg(long, default_value = "127.0.0.1:8620")]
+    listen: SocketAddr,
+    /// The platform's base URL, e.g. https://platform.example.com.
+    #[arg(long, value_name = "URL")]
+    upstream_url: String,
+    /// The platform's token endpoint [default: the base URL's /v3/api/oauth2/token].
+    #[arg(long, value_name = "URL")]
+    upstream_token_url: Option<String>,
+    /// A CA (PEM) trusted for the platform besides the system's.
+    #[arg(long, value_name = "FILE")]
+    upstream_ca_file: Option<PathBuf>,
+    /// Allow plain http:// to a platform on another machine (the secret crosses in clear).
+    #[arg(long)]
+    upstream_insecure_http: bool,
+    /// The application key the server calls the platform as.
+    #[arg(long, value_name = "KEY")]
+    app_key: String,
+    /// A file holding the app secret (one line), readable by its user only; else the
+    /// variable LICENSE_DESK_TEAM_APP_SECRET.
+    #[arg(long, value_name = "FILE")]
+    secret_file: Option<PathBuf>,
+    /// Serve HTTPS with this certificate chain (PEM). Needs --tls-key.
+    #[arg(long, value_name = "FILE", requires = "tls_key")]
+    tls_cert: Option<PathBuf>,
+    /// The private key of --tls-cert (PEM).
+    #[arg(long, value_name = "FILE", requires = "tls_cert")]
+    tls_key: Option<PathBuf>,
+    /// Allow plain HTTP on an address other than loopback (logged at start).
+    #[arg(long)]
+    insecure_http: bool,
+    /// Minutes a session may stay idle.
+    #[arg(long, value_name = "MINUTES", default_value_t = 30,
+          value_parser = clap::value_parser!(u64).range(1..=24 * 60))]
+    session_idle: u64,
+    /// Hours a session lasts at most.
+    #[arg(long, value_name = "HOURS", default_value_t = 12,
+          value_parser = clap::value_parser!(u64).range(1..=24 * 30))]
+    session_hours: u64,
+}
+
+pub(crate) fn serve(args: TeamServeArgs) -> Result<(), String> {
+    let secret = app_secret(args.secret_file.as_deref())?;
+    let (data_dir, database) = args.data.parts();
+    let upstream_url = args.upstream_url.clone();
+    let config = TeamConfig {
+        listen: args.listen,
+        data_dir: data_dir.unwrap_or_default(),
+        database,
+        database_pool: args.database_pool.max(1),
+        upstream: UpstreamConfig {
+            base_url: args.upstream_url,
+            token_url: args.upstream_token_url,
+            app_key: args.app_key,
+            app_secret: secret,
+            ca_file: args.upstream_ca_file,
+            insecure_http: args.upstream_insecure_http,
+        },
+        tls: args
+            .tls_cert
+            .zip(args.tls_key)
+            .map(|(cert, key)| platform::TlsFiles { cert, key }),
+        insecure_http: args.insecure_http,
+        sessions: SessionRules {
+            idle: Duration::from_secs(args.session_idle * 60),
+            absolute: Duration::from_secs(args.session_hours * 3600),
+            ..SessionRules::default()
+        },
+        connections: ConnectionLimits::default(),
+    };
+    let runtime = tokio::runtime::Runtime::new().map_err(|e| format!("cannot start tokio: {e}"))?;
+    runtime.block_on(async move {
+        let server = TeamServer::start(config).await.map_err(|e| e.to_string())?;
+        tracing::info!(upstream = %upstream_url, "team server started");
+        // The one line on stdout: scripts wait for it to know the server answers.
+        let mut out = std::io::stdout();
+        let _ = writeln!(out, "listening on {}", server.base_url());
+        let _ = out.flush();
+        wait_for_stop().await;
+        tracing::info!("stopping");
+        server.shutdown().await;
+        Ok(())
+    })
+}
+
+/// The platform's app secret: from the file (refused if others may read it) or the variable.
+fn app_secret(file: Option<&Path>) -> Result<Secret, String> {
+    let Some(file) = file else {
+        return std::env::var(SECRET_VAR)
+            .ok()
+            .filter(|s| !s.trim().is_empty())
+            .map(|s| Secret::new(s.trim()))
+            .ok_or_else(|| format!("give --secret-file FILE or set {SECRET_VAR}"));
+    };
+    private_to_user(file)?;
+    secret_input::from_file(file).map_err(|e| match e {
+        secret_input::SecretError::Usage(m) | secret_input::SecretError::Failed(m) => m,
+    })
+}
+
+#[cfg(unix)]
+fn private_to_user(file: &Path) -> Result<(), String> {
+    use std::os::unix::fs::PermissionsExt;
+    let mode = std::fs::metadata(file)
+        .map_err(|e| format!("cannot read {}: {e}", file.display()))?
+        .permissions()
+        .mode();
+    if mode & 0o077 != 0 {
+        return Err(format!(
+            "{} may be read by others (mode {:o}): the app secret must be readable by its user \
+             only (chmod 600)",
+            file.display(),
+            mode & 0o777
+        ));
+    }
+    Ok(())
+}
+
+/// Windows files are private to their user under the profile's folders; nothing to check.
+#[cfg(not(unix))]
+fn private_to_user(_file: &Path) -> Result<(), String> {
+    Ok(())
+}
+
+/// Waits for Ctrl-C or SIGTERM.
+async fn wait_for_stop() {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        if let Ok(mut term) = signal(SignalKind::terminate()) {
+            tokio::select! {
+                _ = tokio::signal::ctrl_c() => {}
+                _ = term.recv() => {}
+            }
+            return;
+        }
+    }
+    let _ = tokio::signal::ctrl_c().await;
+}
