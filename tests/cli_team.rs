@@ -189,7 +189,14 @@ async fn team_serve_forwards_for_a_person_signed_in() {
     let serve = |extra: &[&str]| {
         let mut command = Command::new(BIN);
         command
-            .args(["team", "serve", "--listen", "127.0.0.1:0", "--app-key", &key])
+            .args([
+                "team",
+                "serve",
+                "--listen",
+                "127.0.0.1:0",
+                "--app-key",
+                &key,
+            ])
             .args(["--upstream-url", &platform.base, "--data"])
             .arg(&data)
             .arg("--secret-file")
@@ -215,7 +222,11 @@ async fn team_serve_forwards_for_a_person_signed_in() {
     let mut stdout = BufReader::new(child.stdout.take().expect("stdout"));
     let mut line = String::new();
     stdout.read_line(&mut line).expect("a line");
-    let base = line.trim_end().strip_prefix("listening on ").expect("its address").to_owned();
+    let base = line
+        .trim_end()
+        .strip_prefix("listening on ")
+        .expect("its address")
+        .to_owned();
 
     let http = reqwest::Client::new();
     let signed: Value = http
@@ -238,7 +249,10 @@ async fn team_serve_forwards_for_a_person_signed_in() {
         .text()
         .await
         .expect("text");
-    assert_eq!(numbers, r#"{"code":0,"message":"success","data":["8000000001","8000000002"]}"#);
+    assert_eq!(
+        numbers,
+        r#"{"code":0,"message":"success","data":["8000000001","8000000002"]}"#
+    );
     assert!(!signed.to_string().contains(&secret));
 
     let _ = child.kill();

@@ -8,6 +8,7 @@
 pub mod custom_roles;
 pub mod error;
 pub mod http;
+pub mod instances;
 pub mod password;
 pub mod people;
 pub mod permit;

@@ -15,6 +15,8 @@ CREATE INDEX sessions_by_person ON sessions(person);
 -- platform answered, or `unknown` when no answer came.
 CREATE TABLE team_writes (
     call_id TEXT PRIMARY KEY,
+    -- The server instance that sends it (team_instances.id).
+    instance TEXT NOT NULL,
     person TEXT NOT NULL,
     operation TEXT NOT NULL,
     channel_order_id TEXT,
@@ -32,3 +34,12 @@ CREATE TABLE team_writes (
     ended_at BIGINT
 );
 CREATE INDEX team_writes_by_person ON team_writes(person, started_at);
+
+-- The running instances of the server, each seen every few seconds: the writes an instance
+-- left in flight when it stopped seeing itself are settled by the others (or by the next
+-- start), as not sent or unknown.
+CREATE TABLE team_instances (
+    id TEXT PRIMARY KEY,
+    started_at BIGINT NOT NULL,
+    seen_at BIGINT NOT NULL
+);

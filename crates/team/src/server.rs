@@ -11,6 +11,7 @@ use tokio::sync::watch;
 use tokio::task::JoinHandle;
 
 use crate::http::{self, Team};
+use crate::instances;
 use crate::sessions::{SessionRules, Sessions};
 use crate::store::{Place, TeamStore};
 use crate::upstream::{self, UpstreamConfig};
@@ -59,7 +60,7 @@ pub struct TeamServer {
     addr: SocketAddr,
     tls: bool,
     stop: watch::Sender<bool>,
-    task: JoinHandle<()>,
+    tasks: Vec<JoinHandle<()>>,
 }
 
 impl TeamServer {
@@ -76,11 +77,13 @@ impl TeamServer {
             None => Place::Dir(&config.data_dir),
         };
         let store = TeamStore::open(place, config.database_pool).await?;
-        let upstream = upstream::client(config.upstream.clone(), store.clone())?;
-        let team = Arc::new(Team {
-            sessions: Sessions::new(store, config.sessions),
+        let instance = instances::new_id()?;
+        instances::beat(&store, &instance).await?;
+        let upstream = upstream::client(config.upstream.clone(), store.clone(), instance.clone())?;
+        let team = Arc::new(Team::new(
+            Sessions::new(store.clone(), config.sessions),
             upstream,
-        });
+        ));
         let listener = tokio::net::TcpListener::bind(config.listen)
             .await
             .map_err(|source| StartError::Listen {
@@ -93,18 +96,19 @@ impl TeamServer {
         })?;
         let (stop, stopped) = watch::channel(false);
         let secure = tls.is_some();
-        let task = tokio::spawn(listen::serve(
+        let http = tokio::spawn(listen::serve(
             listener,
             http::router(team),
             config.connections,
             tls,
-            stopped,
+            stopped.clone(),
         ));
+        let beats = tokio::spawn(instances::keep_beating(store, instance, stopped));
         Ok(TeamServer {
             addr,
             tls: secure,
             stop,
-            task,
+            tasks: vec![http, beats],
         })
     }
 
@@ -121,6 +125,8 @@ impl TeamServer {
     /// Stops accepting, and lets requests in flight finish.
     pub async fn shutdown(self) {
         let _ = self.stop.send(true);
-        let _ = self.task.await;
+        for task in self.tasks {
+            let _ = task.await;
+        }
     }
 }

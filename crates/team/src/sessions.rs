@@ -33,6 +33,9 @@ pub struct SessionRules {
     /// How long an instance trusts a session it has checked (another instance's sign-out or
     /// revocation is seen within it).
     pub trusted_for: Duration,
+    /// Failed sign-ins one address may make in a minute (counted in memory, per instance);
+    /// past them its sign-ins are refused unread until the minute is over.
+    pub failures_per_address: u32,
 }
 
 impl Default for SessionRules {
@@ -43,6 +46,7 @@ impl Default for SessionRules {
             failures_to_lock: 5,
             lock: Duration::from_secs(15 * 60),
             trusted_for: Duration::from_secs(2),
+            failures_per_address: 20,
         }
     }
 }
@@ -76,6 +80,8 @@ pub enum SessionError {
     Disabled,
     #[error("{0:?} signs in through LDAP, and this server has no LDAP directory configured")]
     NoDirectory(String),
+    #[error("too many failed sign-ins from this address: try again in {0} s")]
+    Throttled(u64),
     #[error("no session: sign in first")]
     Missing,
     #[error("the session has ended (signed out, expired, or the account changed): sign in again")]

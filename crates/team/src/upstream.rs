@@ -31,8 +31,13 @@ pub struct UpstreamConfig {
     pub insecure_http: bool,
 }
 
-/// Builds the client the server forwards through.
-pub fn client(config: UpstreamConfig, store: TeamStore) -> Result<Client, client::ApiError> {
+/// Builds the client the server forwards through; `instance` names this instance in the
+/// ledger.
+pub fn client(
+    config: UpstreamConfig,
+    store: TeamStore,
+    instance: String,
+) -> Result<Client, client::ApiError> {
     let mut c = ClientConfig::new(&config.base_url, &config.app_key, config.app_secret);
     if let Some(url) = config.token_url {
         c.token_url = url;
@@ -41,12 +46,13 @@ pub fn client(config: UpstreamConfig, store: TeamStore) -> Result<Client, client
     c.insecure_http = config.insecure_http;
     // A lost answer is an unknown outcome told to the person, never a silent re-send.
     c.repeats_recognised = false;
-    Client::new(c, Arc::new(Ledger { store }))
+    Client::new(c, Arc::new(Ledger { store, instance }))
 }
 
 /// The writes' ledger, in the team server's store.
 struct Ledger {
     store: TeamStore,
+    instance: String,
 }
 
 impl Observer for Ledger {
@@ -56,13 +62,14 @@ impl Observer for Ledger {
         let store = self.store.clone();
         let w = write.clone();
         let person = PERSON.try_with(Clone::clone).unwrap_or_default();
+        let instance = self.instance.clone();
         Box::pin(async move {
             store
                 .write(move |tx| {
                     tx.execute(
                         "INSERT INTO team_writes(call_id, person, operation, channel_order_id, \
-                             body_hash, items, state, started_at) \
-                         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+                             body_hash, items, state, started_at, instance) \
+                         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
                         &[
                             (&w.call_id).into(),
                             (&person).into(),
@@ -72,6 +79,7 @@ impl Observer for Ledger {
                             i64::try_from(w.items).unwrap_or(i64::MAX).into(),
                             WriteState::InFlight.name().into(),
                             w.started_at_ms.into(),
+                            (&instance).into(),
                         ],
                     )?;
                     Ok::<_, StoreError>(())

@@ -4,6 +4,10 @@
 
 mod common;
 
+use std::sync::Arc;
+
+use client::{ApiError, CachedToken, Client, ClientConfig, NoObserver, Secret};
+use common::fault_proxy::Fault;
 use common::rig::{Reply, Rig};
 use serde_json::{Value, json};
 use wire::paths;
@@ -154,6 +158,10 @@ async fn every_role_may_do_what_its_permissions_say_and_nothing_else() {
                     assert_eq!(reply.status, 403, "{at}");
                     let (code, message) = refusal(&reply);
                     assert_eq!(code, "403", "{at}");
+                    if op.name != "claim" {
+                        let cause = format!("permission:{}", op.permission);
+                        assert_eq!(reply.body["cause"], cause.as_str(), "{at}");
+                    }
                     assert!(
                         message.contains(&format!("needs the permission {}", op.permission))
                             && message.contains(&format!("your role {role} does not have it")),
@@ -297,5 +305,178 @@ async fn a_platform_that_is_down_is_said_in_words() {
         rig.settled_writes().await,
         [("admin".to_owned(), "lock".to_owned(), "not_sent".to_owned())],
         "the ledger says who and that it was not sent"
+    );
+}
+
+/// A write whose answer the platform sent and the network lost: the person is told the
+/// outcome is unknown (HTTP 504, no envelope), the ledger says so, and it is sent once only.
+/// The console's own client, through the server, reads it as an unknown outcome too.
+#[tokio::test]
+async fn a_lost_answer_upstream_is_an_unknown_outcome_sent_once() {
+    let (rig, proxy) = Rig::start_proxied(None).await;
+    let token = rig.sign_in("staff").await;
+    proxy.then(&[Fault::DropAnswer]);
+    let reply = rig
+        .send(
+            "POST",
+            paths::SHELLNUMS,
+            Some(&token),
+            Some(json!({"size": 1})),
+        )
+        .await;
+    assert_eq!(reply.status, 504, "{reply:?}");
+    assert_eq!(reply.body["outcome"], "unknown", "{reply:?}");
+    assert!(reply.body.get("code").is_none(), "no envelope: {reply:?}");
+    let message = reply.body["message"].as_str().unwrap_or_default();
+    assert!(
+        message.starts_with("sent to the platform, outcome unknown: the platform may have handed out an asset number, and no answer came back")
+            && message.contains("it will not be sent again by itself"),
+        "{message}"
+    );
+    assert_eq!(proxy.forwarded(), 1, "sent once");
+    assert_eq!(
+        rig.settled_writes().await,
+        [(
+            "staff".to_owned(),
+            "shellnums".to_owned(),
+            "unknown".to_owned()
+        )]
+    );
+    let next = rig
+        .send(
+            "POST",
+            paths::SHELLNUMS,
+            Some(&token),
+            Some(json!({"size": 1})),
+        )
+        .await;
+    assert_eq!(
+        next.body["data"],
+        json!(["8000000002"]),
+        "the lost one was done: {next:?}"
+    );
+
+    let mut config = ClientConfig::new(&rig.base, "unused", Secret::new("unused"));
+    config.limits.retries = 2;
+    let console = Client::new(config, Arc::new(NoObserver)).expect("client");
+    let session = CachedToken {
+        token: Secret::new(token.clone()),
+        expires_at_ms: i64::MAX,
+        scope: "auth_order auth_activity".to_owned(),
+    };
+    console.set_cached_token(Some(session)).await;
+    proxy.then(&[Fault::DropAnswer]);
+    let lost = console.shellnums(1).await;
+    assert!(
+        matches!(lost, Err(ApiError::OutcomeUnknown { .. })),
+        "the console's client: {lost:?}"
+    );
+    assert_eq!(
+        proxy.forwarded(),
+        3,
+        "nothing sent again, by the server or the console"
+    );
+    common::rig::drop_proxy(proxy).await;
+}
+
+/// Past its allowance of failures an address is refused without its password being read:
+/// the right password too, until the minute is over.
+#[tokio::test]
+async fn an_address_that_keeps_failing_is_slowed() {
+    let rig = Rig::start(None).await;
+    for i in 0..20 {
+        let guess = json!({"name": format!("ghost{i}"), "password": "guess"});
+        let reply = rig
+            .send("POST", "/team/v1/session", None, Some(guess))
+            .await;
+        assert!(
+            refusal(&reply).1.starts_with("wrong name or password"),
+            "{reply:?}"
+        );
+    }
+    let right = json!({"name": "admin", "password": common::rig::PASSWORD});
+    let reply = rig
+        .send("POST", "/team/v1/session", None, Some(right))
+        .await;
+    assert_eq!(reply.status, 401, "{reply:?}");
+    let message = refusal(&reply).1;
+    assert!(
+        message.starts_with("too many failed sign-ins from this address: try again in "),
+        "{message}"
+    );
+}
+
+/// The server's OpenAPI document: the platform's operations, its own sign-in paths, no token
+/// endpoint.
+#[tokio::test]
+async fn the_openapi_document_offers_sign_in_and_the_platform_s_operations() {
+    let rig = Rig::start(None).await;
+    let doc = rig.send("GET", "/openapi.json", None, None).await;
+    assert_eq!(doc.status, 200);
+    let paths: Vec<&str> = doc.body["paths"]
+        .as_object()
+        .expect("paths")
+        .keys()
+        .map(String::as_str)
+        .collect();
+    for path in [
+        "/team/v1/session",
+        "/team/v1/me",
+        paths::BIND,
+        paths::BATCH_ORDER,
+        paths::LOCK,
+        paths::ASSET_LIST,
+        paths::ACTIVITY,
+    ] {
+        assert!(paths.contains(&path), "{path} in {paths:?}");
+    }
+    assert!(!paths.contains(&paths::TOKEN), "{paths:?}");
+    assert_eq!(doc.body["info"]["title"], "License Desk team server");
+    assert!(doc.body["paths"]["/team/v1/session"]["post"]["responses"]["401"].is_object());
+}
+
+/// Over TLS with `serve`'s own code; plain HTTP beyond loopback only when asked for.
+#[tokio::test]
+async fn the_server_speaks_tls_and_refuses_clear_text_on_the_network() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let certs = common::tls_certs::make(dir.path());
+    let tls = platform::TlsFiles {
+        cert: certs.chain.clone(),
+        key: certs.key.clone(),
+    };
+    let rig = Rig::start_tls(tls, &certs.ca).await;
+    assert!(rig.base.starts_with("https://127.0.0.1:"), "{}", rig.base);
+    let token = rig.sign_in("viewer").await;
+    let me = rig.send("GET", "/team/v1/me", Some(&token), None).await;
+    assert_eq!(me.body["data"]["person"]["name"], "viewer", "{me:?}");
+
+    let config = team::server::TeamConfig {
+        listen: "0.0.0.0:0".parse().expect("addr"),
+        data_dir: dir.path().join("clear"),
+        database: None,
+        database_pool: 1,
+        upstream: team::upstream::UpstreamConfig {
+            base_url: "http://127.0.0.1:9".to_owned(),
+            token_url: None,
+            app_key: "ak".to_owned(),
+            app_secret: Secret::new("s"),
+            ca_file: None,
+            insecure_http: false,
+        },
+        tls: None,
+        insecure_http: false,
+        sessions: Default::default(),
+        connections: Default::default(),
+    };
+    let refused = team::server::TeamServer::start(config).await.map(|_| ());
+    let said = refused.map_err(|e| e.to_string());
+    assert_eq!(
+        said,
+        Err(
+            "plain HTTP on 0.0.0.0:0, which is not loopback: passwords and sessions would \
+             cross the network in clear. Give --tls-cert and --tls-key, or --insecure-http to \
+             accept it"
+                .to_owned()
+        )
     );
 }

@@ -70,11 +70,12 @@ impl Fail {
                 e.to_string(),
                 "session".to_owned(),
             ),
-            Fail::Refused(r @ Refusal::Permission { .. }) => (
+            Fail::Refused(r @ Refusal::Permission { permission, .. }) => (
                 StatusCode::FORBIDDEN,
                 envelope::FORBIDDEN,
                 r.to_string(),
-                "permission".to_owned(),
+                // Machine-readable, so that a console says it in its own language.
+                format!("permission:{permission}"),
             ),
             Fail::Refused(Refusal::Field(m)) | Fail::BadBody(m) => (
                 business,

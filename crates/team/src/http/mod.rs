@@ -3,6 +3,7 @@
 
 mod answer;
 mod forward;
+pub mod openapi;
 mod session;
 
 use std::sync::Arc;
@@ -12,6 +13,7 @@ use axum::extract::DefaultBodyLimit;
 use axum::http::HeaderMap;
 use axum::routing::{get, post};
 use client::Client;
+use platform::throttle::Throttle;
 use wire::paths;
 
 use crate::sessions::{Caller, SessionError, Sessions};
@@ -30,11 +32,22 @@ pub mod team_paths {
 /// What every request uses.
 pub struct Team {
     pub sessions: Sessions,
+    /// Failed sign-ins by address.
+    pub sign_in_failures: Throttle,
     /// The platform, called as the server's application.
     pub upstream: Client,
 }
 
 impl Team {
+    pub fn new(sessions: Sessions, upstream: Client) -> Team {
+        let per_minute = sessions.rules().failures_per_address;
+        Team {
+            sessions,
+            sign_in_failures: Throttle::new(per_minute, std::time::Duration::from_secs(60)),
+            upstream,
+        }
+    }
+
     /// The person whose session token is the request's bearer.
     pub async fn caller(&self, headers: &HeaderMap) -> Result<Caller, SessionError> {
         let token = bearer(headers).ok_or(SessionError::Missing)?;
@@ -62,6 +75,7 @@ pub fn router(team: Arc<Team>) -> Router {
             post(session::sign_in).delete(session::sign_out),
         )
         .route(team_paths::ME, get(session::me))
+        .route(platform::OPENAPI_PATH, get(openapi_document))
         .route(paths::TOKEN, post(session::no_token))
         .route(paths::BIND, post(forward::bind))
         .route(paths::CREATE, post(forward::create))
@@ -75,4 +89,11 @@ pub fn router(team: Arc<Team>) -> Router {
         .route(paths::ACTIVITY, post(forward::claim))
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .with_state(team)
+}
+
+async fn openapi_document() -> impl axum::response::IntoResponse {
+    (
+        [(axum::http::header::CONTENT_TYPE, "application/json")],
+        openapi::document_json(),
+    )
 }

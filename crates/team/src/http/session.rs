@@ -4,7 +4,10 @@ use std::sync::Arc;
 
 use axum::Json;
 use axum::body::Bytes;
-use axum::extract::State;
+use std::net::SocketAddr;
+use std::time::Instant;
+
+use axum::extract::{ConnectInfo, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use serde::{Deserialize, Serialize};
@@ -49,12 +52,31 @@ impl From<Caller> for Me {
     }
 }
 
-pub async fn sign_in(State(team): State<Arc<Team>>, body: Bytes) -> Response {
+/// Signs in, unless this address failed too often lately: then refused without a look at the
+/// name or password (which says nothing of whether the name exists).
+pub async fn sign_in(
+    State(team): State<Arc<Team>>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    body: Bytes,
+) -> Response {
     let form: SignIn = match wire::parse::json(&body) {
         Ok(form) => form,
         Err(e) => return Fail::BadBody(e.to_string()).order(),
     };
-    match team.sessions.sign_in(&form.name, &form.password).await {
+    let address = peer.ip().to_string();
+    if let Some(wait) = team.sign_in_failures.wait(&address, Instant::now()) {
+        tracing::warn!(
+            address,
+            "sign-in throttled: too many failures from this address"
+        );
+        return Fail::Session(SessionError::Throttled(wait.as_secs().max(1))).order();
+    }
+    let signed = team.sessions.sign_in(&form.name, &form.password).await;
+    if let Err(SessionError::WrongNameOrPassword(..)) = &signed {
+        tracing::warn!(address, "sign-in refused: wrong name or password");
+        team.sign_in_failures.failed(&address, Instant::now());
+    }
+    match signed {
         Ok(signed) => order_ok(Session {
             token: signed.token,
             expires_at: signed.expires_at,

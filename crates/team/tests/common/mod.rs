@@ -30,4 +30,8 @@ pub async fn postgres(url: &str) -> TeamStore {
         .expect("PostgreSQL store")
 }
 
+#[path = "../../../../tests/support/fault_proxy.rs"]
+pub mod fault_proxy;
 pub mod rig;
+#[path = "../../../platform/tests/support/tls_certs.rs"]
+pub mod tls_certs;

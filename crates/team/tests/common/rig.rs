@@ -13,6 +13,8 @@ use team::sessions::SessionRules;
 use team::upstream::UpstreamConfig;
 use team::{Place, TeamStore};
 
+use super::fault_proxy::FaultProxy;
+
 pub const PASSWORD: &str = "长城长城 correct horse";
 
 pub struct Rig {
@@ -38,12 +40,50 @@ pub struct Reply {
 impl Rig {
     /// The team server on SQLite (`database` None) or on a PostgreSQL database.
     pub async fn start(database: Option<&str>) -> Rig {
+        Self::start_with(database, false, None).await.0
+    }
+
+    /// [`Rig::start`] serving HTTPS with `tls`; its client trusts `ca` (PEM).
+    pub async fn start_tls(tls: platform::TlsFiles, ca: &std::path::Path) -> Rig {
+        let mut rig = Self::start_with(None, false, Some(tls)).await.0;
+        let pem = std::fs::read(ca).expect("CA file");
+        let ca = reqwest::Certificate::from_pem(&pem).expect("a CA");
+        rig.http = reqwest::Client::builder()
+            .tls_certs_merge([ca])
+            .build()
+            .expect("client");
+        rig
+    }
+
+    /// [`Rig::start`] with the platform behind a fault-injecting proxy. The proxy owns a
+    /// runtime: drop it with [`drop_proxy`].
+    pub async fn start_proxied(database: Option<&str>) -> (Rig, FaultProxy) {
+        let (rig, proxy) = Self::start_with(database, true, None).await;
+        (rig, proxy.expect("a proxy"))
+    }
+
+    async fn start_with(
+        database: Option<&str>,
+        proxied: bool,
+        tls: Option<platform::TlsFiles>,
+    ) -> (Rig, Option<FaultProxy>) {
         let dir = tempfile::tempdir().expect("temp dir");
         let platform_dir = dir.path().join("platform");
         let scopes = ["auth_order".to_owned(), "auth_activity".to_owned()];
         let app = platform::create_app(&platform_dir, "team server", &scopes).expect("app");
         let config = Config::new(&platform_dir, "127.0.0.1:0".parse().expect("addr"));
         let platform = Server::start(config).await.expect("platform starts");
+        let proxy = match proxied {
+            true => {
+                let base = platform.base_url();
+                let proxy = tokio::task::spawn_blocking(move || FaultProxy::start(&base));
+                Some(proxy.await.expect("the proxy starts"))
+            }
+            false => None,
+        };
+        let upstream = proxy
+            .as_ref()
+            .map_or_else(|| platform.base_url(), |p| p.base.clone());
         let team_dir = dir.path().join("team");
         let database = database.map(|url| DatabaseUrl::parse(url, None).expect("url"));
         let place = match &database {
@@ -59,21 +99,21 @@ impl Rig {
             database: database.clone(),
             database_pool: 4,
             upstream: UpstreamConfig {
-                base_url: platform.base_url(),
+                base_url: upstream,
                 token_url: None,
                 app_key: app.app_key.clone(),
                 app_secret: Secret::new(app.app_secret.clone()),
                 ca_file: None,
                 insecure_http: false,
             },
-            tls: None,
+            tls,
             insecure_http: false,
             sessions: SessionRules::default(),
             connections: Default::default(),
         };
         let team = TeamServer::start(config).await.expect("team server starts");
         let base = team.base_url();
-        Rig {
+        let rig = Rig {
             platform: Some(platform),
             platform_dir,
             team,
@@ -83,7 +123,8 @@ impl Rig {
             team_dir,
             database,
             _dir: dir,
-        }
+        };
+        (rig, proxy)
     }
 
     /// The team server's store, opened beside the server.
@@ -189,6 +230,13 @@ impl Rig {
         .collect::<rusqlite::Result<_>>()
         .expect(sql)
     }
+}
+
+/// Drops a proxy (and its runtime) off the async threads, where a runtime may not be dropped.
+pub async fn drop_proxy(proxy: FaultProxy) {
+    tokio::task::spawn_blocking(move || drop(proxy))
+        .await
+        .expect("the proxy stops");
 }
 
 fn nonce() -> String {

@@ -1,0 +1,127 @@
+//! The team server's OpenAPI document (`GET /openapi.json`): the platform's own, generated
+//! from the platform's handlers, with the token endpoint taken out and the server's sign-in
+//! paths put in, so that Postman and Apifox drive a team server as they drive a platform.
+
+use serde_json::{Value, json};
+use wire::paths;
+
+use super::team_paths;
+
+/// The document, as JSON text.
+pub fn document_json() -> String {
+    document().to_string()
+}
+
+fn document() -> Value {
+    let mut doc: Value = serde_json::from_str(&platform::openapi_json()).unwrap_or_default();
+    doc["info"]["title"] = json!("License Desk team server");
+    doc["info"]["description"] = json!(
+        "A team server in front of one licensing platform (docs/team.md). People sign in at \
+         POST /team/v1/session and send the session's token as the bearer of the platform's \
+         operations, which are forwarded for them when their role permits: HTTP 403 with \
+         code 403 and cause `permission:NAME` otherwise. A write whose answer was lost on the \
+         way to the platform is answered HTTP 504 with {\"outcome\":\"unknown\",…}, no \
+         envelope. The platform's token endpoint is not offered."
+    );
+    if let Some(all) = doc["paths"].as_object_mut() {
+        all.remove(paths::TOKEN);
+        all.insert(team_paths::SESSION.to_owned(), session_path());
+        all.insert(team_paths::ME.to_owned(), me_path());
+    }
+    doc["components"]["securitySchemes"]["bearer"]["description"] =
+        json!("A session token from POST /team/v1/session");
+    if let Some(schemes) = doc["components"]["securitySchemes"].as_object_mut() {
+        schemes.remove("basic");
+    }
+    if let Some(tags) = doc["tags"].as_array_mut() {
+        tags.retain(|t| t["name"] != "token");
+        tags.push(json!({"name": "team", "description": "Sign-in and sessions"}));
+    }
+    doc
+}
+
+fn envelope(data: Value) -> Value {
+    json!({
+        "type": "object",
+        "required": ["code", "message"],
+        "properties": {
+            "code": {"oneOf": [{"type": "integer"}, {"type": "string"}]},
+            "message": {"type": "string"},
+            "data": data,
+            "cause": {"type": "string"}
+        }
+    })
+}
+
+fn me_schema() -> Value {
+    json!({
+        "type": "object",
+        "properties": {
+            "person": {"type": "object", "properties": {
+                "name": {"type": "string"}, "displayName": {"type": "string"},
+                "role": {"type": "string"},
+                "branch": {"type": ["object", "null"], "properties": {
+                    "code": {"type": "string"}, "name": {"type": "string"}}},
+                "source": {"type": "string", "enum": ["local", "ldap"]},
+                "disabled": {"type": "boolean"},
+                "lockedUntil": {"type": ["integer", "null"]},
+                "createdAt": {"type": "integer"}, "changedAt": {"type": "integer"}
+            }},
+            "permissions": {"type": "array", "items": {"type": "string", "enum": [
+                "read", "customers", "purchase", "numbers", "claim", "locks", "delete",
+                "approve", "users"]}}
+        }
+    })
+}
+
+fn answer(description: &str, schema: Value) -> Value {
+    json!({"description": description, "content": {"application/json": {"schema": schema}}})
+}
+
+fn session_path() -> Value {
+    let mut signed = me_schema();
+    signed["properties"]["token"] = json!({"type": "string"});
+    signed["properties"]["expiresAt"] = json!({"type": "integer"});
+    signed["properties"]["idleMinutes"] = json!({"type": "integer"});
+    json!({
+        "post": {
+            "tags": ["team"],
+            "summary": "Sign in",
+            "description": "Answers a session token. Every failure is HTTP 401 with the same words, whether the name exists or not; five in a row lock the name for 15 minutes.",
+            "operationId": "sign_in",
+            "requestBody": {"required": true, "content": {"application/json": {"schema": {
+                "type": "object", "required": ["name", "password"],
+                "properties": {"name": {"type": "string"}, "password": {"type": "string"}}}}}},
+            "responses": {
+                "200": answer("Signed in", envelope(signed)),
+                "299": answer("The body is not a sign-in", envelope(json!({}))),
+                "401": answer("Wrong name or password, a disabled account, or too many failures", envelope(json!({})))
+            }
+        },
+        "delete": {
+            "tags": ["team"],
+            "summary": "Sign out",
+            "operationId": "sign_out",
+            "security": [{"bearer": []}],
+            "responses": {
+                "200": answer("Signed out", envelope(json!({}))),
+                "401": answer("No session token", envelope(json!({})))
+            }
+        }
+    })
+}
+
+fn me_path() -> Value {
+    json!({
+        "get": {
+            "tags": ["team"],
+            "summary": "Who is signed in, and what they may do",
+            "operationId": "me",
+            "security": [{"bearer": []}],
+            "responses": {
+                "200": answer("The person and their permissions", envelope(me_schema())),
+                "401": answer("No session, or one that ended", envelope(json!({})))
+            }
+        }
+    })
+}

@@ -1,0 +1,68 @@
+//! Writes left in flight by an instance that stopped are settled by the others, and those of
+//! a running instance are not; on both stores.
+
+mod common;
+
+use platform::sql::Value;
+use team::TeamError;
+use team::instances::{self, STOPPED};
+
+#[tokio::test]
+async fn a_stopped_instance_s_writes_are_settled_as_not_sent_or_unknown() {
+    for (kind, store, _dir) in common::stores().await {
+        let now = support::clock::now_ms();
+        store
+            .write(move |tx| {
+                for (id, seen) in [("stopped", 0), ("running", now)] {
+                    tx.execute(
+                        "INSERT INTO team_instances(id, started_at, seen_at) VALUES (?1, 0, ?2)",
+                        &[id.into(), seen.into()],
+                    )?;
+                }
+                let writes: [(&str, &str, Option<i64>); 3] = [
+                    ("w-never-left", "stopped", None),
+                    ("w-left", "stopped", Some(1)),
+                    ("w-running", "running", Some(1)),
+                ];
+                for (call, instance, sending) in writes {
+                    tx.execute(
+                        "INSERT INTO team_writes(call_id, instance, person, operation, \
+                             body_hash, items, state, sending_at, started_at) \
+                         VALUES (?1, ?2, 'lisi', 'lock', 'h', 1, 'in_flight', ?3, 0)",
+                        &[call.into(), instance.into(), Value::from(sending)],
+                    )?;
+                }
+                Ok::<_, TeamError>(())
+            })
+            .await
+            .expect(kind);
+
+        let settled = instances::beat(&store, "me").await.expect(kind);
+        assert_eq!(settled, 2, "{kind}");
+        let rows = store
+            .read(|tx| {
+                let mut rows = Vec::new();
+                tx.query_each(
+                    "SELECT call_id, state, detail FROM team_writes ORDER BY call_id",
+                    &[],
+                    &mut |row| {
+                        rows.push((row.text(0)?, row.text(1)?, row.opt_text(2)?));
+                        Ok(std::ops::ControlFlow::Continue(()))
+                    },
+                )?;
+                Ok::<_, TeamError>(rows)
+            })
+            .await
+            .expect(kind);
+        let stopped = Some(STOPPED.to_owned());
+        assert_eq!(
+            rows,
+            [
+                ("w-left".to_owned(), "unknown".to_owned(), stopped.clone()),
+                ("w-never-left".to_owned(), "not_sent".to_owned(), stopped),
+                ("w-running".to_owned(), "in_flight".to_owned(), None),
+            ],
+            "{kind}"
+        );
+    }
+}
