@@ -13,7 +13,7 @@ pub fn document_json() -> String {
 }
 
 fn document() -> Value {
-    let mut doc: Value = serde_json::from_str(&platform::openapi_json()).unwrap_or_default();
+    let mut doc: Value = serde_json::from_str(platform::openapi_json()).unwrap_or_default();
     doc["info"]["title"] = json!("License Desk team server");
     doc["info"]["description"] = json!(
         "A team server in front of one licensing platform (docs/team.md). People sign in at \
