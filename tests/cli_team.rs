@@ -264,3 +264,81 @@ async fn team_serve_forwards_for_a_person_signed_in() {
     assert!(log.contains("team server started"), "{log}");
     assert!(!log.contains(&secret), "the secret in the log: {log}");
 }
+
+/// What the command line changes is in the audit log; `audit verify` names a changed entry,
+/// `audit export` writes CSV and xlsx.
+#[test]
+fn the_audit_log_is_verified_and_exported() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let data = dir.path().join("team");
+    assert_eq!(
+        team(&data, &["init", "--admin", "wang"], PASSWORD).0,
+        Some(0)
+    );
+    let add = ["user", "add", "zhao", "--role", "viewer"];
+    assert_eq!(team(&data, &add, PASSWORD).0, Some(0));
+    let (code, out, err) = team(&data, &["audit", "verify"], "");
+    assert_eq!(
+        (code, out.trim()),
+        (Some(0), "the audit log is whole: 2 entries"),
+        "{err}"
+    );
+
+    let csv = dir.path().join("audit.csv");
+    let args = [
+        "audit",
+        "export",
+        "--format",
+        "csv",
+        "--output",
+        csv.to_str().expect("path"),
+    ];
+    let (code, out, err) = team(&data, &args, "");
+    assert_eq!(code, Some(0), "{err}");
+    assert!(out.starts_with("2 entries written to "), "{out}");
+    let text = std::fs::read_to_string(&csv).expect("csv");
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 3, "{text}");
+    assert!(
+        lines[0].starts_with("\u{feff}seq,time,person,role"),
+        "{}",
+        lines[0]
+    );
+    assert!(
+        lines[2].contains("user.add") && lines[2].contains("zhao"),
+        "{}",
+        lines[2]
+    );
+    assert!(!text.contains(PASSWORD));
+
+    let xlsx = dir.path().join("audit.xlsx");
+    let args = [
+        "audit",
+        "export",
+        "--format",
+        "xlsx",
+        "--output",
+        xlsx.to_str().expect("path"),
+    ];
+    assert_eq!(team(&data, &args, "").0, Some(0));
+    let mut book: calamine::Xlsx<_> = calamine::open_workbook(&xlsx).expect("xlsx");
+    let sheet = calamine::Reader::worksheet_range(&mut book, "Audit").expect("sheet");
+    assert_eq!(sheet.height(), 3);
+
+    let db = rusqlite::Connection::open(data.join("team.sqlite3")).expect("db");
+    db.execute(
+        "UPDATE audit SET request = replace(request, 'zhao', 'zhaO') WHERE seq = 2",
+        [],
+    )
+    .expect("one byte changed");
+    drop(db);
+    let (code, _, err) = team(&data, &["audit", "verify"], "");
+    assert_eq!(code, Some(1));
+    assert!(
+        err.starts_with("error: the audit log is broken at entry 2 (")
+            && err
+                .trim_end()
+                .ends_with("user.add): its hash does not follow from entry 1 and its own content"),
+        "{err}"
+    );
+}

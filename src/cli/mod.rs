@@ -11,6 +11,7 @@ pub mod profile;
 pub mod secret_input;
 pub mod serve;
 pub mod team;
+pub mod team_audit;
 pub mod team_serve;
 #[cfg(windows)]
 pub mod terminal;

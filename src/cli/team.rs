@@ -7,9 +7,11 @@ use std::process::ExitCode;
 
 use clap::{Args, Subcommand};
 use license_desk::platform::pg::DatabaseUrl;
+use license_desk::team::audit::{self, Record};
 use license_desk::team::people::{self, Branch, Edit, NewPerson};
 use license_desk::team::{Place, TeamError, TeamStore, custom_roles};
 use serde::Serialize;
+use serde_json::json;
 
 use crate::cli::output::Failure;
 use crate::cli::secret_input;
@@ -50,6 +52,9 @@ pub(crate) enum TeamCommand {
     Role(RoleCommand),
     /// Run the team server in front of one platform.
     Serve(crate::cli::team_serve::TeamServeArgs),
+    /// The audit log: verify its chain, export a time range.
+    #[command(subcommand)]
+    Audit(crate::cli::team_audit::AuditCommand),
 }
 
 /// A person's branch: both or neither.
@@ -198,12 +203,14 @@ fn run_command(command: TeamCommand) -> Result<(), Failure> {
                 password: Some(password.expose().to_owned()),
             };
             let store = runtime.block_on(open(&data))?;
-            print_lines(&[runtime
-                .block_on(people::init(&store, admin))
-                .map_err(refused)?]);
+            let made = runtime.block_on(people::init(&store, admin));
+            print_lines(&[runtime.block_on(recorded(&store, "init", made))?]);
         }
         TeamCommand::User(command) => runtime.block_on(user(command))?,
         TeamCommand::Role(command) => runtime.block_on(role(command))?,
+        TeamCommand::Audit(command) => {
+            runtime.block_on(crate::cli::team_audit::run(command))?;
+        }
         TeamCommand::Serve(_) => {}
     }
     Ok(())
@@ -230,7 +237,8 @@ async fn user(command: UserCommand) -> Result<(), Failure> {
                 branch: branch.branch(),
                 password,
             };
-            people::add(&open(&data).await?, new).await
+            let store = open(&data).await?;
+            recorded(&store, "user.add", people::add(&store, new).await).await
         }
         UserCommand::Edit {
             data,
@@ -249,13 +257,18 @@ async fn user(command: UserCommand) -> Result<(), Failure> {
                     branch.branch().map(Some)
                 },
             };
-            people::edit(&open(&data).await?, &name, edit).await
+            let store = open(&data).await?;
+            recorded(&store, "user.edit", people::edit(&store, &name, edit).await).await
         }
         UserCommand::Disable { data, name } => {
-            people::set_disabled(&open(&data).await?, &name, true).await
+            let store = open(&data).await?;
+            let done = people::set_disabled(&store, &name, true).await;
+            recorded(&store, "user.disable", done).await
         }
         UserCommand::Enable { data, name } => {
-            people::set_disabled(&open(&data).await?, &name, false).await
+            let store = open(&data).await?;
+            let done = people::set_disabled(&store, &name, false).await;
+            recorded(&store, "user.enable", done).await
         }
         UserCommand::List { data } => {
             print_lines(&people::list(&open(&data).await?).await.map_err(refused)?);
@@ -263,10 +276,12 @@ async fn user(command: UserCommand) -> Result<(), Failure> {
         }
         UserCommand::ResetPassword { data, name } => {
             let password = secret_input::new_password(&name)?;
-            people::reset_password(&open(&data).await?, &name, password.expose()).await
+            let store = open(&data).await?;
+            let done = people::reset_password(&store, &name, password.expose()).await;
+            recorded(&store, "user.reset_password", done).await
         }
     };
-    print_lines(&[person.map_err(refused)?]);
+    print_lines(&[person?]);
     Ok(())
 }
 
@@ -277,8 +292,9 @@ async fn role(command: RoleCommand) -> Result<(), Failure> {
             name,
             permissions,
         } => {
-            let role = custom_roles::add(&open(&data).await?, &name, &permissions).await;
-            print_lines(&[role.map_err(refused)?]);
+            let store = open(&data).await?;
+            let role = custom_roles::add(&store, &name, &permissions).await;
+            print_lines(&[recorded(&store, "role.add", role).await?]);
         }
         RoleCommand::List { data } => {
             print_lines(
@@ -288,15 +304,17 @@ async fn role(command: RoleCommand) -> Result<(), Failure> {
             );
         }
         RoleCommand::Remove { data, name } => {
-            custom_roles::remove(&open(&data).await?, &name)
+            let store = open(&data).await?;
+            let removed = custom_roles::remove(&store, &name)
                 .await
-                .map_err(refused)?;
+                .map(|()| json!({"name": name}));
+            recorded(&store, "role.remove", removed).await?;
         }
     }
     Ok(())
 }
 
-async fn open(data: &Data) -> Result<TeamStore, Failure> {
+pub(crate) async fn open(data: &Data) -> Result<TeamStore, Failure> {
     let place = match (&data.data, &data.database) {
         (_, Some(url)) => Place::Database(url),
         (Some(dir), None) => Place::Dir(dir),
@@ -306,6 +324,30 @@ async fn open(data: &Data) -> Result<TeamStore, Failure> {
     TeamStore::open(place, 2)
         .await
         .map_err(|e| Failure::failed(format!("cannot open the team server's data: {e}")))
+}
+
+/// A change made on the command line, in the audit log with what it changed to (never a
+/// password), under the name of the account that ran the command.
+async fn recorded<T: Serialize>(
+    store: &TeamStore,
+    operation: &str,
+    done: Result<T, TeamError>,
+) -> Result<T, Failure> {
+    let value = done.map_err(refused)?;
+    let account = std::env::var("USER")
+        .or_else(|_| std::env::var("USERNAME"))
+        .unwrap_or_default();
+    let record = Record {
+        person: format!("(command line: {account})"),
+        operation: operation.to_owned(),
+        request: serde_json::to_string(&value).ok(),
+        outcome: "done".to_owned(),
+        ..Record::default()
+    };
+    audit::append(store, record).await.map_err(|e| {
+        Failure::failed(format!("done, but the audit log could not be written: {e}"))
+    })?;
+    Ok(value)
 }
 
 /// What the store refused or failed at, in its words (exit code 1).

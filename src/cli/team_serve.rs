@@ -67,6 +67,10 @@ pub(crate) struct TeamServeArgs {
     #[arg(long, value_name = "HOURS", default_value_t = 12,
           value_parser = clap::value_parser!(u64).range(1..=24 * 30))]
     session_hours: u64,
+    /// Days the audit log keeps an entry; older ones are dropped from its start (the chain
+    /// still proves what is left). 0 keeps every entry.
+    #[arg(long, value_name = "DAYS", default_value_t = 0)]
+    audit_retention_days: u64,
 }
 
 pub(crate) fn serve(args: TeamServeArgs) -> Result<(), String> {
@@ -97,6 +101,8 @@ pub(crate) fn serve(args: TeamServeArgs) -> Result<(), String> {
             ..SessionRules::default()
         },
         connections: ConnectionLimits::default(),
+        audit_retention: (args.audit_retention_days > 0)
+            .then(|| Duration::from_secs(args.audit_retention_days * 24 * 3600)),
     };
     let runtime = tokio::runtime::Runtime::new().map_err(|e| format!("cannot start tokio: {e}"))?;
     runtime.block_on(async move {

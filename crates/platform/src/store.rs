@@ -76,9 +76,27 @@ impl Store {
 
     /// [`Store::open`] for any database file and its own schema versions.
     pub fn open_file(path: PathBuf, migrations: &[&str]) -> Result<Store, StoreError> {
+        Self::open_file_with(path, migrations, false)
+    }
+
+    /// [`Store::open_file`] whose every commit is synced before it is answered
+    /// (`synchronous=FULL`): for a record that must outlive a power cut, such as an audit
+    /// log. The platform's files sync at checkpoints only (docs/platform.md).
+    pub fn open_durable(path: PathBuf, migrations: &[&str]) -> Result<Store, StoreError> {
+        Self::open_file_with(path, migrations, true)
+    }
+
+    fn open_file_with(
+        path: PathBuf,
+        migrations: &[&str],
+        durable: bool,
+    ) -> Result<Store, StoreError> {
         support::private_files::ensure_private_file(&path)
             .map_err(|e| storage_failure(format!("cannot create {}: {e}", path.display())))?;
         let mut writer = open_connection(&path)?;
+        if durable {
+            writer.pragma_update(None, "synchronous", "FULL")?;
+        }
         migrate(&mut writer, migrations)?;
         let checkpointer = open_connection(&path)?;
         let (wake, wakes) = mpsc::sync_channel::<()>(1);

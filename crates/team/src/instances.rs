@@ -62,13 +62,28 @@ pub async fn beat(store: &TeamStore, id: &str) -> Result<usize, StoreError> {
         .await
 }
 
-/// Beats every [`BEAT`] until `stop` turns true.
-pub async fn keep_beating(store: TeamStore, id: String, mut stop: watch::Receiver<bool>) {
+/// Beats every [`BEAT`] until `stop` turns true; with a `retention`, drops the audit
+/// entries older than it at each beat.
+pub async fn keep_beating(
+    store: TeamStore,
+    id: String,
+    retention: Option<Duration>,
+    mut stop: watch::Receiver<bool>,
+) {
     loop {
         match beat(&store, &id).await {
             Ok(0) => {}
             Ok(n) => tracing::warn!(writes = n, "settled the writes of a stopped instance"),
             Err(e) => tracing::error!(error = %e, "cannot record this instance as running"),
+        }
+        if let Some(kept) = retention {
+            let before =
+                support::clock::now_ms() - i64::try_from(kept.as_millis()).unwrap_or(i64::MAX);
+            match crate::audit::drop_before(&store, before).await {
+                Ok(0) => {}
+                Ok(n) => tracing::info!(entries = n, "dropped audit entries past retention"),
+                Err(e) => tracing::error!(error = %e, "cannot apply the audit log's retention"),
+            }
         }
         tokio::select! {
             () = tokio::time::sleep(BEAT) => {}

@@ -5,6 +5,7 @@
 
 #![warn(clippy::too_many_lines)]
 
+pub mod audit;
 pub mod custom_roles;
 pub mod error;
 pub mod http;

@@ -33,6 +33,9 @@ pub struct TeamConfig {
     pub insecure_http: bool,
     pub sessions: SessionRules,
     pub connections: ConnectionLimits,
+    /// Audit entries older than this are dropped (the chain's start moves with them); none:
+    /// kept for ever.
+    pub audit_retention: Option<std::time::Duration>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -81,6 +84,7 @@ impl TeamServer {
         instances::beat(&store, &instance).await?;
         let upstream = upstream::client(config.upstream.clone(), store.clone(), instance.clone())?;
         let team = Arc::new(Team::new(
+            store.clone(),
             Sessions::new(store.clone(), config.sessions),
             upstream,
         ));
@@ -103,7 +107,12 @@ impl TeamServer {
             tls,
             stopped.clone(),
         ));
-        let beats = tokio::spawn(instances::keep_beating(store, instance, stopped));
+        let beats = tokio::spawn(instances::keep_beating(
+            store,
+            instance,
+            config.audit_retention,
+            stopped,
+        ));
         Ok(TeamServer {
             addr,
             tls: secure,

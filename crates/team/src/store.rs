@@ -13,7 +13,11 @@ use platform::store::Store;
 pub const DB_FILE: &str = "team.sqlite3";
 
 /// Schema versions on SQLite, in order (`PRAGMA user_version` counts them).
-const SQLITE_VERSIONS: &[&str] = &[include_str!("schema.sql"), include_str!("schema2.sql")];
+const SQLITE_VERSIONS: &[&str] = &[
+    include_str!("schema.sql"),
+    include_str!("schema2.sql"),
+    include_str!("schema3.sql"),
+];
 
 /// The same versions on PostgreSQL, with a version table apart from the platform's, so that
 /// the team server may share a database with an embedded platform.
@@ -21,6 +25,7 @@ const PG_SCHEMA: Schema = Schema {
     versions: &[
         (1, include_str!("pg_schema.sql")),
         (2, include_str!("schema2.sql")),
+        (3, include_str!("schema3.sql")),
     ],
     version_table: "team_schema_version",
     lock: "license-desk:team-migrations",
@@ -48,7 +53,9 @@ impl TeamStore {
                 support::private_files::create_or_check_data_dir(dir).map_err(|e| {
                     StoreError::Failure(format!("cannot use {}: {e}", dir.display()))
                 })?;
-                let store = Store::open_file(dir.join(DB_FILE), SQLITE_VERSIONS)?;
+                // Every commit synced before it is answered: the audit log must outlive a
+                // power cut (PostgreSQL's commits are durable by default).
+                let store = Store::open_durable(dir.join(DB_FILE), SQLITE_VERSIONS)?;
                 Ok(TeamStore::Sqlite(Arc::new(store)))
             }
             Place::Database(url) => Ok(TeamStore::Postgres(

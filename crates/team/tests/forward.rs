@@ -467,6 +467,7 @@ async fn the_server_speaks_tls_and_refuses_clear_text_on_the_network() {
         insecure_http: false,
         sessions: Default::default(),
         connections: Default::default(),
+        audit_retention: None,
     };
     let refused = team::server::TeamServer::start(config).await.map(|_| ());
     let said = refused.map_err(|e| e.to_string());
@@ -479,4 +480,65 @@ async fn the_server_speaks_tls_and_refuses_clear_text_on_the_network() {
                 .to_owned()
         )
     );
+}
+
+/// Every call with a session is in the audit log, with its outcome; a password-like field is
+/// redacted; the chain is whole.
+#[tokio::test]
+async fn every_call_is_in_the_audit_log() {
+    let rig = Rig::start(None).await;
+    let staff = rig.sign_in("staff").await;
+    let viewer = rig.sign_in("viewer").await;
+    let bind = json!({"channelCode": "CRM", "channelCustomerId": "C-7", "customerName": "丙", "enterpriseName": "丙公司", "passwordMobile": "13812345678"});
+    let reply = rig
+        .send("POST", paths::BIND, Some(&staff), Some(bind))
+        .await;
+    assert_eq!(reply.body["code"], 0, "{reply:?}");
+    let lock = json!({"assetNums": ["8000000001"]});
+    let denied = rig
+        .send("POST", paths::LOCK, Some(&viewer), Some(lock))
+        .await;
+    assert_eq!(denied.status, 403);
+    rig.send("DELETE", "/team/v1/session", Some(&viewer), None)
+        .await;
+
+    let store = rig.team_store().await;
+    let staff_entries = team::audit::last_of(&store, "staff", 100)
+        .await
+        .expect("audit");
+    let ops: Vec<(&str, &str)> = staff_entries
+        .iter()
+        .map(|e| (e.record.operation.as_str(), e.record.outcome.as_str()))
+        .collect();
+    assert_eq!(ops, [("bind", "done"), ("sign_in", "done")], "newest first");
+    let bound = &staff_entries[0].record;
+    let request = bound.request.as_deref().unwrap_or_default();
+    assert!(request.contains(r#""passwordMobile":"***""#), "{request}");
+    assert!(!request.contains("13812345678"), "{request}");
+    assert!(
+        request.contains(r#""branchName":"上海""#),
+        "as forwarded: {request}"
+    );
+    assert!(bound.call_id.is_some(), "the ledger's call id");
+    assert_eq!(bound.branch.as_deref(), Some("SH01"));
+
+    let viewer_entries = team::audit::last_of(&store, "viewer", 100)
+        .await
+        .expect("audit");
+    let ops: Vec<(&str, &str)> = viewer_entries
+        .iter()
+        .map(|e| (e.record.operation.as_str(), e.record.outcome.as_str()))
+        .collect();
+    assert_eq!(
+        ops,
+        [
+            ("sign_out", "done"),
+            ("lock", "denied"),
+            ("sign_in", "done")
+        ]
+    );
+    assert!(matches!(
+        team::audit::verify(&store).await,
+        Ok(team::audit::Verified::Whole(5))
+    ));
 }

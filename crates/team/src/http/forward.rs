@@ -1,7 +1,7 @@
 //! The platform's operations, forwarded for the person signed in: their session checked,
 //! the permission the call needs checked, a bound person's branch filled in or a different
-//! one refused, then sent through the server's client (and its ledger) and answered as the
-//! platform answered.
+//! one refused, then sent through the server's client (and its ledger), recorded in the
+//! audit log, and answered as the platform answered.
 
 use std::future::Future;
 use std::sync::Arc;
@@ -9,16 +9,19 @@ use std::sync::Arc;
 use axum::body::Bytes;
 use axum::extract::{Path, RawQuery, State};
 use axum::http::HeaderMap;
-use axum::response::{IntoResponse, Json, Response};
+use axum::response::Response;
 use client::ApiError;
+use serde::Serialize;
 use serde::de::DeserializeOwned;
+use serde_json::{Value, json};
 use wire::{
     BatchOrderRequest, BindRequest, ClaimRequest, CustomerQuery, DefaultFilter, EnterpriseRequest,
     LockRequest, ShellnumsRequest,
 };
 
 use super::Team;
-use super::answer::{Fail, order_done, order_ok};
+use super::answer::Fail;
+use super::trail::{Answer, Group, Trail};
 use crate::permit::{self, require};
 use crate::roles::Permission;
 use crate::sessions::Caller;
@@ -26,93 +29,133 @@ use crate::upstream::PERSON;
 
 type Shared = State<Arc<Team>>;
 
-/// Sends `call` to the platform on behalf of `caller` (the ledger records who).
+/// Sends `call` to the platform on behalf of the trail's caller, under a call id of its own
+/// (the ledger's and the audit's).
 async fn forwarded<T>(
-    caller: &Caller,
+    trail: &mut Trail,
     call: impl Future<Output = Result<T, ApiError>>,
 ) -> Result<T, Fail> {
-    PERSON
-        .scope(caller.person.name.clone(), call)
-        .await
-        .map_err(Fail::from)
+    let person = trail
+        .caller
+        .as_ref()
+        .map(|c| c.person.name.clone())
+        .unwrap_or_default();
+    let call_id = client::write::new_call_id(support::clock::now_ms());
+    trail.call_id = Some(call_id.clone());
+    let call = client::CALL_ID.scope(call_id, call);
+    PERSON.scope(person, call).await.map_err(Fail::from)
 }
 
 fn body<T: DeserializeOwned>(bytes: &Bytes) -> Result<T, Fail> {
     wire::parse::json(bytes).map_err(|e| Fail::BadBody(e.to_string()))
 }
 
-/// A caller who has `p`.
+fn json_of<T: Serialize>(v: &T) -> Value {
+    serde_json::to_value(v).unwrap_or(Value::Null)
+}
+
+/// The caller, recorded in the trail, if they have `p`.
 async fn permitted(
     team: &Team,
     headers: &HeaderMap,
+    trail: &mut Trail,
     p: Permission,
     what: &'static str,
 ) -> Result<Caller, Fail> {
     let caller = team.caller(headers).await?;
+    trail.caller = Some(caller.clone());
     require(caller.permissions, &caller.person, p, what)?;
     Ok(caller)
 }
 
+/// What was asked, as sent (for the record, should it be refused before it is forwarded).
+fn asked(trail: &mut Trail, bytes: &Bytes) {
+    trail.request = serde_json::from_slice(bytes).ok();
+}
+
 /// Operation 1.
 pub async fn bind(State(team): Shared, headers: HeaderMap, bytes: Bytes) -> Response {
-    let run = async {
-        let caller =
-            permitted(&team, &headers, Permission::Customers, "binding a customer").await?;
+    let mut trail = Trail::new("bind");
+    let result = async {
+        let what = "binding a customer";
+        let caller = permitted(&team, &headers, &mut trail, Permission::Customers, what).await?;
+        asked(&mut trail, &bytes);
         let mut req: BindRequest = body(&bytes)?;
         if let Some(branch) = &caller.person.branch {
             permit::bind_branch(&mut req, branch)?;
         }
-        let customer = forwarded(&caller, team.upstream.bind(&req)).await?;
-        Ok(order_ok(customer))
-    };
-    run.await.unwrap_or_else(Fail::order)
+        trail.request = Some(json_of(&req));
+        let customer = forwarded(&mut trail, team.upstream.bind(&req)).await?;
+        Ok(Answer::Data(json_of(&customer)))
+    }
+    .await;
+    team.finish(trail, result, Group::Order).await
+}
+
+/// Operations 2 and 4.
+async fn enterprise(team: &Team, headers: &HeaderMap, bytes: &Bytes, create: bool) -> Response {
+    let mut trail = Trail::new(if create {
+        "create_enterprise"
+    } else {
+        "update_enterprise"
+    });
+    let result = async {
+        let what = if create {
+            "creating an enterprise"
+        } else {
+            "updating an enterprise"
+        };
+        let caller = permitted(team, headers, &mut trail, Permission::Customers, what).await?;
+        asked(&mut trail, bytes);
+        let mut req: EnterpriseRequest = body(bytes)?;
+        if let Some(branch) = &caller.person.branch {
+            permit::enterprise_branch(&mut req, branch)?;
+        }
+        trail.request = Some(json_of(&req));
+        if create {
+            let created = forwarded(&mut trail, team.upstream.create_enterprise(&req)).await?;
+            Ok(Answer::Data(json_of(&created)))
+        } else {
+            forwarded(&mut trail, team.upstream.update_enterprise(&req)).await?;
+            Ok(Answer::Done)
+        }
+    }
+    .await;
+    team.finish(trail, result, Group::Order).await
 }
 
 /// Operation 2.
 pub async fn create(State(team): Shared, headers: HeaderMap, bytes: Bytes) -> Response {
-    let run = async {
-        let what = "creating an enterprise";
-        let caller = permitted(&team, &headers, Permission::Customers, what).await?;
-        let mut req: EnterpriseRequest = body(&bytes)?;
-        if let Some(branch) = &caller.person.branch {
-            permit::enterprise_branch(&mut req, branch)?;
-        }
-        let created = forwarded(&caller, team.upstream.create_enterprise(&req)).await?;
-        Ok(order_ok(created))
-    };
-    run.await.unwrap_or_else(Fail::order)
-}
-
-/// Operation 3.
-pub async fn query(State(team): Shared, headers: HeaderMap, RawQuery(q): RawQuery) -> Response {
-    let run = async {
-        let caller = permitted(&team, &headers, Permission::Read, "querying customers").await?;
-        let query = customer_query(q.as_deref().unwrap_or_default())?;
-        let customers = forwarded(&caller, team.upstream.query_customers(&query)).await?;
-        Ok(order_ok(customers))
-    };
-    run.await.unwrap_or_else(Fail::order)
+    enterprise(&team, &headers, &bytes, true).await
 }
 
 /// Operation 4.
 pub async fn update(State(team): Shared, headers: HeaderMap, bytes: Bytes) -> Response {
-    let run = async {
-        let what = "updating an enterprise";
-        let caller = permitted(&team, &headers, Permission::Customers, what).await?;
-        let mut req: EnterpriseRequest = body(&bytes)?;
-        if let Some(branch) = &caller.person.branch {
-            permit::enterprise_branch(&mut req, branch)?;
-        }
-        forwarded(&caller, team.upstream.update_enterprise(&req)).await?;
-        Ok(order_done())
-    };
-    run.await.unwrap_or_else(Fail::order)
+    enterprise(&team, &headers, &bytes, false).await
+}
+
+/// Operation 3.
+pub async fn query(State(team): Shared, headers: HeaderMap, RawQuery(q): RawQuery) -> Response {
+    let mut trail = Trail::new("query_customers");
+    let result = async {
+        let what = "querying customers";
+        permitted(&team, &headers, &mut trail, Permission::Read, what).await?;
+        let query = customer_query(q.as_deref().unwrap_or_default())?;
+        trail.request = Some(json_of(&query));
+        let customers = forwarded(&mut trail, team.upstream.query_customers(&query)).await?;
+        Ok(Answer::Data(json_of(&customers)))
+    }
+    .await;
+    team.finish(trail, result, Group::Order).await
 }
 
 /// Operation 5: `purchase` for new purchases, `delete` for deletes.
 pub async fn batch(State(team): Shared, headers: HeaderMap, bytes: Bytes) -> Response {
-    let run = async {
+    let mut trail = Trail::new("batch_order");
+    let result = async {
         let caller = team.caller(&headers).await?;
+        trail.caller = Some(caller.clone());
+        asked(&mut trail, &bytes);
         let mut req: BatchOrderRequest = wire::open::open_batch(&bytes)
             .map_err(|e| Fail::BadBody(format!("body: {}", e.what())))?;
         for p in permit::batch_permissions(&req)? {
@@ -125,45 +168,45 @@ pub async fn batch(State(team): Shared, headers: HeaderMap, bytes: Bytes) -> Res
         if let Some(branch) = &caller.person.branch {
             permit::batch_branch(&mut req, branch)?;
         }
-        let results = forwarded(&caller, team.upstream.batch_order(&req)).await?;
-        Ok(order_ok(results))
-    };
-    run.await.unwrap_or_else(Fail::order)
+        trail.request = Some(wire::open::batch_to_value(&req));
+        let results = forwarded(&mut trail, team.upstream.batch_order(&req)).await?;
+        Ok(Answer::Data(json_of(&results)))
+    }
+    .await;
+    team.finish(trail, result, Group::Order).await
 }
 
 /// Operation 6.
 pub async fn lock(State(team): Shared, headers: HeaderMap, bytes: Bytes) -> Response {
-    lock_change(&team, &headers, &bytes, true)
-        .await
-        .unwrap_or_else(Fail::order)
+    lock_change(&team, &headers, &bytes, true).await
 }
 
 /// Operation 7.
 pub async fn unlock(State(team): Shared, headers: HeaderMap, bytes: Bytes) -> Response {
-    lock_change(&team, &headers, &bytes, false)
-        .await
-        .unwrap_or_else(Fail::order)
+    lock_change(&team, &headers, &bytes, false).await
 }
 
-async fn lock_change(
-    team: &Team,
-    headers: &HeaderMap,
-    bytes: &Bytes,
-    disable: bool,
-) -> Result<Response, Fail> {
-    let what = if disable {
-        "disabling locks"
-    } else {
-        "enabling locks"
-    };
-    let caller = permitted(team, headers, Permission::Locks, what).await?;
-    let mut req: LockRequest = body(bytes)?;
-    permit::lock_operator(&mut req, &caller.person);
-    let results = match disable {
-        true => forwarded(&caller, team.upstream.lock(&req)).await?,
-        false => forwarded(&caller, team.upstream.unlock(&req)).await?,
-    };
-    Ok(order_ok(results))
+async fn lock_change(team: &Team, headers: &HeaderMap, bytes: &Bytes, disable: bool) -> Response {
+    let mut trail = Trail::new(if disable { "lock" } else { "unlock" });
+    let result = async {
+        let what = if disable {
+            "disabling locks"
+        } else {
+            "enabling locks"
+        };
+        let caller = permitted(team, headers, &mut trail, Permission::Locks, what).await?;
+        asked(&mut trail, bytes);
+        let mut req: LockRequest = body(bytes)?;
+        permit::lock_operator(&mut req, &caller.person);
+        trail.request = Some(json_of(&req));
+        let results = match disable {
+            true => forwarded(&mut trail, team.upstream.lock(&req)).await?,
+            false => forwarded(&mut trail, team.upstream.unlock(&req)).await?,
+        };
+        Ok(Answer::Data(json_of(&results)))
+    }
+    .await;
+    team.finish(trail, result, Group::Order).await
 }
 
 /// Operation 8.
@@ -173,46 +216,62 @@ pub async fn assets(
     Path(enterprise): Path<String>,
     RawQuery(q): RawQuery,
 ) -> Response {
-    let run = async {
-        let caller = permitted(&team, &headers, Permission::Read, "listing assets").await?;
+    let mut trail = Trail::new("assets");
+    let result = async {
+        permitted(
+            &team,
+            &headers,
+            &mut trail,
+            Permission::Read,
+            "listing assets",
+        )
+        .await?;
         let extend_code = form_urlencoded::parse(q.as_deref().unwrap_or_default().as_bytes())
             .find(|(k, _)| k == "extendCode")
             .map(|(_, v)| v.into_owned());
+        trail.request = Some(json!({"enterpriseGlobalId": enterprise, "extendCode": extend_code}));
         let listing = team.upstream.assets(&enterprise, extend_code.as_deref());
-        Ok(order_ok(forwarded(&caller, listing).await?))
-    };
-    run.await.unwrap_or_else(Fail::order)
+        Ok(Answer::Listing(forwarded(&mut trail, listing).await?))
+    }
+    .await;
+    team.finish(trail, result, Group::Order).await
 }
 
 /// Operation 9.
 pub async fn shellnums(State(team): Shared, headers: HeaderMap, bytes: Bytes) -> Response {
-    let run = async {
+    let mut trail = Trail::new("shellnums");
+    let result = async {
         let what = "asking for asset numbers";
-        let caller = permitted(&team, &headers, Permission::Numbers, what).await?;
+        permitted(&team, &headers, &mut trail, Permission::Numbers, what).await?;
+        asked(&mut trail, &bytes);
         let req: ShellnumsRequest = body(&bytes)?;
         let size = req
             .size
             .ok_or_else(|| Fail::BadBody("size: needed (how many asset numbers)".to_owned()))?;
-        Ok(order_ok(
-            forwarded(&caller, team.upstream.shellnums(size)).await?,
-        ))
-    };
-    run.await.unwrap_or_else(Fail::order)
+        let numbers = forwarded(&mut trail, team.upstream.shellnums(size)).await?;
+        Ok(Answer::Data(json_of(&numbers)))
+    }
+    .await;
+    team.finish(trail, result, Group::Order).await
 }
 
 /// The activity group's claim.
 pub async fn claim(State(team): Shared, headers: HeaderMap, bytes: Bytes) -> Response {
-    let run = async {
+    let mut trail = Trail::new("claim");
+    let result = async {
         let what = "claiming an activity";
-        let caller = permitted(&team, &headers, Permission::Claim, what).await?;
+        let caller = permitted(&team, &headers, &mut trail, Permission::Claim, what).await?;
+        asked(&mut trail, &bytes);
         let mut req: ClaimRequest = body(&bytes)?;
         if let Some(branch) = &caller.person.branch {
             permit::claim_branch(&mut req, branch)?;
         }
-        let answer = forwarded(&caller, team.upstream.claim(&req)).await?;
-        Ok(Json(answer).into_response())
-    };
-    run.await.unwrap_or_else(Fail::activity)
+        trail.request = Some(json_of(&req));
+        let answer = forwarded(&mut trail, team.upstream.claim(&req)).await?;
+        Ok(Answer::Activity(json_of(&answer)))
+    }
+    .await;
+    team.finish(trail, result, Group::Activity).await
 }
 
 /// Operation 3's query string.

@@ -5,6 +5,7 @@ mod answer;
 mod forward;
 pub mod openapi;
 mod session;
+mod trail;
 
 use std::sync::Arc;
 
@@ -17,6 +18,7 @@ use platform::throttle::Throttle;
 use wire::paths;
 
 use crate::sessions::{Caller, SessionError, Sessions};
+use crate::store::TeamStore;
 
 pub use answer::Fail;
 
@@ -31,6 +33,8 @@ pub mod team_paths {
 
 /// What every request uses.
 pub struct Team {
+    /// The server's store: the audit log is written through it.
+    pub store: TeamStore,
     pub sessions: Sessions,
     /// Failed sign-ins by address.
     pub sign_in_failures: Throttle,
@@ -39,9 +43,10 @@ pub struct Team {
 }
 
 impl Team {
-    pub fn new(sessions: Sessions, upstream: Client) -> Team {
+    pub fn new(store: TeamStore, sessions: Sessions, upstream: Client) -> Team {
         let per_minute = sessions.rules().failures_per_address;
         Team {
+            store,
             sessions,
             sign_in_failures: Throttle::new(per_minute, std::time::Duration::from_secs(60)),
             upstream,

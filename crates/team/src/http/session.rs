@@ -15,6 +15,7 @@ use wire::envelope::{self, OrderEnvelope};
 
 use super::answer::{Fail, order_ok};
 use super::{Team, bearer};
+use crate::audit::{self, Record};
 use crate::people::Person;
 use crate::sessions::{Caller, SessionError};
 
@@ -76,6 +77,7 @@ pub async fn sign_in(
         tracing::warn!(address, "sign-in refused: wrong name or password");
         team.sign_in_failures.failed(&address, Instant::now());
     }
+    record_sign_in(&team, &form.name, &address, &signed).await;
     match signed {
         Ok(signed) => order_ok(Session {
             token: signed.token,
@@ -91,8 +93,22 @@ pub async fn sign_out(State(team): State<Arc<Team>>, headers: HeaderMap) -> Resp
     let Some(token) = bearer(&headers) else {
         return Fail::Session(SessionError::Missing).order();
     };
+    let caller = team.sessions.check(token).await.ok();
     match team.sessions.sign_out(token).await {
-        Ok(()) => super::answer::order_done(),
+        Ok(()) => {
+            if let Some(caller) = caller {
+                let record = Record {
+                    person: caller.person.name.clone(),
+                    role: caller.person.role.clone(),
+                    branch: caller.person.branch.map(|b| b.code),
+                    operation: "sign_out".to_owned(),
+                    outcome: "done".to_owned(),
+                    ..Record::default()
+                };
+                append(&team, record).await;
+            }
+            super::answer::order_done()
+        }
         Err(e) => Fail::Session(e).order(),
     }
 }
@@ -113,4 +129,45 @@ pub async fn no_token() -> Response {
         "team server",
     );
     (StatusCode::NOT_FOUND, Json(body)).into_response()
+}
+
+/// A sign-in, good or not, in the audit log (the address in its request; never a password).
+async fn record_sign_in(
+    team: &Team,
+    name: &str,
+    address: &str,
+    signed: &Result<crate::sessions::SignedIn, SessionError>,
+) {
+    let (person, role, branch, outcome, message) = match signed {
+        Ok(s) => {
+            let p = &s.caller.person;
+            let branch = p.branch.as_ref().map(|b| b.code.clone());
+            (p.name.clone(), p.role.clone(), branch, "done", None)
+        }
+        Err(SessionError::Team(_)) => return,
+        Err(e) => (
+            name.trim().to_lowercase(),
+            String::new(),
+            None,
+            "refused",
+            Some(e.to_string()),
+        ),
+    };
+    let record = Record {
+        person,
+        role,
+        branch,
+        operation: "sign_in".to_owned(),
+        request: Some(serde_json::json!({ "address": address }).to_string()),
+        outcome: outcome.to_owned(),
+        message,
+        ..Record::default()
+    };
+    append(team, record).await;
+}
+
+async fn append(team: &Team, record: Record) {
+    if let Err(e) = audit::append(&team.store, record).await {
+        tracing::error!(error = %e, "the audit log could not be written");
+    }
 }

@@ -110,6 +110,7 @@ impl Rig {
             insecure_http: false,
             sessions: SessionRules::default(),
             connections: Default::default(),
+            audit_retention: None,
         };
         let team = TeamServer::start(config).await.expect("team server starts");
         let base = team.base_url();

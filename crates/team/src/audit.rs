@@ -1,0 +1,278 @@
+//! The record of every call through the server, as a hash chain: each entry carries the hash
+//! of the one before it, so that an entry changed, removed or inserted in place breaks the
+//! chain from there on, and [`verify`] names the first entry that does not follow.
+//!
+//! `hash = SHA-256(previous hash, hex ‖ the entry's canonical JSON)`: the entry's fields in
+//! the fixed order of [`Entry`], serialized by serde_json (no spaces, strings escaped one
+//! way). The first entry's previous hash is 64 zeros. Appending is serialized on one key
+//! (`audit`), so the chain is one line across instances.
+
+use std::ops::ControlFlow;
+
+use platform::sql::{Row, StoreError, Tx, Value};
+use serde::Serialize;
+use sha2::{Digest, Sha256};
+
+use crate::error::TeamError;
+use crate::store::TeamStore;
+
+/// The previous hash of the first entry.
+pub const ZERO: &str = "0000000000000000000000000000000000000000000000000000000000000000";
+
+/// What an entry records (its place and hashes aside).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Record {
+    pub person: String,
+    pub role: String,
+    pub branch: Option<String>,
+    /// The operation (`lock`, `batch_order`, …) or the server's own action (`sign_in`,
+    /// `user.add`, …).
+    pub operation: String,
+    pub call_id: Option<String>,
+    pub request: Option<String>,
+    pub outcome: String,
+    pub code: Option<String>,
+    pub message: Option<String>,
+    pub answer: Option<String>,
+}
+
+/// An entry as stored.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Entry {
+    pub seq: i64,
+    pub at: i64,
+    #[serde(flatten)]
+    pub record: Record,
+    pub prev_hash: String,
+    pub hash: String,
+}
+
+/// The hashed part of an entry, in its fixed order.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Hashed<'a> {
+    seq: i64,
+    at: i64,
+    #[serde(flatten)]
+    record: &'a Record,
+}
+
+/// SHA-256 of the previous hash and the entry's canonical JSON, hex.
+pub fn hash_of(prev_hash: &str, seq: i64, at: i64, record: &Record) -> String {
+    let json = serde_json::to_vec(&Hashed { seq, at, record }).unwrap_or_default();
+    let mut h = Sha256::new();
+    h.update(prev_hash.as_bytes());
+    h.update(&json);
+    hex(&h.finalize())
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Appends `record` at the end of the chain; answers its sequence number.
+pub async fn append(store: &TeamStore, record: Record) -> Result<i64, TeamError> {
+    store
+        .write(move |tx| append_in(tx, &record, support::clock::now_ms()))
+        .await
+}
+
+/// [`append`] inside a transaction already open.
+pub fn append_in(tx: &dyn Tx, record: &Record, at: i64) -> Result<i64, TeamError> {
+    tx.serialize_on("audit")?;
+    let (last, prev) = chain_end(tx)?;
+    let seq = last + 1;
+    let hash = hash_of(&prev, seq, at, record);
+    tx.execute(
+        "INSERT INTO audit(seq, at, person, role, branch, operation, call_id, request, \
+             outcome, code, message, answer, prev_hash, hash) \
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
+        &[
+            seq.into(),
+            at.into(),
+            (&record.person).into(),
+            (&record.role).into(),
+            record.branch.as_deref().into(),
+            (&record.operation).into(),
+            record.call_id.as_deref().into(),
+            record.request.as_deref().into(),
+            (&record.outcome).into(),
+            record.code.as_deref().into(),
+            record.message.as_deref().into(),
+            record.answer.as_deref().into(),
+            (&prev).into(),
+            (&hash).into(),
+        ],
+    )?;
+    Ok(seq)
+}
+
+/// The last entry's sequence number and hash, or where retention left the chain's start.
+fn chain_end(tx: &dyn Tx) -> Result<(i64, String), StoreError> {
+    let last = tx.query_opt(
+        "SELECT seq, hash FROM audit ORDER BY seq DESC LIMIT 1",
+        &[],
+        |row| Ok((row.i64(0)?, row.text(1)?)),
+    )?;
+    match last {
+        Some(end) => Ok(end),
+        None => chain_start(tx),
+    }
+}
+
+fn chain_start(tx: &dyn Tx) -> Result<(i64, String), StoreError> {
+    Ok(tx
+        .query_opt("SELECT seq, hash FROM audit_start", &[], |row| {
+            Ok((row.i64(0)?, row.text(1)?))
+        })?
+        .unwrap_or((0, ZERO.to_owned())))
+}
+
+fn entry(row: &dyn Row) -> Result<Entry, StoreError> {
+    Ok(Entry {
+        seq: row.i64(0)?,
+        at: row.i64(1)?,
+        record: Record {
+            person: row.text(2)?,
+            role: row.text(3)?,
+            branch: row.opt_text(4)?,
+            operation: row.text(5)?,
+            call_id: row.opt_text(6)?,
+            request: row.opt_text(7)?,
+            outcome: row.text(8)?,
+            code: row.opt_text(9)?,
+            message: row.opt_text(10)?,
+            answer: row.opt_text(11)?,
+        },
+        prev_hash: row.text(12)?,
+        hash: row.text(13)?,
+    })
+}
+
+/// How a verification ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Verified {
+    /// Every entry follows from the one before: how many there are.
+    Whole(u64),
+    /// The first entry that does not follow, and why.
+    Broken { entry: Box<Entry>, why: String },
+}
+
+/// Recomputes the chain from its start, reading the entries in order.
+pub async fn verify(store: &TeamStore) -> Result<Verified, TeamError> {
+    store.read(|tx| verify_in(tx)).await
+}
+
+fn verify_in(tx: &dyn Tx) -> Result<Verified, TeamError> {
+    let (mut seq, mut prev) = chain_start(tx)?;
+    let mut count = 0;
+    let mut broken = None;
+    tx.query_each(
+        "SELECT seq, at, person, role, branch, operation, call_id, request, outcome, code, \
+             message, answer, prev_hash, hash FROM audit ORDER BY seq",
+        &[],
+        &mut |row| {
+            let e = entry(row)?;
+            let why = if e.seq != seq + 1 {
+                Some(format!("entry {} is missing before it", seq + 1))
+            } else if e.prev_hash != prev {
+                Some(format!(
+                    "it does not name entry {seq}'s hash as the one before it"
+                ))
+            } else if hash_of(&prev, e.seq, e.at, &e.record) != e.hash {
+                Some(format!(
+                    "its hash does not follow from entry {seq} and its own content"
+                ))
+            } else {
+                None
+            };
+            if let Some(why) = why {
+                broken = Some(Verified::Broken {
+                    entry: Box::new(e),
+                    why,
+                });
+                return Ok(ControlFlow::Break(()));
+            }
+            (seq, prev) = (e.seq, e.hash);
+            count += 1;
+            Ok(ControlFlow::Continue(()))
+        },
+    )?;
+    Ok(broken.unwrap_or(Verified::Whole(count)))
+}
+
+/// Entries in a time range (epoch ms, `from` included, `to` excluded), oldest first,
+/// optionally one person's.
+pub async fn range(
+    store: &TeamStore,
+    from: i64,
+    to: i64,
+    person: Option<String>,
+) -> Result<Vec<Entry>, TeamError> {
+    store
+        .read(move |tx| {
+            let mut all = Vec::new();
+            let mut push = |row: &dyn Row| {
+                all.push(entry(row)?);
+                Ok(ControlFlow::Continue(()))
+            };
+            let params: [Value<'_>; 3] = [from.into(), to.into(), person.as_deref().into()];
+            tx.query_each(
+                "SELECT seq, at, person, role, branch, operation, call_id, request, outcome, \
+                     code, message, answer, prev_hash, hash FROM audit \
+                 WHERE at >= ?1 AND at < ?2 AND (?3 IS NULL OR person = ?3) ORDER BY seq",
+                &params,
+                &mut push,
+            )?;
+            Ok(all)
+        })
+        .await
+}
+
+/// A person's last `n` entries, newest first.
+pub async fn last_of(store: &TeamStore, person: &str, n: i64) -> Result<Vec<Entry>, TeamError> {
+    let person = person.to_owned();
+    store
+        .read(move |tx| {
+            let mut all = Vec::new();
+            tx.query_each(
+                "SELECT seq, at, person, role, branch, operation, call_id, request, outcome, \
+                     code, message, answer, prev_hash, hash FROM audit \
+                 WHERE person = ?1 ORDER BY seq DESC LIMIT ?2",
+                &[(&person).into(), n.into()],
+                &mut |row| {
+                    all.push(entry(row)?);
+                    Ok(ControlFlow::Continue(()))
+                },
+            )?;
+            Ok(all)
+        })
+        .await
+}
+
+/// Drops the entries older than `before` (epoch ms) from the start of the chain, keeping the
+/// last one dropped as the chain's new start; answers how many were dropped.
+pub async fn drop_before(store: &TeamStore, before: i64) -> Result<u64, TeamError> {
+    store
+        .write(move |tx| {
+            tx.serialize_on("audit")?;
+            let last_old = tx.query_opt(
+                "SELECT seq, hash FROM audit WHERE at < ?1 ORDER BY seq DESC LIMIT 1",
+                &[before.into()],
+                |row| Ok((row.i64(0)?, row.text(1)?)),
+            )?;
+            let Some((seq, hash)) = last_old else {
+                return Ok(0);
+            };
+            let dropped = tx.execute("DELETE FROM audit WHERE seq <= ?1", &[seq.into()])?;
+            tx.execute("DELETE FROM audit_start", &[])?;
+            tx.execute(
+                "INSERT INTO audit_start(seq, hash) VALUES (?1, ?2)",
+                &[seq.into(), (&hash).into()],
+            )?;
+            Ok(u64::try_from(dropped).unwrap_or_default())
+        })
+        .await
+}

@@ -1,0 +1,157 @@
+//! What a forwarded call leaves in the audit log: who asked, what (passwords redacted), and
+//! how it ended. A call without a valid session is not recorded (anyone could fill the log);
+//! every other one is, before its answer leaves.
+
+use axum::response::{IntoResponse, Json, Response};
+use client::ApiError;
+use serde_json::Value;
+
+use super::Team;
+use super::answer::{Fail, order_done, order_ok};
+use crate::audit::{self, Record};
+use crate::permit::Refusal;
+use crate::sessions::Caller;
+
+/// The interface's two groups, answered in their own shapes.
+#[derive(Clone, Copy)]
+pub enum Group {
+    Order,
+    Activity,
+}
+
+/// What the platform answered, to pass on.
+pub enum Answer {
+    /// The order group's `data`.
+    Data(Value),
+    /// The order group's success without data (operation 4).
+    Done,
+    /// An asset listing: passed on as it came, recorded by its size only.
+    Listing(wire::AssetList),
+    /// The activity group's answer.
+    Activity(Value),
+}
+
+/// A forwarded call as it goes: filled in by the handler as it learns who and what.
+pub struct Trail {
+    pub operation: &'static str,
+    pub caller: Option<Caller>,
+    pub request: Option<Value>,
+    pub call_id: Option<String>,
+}
+
+impl Trail {
+    pub fn new(operation: &'static str) -> Self {
+        Self {
+            operation,
+            caller: None,
+            request: None,
+            call_id: None,
+        }
+    }
+}
+
+impl Team {
+    /// Records the call (when it had a session) and answers it in its group's shape.
+    pub async fn finish(
+        &self,
+        trail: Trail,
+        result: Result<Answer, Fail>,
+        group: Group,
+    ) -> Response {
+        if let Some(record) = record(&trail, &result)
+            && let Err(e) = audit::append(&self.store, record).await
+        {
+            // The platform's answer still goes back: what it did is done, and the ledger
+            // keeps the write. The failure is loud.
+            let operation = trail.operation;
+            tracing::error!(error = %e, operation, "the audit log could not be written");
+        }
+        match (result, group) {
+            (Ok(Answer::Data(data)), _) => order_ok(data),
+            (Ok(Answer::Done), _) => order_done(),
+            (Ok(Answer::Listing(listing)), _) => order_ok(listing),
+            (Ok(Answer::Activity(answer)), _) => Json(answer).into_response(),
+            (Err(fail), Group::Order) => fail.order(),
+            (Err(fail), Group::Activity) => fail.activity(),
+        }
+    }
+}
+
+/// The audit entry of a call that had a session.
+fn record(trail: &Trail, result: &Result<Answer, Fail>) -> Option<Record> {
+    let caller = trail.caller.as_ref()?;
+    let (outcome, code, message, answer) = match result {
+        Ok(Answer::Data(data) | Answer::Activity(data)) => {
+            ("done", None, None, Some(data.to_string()))
+        }
+        Ok(Answer::Done) => ("done", None, None, None),
+        Ok(Answer::Listing(listing)) => (
+            "done",
+            None,
+            Some(format!("{} assets", listing.len())),
+            None,
+        ),
+        Err(fail) => failure(fail),
+    };
+    Some(Record {
+        person: caller.person.name.clone(),
+        role: caller.person.role.clone(),
+        branch: caller.person.branch.as_ref().map(|b| b.code.clone()),
+        operation: trail.operation.to_owned(),
+        call_id: call_id(trail, result),
+        request: trail.request.as_ref().map(|r| redacted(r).to_string()),
+        outcome: outcome.to_owned(),
+        code,
+        message,
+        answer,
+    })
+}
+
+fn failure(fail: &Fail) -> (&'static str, Option<String>, Option<String>, Option<String>) {
+    match fail {
+        Fail::Refused(r @ Refusal::Permission { .. }) => {
+            ("denied", None, Some(r.to_string()), None)
+        }
+        Fail::Refused(Refusal::Field(m)) | Fail::BadBody(m) => {
+            ("invalid", None, Some(m.clone()), None)
+        }
+        Fail::Session(e) => ("failed", None, Some(e.to_string()), None),
+        Fail::Upstream(e @ ApiError::OutcomeUnknown { .. }) => {
+            ("unknown", None, Some(e.to_string()), None)
+        }
+        Fail::Upstream(e @ ApiError::Platform { .. }) => (
+            "refused",
+            e.code().map(str::to_owned),
+            Some(e.to_string()),
+            None,
+        ),
+        Fail::Upstream(e @ ApiError::NotSent(_)) => ("not_sent", None, Some(e.to_string()), None),
+        Fail::Upstream(e) => ("failed", None, Some(e.to_string()), None),
+    }
+}
+
+fn call_id(trail: &Trail, result: &Result<Answer, Fail>) -> Option<String> {
+    match result {
+        Err(Fail::Upstream(ApiError::OutcomeUnknown { call_id, .. })) => Some(call_id.clone()),
+        _ => trail.call_id.clone(),
+    }
+}
+
+/// The request with every value under a key that names a password replaced by `***`.
+pub fn redacted(v: &Value) -> Value {
+    match v {
+        Value::Object(map) => Value::Object(
+            map.iter()
+                .map(|(k, v)| {
+                    let v = match k.to_lowercase().contains("password") {
+                        true => Value::String("***".to_owned()),
+                        false => redacted(v),
+                    };
+                    (k.clone(), v)
+                })
+                .collect(),
+        ),
+        Value::Array(items) => Value::Array(items.iter().map(redacted).collect()),
+        other => other.clone(),
+    }
+}
