@@ -51,7 +51,7 @@ pub(crate) enum TeamCommand {
     #[command(subcommand)]
     Role(RoleCommand),
     /// Run the team server in front of one platform.
-    Serve(crate::cli::team_serve::TeamServeArgs),
+    Serve(Box<crate::cli::team_serve::TeamServeArgs>),
     /// The audit log: verify its chain, export a time range.
     #[command(subcommand)]
     Audit(crate::cli::team_audit::AuditCommand),
@@ -174,7 +174,7 @@ pub(crate) enum RoleCommand {
 pub(crate) fn run(command: TeamCommand) -> ExitCode {
     if let TeamCommand::Serve(args) = command {
         crate::cli::logging::init("info");
-        return match crate::cli::team_serve::serve(args) {
+        return match crate::cli::team_serve::serve(*args) {
             Ok(()) => ExitCode::SUCCESS,
             Err(message) => Failure::failed(message).report(),
         };

@@ -10,6 +10,7 @@ use std::time::Duration;
 use clap::Args;
 use license_desk::core::Secret;
 use license_desk::platform::{self, ConnectionLimits};
+use license_desk::team::ldap::LdapConfig;
 use license_desk::team::server::{self, TeamConfig, TeamServer};
 use license_desk::team::sessions::SessionRules;
 use license_desk::team::upstream::UpstreamConfig;
@@ -71,6 +72,35 @@ pub(crate) struct TeamServeArgs {
     /// still proves what is left). 0 keeps every entry.
     #[arg(long, value_name = "DAYS", default_value_t = 0)]
     audit_retention_days: u64,
+    /// An LDAP or Active Directory server people may sign in through: ldap://HOST:389 or
+    /// ldaps://HOST:636.
+    #[arg(long, value_name = "URL", requires_all = ["ldap_user_dn", "ldap_group_base"])]
+    ldap_url: Option<String>,
+    /// A person's DN, {user} standing for their sign-in name, e.g.
+    /// uid={user},ou=people,dc=example,dc=com (AD: CN={user},OU=Staff,DC=corp,DC=example).
+    #[arg(long, value_name = "TEMPLATE", requires = "ldap_url")]
+    ldap_user_dn: Option<String>,
+    /// Where the person's groups are searched (groups whose member or uniqueMember is them).
+    #[arg(long, value_name = "DN", requires = "ldap_url")]
+    ldap_group_base: Option<String>,
+    /// A group and the role its members get, GROUP_DN=ROLE; repeat for more. The role with the
+    /// most permissions among a person's groups wins; with none given, directory people must
+    /// be added with `team user add NAME --ldap` and keep their role there.
+    #[arg(long, value_name = "GROUP_DN=ROLE", value_parser = parse_ldap_role, requires = "ldap_url")]
+    ldap_role: Vec<(String, String)>,
+    /// StartTLS on an ldap:// URL.
+    #[arg(long, requires = "ldap_url")]
+    ldap_starttls: bool,
+}
+
+/// `GROUP_DN=ROLE`: the role after the last `=` (a DN has `=` of its own).
+fn parse_ldap_role(s: &str) -> Result<(String, String), String> {
+    match s.rsplit_once('=') {
+        Some((group, role)) if !group.trim().is_empty() && !role.trim().is_empty() => {
+            Ok((group.trim().to_owned(), role.trim().to_lowercase()))
+        }
+        _ => Err(format!("{s:?} is not GROUP_DN=ROLE")),
+    }
 }
 
 pub(crate) fn serve(args: TeamServeArgs) -> Result<(), String> {
@@ -101,6 +131,14 @@ pub(crate) fn serve(args: TeamServeArgs) -> Result<(), String> {
             ..SessionRules::default()
         },
         connections: ConnectionLimits::default(),
+        ldap: args.ldap_url.map(|url| LdapConfig {
+            url,
+            user_dn: args.ldap_user_dn.unwrap_or_default(),
+            group_base: args.ldap_group_base.unwrap_or_default(),
+            roles: args.ldap_role,
+            starttls: args.ldap_starttls,
+            timeout: Duration::from_secs(10),
+        }),
         audit_retention: (args.audit_retention_days > 0)
             .then(|| Duration::from_secs(args.audit_retention_days * 24 * 3600)),
     };

@@ -10,6 +10,7 @@ pub mod custom_roles;
 pub mod error;
 pub mod http;
 pub mod instances;
+pub mod ldap;
 pub mod password;
 pub mod people;
 pub mod permit;

@@ -36,6 +36,8 @@ pub struct TeamConfig {
     /// Audit entries older than this are dropped (the chain's start moves with them); none:
     /// kept for ever.
     pub audit_retention: Option<std::time::Duration>,
+    /// The LDAP directory people may sign in through, if any.
+    pub ldap: Option<crate::ldap::LdapConfig>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -85,7 +87,7 @@ impl TeamServer {
         let upstream = upstream::client(config.upstream.clone(), store.clone(), instance.clone())?;
         let team = Arc::new(Team::new(
             store.clone(),
-            Sessions::new(store.clone(), config.sessions),
+            Sessions::with_directory(store.clone(), config.sessions, config.ldap.clone()),
             upstream,
         ));
         let listener = tokio::net::TcpListener::bind(config.listen)

@@ -16,6 +16,7 @@ use sha2::{Digest, Sha256};
 
 use crate::custom_roles::permissions_of;
 use crate::error::TeamError;
+use crate::ldap::{self, LdapConfig, LdapError};
 use crate::password;
 use crate::people::{self, Person, Source};
 use crate::roles::Permissions;
@@ -80,6 +81,21 @@ pub enum SessionError {
     Disabled,
     #[error("{0:?} signs in through LDAP, and this server has no LDAP directory configured")]
     NoDirectory(String),
+    /// The directory cannot be reached or failed; local accounts still sign in.
+    #[error("{0}; local accounts can still sign in")]
+    Directory(String),
+    #[error("your directory account is in no group this server admits; ask an administrator")]
+    NoGroup,
+    #[error(
+        "your directory account is not on this server; ask an administrator to add you \
+         (team user add NAME --ldap --role ROLE)"
+    )]
+    NotAdded,
+    #[error(
+        "your role needs a branch and none is set for you on this server; ask an \
+         administrator (team user add|edit NAME --branch CODE --branch-name NAME)"
+    )]
+    NoBranch,
     #[error("too many failed sign-ins from this address: try again in {0} s")]
     Throttled(u64),
     #[error("no session: sign in first")]
@@ -109,6 +125,7 @@ impl platform::pg::StoreFailure for SessionError {
 pub struct Sessions {
     store: TeamStore,
     rules: SessionRules,
+    directory: Option<LdapConfig>,
     checked: Mutex<HashMap<String, (Caller, Instant)>>,
 }
 
@@ -123,9 +140,19 @@ struct Stored {
 
 impl Sessions {
     pub fn new(store: TeamStore, rules: SessionRules) -> Self {
+        Self::with_directory(store, rules, None)
+    }
+
+    /// Sessions whose directory accounts are checked by `directory`.
+    pub fn with_directory(
+        store: TeamStore,
+        rules: SessionRules,
+        directory: Option<LdapConfig>,
+    ) -> Self {
         Self {
             store,
             rules,
+            directory,
             checked: Mutex::new(HashMap::new()),
         }
     }
@@ -143,9 +170,27 @@ impl Sessions {
             Err(TeamError::NoSuchPerson(_)) => None,
             Err(e) => return Err(e.into()),
         };
+        let local = found.as_ref().is_some_and(|p| p.source == Source::Local);
+        match (&self.directory, local) {
+            (Some(directory), false) => {
+                self.sign_in_ldap(directory, found, name, password, now)
+                    .await
+            }
+            (None, false) if found.is_some() => Err(SessionError::NoDirectory(name)),
+            _ => self.sign_in_local(found, &name, password, now).await,
+        }
+    }
+
+    /// A local account: its Argon2id hash (or a dummy one for a name unknown).
+    async fn sign_in_local(
+        &self,
+        found: Option<Person>,
+        name: &str,
+        password: &str,
+        now: i64,
+    ) -> Result<SignedIn, SessionError> {
         let hash = match &found {
-            Some(person) if person.source == Source::Local => self.stored_hash(&name).await?,
-            Some(_) => return Err(SessionError::NoDirectory(name)),
+            Some(_) => self.stored_hash(name).await?,
             None => None,
         };
         let matches = verify_off_thread(password.to_owned(), hash).await;
@@ -155,14 +200,89 @@ impl Sessions {
         let locked = person.locked_until.is_some_and(|until| until > now);
         if locked || !matches {
             if !locked {
-                self.count_failure(&name, now).await?;
+                self.count_failure(name, now).await?;
             }
             return Err(self.wrong());
         }
         if person.disabled {
             return Err(SessionError::Disabled);
         }
-        self.begin(person, now).await
+        self.begin(person).await
+    }
+
+    /// A directory account: a bind as the person, their role from their groups when the
+    /// server maps groups (else the role stored), recorded here at first sign-in.
+    async fn sign_in_ldap(
+        &self,
+        directory: &LdapConfig,
+        found: Option<Person>,
+        name: String,
+        password: &str,
+        now: i64,
+    ) -> Result<SignedIn, SessionError> {
+        if found
+            .as_ref()
+            .is_some_and(|p| p.locked_until.is_some_and(|until| until > now))
+        {
+            return Err(self.wrong());
+        }
+        let seen = match ldap::authenticate(directory, &name, password).await {
+            Ok(seen) => seen,
+            Err(LdapError::Refused) => {
+                if found.is_some() {
+                    self.count_failure(&name, now).await?;
+                }
+                return Err(self.wrong());
+            }
+            Err(e) => return Err(SessionError::Directory(e.to_string())),
+        };
+        let mapped = match directory.roles.is_empty() {
+            true => None,
+            false => {
+                let ranks = self.role_ranks().await?;
+                let rank =
+                    |role: &str| ranks.iter().find(|(r, _)| r == role).map_or(0, |(_, n)| *n);
+                Some(
+                    ldap::role_of(directory, &seen, rank)
+                        .ok_or(SessionError::NoGroup)?
+                        .to_owned(),
+                )
+            }
+        };
+        let person = match (found, mapped) {
+            (Some(p), _) if p.disabled => return Err(SessionError::Disabled),
+            (Some(p), Some(role)) if p.role != role => {
+                let edit = people::Edit {
+                    role: Some(role),
+                    ..people::Edit::default()
+                };
+                people::edit(&self.store, &name, edit)
+                    .await
+                    .map_err(no_branch)?
+            }
+            (Some(p), _) => p,
+            (None, None) => return Err(SessionError::NotAdded),
+            (None, Some(role)) => {
+                let new = people::NewPerson {
+                    name: name.clone(),
+                    display_name: None,
+                    role,
+                    branch: None,
+                    password: None,
+                };
+                people::add(&self.store, new).await.map_err(no_branch)?
+            }
+        };
+        self.begin(person).await
+    }
+
+    /// Every role's name and how many permissions it has.
+    async fn role_ranks(&self) -> Result<Vec<(String, usize)>, SessionError> {
+        let roles = crate::custom_roles::list(&self.store).await?;
+        Ok(roles
+            .into_iter()
+            .map(|r| (r.name, r.permissions.split(',').count()))
+            .collect())
     }
 
     /// The person behind `token`, if the session is valid now.
@@ -270,7 +390,10 @@ impl Sessions {
             .await
     }
 
-    async fn begin(&self, person: Person, now: i64) -> Result<SignedIn, SessionError> {
+    /// A new session, begun now: after any change the sign-in made to the person (which
+    /// would end sessions begun before it).
+    async fn begin(&self, person: Person) -> Result<SignedIn, SessionError> {
+        let now = support::clock::now_ms();
         let token = new_token()?;
         let hash = token_hash(&token);
         let name = person.name.clone();
@@ -315,6 +438,14 @@ impl Sessions {
                 Ok::<_, SessionError>(())
             })
             .await
+    }
+}
+
+/// A branch the person's role needs and the server lacks, said as such.
+fn no_branch(e: TeamError) -> SessionError {
+    match e {
+        TeamError::Invalid(m) if m.starts_with("branch:") => SessionError::NoBranch,
+        e => SessionError::Team(e),
     }
 }
 

@@ -64,6 +64,12 @@ impl Fail {
         let business = status(envelope::BUSINESS_EXCEPTION_STATUS);
         let (status, code, message, cause) = match self {
             Fail::Session(SessionError::Team(e)) => return server_failure(&e.to_string()),
+            Fail::Session(e @ SessionError::Directory(_)) => (
+                business,
+                envelope::SYSTEM,
+                e.to_string(),
+                "directory".to_owned(),
+            ),
             Fail::Session(e) => (
                 StatusCode::UNAUTHORIZED,
                 envelope::UNAUTHORIZED,

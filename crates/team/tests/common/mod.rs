@@ -33,5 +33,6 @@ pub async fn postgres(url: &str) -> TeamStore {
 #[path = "../../../../tests/support/fault_proxy.rs"]
 pub mod fault_proxy;
 pub mod rig;
+pub mod slapd;
 #[path = "../../../platform/tests/support/tls_certs.rs"]
 pub mod tls_certs;

@@ -40,12 +40,17 @@ pub struct Reply {
 impl Rig {
     /// The team server on SQLite (`database` None) or on a PostgreSQL database.
     pub async fn start(database: Option<&str>) -> Rig {
-        Self::start_with(database, false, None).await.0
+        Self::start_with(database, false, None, |_| {}).await.0
+    }
+
+    /// [`Rig::start`] on SQLite with the server's configuration adjusted.
+    pub async fn start_adjusted(adjust: impl FnOnce(&mut TeamConfig)) -> Rig {
+        Self::start_with(None, false, None, adjust).await.0
     }
 
     /// [`Rig::start`] serving HTTPS with `tls`; its client trusts `ca` (PEM).
     pub async fn start_tls(tls: platform::TlsFiles, ca: &std::path::Path) -> Rig {
-        let mut rig = Self::start_with(None, false, Some(tls)).await.0;
+        let mut rig = Self::start_with(None, false, Some(tls), |_| {}).await.0;
         let pem = std::fs::read(ca).expect("CA file");
         let ca = reqwest::Certificate::from_pem(&pem).expect("a CA");
         rig.http = reqwest::Client::builder()
@@ -58,7 +63,7 @@ impl Rig {
     /// [`Rig::start`] with the platform behind a fault-injecting proxy. The proxy owns a
     /// runtime: drop it with [`drop_proxy`].
     pub async fn start_proxied(database: Option<&str>) -> (Rig, FaultProxy) {
-        let (rig, proxy) = Self::start_with(database, true, None).await;
+        let (rig, proxy) = Self::start_with(database, true, None, |_| {}).await;
         (rig, proxy.expect("a proxy"))
     }
 
@@ -66,6 +71,7 @@ impl Rig {
         database: Option<&str>,
         proxied: bool,
         tls: Option<platform::TlsFiles>,
+        adjust: impl FnOnce(&mut TeamConfig),
     ) -> (Rig, Option<FaultProxy>) {
         let dir = tempfile::tempdir().expect("temp dir");
         let platform_dir = dir.path().join("platform");
@@ -93,7 +99,7 @@ impl Rig {
         let store = TeamStore::open(place, 2).await.expect("team store");
         add_people(&store).await;
         drop(store);
-        let config = TeamConfig {
+        let mut config = TeamConfig {
             listen: "127.0.0.1:0".parse().expect("addr"),
             data_dir: team_dir.clone(),
             database: database.clone(),
@@ -111,7 +117,9 @@ impl Rig {
             sessions: SessionRules::default(),
             connections: Default::default(),
             audit_retention: None,
+            ldap: None,
         };
+        adjust(&mut config);
         let team = TeamServer::start(config).await.expect("team server starts");
         let base = team.base_url();
         let rig = Rig {
@@ -177,14 +185,19 @@ impl Rig {
 
     /// Signs `name` in and answers the session's token.
     pub async fn sign_in(&self, name: &str) -> String {
-        let reply = self
-            .send(
-                "POST",
-                "/team/v1/session",
-                None,
-                Some(json!({"name": name, "password": PASSWORD})),
-            )
-            .await;
+        self.sign_in_with(name, PASSWORD).await
+    }
+
+    /// The sign-in's answer, whatever it is.
+    pub async fn try_sign_in(&self, name: &str, password: &str) -> Reply {
+        let form = json!({"name": name, "password": password});
+        self.send("POST", "/team/v1/session", None, Some(form))
+            .await
+    }
+
+    /// Signs `name` in with `password` and answers the session's token.
+    pub async fn sign_in_with(&self, name: &str, password: &str) -> String {
+        let reply = self.try_sign_in(name, password).await;
         assert_eq!(reply.status, 200, "{reply:?}");
         reply.body["data"]["token"]
             .as_str()
