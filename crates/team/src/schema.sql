@@ -1,4 +1,4 @@
--- The team server's tables, version 1 (SQLite; pg_schema.sql is the same on PostgreSQL).
+-- The team server's tables, version 1, on SQLite and PostgreSQL alike (store.rs).
 -- Times are milliseconds since the Unix epoch, UTC.
 
 -- Roles a company adds beside the four built in (viewer, staff, approver, admin).

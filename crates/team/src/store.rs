@@ -19,16 +19,17 @@ const SQLITE_VERSIONS: &[&str] = &[
     include_str!("schema3.sql"),
 ];
 
-/// The same versions on PostgreSQL, with a version table apart from the platform's, so that
-/// the team server may share a database with an embedded platform.
+/// The same versions on PostgreSQL (the SQL both share), with a version table apart from the
+/// platform's, so that the team server may share a database with an embedded platform.
 const PG_SCHEMA: Schema = Schema {
     versions: &[
-        (1, include_str!("pg_schema.sql")),
+        (1, include_str!("schema.sql")),
         (2, include_str!("schema2.sql")),
         (3, include_str!("schema3.sql")),
     ],
     version_table: "team_schema_version",
     lock: "license-desk:team-migrations",
+    create_version_table: Some("CREATE TABLE team_schema_version (version BIGINT NOT NULL)"),
 };
 
 /// Where the data is, as the command line gives it.

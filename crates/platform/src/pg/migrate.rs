@@ -23,6 +23,9 @@ pub struct Schema {
     pub version_table: &'static str,
     /// Held by the migrating transaction: instances starting at once migrate one after another.
     pub lock: &'static str,
+    /// Makes the version table when it is missing, for a schema whose first version does not
+    /// (so that one file of SQL serves SQLite and PostgreSQL alike).
+    pub create_version_table: Option<&'static str>,
 }
 
 /// The platform's tables.
@@ -30,6 +33,7 @@ pub const PLATFORM: Schema = Schema {
     versions: MIGRATIONS,
     version_table: "schema_version",
     lock: "license-desk:migrations",
+    create_version_table: None,
 };
 
 /// The newest version this release knows.
@@ -53,6 +57,9 @@ pub(super) async fn migrate(client: &mut Object, schema: &Schema) -> Result<i64,
         .query_one("SELECT to_regclass($1) IS NOT NULL", &[&table])
         .await?
         .try_get(0)?;
+    if let (false, Some(ddl)) = (exists, schema.create_version_table) {
+        tx.batch_execute(ddl).await?;
+    }
     let at: i64 = if exists {
         tx.query_one(&format!("SELECT max(version) FROM {table}"), &[])
             .await?
