@@ -495,6 +495,9 @@ async fn every_call_is_in_the_audit_log() {
         .send("POST", paths::BIND, Some(&staff), Some(bind))
         .await;
     assert_eq!(reply.body["code"], 0, "{reply:?}");
+    let query = "/order/api/order/v1/enterprise/user/query?channelCode=CRM&channelCustomerId=C-7";
+    let read = rig.send("GET", query, Some(&staff), None).await;
+    assert_eq!(read.body["code"], 0, "{read:?}");
     let lock = json!({"assetNums": ["8000000001"]});
     let denied = rig
         .send("POST", paths::LOCK, Some(&viewer), Some(lock))
@@ -511,8 +514,28 @@ async fn every_call_is_in_the_audit_log() {
         .iter()
         .map(|e| (e.record.operation.as_str(), e.record.outcome.as_str()))
         .collect();
-    assert_eq!(ops, [("bind", "done"), ("sign_in", "done")], "newest first");
-    let bound = &staff_entries[0].record;
+    assert_eq!(
+        ops,
+        [
+            ("query_customers", "done"),
+            ("bind", "done"),
+            ("sign_in", "done")
+        ],
+        "newest first"
+    );
+    let queried = &staff_entries[0].record;
+    assert!(
+        queried.request.is_some() && queried.answer.is_none(),
+        "{queried:?}"
+    );
+    let bound = &staff_entries[1].record;
+    assert!(
+        bound
+            .answer
+            .as_deref()
+            .is_some_and(|a| a.contains("customerId")),
+        "{bound:?}"
+    );
     let request = bound.request.as_deref().unwrap_or_default();
     assert!(request.contains(r#""passwordMobile":"***""#), "{request}");
     assert!(!request.contains("13812345678"), "{request}");
@@ -540,6 +563,6 @@ async fn every_call_is_in_the_audit_log() {
     );
     assert!(matches!(
         team::audit::verify(&store).await,
-        Ok(team::audit::Verified::Whole(5))
+        Ok(team::audit::Verified::Whole(6))
     ));
 }

@@ -80,7 +80,10 @@ impl Team {
 /// The audit entry of a call that had a session.
 fn record(trail: &Trail, result: &Result<Answer, Fail>) -> Option<Record> {
     let caller = trail.caller.as_ref()?;
+    // A read's answer is the platform's to keep, not the record's: only what it was asked.
+    let reads = matches!(trail.operation, "query_customers" | "assets");
     let (outcome, code, message, answer) = match result {
+        Ok(Answer::Data(_)) if reads => ("done", None, None, None),
         Ok(Answer::Data(data) | Answer::Activity(data)) => {
             ("done", None, None, Some(data.to_string()))
         }
