@@ -12,6 +12,7 @@ pub mod secret_input;
 pub mod serve;
 pub mod team;
 pub mod team_audit;
+pub mod team_data;
 pub mod team_serve;
 #[cfg(windows)]
 pub mod terminal;

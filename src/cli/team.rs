@@ -2,33 +2,19 @@
 //! directory or its PostgreSQL database, while the server runs or not. Passwords come from
 //! standard input or a hidden prompt, never an argument.
 
-use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Args, Subcommand};
-use license_desk::platform::pg::DatabaseUrl;
 use license_desk::team::audit::{self, Record};
 use license_desk::team::people::{self, Branch, Edit, NewPerson};
-use license_desk::team::{Place, TeamError, TeamStore, custom_roles};
+use license_desk::team::{TeamError, TeamStore, custom_roles};
 use serde::Serialize;
 use serde_json::json;
 
 use crate::cli::output::Failure;
 use crate::cli::secret_input;
-use crate::cli::serve::{command_runtime, parse_database};
-
-/// Where the team server's data is: one of the two is needed.
-#[derive(Args)]
-#[group(required = true, multiple = false)]
-pub(crate) struct Data {
-    /// The team server's data directory (its SQLite file, team.sqlite3).
-    #[arg(long, value_name = "DIR")]
-    data: Option<PathBuf>,
-    /// Its PostgreSQL database instead (postgresql://user@host/db; the password from the URL
-    /// or PGPASSWORD). It may be the platform's: the tables do not meet.
-    #[arg(long, value_name = "URL", value_parser = parse_database)]
-    database: Option<DatabaseUrl>,
-}
+use crate::cli::serve::command_runtime;
+use crate::cli::team_data::{Data, open};
 
 #[derive(Subcommand)]
 pub(crate) enum TeamCommand {
@@ -66,13 +52,6 @@ pub(crate) struct BranchArgs {
     /// Branch name (the orders' branchName, the customers' branchName).
     #[arg(long, value_name = "NAME", requires = "branch")]
     branch_name: Option<String>,
-}
-
-impl Data {
-    /// The data directory or the database, as given.
-    pub(crate) fn parts(self) -> (Option<PathBuf>, Option<DatabaseUrl>) {
-        (self.data, self.database)
-    }
 }
 
 impl BranchArgs {
@@ -312,18 +291,6 @@ async fn role(command: RoleCommand) -> Result<(), Failure> {
         }
     }
     Ok(())
-}
-
-pub(crate) async fn open(data: &Data) -> Result<TeamStore, Failure> {
-    let place = match (&data.data, &data.database) {
-        (_, Some(url)) => Place::Database(url),
-        (Some(dir), None) => Place::Dir(dir),
-        // clap's group requires one of the two.
-        (None, None) => return Err(Failure::failed("give --data DIR or --database URL")),
-    };
-    TeamStore::open(place, 2)
-        .await
-        .map_err(|e| Failure::failed(format!("cannot open the team server's data: {e}")))
 }
 
 /// A change made on the command line, in the audit log with what it changed to (never a

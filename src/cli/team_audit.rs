@@ -12,7 +12,7 @@ use license_desk::team::audit::{self, Entry, Verified};
 use rust_xlsxwriter::{Format, Workbook};
 
 use crate::cli::output::Failure;
-use crate::cli::team::{Data, open};
+use crate::cli::team_data::{Data, open};
 
 #[derive(Subcommand)]
 pub(crate) enum AuditCommand {

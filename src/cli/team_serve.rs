@@ -16,7 +16,7 @@ use license_desk::team::sessions::SessionRules;
 use license_desk::team::upstream::UpstreamConfig;
 
 use crate::cli::secret_input;
-use crate::cli::team::Data;
+use crate::cli::team_data::Data;
 
 /// The variable that may hold the platform's app secret instead of --secret-file.
 pub const SECRET_VAR: &str = "LICENSE_DESK_TEAM_APP_SECRET";
