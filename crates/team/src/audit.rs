@@ -130,6 +130,18 @@ fn chain_start(tx: &dyn Tx) -> Result<(i64, String), StoreError> {
         .unwrap_or((0, ZERO.to_owned())))
 }
 
+/// The entries' columns, in [`entry`]'s order, then the rest of the statement (statements
+/// are `&'static str`, so the list is joined at compile time).
+macro_rules! entries {
+    ($rest:literal) => {
+        concat!(
+            "SELECT seq, at, person, role, branch, operation, call_id, request, outcome, code, \
+             message, answer, prev_hash, hash FROM audit ",
+            $rest
+        )
+    };
+}
+
 fn entry(row: &dyn Row) -> Result<Entry, StoreError> {
     Ok(Entry {
         seq: row.i64(0)?,
@@ -169,37 +181,32 @@ fn verify_in(tx: &dyn Tx) -> Result<Verified, TeamError> {
     let (mut seq, mut prev) = chain_start(tx)?;
     let mut count = 0;
     let mut broken = None;
-    tx.query_each(
-        "SELECT seq, at, person, role, branch, operation, call_id, request, outcome, code, \
-             message, answer, prev_hash, hash FROM audit ORDER BY seq",
-        &[],
-        &mut |row| {
-            let e = entry(row)?;
-            let why = if e.seq != seq + 1 {
-                Some(format!("entry {} is missing before it", seq + 1))
-            } else if e.prev_hash != prev {
-                Some(format!(
-                    "it does not name entry {seq}'s hash as the one before it"
-                ))
-            } else if hash_of(&prev, e.seq, e.at, &e.record) != e.hash {
-                Some(format!(
-                    "its hash does not follow from entry {seq} and its own content"
-                ))
-            } else {
-                None
-            };
-            if let Some(why) = why {
-                broken = Some(Verified::Broken {
-                    entry: Box::new(e),
-                    why,
-                });
-                return Ok(ControlFlow::Break(()));
-            }
-            (seq, prev) = (e.seq, e.hash);
-            count += 1;
-            Ok(ControlFlow::Continue(()))
-        },
-    )?;
+    tx.query_each(entries!("ORDER BY seq"), &[], &mut |row| {
+        let e = entry(row)?;
+        let why = if e.seq != seq + 1 {
+            Some(format!("entry {} is missing before it", seq + 1))
+        } else if e.prev_hash != prev {
+            Some(format!(
+                "it does not name entry {seq}'s hash as the one before it"
+            ))
+        } else if hash_of(&prev, e.seq, e.at, &e.record) != e.hash {
+            Some(format!(
+                "its hash does not follow from entry {seq} and its own content"
+            ))
+        } else {
+            None
+        };
+        if let Some(why) = why {
+            broken = Some(Verified::Broken {
+                entry: Box::new(e),
+                why,
+            });
+            return Ok(ControlFlow::Break(()));
+        }
+        (seq, prev) = (e.seq, e.hash);
+        count += 1;
+        Ok(ControlFlow::Continue(()))
+    })?;
     Ok(broken.unwrap_or(Verified::Whole(count)))
 }
 
@@ -220,9 +227,7 @@ pub async fn range(
             };
             let params: [Value<'_>; 3] = [from.into(), to.into(), person.as_deref().into()];
             tx.query_each(
-                "SELECT seq, at, person, role, branch, operation, call_id, request, outcome, \
-                     code, message, answer, prev_hash, hash FROM audit \
-                 WHERE at >= ?1 AND at < ?2 AND (?3 IS NULL OR person = ?3) ORDER BY seq",
+                entries!("WHERE at >= ?1 AND at < ?2 AND (?3 IS NULL OR person = ?3) ORDER BY seq"),
                 &params,
                 &mut push,
             )?;
@@ -238,9 +243,7 @@ pub async fn last_of(store: &TeamStore, person: &str, n: i64) -> Result<Vec<Entr
         .read(move |tx| {
             let mut all = Vec::new();
             tx.query_each(
-                "SELECT seq, at, person, role, branch, operation, call_id, request, outcome, \
-                     code, message, answer, prev_hash, hash FROM audit \
-                 WHERE person = ?1 ORDER BY seq DESC LIMIT ?2",
+                entries!("WHERE person = ?1 ORDER BY seq DESC LIMIT ?2"),
                 &[(&person).into(), n.into()],
                 &mut |row| {
                     all.push(entry(row)?);

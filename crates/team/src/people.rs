@@ -74,6 +74,17 @@ pub struct Edit {
     pub branch: Option<Option<Branch>>,
 }
 
+/// A person's columns, in [`person`]'s order, then the rest of the statement.
+macro_rules! people {
+    ($rest:literal) => {
+        concat!(
+            "SELECT name, display_name, role, branch_code, branch_name, source, \
+             disabled_at IS NOT NULL, locked_until, created_at, changed_at FROM people ",
+            $rest
+        )
+    };
+}
+
 /// Makes the first administrator of an empty server.
 pub async fn init(store: &TeamStore, admin: NewPerson) -> Result<Person, TeamError> {
     let admin = NewPerson {
@@ -239,16 +250,10 @@ pub async fn list(store: &TeamStore) -> Result<Vec<Person>, TeamError> {
     store
         .read(|tx| {
             let mut all = Vec::new();
-            tx.query_each(
-                "SELECT name, display_name, role, branch_code, branch_name, source, \
-                     disabled_at IS NOT NULL, locked_until, created_at, changed_at \
-                 FROM people ORDER BY name",
-                &[],
-                &mut |row| {
-                    all.push(person(row)?);
-                    Ok(ControlFlow::Continue(()))
-                },
-            )?;
+            tx.query_each(people!("ORDER BY name"), &[], &mut |row| {
+                all.push(person(row)?);
+                Ok(ControlFlow::Continue(()))
+            })?;
             Ok(all)
         })
         .await
@@ -261,13 +266,7 @@ pub async fn get(store: &TeamStore, name: &str) -> Result<Person, TeamError> {
 }
 
 fn find(tx: &dyn Tx, name: &str) -> Result<Option<Person>, StoreError> {
-    tx.query_opt(
-        "SELECT name, display_name, role, branch_code, branch_name, source, \
-             disabled_at IS NOT NULL, locked_until, created_at, changed_at \
-         FROM people WHERE name = ?1",
-        &[name.into()],
-        person,
-    )
+    tx.query_opt(people!("WHERE name = ?1"), &[name.into()], person)
 }
 
 fn existing(tx: &dyn Tx, name: &str) -> Result<Person, TeamError> {

@@ -70,10 +70,11 @@ pub struct TeamServer {
 
 impl TeamServer {
     pub async fn start(config: TeamConfig) -> Result<TeamServer, StartError> {
-        if config.tls.is_none() && !config.listen.ip().is_loopback() && !config.insecure_http {
+        let clear_on_network = config.tls.is_none() && !config.listen.ip().is_loopback();
+        if clear_on_network && !config.insecure_http {
             return Err(StartError::ClearOnNetwork(config.listen));
         }
-        if config.tls.is_none() && !config.listen.ip().is_loopback() {
+        if clear_on_network {
             tracing::warn!(listen = %config.listen, "--insecure-http: plain HTTP on the network");
         }
         let tls = config.tls.as_ref().map(TlsFiles::acceptor).transpose()?;

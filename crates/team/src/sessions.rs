@@ -12,7 +12,6 @@ use std::time::{Duration, Instant};
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use platform::sql::{StoreError, Tx};
-use sha2::{Digest, Sha256};
 
 use crate::custom_roles::permissions_of;
 use crate::error::TeamError;
@@ -499,10 +498,7 @@ fn new_token() -> Result<String, SessionError> {
 
 /// What is stored of a token: its SHA-256, hex.
 pub fn token_hash(token: &str) -> String {
-    Sha256::digest(token.as_bytes())
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
+    client::write::body_hash(token.as_bytes())
 }
 
 fn millis(d: Duration) -> i64 {

@@ -10,7 +10,7 @@ use axum::body::Bytes;
 use axum::extract::{Path, RawQuery, State};
 use axum::http::HeaderMap;
 use axum::response::Response;
-use client::ApiError;
+use client::{ApiError, Operation};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
@@ -75,7 +75,7 @@ fn asked(trail: &mut Trail, bytes: &Bytes) {
 
 /// Operation 1.
 pub async fn bind(State(team): Shared, headers: HeaderMap, bytes: Bytes) -> Response {
-    let mut trail = Trail::new("bind");
+    let mut trail = Trail::new(Operation::Bind);
     let result = async {
         let what = "binding a customer";
         let caller = permitted(&team, &headers, &mut trail, Permission::Customers, what).await?;
@@ -95,9 +95,9 @@ pub async fn bind(State(team): Shared, headers: HeaderMap, bytes: Bytes) -> Resp
 /// Operations 2 and 4.
 async fn enterprise(team: &Team, headers: &HeaderMap, bytes: &Bytes, create: bool) -> Response {
     let mut trail = Trail::new(if create {
-        "create_enterprise"
+        Operation::CreateEnterprise
     } else {
-        "update_enterprise"
+        Operation::UpdateEnterprise
     });
     let result = async {
         let what = if create {
@@ -136,7 +136,7 @@ pub async fn update(State(team): Shared, headers: HeaderMap, bytes: Bytes) -> Re
 
 /// Operation 3.
 pub async fn query(State(team): Shared, headers: HeaderMap, RawQuery(q): RawQuery) -> Response {
-    let mut trail = Trail::new("query_customers");
+    let mut trail = Trail::new(Operation::QueryCustomers);
     let result = async {
         let what = "querying customers";
         permitted(&team, &headers, &mut trail, Permission::Read, what).await?;
@@ -151,7 +151,7 @@ pub async fn query(State(team): Shared, headers: HeaderMap, RawQuery(q): RawQuer
 
 /// Operation 5: `purchase` for new purchases, `delete` for deletes.
 pub async fn batch(State(team): Shared, headers: HeaderMap, bytes: Bytes) -> Response {
-    let mut trail = Trail::new("batch_order");
+    let mut trail = Trail::new(Operation::BatchOrder);
     let result = async {
         let caller = team.caller(&headers).await?;
         trail.caller = Some(caller.clone());
@@ -187,7 +187,11 @@ pub async fn unlock(State(team): Shared, headers: HeaderMap, bytes: Bytes) -> Re
 }
 
 async fn lock_change(team: &Team, headers: &HeaderMap, bytes: &Bytes, disable: bool) -> Response {
-    let mut trail = Trail::new(if disable { "lock" } else { "unlock" });
+    let mut trail = Trail::new(if disable {
+        Operation::Lock
+    } else {
+        Operation::Unlock
+    });
     let result = async {
         let what = if disable {
             "disabling locks"
@@ -216,7 +220,7 @@ pub async fn assets(
     Path(enterprise): Path<String>,
     RawQuery(q): RawQuery,
 ) -> Response {
-    let mut trail = Trail::new("assets");
+    let mut trail = Trail::new(Operation::Assets);
     let result = async {
         permitted(
             &team,
@@ -239,7 +243,7 @@ pub async fn assets(
 
 /// Operation 9.
 pub async fn shellnums(State(team): Shared, headers: HeaderMap, bytes: Bytes) -> Response {
-    let mut trail = Trail::new("shellnums");
+    let mut trail = Trail::new(Operation::Shellnums);
     let result = async {
         let what = "asking for asset numbers";
         permitted(&team, &headers, &mut trail, Permission::Numbers, what).await?;
@@ -257,7 +261,7 @@ pub async fn shellnums(State(team): Shared, headers: HeaderMap, bytes: Bytes) ->
 
 /// The activity group's claim.
 pub async fn claim(State(team): Shared, headers: HeaderMap, bytes: Bytes) -> Response {
-    let mut trail = Trail::new("claim");
+    let mut trail = Trail::new(Operation::Claim);
     let result = async {
         let what = "claiming an activity";
         let caller = permitted(&team, &headers, &mut trail, Permission::Claim, what).await?;

@@ -3,7 +3,7 @@
 //! every other one is, before its answer leaves.
 
 use axum::response::{IntoResponse, Json, Response};
-use client::ApiError;
+use client::{ApiError, Operation};
 use serde_json::Value;
 
 use super::Team;
@@ -33,14 +33,14 @@ pub enum Answer {
 
 /// A forwarded call as it goes: filled in by the handler as it learns who and what.
 pub struct Trail {
-    pub operation: &'static str,
+    pub operation: Operation,
     pub caller: Option<Caller>,
     pub request: Option<Value>,
     pub call_id: Option<String>,
 }
 
 impl Trail {
-    pub fn new(operation: &'static str) -> Self {
+    pub fn new(operation: Operation) -> Self {
         Self {
             operation,
             caller: None,
@@ -63,7 +63,7 @@ impl Team {
         {
             // The platform's answer still goes back: what it did is done, and the ledger
             // keeps the write. The failure is loud.
-            let operation = trail.operation;
+            let operation = trail.operation.name();
             tracing::error!(error = %e, operation, "the audit log could not be written");
         }
         match (result, group) {
@@ -81,7 +81,7 @@ impl Team {
 fn record(trail: &Trail, result: &Result<Answer, Fail>) -> Option<Record> {
     let caller = trail.caller.as_ref()?;
     // A read's answer is the platform's to keep, not the record's: only what it was asked.
-    let reads = matches!(trail.operation, "query_customers" | "assets");
+    let reads = !trail.operation.writes();
     let (outcome, code, message, answer) = match result {
         Ok(Answer::Data(_)) if reads => ("done", None, None, None),
         Ok(Answer::Data(data) | Answer::Activity(data)) => {
@@ -100,7 +100,7 @@ fn record(trail: &Trail, result: &Result<Answer, Fail>) -> Option<Record> {
         person: caller.person.name.clone(),
         role: caller.person.role.clone(),
         branch: caller.person.branch.as_ref().map(|b| b.code.clone()),
-        operation: trail.operation.to_owned(),
+        operation: trail.operation.name().to_owned(),
         call_id: call_id(trail, result),
         request: trail.request.as_ref().map(|r| redacted(r).to_string()),
         outcome: outcome.to_owned(),
