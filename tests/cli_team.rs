@@ -84,25 +84,7 @@ fn an_administrator_sets_up_people_and_roles_from_the_command_line() {
     assert_eq!(code, Some(0), "{err}");
     assert_eq!(lines(&out)[0]["branch"]["name"], "上海");
 
-    let (code, _, err) = team(
-        &data,
-        &["role", "add", "locksmith", "--permissions", "read,lock"],
-        "",
-    );
-    assert_eq!(code, Some(1));
-    assert!(err.contains("\"lock\" is not a permission"), "{err}");
-    let (code, _, err) = team(
-        &data,
-        &["role", "add", "locksmith", "--permissions", "read,locks"],
-        "",
-    );
-    assert_eq!(code, Some(0), "{err}");
-    let (code, _, err) = team(
-        &data,
-        &["user", "edit", "li", "--role", "locksmith", "--no-branch"],
-        "",
-    );
-    assert_eq!(code, Some(0), "{err}");
+    li_becomes_a_locksmith(&data);
     let (code, _, err) = team(&data, &["user", "disable", "wang"], "");
     assert_eq!(code, Some(1));
     assert!(
@@ -110,15 +92,7 @@ fn an_administrator_sets_up_people_and_roles_from_the_command_line() {
         "{err}"
     );
 
-    let (code, out, _) = team(&data, &["user", "list"], "");
-    assert_eq!(code, Some(0));
-    let listed: Vec<(String, String, bool)> = lines(&out)
-        .iter()
-        .map(|p| {
-            let s = |k: &str| p[k].as_str().expect("text").to_owned();
-            (s("name"), s("role"), p["branch"].is_null())
-        })
-        .collect();
+    let (listed, out) = user_list(&data);
     assert_eq!(
         listed,
         [
@@ -154,6 +128,58 @@ fn the_command_line_never_takes_a_password_as_an_argument() {
     );
 }
 
+/// A role `locksmith` added (a misspelt permission refused first), and li given it.
+fn li_becomes_a_locksmith(data: &Path) {
+    let (code, _, err) = team(
+        data,
+        &["role", "add", "locksmith", "--permissions", "read,lock"],
+        "",
+    );
+    assert_eq!(code, Some(1));
+    assert!(err.contains("\"lock\" is not a permission"), "{err}");
+    let (code, _, err) = team(
+        data,
+        &["role", "add", "locksmith", "--permissions", "read,locks"],
+        "",
+    );
+    assert_eq!(code, Some(0), "{err}");
+    let (code, _, err) = team(
+        data,
+        &["user", "edit", "li", "--role", "locksmith", "--no-branch"],
+        "",
+    );
+    assert_eq!(code, Some(0), "{err}");
+}
+
+/// `team serve` on `data` in front of the platform at `upstream`, on a free loopback port, its
+/// standard output and error piped.
+fn team_serve(data: &Path, upstream: &str, key: &str, secret_file: &Path) -> Command {
+    let mut command = Command::new(BIN);
+    command
+        .args(["team", "serve", "--listen", "127.0.0.1:0", "--app-key", key])
+        .args(["--upstream-url", upstream, "--data"])
+        .arg(data)
+        .arg("--secret-file")
+        .arg(secret_file)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    command
+}
+
+/// `team user list`: each person's (name, role, whether without a branch), and the output.
+fn user_list(data: &Path) -> (Vec<(String, String, bool)>, String) {
+    let (code, out, _) = team(data, &["user", "list"], "");
+    assert_eq!(code, Some(0));
+    let listed = lines(&out)
+        .iter()
+        .map(|p| {
+            let s = |k: &str| p[k].as_str().expect("text").to_owned();
+            (s("name"), s("role"), p["branch"].is_null())
+        })
+        .collect();
+    (listed, out)
+}
+
 /// Every file of the data directory is the user's alone, and none holds the password.
 fn no_password_in_clear(data: &Path) {
     for entry in std::fs::read_dir(data).expect("data dir") {
@@ -186,39 +212,20 @@ async fn team_serve_forwards_for_a_person_signed_in() {
     assert_eq!(code, Some(0), "{err}");
     let secret_file = dir.path().join("secret");
     std::fs::write(&secret_file, format!("{secret}\n")).expect("secret file");
-    let serve = |extra: &[&str]| {
-        let mut command = Command::new(BIN);
-        command
-            .args([
-                "team",
-                "serve",
-                "--listen",
-                "127.0.0.1:0",
-                "--app-key",
-                &key,
-            ])
-            .args(["--upstream-url", &platform.base, "--data"])
-            .arg(&data)
-            .arg("--secret-file")
-            .arg(&secret_file)
-            .args(extra)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped());
-        command
-    };
+    let serve = || team_serve(&data, &platform.base, &key, &secret_file);
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;
         let open = std::fs::Permissions::from_mode(0o644);
         std::fs::set_permissions(&secret_file, open).expect("chmod");
-        let out = serve(&[]).output().expect("runs");
+        let out = serve().output().expect("runs");
         assert_eq!(out.status.code(), Some(1));
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(err.contains("may be read by others (mode 644)"), "{err}");
         std::fs::set_permissions(&secret_file, std::fs::Permissions::from_mode(0o600))
             .expect("chmod");
     }
-    let mut child = serve(&[]).spawn().expect("spawns");
+    let mut child = serve().spawn().expect("spawns");
     let mut stdout = BufReader::new(child.stdout.take().expect("stdout"));
     let mut line = String::new();
     stdout.read_line(&mut line).expect("a line");
