@@ -10,7 +10,7 @@ use serde_json::{Value, json};
 #[path = "support/served.rs"]
 mod served;
 
-use served::{BIN, Served};
+use served::{BIN, Served, ld};
 const PASSWORD: &str = "长城长城 correct horse";
 
 /// Runs `license-desk team ARGS --data DIR` with `stdin` piped in: exit code, stdout, stderr.
@@ -196,6 +196,113 @@ fn no_password_in_clear(data: &Path) {
             assert_eq!(mode & 0o077, 0, "{} is private", path.display());
         }
     }
+}
+
+/// A team server as a process on `data` in front of `platform`, with wang (admin) and li
+/// (staff of 上海): the child and its address.
+fn team_server_with_people(platform: &Served, dir: &Path) -> (std::process::Child, String) {
+    use std::io::{BufRead, BufReader};
+    let (key, secret) = platform.app("auth_order,auth_activity");
+    let data = dir.join("team");
+    let (code, _, err) = team(&data, &["init", "--admin", "wang"], PASSWORD);
+    assert_eq!(code, Some(0), "{err}");
+    let li = ["user", "add", "li", "--role", "staff", "--branch", "SH01"];
+    let (code, _, err) = team(
+        &data,
+        &[&li[..], &["--branch-name", "上海"]].concat(),
+        PASSWORD,
+    );
+    assert_eq!(code, Some(0), "{err}");
+    let secret_file = dir.join("secret");
+    std::fs::write(&secret_file, format!("{secret}\n")).expect("secret file");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let private = std::fs::Permissions::from_mode(0o600);
+        std::fs::set_permissions(&secret_file, private).expect("chmod");
+    }
+    let mut child = team_serve(&data, &platform.base, &key, &secret_file)
+        .spawn()
+        .expect("spawns");
+    let mut stdout = BufReader::new(child.stdout.take().expect("stdout"));
+    let mut line = String::new();
+    stdout.read_line(&mut line).expect("a line");
+    let base = line
+        .trim_end()
+        .strip_prefix("listening on ")
+        .expect("its address");
+    (child, base.to_owned())
+}
+
+/// A console's profile on the team server: added with the password piped in once, then
+/// calls go through as that person; a missing permission is exit 3 naming it, a run without
+/// a session is exit 3 saying to sign in, and a wrong password keeps no profile.
+#[test]
+fn a_console_calls_through_the_team_server_as_its_person() {
+    let platform = Served::start(&[]);
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (mut server, base) = team_server_with_people(&platform, dir.path());
+    let home = dir.path().join("home");
+    let add = ["profile", "add", "branch", "--team", &base, "--user", "li"];
+    let wrong = ld(&home, &add, Some("not the password\n"), &[]);
+    assert_eq!(wrong.code, Some(3), "{}", wrong.stderr);
+    assert!(
+        wrong.stderr.contains("wrong name or password"),
+        "{}",
+        wrong.stderr
+    );
+    let listed = ld(&home, &["profile", "list"], None, &[]);
+    assert!(
+        !listed.stdout.contains("\"branch\""),
+        "not kept: {}",
+        listed.stdout
+    );
+
+    let added = ld(&home, &add, Some(PASSWORD), &[]);
+    assert_eq!(added.code, Some(0), "{}", added.stderr);
+    let me: Value = serde_json::from_str(&added.stdout).expect("json");
+    assert_eq!(me["person"]["name"], "li");
+    assert_eq!(me["person"]["branch"]["name"], "上海");
+    assert_eq!(
+        me["permissions"],
+        json!(["read", "customers", "purchase", "numbers", "claim"])
+    );
+
+    // No keyring here (as on a CI runner): each run gives the password, from a file.
+    let password_file = dir.path().join("password");
+    std::fs::write(&password_file, PASSWORD).expect("password file");
+    let call = |args: &[&str]| {
+        let file = password_file.to_str().expect("utf-8");
+        let args = [
+            &["call", "--profile", "branch", "--secret-file", file][..],
+            args,
+        ]
+        .concat();
+        ld(&home, &args, None, &[])
+    };
+    let numbers = call(&["shellnums", "2"]);
+    assert_eq!(numbers.code, Some(0), "{}", numbers.stderr);
+    let numbers: Value = serde_json::from_str(&numbers.stdout).expect("json");
+    assert_eq!(numbers, json!(["8000000001", "8000000002"]));
+    let lock = call(&["lock", "8000000001"]);
+    assert_eq!(lock.code, Some(3), "{}", lock.stderr);
+    assert!(lock.stderr.contains("permission:locks"), "{}", lock.stderr);
+    assert!(lock.stderr.contains("locks"), "{}", lock.stderr);
+
+    let unsigned = ld(
+        &home,
+        &["call", "--profile", "branch", "shellnums", "1"],
+        None,
+        &[],
+    );
+    assert_eq!(unsigned.code, Some(3), "{}", unsigned.stderr);
+    assert!(
+        unsigned.stderr.contains("profile sign-in"),
+        "{}",
+        unsigned.stderr
+    );
+    let _ = server.kill();
+    let _ = server.wait();
 }
 
 /// `team serve` as a process, in front of `serve`: the secret from a private file, the one

@@ -136,6 +136,13 @@ impl From<SecretError> for Failure {
 impl From<CoreError> for Failure {
     fn from(e: CoreError) -> Self {
         match e {
+            CoreError::Api(e) if e.session_ended() => Failure::Exit(
+                REFUSED,
+                format!(
+                    "{e}\nSign in with `license-desk profile sign-in PROFILE` (the password on \
+                     standard input), or give this run the password with --secret-file FILE"
+                ),
+            ),
             CoreError::Api(ApiError::Platform {
                 code,
                 message,

@@ -14,12 +14,14 @@ use serde::Serialize;
 
 use crate::cli::call::{RunSecret, open_core};
 use crate::cli::output::{self, Failure, Format, NEEDS_YES};
-use crate::cli::secret_input;
+use crate::cli::{profile_team, secret_input};
 
 #[derive(Subcommand)]
 pub enum ProfileCommand {
     /// Add a remote profile. Its app secret is read from standard input when something is
-    /// piped in, else asked for at a hidden prompt; never given as an argument.
+    /// piped in, else asked for at a hidden prompt; never given as an argument. With --team
+    /// URL --user NAME, a team server's profile: the person's password is read the same way,
+    /// once, and only the session is kept.
     Add {
         name: String,
         #[command(flatten)]
@@ -62,7 +64,13 @@ pub enum ProfileCommand {
     },
     /// Make a profile the active one (for the window and for commands without --profile).
     Use { name: String },
-    /// Get a token from the profile's platform now and print its scopes and expiry.
+    /// Sign in to a team server's profile again (its session ended): the password is read
+    /// from standard input when something is piped in, else at a hidden prompt.
+    SignIn { name: String },
+    /// End a team server's session and forget it.
+    SignOut { name: String },
+    /// Get a token from the profile's platform now and print its scopes and expiry; for a
+    /// team server, who is signed in and their permissions.
     Test {
         /// The profile [default: the active one]
         name: Option<String>,
@@ -77,8 +85,14 @@ pub enum ProfileCommand {
 #[derive(Args)]
 pub struct Fields {
     /// The platform's address, e.g. https://platform.example.com.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "team")]
     base_url: Option<String>,
+    /// A team server's address (`license-desk team serve`): calls go through it as --user.
+    #[arg(long, value_name = "URL", conflicts_with_all = ["token_url", "app_key", "recognises_repeats"])]
+    team: Option<String>,
+    /// The person's sign-in name on the team server.
+    #[arg(long, value_name = "NAME")]
+    user: Option<String>,
     /// The token endpoint [default: BASE_URL/v3/api/oauth2/token].
     #[arg(long)]
     token_url: Option<String>,
@@ -206,6 +220,8 @@ fn on_core(core: &Core, command: ProfileCommand) -> Result<String, Failure> {
             let listed = listing(&core.state().profiles);
             output::render(output::json_text(&listed)?, format).map_err(Failure::failed)
         }
+        ProfileCommand::SignIn { name } => profile_team::sign_in(core, &name),
+        ProfileCommand::SignOut { name } => profile_team::sign_out(core, &name),
         ProfileCommand::Use { name } => {
             run_on(core, Command::ActivateProfile { name })?;
             Ok(String::new())
@@ -228,10 +244,13 @@ fn add(
     no_secret: bool,
     check: bool,
 ) -> Result<String, Failure> {
+    if let Some(url) = &fields.team {
+        return add_team(core, name, fields, url);
+    }
     let (Some(base_url), Some(app_key)) = (&fields.base_url, &fields.app_key) else {
         return Err(Failure::Exit(
             output::USAGE,
-            "a profile needs --base-url and --app-key".to_owned(),
+            "a profile needs --base-url and --app-key (or --team URL and --user NAME)".to_owned(),
         ));
     };
     let base_url = profiles::base_url_of(base_url);
@@ -276,6 +295,28 @@ fn add(
             Err(failure)
         }
     }
+}
+
+fn add_team(core: &Core, name: String, fields: &Fields, url: &str) -> Result<String, Failure> {
+    let Some(user) = &fields.user else {
+        return Err(Failure::Exit(
+            output::USAGE,
+            "a team server's profile needs --user NAME (the person's sign-in name)".to_owned(),
+        ));
+    };
+    profile_team::add(
+        core,
+        profile_team::NewTeam {
+            name,
+            url: url.to_owned(),
+            user: user.clone(),
+            ca_file: fields.ca_file()?,
+            production: fields.production.unwrap_or(false),
+            own_catalog: fields.own_catalog.unwrap_or(false),
+            limits: fields.limits(CallLimits::default()),
+            insecure_http: fields.insecure_http.unwrap_or(false),
+        },
+    )
 }
 
 fn edit(
@@ -323,6 +364,8 @@ fn changed(
             || fields.insecure_http.is_some()
             || fields.ca_file.is_some()
             || fields.no_ca_file
+            || fields.team.is_some()
+            || fields.user.is_some()
             || rename.is_some()
             || new_secret;
         if remote_only {
@@ -338,36 +381,64 @@ fn changed(
     if let Some(production) = fields.production {
         profile.production = production;
     }
-    if let Endpoint::Remote {
-        base_url,
-        token_url,
-        app_key,
-        ca_file,
-    } = &mut profile.endpoint
-    {
-        if fields.no_ca_file {
-            *ca_file = None;
-        }
-        if let Some(given) = fields.ca_file()? {
-            *ca_file = Some(given);
-        }
-        if let Some(given) = &fields.base_url {
-            let new_base = profiles::base_url_of(given);
-            // A token URL that was the usual one follows the address.
-            if *token_url == profiles::usual_token_url(base_url) && fields.token_url.is_none() {
-                *token_url = profiles::usual_token_url(&new_base);
-            }
-            *base_url = new_base;
-        }
-        if let Some(given) = &fields.token_url {
-            *token_url = profiles::token_url_of(Some(given), base_url);
-        }
-        if let Some(given) = &fields.app_key {
-            *app_key = given.trim().to_owned();
-        }
-    }
+    changed_endpoint(&mut profile.endpoint, fields)?;
     refuse_problems(&profile)?;
     Ok(profile)
+}
+
+/// The address, key or person given, over a remote or team profile's.
+fn changed_endpoint(endpoint: &mut Endpoint, fields: &Fields) -> Result<(), Failure> {
+    let ca = match endpoint {
+        Endpoint::Sandbox => return Ok(()),
+        Endpoint::Team { url, user, ca_file } => {
+            if fields.base_url.is_some() || fields.token_url.is_some() || fields.app_key.is_some() {
+                return Err(Failure::failed(
+                    "a team server's profile has --team URL and --user NAME, not a platform's address or app key",
+                ));
+            }
+            if let Some(given) = &fields.team {
+                *url = profiles::base_url_of(given);
+            }
+            if let Some(given) = &fields.user {
+                *user = given.trim().to_owned();
+            }
+            ca_file
+        }
+        Endpoint::Remote {
+            base_url,
+            token_url,
+            app_key,
+            ca_file,
+        } => {
+            if fields.team.is_some() || fields.user.is_some() {
+                return Err(Failure::failed(
+                    "a platform's profile has an address and an app key; a team server's is added with `profile add --team URL --user NAME`",
+                ));
+            }
+            if let Some(given) = &fields.base_url {
+                let new_base = profiles::base_url_of(given);
+                // A token URL that was the usual one follows the address.
+                if *token_url == profiles::usual_token_url(base_url) && fields.token_url.is_none() {
+                    *token_url = profiles::usual_token_url(&new_base);
+                }
+                *base_url = new_base;
+            }
+            if let Some(given) = &fields.token_url {
+                *token_url = profiles::token_url_of(Some(given), base_url);
+            }
+            if let Some(given) = &fields.app_key {
+                *app_key = given.trim().to_owned();
+            }
+            ca_file
+        }
+    };
+    if fields.no_ca_file {
+        *ca = None;
+    }
+    if let Some(given) = fields.ca_file()? {
+        *ca = Some(given);
+    }
+    Ok(())
 }
 
 /// Saves through the core as the Settings screen does (the secret straight to the keyring),
@@ -517,8 +588,12 @@ struct Listed {
     /// A CA trusted besides the system's (remote profiles).
     #[serde(skip_serializing_if = "Option::is_none")]
     ca_file: Option<String>,
-    /// The variable that gives its secret to one run (remote profiles).
+    /// The variable that gives its secret to one run (remote profiles; for a team server,
+    /// the person's password).
     secret_env: String,
+    /// The person signed in to a team server.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    user: Option<String>,
 }
 
 fn listing(profiles: &license_desk::core::Profiles) -> Vec<Listed> {
@@ -541,6 +616,14 @@ fn listing(profiles: &license_desk::core::Profiles) -> Vec<Listed> {
                     secret_input::env_name(&p.name),
                     ca_file.as_ref().map(|f| f.display().to_string()),
                 ),
+                Endpoint::Team { url, ca_file, .. } => (
+                    "team",
+                    url.as_str(),
+                    "",
+                    "",
+                    secret_input::env_name(&p.name),
+                    ca_file.as_ref().map(|f| f.display().to_string()),
+                ),
             };
             Listed {
                 name: p.name.clone(),
@@ -556,6 +639,10 @@ fn listing(profiles: &license_desk::core::Profiles) -> Vec<Listed> {
                 limits: p.limits,
                 ca_file,
                 secret_env,
+                user: match &p.endpoint {
+                    Endpoint::Team { user, .. } => Some(user.clone()),
+                    _ => None,
+                },
             }
         })
         .collect()

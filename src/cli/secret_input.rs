@@ -118,6 +118,20 @@ pub fn ask(profile: &str) -> Result<Secret, SecretError> {
     }
 }
 
+/// A person's password to sign in to a team server: from standard input when something is
+/// piped in, else asked once at a hidden prompt.
+pub fn password(user: &str, server: &str) -> Result<Secret, SecretError> {
+    if !std::io::stdin().is_terminal() {
+        return read_stdin(PASSWORD);
+    }
+    let typed =
+        rpassword::prompt_password(format!("Password of {user:?} on {server} (not shown): "))
+            .map_err(|e| {
+                SecretError::Failed(format!("cannot read the password from the terminal: {e}"))
+            })?;
+    one_line(typed, PASSWORD).map_err(SecretError::Failed)
+}
+
 const APP_SECRET: &str = "app secret";
 const PASSWORD: &str = "password";
 

@@ -21,6 +21,7 @@ pub mod secrets;
 mod service;
 pub mod sheet;
 pub mod snapshot;
+pub mod team;
 
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -258,6 +259,22 @@ pub enum Command {
     Catalog(CatalogCommand),
     /// Send later: calls kept while their platform cannot be reached.
     Queue(QueueCommand),
+    /// A team server's sign-in, sign-out and who am I.
+    Team(team::TeamCommand),
+}
+
+impl Command {
+    /// The profile the command talks to, if it talks to one.
+    pub fn profile_called(&self) -> Option<&str> {
+        match self {
+            Command::CallOn { profile, .. }
+            | Command::PreviewDeletes { profile, .. }
+            | Command::CheckSent { profile, .. }
+            | Command::TestConnection { profile } => Some(profile),
+            Command::Team(command) => Some(command.profile()),
+            _ => None,
+        }
+    }
 }
 
 /// The OS file dialog, and files read into drafts or written whole.
@@ -468,6 +485,9 @@ pub enum Outcome {
     },
     /// The user stopped the work before it changed anything.
     Cancelled,
+    /// Signed in to a team server, or who is (`TeamCommand::Me`).
+    SignedIn(team::Me),
+    SignedOut,
     Catalog(Arc<catalog::CatalogView>),
     DeletePreview(Box<preview::DeletePreview>),
     /// What a catalog file added or updated, or would (`applied` false).
@@ -523,6 +543,9 @@ pub struct CoreState {
     /// None while the keyring is being opened.
     pub keyring: Option<KeyringState>,
     pub sandbox: SandboxState,
+    /// Team profiles' sessions, once known (a sign-in, `TeamCommand::Me`, a call that found
+    /// the session ended).
+    pub sessions: std::collections::BTreeMap<String, team::Session>,
 }
 
 type Repaint = Arc<dyn Fn() + Send + Sync>;
@@ -558,6 +581,7 @@ impl Core {
             profiles,
             keyring: None,
             sandbox: SandboxState::Starting,
+            sessions: Default::default(),
         }));
         let repaint: Arc<RwLock<Option<Repaint>>> = Arc::new(RwLock::new(None));
         let (commands, command_rx) = tokio_mpsc::unbounded_channel();

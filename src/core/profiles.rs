@@ -30,6 +30,15 @@ pub enum Endpoint {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         ca_file: Option<PathBuf>,
     },
+    /// A team server (`license-desk team serve`, docs/team.md): a person signs in with their
+    /// own name and password; the server holds the platform's secret and checks their role.
+    Team {
+        url: String,
+        /// The person's sign-in name on the team server.
+        user: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        ca_file: Option<PathBuf>,
+    },
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -89,13 +98,20 @@ impl Profile {
             } => [base_url, token_url]
                 .into_iter()
                 .any(|u| crate::client::clear_remote(u)),
+            Endpoint::Team { url, .. } => crate::client::clear_remote(url),
         }
     }
 
     /// Whether a batch with a lost answer may be sent again with the same `channelOrderId`:
     /// the Sandbox is the embedded platform, which recognises it; a remote platform as declared.
+    /// Never through a team server: its ledger tells an unknown outcome, and a batch sent to
+    /// it again is a second call upstream.
     pub fn recognises_repeats(&self) -> bool {
-        self.is_sandbox() || self.repeats_recognised
+        self.is_sandbox() || (self.repeats_recognised && !self.is_team())
+    }
+
+    pub fn is_team(&self) -> bool {
+        matches!(self.endpoint, Endpoint::Team { .. })
     }
 
     pub fn is_sandbox(&self) -> bool {
@@ -111,33 +127,44 @@ impl Profile {
                 ProblemKind::Required,
             ));
         }
-        if let Endpoint::Remote {
-            base_url,
-            token_url,
-            app_key,
-            ..
-        } = &self.endpoint
-        {
-            for (field, url) in [("baseUrl", base_url), ("tokenUrl", token_url)] {
-                match reqwest::Url::parse(url.trim()) {
-                    Ok(u) if !u.username().is_empty() || u.password().is_some() => out.push(
-                        Problem::new(FieldPath::field(field), ProblemKind::UrlWithCredentials),
-                    ),
-                    Ok(u) if matches!(u.scheme(), "http" | "https") && u.host_str().is_some() => {}
-                    _ => out.push(Problem::new(
-                        FieldPath::field(field),
-                        ProblemKind::NotHttpUrl,
-                    )),
-                }
+        match &self.endpoint {
+            Endpoint::Sandbox => {}
+            Endpoint::Remote {
+                base_url,
+                token_url,
+                app_key,
+                ..
+            } => {
+                url_problems(&mut out, "baseUrl", base_url);
+                url_problems(&mut out, "tokenUrl", token_url);
+                required(&mut out, "appKey", app_key);
             }
-            if app_key.trim().is_empty() {
-                out.push(Problem::new(
-                    FieldPath::field("appKey"),
-                    ProblemKind::Required,
-                ));
+            Endpoint::Team { url, user, .. } => {
+                url_problems(&mut out, "url", url);
+                required(&mut out, "user", user);
             }
         }
         out
+    }
+}
+
+fn url_problems(out: &mut Vec<Problem>, field: &'static str, url: &str) {
+    match reqwest::Url::parse(url.trim()) {
+        Ok(u) if !u.username().is_empty() || u.password().is_some() => out.push(Problem::new(
+            FieldPath::field(field),
+            ProblemKind::UrlWithCredentials,
+        )),
+        Ok(u) if matches!(u.scheme(), "http" | "https") && u.host_str().is_some() => {}
+        _ => out.push(Problem::new(
+            FieldPath::field(field),
+            ProblemKind::NotHttpUrl,
+        )),
+    }
+}
+
+fn required(out: &mut Vec<Problem>, field: &'static str, value: &str) {
+    if value.trim().is_empty() {
+        out.push(Problem::new(FieldPath::field(field), ProblemKind::Required));
     }
 }
 

@@ -186,8 +186,8 @@ fn profile_ui(ui: &mut egui::Ui, lang: Lang, state: &CoreState) {
             };
             ui.label(text);
         }
-        Endpoint::Remote { base_url, .. } => {
-            let text = format!("{} · {base_url}", profile_name(lang, profile));
+        Endpoint::Remote { base_url: url, .. } | Endpoint::Team { url, .. } => {
+            let text = format!("{} · {url}", profile_name(lang, profile));
             // The top bar says PRODUCTION; here its colour is enough.
             if profile.production {
                 ui.label(RichText::new(text).color(PRODUCTION_COLOUR));

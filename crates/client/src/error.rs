@@ -37,6 +37,9 @@ pub enum ApiError {
     /// The profile is not usable as configured (bad URL, missing secret).
     #[error("{0}")]
     Config(String),
+    /// A team server's call with no session (never signed in, or it ended): nothing was sent.
+    #[error("not sent: no session with the team server ({0})")]
+    SignedOut(String),
     /// The user cancelled the call before its answer came.
     #[error("cancelled by the user")]
     Cancelled,
@@ -71,7 +74,9 @@ impl ApiError {
             Self::Platform { code, .. } => code == "500" || code == "1002",
             Self::NotSent(_) | Self::Transport(_) | Self::Timeout(_) => true,
             Self::Unexpected { http_status, .. } => *http_status >= 500,
-            Self::Config(_) | Self::Untrusted(_) | Self::CaFile { .. } => false,
+            Self::Config(_) | Self::Untrusted(_) | Self::CaFile { .. } | Self::SignedOut(_) => {
+                false
+            }
             Self::OutcomeUnknown { .. } | Self::Cancelled => false,
         }
     }
@@ -88,6 +93,7 @@ impl ApiError {
             Self::Timeout(_) => "timeout",
             Self::Unexpected { .. } => "unexpected",
             Self::Config(_) => "config",
+            Self::SignedOut(_) => "signed_out",
             Self::OutcomeUnknown { .. } => "outcome_unknown",
             Self::Cancelled => "cancelled",
         }
@@ -96,15 +102,43 @@ impl ApiError {
     /// Whether the attempt that failed so can have reached the platform.
     pub fn reach(&self) -> Reach {
         match self {
-            Self::NotSent(_) | Self::Untrusted(_) | Self::CaFile { .. } | Self::Config(_) => {
-                Reach::No
-            }
+            Self::NotSent(_)
+            | Self::Untrusted(_)
+            | Self::CaFile { .. }
+            | Self::Config(_)
+            | Self::SignedOut(_) => Reach::No,
             Self::Platform { .. } => Reach::Answered,
             Self::Transport(_)
             | Self::Timeout(_)
             | Self::Unexpected { .. }
             | Self::OutcomeUnknown { .. }
             | Self::Cancelled => Reach::Maybe,
+        }
+    }
+
+    /// A team server's session is missing or ended: the person must sign in again. (A
+    /// platform's own 401 carries no such cause.)
+    pub fn session_ended(&self) -> bool {
+        match self {
+            Self::SignedOut(_) => true,
+            Self::Platform {
+                http_status: 401,
+                cause,
+                ..
+            } => cause.as_deref() == Some(wire::team::SESSION_CAUSE),
+            _ => false,
+        }
+    }
+
+    /// The permission a team server refused the call for, if that is why.
+    pub fn missing_permission(&self) -> Option<wire::team::Permission> {
+        match self {
+            Self::Platform {
+                http_status: 403,
+                cause: Some(cause),
+                ..
+            } => wire::team::Permission::from_cause(cause),
+            _ => None,
         }
     }
 

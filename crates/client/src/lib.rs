@@ -7,6 +7,7 @@ mod error;
 pub mod ledger;
 mod limits;
 mod operation;
+mod team;
 mod trust;
 pub mod write;
 
@@ -62,6 +63,10 @@ pub struct ClientConfig {
     /// Plain `http://` to a host other than this machine is allowed (the secret and the token
     /// cross the network in clear); without it such a client is not built.
     pub insecure_http: bool,
+    /// A team server: the bearer is a person's session, set by [`Client::sign_in`] or from the
+    /// keyring. No token endpoint is ever asked, and a session that ended is
+    /// [`ApiError::SignedOut`] or the server's 401, never renewed by itself.
+    pub session: bool,
 }
 
 impl ClientConfig {
@@ -77,6 +82,17 @@ impl ClientConfig {
             ca_file: None,
             repeats_recognised: false,
             insecure_http: false,
+            session: false,
+        }
+    }
+
+    /// A team server's, for the person `user`: no app secret; the session is the bearer.
+    pub fn team(base_url: &str, user: &str) -> Self {
+        let base = base_url.trim_end_matches('/');
+        Self {
+            token_url: format!("{base}{}", wire::team::paths::SESSION),
+            session: true,
+            ..Self::new(base, user, Secret::new(""))
         }
     }
 }
@@ -307,6 +323,9 @@ impl Client {
     /// A valid token, from the cache or the token endpoint ("test connection" uses it).
     pub async fn token(&self) -> Result<CachedToken, ApiError> {
         let mut cached = self.token.lock().await;
+        if self.config.session {
+            return session_token(cached.as_ref(), now_ms());
+        }
         if let Some(t) = cached.as_ref()
             && !needs_renewal(t, now_ms())
         {
@@ -321,6 +340,9 @@ impl Client {
     /// A new token from the token endpoint, whatever is cached ("test connection").
     pub async fn renew_token(&self) -> Result<CachedToken, ApiError> {
         let mut cached = self.token.lock().await;
+        if self.config.session {
+            return Err(ApiError::SignedOut(SIGN_IN_AGAIN.to_owned()));
+        }
         let fresh = self.fetch_token().await?;
         self.observer.token_issued(&fresh);
         *cached = Some(fresh.clone());
@@ -477,6 +499,7 @@ impl Client {
                     ..
                 }
             ) && !renewed
+                && !self.config.session
             {
                 renewed = true;
                 self.forget_token().await;
@@ -875,6 +898,20 @@ fn method_name(m: &Method) -> &'static str {
 }
 
 /// Renew when less than five minutes (or half a short lifetime) remain.
+/// Why a team server's call has no session to go with.
+const SIGN_IN_AGAIN: &str = "the session ended";
+
+/// A team server's session, while it lasts: it is never renewed by itself.
+fn session_token(cached: Option<&CachedToken>, now: i64) -> Result<CachedToken, ApiError> {
+    match cached {
+        Some(t) if t.expires_at_ms > now => Ok(t.clone()),
+        Some(_) => Err(ApiError::SignedOut(SIGN_IN_AGAIN.to_owned())),
+        None => Err(ApiError::SignedOut(
+            "not signed in on this computer".to_owned(),
+        )),
+    }
+}
+
 fn needs_renewal(t: &CachedToken, now: i64) -> bool {
     t.expires_at_ms - now < 5 * 60 * 1000
 }

@@ -30,13 +30,7 @@ impl Source {
     }
 }
 
-/// The branch a person orders for: both fields of the interface's orders.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Branch {
-    pub code: String,
-    pub name: String,
-}
+pub use wire::team::Branch;
 
 /// A person as stored (never the password's hash).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]

@@ -3,71 +3,7 @@
 //! permissions (`team role add`). The server checks the permission of every call; the console
 //! only mirrors it.
 
-use std::fmt;
-
-use serde::Serialize;
-
-/// What a call needs (docs/team.md, "Roles and permissions").
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Permission {
-    /// Query customers (3), list assets (8), one's own history.
-    Read,
-    /// Bind, create and update customers (1, 2, 4).
-    Customers,
-    /// Batches of new purchases (5, `new_buy`).
-    Purchase,
-    /// Asset numbers (9).
-    Numbers,
-    /// Activity claims (11).
-    Claim,
-    /// Disable and enable locks (6, 7).
-    Locks,
-    /// Batches that delete assets or products (5, `delete_asset`, `delete_product`).
-    Delete,
-    /// Decide on others' requests.
-    Approve,
-    /// People, roles, settings and everyone's record.
-    Users,
-}
-
-impl Permission {
-    pub const ALL: [Permission; 9] = [
-        Self::Read,
-        Self::Customers,
-        Self::Purchase,
-        Self::Numbers,
-        Self::Claim,
-        Self::Locks,
-        Self::Delete,
-        Self::Approve,
-        Self::Users,
-    ];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Self::Read => "read",
-            Self::Customers => "customers",
-            Self::Purchase => "purchase",
-            Self::Numbers => "numbers",
-            Self::Claim => "claim",
-            Self::Locks => "locks",
-            Self::Delete => "delete",
-            Self::Approve => "approve",
-            Self::Users => "users",
-        }
-    }
-
-    pub fn from_name(name: &str) -> Option<Permission> {
-        Self::ALL.into_iter().find(|p| p.name() == name)
-    }
-}
-
-impl fmt::Display for Permission {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
+pub use wire::team::Permission;
 
 /// A set of permissions.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

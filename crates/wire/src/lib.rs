@@ -20,6 +20,7 @@ pub mod parse;
 pub mod raw;
 pub mod removal;
 mod skipped;
+pub mod team;
 pub mod token;
 pub mod validate;
 

@@ -6,6 +6,7 @@ mod file_commands;
 mod knowledge;
 mod preview;
 mod queue;
+mod team_commands;
 
 use crate::core::secrets::token_issuer;
 use std::collections::HashMap;
@@ -507,7 +508,22 @@ impl Service {
             .clone()
     }
 
+    /// Runs a command; a team server's session found ended is forgotten, whatever found it.
     async fn handle(self: &Arc<Self>, command: Command) -> Result<Outcome, CoreError> {
+        let team = command
+            .profile_called()
+            .filter(|p| self.profiles().get(p).is_some_and(Profile::is_team))
+            .map(str::to_owned);
+        let result = self.dispatch(command).await;
+        if let (Some(profile), Err(CoreError::Api(e))) = (&team, &result)
+            && e.session_ended()
+        {
+            self.session_ended(profile).await;
+        }
+        result
+    }
+
+    async fn dispatch(self: &Arc<Self>, command: Command) -> Result<Outcome, CoreError> {
         match command {
             Command::CallOn { profile, call } => self.call(&profile, call).await,
             Command::PreviewDeletes { profile, batch } => {
@@ -517,15 +533,7 @@ impl Service {
             Command::Queue(command) => self.queue_command(command).await,
             // Answered by the command loop, which holds what cancels each command.
             Command::Cancel { .. } => Ok(Outcome::CancelSent),
-            Command::TestConnection { profile } => {
-                let client = self.client(&profile).await?;
-                // Asks the platform, even when a cached token is still valid.
-                let token = client.renew_token().await?;
-                Ok(Outcome::Connected {
-                    scope: token.scope,
-                    expires_at_ms: token.expires_at_ms,
-                })
-            }
+            Command::TestConnection { profile } => self.test_connection(&profile).await,
             Command::SaveProfile {
                 previous,
                 profile,
@@ -575,7 +583,29 @@ impl Service {
             Command::Draft(command) => self.draft_command(command).await,
             Command::File(command) => self.file_command(command).await,
             Command::Catalog(command) => self.catalog_command(command).await,
+            Command::Team(command) => self.team_command(command).await,
         }
+    }
+
+    /// A platform: a new token, whatever is cached. A team server: who is signed in, and
+    /// until when at the latest.
+    async fn test_connection(&self, profile: &str) -> Result<Outcome, CoreError> {
+        let client = self.client(profile).await?;
+        if self.profiles().get(profile).is_some_and(Profile::is_team) {
+            let session = client.token().await?;
+            let me = client.me().await?;
+            let scope: Vec<&str> = me.permissions.iter().map(|p| p.name()).collect();
+            return Ok(Outcome::Connected {
+                scope: scope.join(" "),
+                expires_at_ms: session.expires_at_ms,
+            });
+        }
+        // Asks the platform, even when a cached token is still valid.
+        let token = client.renew_token().await?;
+        Ok(Outcome::Connected {
+            scope: token.scope,
+            expires_at_ms: token.expires_at_ms,
+        })
     }
 
     async fn remove_profile(self: &Arc<Self>, name: String) -> Result<Outcome, CoreError> {
@@ -588,6 +618,9 @@ impl Service {
                 {
                     tracing::warn!(error = %e, "a removed profile's directory stayed");
                 }
+                update_state(&me.state, |s| {
+                    s.sessions.remove(&removed.name);
+                });
                 removed.name
             })
         })
@@ -670,6 +703,15 @@ impl Service {
             .filter(|o| o.name != name)
             .map(|o| o.name.clone());
         let endpoint_changed = old.as_ref().is_some_and(|o| o.endpoint != profile.endpoint);
+        if endpoint_changed || renamed_from.is_some() {
+            // A session belongs to its server and person, kept under the profile's name.
+            update_state(&self.state, |s| {
+                s.sessions.remove(&name);
+                if let Some(from) = &renamed_from {
+                    s.sessions.remove(from);
+                }
+            });
+        }
         let catalog = self.catalog.clone();
         tokio::task::spawn_blocking(move || {
             if let (Some(from), Ok(catalog)) = (&renamed_from, &catalog) {
@@ -716,7 +758,7 @@ impl Service {
             .ok_or_else(|| CoreError::Profile(format!("no profile named {profile:?}")))?;
         if known.is_sandbox() || app_secret.is_empty() {
             return Err(CoreError::Profile(format!(
-                "{profile:?}: only a remote profile takes an app secret, and not an empty one"
+                "{profile:?}: only a remote or team profile takes a secret (a team profile's is the person's password), and not an empty one"
             )));
         }
         self.clients.lock().await.remove(&profile);
@@ -742,16 +784,9 @@ impl Service {
         Ok((secret, true))
     }
 
-    /// The profile's client, built once (its token lives in it and in the keyring).
-    async fn client(&self, profile_name: &str) -> Result<Arc<Client>, CoreError> {
-        if let Some(c) = self.clients.lock().await.get(profile_name) {
-            return Ok(Arc::clone(c));
-        }
-        let profile = self
-            .profiles()
-            .get(profile_name)
-            .cloned()
-            .ok_or_else(|| CoreError::Profile(format!("no profile named {profile_name:?}")))?;
+    /// Where the profile's calls go and with what; whether its tokens may be kept in the
+    /// keyring (not those of a secret given for one run).
+    async fn client_config(&self, profile: &Profile) -> Result<(ClientConfig, bool), CoreError> {
         let mut keep_tokens = true;
         let config = match &profile.endpoint {
             Endpoint::Sandbox => {
@@ -782,7 +817,28 @@ impl Service {
                 config.ca_file.clone_from(ca_file);
                 config
             }
+            Endpoint::Team { url, user, ca_file } => {
+                // A password given for one run signs in for that run only (below).
+                keep_tokens = !self.run_secrets.lock().await.contains_key(&profile.name);
+                let mut config = ClientConfig::team(url, user);
+                config.ca_file.clone_from(ca_file);
+                config
+            }
         };
+        Ok((config, keep_tokens))
+    }
+
+    /// The profile's client, built once (its token lives in it and in the keyring).
+    async fn client(&self, profile_name: &str) -> Result<Arc<Client>, CoreError> {
+        if let Some(c) = self.clients.lock().await.get(profile_name) {
+            return Ok(Arc::clone(c));
+        }
+        let profile = self
+            .profiles()
+            .get(profile_name)
+            .cloned()
+            .ok_or_else(|| CoreError::Profile(format!("no profile named {profile_name:?}")))?;
+        let (config, keep_tokens) = self.client_config(&profile).await?;
         let config = ClientConfig {
             repeats_recognised: profile.recognises_repeats(),
             limits: profile.limits,
@@ -802,6 +858,9 @@ impl Service {
             .await
             .map_err(|e| CoreError::Storage(e.to_string()))??;
         let client = Arc::new(client);
+        if !keep_tokens && profile.is_team() {
+            self.sign_in_for_run(&profile.name, &client).await?;
+        }
         // A secret given for one run starts without the keyring's token: that one may belong
         // to another secret, and this run leaves the keyring as it found it.
         if keep_tokens {

@@ -142,6 +142,9 @@ fn offer_words(lang: Lang, offer: &Offer) -> String {
 /// What an error means for the user, and what to do about it.
 pub fn explain(error: &CoreError) -> Label {
     match error {
+        CoreError::Api(e) if e.session_ended() => label!("explain-signed-out"),
+        CoreError::Api(e) if e.missing_permission().is_some() => label!("explain-permission"),
+        CoreError::Api(ApiError::SignedOut(_)) => label!("explain-signed-out"),
         CoreError::Api(ApiError::Platform { code, .. }) => explain_code(code),
         CoreError::Api(ApiError::NotSent(_)) => label!("explain-unreachable"),
         CoreError::Api(ApiError::Transport(_)) => label!("explain-broken"),

@@ -24,6 +24,10 @@ struct ProfileForm {
     /// The name it had (None: a new profile).
     previous: Option<String>,
     sandbox: bool,
+    /// A team server's profile: its address is `base_url`, the person `user`, and `secret`
+    /// their password (a new profile signs in once saved).
+    team: bool,
+    user: String,
     name: String,
     base_url: String,
     token_url: String,
@@ -47,6 +51,12 @@ impl ProfileForm {
     fn for_profile(p: &Profile) -> Self {
         let (base_url, token_url, app_key, ca_file) = match &p.endpoint {
             Endpoint::Sandbox => Default::default(),
+            Endpoint::Team { url, user, ca_file } => (
+                url.clone(),
+                String::new(),
+                user.clone(),
+                CaFileField::new(ca_file.as_ref()),
+            ),
             Endpoint::Remote {
                 base_url,
                 token_url,
@@ -62,6 +72,12 @@ impl ProfileForm {
         Self {
             previous: Some(p.name.clone()),
             sandbox: p.is_sandbox(),
+            team: p.is_team(),
+            user: if p.is_team() {
+                app_key.clone()
+            } else {
+                String::new()
+            },
             name: p.name.clone(),
             base_url,
             token_url,
@@ -80,6 +96,12 @@ impl ProfileForm {
     fn profile(&self) -> Profile {
         let endpoint = if self.sandbox {
             Endpoint::Sandbox
+        } else if self.team {
+            Endpoint::Team {
+                url: profiles::base_url_of(&self.base_url),
+                user: self.user.trim().to_owned(),
+                ca_file: self.ca_file.path(),
+            }
         } else {
             let base_url = profiles::base_url_of(&self.base_url);
             // Left empty, the token URL is the usual one under the base address.
@@ -97,7 +119,7 @@ impl ProfileForm {
             operator_identity: self.operator.trim().to_owned(),
             production: self.production && !self.sandbox,
             own_catalog: self.own_catalog,
-            repeats_recognised: self.repeats_recognised || self.sandbox,
+            repeats_recognised: (self.repeats_recognised || self.sandbox) && !self.team,
             limits: self.limits,
             insecure_http: self.insecure_http && !self.sandbox,
         }
@@ -105,14 +127,13 @@ impl ProfileForm {
 }
 
 impl ProfileForm {
-    /// What is wrong with the profile as typed; a new remote profile needs its secret.
+    /// What is wrong with the profile as typed; a new remote profile needs its secret, a new
+    /// team profile the person's password.
     fn check(&self) -> Vec<Problem> {
         let mut problems = self.profile().problems();
         if self.previous.is_none() && self.secret.is_empty() && !self.sandbox {
-            problems.push(Problem::new(
-                FieldPath::field("appSecret"),
-                ProblemKind::Required,
-            ));
+            let field = if self.team { "password" } else { "appSecret" };
+            problems.push(Problem::new(FieldPath::field(field), ProblemKind::Required));
         }
         problems
     }
@@ -243,6 +264,7 @@ impl SettingsScreen {
                             (label!("kind-production"), Some(PRODUCTION_COLOUR))
                         }
                         (Endpoint::Remote { .. }, false) => (label!("kind-remote"), None),
+                        (Endpoint::Team { .. }, _) => (label!("kind-team"), None),
                     };
                     let kind = RichText::new(kind.text(lang));
                     ui.label(match colour {
@@ -252,6 +274,7 @@ impl SettingsScreen {
                     ui.label(match &p.endpoint {
                         Endpoint::Sandbox => t!(lang, "built-in").to_owned(),
                         Endpoint::Remote { base_url, .. } => base_url.clone(),
+                        Endpoint::Team { url, user, .. } => format!("{user} @ {url}"),
                     });
                     ui.label(&p.operator_identity);
                     if state.profiles.active == p.name {

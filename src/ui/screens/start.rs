@@ -78,6 +78,10 @@ fn profile_card_ui(
                 }
                 ui.label(text);
             }
+            Endpoint::Team { url, .. } => {
+                ui.label(t!(lang, "start-team-help"));
+                ui.label(RichText::new(url).monospace());
+            }
         }
         if ui.link(t!(lang, "start-other-profiles")).clicked() {
             *action = Some(StartAction::Settings);

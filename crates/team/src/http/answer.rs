@@ -74,14 +74,14 @@ impl Fail {
                 StatusCode::UNAUTHORIZED,
                 envelope::UNAUTHORIZED,
                 e.to_string(),
-                "session".to_owned(),
+                wire::team::SESSION_CAUSE.to_owned(),
             ),
             Fail::Refused(r @ Refusal::Permission { permission, .. }) => (
                 StatusCode::FORBIDDEN,
                 envelope::FORBIDDEN,
                 r.to_string(),
                 // Machine-readable, so that a console says it in its own language.
-                format!("permission:{permission}"),
+                format!("{}{permission}", wire::team::PERMISSION_CAUSE),
             ),
             Fail::Refused(Refusal::Field(m)) | Fail::BadBody(m) => (
                 business,

@@ -26,10 +26,7 @@ pub use answer::Fail;
 pub const MAX_BODY: usize = 16 * 1024 * 1024;
 
 /// The server's own paths.
-pub mod team_paths {
-    pub const SESSION: &str = "/team/v1/session";
-    pub const ME: &str = "/team/v1/me";
-}
+pub use wire::team::paths as team_paths;
 
 /// What every request uses.
 pub struct Team {

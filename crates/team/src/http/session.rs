@@ -10,8 +10,8 @@ use std::time::Instant;
 use axum::extract::{ConnectInfo, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
-use serde::{Deserialize, Serialize};
 use wire::envelope::{self, OrderEnvelope};
+use wire::team::{Card, Me, Session, SignIn};
 
 use super::answer::{Fail, order_ok};
 use super::{Team, bearer};
@@ -19,37 +19,21 @@ use crate::audit::{self, Record};
 use crate::people::Person;
 use crate::sessions::{Caller, SessionError};
 
-#[derive(Deserialize)]
-struct SignIn {
-    name: String,
-    password: String,
-}
-
-/// Who is signed in, and what they may do.
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct Me {
-    person: Person,
-    permissions: Vec<crate::roles::Permission>,
-}
-
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct Session {
-    token: String,
-    /// When the session ends at the latest (epoch ms); it ends sooner when idle.
-    expires_at: i64,
-    idle_minutes: u64,
-    #[serde(flatten)]
-    me: Me,
-}
-
 impl From<Caller> for Me {
     fn from(c: Caller) -> Self {
         Me {
             permissions: c.permissions.list(),
-            person: c.person,
+            person: card(c.person),
         }
+    }
+}
+
+fn card(p: Person) -> Card {
+    Card {
+        name: p.name,
+        display_name: p.display_name,
+        role: p.role,
+        branch: p.branch,
     }
 }
 

@@ -1,0 +1,99 @@
+//! A team server's own calls (`wire::team`): sign in, who am I, sign out. The platform's
+//! operations go through it as through a platform, with the session as the bearer.
+//!
+//! Neither the password nor the session's token is journaled: the journal never sees these
+//! calls, and the server's audit log records the sign-ins.
+
+use reqwest::{Method, header};
+use serde::de::DeserializeOwned;
+use support::clock::now_ms;
+use wire::team::{Me, Session, SignIn, paths};
+
+use super::decode::{decode_order, decode_order_done};
+use super::{ApiError, CachedToken, Client, Decode, session_token};
+
+impl Client {
+    /// Signs `password` in as the profile's person; the session becomes the bearer of every
+    /// call, and is handed to the observer to keep (`token_issued`).
+    pub async fn sign_in(&self, password: &str) -> Result<Me, ApiError> {
+        let body = serde_json::to_vec(&SignIn {
+            name: self.config.app_key.clone(),
+            password: password.to_owned(),
+        })
+        .map_err(|e| ApiError::Config(format!("cannot encode the sign-in: {e}")))?;
+        let session: Session = self
+            .team_call(Method::POST, paths::SESSION, None, Some(body), decode_order)
+            .await?;
+        let token = CachedToken {
+            token: super::Secret::new(session.token),
+            expires_at_ms: session.expires_at,
+            scope: String::new(),
+        };
+        self.observer.token_issued(&token);
+        *self.token.lock().await = Some(token);
+        Ok(session.me)
+    }
+
+    /// The person signed in and their permissions, as the server has them now.
+    pub async fn me(&self) -> Result<Me, ApiError> {
+        let token = self.session().await?;
+        self.team_call(Method::GET, paths::ME, Some(&token), None, decode_order)
+            .await
+    }
+
+    /// Ends the session on the server and forgets it here, whatever the server answers.
+    pub async fn sign_out(&self) -> Result<(), ApiError> {
+        let token = self.session().await;
+        *self.token.lock().await = None;
+        let token = token?;
+        self.team_call(
+            Method::DELETE,
+            paths::SESSION,
+            Some(&token),
+            None,
+            decode_order_done,
+        )
+        .await
+    }
+
+    async fn session(&self) -> Result<CachedToken, ApiError> {
+        session_token(self.token.lock().await.as_ref(), now_ms())
+    }
+
+    /// One attempt: these calls change nothing on the platform, and a person retries a
+    /// sign-in themselves.
+    async fn team_call<T: DeserializeOwned>(
+        &self,
+        method: Method,
+        path: &str,
+        bearer: Option<&CachedToken>,
+        body: Option<Vec<u8>>,
+        decode: Decode<T>,
+    ) -> Result<T, ApiError> {
+        if !self.config.session {
+            return Err(ApiError::Config(
+                "this profile's server is a platform, not a team server".to_owned(),
+            ));
+        }
+        let timeout = self.config.limits.attempt(false);
+        let mut builder = self.http.request(method, self.url(path)).timeout(timeout);
+        if let Some(token) = bearer {
+            builder = builder.bearer_auth(token.token.expose());
+        }
+        if let Some(body) = body {
+            builder = builder
+                .header(header::CONTENT_TYPE, "application/json")
+                .body(body);
+        }
+        let answer = builder
+            .send()
+            .await
+            .map_err(|e| ApiError::transport(e, timeout.as_secs()))?;
+        let status = answer.status().as_u16();
+        let bytes = answer
+            .bytes()
+            .await
+            .map_err(|e| ApiError::cut(e, status, timeout.as_secs()))?;
+        decode(status, &bytes)
+    }
+}

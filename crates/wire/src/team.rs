@@ -1,0 +1,175 @@
+//! The team server's own endpoints (`docs/team.md`): what a console sends to sign in and what
+//! it reads back about the person signed in. The platform's operations go through a team
+//! server unchanged; these shapes are its additions, shared by the server and the console.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+/// The team server's own paths.
+pub mod paths {
+    /// `POST` signs in, `DELETE` signs out.
+    pub const SESSION: &str = "/team/v1/session";
+    /// `GET`: the person signed in and their permissions.
+    pub const ME: &str = "/team/v1/me";
+    /// `GET`: the audit log's entries the person may see.
+    pub const AUDIT: &str = "/team/v1/audit";
+}
+
+/// The `cause` of a refusal for a missing permission starts with this (`permission:locks`).
+pub const PERMISSION_CAUSE: &str = "permission:";
+
+/// The `cause` of a refusal because the session is missing or ended.
+pub const SESSION_CAUSE: &str = "session";
+
+/// What a call needs (docs/team.md, "Roles and permissions").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Permission {
+    /// Query customers (3), list assets (8), one's own history.
+    Read,
+    /// Bind, create and update customers (1, 2, 4).
+    Customers,
+    /// Batches of new purchases (5, `new_buy`).
+    Purchase,
+    /// Asset numbers (9).
+    Numbers,
+    /// Activity claims (11).
+    Claim,
+    /// Disable and enable locks (6, 7).
+    Locks,
+    /// Batches that delete assets or products (5, `delete_asset`, `delete_product`).
+    Delete,
+    /// Decide on others' requests.
+    Approve,
+    /// People, roles, settings and everyone's record.
+    Users,
+}
+
+impl Permission {
+    pub const ALL: [Permission; 9] = [
+        Self::Read,
+        Self::Customers,
+        Self::Purchase,
+        Self::Numbers,
+        Self::Claim,
+        Self::Locks,
+        Self::Delete,
+        Self::Approve,
+        Self::Users,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Read => "read",
+            Self::Customers => "customers",
+            Self::Purchase => "purchase",
+            Self::Numbers => "numbers",
+            Self::Claim => "claim",
+            Self::Locks => "locks",
+            Self::Delete => "delete",
+            Self::Approve => "approve",
+            Self::Users => "users",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Permission> {
+        Self::ALL.into_iter().find(|p| p.name() == name)
+    }
+
+    /// The permission a refusal's `cause` names (`permission:locks`), if it names one.
+    pub fn from_cause(cause: &str) -> Option<Permission> {
+        cause
+            .strip_prefix(PERMISSION_CAUSE)
+            .and_then(Self::from_name)
+    }
+}
+
+impl fmt::Display for Permission {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The branch a person orders for: both fields of the interface's orders.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Branch {
+    pub code: String,
+    pub name: String,
+}
+
+/// `POST /team/v1/session`'s body. No `Debug`: it holds a password.
+#[derive(Serialize, Deserialize)]
+pub struct SignIn {
+    pub name: String,
+    pub password: String,
+}
+
+/// Who a person is, as a console shows them.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Card {
+    pub name: String,
+    #[serde(default)]
+    pub display_name: String,
+    pub role: String,
+    #[serde(default)]
+    pub branch: Option<Branch>,
+}
+
+/// `GET /team/v1/me`'s data: the person signed in and what they may do.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Me {
+    pub person: Card,
+    /// Unknown names (a newer server's) are dropped, not an error.
+    #[serde(deserialize_with = "known_permissions")]
+    pub permissions: Vec<Permission>,
+}
+
+impl Me {
+    pub fn may(&self, p: Permission) -> bool {
+        self.permissions.contains(&p)
+    }
+}
+
+/// A sign-in's answer. No `Debug`: it holds the session's token.
+#[derive(Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Session {
+    pub token: String,
+    /// When the session ends at the latest (epoch ms); it ends sooner when idle.
+    pub expires_at: i64,
+    pub idle_minutes: u64,
+    #[serde(flatten)]
+    pub me: Me,
+}
+
+fn known_permissions<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<Permission>, D::Error> {
+    let names = Vec::<String>::deserialize(d)?;
+    Ok(names
+        .iter()
+        .filter_map(|n| Permission::from_name(n))
+        .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_newer_servers_permission_is_dropped_and_the_rest_kept() {
+        let me: Me = serde_json::from_str(
+            r#"{"person":{"name":"li","role":"staff"},"permissions":["read","teleport","locks"]}"#,
+        )
+        .unwrap();
+        assert_eq!(me.permissions, vec![Permission::Read, Permission::Locks]);
+        assert!(me.may(Permission::Locks) && !me.may(Permission::Delete));
+        assert_eq!(
+            Permission::from_cause("permission:delete"),
+            Some(Permission::Delete)
+        );
+        assert_eq!(Permission::from_cause("session"), None);
+    }
+}

@@ -1,0 +1,160 @@
+//! `profile add NAME --team URL --user NAME`, `profile sign-in` and `profile sign-out`: a team
+//! server's profile on the command line (docs/team.md). The password is read once, from
+//! standard input or a hidden prompt; only the session is kept, in the keyring.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use license_desk::core::team::{Me, TeamCommand};
+use license_desk::core::{
+    ApiError, CallLimits, Command, Core, CoreError, Endpoint, Outcome, Profile, profiles,
+};
+use serde::Serialize;
+
+use crate::cli::output::{self, Failure};
+use crate::cli::secret_input;
+
+/// A new team profile as the command line gives it.
+pub struct NewTeam {
+    pub name: String,
+    pub url: String,
+    pub user: String,
+    pub ca_file: Option<PathBuf>,
+    pub production: bool,
+    pub own_catalog: bool,
+    pub limits: CallLimits,
+    pub insecure_http: bool,
+}
+
+/// Who signed in, as printed.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct SignedIn<'a> {
+    profile: &'a str,
+    #[serde(flatten)]
+    me: &'a Me,
+}
+
+/// Saves the profile and signs in; a profile whose sign-in fails is not kept (a typing
+/// mistake to redo), and the refusal is said.
+pub fn add(core: &Core, new: NewTeam) -> Result<String, Failure> {
+    let profile = Profile {
+        name: new.name.trim().to_owned(),
+        endpoint: Endpoint::Team {
+            url: profiles::base_url_of(&new.url),
+            user: new.user.trim().to_owned(),
+            ca_file: new.ca_file,
+        },
+        // The server names the person as the operator of their lock changes.
+        operator_identity: String::new(),
+        production: new.production,
+        own_catalog: new.own_catalog,
+        repeats_recognised: false,
+        limits: new.limits,
+        insecure_http: new.insecure_http,
+    };
+    let problems: Vec<String> = profile.problems().iter().map(ToString::to_string).collect();
+    if !problems.is_empty() {
+        return Err(Failure::failed(problems.join("; ")));
+    }
+    if core.state().profiles.get(&profile.name).is_some() {
+        return Err(Failure::failed(format!(
+            "a profile named {:?} exists already: change it with `profile edit`",
+            profile.name
+        )));
+    }
+    let name = profile.name.clone();
+    run(
+        core,
+        Command::SaveProfile {
+            previous: None,
+            profile,
+            app_secret: None,
+        },
+    )?;
+    match sign_in(core, &name) {
+        Ok(text) => Ok(text),
+        Err(failure) => {
+            run(core, Command::RemoveProfile { name })?;
+            Err(failure)
+        }
+    }
+}
+
+/// Signs the profile's person in with a password read now; prints who they are.
+pub fn sign_in(core: &Core, name: &str) -> Result<String, Failure> {
+    let Some(Endpoint::Team { url, user, .. }) =
+        core.state().profiles.get(name).map(|p| p.endpoint.clone())
+    else {
+        return Err(not_team(name));
+    };
+    let password = secret_input::password(&user, &url)?;
+    let command = Command::Team(TeamCommand::SignIn {
+        profile: name.to_owned(),
+        password,
+    });
+    let outcome = match core.run(command, Duration::from_secs(60)) {
+        // The server's refusal as it is (a wrong password is not "sign in again").
+        Err(CoreError::Api(ApiError::Platform {
+            code,
+            message,
+            cause,
+            ..
+        })) => Err(Failure::Refused {
+            code,
+            message,
+            cause,
+        }),
+        other => other.map_err(Failure::from),
+    }?;
+    warn_without_keyring(core, name);
+    match outcome {
+        Outcome::SignedIn(me) => output::json_text(&SignedIn {
+            profile: name,
+            me: &me,
+        })
+        .map_err(Failure::failed),
+        other => Err(Failure::failed(format!("unexpected answer: {other:?}"))),
+    }
+}
+
+/// Ends the session on the server and forgets it.
+pub fn sign_out(core: &Core, name: &str) -> Result<String, Failure> {
+    if !core
+        .state()
+        .profiles
+        .get(name)
+        .is_some_and(Profile::is_team)
+    {
+        return Err(not_team(name));
+    }
+    run(
+        core,
+        Command::Team(TeamCommand::SignOut {
+            profile: name.to_owned(),
+        }),
+    )?;
+    Ok(String::new())
+}
+
+fn warn_without_keyring(core: &Core, name: &str) {
+    if !core
+        .state()
+        .keyring
+        .as_ref()
+        .is_some_and(|k| k.is_available())
+    {
+        eprintln!(
+            "warning: no keyring: the session was kept for this run only; give each run the password with {} or --secret-file FILE",
+            secret_input::env_name(name)
+        );
+    }
+}
+
+fn not_team(name: &str) -> Failure {
+    Failure::failed(format!("{name:?} is not a team server's profile"))
+}
+
+fn run(core: &Core, command: Command) -> Result<Outcome, Failure> {
+    Ok(core.run(command, Duration::from_secs(60))?)
+}

@@ -1,0 +1,45 @@
+//! A team-server profile's session as the console knows it (docs/team.md, "The console"): who
+//! is signed in and what their role lets them do. The server decides every call; the console
+//! only mirrors its permissions, to show an action the role lacks as disabled with the reason.
+
+use crate::client::Secret;
+pub use crate::wire::team::{Card, Me, Permission};
+
+/// The team server's commands.
+#[derive(Debug, Clone)]
+pub enum TeamCommand {
+    /// Signs the profile's person in; the session goes to the keyring, never the password.
+    SignIn { profile: String, password: Secret },
+    /// Ends the session on the server and forgets it here.
+    SignOut { profile: String },
+    /// Asks the server who is signed in now (their role may have changed).
+    Me { profile: String },
+}
+
+impl TeamCommand {
+    pub fn profile(&self) -> &str {
+        match self {
+            Self::SignIn { profile, .. } | Self::SignOut { profile } | Self::Me { profile } => {
+                profile
+            }
+        }
+    }
+}
+
+/// A team profile's session.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Session {
+    /// Signed in, as the server said at the last sign-in or `Me`.
+    SignedIn(Me),
+    /// Never signed in on this PC, signed out, or the session ended: the password is asked.
+    SignedOut,
+}
+
+impl Session {
+    pub fn me(&self) -> Option<&Me> {
+        match self {
+            Self::SignedIn(me) => Some(me),
+            Self::SignedOut => None,
+        }
+    }
+}

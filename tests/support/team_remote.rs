@@ -1,0 +1,123 @@
+//! A team server for a test, in front of its own platform (`Remote`), with two people: `li`,
+//! branch staff of 上海 (SH01), and `wang`, an administrator; both with [`PASSWORD`].
+
+#![allow(dead_code)]
+
+use license_desk::core::{Endpoint, Profile};
+use license_desk::team::people::{self, Branch, NewPerson};
+use license_desk::team::server::{TeamConfig, TeamServer};
+use license_desk::team::sessions::SessionRules;
+use license_desk::team::upstream::UpstreamConfig;
+use license_desk::team::{Place, TeamStore};
+
+use super::remote::Remote;
+
+pub const PASSWORD: &str = "长城长城 correct horse";
+
+pub struct TeamRemote {
+    pub remote: Remote,
+    /// None once stopped.
+    pub server: Option<TeamServer>,
+    pub base: String,
+    pub team_dir: std::path::PathBuf,
+}
+
+impl TeamRemote {
+    pub fn start() -> TeamRemote {
+        let remote = Remote::start(license_desk::platform::Region::Domestic);
+        let team_dir = remote.dir.path().join("team");
+        let config = TeamConfig {
+            listen: "127.0.0.1:0".parse().expect("addr"),
+            data_dir: team_dir.clone(),
+            database: None,
+            database_pool: 2,
+            upstream: UpstreamConfig {
+                base_url: remote.base.clone(),
+                token_url: None,
+                app_key: remote.app_key.clone(),
+                app_secret: license_desk::core::Secret::new(remote.app_secret.clone()),
+                ca_file: None,
+                insecure_http: false,
+            },
+            tls: None,
+            insecure_http: false,
+            sessions: SessionRules::default(),
+            connections: Default::default(),
+            audit_retention: None,
+            ldap: None,
+        };
+        let server = remote.runtime.block_on(async {
+            let store = TeamStore::open(Place::Dir(&team_dir), 1)
+                .await
+                .expect("store");
+            add_people(&store).await;
+            drop(store);
+            TeamServer::start(config)
+                .await
+                .expect("the team server starts")
+        });
+        let base = server.base_url();
+        TeamRemote {
+            remote,
+            server: Some(server),
+            base,
+            team_dir,
+        }
+    }
+
+    /// A console's profile on this server for `user`.
+    pub fn profile(&self, name: &str, user: &str) -> Profile {
+        Profile {
+            name: name.to_owned(),
+            endpoint: Endpoint::Team {
+                url: self.base.clone(),
+                user: user.to_owned(),
+                ca_file: None,
+            },
+            operator_identity: String::new(),
+            production: false,
+            own_catalog: false,
+            repeats_recognised: false,
+            limits: Default::default(),
+            insecure_http: false,
+        }
+    }
+
+    /// Runs `f` on the server's store, opened beside it.
+    pub fn with_store<T>(&self, f: impl AsyncFnOnce(&TeamStore) -> T) -> T {
+        self.remote.runtime.block_on(async {
+            let store = TeamStore::open(Place::Dir(&self.team_dir), 1)
+                .await
+                .expect("store");
+            f(&store).await
+        })
+    }
+}
+
+impl Drop for TeamRemote {
+    fn drop(&mut self) {
+        if let Some(server) = self.server.take() {
+            self.remote.runtime.block_on(server.shutdown());
+        }
+    }
+}
+
+async fn add_people(store: &TeamStore) {
+    let person = |name: &str, role: &str, branch: Option<Branch>| NewPerson {
+        name: name.to_owned(),
+        display_name: None,
+        role: role.to_owned(),
+        branch,
+        password: Some(PASSWORD.to_owned()),
+    };
+    people::init(store, person("wang", "admin", None))
+        .await
+        .expect("wang");
+    let shanghai = Branch {
+        code: "SH01".to_owned(),
+        name: "上海".to_owned(),
+    };
+    people::add(store, person("li", "staff", Some(shanghai)))
+        .await
+        .expect("li");
+}

@@ -1,0 +1,171 @@
+//! A console's core on a team server's profile (docs/team.md, "The console"): the real team
+//! server in front of a real platform, over loopback; the keyring is the mock store.
+
+#[path = "support/desk.rs"]
+mod desk;
+#[path = "support/remote.rs"]
+mod remote;
+#[path = "support/team_remote.rs"]
+mod team_remote;
+
+use std::path::Path;
+
+use desk::{WAIT, mock_store, run, start_core};
+use license_desk::core::team::{Permission, Session, TeamCommand};
+use license_desk::core::{
+    ApiError, Call, Command, Core, CoreError, KeyringChoice, Outcome, Secret,
+};
+use team_remote::{PASSWORD, TeamRemote};
+
+fn sign_in(profile: &str, password: &str) -> Command {
+    Command::Team(TeamCommand::SignIn {
+        profile: profile.to_owned(),
+        password: Secret::new(password),
+    })
+}
+
+fn numbers(core: &Core) -> Result<Outcome, CoreError> {
+    let call = Call::Shellnums(1);
+    core.run(
+        Command::CallOn {
+            profile: "branch".to_owned(),
+            call,
+        },
+        WAIT,
+    )
+}
+
+fn session(core: &Core) -> Option<Session> {
+    core.state().sessions.get("branch").cloned()
+}
+
+/// Nothing the console wrote holds the password.
+fn no_password_in(dir: &Path) {
+    for entry in walkdir(dir) {
+        let bytes = std::fs::read(&entry).expect("read");
+        let found = bytes
+            .windows(PASSWORD.len())
+            .any(|w| w == PASSWORD.as_bytes());
+        assert!(!found, "{} holds the password", entry.display());
+    }
+}
+
+fn walkdir(dir: &Path) -> Vec<std::path::PathBuf> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(dir).expect("dir").flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            out.extend(walkdir(&path));
+        } else {
+            out.push(path);
+        }
+    }
+    out
+}
+
+/// Signed out until the person signs in once; the session then serves this core and the next
+/// (from the keyring), the role's limits come back as the missing permission, and a person
+/// disabled on the server is signed out at the next call, the session gone from the keyring.
+#[test]
+fn a_team_profile_signs_in_once_and_calls_as_its_person() {
+    let team = TeamRemote::start();
+    let root = tempfile::tempdir().expect("dir");
+    let store = mock_store();
+    let core = start_core(
+        root.path(),
+        KeyringChoice::Store(std::sync::Arc::clone(&store)),
+    );
+    run(
+        &core,
+        Command::SaveProfile {
+            previous: None,
+            profile: team.profile("branch", "li"),
+            app_secret: None,
+        },
+    );
+    let unsigned = numbers(&core);
+    assert!(
+        matches!(&unsigned, Err(CoreError::Api(ApiError::SignedOut(_)))),
+        "{unsigned:?}"
+    );
+    assert_eq!(session(&core), Some(Session::SignedOut));
+    let wrong = core.run(sign_in("branch", "not the password"), WAIT);
+    assert!(
+        matches!(&wrong, Err(CoreError::Api(e)) if e.session_ended()),
+        "{wrong:?}"
+    );
+
+    let Outcome::SignedIn(me) = run(&core, sign_in("branch", PASSWORD)) else {
+        panic!("not signed in");
+    };
+    assert_eq!(
+        (me.person.name.as_str(), me.person.role.as_str()),
+        ("li", "staff")
+    );
+    assert_eq!(
+        me.person.branch.as_ref().map(|b| b.name.as_str()),
+        Some("上海")
+    );
+    assert!(me.may(Permission::Purchase) && !me.may(Permission::Locks));
+    assert_eq!(session(&core), Some(Session::SignedIn(me.clone())));
+    assert!(matches!(numbers(&core), Ok(Outcome::Shellnums(n)) if n.len() == 1));
+    let lock = core.run(
+        Command::CallOn {
+            profile: "branch".to_owned(),
+            call: Call::Lock {
+                nums: vec!["8000000001".to_owned()],
+                operator: None,
+            },
+        },
+        WAIT,
+    );
+    match &lock {
+        Err(CoreError::Api(e)) => assert_eq!(e.missing_permission(), Some(Permission::Locks)),
+        other => panic!("not refused: {other:?}"),
+    }
+    core.shutdown();
+
+    // The next run starts from the session in the keyring: no password asked.
+    let core = start_core(
+        root.path(),
+        KeyringChoice::Store(std::sync::Arc::clone(&store)),
+    );
+    assert!(matches!(numbers(&core), Ok(Outcome::Shellnums(_))));
+    let Outcome::SignedIn(again) = run(
+        &core,
+        Command::Team(TeamCommand::Me {
+            profile: "branch".to_owned(),
+        }),
+    ) else {
+        panic!("who am I");
+    };
+    assert_eq!(again, me);
+
+    team.with_store(async |store| {
+        license_desk::team::people::set_disabled(store, "li", true)
+            .await
+            .expect("disabled")
+    });
+    // The server trusts a checked session for 2 s: wait until it has looked again.
+    let deadline = std::time::Instant::now() + WAIT;
+    let ended = loop {
+        let answer = numbers(&core);
+        if answer.is_err() || std::time::Instant::now() > deadline {
+            break answer;
+        }
+        std::thread::yield_now();
+    };
+    assert!(
+        matches!(&ended, Err(CoreError::Api(e)) if e.session_ended()),
+        "{ended:?}"
+    );
+    assert_eq!(session(&core), Some(Session::SignedOut));
+    core.shutdown();
+    let core = start_core(root.path(), KeyringChoice::Store(store));
+    assert!(
+        matches!(numbers(&core), Err(CoreError::Api(ApiError::SignedOut(_)))),
+        "the ended session left the keyring"
+    );
+    core.shutdown();
+    no_password_in(root.path());
+}
