@@ -6,6 +6,7 @@ pub mod kit;
 mod outbox;
 mod prefs;
 mod screens;
+mod session;
 mod shell;
 mod status;
 pub mod text;

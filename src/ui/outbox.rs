@@ -61,9 +61,20 @@ impl<'a> Outbox<'a> {
 pub struct Caller<'a> {
     pub out: &'a Outbox<'a>,
     pub profile: &'a Profile,
+    /// What the person signed in to it may do, on a team server's profile.
+    pub permits: crate::ui::kit::permits::Permits<'a>,
 }
 
 impl Caller<'_> {
+    /// Why the person may not do what needs `p`, if the profile's team server says so.
+    pub fn lacking(
+        &self,
+        lang: crate::ui::text::i18n::Lang,
+        p: crate::core::team::Permission,
+    ) -> Option<String> {
+        self.permits.lacking(lang, p)
+    }
+
     /// An operation on this caller's profile.
     pub fn call(&self, call: Call) -> CommandId {
         self.out.call_on(self.profile, call)

@@ -7,6 +7,7 @@ use crate::core::sandbox::demo;
 use crate::core::{Command, Core, CoreState, Event, KeyringState, KeyringStore, Latest};
 use crate::ui::kit::fonts;
 use crate::ui::kit::form::{PRODUCTION_COLOUR, REMOTE_COLOUR, SANDBOX_COLOUR, profile_name};
+use crate::ui::kit::permits::Permits;
 use crate::ui::outbox::{Caller, Outbox};
 use crate::ui::prefs::ClaimForm;
 use crate::ui::screens::activities::ActivitiesScreen;
@@ -19,6 +20,7 @@ use crate::ui::screens::history::HistoryScreen;
 use crate::ui::screens::queue::QueueScreen;
 use crate::ui::screens::settings::SettingsScreen;
 use crate::ui::screens::start::{StartAction, start_ui};
+use crate::ui::session::SessionBar;
 use crate::ui::status::Status;
 use crate::ui::text::i18n::{Label, Lang, label, labelled, t, tr};
 use crate::ui::text::refusals::Offer;
@@ -29,6 +31,8 @@ pub struct DeskApp {
     pub prefs: Prefs,
     screens: Screens,
     status: Status,
+    /// A team server's person in the top bar, and the sign-in dialog.
+    session: SessionBar,
     /// A profile picked in the top bar's menu, until the core has switched.
     switch: Latest,
     /// Logged once, for start-up measurements (`RUST_LOG=license_desk=info`).
@@ -65,6 +69,7 @@ impl DeskApp {
             prefs,
             screens: Screens::default(),
             status: Status::default(),
+            session: SessionBar::default(),
             switch: Latest::default(),
             first_frame: true,
             titled: None,
@@ -87,6 +92,10 @@ impl DeskApp {
             self.status.arrived(event.id);
             if self.switch.accept(&event) {
                 self.status.answered(label!("use-profile"), &event.result);
+            } else if let Some(action) = self.session.apply(&event) {
+                if let Some(action) = action {
+                    self.status.answered(action, &event.result);
+                }
             } else {
                 apply(&mut self.screens, &mut self.status, &mut event, &out);
             }
@@ -99,8 +108,14 @@ impl DeskApp {
             ui.ctx()
                 .send_viewport_cmd(egui::ViewportCommand::Title(title));
         }
+        self.session.tick(&out, &state);
+        let session = &mut self.session;
         let switch = egui::Panel::top("top_bar")
-            .show(ui, |ui| top_bar_ui(ui, lang, &state))
+            .show(ui, |ui| {
+                top_bar_ui(ui, lang, &state, |ui| {
+                    session.top_bar_ui(ui, &out, lang, &state)
+                })
+            })
             .inner;
         if let Some(name) = switch {
             self.switch
@@ -121,6 +136,7 @@ impl DeskApp {
             });
         egui::CentralPanel::default()
             .show(ui, |ui| self.screens.ui(ui, &out, &state, &mut self.prefs));
+        self.session.dialog_ui(ui.ctx(), &out, lang, &state);
         if let Some(offer) = self.status.toasts.ui(ui.ctx(), self.prefs.lang) {
             self.screens.accept(offer, &mut self.prefs);
         }
@@ -154,7 +170,12 @@ fn apply(screens: &mut Screens, status: &mut Status, event: &mut Event, out: &Ou
 }
 
 /// The top bar; the profile picked in its menu, if one was.
-fn top_bar_ui(ui: &mut egui::Ui, lang: Lang, state: &CoreState) -> Option<String> {
+fn top_bar_ui(
+    ui: &mut egui::Ui,
+    lang: Lang,
+    state: &CoreState,
+    person_ui: impl FnOnce(&mut egui::Ui),
+) -> Option<String> {
     ui.horizontal(|ui| {
         ui.heading(t!(lang, "app-name"));
         ui.separator();
@@ -182,6 +203,7 @@ fn top_bar_ui(ui: &mut egui::Ui, lang: Lang, state: &CoreState) -> Option<String
             ui.label(RichText::new(words).strong().color(PRODUCTION_COLOUR));
         }
         let picked = profile_menu_ui(ui, lang, state);
+        person_ui(ui);
         ui.separator();
         keyring_ui(ui, lang, state);
         picked
@@ -310,7 +332,12 @@ impl Screens {
         ui.add_space(8.0);
         // Calls go to the profile active now; what a screen shows keeps the profile it came from.
         let profile = state.profiles.active();
-        let caller = Caller { out, profile };
+        let permits = Permits::of(state, profile);
+        let caller = Caller {
+            out,
+            profile,
+            permits,
+        };
         match screen {
             Screen::Start => {
                 if let Some(action) = start_ui(ui, lang, state) {
@@ -318,11 +345,11 @@ impl Screens {
                 }
             }
             Screen::Customers => self.customers.ui(ui, &caller, lang),
-            Screen::Orders => self.composer.ui(ui, out, lang, profile),
+            Screen::Orders => self.composer.ui(ui, &caller, lang),
             Screen::Catalog => self.catalog.ui(ui, out, lang, profile),
             Screen::Assets => self
                 .assets
-                .ui(ui, out, lang, &mut prefs.recent_enterprises, profile),
+                .ui(ui, &caller, lang, &mut prefs.recent_enterprises),
             Screen::Activities => self.activities.ui(ui, &caller, lang, &mut prefs.claim),
             Screen::AssetNumbers => {
                 if let Some(nums) = self.asset_numbers.ui(ui, &caller, lang) {

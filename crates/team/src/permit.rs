@@ -2,7 +2,6 @@
 //! must carry. Pure rules, checked by the server before anything is forwarded; a refusal
 //! names the permission (or the field) in words.
 
-use wire::kinds::OrderType;
 use wire::{BatchOrderRequest, BindRequest, ClaimRequest, EnterpriseRequest, LockRequest};
 
 use crate::people::{Branch, Person};
@@ -50,8 +49,7 @@ pub fn batch_permissions(batch: &BatchOrderRequest) -> Result<Vec<Permission>, R
     let mut needed = Vec::new();
     for (i, order) in batch.order_list.iter().enumerate() {
         let p = match order.order_type {
-            Some(OrderType::NewBuy) => Permission::Purchase,
-            Some(OrderType::DeleteAsset | OrderType::DeleteProduct) => Permission::Delete,
+            Some(order_type) => Permission::for_order(order_type),
             None => {
                 return Err(Refusal::Field(format!(
                     "orderList[{i}].orderType: needed (new_buy, delete_asset or \
@@ -135,6 +133,7 @@ fn own(field: &mut Option<String>, mine: &str, shown: &str, path: &str) -> Resul
 mod tests {
     use super::*;
     use wire::OrderEntry;
+    use wire::kinds::OrderType;
 
     fn shanghai() -> Branch {
         Branch {

@@ -77,6 +77,14 @@ impl Permission {
         Self::ALL.into_iter().find(|p| p.name() == name)
     }
 
+    /// What a batch's order of this type needs: a purchase or a delete.
+    pub fn for_order(order_type: crate::OrderType) -> Permission {
+        match order_type {
+            crate::OrderType::NewBuy => Self::Purchase,
+            crate::OrderType::DeleteAsset | crate::OrderType::DeleteProduct => Self::Delete,
+        }
+    }
+
     /// The permission a refusal's `cause` names (`permission:locks`), if it names one.
     pub fn from_cause(cause: &str) -> Option<Permission> {
         cause

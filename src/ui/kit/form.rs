@@ -108,7 +108,8 @@ pub fn busy_button_ui(ui: &mut egui::Ui, label: &str, busy: bool) -> bool {
 /// before it, in the same frame). Disabled with a spinner while its call runs.
 pub fn submit_button_ui(ui: &mut egui::Ui, label: &str, busy: bool) -> bool {
     let entered = take_enter(ui);
-    busy_button_ui(ui, label, busy) || (entered && !busy)
+    // Enter in a field does not press a button drawn disabled (a role without the permission).
+    busy_button_ui(ui, label, busy) || (entered && !busy && ui.is_enabled())
 }
 
 fn enter_id() -> egui::Id {
@@ -116,7 +117,7 @@ fn enter_id() -> egui::Id {
 }
 
 /// Remembers, for this frame, that Enter left a field of the form.
-fn note_enter(ui: &egui::Ui, response: &Response) {
+pub fn note_enter(ui: &egui::Ui, response: &Response) {
     if response.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter)) {
         let frame = ui.ctx().cumulative_frame_nr();
         ui.data_mut(|d| d.insert_temp(enter_id(), frame));

@@ -5,4 +5,5 @@ pub(crate) mod date_field;
 pub(crate) mod file_browser;
 pub mod fonts;
 pub(crate) mod form;
+pub(crate) mod permits;
 pub(crate) mod toasts;

@@ -4,12 +4,14 @@
 
 use egui::RichText;
 
+use crate::core::team::Permission;
 use crate::core::wire::validate::{is_email, is_mobile};
 use crate::core::wire::{ActivityResponse, ClaimRequest};
 use crate::core::{Call, Event, Latest, Outcome};
 use crate::ui::kit::form::{
     Field, answered_on_ui, field_with_ui, grid_ui, normalize_mobile, submit_button_ui, typed,
 };
+use crate::ui::kit::permits::permitted_ui;
 use crate::ui::outbox::Caller;
 use crate::ui::prefs::ClaimForm;
 use crate::ui::text::dates::local_date;
@@ -105,8 +107,12 @@ impl ActivitiesScreen {
         let complete = [&form.identity, &form.label, &form.source, &form.branch]
             .iter()
             .all(|v| !v.trim().is_empty());
+        let why = core.lacking(lang, Permission::Claim);
         ui.add_enabled_ui(complete, |ui| {
-            if submit_button_ui(ui, t!(lang, "claim"), self.call.is_waiting()) {
+            let busy = self.call.is_waiting();
+            if permitted_ui(ui, why.as_deref(), |ui| {
+                submit_button_ui(ui, t!(lang, "claim"), busy)
+            }) {
                 self.answer = None;
                 self.on = core.profile.name.clone();
                 self.asking = form.label.trim().to_owned();

@@ -5,9 +5,11 @@ use std::path::PathBuf;
 
 use egui::RichText;
 
+use crate::core::team::Permission;
 use crate::core::wire::validate::MAX_SHELLNUMS;
 use crate::core::{Call, Command, Event, FileCommand, Latest, Outcome};
 use crate::ui::kit::form::{answered_on_ui, busy_button_ui, csv_with_bom, home_file};
+use crate::ui::kit::permits::permitted_ui;
 use crate::ui::outbox::Caller;
 use crate::ui::text::i18n::{Label, Lang, label, labelled, t, tr};
 
@@ -71,7 +73,11 @@ impl AssetNumbersScreen {
             let label = ui.label(t!(lang, "how-many"));
             ui.add(egui::DragValue::new(&mut self.count).range(1..=MAX_SHELLNUMS))
                 .labelled_by(label.id);
-            if busy_button_ui(ui, t!(lang, "get-asset-numbers"), self.call.is_waiting()) {
+            let why = core.lacking(lang, Permission::Numbers);
+            let busy = self.call.is_waiting();
+            if permitted_ui(ui, why.as_deref(), |ui| {
+                busy_button_ui(ui, t!(lang, "get-asset-numbers"), busy)
+            }) {
                 self.on = core.profile.name.clone();
                 self.call.start(core.call(Call::Shellnums(self.count)));
             }

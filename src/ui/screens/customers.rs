@@ -5,6 +5,7 @@
 
 use egui::{RichText, ScrollArea};
 
+use crate::core::team::Permission;
 use crate::core::wire::validate::{self, Problem};
 use crate::core::wire::{
     BindRequest, CreatedEnterprise, Customer, CustomerQuery, DefaultFilter, EnterpriseRequest,
@@ -13,6 +14,7 @@ use crate::core::{Call, Event, Latest, Outcome};
 use crate::ui::kit::form::{
     answered_on_ui, grid_ui, normalize_mobile, submit_button_ui, text_fields_ui, typed,
 };
+use crate::ui::kit::permits::permitted_ui;
 use crate::ui::outbox::Caller;
 use crate::ui::text::i18n::{Label, Lang, label, t, tr};
 use crate::ui::text::labels::value_words;
@@ -290,7 +292,11 @@ impl CustomersScreen {
         });
         normalize_mobile(&mut form.password_mobile);
         ui.add_space(6.0);
-        if submit_button_ui(ui, t!(lang, "bind"), form.call.is_waiting()) {
+        let why = core.lacking(lang, Permission::Customers);
+        let busy = form.call.is_waiting();
+        if permitted_ui(ui, why.as_deref(), |ui| {
+            submit_button_ui(ui, t!(lang, "bind"), busy)
+        }) {
             let request = form.request();
             form.problems = validate::bind(&request);
             if form.problems.is_empty() {
@@ -320,7 +326,11 @@ impl CustomersScreen {
         ui.add_space(6.0);
         enterprise_form_ui(ui, lang, "create_form", &mut self.create);
         ui.add_space(6.0);
-        if submit_button_ui(ui, t!(lang, "create"), self.create.call.is_waiting()) {
+        let why = core.lacking(lang, Permission::Customers);
+        let busy = self.create.call.is_waiting();
+        if permitted_ui(ui, why.as_deref(), |ui| {
+            submit_button_ui(ui, t!(lang, "create"), busy)
+        }) {
             let request = self.create.request();
             self.create.problems = validate::enterprise(&request);
             if self.create.problems.is_empty() {
@@ -384,7 +394,11 @@ impl CustomersScreen {
         ui.add_space(6.0);
         enterprise_form_ui(ui, lang, "update_form", &mut self.update);
         ui.add_space(6.0);
-        if submit_button_ui(ui, t!(lang, "update"), self.update.call.is_waiting()) {
+        let why = core.lacking(lang, Permission::Customers);
+        let busy = self.update.call.is_waiting();
+        if permitted_ui(ui, why.as_deref(), |ui| {
+            submit_button_ui(ui, t!(lang, "update"), busy)
+        }) {
             let request = self.update.request();
             self.update.problems = validate::enterprise(&request);
             if self.update.problems.is_empty() {

@@ -5,6 +5,7 @@
 use egui::RichText;
 
 use crate::core::profiles;
+use crate::core::team::TeamCommand;
 use crate::core::wire::validate::{FieldPath, Problem, ProblemKind};
 use crate::core::{
     CallLimits, Command, CoreState, Endpoint, Event, KeyringState, Latest, Outcome, Profile,
@@ -155,6 +156,9 @@ pub struct SettingsScreen {
     test: Latest,
     testing: Option<String>,
     connected: Option<Connected>,
+    /// A new team profile's first sign-in, sent on the next frame.
+    sign_in: Option<(String, Secret)>,
+    signing_in: Latest,
 }
 
 impl SettingsScreen {
@@ -169,11 +173,20 @@ impl SettingsScreen {
             && form.call.accept(event)
         {
             if event.result.is_ok() {
-                // Saved: the secret is in the keyring now, not here.
-                self.selected = Some(form.profile().name);
+                // Saved: the secret is in the keyring now, not here; a team profile's person
+                // signs in with the password typed, which only the session outlives.
+                let name = form.profile().name;
+                if form.team && !form.secret.is_empty() {
+                    let password = Secret::new(std::mem::take(&mut form.secret));
+                    self.sign_in = Some((name.clone(), password));
+                }
+                self.selected = Some(name);
                 self.form = None;
             }
             return Some(label!("save-profile"));
+        }
+        if self.signing_in.accept(event) {
+            return Some(label!("sign-in-button"));
         }
         if self.remove.accept(event) {
             if event.result.is_ok() {
@@ -210,6 +223,10 @@ impl SettingsScreen {
         prefs: &mut crate::ui::Prefs,
     ) {
         let lang = prefs.lang;
+        if let Some((profile, password)) = self.sign_in.take() {
+            let command = TeamCommand::SignIn { profile, password };
+            self.signing_in.start(out.send(Command::Team(command)));
+        }
         appearance_ui(ui, prefs);
         ui.add_space(10.0);
         ui.label(RichText::new(t!(lang, "profiles")).strong().size(16.0));
@@ -421,11 +438,19 @@ fn profile_form_ui(
             ui.label(t!(lang, "sandbox"));
             ui.end_row();
         } else {
-            remote_fields_ui(ui, lang, form, &problems);
+            kind_ui(ui, lang, form);
+            if form.team {
+                team_fields_ui(ui, lang, form, &problems);
+            } else {
+                remote_fields_ui(ui, lang, form, &problems);
+            }
             form.ca_file.row_ui(ui, out, lang, &problems);
         }
-        let operator = field(lang, label!("operator-identity"), "operatorIdentity", false);
-        field_ui(ui, lang, &operator, &mut form.operator, &problems);
+        if !form.team {
+            // A team server names the person signed in as the operator of their lock changes.
+            let operator = field(lang, label!("operator-identity"), "operatorIdentity", false);
+            field_ui(ui, lang, &operator, &mut form.operator, &problems);
+        }
         if !form.sandbox {
             let production = field(lang, label!("production-platform"), "production", false);
             field_with_ui(ui, lang, &production, &problems, |ui| {
@@ -434,15 +459,9 @@ fn profile_form_ui(
             ui.label(tr!(lang, "profile-limits"));
             limits_ui(ui, lang, &mut form.limits);
             ui.end_row();
-            ui.label(tr!(lang, "profile-repeats"));
-            ui.vertical(|ui| {
-                ui.checkbox(
-                    &mut form.repeats_recognised,
-                    tr!(lang, "profile-repeats-check"),
-                );
-                ui.label(egui::RichText::new(tr!(lang, "profile-repeats-help")).weak());
-            });
-            ui.end_row();
+            if !form.team {
+                repeats_ui(ui, lang, form);
+            }
         }
         ui.label(tr!(lang, "catalog"));
         ui.checkbox(&mut form.own_catalog, tr!(lang, "profile-own-catalog"))
@@ -468,6 +487,57 @@ fn field(lang: Lang, label: Label, path: &str, required: bool) -> Field<'_> {
         path,
         required,
     }
+}
+
+/// Whether the profile's calls go to a platform or through a team server: chosen when the
+/// profile is added.
+fn kind_ui(ui: &mut egui::Ui, lang: Lang, form: &mut ProfileForm) {
+    ui.label(t!(lang, "kind"));
+    ui.add_enabled_ui(form.previous.is_none(), |ui| {
+        ui.horizontal(|ui| {
+            ui.selectable_value(&mut form.team, false, t!(lang, "kind-remote"));
+            ui.selectable_value(&mut form.team, true, t!(lang, "kind-team"));
+        });
+    });
+    ui.end_row();
+}
+
+/// Whether a batch whose answer was lost may be sent again by itself.
+fn repeats_ui(ui: &mut egui::Ui, lang: Lang, form: &mut ProfileForm) {
+    ui.label(tr!(lang, "profile-repeats"));
+    ui.vertical(|ui| {
+        ui.checkbox(
+            &mut form.repeats_recognised,
+            tr!(lang, "profile-repeats-check"),
+        );
+        ui.label(egui::RichText::new(tr!(lang, "profile-repeats-help")).weak());
+    });
+    ui.end_row();
+}
+
+/// Where the team server is and who signs in; the password of a new profile, asked once.
+fn team_fields_ui(ui: &mut egui::Ui, lang: Lang, form: &mut ProfileForm, problems: &[Problem]) {
+    let name = field(lang, label!("profile-name"), "name", true);
+    field_ui(ui, lang, &name, &mut form.name, problems);
+    let url = field(lang, label!("team-url"), "url", true);
+    field_ui(ui, lang, &url, &mut form.base_url, problems);
+    let user = field(lang, label!("team-user"), "user", true);
+    field_ui(ui, lang, &user, &mut form.user, problems);
+    if form.previous.is_some() {
+        return;
+    }
+    let password = field(lang, label!("team-password"), "password", true);
+    field_with_ui(ui, lang, &password, problems, |ui| {
+        ui.vertical(|ui| {
+            let edit = egui::TextEdit::singleline(&mut form.secret)
+                .password(true)
+                .desired_width(300.0);
+            let response = ui.add(edit);
+            ui.label(RichText::new(t!(lang, "team-password-help")).weak());
+            response
+        })
+        .inner
+    });
 }
 
 /// Where a remote platform is and the app's credentials.
@@ -543,10 +613,13 @@ fn form_buttons_ui(
             form.problems = form.check();
             if form.problems.is_empty() {
                 // Kept in the form until the save succeeds, so a refusal loses nothing.
+                // A team profile's password is no app secret: it signs in once saved.
+                let secret =
+                    Some(Secret::new(form.secret.clone())).filter(|s| !s.is_empty() && !form.team);
                 form.call.start(out.send(Command::SaveProfile {
                     previous: form.previous.clone(),
                     profile,
-                    app_secret: Some(Secret::new(form.secret.clone())).filter(|s| !s.is_empty()),
+                    app_secret: secret,
                 }));
             }
         }

@@ -9,6 +9,9 @@ mod locks;
 mod table;
 mod unknown;
 
+use crate::core::team::Permission;
+use crate::ui::kit::permits::permitted_ui;
+use crate::ui::outbox::Caller;
 use std::collections::HashSet;
 use std::sync::Arc;
 
@@ -123,6 +126,8 @@ struct Locks {
     unsent: Option<unknown::UnsentLocks>,
     /// The numbers typed in the by-numbers dialog, while it is open.
     by_numbers: Option<String>,
+    /// Why the person signed in may not change locks (a team server's role), this frame.
+    refused: Option<String>,
 }
 
 impl AssetsScreen {
@@ -261,11 +266,12 @@ impl AssetsScreen {
     pub fn ui(
         &mut self,
         ui: &mut egui::Ui,
-        out: &Outbox<'_>,
+        caller: &Caller<'_>,
         lang: Lang,
         recent: &mut Vec<String>,
-        profile: &Profile,
     ) {
+        let (out, profile) = (caller.out, caller.profile);
+        self.locks.refused = caller.lacking(lang, Permission::Locks);
         self.follow_profile(profile);
         if let Some(name) = &self.query.dropped_from {
             ui.label(RichText::new(tr!(lang, "listing-dropped", profile = name.as_str())).weak());
@@ -420,7 +426,10 @@ impl AssetsScreen {
             if clicked || enter {
                 self.list(out, profile, recent);
             }
-            if ui.button(t!(lang, "lock-by-numbers")).clicked() {
+            let refused = self.locks.refused.as_deref();
+            if permitted_ui(ui, refused, |ui| {
+                ui.button(t!(lang, "lock-by-numbers")).clicked()
+            }) {
                 self.locks.by_numbers = Some(String::new());
             }
             if !self.assets.is_empty() && ui.button(tr!(lang, "close-listing")).clicked() {
@@ -486,12 +495,14 @@ impl AssetsScreen {
                 self.selection.counts = None;
             }
             let busy = self.locks.call.is_waiting();
+            let refused = self.locks.refused.clone();
             ui.add_enabled_ui(count > 0 && !busy, |ui| {
                 for (text, lock) in [
                     (label!("disable-selected"), true),
                     (label!("enable-selected"), false),
                 ] {
-                    if ui.button(text.text(lang)).clicked() {
+                    let button = |ui: &mut egui::Ui| ui.button(text.text(lang)).clicked();
+                    if permitted_ui(ui, refused.as_deref(), button) {
                         self.ask_lock_selected(lang, lock);
                     }
                 }

@@ -1,5 +1,6 @@
 //! The asset table: columns, cells in words, badges, expanded rows, and row selection.
 
+use crate::ui::kit::permits::permitted_ui;
 use egui::{Color32, RichText};
 use egui_extras::{Column, TableBuilder};
 
@@ -410,7 +411,8 @@ impl AssetsScreen {
             }
         });
         row.col(|ui| {
-            if let Some(lock) = lock_button_ui(ui, lang, a, busy) {
+            let refused = self.locks.refused.as_deref();
+            if let Some(lock) = permitted_ui(ui, refused, |ui| lock_button_ui(ui, lang, a, busy)) {
                 clicks.lock_one = Some((lock, a.asset_num().to_owned()));
             }
         });

@@ -26,9 +26,9 @@ use serde::{Deserialize, Serialize};
 
 use self::fields::{FormCx, field_problems};
 use self::node::{NodeId, NodeMut};
+use crate::core::Event;
 use crate::core::snapshot::Snapshot;
 use crate::core::wire::OrderType;
-use crate::core::{Event, Profile};
 use crate::ui::outbox::{Caller, Outbox};
 use crate::ui::text::i18n::{Label, Lang, t};
 use crate::ui::text::labels::order_type_short;
@@ -187,7 +187,8 @@ impl ComposerScreen {
         self.drafts.changed();
     }
 
-    pub fn ui(&mut self, ui: &mut egui::Ui, out: &Outbox<'_>, lang: Lang, profile: &Profile) {
+    pub fn ui(&mut self, ui: &mut egui::Ui, caller: &Caller<'_>, lang: Lang) {
+        let (out, profile) = (caller.out, caller.profile);
         self.drafts.start(out);
         self.picker.refresh(out, profile, false);
         self.dropped_files_ui(ui, out);
@@ -213,6 +214,10 @@ impl ComposerScreen {
             self.confirm_delete_ui(ui.ctx(), out, lang);
             return;
         }
+        // Drawn disabled with the reason when the role lacks it (the server decides).
+        self.submit.refused = caller
+            .permits
+            .lacking_for_orders(lang, draft.batch.orders().map(|o| o.order_type));
         egui::Panel::bottom("composer_bottom")
             .resizable(true)
             .default_size(170.0)
@@ -223,8 +228,7 @@ impl ComposerScreen {
             .resizable(true)
             .default_size(tree_width)
             .show(ui, |ui| self.tree_ui(ui, lang));
-        let caller = Caller { out, profile };
-        egui::CentralPanel::default().show(ui, |ui| self.node_ui(ui, &caller, lang));
+        egui::CentralPanel::default().show(ui, |ui| self.node_ui(ui, caller, lang));
         self.confirm_submit_ui(ui.ctx(), out, lang, profile);
         self.confirm_delete_ui(ui.ctx(), out, lang);
         self.catalog_search_ui(ui.ctx(), out, lang);

@@ -90,7 +90,11 @@ impl ComposerScreen {
             let label = ui.label(t!(lang, "how-many"));
             ui.add(egui::DragValue::new(&mut numbers.count).range(1..=MAX_SHELLNUMS))
                 .labelled_by(label.id);
-            if busy_button_ui(ui, t!(lang, "get-asset-numbers"), numbers.call.is_waiting()) {
+            let why = core.lacking(lang, crate::core::team::Permission::Numbers);
+            let busy = numbers.call.is_waiting();
+            let button =
+                |ui: &mut egui::Ui| busy_button_ui(ui, t!(lang, "get-asset-numbers"), busy);
+            if crate::ui::kit::permits::permitted_ui(ui, why.as_deref(), button) {
                 numbers.target = Some(selected.clone());
                 numbers
                     .call

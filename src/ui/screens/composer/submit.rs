@@ -30,6 +30,8 @@ const MAX_LISTED: usize = 500;
 #[derive(Default)]
 pub(super) struct Submit {
     call: Latest,
+    /// Why the person signed in may not send this batch (a team server's role), this frame.
+    pub(super) refused: Option<String>,
     /// The batch being sent, with the profile it goes to.
     submitting: Option<Sending>,
     pub(super) confirm: bool,
@@ -143,8 +145,10 @@ impl ComposerScreen {
         ui.horizontal(|ui| {
             let ready = blocking == 0;
             let busy = self.submit.call.is_waiting();
+            let refused = self.submit.refused.as_deref();
             ui.add_enabled_ui(ready, |ui| {
-                if busy_button_ui(ui, t!(lang, "submit-batch"), busy) {
+                let button = |ui: &mut egui::Ui| busy_button_ui(ui, t!(lang, "submit-batch"), busy);
+                if crate::ui::kit::permits::permitted_ui(ui, refused, button) {
                     self.submit.confirm = true;
                 }
             });

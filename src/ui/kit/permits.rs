@@ -1,0 +1,88 @@
+//! What the person signed in to a team server may do, as the screens mirror it: an action
+//! their role lacks is drawn disabled, the reason on hover, never hidden. The server decides
+//! every call; on a platform's profile nothing is disabled here (the platform decides alone).
+
+use crate::core::team::{Me, Permission};
+use crate::core::wire::OrderType;
+use crate::core::{CoreState, Profile};
+use crate::ui::text::i18n::{Lang, lookup, tr};
+
+/// The person signed in to the profile the screens' calls go to, if it is a team server's.
+#[derive(Clone, Copy, Default)]
+pub struct Permits<'a> {
+    me: Option<&'a Me>,
+}
+
+impl<'a> Permits<'a> {
+    pub fn of(state: &'a CoreState, profile: &Profile) -> Permits<'a> {
+        Permits {
+            me: state.sessions.get(&profile.name).and_then(|s| s.me()),
+        }
+    }
+
+    /// Why the person may not do what needs `p`; None when they may, or when it is not known
+    /// (not a team server, or no one signed in yet: the server will say).
+    pub fn lacking(self, lang: Lang, p: Permission) -> Option<String> {
+        let me = self.me?;
+        (!me.may(p)).then(|| needs(lang, &me.person.role, p))
+    }
+
+    /// Why the person may not send orders of these types (purchases need one permission,
+    /// deletes another), if there is a reason.
+    pub fn lacking_for_orders(
+        self,
+        lang: Lang,
+        types: impl Iterator<Item = Option<OrderType>>,
+    ) -> Option<String> {
+        let me = self.me?;
+        let missing = [Permission::Purchase, Permission::Delete]
+            .into_iter()
+            .filter(|p| !me.may(*p))
+            .collect::<Vec<_>>();
+        if missing.is_empty() {
+            return None;
+        }
+        types
+            .filter_map(|t| t.map(Permission::for_order))
+            .find(|p| missing.contains(p))
+            .map(|p| needs(lang, &me.person.role, p))
+    }
+}
+
+/// "Your role (branch staff) does not have the permission “locks” that this needs."
+pub fn needs(lang: Lang, role: &str, p: Permission) -> String {
+    tr!(
+        lang,
+        "needs-permission",
+        role = role_name(lang, role),
+        permission = permission_name(lang, p)
+    )
+}
+
+/// A built-in role in the UI's language; a company's own role as it was named.
+pub fn role_name(lang: Lang, role: &str) -> &str {
+    match role {
+        "viewer" | "staff" | "approver" | "admin" => {
+            lookup(lang, &format!("role-{role}")).unwrap_or(role)
+        }
+        _ => role,
+    }
+}
+
+pub fn permission_name(lang: Lang, p: Permission) -> &'static str {
+    let id = format!("permission-{}", p.name());
+    lookup(lang, &id).unwrap_or(p.name())
+}
+
+/// Draws `add` disabled when `why` says why, with the reason on hover.
+pub fn permitted_ui<R>(
+    ui: &mut egui::Ui,
+    why: Option<&str>,
+    add: impl FnOnce(&mut egui::Ui) -> R,
+) -> R {
+    let shown = ui.add_enabled_ui(why.is_none(), add);
+    if let Some(why) = why {
+        shown.response.on_disabled_hover_text(why);
+    }
+    shown.inner
+}

@@ -1,0 +1,118 @@
+//! The console on a team server's profile, driven like a user would (egui_kittest): the real
+//! team server in front of a real platform over loopback; the keyring is the mock store.
+
+#[path = "support/desk.rs"]
+mod desk;
+#[path = "support/remote.rs"]
+mod remote;
+#[path = "support/team_remote.rs"]
+mod team_remote;
+#[path = "support/window.rs"]
+mod window;
+
+use egui_kittest::Harness;
+use egui_kittest::kittest::{NodeT as _, Queryable};
+use license_desk::core::Command;
+use license_desk::ui::text::i18n::Lang;
+use license_desk::ui::{DeskApp, Screen};
+use team_remote::{PASSWORD, TeamRemote};
+use window::{app, click, settle, type_into};
+
+/// The team profile `branch` for li, saved and made the active one through the core.
+fn use_team_profile(harness: &Harness<'static, DeskApp>, team: &TeamRemote) {
+    let core = harness.state().core();
+    for command in [
+        Command::SaveProfile {
+            previous: None,
+            profile: team.profile("branch", "li"),
+            app_secret: None,
+        },
+        Command::ActivateProfile {
+            name: "branch".to_owned(),
+        },
+    ] {
+        desk::run(core, command);
+    }
+}
+
+/// No session yet: the window asks for the password over the screen, and once signed in the
+/// top bar names the person and role; what the role lacks is drawn disabled, the reason on
+/// hover; signing out asks again.
+#[test]
+fn a_team_profile_asks_the_password_names_the_person_and_disables_what_the_role_lacks() {
+    let team = TeamRemote::start();
+    let dir = tempfile::tempdir().expect("dir");
+    let mut harness = app(dir.path(), Lang::En);
+    harness.run_ok();
+    use_team_profile(&harness, &team);
+    settle(&mut harness, |h| {
+        h.query_by_label("Sign in to branch").is_some()
+    });
+    harness.get_by_label("Sign in to the team server as li to go on. What you were doing is kept.");
+    type_into(&mut harness, "Password", "not the password");
+    click(&mut harness, "Sign in");
+    settle(&mut harness, |h| {
+        h.query_by_label_contains("wrong name or password")
+            .is_some()
+    });
+    assert_eq!(
+        harness.get_by_label("Password").value().as_deref(),
+        Some("")
+    );
+
+    type_into(&mut harness, "Password", PASSWORD);
+    click(&mut harness, "Sign in");
+    settle(&mut harness, |h| {
+        h.query_by_label("li · branch staff").is_some()
+    });
+    assert!(harness.query_by_label("Sign in to branch").is_none());
+
+    harness.state_mut().prefs.screen = Screen::Assets;
+    harness.run_ok();
+    let by_numbers = harness.get_by_label("Disable or enable by numbers…");
+    assert!(by_numbers.accesskit_node().is_disabled());
+    by_numbers.hover();
+    harness.run_ok();
+    harness.get_by_label(
+        "Your role (branch staff) does not have the permission “locks” that this needs.",
+    );
+    harness.state_mut().prefs.screen = Screen::AssetNumbers;
+    harness.run_ok();
+    assert!(
+        !harness
+            .get_by_label("Get new asset numbers")
+            .accesskit_node()
+            .is_disabled()
+    );
+
+    click(&mut harness, "Sign out");
+    settle(&mut harness, |h| {
+        h.query_by_label("Sign in to branch").is_some()
+    });
+    harness.get_by_label("Not signed in");
+}
+
+/// The same in Chinese: the dialog, the person's role and the reason in the UI's language.
+#[test]
+fn the_team_sign_in_reads_in_chinese() {
+    let team = TeamRemote::start();
+    let dir = tempfile::tempdir().expect("dir");
+    let mut harness = app(dir.path(), Lang::Zh);
+    harness.run_ok();
+    use_team_profile(&harness, &team);
+    settle(&mut harness, |h| {
+        h.query_by_label("登录到 branch").is_some()
+    });
+    type_into(&mut harness, "密码", PASSWORD);
+    click(&mut harness, "登录");
+    settle(&mut harness, |h| {
+        h.query_by_label("li · 网点职员").is_some()
+    });
+    harness.state_mut().prefs.screen = Screen::Assets;
+    harness.run_ok();
+    let by_numbers = harness.get_by_label("按编号禁用/启用…");
+    assert!(by_numbers.accesskit_node().is_disabled());
+    by_numbers.hover();
+    harness.run_ok();
+    harness.get_by_label("您的角色（网点职员）没有此操作所需的权限“锁定与解锁”。");
+}
