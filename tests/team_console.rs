@@ -94,7 +94,7 @@ fn a_team_profile_signs_in_once_and_calls_as_its_person() {
     assert_eq!(session(&core), Some(Session::SignedOut));
     let wrong = core.run(sign_in("branch", "not the password"), WAIT);
     assert!(
-        matches!(&wrong, Err(CoreError::Api(e)) if e.session_ended()),
+        matches!(&wrong, Err(CoreError::Api(e)) if e.sign_in_refused() && !e.session_ended()),
         "{wrong:?}"
     );
 

@@ -52,9 +52,10 @@ fn a_team_profile_asks_the_password_names_the_person_and_disables_what_the_role_
     type_into(&mut harness, "Password", "not the password");
     click(&mut harness, "Sign in");
     settle(&mut harness, |h| {
-        h.query_by_label_contains("wrong name or password")
+        h.query_by_label_contains("The team server did not sign you in")
             .is_some()
     });
+    harness.get_by_label_contains("401: wrong name or password");
     assert_eq!(
         harness.get_by_label("Password").value().as_deref(),
         Some("")
@@ -78,12 +79,36 @@ fn a_team_profile_asks_the_password_names_the_person_and_disables_what_the_role_
     );
     harness.state_mut().prefs.screen = Screen::AssetNumbers;
     harness.run_ok();
-    assert!(
-        !harness
-            .get_by_label("Get new asset numbers")
-            .accesskit_node()
-            .is_disabled()
+    click(&mut harness, "Get new asset numbers");
+    settle(&mut harness, |h| h.query_by_label("8000000001").is_some());
+
+    // History on a team profile is the server's record of what li did.
+    harness.state_mut().prefs.screen = Screen::History;
+    settle(&mut harness, |h| {
+        h.query_by_label("New asset numbers").is_some()
+    });
+    assert_eq!(
+        harness.query_all_by_label("Sign in").count(),
+        2,
+        "one refused, one done"
     );
+    assert_eq!(
+        harness.query_all_by_label("li").count(),
+        3,
+        "three entries, all li's"
+    );
+    let time_like = |l: &str| !l.is_empty() && l.chars().all(|c| c.is_ascii_digit() || c == ':');
+    harness
+        .get_all_by_label_contains(":")
+        .find(|n| n.accesskit_node().label().is_some_and(|l| time_like(&l)))
+        .expect("the newest entry's time")
+        .click();
+    harness.run_ok();
+    harness.get_by_label(r#"{"size":10}"#);
+    harness.get_by_label("Person: li (staff, SH01)");
+    click(&mut harness, "This computer's calls");
+    harness.get_by_label("Export to");
+    click(&mut harness, "Team server's record");
 
     click(&mut harness, "Sign out");
     settle(&mut harness, |h| {

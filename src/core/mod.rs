@@ -488,6 +488,8 @@ pub enum Outcome {
     /// Signed in to a team server, or who is (`TeamCommand::Me`).
     SignedIn(team::Me),
     SignedOut,
+    /// The team server's record, newest first.
+    Audit(Vec<team::AuditEntry>),
     Catalog(Arc<catalog::CatalogView>),
     DeletePreview(Box<preview::DeletePreview>),
     /// What a catalog file added or updated, or would (`applied` false).

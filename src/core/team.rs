@@ -3,7 +3,7 @@
 //! only mirrors its permissions, to show an action the role lacks as disabled with the reason.
 
 use crate::client::Secret;
-pub use crate::wire::team::{Card, Me, Permission};
+pub use crate::wire::team::{AuditEntry, AuditQuery, Card, Me, Permission};
 
 /// The team server's commands.
 #[derive(Debug, Clone)]
@@ -14,14 +14,17 @@ pub enum TeamCommand {
     SignOut { profile: String },
     /// Asks the server who is signed in now (their role may have changed).
     Me { profile: String },
+    /// The server's record of calls the person may see (History on a team profile).
+    Audit { profile: String, query: AuditQuery },
 }
 
 impl TeamCommand {
     pub fn profile(&self) -> &str {
         match self {
-            Self::SignIn { profile, .. } | Self::SignOut { profile } | Self::Me { profile } => {
-                profile
-            }
+            Self::SignIn { profile, .. }
+            | Self::SignOut { profile }
+            | Self::Me { profile }
+            | Self::Audit { profile, .. } => profile,
         }
     }
 }

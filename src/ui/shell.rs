@@ -358,7 +358,7 @@ impl Screens {
                     prefs.screen = Screen::Orders;
                 }
             }
-            Screen::History => self.history.ui(ui, out, lang),
+            Screen::History => self.history.ui(ui, out, lang, profile),
             Screen::SendLater => self.queue.ui(ui, out, lang),
             Screen::Settings => self.settings.ui(ui, out, state, prefs),
         }

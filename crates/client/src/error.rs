@@ -130,6 +130,11 @@ impl ApiError {
         }
     }
 
+    /// A team server refused to sign the person in.
+    pub fn sign_in_refused(&self) -> bool {
+        matches!(self, Self::Platform { http_status: 401, cause: Some(c), .. } if c == wire::team::SIGN_IN_CAUSE)
+    }
+
     /// The permission a team server refused the call for, if that is why.
     pub fn missing_permission(&self) -> Option<wire::team::Permission> {
         match self {

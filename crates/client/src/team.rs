@@ -1,4 +1,4 @@
-//! A team server's own calls (`wire::team`): sign in, who am I, sign out. The platform's
+//! A team server's own calls (`wire::team`): sign in, who am I, the audit log, sign out. The platform's
 //! operations go through it as through a platform, with the session as the bearer.
 //!
 //! Neither the password nor the session's token is journaled: the journal never sees these
@@ -7,7 +7,7 @@
 use reqwest::{Method, header};
 use serde::de::DeserializeOwned;
 use support::clock::now_ms;
-use wire::team::{Me, Session, SignIn, paths};
+use wire::team::{AuditEntry, AuditQuery, Me, Session, SignIn, paths};
 
 use super::decode::{decode_order, decode_order_done};
 use super::{ApiError, CachedToken, Client, Decode, session_token};
@@ -22,7 +22,13 @@ impl Client {
         })
         .map_err(|e| ApiError::Config(format!("cannot encode the sign-in: {e}")))?;
         let session: Session = self
-            .team_call(Method::POST, paths::SESSION, None, Some(body), decode_order)
+            .team_call(
+                Method::POST,
+                self.url(paths::SESSION),
+                None,
+                Some(body),
+                decode_order,
+            )
             .await?;
         let token = CachedToken {
             token: super::Secret::new(session.token),
@@ -37,7 +43,33 @@ impl Client {
     /// The person signed in and their permissions, as the server has them now.
     pub async fn me(&self) -> Result<Me, ApiError> {
         let token = self.session().await?;
-        self.team_call(Method::GET, paths::ME, Some(&token), None, decode_order)
+        self.team_call(
+            Method::GET,
+            self.url(paths::ME),
+            Some(&token),
+            None,
+            decode_order,
+        )
+        .await
+    }
+
+    /// The audit log's latest entries the person may see, newest first.
+    pub async fn audit(&self, query: &AuditQuery) -> Result<Vec<AuditEntry>, ApiError> {
+        let token = self.session().await?;
+        let mut pairs = Vec::new();
+        if let Some(person) = &query.person {
+            pairs.push(("person", person.clone()));
+        }
+        if let Some(before) = query.before {
+            pairs.push(("before", before.to_string()));
+        }
+        if let Some(limit) = query.limit {
+            pairs.push(("limit", limit.to_string()));
+        }
+        let url = self.url(paths::AUDIT);
+        let url = reqwest::Url::parse_with_params(url.as_str(), &pairs)
+            .map_err(|e| ApiError::Config(format!("the audit's address: {e}")))?;
+        self.team_call(Method::GET, url, Some(&token), None, decode_order)
             .await
     }
 
@@ -48,7 +80,7 @@ impl Client {
         let token = token?;
         self.team_call(
             Method::DELETE,
-            paths::SESSION,
+            self.url(paths::SESSION),
             Some(&token),
             None,
             decode_order_done,
@@ -65,7 +97,7 @@ impl Client {
     async fn team_call<T: DeserializeOwned>(
         &self,
         method: Method,
-        path: &str,
+        url: reqwest::Url,
         bearer: Option<&CachedToken>,
         body: Option<Vec<u8>>,
         decode: Decode<T>,
@@ -76,7 +108,7 @@ impl Client {
             ));
         }
         let timeout = self.config.limits.attempt(false);
-        let mut builder = self.http.request(method, self.url(path)).timeout(timeout);
+        let mut builder = self.http.request(method, url).timeout(timeout);
         if let Some(token) = bearer {
             builder = builder.bearer_auth(token.token.expose());
         }

@@ -255,6 +255,53 @@ pub async fn last_of(store: &TeamStore, person: &str, n: i64) -> Result<Vec<Entr
         .await
 }
 
+/// The latest `n` entries before `before` (a `seq`), newest first, optionally one person's.
+pub async fn latest(
+    store: &TeamStore,
+    person: Option<String>,
+    before: Option<i64>,
+    n: i64,
+) -> Result<Vec<Entry>, TeamError> {
+    store
+        .read(move |tx| {
+            let mut all = Vec::new();
+            let params: [Value<'_>; 3] = [person.as_deref().into(), before.into(), n.into()];
+            tx.query_each(
+                entries!(
+                    "WHERE (?1 IS NULL OR person = ?1) AND (?2 IS NULL OR seq < ?2) \
+                     ORDER BY seq DESC LIMIT ?3"
+                ),
+                &params,
+                &mut |row| {
+                    all.push(entry(row)?);
+                    Ok(ControlFlow::Continue(()))
+                },
+            )?;
+            Ok(all)
+        })
+        .await
+}
+
+impl From<Entry> for wire::team::AuditEntry {
+    fn from(e: Entry) -> Self {
+        let r = e.record;
+        wire::team::AuditEntry {
+            seq: e.seq,
+            at: e.at,
+            person: r.person,
+            role: r.role,
+            branch: r.branch,
+            operation: r.operation,
+            call_id: r.call_id,
+            outcome: r.outcome,
+            code: r.code,
+            message: r.message,
+            request: r.request,
+            answer: r.answer,
+        }
+    }
+}
+
 /// Drops the entries older than `before` (epoch ms) from the start of the chain, keeping the
 /// last one dropped as the chain's new start; answers how many were dropped.
 pub async fn drop_before(store: &TeamStore, before: i64) -> Result<u64, TeamError> {

@@ -566,3 +566,71 @@ async fn every_call_is_in_the_audit_log() {
         Ok(team::audit::Verified::Whole(6))
     ));
 }
+
+/// `GET /team/v1/audit`: one's own entries newest first, paged by `before`; anyone's with
+/// `users`; another's without it refused naming the permission; a bad number named.
+#[tokio::test]
+async fn the_record_shows_each_person_what_they_may_see() {
+    let rig = Rig::start(None).await;
+    let staff = rig.sign_in("staff").await;
+    let admin = rig.sign_in("admin").await;
+    for size in [1, 2] {
+        let reply = rig
+            .send(
+                "POST",
+                paths::SHELLNUMS,
+                Some(&staff),
+                Some(json!({"size": size})),
+            )
+            .await;
+        assert_eq!(reply.body["code"], 0, "{reply:?}");
+    }
+    let own = rig.send("GET", "/team/v1/audit", Some(&staff), None).await;
+    let ops = |reply: &Reply| -> Vec<(String, String)> {
+        let list = reply.body["data"].as_array().cloned().unwrap_or_default();
+        list.iter()
+            .map(|e| {
+                (
+                    e["person"].as_str().unwrap_or("").to_owned(),
+                    e["operation"].as_str().unwrap_or("").to_owned(),
+                )
+            })
+            .collect()
+    };
+    let staff_ops = [
+        ("staff", "shellnums"),
+        ("staff", "shellnums"),
+        ("staff", "sign_in"),
+    ]
+    .map(|(p, o)| (p.to_owned(), o.to_owned()));
+    assert_eq!(ops(&own), staff_ops, "{own:?}");
+    assert_eq!(own.body["data"][0]["request"], r#"{"size":2}"#);
+    let second = own.body["data"][1]["seq"].as_i64().expect("seq");
+    let page = format!("/team/v1/audit?before={second}&limit=1");
+    let paged = rig.send("GET", &page, Some(&staff), None).await;
+    assert_eq!(ops(&paged), [("staff".to_owned(), "sign_in".to_owned())]);
+
+    let others = rig
+        .send("GET", "/team/v1/audit?person=admin", Some(&staff), None)
+        .await;
+    assert_eq!(others.status, 403, "{others:?}");
+    assert_eq!(others.body["cause"], "permission:users");
+    let bad = rig
+        .send("GET", "/team/v1/audit?limit=many", Some(&staff), None)
+        .await;
+    assert_eq!(
+        (bad.status, &bad.body["code"]),
+        (299, &json!("13004")),
+        "{bad:?}"
+    );
+    assert_eq!(bad.body["message"], "limit: \"many\" is not a number");
+
+    let all = rig.send("GET", "/team/v1/audit", Some(&admin), None).await;
+    let mut everyone = staff_ops.to_vec();
+    everyone.insert(2, ("admin".to_owned(), "sign_in".to_owned()));
+    assert_eq!(ops(&all), everyone, "newest first");
+    let hers = rig
+        .send("GET", "/team/v1/audit?person=STAFF", Some(&admin), None)
+        .await;
+    assert_eq!(ops(&hers), staff_ops);
+}

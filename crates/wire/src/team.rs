@@ -22,6 +22,10 @@ pub const PERMISSION_CAUSE: &str = "permission:";
 /// The `cause` of a refusal because the session is missing or ended.
 pub const SESSION_CAUSE: &str = "session";
 
+/// The `cause` of a sign-in refused (a wrong name or password, an account disabled or
+/// locked for a while).
+pub const SIGN_IN_CAUSE: &str = "sign_in";
+
 /// What a call needs (docs/team.md, "Roles and permissions").
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -152,6 +156,57 @@ pub struct Session {
     pub idle_minutes: u64,
     #[serde(flatten)]
     pub me: Me,
+}
+
+/// `GET /team/v1/audit`'s query: newest first, before an entry if given.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AuditQuery {
+    /// One person's entries; without `users`, only one's own may be asked (and are, when
+    /// none is named).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub person: Option<String>,
+    /// Entries before this one (its `seq`), for the next page.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub before: Option<i64>,
+    /// At most this many (100 when absent, 1000 at most).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub limit: Option<u32>,
+}
+
+impl AuditQuery {
+    pub const DEFAULT_LIMIT: u32 = 100;
+    pub const MAX_LIMIT: u32 = 1000;
+}
+
+/// One entry of the team server's audit log, as a console reads it (its hashes aside:
+/// `team audit verify` proves the chain).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AuditEntry {
+    pub seq: i64,
+    /// Epoch milliseconds.
+    pub at: i64,
+    pub person: String,
+    #[serde(default)]
+    pub role: String,
+    #[serde(default)]
+    pub branch: Option<String>,
+    /// The operation (`lock`, `batch_order`, …) or the server's own action (`sign_in`, …).
+    pub operation: String,
+    #[serde(default)]
+    pub call_id: Option<String>,
+    /// `done`, `refused`, `denied`, `invalid`, `not_sent`, `unknown` or `failed`.
+    pub outcome: String,
+    #[serde(default)]
+    pub code: Option<String>,
+    #[serde(default)]
+    pub message: Option<String>,
+    /// As forwarded (passwords as `***`).
+    #[serde(default)]
+    pub request: Option<String>,
+    #[serde(default)]
+    pub answer: Option<String>,
 }
 
 fn known_permissions<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<Permission>, D::Error> {

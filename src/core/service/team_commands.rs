@@ -29,6 +29,7 @@ impl Service {
                 self.set_session(&profile, Session::SignedIn(me.clone()));
                 Ok(Outcome::SignedIn(me))
             }
+            TeamCommand::Audit { query, .. } => Ok(Outcome::Audit(client.audit(&query).await?)),
             TeamCommand::SignOut { .. } => {
                 let ended = client.sign_out().await;
                 self.session_ended(&profile).await;

@@ -143,6 +143,7 @@ fn offer_words(lang: Lang, offer: &Offer) -> String {
 pub fn explain(error: &CoreError) -> Label {
     match error {
         CoreError::Api(e) if e.session_ended() => label!("explain-signed-out"),
+        CoreError::Api(e) if e.sign_in_refused() => label!("explain-sign-in"),
         CoreError::Api(e) if e.missing_permission().is_some() => label!("explain-permission"),
         CoreError::Api(ApiError::SignedOut(_)) => label!("explain-signed-out"),
         CoreError::Api(ApiError::Platform { code, .. }) => explain_code(code),

@@ -70,11 +70,18 @@ impl Fail {
                 e.to_string(),
                 "directory".to_owned(),
             ),
-            Fail::Session(e) => (
+            Fail::Session(e @ (SessionError::Missing | SessionError::Ended)) => (
                 StatusCode::UNAUTHORIZED,
                 envelope::UNAUTHORIZED,
                 e.to_string(),
                 wire::team::SESSION_CAUSE.to_owned(),
+            ),
+            // A sign-in refused is not a session that ended: the console says it apart.
+            Fail::Session(e) => (
+                StatusCode::UNAUTHORIZED,
+                envelope::UNAUTHORIZED,
+                e.to_string(),
+                wire::team::SIGN_IN_CAUSE.to_owned(),
             ),
             Fail::Refused(r @ Refusal::Permission { permission, .. }) => (
                 StatusCode::FORBIDDEN,

@@ -4,6 +4,7 @@
 mod answer;
 mod forward;
 pub mod openapi;
+mod record;
 mod session;
 mod trail;
 
@@ -77,6 +78,7 @@ pub fn router(team: Arc<Team>) -> Router {
             post(session::sign_in).delete(session::sign_out),
         )
         .route(team_paths::ME, get(session::me))
+        .route(team_paths::AUDIT, get(record::audit))
         .route(platform::OPENAPI_PATH, get(openapi_document))
         .route(paths::TOKEN, post(session::no_token))
         .route(paths::BIND, post(forward::bind))

@@ -27,6 +27,7 @@ fn document() -> Value {
         all.remove(paths::TOKEN);
         all.insert(team_paths::SESSION.to_owned(), session_path());
         all.insert(team_paths::ME.to_owned(), me_path());
+        all.insert(team_paths::AUDIT.to_owned(), audit_path());
     }
     doc["components"]["securitySchemes"]["bearer"]["description"] =
         json!("A session token from POST /team/v1/session");
@@ -61,11 +62,7 @@ fn me_schema() -> Value {
                 "name": {"type": "string"}, "displayName": {"type": "string"},
                 "role": {"type": "string"},
                 "branch": {"type": ["object", "null"], "properties": {
-                    "code": {"type": "string"}, "name": {"type": "string"}}},
-                "source": {"type": "string", "enum": ["local", "ldap"]},
-                "disabled": {"type": "boolean"},
-                "lockedUntil": {"type": ["integer", "null"]},
-                "createdAt": {"type": "integer"}, "changedAt": {"type": "integer"}
+                    "code": {"type": "string"}, "name": {"type": "string"}}}
             }},
             "permissions": {"type": "array", "items": {"type": "string", "enum": [
                 "read", "customers", "purchase", "numbers", "claim", "locks", "delete",
@@ -121,6 +118,46 @@ fn me_path() -> Value {
             "responses": {
                 "200": answer("The person and their permissions", envelope(me_schema())),
                 "401": answer("No session, or one that ended", envelope(json!({})))
+            }
+        }
+    })
+}
+
+fn audit_path() -> Value {
+    let text = json!({"type": ["string", "null"]});
+    let entry = json!({
+        "type": "object",
+        "required": ["seq", "at", "person", "operation", "outcome"],
+        "properties": {
+            "seq": {"type": "integer"}, "at": {"type": "integer"},
+            "person": {"type": "string"}, "role": {"type": "string"}, "branch": text,
+            "operation": {"type": "string"}, "callId": text,
+            "outcome": {"type": "string", "description":
+                "done, refused, denied, invalid, not_sent, unknown or failed"},
+            "code": text, "message": text, "request": text, "answer": text
+        }
+    });
+    let param = |name: &str, schema: Value, description: &str| {
+        json!({"name": name, "in": "query", "required": false, "schema": schema,
+               "description": description})
+    };
+    json!({
+        "get": {
+            "tags": ["team"],
+            "summary": "The audit log's latest entries the person may see, newest first",
+            "description": "One's own entries; anyone's with the permission users. Hashes aside: `team audit verify` proves the chain.",
+            "operationId": "audit",
+            "security": [{"bearer": []}],
+            "parameters": [
+                param("person", json!({"type": "string"}), "One person's entries (another's needs users)"),
+                param("before", json!({"type": "integer"}), "Entries before this seq"),
+                param("limit", json!({"type": "integer", "minimum": 1, "maximum": 1000}), "At most this many (100)")
+            ],
+            "responses": {
+                "200": answer("The entries", envelope(json!({"type": "array", "items": entry}))),
+                "299": answer("A number that is not one", envelope(json!({}))),
+                "401": answer("No session, or one that ended", envelope(json!({}))),
+                "403": answer("Another person's record without the permission users", envelope(json!({})))
             }
         }
     })

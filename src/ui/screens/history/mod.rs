@@ -3,6 +3,7 @@
 //! answer of the selected call, and an export to CSV.
 
 mod calls;
+mod record;
 
 use std::path::PathBuf;
 
@@ -10,7 +11,7 @@ use egui::{RichText, ScrollArea};
 
 use self::calls::{CallRow, call_failed, explain_failure, group, state_words};
 use crate::core::{
-    Command, Event, ExportFormat, JournalEntry, JournalFilter, Latest, Operation, Outcome,
+    Command, Event, ExportFormat, JournalEntry, JournalFilter, Latest, Operation, Outcome, Profile,
     WriteState,
 };
 use crate::ui::kit::form::{busy_button_ui, home_file, name_of_profile};
@@ -36,6 +37,10 @@ pub struct HistoryScreen {
     query: Latest,
     export: Export,
     loaded_once: bool,
+    /// A team server's record, shown instead of this computer's journal on a team profile
+    /// unless `journal` is chosen.
+    record: record::TeamRecord,
+    journal: bool,
 }
 
 /// Which calls are listed.
@@ -73,6 +78,9 @@ impl HistoryScreen {
 
     /// Takes the answer if it is for this screen, and names the action it answers.
     pub fn apply(&mut self, event: &Event) -> Option<Label> {
+        if let Some(action) = self.record.apply(event) {
+            return Some(action);
+        }
         if self.query.accept(event) {
             if let Ok(Outcome::Journal(entries)) = &event.result {
                 self.entries = entries.clone();
@@ -97,7 +105,22 @@ impl HistoryScreen {
         None
     }
 
-    pub fn ui(&mut self, ui: &mut egui::Ui, out: &Outbox<'_>, lang: Lang) {
+    pub fn ui(&mut self, ui: &mut egui::Ui, out: &Outbox<'_>, lang: Lang, profile: &Profile) {
+        if profile.is_team() {
+            ui.horizontal(|ui| {
+                ui.selectable_value(&mut self.journal, false, t!(lang, "history-team-record"));
+                ui.selectable_value(&mut self.journal, true, t!(lang, "history-this-computer"));
+            });
+            if !self.journal {
+                self.record.ui(ui, out, lang, profile);
+                return;
+            }
+        }
+        self.journal_ui(ui, out, lang);
+    }
+
+    /// This computer's journal of calls.
+    fn journal_ui(&mut self, ui: &mut egui::Ui, out: &Outbox<'_>, lang: Lang) {
         if !self.loaded_once {
             self.loaded_once = true;
             self.refresh(out);
@@ -277,7 +300,7 @@ fn code_ui(ui: &mut egui::Ui, lang: Lang, e: &JournalEntry, failed: bool) {
 }
 
 /// An operation of the journal in words; its name when there are none.
-fn operation_words(lang: Lang, name: &str) -> &str {
+pub(super) fn operation_words(lang: Lang, name: &str) -> &str {
     lookup(lang, &format!("operation-{name}")).unwrap_or(name)
 }
 

@@ -1,0 +1,159 @@
+//! History on a team server's profile: the server's audit log, as far as the person may see
+//! it (their own calls; everyone's for an administrator), newest first, with the request and
+//! answer of the selected entry. Read again on demand; it knows the profile it came from.
+
+use egui::{RichText, ScrollArea};
+
+use super::operation_words;
+use crate::core::team::{AuditEntry, AuditQuery, TeamCommand};
+use crate::core::{Command, Event, Latest, Outcome, Profile};
+use crate::ui::kit::form::busy_button_ui;
+use crate::ui::outbox::Outbox;
+use crate::ui::text::dates;
+use crate::ui::text::i18n::{Label, Lang, label, labelled, lookup, t};
+
+/// Entries read at once: the server's own default page.
+const PAGE: u32 = AuditQuery::DEFAULT_LIMIT;
+
+#[derive(Default)]
+pub(super) struct TeamRecord {
+    /// The profile the entries were read from.
+    profile: Option<String>,
+    entries: Vec<AuditEntry>,
+    query: Latest,
+    /// The selected entry's `seq`.
+    selected: Option<i64>,
+}
+
+impl TeamRecord {
+    pub(super) fn refresh(&mut self, out: &Outbox<'_>, profile: &Profile) {
+        self.profile = Some(profile.name.clone());
+        self.selected = None;
+        self.query.start(out.send(Command::Team(TeamCommand::Audit {
+            profile: profile.name.clone(),
+            query: AuditQuery {
+                limit: Some(PAGE),
+                ..AuditQuery::default()
+            },
+        })));
+    }
+
+    pub(super) fn apply(&mut self, event: &Event) -> Option<Label> {
+        if !self.query.accept(event) {
+            return None;
+        }
+        if let Ok(Outcome::Audit(entries)) = &event.result {
+            self.entries = entries.clone();
+        }
+        Some(label!("history-team-record"))
+    }
+
+    pub(super) fn ui(
+        &mut self,
+        ui: &mut egui::Ui,
+        out: &Outbox<'_>,
+        lang: Lang,
+        profile: &Profile,
+    ) {
+        if self.profile.as_deref() != Some(&profile.name) {
+            // Another profile's record is not this one's: read this one's.
+            self.entries.clear();
+            self.refresh(out, profile);
+        }
+        ui.horizontal_wrapped(|ui| {
+            ui.label(RichText::new(t!(lang, "record-help")).weak());
+            if busy_button_ui(ui, t!(lang, "refresh"), self.query.is_waiting()) {
+                self.refresh(out, profile);
+            }
+        });
+        ui.separator();
+        if self.entries.is_empty() {
+            ui.label(match self.query.is_waiting() {
+                true => t!(lang, "loading"),
+                false => t!(lang, "no-entries"),
+            });
+            return;
+        }
+        let detail_height = if self.selected.is_some() { 200.0 } else { 0.0 };
+        ScrollArea::vertical()
+            .id_salt("record_rows")
+            .max_height((ui.available_height() - detail_height).max(120.0))
+            .show(ui, |ui| self.table_ui(ui, lang));
+        let selected = self.selected;
+        if let Some(e) = self.entries.iter().find(|e| Some(e.seq) == selected) {
+            ui.separator();
+            detail_ui(ui, lang, e);
+        }
+    }
+
+    fn table_ui(&mut self, ui: &mut egui::Ui, lang: Lang) {
+        let now_ms = crate::core::now_ms();
+        egui::Grid::new("record_table")
+            .striped(true)
+            .num_columns(5)
+            .spacing([14.0, 4.0])
+            .show(ui, |ui| {
+                for head in [
+                    "record-time",
+                    "record-person",
+                    "record-operation",
+                    "record-outcome",
+                    "record-message",
+                ] {
+                    ui.label(RichText::new(lookup(lang, head).unwrap_or(head)).strong());
+                }
+                ui.end_row();
+                for e in &self.entries {
+                    let chosen = self.selected == Some(e.seq);
+                    if ui
+                        .selectable_label(chosen, dates::local_time(e.at, now_ms))
+                        .clicked()
+                    {
+                        self.selected = (!chosen).then_some(e.seq);
+                    }
+                    ui.label(&e.person);
+                    ui.label(operation_words(lang, &e.operation));
+                    outcome_ui(ui, lang, e);
+                    let message = e.message.as_deref().unwrap_or_default();
+                    ui.add(egui::Label::new(message).truncate());
+                    ui.end_row();
+                }
+            });
+    }
+}
+
+/// The outcome in words, in the danger colour unless it was done.
+fn outcome_ui(ui: &mut egui::Ui, lang: Lang, e: &AuditEntry) {
+    let words = lookup(lang, &format!("record-outcome-{}", e.outcome)).unwrap_or(&e.outcome);
+    let words = match &e.code {
+        Some(code) if e.outcome != "done" => format!("{words} · {code}"),
+        _ => words.to_owned(),
+    };
+    if e.outcome == "done" {
+        ui.label(words);
+    } else {
+        ui.colored_label(ui.visuals().error_fg_color, words);
+    }
+}
+
+/// The selected entry: who, from which branch, and the request and answer as recorded.
+fn detail_ui(ui: &mut egui::Ui, lang: Lang, e: &AuditEntry) {
+    let who = match &e.branch {
+        Some(branch) => format!("{} ({}, {branch})", e.person, e.role),
+        None => format!("{} ({})", e.person, e.role),
+    };
+    ui.label(labelled(lang, t!(lang, "record-person"), &who));
+    if let Some(id) = &e.call_id {
+        ui.label(labelled(lang, t!(lang, "record-call"), id));
+    }
+    ScrollArea::vertical()
+        .id_salt("record_detail")
+        .show(ui, |ui| {
+            for (head, body) in [("record-request", &e.request), ("record-answer", &e.answer)] {
+                if let Some(body) = body {
+                    ui.label(RichText::new(lookup(lang, head).unwrap_or(head)).strong());
+                    ui.label(RichText::new(body).monospace());
+                }
+            }
+        });
+}
