@@ -141,3 +141,41 @@ fn the_team_sign_in_reads_in_chinese() {
     harness.run_ok();
     harness.get_by_label("您的角色（网点职员）没有此操作所需的权限“锁定与解锁”。");
 }
+
+/// Settings adds a team server's profile: its address, the person and the password once; it
+/// signs in as it is saved, and the password is in no file the console wrote.
+#[test]
+fn settings_add_a_team_profile_and_sign_in_once() {
+    let team = TeamRemote::start();
+    let dir = tempfile::tempdir().expect("dir");
+    let mut harness = app(dir.path(), Lang::En);
+    harness.state_mut().prefs.screen = Screen::Settings;
+    harness.run_ok();
+    click(&mut harness, "Add profile");
+    click(&mut harness, "Team server");
+    type_into(&mut harness, "Name", "branch");
+    type_into(&mut harness, "Team server address", &team.base);
+    type_into(&mut harness, "Your sign-in name", "li");
+    type_into(&mut harness, "Password", PASSWORD);
+    click(&mut harness, "Save");
+    settle(&mut harness, |h| {
+        h.state()
+            .core()
+            .state()
+            .sessions
+            .get("branch")
+            .and_then(|s| s.me().cloned())
+            .is_some_and(|me| me.person.name == "li")
+    });
+    harness.get_by_label(&format!("li @ {}", team.base));
+    for entry in std::fs::read_dir(dir.path().join("config"))
+        .expect("config")
+        .flatten()
+    {
+        let text = std::fs::read(entry.path()).expect("read");
+        let found = text
+            .windows(PASSWORD.len())
+            .any(|w| w == PASSWORD.as_bytes());
+        assert!(!found, "{} holds the password", entry.path().display());
+    }
+}

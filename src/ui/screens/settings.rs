@@ -438,7 +438,11 @@ fn profile_form_ui(
             ui.label(t!(lang, "sandbox"));
             ui.end_row();
         } else {
-            kind_ui(ui, lang, form);
+            // Chosen once, when the profile is added: an address and a person are not an
+            // address and an app key.
+            if form.previous.is_none() {
+                kind_ui(ui, lang, form);
+            }
             if form.team {
                 team_fields_ui(ui, lang, form, &problems);
             } else {
@@ -489,15 +493,12 @@ fn field(lang: Lang, label: Label, path: &str, required: bool) -> Field<'_> {
     }
 }
 
-/// Whether the profile's calls go to a platform or through a team server: chosen when the
-/// profile is added.
+/// Whether the new profile's calls go to a platform or through a team server.
 fn kind_ui(ui: &mut egui::Ui, lang: Lang, form: &mut ProfileForm) {
     ui.label(t!(lang, "kind"));
-    ui.add_enabled_ui(form.previous.is_none(), |ui| {
-        ui.horizontal(|ui| {
-            ui.selectable_value(&mut form.team, false, t!(lang, "kind-remote"));
-            ui.selectable_value(&mut form.team, true, t!(lang, "kind-team"));
-        });
+    ui.horizontal(|ui| {
+        ui.selectable_value(&mut form.team, false, t!(lang, "kind-remote"));
+        ui.selectable_value(&mut form.team, true, t!(lang, "kind-team"));
     });
     ui.end_row();
 }
