@@ -30,6 +30,8 @@ struct SignIn {
     user: String,
     password: String,
     call: Latest,
+    /// The password field has had the keyboard focus once (so the person types at once).
+    focused: bool,
 }
 
 impl SessionBar {
@@ -49,7 +51,10 @@ impl SessionBar {
         match event.result {
             Ok(_) => self.dialog = None,
             // Typed again; the refusal is said by the toast beside the dialog.
-            Err(_) => dialog.password.clear(),
+            Err(_) => {
+                dialog.password.clear();
+                dialog.focused = false;
+            }
         }
         Some(Some(label!("sign-in-button")))
     }
@@ -82,6 +87,7 @@ impl SessionBar {
             user: user.to_owned(),
             password: String::new(),
             call: Latest::default(),
+            focused: false,
         });
     }
 
@@ -153,6 +159,9 @@ impl SessionBar {
                     .password(true)
                     .desired_width(240.0);
                 let field = ui.add(field).labelled_by(label.id);
+                if !std::mem::replace(&mut dialog.focused, true) {
+                    field.request_focus();
+                }
                 crate::ui::kit::form::note_enter(ui, &field);
             });
             ui.add_space(8.0);
