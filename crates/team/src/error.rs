@@ -33,6 +33,8 @@ pub enum TeamError {
     AlreadyInitialized,
     #[error("cannot hash the password: {0}")]
     Hash(String),
+    #[error("the audit log could not be written: {0}")]
+    Audit(String),
 }
 
 impl StoreFailure for TeamError {

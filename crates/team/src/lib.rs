@@ -5,6 +5,7 @@
 
 #![warn(clippy::too_many_lines)]
 
+pub mod appender;
 pub mod audit;
 pub mod custom_roles;
 pub mod error;

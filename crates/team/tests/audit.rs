@@ -125,3 +125,24 @@ async fn two_instances_append_one_chain() {
     }
     assert_eq!(verified(&one).await, Ok(40));
 }
+
+/// 300 appends at once through the group-committing writer: each answered with its own
+/// place, the places one unbroken run, and the chain whole (both stores).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn appends_at_once_are_committed_in_groups_into_one_chain() {
+    for (name, store, _dir) in common::stores().await {
+        let appender = team::appender::Appender::start(store.clone());
+        let mut all = tokio::task::JoinSet::new();
+        for i in 0..300 {
+            let appender = appender.clone();
+            all.spawn(async move { appender.append(record(i)).await });
+        }
+        let mut seqs = Vec::new();
+        while let Some(done) = all.join_next().await {
+            seqs.push(done.expect("joined").expect("appended"));
+        }
+        seqs.sort_unstable();
+        assert_eq!(seqs, (1..=300).collect::<Vec<i64>>(), "{name}");
+        assert_eq!(verified(&store).await, Ok(300), "{name}");
+    }
+}

@@ -38,12 +38,15 @@ pub struct Team {
     pub sign_in_failures: Throttle,
     /// The platform, called as the server's application.
     pub upstream: Client,
+    /// The audit log's appends, committed in groups.
+    pub audit: crate::appender::Appender,
 }
 
 impl Team {
     pub fn new(store: TeamStore, sessions: Sessions, upstream: Client) -> Team {
         let per_minute = sessions.rules().failures_per_address;
         Team {
+            audit: crate::appender::Appender::start(store.clone()),
             store,
             sessions,
             sign_in_failures: Throttle::new(per_minute, std::time::Duration::from_secs(60)),

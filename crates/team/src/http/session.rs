@@ -15,7 +15,7 @@ use wire::team::{Card, Me, Session, SignIn};
 
 use super::answer::{Fail, order_ok};
 use super::{Team, bearer};
-use crate::audit::{self, Record};
+use crate::audit::Record;
 use crate::people::Person;
 use crate::sessions::{Caller, SessionError};
 
@@ -151,7 +151,7 @@ async fn record_sign_in(
 }
 
 async fn append(team: &Team, record: Record) {
-    if let Err(e) = audit::append(&team.store, record).await {
+    if let Err(e) = team.audit.append(record).await {
         tracing::error!(error = %e, "the audit log could not be written");
     }
 }

@@ -8,7 +8,7 @@ use serde_json::Value;
 
 use super::Team;
 use super::answer::{Fail, order_done, order_ok};
-use crate::audit::{self, Record};
+use crate::audit::Record;
 use crate::permit::Refusal;
 use crate::sessions::Caller;
 
@@ -59,7 +59,7 @@ impl Team {
         group: Group,
     ) -> Response {
         if let Some(record) = record(&trail, &result)
-            && let Err(e) = audit::append(&self.store, record).await
+            && let Err(e) = self.audit.append(record).await
         {
             // The platform's answer still goes back: what it did is done, and the ledger
             // keeps the write. The failure is loud.
