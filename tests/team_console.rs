@@ -3,6 +3,8 @@
 
 #[path = "support/desk.rs"]
 mod desk;
+#[path = "support/fault_proxy.rs"]
+mod fault_proxy;
 #[path = "support/remote.rs"]
 mod remote;
 #[path = "support/team_remote.rs"]
@@ -171,4 +173,59 @@ fn a_team_profile_signs_in_once_and_calls_as_its_person() {
     );
     core.shutdown();
     no_password_in(root.path());
+}
+
+/// A batch whose answer is lost between the team server and the platform: the console is
+/// told the outcome is unknown in its ledger's words, and nothing is sent again, neither by
+/// the server nor by the console.
+#[test]
+fn a_batch_whose_answer_is_lost_upstream_is_an_unknown_outcome_sent_once() {
+    let team = TeamRemote::start_proxied();
+    let proxy = team.proxy.as_ref().expect("a proxy");
+    let root = tempfile::tempdir().expect("dir");
+    let core = start_core(root.path(), KeyringChoice::Store(mock_store()));
+    run(
+        &core,
+        Command::SaveProfile {
+            previous: None,
+            profile: team.profile("branch", "wang"),
+            app_secret: None,
+        },
+    );
+    run(&core, sign_in("branch", PASSWORD));
+    let batch = serde_json::from_value(serde_json::json!({
+        "channelCode": "CRM", "channelOrderId": "T-LOST-1", "syncMode": "sync",
+        "orderList": [{"sequence": 1, "channelCustomerId": "CRM-C",
+            "licenseType": "normal_recover_usbkey", "orderType": "new_buy",
+            "assets": [{"assetNos": ["8000000001"], "products": [{"productUri": "gms:1"}]}]}]
+    }))
+    .expect("a batch");
+    proxy.then(&[fault_proxy::Fault::DropAnswer]);
+    let sent = core.run(
+        Command::CallOn {
+            profile: "branch".to_owned(),
+            call: Call::BatchOrder(batch),
+        },
+        WAIT,
+    );
+    match &sent {
+        Err(CoreError::Api(ApiError::OutcomeUnknown { what, .. })) => {
+            assert_eq!(what, "the platform may have applied this license order");
+        }
+        other => panic!("not an unknown outcome: {other:?}"),
+    }
+    assert_eq!(proxy.forwarded(), 1, "sent once, and once only");
+    let Outcome::Writes(writes) = run(
+        &core,
+        Command::QueryWrites {
+            profile: Some("branch".to_owned()),
+            state: None,
+            limit: 0,
+        },
+    ) else {
+        panic!("the ledger");
+    };
+    let states: Vec<_> = writes.iter().map(|w| w.state).collect();
+    assert_eq!(states, [license_desk::core::WriteState::Unknown]);
+    core.shutdown();
 }

@@ -3,6 +3,8 @@
 
 #[path = "support/desk.rs"]
 mod desk;
+#[path = "support/fault_proxy.rs"]
+mod fault_proxy;
 #[path = "support/remote.rs"]
 mod remote;
 #[path = "support/team_remote.rs"]

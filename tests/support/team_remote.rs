@@ -10,11 +10,14 @@ use license_desk::team::sessions::SessionRules;
 use license_desk::team::upstream::UpstreamConfig;
 use license_desk::team::{Place, TeamStore};
 
+use super::fault_proxy::FaultProxy;
 use super::remote::Remote;
 
 pub const PASSWORD: &str = "长城长城 correct horse";
 
 pub struct TeamRemote {
+    /// Between the team server and its platform, when started with one.
+    pub proxy: Option<FaultProxy>,
     pub remote: Remote,
     /// None once stopped.
     pub server: Option<TeamServer>,
@@ -24,7 +27,20 @@ pub struct TeamRemote {
 
 impl TeamRemote {
     pub fn start() -> TeamRemote {
+        Self::start_with(false)
+    }
+
+    /// [`TeamRemote::start`] with a fault-injecting proxy between the server and its platform.
+    pub fn start_proxied() -> TeamRemote {
+        Self::start_with(true)
+    }
+
+    fn start_with(proxied: bool) -> TeamRemote {
         let remote = Remote::start(license_desk::platform::Region::Domestic);
+        let proxy = proxied.then(|| FaultProxy::start(&remote.base));
+        let upstream = proxy
+            .as_ref()
+            .map_or_else(|| remote.base.clone(), |p| p.base.clone());
         let team_dir = remote.dir.path().join("team");
         let config = TeamConfig {
             listen: "127.0.0.1:0".parse().expect("addr"),
@@ -32,7 +48,7 @@ impl TeamRemote {
             database: None,
             database_pool: 2,
             upstream: UpstreamConfig {
-                base_url: remote.base.clone(),
+                base_url: upstream,
                 token_url: None,
                 app_key: remote.app_key.clone(),
                 app_secret: license_desk::core::Secret::new(remote.app_secret.clone()),
@@ -58,6 +74,7 @@ impl TeamRemote {
         });
         let base = server.base_url();
         TeamRemote {
+            proxy,
             remote,
             server: Some(server),
             base,
