@@ -17,7 +17,7 @@ fi
 out=docs/screenshots
 mkdir -p "$out"
 W=1100 H=720
-password='lisi-branch-password-1'
+password='shanghai-branch-2026'
 work=$(mktemp -d /tmp/ld-team.XXXX)
 pids=()
 trap 'kill "${pids[@]}" 2>/dev/null || true; rm -rf "$work"' EXIT
@@ -32,7 +32,7 @@ until grep -q '^listening on ' "$work/platform.out" 2>/dev/null; do sleep 0.1; d
 platform=$(sed -n 's/^listening on //p' "$work/platform.out" | head -1)
 
 # The team server, its administrator and lisi.
-printf '%s\n' "admin-password-for-wang" | "$bin" team init --data "$work/team" --admin wang >/dev/null
+printf '%s\n' "head-office-admin-2026" | "$bin" team init --data "$work/team" --admin wang >/dev/null
 printf '%s\n' "$password" | "$bin" team user add lisi --display-name 李四 --role staff \
   --branch SH01 --branch-name 上海 --data "$work/team" >/dev/null
 "$bin" team serve --data "$work/team" --listen 127.0.0.1:0 --upstream-url "$platform" \
@@ -63,12 +63,16 @@ click() { xdotool mousemove "$1" "$2" click 1; sleep "${3:-0.5}"; }
 
 # One walk in a language: the nav's x and the by-numbers button's place differ by language.
 walk() {
-  local lang=$1 suffix=$2 nav_x=$3 lock_x=$4
+  local lang=$1 suffix=$2 nav_x=$3 lock_x=$4 numbers_x=$5
   LANG=$lang "$bin" &
   local app=$!
   sleep 4
-  xdotool windowsize "$(xdotool search --pid "$app" | head -1)" "$W" "$H"
-  sleep 1.5
+  local win
+  win=$(xdotool search --pid "$app" | head -1)
+  xdotool windowsize "$win" "$W" "$H"
+  sleep 1
+  xdotool windowfocus "$win"
+  sleep 0.5
   shot "team-sign-in-$suffix"            # asked over the start page: no session on this PC
   xdotool type --delay 30 "$password"
   xdotool key Return
@@ -76,18 +80,23 @@ walk() {
   xdotool mousemove $((W - 3)) 300
   shot "team-start-$suffix"              # the top bar: 李四 · branch staff, Sign out
   click "$nav_x" 136                     # Assets
-  xdotool mousemove "$lock_x" 94
-  sleep 1.2
+  xdotool mousemove "$lock_x" 76
+  sleep 1.5
   shot "team-disabled-$suffix"           # Disable or enable by numbers: disabled, and why
   click "$nav_x" 182                     # Asset numbers
+  click "$numbers_x" 94 1.5              # Get new asset numbers
   click "$nav_x" 228 1.5                 # History: the server's record
-  click 330 166 1                        # the newest entry
+  click 170 155 1                        # the newest entry
   shot "team-history-$suffix"
   kill "$app"
   wait "$app" 2>/dev/null || true
   rm -f "$HOME/.local/share/license-desk/"*.ron
 }
 
-walk en_US.UTF-8 en 47 560
-walk zh_CN.UTF-8 zh 29 470
+# A lock lisi's role does not allow, tried on the command line: refused, and on the record.
+printf '%s' "$password" >"$work/password"
+"$bin" call --profile 上海分行 --secret-file "$work/password" lock 8000000001 >/dev/null 2>&1 || true
+
+walk en_US.UTF-8 en 47 857 330
+walk zh_CN.UTF-8 zh 29 755 273
 ls -l "$out"/team-*.png

@@ -41,17 +41,18 @@ fn session(core: &Core) -> Option<Session> {
     core.state().sessions.get("branch").cloned()
 }
 
-/// Nothing the console wrote holds the password.
-fn no_password_in(dir: &Path) {
+/// Nothing the console wrote holds the password, nor the platform's app secret (which only
+/// the team server has).
+fn no_secret_in(dir: &Path, app_secret: &str) {
     for entry in walkdir(dir) {
         // A database's journal file may go as the core closes it: nothing is kept in it.
         let Ok(bytes) = std::fs::read(&entry) else {
             continue;
         };
-        let found = bytes
-            .windows(PASSWORD.len())
-            .any(|w| w == PASSWORD.as_bytes());
-        assert!(!found, "{} holds the password", entry.display());
+        for secret in [PASSWORD, app_secret] {
+            let found = bytes.windows(secret.len()).any(|w| w == secret.as_bytes());
+            assert!(!found, "{} holds a secret", entry.display());
+        }
     }
 }
 
@@ -172,7 +173,7 @@ fn a_team_profile_signs_in_once_and_calls_as_its_person() {
         "the ended session left the keyring"
     );
     core.shutdown();
-    no_password_in(root.path());
+    no_secret_in(root.path(), &team.remote.app_secret);
 }
 
 /// A batch whose answer is lost between the team server and the platform: the console is

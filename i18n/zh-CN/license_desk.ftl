@@ -787,3 +787,4 @@ record-outcome-failed = 失败
 operation-sign_in = 登录
 operation-sign_out = 退出登录
 explain-sign-in = 团队服务器未让您登录，原因见下方（用户名或密码错误，或账户已停用或暂时锁定）。未发送其他任何内容。
+start-team-next = 您的姓名和角色显示在顶栏。角色不允许的操作显示为灰色，鼠标指向时会说明原因；“历史记录”显示团队服务器对您的调用的记录。

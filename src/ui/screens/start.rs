@@ -31,6 +31,8 @@ pub fn start_ui(ui: &mut egui::Ui, lang: Lang, state: &CoreState) -> Option<Star
             ui.add_space(12.0);
             if state.profiles.active().is_sandbox() {
                 demo_ui(ui, lang, &mut action);
+            } else if state.profiles.active().is_team() {
+                ui.label(t!(lang, "start-team-next"));
             } else {
                 ui.label(t!(lang, "start-remote-help"));
                 if ui.button(t!(lang, "settings")).clicked() {
