@@ -238,45 +238,37 @@ pub async fn range(
 
 /// A person's last `n` entries, newest first.
 pub async fn last_of(store: &TeamStore, person: &str, n: i64) -> Result<Vec<Entry>, TeamError> {
-    let person = person.to_owned();
-    store
-        .read(move |tx| {
-            let mut all = Vec::new();
-            tx.query_each(
-                entries!("WHERE person = ?1 ORDER BY seq DESC LIMIT ?2"),
-                &[(&person).into(), n.into()],
-                &mut |row| {
-                    all.push(entry(row)?);
-                    Ok(ControlFlow::Continue(()))
-                },
-            )?;
-            Ok(all)
-        })
-        .await
+    latest(store, Some(person.to_owned()), None, n).await
 }
 
 /// The latest `n` entries before `before` (a `seq`), newest first, optionally one person's.
+/// One person's are read through the index on (person, seq), however old they are.
 pub async fn latest(
     store: &TeamStore,
     person: Option<String>,
     before: Option<i64>,
     n: i64,
 ) -> Result<Vec<Entry>, TeamError> {
+    let before = before.unwrap_or(i64::MAX);
     store
         .read(move |tx| {
             let mut all = Vec::new();
-            let params: [Value<'_>; 3] = [person.as_deref().into(), before.into(), n.into()];
-            tx.query_each(
-                entries!(
-                    "WHERE (?1 IS NULL OR person = ?1) AND (?2 IS NULL OR seq < ?2) \
-                     ORDER BY seq DESC LIMIT ?3"
-                ),
-                &params,
-                &mut |row| {
-                    all.push(entry(row)?);
-                    Ok(ControlFlow::Continue(()))
-                },
-            )?;
+            let mut push = |row: &dyn Row| {
+                all.push(entry(row)?);
+                Ok(ControlFlow::Continue(()))
+            };
+            match &person {
+                Some(person) => tx.query_each(
+                    entries!("WHERE person = ?1 AND seq < ?2 ORDER BY seq DESC LIMIT ?3"),
+                    &[person.into(), before.into(), n.into()],
+                    &mut push,
+                )?,
+                None => tx.query_each(
+                    entries!("WHERE seq < ?1 ORDER BY seq DESC LIMIT ?2"),
+                    &[before.into(), n.into()],
+                    &mut push,
+                )?,
+            }
             Ok(all)
         })
         .await
