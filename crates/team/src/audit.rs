@@ -227,7 +227,10 @@ pub async fn range(
             };
             let params: [Value<'_>; 3] = [from.into(), to.into(), person.as_deref().into()];
             tx.query_each(
-                entries!("WHERE at >= ?1 AND at < ?2 AND (?3 IS NULL OR person = ?3) ORDER BY seq"),
+                entries!(
+                    "WHERE at >= ?1 AND at < ?2 AND (CAST(?3 AS TEXT) IS NULL OR person = ?3) \
+                     ORDER BY seq"
+                ),
                 &params,
                 &mut push,
             )?;

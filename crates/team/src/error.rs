@@ -35,6 +35,20 @@ pub enum TeamError {
     Hash(String),
     #[error("the audit log could not be written: {0}")]
     Audit(String),
+    #[error("there is no request R-{0}")]
+    NoSuchRequest(i64),
+    #[error("R-{0} is your own request: another person decides it")]
+    OwnRequest(i64),
+    #[error("R-{0} changed after it was filed: read it again before deciding")]
+    RequestChanged(i64),
+    #[error("R-{0} was filed by {1:?}, who is disabled since: it is not sent")]
+    RequesterDisabled(i64, String),
+    #[error("R-{id} is {state} already (decided by {by:?})")]
+    AlreadyDecided {
+        id: i64,
+        state: &'static str,
+        by: String,
+    },
 }
 
 impl StoreFailure for TeamError {

@@ -15,6 +15,7 @@ pub mod ldap;
 pub mod password;
 pub mod people;
 pub mod permit;
+pub mod requests;
 pub mod roles;
 pub mod server;
 pub mod sessions;

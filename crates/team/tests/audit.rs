@@ -146,3 +146,18 @@ async fn appends_at_once_are_committed_in_groups_into_one_chain() {
         assert_eq!(verified(&store).await, Ok(300), "{name}");
     }
 }
+
+/// A time range, everyone's or one person's, on both stores (`team audit export` reads it).
+#[tokio::test]
+async fn a_range_is_read_whole_or_for_one_person() {
+    for (kind, store, _dir) in common::stores().await {
+        for i in 0..6 {
+            audit::append(&store, record(i)).await.expect(kind);
+        }
+        let all = audit::range(&store, 0, i64::MAX, None).await.expect(kind);
+        assert_eq!(all.len(), 6, "{kind}");
+        let p1 = audit::range(&store, 0, i64::MAX, Some("p1".to_owned())).await.expect(kind);
+        let seqs: Vec<i64> = p1.iter().map(|e| e.seq).collect();
+        assert_eq!(seqs, [2, 5], "{kind}");
+    }
+}

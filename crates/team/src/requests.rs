@@ -1,0 +1,329 @@
+//! Requests (issue 37, docs/team.md "Four eyes"): a call that waits for a second person. Kept
+//! with the body as it would be forwarded and its hash; decided once, by someone other than
+//! the requester, whatever the number of approvers or server instances deciding at once; then
+//! settled with what the platform did. Not yet wired to the forwarding (step 3).
+
+use std::ops::ControlFlow;
+
+use platform::sql::{Row, StoreError, Tx};
+use serde::Serialize;
+
+use crate::error::TeamError;
+use crate::store::TeamStore;
+
+/// Where a request stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum State {
+    Pending,
+    Approved,
+    Rejected,
+    /// Sent, and done by the platform.
+    Done,
+    /// Sent, and refused by the platform.
+    Refused,
+    /// Sent, and no answer says what the platform did.
+    Unknown,
+    /// Provably not sent (the platform could not be reached): it may be approved again.
+    NotSent,
+}
+
+impl State {
+    const ALL: [State; 7] = [
+        Self::Pending,
+        Self::Approved,
+        Self::Rejected,
+        Self::Done,
+        Self::Refused,
+        Self::Unknown,
+        Self::NotSent,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Pending => "pending",
+            Self::Approved => "approved",
+            Self::Rejected => "rejected",
+            Self::Done => "done",
+            Self::Refused => "refused",
+            Self::Unknown => "unknown",
+            Self::NotSent => "not_sent",
+        }
+    }
+
+    fn parse(name: &str) -> Result<State, StoreError> {
+        Self::ALL
+            .into_iter()
+            .find(|s| s.name() == name)
+            .ok_or_else(|| StoreError::Failure(format!("a request in the state {name:?}")))
+    }
+}
+
+/// A call to hold, as the server would forward it.
+#[derive(Debug, Clone)]
+pub struct NewRequest {
+    pub requester: String,
+    pub role: String,
+    pub branch: Option<String>,
+    /// The operation's name (`batch_order`, `lock`, `unlock`).
+    pub operation: String,
+    /// JSON, as it would be forwarded.
+    pub body: String,
+    /// What a delete removes, JSON.
+    pub preview: Option<String>,
+    /// One line for the approver ("delete 3 products of 2 assets").
+    pub summary: String,
+}
+
+/// A request as kept.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Request {
+    pub id: i64,
+    pub requester: String,
+    pub role: String,
+    pub branch: Option<String>,
+    pub operation: String,
+    pub body: String,
+    pub body_hash: String,
+    pub preview: Option<String>,
+    pub summary: String,
+    pub state: State,
+    pub created_at: i64,
+    pub decided_by: Option<String>,
+    pub decided_at: Option<i64>,
+    pub reason: Option<String>,
+    pub call_id: Option<String>,
+    pub code: Option<String>,
+    pub message: Option<String>,
+    pub ended_at: Option<i64>,
+}
+
+/// An approver's decision.
+#[derive(Debug, Clone)]
+pub enum Decision {
+    /// With the hash of the body the approver saw: a body changed since is refused.
+    Approve {
+        body_hash: String,
+    },
+    Reject {
+        reason: String,
+    },
+}
+
+macro_rules! requests {
+    ($rest:literal) => {
+        concat!(
+            "SELECT seq, requester, role, branch, operation, body, body_hash, preview, summary, \
+             state, created_at, decided_by, decided_at, reason, call_id, code, message, \
+             ended_at FROM requests ",
+            $rest
+        )
+    };
+}
+
+fn request(row: &dyn Row) -> Result<Request, StoreError> {
+    Ok(Request {
+        id: row.i64(0)?,
+        requester: row.text(1)?,
+        role: row.text(2)?,
+        branch: row.opt_text(3)?,
+        operation: row.text(4)?,
+        body: row.text(5)?,
+        body_hash: row.text(6)?,
+        preview: row.opt_text(7)?,
+        summary: row.text(8)?,
+        state: State::parse(&row.text(9)?)?,
+        created_at: row.i64(10)?,
+        decided_by: row.opt_text(11)?,
+        decided_at: row.opt_i64(12)?,
+        reason: row.opt_text(13)?,
+        call_id: row.opt_text(14)?,
+        code: row.opt_text(15)?,
+        message: row.opt_text(16)?,
+        ended_at: row.opt_i64(17)?,
+    })
+}
+
+/// Keeps a new request, pending; answers it with its id.
+pub async fn file(store: &TeamStore, new: NewRequest) -> Result<Request, TeamError> {
+    let now = support::clock::now_ms();
+    store
+        .write(move |tx| {
+            tx.serialize_on("requests")?;
+            let last = tx.query_opt("SELECT MAX(seq) FROM requests", &[], |row| row.opt_i64(0))?;
+            let id = last.flatten().unwrap_or(0) + 1;
+            let hash = client::write::body_hash(new.body.as_bytes());
+            tx.execute(
+                "INSERT INTO requests(seq, requester, role, branch, operation, body, body_hash, \
+                     preview, summary, state, created_at) \
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+                &[
+                    id.into(),
+                    (&new.requester).into(),
+                    (&new.role).into(),
+                    new.branch.as_deref().into(),
+                    (&new.operation).into(),
+                    (&new.body).into(),
+                    (&hash).into(),
+                    new.preview.as_deref().into(),
+                    (&new.summary).into(),
+                    State::Pending.name().into(),
+                    now.into(),
+                ],
+            )?;
+            get_in(tx, id)
+        })
+        .await
+}
+
+/// One request.
+pub async fn get(store: &TeamStore, id: i64) -> Result<Request, TeamError> {
+    store.read(move |tx| get_in(tx, id)).await
+}
+
+fn get_in(tx: &dyn Tx, id: i64) -> Result<Request, TeamError> {
+    tx.query_opt(requests!("WHERE seq = ?1"), &[id.into()], request)?
+        .ok_or(TeamError::NoSuchRequest(id))
+}
+
+/// The latest `n` requests, newest first: one person's, or those in one state.
+pub async fn list(
+    store: &TeamStore,
+    requester: Option<String>,
+    state: Option<State>,
+    n: i64,
+) -> Result<Vec<Request>, TeamError> {
+    store
+        .read(move |tx| {
+            let mut all = Vec::new();
+            let mut push = |row: &dyn Row| {
+                all.push(request(row)?);
+                Ok(ControlFlow::Continue(()))
+            };
+            let state = state.map(State::name);
+            tx.query_each(
+                requests!(
+                    "WHERE (CAST(?1 AS TEXT) IS NULL OR requester = ?1) \
+                     AND (CAST(?2 AS TEXT) IS NULL OR state = ?2) ORDER BY seq DESC LIMIT ?3"
+                ),
+                &[requester.as_deref().into(), state.into(), n.into()],
+                &mut push,
+            )?;
+            Ok(all)
+        })
+        .await
+}
+
+/// Decides a pending request (or approves again one provably not sent). Exactly one
+/// decision wins, however many approvers or instances decide at once: the state changes only
+/// if it is still the one read. The requester cannot decide their own, a body changed since
+/// the approver read it is refused, and so is a requester disabled since they filed it.
+pub async fn decide(
+    store: &TeamStore,
+    id: i64,
+    approver: &str,
+    decision: Decision,
+) -> Result<Request, TeamError> {
+    let approver = approver.trim().to_lowercase();
+    let now = support::clock::now_ms();
+    store
+        .write(move |tx| {
+            let r = get_in(tx, id)?;
+            check(tx, &r, &approver, &decision)?;
+            let (state, reason) = match &decision {
+                Decision::Approve { .. } => (State::Approved, None),
+                Decision::Reject { reason } => (State::Rejected, Some(reason.trim())),
+            };
+            let changed = tx.execute(
+                "UPDATE requests SET state = ?2, decided_by = ?3, decided_at = ?4, reason = ?5 \
+                 WHERE seq = ?1 AND state = ?6",
+                &[
+                    id.into(),
+                    state.name().into(),
+                    (&approver).into(),
+                    now.into(),
+                    reason.into(),
+                    r.state.name().into(),
+                ],
+            )?;
+            let now_kept = get_in(tx, id)?;
+            if changed == 0 {
+                return Err(decided(&now_kept));
+            }
+            Ok(now_kept)
+        })
+        .await
+}
+
+/// Why a decision cannot be taken on `r`, if it cannot.
+fn check(tx: &dyn Tx, r: &Request, approver: &str, decision: &Decision) -> Result<(), TeamError> {
+    if r.requester == approver {
+        return Err(TeamError::OwnRequest(r.id));
+    }
+    match (r.state, decision) {
+        (State::Pending, _) | (State::NotSent, Decision::Approve { .. }) => {}
+        _ => return Err(decided(r)),
+    }
+    match decision {
+        Decision::Approve { body_hash } if *body_hash != r.body_hash => {
+            Err(TeamError::RequestChanged(r.id))
+        }
+        Decision::Reject { reason } if reason.trim().is_empty() => Err(TeamError::Invalid(
+            "reason: a rejection says why, for the requester".to_owned(),
+        )),
+        Decision::Approve { .. } if requester_disabled(tx, &r.requester)? => {
+            Err(TeamError::RequesterDisabled(r.id, r.requester.clone()))
+        }
+        _ => Ok(()),
+    }
+}
+
+fn requester_disabled(tx: &dyn Tx, name: &str) -> Result<bool, TeamError> {
+    let disabled_at = tx.query_opt(
+        "SELECT disabled_at FROM people WHERE name = ?1",
+        &[name.into()],
+        |row| row.opt_i64(0),
+    )?;
+    // No such person any more is as disabled.
+    Ok(disabled_at.is_none_or(|at| at.is_some()))
+}
+
+fn decided(r: &Request) -> TeamError {
+    TeamError::AlreadyDecided {
+        id: r.id,
+        state: r.state.name(),
+        by: r.decided_by.clone().unwrap_or_default(),
+    }
+}
+
+/// What became of an approved request once sent: its final state, the ledger's call id, and
+/// the platform's code and words when it refused.
+pub async fn settle(
+    store: &TeamStore,
+    id: i64,
+    state: State,
+    call_id: &str,
+    code: Option<String>,
+    message: Option<String>,
+) -> Result<Request, TeamError> {
+    let call_id = call_id.to_owned();
+    let now = support::clock::now_ms();
+    store
+        .write(move |tx| {
+            tx.execute(
+                "UPDATE requests SET state = ?2, call_id = ?3, code = ?4, message = ?5, \
+                     ended_at = ?6 WHERE seq = ?1 AND state = 'approved'",
+                &[
+                    id.into(),
+                    state.name().into(),
+                    (&call_id).into(),
+                    code.as_deref().into(),
+                    message.as_deref().into(),
+                    now.into(),
+                ],
+            )?;
+            get_in(tx, id)
+        })
+        .await
+}

@@ -1,0 +1,179 @@
+//! Requests that wait for a second person (issue 37), on both stores: filed pending with the
+//! body's hash; decided once and by someone else; a changed body, a disabled requester, an
+//! empty reason refused in words; two instances deciding at once on PostgreSQL: one wins.
+
+mod common;
+
+use team::people::{self, NewPerson};
+use team::requests::{self, Decision, NewRequest, State};
+use team::{TeamError, TeamStore};
+
+const PASSWORD: &str = "长城长城 correct horse";
+
+async fn people_of(store: &TeamStore) {
+    let person = |name: &str, role: &str| NewPerson {
+        name: name.to_owned(),
+        display_name: None,
+        role: role.to_owned(),
+        branch: None,
+        password: Some(PASSWORD.to_owned()),
+    };
+    people::init(store, person("wang", "admin"))
+        .await
+        .expect("wang");
+    for (name, role) in [("li", "approver"), ("zhao", "approver"), ("chen", "staff")] {
+        let mut p = person(name, role);
+        if role == "staff" {
+            p.branch = Some(people::Branch {
+                code: "SH01".to_owned(),
+                name: "上海".to_owned(),
+            });
+        }
+        people::add(store, p).await.expect("a person");
+    }
+}
+
+fn delete_by(requester: &str) -> NewRequest {
+    NewRequest {
+        requester: requester.to_owned(),
+        role: "staff".to_owned(),
+        branch: Some("SH01".to_owned()),
+        operation: "batch_order".to_owned(),
+        body: r#"{"channelCode":"CRM","orderList":[{"orderType":"delete_asset"}]}"#.to_owned(),
+        preview: Some(r#"[{"assetNum":"8000000001"}]"#.to_owned()),
+        summary: "delete 1 asset".to_owned(),
+    }
+}
+
+#[tokio::test]
+async fn a_request_is_decided_once_by_someone_else() {
+    for (kind, store, _dir) in common::stores().await {
+        people_of(&store).await;
+        let filed = requests::file(&store, delete_by("chen")).await.expect(kind);
+        assert_eq!((filed.id, filed.state), (1, State::Pending), "{kind}");
+        let hash = filed.body_hash.clone();
+        let approve = || Decision::Approve {
+            body_hash: hash.clone(),
+        };
+
+        let own = requests::decide(&store, 1, "CHEN", approve()).await;
+        assert!(
+            matches!(own, Err(TeamError::OwnRequest(1))),
+            "{kind}: {own:?}"
+        );
+        let stale = Decision::Approve {
+            body_hash: "0".repeat(64),
+        };
+        let changed = requests::decide(&store, 1, "li", stale).await;
+        assert!(
+            matches!(changed, Err(TeamError::RequestChanged(1))),
+            "{kind}: {changed:?}"
+        );
+        let no_reason = Decision::Reject {
+            reason: "  ".to_owned(),
+        };
+        let bare = requests::decide(&store, 1, "li", no_reason).await;
+        assert!(
+            matches!(bare, Err(TeamError::Invalid(_))),
+            "{kind}: {bare:?}"
+        );
+
+        let approved = requests::decide(&store, 1, "li", approve())
+            .await
+            .expect(kind);
+        assert_eq!(approved.state, State::Approved);
+        assert_eq!(approved.decided_by.as_deref(), Some("li"));
+        let late = requests::decide(&store, 1, "zhao", approve()).await;
+        match late {
+            Err(e @ TeamError::AlreadyDecided { .. }) => {
+                assert_eq!(e.to_string(), "R-1 is approved already (decided by \"li\")");
+            }
+            other => panic!("{kind}: {other:?}"),
+        }
+        let sent = requests::settle(&store, 1, State::Done, "c-1", None, None)
+            .await
+            .expect(kind);
+        assert_eq!(
+            (sent.state, sent.call_id.as_deref()),
+            (State::Done, Some("c-1"))
+        );
+
+        // Rejected with a reason; a request of someone disabled since is not approved.
+        let second = requests::file(&store, delete_by("chen")).await.expect(kind);
+        let reason = Decision::Reject {
+            reason: "wrong customer".to_owned(),
+        };
+        let rejected = requests::decide(&store, second.id, "zhao", reason)
+            .await
+            .expect(kind);
+        assert_eq!(rejected.reason.as_deref(), Some("wrong customer"));
+        let third = requests::file(&store, delete_by("chen")).await.expect(kind);
+        people::set_disabled(&store, "chen", true)
+            .await
+            .expect("disabled");
+        let approve_third = Decision::Approve {
+            body_hash: third.body_hash.clone(),
+        };
+        let refused = requests::decide(&store, third.id, "li", approve_third).await;
+        assert!(
+            matches!(refused, Err(TeamError::RequesterDisabled(3, _))),
+            "{kind}: {refused:?}"
+        );
+        let mine = requests::list(&store, Some("chen".to_owned()), None, 10)
+            .await
+            .expect(kind);
+        let states: Vec<State> = mine.iter().map(|r| r.state).collect();
+        assert_eq!(
+            states,
+            [State::Pending, State::Rejected, State::Done],
+            "{kind}"
+        );
+    }
+}
+
+/// Two instances on one PostgreSQL database, approvers deciding the same requests at once:
+/// each request has exactly one decision, and every other approver is told it was taken.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_instances_deciding_at_once_take_one_decision() {
+    let Some(url) = common::pg_cluster::database().await else {
+        return;
+    };
+    let one = common::postgres(&url).await;
+    let two = common::postgres(&url).await;
+    people_of(&one).await;
+    let mut ids = Vec::new();
+    for _ in 0..10 {
+        let filed = requests::file(&one, delete_by("chen"))
+            .await
+            .expect("filed");
+        ids.push((filed.id, filed.body_hash));
+    }
+    let mut all = tokio::task::JoinSet::new();
+    for (id, hash) in &ids {
+        for (store, approver) in [(&one, "li"), (&two, "zhao"), (&one, "wang")] {
+            let (store, approver, id) = (store.clone(), approver.to_owned(), *id);
+            let decision = match approver.as_str() {
+                "zhao" => Decision::Reject {
+                    reason: "no".to_owned(),
+                },
+                _ => Decision::Approve {
+                    body_hash: hash.clone(),
+                },
+            };
+            all.spawn(async move { requests::decide(&store, id, &approver, decision).await });
+        }
+    }
+    let (mut won, mut told) = (0, 0);
+    while let Some(done) = all.join_next().await {
+        match done.expect("joined") {
+            Ok(_) => won += 1,
+            Err(TeamError::AlreadyDecided { .. }) => told += 1,
+            Err(e) => panic!("{e}"),
+        }
+    }
+    assert_eq!((won, told), (10, 20));
+    for (id, _) in ids {
+        let r = requests::get(&two, id).await.expect("kept");
+        assert_ne!(r.state, State::Pending, "R-{id}");
+    }
+}
