@@ -156,7 +156,9 @@ async fn a_range_is_read_whole_or_for_one_person() {
         }
         let all = audit::range(&store, 0, i64::MAX, None).await.expect(kind);
         assert_eq!(all.len(), 6, "{kind}");
-        let p1 = audit::range(&store, 0, i64::MAX, Some("p1".to_owned())).await.expect(kind);
+        let p1 = audit::range(&store, 0, i64::MAX, Some("p1".to_owned()))
+            .await
+            .expect(kind);
         let seqs: Vec<i64> = p1.iter().map(|e| e.seq).collect();
         assert_eq!(seqs, [2, 5], "{kind}");
     }
