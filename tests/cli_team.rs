@@ -456,3 +456,35 @@ fn the_audit_log_is_verified_and_exported() {
         "{err}"
     );
 }
+
+/// `team settings` shows the approval thresholds, changes those given and keeps the others,
+/// and the change is in the audit log.
+#[test]
+fn the_approval_thresholds_are_shown_and_set() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let data = dir.path().join("team");
+    let (code, _, err) = team(&data, &["init", "--admin", "wang"], PASSWORD);
+    assert_eq!(code, Some(0), "{err}");
+    let (code, out, err) = team(&data, &["settings"], "");
+    assert_eq!(
+        (code, out.trim()),
+        (Some(0), r#"{"batchAssets":1000,"locks":50}"#),
+        "{err}"
+    );
+    let (code, out, err) = team(&data, &["settings", "--locks", "10"], "");
+    assert_eq!(
+        (code, out.trim()),
+        (Some(0), r#"{"batchAssets":1000,"locks":10}"#),
+        "{err}"
+    );
+    let (code, out, _) = team(&data, &["settings"], "");
+    assert_eq!(
+        (code, out.trim()),
+        (Some(0), r#"{"batchAssets":1000,"locks":10}"#)
+    );
+    let (code, _, _) = team(&data, &["settings", "--locks", "ten"], "");
+    assert_eq!(code, Some(2), "clap refuses it");
+    let (code, out, err) = team(&data, &["audit", "verify"], "");
+    assert_eq!(code, Some(0), "{err}");
+    assert!(out.contains("2 entries"), "init and the change: {out}");
+}

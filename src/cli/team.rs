@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use clap::{Args, Subcommand};
 use license_desk::team::audit::{self, Record};
 use license_desk::team::people::{self, Branch, Edit, NewPerson};
-use license_desk::team::{TeamError, TeamStore, custom_roles};
+use license_desk::team::{TeamError, TeamStore, custom_roles, settings};
 use serde::Serialize;
 use serde_json::json;
 
@@ -41,6 +41,18 @@ pub(crate) enum TeamCommand {
     /// The audit log: verify its chain, export a time range.
     #[command(subcommand)]
     Audit(crate::cli::team_audit::AuditCommand),
+    /// Show the server's settings as JSON, and change those given: above these thresholds a
+    /// call waits for a second person's approval (every delete does).
+    Settings {
+        #[command(flatten)]
+        data: Data,
+        /// A batch of more assets than this waits for approval [default: 1000].
+        #[arg(long, value_name = "N")]
+        batch_assets: Option<u64>,
+        /// A lock or unlock of more assets than this waits for approval [default: 50].
+        #[arg(long, value_name = "N")]
+        locks: Option<u64>,
+    },
 }
 
 /// A person's branch: both or neither.
@@ -190,6 +202,11 @@ fn run_command(command: TeamCommand) -> Result<(), Failure> {
         TeamCommand::Audit(command) => {
             runtime.block_on(crate::cli::team_audit::run(command))?;
         }
+        TeamCommand::Settings {
+            data,
+            batch_assets,
+            locks,
+        } => runtime.block_on(settings(&data, batch_assets, locks))?,
         TeamCommand::Serve(_) => {}
     }
     Ok(())
@@ -261,6 +278,23 @@ async fn user(command: UserCommand) -> Result<(), Failure> {
         }
     };
     print_lines(&[person?]);
+    Ok(())
+}
+
+/// Shows the settings, after changing those given (a change is in the audit log).
+async fn settings(
+    data: &Data,
+    batch_assets: Option<u64>,
+    locks: Option<u64>,
+) -> Result<(), Failure> {
+    let store = open(data).await?;
+    let now = if batch_assets.is_none() && locks.is_none() {
+        settings::thresholds(&store).await.map_err(refused)?
+    } else {
+        let set = settings::set_thresholds(&store, batch_assets, locks).await;
+        recorded(&store, "settings", set).await?
+    };
+    print_lines(&[now]);
     Ok(())
 }
 

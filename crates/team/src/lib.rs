@@ -19,6 +19,7 @@ pub mod requests;
 pub mod roles;
 pub mod server;
 pub mod sessions;
+pub mod settings;
 pub mod store;
 pub mod upstream;
 

@@ -1,0 +1,76 @@
+//! The server's settings (table `team_settings`): what makes a call wait for a second person
+//! (issue 37). Kept in the store, so that every instance on one database applies the same.
+
+use serde::Serialize;
+
+use crate::error::TeamError;
+use crate::store::TeamStore;
+
+/// Above these, a call becomes a request (every delete is one, whatever its size).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Thresholds {
+    /// A batch with more assets than this.
+    pub batch_assets: u64,
+    /// A lock or unlock of more assets than this.
+    pub locks: u64,
+}
+
+impl Default for Thresholds {
+    fn default() -> Self {
+        Thresholds {
+            batch_assets: 1000,
+            locks: 50,
+        }
+    }
+}
+
+const BATCH_ASSETS: &str = "approval.batch-assets";
+const LOCKS: &str = "approval.locks";
+
+/// The thresholds in force: those set, else the defaults.
+pub async fn thresholds(store: &TeamStore) -> Result<Thresholds, TeamError> {
+    store
+        .read(|tx| {
+            let mut t = Thresholds::default();
+            for (name, slot) in [(BATCH_ASSETS, &mut t.batch_assets), (LOCKS, &mut t.locks)] {
+                let kept = tx.query_opt(
+                    "SELECT value FROM team_settings WHERE name = ?1",
+                    &[name.into()],
+                    |row| row.text(0),
+                )?;
+                if let Some(value) = kept {
+                    *slot = value.parse().map_err(|_| {
+                        TeamError::Invalid(format!("{name}: {value:?} is kept, not a number"))
+                    })?;
+                }
+            }
+            Ok(t)
+        })
+        .await
+}
+
+/// Sets the thresholds given (the others stay); answers those in force.
+pub async fn set_thresholds(
+    store: &TeamStore,
+    batch_assets: Option<u64>,
+    locks: Option<u64>,
+) -> Result<Thresholds, TeamError> {
+    let given = [(BATCH_ASSETS, batch_assets), (LOCKS, locks)];
+    store
+        .write(move |tx| {
+            for (name, value) in given {
+                if let Some(value) = value {
+                    let value = value.to_string();
+                    tx.execute("DELETE FROM team_settings WHERE name = ?1", &[name.into()])?;
+                    tx.execute(
+                        "INSERT INTO team_settings(name, value) VALUES (?1, ?2)",
+                        &[name.into(), (&value).into()],
+                    )?;
+                }
+            }
+            Ok::<_, TeamError>(())
+        })
+        .await?;
+    thresholds(store).await
+}
