@@ -295,10 +295,19 @@ fn person(row: &dyn Row) -> Result<Person, StoreError> {
     })
 }
 
+/// Ends every session the person has begun, also one begun in this very millisecond: the
+/// revocation is set after the newest session's start (a session is valid from its start on
+/// if it began at or after the revocation).
 fn revoke_sessions(tx: &dyn Tx, name: &str, now: i64) -> Result<(), StoreError> {
+    let newest = tx.query_opt(
+        "SELECT MAX(created_at) FROM sessions WHERE person = ?1",
+        &[name.into()],
+        |row| row.opt_i64(0),
+    )?;
+    let at = newest.flatten().map_or(now, |newest| now.max(newest + 1));
     tx.execute(
         "UPDATE people SET sessions_revoked_at = ?2 WHERE name = ?1",
-        &[name.into(), now.into()],
+        &[name.into(), at.into()],
     )?;
     Ok(())
 }

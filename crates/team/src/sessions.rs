@@ -402,10 +402,18 @@ impl Sessions {
                     "UPDATE people SET failed_sign_ins = 0, locked_until = NULL WHERE name = ?1",
                     &[(&name).into()],
                 )?;
+                // Begun no earlier than the person's last revocation, which may lie a
+                // millisecond ahead of the clock (`people::revoke_sessions`).
+                let revoked = tx.query_opt(
+                    "SELECT sessions_revoked_at FROM people WHERE name = ?1",
+                    &[(&name).into()],
+                    |row| row.i64(0),
+                )?;
+                let begun = revoked.map_or(now, |r| now.max(r));
                 tx.execute(
                     "INSERT INTO sessions(token_hash, person, created_at, last_seen_at) \
                      VALUES (?1, ?2, ?3, ?3)",
-                    &[(&hash).into(), (&name).into(), now.into()],
+                    &[(&hash).into(), (&name).into(), begun.into()],
                 )?;
                 Ok::<_, SessionError>(())
             })
