@@ -508,11 +508,17 @@ impl Service {
             .clone()
     }
 
+    /// Whether the profile is a team server's (read in place: every call asks it).
+    fn is_team(&self, name: &str) -> bool {
+        let state = self.state.read().unwrap_or_else(PoisonError::into_inner);
+        state.profiles.get(name).is_some_and(Profile::is_team)
+    }
+
     /// Runs a command; a team server's session found ended is forgotten, whatever found it.
     async fn handle(self: &Arc<Self>, command: Command) -> Result<Outcome, CoreError> {
         let team = command
             .profile_called()
-            .filter(|p| self.profiles().get(p).is_some_and(Profile::is_team))
+            .filter(|p| self.is_team(p))
             .map(str::to_owned);
         let result = self.dispatch(command).await;
         if let (Some(profile), Err(CoreError::Api(e))) = (&team, &result)
@@ -591,7 +597,7 @@ impl Service {
     /// until when at the latest.
     async fn test_connection(&self, profile: &str) -> Result<Outcome, CoreError> {
         let client = self.client(profile).await?;
-        if self.profiles().get(profile).is_some_and(Profile::is_team) {
+        if self.is_team(profile) {
             let session = client.token().await?;
             let me = client.me().await?;
             let scope: Vec<&str> = me.permissions.iter().map(|p| p.name()).collect();

@@ -12,7 +12,7 @@ use crate::core::{CoreError, Outcome};
 impl Service {
     pub(super) async fn team_command(&self, command: TeamCommand) -> Result<Outcome, CoreError> {
         let profile = command.profile().to_owned();
-        if !self.profiles().get(&profile).is_some_and(|p| p.is_team()) {
+        if !self.is_team(&profile) {
             return Err(CoreError::Profile(format!(
                 "{profile:?} is not a team server's profile"
             )));
