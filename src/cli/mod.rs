@@ -8,6 +8,7 @@ pub mod logging;
 pub mod order;
 pub mod output;
 pub mod profile;
+pub mod profile_list;
 pub mod profile_team;
 pub mod secret_input;
 pub mod serve;

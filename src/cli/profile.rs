@@ -14,6 +14,7 @@ use serde::Serialize;
 
 use crate::cli::call::{RunSecret, open_core};
 use crate::cli::output::{self, Failure, Format, NEEDS_YES};
+use crate::cli::profile_list::listing;
 use crate::cli::{profile_team, secret_input};
 
 #[derive(Subcommand)]
@@ -270,13 +271,7 @@ fn add(
         insecure_http: fields.insecure_http.unwrap_or(false),
     };
     // Checked before the secret is asked for: nobody types a secret for a refused profile.
-    refuse_problems(&profile)?;
-    if core.state().profiles.get(&profile.name).is_some() {
-        return Err(Failure::failed(format!(
-            "a profile named {:?} exists already: change it with `profile edit`",
-            profile.name
-        )));
-    }
+    refuse_new(core, &profile)?;
     let secret = if no_secret {
         None
     } else {
@@ -304,19 +299,24 @@ fn add_team(core: &Core, name: String, fields: &Fields, url: &str) -> Result<Str
             "a team server's profile needs --user NAME (the person's sign-in name)".to_owned(),
         ));
     };
-    profile_team::add(
-        core,
-        profile_team::NewTeam {
-            name,
-            url: url.to_owned(),
-            user: user.clone(),
+    let profile = Profile {
+        name: name.trim().to_owned(),
+        endpoint: Endpoint::Team {
+            url: profiles::base_url_of(url),
+            user: user.trim().to_owned(),
             ca_file: fields.ca_file()?,
-            production: fields.production.unwrap_or(false),
-            own_catalog: fields.own_catalog.unwrap_or(false),
-            limits: fields.limits(CallLimits::default()),
-            insecure_http: fields.insecure_http.unwrap_or(false),
         },
-    )
+        // The server names the person as the operator of their lock changes.
+        operator_identity: String::new(),
+        production: fields.production.unwrap_or(false),
+        own_catalog: fields.own_catalog.unwrap_or(false),
+        repeats_recognised: false,
+        limits: fields.limits(CallLimits::default()),
+        insecure_http: fields.insecure_http.unwrap_or(false),
+    };
+    // Checked before the password is asked for.
+    refuse_new(core, &profile)?;
+    profile_team::add(core, profile)
 }
 
 fn edit(
@@ -565,87 +565,17 @@ struct Tested {
     expires: String,
 }
 
-/// A profile as `profile list` shows it.
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct Listed {
-    name: String,
-    active: bool,
-    kind: &'static str,
-    base_url: String,
-    token_url: String,
-    app_key: String,
-    operator: String,
-    production: bool,
-    /// It keeps a catalog of its own, not shared with the other profiles.
-    own_catalog: bool,
-    /// A batch with a lost answer is sent again with the same channelOrderId (the platform is
-    /// declared to recognise it; always so for the Sandbox).
-    recognises_repeats: bool,
-    /// Time limits of its calls, in seconds, and retries where safe.
-    #[serde(flatten)]
-    limits: CallLimits,
-    /// A CA trusted besides the system's (remote profiles).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    ca_file: Option<String>,
-    /// The variable that gives its secret to one run (remote profiles; for a team server,
-    /// the person's password).
-    secret_env: String,
-    /// The person signed in to a team server.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    user: Option<String>,
-}
-
-fn listing(profiles: &license_desk::core::Profiles) -> Vec<Listed> {
-    profiles
-        .profiles
-        .iter()
-        .map(|p| {
-            let (kind, base_url, token_url, app_key, secret_env, ca_file) = match &p.endpoint {
-                Endpoint::Sandbox => ("sandbox", "", "", "", String::new(), None),
-                Endpoint::Remote {
-                    base_url,
-                    token_url,
-                    app_key,
-                    ca_file,
-                } => (
-                    "remote",
-                    base_url.as_str(),
-                    token_url.as_str(),
-                    app_key.as_str(),
-                    secret_input::env_name(&p.name),
-                    ca_file.as_ref().map(|f| f.display().to_string()),
-                ),
-                Endpoint::Team { url, ca_file, .. } => (
-                    "team",
-                    url.as_str(),
-                    "",
-                    "",
-                    secret_input::env_name(&p.name),
-                    ca_file.as_ref().map(|f| f.display().to_string()),
-                ),
-            };
-            Listed {
-                name: p.name.clone(),
-                active: p.name == profiles.active,
-                kind,
-                base_url: base_url.to_owned(),
-                token_url: token_url.to_owned(),
-                app_key: app_key.to_owned(),
-                operator: p.operator_identity.clone(),
-                production: p.production,
-                own_catalog: p.own_catalog,
-                recognises_repeats: p.recognises_repeats(),
-                limits: p.limits,
-                ca_file,
-                secret_env,
-                user: match &p.endpoint {
-                    Endpoint::Team { user, .. } => Some(user.clone()),
-                    _ => None,
-                },
-            }
-        })
-        .collect()
+/// A new profile's check, before anything is asked or saved: the core's rules, and a name
+/// not taken.
+fn refuse_new(core: &Core, profile: &Profile) -> Result<(), Failure> {
+    refuse_problems(profile)?;
+    if core.state().profiles.get(&profile.name).is_some() {
+        return Err(Failure::failed(format!(
+            "a profile named {:?} exists already: change it with `profile edit`",
+            profile.name
+        )));
+    }
+    Ok(())
 }
 
 /// The core's own check of a profile, before anything is asked or saved.

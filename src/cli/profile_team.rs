@@ -2,29 +2,14 @@
 //! server's profile on the command line (docs/team.md). The password is read once, from
 //! standard input or a hidden prompt; only the session is kept, in the keyring.
 
-use std::path::PathBuf;
 use std::time::Duration;
 
 use license_desk::core::team::{Me, TeamCommand};
-use license_desk::core::{
-    ApiError, CallLimits, Command, Core, CoreError, Endpoint, Outcome, Profile, profiles,
-};
+use license_desk::core::{ApiError, Command, Core, CoreError, Endpoint, Outcome, Profile};
 use serde::Serialize;
 
 use crate::cli::output::{self, Failure};
 use crate::cli::secret_input;
-
-/// A new team profile as the command line gives it.
-pub struct NewTeam {
-    pub name: String,
-    pub url: String,
-    pub user: String,
-    pub ca_file: Option<PathBuf>,
-    pub production: bool,
-    pub own_catalog: bool,
-    pub limits: CallLimits,
-    pub insecure_http: bool,
-}
 
 /// Who signed in, as printed.
 #[derive(Serialize)]
@@ -35,34 +20,9 @@ struct SignedIn<'a> {
     me: &'a Me,
 }
 
-/// Saves the profile and signs in; a profile whose sign-in fails is not kept (a typing
-/// mistake to redo), and the refusal is said.
-pub fn add(core: &Core, new: NewTeam) -> Result<String, Failure> {
-    let profile = Profile {
-        name: new.name.trim().to_owned(),
-        endpoint: Endpoint::Team {
-            url: profiles::base_url_of(&new.url),
-            user: new.user.trim().to_owned(),
-            ca_file: new.ca_file,
-        },
-        // The server names the person as the operator of their lock changes.
-        operator_identity: String::new(),
-        production: new.production,
-        own_catalog: new.own_catalog,
-        repeats_recognised: false,
-        limits: new.limits,
-        insecure_http: new.insecure_http,
-    };
-    let problems: Vec<String> = profile.problems().iter().map(ToString::to_string).collect();
-    if !problems.is_empty() {
-        return Err(Failure::failed(problems.join("; ")));
-    }
-    if core.state().profiles.get(&profile.name).is_some() {
-        return Err(Failure::failed(format!(
-            "a profile named {:?} exists already: change it with `profile edit`",
-            profile.name
-        )));
-    }
+/// Saves the profile (checked by `profile add`) and signs in; a profile whose sign-in fails
+/// is not kept (a typing mistake to redo), and the refusal is said.
+pub fn add(core: &Core, profile: Profile) -> Result<String, Failure> {
     let name = profile.name.clone();
     run(
         core,

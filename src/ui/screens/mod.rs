@@ -7,6 +7,7 @@ pub(crate) mod catalog;
 pub(crate) mod composer;
 pub(crate) mod customers;
 pub(crate) mod history;
+pub(crate) mod profile_form;
 pub(crate) mod queue;
 pub(crate) mod settings;
 pub(crate) mod start;
