@@ -40,6 +40,8 @@ enum Command {
     /// Run one operation through the console's core and print the answer (JSON, a table or
     /// CSV).
     Call(cli::call::CallArgs),
+    /// Requests waiting for a second person on a team server: list, show, approve, reject.
+    Request(cli::request::RequestArgs),
     /// The profiles, as in Settings: add, edit, remove, list, use, test.
     #[command(subcommand)]
     Profile(cli::profile::ProfileCommand),
@@ -81,6 +83,10 @@ fn main() -> ExitCode {
         Some(Command::Call(args)) => {
             cli::logging::init("warn");
             return cli::call::run(args);
+        }
+        Some(Command::Request(args)) => {
+            cli::logging::init("warn");
+            return cli::request::run(args);
         }
         Some(Command::Catalog(command)) => {
             cli::logging::init("warn");

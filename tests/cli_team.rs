@@ -488,3 +488,106 @@ fn the_approval_thresholds_are_shown_and_set() {
     assert_eq!(code, Some(0), "{err}");
     assert!(out.contains("2 entries"), "init and the change: {out}");
 }
+
+/// Four eyes on the command line: a clerk's delete is held (exit 6, the request's id alone on
+/// the last line, nothing sent), the administrator lists it, shows its preview and approves
+/// it, and it is done; the clerk cannot approve, and nobody approves their own.
+#[test]
+fn a_clerk_s_delete_waits_for_the_administrator_s_approval() {
+    let platform = Served::start(&[]);
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (mut server, base) = team_server_with_people(&platform, dir.path());
+    let home = dir.path().join("home");
+    for (profile, user) in [("branch", "li"), ("boss", "wang")] {
+        let add = ["profile", "add", profile, "--team", &base, "--user", user];
+        let added = ld(&home, &add, Some(PASSWORD), &[]);
+        assert_eq!(added.code, Some(0), "{}", added.stderr);
+    }
+    let password_file = dir.path().join("password");
+    std::fs::write(&password_file, PASSWORD).expect("password file");
+    let file = password_file.to_str().expect("utf-8").to_owned();
+    let as_ = |profile: &str, args: &[&str]| {
+        let args = [
+            &args[..1],
+            &["--profile", profile, "--secret-file", &file],
+            &args[1..],
+        ]
+        .concat();
+        ld(&home, &args, None, &[])
+    };
+    let order = |kind: &str, id: &str| {
+        let products = match kind {
+            "new_buy" => json!([{"productUri": "gms:1"}]),
+            _ => json!([]),
+        };
+        let batch = json!({
+            "channelCode": "CRM", "channelOrderId": id, "syncMode": "sync",
+            "orderList": [{"sequence": 1, "channelCustomerId": "CRM-C",
+                "licenseType": "normal_recover_usbkey", "orderType": kind,
+                "assets": [{"assetNos": ["8000000001"], "products": products}]}]
+        });
+        let path = dir.path().join(format!("{id}.json"));
+        std::fs::write(&path, batch.to_string()).expect("batch file");
+        path.to_str().expect("utf-8").to_owned()
+    };
+    let buy = order("new_buy", "B-1");
+    let bought = as_("boss", &["call", "--yes", "order", "--body", &buy]);
+    assert_eq!(bought.code, Some(0), "{}", bought.stderr);
+
+    let delete = order("delete_asset", "D-1");
+    let held = as_("branch", &["call", "--yes", "order", "--body", &delete]);
+    assert_eq!(held.code, Some(6), "{}", held.stderr);
+    assert_eq!(held.stdout.lines().last(), Some("R-1"), "{}", held.stdout);
+    assert!(
+        held.stderr.starts_with("held for approval as R-1"),
+        "{}",
+        held.stderr
+    );
+
+    let listed = as_("boss", &["request", "list", "--format", "csv"]);
+    assert_eq!(listed.code, Some(0), "{}", listed.stderr);
+    assert!(
+        listed
+            .stdout
+            .contains("R-1,pending,li,delete_asset ×1; 1 assets"),
+        "{}",
+        listed.stdout
+    );
+    let clerk = as_("branch", &["request", "approve", "R-1"]);
+    assert_eq!(clerk.code, Some(3), "{}", clerk.stderr);
+    assert!(
+        clerk.stderr.contains("permission:approve"),
+        "{}",
+        clerk.stderr
+    );
+
+    let approved = as_("boss", &["request", "approve", "R-1"]);
+    assert_eq!(approved.code, Some(0), "{}", approved.stderr);
+    let r: Value = serde_json::from_str(&approved.stdout).expect("json");
+    assert_eq!(
+        (r["state"].as_str(), r["decidedBy"].as_str()),
+        (Some("done"), Some("wang"))
+    );
+
+    let again = as_(
+        "boss",
+        &[
+            "call",
+            "--yes",
+            "order",
+            "--body",
+            &order("delete_asset", "D-2"),
+        ],
+    );
+    assert_eq!(again.code, Some(6), "{}", again.stderr);
+    let own = as_("boss", &["request", "approve", "R-2"]);
+    assert_eq!(own.code, Some(3), "{}", own.stderr);
+    assert!(
+        own.stderr
+            .contains("R-2 is your own request: another person decides it"),
+        "{}",
+        own.stderr
+    );
+    let _ = server.kill();
+    let _ = server.wait();
+}

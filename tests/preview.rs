@@ -12,8 +12,8 @@ use std::time::Instant;
 
 use desk::{WAIT, mock_store, run, start_core};
 use license_desk::core::catalog::CatalogView;
-use license_desk::core::preview::{DeletePreview, PreviewRefusal, Warning};
 use license_desk::core::{Call, CatalogCommand, Command, Core, KeyringChoice, Outcome, SANDBOX};
+use license_desk::wire::preview::{DeletePreview, PreviewRefusal, Warning};
 use license_desk::wire::{Asset, BatchOrderRequest, BatchOrderResult, EnterpriseRequest};
 use serde_json::{Value, json};
 

@@ -909,3 +909,4 @@ operation-sign_in = Sign in
 operation-sign_out = Sign out
 explain-sign-in = The team server did not sign you in; its reason is below (a wrong name or password, or an account disabled or locked for a while). Nothing else was sent.
 start-team-next = Your name and role are in the top bar. What your role does not allow is shown greyed out, with the reason when you point at it; History shows the team server's record of your calls.
+explain-held = This needs a second person's approval: the team server keeps it as a request (its number is below). Nothing has reached the platform yet; it is sent once another person approves it, and you can follow it under Approvals.

@@ -31,6 +31,9 @@ pub const NOT_A_BATCH: u8 = 2;
 pub const UNKNOWN: u8 = 4;
 /// Nothing was sent: a destructive action on a production profile needs `--yes`.
 pub const NEEDS_YES: u8 = 5;
+/// Nothing was sent yet: a team server keeps the call for a second person to approve (the
+/// request's id alone on the last line of standard output, for scripts).
+pub const HELD: u8 = 6;
 
 /// How an answer is printed.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
@@ -83,6 +86,8 @@ pub enum Failure {
     /// The platform answered, and refused some or all of it inside a success (a lock's
     /// statuses, a claim's code): the answer is printed, then why, and the exit code is 3.
     RefusedInAnswer { answer: String, refusal: String },
+    /// Kept by a team server for a second person to approve.
+    Held { request_id: String, message: String },
     /// Anything else, with the exit code it gives.
     Exit(u8, String),
 }
@@ -112,6 +117,18 @@ impl Failure {
                 let refusal = printable(&refusal);
                 eprintln!("error: the platform answered with a refusal: {refusal}");
                 ExitCode::from(REFUSED)
+            }
+            Failure::Held {
+                request_id,
+                message,
+            } => {
+                eprintln!("{}", printable(&message));
+                eprintln!(
+                    "follow it with `license-desk request show {request_id}`; it is sent once \
+                     another person approves it"
+                );
+                print(&request_id);
+                ExitCode::from(HELD)
             }
             Failure::Exit(code, message) => fail(code, &message),
         }
@@ -152,6 +169,13 @@ impl From<CoreError> for Failure {
                 code,
                 message,
                 cause,
+            },
+            CoreError::Api(ApiError::Held {
+                request_id,
+                message,
+            }) => Failure::Held {
+                request_id,
+                message,
             },
             CoreError::Api(ApiError::OutcomeUnknown {
                 call_id,

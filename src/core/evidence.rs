@@ -5,7 +5,7 @@
 
 use std::collections::HashMap;
 
-use super::preview::Placement;
+use crate::wire::preview::Placement;
 use crate::wire::{Asset, AssetEntry, BatchOrderRequest, OrderType};
 
 /// The batch's assets as found.

@@ -12,7 +12,6 @@ pub mod journal;
 pub use client::ledger;
 pub mod local_db;
 pub mod memory;
-pub mod preview;
 pub mod profiles;
 pub mod progress;
 pub mod queue;
@@ -490,8 +489,12 @@ pub enum Outcome {
     SignedOut,
     /// The team server's record, newest first.
     Audit(Vec<team::AuditEntry>),
+    /// Requests waiting for a second person, newest first.
+    Requests(Vec<team::Request>),
+    /// One request, as read or as decided.
+    Request(Box<team::Request>),
     Catalog(Arc<catalog::CatalogView>),
-    DeletePreview(Box<preview::DeletePreview>),
+    DeletePreview(Box<crate::wire::preview::DeletePreview>),
     /// What a catalog file added or updated, or would (`applied` false).
     CatalogImported {
         report: catalog::store::ImportReport,

@@ -3,6 +3,7 @@
 //! only mirrors its permissions, to show an action the role lacks as disabled with the reason.
 
 use crate::client::Secret;
+pub use crate::wire::approval::{Request, RequestQuery, State as RequestState};
 pub use crate::wire::team::{AuditEntry, AuditQuery, Card, Me, Permission};
 
 /// The team server's commands.
@@ -16,6 +17,26 @@ pub enum TeamCommand {
     Me { profile: String },
     /// The server's record of calls the person may see (History on a team profile).
     Audit { profile: String, query: AuditQuery },
+    /// Requests waiting for a second person: everyone's for an approver, else one's own.
+    Requests {
+        profile: String,
+        query: RequestQuery,
+    },
+    /// One request.
+    Request { profile: String, id: i64 },
+    /// Approves (with the hash of the body seen) or rejects (with a reason) a request.
+    Decide {
+        profile: String,
+        id: i64,
+        decision: Decision,
+    },
+}
+
+/// An approver's decision on a request.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Decision {
+    Approve { body_hash: String },
+    Reject { reason: String },
 }
 
 impl TeamCommand {
@@ -24,7 +45,10 @@ impl TeamCommand {
             Self::SignIn { profile, .. }
             | Self::SignOut { profile }
             | Self::Me { profile }
-            | Self::Audit { profile, .. } => profile,
+            | Self::Audit { profile, .. }
+            | Self::Requests { profile, .. }
+            | Self::Request { profile, .. }
+            | Self::Decide { profile, .. } => profile,
         }
     }
 }

@@ -9,6 +9,7 @@ use serde_json::value::RawValue;
 use super::{ApiError, CachedToken, CallRecord, Operation, Secret};
 use support::clock::now_ms;
 use wire::activity::{BAD_PARAMETER, PROCESSING};
+use wire::approval::{HELD_CAUSE, HELD_STATUS};
 use wire::envelope::{BUSINESS_EXCEPTION_STATUS, Code};
 use wire::{ActivityResponse, TokenError, TokenResponse};
 
@@ -101,6 +102,12 @@ fn decode_order_envelope<T: DeserializeOwned>(
     }
 }
 
+/// A team server's 202 is its own answer, never the platform's: a held call. From anything
+/// else a 202 is no answer of the interface's (and a write's outcome stays unknown).
+pub(super) fn held_by_team(session: bool, status: u16) -> bool {
+    session && status == HELD_STATUS
+}
+
 pub(super) fn decode_order<T: DeserializeOwned>(status: u16, bytes: &[u8]) -> Result<T, ApiError> {
     decode_order_envelope::<T>(status, bytes)?
         .ok_or_else(|| unexpected(status, bytes, "a success without data"))
@@ -108,6 +115,25 @@ pub(super) fn decode_order<T: DeserializeOwned>(status: u16, bytes: &[u8]) -> Re
 
 pub(super) fn decode_order_done(status: u16, bytes: &[u8]) -> Result<(), ApiError> {
     decode_order_envelope::<serde_json::Value>(status, bytes).map(|_| ())
+}
+
+/// A team server's answer that it keeps the call for another person to approve.
+pub(super) fn held(status: u16, bytes: &[u8]) -> ApiError {
+    let env: RawEnvelope<'_> = match serde_json::from_slice(bytes) {
+        Ok(env) => env,
+        Err(e) => return unexpected(status, bytes, e),
+    };
+    match env
+        .cause
+        .as_deref()
+        .and_then(|c| c.strip_prefix(HELD_CAUSE))
+    {
+        Some(request_id) => ApiError::Held {
+            request_id: request_id.to_owned(),
+            message: env.message,
+        },
+        None => unexpected(status, bytes, "HTTP 202 without the request it was kept as"),
+    }
 }
 
 pub(super) fn decode_activity(status: u16, bytes: &[u8]) -> Result<ActivityResponse, ApiError> {

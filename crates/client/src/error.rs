@@ -40,6 +40,10 @@ pub enum ApiError {
     /// A team server's call with no session (never signed in, or it ended): nothing was sent.
     #[error("not sent: no session with the team server ({0})")]
     SignedOut(String),
+    /// A team server kept the call for another person to approve (HTTP 202, cause
+    /// `request:R-17`): nothing reached the platform yet.
+    #[error("held for approval as {request_id}: {message}")]
+    Held { request_id: String, message: String },
     /// The user cancelled the call before its answer came.
     #[error("cancelled by the user")]
     Cancelled,
@@ -74,9 +78,11 @@ impl ApiError {
             Self::Platform { code, .. } => code == "500" || code == "1002",
             Self::NotSent(_) | Self::Transport(_) | Self::Timeout(_) => true,
             Self::Unexpected { http_status, .. } => *http_status >= 500,
-            Self::Config(_) | Self::Untrusted(_) | Self::CaFile { .. } | Self::SignedOut(_) => {
-                false
-            }
+            Self::Config(_)
+            | Self::Untrusted(_)
+            | Self::CaFile { .. }
+            | Self::SignedOut(_)
+            | Self::Held { .. } => false,
             Self::OutcomeUnknown { .. } | Self::Cancelled => false,
         }
     }
@@ -94,6 +100,7 @@ impl ApiError {
             Self::Unexpected { .. } => "unexpected",
             Self::Config(_) => "config",
             Self::SignedOut(_) => "signed_out",
+            Self::Held { .. } => "held",
             Self::OutcomeUnknown { .. } => "outcome_unknown",
             Self::Cancelled => "cancelled",
         }
@@ -106,7 +113,8 @@ impl ApiError {
             | Self::Untrusted(_)
             | Self::CaFile { .. }
             | Self::Config(_)
-            | Self::SignedOut(_) => Reach::No,
+            | Self::SignedOut(_)
+            | Self::Held { .. } => Reach::No,
             Self::Platform { .. } => Reach::Answered,
             Self::Transport(_)
             | Self::Timeout(_)

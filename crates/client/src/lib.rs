@@ -31,7 +31,8 @@ pub use trust::extra_roots;
 pub use write::{WriteBegun, WriteEnded, WriteState};
 
 use decode::{
-    decode_activity, decode_order, decode_order_done, decode_token, recorded_body, success_code,
+    decode_activity, decode_order, decode_order_done, decode_token, held, held_by_team,
+    recorded_body, success_code,
 };
 
 use support::clock::now_ms;
@@ -671,6 +672,9 @@ impl Client {
                 let status = r.status().as_u16();
                 match r.bytes().await {
                     Err(e) => (Some(status), Err(ApiError::cut(e, status, secs)), None),
+                    Ok(bytes) if held_by_team(self.config.session, status) => {
+                        (Some(status), Err(held(status, &bytes)), Some(bytes))
+                    }
                     Ok(bytes) => (Some(status), decode(status, &bytes), Some(bytes)),
                 }
             }

@@ -1,4 +1,5 @@
-//! A team server's own calls (`wire::team`): sign in, who am I, the audit log, sign out. The platform's
+//! A team server's own calls (`wire::team`, `wire::approval`): sign in, who am I, the audit
+//! log, requests and their decisions, sign out. The platform's
 //! operations go through it as through a platform, with the session as the bearer.
 //!
 //! Neither the password nor the session's token is journaled: the journal never sees these
@@ -7,6 +8,7 @@
 use reqwest::{Method, header};
 use serde::de::DeserializeOwned;
 use support::clock::now_ms;
+use wire::approval::{self, Approve, Reject, Request, RequestQuery};
 use wire::team::{AuditEntry, AuditQuery, Me, Session, SignIn, paths};
 
 use super::decode::{decode_order, decode_order_done};
@@ -73,6 +75,67 @@ impl Client {
             .await
     }
 
+    /// Requests that wait for a second person, newest first: everyone's for an approver, else
+    /// one's own.
+    pub async fn requests(&self, query: &RequestQuery) -> Result<Vec<Request>, ApiError> {
+        let token = self.session().await?;
+        let mut pairs = Vec::new();
+        if query.mine {
+            pairs.push(("mine", "true".to_owned()));
+        }
+        if let Some(state) = query.state {
+            pairs.push(("state", state.name().to_owned()));
+        }
+        if let Some(limit) = query.limit {
+            pairs.push(("limit", limit.to_string()));
+        }
+        let url = self.url(approval::paths::REQUESTS);
+        let url = reqwest::Url::parse_with_params(url.as_str(), &pairs)
+            .map_err(|e| ApiError::Config(format!("the requests' address: {e}")))?;
+        self.team_call(Method::GET, url, Some(&token), None, decode_order)
+            .await
+    }
+
+    /// One request, with what it does and what became of it.
+    pub async fn request(&self, id: i64) -> Result<Request, ApiError> {
+        let token = self.session().await?;
+        let url = self.url(&approval::paths::of(approval::paths::REQUEST, id));
+        self.team_call(Method::GET, url, Some(&token), None, decode_order)
+            .await
+    }
+
+    /// Approves a request as seen (its body's hash); the server then sends it once. An
+    /// answer lost on the way back leaves the request's state to say what happened: it is
+    /// never approved again by itself.
+    pub async fn approve(&self, id: i64, body_hash: &str) -> Result<Request, ApiError> {
+        let body = Approve {
+            body_hash: body_hash.to_owned(),
+        };
+        self.decide(approval::paths::APPROVE, id, &body).await
+    }
+
+    /// Rejects a request, saying why to its requester.
+    pub async fn reject(&self, id: i64, reason: &str) -> Result<Request, ApiError> {
+        let body = Reject {
+            reason: reason.to_owned(),
+        };
+        self.decide(approval::paths::REJECT, id, &body).await
+    }
+
+    async fn decide(
+        &self,
+        path: &str,
+        id: i64,
+        body: &impl serde::Serialize,
+    ) -> Result<Request, ApiError> {
+        let token = self.session().await?;
+        let body = serde_json::to_vec(body)
+            .map_err(|e| ApiError::Config(format!("cannot encode the decision: {e}")))?;
+        let url = self.url(&approval::paths::of(path, id));
+        self.team_call(Method::POST, url, Some(&token), Some(body), decode_order)
+            .await
+    }
+
     /// Ends the session on the server and forgets it here, whatever the server answers.
     pub async fn sign_out(&self) -> Result<(), ApiError> {
         let token = self.session().await;
@@ -107,7 +170,8 @@ impl Client {
                 "this profile's server is a platform, not a team server".to_owned(),
             ));
         }
-        let timeout = self.config.limits.attempt(false);
+        // An approval sends the request's batch before it answers.
+        let timeout = self.config.limits.attempt(method == Method::POST);
         let mut builder = self.http.request(method, url).timeout(timeout);
         if let Some(token) = bearer {
             builder = builder.bearer_auth(token.token.expose());

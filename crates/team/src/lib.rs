@@ -9,6 +9,7 @@ pub mod appender;
 pub mod audit;
 pub mod custom_roles;
 pub mod error;
+pub mod filing;
 pub mod http;
 pub mod instances;
 pub mod ldap;

@@ -6,58 +6,10 @@
 use std::ops::ControlFlow;
 
 use platform::sql::{Row, StoreError, Tx};
-use serde::Serialize;
+pub use wire::approval::{Request, State};
 
 use crate::error::TeamError;
 use crate::store::TeamStore;
-
-/// Where a request stands.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum State {
-    Pending,
-    Approved,
-    Rejected,
-    /// Sent, and done by the platform.
-    Done,
-    /// Sent, and refused by the platform.
-    Refused,
-    /// Sent, and no answer says what the platform did.
-    Unknown,
-    /// Provably not sent (the platform could not be reached): it may be approved again.
-    NotSent,
-}
-
-impl State {
-    const ALL: [State; 7] = [
-        Self::Pending,
-        Self::Approved,
-        Self::Rejected,
-        Self::Done,
-        Self::Refused,
-        Self::Unknown,
-        Self::NotSent,
-    ];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Self::Pending => "pending",
-            Self::Approved => "approved",
-            Self::Rejected => "rejected",
-            Self::Done => "done",
-            Self::Refused => "refused",
-            Self::Unknown => "unknown",
-            Self::NotSent => "not_sent",
-        }
-    }
-
-    fn parse(name: &str) -> Result<State, StoreError> {
-        Self::ALL
-            .into_iter()
-            .find(|s| s.name() == name)
-            .ok_or_else(|| StoreError::Failure(format!("a request in the state {name:?}")))
-    }
-}
 
 /// A call to hold, as the server would forward it.
 #[derive(Debug, Clone)]
@@ -73,30 +25,6 @@ pub struct NewRequest {
     pub preview: Option<String>,
     /// One line for the approver ("delete 3 products of 2 assets").
     pub summary: String,
-}
-
-/// A request as kept.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Request {
-    pub id: i64,
-    pub requester: String,
-    pub role: String,
-    pub branch: Option<String>,
-    pub operation: String,
-    pub body: String,
-    pub body_hash: String,
-    pub preview: Option<String>,
-    pub summary: String,
-    pub state: State,
-    pub created_at: i64,
-    pub decided_by: Option<String>,
-    pub decided_at: Option<i64>,
-    pub reason: Option<String>,
-    pub call_id: Option<String>,
-    pub code: Option<String>,
-    pub message: Option<String>,
-    pub ended_at: Option<i64>,
 }
 
 /// An approver's decision.
@@ -116,7 +44,7 @@ macro_rules! requests {
         concat!(
             "SELECT seq, requester, role, branch, operation, body, body_hash, preview, summary, \
              state, created_at, decided_by, decided_at, reason, call_id, code, message, \
-             ended_at FROM requests ",
+             ended_at, answer FROM requests ",
             $rest
         )
     };
@@ -129,11 +57,11 @@ fn request(row: &dyn Row) -> Result<Request, StoreError> {
         role: row.text(2)?,
         branch: row.opt_text(3)?,
         operation: row.text(4)?,
-        body: row.text(5)?,
+        body: kept_json(&row.text(5)?)?,
         body_hash: row.text(6)?,
-        preview: row.opt_text(7)?,
+        preview: row.opt_text(7)?.map(|p| kept_json(&p)).transpose()?,
         summary: row.text(8)?,
-        state: State::parse(&row.text(9)?)?,
+        state: state(&row.text(9)?)?,
         created_at: row.i64(10)?,
         decided_by: row.opt_text(11)?,
         decided_at: row.opt_i64(12)?,
@@ -142,7 +70,18 @@ fn request(row: &dyn Row) -> Result<Request, StoreError> {
         code: row.opt_text(15)?,
         message: row.opt_text(16)?,
         ended_at: row.opt_i64(17)?,
+        answer: row.opt_text(18)?.map(|a| kept_json(&a)).transpose()?,
     })
+}
+
+fn kept_json<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, StoreError> {
+    serde_json::from_str(text)
+        .map_err(|e| StoreError::Failure(format!("a request keeps JSON that cannot be read: {e}")))
+}
+
+fn state(name: &str) -> Result<State, StoreError> {
+    State::from_name(name)
+        .ok_or_else(|| StoreError::Failure(format!("a request in the state {name:?}")))
 }
 
 /// Keeps a new request, pending; answers it with its id.
@@ -297,30 +236,36 @@ fn decided(r: &Request) -> TeamError {
     }
 }
 
-/// What became of an approved request once sent: its final state, the ledger's call id, and
-/// the platform's code and words when it refused.
-pub async fn settle(
-    store: &TeamStore,
-    id: i64,
-    state: State,
-    call_id: &str,
-    code: Option<String>,
-    message: Option<String>,
-) -> Result<Request, TeamError> {
-    let call_id = call_id.to_owned();
+/// What became of an approved request once sent.
+#[derive(Debug, Clone)]
+pub struct Settled {
+    pub state: State,
+    /// The server ledger's call id it went under.
+    pub call_id: String,
+    /// The platform's code when it refused.
+    pub code: Option<String>,
+    /// The platform's words, or why the outcome is unknown or nothing was sent.
+    pub message: Option<String>,
+    /// The platform's `data` (JSON) when it was done.
+    pub answer: Option<String>,
+}
+
+/// Keeps what became of an approved request once sent.
+pub async fn settle(store: &TeamStore, id: i64, settled: Settled) -> Result<Request, TeamError> {
     let now = support::clock::now_ms();
     store
         .write(move |tx| {
             tx.execute(
                 "UPDATE requests SET state = ?2, call_id = ?3, code = ?4, message = ?5, \
-                     ended_at = ?6 WHERE seq = ?1 AND state = 'approved'",
+                     ended_at = ?6, answer = ?7 WHERE seq = ?1 AND state = 'approved'",
                 &[
                     id.into(),
-                    state.name().into(),
-                    (&call_id).into(),
-                    code.as_deref().into(),
-                    message.as_deref().into(),
+                    settled.state.name().into(),
+                    (&settled.call_id).into(),
+                    settled.code.as_deref().into(),
+                    settled.message.as_deref().into(),
                     now.into(),
+                    settled.answer.as_deref().into(),
                 ],
             )?;
             get_in(tx, id)

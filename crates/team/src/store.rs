@@ -18,6 +18,7 @@ const SQLITE_VERSIONS: &[&str] = &[
     include_str!("schema2.sql"),
     include_str!("schema3.sql"),
     include_str!("schema4.sql"),
+    include_str!("schema5.sql"),
 ];
 
 /// The same versions on PostgreSQL (the SQL both share), with a version table apart from the
@@ -28,6 +29,7 @@ const PG_SCHEMA: Schema = Schema {
         (2, include_str!("schema2.sql")),
         (3, include_str!("schema3.sql")),
         (4, include_str!("schema4.sql")),
+        (5, include_str!("schema5.sql")),
     ],
     version_table: "team_schema_version",
     lock: "license-desk:team-migrations",

@@ -90,7 +90,8 @@ fn operations() -> Vec<Op> {
             "POST",
             paths::BATCH_ORDER,
             Some(batch("delete_asset", "team-del")),
-            "delete",
+            // Filed as a request (HTTP 202) by whoever may purchase: a second person sends it.
+            "purchase",
         ),
         op("lock", "POST", paths::LOCK, Some(lock.clone()), "locks"),
         op("unlock", "POST", paths::UNLOCK, Some(lock), "locks"),
@@ -122,7 +123,7 @@ fn operations() -> Vec<Op> {
 fn allowed(role: &str, permission: &str) -> bool {
     match role {
         "viewer" => permission == "read",
-        "staff" | "approver" => !matches!(permission, "locks" | "delete"),
+        "staff" | "approver" => permission != "locks",
         _ => true,
     }
 }

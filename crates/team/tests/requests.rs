@@ -5,7 +5,7 @@
 mod common;
 
 use team::people::{self, NewPerson};
-use team::requests::{self, Decision, NewRequest, State};
+use team::requests::{self, Decision, NewRequest, Settled, State};
 use team::{TeamError, TeamStore};
 
 const PASSWORD: &str = "长城长城 correct horse";
@@ -40,7 +40,7 @@ fn delete_by(requester: &str) -> NewRequest {
         branch: Some("SH01".to_owned()),
         operation: "batch_order".to_owned(),
         body: r#"{"channelCode":"CRM","orderList":[{"orderType":"delete_asset"}]}"#.to_owned(),
-        preview: Some(r#"[{"assetNum":"8000000001"}]"#.to_owned()),
+        preview: Some(r#"{"orders":[]}"#.to_owned()),
         summary: "delete 1 asset".to_owned(),
     }
 }
@@ -90,13 +90,19 @@ async fn a_request_is_decided_once_by_someone_else() {
             }
             other => panic!("{kind}: {other:?}"),
         }
-        let sent = requests::settle(&store, 1, State::Done, "c-1", None, None)
-            .await
-            .expect(kind);
+        let settled = Settled {
+            state: State::Done,
+            call_id: "c-1".to_owned(),
+            code: None,
+            message: None,
+            answer: Some(r#"[{"sequence":1}]"#.to_owned()),
+        };
+        let sent = requests::settle(&store, 1, settled).await.expect(kind);
         assert_eq!(
             (sent.state, sent.call_id.as_deref()),
             (State::Done, Some("c-1"))
         );
+        assert_eq!(sent.answer, Some(serde_json::json!([{"sequence": 1}])));
 
         // Rejected with a reason; a request of someone disabled since is not approved.
         let second = requests::file(&store, delete_by("chen")).await.expect(kind);

@@ -8,6 +8,7 @@
 #![warn(clippy::too_many_lines)]
 
 pub mod activity;
+pub mod approval;
 pub mod asset;
 pub mod asset_list;
 pub mod customer;
@@ -17,6 +18,7 @@ pub mod kinds;
 pub mod open;
 pub mod order;
 pub mod parse;
+pub mod preview;
 pub mod raw;
 pub mod removal;
 mod skipped;

@@ -6,9 +6,9 @@ use std::collections::HashMap;
 
 use super::Service;
 use crate::core::catalog::{DirectoryEntry, Known};
-use crate::core::preview::{self, OrderCustomer, Placement, is_delete};
 use crate::core::{Call, CoreError, Outcome};
-use crate::wire::{BatchOrderRequest, Customer, CustomerQuery, OrderEntry};
+use crate::wire::preview::{self, OrderCustomer, Placement, given, is_delete};
+use crate::wire::{BatchOrderRequest, CustomerQuery, OrderEntry};
 
 impl Service {
     pub(super) async fn preview_deletes(
@@ -106,17 +106,7 @@ impl Service {
             if let Ok(Outcome::Customers(found)) =
                 self.call(profile, Call::QueryCustomers(query)).await
             {
-                let by_channel =
-                    |c: &&Customer| c.channel_code == code && c.channel_customer_id == channel_id;
-                placement.customer = match found.iter().find(by_channel) {
-                    Some(c) => {
-                        if placement.enterprise.is_none() && !c.enterprise_global_id.is_empty() {
-                            placement.enterprise = Some(c.enterprise_global_id.clone());
-                        }
-                        OrderCustomer::Known(c.customer_id.clone())
-                    }
-                    None => OrderCustomer::New,
-                };
+                placement.by_channel(&found, &code, &channel_id);
             }
         }
         if placement.enterprise.is_none() {
@@ -136,13 +126,6 @@ impl Service {
             Err(_) => Vec::new(),
         }
     }
-}
-
-fn given(v: &Option<String>) -> Option<String> {
-    v.as_deref()
-        .map(str::trim)
-        .filter(|s| !s.is_empty())
-        .map(str::to_owned)
 }
 
 /// The enterprise the directory knows for the order's customer.

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use super::{Service, update_state};
 use crate::client::Client;
 use crate::core::secrets::SecretKind;
-use crate::core::team::{Session, TeamCommand};
+use crate::core::team::{Decision, Session, TeamCommand};
 use crate::core::{CoreError, Outcome};
 
 impl Service {
@@ -30,6 +30,19 @@ impl Service {
                 Ok(Outcome::SignedIn(me))
             }
             TeamCommand::Audit { query, .. } => Ok(Outcome::Audit(client.audit(&query).await?)),
+            TeamCommand::Requests { query, .. } => {
+                Ok(Outcome::Requests(client.requests(&query).await?))
+            }
+            TeamCommand::Request { id, .. } => {
+                Ok(Outcome::Request(Box::new(client.request(id).await?)))
+            }
+            TeamCommand::Decide { id, decision, .. } => {
+                let decided = match decision {
+                    Decision::Approve { body_hash } => client.approve(id, &body_hash).await?,
+                    Decision::Reject { reason } => client.reject(id, &reason).await?,
+                };
+                Ok(Outcome::Request(Box::new(decided)))
+            }
             TeamCommand::SignOut { .. } => {
                 let ended = client.sign_out().await;
                 self.session_ended(&profile).await;

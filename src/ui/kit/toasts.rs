@@ -151,6 +151,7 @@ pub fn explain(error: &CoreError) -> Label {
         CoreError::Api(ApiError::Transport(_)) => label!("explain-broken"),
         CoreError::Api(ApiError::OutcomeUnknown { .. }) => label!("explain-outcome-unknown"),
         CoreError::Api(ApiError::Cancelled) => label!("explain-cancelled"),
+        CoreError::Api(ApiError::Held { .. }) => label!("explain-held"),
         CoreError::Api(ApiError::Timeout(_)) | CoreError::GaveUp(_) => label!("explain-timeout"),
         CoreError::Api(ApiError::Unexpected { .. }) => label!("explain-unexpected"),
         CoreError::Api(ApiError::Untrusted(_)) => label!("explain-untrusted"),

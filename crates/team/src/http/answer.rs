@@ -12,8 +12,10 @@ use axum::response::{IntoResponse, Response};
 use client::ApiError;
 use serde::Serialize;
 use serde_json::json;
+use wire::approval;
 use wire::envelope::{self, OrderEnvelope};
 
+use crate::error::TeamError;
 use crate::permit::Refusal;
 use crate::sessions::SessionError;
 
@@ -28,6 +30,14 @@ pub enum Fail {
     BadBody(String),
     /// What the platform answered, or why it could not.
     Upstream(ApiError),
+    /// The server's own data: a request that cannot be decided so, or its store failing.
+    Team(TeamError),
+}
+
+impl From<TeamError> for Fail {
+    fn from(e: TeamError) -> Self {
+        Self::Team(e)
+    }
 }
 
 impl From<SessionError> for Fail {
@@ -97,6 +107,7 @@ impl Fail {
                 "refused by the team server".to_owned(),
             ),
             Fail::Upstream(e) => return upstream_order(e),
+            Fail::Team(e) => return team_refusal(e),
         };
         (
             status,
@@ -123,6 +134,7 @@ impl Fail {
                 ..
             }) => (StatusCode::OK, code, message),
             Fail::Upstream(e @ ApiError::OutcomeUnknown { .. }) => return unknown(&e),
+            Fail::Team(e) => return server_failure(&e.to_string()),
             Fail::Upstream(e) => (
                 StatusCode::OK,
                 wire::activity::PROCESSING.to_owned(),
@@ -132,6 +144,49 @@ impl Fail {
         let body = json!({ "resultCode": code, "resultMessage": message });
         (status, Json(body)).into_response()
     }
+}
+
+/// A call kept for another person to approve: HTTP 202, which no platform answers.
+pub fn held(id: i64) -> Response {
+    let name = approval::name(id);
+    let body = OrderEnvelope {
+        code: wire::Code::Text(approval::HELD_STATUS.to_string()),
+        message: format!(
+            "held for approval as {name}: another person with the permission approve must \
+             approve it before it is sent to the platform; nothing is sent yet"
+        ),
+        data: Some(approval::Held {
+            request_id: name.clone(),
+        }),
+        cause: Some(format!("{}{name}", approval::HELD_CAUSE)),
+    };
+    (StatusCode::ACCEPTED, Json(body)).into_response()
+}
+
+/// The server refusing a request's decision, or its own store failing.
+fn team_refusal(e: TeamError) -> Response {
+    use approval::causes;
+    let conflict = (StatusCode::CONFLICT, "409");
+    let ((status, code), cause) = match &e {
+        TeamError::NoSuchRequest(_) => (
+            (StatusCode::NOT_FOUND, envelope::NOT_FOUND),
+            causes::NOT_FOUND,
+        ),
+        TeamError::OwnRequest(_) => ((StatusCode::FORBIDDEN, envelope::FORBIDDEN), causes::OWN),
+        TeamError::RequestChanged(_) => (conflict, causes::CHANGED),
+        TeamError::RequesterDisabled(..) => (conflict, causes::REQUESTER_DISABLED),
+        TeamError::AlreadyDecided { .. } => (conflict, causes::DECIDED),
+        TeamError::Invalid(_) => (
+            (
+                status(envelope::BUSINESS_EXCEPTION_STATUS),
+                envelope::VALIDATION,
+            ),
+            "refused by the team server",
+        ),
+        _ => return server_failure(&e.to_string()),
+    };
+    let body = OrderEnvelope::<()>::failure(code, e.to_string(), cause);
+    (status, Json(body)).into_response()
 }
 
 /// The platform's own failure, passed on; its 401 or 403 is about the server's application,

@@ -14,6 +14,7 @@ use client::{ApiError, Operation};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
+use wire::preview::{DeletePreview, is_delete};
 use wire::{
     BatchOrderRequest, BindRequest, ClaimRequest, CustomerQuery, DefaultFilter, EnterpriseRequest,
     LockRequest, ShellnumsRequest,
@@ -22,9 +23,12 @@ use wire::{
 use super::Team;
 use super::answer::Fail;
 use super::trail::{Answer, Group, Trail};
+use crate::filing;
 use crate::permit::{self, require};
+use crate::requests::{self, NewRequest};
 use crate::roles::Permission;
 use crate::sessions::Caller;
+use crate::settings;
 use crate::upstream::PERSON;
 
 type Shared = State<Arc<Team>>;
@@ -158,22 +162,55 @@ pub async fn batch(State(team): Shared, headers: HeaderMap, bytes: Bytes) -> Res
         asked(&mut trail, &bytes);
         let mut req: BatchOrderRequest = wire::open::open_batch(&bytes)
             .map_err(|e| Fail::BadBody(format!("body: {}", e.what())))?;
+        let held = filing::batch_held(&req, settings::thresholds(&team.store).await?);
         for p in permit::batch_permissions(&req)? {
             let what = match p {
                 Permission::Delete => "a batch that deletes assets or products",
                 _ => "a batch of new purchases",
             };
+            let p = permit::to_file(p, held, caller.permissions);
             require(caller.permissions, &caller.person, p, what)?;
         }
         if let Some(branch) = &caller.person.branch {
             permit::batch_branch(&mut req, branch)?;
         }
-        trail.request = Some(wire::open::batch_to_value(&req));
+        let body = wire::open::batch_to_value(&req);
+        trail.request = Some(body.clone());
+        if held {
+            let preview = match req.order_list.iter().any(is_delete) {
+                true => Some(filing::delete_preview(&team.upstream, &req).await),
+                false => None,
+            };
+            let summary = filing::batch_summary(&req);
+            return file(&team, &caller, &trail, body, preview, summary).await;
+        }
         let results = forwarded(&mut trail, team.upstream.batch_order(&req)).await?;
         Ok(Answer::Data(json_of(&results)))
     }
     .await;
     team.finish(trail, result, Group::Order).await
+}
+
+/// Keeps the call for another person to approve; nothing goes to the platform.
+async fn file(
+    team: &Team,
+    caller: &Caller,
+    trail: &Trail,
+    body: Value,
+    preview: Option<DeletePreview>,
+    summary: String,
+) -> Result<Answer, Fail> {
+    let new = NewRequest {
+        requester: caller.person.name.clone(),
+        role: caller.person.role.clone(),
+        branch: caller.person.branch.as_ref().map(|b| b.code.clone()),
+        operation: trail.operation.name().to_owned(),
+        body: body.to_string(),
+        preview: preview.map(|p| json_of(&p).to_string()),
+        summary,
+    };
+    let kept = requests::file(&team.store, new).await?;
+    Ok(Answer::Held(kept.id))
 }
 
 /// Operation 6.
@@ -203,6 +240,10 @@ async fn lock_change(team: &Team, headers: &HeaderMap, bytes: &Bytes, disable: b
         let mut req: LockRequest = body(bytes)?;
         permit::lock_operator(&mut req, &caller.person);
         trail.request = Some(json_of(&req));
+        if filing::locks_held(&req, settings::thresholds(&team.store).await?) {
+            let summary = filing::locks_summary(&req, disable);
+            return file(team, &caller, &trail, json_of(&req), None, summary).await;
+        }
         let results = match disable {
             true => forwarded(&mut trail, team.upstream.lock(&req)).await?,
             false => forwarded(&mut trail, team.upstream.unlock(&req)).await?,

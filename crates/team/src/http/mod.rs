@@ -2,6 +2,7 @@
 //! and the platform's interface, forwarded for the person signed in.
 
 mod answer;
+mod approvals;
 mod forward;
 pub mod openapi;
 mod record;
@@ -16,7 +17,7 @@ use axum::http::HeaderMap;
 use axum::routing::{get, post};
 use client::Client;
 use platform::throttle::Throttle;
-use wire::paths;
+use wire::{approval, paths};
 
 use crate::sessions::{Caller, SessionError, Sessions};
 use crate::store::TeamStore;
@@ -82,6 +83,10 @@ pub fn router(team: Arc<Team>) -> Router {
         )
         .route(team_paths::ME, get(session::me))
         .route(team_paths::AUDIT, get(record::audit))
+        .route(approval::paths::REQUESTS, get(approvals::list))
+        .route(approval::paths::REQUEST, get(approvals::show))
+        .route(approval::paths::APPROVE, post(approvals::approve))
+        .route(approval::paths::REJECT, post(approvals::reject))
         .route(platform::OPENAPI_PATH, get(openapi_document))
         .route(paths::TOKEN, post(session::no_token))
         .route(paths::BIND, post(forward::bind))

@@ -89,7 +89,7 @@ pub async fn sign_out(State(team): State<Arc<Team>>, headers: HeaderMap) -> Resp
                     outcome: "done".to_owned(),
                     ..Record::default()
                 };
-                append(&team, record).await;
+                team.append(record).await;
             }
             super::answer::order_done()
         }
@@ -147,11 +147,5 @@ async fn record_sign_in(
         message,
         ..Record::default()
     };
-    append(team, record).await;
-}
-
-async fn append(team: &Team, record: Record) {
-    if let Err(e) = team.audit.append(record).await {
-        tracing::error!(error = %e, "the audit log could not be written");
-    }
+    team.append(record).await;
 }

@@ -7,7 +7,7 @@ use client::{ApiError, Operation};
 use serde_json::Value;
 
 use super::Team;
-use super::answer::{Fail, order_done, order_ok};
+use super::answer::{Fail, held, order_done, order_ok};
 use crate::audit::Record;
 use crate::permit::Refusal;
 use crate::sessions::Caller;
@@ -29,6 +29,8 @@ pub enum Answer {
     Listing(wire::AssetList),
     /// The activity group's answer.
     Activity(Value),
+    /// Kept as this request for another person to approve: nothing was forwarded.
+    Held(i64),
 }
 
 /// A forwarded call as it goes: filled in by the handler as it learns who and what.
@@ -37,6 +39,8 @@ pub struct Trail {
     pub caller: Option<Caller>,
     pub request: Option<Value>,
     pub call_id: Option<String>,
+    /// The request whose approval sends this call.
+    pub held: Option<i64>,
 }
 
 impl Trail {
@@ -46,6 +50,7 @@ impl Trail {
             caller: None,
             request: None,
             call_id: None,
+            held: None,
         }
     }
 }
@@ -58,21 +63,33 @@ impl Team {
         result: Result<Answer, Fail>,
         group: Group,
     ) -> Response {
-        if let Some(record) = record(&trail, &result)
-            && let Err(e) = self.audit.append(record).await
-        {
-            // The platform's answer still goes back: what it did is done, and the ledger
-            // keeps the write. The failure is loud.
-            let operation = trail.operation.name();
-            tracing::error!(error = %e, operation, "the audit log could not be written");
-        }
+        self.note(&trail, &result).await;
         match (result, group) {
             (Ok(Answer::Data(data)), _) => order_ok(data),
             (Ok(Answer::Done), _) => order_done(),
             (Ok(Answer::Listing(listing)), _) => order_ok(listing),
             (Ok(Answer::Activity(answer)), _) => Json(answer).into_response(),
+            (Ok(Answer::Held(id)), _) => held(id),
             (Err(fail), Group::Order) => fail.order(),
             (Err(fail), Group::Activity) => fail.activity(),
+        }
+    }
+}
+
+impl Team {
+    /// Records the call in the audit log, when it had a session.
+    pub async fn note(&self, trail: &Trail, result: &Result<Answer, Fail>) {
+        if let Some(record) = record(trail, result) {
+            self.append(record).await;
+        }
+    }
+
+    /// Appends to the audit log. What was done stays done when it cannot be written (the
+    /// ledger keeps every write): the failure is loud.
+    pub async fn append(&self, record: Record) {
+        let operation = record.operation.clone();
+        if let Err(e) = self.audit.append(record).await {
+            tracing::error!(error = %e, operation, "the audit log could not be written");
         }
     }
 }
@@ -94,6 +111,15 @@ fn record(trail: &Trail, result: &Result<Answer, Fail>) -> Option<Record> {
             Some(format!("{} assets", listing.len())),
             None,
         ),
+        Ok(Answer::Held(id)) => (
+            "held",
+            None,
+            Some(format!(
+                "held for approval as {}",
+                wire::approval::name(*id)
+            )),
+            None,
+        ),
         Err(fail) => failure(fail),
     };
     Some(Record {
@@ -105,7 +131,14 @@ fn record(trail: &Trail, result: &Result<Answer, Fail>) -> Option<Record> {
         request: trail.request.as_ref().map(|r| redacted(r).to_string()),
         outcome: outcome.to_owned(),
         code,
-        message,
+        message: match trail.held {
+            // Sent on approval: the record names the request.
+            Some(id) => Some(match message {
+                Some(m) => format!("{}: {m}", wire::approval::name(id)),
+                None => wire::approval::name(id),
+            }),
+            None => message,
+        },
         answer,
     })
 }
@@ -130,6 +163,7 @@ fn failure(fail: &Fail) -> (&'static str, Option<String>, Option<String>, Option
         ),
         Fail::Upstream(e @ ApiError::NotSent(_)) => ("not_sent", None, Some(e.to_string()), None),
         Fail::Upstream(e) => ("failed", None, Some(e.to_string()), None),
+        Fail::Team(e) => ("failed", None, Some(e.to_string()), None),
     }
 }
 

@@ -27,6 +27,9 @@ pub struct Rig {
     pub app_secret: String,
     team_dir: PathBuf,
     database: Option<DatabaseUrl>,
+    config: TeamConfig,
+    /// Further instances, kept running until the rig is dropped.
+    others: Vec<TeamServer>,
     _dir: tempfile::TempDir,
 }
 
@@ -120,7 +123,9 @@ impl Rig {
             ldap: None,
         };
         adjust(&mut config);
-        let team = TeamServer::start(config).await.expect("team server starts");
+        let team = TeamServer::start(config.clone())
+            .await
+            .expect("team server starts");
         let base = team.base_url();
         let rig = Rig {
             platform: Some(platform),
@@ -131,9 +136,22 @@ impl Rig {
             app_secret: app.app_secret,
             team_dir,
             database,
+            config,
+            others: Vec::new(),
             _dir: dir,
         };
         (rig, proxy)
+    }
+
+    /// Another instance of the same server (on PostgreSQL, the same database), on a port of
+    /// its own: its address.
+    pub async fn second_instance(&mut self) -> String {
+        let server = TeamServer::start(self.config.clone())
+            .await
+            .expect("a second instance starts");
+        let base = server.base_url();
+        self.others.push(server);
+        base
     }
 
     /// The team server's store, opened beside the server.
@@ -212,9 +230,21 @@ impl Rig {
         token: Option<&str>,
         body: Option<Value>,
     ) -> Reply {
+        self.send_to(&self.base, method, path, token, body).await
+    }
+
+    /// [`Rig::send`] to the instance at `base`.
+    pub async fn send_to(
+        &self,
+        base: &str,
+        method: &str,
+        path: &str,
+        token: Option<&str>,
+        body: Option<Value>,
+    ) -> Reply {
         let method = reqwest::Method::from_bytes(method.as_bytes()).expect("method");
         let sep = if path.contains('?') { '&' } else { '?' };
-        let url = format!("{}{path}{sep}g_nonce={}", self.base, nonce());
+        let url = format!("{base}{path}{sep}g_nonce={}", nonce());
         let mut req = self.http.request(method, url);
         if let Some(token) = token {
             req = req.bearer_auth(token);

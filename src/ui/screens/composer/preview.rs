@@ -5,13 +5,13 @@
 
 use egui::RichText;
 
-use crate::core::preview::{DeletePreview, OrderPreview, PreviewRefusal, RemovedProduct, Warning};
 use crate::core::snapshot::Snapshot;
 use crate::core::{Command, Event, Latest, Outcome};
 use crate::ui::outbox::Outbox;
 use crate::ui::text::dates::local_date;
 use crate::ui::text::i18n::{Lang, tr};
 use crate::ui::text::labels::order_type_short;
+use crate::wire::preview::{DeletePreview, OrderPreview, PreviewRefusal, RemovedProduct, Warning};
 
 /// Rows of the table at most; the count says how many there are.
 const MAX_ROWS: usize = 200;

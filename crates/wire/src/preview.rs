@@ -1,24 +1,24 @@
-//! What the delete orders of a batch would remove, worked out before it is sent: the assets
-//! of the enterprises involved (operation 8, on the profile the batch goes to) run through the
-//! platform's own removal rule (`wire::removal`), order after order as the platform applies
-//! them.
+//! What the delete orders of a batch would remove, worked out before it is sent (by the
+//! console, and by a team server filing a delete for approval): the assets of the enterprises
+//! involved (operation 8, on the profile the batch goes to) run through the platform's own
+//! removal rule (`wire::removal`), order after order as the platform applies them.
 
 use std::collections::HashMap;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
-use crate::wire::removal::{self, Held, Refusal};
-use crate::wire::{Asset, AssetEntry, AssetProduct, BatchOrderRequest, OrderEntry, OrderType};
+use crate::removal::{self, Held, Refusal};
+use crate::{Asset, AssetEntry, AssetProduct, BatchOrderRequest, Customer, OrderEntry, OrderType};
 
 /// The effect of a batch's delete orders.
-#[derive(Debug, Clone, PartialEq, Default, Serialize)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct DeletePreview {
     pub orders: Vec<OrderPreview>,
 }
 
 /// The effect of one delete order.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct OrderPreview {
     /// Its place in `orderList`.
@@ -34,7 +34,7 @@ pub struct OrderPreview {
 }
 
 /// A product instance a delete order removes, as the listing shows it.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct RemovedProduct {
     pub asset_num: String,
@@ -43,7 +43,7 @@ pub struct RemovedProduct {
 }
 
 /// What an administrator must know about a delete order before sending it.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "camelCase")]
 pub enum Warning {
     /// It would remove nothing.
@@ -77,7 +77,7 @@ pub enum Warning {
 }
 
 /// Why the platform would refuse an asset of a delete order.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "rule", rename_all = "camelCase")]
 pub enum PreviewRefusal {
     /// An earlier order of the batch removes the asset.
@@ -204,6 +204,31 @@ pub enum OrderCustomer {
     /// The platform knows no customer by the order's channel id: it will make one, which holds
     /// none of the assets.
     New,
+}
+
+impl Placement {
+    /// Places the order by the customers the platform found for its channel id: theirs (and
+    /// their enterprise, when the order names none), or a new customer when none matches.
+    pub fn by_channel(&mut self, found: &[Customer], code: &str, channel_id: &str) {
+        let same = |c: &&Customer| c.channel_code == code && c.channel_customer_id == channel_id;
+        self.customer = match found.iter().find(same) {
+            Some(c) => {
+                if self.enterprise.is_none() && !c.enterprise_global_id.is_empty() {
+                    self.enterprise = Some(c.enterprise_global_id.clone());
+                }
+                OrderCustomer::Known(c.customer_id.clone())
+            }
+            None => OrderCustomer::New,
+        };
+    }
+}
+
+/// A field's value, trimmed, when it has one.
+pub fn given(v: &Option<String>) -> Option<String> {
+    v.as_deref()
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(str::to_owned)
 }
 
 /// An asset as the preview goes through the batch: what earlier orders already took is gone.

@@ -1,0 +1,395 @@
+//! Four eyes over loopback, with a real embedded platform upstream: a delete, a large batch
+//! and a large lock change are kept as requests (HTTP 202) and nothing reaches the platform;
+//! an approver sees the delete's preview and approves or rejects; an approved request is sent
+//! once and its outcome kept for the requester. On SQLite and PostgreSQL; with two instances
+//! on one PostgreSQL database, one decision and one sending.
+
+mod common;
+
+use common::fault_proxy::Fault;
+use common::rig::{Reply, Rig};
+use serde_json::{Value, json};
+use wire::paths;
+
+fn batch(kind: &str, channel_order_id: &str) -> Value {
+    let mut batch = json!({
+        "channelCode": "CRM",
+        "channelOrderId": channel_order_id,
+        "syncMode": "sync",
+        "orderList": [{
+            "sequence": 1,
+            "channelCustomerId": "C-1",
+            "customerName": "上海测试客户",
+            "licenseType": "normal_recover_usbkey",
+            "orderType": kind,
+            "assets": [{"assetNos": ["8000000001"], "products": [{"productUri": "gms:1"}]}]
+        }]
+    });
+    if kind == "delete_asset" {
+        // Whole assets: no products named.
+        batch["orderList"][0]["assets"][0]["products"] = json!([]);
+    }
+    batch
+}
+
+/// An asset bought by the administrator, then its delete filed by the clerk: the request's
+/// number.
+async fn filed_delete(rig: &Rig, base: &str, staff: &str, admin: &str) -> Reply {
+    let customer = json!({"channelCode": "CRM", "channelCustomerId": "C-1", "customerName": "上海测试客户", "enterpriseName": "上海测试公司", "passwordMobile": "13800000000"});
+    let bound = rig
+        .send_to(base, "POST", paths::BIND, Some(admin), Some(customer))
+        .await;
+    assert_eq!(bound.body["code"], 0, "{bound:?}");
+    let bought = rig
+        .send_to(
+            base,
+            "POST",
+            paths::BATCH_ORDER,
+            Some(admin),
+            Some(batch("new_buy", "buy-1")),
+        )
+        .await;
+    assert_eq!(bought.body["code"], 0, "{bought:?}");
+    rig.send_to(
+        base,
+        "POST",
+        paths::BATCH_ORDER,
+        Some(staff),
+        Some(batch("delete_asset", "del-1")),
+    )
+    .await
+}
+
+fn assert_held(reply: &Reply, id: &str) {
+    assert_eq!(reply.status, 202, "{reply:?}");
+    assert_eq!(reply.body["code"], "202", "{reply:?}");
+    assert_eq!(reply.body["cause"], format!("request:{id}"), "{reply:?}");
+    assert_eq!(reply.body["data"]["requestId"], id, "{reply:?}");
+    let message = reply.body["message"].as_str().unwrap_or_default();
+    assert!(
+        message.starts_with(&format!("held for approval as {id}")),
+        "{message}"
+    );
+}
+
+async fn listed_assets(rig: &Rig, token: &str, enterprise: &str) -> String {
+    let path = format!("/order/api/order/v1/asset/{enterprise}/list");
+    let reply = rig.send("GET", &path, Some(token), None).await;
+    assert_eq!(reply.body["code"], 0, "{reply:?}");
+    reply.body["data"].to_string()
+}
+
+#[tokio::test]
+async fn a_delete_waits_for_a_second_person_and_is_sent_once() {
+    let database = common::pg_cluster::database().await;
+    for database in [None, database.as_deref()] {
+        let rig = Rig::start(database).await;
+        let (staff, admin) = (rig.sign_in("staff").await, rig.sign_in("admin").await);
+        let held = filed_delete(&rig, &rig.base, &staff, &admin).await;
+        assert_held(&held, "R-1");
+        assert_eq!(
+            rig.settled_writes().await.len(),
+            2,
+            "only the binding and the purchase reached the platform"
+        );
+
+        // The clerk sees their own request; the approver sees what it removes.
+        let mine = rig
+            .send("GET", "/team/v1/requests?mine", Some(&staff), None)
+            .await;
+        assert_eq!(mine.body["data"][0]["state"], "pending", "{mine:?}");
+        assert_eq!(mine.body["data"][0]["requester"], "staff", "{mine:?}");
+        let shown = rig
+            .send("GET", "/team/v1/requests/R-1", Some(&admin), None)
+            .await;
+        let r = &shown.body["data"];
+        assert_eq!(r["summary"], "delete_asset ×1; 1 assets", "{shown:?}");
+        let order = &r["preview"]["orders"][0];
+        assert_eq!(order["assetsRemoved"], json!(["8000000001"]), "{shown:?}");
+        let enterprise = order["enterpriseGlobalId"].as_str().expect("placed");
+        assert!(
+            listed_assets(&rig, &admin, enterprise)
+                .await
+                .contains("8000000001")
+        );
+
+        // A clerk cannot approve; a stale hash is refused; the right one sends it.
+        let hash = r["bodyHash"].as_str().expect("hash").to_owned();
+        let approve = |h: &str| json!({ "bodyHash": h });
+        let path = "/team/v1/requests/R-1/approve";
+        let clerk = rig
+            .send("POST", path, Some(&staff), Some(approve(&hash)))
+            .await;
+        assert_eq!(
+            (clerk.status, clerk.body["cause"].clone()),
+            (403, json!("permission:approve")),
+            "{clerk:?}"
+        );
+        let stale = rig
+            .send("POST", path, Some(&admin), Some(approve(&"0".repeat(64))))
+            .await;
+        assert_eq!(
+            (stale.status, stale.body["cause"].clone()),
+            (409, json!("request_changed")),
+            "{stale:?}"
+        );
+        let sent = rig
+            .send("POST", path, Some(&admin), Some(approve(&hash)))
+            .await;
+        assert_eq!(sent.status, 200, "{sent:?}");
+        let r = &sent.body["data"];
+        assert_eq!(
+            (r["state"].clone(), r["decidedBy"].clone()),
+            (json!("done"), json!("admin")),
+            "{sent:?}"
+        );
+        assert!(
+            r["answer"].is_array(),
+            "the platform's answer is kept: {sent:?}"
+        );
+        assert!(
+            !listed_assets(&rig, &admin, enterprise)
+                .await
+                .contains("8000000001")
+        );
+
+        // Approved twice: the second is told, and nothing is sent again.
+        let again = rig
+            .send("POST", path, Some(&admin), Some(approve(&hash)))
+            .await;
+        assert_eq!(again.status, 409, "{again:?}");
+        assert_eq!(
+            again.body["message"], "R-1 is done already (decided by \"admin\")",
+            "{again:?}"
+        );
+        let writes = rig.settled_writes().await;
+        let states: Vec<(&str, &str)> = writes
+            .iter()
+            .map(|(person, _, state)| (person.as_str(), state.as_str()))
+            .collect();
+        assert_eq!(
+            states,
+            [("admin", "done"), ("admin", "done"), ("staff", "done")],
+            "{database:?}"
+        );
+
+        // The requester reads the outcome.
+        let own = rig
+            .send("GET", "/team/v1/requests/1", Some(&staff), None)
+            .await;
+        assert_eq!(own.body["data"]["state"], "done", "{own:?}");
+    }
+}
+
+#[tokio::test]
+async fn one_s_own_request_is_decided_by_another_and_a_rejection_says_why() {
+    let rig = Rig::start(None).await;
+    let (approver, admin) = (rig.sign_in("approver").await, rig.sign_in("admin").await);
+    let held = filed_delete(&rig, &rig.base, &approver, &admin).await;
+    assert_held(&held, "R-1");
+    let shown = rig
+        .send("GET", "/team/v1/requests/R-1", Some(&approver), None)
+        .await;
+    let hash = shown.body["data"]["bodyHash"].clone();
+    let own = rig
+        .send(
+            "POST",
+            "/team/v1/requests/R-1/approve",
+            Some(&approver),
+            Some(json!({ "bodyHash": hash })),
+        )
+        .await;
+    assert_eq!(
+        (own.status, own.body["cause"].clone()),
+        (403, json!("own_request"))
+    );
+    assert_eq!(
+        own.body["message"],
+        "R-1 is your own request: another person decides it"
+    );
+    let bare = rig
+        .send(
+            "POST",
+            "/team/v1/requests/R-1/reject",
+            Some(&admin),
+            Some(json!({ "reason": " " })),
+        )
+        .await;
+    assert_eq!(
+        (bare.status, bare.body["code"].clone()),
+        (299, json!("13004"))
+    );
+    let rejected = rig
+        .send(
+            "POST",
+            "/team/v1/requests/R-1/reject",
+            Some(&admin),
+            Some(json!({ "reason": "wrong customer" })),
+        )
+        .await;
+    let r = &rejected.body["data"];
+    assert_eq!(
+        (r["state"].clone(), r["reason"].clone()),
+        (json!("rejected"), json!("wrong customer")),
+        "{rejected:?}"
+    );
+    assert_eq!(rig.settled_writes().await.len(), 2, "the delete never left");
+    let audit = rig
+        .send("GET", "/team/v1/audit?person=admin", Some(&admin), None)
+        .await;
+    let last = &audit.body["data"][0];
+    assert_eq!(
+        (last["operation"].clone(), last["message"].clone()),
+        (json!("reject"), json!("wrong customer")),
+        "{audit:?}"
+    );
+}
+
+#[tokio::test]
+async fn large_batches_and_lock_changes_wait_and_small_ones_do_not() {
+    let rig = Rig::start(None).await;
+    let store = rig.team_store().await;
+    team::settings::set_thresholds(&store, Some(1), Some(1))
+        .await
+        .expect("thresholds");
+    let staff = rig.sign_in("staff").await;
+    let admin = rig.sign_in("admin").await;
+    let small = rig
+        .send(
+            "POST",
+            paths::BATCH_ORDER,
+            Some(&staff),
+            Some(batch("new_buy", "s-1")),
+        )
+        .await;
+    assert_eq!(small.body["code"], 0, "one asset is not above 1: {small:?}");
+    let mut large = batch("new_buy", "l-1");
+    large["orderList"][0]["assets"][0]["assetNos"] = json!(["8000000002", "8000000003"]);
+    let held = rig
+        .send("POST", paths::BATCH_ORDER, Some(&staff), Some(large))
+        .await;
+    assert_held(&held, "R-1");
+    let locks = json!({"assetNums": ["8000000001", "8000000002"]});
+    let held = rig
+        .send("POST", paths::LOCK, Some(&admin), Some(locks))
+        .await;
+    assert_held(&held, "R-2");
+    let r = rig
+        .send("GET", "/team/v1/requests/R-2", Some(&admin), None)
+        .await;
+    assert_eq!(r.body["data"]["summary"], "lock 2 assets", "{r:?}");
+    assert_eq!(r.body["data"]["body"]["operatorIdentity"], "admin", "{r:?}");
+    let pending = rig
+        .send("GET", "/team/v1/requests?state=pending", Some(&admin), None)
+        .await;
+    assert_eq!(pending.body["data"].as_array().map(Vec::len), Some(2));
+    let bad = rig
+        .send("GET", "/team/v1/requests?state=waiting", Some(&admin), None)
+        .await;
+    assert!(
+        bad.body["message"]
+            .as_str()
+            .is_some_and(|m| m.starts_with("state: \"waiting\" is none of")),
+        "{bad:?}"
+    );
+}
+
+/// The platform down when an approval is sent: provably not sent, and it may be approved
+/// again. An answer lost on the way back: outcome unknown, and never sent again.
+#[tokio::test]
+async fn an_approval_the_platform_does_not_answer_is_told_truthfully() {
+    let (rig, proxy) = Rig::start_proxied(None).await;
+    let (staff, admin) = (rig.sign_in("staff").await, rig.sign_in("admin").await);
+    assert_held(&filed_delete(&rig, &rig.base, &staff, &admin).await, "R-1");
+    let shown = rig
+        .send("GET", "/team/v1/requests/R-1", Some(&admin), None)
+        .await;
+    let approve = json!({ "bodyHash": shown.body["data"]["bodyHash"] });
+    let path = "/team/v1/requests/R-1/approve";
+
+    let before = proxy.forwarded();
+    proxy.then(&[Fault::DropAnswer]);
+    let lost = rig
+        .send("POST", path, Some(&admin), Some(approve.clone()))
+        .await;
+    let r = &lost.body["data"];
+    assert_eq!(r["state"], "unknown", "{lost:?}");
+    assert!(
+        r["message"]
+            .as_str()
+            .is_some_and(|m| m.starts_with("sent, outcome unknown")),
+        "{lost:?}"
+    );
+    assert_eq!(proxy.forwarded(), before + 1, "sent once");
+    let again = rig.send("POST", path, Some(&admin), Some(approve)).await;
+    assert_eq!(
+        again.status, 409,
+        "an unknown outcome is not sent again: {again:?}"
+    );
+    assert_eq!(proxy.forwarded(), before + 1);
+    common::rig::drop_proxy(proxy).await;
+}
+
+#[tokio::test]
+async fn a_request_whose_platform_is_down_is_not_sent_and_may_be_approved_again() {
+    let mut rig = Rig::start(None).await;
+    let (staff, admin) = (rig.sign_in("staff").await, rig.sign_in("admin").await);
+    assert_held(&filed_delete(&rig, &rig.base, &staff, &admin).await, "R-1");
+    let shown = rig
+        .send("GET", "/team/v1/requests/R-1", Some(&admin), None)
+        .await;
+    let approve = json!({ "bodyHash": shown.body["data"]["bodyHash"] });
+    rig.stop_platform().await;
+    let path = "/team/v1/requests/R-1/approve";
+    let down = rig
+        .send("POST", path, Some(&admin), Some(approve.clone()))
+        .await;
+    let r = &down.body["data"];
+    assert_eq!(r["state"], "not_sent", "{down:?}");
+    assert!(
+        r["message"]
+            .as_str()
+            .is_some_and(|m| m.starts_with("not sent: the platform could not be reached")),
+        "{down:?}"
+    );
+    let again = rig.send("POST", path, Some(&admin), Some(approve)).await;
+    assert_eq!(
+        again.body["data"]["state"], "not_sent",
+        "approved again: {again:?}"
+    );
+}
+
+/// Two approvers at two instances of one server on one PostgreSQL database, at once: one
+/// decision wins, the other is told, and the platform receives the delete once.
+#[tokio::test]
+async fn two_instances_deciding_at_once_send_once() {
+    let Some(database) = common::pg_cluster::database().await else {
+        return;
+    };
+    let mut rig = Rig::start(Some(&database)).await;
+    let second = rig.second_instance().await;
+    let (staff, admin) = (rig.sign_in("staff").await, rig.sign_in("admin").await);
+    let approver = rig.sign_in("approver").await;
+    assert_held(&filed_delete(&rig, &second, &staff, &admin).await, "R-1");
+    let shown = rig
+        .send("GET", "/team/v1/requests/R-1", Some(&admin), None)
+        .await;
+    let approve = json!({ "bodyHash": shown.body["data"]["bodyHash"] });
+    let path = "/team/v1/requests/R-1/approve";
+    let (a, b) = tokio::join!(
+        rig.send_to(&rig.base, "POST", path, Some(&admin), Some(approve.clone())),
+        rig.send_to(
+            &second,
+            "POST",
+            path,
+            Some(&approver),
+            Some(approve.clone())
+        ),
+    );
+    let mut statuses = [a.status, b.status];
+    statuses.sort_unstable();
+    assert_eq!(statuses, [200, 409], "{a:?} {b:?}");
+    let writes = rig.settled_writes().await;
+    let deletes = writes.iter().filter(|(p, _, _)| p == "staff").count();
+    assert_eq!(deletes, 1, "sent once: {writes:?}");
+}

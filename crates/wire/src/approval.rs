@@ -1,0 +1,216 @@
+//! Requests that wait for a second person on a team server (`docs/team.md`, "Four eyes"): a
+//! delete, or a batch or lock change above the server's thresholds, is kept instead of being
+//! forwarded, and sent once another person with the permission `approve` approves it. The
+//! shapes the server answers and the console reads.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::preview::DeletePreview;
+
+/// The team server's paths for requests.
+pub mod paths {
+    /// `GET`: requests, newest first (`?mine`, `?state=pending`, `?limit=N`).
+    pub const REQUESTS: &str = "/team/v1/requests";
+    /// `GET` one request; `POST …/approve` and `POST …/reject` decide it.
+    pub const REQUEST: &str = "/team/v1/requests/{id}";
+    pub const APPROVE: &str = "/team/v1/requests/{id}/approve";
+    pub const REJECT: &str = "/team/v1/requests/{id}/reject";
+
+    /// `path` with its `{id}` filled in.
+    pub fn of(path: &str, id: i64) -> String {
+        path.replace("{id}", &id.to_string())
+    }
+}
+
+/// The HTTP status of a call held for approval: no platform answers it, so no client of the
+/// interface can take it for the platform's success.
+pub const HELD_STATUS: u16 = 202;
+
+/// The order group's `cause` of a held call, followed by the request's name (`request:R-17`).
+pub const HELD_CAUSE: &str = "request:";
+
+/// Why a decision was refused, as the `cause` of the server's answer (the console says it in
+/// its own words).
+pub mod causes {
+    /// The requester deciding their own request (HTTP 403).
+    pub const OWN: &str = "own_request";
+    /// The body is not the one the approver saw (HTTP 409).
+    pub const CHANGED: &str = "request_changed";
+    /// The requester was disabled since they filed it (HTTP 409).
+    pub const REQUESTER_DISABLED: &str = "requester_disabled";
+    /// Another decision came first (HTTP 409).
+    pub const DECIDED: &str = "decided";
+    /// No such request (HTTP 404).
+    pub const NOT_FOUND: &str = "no_request";
+}
+
+/// A request's name as people say it: `R-17`.
+pub fn name(id: i64) -> String {
+    format!("R-{id}")
+}
+
+/// The id in `R-17` (or `17`).
+pub fn parse_name(text: &str) -> Option<i64> {
+    let t = text.trim();
+    let digits = t
+        .strip_prefix("R-")
+        .or_else(|| t.strip_prefix("r-"))
+        .unwrap_or(t);
+    digits.parse().ok().filter(|id| *id > 0)
+}
+
+/// A held call's `data`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Held {
+    pub request_id: String,
+}
+
+/// Where a request stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum State {
+    Pending,
+    Approved,
+    Rejected,
+    /// Sent, and done by the platform.
+    Done,
+    /// Sent, and refused by the platform.
+    Refused,
+    /// Sent, and no answer says what the platform did: never sent again by itself.
+    Unknown,
+    /// Provably not sent (the platform could not be reached): it may be approved again.
+    NotSent,
+}
+
+impl State {
+    pub const ALL: [State; 7] = [
+        Self::Pending,
+        Self::Approved,
+        Self::Rejected,
+        Self::Done,
+        Self::Refused,
+        Self::Unknown,
+        Self::NotSent,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Pending => "pending",
+            Self::Approved => "approved",
+            Self::Rejected => "rejected",
+            Self::Done => "done",
+            Self::Refused => "refused",
+            Self::Unknown => "unknown",
+            Self::NotSent => "not_sent",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<State> {
+        Self::ALL.into_iter().find(|s| s.name() == name)
+    }
+
+    /// Still waiting for a decision (a request provably not sent may be approved again).
+    pub fn open(self) -> bool {
+        matches!(self, Self::Pending | Self::NotSent)
+    }
+}
+
+/// A request as the server keeps it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Request {
+    pub id: i64,
+    pub requester: String,
+    pub role: String,
+    #[serde(default)]
+    pub branch: Option<String>,
+    /// The operation's name (`batch_order`, `lock`, `unlock`).
+    pub operation: String,
+    /// The call's body as it will be forwarded.
+    pub body: Value,
+    /// SHA-256 (hex) of the body as filed: an approval names it, so that what is approved is
+    /// what was seen.
+    pub body_hash: String,
+    /// What a delete removes, worked out when it was filed.
+    #[serde(default)]
+    pub preview: Option<DeletePreview>,
+    /// One line for the approver (`delete_asset ×2, 3 assets`).
+    pub summary: String,
+    pub state: State,
+    /// Epoch milliseconds.
+    pub created_at: i64,
+    #[serde(default)]
+    pub decided_by: Option<String>,
+    #[serde(default)]
+    pub decided_at: Option<i64>,
+    /// A rejection's reason.
+    #[serde(default)]
+    pub reason: Option<String>,
+    /// The call id it was sent under (the server's ledger).
+    #[serde(default)]
+    pub call_id: Option<String>,
+    /// The platform's code and words when it refused, or why the outcome is unknown.
+    #[serde(default)]
+    pub code: Option<String>,
+    #[serde(default)]
+    pub message: Option<String>,
+    /// The platform's `data` when it was done.
+    #[serde(default)]
+    pub answer: Option<Value>,
+    #[serde(default)]
+    pub ended_at: Option<i64>,
+}
+
+/// `POST …/approve`'s body.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Approve {
+    pub body_hash: String,
+}
+
+/// `POST …/reject`'s body.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Reject {
+    pub reason: String,
+}
+
+/// `GET /team/v1/requests`' query.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RequestQuery {
+    /// Only one's own (everyone's needs `approve`; without it only one's own are answered).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub mine: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub state: Option<State>,
+    /// At most this many (100 when absent, 1000 at most).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub limit: Option<u32>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_request_is_named_and_read_back() {
+        assert_eq!(name(17), "R-17");
+        assert_eq!(parse_name("R-17"), Some(17));
+        assert_eq!(parse_name(" 17 "), Some(17));
+        assert_eq!(parse_name("R-0"), None);
+        assert_eq!(parse_name("R-x"), None);
+        assert_eq!(paths::of(paths::APPROVE, 3), "/team/v1/requests/3/approve");
+    }
+
+    #[test]
+    fn states_read_back_by_name() {
+        for s in State::ALL {
+            assert_eq!(State::from_name(s.name()), Some(s));
+            let json = serde_json::to_string(&s).expect("a state");
+            assert_eq!(json, format!("\"{}\"", s.name()));
+        }
+    }
+}

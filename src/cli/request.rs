@@ -1,0 +1,229 @@
+//! `license-desk request list|show|approve|reject`: requests that wait for a second person on
+//! a team server (docs/team.md, "Four eyes"). `show` prints what a request does, with a
+//! delete's preview; `approve` approves what `show` printed (the body's hash is read first),
+//! and the server sends it once.
+
+use std::process::ExitCode;
+use std::time::Duration;
+
+use clap::{Args, Subcommand};
+use license_desk::core::team::{Decision, Request, RequestQuery, RequestState, TeamCommand};
+use license_desk::core::{Command, Core, Outcome};
+use license_desk::wire::approval;
+
+use crate::cli::call::{RunSecret, open_core};
+use crate::cli::output::{self, Failure, Format};
+
+#[derive(Args)]
+pub struct RequestArgs {
+    /// The team server's profile [default: the active one].
+    #[arg(long, global = true)]
+    profile: Option<String>,
+    #[command(flatten)]
+    secret: RunSecret,
+    #[command(subcommand)]
+    op: RequestOp,
+}
+
+#[derive(Subcommand)]
+enum RequestOp {
+    /// Requests, newest first: everyone's for an approver, else your own.
+    List {
+        /// Only your own.
+        #[arg(long)]
+        mine: bool,
+        /// Only those in this state (pending, approved, rejected, done, refused, unknown,
+        /// not_sent).
+        #[arg(long, value_parser = parse_state)]
+        state: Option<RequestState>,
+        #[arg(long, value_enum, default_value = "table")]
+        format: Format,
+    },
+    /// One request as JSON: its body, a delete's preview, its state and outcome.
+    Show { id: String },
+    /// Approve a request (never your own): the server sends it once and answers its outcome.
+    Approve { id: String },
+    /// Reject a request, saying why to its requester.
+    Reject {
+        id: String,
+        #[arg(long)]
+        reason: String,
+    },
+}
+
+/// Exit codes as in the manual's table: 0 done, 3 the server refused (your own request,
+/// decided already, changed since, no permission) or the platform refused the approved call,
+/// 4 an approval sent with its outcome unknown, 1 anything else (not sent included).
+pub fn run(args: RequestArgs) -> ExitCode {
+    match execute(args) {
+        Ok(text) => {
+            output::print(&text);
+            ExitCode::SUCCESS
+        }
+        Err(failure) => failure.report(),
+    }
+}
+
+fn execute(args: RequestArgs) -> Result<String, Failure> {
+    let (core, profile) = open_core(args.profile, args.secret.secret_file.as_deref())?;
+    if !profile.is_team() {
+        return Err(Failure::failed(format!(
+            "{:?} is not a team server's profile: requests are a team server's",
+            profile.name
+        )));
+    }
+    let name = profile.name;
+    match args.op {
+        RequestOp::List {
+            mine,
+            state,
+            format,
+        } => {
+            let query = RequestQuery {
+                mine,
+                state,
+                limit: None,
+            };
+            let found = team(
+                &core,
+                TeamCommand::Requests {
+                    profile: name,
+                    query,
+                },
+            )?;
+            let Outcome::Requests(found) = found else {
+                return Err(unexpected(&found));
+            };
+            let rows: Vec<Row> = found.iter().map(Row::of).collect();
+            output::render(output::json_text(&rows)?, format).map_err(Failure::failed)
+        }
+        RequestOp::Show { id } => shown(&read(&core, &name, &id)?),
+        RequestOp::Approve { id } => {
+            let seen = read(&core, &name, &id)?;
+            let decision = Decision::Approve {
+                body_hash: seen.body_hash,
+            };
+            decided(&core, name, seen.id, decision)
+        }
+        RequestOp::Reject { id, reason } => {
+            let id = request_id(&id)?;
+            decided(&core, name, id, Decision::Reject { reason })
+        }
+    }
+}
+
+/// A request in a list: what a person scans.
+#[derive(serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Row<'a> {
+    id: String,
+    state: &'static str,
+    requester: &'a str,
+    summary: &'a str,
+    decided_by: Option<&'a str>,
+    reason: Option<&'a str>,
+}
+
+impl<'a> Row<'a> {
+    fn of(r: &'a Request) -> Self {
+        Row {
+            id: approval::name(r.id),
+            state: r.state.name(),
+            requester: &r.requester,
+            summary: &r.summary,
+            decided_by: r.decided_by.as_deref(),
+            reason: r.reason.as_deref(),
+        }
+    }
+}
+
+fn read(core: &Core, profile: &str, id: &str) -> Result<Request, Failure> {
+    let id = request_id(id)?;
+    let read = team(
+        core,
+        TeamCommand::Request {
+            profile: profile.to_owned(),
+            id,
+        },
+    )?;
+    match read {
+        Outcome::Request(r) => Ok(*r),
+        other => Err(unexpected(&other)),
+    }
+}
+
+/// Decides, and prints the request as it now stands; an approval the platform did not answer
+/// is exit 4, as any write whose outcome is unknown.
+fn decided(core: &Core, profile: String, id: i64, decision: Decision) -> Result<String, Failure> {
+    let decided = team(
+        core,
+        TeamCommand::Decide {
+            profile,
+            id,
+            decision,
+        },
+    )?;
+    let Outcome::Request(r) = decided else {
+        return Err(unexpected(&decided));
+    };
+    let text = shown(&r)?;
+    match r.state {
+        RequestState::Unknown => {
+            output::print(&text);
+            Err(Failure::Exit(
+                output::UNKNOWN,
+                format!(
+                    "{} was sent to the platform and no answer says what it did: check what \
+                     the platform holds; it is not sent again",
+                    approval::name(r.id)
+                ),
+            ))
+        }
+        RequestState::NotSent => {
+            output::print(&text);
+            Err(Failure::failed(format!(
+                "{} was not sent: {}; it may be approved again",
+                approval::name(r.id),
+                r.message.unwrap_or_default()
+            )))
+        }
+        RequestState::Refused => {
+            output::print(&text);
+            Err(Failure::Refused {
+                code: r.code.unwrap_or_default(),
+                message: r.message.unwrap_or_default(),
+                cause: Some(format!("{} {}", approval::name(r.id), r.state.name())),
+            })
+        }
+        _ => Ok(text),
+    }
+}
+
+fn shown(r: &Request) -> Result<String, Failure> {
+    output::json_text(r).map_err(Failure::failed)
+}
+
+fn team(core: &Core, command: TeamCommand) -> Result<Outcome, Failure> {
+    // An approval sends a batch before it answers.
+    Ok(core.run(Command::Team(command), Duration::from_secs(300))?)
+}
+
+fn request_id(text: &str) -> Result<i64, Failure> {
+    approval::parse_name(text).ok_or_else(|| {
+        Failure::Exit(
+            output::USAGE,
+            format!("{text:?} is not a request's id (R-17, or 17)"),
+        )
+    })
+}
+
+fn parse_state(text: &str) -> Result<RequestState, String> {
+    RequestState::from_name(text).ok_or_else(|| {
+        let names: Vec<&str> = RequestState::ALL.iter().map(|s| s.name()).collect();
+        format!("one of {}", names.join(", "))
+    })
+}
+
+fn unexpected(outcome: &Outcome) -> Failure {
+    Failure::failed(format!("unexpected answer: {outcome:?}"))
+}
