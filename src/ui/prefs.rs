@@ -18,11 +18,13 @@ pub enum Screen {
     AssetNumbers,
     SendLater,
     History,
+    /// A team server's requests waiting for a second person.
+    Approvals,
     Settings,
 }
 
 impl Screen {
-    pub const ALL: [Screen; 10] = [
+    pub const ALL: [Screen; 11] = [
         Screen::Start,
         Screen::Customers,
         Screen::Orders,
@@ -32,6 +34,7 @@ impl Screen {
         Screen::AssetNumbers,
         Screen::SendLater,
         Screen::History,
+        Screen::Approvals,
         Screen::Settings,
     ];
 }

@@ -11,6 +11,7 @@ use crate::ui::kit::permits::Permits;
 use crate::ui::outbox::{Caller, Outbox};
 use crate::ui::prefs::ClaimForm;
 use crate::ui::screens::activities::ActivitiesScreen;
+use crate::ui::screens::approvals::ApprovalsScreen;
 use crate::ui::screens::asset_numbers::AssetNumbersScreen;
 use crate::ui::screens::assets::AssetsScreen;
 use crate::ui::screens::catalog::CatalogScreen;
@@ -50,6 +51,7 @@ struct Screens {
     activities: ActivitiesScreen,
     asset_numbers: AssetNumbersScreen,
     history: HistoryScreen,
+    approvals: ApprovalsScreen,
     queue: QueueScreen,
     settings: SettingsScreen,
 }
@@ -132,7 +134,8 @@ impl DeskApp {
             .resizable(false)
             .exact_size(nav_width)
             .show(ui, |ui| {
-                navigation_ui(ui, &mut self.prefs, self.screens.queue.pending())
+                let team = state.profiles.active().is_team();
+                navigation_ui(ui, &mut self.prefs, self.screens.queue.pending(), team)
             });
         egui::CentralPanel::default()
             .show(ui, |ui| self.screens.ui(ui, &out, &state, &mut self.prefs));
@@ -141,6 +144,7 @@ impl DeskApp {
             self.screens.accept(offer, &mut self.prefs);
         }
         self.screens.queue.tick(ui.ctx(), &out);
+        self.screens.approvals.tick(ui.ctx(), &out, &state);
         self.status.sent(out.calls());
         out.flush();
         if std::mem::take(&mut self.first_frame) {
@@ -163,6 +167,7 @@ fn apply(screens: &mut Screens, status: &mut Status, event: &mut Event, out: &Ou
         .or_else(|| screens.asset_numbers.apply(event))
         .or_else(|| screens.settings.apply(event))
         .or_else(|| screens.history.apply(event))
+        .or_else(|| screens.approvals.apply(event))
         .or_else(|| screens.queue.apply(event));
     if let Some(action) = action {
         status.answered(action, &event.result);
@@ -266,10 +271,14 @@ fn navigation_width(ui: &egui::Ui, lang: Lang) -> f32 {
     (widest + 40.0).clamp(130.0, 170.0)
 }
 
-/// The screens; Send later with how many calls wait, when some do.
-fn navigation_ui(ui: &mut egui::Ui, prefs: &mut Prefs, waiting: usize) {
+/// The screens; Send later with how many calls wait, when some do; Approvals on a team
+/// server's profile only.
+fn navigation_ui(ui: &mut egui::Ui, prefs: &mut Prefs, waiting: usize, team: bool) {
     ui.add_space(6.0);
     for screen in Screen::ALL {
+        if screen == Screen::Approvals && !team {
+            continue;
+        }
         let label = match screen {
             Screen::SendLater if waiting > 0 => tr!(prefs.lang, "queue-badge", n = waiting),
             _ => screen_title(screen).text(prefs.lang).to_owned(),
@@ -328,6 +337,7 @@ impl Screens {
     fn ui(&mut self, ui: &mut egui::Ui, out: &Outbox<'_>, state: &CoreState, prefs: &mut Prefs) {
         let screen = prefs.screen;
         let lang = prefs.lang;
+        self.approvals.notices_ui(ui, lang);
         ui.heading(screen_title(screen).text(lang));
         ui.add_space(8.0);
         // Calls go to the profile active now; what a screen shows keeps the profile it came from.
@@ -359,6 +369,7 @@ impl Screens {
                 }
             }
             Screen::History => self.history.ui(ui, out, lang, profile),
+            Screen::Approvals => self.approvals.ui(ui, &caller, lang),
             Screen::SendLater => self.queue.ui(ui, out, lang),
             Screen::Settings => self.settings.ui(ui, out, state, prefs),
         }
@@ -385,6 +396,7 @@ fn screen_title(screen: Screen) -> Label {
         Screen::Activities => label!("activities"),
         Screen::AssetNumbers => label!("asset-numbers"),
         Screen::History => label!("history"),
+        Screen::Approvals => label!("approvals"),
         Screen::SendLater => label!("send-later"),
         Screen::Settings => label!("settings"),
     }

@@ -64,15 +64,6 @@ pub fn batch_permissions(batch: &BatchOrderRequest) -> Result<Vec<Permission>, R
     Ok(needed)
 }
 
-/// What filing a held call needs of its filer: a delete may be filed by whoever may purchase,
-/// since it is a second person with `approve` who sends it.
-pub fn to_file(p: Permission, held: bool, has: Permissions) -> Permission {
-    match p {
-        Permission::Delete if held && !has.has(Permission::Delete) => Permission::Purchase,
-        p => p,
-    }
-}
-
 /// A bound person's batch: every order's `branchCode`/`branchName` filled from the account
 /// when absent, and a different one refused.
 pub fn batch_branch(batch: &mut BatchOrderRequest, branch: &Branch) -> Result<(), Refusal> {

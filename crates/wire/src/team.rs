@@ -89,6 +89,16 @@ impl Permission {
         }
     }
 
+    /// What filing a call that needs `self` takes of a person who `may` what they may: a
+    /// delete is always held for a second person (whose `approve` sends it), so whoever may
+    /// purchase may file one; everything else needs what it needs.
+    pub fn to_file(self, may: impl Fn(Permission) -> bool) -> Permission {
+        match self {
+            Self::Delete if !may(Self::Delete) => Self::Purchase,
+            p => p,
+        }
+    }
+
     /// The permission a refusal's `cause` names (`permission:locks`), if it names one.
     pub fn from_cause(cause: &str) -> Option<Permission> {
         cause

@@ -2,6 +2,7 @@
 
 pub(crate) mod ca_file;
 pub(crate) mod date_field;
+pub(crate) mod delete_preview;
 pub(crate) mod file_browser;
 pub mod fonts;
 pub(crate) mod form;

@@ -20,6 +20,11 @@ impl<'a> Permits<'a> {
         }
     }
 
+    /// The person signed in, when the profile is a team server's and they are.
+    pub fn me(self) -> Option<&'a Me> {
+        self.me
+    }
+
     /// Why the person may not do what needs `p`; None when they may, or when it is not known
     /// (not a team server, or no one signed in yet: the server will say).
     pub fn lacking(self, lang: Lang, p: Permission) -> Option<String> {
@@ -27,24 +32,20 @@ impl<'a> Permits<'a> {
         (!me.may(p)).then(|| needs(lang, &me.person.role, p))
     }
 
-    /// Why the person may not send orders of these types (purchases need one permission,
-    /// deletes another), if there is a reason.
+    /// Why the person may not send orders of these types (purchases need one permission;
+    /// deletes another, or only the first when the team server holds them for a second
+    /// person), if there is a reason.
     pub fn lacking_for_orders(
         self,
         lang: Lang,
         types: impl Iterator<Item = Option<OrderType>>,
     ) -> Option<String> {
         let me = self.me?;
-        let missing = [Permission::Purchase, Permission::Delete]
-            .into_iter()
-            .filter(|p| !me.may(*p))
-            .collect::<Vec<_>>();
-        if missing.is_empty() {
-            return None;
-        }
+        let may = |p: Permission| me.may(p);
         types
-            .filter_map(|t| t.map(Permission::for_order))
-            .find(|p| missing.contains(p))
+            .flatten()
+            .map(|t| Permission::for_order(t).to_file(may))
+            .find(|p| !me.may(*p))
             .map(|p| needs(lang, &me.person.role, p))
     }
 }

@@ -1,6 +1,7 @@
 //! The screens, one per navigation item: each draws its state and queues commands.
 
 pub(crate) mod activities;
+pub(crate) mod approvals;
 pub(crate) mod asset_numbers;
 pub(crate) mod assets;
 pub(crate) mod catalog;

@@ -45,6 +45,8 @@ pub(super) struct Submit {
     pub(super) unknown: Option<UnknownSent>,
     /// A batch that did not leave (its platform could not be reached), to send later.
     pub(super) unsent: Option<UnsentBatch>,
+    /// A batch a team server keeps for a second person: the profile and the request's id.
+    held: Option<(String, String)>,
 }
 
 struct Sending {
@@ -75,6 +77,7 @@ impl Submit {
         self.submitted = None;
         self.unknown = None;
         self.unsent = None;
+        self.held = None;
     }
 }
 
@@ -120,6 +123,9 @@ impl ComposerScreen {
                     resolve: Latest::default(),
                     settled: None,
                 });
+            }
+            Err(CoreError::Api(ApiError::Held { request_id, .. })) => {
+                self.submit.held = Some((sending.profile, request_id.clone()));
             }
             Err(CoreError::Api(ApiError::NotSent(_))) => {
                 self.submit.unsent = Some(UnsentBatch {
@@ -190,6 +196,10 @@ impl ComposerScreen {
         if let Some(s) = &self.submit.submitted {
             submitted_ui(ui, lang, s);
             return;
+        }
+        if let Some((on, id)) = &self.submit.held {
+            let words = tr!(lang, "batch-held", id = id.as_str(), profile = on.as_str());
+            ui.colored_label(ui.visuals().warn_fg_color, words);
         }
         if self.unknown_ui(ui, out, lang, profile) || self.unsent_ui(ui, out, lang, profile) {
             return;
@@ -427,9 +437,7 @@ impl ComposerScreen {
             recognised: profile.recognises_repeats(),
             batch: batch.clone(),
         });
-        self.submit.submitted = None;
-        self.submit.unknown = None;
-        self.submit.unsent = None;
+        self.submit.forget();
         self.submit.call.start(out.send(Command::CallOn {
             profile: profile.name.clone(),
             call: Call::BatchOrder(batch),

@@ -1,0 +1,144 @@
+//! The selected request: who filed it and what it does (a delete's preview first), what
+//! became of it, and for an approver the decision: approve with one click, or reject with a
+//! reason the requester reads.
+
+use egui::RichText;
+
+use super::state_ui;
+use crate::core::team::{Decision, Permission, Request, TeamCommand};
+use crate::core::{Command, Event, Latest};
+use crate::ui::kit::delete_preview::found_ui;
+use crate::ui::kit::form::{busy_button_ui, danger_button};
+use crate::ui::kit::permits::permitted_ui;
+use crate::ui::outbox::Caller;
+use crate::ui::text::dates;
+use crate::ui::text::i18n::{Label, Lang, label, labelled, t, tr};
+use crate::wire::approval;
+
+#[derive(Default)]
+pub(super) struct Decider {
+    decide: Latest,
+    /// The reason typed, for the request it was typed for.
+    reason: String,
+    reason_for: Option<i64>,
+}
+
+impl Decider {
+    pub(super) fn apply(&mut self, event: &Event) -> Option<Label> {
+        if !self.decide.accept(event) {
+            return None;
+        }
+        if event.result.is_ok() {
+            self.reason.clear();
+        }
+        Some(label!("approvals-decide"))
+    }
+
+    pub(super) fn ui(&mut self, ui: &mut egui::Ui, caller: &Caller<'_>, lang: Lang, r: &Request) {
+        if self.reason_for != Some(r.id) {
+            self.reason_for = Some(r.id);
+            self.reason.clear();
+        }
+        egui::ScrollArea::vertical()
+            .id_salt("approval_detail")
+            .show(ui, |ui| {
+                about_ui(ui, lang, r);
+                if r.state.open() {
+                    self.decision_ui(ui, caller, lang, r);
+                } else {
+                    outcome_ui(ui, lang, r);
+                }
+                if let Some(preview) = &r.preview {
+                    ui.add_space(6.0);
+                    ui.label(RichText::new(t!(lang, "request-preview")).strong());
+                    found_ui(ui, lang, preview);
+                }
+                ui.add_space(6.0);
+                ui.collapsing(t!(lang, "request-body"), |ui| {
+                    let body = serde_json::to_string_pretty(&r.body).unwrap_or_default();
+                    ui.label(RichText::new(body).monospace());
+                });
+            });
+    }
+
+    fn decision_ui(&mut self, ui: &mut egui::Ui, caller: &Caller<'_>, lang: Lang, r: &Request) {
+        let me = caller.permits.me().map(|me| me.person.name.as_str());
+        if me == Some(r.requester.as_str()) {
+            ui.label(RichText::new(t!(lang, "request-own")).weak());
+            return;
+        }
+        let lacking = caller.lacking(lang, Permission::Approve);
+        let busy = self.decide.is_waiting();
+        let mut decision = None;
+        permitted_ui(ui, lacking.as_deref(), |ui| {
+            ui.horizontal(|ui| {
+                if busy_button_ui(ui, t!(lang, "approve"), busy) {
+                    decision = Some(Decision::Approve {
+                        body_hash: r.body_hash.clone(),
+                    });
+                }
+            });
+            ui.horizontal(|ui| {
+                let label = ui.label(t!(lang, "reject-reason"));
+                ui.add(
+                    egui::TextEdit::singleline(&mut self.reason)
+                        .desired_width(280.0)
+                        .hint_text(t!(lang, "reject-reason-hint")),
+                )
+                .labelled_by(label.id);
+                let can = !busy && !self.reason.trim().is_empty();
+                if ui
+                    .add_enabled(can, danger_button(t!(lang, "reject")))
+                    .clicked()
+                {
+                    decision = Some(Decision::Reject {
+                        reason: self.reason.trim().to_owned(),
+                    });
+                }
+            });
+        });
+        if let Some(decision) = decision {
+            self.decide
+                .start(caller.out.send(Command::Team(TeamCommand::Decide {
+                    profile: caller.profile.name.clone(),
+                    id: r.id,
+                    decision,
+                })));
+        }
+    }
+}
+
+/// Who filed it, when, and where it stands.
+fn about_ui(ui: &mut egui::Ui, lang: Lang, r: &Request) {
+    let now_ms = crate::core::now_ms();
+    let title = format!("{} · {}", approval::name(r.id), r.summary);
+    ui.label(RichText::new(title).strong());
+    let who = match &r.branch {
+        Some(branch) => format!("{} ({}, {branch})", r.requester, r.role),
+        None => format!("{} ({})", r.requester, r.role),
+    };
+    ui.label(labelled(lang, t!(lang, "request-requester"), &who));
+    let filed = dates::local_time(r.created_at, now_ms);
+    ui.label(labelled(lang, t!(lang, "request-time"), &filed));
+    ui.horizontal(|ui| {
+        ui.label(labelled(lang, t!(lang, "request-state"), ""));
+        state_ui(ui, lang, r.state);
+    });
+}
+
+/// Who decided, why, and what the platform said.
+fn outcome_ui(ui: &mut egui::Ui, lang: Lang, r: &Request) {
+    if let Some(by) = &r.decided_by {
+        ui.label(tr!(lang, "request-decided-by", who = by.as_str()));
+    }
+    if let Some(reason) = &r.reason {
+        ui.label(labelled(lang, t!(lang, "reject-reason"), reason));
+    }
+    if let Some(message) = &r.message {
+        let words = match &r.code {
+            Some(code) => format!("{code}: {message}"),
+            None => message.clone(),
+        };
+        ui.colored_label(ui.visuals().error_fg_color, words);
+    }
+}

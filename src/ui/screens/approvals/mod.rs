@@ -1,0 +1,185 @@
+//! Approvals, on a team server's profile: the requests that wait for a second person (a
+//! delete, a batch or lock change above the server's thresholds). An approver sees everyone's,
+//! with what a delete removes, and approves with one click or rejects with a reason; anyone
+//! else sees their own and what became of them. The list knows the profile it came from, and
+//! a decision goes to that profile.
+
+mod detail;
+mod watch;
+
+use egui::{RichText, ScrollArea};
+
+use crate::core::team::{Permission, Request, RequestQuery, RequestState, TeamCommand};
+use crate::core::{Command, CoreState, Event, Latest, Outcome};
+use crate::ui::kit::form::busy_button_ui;
+use crate::ui::outbox::{Caller, Outbox};
+use crate::ui::text::dates;
+use crate::ui::text::i18n::{Label, Lang, label, lookup, t};
+use crate::wire::approval;
+
+use detail::Decider;
+use watch::Watch;
+
+/// Requests read at once.
+const PAGE: u32 = 200;
+
+pub(crate) struct ApprovalsScreen {
+    /// The profile the requests were read from.
+    profile: Option<String>,
+    requests: Vec<Request>,
+    read: Latest,
+    selected: Option<i64>,
+    /// Only those still waiting (an approver's usual view).
+    pending_only: bool,
+    decider: Decider,
+    /// One's own requests, read now and then, to tell when one is decided.
+    watch: Watch,
+}
+
+impl Default for ApprovalsScreen {
+    fn default() -> Self {
+        Self {
+            profile: None,
+            requests: Vec::new(),
+            read: Latest::default(),
+            selected: None,
+            pending_only: true,
+            decider: Decider::default(),
+            watch: Watch::default(),
+        }
+    }
+}
+
+impl ApprovalsScreen {
+    fn refresh(&mut self, caller: &Caller<'_>) {
+        let approver = caller.lacking(Lang::En, Permission::Approve).is_none();
+        self.profile = Some(caller.profile.name.clone());
+        let query = RequestQuery {
+            mine: !approver,
+            state: self.pending_only.then_some(RequestState::Pending),
+            limit: Some(PAGE),
+        };
+        self.read
+            .start(caller.out.send(Command::Team(TeamCommand::Requests {
+                profile: caller.profile.name.clone(),
+                query,
+            })));
+    }
+
+    /// Every frame: one's own requests are read again now and then.
+    pub(crate) fn tick(&mut self, ctx: &egui::Context, out: &Outbox<'_>, state: &CoreState) {
+        self.watch.tick(ctx, out, state);
+    }
+
+    /// Decisions on one's own requests, over whatever screen is open.
+    pub(crate) fn notices_ui(&mut self, ui: &mut egui::Ui, lang: Lang) {
+        self.watch.notices_ui(ui, lang);
+    }
+
+    pub(crate) fn apply(&mut self, event: &Event) -> Option<Label> {
+        if self.watch.apply(event) {
+            // A background reading: nothing to say unless a notice came of it.
+            return None;
+        }
+        if self.read.accept(event) {
+            if let Ok(Outcome::Requests(found)) = &event.result {
+                self.requests = found.clone();
+                self.watch.observe(found);
+            }
+            return Some(label!("approvals"));
+        }
+        let decided = self.decider.apply(event)?;
+        if let Ok(Outcome::Request(r)) = &event.result {
+            match self.requests.iter_mut().find(|kept| kept.id == r.id) {
+                Some(kept) => *kept = (**r).clone(),
+                None => self.requests.insert(0, (**r).clone()),
+            }
+        }
+        Some(decided)
+    }
+
+    pub(crate) fn ui(&mut self, ui: &mut egui::Ui, caller: &Caller<'_>, lang: Lang) {
+        if !caller.profile.is_team() {
+            ui.label(t!(lang, "approvals-not-team"));
+            return;
+        }
+        if self.profile.as_deref() != Some(&caller.profile.name) {
+            // Another profile's requests are not this one's.
+            self.requests.clear();
+            self.selected = None;
+            self.refresh(caller);
+        }
+        ui.label(RichText::new(t!(lang, "approvals-help")).weak());
+        ui.horizontal(|ui| {
+            if busy_button_ui(ui, t!(lang, "refresh"), self.read.is_waiting()) {
+                self.refresh(caller);
+            }
+            let only = t!(lang, "approvals-pending-only");
+            if ui.checkbox(&mut self.pending_only, only).changed() {
+                self.refresh(caller);
+            }
+        });
+        ui.separator();
+        if self.requests.is_empty() {
+            ui.label(match self.read.is_waiting() {
+                true => t!(lang, "loading"),
+                false => t!(lang, "approvals-none"),
+            });
+            return;
+        }
+        let detail_height = if self.selected.is_some() { 320.0 } else { 0.0 };
+        ScrollArea::vertical()
+            .id_salt("approvals_rows")
+            .max_height((ui.available_height() - detail_height).max(120.0))
+            .show(ui, |ui| self.table_ui(ui, lang));
+        let selected = self.selected;
+        if let Some(r) = self.requests.iter().find(|r| Some(r.id) == selected) {
+            ui.separator();
+            self.decider.ui(ui, caller, lang, r);
+        }
+    }
+
+    fn table_ui(&mut self, ui: &mut egui::Ui, lang: Lang) {
+        let now_ms = crate::core::now_ms();
+        egui::Grid::new("approvals_table")
+            .striped(true)
+            .num_columns(5)
+            .spacing([14.0, 4.0])
+            .show(ui, |ui| {
+                for head in [
+                    "request-id",
+                    "request-time",
+                    "request-requester",
+                    "request-summary",
+                    "request-state",
+                ] {
+                    ui.label(RichText::new(lookup(lang, head).unwrap_or(head)).strong());
+                }
+                ui.end_row();
+                for r in &self.requests {
+                    let chosen = self.selected == Some(r.id);
+                    if ui.selectable_label(chosen, approval::name(r.id)).clicked() {
+                        self.selected = (!chosen).then_some(r.id);
+                    }
+                    ui.label(dates::local_time(r.created_at, now_ms));
+                    ui.label(&r.requester);
+                    ui.add(egui::Label::new(&r.summary).truncate());
+                    state_ui(ui, lang, r.state);
+                    ui.end_row();
+                }
+            });
+    }
+}
+
+/// A request's state in words: waiting in the warning colour, what went wrong in the danger
+/// colour.
+pub(crate) fn state_ui(ui: &mut egui::Ui, lang: Lang, state: RequestState) {
+    let id = format!("request-state-{}", state.name());
+    let words = lookup(lang, &id).unwrap_or(state.name());
+    let colour = match state {
+        RequestState::Pending | RequestState::Approved => ui.visuals().warn_fg_color,
+        RequestState::Done => ui.visuals().text_color(),
+        _ => ui.visuals().error_fg_color,
+    };
+    ui.colored_label(colour, words);
+}

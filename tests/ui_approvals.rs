@@ -1,0 +1,232 @@
+//! The Approvals screen on a team server's profile, driven like a user would (egui_kittest):
+//! a clerk's deletes are held by the real team server; the administrator sees one's preview,
+//! approves it with one click and rejects the other with a reason; the clerk then reads what
+//! became of both. The keyring is the mock store.
+
+#[path = "support/desk.rs"]
+mod desk;
+#[path = "support/fault_proxy.rs"]
+mod fault_proxy;
+#[path = "support/remote.rs"]
+mod remote;
+#[path = "support/team_remote.rs"]
+mod team_remote;
+#[path = "support/window.rs"]
+mod window;
+
+use egui_kittest::Harness;
+use egui_kittest::kittest::{NodeT as _, Queryable};
+use license_desk::core::team::{Decision, TeamCommand};
+use license_desk::core::{ApiError, Call, Command, CoreError, Outcome, Secret};
+use license_desk::ui::text::i18n::Lang;
+use license_desk::ui::{DeskApp, Screen};
+use serde_json::json;
+use team_remote::{PASSWORD, TeamRemote};
+use window::{app, click, settle, type_into};
+
+fn on(profile: &str, call: Call) -> Command {
+    Command::CallOn {
+        profile: profile.to_owned(),
+        call,
+    }
+}
+
+fn batch(kind: &str, id: &str) -> Call {
+    let products = match kind {
+        "new_buy" => json!([{"productUri": "gms:1"}]),
+        _ => json!([]),
+    };
+    let batch = json!({
+        "channelCode": "CRM", "channelOrderId": id, "syncMode": "sync",
+        "orderList": [{"sequence": 1, "channelCustomerId": "CRM-C",
+            "licenseType": "normal_recover_usbkey", "orderType": kind,
+            "assets": [{"assetNos": ["8000000001"], "products": products}]}]
+    });
+    Call::BatchOrder(serde_json::from_value(batch).expect("a batch"))
+}
+
+/// Profiles `branch` (li, staff) and `boss` (wang, admin), both signed in; a customer with an
+/// asset bought by wang; two deletes of it filed by li, held as. Wang's profile
+/// is the active one.
+fn two_held_deletes(harness: &Harness<'static, DeskApp>, team: &TeamRemote) {
+    let core = harness.state().core();
+    for (name, user) in [("branch", "li"), ("boss", "wang")] {
+        let profile = team.profile(name, user);
+        desk::run(
+            core,
+            Command::SaveProfile {
+                previous: None,
+                profile,
+                app_secret: None,
+            },
+        );
+        let sign_in = TeamCommand::SignIn {
+            profile: name.to_owned(),
+            password: Secret::new(PASSWORD),
+        };
+        desk::run(core, Command::Team(sign_in));
+    }
+    let customer = json!({"channelCode": "CRM", "channelCustomerId": "CRM-C",
+        "customerName": "上海测试客户", "enterpriseName": "上海测试公司",
+        "passwordMobile": "13800000000"});
+    let bind = Call::Bind(serde_json::from_value(customer).expect("a customer"));
+    desk::run(core, on("boss", bind));
+    desk::run(core, on("boss", batch("new_buy", "B-1")));
+    for (id, request) in [("D-1", "R-1"), ("D-2", "R-2")] {
+        match core.run(on("branch", batch("delete_asset", id)), desk::WAIT) {
+            Err(CoreError::Api(ApiError::Held { request_id, .. })) => {
+                assert_eq!(request_id, request);
+            }
+            other => panic!("held, not {other:?}"),
+        }
+    }
+    let boss = Command::ActivateProfile {
+        name: "boss".to_owned(),
+    };
+    desk::run(core, boss);
+}
+
+#[test]
+fn an_approver_approves_one_delete_and_rejects_another_and_the_clerk_reads_both() {
+    let team = TeamRemote::start();
+    let dir = tempfile::tempdir().expect("dir");
+    let mut harness = app(dir.path(), Lang::En);
+    harness.run_ok();
+    two_held_deletes(&harness, &team);
+    harness.state_mut().prefs.screen = Screen::Approvals;
+    settle(&mut harness, |h| {
+        h.query_all_by_label("R-1").next().is_some()
+    });
+    assert_eq!(
+        harness.query_all_by_label("Waiting for approval").count(),
+        2
+    );
+
+    click(&mut harness, "R-1");
+    harness.get_by_label("What it removes");
+    harness.get_by_label("R-1 · delete_asset ×1; 1 assets");
+    assert!(
+        harness.query_all_by_label_contains("8000000001").count() > 0,
+        "the asset it removes"
+    );
+    click(&mut harness, "Approve");
+    settle(&mut harness, |h| {
+        h.query_all_by_label("Approved and done").next().is_some()
+    });
+    harness.get_by_label("Decided by wang");
+
+    click(&mut harness, "R-2");
+    let reject = harness.get_by_label("Reject");
+    assert!(
+        reject.accesskit_node().is_disabled(),
+        "no reason, no rejection"
+    );
+    type_into(&mut harness, "Reason", "wrong customer");
+    click(&mut harness, "Reject");
+    settle(&mut harness, |h| {
+        h.query_all_by_label("Rejected").next().is_some()
+    });
+
+    // The clerk: their own requests, and what became of them.
+    let branch = Command::ActivateProfile {
+        name: "branch".to_owned(),
+    };
+    desk::run(harness.state().core(), branch);
+    settle(&mut harness, |h| {
+        h.query_all_by_label("No requests here.").next().is_some()
+    });
+    click(&mut harness, "Waiting only");
+    settle(&mut harness, |h| {
+        h.query_all_by_label("R-2").next().is_some()
+    });
+    click(&mut harness, "R-2");
+    harness.get_by_label("Reason: wrong customer");
+    assert!(harness.query_by_label("Approve").is_none());
+    assert!(
+        harness
+            .query_all_by_label("Approved and done")
+            .next()
+            .is_some()
+    );
+}
+
+#[test]
+fn approvals_read_in_chinese_and_one_s_own_request_is_not_one_s_to_decide() {
+    let team = TeamRemote::start();
+    let dir = tempfile::tempdir().expect("dir");
+    let mut harness = app(dir.path(), Lang::Zh);
+    harness.run_ok();
+    two_held_deletes(&harness, &team);
+    harness.state_mut().prefs.screen = Screen::Approvals;
+    settle(&mut harness, |h| {
+        h.query_all_by_label("R-1").next().is_some()
+    });
+    assert_eq!(
+        harness.query_all_by_label("审批").count(),
+        2,
+        "the navigation's and the screen's title"
+    );
+    assert_eq!(harness.query_all_by_label("待审批").count(), 2);
+    click(&mut harness, "R-1");
+    harness.get_by_label("将删除的内容");
+    click(&mut harness, "批准");
+    settle(&mut harness, |h| {
+        h.query_all_by_label("已批准并完成").next().is_some()
+    });
+
+    let branch = Command::ActivateProfile {
+        name: "branch".to_owned(),
+    };
+    desk::run(harness.state().core(), branch);
+    settle(&mut harness, |h| {
+        h.query_all_by_label("R-2").next().is_some()
+    });
+    click(&mut harness, "R-2");
+    harness.get_by_label("这是您自己提交的请求，须由另一人审批。");
+    assert!(harness.query_by_label("批准").is_none());
+}
+
+/// The clerk is told when their request is decided: a notice over the screens, until it is
+/// dismissed.
+#[test]
+fn the_requester_is_told_when_a_request_is_decided() {
+    let team = TeamRemote::start();
+    let dir = tempfile::tempdir().expect("dir");
+    let mut harness = app(dir.path(), Lang::En);
+    harness.run_ok();
+    two_held_deletes(&harness, &team);
+    let core = harness.state().core();
+    let branch = Command::ActivateProfile {
+        name: "branch".to_owned(),
+    };
+    desk::run(core, branch);
+    harness.state_mut().prefs.screen = Screen::Approvals;
+    settle(&mut harness, |h| {
+        h.query_all_by_label("R-1").next().is_some()
+    });
+
+    let core = harness.state().core();
+    let read = TeamCommand::Request {
+        profile: "boss".to_owned(),
+        id: 1,
+    };
+    let Outcome::Request(r) = desk::run(core, Command::Team(read)) else {
+        panic!("a request");
+    };
+    let approve = TeamCommand::Decide {
+        profile: "boss".to_owned(),
+        id: 1,
+        decision: Decision::Approve {
+            body_hash: r.body_hash,
+        },
+    };
+    desk::run(core, Command::Team(approve));
+    click(&mut harness, "Refresh");
+    let notice = "Your request R-1 (delete_asset ×1; 1 assets): Approved and done, by wang.";
+    settle(&mut harness, |h| h.query_by_label(notice).is_some());
+    harness.state_mut().prefs.screen = Screen::Orders;
+    harness.run_ok();
+    harness.get_by_label(notice);
+    click(&mut harness, "Dismiss");
+    assert!(harness.query_by_label(notice).is_none());
+}
