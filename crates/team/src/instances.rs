@@ -1,7 +1,8 @@
 //! The running instances of a team server on one store, and the writes a stopped one left in
 //! flight. Each instance records itself and is seen every [`BEAT`]; one not seen for
 //! [`GONE_AFTER`] has stopped, and its writes still in flight are settled: `not_sent` when it
-//! never marked them leaving, else `unknown` (the platform may have done them).
+//! never marked them leaving, else `unknown` (the platform may have done them). An approved
+//! request it was sending follows its write.
 
 use std::time::Duration;
 
@@ -52,6 +53,15 @@ pub async fn beat(store: &TeamStore, id: &str) -> Result<usize, StoreError> {
                  WHERE state = 'in_flight' AND instance IN \
                      (SELECT id FROM team_instances WHERE seen_at < ?1)",
                 &[gone_before.into(), STOPPED.into(), now.into()],
+            )?;
+            // An approved request whose sending was settled so follows its write.
+            tx.execute(
+                "UPDATE requests SET \
+                     state = (SELECT w.state FROM team_writes w WHERE w.call_id = requests.call_id), \
+                     message = ?1, ended_at = ?2 \
+                 WHERE state = 'approved' AND call_id IN \
+                     (SELECT call_id FROM team_writes WHERE state IN ('not_sent', 'unknown'))",
+                &[STOPPED.into(), now.into()],
             )?;
             tx.execute(
                 "DELETE FROM team_instances WHERE seen_at < ?1",

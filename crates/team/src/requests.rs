@@ -1,7 +1,7 @@
 //! Requests (issue 37, docs/team.md "Four eyes"): a call that waits for a second person. Kept
 //! with the body as it would be forwarded and its hash; decided once, by someone other than
 //! the requester, whatever the number of approvers or server instances deciding at once; then
-//! settled with what the platform did. Not yet wired to the forwarding (step 3).
+//! settled with what the platform did (`http/approvals.rs` sends it).
 
 use std::ops::ControlFlow;
 
@@ -234,6 +234,21 @@ fn decided(r: &Request) -> TeamError {
         state: r.state.name(),
         by: r.decided_by.clone().unwrap_or_default(),
     }
+}
+
+/// The call id an approved request is about to be sent under: should the instance stop
+/// before it is settled, the others settle it as its write is.
+pub async fn sending(store: &TeamStore, id: i64, call_id: &str) -> Result<(), TeamError> {
+    let call_id = call_id.to_owned();
+    store
+        .write(move |tx| {
+            tx.execute(
+                "UPDATE requests SET call_id = ?2 WHERE seq = ?1 AND state = 'approved'",
+                &[id.into(), (&call_id).into()],
+            )?;
+            Ok(())
+        })
+        .await
 }
 
 /// What became of an approved request once sent.

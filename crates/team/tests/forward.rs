@@ -428,12 +428,16 @@ async fn the_openapi_document_offers_sign_in_and_the_platform_s_operations() {
         paths::LOCK,
         paths::ASSET_LIST,
         paths::ACTIVITY,
+        "/team/v1/requests",
+        "/team/v1/requests/{id}/approve",
     ] {
         assert!(paths.contains(&path), "{path} in {paths:?}");
     }
     assert!(!paths.contains(&paths::TOKEN), "{paths:?}");
     assert_eq!(doc.body["info"]["title"], "License Desk team server");
     assert!(doc.body["paths"]["/team/v1/session"]["post"]["responses"]["401"].is_object());
+    let approve = &doc.body["paths"]["/team/v1/requests/{id}/approve"]["post"]["responses"];
+    assert!(approve["409"].is_object(), "{approve}");
 }
 
 /// Over TLS with `serve`'s own code; plain HTTP beyond loopback only when asked for.

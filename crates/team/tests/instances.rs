@@ -6,6 +6,7 @@ mod common;
 use platform::sql::Value;
 use team::TeamError;
 use team::instances::{self, STOPPED};
+use team::requests::State;
 
 #[tokio::test]
 async fn a_stopped_instance_s_writes_are_settled_as_not_sent_or_unknown() {
@@ -64,5 +65,44 @@ async fn a_stopped_instance_s_writes_are_settled_as_not_sent_or_unknown() {
             ],
             "{kind}"
         );
+    }
+}
+
+/// An approved request an instance was sending when it stopped follows its write: unknown
+/// when the write may have left, not sent (and so may be approved again) when it never did.
+#[tokio::test]
+async fn a_stopped_instance_s_approved_requests_follow_their_writes() {
+    for (kind, store, _dir) in common::stores().await {
+        store
+            .write(|tx| {
+                tx.execute(
+                    "INSERT INTO team_instances(id, started_at, seen_at) VALUES ('gone', 0, 0)",
+                    &[],
+                )?;
+                for (seq, call, sending) in [(1, "w-left", Some(1)), (2, "w-never-left", None)] {
+                    tx.execute(
+                        "INSERT INTO team_writes(call_id, instance, person, operation, \
+                             body_hash, items, state, sending_at, started_at) \
+                         VALUES (?1, 'gone', 'li', 'batch_order', 'h', 1, 'in_flight', ?2, 0)",
+                        &[call.into(), Value::from(sending)],
+                    )?;
+                    tx.execute(
+                        "INSERT INTO requests(seq, requester, role, operation, body, body_hash, \
+                             summary, state, created_at, decided_by, call_id) \
+                         VALUES (?1, 'li', 'staff', 'batch_order', '{}', 'h', 's', 'approved', \
+                             0, 'wang', ?2)",
+                        &[Value::from(seq), call.into()],
+                    )?;
+                }
+                Ok::<_, TeamError>(())
+            })
+            .await
+            .expect(kind);
+        instances::beat(&store, "me").await.expect(kind);
+        for (id, state) in [(1, State::Unknown), (2, State::NotSent)] {
+            let r = team::requests::get(&store, id).await.expect(kind);
+            assert_eq!(r.state, state, "{kind}: R-{id}");
+            assert_eq!(r.message.as_deref(), Some(STOPPED), "{kind}");
+        }
     }
 }

@@ -156,6 +156,7 @@ async fn send(team: &Team, caller: &Caller, r: Request) -> Result<Request, Fail>
     trail.request = Some(r.body.clone());
     trail.held = Some(r.id);
     let call_id = client::write::new_call_id(support::clock::now_ms());
+    requests::sending(&team.store, r.id, &call_id).await?;
     trail.call_id = Some(call_id.clone());
     let call = forward(team, operation, &r.body);
     let result = PERSON

@@ -21,13 +21,19 @@ fn document() -> Value {
          operations, which are forwarded for them when their role permits: HTTP 403 with \
          code 403 and cause `permission:NAME` otherwise. A write whose answer was lost on the \
          way to the platform is answered HTTP 504 with {\"outcome\":\"unknown\",…}, no \
-         envelope. The platform's token endpoint is not offered."
+         envelope. A delete, or a batch or lock change above the server's thresholds, is \
+         kept for a second person: HTTP 202, code \"202\", cause `request:R-N`, nothing sent \
+         (the /team/v1/requests paths decide it). The platform's token endpoint is not \
+         offered."
     );
     if let Some(all) = doc["paths"].as_object_mut() {
         all.remove(paths::TOKEN);
         all.insert(team_paths::SESSION.to_owned(), session_path());
         all.insert(team_paths::ME.to_owned(), me_path());
         all.insert(team_paths::AUDIT.to_owned(), audit_path());
+        for (path, item) in requests_paths() {
+            all.insert(path.to_owned(), item);
+        }
     }
     doc["components"]["securitySchemes"]["bearer"]["description"] =
         json!("A session token from POST /team/v1/session");
@@ -37,6 +43,9 @@ fn document() -> Value {
     if let Some(tags) = doc["tags"].as_array_mut() {
         tags.retain(|t| t["name"] != "token");
         tags.push(json!({"name": "team", "description": "Sign-in and sessions"}));
+        tags.push(
+            json!({"name": "requests", "description": "Calls that wait for a second person"}),
+        );
     }
     doc
 }
@@ -161,4 +170,99 @@ fn audit_path() -> Value {
             }
         }
     })
+}
+
+/// `/team/v1/requests…`: held calls, read and decided.
+fn requests_paths() -> [(&'static str, Value); 4] {
+    use wire::approval::paths as p;
+    let text = json!({"type": ["string", "null"]});
+    let request = json!({
+        "type": "object",
+        "required": ["id", "requester", "operation", "body", "bodyHash", "summary", "state", "createdAt"],
+        "properties": {
+            "id": {"type": "integer"}, "requester": {"type": "string"}, "role": {"type": "string"},
+            "branch": text, "operation": {"type": "string"}, "body": {},
+            "bodyHash": {"type": "string", "description": "SHA-256 (hex) of the body as filed"},
+            "preview": {"description": "What a delete removes, by the platform's removal rule"},
+            "summary": {"type": "string"},
+            "state": {"type": "string", "enum": ["pending", "approved", "rejected", "done", "refused", "unknown", "not_sent"]},
+            "createdAt": {"type": "integer"}, "decidedBy": text, "decidedAt": {"type": ["integer", "null"]},
+            "reason": text, "callId": text, "code": text, "message": text, "answer": {},
+            "endedAt": {"type": ["integer", "null"]}
+        }
+    });
+    let id = json!({"name": "id", "in": "path", "required": true, "schema": {"type": "string"},
+                    "description": "R-17, or 17"});
+    let query = |name: &str, schema: Value, description: &str| {
+        json!({"name": name, "in": "query", "required": false, "schema": schema,
+               "description": description})
+    };
+    let failures = |extra: Value| {
+        let mut all = json!({
+            "401": answer("No session, or one that ended", envelope(json!({}))),
+            "404": answer("No such request (cause no_request)", envelope(json!({})))
+        });
+        if let (Some(all), Some(extra)) = (all.as_object_mut(), extra.as_object()) {
+            all.extend(extra.clone());
+        }
+        all
+    };
+    let one = |summary: &str| answer(summary, envelope(request.clone()));
+    let decide = |verb: &str, body: Value, summary: &str, description: &str| {
+        json!({"post": {
+            "tags": ["requests"], "summary": summary, "description": description,
+            "operationId": verb, "security": [{"bearer": []}], "parameters": [id.clone()],
+            "requestBody": {"required": true, "content": {"application/json": {"schema": body}}},
+            "responses": {"200": one("The request as it now stands")}
+        }})
+    };
+    let mut approve = decide(
+        "approve",
+        json!({"type": "object", "required": ["bodyHash"], "properties": {"bodyHash": {"type": "string"}}}),
+        "Approve a request, then send it once",
+        "Needs the permission approve; never one's own. The answer is the request after \
+         sending: done, refused (the platform's code and message), unknown (sent, no answer: \
+         never sent again) or not_sent (may be approved again).",
+    );
+    let mut reject = decide(
+        "reject",
+        json!({"type": "object", "required": ["reason"], "properties": {"reason": {"type": "string"}}}),
+        "Reject a request, saying why",
+        "Needs the permission approve; never one's own; the reason is not empty.",
+    );
+    let refusals = failures(json!({
+        "403": answer("One's own request (cause own_request), or no permission approve", envelope(json!({}))),
+        "409": answer("Decided already (decided), changed since it was seen (request_changed), requester disabled (requester_disabled)", envelope(json!({})))
+    }));
+    for item in [&mut approve, &mut reject] {
+        if let Some(responses) = item["post"]["responses"].as_object_mut()
+            && let Some(refusals) = refusals.as_object()
+        {
+            responses.extend(refusals.clone());
+        }
+    }
+    let list = json!({"get": {
+        "tags": ["requests"], "summary": "Requests, newest first",
+        "description": "Everyone's with the permission approve, else one's own.",
+        "operationId": "requests", "security": [{"bearer": []}],
+        "parameters": [
+            query("mine", json!({"type": "boolean"}), "Only one's own"),
+            query("state", json!({"type": "string"}), "Only those in this state"),
+            query("limit", json!({"type": "integer", "minimum": 1, "maximum": 1000}), "At most this many (100)")
+        ],
+        "responses": {"200": answer("The requests", envelope(json!({"type": "array", "items": request}))),
+                      "401": answer("No session, or one that ended", envelope(json!({})))}
+    }});
+    let show = json!({"get": {
+        "tags": ["requests"], "summary": "One request",
+        "description": "One's own, or any with the permission approve.",
+        "operationId": "request", "security": [{"bearer": []}], "parameters": [id],
+        "responses": failures(json!({"200": one("The request")}))
+    }});
+    [
+        (p::REQUESTS, list),
+        (p::REQUEST, show),
+        (p::APPROVE, approve),
+        (p::REJECT, reject),
+    ]
 }
