@@ -175,8 +175,31 @@ fn audit_path() -> Value {
 /// `/team/v1/requests…`: held calls, read and decided.
 fn requests_paths() -> [(&'static str, Value); 4] {
     use wire::approval::paths as p;
+    let approve = decide_path(
+        "approve",
+        json!({"type": "object", "required": ["bodyHash"], "properties": {"bodyHash": {"type": "string"}}}),
+        "Approve a request, then send it once",
+        "Needs the permission approve; never one's own. The answer is the request after \
+         sending: done, refused (the platform's code and message), unknown (sent, no answer: \
+         never sent again) or not_sent (may be approved again).",
+    );
+    let reject = decide_path(
+        "reject",
+        json!({"type": "object", "required": ["reason"], "properties": {"reason": {"type": "string"}}}),
+        "Reject a request, saying why",
+        "Needs the permission approve; never one's own; the reason is not empty.",
+    );
+    [
+        (p::REQUESTS, list_path()),
+        (p::REQUEST, show_path()),
+        (p::APPROVE, approve),
+        (p::REJECT, reject),
+    ]
+}
+
+fn request_schema() -> Value {
     let text = json!({"type": ["string", "null"]});
-    let request = json!({
+    json!({
         "type": "object",
         "required": ["id", "requester", "operation", "body", "bodyHash", "summary", "state", "createdAt"],
         "properties": {
@@ -190,58 +213,33 @@ fn requests_paths() -> [(&'static str, Value); 4] {
             "reason": text, "callId": text, "code": text, "message": text, "answer": {},
             "endedAt": {"type": ["integer", "null"]}
         }
+    })
+}
+
+fn id_parameter() -> Value {
+    json!({"name": "id", "in": "path", "required": true, "schema": {"type": "string"},
+           "description": "R-17, or 17"})
+}
+
+/// The answers every path of one request may give, with `more`.
+fn one_request_answers(more: Value) -> Value {
+    let mut all = json!({
+        "401": answer("No session, or one that ended", envelope(json!({}))),
+        "404": answer("No such request (cause no_request)", envelope(json!({})))
     });
-    let id = json!({"name": "id", "in": "path", "required": true, "schema": {"type": "string"},
-                    "description": "R-17, or 17"});
+    if let (Some(all), Some(more)) = (all.as_object_mut(), more.as_object()) {
+        all.extend(more.clone());
+    }
+    all
+}
+
+fn list_path() -> Value {
     let query = |name: &str, schema: Value, description: &str| {
         json!({"name": name, "in": "query", "required": false, "schema": schema,
                "description": description})
     };
-    let failures = |extra: Value| {
-        let mut all = json!({
-            "401": answer("No session, or one that ended", envelope(json!({}))),
-            "404": answer("No such request (cause no_request)", envelope(json!({})))
-        });
-        if let (Some(all), Some(extra)) = (all.as_object_mut(), extra.as_object()) {
-            all.extend(extra.clone());
-        }
-        all
-    };
-    let one = |summary: &str| answer(summary, envelope(request.clone()));
-    let decide = |verb: &str, body: Value, summary: &str, description: &str| {
-        json!({"post": {
-            "tags": ["requests"], "summary": summary, "description": description,
-            "operationId": verb, "security": [{"bearer": []}], "parameters": [id.clone()],
-            "requestBody": {"required": true, "content": {"application/json": {"schema": body}}},
-            "responses": {"200": one("The request as it now stands")}
-        }})
-    };
-    let mut approve = decide(
-        "approve",
-        json!({"type": "object", "required": ["bodyHash"], "properties": {"bodyHash": {"type": "string"}}}),
-        "Approve a request, then send it once",
-        "Needs the permission approve; never one's own. The answer is the request after \
-         sending: done, refused (the platform's code and message), unknown (sent, no answer: \
-         never sent again) or not_sent (may be approved again).",
-    );
-    let mut reject = decide(
-        "reject",
-        json!({"type": "object", "required": ["reason"], "properties": {"reason": {"type": "string"}}}),
-        "Reject a request, saying why",
-        "Needs the permission approve; never one's own; the reason is not empty.",
-    );
-    let refusals = failures(json!({
-        "403": answer("One's own request (cause own_request), or no permission approve", envelope(json!({}))),
-        "409": answer("Decided already (decided), changed since it was seen (request_changed), requester disabled (requester_disabled)", envelope(json!({})))
-    }));
-    for item in [&mut approve, &mut reject] {
-        if let Some(responses) = item["post"]["responses"].as_object_mut()
-            && let Some(refusals) = refusals.as_object()
-        {
-            responses.extend(refusals.clone());
-        }
-    }
-    let list = json!({"get": {
+    let list = json!({"type": "array", "items": request_schema()});
+    json!({"get": {
         "tags": ["requests"], "summary": "Requests, newest first",
         "description": "Everyone's with the permission approve, else one's own.",
         "operationId": "requests", "security": [{"bearer": []}],
@@ -250,19 +248,32 @@ fn requests_paths() -> [(&'static str, Value); 4] {
             query("state", json!({"type": "string"}), "Only those in this state"),
             query("limit", json!({"type": "integer", "minimum": 1, "maximum": 1000}), "At most this many (100)")
         ],
-        "responses": {"200": answer("The requests", envelope(json!({"type": "array", "items": request}))),
+        "responses": {"200": answer("The requests", envelope(list)),
                       "401": answer("No session, or one that ended", envelope(json!({})))}
-    }});
-    let show = json!({"get": {
+    }})
+}
+
+fn show_path() -> Value {
+    let found = answer("The request", envelope(request_schema()));
+    json!({"get": {
         "tags": ["requests"], "summary": "One request",
         "description": "One's own, or any with the permission approve.",
-        "operationId": "request", "security": [{"bearer": []}], "parameters": [id],
-        "responses": failures(json!({"200": one("The request")}))
-    }});
-    [
-        (p::REQUESTS, list),
-        (p::REQUEST, show),
-        (p::APPROVE, approve),
-        (p::REJECT, reject),
-    ]
+        "operationId": "request", "security": [{"bearer": []}], "parameters": [id_parameter()],
+        "responses": one_request_answers(json!({"200": found}))
+    }})
+}
+
+fn decide_path(verb: &str, body: Value, summary: &str, description: &str) -> Value {
+    let decided = answer("The request as it now stands", envelope(request_schema()));
+    let responses = one_request_answers(json!({
+        "200": decided,
+        "403": answer("One's own request (cause own_request), or no permission approve", envelope(json!({}))),
+        "409": answer("Decided already (decided), changed since it was seen (request_changed), requester disabled (requester_disabled)", envelope(json!({})))
+    }));
+    json!({"post": {
+        "tags": ["requests"], "summary": summary, "description": description,
+        "operationId": verb, "security": [{"bearer": []}], "parameters": [id_parameter()],
+        "requestBody": {"required": true, "content": {"application/json": {"schema": body}}},
+        "responses": responses
+    }})
 }
