@@ -4,7 +4,8 @@
 # a real team server in front of it with lisi (branch staff of 上海), and the profile added on
 # the command line; the window then asks lisi's password (the session of `profile add` was
 # kept for that run only), and shows the person and role, a disabled action with its reason,
-# and History from the server's record. In English and Chinese, into docs/screenshots/team-*.
+# and History from the server's record; then wang's Approvals screen with lisi's delete held
+# for him. In English and Chinese, into docs/screenshots/team-*.
 # Needs: apt-get install xvfb imagemagick xdotool
 # Usage: scripts/screenshot-team.sh   (LICENSE_DESK_BIN: a release binary already built)
 set -euo pipefail
@@ -61,11 +62,10 @@ shot() {
 }
 click() { xdotool mousemove "$1" "$2" click 1; sleep "${3:-0.5}"; }
 
-# One walk in a language: the nav's x and the by-numbers button's place differ by language.
-walk() {
-  local lang=$1 suffix=$2 nav_x=$3 lock_x=$4 numbers_x=$5
-  LANG=$lang "$bin" &
-  local app=$!
+# The console in a language, its window sized and focused; its pid in $app.
+launch() {
+  LANG=$1 "$bin" &
+  app=$!
   sleep 4
   local win
   win=$(xdotool search --pid "$app" | head -1)
@@ -73,6 +73,12 @@ walk() {
   sleep 1
   xdotool windowfocus "$win"
   sleep 0.5
+}
+
+# One walk in a language: the nav's x and the by-numbers button's place differ by language.
+walk() {
+  local lang=$1 suffix=$2 nav_x=$3 lock_x=$4 numbers_x=$5
+  launch "$lang"
   shot "team-sign-in-$suffix"            # asked over the start page: no session on this PC
   xdotool type --delay 30 "$password"
   xdotool key Return
@@ -99,4 +105,44 @@ printf '%s' "$password" >"$work/password"
 
 walk en_US.UTF-8 en 47 857 330
 walk zh_CN.UTF-8 zh 29 755 273
+
+# Four eyes: wang buys an asset for a customer, lisi files its delete (kept as R-1, exit 6), and
+# wang's Approvals screen shows it with what it removes.
+admin_password='head-office-admin-2026'
+printf '%s\n' "$admin_password" | "$bin" profile add 总部 --team "$team" --user wang >/dev/null
+printf '%s' "$admin_password" >"$work/admin-password"
+cat >"$work/bind.json" <<'JSON'
+{"channelCode":"CRM","channelCustomerId":"CRM-88","customerName":"上海示例科技","enterpriseName":"上海示例科技有限公司","passwordMobile":"13800000088"}
+JSON
+order() {
+  local kind=$1 id=$2 products='[]'
+  [ "$kind" = new_buy ] && products='[{"productUri":"gms:1"}]'
+  printf '{"channelCode":"CRM","channelOrderId":"%s","syncMode":"sync","orderList":[{"sequence":1,"channelCustomerId":"CRM-88","licenseType":"normal_recover_usbkey","orderType":"%s","assets":[{"assetNos":["8000000001"],"products":%s}]}]}' \
+    "$id" "$kind" "$products" >"$work/$id.json"
+  echo "$work/$id.json"
+}
+as_wang=(--profile 总部 --secret-file "$work/admin-password")
+"$bin" call "${as_wang[@]}" bind --body "$work/bind.json" >/dev/null
+"$bin" call "${as_wang[@]}" --yes order --body "$(order new_buy B-1)" >/dev/null
+held=0
+"$bin" call --profile 上海分行 --secret-file "$work/password" --yes order \
+  --body "$(order delete_asset D-1)" >/dev/null 2>&1 || held=$?
+[ "$held" = 6 ] || { echo "the delete was not held (exit $held)" >&2; exit 1; }
+"$bin" profile use 总部 >/dev/null
+
+approvals() {
+  local lang=$1 suffix=$2 nav_x=$3
+  launch "$lang"
+  xdotool type --delay 30 "$admin_password"
+  xdotool key Return
+  sleep 1.5
+  click "$nav_x" 251 1.5                 # Approvals
+  click 60 150 1                         # R-1
+  xdotool mousemove $((W - 3)) 300
+  shot "team-approvals-$suffix"
+  kill "$app"
+  wait "$app" 2>/dev/null || true
+}
+approvals en_US.UTF-8 en 47
+approvals zh_CN.UTF-8 zh 29
 ls -l "$out"/team-*.png
