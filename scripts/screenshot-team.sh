@@ -137,7 +137,7 @@ approvals() {
   xdotool key Return
   sleep 1.5
   click "$nav_x" 251 1.5                 # Approvals
-  click 60 150 1
+  click 150 152 1
   xdotool mousemove $((W - 3)) 300
   shot "team-approvals-$suffix"
   kill "$app"

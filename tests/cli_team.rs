@@ -549,7 +549,7 @@ fn a_clerk_s_delete_waits_for_the_administrator_s_approval() {
     assert!(
         listed
             .stdout
-            .contains("R-1,pending,li,delete_asset ×1; 1 assets"),
+            .contains("R-1,pending,li,delete_asset ×1; 1 asset number"),
         "{}",
         listed.stdout
     );

@@ -104,7 +104,7 @@ fn an_approver_approves_one_delete_and_rejects_another_and_the_clerk_reads_both(
 
     click(&mut harness, "R-1");
     harness.get_by_label("What it removes");
-    harness.get_by_label("R-1 · delete_asset ×1; 1 assets");
+    harness.get_by_label("R-1 · Delete assets ×1 · 1 asset number");
     assert!(
         harness.query_all_by_label_contains("8000000001").count() > 0,
         "the asset it removes"
@@ -222,7 +222,8 @@ fn the_requester_is_told_when_a_request_is_decided() {
     };
     desk::run(core, Command::Team(approve));
     click(&mut harness, "Refresh");
-    let notice = "Your request R-1 (delete_asset ×1; 1 assets): Approved and done, by wang.";
+    let notice =
+        "Your request R-1 (Delete assets ×1 · 1 asset number): Approved and done, by wang.";
     settle(&mut harness, |h| h.query_by_label(notice).is_some());
     harness.state_mut().prefs.screen = Screen::Orders;
     harness.run_ok();

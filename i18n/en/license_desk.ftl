@@ -938,3 +938,15 @@ request-body = The call as it will be sent
 request-decided-by = Decided by { $who }
 batch-held = Kept by the team server of { $profile } as { $id }: nothing has been sent yet. Another person approves it under Approvals, and it is then sent once.
 request-notice = Your request { $id } ({ $summary }): { $state }, by { $who }.
+request-gist-batch = { $orders } · { $assets ->
+    [one] 1 asset number
+   *[other] { $assets } asset numbers
+}
+request-gist-lock = Disable { $assets ->
+    [one] 1 lock
+   *[other] { $assets } locks
+}
+request-gist-unlock = Enable { $assets ->
+    [one] 1 lock
+   *[other] { $assets } locks
+}

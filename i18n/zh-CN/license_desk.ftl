@@ -817,3 +817,6 @@ request-body = 将发送的调用
 request-decided-by = 审批人：{ $who }
 batch-held = 团队服务器（{ $profile }）已将其保存为 { $id }：尚未发送任何内容。另一人在“审批”中批准后，才会发送一次。
 request-notice = 您的请求 { $id }（{ $summary }）：{ $state }，审批人：{ $who }。
+request-gist-batch = { $orders } · { $assets } 个资产编号
+request-gist-lock = 禁用 { $assets } 个锁
+request-gist-unlock = 启用 { $assets } 个锁

@@ -27,7 +27,7 @@ fn assets_in(batch: &BatchOrderRequest) -> u64 {
 }
 
 /// One line for the approver: the orders by type, and the assets they name
-/// (`delete_asset ×2, new_buy ×1; 3 assets`).
+/// (`delete_asset ×2, new_buy ×1; 3 asset numbers`).
 pub fn batch_summary(batch: &BatchOrderRequest) -> String {
     let mut kinds: Vec<(&str, usize)> = Vec::new();
     for order in &batch.order_list {
@@ -38,13 +38,16 @@ pub fn batch_summary(batch: &BatchOrderRequest) -> String {
         }
     }
     let kinds: Vec<String> = kinds.iter().map(|(k, n)| format!("{k} ×{n}")).collect();
-    format!("{}; {} assets", kinds.join(", "), assets_in(batch))
+    let assets = assets_in(batch);
+    let plural = if assets == 1 { "" } else { "s" };
+    format!("{}; {assets} asset number{plural}", kinds.join(", "))
 }
 
 /// One line for a lock change.
 pub fn locks_summary(req: &LockRequest, disable: bool) -> String {
     let verb = if disable { "lock" } else { "unlock" };
-    format!("{verb} {} assets", req.asset_nums.len())
+    let n = req.asset_nums.len();
+    format!("{verb} {n} asset{}", if n == 1 { "" } else { "s" })
 }
 
 /// What the batch's delete orders remove, read from the platform now: each order's customer

@@ -12,6 +12,7 @@ pub mod error;
 pub mod filing;
 pub mod http;
 pub mod instances;
+pub mod knowledge;
 pub mod ldap;
 pub mod password;
 pub mod people;

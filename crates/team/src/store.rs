@@ -19,6 +19,7 @@ const SQLITE_VERSIONS: &[&str] = &[
     include_str!("schema3.sql"),
     include_str!("schema4.sql"),
     include_str!("schema5.sql"),
+    include_str!("schema6.sql"),
 ];
 
 /// The same versions on PostgreSQL (the SQL both share), with a version table apart from the
@@ -30,6 +31,7 @@ const PG_SCHEMA: Schema = Schema {
         (3, include_str!("schema3.sql")),
         (4, include_str!("schema4.sql")),
         (5, include_str!("schema5.sql")),
+        (6, include_str!("schema6.sql")),
     ],
     version_table: "team_schema_version",
     lock: "license-desk:team-migrations",

@@ -103,7 +103,7 @@ async fn a_delete_waits_for_a_second_person_and_is_sent_once() {
             .send("GET", "/team/v1/requests/R-1", Some(&admin), None)
             .await;
         let r = &shown.body["data"];
-        assert_eq!(r["summary"], "delete_asset ×1; 1 assets", "{shown:?}");
+        assert_eq!(r["summary"], "delete_asset ×1; 1 asset number", "{shown:?}");
         let order = &r["preview"]["orders"][0];
         assert_eq!(order["assetsRemoved"], json!(["8000000001"]), "{shown:?}");
         let enterprise = order["enterpriseGlobalId"].as_str().expect("placed");

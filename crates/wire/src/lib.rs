@@ -15,6 +15,7 @@ pub mod customer;
 pub mod declared;
 pub mod envelope;
 pub mod kinds;
+pub mod knowledge;
 pub mod open;
 pub mod order;
 pub mod parse;

@@ -4,6 +4,7 @@
 mod answer;
 mod approvals;
 mod forward;
+mod knowledge;
 pub mod openapi;
 mod record;
 mod session;
@@ -83,6 +84,10 @@ pub fn router(team: Arc<Team>) -> Router {
         )
         .route(team_paths::ME, get(session::me))
         .route(team_paths::AUDIT, get(record::audit))
+        .route(
+            wire::knowledge::PATH,
+            get(knowledge::read).post(knowledge::write),
+        )
         .route(approval::paths::REQUESTS, get(approvals::list))
         .route(approval::paths::REQUEST, get(approvals::show))
         .route(approval::paths::APPROVE, post(approvals::approve))

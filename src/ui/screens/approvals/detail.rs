@@ -9,7 +9,7 @@ use crate::core::team::{Decision, Permission, Request, TeamCommand};
 use crate::core::{Command, Event, Latest};
 use crate::ui::kit::delete_preview::found_ui;
 use crate::ui::kit::form::{busy_button_ui, danger_button};
-use crate::ui::kit::permits::permitted_ui;
+use crate::ui::kit::permits::{permitted_ui, role_name};
 use crate::ui::outbox::Caller;
 use crate::ui::text::dates;
 use crate::ui::text::i18n::{Label, Lang, label, labelled, t, tr};
@@ -34,7 +34,14 @@ impl Decider {
         Some(label!("approvals-decide"))
     }
 
-    pub(super) fn ui(&mut self, ui: &mut egui::Ui, caller: &Caller<'_>, lang: Lang, r: &Request) {
+    pub(super) fn ui(
+        &mut self,
+        ui: &mut egui::Ui,
+        caller: &Caller<'_>,
+        lang: Lang,
+        r: &Request,
+        gist: &str,
+    ) {
         if self.reason_for != Some(r.id) {
             self.reason_for = Some(r.id);
             self.reason.clear();
@@ -42,7 +49,7 @@ impl Decider {
         egui::ScrollArea::vertical()
             .id_salt("approval_detail")
             .show(ui, |ui| {
-                about_ui(ui, lang, r);
+                about_ui(ui, lang, r, gist);
                 if r.state.open() {
                     self.decision_ui(ui, caller, lang, r);
                 } else {
@@ -109,13 +116,14 @@ impl Decider {
 }
 
 /// Who filed it, when, and where it stands.
-fn about_ui(ui: &mut egui::Ui, lang: Lang, r: &Request) {
+fn about_ui(ui: &mut egui::Ui, lang: Lang, r: &Request, gist: &str) {
     let now_ms = crate::core::now_ms();
-    let title = format!("{} · {}", approval::name(r.id), r.summary);
+    let title = format!("{} · {gist}", approval::name(r.id));
     ui.label(RichText::new(title).strong());
+    let role = role_name(lang, &r.role);
     let who = match &r.branch {
-        Some(branch) => format!("{} ({}, {branch})", r.requester, r.role),
-        None => format!("{} ({})", r.requester, r.role),
+        Some(branch) => format!("{} ({role}, {branch})", r.requester),
+        None => format!("{} ({role})", r.requester),
     };
     ui.label(labelled(lang, t!(lang, "request-requester"), &who));
     let filed = dates::local_time(r.created_at, now_ms);

@@ -5,7 +5,10 @@
 //! a decision goes to that profile.
 
 mod detail;
+mod gist;
 mod watch;
+
+use std::collections::HashMap;
 
 use egui::{RichText, ScrollArea};
 
@@ -18,6 +21,7 @@ use crate::ui::text::i18n::{Label, Lang, label, lookup, t};
 use crate::wire::approval;
 
 use detail::Decider;
+use gist::Gist;
 use watch::Watch;
 
 /// Requests read at once.
@@ -27,6 +31,8 @@ pub(crate) struct ApprovalsScreen {
     /// The profile the requests were read from.
     profile: Option<String>,
     requests: Vec<Request>,
+    /// What each request does, worked out once.
+    gists: HashMap<i64, Gist>,
     read: Latest,
     selected: Option<i64>,
     /// Only those still waiting (an approver's usual view).
@@ -41,6 +47,7 @@ impl Default for ApprovalsScreen {
         Self {
             profile: None,
             requests: Vec::new(),
+            gists: HashMap::new(),
             read: Latest::default(),
             selected: None,
             pending_only: true,
@@ -84,6 +91,7 @@ impl ApprovalsScreen {
         if self.read.accept(event) {
             if let Ok(Outcome::Requests(found)) = &event.result {
                 self.requests = found.clone();
+                self.gists = found.iter().map(|r| (r.id, Gist::of(r))).collect();
                 self.watch.observe(found);
             }
             return Some(label!("approvals"));
@@ -94,6 +102,7 @@ impl ApprovalsScreen {
                 Some(kept) => *kept = (**r).clone(),
                 None => self.requests.insert(0, (**r).clone()),
             }
+            self.gists.insert(r.id, Gist::of(r));
         }
         Some(decided)
     }
@@ -135,7 +144,9 @@ impl ApprovalsScreen {
         let selected = self.selected;
         if let Some(r) = self.requests.iter().find(|r| Some(r.id) == selected) {
             ui.separator();
-            self.decider.ui(ui, caller, lang, r);
+            let gist = self.gists.get(&r.id).map(|g| g.words(lang));
+            let gist = gist.unwrap_or_else(|| r.summary.clone());
+            self.decider.ui(ui, caller, lang, r, &gist);
         }
     }
 
@@ -163,7 +174,10 @@ impl ApprovalsScreen {
                     }
                     ui.label(dates::local_time(r.created_at, now_ms));
                     ui.label(&r.requester);
-                    ui.add(egui::Label::new(&r.summary).truncate());
+                    match self.gists.get(&r.id) {
+                        Some(gist) => ui.label(gist.words(lang)),
+                        None => ui.label(&r.summary),
+                    };
                     state_ui(ui, lang, r.state);
                     ui.end_row();
                 }

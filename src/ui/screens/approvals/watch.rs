@@ -13,6 +13,8 @@ use crate::ui::outbox::Outbox;
 use crate::ui::text::i18n::{Lang, labelled, lookup, t, tr};
 use crate::wire::approval;
 
+use super::gist::Gist;
+
 /// Seconds between two readings of one's own requests.
 const EVERY_SECS: f64 = 30.0;
 
@@ -24,8 +26,8 @@ pub(super) struct Watch {
     whose: Option<(String, String)>,
     /// The states last seen of the person's own requests; None until first read.
     known: Option<BTreeMap<i64, RequestState>>,
-    /// Decisions not yet dismissed.
-    pub(super) notices: Vec<Request>,
+    /// Decisions not yet dismissed, with what each request does.
+    pub(super) notices: Vec<(Request, Gist)>,
 }
 
 impl Watch {
@@ -90,8 +92,8 @@ impl Watch {
                 .get(&r.id)
                 .is_some_and(|s| matches!(s, RequestState::Pending | RequestState::Approved));
             let decided = !matches!(r.state, RequestState::Pending | RequestState::Approved);
-            if was_open && decided && !self.notices.iter().any(|n| n.id == r.id) {
-                self.notices.push(r.clone());
+            if was_open && decided && !self.notices.iter().any(|(n, _)| n.id == r.id) {
+                self.notices.push((r.clone(), Gist::of(r)));
             }
             known.insert(r.id, r.state);
         }
@@ -100,14 +102,14 @@ impl Watch {
     /// The notices, each with its dismissal.
     pub(super) fn notices_ui(&mut self, ui: &mut egui::Ui, lang: Lang) {
         let mut dismissed = None;
-        for (i, r) in self.notices.iter().enumerate() {
+        for (i, (r, gist)) in self.notices.iter().enumerate() {
             ui.horizontal_wrapped(|ui| {
                 let state = format!("request-state-{}", r.state.name());
                 let words = tr!(
                     lang,
                     "request-notice",
                     id = approval::name(r.id),
-                    summary = r.summary.as_str(),
+                    summary = gist.words(lang),
                     state = lookup(lang, &state).unwrap_or(r.state.name()),
                     who = r.decided_by.as_deref().unwrap_or_default()
                 );

@@ -1,0 +1,125 @@
+//! The team's shared knowledge (table `knowledge`): the catalog's products and packages and the
+//! directory's customers, written by the consoles and read back by each as the changes since
+//! it last read. Every change is numbered in one sequence, whatever the instance.
+
+use std::ops::ControlFlow;
+
+use platform::sql::{Row, StoreError};
+use serde_json::Value;
+use wire::knowledge::{Change, Changes, MAX_KEY, MAX_PUTS, PAGE, Put, Shelf};
+use wire::{MerchandiseEntry, ProductEntry};
+
+use crate::error::TeamError;
+use crate::store::TeamStore;
+
+/// The changes after `since`, oldest first, a page at most.
+pub async fn changes(store: &TeamStore, since: i64) -> Result<Changes, TeamError> {
+    let mut found = store
+        .read(move |tx| {
+            let mut all = Vec::new();
+            tx.query_each(
+                "SELECT seq, shelf, item_key, value, changed_at, changed_by FROM knowledge \
+                 WHERE seq > ?1 ORDER BY seq LIMIT ?2",
+                &[since.into(), (PAGE + 1).into()],
+                &mut |row| {
+                    all.push(change(row)?);
+                    Ok(ControlFlow::Continue(()))
+                },
+            )?;
+            Ok::<_, TeamError>(all)
+        })
+        .await?;
+    let more = found.len() as i64 > PAGE;
+    found.truncate(PAGE as usize);
+    let last = found.last().map_or(since, |c| c.seq);
+    Ok(Changes {
+        changes: found,
+        last,
+        more,
+    })
+}
+
+fn change(row: &dyn Row) -> Result<Change, StoreError> {
+    let shelf = row.text(1)?;
+    Ok(Change {
+        seq: row.i64(0)?,
+        shelf: Shelf::from_name(&shelf)
+            .ok_or_else(|| StoreError::Failure(format!("an item on the shelf {shelf:?}")))?,
+        key: row.text(2)?,
+        value: row
+            .opt_text(3)?
+            .map(|v| serde_json::from_str(&v))
+            .transpose()
+            .map_err(|e| StoreError::Failure(format!("an item that cannot be read: {e}")))?,
+        changed_at: row.i64(4)?,
+        changed_by: row.text(5)?,
+    })
+}
+
+/// Writes the items (a value, or a removal) as one change each, in order; answers the last
+/// change's number. Every item is checked before any is written.
+pub async fn put(store: &TeamStore, person: &str, puts: Vec<Put>) -> Result<i64, TeamError> {
+    check(&puts)?;
+    let person = person.to_owned();
+    let now = support::clock::now_ms();
+    store
+        .write(move |tx| {
+            tx.serialize_on("knowledge")?;
+            let last = tx.query_opt("SELECT MAX(seq) FROM knowledge", &[], |row| row.opt_i64(0))?;
+            let mut seq = last.flatten().unwrap_or(0);
+            for p in &puts {
+                seq += 1;
+                let value = p.value.as_ref().map(Value::to_string);
+                let (shelf, key) = (p.shelf.name(), p.key.trim());
+                tx.execute(
+                    "DELETE FROM knowledge WHERE shelf = ?1 AND item_key = ?2",
+                    &[shelf.into(), key.into()],
+                )?;
+                tx.execute(
+                    "INSERT INTO knowledge(shelf, item_key, value, seq, changed_at, changed_by) \
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                    &[
+                        shelf.into(),
+                        key.into(),
+                        value.as_deref().into(),
+                        seq.into(),
+                        now.into(),
+                        (&person).into(),
+                    ],
+                )?;
+            }
+            Ok(seq)
+        })
+        .await
+}
+
+/// Each item's key and value, the field's path first.
+fn check(puts: &[Put]) -> Result<(), TeamError> {
+    if puts.len() > MAX_PUTS {
+        return Err(TeamError::Invalid(format!(
+            "body: {} items at once; {MAX_PUTS} at most",
+            puts.len()
+        )));
+    }
+    for (i, p) in puts.iter().enumerate() {
+        let key = p.key.trim();
+        if key.is_empty() || key.chars().count() > MAX_KEY {
+            return Err(TeamError::Invalid(format!(
+                "[{i}].key: between 1 and {MAX_KEY} characters"
+            )));
+        }
+        let Some(value) = &p.value else { continue };
+        let fits = match p.shelf {
+            Shelf::Products => serde_json::from_value::<ProductEntry>(value.clone()).is_ok(),
+            Shelf::Packages => serde_json::from_value::<MerchandiseEntry>(value.clone()).is_ok(),
+            Shelf::Customers => value.is_object(),
+        };
+        if !fits || !value.is_object() {
+            return Err(TeamError::Invalid(format!(
+                "[{i}].value: not a {} item",
+                p.shelf.name()
+            )));
+        }
+    }
+    Ok(())
+}
