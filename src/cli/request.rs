@@ -7,8 +7,9 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use clap::{Args, Subcommand};
+use license_desk::client::Reach;
 use license_desk::core::team::{Decision, Request, RequestQuery, RequestState, TeamCommand};
-use license_desk::core::{Command, Core, Outcome};
+use license_desk::core::{Command, Core, CoreError, Outcome};
 use license_desk::wire::approval;
 
 use crate::cli::call::{RunSecret, open_core};
@@ -155,14 +156,28 @@ fn read(core: &Core, profile: &str, id: &str) -> Result<Request, Failure> {
 /// Decides, and prints the request as it now stands; an approval the platform did not answer
 /// is exit 4, as any write whose outcome is unknown.
 fn decided(core: &Core, profile: String, id: i64, decision: Decision) -> Result<String, Failure> {
-    let decided = team(
-        core,
-        TeamCommand::Decide {
+    let asked = core.run(
+        Command::Team(TeamCommand::Decide {
             profile,
             id,
             decision,
-        },
-    )?;
+        }),
+        Duration::from_secs(300),
+    );
+    let decided = match asked {
+        // The server may have decided and sent it: its record says, not a guess.
+        Err(CoreError::Api(e)) if e.reach() == Reach::Maybe => {
+            return Err(Failure::Exit(
+                output::UNKNOWN,
+                format!(
+                    "{e}: the team server may have decided {name} and sent it; \
+                     `license-desk request show {name}` tells what became of it",
+                    name = approval::name(id)
+                ),
+            ));
+        }
+        other => other?,
+    };
     let Outcome::Request(r) = decided else {
         return Err(unexpected(&decided));
     };

@@ -9,6 +9,7 @@ use reqwest::{Method, header};
 use serde::de::DeserializeOwned;
 use support::clock::now_ms;
 use wire::approval::{self, Approve, Reject, Request, RequestQuery};
+use wire::knowledge::{self, Changes, Put};
 use wire::team::{AuditEntry, AuditQuery, Me, Session, SignIn, paths};
 
 use super::decode::{decode_order, decode_order_done};
@@ -134,6 +135,32 @@ impl Client {
         let url = self.url(&approval::paths::of(path, id));
         self.team_call(Method::POST, url, Some(&token), Some(body), decode_order)
             .await
+    }
+
+    /// The team's catalog and directory as the changes after `since`.
+    pub async fn knowledge(&self, since: i64) -> Result<Changes, ApiError> {
+        let token = self.session().await?;
+        let url = self.url(knowledge::PATH);
+        let url = reqwest::Url::parse_with_params(url.as_str(), &[("since", since.to_string())])
+            .map_err(|e| ApiError::Config(format!("the knowledge's address: {e}")))?;
+        self.team_call(Method::GET, url, Some(&token), None, decode_order)
+            .await
+    }
+
+    /// Writes items of the team's catalog or directory; answers the last change's number.
+    pub async fn put_knowledge(&self, puts: &[Put]) -> Result<i64, ApiError> {
+        #[derive(serde::Deserialize)]
+        struct Written {
+            last: i64,
+        }
+        let token = self.session().await?;
+        let body = serde_json::to_vec(puts)
+            .map_err(|e| ApiError::Config(format!("cannot encode the items: {e}")))?;
+        let url = self.url(knowledge::PATH);
+        let written: Written = self
+            .team_call(Method::POST, url, Some(&token), Some(body), decode_order)
+            .await?;
+        Ok(written.last)
     }
 
     /// Ends the session on the server and forgets it here, whatever the server answers.

@@ -116,6 +116,25 @@ impl Catalog {
         Ok(())
     }
 
+    /// A value the catalog keeps about itself (`meta`), if set.
+    pub fn mark(&self, name: &str) -> Result<Option<String>> {
+        let conn = self.conn();
+        let value = conn
+            .query_row("SELECT value FROM meta WHERE name = ?1", [name], |r| {
+                r.get(0)
+            })
+            .optional()?;
+        Ok(value)
+    }
+
+    pub fn set_mark(&self, name: &str, value: &str) -> Result<()> {
+        self.conn().execute(
+            "INSERT OR REPLACE INTO meta(name, value) VALUES (?1, ?2)",
+            [name, value],
+        )?;
+        Ok(())
+    }
+
     /// Adds what it did not know and updates what changed: the products and packages to the
     /// catalog of `scope`, the customers to `profile`'s directory. Everything is seen `now`.
     pub fn learn(&self, scope: &str, profile: &str, learned: &Learned, now: i64) -> Result<()> {
