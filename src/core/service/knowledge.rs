@@ -66,17 +66,18 @@ pub(super) fn learned_from(call: &Call, outcome: &Outcome) -> Option<Learned> {
 }
 
 impl Service {
-    fn catalog(&self) -> Result<Arc<Catalog>, CoreError> {
+    pub(super) fn catalog(&self) -> Result<Arc<Catalog>, CoreError> {
         self.catalog
             .as_ref()
             .map(Arc::clone)
             .map_err(|why| CoreError::Storage(format!("the catalog cannot be opened: {why}")))
     }
 
-    /// The scope of the catalog `profile` uses: its own when it keeps one, else the shared.
+    /// The scope of the catalog `profile` uses: its own when it keeps one or mirrors a team
+    /// server's, else the shared.
     pub(super) fn scope_of(&self, profile: &str) -> String {
         match self.profiles().get(profile) {
-            Some(p) if p.own_catalog => p.name.clone(),
+            Some(p) if p.own_catalog || p.is_team() => p.name.clone(),
             _ => SHARED.to_owned(),
         }
     }
@@ -111,6 +112,10 @@ impl Service {
         command: CatalogCommand,
     ) -> Result<Outcome, CoreError> {
         let catalog = self.catalog()?;
+        if let CatalogCommand::Load { profile } = &command {
+            self.pull_knowledge(profile).await;
+        }
+        self.share_change(&command).await;
         let scope = match &command {
             CatalogCommand::Load { profile }
             | CatalogCommand::Used { profile, .. }
@@ -122,6 +127,44 @@ impl Service {
         tokio::task::spawn_blocking(move || catalog_blocking(&catalog, &scope, command))
             .await
             .map_err(|e| CoreError::Storage(e.to_string()))?
+    }
+}
+
+impl Service {
+    /// A product or package the person edits or removes, written to the team server too.
+    async fn share_change(&self, command: &CatalogCommand) {
+        use crate::wire::knowledge::{Put, Shelf as TeamShelf};
+        let put = |shelf, key: &str, value| Put {
+            shelf,
+            key: key.to_owned(),
+            value,
+        };
+        let (profile, change) = match command {
+            CatalogCommand::Edit { profile, edit } => match &**edit {
+                CatalogEdit::Product(p) => (
+                    profile,
+                    p.product_uri
+                        .as_deref()
+                        .map(|key| put(TeamShelf::Products, key, serde_json::to_value(p).ok())),
+                ),
+                CatalogEdit::Package { key, entry } => (
+                    profile,
+                    Some(put(
+                        TeamShelf::Packages,
+                        key,
+                        serde_json::to_value(entry).ok(),
+                    )),
+                ),
+                CatalogEdit::Customer { .. } => return,
+            },
+            CatalogCommand::Remove { profile, item } => match item {
+                CatalogItem::Product(key) => (profile, Some(put(TeamShelf::Products, key, None))),
+                CatalogItem::Package(key) => (profile, Some(put(TeamShelf::Packages, key, None))),
+                CatalogItem::Customer(_) => return,
+            },
+            _ => return,
+        };
+        self.share_puts(profile, change.into_iter().collect()).await;
     }
 }
 

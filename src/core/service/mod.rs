@@ -7,6 +7,7 @@ mod knowledge;
 mod preview;
 mod queue;
 mod team_commands;
+mod team_knowledge;
 
 use crate::core::secrets::token_issuer;
 use std::collections::HashMap;
@@ -899,6 +900,7 @@ impl Service {
         let kept = learning.then(|| call.clone());
         let outcome = self.send_call(profile_name, call).await?;
         if let Some(learned) = kept.and_then(|c| knowledge::learned_from(&c, &outcome)) {
+            self.share(profile_name, &learned).await;
             self.learn(profile_name, learned);
         }
         Ok(outcome)

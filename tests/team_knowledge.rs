@@ -1,0 +1,137 @@
+//! Two consoles on one team server share its catalog and directory (docs/team.md, "Shared
+//! knowledge"): what one learns from a batch the other sees at its next reading, and a
+//! product renamed or removed at one is renamed or removed at the other. The real team server
+//! in front of a real platform, over loopback; each console with its own data and keyring
+//! (the mock store).
+
+#[path = "support/desk.rs"]
+mod desk;
+#[path = "support/fault_proxy.rs"]
+mod fault_proxy;
+#[path = "support/remote.rs"]
+mod remote;
+#[path = "support/team_remote.rs"]
+mod team_remote;
+
+use std::time::{Duration, Instant};
+
+use desk::{mock_store, run, start_core};
+use license_desk::core::catalog::{CatalogEdit, CatalogItem, CatalogView};
+use license_desk::core::team::TeamCommand;
+use license_desk::core::{Call, CatalogCommand, Command, Core, KeyringChoice, Outcome, Secret};
+use serde_json::json;
+use team_remote::{PASSWORD, TeamRemote};
+
+/// A console of its own in `dir`, on the team profile `branch` for `user`, signed in.
+fn console(dir: &std::path::Path, team: &TeamRemote, user: &str) -> Core {
+    let core = start_core(dir, KeyringChoice::Store(mock_store()));
+    run(
+        &core,
+        Command::SaveProfile {
+            previous: None,
+            profile: team.profile("branch", user),
+            app_secret: None,
+        },
+    );
+    let sign_in = TeamCommand::SignIn {
+        profile: "branch".to_owned(),
+        password: Secret::new(PASSWORD),
+    };
+    run(&core, Command::Team(sign_in));
+    core
+}
+
+fn catalog(core: &Core) -> std::sync::Arc<CatalogView> {
+    let load = CatalogCommand::Load {
+        profile: "branch".to_owned(),
+    };
+    match run(core, Command::Catalog(load)) {
+        Outcome::Catalog(view) => view,
+        other => panic!("a catalog, not {other:?}"),
+    }
+}
+
+fn product_name(view: &CatalogView, uri: &str) -> Option<String> {
+    view.products
+        .iter()
+        .find(|p| p.key == uri)
+        .map(|p| p.item.product_name.clone().unwrap_or_default())
+}
+
+/// Reads `core`'s catalog until `seen` holds of it: the other console writes in the
+/// background, after its call's answer.
+fn until(
+    core: &Core,
+    what: &str,
+    seen: impl Fn(&CatalogView) -> bool,
+) -> std::sync::Arc<CatalogView> {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let view = catalog(core);
+        if seen(&view) {
+            return view;
+        }
+        assert!(Instant::now() < deadline, "never seen: {what}");
+        std::thread::yield_now();
+    }
+}
+
+#[test]
+fn two_consoles_share_the_team_s_catalog_and_directory() {
+    let team = TeamRemote::start();
+    let (a_dir, b_dir) = (
+        tempfile::tempdir().expect("dir"),
+        tempfile::tempdir().expect("dir"),
+    );
+    let a = console(a_dir.path(), &team, "wang");
+    let b = console(b_dir.path(), &team, "li");
+    let batch = json!({
+        "channelCode": "CRM", "channelOrderId": "K-1", "syncMode": "sync",
+        "orderList": [{"sequence": 1, "channelCustomerId": "CRM-K", "customerName": "杭州示例",
+            "licenseType": "normal_recover_usbkey", "orderType": "new_buy",
+            "assets": [{"assetNos": ["8000000001"],
+                "products": [{"productUri": "gms:2001", "productName": "云计价"}]}]}]
+    });
+    let call = Call::BatchOrder(serde_json::from_value(batch).expect("a batch"));
+    let bought = Command::CallOn {
+        profile: "branch".to_owned(),
+        call,
+    };
+    assert!(matches!(run(&a, bought), Outcome::Orders(_)));
+
+    let seen = until(&b, "gms:2001 at the other console", |v| {
+        product_name(v, "gms:2001").as_deref() == Some("云计价")
+    });
+    assert!(
+        seen.customers
+            .iter()
+            .any(|c| c.item.channel_customer_id.as_deref() == Some("CRM-K")),
+        "the customer too"
+    );
+
+    let mut renamed = seen
+        .products
+        .iter()
+        .find(|p| p.key == "gms:2001")
+        .expect("kept")
+        .item
+        .clone();
+    renamed.product_name = Some("云计价 专业版".to_owned());
+    let edit = CatalogCommand::Edit {
+        profile: "branch".to_owned(),
+        edit: Box::new(CatalogEdit::Product(renamed)),
+    };
+    run(&b, Command::Catalog(edit));
+    until(&a, "the new name at the first console", |v| {
+        product_name(v, "gms:2001").as_deref() == Some("云计价 专业版")
+    });
+
+    let remove = CatalogCommand::Remove {
+        profile: "branch".to_owned(),
+        item: CatalogItem::Product("gms:2001".to_owned()),
+    };
+    run(&b, Command::Catalog(remove));
+    until(&a, "the removal at the first console", |v| {
+        product_name(v, "gms:2001").is_none()
+    });
+}
