@@ -18,7 +18,9 @@ use std::time::{Duration, Instant};
 use desk::{mock_store, run, start_core};
 use license_desk::core::catalog::{CatalogEdit, CatalogItem, CatalogView};
 use license_desk::core::team::TeamCommand;
-use license_desk::core::{Call, CatalogCommand, Command, Core, KeyringChoice, Outcome, Secret};
+use license_desk::core::{
+    Call, CatalogCommand, Command, Core, DraftCommand, KeyringChoice, Outcome, Secret,
+};
 use serde_json::json;
 use team_remote::{PASSWORD, TeamRemote};
 
@@ -134,4 +136,66 @@ fn two_consoles_share_the_team_s_catalog_and_directory() {
     until(&a, "the removal at the first console", |v| {
         product_name(v, "gms:2001").is_none()
     });
+}
+
+/// A draft handed to a colleague: they see it, open it as a draft of their own (its text as
+/// it was, even unfinished), and it leaves the server.
+#[test]
+fn a_draft_is_handed_over_and_opened_by_its_receiver() {
+    let team = TeamRemote::start();
+    let (a_dir, b_dir) = (
+        tempfile::tempdir().expect("dir"),
+        tempfile::tempdir().expect("dir"),
+    );
+    let a = console(a_dir.path(), &team, "wang");
+    let b = console(b_dir.path(), &team, "li");
+    let body = r#"{"channelCode": "CRM", "orderList": [{"customerName": "杭州示例",}"#;
+    let new = DraftCommand::New {
+        name: "杭州续费".to_owned(),
+        body: body.to_owned(),
+        hints: "{}".to_owned(),
+    };
+    let Outcome::DraftSaved { id } = run(&a, Command::Draft(new)) else {
+        panic!("a draft");
+    };
+    let hand = TeamCommand::HandOver {
+        profile: "branch".to_owned(),
+        draft: id,
+        to: "li".to_owned(),
+        note: "请核对客户".to_owned(),
+    };
+    let Outcome::HandedOver(handed) = run(&a, Command::Team(hand)) else {
+        panic!("handed over");
+    };
+    let listed = TeamCommand::Handed {
+        profile: "branch".to_owned(),
+    };
+    let Outcome::Handed(found) = run(&b, Command::Team(listed.clone())) else {
+        panic!("the handed drafts");
+    };
+    assert_eq!(found.len(), 1);
+    assert_eq!(
+        (found[0].owner.as_str(), found[0].note.as_str()),
+        ("wang", "请核对客户")
+    );
+
+    let receive = TeamCommand::Receive {
+        profile: "branch".to_owned(),
+        id: handed.id,
+    };
+    let Outcome::DraftSaved { id: mine } = run(&b, Command::Team(receive)) else {
+        panic!("opened");
+    };
+    let Outcome::Draft { draft, .. } = run(&b, Command::Draft(DraftCommand::Load { id: mine }))
+    else {
+        panic!("the draft");
+    };
+    assert_eq!(
+        (draft.name.as_str(), draft.body.as_str()),
+        ("杭州续费 (wang)", body)
+    );
+    let Outcome::Handed(left) = run(&b, Command::Team(listed)) else {
+        panic!("the handed drafts");
+    };
+    assert!(left.is_empty(), "it left the server: {left:?}");
 }

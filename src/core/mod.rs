@@ -493,6 +493,10 @@ pub enum Outcome {
     Requests(Vec<team::Request>),
     /// One request, as read or as decided.
     Request(Box<team::Request>),
+    /// Drafts handed to the person and by them.
+    Handed(Vec<team::Handed>),
+    /// A draft handed over, as the server keeps it.
+    HandedOver(team::Handed),
     Catalog(Arc<catalog::CatalogView>),
     DeletePreview(Box<crate::wire::preview::DeletePreview>),
     /// What a catalog file added or updated, or would (`applied` false).

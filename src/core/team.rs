@@ -4,6 +4,7 @@
 
 use crate::client::Secret;
 pub use crate::wire::approval::{Request, RequestQuery, State as RequestState};
+pub use crate::wire::handover::{APPROVERS, Handed};
 pub use crate::wire::team::{AuditEntry, AuditQuery, Card, Me, Permission};
 
 /// The team server's commands.
@@ -24,6 +25,17 @@ pub enum TeamCommand {
     },
     /// One request.
     Request { profile: String, id: i64 },
+    /// Hands the local draft `draft` over to `to` (a sign-in name, or `approvers`).
+    HandOver {
+        profile: String,
+        draft: i64,
+        to: String,
+        note: String,
+    },
+    /// The drafts handed to the person and by them.
+    Handed { profile: String },
+    /// Opens a handed draft as a local draft of one's own; it leaves the server.
+    Receive { profile: String, id: i64 },
     /// Approves (with the hash of the body seen) or rejects (with a reason) a request.
     Decide {
         profile: String,
@@ -48,7 +60,10 @@ impl TeamCommand {
             | Self::Audit { profile, .. }
             | Self::Requests { profile, .. }
             | Self::Request { profile, .. }
-            | Self::Decide { profile, .. } => profile,
+            | Self::Decide { profile, .. }
+            | Self::HandOver { profile, .. }
+            | Self::Handed { profile }
+            | Self::Receive { profile, .. } => profile,
         }
     }
 }

@@ -9,6 +9,7 @@ use reqwest::{Method, header};
 use serde::de::DeserializeOwned;
 use support::clock::now_ms;
 use wire::approval::{self, Approve, Reject, Request, RequestQuery};
+use wire::handover::{self, HandOver, Handed};
 use wire::knowledge::{self, Changes, Put};
 use wire::team::{AuditEntry, AuditQuery, Me, Session, SignIn, paths};
 
@@ -161,6 +162,40 @@ impl Client {
             .team_call(Method::POST, url, Some(&token), Some(body), decode_order)
             .await?;
         Ok(written.last)
+    }
+
+    /// Hands a draft over to a colleague or to the approvers.
+    pub async fn hand_over(&self, draft: &HandOver) -> Result<Handed, ApiError> {
+        let token = self.session().await?;
+        let body = serde_json::to_vec(draft)
+            .map_err(|e| ApiError::Config(format!("cannot encode the draft: {e}")))?;
+        let url = self.url(handover::PATH);
+        self.team_call(Method::POST, url, Some(&token), Some(body), decode_order)
+            .await
+    }
+
+    /// The drafts handed to the person and by them, newest first (without their text).
+    pub async fn handed(&self) -> Result<Vec<Handed>, ApiError> {
+        let token = self.session().await?;
+        let url = self.url(handover::PATH);
+        self.team_call(Method::GET, url, Some(&token), None, decode_order)
+            .await
+    }
+
+    /// One handed draft, its text included.
+    pub async fn handed_draft(&self, id: i64) -> Result<Handed, ApiError> {
+        let token = self.session().await?;
+        let url = self.url(&handover::one(id));
+        self.team_call(Method::GET, url, Some(&token), None, decode_order)
+            .await
+    }
+
+    /// Takes a handed draft off the server.
+    pub async fn take_draft(&self, id: i64) -> Result<(), ApiError> {
+        let token = self.session().await?;
+        let url = self.url(&handover::one(id));
+        self.team_call(Method::DELETE, url, Some(&token), None, decode_order_done)
+            .await
     }
 
     /// Ends the session on the server and forgets it here, whatever the server answers.

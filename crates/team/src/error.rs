@@ -35,6 +35,8 @@ pub enum TeamError {
     Hash(String),
     #[error("the audit log could not be written: {0}")]
     Audit(String),
+    #[error("there is no handed draft {0} (it was opened or taken back)")]
+    NoSuchDraft(i64),
     #[error("there is no request R-{0}")]
     NoSuchRequest(i64),
     #[error("R-{0} is your own request: another person decides it")]

@@ -10,6 +10,7 @@ pub mod audit;
 pub mod custom_roles;
 pub mod error;
 pub mod filing;
+pub mod handover;
 pub mod http;
 pub mod instances;
 pub mod knowledge;

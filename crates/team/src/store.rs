@@ -20,6 +20,7 @@ const SQLITE_VERSIONS: &[&str] = &[
     include_str!("schema4.sql"),
     include_str!("schema5.sql"),
     include_str!("schema6.sql"),
+    include_str!("schema7.sql"),
 ];
 
 /// The same versions on PostgreSQL (the SQL both share), with a version table apart from the
@@ -32,6 +33,7 @@ const PG_SCHEMA: Schema = Schema {
         (4, include_str!("schema4.sql")),
         (5, include_str!("schema5.sql")),
         (6, include_str!("schema6.sql")),
+        (7, include_str!("schema7.sql")),
     ],
     version_table: "team_schema_version",
     lock: "license-desk:team-migrations",

@@ -14,6 +14,7 @@ pub mod asset_list;
 pub mod customer;
 pub mod declared;
 pub mod envelope;
+pub mod handover;
 pub mod kinds;
 pub mod knowledge;
 pub mod open;

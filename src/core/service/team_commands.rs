@@ -36,6 +36,11 @@ impl Service {
             TeamCommand::Request { id, .. } => {
                 Ok(Outcome::Request(Box::new(client.request(id).await?)))
             }
+            TeamCommand::HandOver {
+                draft, to, note, ..
+            } => self.hand_over(&client, draft, to, note).await,
+            TeamCommand::Handed { .. } => Ok(Outcome::Handed(client.handed().await?)),
+            TeamCommand::Receive { id, .. } => self.receive(&client, id).await,
             TeamCommand::Decide { id, decision, .. } => {
                 let decided = match decision {
                     Decision::Approve { body_hash } => client.approve(id, &body_hash).await?,

@@ -172,6 +172,7 @@ fn team_refusal(e: TeamError) -> Response {
             (StatusCode::NOT_FOUND, envelope::NOT_FOUND),
             causes::NOT_FOUND,
         ),
+        TeamError::NoSuchDraft(_) => ((StatusCode::NOT_FOUND, envelope::NOT_FOUND), "no_draft"),
         TeamError::OwnRequest(_) => ((StatusCode::FORBIDDEN, envelope::FORBIDDEN), causes::OWN),
         TeamError::RequestChanged(_) => (conflict, causes::CHANGED),
         TeamError::RequesterDisabled(..) => (conflict, causes::REQUESTER_DISABLED),

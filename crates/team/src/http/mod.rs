@@ -4,6 +4,7 @@
 mod answer;
 mod approvals;
 mod forward;
+mod handover;
 mod knowledge;
 pub mod openapi;
 mod record;
@@ -87,6 +88,14 @@ pub fn router(team: Arc<Team>) -> Router {
         .route(
             wire::knowledge::PATH,
             get(knowledge::read).post(knowledge::write),
+        )
+        .route(
+            wire::handover::PATH,
+            get(handover::list).post(handover::hand_over),
+        )
+        .route(
+            wire::handover::ONE,
+            get(handover::get).delete(handover::take),
         )
         .route(approval::paths::REQUESTS, get(approvals::list))
         .route(approval::paths::REQUEST, get(approvals::show))
