@@ -22,7 +22,7 @@ use license_desk::ui::text::i18n::Lang;
 use license_desk::ui::{DeskApp, Screen};
 use serde_json::json;
 use team_remote::{PASSWORD, TeamRemote};
-use window::{app, click, settle, type_into};
+use window::{app, click, settle, shown_labels, type_into};
 
 fn on(profile: &str, call: Call) -> Command {
     Command::CallOn {
@@ -45,10 +45,8 @@ fn batch(kind: &str, id: &str) -> Call {
     Call::BatchOrder(serde_json::from_value(batch).expect("a batch"))
 }
 
-/// Profiles `branch` (li, staff) and `boss` (wang, admin), both signed in; a customer with an
-/// asset bought by wang; two deletes of it filed by li, held as. Wang's profile
-/// is the active one.
-fn two_held_deletes(harness: &Harness<'static, DeskApp>, team: &TeamRemote) {
+/// Profiles `branch` (li, staff) and `boss` (wang, admin), both signed in.
+fn both_signed_in(harness: &Harness<'static, DeskApp>, team: &TeamRemote) {
     let core = harness.state().core();
     for (name, user) in [("branch", "li"), ("boss", "wang")] {
         let profile = team.profile(name, user);
@@ -66,6 +64,14 @@ fn two_held_deletes(harness: &Harness<'static, DeskApp>, team: &TeamRemote) {
         };
         desk::run(core, Command::Team(sign_in));
     }
+}
+
+/// Profiles `branch` (li, staff) and `boss` (wang, admin), both signed in; a customer with an
+/// asset bought by wang; two deletes of it filed by li, held as. Wang's profile
+/// is the active one.
+fn two_held_deletes(harness: &Harness<'static, DeskApp>, team: &TeamRemote) {
+    both_signed_in(harness, team);
+    let core = harness.state().core();
     let customer = json!({"channelCode": "CRM", "channelCustomerId": "CRM-C",
         "customerName": "上海测试客户", "enterpriseName": "上海测试公司",
         "passwordMobile": "13800000000"});
@@ -230,4 +236,48 @@ fn the_requester_is_told_when_a_request_is_decided() {
     harness.get_by_label(notice);
     click(&mut harness, "Dismiss");
     assert!(harness.query_by_label(notice).is_none());
+}
+
+/// A draft handed over in the composer: wang hands his to li, who finds it under *Handed to
+/// me* and opens it as a draft of her own.
+#[test]
+fn a_draft_is_handed_to_a_colleague_in_the_composer() {
+    let team = TeamRemote::start();
+    let dir = tempfile::tempdir().expect("dir");
+    let mut harness = app(dir.path(), Lang::En);
+    harness.run_ok();
+    both_signed_in(&harness, &team);
+    let boss = Command::ActivateProfile {
+        name: "boss".to_owned(),
+    };
+    desk::run(harness.state().core(), boss);
+    harness.state_mut().prefs.screen = Screen::Orders;
+    settle(&mut harness, |h| {
+        h.query_by_label("Handed to me (0)").is_some()
+    });
+    click(&mut harness, "Hand over…");
+    type_into(&mut harness, "To", "li");
+    type_into(&mut harness, "Note", "请核对客户");
+    click(&mut harness, "Hand over");
+    settle(&mut harness, |h| {
+        h.query_by_label("Hand this draft over").is_none()
+    });
+
+    let branch = Command::ActivateProfile {
+        name: "branch".to_owned(),
+    };
+    desk::run(harness.state().core(), branch);
+    settle(&mut harness, |h| {
+        h.query_by_label("Handed to me (1)").is_some()
+    });
+    click(&mut harness, "Handed to me (1)");
+    harness
+        .get_by_label_contains(" · wang · 请核对客户")
+        .click();
+    harness.run_ok();
+    settle(&mut harness, |h| {
+        h.query_by_label("Handed to me (0)").is_some()
+    });
+    // The composer opens it: its name (a field's value) says whom it came from.
+    settle(&mut harness, |h| shown_labels(h).contains(" (wang) |"));
 }

@@ -950,3 +950,13 @@ request-gist-unlock = Enable { $assets ->
     [one] 1 lock
    *[other] { $assets } locks
 }
+handed-drafts = Read the drafts handed over
+hand-over = Hand over…
+open-handed-draft = Open a handed draft
+handed-to-me = Handed to me ({ $n })
+handed-none = No draft was handed to you.
+hand-over-title = Hand this draft over
+hand-over-to = To
+hand-over-note = Note
+hand-over-help = A colleague's sign-in name, or “approvers” for whoever may approve. They receive the draft as it is saved now; it becomes theirs when they open it.
+hand-over-send = Hand over

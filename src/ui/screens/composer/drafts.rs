@@ -12,7 +12,7 @@ use crate::core::snapshot::Snapshot;
 use crate::core::wire::{BatchOrderRequest, OrderType};
 use crate::core::{Command, DraftCommand, DraftSummary, Event, Latest, Outcome};
 use crate::ui::kit::form::danger_button;
-use crate::ui::outbox::Outbox;
+use crate::ui::outbox::{Caller, Outbox};
 use crate::ui::text::i18n::{Label, Lang, label, t, tr};
 
 /// The order types a batch holds, each once, as the drafts' list names them.
@@ -280,7 +280,17 @@ impl ComposerScreen {
         }
     }
 
-    pub(super) fn drafts_bar_ui(&mut self, ui: &mut egui::Ui, out: &Outbox<'_>, lang: Lang) {
+    /// Opens a draft saved elsewhere (one received from a colleague), the open one saved first.
+    pub(super) fn open_saved(&mut self, out: &Outbox<'_>, id: i64) {
+        self.save_now(out);
+        self.drafts
+            .load_call
+            .start(out.send(Command::Draft(DraftCommand::Load { id })));
+        self.drafts.refresh(out);
+    }
+
+    pub(super) fn drafts_bar_ui(&mut self, ui: &mut egui::Ui, caller: &Caller<'_>, lang: Lang) {
+        let out = caller.out;
         ui.horizontal_wrapped(|ui| {
             self.undo_buttons_ui(ui, lang);
             ui.separator();
@@ -308,6 +318,10 @@ impl ComposerScreen {
             let delete = egui::Button::new(t!(lang, "delete-draft"));
             if ui.add_enabled(current.is_some(), delete).clicked() {
                 self.drafts.confirm_delete = true;
+            }
+            if caller.profile.is_team() {
+                ui.separator();
+                self.handover_bar_ui(ui, caller, lang);
             }
         });
     }

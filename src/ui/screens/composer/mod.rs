@@ -12,6 +12,7 @@ mod drafts;
 mod fields;
 mod file;
 mod forms;
+mod handover;
 mod history;
 mod node;
 mod numbers;
@@ -151,6 +152,7 @@ pub struct ComposerScreen {
     submit: submit::Submit,
     picker: picker::Picker,
     history: history::History,
+    handover: handover::HandOver,
 }
 
 impl ComposerScreen {
@@ -166,6 +168,7 @@ impl ComposerScreen {
             .or_else(|| self.apply_unknown(event))
             .or_else(|| self.apply_unsent(event))
             .or_else(|| self.apply_catalog(event))
+            .or_else(|| self.apply_handover(event, out))
     }
 
     /// Shows the node and field a platform's refusal names (`orderList[0].assets[1].assetNos`).
@@ -198,7 +201,8 @@ impl ComposerScreen {
         self.undo_shortcuts(ui.ctx());
         self.settle_history(ui.ctx());
         self.autosave(ui.ctx(), out);
-        self.drafts_bar_ui(ui, out, lang);
+        self.drafts_bar_ui(ui, caller, lang);
+        self.handover_dialog_ui(ui.ctx(), caller, lang);
         self.file_bar_ui(ui, out, lang);
         self.browser_ui(ui.ctx(), out, lang);
         ui.separator();
