@@ -15,6 +15,7 @@ pub mod memory;
 pub mod profiles;
 pub mod progress;
 pub mod queue;
+pub mod renewals;
 pub mod sandbox;
 pub mod secrets;
 mod service;
