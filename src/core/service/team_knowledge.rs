@@ -11,6 +11,7 @@ use crate::core::catalog::learn::Learned;
 use crate::core::catalog::{Catalog, CatalogError, DirectoryEntry, Shelf};
 use crate::support::clock::now_ms;
 use crate::wire::knowledge::{self, Change, Put, Shelf as TeamShelf};
+use crate::wire::preview::given;
 
 impl Service {
     /// Reads the server's changes into the mirror; a server out of reach (or a session that
@@ -139,9 +140,6 @@ fn puts_of(learned: &Learned) -> Vec<Put> {
 
 /// A customer's key on the team server: its strongest id.
 fn team_key(c: &DirectoryEntry) -> Option<String> {
-    fn given(v: &Option<String>) -> Option<&str> {
-        v.as_deref().map(str::trim).filter(|s| !s.is_empty())
-    }
     if let Some(id) = given(&c.customer_id) {
         return Some(format!("customer:{id}"));
     }
