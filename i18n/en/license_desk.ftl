@@ -960,3 +960,6 @@ hand-over-to = To
 hand-over-note = Note
 hand-over-help = A colleague's sign-in name, or “approvers” for whoever may approve. They receive the draft as it is saved now; it becomes theirs when they open it.
 hand-over-send = Hand over
+
+# Renewals (issue 38)
+renewals-listing = Listing the enterprises

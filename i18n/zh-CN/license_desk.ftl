@@ -830,3 +830,6 @@ hand-over-to = 转交给
 hand-over-note = 附言
 hand-over-help = 填写同事的登录名，或填写“approvers”转交给有审批权限的人。对方收到的是草稿当前保存的内容；打开后即归对方所有。
 hand-over-send = 转交
+
+# Renewals (issue 38)
+renewals-listing = 正在读取各企业的资产

@@ -259,6 +259,8 @@ pub enum Command {
     Catalog(CatalogCommand),
     /// Send later: calls kept while their platform cannot be reached.
     Queue(QueueCommand),
+    /// Renewals: what ends when across a profile's whole directory.
+    Renewals(RenewalsCommand),
     /// A team server's sign-in, sign-out and who am I.
     Team(team::TeamCommand),
 }
@@ -270,7 +272,8 @@ impl Command {
             Command::CallOn { profile, .. }
             | Command::PreviewDeletes { profile, .. }
             | Command::CheckSent { profile, .. }
-            | Command::TestConnection { profile } => Some(profile),
+            | Command::TestConnection { profile }
+            | Command::Renewals(RenewalsCommand::Read { profile, .. }) => Some(profile),
             Command::Team(command) => Some(command.profile()),
             _ => None,
         }
@@ -402,6 +405,20 @@ pub enum CatalogCommand {
     },
 }
 
+/// Renewals: what ends when across a profile's whole directory.
+#[derive(Debug, Clone)]
+pub enum RenewalsCommand {
+    /// Lists every enterprise of the profile's directory, a few at a time, into one table;
+    /// counted in `progress`, which can stop it (what was read is kept). The read is kept as
+    /// the profile's last.
+    Read {
+        profile: String,
+        progress: progress::Progress,
+    },
+    /// The profile's last read, if one is kept.
+    Cached { profile: String },
+}
+
 /// Send later: calls kept while their platform cannot be reached.
 #[derive(Debug, Clone)]
 pub enum QueueCommand {
@@ -499,6 +516,8 @@ pub enum Outcome {
     /// A draft handed over, as the server keeps it.
     HandedOver(team::Handed),
     Catalog(Arc<catalog::CatalogView>),
+    /// A read of a profile's whole directory for Renewals (None: none is kept yet).
+    Renewals(Option<Arc<renewals::Read>>),
     DeletePreview(Box<crate::wire::preview::DeletePreview>),
     /// What a catalog file added or updated, or would (`applied` false).
     CatalogImported {

@@ -19,6 +19,8 @@ pub enum Stage {
     Copying,
     /// An export: the batch written as JSON to its file.
     Writing,
+    /// Renewals: the directory's enterprises listed.
+    Listing,
 }
 
 impl Stage {
@@ -29,7 +31,8 @@ impl Stage {
             2 => Self::Checking,
             3 => Self::Saving,
             4 => Self::Copying,
-            _ => Self::Writing,
+            5 => Self::Writing,
+            _ => Self::Listing,
         }
     }
 }

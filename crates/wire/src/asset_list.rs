@@ -158,6 +158,15 @@ impl AssetList {
     }
 }
 
+/// A product an asset holds, borrowed from its listing: what its end date needs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DatedProduct<'a> {
+    pub product_uri: &'a str,
+    pub product_name: Option<&'a str>,
+    pub limit_start_date: Option<i64>,
+    pub limit_end_date: Option<i64>,
+}
+
 /// One asset of a listing.
 #[derive(Clone, Copy)]
 pub struct AssetRef<'a> {
@@ -220,6 +229,19 @@ impl<'a> AssetRef<'a> {
     }
     pub fn product_count(&self) -> usize {
         self.row.products.len as usize
+    }
+
+    /// The products the asset holds, with their dates, without copying them.
+    pub fn products(&self) -> impl ExactSizeIterator<Item = DatedProduct<'a>> + use<'a> {
+        let list = self.list;
+        run(&list.products, self.row.products)
+            .iter()
+            .map(move |p| DatedProduct {
+                product_uri: list.sym(p.product_uri),
+                product_name: p.product_name.map(|s| list.sym(s)),
+                limit_start_date: p.limit_start_date,
+                limit_end_date: p.limit_end_date,
+            })
     }
 
     /// The asset in the interface's shape.

@@ -35,7 +35,7 @@ pub use asset::{
     Asset, AssetExtend, AssetProduct, AssignStatus, LockRequest, LockResult, LockStatus,
     ShellnumsRequest,
 };
-pub use asset_list::{AssetList, AssetRef};
+pub use asset_list::{AssetList, AssetRef, DatedProduct};
 pub use customer::{
     BindRequest, CreatedEnterprise, Customer, CustomerQuery, DefaultFilter, EnterpriseRequest,
     Member,

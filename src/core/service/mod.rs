@@ -6,6 +6,7 @@ mod file_commands;
 mod knowledge;
 mod preview;
 mod queue;
+mod renewals;
 mod team_commands;
 mod team_knowledge;
 
@@ -590,6 +591,7 @@ impl Service {
             Command::Draft(command) => self.draft_command(command).await,
             Command::File(command) => self.file_command(command).await,
             Command::Catalog(command) => self.catalog_command(command).await,
+            Command::Renewals(command) => self.renewals_command(command).await,
             Command::Team(command) => self.team_command(command).await,
         }
     }

@@ -78,6 +78,7 @@ fn importing_ui(ui: &mut egui::Ui, progress: &Progress, lang: Lang) {
         Stage::Saving => tr!(lang, "import-saving"),
         Stage::Copying => tr!(lang, "export-copying"),
         Stage::Writing => tr!(lang, "export-writing"),
+        Stage::Listing => tr!(lang, "renewals-listing"),
     };
     ui.horizontal(|ui| {
         match seen.fraction() {

@@ -1,0 +1,71 @@
+//! One read of a profile's whole directory: each enterprise's fate, the rows, and why the read
+//! stopped early, if it did. What was read before a stop is kept.
+
+use serde::{Deserialize, Serialize};
+
+use super::{RowRef, Table};
+
+/// What became of one enterprise of the directory.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ReadState {
+    /// Not read: the read stopped before it.
+    NotRead,
+    Read,
+    /// The platform refused the listing (an enterprise it does not have, say): its code and
+    /// words.
+    Refused {
+        code: String,
+        message: String,
+    },
+}
+
+/// An enterprise of the directory, with the names the directory gives it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EnterpriseRead {
+    pub global_id: String,
+    pub name: Option<String>,
+    pub customer_name: Option<String>,
+    /// The branch the directory gives its customer (name, else code).
+    pub branch: Option<String>,
+    pub state: ReadState,
+    pub assets: u32,
+    /// Assets with no end date known: never counted as expiring.
+    pub undated: u32,
+}
+
+/// Why a read ended before every enterprise was read.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Stop {
+    /// The user cancelled, at this time.
+    Cancelled { at: i64 },
+    /// The platform stopped answering (not reached, no answer, a time-out): its words.
+    NoAnswer { at: i64, why: String },
+}
+
+/// A read of every enterprise of a profile's directory.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Read {
+    pub profile: String,
+    pub started_at: i64,
+    pub ended_at: i64,
+    pub enterprises: Vec<EnterpriseRead>,
+    pub table: Table,
+    pub stop: Option<Stop>,
+}
+
+impl Read {
+    /// The enterprise a row belongs to.
+    pub fn enterprise_of(&self, row: &RowRef<'_>) -> Option<&EnterpriseRead> {
+        self.enterprises.get(row.enterprise())
+    }
+
+    /// How many enterprises were read, and of how many.
+    pub fn read_count(&self) -> (usize, usize) {
+        let read = self
+            .enterprises
+            .iter()
+            .filter(|e| e.state == ReadState::Read)
+            .count();
+        (read, self.enterprises.len())
+    }
+}

@@ -1,0 +1,399 @@
+//! Renewals' read of a whole directory, against a real platform over loopback (the embedded
+//! one, as a remote profile sees it, behind a fault-injecting proxy): the table holds exactly
+//! the products and dates the platform holds for each enterprise of the directory; an
+//! enterprise the platform does not have is said and passed; a platform that stops answering,
+//! and Cancel, leave what was read, marked; the read is kept as the profile's last.
+
+#[path = "support/desk.rs"]
+mod desk;
+#[path = "support/fault_proxy.rs"]
+mod fault_proxy;
+#[path = "support/remote.rs"]
+mod remote;
+
+use std::path::Path;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use desk::{WAIT, mock_store, run, start_core};
+use fault_proxy::{Fault, FaultProxy};
+use license_desk::core::catalog::store::Import;
+use license_desk::core::profiles::usual_token_url;
+use license_desk::core::progress::Progress;
+use license_desk::core::renewals::{Read, ReadState, Source, Stop, Window};
+use license_desk::core::{
+    Call, CatalogCommand, Command, Core, Endpoint, KeyringChoice, Outcome, RenewalsCommand, Secret,
+    now_ms,
+};
+use license_desk::platform::Region;
+use license_desk::wire::{BatchOrderRequest, BindRequest};
+use remote::Remote;
+use serde_json::{Value, json};
+use tempfile::TempDir;
+
+const PROFILE: &str = "Branch";
+const DAY: i64 = 86_400_000;
+
+struct Setup {
+    dir: TempDir,
+    core: Core,
+    proxy: FaultProxy,
+    _remote: Remote,
+}
+
+/// A console whose profile `Branch` reaches a platform of its own through a proxy; a listing
+/// that cannot be reached is not tried again, so a stop is seen at once.
+fn setup() -> Setup {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let remote = Remote::start(Region::Domestic);
+    let proxy = FaultProxy::start(&remote.base);
+    let core = start_core(dir.path(), KeyringChoice::Store(mock_store()));
+    let mut profile = remote.profile(PROFILE, "renewals");
+    if let Endpoint::Remote {
+        base_url,
+        token_url,
+        ..
+    } = &mut profile.endpoint
+    {
+        *base_url = proxy.base.clone();
+        *token_url = usual_token_url(&proxy.base);
+    }
+    profile.limits.retries = 0;
+    run(
+        &core,
+        Command::SaveProfile {
+            previous: None,
+            profile,
+            app_secret: Some(Secret::new(remote.app_secret.clone())),
+        },
+    );
+    Setup {
+        dir,
+        core,
+        proxy,
+        _remote: remote,
+    }
+}
+
+fn on_branch(call: Call) -> Command {
+    Command::CallOn {
+        profile: PROFILE.to_owned(),
+        call,
+    }
+}
+
+/// Binds the shop's customer `customer` to an enterprise of its own, orders `assets` (the
+/// order's `assets` array) for it, and returns the enterprise.
+fn order(core: &Core, customer: &str, assets: Value) -> String {
+    let bind = BindRequest {
+        channel_code: Some("SHOP".to_owned()),
+        channel_customer_id: Some(customer.to_owned()),
+        customer_name: Some(customer.to_owned()),
+        enterprise_name: Some(format!("{customer} 企业")),
+        ..BindRequest::default()
+    };
+    let enterprise = match run(core, on_branch(Call::Bind(bind))) {
+        Outcome::Customer(bound) => bound.enterprise_global_id,
+        other => panic!("not a customer: {other:?}"),
+    };
+    let batch: BatchOrderRequest = serde_json::from_value(json!({
+        "channelCode": "SHOP", "channelOrderId": format!("RENEW-{customer}"), "syncMode": "sync",
+        "orderList": [{"sequence": 1, "channelCustomerId": customer,
+            "licenseType": "normal_recover_usbkey", "orderType": "new_buy", "assets": assets}]
+    }))
+    .expect("a batch");
+    run(core, on_branch(Call::BatchOrder(batch)));
+    enterprise
+}
+
+/// One asset holding one product that ends at `end`.
+fn one_asset(num: &str, end: i64) -> Value {
+    json!([{"assetNos": [num], "products": [{"productUri": "gms:1", "limitEndDate": end}]}])
+}
+
+/// The profile's directory, as a catalog file imported.
+fn directory(core: &Core, dir: &Path, customers: Value) {
+    let path = dir.join("directory.json");
+    let file = json!({"products": [], "packages": [], "customers": customers});
+    std::fs::write(&path, file.to_string()).expect("write the directory");
+    run(
+        core,
+        Command::Catalog(CatalogCommand::Import {
+            path,
+            profile: PROFILE.to_owned(),
+            import: Import {
+                apply: true,
+                overwrite: true,
+            },
+        }),
+    );
+}
+
+fn read(core: &Core, progress: Progress) -> Arc<Read> {
+    let command = Command::Renewals(RenewalsCommand::Read {
+        profile: PROFILE.to_owned(),
+        progress,
+    });
+    match run(core, command) {
+        Outcome::Renewals(Some(read)) => read,
+        other => panic!("not a read: {other:?}"),
+    }
+}
+
+fn cached(core: &Core) -> Option<Arc<Read>> {
+    let command = Command::Renewals(RenewalsCommand::Cached {
+        profile: PROFILE.to_owned(),
+    });
+    match run(core, command) {
+        Outcome::Renewals(read) => read,
+        other => panic!("not a read: {other:?}"),
+    }
+}
+
+/// (enterprise, asset, product, start, end, source) of each row, sorted.
+type Seen = (String, String, Option<String>, Option<i64>, i64, Source);
+
+fn rows(read: &Read) -> Vec<Seen> {
+    let mut seen: Vec<Seen> = read
+        .table
+        .iter()
+        .map(|r| {
+            let enterprise = read.enterprise_of(&r).expect("its enterprise");
+            (
+                enterprise.global_id.clone(),
+                r.asset_num().to_owned(),
+                r.product_uri().map(str::to_owned),
+                r.start(),
+                r.end(),
+                r.source(),
+            )
+        })
+        .collect();
+    seen.sort_by(|a, b| (&a.0, &a.1, &a.2).cmp(&(&b.0, &b.1, &b.2)));
+    seen
+}
+
+fn state_of<'a>(read: &'a Read, enterprise: &str) -> &'a ReadState {
+    &read
+        .enterprises
+        .iter()
+        .find(|e| e.global_id == enterprise)
+        .expect("the enterprise is in the read")
+        .state
+}
+
+#[test]
+fn the_table_holds_exactly_what_the_platform_holds_for_each_enterprise_of_the_directory() {
+    let s = setup();
+    let now = now_ms();
+    let a = order(
+        &s.core,
+        "R-1",
+        json!([
+            {"assetNos": ["8100000001"], "products": [
+                {"productUri": "gms:1", "limitStartDate": now - 300 * DAY, "limitEndDate": now + 10 * DAY},
+                {"productUri": "gms:2", "limitEndDate": now + 200 * DAY}]},
+            // No dated product: the asset's own validity.
+            {"assetNos": ["8100000002"], "limitStartDate": now - 5 * DAY,
+             "limitEndDate": now + 40 * DAY, "products": [{"productUri": "gms:3"}]},
+            // Nothing dated at all.
+            {"assetNos": ["8100000003"], "products": [{"productUri": "gms:3"}]}
+        ]),
+    );
+    let b = order(&s.core, "R-2", one_asset("8100000004", now + 400 * DAY));
+    let gone = "EG0099999999";
+    directory(
+        &s.core,
+        s.dir.path(),
+        json!([
+            {"enterpriseGlobalId": a, "enterpriseName": "成都续费有限公司", "branchName": "成都分公司"},
+            {"enterpriseGlobalId": b, "customerName": "重庆续费", "branchCode": "CQ"},
+            {"enterpriseGlobalId": gone, "enterpriseName": "已注销企业"}
+        ]),
+    );
+
+    let progress = Progress::default();
+    let read = read(&s.core, progress.clone());
+    assert_eq!(read.stop, None);
+    assert_eq!(progress.snapshot().done, 3, "{:?}", read.enterprises);
+    assert_eq!(
+        rows(&read),
+        [
+            (
+                a.clone(),
+                "8100000001".to_owned(),
+                Some("gms:1".to_owned()),
+                Some(now - 300 * DAY),
+                now + 10 * DAY,
+                Source::Product
+            ),
+            (
+                a.clone(),
+                "8100000001".to_owned(),
+                Some("gms:2".to_owned()),
+                None,
+                now + 200 * DAY,
+                Source::Product
+            ),
+            (
+                a.clone(),
+                "8100000002".to_owned(),
+                None,
+                Some(now - 5 * DAY),
+                now + 40 * DAY,
+                Source::Asset
+            ),
+            (
+                b.clone(),
+                "8100000004".to_owned(),
+                Some("gms:1".to_owned()),
+                None,
+                now + 400 * DAY,
+                Source::Product
+            ),
+        ]
+    );
+    let of = |id: &str| {
+        read.enterprises
+            .iter()
+            .find(|e| e.global_id == id)
+            .expect("in the read")
+    };
+    assert_eq!(
+        (of(&a).assets, of(&a).undated, of(&a).branch.as_deref()),
+        (3, 1, Some("成都分公司"))
+    );
+    assert_eq!(
+        (
+            of(&b).assets,
+            of(&b).customer_name.as_deref(),
+            of(&b).branch.as_deref()
+        ),
+        (1, Some("重庆续费"), Some("CQ"))
+    );
+    assert_eq!(of(&a).name.as_deref(), Some("成都续费有限公司"));
+    assert_eq!(state_of(&read, &a), &ReadState::Read);
+    let ReadState::Refused { code, message } = state_of(&read, gone) else {
+        panic!("the enterprise the platform does not have is not refused");
+    };
+    assert_eq!(
+        (code.as_str(), message.as_str()),
+        (
+            "13004",
+            "enterpriseGlobalId: no enterprise master account EG0099999999"
+        )
+    );
+
+    // The next 90 days, in the console's time zone.
+    let today = jiff::Zoned::now().date();
+    let window = Window::days(today, &jiff::tz::TimeZone::system(), 90).expect("a window");
+    let mut soon: Vec<&str> = read
+        .table
+        .iter()
+        .filter(|r| window.holds(r))
+        .map(|r| r.asset_num())
+        .collect();
+    soon.sort_unstable();
+    assert_eq!(soon, ["8100000001", "8100000002"]);
+
+    // Kept as the profile's last read.
+    assert_eq!(cached(&s.core).as_deref(), Some(&*read));
+}
+
+/// Eight enterprises of one asset each, in the directory; their ids.
+fn eight(s: &Setup) -> Vec<String> {
+    let now = now_ms();
+    let ids: Vec<String> = (0..8)
+        .map(|i| {
+            let num = format!("82000000{i:02}");
+            order(&s.core, &format!("H-{i}"), one_asset(&num, now + DAY))
+        })
+        .collect();
+    let entries: Vec<Value> = ids
+        .iter()
+        .map(|id| json!({"enterpriseGlobalId": id}))
+        .collect();
+    directory(&s.core, s.dir.path(), Value::Array(entries));
+    ids
+}
+
+/// Each enterprise read has its one row; the others are not read.
+fn check_partial(read: &Read, expected_read: usize) {
+    let read_ones: Vec<&str> = read
+        .enterprises
+        .iter()
+        .filter(|e| e.state == ReadState::Read)
+        .map(|e| e.global_id.as_str())
+        .collect();
+    assert_eq!(read_ones.len(), expected_read, "{:?}", read.enterprises);
+    assert!(
+        read.enterprises
+            .iter()
+            .all(|e| matches!(e.state, ReadState::Read | ReadState::NotRead))
+    );
+    let mut with_rows: Vec<&str> = read
+        .table
+        .iter()
+        .map(|r| {
+            read.enterprise_of(&r)
+                .expect("its enterprise")
+                .global_id
+                .as_str()
+        })
+        .collect();
+    with_rows.sort_unstable();
+    let mut expected = read_ones.clone();
+    expected.sort_unstable();
+    assert_eq!(with_rows, expected);
+}
+
+#[test]
+fn a_platform_that_stops_answering_half_way_leaves_what_was_read_marked() {
+    let s = setup();
+    eight(&s);
+    // Three listings answer; then nothing reaches the platform.
+    s.proxy.then(&[Fault::Pass; 3]);
+    s.proxy.then(&[Fault::ResetBeforeForward; 20]);
+    let read = read(&s.core, Progress::default());
+    check_partial(&read, 3);
+    let Some(Stop::NoAnswer { why, .. }) = &read.stop else {
+        panic!(
+            "the read does not say the platform stopped answering: {:?}",
+            read.stop
+        );
+    };
+    assert!(why.starts_with("no answer from the platform"), "{why}");
+    assert_eq!(cached(&s.core).as_deref(), Some(&*read));
+}
+
+#[test]
+fn cancel_stops_the_read_within_a_second_and_keeps_what_was_read() {
+    let s = setup();
+    eight(&s);
+    // Two listings answer; the next ones are held with no answer.
+    s.proxy.then(&[Fault::Pass; 2]);
+    s.proxy.then(&[Fault::Blackhole; 20]);
+    let progress = Progress::default();
+    let canceller = {
+        let progress = progress.clone();
+        std::thread::spawn(move || {
+            let deadline = Instant::now() + WAIT;
+            while progress.snapshot().done < 2 {
+                assert!(Instant::now() < deadline, "two listings never came");
+                std::thread::yield_now();
+            }
+            progress.cancel();
+            Instant::now()
+        })
+    };
+    let read = read(&s.core, progress);
+    let ended = Instant::now();
+    let cancelled = canceller.join().expect("the canceller");
+    assert!(
+        ended - cancelled < Duration::from_secs(1),
+        "the read went on {:?} after Cancel",
+        ended - cancelled
+    );
+    check_partial(&read, 2);
+    assert!(matches!(read.stop, Some(Stop::Cancelled { .. })));
+}
