@@ -42,6 +42,9 @@ enum Command {
     Call(cli::call::CallArgs),
     /// Requests waiting for a second person on a team server: list, show, approve, reject.
     Request(cli::request::RequestArgs),
+    /// What ends in the next days across the profile's whole directory: one row per asset
+    /// and product (a table, CSV or JSON; and an xlsx file).
+    Renewals(cli::renewals::RenewalsArgs),
     /// The profiles, as in Settings: add, edit, remove, list, use, test.
     #[command(subcommand)]
     Profile(cli::profile::ProfileCommand),
@@ -87,6 +90,10 @@ fn main() -> ExitCode {
         Some(Command::Request(args)) => {
             cli::logging::init("warn");
             return cli::request::run(args);
+        }
+        Some(Command::Renewals(args)) => {
+            cli::logging::init("warn");
+            return cli::renewals::run(args);
         }
         Some(Command::Catalog(command)) => {
             cli::logging::init("warn");

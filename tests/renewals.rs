@@ -2,7 +2,8 @@
 //! one, as a remote profile sees it, behind a fault-injecting proxy): the table holds exactly
 //! the products and dates the platform holds for each enterprise of the directory; an
 //! enterprise the platform does not have is said and passed; a platform that stops answering,
-//! and Cancel, leave what was read, marked; the read is kept as the profile's last.
+//! and Cancel, leave what was read, marked; the read is kept as the profile's last. And
+//! `license-desk renewals` prints the same rows as a table, CSV, JSON and xlsx.
 
 #[path = "support/desk.rs"]
 mod desk;
@@ -10,6 +11,8 @@ mod desk;
 mod fault_proxy;
 #[path = "support/remote.rs"]
 mod remote;
+#[path = "support/served.rs"]
+mod served;
 
 use std::path::Path;
 use std::sync::Arc;
@@ -396,4 +399,90 @@ fn cancel_stops_the_read_within_a_second_and_keeps_what_was_read() {
     );
     check_partial(&read, 2);
     assert!(matches!(read.stop, Some(Stop::Cancelled { .. })));
+}
+
+#[test]
+fn the_command_line_prints_what_ends_soonest_first_as_json_csv_and_xlsx() {
+    let home = tempfile::tempdir().expect("home");
+    let now = now_ms();
+    // For the Sandbox's demo customer S-0001 (enterprise EG0000000001): three assets ending in
+    // 5, 50 and 200 days.
+    let assets: Vec<Value> = [(1, 5), (2, 50), (3, 200)]
+        .iter()
+        .map(|(n, days)| {
+            json!({"assetNos": [format!("870000000{n}")],
+                   "products": [{"productUri": "gms:1001", "productName": "云计价",
+                                 "limitEndDate": now + days * DAY}]})
+        })
+        .collect();
+    let batch = json!({"channelCode": "SHOP", "channelOrderId": "CLI-RENEW", "syncMode": "sync",
+        "orderList": [{"sequence": 1, "channelCustomerId": "S-0001",
+            "licenseType": "normal_recover_usbkey", "orderType": "new_buy", "assets": assets}]});
+    let file = home.path().join("batch.json");
+    std::fs::write(&file, batch.to_string()).expect("batch file");
+    let sent = served::ld(
+        home.path(),
+        &["call", "order", "--body", file.to_str().expect("path")],
+        None,
+        &[],
+    );
+    assert_eq!(sent.code, Some(0), "{}", sent.stderr);
+
+    let xlsx = home.path().join("renewals.xlsx");
+    let args = ["renewals", "--within", "60", "--format", "json", "--xlsx"];
+    let json = served::ld(
+        home.path(),
+        &[&args[..], &[xlsx.to_str().expect("path")]].concat(),
+        None,
+        &[],
+    );
+    assert_eq!(json.code, Some(0), "{}", json.stderr);
+    let rows: Vec<Value> = serde_json::from_str(&json.stdout).expect("JSON rows");
+    let ours: Vec<(&str, i64, &str)> = rows
+        .iter()
+        .filter(|r| r["assetNum"].as_str().is_some_and(|n| n.starts_with("87")))
+        .map(|r| {
+            (
+                r["assetNum"].as_str().expect("assetNum"),
+                r["daysLeft"].as_i64().expect("daysLeft"),
+                r["enterpriseGlobalId"].as_str().expect("enterprise"),
+            )
+        })
+        .collect();
+    assert_eq!(
+        ours,
+        [
+            ("8700000001", 5, "EG0000000001"),
+            ("8700000002", 50, "EG0000000001")
+        ]
+    );
+    let days: Vec<i64> = rows
+        .iter()
+        .map(|r| r["daysLeft"].as_i64().expect("days"))
+        .collect();
+    assert!(days.windows(2).all(|w| w[0] <= w[1]) && days.iter().all(|d| (0..=60).contains(d)));
+
+    let csv = served::ld(
+        home.path(),
+        &["renewals", "--within", "60", "--format", "csv"],
+        None,
+        &[],
+    );
+    assert_eq!(csv.code, Some(0), "{}", csv.stderr);
+    let lines: Vec<&str> = csv.stdout.lines().collect();
+    assert_eq!(
+        lines[0],
+        "customerId,customerName,enterpriseGlobalId,enterpriseName,branch,assetNum,licenseType,\
+         productUri,productName,startDate,endDate,daysLeft,locked,source"
+    );
+    assert_eq!(lines.len(), rows.len() + 1);
+
+    use calamine::{Reader, open_workbook_auto};
+    let mut book = open_workbook_auto(&xlsx).expect("the xlsx opens");
+    let sheet = book.worksheet_range("Renewals").expect("the sheet");
+    assert_eq!(sheet.height(), rows.len() + 1);
+    assert_eq!(
+        sheet.get((0, 10)).map(ToString::to_string).as_deref(),
+        Some("到期日期 End date")
+    );
 }

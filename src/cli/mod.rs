@@ -10,6 +10,7 @@ pub mod output;
 pub mod profile;
 pub mod profile_list;
 pub mod profile_team;
+pub mod renewals;
 pub mod request;
 pub mod secret_input;
 pub mod serve;

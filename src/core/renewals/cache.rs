@@ -32,7 +32,8 @@ fn path_of(data_dir: &Path, profile: &str) -> PathBuf {
     data_dir.join("renewals").join(format!("{name}.bin"))
 }
 
-/// The profile's last read, if one is kept (and is of this program's shape).
+/// The profile's last read, if one is kept (and is of this program's shape), sorted for the
+/// table.
 pub fn load_cached(data_dir: &Path, profile: &str) -> Result<Option<Read>, String> {
     let path = path_of(data_dir, profile);
     let bytes = match std::fs::read(&path) {
@@ -41,7 +42,8 @@ pub fn load_cached(data_dir: &Path, profile: &str) -> Result<Option<Read>, Strin
         Err(e) => return Err(format!("cannot read {}: {e}", path.display())),
     };
     match postcard::from_bytes::<Cached>(&bytes) {
-        Ok(cached) if cached.version == VERSION && cached.read.profile == profile => {
+        Ok(mut cached) if cached.version == VERSION && cached.read.profile == profile => {
+            cached.read.sort();
             Ok(Some(cached.read))
         }
         // Another version's file, or one damaged: as if none were kept.

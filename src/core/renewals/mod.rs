@@ -4,14 +4,18 @@
 //! source, and a date that cannot be one says why instead of being counted.
 
 mod cache;
+mod export;
 mod read;
 mod sent;
 mod table;
+mod view;
 
 pub use cache::{load_cached, save_cached};
+pub use export::{COLUMNS, Due, csv_text, write_xlsx};
 pub use read::{EnterpriseRead, Read, ReadState, Stop};
 pub use sent::{Sent, SentProduct, sent_of};
-pub use table::{Added, RowRef, Table};
+pub use table::{Added, Ids, RowRef, Table};
+pub use view::{Filter, Orders, SortBy};
 
 use jiff::Timestamp;
 use jiff::civil::Date;
@@ -42,25 +46,6 @@ pub enum Trouble {
     Reversed,
     /// Past the year 9999.
     NoRealEnd,
-}
-
-/// A product (or a whole asset) with its end date.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Row {
-    pub enterprise_global_id: String,
-    pub customer_id: String,
-    pub asset_num: String,
-    pub license_type: String,
-    /// None for the asset's own validity.
-    pub product_uri: Option<String>,
-    pub product_name: Option<String>,
-    pub start: Option<i64>,
-    pub end: i64,
-    pub source: Source,
-    pub locked: bool,
-    /// Why the end is not counted, if it is not.
-    pub trouble: Option<Trouble>,
 }
 
 /// A date the platform gave: 0 and absent are none.

@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{RowRef, Table};
+use super::{Orders, RowRef, Table};
 
 /// What became of one enterprise of the directory.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -51,9 +51,17 @@ pub struct Read {
     pub enterprises: Vec<EnterpriseRead>,
     pub table: Table,
     pub stop: Option<Stop>,
+    /// The rows in each column's order, for the window ([`Read::sort`]); not kept in the cache.
+    #[serde(skip)]
+    pub orders: Orders,
 }
 
 impl Read {
+    /// Sorts the rows by each column once, for the table (off the window's thread).
+    pub fn sort(&mut self) {
+        self.orders = Orders::of(self);
+    }
+
     /// The enterprise a row belongs to.
     pub fn enterprise_of(&self, row: &RowRef<'_>) -> Option<&EnterpriseRead> {
         self.enterprises.get(row.enterprise())

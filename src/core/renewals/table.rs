@@ -7,7 +7,7 @@ use std::collections::{BTreeMap, HashMap};
 
 use serde::{Deserialize, Serialize};
 
-use super::{Row, Sent, Source, Trouble, dated, trouble};
+use super::{Sent, Source, Trouble, dated, trouble};
 use crate::wire::{AssetList, AssetRef};
 
 /// An interned string; 0 is none.
@@ -146,6 +146,27 @@ impl Table {
         still
     }
 
+    /// For each shared value (0 is none), whether `f` holds for it.
+    pub fn symbols_matching(&self, f: impl Fn(&str) -> bool) -> Vec<bool> {
+        let mut found: Vec<bool> = self.symbols.iter().map(|s| f(s)).collect();
+        match found.first_mut() {
+            Some(none) => *none = false,
+            None => found.push(false),
+        }
+        found
+    }
+
+    /// Each shared value's place among them all sorted (0, none, first).
+    pub fn symbol_ranks(&self) -> Vec<u32> {
+        let mut sorted: Vec<u32> = (0..u32::try_from(self.symbols.len()).unwrap_or(0)).collect();
+        sorted.sort_by(|a, b| self.symbols[*a as usize].cmp(&self.symbols[*b as usize]));
+        let mut ranks = vec![0; sorted.len()];
+        for (rank, sym) in sorted.into_iter().enumerate() {
+            ranks[sym as usize] = rank as u32;
+        }
+        ranks
+    }
+
     fn base(&mut self, enterprise: u32, asset: &AssetRef<'_>) -> Undated {
         let asset_start = u32::try_from(self.text.len()).unwrap_or(u32::MAX);
         self.text.push_str(asset.asset_num());
@@ -212,6 +233,22 @@ impl Table {
     }
 }
 
+/// A row's shared values by number (0 is none).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Ids {
+    pub customer: u32,
+    pub license_type: u32,
+    pub product_uri: u32,
+    pub product_name: u32,
+}
+
+impl Ids {
+    /// Those a search looks in.
+    pub fn text(&self) -> [u32; 3] {
+        [self.customer, self.product_uri, self.product_name]
+    }
+}
+
 /// One row of a [`Table`].
 #[derive(Clone, Copy)]
 pub struct RowRef<'a> {
@@ -255,20 +292,14 @@ impl<'a> RowRef<'a> {
         self.row.trouble
     }
 
-    /// The row on its own, for output.
-    pub fn to_row(&self, enterprise_global_id: &str) -> Row {
-        Row {
-            enterprise_global_id: enterprise_global_id.to_owned(),
-            customer_id: self.customer_id().to_owned(),
-            asset_num: self.asset_num().to_owned(),
-            license_type: self.license_type().to_owned(),
-            product_uri: self.product_uri().map(str::to_owned),
-            product_name: self.product_name().map(str::to_owned),
-            start: self.start(),
-            end: self.end(),
-            source: self.source(),
-            locked: self.locked(),
-            trouble: self.trouble(),
+    /// The numbers of its shared values, for [`Table::symbols_matching`] and
+    /// [`Table::symbol_ranks`].
+    pub fn ids(&self) -> Ids {
+        Ids {
+            customer: self.row.customer,
+            license_type: self.row.license_type,
+            product_uri: self.row.product_uri,
+            product_name: self.row.product_name,
         }
     }
 }

@@ -59,6 +59,7 @@ impl Service {
             enterprises: self.enterprises_of(profile),
             table: Table::default(),
             stop: None,
+            orders: Default::default(),
         };
         progress.start(Stage::Listing, read.enterprises.len() as u64);
         let ids: Vec<(usize, String)> = read
@@ -122,6 +123,13 @@ impl Service {
         drop(listings);
         self.add_sent(profile, &mut read).await;
         read.ended_at = now_ms();
+        // A million rows take a moment to sort: off the core's tasks.
+        let read = tokio::task::spawn_blocking(move || {
+            read.sort();
+            read
+        })
+        .await
+        .map_err(|e| CoreError::Storage(e.to_string()))?;
         let read = Arc::new(read);
         self.cache_renewals(Arc::clone(&read)).await;
         Ok(Outcome::Renewals(Some(read)))
