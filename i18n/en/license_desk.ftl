@@ -963,3 +963,61 @@ hand-over-send = Hand over
 
 # Renewals (issue 38)
 renewals-listing = Listing the enterprises
+renewals = Renewals
+renewals-help = What ends in the coming days across every enterprise of this profile's directory, read four at a time. Click a bar to see its rows; export for the sales team.
+renewals-read = Read the directory
+renewals-read-again = Read again
+renewals-none = Nothing read yet for this profile. Reading lists the assets of each enterprise of its directory.
+renewals-no-directory = This profile's directory names no enterprise yet: add customers in Catalog (or query or create them) and read again.
+renewals-read-at = Read from { $profile } at { $at }: { $done } of { $all } enterprises
+renewals-age = { $minutes ->
+    [0] just now
+    [one] 1 minute ago
+   *[other] { $minutes } minutes ago
+}
+renewals-age-hours = { $hours ->
+    [one] 1 hour ago
+   *[other] { $hours } hours ago
+}
+renewals-age-days = { $days ->
+    [one] 1 day ago
+   *[other] { $days } days ago
+}
+renewals-stopped = Read until { $at }, then the platform stopped answering: { $why }
+renewals-cancelled = Cancelled at { $at }: what was read until then is shown.
+renewals-refused = { $n ->
+    [one] 1 enterprise was not read
+   *[other] { $n } enterprises were not read
+}
+renewals-refused-one = { $enterprise }: the platform refused: { $code } { $message }
+renewals-undated = { $n ->
+    [one] 1 asset has no end date known and is never counted.
+   *[other] { $n } assets have no end date known and are never counted.
+}
+renewals-within = Ends within
+renewals-days = { $n } days
+renewals-search = Search customers, assets and products
+renewals-any-type = Any license type
+renewals-any-branch = Any branch
+renewals-month = Month { $month }
+renewals-clear-month = Show the whole window again
+renewals-by-type = By license type
+renewals-by-branch = By branch
+renewals-chart = What ends each month, the next 12 months
+renewals-other = Other
+renewals-no-branch = No branch
+renewals-shown = { $shown } of { $all } rows
+renewals-empty = Nothing ends in this window. Widen it, or clear the search and filters.
+renewals-customer = Customer
+renewals-end = End date
+renewals-days-left = Days left
+renewals-lock = Lock
+renewals-locked = disabled
+renewals-open = enabled
+renewals-source-product = platform's product
+renewals-source-asset = asset's own validity
+renewals-source-sent = as sent, not read
+renewals-export = Export
+renewals-export-help = Named .xlsx: a workbook; any other name: CSV (UTF-8 with a byte-order mark).
+renewals-reading = Reading { $done } of { $all } enterprises
+renewals-find = Find

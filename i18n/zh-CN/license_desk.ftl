@@ -833,3 +833,48 @@ hand-over-send = 转交
 
 # Renewals (issue 38)
 renewals-listing = 正在读取各企业的资产
+renewals = 续费
+renewals-help = 本配置客户目录中所有企业在未来一段时间内到期的产品，每次并行读取四家企业。点击柱形查看对应记录；可导出给销售团队。
+renewals-read = 读取客户目录
+renewals-read-again = 重新读取
+renewals-none = 尚未读取本配置。读取将列出其客户目录中每家企业的资产。
+renewals-no-directory = 本配置的客户目录中还没有企业：请在“目录”中添加客户（或查询、创建客户）后再读取。
+renewals-read-at = 读取自 { $profile }，时间 { $at }：已读取 { $done } / { $all } 家企业
+renewals-age = { $minutes ->
+    [0] 刚刚
+   *[other] { $minutes } 分钟前
+}
+renewals-age-hours = { $hours } 小时前
+renewals-age-days = { $days } 天前
+renewals-stopped = 读取到 { $at } 时平台停止响应：{ $why }
+renewals-cancelled = 已于 { $at } 取消：显示取消前已读取的内容。
+renewals-refused = { $n } 家企业未能读取
+renewals-refused-one = { $enterprise }：平台拒绝：{ $code } { $message }
+renewals-undated = { $n } 个资产没有已知的到期日期，不计入到期统计。
+renewals-within = 到期范围
+renewals-days = { $n } 天内
+renewals-search = 搜索客户、资产和产品
+renewals-any-type = 全部许可类型
+renewals-any-branch = 全部分公司
+renewals-month = { $month } 月份
+renewals-clear-month = 恢复显示整个范围
+renewals-by-type = 按许可类型
+renewals-by-branch = 按分公司
+renewals-chart = 未来 12 个月每月到期数量
+renewals-other = 其他
+renewals-no-branch = 无分公司
+renewals-shown = 显示 { $shown } / { $all } 条
+renewals-empty = 此范围内没有到期的产品。请扩大范围，或清除搜索和筛选条件。
+renewals-customer = 客户
+renewals-end = 到期日期
+renewals-days-left = 剩余天数
+renewals-lock = 锁状态
+renewals-locked = 已禁用
+renewals-open = 已启用
+renewals-source-product = 平台产品
+renewals-source-asset = 资产自身有效期
+renewals-source-sent = 按已发送记录，未经读取
+renewals-export = 导出
+renewals-export-help = 以 .xlsx 结尾：导出为工作簿；其他文件名：导出为 CSV（带 BOM 的 UTF-8）。
+renewals-reading = 正在读取第 { $done } / { $all } 家企业
+renewals-find = 查找

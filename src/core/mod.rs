@@ -417,6 +417,13 @@ pub enum RenewalsCommand {
     },
     /// The profile's last read, if one is kept.
     Cached { profile: String },
+    /// Writes the rows (positions in the read, in the table's order) to `path`: xlsx when it
+    /// is named `.xlsx`, else CSV with a byte-order mark. Answered `Written`.
+    Export {
+        path: PathBuf,
+        read: Arc<renewals::Read>,
+        rows: Arc<Vec<u32>>,
+    },
 }
 
 /// Send later: calls kept while their platform cannot be reached.

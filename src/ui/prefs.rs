@@ -11,6 +11,8 @@ use crate::ui::text::i18n;
 pub enum Screen {
     Start,
     Customers,
+    /// What ends in the coming days across the directory.
+    Renewals,
     Orders,
     Catalog,
     Assets,
@@ -24,9 +26,10 @@ pub enum Screen {
 }
 
 impl Screen {
-    pub const ALL: [Screen; 11] = [
+    pub const ALL: [Screen; 12] = [
         Screen::Start,
         Screen::Customers,
+        Screen::Renewals,
         Screen::Orders,
         Screen::Catalog,
         Screen::Assets,

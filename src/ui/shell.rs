@@ -19,6 +19,7 @@ use crate::ui::screens::composer::ComposerScreen;
 use crate::ui::screens::customers::CustomersScreen;
 use crate::ui::screens::history::HistoryScreen;
 use crate::ui::screens::queue::QueueScreen;
+use crate::ui::screens::renewals::RenewalsScreen;
 use crate::ui::screens::settings::SettingsScreen;
 use crate::ui::screens::start::{StartAction, start_ui};
 use crate::ui::session::SessionBar;
@@ -45,6 +46,7 @@ pub struct DeskApp {
 #[derive(Default)]
 struct Screens {
     customers: CustomersScreen,
+    renewals: RenewalsScreen,
     composer: ComposerScreen,
     catalog: CatalogScreen,
     assets: AssetsScreen,
@@ -160,6 +162,7 @@ fn apply(screens: &mut Screens, status: &mut Status, event: &mut Event, out: &Ou
     let action = screens
         .customers
         .apply(event)
+        .or_else(|| screens.renewals.apply(event))
         .or_else(|| screens.composer.apply(event, out))
         .or_else(|| screens.catalog.apply(event))
         .or_else(|| screens.assets.apply(event))
@@ -355,6 +358,7 @@ impl Screens {
                 }
             }
             Screen::Customers => self.customers.ui(ui, &caller, lang),
+            Screen::Renewals => self.renewals.ui(ui, &caller, lang),
             Screen::Orders => self.composer.ui(ui, &caller, lang),
             Screen::Catalog => self.catalog.ui(ui, out, lang, profile),
             Screen::Assets => self
@@ -390,6 +394,7 @@ fn screen_title(screen: Screen) -> Label {
     match screen {
         Screen::Start => label!("start"),
         Screen::Customers => label!("customers"),
+        Screen::Renewals => label!("renewals"),
         Screen::Orders => label!("orders"),
         Screen::Catalog => label!("catalog"),
         Screen::Assets => label!("assets"),

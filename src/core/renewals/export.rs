@@ -82,6 +82,11 @@ impl Read {
         due
     }
 
+    /// The row at `i`, as exported.
+    pub fn due_at(&self, i: usize, today: Date, tz: &TimeZone) -> Due {
+        self.due(&self.table.get(i), today, tz)
+    }
+
     fn due(&self, r: &RowRef<'_>, today: Date, tz: &TimeZone) -> Due {
         let enterprise = self.enterprise_of(r);
         let name = |f: fn(&super::EnterpriseRead) -> &Option<String>| {

@@ -5,6 +5,7 @@
 
 mod cache;
 mod export;
+mod months;
 mod read;
 mod sent;
 mod table;
@@ -12,6 +13,7 @@ mod view;
 
 pub use cache::{load_cached, save_cached};
 pub use export::{COLUMNS, Due, csv_text, write_xlsx};
+pub use months::{Grouping, Months, Series};
 pub use read::{EnterpriseRead, Read, ReadState, Stop};
 pub use sent::{Sent, SentProduct, sent_of};
 pub use table::{Added, Ids, RowRef, Table};

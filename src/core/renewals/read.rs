@@ -67,6 +67,28 @@ impl Read {
         self.enterprises.get(row.enterprise())
     }
 
+    /// The license types of the rows, sorted.
+    pub fn license_types(&self) -> Vec<String> {
+        let mut seen = std::collections::BTreeSet::new();
+        let mut found = std::collections::HashSet::new();
+        for r in self.table.iter() {
+            if found.insert(r.ids().license_type) {
+                seen.insert(r.license_type().to_owned());
+            }
+        }
+        seen.into_iter().collect()
+    }
+
+    /// The branches of the enterprises, sorted.
+    pub fn branches(&self) -> Vec<String> {
+        let found: std::collections::BTreeSet<String> = self
+            .enterprises
+            .iter()
+            .filter_map(|e| e.branch.clone())
+            .collect();
+        found.into_iter().collect()
+    }
+
     /// How many enterprises were read, and of how many.
     pub fn read_count(&self) -> (usize, usize) {
         let read = self

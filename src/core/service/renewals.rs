@@ -34,6 +34,14 @@ impl Service {
             RenewalsCommand::Read { profile, progress } => {
                 self.read_renewals(&profile, &progress).await
             }
+            RenewalsCommand::Export { path, read, rows } => {
+                let written = path.clone();
+                tokio::task::spawn_blocking(move || export(&path, &read, &rows))
+                    .await
+                    .map_err(|e| CoreError::Storage(e.to_string()))?
+                    .map_err(CoreError::File)?;
+                Ok(Outcome::Written { path: written })
+            }
             RenewalsCommand::Cached { profile } => {
                 let dir = self.data_dir.clone();
                 let cached =
@@ -259,4 +267,23 @@ fn named(e: &mut EnterpriseRead, entry: &DirectoryEntry) {
 
 fn given(s: &Option<String>) -> Option<String> {
     crate::wire::preview::given(s)
+}
+
+/// The rows as the table shows them, written whole.
+fn export(path: &std::path::Path, read: &Read, rows: &[u32]) -> Result<(), String> {
+    let now = jiff::Zoned::now();
+    let due: Vec<renewals::Due> = rows
+        .iter()
+        .map(|i| read.due_at(*i as usize, now.date(), now.time_zone()))
+        .collect();
+    let xlsx = path
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("xlsx"));
+    if xlsx {
+        renewals::write_xlsx(&due, path)
+    } else {
+        let text = renewals::csv_text(&due, true);
+        crate::support::private_files::write_atomic(path, text.as_bytes())
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))
+    }
 }

@@ -10,5 +10,6 @@ pub(crate) mod customers;
 pub(crate) mod history;
 pub(crate) mod profile_form;
 pub(crate) mod queue;
+pub(crate) mod renewals;
 pub(crate) mod settings;
 pub(crate) mod start;

@@ -1,0 +1,381 @@
+//! Renewals: what ends in the coming days across every enterprise of the active profile's
+//! directory (docs/customers.md). The last read opens at once from the cache, saying how old it
+//! is and which profile it is from; *Read again* lists every enterprise with a bar and Cancel.
+//! A chart counts what ends per month; a click on a bar filters the table to it.
+
+mod chart;
+mod table;
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use egui::RichText;
+
+use crate::core::progress::Progress;
+use crate::core::renewals::{Filter, Grouping, Months, Read, ReadState, SortBy, Stop, Window};
+use crate::core::{Command, Event, Latest, Outcome, RenewalsCommand};
+use crate::ui::kit::form::{busy_button_ui, home_file, name_of_profile};
+use crate::ui::outbox::{Caller, Outbox};
+use crate::ui::screens::assets::license_type_words;
+use crate::ui::text::dates;
+use crate::ui::text::i18n::{Label, Lang, label, labelled, t, tr};
+
+/// The windows offered, in days.
+const WINDOWS: [i64; 3] = [30, 90, 365];
+const EXPORT_FILE: &str = "renewals.xlsx";
+
+pub(crate) struct RenewalsScreen {
+    /// The profile the shown read (or the one being read) is of.
+    profile: Option<String>,
+    read: Option<Arc<Read>>,
+    reading: Latest,
+    progress: Option<Progress>,
+    cached: Latest,
+    days: i64,
+    filter: Filter,
+    /// A month of the chart clicked: its place (0, this month), instead of the window.
+    month: Option<usize>,
+    sort: (SortBy, bool),
+    grouping: Grouping,
+    /// The rows shown, in order; worked out again when something they depend on changes.
+    view: Arc<Vec<u32>>,
+    stale: bool,
+    months: Option<Months>,
+    /// The license types and branches of the read, for the filters' lists.
+    types: Vec<String>,
+    branches: Vec<String>,
+    export_path: String,
+    export: Latest,
+    exported: Option<String>,
+}
+
+impl Default for RenewalsScreen {
+    fn default() -> Self {
+        Self {
+            profile: None,
+            read: None,
+            reading: Latest::default(),
+            progress: None,
+            cached: Latest::default(),
+            days: 90,
+            filter: Filter::default(),
+            month: None,
+            sort: (SortBy::End, true),
+            grouping: Grouping::default(),
+            view: Arc::default(),
+            stale: true,
+            months: None,
+            types: Vec::new(),
+            branches: Vec::new(),
+            export_path: String::new(),
+            export: Latest::default(),
+            exported: None,
+        }
+    }
+}
+
+impl RenewalsScreen {
+    pub(crate) fn apply(&mut self, event: &Event) -> Option<Label> {
+        if self.export.accept(event) {
+            if let Ok(Outcome::Written { path }) = &event.result {
+                self.exported = Some(path.display().to_string());
+            }
+            return Some(label!("renewals-export"));
+        }
+        let read = self.reading.accept(event);
+        if !read && !self.cached.accept(event) {
+            return None;
+        }
+        if let Ok(Outcome::Renewals(Some(found))) = &event.result {
+            self.types = found.license_types();
+            self.branches = found.branches();
+            self.read = Some(Arc::clone(found));
+            self.months = None;
+            self.stale = true;
+        }
+        if read {
+            self.progress = None;
+        }
+        read.then_some(label!("renewals-read"))
+    }
+
+    pub(crate) fn ui(&mut self, ui: &mut egui::Ui, caller: &Caller<'_>, lang: Lang) {
+        let profile = &caller.profile.name;
+        if self.profile.as_ref() != Some(profile) {
+            // Another profile's rows are not this one's: its own last read, if kept.
+            *self = Self {
+                profile: Some(profile.clone()),
+                days: self.days,
+                ..Self::default()
+            };
+            self.cached
+                .start(caller.out.send(Command::Renewals(RenewalsCommand::Cached {
+                    profile: profile.clone(),
+                })));
+        }
+        ui.label(RichText::new(t!(lang, "renewals-help")).weak());
+        self.read_bar_ui(ui, caller, lang);
+        let Some(read) = self.read.clone() else {
+            return;
+        };
+        self.notes_ui(ui, &read, lang);
+        ui.separator();
+        self.filters_ui(ui, lang);
+        self.refresh_view(&read);
+        self.chart_ui(ui, &read, lang);
+        self.export_ui(ui, caller.out, &read, lang);
+        self.table_ui(ui, &read, lang);
+    }
+
+    /// The read's stamp, or what reading would do; the button, or the bar with Cancel.
+    fn read_bar_ui(&mut self, ui: &mut egui::Ui, caller: &Caller<'_>, lang: Lang) {
+        ui.horizontal_wrapped(|ui| {
+            if let Some(progress) = &self.progress {
+                reading_ui(ui, progress, lang);
+                return;
+            }
+            let words = match self.read {
+                Some(_) => t!(lang, "renewals-read-again"),
+                None => t!(lang, "renewals-read"),
+            };
+            if busy_button_ui(ui, words, self.reading.is_waiting()) {
+                let progress = Progress::default();
+                self.reading
+                    .start(caller.out.send(Command::Renewals(RenewalsCommand::Read {
+                        profile: caller.profile.name.clone(),
+                        progress: progress.clone(),
+                    })));
+                self.progress = Some(progress);
+            }
+            match &self.read {
+                Some(read) => stamp_ui(ui, read, lang),
+                None if !self.cached.is_waiting() => {
+                    ui.label(t!(lang, "renewals-none"));
+                }
+                None => {}
+            }
+        });
+    }
+
+    /// Why the read is not whole, and what it could not date.
+    fn notes_ui(&self, ui: &mut egui::Ui, read: &Read, lang: Lang) {
+        let warn = ui.visuals().warn_fg_color;
+        match &read.stop {
+            Some(Stop::NoAnswer { at, why }) => {
+                let at = dates::local_time(*at, crate::core::now_ms());
+                ui.colored_label(
+                    warn,
+                    tr!(lang, "renewals-stopped", at = at, why = why.as_str()),
+                );
+            }
+            Some(Stop::Cancelled { at }) => {
+                let at = dates::local_time(*at, crate::core::now_ms());
+                ui.colored_label(warn, tr!(lang, "renewals-cancelled", at = at));
+            }
+            None => {}
+        }
+        let refused: Vec<_> = read
+            .enterprises
+            .iter()
+            .filter_map(|e| match &e.state {
+                ReadState::Refused { code, message } => Some((e, code, message)),
+                _ => None,
+            })
+            .collect();
+        if !refused.is_empty() {
+            let n = refused.len();
+            ui.collapsing(tr!(lang, "renewals-refused", n = n), |ui| {
+                for (e, code, message) in refused {
+                    let (code, message) = (code.as_str(), message.as_str());
+                    let enterprise = e.global_id.as_str();
+                    ui.label(tr!(
+                        lang,
+                        "renewals-refused-one",
+                        enterprise = enterprise,
+                        code = code,
+                        message = message
+                    ));
+                }
+            });
+        }
+        let undated: u32 = read.enterprises.iter().map(|e| e.undated).sum();
+        if undated > 0 {
+            ui.label(RichText::new(tr!(lang, "renewals-undated", n = undated)).weak());
+        }
+    }
+
+    /// The window, the search, the license type and the branch; a clicked month.
+    fn filters_ui(&mut self, ui: &mut egui::Ui, lang: Lang) {
+        let before = (self.filter.clone(), self.month, self.days);
+        ui.horizontal_wrapped(|ui| {
+            ui.label(t!(lang, "renewals-within"));
+            for days in WINDOWS {
+                let words = tr!(lang, "renewals-days", n = days);
+                if ui
+                    .selectable_label(self.days == days && self.month.is_none(), words)
+                    .clicked()
+                {
+                    (self.days, self.month) = (days, None);
+                }
+            }
+            ui.separator();
+            let find = ui.label(t!(lang, "renewals-find"));
+            ui.add(
+                egui::TextEdit::singleline(&mut self.filter.text)
+                    .hint_text(t!(lang, "renewals-search"))
+                    .desired_width(220.0),
+            )
+            .labelled_by(find.id);
+            let names = (t!(lang, "license-type-col"), t!(lang, "renewals-any-type"));
+            let words = |v: &str| license_type_words(lang, v);
+            choice_ui(ui, names, &mut self.filter.license_type, &self.types, words);
+            let names = (t!(lang, "branch"), t!(lang, "renewals-any-branch"));
+            choice_ui(
+                ui,
+                names,
+                &mut self.filter.branch,
+                &self.branches,
+                str::to_owned,
+            );
+            if let Some(m) = self.month {
+                let month = self
+                    .months
+                    .as_ref()
+                    .and_then(|ms| ms.firsts.get(m))
+                    .map(|d| d.strftime("%Y-%m").to_string())
+                    .unwrap_or_default();
+                let chip = format!("{} ✕", tr!(lang, "renewals-month", month = month));
+                if ui
+                    .button(chip)
+                    .on_hover_text(t!(lang, "renewals-clear-month"))
+                    .clicked()
+                {
+                    self.month = None;
+                }
+            }
+        });
+        if before != (self.filter.clone(), self.month, self.days) {
+            self.stale = true;
+        }
+    }
+
+    /// Works the shown rows out again when the read, the filter or the order changed.
+    fn refresh_view(&mut self, read: &Read) {
+        if self.months.is_none() {
+            let now = jiff::Zoned::now();
+            self.months = Months::of(read, now.date(), now.time_zone(), self.grouping);
+        }
+        if !self.stale {
+            return;
+        }
+        let now = jiff::Zoned::now();
+        self.filter.window = match self.month {
+            Some(m) => self.months.as_ref().and_then(|ms| ms.window(m)),
+            None => Window::days(now.date(), now.time_zone(), self.days),
+        };
+        let (by, up) = self.sort;
+        self.view = Arc::new(self.filter.apply(read, &read.orders, by, up));
+        self.stale = false;
+    }
+
+    fn export_ui(&mut self, ui: &mut egui::Ui, out: &Outbox<'_>, read: &Arc<Read>, lang: Lang) {
+        ui.horizontal_wrapped(|ui| {
+            let all = read.table.len();
+            let shown = self.view.len();
+            ui.label(RichText::new(tr!(lang, "renewals-shown", shown = shown, all = all)).strong());
+            ui.separator();
+            if self.export_path.is_empty() {
+                self.export_path = home_file(EXPORT_FILE);
+            }
+            let to = ui.label(t!(lang, "export-to"));
+            ui.add(egui::TextEdit::singleline(&mut self.export_path).desired_width(280.0))
+                .labelled_by(to.id)
+                .on_hover_text(t!(lang, "renewals-export-help"));
+            if busy_button_ui(ui, t!(lang, "renewals-export"), self.export.is_waiting()) {
+                self.exported = None;
+                self.export
+                    .start(out.send(Command::Renewals(RenewalsCommand::Export {
+                        path: PathBuf::from(self.export_path.trim()),
+                        read: Arc::clone(read),
+                        rows: Arc::clone(&self.view),
+                    })));
+            }
+            if let Some(path) = &self.exported {
+                ui.label(labelled(lang, t!(lang, "exported"), path));
+            }
+        });
+    }
+}
+
+/// The profile and time of the read, and how old it is.
+fn stamp_ui(ui: &mut egui::Ui, read: &Read, lang: Lang) {
+    let now = crate::core::now_ms();
+    let (done, all) = read.read_count();
+    let profile = name_of_profile(lang, &read.profile);
+    let at = dates::local_time(read.ended_at, now);
+    let stamp = tr!(
+        lang,
+        "renewals-read-at",
+        profile = profile,
+        at = at,
+        done = done,
+        all = all
+    );
+    ui.label(stamp);
+    ui.label(RichText::new(format!("({})", age(lang, now - read.ended_at))).weak());
+}
+
+/// How long ago, in the largest unit that is at least one.
+fn age(lang: Lang, ms: i64) -> String {
+    let minutes = (ms / 60_000).max(0);
+    if minutes < 60 {
+        tr!(lang, "renewals-age", minutes = minutes)
+    } else if minutes < 48 * 60 {
+        let hours = minutes / 60;
+        tr!(lang, "renewals-age-hours", hours = hours)
+    } else {
+        let days = minutes / (24 * 60);
+        tr!(lang, "renewals-age-days", days = days)
+    }
+}
+
+/// The read under way: its bar and Cancel.
+fn reading_ui(ui: &mut egui::Ui, progress: &Progress, lang: Lang) {
+    let seen = progress.snapshot();
+    let (done, all) = (seen.done, seen.total);
+    let words = tr!(lang, "renewals-reading", done = done, all = all);
+    ui.add(
+        egui::ProgressBar::new(seen.fraction().unwrap_or(0.0))
+            .desired_width(320.0)
+            .text(words),
+    );
+    if progress.is_cancelled() {
+        ui.label(t!(lang, "import-cancelling"));
+    } else if ui.button(t!(lang, "cancel")).clicked() {
+        progress.cancel();
+    }
+    ui.ctx()
+        .request_repaint_after(std::time::Duration::from_millis(100));
+}
+
+/// A drop-down of the values found, or any, after its name.
+fn choice_ui(
+    ui: &mut egui::Ui,
+    (name, any): (&str, &str),
+    chosen: &mut Option<String>,
+    values: &[String],
+    words: impl Fn(&str) -> String,
+) {
+    let label = ui.label(name);
+    let shown = chosen.as_deref().map_or_else(|| any.to_owned(), &words);
+    egui::ComboBox::from_id_salt(name)
+        .selected_text(shown)
+        .show_ui(ui, |ui| {
+            ui.selectable_value(chosen, None, any);
+            for v in values {
+                ui.selectable_value(chosen, Some(v.clone()), words(v));
+            }
+        })
+        .response
+        .labelled_by(label.id);
+}

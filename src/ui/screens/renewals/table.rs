@@ -1,0 +1,194 @@
+//! Renewals' table: only the rows on screen are drawn, so a million rows scroll as a hundred
+//! do; a header click sorts by its column (the orders are made by the core), again reverses.
+
+use egui::RichText;
+use egui_extras::{Column, TableBuilder};
+
+use super::RenewalsScreen;
+use crate::core::renewals::{Read, RowRef, SortBy, Source};
+use crate::ui::kit::form::PRODUCTION_COLOUR;
+use crate::ui::screens::assets::license_type_words;
+use crate::ui::text::dates::{local_date, today};
+use crate::ui::text::i18n::{Lang, t};
+
+const ROW_HEIGHT: f32 = 22.0;
+
+/// The columns: their title's message, width and the order they sort by.
+const COLUMNS: [(Col, f32, Option<SortBy>); 9] = [
+    (Col::Customer, 220.0, Some(SortBy::Customer)),
+    (Col::Asset, 110.0, Some(SortBy::Asset)),
+    (Col::Product, 170.0, Some(SortBy::Product)),
+    (Col::End, 100.0, Some(SortBy::End)),
+    (Col::DaysLeft, 80.0, Some(SortBy::End)),
+    (Col::Branch, 120.0, Some(SortBy::Branch)),
+    (Col::Type, 170.0, Some(SortBy::LicenseType)),
+    (Col::Lock, 80.0, None),
+    (Col::Source, 170.0, None),
+];
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Col {
+    Customer,
+    Asset,
+    Product,
+    End,
+    DaysLeft,
+    Branch,
+    Type,
+    Lock,
+    Source,
+}
+
+fn title(lang: Lang, col: Col) -> &'static str {
+    match col {
+        Col::Customer => t!(lang, "renewals-customer"),
+        Col::Asset => t!(lang, "asset-number"),
+        Col::Product => t!(lang, "product"),
+        Col::End => t!(lang, "renewals-end"),
+        Col::DaysLeft => t!(lang, "renewals-days-left"),
+        Col::Branch => t!(lang, "branch"),
+        Col::Type => t!(lang, "license-type-col"),
+        Col::Lock => t!(lang, "renewals-lock"),
+        Col::Source => t!(lang, "source"),
+    }
+}
+
+impl RenewalsScreen {
+    pub(super) fn table_ui(&mut self, ui: &mut egui::Ui, read: &Read, lang: Lang) {
+        if self.view.is_empty() {
+            ui.label(t!(lang, "renewals-empty"));
+            return;
+        }
+        let today = today();
+        let mut clicked = None;
+        egui::ScrollArea::horizontal().show(ui, |ui| {
+            let mut table = TableBuilder::new(ui)
+                .id_salt("renewals_table")
+                .striped(true)
+                .cell_layout(egui::Layout::left_to_right(egui::Align::Center));
+            for (_, width, _) in COLUMNS {
+                table = table.column(Column::exact(width).clip(true));
+            }
+            table
+                .header(24.0, |mut header| {
+                    for (col, _, by) in COLUMNS {
+                        header.col(|ui| {
+                            if header_ui(ui, lang, col, by, self.sort) {
+                                clicked = by;
+                            }
+                        });
+                    }
+                })
+                .body(|body| {
+                    body.rows(ROW_HEIGHT, self.view.len(), |mut row| {
+                        let i = self.view[row.index()] as usize;
+                        let r = read.table.get(i);
+                        for (col, _, _) in COLUMNS {
+                            row.col(|ui| cell_ui(ui, lang, read, &r, col, today));
+                        }
+                    });
+                });
+        });
+        if let Some(by) = clicked {
+            self.sort = match self.sort {
+                (now, up) if now == by => (by, !up),
+                _ => (by, true),
+            };
+            self.stale = true;
+        }
+    }
+}
+
+/// A column's title, with its arrow when the table is sorted by it; whether it was clicked.
+fn header_ui(
+    ui: &mut egui::Ui,
+    lang: Lang,
+    col: Col,
+    by: Option<SortBy>,
+    sort: (SortBy, bool),
+) -> bool {
+    let arrow = match (by, sort) {
+        (Some(b), (s, true)) if b == s => " ^",
+        (Some(b), (s, false)) if b == s => " v",
+        _ => "",
+    };
+    let text = RichText::new(format!("{}{arrow}", title(lang, col))).strong();
+    match by {
+        Some(_) => ui
+            .add(egui::Button::new(text).frame(false))
+            .on_hover_text(t!(lang, "sort-hint"))
+            .clicked(),
+        None => {
+            ui.label(text);
+            false
+        }
+    }
+}
+
+fn cell_ui(
+    ui: &mut egui::Ui,
+    lang: Lang,
+    read: &Read,
+    r: &RowRef<'_>,
+    col: Col,
+    today: jiff::civil::Date,
+) {
+    let enterprise = read.enterprise_of(r);
+    match col {
+        Col::Customer => {
+            let name = enterprise.and_then(|e| e.name.as_ref().or(e.customer_name.as_ref()));
+            let id = enterprise.map(|e| e.global_id.as_str()).unwrap_or("");
+            let text = match name {
+                Some(name) => format!("{name} · {id}"),
+                None => id.to_owned(),
+            };
+            ui.label(text).on_hover_text(r.customer_id());
+        }
+        Col::Asset => {
+            ui.monospace(r.asset_num());
+        }
+        Col::Product => {
+            let uri = r.product_uri().unwrap_or("—");
+            ui.label(r.product_name().unwrap_or(uri)).on_hover_text(uri);
+        }
+        Col::End => {
+            ui.label(local_date(r.end()));
+        }
+        Col::DaysLeft => days_left_ui(ui, r, today),
+        Col::Branch => {
+            ui.label(enterprise.and_then(|e| e.branch.as_deref()).unwrap_or(""));
+        }
+        Col::Type => {
+            ui.label(license_type_words(lang, r.license_type()));
+        }
+        Col::Lock => {
+            ui.label(match r.locked() {
+                true => RichText::new(t!(lang, "renewals-locked")).color(PRODUCTION_COLOUR),
+                false => RichText::new(t!(lang, "renewals-open")),
+            });
+        }
+        Col::Source => {
+            ui.label(source_words(lang, r.source()));
+        }
+    }
+}
+
+/// Days left; a week or less in the warning colour.
+fn days_left_ui(ui: &mut egui::Ui, r: &RowRef<'_>, today: jiff::civil::Date) {
+    let tz = jiff::tz::TimeZone::system();
+    let days = crate::core::renewals::days_left(r.end(), today, &tz).unwrap_or_default();
+    let text = RichText::new(days.to_string()).monospace();
+    if days <= 7 {
+        ui.label(text.color(ui.visuals().warn_fg_color).strong());
+    } else {
+        ui.label(text);
+    }
+}
+
+pub(super) fn source_words(lang: Lang, source: Source) -> &'static str {
+    match source {
+        Source::Product => t!(lang, "renewals-source-product"),
+        Source::Asset => t!(lang, "renewals-source-asset"),
+        Source::Sent => t!(lang, "renewals-source-sent"),
+    }
+}

@@ -1,0 +1,98 @@
+//! The Renewals screen driven like a user would (egui_kittest) on the Sandbox: the directory
+//! read with its stamp, the window's rows and no others, a wider window, the search, a sort,
+//! the export as xlsx, and the last read shown at once by a console started again.
+
+#[path = "support/desk.rs"]
+mod desk;
+#[path = "support/window.rs"]
+mod window;
+
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use license_desk::core::{Call, Command, SANDBOX, now_ms};
+use license_desk::ui::text::i18n::Lang;
+use license_desk::ui::{DeskApp, Screen};
+use serde_json::json;
+use window::{app, click, settle, shown_labels, type_into};
+
+const DAY: i64 = 86_400_000;
+
+/// Three assets for the demo customer S-0001, ending in 5, 50 and 200 days.
+fn order(harness: &Harness<'static, DeskApp>) {
+    let now = now_ms();
+    let assets: Vec<_> = [(1, 5), (2, 50), (3, 200)]
+        .iter()
+        .map(|(n, days)| {
+            json!({"assetNos": [format!("871000000{n}")],
+                   "products": [{"productUri": "gms:1001", "productName": "云计价",
+                                 "limitEndDate": now + days * DAY}]})
+        })
+        .collect();
+    let batch = serde_json::from_value(json!({
+        "channelCode": "SHOP", "channelOrderId": "UI-RENEW", "syncMode": "sync",
+        "orderList": [{"sequence": 1, "channelCustomerId": "S-0001",
+            "licenseType": "normal_recover_usbkey", "orderType": "new_buy", "assets": assets}]
+    }))
+    .expect("a batch");
+    let command = Command::CallOn {
+        profile: SANDBOX.to_owned(),
+        call: Call::BatchOrder(batch),
+    };
+    harness
+        .state()
+        .core()
+        .run(command, desk::WAIT)
+        .expect("the batch is sent");
+}
+
+fn shows(harness: &Harness<'static, DeskApp>, text: &str) -> bool {
+    harness.query_all_by_label(text).next().is_some()
+}
+
+#[test]
+fn renewals_reads_the_directory_filters_sorts_exports_and_opens_again_from_the_cache() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut harness = app(dir.path(), Lang::En);
+    settle(&mut harness, |h| shows(h, "Customers"));
+    order(&harness);
+    harness.state_mut().prefs.screen = Screen::Renewals;
+    settle(&mut harness, |h| shows(h, "Read the directory"));
+    click(&mut harness, "Read the directory");
+    settle(&mut harness, |h| {
+        h.query_by_label_contains("Read from Sandbox at").is_some()
+    });
+    // The next 90 days: the assets ending in 5 and 50 days, not the one in 200.
+    assert!(shows(&harness, "8710000001"), "{}", shown_labels(&harness));
+    assert!(shows(&harness, "8710000002"));
+    assert!(!shows(&harness, "8710000003"));
+    click(&mut harness, "365 days");
+    settle(&mut harness, |h| shows(h, "8710000003"));
+
+    type_into(&mut harness, "Find", "8710000002");
+    settle(&mut harness, |h| !shows(h, "8710000001"));
+    assert!(shows(&harness, "8710000002"));
+    assert!(harness.query_by_label_contains("1 of ").is_some());
+    type_into(&mut harness, "Find", "87100");
+    settle(&mut harness, |h| shows(h, "8710000001"));
+
+    let xlsx = dir.path().join("renewals.xlsx");
+    type_into(&mut harness, "Export to", xlsx.to_str().expect("path"));
+    click(&mut harness, "Export");
+    settle(&mut harness, |h| {
+        h.query_by_label_contains("Exported").is_some()
+    });
+    use calamine::{Reader, open_workbook_auto};
+    let mut book = open_workbook_auto(&xlsx).expect("the export opens");
+    let sheet = book.worksheet_range("Renewals").expect("its sheet");
+    let nums: Vec<String> = sheet.rows().skip(1).map(|r| r[5].to_string()).collect();
+    assert_eq!(nums, ["8710000001", "8710000002", "8710000003"]);
+
+    // A console started again shows the last read at once, without reading.
+    drop(harness);
+    let mut again = app(dir.path(), Lang::Zh);
+    again.state_mut().prefs.screen = Screen::Renewals;
+    settle(&mut again, |h| {
+        h.query_by_label_contains("读取自 沙箱").is_some()
+    });
+    assert!(shows(&again, "8710000001"));
+}
