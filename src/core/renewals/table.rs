@@ -23,7 +23,8 @@ struct Compact {
     license_type: Sym,
     product_uri: Sym,
     product_name: Sym,
-    start: Option<i64>,
+    /// 0 when none: a row is 48 bytes, not 64.
+    start: i64,
     end: i64,
     source: Source,
     locked: bool,
@@ -196,7 +197,7 @@ impl Table {
             license_type: base.license_type,
             product_uri,
             product_name,
-            start,
+            start: start.unwrap_or(0),
             end,
             source,
             locked: base.locked,
@@ -277,7 +278,7 @@ impl<'a> RowRef<'a> {
         self.table.symbol(self.row.product_name)
     }
     pub fn start(&self) -> Option<i64> {
-        self.row.start
+        dated(Some(self.row.start))
     }
     pub fn end(&self) -> i64 {
         self.row.end
