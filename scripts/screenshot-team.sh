@@ -85,13 +85,13 @@ walk() {
   sleep 1.5
   xdotool mousemove $((W - 3)) 300
   shot "team-start-$suffix"              # the top bar: 李四 · branch staff, Sign out
-  click "$nav_x" 136                     # Assets
+  click "$nav_x" 159                     # Assets
   xdotool mousemove "$lock_x" 76
   sleep 1.5
   shot "team-disabled-$suffix"           # Disable or enable by numbers: disabled, and why
-  click "$nav_x" 182                     # Asset numbers
+  click "$nav_x" 205                     # Asset numbers
   click "$numbers_x" 94 1.5              # Get new asset numbers
-  click "$nav_x" 228 1.5                 # History: the server's record
+  click "$nav_x" 251 1.5                 # History: the server's record
   click 170 155 1                        # the newest entry
   shot "team-history-$suffix"
   kill "$app"
@@ -136,7 +136,7 @@ approvals() {
   xdotool type --delay 30 "$admin_password"
   xdotool key Return
   sleep 1.5
-  click "$nav_x" 251 1.5                 # Approvals
+  click "$nav_x" 274 1.5                 # Approvals
   click 150 152 1
   xdotool mousemove $((W - 3)) 300
   shot "team-approvals-$suffix"

@@ -111,10 +111,10 @@ walk_customers_en() {
   shot toast-en
   # Dismiss; at 900 the toast is narrower, so taller.
   if small; then click 850 305; else click $((W - 50)) $((H - 215)); fi
-  click 37 228 1                 # History
+  click 37 251 1                 # History
   click 305 154                  # the newest call: its request and answer
   shot history-en
-  click 40 251                   # Settings
+  click 40 274                   # Settings
   click 178 261                  # Add profile
   type_at 450 311 北京生产平台
   type_at 450 337 https://license.example.com
@@ -151,10 +151,10 @@ walk_customers_zh() {
   click 159 239 1.5              # 创建: the demo enterprise exists already
   shot toast-zh
   if small; then click 860 336; else click $((W - 40)) $((H - 199)); fi # 关闭
-  click 42 229 1                 # 历史记录
+  click 42 252 1                 # 历史记录
   click 305 154                  # the newest call
   shot history-zh
-  click 29 252                   # 设置
+  click 29 275                   # 设置
   # At 900 the keyring warning takes two lines.
   local s=0
   if small; then s=15; fi
@@ -193,7 +193,7 @@ walk_orders() {
     f=-58 t=23
     if [ "$lang" = en ]; then s=23; fi
   fi
-  click "$nav" 90 1              # Orders
+  click "$nav" 113 1              # Orders
   click 250 $((H - 45))          # the problem: no asset numbers yet (selects the asset)
   click $((add_package + f)) $((139 + t)) # Add package: the catalog's search
   xdotool type --delay 30 zjrm
@@ -212,7 +212,7 @@ walk_orders() {
     click "$(dx 311)" "$(dy 486)" 1.5 # 提交
   fi
   shot "orders-submitted-$lang"
-  click "$nav" 113 1             # Catalog: what the submitted batch taught it
+  click "$nav" 136 1             # Catalog: what the submitted batch taught it
   shot "catalog-$lang"
   stop
 }
@@ -224,7 +224,7 @@ walk_assets_en() {
   # At 900 the toolbar takes two rows.
   local s=0
   if small; then s=23; fi
-  click 35 136                   # Assets
+  click 35 159                   # Assets
   type_at 332 76 EG0000000001
   click 711 76 1.5               # List assets
   click 295 $((201 + s))         # 8900000001
@@ -235,14 +235,14 @@ walk_assets_en() {
   shot assets-confirm-en
   click "$(dx 369)" "$(dy 461)" 1.5 # Disable 2 locks
   shot assets-en
-  click 42 159                   # Activities
+  click 42 182                   # Activities
   type_at 410 99 8900000001
   type_at 410 125 spring-2026
   type_at 410 151 license-desk
   type_at 410 177 北京分公司
   click 162 207 1.5              # Claim
   shot activities-en
-  click 58 182                   # Asset numbers
+  click 58 205                   # Asset numbers
   click 330 94 1.5               # Get new asset numbers
   shot asset-numbers-en
   stop
@@ -250,7 +250,7 @@ walk_assets_en() {
 
 walk_assets_zh() {
   start zh_CN.UTF-8
-  click 29 136                   # 资产
+  click 29 159                   # 资产
   type_at 300 76 EG0000000001
   click 649 76 1.5               # 列出资产
   click 295 251                  # 8900000003
@@ -261,14 +261,14 @@ walk_assets_zh() {
   shot assets-confirm-zh
   click "$(dx 373)" "$(dy 461)" 1.5 # 禁用 2 把加密锁
   shot assets-zh
-  click 29 159                   # 活动
+  click 29 182                   # 活动
   type_at 410 99 8900000002
   type_at 410 125 spring-2026
   type_at 410 151 license-desk
   type_at 410 177 上海分公司
   click 159 207 1.5              # 领取
   shot activities-zh
-  click 42 182                   # 资产编号
+  click 42 205                   # 资产编号
   click 273 94 1.5               # 申请新资产编号
   shot asset-numbers-zh
   stop

@@ -1,14 +1,16 @@
 //! What ends each month for the next twelve, stacked by license type or by branch (egui_plot).
 //! A click on a bar shows that month's rows, and its part's license type or branch.
 
-use egui_plot::{Bar, BarChart, Legend, Plot};
+use egui::Color32;
+use egui_plot::{Bar, BarChart, Plot};
 
 use super::RenewalsScreen;
-use crate::core::renewals::{Grouping, Months, Read};
+use crate::core::renewals::{Grouping, Months, Read, Series};
 use crate::ui::screens::assets::license_type_words;
 use crate::ui::text::i18n::{Lang, t};
 
-const HEIGHT: f32 = 150.0;
+/// The chart's height: a quarter of what is left, within these.
+const HEIGHT: std::ops::RangeInclusive<f32> = 110.0..=170.0;
 
 impl RenewalsScreen {
     pub(super) fn chart_ui(&mut self, ui: &mut egui::Ui, _read: &Read, lang: Lang) {
@@ -36,11 +38,14 @@ impl RenewalsScreen {
         let labels: Vec<String> = months
             .firsts
             .iter()
+            .take(12)
             .map(|d| d.strftime("%Y-%m").to_string())
             .collect();
+        legend_ui(ui, months, self.grouping, lang);
         let response = Plot::new("renewals_chart")
-            .height(HEIGHT)
-            .legend(Legend::default())
+            .height((ui.available_height() * 0.25).clamp(*HEIGHT.start(), *HEIGHT.end()))
+            .include_x(-0.6)
+            .include_x(11.6)
             .allow_drag(false)
             .allow_zoom(false)
             .allow_scroll(false)
@@ -88,16 +93,56 @@ impl RenewalsScreen {
     }
 }
 
+/// A group's colour, the same in the bars and the legend; the rest in grey.
+const PALETTE: [Color32; 6] = [
+    Color32::from_rgb(0x3b, 0x82, 0xc4),
+    Color32::from_rgb(0xe0, 0x8a, 0x2e),
+    Color32::from_rgb(0x4c, 0xa8, 0x5a),
+    Color32::from_rgb(0xc4, 0x4e, 0x52),
+    Color32::from_rgb(0x8c, 0x6b, 0xc2),
+    Color32::from_rgb(0x2f, 0xa5, 0xa5),
+];
+const REST: Color32 = Color32::from_rgb(0x9a, 0x9a, 0x9a);
+
+fn colour(k: usize, rest: bool) -> Color32 {
+    if rest {
+        REST
+    } else {
+        PALETTE[k % PALETTE.len()]
+    }
+}
+
+/// Each group's colour and name, in a row above the chart (wrapping when narrow).
+fn legend_ui(ui: &mut egui::Ui, months: &Months, grouping: Grouping, lang: Lang) {
+    ui.horizontal_wrapped(|ui| {
+        for (k, series) in months.series.iter().enumerate() {
+            // A colour and its name in one label: they never part at a line's end.
+            let mut job = egui::text::LayoutJob::default();
+            let font = egui::TextStyle::Body.resolve(ui.style());
+            let text = ui.visuals().text_color();
+            let format = |color| egui::TextFormat::simple(font.clone(), color);
+            job.append("■ ", 0.0, format(colour(k, series.rest)));
+            job.append(&name(series, grouping, lang), 0.0, format(text));
+            ui.add(egui::Label::new(job).wrap_mode(egui::TextWrapMode::Extend));
+            ui.add_space(6.0);
+        }
+    });
+}
+
+fn name(series: &Series, grouping: Grouping, lang: Lang) -> String {
+    match (&series.group, series.rest, grouping) {
+        (_, true, _) => t!(lang, "renewals-other").to_owned(),
+        (Some(code), _, Grouping::LicenseType) => license_type_words(lang, code),
+        (Some(branch), _, Grouping::Branch) => branch.clone(),
+        (None, _, _) => t!(lang, "renewals-no-branch").to_owned(),
+    }
+}
+
 /// One bar chart per group, each stacked on those before it.
 fn charts(months: &Months, grouping: Grouping, lang: Lang) -> Vec<BarChart> {
     let mut charts: Vec<BarChart> = Vec::new();
-    for series in &months.series {
-        let name = match (&series.group, series.rest, grouping) {
-            (_, true, _) => t!(lang, "renewals-other").to_owned(),
-            (Some(code), _, Grouping::LicenseType) => license_type_words(lang, code),
-            (Some(branch), _, Grouping::Branch) => branch.clone(),
-            (None, _, _) => t!(lang, "renewals-no-branch").to_owned(),
-        };
+    for (k, series) in months.series.iter().enumerate() {
+        let name = name(series, grouping, lang);
         let bars: Vec<Bar> = series
             .counts
             .iter()
@@ -105,7 +150,9 @@ fn charts(months: &Months, grouping: Grouping, lang: Lang) -> Vec<BarChart> {
             .map(|(m, n)| Bar::new(m as f64, f64::from(*n)).width(0.7))
             .collect();
         let below: Vec<&BarChart> = charts.iter().collect();
-        let chart = BarChart::new(name, bars).stack_on(&below);
+        let chart = BarChart::new(name, bars)
+            .color(colour(k, series.rest))
+            .stack_on(&below);
         charts.push(chart);
     }
     charts

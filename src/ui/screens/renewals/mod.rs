@@ -208,7 +208,9 @@ impl RenewalsScreen {
     fn filters_ui(&mut self, ui: &mut egui::Ui, lang: Lang) {
         let before = (self.filter.clone(), self.month, self.days);
         ui.horizontal_wrapped(|ui| {
-            ui.label(t!(lang, "renewals-within"));
+            ui.add(
+                egui::Label::new(t!(lang, "renewals-within")).wrap_mode(egui::TextWrapMode::Extend),
+            );
             for days in WINDOWS {
                 let words = tr!(lang, "renewals-days", n = days);
                 if ui
@@ -219,7 +221,9 @@ impl RenewalsScreen {
                 }
             }
             ui.separator();
-            let find = ui.label(t!(lang, "renewals-find"));
+            let find = ui.add(
+                egui::Label::new(t!(lang, "renewals-find")).wrap_mode(egui::TextWrapMode::Extend),
+            );
             ui.add(
                 egui::TextEdit::singleline(&mut self.filter.text)
                     .hint_text(t!(lang, "renewals-search"))
@@ -366,7 +370,7 @@ fn choice_ui(
     values: &[String],
     words: impl Fn(&str) -> String,
 ) {
-    let label = ui.label(name);
+    let label = ui.add(egui::Label::new(name).wrap_mode(egui::TextWrapMode::Extend));
     let shown = chosen.as_deref().map_or_else(|| any.to_owned(), &words);
     egui::ComboBox::from_id_salt(name)
         .selected_text(shown)

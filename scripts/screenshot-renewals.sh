@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# Screenshots of Renewals: the release binary under Xvfb with a fresh HOME whose Sandbox holds
+# the renewals demo (scripts/renewals-demo.sh), driven with xdotool: the directory read, then a
+# bar of the chart clicked. In English and Chinese, at 1280×800 and 900×600, into
+# docs/screenshots/renewals-<lang>[-900].png and renewals-month-<lang>[-900].png.
+# Needs: apt-get install xvfb imagemagick xdotool
+# Usage: scripts/screenshot-renewals.sh   (LICENSE_DESK_BIN: a release binary already built)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bin=${LICENSE_DESK_BIN:-}
+if [ -z "$bin" ]; then
+  cargo build --release --quiet
+  bin=${CARGO_TARGET_DIR:-$PWD/target}/release/license-desk
+fi
+out=docs/screenshots
+mkdir -p "$out"
+work=$(mktemp -d)
+xvfb= app=
+trap 'kill $app $xvfb 2>/dev/null || true; rm -rf "$work"' EXIT
+export HOME=$work/home LICENSE_DESK_KEYRING=memory LICENSE_DESK_BIN=$bin
+mkdir -p "$HOME"
+scripts/renewals-demo.sh
+
+click() { xdotool mousemove "$1" "$2" click 1; sleep "${3:-0.6}"; }
+shot() {
+  xdotool mousemove $((W - 3)) 50 # no hover highlight in the picture
+  sleep 0.5
+  import -window root -crop "${W}x${H}+0+0" +repage "$out/$1.png"
+}
+
+for size in 1280x800 900x600; do
+  W=${size%x*} H=${size#*x}
+  if [ "$W" = 1280 ]; then suffix= bar_foot=315; else suffix=-$W bar_foot=305; fi
+  display=:$((80 + RANDOM % 9))
+  Xvfb "$display" -noreset -screen 0 "${W}x${H}x24" >/dev/null 2>&1 &
+  xvfb=$!
+  for i in $(seq 200); do
+    DISPLAY=$display xdotool getdisplaygeometry >/dev/null 2>&1 && break
+    [ "$i" -lt 200 ] || { echo "Xvfb did not start on $display" >&2; exit 1; }
+    sleep 0.05
+  done
+  export DISPLAY=$display
+  for lang in en zh; do
+    if [ "$lang" = en ]; then locale=en_US.UTF-8; else locale=zh_CN.UTF-8; fi
+    LANG=$locale "$bin" >/dev/null 2>&1 &
+    app=$!
+    for i in $(seq 100); do
+      win=$(xdotool search --pid "$app" 2>/dev/null | head -1) && [ -n "$win" ] && break
+      sleep 0.1
+    done
+    xdotool windowsize "$win" "$W" "$H"
+    xdotool windowmove "$win" 0 0
+    sleep 2
+    click 40 90 1                # Renewals
+    click 175 94 3               # Read (again): the whole directory
+    shot "renewals-$lang$suffix"
+    # The third month's bar, near its foot: that month and the license type drawn lowest.
+    # The plot runs from x 162 to the window's edge, 13.3 months wide.
+    click $((162 + (W - 162) * 32 / 133)) "$bar_foot" 1
+    shot "renewals-month-$lang$suffix"
+    kill "$app"
+    wait "$app" 2>/dev/null || true
+    app=
+  done
+  kill "$xvfb"
+  wait "$xvfb" 2>/dev/null || true
+  xvfb=
+done
+ls -l "$out"/renewals-*
