@@ -10,6 +10,7 @@
 #[allow(dead_code)]
 #[path = "abuse/client.rs"]
 mod client;
+mod renewals_seed;
 #[allow(dead_code)]
 #[path = "abuse/server.rs"]
 mod server;
@@ -21,21 +22,15 @@ use std::time::{Duration, Instant};
 
 use client::{Client, ORDER, nonce};
 use futures::StreamExt;
-use license_desk::core::catalog::store::Import;
-use license_desk::core::profiles::usual_token_url;
 use license_desk::core::progress::Progress;
-use license_desk::core::{
-    CatalogCommand, Command, Core, CoreOptions, Endpoint, FileDialogChoice, KeyringChoice, Outcome,
-    Profile, RenewalsCommand, Secret, now_ms,
-};
-use serde_json::{Value, json};
+use license_desk::core::{Command, Core, Outcome, RenewalsCommand};
+use renewals_seed::{PROFILE, console, run, seed};
+use serde_json::Value;
 use server::Server;
 
 /// The listings at once, in both loops: the platform's `--max-listings`.
 const CONCURRENCY: usize = 4;
 const ROUNDS: usize = 3;
-const PROFILE: &str = "National";
-const DAY: i64 = 86_400_000;
 
 fn count(var: &str, default: usize) -> usize {
     std::env::var(var)
@@ -91,112 +86,6 @@ fn main() {
         "| Cancel at half-way, until the answer | | {:.0} ms | |",
         cancel.as_secs_f64() * 1000.0
     );
-}
-
-/// The enterprises, each bound to a customer of its own and holding `per` assets whose one
-/// product ends somewhere in the next 12 months.
-async fn seed(http: &Client, enterprises: usize, per: usize) -> Vec<String> {
-    let ids: Vec<String> = futures::stream::iter(0..enterprises)
-        .map(|i| async move {
-            let answer = http
-                .post(
-                    &format!("{ORDER}/enterprise/user/bind"),
-                    &json!({"channelCode": "SHOP", "channelCustomerId": format!("N-{i:04}"),
-                        "customerName": format!("全国客户 {i}"),
-                        "enterpriseName": format!("全国企业 {i}")}),
-                )
-                .await;
-            answer.json()["data"]["enterpriseGlobalId"]
-                .as_str()
-                .expect("an enterprise")
-                .to_owned()
-        })
-        .buffered(8)
-        .collect()
-        .await;
-    let now = now_ms();
-    // Ten enterprises' orders a batch.
-    for (b, chunk) in (0..enterprises).collect::<Vec<_>>().chunks(10).enumerate() {
-        let orders: Vec<Value> = chunk
-            .iter()
-            .enumerate()
-            .map(|(k, &i)| {
-                let nums: Vec<String> = (0..per).map(|j| format!("9{:09}", i * per + j)).collect();
-                let end = now + ((i * 7 + 3) % 365) as i64 * DAY;
-                json!({"sequence": k + 1, "channelCustomerId": format!("N-{i:04}"),
-                    "licenseType": "normal_recover_usbkey", "orderType": "new_buy",
-                    "assets": [{"assetNos": nums, "products": [
-                        {"productUri": "gms:1001", "limitEndDate": end}]}]})
-            })
-            .collect();
-        let body = json!({"channelCode": "SHOP", "channelOrderId": format!("NATIONAL-{b}"),
-            "syncMode": "sync", "orderList": orders});
-        let answer = http.batch(serde_json::to_vec(&body).expect("json")).await;
-        assert!(answer.is_success(), "batch {b}: {}", answer.brief());
-    }
-    ids
-}
-
-/// A console whose profile reaches the server, with the enterprises in its directory.
-fn console(dir: &Path, server: &Server, app: &server::App, ids: &[String]) -> Core {
-    let core = Core::start(CoreOptions {
-        config_dir: dir.join("config"),
-        data_dir: dir.join("data"),
-        keyring: KeyringChoice::Store(keyring_core::mock::Store::new().expect("mock keyring")),
-        file_dialog: FileDialogChoice::InWindow,
-    })
-    .expect("core");
-    let profile = Profile {
-        name: PROFILE.to_owned(),
-        endpoint: Endpoint::Remote {
-            base_url: server.base.clone(),
-            token_url: usual_token_url(&server.base),
-            app_key: app.key.clone(),
-            ca_file: None,
-        },
-        operator_identity: "bench".to_owned(),
-        production: false,
-        own_catalog: false,
-        repeats_recognised: false,
-        limits: Default::default(),
-        insecure_http: false,
-    };
-    run(
-        &core,
-        Command::SaveProfile {
-            previous: None,
-            profile,
-            app_secret: Some(Secret::new(app.secret.clone())),
-        },
-    );
-    let customers: Vec<Value> = ids
-        .iter()
-        .enumerate()
-        .map(|(i, id)| {
-            json!({"enterpriseGlobalId": id, "enterpriseName": format!("全国企业 {i}"),
-            "branchName": format!("分公司 {}", i % 30)})
-        })
-        .collect();
-    let path = dir.join("directory.json");
-    let file = json!({"products": [], "packages": [], "customers": customers});
-    std::fs::write(&path, file.to_string()).expect("directory file");
-    run(
-        &core,
-        Command::Catalog(CatalogCommand::Import {
-            path,
-            profile: PROFILE.to_owned(),
-            import: Import {
-                apply: true,
-                overwrite: true,
-            },
-        }),
-    );
-    core
-}
-
-fn run(core: &Core, command: Command) -> Outcome {
-    core.run(command, Duration::from_secs(1800))
-        .expect("the command succeeds")
 }
 
 /// The baseline: each enterprise listed, four at a time, its answer parsed and dropped.

@@ -1,6 +1,7 @@
 //! The Renewals screen driven like a user would (egui_kittest) on the Sandbox: the directory
 //! read with its stamp, the window's rows and no others, a wider window, the search, a sort,
-//! the export as xlsx, and the last read shown at once by a console started again.
+//! the export as xlsx, Start's summary, and the last read shown at once by a console started
+//! again.
 
 #[path = "support/desk.rs"]
 mod desk;
@@ -73,6 +74,16 @@ fn renewals_reads_the_directory_filters_sorts_exports_and_opens_again_from_the_c
     assert!(shows(&harness, "8710000002"));
     assert!(harness.query_by_label_contains("1 of ").is_some());
     type_into(&mut harness, "Find", "87100");
+    settle(&mut harness, |h| shows(h, "8710000001"));
+
+    // Start says what ends in the next 30 days by this read (the demo data's own dates make
+    // the count depend on the day), with the way to Renewals.
+    harness.state_mut().prefs.screen = Screen::Start;
+    settle(&mut harness, |h| {
+        h.query_by_label_contains("in the next 30 days (read at")
+            .is_some()
+    });
+    harness.state_mut().prefs.screen = Screen::Renewals;
     settle(&mut harness, |h| shows(h, "8710000001"));
 
     let xlsx = dir.path().join("renewals.xlsx");

@@ -1021,3 +1021,10 @@ renewals-export = Export
 renewals-export-help = Named .xlsx: a workbook; any other name: CSV (UTF-8 with a byte-order mark).
 renewals-reading = Reading { $done } of { $all } enterprises
 renewals-find = Find
+start-renewals-open = Renewals
+start-renewals = { $n ->
+    [0] Nothing ends in the next 30 days (read at { $at }).
+    [one] 1 product ends in the next 30 days (read at { $at }).
+   *[other] { $n } products end in the next 30 days (read at { $at }).
+}
+start-renewals-none = What ends in the coming days across every customer of the directory: not read yet for this profile.

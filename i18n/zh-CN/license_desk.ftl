@@ -878,3 +878,9 @@ renewals-export = 导出
 renewals-export-help = 以 .xlsx 结尾：导出为工作簿；其他文件名：导出为 CSV（带 BOM 的 UTF-8）。
 renewals-reading = 正在读取第 { $done } / { $all } 家企业
 renewals-find = 查找
+start-renewals-open = 续费
+start-renewals = { $n ->
+    [0] 未来 30 天内没有到期的产品（读取于 { $at }）。
+   *[other] 未来 30 天内有 { $n } 个产品到期（读取于 { $at }）。
+}
+start-renewals-none = 客户目录中所有客户近期到期的产品：本配置尚未读取。

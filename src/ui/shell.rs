@@ -320,6 +320,7 @@ impl Screens {
                 Screen::Activities
             }
             StartAction::Settings => Screen::Settings,
+            StartAction::Renewals => Screen::Renewals,
         };
     }
 
@@ -353,7 +354,9 @@ impl Screens {
         };
         match screen {
             Screen::Start => {
-                if let Some(action) = start_ui(ui, lang, state) {
+                self.renewals.follow(&caller);
+                let renewals = self.renewals.summary();
+                if let Some(action) = start_ui(ui, lang, state, renewals) {
                     self.start(action, &caller, prefs);
                 }
             }

@@ -20,14 +20,25 @@ pub enum StartAction {
     /// Activities, the demo claim filled in (not sent: a claim is a write).
     FillDemoClaim,
     Settings,
+    /// Renewals, on the profile's last read.
+    Renewals,
 }
 
-pub fn start_ui(ui: &mut egui::Ui, lang: Lang, state: &CoreState) -> Option<StartAction> {
+/// The start page; `renewals` is what ends in the next 30 days by the profile's last read,
+/// and when it was read.
+pub fn start_ui(
+    ui: &mut egui::Ui,
+    lang: Lang,
+    state: &CoreState,
+    renewals: Option<(usize, i64)>,
+) -> Option<StartAction> {
     let mut action = None;
     egui::ScrollArea::vertical()
         .id_salt("start")
         .show(ui, |ui| {
             profile_card_ui(ui, lang, state, &mut action);
+            ui.add_space(8.0);
+            renewals_ui(ui, lang, renewals, &mut action);
             ui.add_space(12.0);
             if state.profiles.active().is_sandbox() {
                 demo_ui(ui, lang, &mut action);
@@ -88,6 +99,28 @@ fn profile_card_ui(
         if ui.link(t!(lang, "start-other-profiles")).clicked() {
             *action = Some(StartAction::Settings);
         }
+    });
+}
+
+/// What ends soon across the directory, by the last read; the button to Renewals.
+fn renewals_ui(
+    ui: &mut egui::Ui,
+    lang: Lang,
+    renewals: Option<(usize, i64)>,
+    action: &mut Option<StartAction>,
+) {
+    ui.horizontal_wrapped(|ui| {
+        if ui.button(t!(lang, "start-renewals-open")).clicked() {
+            *action = Some(StartAction::Renewals);
+        }
+        let words = match renewals {
+            Some((n, at)) => {
+                let at = crate::ui::text::dates::local_time(at, crate::core::now_ms());
+                tr!(lang, "start-renewals", n = n, at = at)
+            }
+            None => t!(lang, "start-renewals-none").to_owned(),
+        };
+        ui.label(words);
     });
 }
 

@@ -23,6 +23,8 @@ use crate::ui::text::i18n::{Label, Lang, label, labelled, t, tr};
 /// The windows offered, in days.
 const WINDOWS: [i64; 3] = [30, 90, 365];
 const EXPORT_FILE: &str = "renewals.xlsx";
+/// Start's summary: what ends within this many days.
+const SOON_DAYS: i64 = 30;
 
 pub(crate) struct RenewalsScreen {
     /// The profile the shown read (or the one being read) is of.
@@ -41,6 +43,8 @@ pub(crate) struct RenewalsScreen {
     view: Arc<Vec<u32>>,
     stale: bool,
     months: Option<Months>,
+    /// Rows that end in the next `SOON_DAYS` days, for Start.
+    due_soon: usize,
     /// The license types and branches of the read, for the filters' lists.
     types: Vec<String>,
     branches: Vec<String>,
@@ -65,6 +69,7 @@ impl Default for RenewalsScreen {
             view: Arc::default(),
             stale: true,
             months: None,
+            due_soon: 0,
             types: Vec::new(),
             branches: Vec::new(),
             export_path: String::new(),
@@ -87,6 +92,9 @@ impl RenewalsScreen {
             return None;
         }
         if let Ok(Outcome::Renewals(Some(found))) = &event.result {
+            let now = jiff::Zoned::now();
+            let soon = Window::days(now.date(), now.time_zone(), SOON_DAYS);
+            self.due_soon = soon.map_or(0, |w| found.table.iter().filter(|r| w.holds(r)).count());
             self.types = found.license_types();
             self.branches = found.branches();
             self.read = Some(Arc::clone(found));
@@ -99,20 +107,33 @@ impl RenewalsScreen {
         read.then_some(label!("renewals-read"))
     }
 
-    pub(crate) fn ui(&mut self, ui: &mut egui::Ui, caller: &Caller<'_>, lang: Lang) {
+    /// Follows the active profile: another profile's rows are not this one's, so its own last
+    /// read is asked for, if one is kept (Start shows its summary too).
+    pub(crate) fn follow(&mut self, caller: &Caller<'_>) {
         let profile = &caller.profile.name;
-        if self.profile.as_ref() != Some(profile) {
-            // Another profile's rows are not this one's: its own last read, if kept.
-            *self = Self {
-                profile: Some(profile.clone()),
-                days: self.days,
-                ..Self::default()
-            };
-            self.cached
-                .start(caller.out.send(Command::Renewals(RenewalsCommand::Cached {
-                    profile: profile.clone(),
-                })));
+        if self.profile.as_ref() == Some(profile) {
+            return;
         }
+        *self = Self {
+            profile: Some(profile.clone()),
+            days: self.days,
+            ..Self::default()
+        };
+        let cached = RenewalsCommand::Cached {
+            profile: profile.clone(),
+        };
+        self.cached
+            .start(caller.out.send(Command::Renewals(cached)));
+    }
+
+    /// What ends in the next 30 days by the last read, and when it was read, for Start.
+    pub(crate) fn summary(&self) -> Option<(usize, i64)> {
+        let read = self.read.as_ref()?;
+        Some((self.due_soon, read.ended_at))
+    }
+
+    pub(crate) fn ui(&mut self, ui: &mut egui::Ui, caller: &Caller<'_>, lang: Lang) {
+        self.follow(caller);
         ui.label(RichText::new(t!(lang, "renewals-help")).weak());
         self.read_bar_ui(ui, caller, lang);
         let Some(read) = self.read.clone() else {
