@@ -22,7 +22,7 @@ use std::time::{Duration, Instant};
 
 use egui_extras::{Column, TableBuilder};
 use egui_kittest::Harness;
-use egui_kittest::kittest::Queryable;
+use egui_kittest::kittest::{NodeT as _, Queryable};
 use egui_plot::{Bar, BarChart, Plot};
 use license_desk::core::progress::Progress;
 use license_desk::core::{Command, RenewalsCommand};
@@ -91,8 +91,12 @@ fn main() {
         ("typing in Find", typing(&mut desk, "Find")),
         (
             "re-sorting",
-            clicks(&mut desk, &["Asset number", "Customer", "Days left ^"]),
+            clicks(&mut desk, &["Asset number", "Customer", "Days left"]),
         ),
+        ("typing in Find, sorted by customer", {
+            clicks(&mut desk, &["Customer"]);
+            typing(&mut desk, "Find")
+        }),
         (
             "switching the grouping",
             clicks(&mut desk, &["By branch", "By license type"]),
@@ -117,7 +121,7 @@ fn main() {
     println!("|---|---|---|---|---|");
     for (what, (max, p99)) in ours {
         let base = match what {
-            "typing in Find" => Some(bare_filter),
+            "typing in Find" | "typing in Find, sorted by customer" => Some(bare_filter),
             "switching the grouping" => Some(bare_plot),
             _ => None,
         };
@@ -129,7 +133,7 @@ fn main() {
     }
     println!("| the view opened from the cache | {open_ms:.0} ms | | | |");
     println!(
-        "| whole process PSS, read held by the core | {idle:.0} MiB | with the view open | {open_pss:.0} MiB | |"
+        "| whole process PSS, before the window (the read dropped) | {idle:.0} MiB | with the view open | {open_pss:.0} MiB | |"
     );
 }
 
@@ -165,9 +169,17 @@ fn clicks<S>(h: &mut Harness<'_, S>, labels: &[&str]) -> (f64, f64) {
     let mut times = Vec::new();
     for _ in 0..ROUNDS {
         for label in labels {
-            if let Some(node) = h.query_all_by_label_contains(label).next() {
-                node.click();
-            }
+            // A button whose name starts so: a column's title carries its sort arrow, and
+            // "Customer" must not be the navigation's "Customers".
+            let node = h
+                .query_all_by_label_contains(label)
+                .find(|n| {
+                    let node = n.accesskit_node();
+                    let name = node.label().unwrap_or_default();
+                    name.starts_with(label) && !NAVIGATION.contains(&name.as_str())
+                })
+                .unwrap_or_else(|| panic!("no button {label}"));
+            node.click();
             times.push(frame(h));
             // The click's own frame, then the one that draws what it changed.
             times.push(frame(h));
@@ -175,6 +187,22 @@ fn clicks<S>(h: &mut Harness<'_, S>, labels: &[&str]) -> (f64, f64) {
     }
     stats(&mut times)
 }
+
+/// The navigation's names, which a search by label must pass over.
+const NAVIGATION: [&str; 12] = [
+    "Start",
+    "Customers",
+    "Renewals",
+    "Orders",
+    "Catalog",
+    "Assets",
+    "Activities",
+    "Asset numbers",
+    "Send later",
+    "History",
+    "Approvals",
+    "Settings",
+];
 
 fn frame<S>(h: &mut Harness<'_, S>) -> Duration {
     let start = Instant::now();

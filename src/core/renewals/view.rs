@@ -123,7 +123,10 @@ impl Filter {
         let typed = self.text.trim();
         let needle = typed.to_lowercase();
         // Asset numbers are searched as typed and in either case, without a copy of each.
-        let cases = [typed.to_owned(), needle.clone(), typed.to_uppercase()];
+        let mut cases = vec![typed.to_owned(), needle.clone(), typed.to_uppercase()];
+        // Digits are one case: one search, not three.
+        cases.sort_unstable();
+        cases.dedup();
         let finders: Vec<Finder<'_>> = cases.iter().map(|c| Finder::new(c.as_bytes())).collect();
         let holds = |s: &str| s.to_lowercase().contains(&needle);
         // Per enterprise and per shared value once; per row only numbers and the asset number.
@@ -165,7 +168,14 @@ impl Filter {
                     .is_none_or(|t| t == r.license_type())
                 && text_ok(&r)
         };
-        let order = orders.by(by);
+        let mut order = orders.by(by);
+        if let (SortBy::End, Some(w)) = (by, self.window) {
+            // In the end dates' order the window is one run: only it is looked at.
+            let end = |i: &u32| read.table.get(*i as usize).end();
+            let from = order.partition_point(|i| end(i) < w.from);
+            let until = order.partition_point(|i| end(i) < w.until);
+            order = &order[from..until.max(from)];
+        }
         if ascending {
             order.iter().filter(keep).copied().collect()
         } else {
