@@ -15,7 +15,6 @@ mod renewals_seed;
 #[path = "abuse/server.rs"]
 mod server;
 
-use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -24,44 +23,25 @@ use client::{Client, ORDER, nonce};
 use futures::StreamExt;
 use license_desk::core::progress::Progress;
 use license_desk::core::{Command, Core, Outcome, RenewalsCommand};
-use renewals_seed::{PROFILE, console, run, seed};
+use renewals_seed::{National, PROFILE, run};
 use serde_json::Value;
-use server::Server;
 
 /// The listings at once, in both loops: the platform's `--max-listings`.
 const CONCURRENCY: usize = 4;
 const ROUNDS: usize = 3;
 
-fn count(var: &str, default: usize) -> usize {
-    std::env::var(var)
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
-}
-
 fn main() {
-    let enterprises = count("RENEWALS_ENTERPRISES", 1_000);
-    let per = count("RENEWALS_PER_ENTERPRISE", 1_000);
-    let bin = Path::new(env!("CARGO_BIN_EXE_license-desk"));
-    let server = Server::start(bin, &[], None).expect("serve starts");
-    let app = server.app("renewals", "auth_order");
-    let runtime = tokio::runtime::Runtime::new().expect("runtime");
-    let http = runtime.block_on(Client::new(&server, &app));
-    let started = Instant::now();
-    let ids = runtime.block_on(seed(&http, enterprises, per));
-    eprintln!(
-        "seeded {enterprises} enterprises × {per} assets in {:.0} s",
-        started.elapsed().as_secs_f64()
-    );
-
+    let national = National::start();
+    let (enterprises, per) = (national.enterprises, national.per);
+    let (runtime, http, ids) = (&national.runtime, &national.http, &national.ids);
     let dir = tempfile::tempdir().expect("temp dir");
-    let core = console(dir.path(), &server, &app, &ids);
+    let core = national.console(dir.path());
     let mut plain = Vec::new();
     let mut ours = Vec::new();
     let mut still = Duration::ZERO;
     let mut rows = 0;
     for _ in 0..ROUNDS {
-        plain.push(runtime.block_on(plain_loop(&http, &ids)));
+        plain.push(runtime.block_on(plain_loop(http, ids)));
         let (took, gap, n) = renewals_read(&core);
         ours.push(took);
         still = still.max(gap);

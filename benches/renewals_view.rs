@@ -12,12 +12,13 @@
 #[allow(dead_code)]
 #[path = "abuse/client.rs"]
 mod client;
+// The view needs no client of the server once it is seeded.
+#[allow(dead_code)]
 mod renewals_seed;
 #[allow(dead_code)]
 #[path = "abuse/server.rs"]
 mod server;
 
-use std::path::Path;
 use std::time::{Duration, Instant};
 
 use egui_extras::{Column, TableBuilder};
@@ -28,31 +29,16 @@ use license_desk::core::progress::Progress;
 use license_desk::core::{Command, RenewalsCommand};
 use license_desk::ui::text::i18n::Lang;
 use license_desk::ui::{DeskApp, Prefs, Screen};
-use renewals_seed::{PROFILE, console, run, seed};
-use server::Server;
+use renewals_seed::{National, PROFILE, run};
 
 const SIZE: egui::Vec2 = egui::vec2(1280.0, 800.0);
 const ROUNDS: usize = 10;
 
-fn count(var: &str, default: usize) -> usize {
-    std::env::var(var)
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
-}
-
 fn main() {
-    let enterprises = count("RENEWALS_ENTERPRISES", 1_000);
-    let per = count("RENEWALS_PER_ENTERPRISE", 1_000);
-    let bin = Path::new(env!("CARGO_BIN_EXE_license-desk"));
-    let server = Server::start(bin, &[], None).expect("serve starts");
-    let app = server.app("renewals", "auth_order");
-    let runtime = tokio::runtime::Runtime::new().expect("runtime");
-    let http = runtime.block_on(client::Client::new(&server, &app));
-    let ids = runtime.block_on(seed(&http, enterprises, per));
-    drop(http);
+    let national = National::start();
+    let (enterprises, per) = (national.enterprises, national.per);
     let dir = tempfile::tempdir().expect("temp dir");
-    let core = console(dir.path(), &server, &app, &ids);
+    let core = national.console(dir.path());
     run(
         &core,
         Command::ActivateProfile {

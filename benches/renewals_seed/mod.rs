@@ -3,7 +3,7 @@
 //! console whose profile reaches that server with the enterprises in its directory.
 
 use std::path::Path;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use futures::StreamExt;
 use license_desk::core::catalog::store::Import;
@@ -20,9 +20,61 @@ use crate::server::{App, Server};
 pub const PROFILE: &str = "National";
 const DAY: i64 = 86_400_000;
 
+/// A `serve` child process seeded with a national directory, and a client of it.
+pub struct National {
+    pub server: Server,
+    pub app: App,
+    pub runtime: tokio::runtime::Runtime,
+    pub http: Client,
+    pub ids: Vec<String>,
+    pub enterprises: usize,
+    pub per: usize,
+}
+
+impl National {
+    /// 1,000 enterprises of 1,000 assets, or as `RENEWALS_ENTERPRISES` and
+    /// `RENEWALS_PER_ENTERPRISE` say.
+    pub fn start() -> National {
+        let enterprises = count("RENEWALS_ENTERPRISES", 1_000);
+        let per = count("RENEWALS_PER_ENTERPRISE", 1_000);
+        let bin = Path::new(env!("CARGO_BIN_EXE_license-desk"));
+        let server = Server::start(bin, &[], None).expect("serve starts");
+        let app = server.app("renewals", "auth_order");
+        let runtime = tokio::runtime::Runtime::new().expect("runtime");
+        let http = runtime.block_on(Client::new(&server, &app));
+        let started = Instant::now();
+        let ids = runtime.block_on(seed(&http, enterprises, per));
+        eprintln!(
+            "seeded {enterprises} enterprises × {per} assets in {:.0} s",
+            started.elapsed().as_secs_f64()
+        );
+        National {
+            server,
+            app,
+            runtime,
+            http,
+            ids,
+            enterprises,
+            per,
+        }
+    }
+
+    /// A console whose profile reaches the server, with the enterprises in its directory.
+    pub fn console(&self, dir: &Path) -> Core {
+        console(dir, &self.server, &self.app, &self.ids)
+    }
+}
+
+fn count(var: &str, default: usize) -> usize {
+    std::env::var(var)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
 /// The enterprises, each bound to a customer of its own and holding `per` assets whose one
 /// product ends somewhere in the next 12 months.
-pub async fn seed(http: &Client, enterprises: usize, per: usize) -> Vec<String> {
+async fn seed(http: &Client, enterprises: usize, per: usize) -> Vec<String> {
     let ids: Vec<String> = futures::stream::iter(0..enterprises)
         .map(|i| async move {
             let answer = http
@@ -65,7 +117,7 @@ pub async fn seed(http: &Client, enterprises: usize, per: usize) -> Vec<String> 
 }
 
 /// A console whose profile reaches the server, with the enterprises in its directory.
-pub fn console(dir: &Path, server: &Server, app: &App, ids: &[String]) -> Core {
+fn console(dir: &Path, server: &Server, app: &App, ids: &[String]) -> Core {
     let core = Core::start(CoreOptions {
         config_dir: dir.join("config"),
         data_dir: dir.join("data"),
