@@ -486,3 +486,12 @@ fn the_command_line_prints_what_ends_soonest_first_as_json_csv_and_xlsx() {
         Some("到期日期 End date")
     );
 }
+
+#[test]
+fn a_directory_without_enterprises_reads_nothing_and_sends_nothing() {
+    let s = setup();
+    let read = read(&s.core, Progress::default());
+    assert_eq!((read.enterprises.len(), read.table.len()), (0, 0));
+    assert_eq!(read.stop, None);
+    assert_eq!(s.proxy.received(), 0, "no listing was asked for");
+}

@@ -181,6 +181,9 @@ impl RenewalsScreen {
     /// Why the read is not whole, and what it could not date.
     fn notes_ui(&self, ui: &mut egui::Ui, read: &Read, lang: Lang) {
         let warn = ui.visuals().warn_fg_color;
+        if read.enterprises.is_empty() {
+            ui.colored_label(warn, t!(lang, "renewals-no-directory"));
+        }
         match &read.stop {
             Some(Stop::NoAnswer { at, why }) => {
                 let at = dates::local_time(*at, crate::core::now_ms());
