@@ -11,7 +11,7 @@ use sha2::{Digest, Sha256};
 use super::Read;
 
 /// Bumped when the file's shape changes: an older file is then ignored, not misread.
-const VERSION: u32 = 2;
+const VERSION: u32 = 3;
 
 #[derive(Deserialize)]
 struct Cached {

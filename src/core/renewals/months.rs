@@ -190,6 +190,7 @@ mod tests {
             name: None,
             customer_name: None,
             branch: branch.map(str::to_owned),
+            channel_code: None,
             state: ReadState::Read,
             assets: 2,
             undated: 0,

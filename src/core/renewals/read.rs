@@ -27,6 +27,8 @@ pub struct EnterpriseRead {
     pub customer_name: Option<String>,
     /// The branch the directory gives its customer (name, else code).
     pub branch: Option<String>,
+    /// The channel the directory gives its customer, for a renewal's batch.
+    pub channel_code: Option<String>,
     pub state: ReadState,
     pub assets: u32,
     /// Assets with no end date known: never counted as expiring.

@@ -200,6 +200,7 @@ mod tests {
             name: Some(name.to_owned()),
             customer_name: None,
             branch: Some(branch.to_owned()),
+            channel_code: None,
             state: ReadState::Read,
             assets: 0,
             undated: 0,

@@ -163,6 +163,7 @@ impl Service {
                 name: None,
                 customer_name: None,
                 branch: None,
+                channel_code: None,
                 state: ReadState::NotRead,
                 assets: 0,
                 undated: 0,
@@ -262,6 +263,9 @@ fn named(e: &mut EnterpriseRead, entry: &DirectoryEntry) {
     }
     if e.branch.is_none() {
         e.branch = given(&entry.branch_name).or_else(|| given(&entry.branch_code));
+    }
+    if e.channel_code.is_none() {
+        e.channel_code = given(&entry.channel_code);
     }
 }
 
