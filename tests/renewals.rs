@@ -495,3 +495,60 @@ fn a_directory_without_enterprises_reads_nothing_and_sends_nothing() {
     assert_eq!(read.stop, None);
     assert_eq!(s.proxy.received(), 0, "no listing was asked for");
 }
+
+/// Step 5's core (the window's part is still to come): the rows chosen become a batch that
+/// the rules `order check` runs accept, and that, sent, gives each chosen product a new
+/// instance from its end for as long; nothing else on the assets changes.
+#[test]
+fn a_renewal_of_chosen_rows_passes_the_check_and_extends_exactly_those_products() {
+    let s = setup();
+    let now = now_ms();
+    let a = order(
+        &s.core,
+        "N-1",
+        json!([
+            {"assetNos": ["8300000001"], "products": [
+                {"productUri": "gms:1", "limitStartDate": now - 300 * DAY, "limitEndDate": now + 10 * DAY},
+                {"productUri": "gms:2", "limitEndDate": now + 20 * DAY}]},
+            {"assetNos": ["8300000002"], "products": [
+                {"productUri": "gms:1", "limitStartDate": now - 30 * DAY, "limitEndDate": now + 30 * DAY}]}
+        ]),
+    );
+    directory(
+        &s.core,
+        s.dir.path(),
+        json!([{"enterpriseGlobalId": a, "channelCode": "SHOP"}]),
+    );
+    let read = read(&s.core, Progress::default());
+    // Renew gms:1 on both assets, not gms:2.
+    let chosen: Vec<u32> = (0..read.table.len() as u32)
+        .filter(|i| read.table.get(*i as usize).product_uri() == Some("gms:1"))
+        .collect();
+    let batch = license_desk::core::renewals::compose(&read, &chosen, "RENEWAL-N-1");
+    assert_eq!(license_desk::wire::validate::batch_order(&batch), []);
+    run(&s.core, on_branch(Call::BatchOrder(batch)));
+
+    let after = self::read(&s.core, Progress::default());
+    let mut seen: Vec<(String, String, Option<i64>, i64)> = after
+        .table
+        .iter()
+        .map(|r| {
+            let uri = r.product_uri().unwrap_or_default().to_owned();
+            (r.asset_num().to_owned(), uri, r.start(), r.end())
+        })
+        .collect();
+    seen.sort();
+    let row = |num: &str, uri: &str, start: Option<i64>, end: i64| {
+        (num.to_owned(), uri.to_owned(), start, end)
+    };
+    assert_eq!(
+        seen,
+        [
+            row("8300000001", "gms:1", Some(now - 300 * DAY), now + 10 * DAY),
+            row("8300000001", "gms:1", Some(now + 10 * DAY), now + 320 * DAY),
+            row("8300000001", "gms:2", None, now + 20 * DAY),
+            row("8300000002", "gms:1", Some(now - 30 * DAY), now + 30 * DAY),
+            row("8300000002", "gms:1", Some(now + 30 * DAY), now + 90 * DAY),
+        ]
+    );
+}
