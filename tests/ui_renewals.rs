@@ -1,7 +1,7 @@
 //! The Renewals screen driven like a user would (egui_kittest) on the Sandbox: the directory
 //! read with its stamp, the window's rows and no others, a wider window, the search, a sort,
-//! the export as xlsx, Start's summary, and the last read shown at once by a console started
-//! again.
+//! the export as xlsx, Start's summary, two rows composed into a renewal that opens in the
+//! composer, and the last read shown at once by a console started again.
 
 #[path = "support/desk.rs"]
 mod desk;
@@ -10,7 +10,8 @@ mod window;
 
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
-use license_desk::core::{Call, Command, SANDBOX, now_ms};
+use license_desk::core::files::StoredBatch;
+use license_desk::core::{Call, Command, DraftCommand, Outcome, SANDBOX, now_ms};
 use license_desk::ui::text::i18n::Lang;
 use license_desk::ui::{DeskApp, Screen};
 use serde_json::json;
@@ -97,6 +98,45 @@ fn renewals_reads_the_directory_filters_sorts_exports_and_opens_again_from_the_c
     let sheet = book.worksheet_range("Renewals").expect("its sheet");
     let nums: Vec<String> = sheet.rows().skip(1).map(|r| r[5].to_string()).collect();
     assert_eq!(nums, ["8710000001", "8710000002", "8710000003"]);
+
+    // Two rows chosen become a renewal, opened in the composer as a new draft; nothing sent.
+    click(&mut harness, "Choose 8710000001 for a renewal");
+    click(&mut harness, "Choose 8710000002 for a renewal");
+    settle(&mut harness, |h| shows(h, "2 rows chosen"));
+    click(&mut harness, "Compose the renewal");
+    settle(&mut harness, |h| shows(h, "No problems: ready to submit."));
+    assert_eq!(harness.state().prefs.screen, Screen::Orders);
+    // The draft kept: one new purchase of the two assets, each product from its end on.
+    let core = harness.state().core();
+    let listed = core.run(Command::Draft(DraftCommand::List), desk::WAIT);
+    let Ok(Outcome::Drafts(drafts)) = listed else {
+        panic!("no drafts: {listed:?}");
+    };
+    let renewal = drafts
+        .iter()
+        .find(|d| d.name.starts_with("RENEW-"))
+        .expect("the renewal's draft");
+    let loaded = core.run(
+        Command::Draft(DraftCommand::Load { id: renewal.id }),
+        desk::WAIT,
+    );
+    let Ok(Outcome::Draft {
+        batch: StoredBatch::Opened(batch),
+        ..
+    }) = loaded
+    else {
+        panic!("the renewal does not open: {loaded:?}");
+    };
+    let batch = batch.to_batch(None);
+    let nums: Vec<&str> = batch.order_list[0]
+        .assets
+        .iter()
+        .flat_map(|a| a.asset_nos.iter().map(String::as_str))
+        .collect();
+    assert_eq!(
+        (batch.order_list.len(), nums),
+        (1, vec!["8710000001", "8710000002"])
+    );
 
     // A console started again shows the last read at once, without reading.
     drop(harness);

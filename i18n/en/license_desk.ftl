@@ -1028,3 +1028,12 @@ start-renewals = { $n ->
    *[other] { $n } products end in the next 30 days (read at { $at }).
 }
 start-renewals-none = What ends in the coming days across every customer of the directory: not read yet for this profile.
+renewals-choose = Choose { $asset } for a renewal
+renewals-choose-shown = Choose all shown
+renewals-choose-help = Tick rows (or choose all shown) to compose their renewal.
+renewals-chosen = { $n ->
+    [one] 1 row chosen
+   *[other] { $n } rows chosen
+}
+renewals-compose = Compose the renewal
+renewals-clear-chosen = Clear the choice

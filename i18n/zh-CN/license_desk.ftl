@@ -884,3 +884,9 @@ start-renewals = { $n ->
    *[other] 未来 30 天内有 { $n } 个产品到期（读取于 { $at }）。
 }
 start-renewals-none = 客户目录中所有客户近期到期的产品：本配置尚未读取。
+renewals-choose = 选择 { $asset } 续费
+renewals-choose-shown = 全选当前显示
+renewals-choose-help = 勾选记录（或全选当前显示）即可生成续费订单。
+renewals-chosen = 已选 { $n } 条
+renewals-compose = 生成续费订单
+renewals-clear-chosen = 清除选择

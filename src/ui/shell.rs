@@ -361,7 +361,13 @@ impl Screens {
                 }
             }
             Screen::Customers => self.customers.ui(ui, &caller, lang),
-            Screen::Renewals => self.renewals.ui(ui, &caller, lang),
+            Screen::Renewals => {
+                if let Some((batch, name)) = self.renewals.ui(ui, &caller, lang) {
+                    // Screens do not call each other: the window hands the renewal over.
+                    self.composer.open_batch(out, batch, name);
+                    prefs.screen = Screen::Orders;
+                }
+            }
             Screen::Orders => self.composer.ui(ui, &caller, lang),
             Screen::Catalog => self.catalog.ui(ui, out, lang, profile),
             Screen::Assets => self

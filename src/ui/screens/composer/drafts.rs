@@ -161,6 +161,11 @@ impl ComposerScreen {
         }
     }
 
+    /// Opens a batch made elsewhere (a renewal) as a new draft named `name`.
+    pub(crate) fn open_batch(&mut self, out: &Outbox<'_>, batch: BatchOrderRequest, name: String) {
+        self.open_new(out, batch, Some(name));
+    }
+
     /// Opens a batch as a new draft (a template or an imported file); the draft that was open
     /// is saved first and stays in the list.
     pub(super) fn open_new(

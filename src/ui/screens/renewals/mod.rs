@@ -19,6 +19,7 @@ use crate::ui::outbox::{Caller, Outbox};
 use crate::ui::screens::assets::license_type_words;
 use crate::ui::text::dates;
 use crate::ui::text::i18n::{Label, Lang, label, labelled, t, tr};
+use crate::wire::BatchOrderRequest;
 
 /// The windows offered, in days.
 const WINDOWS: [i64; 3] = [30, 90, 365];
@@ -48,6 +49,8 @@ pub(crate) struct RenewalsScreen {
     /// The license types and branches of the read, for the filters' lists.
     types: Vec<String>,
     branches: Vec<String>,
+    /// Rows chosen for a renewal, by their place in the read.
+    chosen: std::collections::BTreeSet<u32>,
     export_path: String,
     export: Latest,
     exported: Option<String>,
@@ -72,6 +75,7 @@ impl Default for RenewalsScreen {
             due_soon: 0,
             types: Vec::new(),
             branches: Vec::new(),
+            chosen: Default::default(),
             export_path: String::new(),
             export: Latest::default(),
             exported: None,
@@ -98,6 +102,7 @@ impl RenewalsScreen {
             self.types = found.license_types();
             self.branches = found.branches();
             self.read = Some(Arc::clone(found));
+            self.chosen.clear();
             self.months = None;
             self.stale = true;
         }
@@ -132,20 +137,57 @@ impl RenewalsScreen {
         Some((self.due_soon, read.ended_at))
     }
 
-    pub(crate) fn ui(&mut self, ui: &mut egui::Ui, caller: &Caller<'_>, lang: Lang) {
+    /// The screen; a renewal to open in the composer, when one was composed.
+    pub(crate) fn ui(
+        &mut self,
+        ui: &mut egui::Ui,
+        caller: &Caller<'_>,
+        lang: Lang,
+    ) -> Option<(BatchOrderRequest, String)> {
         self.follow(caller);
         ui.label(RichText::new(t!(lang, "renewals-help")).weak());
         self.read_bar_ui(ui, caller, lang);
-        let Some(read) = self.read.clone() else {
-            return;
-        };
+        let read = self.read.clone()?;
         self.notes_ui(ui, &read, lang);
         ui.separator();
         self.filters_ui(ui, lang);
         self.refresh_view(&read);
         self.chart_ui(ui, &read, lang);
         self.export_ui(ui, caller.out, &read, lang);
+        let renewal = self.renewal_ui(ui, &read, lang);
         self.table_ui(ui, &read, lang);
+        renewal
+    }
+
+    /// How many rows are chosen, and the renewal of them; a renewal when asked for.
+    fn renewal_ui(
+        &mut self,
+        ui: &mut egui::Ui,
+        read: &Read,
+        lang: Lang,
+    ) -> Option<(BatchOrderRequest, String)> {
+        let mut composed = None;
+        ui.horizontal_wrapped(|ui| {
+            if ui.button(t!(lang, "renewals-choose-shown")).clicked() {
+                self.chosen.extend(self.view.iter().copied());
+            }
+            if self.chosen.is_empty() {
+                ui.label(RichText::new(t!(lang, "renewals-choose-help")).weak());
+                return;
+            }
+            let n = self.chosen.len();
+            ui.label(tr!(lang, "renewals-chosen", n = n));
+            if ui.button(t!(lang, "renewals-compose")).clicked() {
+                let rows: Vec<u32> = self.chosen.iter().copied().collect();
+                let today = jiff::Zoned::now().date().strftime("%Y%m%d").to_string();
+                let id = format!("RENEW-{today}-{}", crate::core::now_ms() % 100_000);
+                composed = Some((crate::core::renewals::compose(read, &rows, &id), id));
+            }
+            if ui.button(t!(lang, "renewals-clear-chosen")).clicked() {
+                self.chosen.clear();
+            }
+        });
+        composed
     }
 
     /// The read's stamp, or what reading would do; the button, or the bar with Cancel.

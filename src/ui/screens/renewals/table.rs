@@ -9,7 +9,7 @@ use crate::core::renewals::{Read, RowRef, SortBy, Source};
 use crate::ui::kit::form::PRODUCTION_COLOUR;
 use crate::ui::screens::assets::license_type_words;
 use crate::ui::text::dates::{local_date, today};
-use crate::ui::text::i18n::{Lang, t};
+use crate::ui::text::i18n::{Lang, t, tr};
 
 const ROW_HEIGHT: f32 = 22.0;
 
@@ -66,11 +66,13 @@ impl RenewalsScreen {
                 .id_salt("renewals_table")
                 .striped(true)
                 .cell_layout(egui::Layout::left_to_right(egui::Align::Center));
+            table = table.column(Column::exact(24.0));
             for (_, width, _) in COLUMNS {
                 table = table.column(Column::exact(width).clip(true));
             }
             table
                 .header(24.0, |mut header| {
+                    header.col(|_| {});
                     for (col, _, by) in COLUMNS {
                         header.col(|ui| {
                             if header_ui(ui, lang, col, by, self.sort) {
@@ -81,8 +83,9 @@ impl RenewalsScreen {
                 })
                 .body(|body| {
                     body.rows(ROW_HEIGHT, self.view.len(), |mut row| {
-                        let i = self.view[row.index()] as usize;
-                        let r = read.table.get(i);
+                        let i = self.view[row.index()];
+                        let r = read.table.get(i as usize);
+                        row.col(|ui| choose_ui(ui, lang, &mut self.chosen, i, r.asset_num()));
                         for (col, _, _) in COLUMNS {
                             row.col(|ui| cell_ui(ui, lang, read, &r, col, today));
                         }
@@ -95,6 +98,27 @@ impl RenewalsScreen {
                 _ => (by, true),
             };
             self.stale = true;
+        }
+    }
+}
+
+/// The row's check box for a renewal, read out with its asset number.
+fn choose_ui(
+    ui: &mut egui::Ui,
+    lang: Lang,
+    chosen: &mut std::collections::BTreeSet<u32>,
+    i: u32,
+    num: &str,
+) {
+    let mut on = chosen.contains(&i);
+    let name = tr!(lang, "renewals-choose", asset = num);
+    let response = ui.add(egui::Checkbox::without_text(&mut on));
+    response.widget_info(|| egui::WidgetInfo::selected(egui::Role::CheckBox, true, on, &name));
+    if response.changed() {
+        if on {
+            chosen.insert(i);
+        } else {
+            chosen.remove(&i);
         }
     }
 }
