@@ -45,6 +45,10 @@ enum Command {
     /// What ends in the next days across the profile's whole directory: one row per asset
     /// and product (a table, CSV or JSON; and an xlsx file).
     Renewals(cli::renewals::RenewalsArgs),
+    /// A customer's page: its customers, assets, what ends soon, and what this console sent
+    /// for it.
+    #[command(subcommand)]
+    Customer(cli::customer::CustomerOp),
     /// The profiles, as in Settings: add, edit, remove, list, use, test.
     #[command(subcommand)]
     Profile(cli::profile::ProfileCommand),
@@ -94,6 +98,10 @@ fn main() -> ExitCode {
         Some(Command::Renewals(args)) => {
             cli::logging::init("warn");
             return cli::renewals::run(args);
+        }
+        Some(Command::Customer(op)) => {
+            cli::logging::init("warn");
+            return cli::customer::run(op);
         }
         Some(Command::Catalog(command)) => {
             cli::logging::init("warn");

@@ -14,6 +14,9 @@ mod remote;
 #[path = "support/served.rs"]
 mod served;
 
+#[path = "renewals/page.rs"]
+mod page;
+
 use std::path::Path;
 use std::sync::Arc;
 use std::time::{Duration, Instant};

@@ -389,6 +389,7 @@ explain-profile = The profile cannot be used or saved as it is. Check it in Sett
 explain-refused = The platform refused the request.
 explain-sandbox = The built-in Sandbox platform is not available.
 explain-stopped = License Desk is shutting down.
+explain-customer = The directory does not place this customer: check the id or the name, or add the customer to the directory (Catalog).
 explain-storage = A local file could not be read or written.
 explain-broken = The connection to the platform broke before its answer came. Try again.
 explain-outcome-unknown = Sent, outcome unknown: the request may have reached the platform and no answer came back. Check what the platform holds before sending it again; History lists the call.

@@ -318,6 +318,7 @@ explain-profile = 此配置当前无法使用或保存，请在设置中检查�
 explain-refused = 平台拒绝了请求。
 explain-sandbox = 内置沙箱平台不可用。
 explain-stopped = 授权管理台正在关闭。
+explain-customer = 客户名录里找不到这个客户：请核对编号或名称，或先在"目录"页添加该客户。
 explain-storage = 无法读写本地文件。
 explain-broken = 在平台应答之前连接中断，请重试。
 explain-outcome-unknown = 已发送，结果未知：请求可能已到达平台，但没有收到应答。再次发送前请先核对平台上的数据；历史记录中列有该调用。

@@ -4,6 +4,7 @@
 pub mod app;
 pub mod call;
 pub mod catalog;
+pub mod customer;
 pub mod logging;
 pub mod order;
 pub mod output;

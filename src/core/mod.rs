@@ -10,6 +10,7 @@ pub mod evidence;
 pub mod files;
 pub mod journal;
 pub use client::ledger;
+pub mod customer;
 pub mod local_db;
 pub mod memory;
 pub mod profiles;
@@ -261,6 +262,8 @@ pub enum Command {
     Queue(QueueCommand),
     /// Renewals: what ends when across a profile's whole directory.
     Renewals(RenewalsCommand),
+    /// A customer's page.
+    Customer(CustomerCommand),
     /// A team server's sign-in, sign-out and who am I.
     Team(team::TeamCommand),
 }
@@ -273,7 +276,8 @@ impl Command {
             | Command::PreviewDeletes { profile, .. }
             | Command::CheckSent { profile, .. }
             | Command::TestConnection { profile }
-            | Command::Renewals(RenewalsCommand::Read { profile, .. }) => Some(profile),
+            | Command::Renewals(RenewalsCommand::Read { profile, .. })
+            | Command::Customer(CustomerCommand::Read { profile, .. }) => Some(profile),
             Command::Team(command) => Some(command.profile()),
             _ => None,
         }
@@ -426,6 +430,18 @@ pub enum RenewalsCommand {
     },
 }
 
+/// A customer's page (docs/customers.md "The customer page").
+#[derive(Debug, Clone)]
+pub enum CustomerCommand {
+    /// Reads the page of the enterprise `id` means by the profile's directory (a customer id,
+    /// a channel customer id, an enterprise global id or a name) and keeps it. Answered
+    /// `CustomerChoices` when a name fits several; when the platform does not answer, the kept
+    /// page marked unreachable.
+    Read { profile: String, id: String },
+    /// The page kept for the enterprise, if one is.
+    Cached { profile: String, global_id: String },
+}
+
 /// Send later: calls kept while their platform cannot be reached.
 #[derive(Debug, Clone)]
 pub enum QueueCommand {
@@ -525,6 +541,10 @@ pub enum Outcome {
     Catalog(Arc<catalog::CatalogView>),
     /// A read of a profile's whole directory for Renewals (None: none is kept yet).
     Renewals(Option<Arc<renewals::Read>>),
+    /// A customer's page (None: none is kept yet).
+    CustomerPage(Option<Arc<customer::Page>>),
+    /// The enterprises a name fits: each one's global id and name.
+    CustomerChoices(Vec<(String, String)>),
     DeletePreview(Box<crate::wire::preview::DeletePreview>),
     /// What a catalog file added or updated, or would (`applied` false).
     CatalogImported {
@@ -551,6 +571,9 @@ pub enum CoreError {
     /// A file that cannot be read, written or understood; the message names it and the place.
     #[error("{0}")]
     File(String),
+    /// A customer the directory cannot place, or a page that cannot be had: in words.
+    #[error("{0}")]
+    Customer(String),
     #[error("the core has stopped")]
     Stopped,
     /// `Core::run` waited as long as it was told to and no answer came.

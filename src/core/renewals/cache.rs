@@ -27,9 +27,15 @@ struct ToCache<'a> {
 }
 
 fn path_of(data_dir: &Path, profile: &str) -> PathBuf {
-    let hash = Sha256::digest(profile.as_bytes());
-    let name: String = hash[..12].iter().map(|b| format!("{b:02x}")).collect();
-    data_dir.join("renewals").join(format!("{name}.bin"))
+    data_dir
+        .join("renewals")
+        .join(format!("{}.bin", hashed(profile)))
+}
+
+/// A file name for a name of any length and alphabet (a profile's, an enterprise's id).
+pub(crate) fn hashed(name: &str) -> String {
+    let hash = Sha256::digest(name.as_bytes());
+    hash[..12].iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// The profile's last read, if one is kept (and is of this program's shape), sorted for the

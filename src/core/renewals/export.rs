@@ -112,7 +112,7 @@ impl Read {
 }
 
 /// The day `ms` falls on in `tz`.
-fn day(ms: i64, tz: &TimeZone) -> Option<String> {
+pub(crate) fn day(ms: i64, tz: &TimeZone) -> Option<String> {
     let at = Timestamp::from_millisecond(ms).ok()?;
     Some(at.to_zoned(tz.clone()).date().to_string())
 }

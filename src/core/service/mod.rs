@@ -1,6 +1,7 @@
 //! The async side of the core: owns the profiles, secrets, clients, journal, drafts and the
 //! Sandbox, and answers commands, each on its own task so a slow call never holds up others.
 
+mod customer;
 mod draft_commands;
 mod file_commands;
 mod knowledge;
@@ -592,6 +593,7 @@ impl Service {
             Command::File(command) => self.file_command(command).await,
             Command::Catalog(command) => self.catalog_command(command).await,
             Command::Renewals(command) => self.renewals_command(command).await,
+            Command::Customer(command) => self.customer_command(command).await,
             Command::Team(command) => self.team_command(command).await,
         }
     }

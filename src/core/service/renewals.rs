@@ -12,7 +12,7 @@ use futures::StreamExt;
 
 use super::{JournalJob, Service};
 use crate::core::catalog::DirectoryEntry;
-use crate::core::journal::JournalFilter;
+use crate::core::journal::{JournalEntry, JournalFilter};
 use crate::core::progress::{Progress, Stage};
 use crate::core::renewals::{self, EnterpriseRead, Read, ReadState, Stop, Table};
 use crate::core::{ApiError, CoreError, Outcome, RenewalsCommand, WriteState};
@@ -176,8 +176,7 @@ impl Service {
     /// Rows for the assets whose listing dates nothing, from the batches this console sent
     /// (the journal is read only when some asset needs it).
     async fn add_sent(&self, profile: &str, read: &mut Read) {
-        let wanted: HashSet<&str> = read.table.undated_assets().collect();
-        if wanted.is_empty() {
+        if read.table.undated_assets().next().is_none() {
             return;
         }
         let filter = JournalFilter {
@@ -185,25 +184,21 @@ impl Service {
             operation: Some("batch_order".to_owned()),
             ..JournalFilter::default()
         };
-        let entries = match self
+        let entries = self.journal_entries(filter).await;
+        add_sent_from(read, &entries);
+    }
+
+    /// The journal's entries, or none when it cannot be read (said in the log): what was sent
+    /// only adds to what the platform gave.
+    pub(super) async fn journal_entries(&self, filter: JournalFilter) -> Vec<JournalEntry> {
+        match self
             .journal_answer(|reply| JournalJob::Query { filter, reply })
             .await
         {
             Ok(Outcome::Journal(entries)) => entries,
             other => {
-                tracing::warn!(?other, "the journal cannot be read for what was sent");
+                tracing::warn!(?other, "the journal cannot be read");
                 Vec::new()
-            }
-        };
-        // Newest first in the journal; replayed oldest first.
-        let calls = entries.iter().rev().filter_map(|e| {
-            let done = e.state == Some(WriteState::Done);
-            Some((e.request.as_deref()?, e.response.as_deref()?)).filter(|_| done)
-        });
-        let sent = renewals::sent_of(calls, &wanted);
-        for (enterprise, still) in read.table.add_sent(&sent) {
-            if let Some(e) = read.enterprises.get_mut(enterprise as usize) {
-                e.undated = still;
             }
         }
     }
@@ -254,7 +249,27 @@ fn take_listing(
     None
 }
 
-fn named(e: &mut EnterpriseRead, entry: &DirectoryEntry) {
+/// Rows for the read's undated assets from the accepted batches among `entries` (the
+/// journal's, newest first).
+pub(super) fn add_sent_from(read: &mut Read, entries: &[JournalEntry]) {
+    let wanted: HashSet<&str> = read.table.undated_assets().collect();
+    if wanted.is_empty() {
+        return;
+    }
+    // Newest first in the journal; replayed oldest first.
+    let calls = entries.iter().rev().filter_map(|e| {
+        let done = e.operation == "batch_order" && e.state == Some(WriteState::Done);
+        Some((e.request.as_deref()?, e.response.as_deref()?)).filter(|_| done)
+    });
+    let sent = renewals::sent_of(calls, &wanted);
+    for (enterprise, still) in read.table.add_sent(&sent) {
+        if let Some(e) = read.enterprises.get_mut(enterprise as usize) {
+            e.undated = still;
+        }
+    }
+}
+
+pub(super) fn named(e: &mut EnterpriseRead, entry: &DirectoryEntry) {
     if e.name.is_none() {
         e.name = given(&entry.enterprise_name);
     }

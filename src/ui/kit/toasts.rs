@@ -164,6 +164,7 @@ pub fn explain(error: &CoreError) -> Label {
         CoreError::File(_) => label!("explain-file"),
         CoreError::Sandbox(_) => label!("explain-sandbox"),
         CoreError::Stopped => label!("explain-stopped"),
+        CoreError::Customer(_) => label!("explain-customer"),
     }
 }
 

@@ -1,0 +1,263 @@
+//! A customer's page in the service (docs/customers.md "The customer page"): the id resolved
+//! by the directory, operation 3 and the listing read at once, the journal's calls that
+//! touched the enterprise, and the page kept. When the platform does not answer, the kept page
+//! is given, marked as such.
+
+use std::sync::Arc;
+
+use super::Service;
+use super::renewals::{add_sent_from, named};
+use crate::core::catalog::DirectoryEntry;
+use crate::core::customer::{self, Found, Held, Keys, Page};
+use crate::core::journal::JournalFilter;
+use crate::core::renewals::{EnterpriseRead, Read, ReadState, Table};
+use crate::core::{ApiError, CoreError, CustomerCommand, Outcome};
+use crate::support::clock::now_ms;
+use crate::wire::{CustomerQuery, DefaultFilter};
+
+/// What one read of the platform gave.
+enum Got<T> {
+    Read(T),
+    /// The platform's refusal, or an answer not of the interface's shape: said in words.
+    Refused(ReadState),
+    /// No answer: the platform's words.
+    NoAnswer(ApiError),
+}
+
+fn got<T>(r: Result<T, ApiError>) -> Got<T> {
+    match r {
+        Ok(t) => Got::Read(t),
+        Err(ApiError::Platform { code, message, .. }) => {
+            Got::Refused(ReadState::Refused { code, message })
+        }
+        Err(e @ ApiError::Unexpected { .. }) => Got::Refused(ReadState::Refused {
+            code: String::new(),
+            message: e.to_string(),
+        }),
+        Err(e) => Got::NoAnswer(e),
+    }
+}
+
+impl Service {
+    pub(super) async fn customer_command(
+        &self,
+        command: CustomerCommand,
+    ) -> Result<Outcome, CoreError> {
+        match command {
+            CustomerCommand::Read { profile, id } => self.read_page(&profile, &id).await,
+            CustomerCommand::Cached { profile, global_id } => {
+                let page = self.cached_page(&profile, &global_id).await?;
+                Ok(Outcome::CustomerPage(page.map(Arc::new)))
+            }
+        }
+    }
+
+    async fn read_page(&self, profile: &str, id: &str) -> Result<Outcome, CoreError> {
+        let entries = self.directory_of(profile);
+        let global_id = match resolve(profile, id, &entries)? {
+            Ok(global_id) => global_id,
+            Err(choices) => return Ok(choices),
+        };
+        let mine: Vec<&DirectoryEntry> = entries
+            .iter()
+            .filter(|e| e.enterprise_global_id.as_deref() == Some(global_id.as_str()))
+            .collect();
+        let client = self.client(profile).await?;
+        let query = channel_query(&mine);
+        let started_at = now_ms();
+        let (customers, listing) = tokio::join!(
+            async {
+                match &query {
+                    Some(q) => Some(got(client.query_customers(q).await)),
+                    None => None,
+                }
+            },
+            async { got(client.assets(&global_id, None).await) }
+        );
+        let no_answer = match (&customers, &listing) {
+            (Some(Got::NoAnswer(e)), _) | (_, Got::NoAnswer(e)) => Some(e.clone()),
+            _ => None,
+        };
+        if let Some(e) = no_answer {
+            return match self.cached_page(profile, &global_id).await? {
+                Some(mut page) => {
+                    page.unreachable = Some(e.to_string());
+                    Ok(Outcome::CustomerPage(Some(Arc::new(page))))
+                }
+                None => Err(e.into()),
+            };
+        }
+        let journal = self
+            .journal_entries(JournalFilter {
+                profile: Some(profile.to_owned()),
+                ..JournalFilter::default()
+            })
+            .await;
+        let mut page = Page {
+            profile: profile.to_owned(),
+            global_id: global_id.clone(),
+            read_at: started_at,
+            customers: Vec::new(),
+            customers_state: ReadState::NotRead,
+            assets: Vec::new(),
+            holdings: holdings(profile, &global_id, &mine, started_at),
+            timeline: Vec::new(),
+            unreachable: None,
+        };
+        take(&mut page, customers, listing, &journal);
+        page.timeline = customer::events_of(&journal, &keys_of(&page, &mine));
+        let page = Arc::new(page);
+        self.keep_page(Arc::clone(&page)).await;
+        Ok(Outcome::CustomerPage(Some(page)))
+    }
+
+    /// The profile's directory, or none when it cannot be read (said in the log).
+    pub(super) fn directory_of(&self, profile: &str) -> Vec<DirectoryEntry> {
+        match &self.catalog {
+            Ok(catalog) => catalog
+                .customers(profile)
+                .map(|known| known.into_iter().map(|k| k.item).collect())
+                .unwrap_or_else(|e| {
+                    tracing::warn!(error = %e, "the directory cannot be read");
+                    Vec::new()
+                }),
+            Err(_) => Vec::new(),
+        }
+    }
+
+    async fn cached_page(&self, profile: &str, global_id: &str) -> Result<Option<Page>, CoreError> {
+        let dir = self.data_dir.clone();
+        let (profile, global_id) = (profile.to_owned(), global_id.to_owned());
+        tokio::task::spawn_blocking(move || customer::load_cached(&dir, &profile, &global_id))
+            .await
+            .map_err(|e| CoreError::Storage(e.to_string()))?
+            .map_err(CoreError::Storage)
+    }
+
+    async fn keep_page(&self, page: Arc<Page>) {
+        let dir = self.data_dir.clone();
+        let saved = tokio::task::spawn_blocking(move || customer::save_cached(&dir, &page)).await;
+        match saved {
+            Ok(Ok(())) => {}
+            Ok(Err(why)) => tracing::warn!(%why, "the customer page cannot be kept"),
+            Err(e) => tracing::warn!(error = %e, "the customer page cannot be kept"),
+        }
+    }
+}
+
+/// The enterprise `id` means by the directory; the choices when a name fits several.
+fn resolve(
+    profile: &str,
+    id: &str,
+    entries: &[DirectoryEntry],
+) -> Result<Result<String, Outcome>, CoreError> {
+    match customer::find(entries, id) {
+        Found::One(global_id) => Ok(Ok(global_id)),
+        Found::Several(choices) => Ok(Err(Outcome::CustomerChoices(choices))),
+        Found::None => Err(CoreError::Customer(format!(
+            "the directory of {profile} knows no customer {id:?}"
+        ))),
+        Found::NoEnterprise => Err(CoreError::Customer(format!(
+            "the directory of {profile} gives no enterprise global id for {id:?}"
+        ))),
+    }
+}
+
+/// What the platform answered, and the batches sent for undated assets, into the page.
+fn take(
+    page: &mut Page,
+    customers: Option<Got<Vec<crate::wire::Customer>>>,
+    listing: Got<crate::wire::AssetList>,
+    journal: &[crate::core::journal::JournalEntry],
+) {
+    match customers {
+        Some(Got::Read(found)) => {
+            page.customers = found;
+            page.customers_state = ReadState::Read;
+        }
+        Some(Got::Refused(state)) => page.customers_state = state,
+        Some(Got::NoAnswer(_)) | None => {}
+    }
+    let state = match listing {
+        Got::Read(list) => {
+            page.assets = Held::of(&list);
+            let added = page.holdings.table.add_listing(0, &list);
+            if let Some(e) = page.holdings.enterprises.first_mut() {
+                (e.assets, e.undated) = (added.assets, added.undated);
+            }
+            ReadState::Read
+        }
+        Got::Refused(state) => state,
+        Got::NoAnswer(_) => ReadState::NotRead,
+    };
+    if let Some(e) = page.holdings.enterprises.first_mut() {
+        e.state = state;
+    }
+    add_sent_from(&mut page.holdings, journal);
+    page.holdings.ended_at = now_ms();
+    page.holdings.sort();
+}
+
+/// Operation 3's question for the enterprise: the first entry with a channel and a channel
+/// customer id, asking for all its customers.
+fn channel_query(mine: &[&DirectoryEntry]) -> Option<CustomerQuery> {
+    mine.iter().find_map(|e| {
+        Some(CustomerQuery {
+            channel_code: Some(e.channel_code.clone()?),
+            channel_customer_id: Some(e.channel_customer_id.clone()?),
+            default_customer: Some(DefaultFilter::N),
+        })
+    })
+}
+
+/// An empty one-enterprise read, named by the directory.
+fn holdings(profile: &str, global_id: &str, mine: &[&DirectoryEntry], at: i64) -> Read {
+    let mut e = EnterpriseRead {
+        global_id: global_id.to_owned(),
+        name: None,
+        customer_name: None,
+        branch: None,
+        channel_code: None,
+        state: ReadState::NotRead,
+        assets: 0,
+        undated: 0,
+    };
+    for entry in mine {
+        named(&mut e, entry);
+    }
+    Read {
+        profile: profile.to_owned(),
+        started_at: at,
+        ended_at: at,
+        enterprises: vec![e],
+        table: Table::default(),
+        stop: None,
+        orders: Default::default(),
+    }
+}
+
+/// What marks a call as the enterprise's: its id, its customers' ids (the platform's and the
+/// directory's) and its asset numbers.
+fn keys_of<'a>(page: &'a Page, mine: &[&'a DirectoryEntry]) -> Keys<'a> {
+    let mut keys = Keys {
+        global_id: &page.global_id,
+        ..Keys::default()
+    };
+    for c in &page.customers {
+        keys.customer_ids.insert(&c.customer_id);
+        keys.channel_customer_ids.insert(&c.channel_customer_id);
+    }
+    for a in &page.assets {
+        keys.customer_ids.insert(&a.customer_id);
+        keys.assets.insert(&a.asset_num);
+    }
+    for e in mine {
+        keys.customer_ids.extend(e.customer_id.as_deref());
+        keys.channel_customer_ids
+            .extend(e.channel_customer_id.as_deref());
+        keys.crm_customer_ids.extend(e.crm_customer_id.as_deref());
+    }
+    keys.customer_ids.remove("");
+    keys.channel_customer_ids.remove("");
+    keys
+}
