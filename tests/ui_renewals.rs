@@ -147,3 +147,100 @@ fn renewals_reads_the_directory_filters_sorts_exports_and_opens_again_from_the_c
     });
     assert!(shows(&again, "8710000001"));
 }
+
+/// The customer's page (step 6), found from the top bar by pinyin initials: its assets with
+/// what ends soon, its timeline opening History, a renewal of a chosen asset opening in the
+/// composer; opened from a Renewals row; and kept, so that a console started again in Chinese
+/// shows it at once.
+#[test]
+fn the_customer_page_opens_from_the_search_shows_what_the_platform_and_journal_hold_and_acts() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut harness = app(dir.path(), Lang::En);
+    settle(&mut harness, |h| shows(h, "Customers"));
+    order(&harness);
+    let lock = Command::CallOn {
+        profile: SANDBOX.to_owned(),
+        call: Call::Lock {
+            nums: vec!["8710000002".to_owned()],
+            operator: None,
+        },
+    };
+    harness
+        .state()
+        .core()
+        .run(lock, desk::WAIT)
+        .expect("locked");
+
+    // 北京示例科技有限公司 by its pinyin initials, then Enter.
+    type_into(&mut harness, "Find customer", "bjsl");
+    settle(&mut harness, |h| {
+        h.query_by_label_contains("EG0000000001").is_some()
+    });
+    harness.key_press(egui::Key::Enter);
+    settle(&mut harness, |h| {
+        h.query_by_label_contains("From Sandbox, read at").is_some()
+    });
+    assert_eq!(harness.state().prefs.screen, Screen::Customer);
+    assert!(shows(&harness, "北京示例科技有限公司"));
+    assert!(shows(&harness, "8710000001"), "{}", shown_labels(&harness));
+    assert!(
+        harness.query_by_label_contains("(5 days left)").is_some(),
+        "{}",
+        shown_labels(&harness)
+    );
+    assert!(shows(&harness, "Disabled"), "8710000002 is shown disabled");
+
+    // The timeline: the lock, then the batch; its entry opens in History.
+    click(&mut harness, "Timeline (2)");
+    settle(&mut harness, |h| shows(h, "Disabled 8710000002"));
+    assert!(
+        harness
+            .query_by_label_contains("Batch UI-RENEW: New purchase (new_buy), 3 assets: 云计价")
+            .is_some(),
+        "{}",
+        shown_labels(&harness)
+    );
+    harness
+        .query_all_by_label_contains("Journal #")
+        .next()
+        .expect("an entry's link")
+        .click();
+    harness.run_ok();
+    assert_eq!(harness.state().prefs.screen, Screen::History);
+
+    // From a Renewals row back to the page, kept: a chosen asset renewed in the composer.
+    harness.state_mut().prefs.screen = Screen::Renewals;
+    settle(&mut harness, |h| shows(h, "Read the directory"));
+    click(&mut harness, "Read the directory");
+    settle(&mut harness, |h| shows(h, "8710000001"));
+    harness
+        .query_all_by_label_contains("北京示例科技有限公司 · EG0000000001")
+        .next()
+        .expect("a customer's link")
+        .click();
+    settle(&mut harness, |h| shows(h, "Refresh"));
+    assert_eq!(harness.state().prefs.screen, Screen::Customer);
+    click(&mut harness, "Assets (11)");
+    settle(&mut harness, |h| shows(h, "Choose 8710000001"));
+    click(&mut harness, "Choose 8710000001");
+    settle(&mut harness, |h| shows(h, "Renew (1)"));
+    click(&mut harness, "Renew (1)");
+    settle(&mut harness, |h| shows(h, "No problems: ready to submit."));
+    assert_eq!(harness.state().prefs.screen, Screen::Orders);
+
+    // Started again in Chinese: the page kept opens at once from the search.
+    drop(harness);
+    let mut again = app(dir.path(), Lang::Zh);
+    settle(&mut again, |h| shows(h, "查找客户"));
+    type_into(&mut again, "查找客户", "EG0000000001");
+    settle(&mut again, |h| {
+        h.query_all_by_label_contains("北京示例科技有限公司")
+            .next()
+            .is_some()
+    });
+    again.key_press(egui::Key::Enter);
+    settle(&mut again, |h| {
+        h.query_by_label_contains("来自 沙箱，读取于").is_some()
+    });
+    assert!(shows(&again, "8710000001"));
+}

@@ -1030,6 +1030,8 @@ start-renewals = { $n ->
 }
 start-renewals-none = What ends in the coming days across every customer of the directory: not read yet for this profile.
 renewals-choose = Choose { $asset } for a renewal
+renewals-open-page = Open the customer's page (customer { $customer })
+customers-open-page = Open this enterprise's page
 renewals-choose-shown = Choose all shown
 renewals-choose-help = Tick rows (or choose all shown) to compose their renewal.
 renewals-chosen = { $n ->
@@ -1038,3 +1040,52 @@ renewals-chosen = { $n ->
 }
 renewals-compose = Compose the renewal
 renewals-clear-chosen = Clear the choice
+
+# The customer page (issue 38, step 6)
+customer-page = Customer page
+page-search = Find customer
+page-search-hint = Name, initials or id (Ctrl+K)
+page-search-none = No customer of the directory fits. Press Enter to look the id up on the platform.
+page-none = No customer page is open. Find a customer in the top bar (Ctrl+K), or open one from Customers or Renewals.
+page-reading = Reading the customer's page…
+page-choices = "{ $id }" fits several enterprises of the directory: choose one.
+page-no-name = (no name known)
+page-read-at = From { $profile }, read at { $at }
+page-refresh = Refresh
+page-unreachable = The platform did not answer ({ $why }). This is the page as read at { $at }.
+page-listing-refused = The platform refused the asset listing: { $code } { $message }
+page-customers-refused = The platform refused the customer query: { $code } { $message }
+page-ends = Ending within { $days } days: { $n }
+page-tab-assets = Assets ({ $n })
+page-tab-timeline = Timeline ({ $n })
+page-tab-customers = Customers ({ $n })
+page-copy = Copy
+page-copy-help = Copy { $id } to the clipboard
+page-no-assets = The platform lists no asset for this enterprise. A new purchase gives it one.
+page-choose = Choose { $asset }
+page-locked = Disabled
+page-unlocked = Enabled
+page-products = { $n ->
+    [one] 1 product
+   *[other] { $n } products
+}
+page-no-date = no end date known
+page-the-asset = the asset
+page-ends-on = { $product } ends { $end } ({ $n } days left)
+page-no-timeline = This console has sent nothing for this enterprise yet.
+page-open-history = Journal #{ $n }
+page-ev-batch = Batch { $id }: { $kinds }, { $n } assets: { $products }
+page-ev-disabled = Disabled { $assets }
+page-ev-enabled = Enabled { $assets }
+page-ev-claim = Claimed { $activity } for { $identity }
+page-ev-customer = { $op }: { $name }
+page-customers-not-asked = The directory gives no channel customer id for this enterprise, so its customers were not queried.
+page-no-customers = The platform gives no customer for this enterprise.
+page-default = Default
+page-new-purchase = New purchase
+page-renew = Renew ({ $n })
+page-renew-help = A new purchase of the chosen assets' products (or, with none chosen, of what ends within the highlighted window), each from where it ends for as long as it lasted. It opens in Orders to check and send.
+page-delete = Delete the chosen ({ $n })…
+page-delete-help = A delete of the chosen assets. It opens in Orders, where the preview shows what it removes before anything is sent.
+page-locks = Disable or enable locks…
+page-export = Export (xlsx)

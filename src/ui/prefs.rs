@@ -23,6 +23,8 @@ pub enum Screen {
     /// A team server's requests waiting for a second person.
     Approvals,
     Settings,
+    /// A customer's page: opened from a link or the top bar's search, not the navigation.
+    Customer,
 }
 
 impl Screen {

@@ -16,10 +16,12 @@ use crate::ui::screens::asset_numbers::AssetNumbersScreen;
 use crate::ui::screens::assets::AssetsScreen;
 use crate::ui::screens::catalog::CatalogScreen;
 use crate::ui::screens::composer::ComposerScreen;
+use crate::ui::screens::customer::search::CustomerSearch;
+use crate::ui::screens::customer::{CustomerScreen, PageAction};
 use crate::ui::screens::customers::CustomersScreen;
 use crate::ui::screens::history::HistoryScreen;
 use crate::ui::screens::queue::QueueScreen;
-use crate::ui::screens::renewals::RenewalsScreen;
+use crate::ui::screens::renewals::{RenewalsAction, RenewalsScreen};
 use crate::ui::screens::settings::SettingsScreen;
 use crate::ui::screens::start::{StartAction, start_ui};
 use crate::ui::session::SessionBar;
@@ -37,6 +39,8 @@ pub struct DeskApp {
     session: SessionBar,
     /// A profile picked in the top bar's menu, until the core has switched.
     switch: Latest,
+    /// The top bar's search for a customer's page.
+    search: CustomerSearch,
     /// Logged once, for start-up measurements (`RUST_LOG=license_desk=info`).
     first_frame: bool,
     /// The language the window's title is in.
@@ -46,6 +50,7 @@ pub struct DeskApp {
 #[derive(Default)]
 struct Screens {
     customers: CustomersScreen,
+    customer: CustomerScreen,
     renewals: RenewalsScreen,
     composer: ComposerScreen,
     catalog: CatalogScreen,
@@ -75,6 +80,7 @@ impl DeskApp {
             status: Status::default(),
             session: SessionBar::default(),
             switch: Latest::default(),
+            search: CustomerSearch::default(),
             first_frame: true,
             titled: None,
         }
@@ -96,6 +102,7 @@ impl DeskApp {
             self.status.arrived(event.id);
             if self.switch.accept(&event) {
                 self.status.answered(label!("use-profile"), &event.result);
+            } else if self.search.apply(&event) {
             } else if let Some(action) = self.session.apply(&event) {
                 if let Some(action) = action {
                     self.status.answered(action, &event.result);
@@ -113,17 +120,24 @@ impl DeskApp {
                 .send_viewport_cmd(egui::ViewportCommand::Title(title));
         }
         self.session.tick(&out, &state);
-        let session = &mut self.session;
-        let switch = egui::Panel::top("top_bar")
+        let (session, search) = (&mut self.session, &mut self.search);
+        let active = state.profiles.active.clone();
+        let (switch, find) = egui::Panel::top("top_bar")
             .show(ui, |ui| {
                 top_bar_ui(ui, lang, &state, |ui| {
-                    session.top_bar_ui(ui, &out, lang, &state)
+                    let find = search.ui(ui, &out, lang, &active);
+                    session.top_bar_ui(ui, &out, lang, &state);
+                    find
                 })
             })
             .inner;
         if let Some(name) = switch {
             self.switch
                 .start(out.send(Command::ActivateProfile { name }));
+        }
+        if let Some((id, global)) = find {
+            self.screens.customer.open(&out, &active, &id, global);
+            self.prefs.screen = Screen::Customer;
         }
         let cancel = egui::Panel::bottom("status_bar")
             .show(ui, |ui| self.status.ui(ui, self.prefs.lang, &state))
@@ -162,6 +176,7 @@ fn apply(screens: &mut Screens, status: &mut Status, event: &mut Event, out: &Ou
     let action = screens
         .customers
         .apply(event)
+        .or_else(|| screens.customer.apply(event))
         .or_else(|| screens.renewals.apply(event))
         .or_else(|| screens.composer.apply(event, out))
         .or_else(|| screens.catalog.apply(event))
@@ -178,12 +193,12 @@ fn apply(screens: &mut Screens, status: &mut Status, event: &mut Event, out: &Ou
 }
 
 /// The top bar; the profile picked in its menu, if one was.
-fn top_bar_ui(
+fn top_bar_ui<T>(
     ui: &mut egui::Ui,
     lang: Lang,
     state: &CoreState,
-    person_ui: impl FnOnce(&mut egui::Ui),
-) -> Option<String> {
+    person_ui: impl FnOnce(&mut egui::Ui) -> T,
+) -> (Option<String>, T) {
     ui.horizontal(|ui| {
         ui.heading(t!(lang, "app-name"));
         ui.separator();
@@ -211,10 +226,10 @@ fn top_bar_ui(
             ui.label(RichText::new(words).strong().color(PRODUCTION_COLOUR));
         }
         let picked = profile_menu_ui(ui, lang, state);
-        person_ui(ui);
+        let person = person_ui(ui);
         ui.separator();
         keyring_ui(ui, lang, state);
-        picked
+        (picked, person)
     })
     .inner
 }
@@ -324,6 +339,27 @@ impl Screens {
         };
     }
 
+    /// What a customer's page asked for: the composer with a batch, the Assets screen on the
+    /// enterprise, History at an entry. Screens do not call each other: the window hands over.
+    fn page_action(&mut self, action: PageAction, caller: &Caller<'_>, prefs: &mut Prefs) {
+        prefs.screen = match action {
+            PageAction::Compose(batch, name) => {
+                self.composer.open_batch(caller.out, batch, name);
+                Screen::Orders
+            }
+            PageAction::Assets(enterprise) => {
+                let recent = &mut prefs.recent_enterprises;
+                self.assets
+                    .list_enterprise(caller.out, caller.profile, recent, &enterprise);
+                Screen::Assets
+            }
+            PageAction::History(entry) => {
+                self.history.show_entry(caller.out, entry);
+                Screen::History
+            }
+        };
+    }
+
     /// What a toast offered and the user accepted: a screen, a field.
     fn accept(&mut self, offer: Offer, prefs: &mut Prefs) {
         match offer {
@@ -360,12 +396,29 @@ impl Screens {
                     self.start(action, &caller, prefs);
                 }
             }
-            Screen::Customers => self.customers.ui(ui, &caller, lang),
+            Screen::Customers => {
+                if let Some(id) = self.customers.ui(ui, &caller, lang) {
+                    self.customer.open(out, &profile.name, &id, true);
+                    prefs.screen = Screen::Customer;
+                }
+            }
             Screen::Renewals => {
-                if let Some((batch, name)) = self.renewals.ui(ui, &caller, lang) {
-                    // Screens do not call each other: the window hands the renewal over.
-                    self.composer.open_batch(out, batch, name);
-                    prefs.screen = Screen::Orders;
+                // Screens do not call each other: the window hands over.
+                match self.renewals.ui(ui, &caller, lang) {
+                    Some(RenewalsAction::Compose(batch, name)) => {
+                        self.composer.open_batch(out, batch, name);
+                        prefs.screen = Screen::Orders;
+                    }
+                    Some(RenewalsAction::Page(id)) => {
+                        self.customer.open(out, &profile.name, &id, true);
+                        prefs.screen = Screen::Customer;
+                    }
+                    None => {}
+                }
+            }
+            Screen::Customer => {
+                if let Some(action) = self.customer.ui(ui, &caller, lang) {
+                    self.page_action(action, &caller, prefs);
                 }
             }
             Screen::Orders => self.composer.ui(ui, &caller, lang),
@@ -413,6 +466,7 @@ fn screen_title(screen: Screen) -> Label {
         Screen::Approvals => label!("approvals"),
         Screen::SendLater => label!("send-later"),
         Screen::Settings => label!("settings"),
+        Screen::Customer => label!("customer-page"),
     }
 }
 

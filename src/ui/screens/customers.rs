@@ -113,6 +113,8 @@ pub struct CustomersScreen {
     bind: BindForm,
     create: EnterpriseForm,
     update: EnterpriseForm,
+    /// An enterprise whose page was asked for in this frame.
+    open_page: Option<String>,
 }
 
 impl Default for CustomersScreen {
@@ -123,6 +125,7 @@ impl Default for CustomersScreen {
             bind: BindForm::default(),
             create: EnterpriseForm::default(),
             update: EnterpriseForm::default(),
+            open_page: None,
         }
     }
 }
@@ -155,7 +158,8 @@ impl CustomersScreen {
         None
     }
 
-    pub fn ui(&mut self, ui: &mut egui::Ui, core: &Caller<'_>, lang: Lang) {
+    /// The screen; the enterprise whose page was asked for.
+    pub fn ui(&mut self, ui: &mut egui::Ui, core: &Caller<'_>, lang: Lang) -> Option<String> {
         let before = self.tab;
         ui.horizontal(|ui| {
             for (tab, text) in [
@@ -179,6 +183,7 @@ impl CustomersScreen {
                 Tab::Create => self.create_ui(ui, core, lang),
                 Tab::Update => self.update_ui(ui, core, lang),
             });
+        self.open_page.take()
     }
 
     /// The query tab, asking for this channel customer's enterprise customers.
@@ -242,7 +247,7 @@ impl CustomersScreen {
             Some(found) => {
                 ui.label(tr!(lang, "customers-found", n = found.len()));
                 answered_on_ui(ui, lang, &form.on, core.profile);
-                customers_table_ui(ui, lang, found);
+                self.open_page = customers_table_ui(ui, lang, found).or(self.open_page.take());
             }
         }
     }
@@ -309,7 +314,8 @@ impl CustomersScreen {
             ui.add_space(8.0);
             ui.label(RichText::new(t!(lang, "bound")).strong());
             answered_on_ui(ui, lang, &form.on, core.profile);
-            customers_table_ui(ui, lang, std::slice::from_ref(customer));
+            self.open_page = customers_table_ui(ui, lang, std::slice::from_ref(customer))
+                .or(self.open_page.take());
             ui.add_space(8.0);
             if ui.button(t!(lang, "show-enterprise-customers")).clicked() {
                 self.query.channel_code = customer.channel_code.clone();
@@ -476,7 +482,9 @@ fn enterprise_form_ui(ui: &mut egui::Ui, lang: Lang, id: &str, form: &mut Enterp
     });
 }
 
-fn customers_table_ui(ui: &mut egui::Ui, lang: Lang, customers: &[Customer]) {
+/// The customers; the enterprise whose page a click on its name asks for.
+fn customers_table_ui(ui: &mut egui::Ui, lang: Lang, customers: &[Customer]) -> Option<String> {
+    let mut page = None;
     egui::Grid::new(("customers_table", customers.len()))
         .striped(true)
         .num_columns(6)
@@ -497,12 +505,20 @@ fn customers_table_ui(ui: &mut egui::Ui, lang: Lang, customers: &[Customer]) {
                 ui.label(RichText::new(&c.customer_id).monospace());
                 ui.label(&c.channel_code);
                 ui.label(&c.channel_customer_id);
-                ui.label(&c.enterprise_name);
+                let name = match c.enterprise_name.as_str() {
+                    "" => t!(lang, "page-no-name"),
+                    name => name,
+                };
+                let hint = t!(lang, "customers-open-page");
+                if ui.link(name).on_hover_text(hint).clicked() {
+                    page = Some(c.enterprise_global_id.clone());
+                }
                 ui.label(RichText::new(&c.enterprise_global_id).monospace());
                 ui.label(yes_no(lang, c.is_default));
                 ui.end_row();
             }
         });
+    page
 }
 
 fn yes_no(lang: Lang, value: bool) -> &'static str {

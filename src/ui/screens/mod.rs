@@ -6,6 +6,7 @@ pub(crate) mod asset_numbers;
 pub(crate) mod assets;
 pub(crate) mod catalog;
 pub(crate) mod composer;
+pub(crate) mod customer;
 pub(crate) mod customers;
 pub(crate) mod history;
 pub(crate) mod profile_form;

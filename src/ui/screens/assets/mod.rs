@@ -6,7 +6,7 @@
 mod export;
 mod index;
 mod locks;
-mod table;
+pub(crate) mod table;
 mod unknown;
 
 use crate::core::team::Permission;

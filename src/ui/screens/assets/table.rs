@@ -112,7 +112,7 @@ pub(super) fn measure_columns(ui: &egui::Ui, lang: Lang, assets: &AssetList) -> 
         .collect()
 }
 
-fn chip_words(lang: Lang, chip: i32) -> String {
+pub(crate) fn chip_words(lang: Lang, chip: i32) -> String {
     match chip {
         1 => t!(lang, "chip4").to_owned(),
         2 => t!(lang, "chip5").to_owned(),

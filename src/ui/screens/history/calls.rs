@@ -47,7 +47,7 @@ pub(super) fn call_failed(newest: &JournalEntry) -> bool {
 }
 
 /// Where a write stands, in words; None for a read.
-pub(super) fn state_words(lang: Lang, state: Option<WriteState>) -> Option<&'static str> {
+pub(crate) fn state_words(lang: Lang, state: Option<WriteState>) -> Option<&'static str> {
     state.and_then(|s| lookup(lang, &format!("write-state-{}", s.name())))
 }
 

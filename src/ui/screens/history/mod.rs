@@ -2,7 +2,7 @@
 //! and where its write stands, filtered by operation and code, with the redacted request and
 //! answer of the selected call, and an export to CSV.
 
-mod calls;
+pub(crate) mod calls;
 mod record;
 
 use std::path::PathBuf;
@@ -69,6 +69,17 @@ impl HistoryScreen {
             limit,
             ..JournalFilter::default()
         }
+    }
+
+    /// This computer's journal, unfiltered, with the entry `id` selected and in view (when it
+    /// is among the newest rows listed).
+    pub fn show_entry(&mut self, out: &Outbox<'_>, id: i64) {
+        self.filters = Filters::default();
+        self.journal = true;
+        self.loaded_once = true;
+        self.selected = Some(id);
+        self.scroll_to_selected = true;
+        self.refresh(out);
     }
 
     pub fn refresh(&mut self, out: &Outbox<'_>) {

@@ -27,6 +27,14 @@ const EXPORT_FILE: &str = "renewals.xlsx";
 /// Start's summary: what ends within this many days.
 const SOON_DAYS: i64 = 30;
 
+/// What Renewals asks the window to do.
+pub(crate) enum RenewalsAction {
+    /// A renewal to open in the composer as a new draft, with its name.
+    Compose(BatchOrderRequest, String),
+    /// The page of this enterprise.
+    Page(String),
+}
+
 pub(crate) struct RenewalsScreen {
     /// The profile the shown read (or the one being read) is of.
     profile: Option<String>,
@@ -137,13 +145,13 @@ impl RenewalsScreen {
         Some((self.due_soon, read.ended_at))
     }
 
-    /// The screen; a renewal to open in the composer, when one was composed.
+    /// The screen; a renewal to open in the composer, or a customer's page to open.
     pub(crate) fn ui(
         &mut self,
         ui: &mut egui::Ui,
         caller: &Caller<'_>,
         lang: Lang,
-    ) -> Option<(BatchOrderRequest, String)> {
+    ) -> Option<RenewalsAction> {
         self.follow(caller);
         ui.label(RichText::new(t!(lang, "renewals-help")).weak());
         self.read_bar_ui(ui, caller, lang);
@@ -155,8 +163,10 @@ impl RenewalsScreen {
         self.chart_ui(ui, &read, lang);
         self.export_ui(ui, caller.out, &read, lang);
         let renewal = self.renewal_ui(ui, &read, lang);
-        self.table_ui(ui, &read, lang);
+        let page = self.table_ui(ui, &read, lang);
         renewal
+            .map(|(batch, name)| RenewalsAction::Compose(batch, name))
+            .or(page.map(RenewalsAction::Page))
     }
 
     /// How many rows are chosen, and the renewal of them; a renewal when asked for.

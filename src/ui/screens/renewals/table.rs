@@ -54,13 +54,20 @@ fn title(lang: Lang, col: Col) -> &'static str {
 }
 
 impl RenewalsScreen {
-    pub(super) fn table_ui(&mut self, ui: &mut egui::Ui, read: &Read, lang: Lang) {
+    /// The table; the enterprise whose page a click on a customer asks for.
+    pub(super) fn table_ui(
+        &mut self,
+        ui: &mut egui::Ui,
+        read: &Read,
+        lang: Lang,
+    ) -> Option<String> {
         if self.view.is_empty() {
             ui.label(t!(lang, "renewals-empty"));
-            return;
+            return None;
         }
         let today = today();
         let mut clicked = None;
+        let mut page = None;
         egui::ScrollArea::horizontal().show(ui, |ui| {
             let mut table = TableBuilder::new(ui)
                 .id_salt("renewals_table")
@@ -87,7 +94,11 @@ impl RenewalsScreen {
                         let r = read.table.get(i as usize);
                         row.col(|ui| choose_ui(ui, lang, &mut self.chosen, i, r.asset_num()));
                         for (col, _, _) in COLUMNS {
-                            row.col(|ui| cell_ui(ui, lang, read, &r, col, today));
+                            row.col(|ui| {
+                                if let Some(id) = cell_ui(ui, lang, read, &r, col, today) {
+                                    page = Some(id);
+                                }
+                            });
                         }
                     });
                 });
@@ -99,6 +110,7 @@ impl RenewalsScreen {
             };
             self.stale = true;
         }
+        page
     }
 }
 
@@ -149,6 +161,7 @@ fn header_ui(
     }
 }
 
+/// A cell; the enterprise whose page a click on the customer asks for.
 fn cell_ui(
     ui: &mut egui::Ui,
     lang: Lang,
@@ -156,7 +169,7 @@ fn cell_ui(
     r: &RowRef<'_>,
     col: Col,
     today: jiff::civil::Date,
-) {
+) -> Option<String> {
     let enterprise = read.enterprise_of(r);
     match col {
         Col::Customer => {
@@ -166,7 +179,10 @@ fn cell_ui(
                 Some(name) => format!("{name} · {id}"),
                 None => id.to_owned(),
             };
-            ui.label(text).on_hover_text(r.customer_id());
+            let hint = tr!(lang, "renewals-open-page", customer = r.customer_id());
+            if ui.link(text).on_hover_text(hint).clicked() {
+                return Some(id.to_owned());
+            }
         }
         Col::Asset => {
             ui.monospace(r.asset_num());
@@ -195,6 +211,7 @@ fn cell_ui(
             ui.label(source_words(lang, r.source()));
         }
     }
+    None
 }
 
 /// Days left; a week or less in the warning colour.
