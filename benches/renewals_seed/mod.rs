@@ -37,6 +37,11 @@ impl National {
     pub fn start() -> National {
         let enterprises = count("RENEWALS_ENTERPRISES", 1_000);
         let per = count("RENEWALS_PER_ENTERPRISE", 1_000);
+        National::sized(enterprises, per)
+    }
+
+    /// `enterprises` enterprises of `per` assets each.
+    pub fn sized(enterprises: usize, per: usize) -> National {
         let bin = Path::new(env!("CARGO_BIN_EXE_license-desk"));
         let server = Server::start(bin, &[], None).expect("serve starts");
         let app = server.app("renewals", "auth_order");

@@ -41,6 +41,8 @@ pub struct DeskApp {
     switch: Latest,
     /// The top bar's search for a customer's page.
     search: CustomerSearch,
+    /// A page asked for from outside the window (a bench, a test), opened at the next frame.
+    open_page: Option<String>,
     /// Logged once, for start-up measurements (`RUST_LOG=license_desk=info`).
     first_frame: bool,
     /// The language the window's title is in.
@@ -81,9 +83,15 @@ impl DeskApp {
             session: SessionBar::default(),
             switch: Latest::default(),
             search: CustomerSearch::default(),
+            open_page: None,
             first_frame: true,
             titled: None,
         }
+    }
+
+    /// Opens the page of an enterprise of the active profile at the next frame, as a link does.
+    pub fn open_customer(&mut self, global_id: &str) {
+        self.open_page = Some(global_id.to_owned());
     }
 
     /// The core the window drives (tests send it commands directly).
@@ -135,7 +143,8 @@ impl DeskApp {
             self.switch
                 .start(out.send(Command::ActivateProfile { name }));
         }
-        if let Some((id, global)) = find {
+        let asked = self.open_page.take().map(|id| (id, true));
+        if let Some((id, global)) = find.or(asked) {
             self.screens.customer.open(&out, &active, &id, global);
             self.prefs.screen = Screen::Customer;
         }

@@ -9,6 +9,7 @@ use crate::core::renewals::{Window, days_left};
 use crate::ui::screens::assets::license_type_words;
 use crate::ui::screens::assets::table::chip_words;
 use crate::ui::screens::history::calls::state_words;
+use crate::ui::screens::history::operation_words;
 use crate::ui::text::dates;
 use crate::ui::text::i18n::{Lang, t, tr};
 use crate::ui::text::labels::order_type_words;
@@ -119,20 +120,27 @@ fn asset_ui(
         let name = tr!(lang, "page-choose", asset = a.asset_num.as_str());
         ui.checkbox(chosen, "")
             .widget_info(|| egui::WidgetInfo::selected(egui::Role::CheckBox, true, *chosen, &name));
-        ui.label(RichText::new(&a.asset_num).monospace());
+        cell_ui(ui, 110.0, RichText::new(&a.asset_num).monospace());
         let lock = if a.locked {
             RichText::new(t!(lang, "page-locked")).color(Color32::from_rgb(200, 60, 60))
         } else {
             RichText::new(t!(lang, "page-unlocked"))
         };
-        ui.label(lock);
-        let chip = chip_words(lang, a.chip);
-        if !chip.is_empty() {
-            ui.label(RichText::new(chip).weak());
-        }
+        cell_ui(ui, 64.0, lock);
+        cell_ui(ui, 100.0, RichText::new(chip_words(lang, a.chip)).weak());
         let n = a.products;
-        ui.label(tr!(lang, "page-products", n = n));
+        cell_ui(ui, 80.0, RichText::new(tr!(lang, "page-products", n = n)));
         soonest_ui(ui, page, rows, window, lang);
+    });
+}
+
+/// A column of the asset's line: as wide in every line, so that the lines read as a table.
+fn cell_ui(ui: &mut egui::Ui, width: f32, text: RichText) {
+    let size = egui::vec2(width, ROW_HEIGHT - 4.0);
+    let layout = egui::Layout::left_to_right(egui::Align::Center);
+    ui.allocate_ui_with_layout(size, layout, |ui| {
+        ui.set_min_width(width);
+        ui.add(egui::Label::new(text).truncate());
     });
 }
 
@@ -190,19 +198,22 @@ pub(super) fn timeline_ui(ui: &mut egui::Ui, page: &Page, lang: Lang) -> Option<
                 ui.horizontal(|ui| {
                     ui.set_height(ROW_HEIGHT - 4.0);
                     let now = crate::core::now_ms();
+                    // The link first, so that a narrow window cuts the words, not it.
+                    let open = tr!(lang, "page-open-history", n = e.entry_id);
+                    if ui.small_button(open).clicked() {
+                        opened = Some(PageAction::History(e.entry_id));
+                    }
                     ui.label(RichText::new(dates::local_time(e.at, now)).monospace());
                     if let Some(state) = state_words(lang, e.state) {
                         ui.label(RichText::new(state).strong());
                     }
                     let words = event_words(e, lang);
-                    let line = ui.label(&words);
-                    if let Some(message) = &e.message {
-                        line.on_hover_text(message);
-                    }
-                    let open = tr!(lang, "page-open-history", n = e.entry_id);
-                    if ui.small_button(open).clicked() {
-                        opened = Some(PageAction::History(e.entry_id));
-                    }
+                    let line = ui.add(egui::Label::new(&words).truncate());
+                    let hover = match &e.message {
+                        Some(message) => format!("{words}\n\n{message}"),
+                        None => words,
+                    };
+                    line.on_hover_text(hover);
                 });
             }
         });
@@ -250,7 +261,7 @@ fn event_words(e: &Event, lang: Lang) -> String {
             )
         }
         What::Customer { name } => {
-            let op = e.operation.as_str();
+            let op = operation_words(lang, &e.operation);
             let name = name.as_str();
             tr!(lang, "page-ev-customer", op = op, name = name)
         }

@@ -159,7 +159,9 @@ fn target(e: &DirectoryEntry) -> (String, bool) {
 }
 
 fn entry_words(e: &DirectoryEntry) -> String {
-    let names = e.names().join(" · ");
+    let mut names = e.names();
+    names.dedup();
+    let names = names.join(" · ");
     let id = e
         .enterprise_global_id
         .as_deref()

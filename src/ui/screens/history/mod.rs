@@ -311,7 +311,7 @@ fn code_ui(ui: &mut egui::Ui, lang: Lang, e: &JournalEntry, failed: bool) {
 }
 
 /// An operation of the journal in words; its name when there are none.
-pub(super) fn operation_words(lang: Lang, name: &str) -> &str {
+pub(crate) fn operation_words(lang: Lang, name: &str) -> &str {
     lookup(lang, &format!("operation-{name}")).unwrap_or(name)
 }
 
