@@ -244,3 +244,38 @@ fn the_customer_page_opens_from_the_search_shows_what_the_platform_and_journal_h
     });
     assert!(shows(&again, "8710000001"));
 }
+
+/// The page opens in one click from where an enterprise is shown: an Assets listing and a
+/// History entry (a batch naming its channel customer, placed by the directory).
+#[test]
+fn the_customer_page_opens_from_an_assets_listing_and_a_history_entry() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut harness = app(dir.path(), Lang::En);
+    settle(&mut harness, |h| shows(h, "Customers"));
+    order(&harness);
+    harness.state_mut().prefs.screen = Screen::Assets;
+    settle(&mut harness, |h| shows(h, "Enterprise global id"));
+    type_into(&mut harness, "Enterprise global id", "EG0000000001");
+    click(&mut harness, "List assets");
+    settle(&mut harness, |h| shows(h, "Customer page"));
+    assert_eq!(harness.state().prefs.screen, Screen::Assets);
+    click(&mut harness, "Customer page");
+    settle(&mut harness, |h| {
+        h.query_by_label_contains("From Sandbox, read at").is_some()
+    });
+    assert_eq!(harness.state().prefs.screen, Screen::Customer);
+    assert!(shows(&harness, "8710000003"));
+
+    click(&mut harness, "Timeline (1)");
+    harness
+        .query_all_by_label_contains("Journal #")
+        .next()
+        .expect("the batch's link")
+        .click();
+    settle(&mut harness, |h| shows(h, "Customer page"));
+    assert_eq!(harness.state().prefs.screen, Screen::History);
+    click(&mut harness, "Customer page");
+    settle(&mut harness, |h| {
+        h.state().prefs.screen == Screen::Customer && shows(h, "北京示例科技有限公司")
+    });
+}

@@ -9,6 +9,9 @@ use crate::core::{Call, Command, CommandId, Core, Operation, Profile};
 pub struct Outbox<'a> {
     core: &'a Core,
     queued: RefCell<Vec<(CommandId, Command)>>,
+    /// A customer's page a link asked for in this frame: an enterprise global id (true), or an
+    /// id the directory places (false). Screens do not call each other: the window opens it.
+    page: RefCell<Option<(String, bool)>>,
 }
 
 impl<'a> Outbox<'a> {
@@ -16,7 +19,18 @@ impl<'a> Outbox<'a> {
         Self {
             core,
             queued: RefCell::new(Vec::new()),
+            page: RefCell::new(None),
         }
+    }
+
+    /// Asks the window to open a customer's page on the active profile (a link was clicked).
+    pub fn open_page(&self, id: &str, global: bool) {
+        *self.page.borrow_mut() = Some((id.to_owned(), global));
+    }
+
+    /// The page a link asked for in this frame, if one did.
+    pub fn page_asked(&self) -> Option<(String, bool)> {
+        self.page.borrow_mut().take()
     }
 
     /// Queues a command (files, drafts, profiles) and returns the id its answer will carry.

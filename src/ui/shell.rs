@@ -164,6 +164,10 @@ impl DeskApp {
             });
         egui::CentralPanel::default()
             .show(ui, |ui| self.screens.ui(ui, &out, &state, &mut self.prefs));
+        if let Some((id, global)) = out.page_asked() {
+            self.screens.customer.open(&out, &active, &id, global);
+            self.prefs.screen = Screen::Customer;
+        }
         self.session.dialog_ui(ui.ctx(), &out, lang, &state);
         if let Some(offer) = self.status.toasts.ui(ui.ctx(), self.prefs.lang) {
             self.screens.accept(offer, &mut self.prefs);

@@ -204,7 +204,7 @@ impl CatalogScreen {
             ))
             .weak(),
         );
-        match table_ui(ui, lang, self.tab, &rows) {
+        match table_ui(ui, out, lang, self.tab, &rows) {
             Some(RowAction::Remove(item, name)) => self.removing = Some((item, name)),
             Some(RowAction::Edit(i)) => self.editing = editing_of(&view, self.tab, i),
             None => {}
@@ -698,8 +698,14 @@ enum RowAction {
     Remove(CatalogItem, String),
 }
 
-/// The table of rows; what a row's button asked for.
-fn table_ui(ui: &mut egui::Ui, lang: Lang, tab: Tab, rows: &[Row]) -> Option<RowAction> {
+/// The table of rows; what a row's button asked for. A customer's name opens its page.
+fn table_ui(
+    ui: &mut egui::Ui,
+    out: &Outbox<'_>,
+    lang: Lang,
+    tab: Tab,
+    rows: &[Row],
+) -> Option<RowAction> {
     let heads = match tab {
         Tab::Products => [
             tr!(lang, "catalog-name"),
@@ -734,7 +740,19 @@ fn table_ui(ui: &mut egui::Ui, lang: Lang, tab: Tab, rows: &[Row]) -> Option<Row
                     ui.label(RichText::new(tr!(lang, "catalog-last-seen")).strong());
                     ui.end_row();
                     for row in rows {
-                        ui.label(row.name.as_str());
+                        match (&row.item, row.cells[2].as_str()) {
+                            (CatalogItem::Customer(_), enterprise) if !enterprise.is_empty() => {
+                                let link = ui
+                                    .link(row.name.as_str())
+                                    .on_hover_text(t!(lang, "customers-open-page"));
+                                if link.clicked() {
+                                    out.open_page(enterprise, true);
+                                }
+                            }
+                            _ => {
+                                ui.label(row.name.as_str());
+                            }
+                        }
                         for cell in &row.cells {
                             ui.label(cell.as_str());
                         }

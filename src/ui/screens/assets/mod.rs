@@ -435,6 +435,15 @@ impl AssetsScreen {
             if !self.assets.is_empty() && ui.button(tr!(lang, "close-listing")).clicked() {
                 self.close_listing();
             }
+            let listed = self.query.listed.as_str();
+            if self.query.listed_ok && !listed.is_empty() {
+                let page = ui
+                    .button(t!(lang, "assets-open-page"))
+                    .on_hover_text(t!(lang, "customers-open-page"));
+                if page.clicked() {
+                    out.open_page(listed, true);
+                }
+            }
         });
     }
 

@@ -31,7 +31,7 @@ use crate::core::Event;
 use crate::core::snapshot::Snapshot;
 use crate::core::wire::OrderType;
 use crate::ui::outbox::{Caller, Outbox};
-use crate::ui::text::i18n::{Label, Lang, t};
+use crate::ui::text::i18n::{Label, Lang, t, tr};
 use crate::ui::text::labels::order_type_short;
 
 /// What the composer keeps beside the batch in a draft.
@@ -266,6 +266,7 @@ impl ComposerScreen {
         if let NodeMut::Order(order) = &mut node {
             changed =
                 picker::customer_search_ui(ui, lang, &mut self.picker, order, &mut held, core.out);
+            customer_page_link_ui(ui, lang, order, core.out);
         }
         let mut cx = FormCx {
             lang,
@@ -281,6 +282,28 @@ impl ComposerScreen {
         *node.raw_mut() = held;
         if changed {
             self.edited();
+        }
+    }
+}
+
+/// The page of the customer an order names (its enterprise, else its channel customer id for
+/// the directory to place).
+fn customer_page_link_ui(
+    ui: &mut egui::Ui,
+    lang: Lang,
+    order: &crate::wire::OrderEntry,
+    out: &crate::ui::outbox::Outbox<'_>,
+) {
+    let given = |v: &Option<String>| crate::wire::preview::given(v);
+    let target = given(&order.enterprise_global_id)
+        .map(|id| (id, true))
+        .or_else(|| given(&order.channel_customer_id).map(|id| (id, false)));
+    if let Some((id, global)) = target {
+        let link = ui
+            .small_button(t!(lang, "assets-open-page"))
+            .on_hover_text(tr!(lang, "history-open-page", id = id.as_str()));
+        if link.clicked() {
+            out.open_page(&id, global);
         }
     }
 }

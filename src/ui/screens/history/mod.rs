@@ -127,11 +127,11 @@ impl HistoryScreen {
                 return;
             }
         }
-        self.journal_ui(ui, out, lang);
+        self.journal_ui(ui, out, lang, &profile.name);
     }
 
     /// This computer's journal of calls.
-    fn journal_ui(&mut self, ui: &mut egui::Ui, out: &Outbox<'_>, lang: Lang) {
+    fn journal_ui(&mut self, ui: &mut egui::Ui, out: &Outbox<'_>, lang: Lang, active: &str) {
         if !self.loaded_once {
             self.loaded_once = true;
             self.refresh(out);
@@ -180,6 +180,21 @@ impl HistoryScreen {
             ui.separator();
             let attempts: Vec<&JournalEntry> =
                 call.attempts.iter().map(|&i| &self.entries[i]).collect();
+            let newest = attempts.first().copied();
+            // A page is the active profile's: another profile's call offers none.
+            if let Some((id, global)) = newest
+                .filter(|e| e.profile == active)
+                .and_then(customer_named)
+            {
+                let link = ui.button(t!(lang, "assets-open-page")).on_hover_text(tr!(
+                    lang,
+                    "history-open-page",
+                    id = id.as_str()
+                ));
+                if link.clicked() {
+                    out.open_page(&id, global);
+                }
+            }
             detail_ui(ui, &attempts, lang);
         }
     }
@@ -308,6 +323,38 @@ fn code_ui(ui: &mut egui::Ui, lang: Lang, e: &JournalEntry, failed: bool) {
         (None, None) => t!(lang, "no-answer").to_owned(),
     };
     ui.colored_label(ui.visuals().error_fg_color, format!("× {code}"));
+}
+
+/// The customer a call names: an enterprise global id (true) in its request (a batch's first
+/// order's) or its answer, else a channel customer id for the directory to place (false).
+fn customer_named(e: &JournalEntry) -> Option<(String, bool)> {
+    let named = |body: &Option<String>, paths: &[&str]| -> Option<String> {
+        let v: serde_json::Value = serde_json::from_str(body.as_deref()?).ok()?;
+        paths
+            .iter()
+            .filter_map(|p| v.pointer(p)?.as_str())
+            .find(|id| !id.is_empty())
+            .map(str::to_owned)
+    };
+    named(
+        &e.request,
+        &["/enterpriseGlobalId", "/orderList/0/enterpriseGlobalId"],
+    )
+    .or_else(|| {
+        named(
+            &e.response,
+            &[
+                "/data/enterpriseGlobalId",
+                "/data/customer/enterpriseGlobalId",
+                "/data/0/enterpriseGlobalId",
+            ],
+        )
+    })
+    .map(|id| (id, true))
+    .or_else(|| {
+        let paths = ["/channelCustomerId", "/orderList/0/channelCustomerId"];
+        named(&e.request, &paths).map(|id| (id, false))
+    })
 }
 
 /// An operation of the journal in words; its name when there are none.
