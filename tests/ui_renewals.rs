@@ -246,9 +246,10 @@ fn the_customer_page_opens_from_the_search_shows_what_the_platform_and_journal_h
 }
 
 /// The page opens in one click from where an enterprise is shown: an Assets listing and a
-/// History entry (a batch naming its channel customer, placed by the directory).
+/// History entry (a batch naming its channel customer, placed by the directory); its chosen
+/// locks change through the Assets screen's confirmation, what is not a lock left out.
 #[test]
-fn the_customer_page_opens_from_an_assets_listing_and_a_history_entry() {
+fn the_customer_page_opens_from_assets_and_history_and_changes_locks_through_their_confirmation() {
     let dir = tempfile::tempdir().expect("temp dir");
     let mut harness = app(dir.path(), Lang::En);
     settle(&mut harness, |h| shows(h, "Customers"));
@@ -266,11 +267,28 @@ fn the_customer_page_opens_from_an_assets_listing_and_a_history_entry() {
     assert_eq!(harness.state().prefs.screen, Screen::Customer);
     assert!(shows(&harness, "8710000003"));
 
-    click(&mut harness, "Timeline (1)");
+    // Two chosen, one a lock and one not: the Assets screen's confirmation for the lock only,
+    // its result there, and the page read again shows it disabled.
+    click(&mut harness, "Choose 8710000003");
+    click(&mut harness, "Choose CA-DEMO-0001");
+    click(&mut harness, "Disable the chosen (2)…");
+    settle(&mut harness, |h| shows(h, "Disable 1 lock"));
+    assert_eq!(harness.state().prefs.screen, Screen::Assets);
+    click(&mut harness, "Disable 1 lock");
+    settle(&mut harness, |h| {
+        h.query_by_label_contains("Disable: 1 of 1 succeeded")
+            .is_some()
+    });
+    harness.state_mut().open_customer("EG0000000001");
+    settle(&mut harness, |h| shows(h, "Refresh"));
+    click(&mut harness, "Refresh");
+    settle(&mut harness, |h| shows(h, "Disabled"));
+
+    click(&mut harness, "Timeline (2)");
     harness
         .query_all_by_label_contains("Journal #")
-        .next()
-        .expect("the batch's link")
+        .last()
+        .expect("the batch's link, oldest")
         .click();
     settle(&mut harness, |h| shows(h, "Customer page"));
     assert_eq!(harness.state().prefs.screen, Screen::History);

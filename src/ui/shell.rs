@@ -360,10 +360,17 @@ impl Screens {
                 self.composer.open_batch(caller.out, batch, name);
                 Screen::Orders
             }
-            PageAction::Assets(enterprise) => {
+            PageAction::Locks {
+                enterprise,
+                lock,
+                nums,
+                left,
+            } => {
                 let recent = &mut prefs.recent_enterprises;
+                let profile = caller.profile;
                 self.assets
-                    .list_enterprise(caller.out, caller.profile, recent, &enterprise);
+                    .list_enterprise(caller.out, profile, recent, &enterprise);
+                self.assets.confirm_lock(lock, nums, left, profile.clone());
                 Screen::Assets
             }
             PageAction::History(entry) => {

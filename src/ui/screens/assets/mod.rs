@@ -33,6 +33,15 @@ const ROW_HEIGHT: f32 = 22.0;
 /// The view's export, in the home folder unless the user says otherwise.
 const EXPORT_FILE: &str = "license-desk-assets.csv";
 
+/// Assets a lock change leaves out: those that are not locks (and their types in words), and
+/// those already in the state asked for.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct LeftOut {
+    pub not_locks: usize,
+    pub types: Vec<String>,
+    pub already: usize,
+}
+
 /// A lock can be disabled and enabled: the platform's own rule (`wire::asset::lockable`).
 pub fn lockable(a: AssetRef<'_>) -> bool {
     let window = a.limit_start_time().is_some() || a.limit_end_time().is_some();
@@ -548,6 +557,19 @@ impl AssetsScreen {
         }
         self.locks.confirm = Some(LockAction {
             skipped,
+            ..LockAction::new(lock, nums, profile)
+        });
+    }
+
+    /// The confirmation of a lock change asked elsewhere (a customer's page): `nums` to change
+    /// on `profile`, with what was left out and why; the same dialog as for selected rows.
+    pub fn confirm_lock(&mut self, lock: bool, nums: Vec<String>, left: LeftOut, profile: Profile) {
+        self.locks.confirm = Some(LockAction {
+            skipped: Skipped {
+                not_locks: left.not_locks,
+                types: left.types,
+                already: left.already,
+            },
             ..LockAction::new(lock, nums, profile)
         });
     }

@@ -14,6 +14,7 @@ use crate::core::renewals::Window;
 use crate::core::{Command, RenewalsCommand};
 use crate::ui::kit::form::{busy_button_ui, home_file};
 use crate::ui::outbox::Caller;
+use crate::ui::screens::assets::{LeftOut, license_type_words};
 use crate::ui::text::dates;
 use crate::ui::text::i18n::{Lang, labelled, t, tr};
 use crate::wire::BatchOrderRequest;
@@ -25,8 +26,14 @@ const EXPORT_FILE: &str = "customer.xlsx";
 pub(crate) enum PageAction {
     /// A batch to open in the composer as a new draft, with its name.
     Compose(BatchOrderRequest, String),
-    /// The Assets screen listing this enterprise: its lock and unlock, with confirmations.
-    Assets(String),
+    /// The Assets screen listing this enterprise, asking to disable (`lock`) or enable the
+    /// locks `nums`, with what was left out: its confirmation, its results.
+    Locks {
+        enterprise: String,
+        lock: bool,
+        nums: Vec<String>,
+        left: LeftOut,
+    },
     /// History, at this journal entry.
     History(i64),
 }
@@ -60,13 +67,46 @@ impl CustomerScreen {
             if delete.on_hover_text(t!(lang, "page-delete-help")).clicked() {
                 action = compose(delete_chosen(page, &self.chosen), "DELETE");
             }
-            if ui.button(t!(lang, "page-locks")).clicked() {
-                action = Some(PageAction::Assets(page.global_id.clone()));
+            for lock in [true, false] {
+                let words = if lock {
+                    tr!(lang, "page-disable", n = chosen)
+                } else {
+                    tr!(lang, "page-enable", n = chosen)
+                };
+                let button = ui.add_enabled(chosen > 0, egui::Button::new(words));
+                if button.on_hover_text(t!(lang, "page-locks-help")).clicked() {
+                    action = Some(self.locks(page, lock, lang));
+                }
             }
             ui.separator();
             self.export_ui(ui, caller, page, lang);
         });
         action
+    }
+
+    /// The chosen assets that can take the change, and those left out with why.
+    fn locks(&self, page: &Page, lock: bool, lang: Lang) -> PageAction {
+        let mut nums = Vec::new();
+        let mut left = LeftOut::default();
+        for a in self.chosen.iter().map(|i| &page.assets[*i]) {
+            if !a.lockable {
+                left.not_locks += 1;
+                let words = license_type_words(lang, &a.license_type);
+                if !left.types.contains(&words) {
+                    left.types.push(words);
+                }
+            } else if a.locked == lock {
+                left.already += 1;
+            } else {
+                nums.push(a.asset_num.clone());
+            }
+        }
+        PageAction::Locks {
+            enterprise: page.global_id.clone(),
+            lock,
+            nums,
+            left,
+        }
     }
 
     /// The chosen assets' dated rows; with none chosen, every row that ends within the window.
