@@ -26,7 +26,7 @@ use fault_proxy::{Fault, FaultProxy};
 use license_desk::core::catalog::store::Import;
 use license_desk::core::profiles::usual_token_url;
 use license_desk::core::progress::Progress;
-use license_desk::core::renewals::{Read, ReadState, Source, Stop, Window};
+use license_desk::core::renewals::{Read, ReadState, Source, Stop, Trouble, Window};
 use license_desk::core::{
     Call, CatalogCommand, Command, Core, Endpoint, KeyringChoice, Outcome, RenewalsCommand, Secret,
     now_ms,
@@ -532,26 +532,65 @@ fn a_renewal_of_chosen_rows_passes_the_check_and_extends_exactly_those_products(
     run(&s.core, on_branch(Call::BatchOrder(batch)));
 
     let after = self::read(&s.core, Progress::default());
-    let mut seen: Vec<(String, String, Option<i64>, i64)> = after
+    let mut seen: Vec<(String, String, Option<i64>, i64, Option<Trouble>)> = after
         .table
         .iter()
         .map(|r| {
             let uri = r.product_uri().unwrap_or_default().to_owned();
-            (r.asset_num().to_owned(), uri, r.start(), r.end())
+            (
+                r.asset_num().to_owned(),
+                uri,
+                r.start(),
+                r.end(),
+                r.trouble(),
+            )
         })
         .collect();
-    seen.sort();
-    let row = |num: &str, uri: &str, start: Option<i64>, end: i64| {
-        (num.to_owned(), uri.to_owned(), start, end)
+    seen.sort_by_key(|r| (r.0.clone(), r.1.clone(), r.3));
+    let row = |num: &str, uri: &str, start: Option<i64>, end: i64, renewed: bool| {
+        let trouble = renewed.then_some(Trouble::Renewed);
+        (num.to_owned(), uri.to_owned(), start, end, trouble)
     };
+    // The old instances are renewed, so no longer due; the new ones and gms:2 are.
     assert_eq!(
         seen,
         [
-            row("8300000001", "gms:1", Some(now - 300 * DAY), now + 10 * DAY),
-            row("8300000001", "gms:1", Some(now + 10 * DAY), now + 320 * DAY),
-            row("8300000001", "gms:2", None, now + 20 * DAY),
-            row("8300000002", "gms:1", Some(now - 30 * DAY), now + 30 * DAY),
-            row("8300000002", "gms:1", Some(now + 30 * DAY), now + 90 * DAY),
+            row(
+                "8300000001",
+                "gms:1",
+                Some(now - 300 * DAY),
+                now + 10 * DAY,
+                true
+            ),
+            row(
+                "8300000001",
+                "gms:1",
+                Some(now + 10 * DAY),
+                now + 320 * DAY,
+                false
+            ),
+            row("8300000001", "gms:2", None, now + 20 * DAY, false),
+            row(
+                "8300000002",
+                "gms:1",
+                Some(now - 30 * DAY),
+                now + 30 * DAY,
+                true
+            ),
+            row(
+                "8300000002",
+                "gms:1",
+                Some(now + 30 * DAY),
+                now + 90 * DAY,
+                false
+            ),
         ]
     );
+    let today = jiff::Zoned::now().date();
+    let due: Vec<String> = after
+        .due_within(today, &jiff::tz::TimeZone::system(), 60)
+        .into_iter()
+        .map(|d| format!("{} {}", d.asset_num, d.product_uri.unwrap_or_default()))
+        .collect();
+    assert_eq!(due, ["8300000001 gms:2"]);
 }

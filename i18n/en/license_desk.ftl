@@ -1072,6 +1072,7 @@ page-products = { $n ->
    *[other] { $n } products
 }
 page-no-date = no end date known
+page-renewed = { $product }  { $end } (renewed: a later one ends later)
 page-the-asset = the asset
 page-ends-on = { $product } ends { $end } ({ $n } days left)
 page-no-timeline = This console has sent nothing for this enterprise yet.

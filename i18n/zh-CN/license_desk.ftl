@@ -922,6 +922,7 @@ page-locked = 已停用
 page-unlocked = 已启用
 page-products = { $n } 个产品
 page-no-date = 无已知到期日
+page-renewed = { $product }  { $end }（已续费：之后有更晚到期的一份）
 page-the-asset = 资产本身
 page-ends-on = { $product } 于 { $end } 到期（剩余 { $n } 天）
 page-no-timeline = 本控制台尚未为该企业发送过任何操作。

@@ -163,8 +163,9 @@ fn product(d: &Due) -> String {
         .unwrap_or("(the asset itself)");
     let start = d.start_date.as_deref().unwrap_or("?");
     let source = named(d.source);
+    let renewed = if d.renewed { "; renewed" } else { "" };
     format!(
-        "{what}  {start} to {}  ({} days left; from {source})",
+        "{what}  {start} to {}  ({} days left; from {source}{renewed})",
         d.end_date, d.days_left
     )
 }

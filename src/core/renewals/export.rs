@@ -33,6 +33,8 @@ pub struct Due {
     pub days_left: i64,
     pub locked: bool,
     pub source: Source,
+    /// A later instance of the same product on the asset ends later: not due.
+    pub renewed: bool,
 }
 
 /// The columns: the field, and its Chinese and English headers.
@@ -107,6 +109,7 @@ impl Read {
             days_left: days_left(r.end(), today, tz).unwrap_or_default(),
             locked: r.locked(),
             source: r.source(),
+            renewed: r.trouble() == Some(super::Trouble::Renewed),
         }
     }
 }

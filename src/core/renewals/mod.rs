@@ -52,6 +52,8 @@ pub enum Trouble {
     Reversed,
     /// Past the year 9999.
     NoRealEnd,
+    /// The same asset holds the same product again, ending later: renewed, not due.
+    Renewed,
 }
 
 /// A date the platform gave: 0 and absent are none.

@@ -147,6 +147,39 @@ impl Table {
         still
     }
 
+    /// Marks each product row that a later instance of the same product on the same asset
+    /// outlasts as renewed (an asset's own validity is not a product, and stays as it is).
+    /// Called once every row is in.
+    pub fn mark_renewed(&mut self) {
+        // An asset is compared by its number, not its place in the text: a row from what was
+        // sent meets its listed one.
+        let key = |r: &Compact| {
+            (
+                r.enterprise,
+                self.text_at(r.asset_start, r.asset_len),
+                r.product_uri,
+            )
+        };
+        let mut order: Vec<usize> = (0..self.rows.len())
+            .filter(|i| self.rows[*i].product_uri != 0 && self.rows[*i].trouble.is_none())
+            .collect();
+        order.sort_by(|a, b| {
+            let (ra, rb) = (&self.rows[*a], &self.rows[*b]);
+            (key(ra), ra.end).cmp(&(key(rb), rb.end))
+        });
+        let renewed: Vec<usize> = order
+            .windows(2)
+            .filter(|pair| {
+                let (a, b) = (&self.rows[pair[0]], &self.rows[pair[1]]);
+                key(a) == key(b) && b.end > a.end
+            })
+            .map(|pair| pair[0])
+            .collect();
+        for i in renewed {
+            self.rows[i].trouble = Some(Trouble::Renewed);
+        }
+    }
+
     /// For each shared value (0 is none), whether `f` holds for it.
     pub fn symbols_matching(&self, f: impl Fn(&str) -> bool) -> Vec<bool> {
         let mut found: Vec<bool> = self.symbols.iter().map(|s| f(s)).collect();
@@ -332,6 +365,41 @@ mod tests {
 
     fn listing(assets: Vec<Value>) -> AssetList {
         serde_json::from_value(Value::Array(assets)).expect("a listing")
+    }
+
+    #[test]
+    fn a_product_the_same_asset_holds_again_ending_later_is_renewed() {
+        let list = listing(vec![
+            asset(
+                "1",
+                json!([
+                    product("gms:1", Some(DEC_1 - 300 * DAY), Some(DEC_1)),
+                    product("gms:1", Some(DEC_1), Some(DEC_1 + 365 * DAY)),
+                    product("gms:2", None, Some(DEC_1))
+                ]),
+                (None, None),
+            ),
+            // Another asset's gms:1 renews nothing here.
+            asset(
+                "2",
+                json!([product("gms:1", None, Some(DEC_1))]),
+                (None, None),
+            ),
+        ]);
+        let mut table = Table::default();
+        table.add_listing(0, &list);
+        // The same asset in another enterprise's listing is another asset.
+        table.add_listing(
+            1,
+            &listing(vec![asset(
+                "1",
+                json!([product("gms:1", None, Some(DEC_1 + 999 * DAY))]),
+                (None, None),
+            )]),
+        );
+        table.mark_renewed();
+        let troubles: Vec<Option<Trouble>> = table.iter().map(|r| r.trouble()).collect();
+        assert_eq!(troubles, [Some(Trouble::Renewed), None, None, None, None]);
     }
 
     #[test]

@@ -194,6 +194,7 @@ fn take(
         e.state = state;
     }
     add_sent_from(&mut page.holdings, journal);
+    page.holdings.table.mark_renewed();
     page.holdings.ended_at = now_ms();
     page.holdings.sort();
 }

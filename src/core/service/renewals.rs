@@ -130,6 +130,7 @@ impl Service {
         // Listings still in flight are dropped with their connections.
         drop(listings);
         self.add_sent(profile, &mut read).await;
+        read.table.mark_renewed();
         read.ended_at = now_ms();
         // A million rows take a moment to sort: off the core's tasks.
         let read = tokio::task::spawn_blocking(move || {

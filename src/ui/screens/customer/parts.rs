@@ -5,7 +5,7 @@ use egui::{Color32, RichText};
 
 use super::{CustomerScreen, PageAction};
 use crate::core::customer::{Event, Page, What};
-use crate::core::renewals::{Window, days_left};
+use crate::core::renewals::{Trouble, Window, days_left};
 use crate::ui::screens::assets::license_type_words;
 use crate::ui::screens::assets::table::chip_words;
 use crate::ui::screens::history::calls::state_words;
@@ -178,7 +178,11 @@ fn soonest_ui(ui: &mut egui::Ui, page: &Page, rows: &[u32], window: Option<Windo
         .map(|i| {
             let r = table.get(*i as usize);
             let name = r.product_name().or(r.product_uri()).unwrap_or_default();
-            format!("{name}  {}", dates::local_date(r.end()))
+            let end = dates::local_date(r.end());
+            match r.trouble() {
+                Some(Trouble::Renewed) => tr!(lang, "page-renewed", product = name, end = end),
+                _ => format!("{name}  {end}"),
+            }
         })
         .collect();
     ui.label(text).on_hover_text(all.join("\n"));
