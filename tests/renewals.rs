@@ -40,6 +40,9 @@ use tempfile::TempDir;
 const PROFILE: &str = "Branch";
 const DAY: i64 = 86_400_000;
 
+/// An asset, a product, its start and end, and why it is not due (renewed).
+type RenewedRow = (String, String, Option<i64>, i64, Option<Trouble>);
+
 struct Setup {
     dir: TempDir,
     core: Core,
@@ -532,7 +535,7 @@ fn a_renewal_of_chosen_rows_passes_the_check_and_extends_exactly_those_products(
     run(&s.core, on_branch(Call::BatchOrder(batch)));
 
     let after = self::read(&s.core, Progress::default());
-    let mut seen: Vec<(String, String, Option<i64>, i64, Option<Trouble>)> = after
+    let mut seen: Vec<RenewedRow> = after
         .table
         .iter()
         .map(|r| {

@@ -17,6 +17,7 @@ use crate::core::progress::{Progress, Stage};
 use crate::core::renewals::{self, EnterpriseRead, Read, ReadState, Stop, Table};
 use crate::core::{ApiError, CoreError, Outcome, RenewalsCommand, WriteState};
 use crate::support::clock::now_ms;
+use client::Client;
 
 /// Listings at once: the embedded platform's `--max-listings` (4 by default); one more would
 /// wait for a turn there, and a production platform is not to be pressed harder.
@@ -69,66 +70,7 @@ impl Service {
             stop: None,
             orders: Default::default(),
         };
-        progress.start(Stage::Listing, read.enterprises.len() as u64);
-        let ids: Vec<(usize, String)> = read
-            .enterprises
-            .iter()
-            .map(|e| e.global_id.clone())
-            .enumerate()
-            .collect();
-        // Once the platform stops answering no listing starts, and those in flight are still
-        // taken: what they bring is read.
-        let stopping = Arc::new(AtomicBool::new(false));
-        let mut listings = futures::stream::iter(ids)
-            .map(|(i, id)| {
-                let client = Arc::clone(&client);
-                let stopping = Arc::clone(&stopping);
-                async move {
-                    if stopping.load(Ordering::Relaxed) {
-                        return (i, None);
-                    }
-                    (i, Some(client.assets(&id, None).await))
-                }
-            })
-            .buffer_unordered(READ_CONCURRENCY);
-        let mut poll = tokio::time::interval(CANCEL_POLL);
-        let mut done = 0;
-        loop {
-            let next = tokio::select! {
-                next = listings.next() => next,
-                _ = poll.tick() => {
-                    if progress.is_cancelled() {
-                        read.stop = Some(Stop::Cancelled { at: now_ms() });
-                        break;
-                    }
-                    continue;
-                }
-            };
-            let Some((i, Some(listed))) = next else {
-                if next.is_none() {
-                    break;
-                }
-                continue;
-            };
-            match take_listing(&mut read, i, listed) {
-                Some(stop @ Stop::Cancelled { .. }) => {
-                    read.stop = Some(stop);
-                    break;
-                }
-                Some(stop) => {
-                    read.stop.get_or_insert(stop);
-                    stopping.store(true, Ordering::Relaxed);
-                }
-                None => {}
-            }
-            done += 1;
-            if progress.at(done).is_err() {
-                read.stop = Some(Stop::Cancelled { at: now_ms() });
-                break;
-            }
-        }
-        // Listings still in flight are dropped with their connections.
-        drop(listings);
+        list_all(&client, &mut read, progress).await;
         self.add_sent(profile, &mut read).await;
         read.table.mark_renewed();
         read.ended_at = now_ms();
@@ -213,6 +155,71 @@ impl Service {
             Err(e) => tracing::warn!(error = %e, "the renewals read cannot be kept"),
         }
     }
+}
+
+/// Lists every enterprise of the read, a few at a time, into its table: progress per
+/// enterprise, Cancel looked at every tenth of a second, the platform's stop kept.
+async fn list_all(client: &Arc<Client>, read: &mut Read, progress: &Progress) {
+    progress.start(Stage::Listing, read.enterprises.len() as u64);
+    let ids: Vec<(usize, String)> = read
+        .enterprises
+        .iter()
+        .map(|e| e.global_id.clone())
+        .enumerate()
+        .collect();
+    // Once the platform stops answering no listing starts, and those in flight are still
+    // taken: what they bring is read.
+    let stopping = Arc::new(AtomicBool::new(false));
+    let mut listings = futures::stream::iter(ids)
+        .map(|(i, id)| {
+            let client = Arc::clone(client);
+            let stopping = Arc::clone(&stopping);
+            async move {
+                if stopping.load(Ordering::Relaxed) {
+                    return (i, None);
+                }
+                (i, Some(client.assets(&id, None).await))
+            }
+        })
+        .buffer_unordered(READ_CONCURRENCY);
+    let mut poll = tokio::time::interval(CANCEL_POLL);
+    let mut done = 0;
+    loop {
+        let next = tokio::select! {
+            next = listings.next() => next,
+            _ = poll.tick() => {
+                if progress.is_cancelled() {
+                    read.stop = Some(Stop::Cancelled { at: now_ms() });
+                    break;
+                }
+                continue;
+            }
+        };
+        let Some((i, Some(listed))) = next else {
+            if next.is_none() {
+                break;
+            }
+            continue;
+        };
+        match take_listing(read, i, listed) {
+            Some(stop @ Stop::Cancelled { .. }) => {
+                read.stop = Some(stop);
+                break;
+            }
+            Some(stop) => {
+                read.stop.get_or_insert(stop);
+                stopping.store(true, Ordering::Relaxed);
+            }
+            None => {}
+        }
+        done += 1;
+        if progress.at(done).is_err() {
+            read.stop = Some(Stop::Cancelled { at: now_ms() });
+            break;
+        }
+    }
+    // Listings still in flight are dropped with their connections.
+    drop(listings);
 }
 
 /// One listing's answer taken into the read; a stop when the platform no longer answers.
