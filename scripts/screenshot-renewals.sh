@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
-# Screenshots of Renewals: the release binary under Xvfb with a fresh HOME whose Sandbox holds
-# the renewals demo (scripts/renewals-demo.sh), driven with xdotool: the directory read, then a
-# bar of the chart clicked. In English and Chinese, at 1280×800 and 900×600, into
-# docs/screenshots/renewals-<lang>[-900].png and renewals-month-<lang>[-900].png.
+# Screenshots of Renewals and of a customer's page: the release binary under Xvfb with a fresh
+# HOME whose Sandbox holds the renewals demo (scripts/renewals-demo.sh), driven with xdotool:
+# the directory read, then a bar of the chart clicked; then Ctrl+K, a customer found by its
+# pinyin initials, Enter, and the page's timeline. In English and Chinese, at 1280×800 and
+# 900×600, into docs/screenshots/renewals-<lang>[-900].png, renewals-month-<lang>[-900].png,
+# customer-search-<lang>.png, customer-page-<lang>[-900].png and
+# customer-timeline-<lang>[-900].png.
 # Needs: apt-get install xvfb imagemagick xdotool
 # Usage: scripts/screenshot-renewals.sh   (LICENSE_DESK_BIN: a release binary already built)
 set -euo pipefail
@@ -58,6 +61,22 @@ for size in 1280x800 900x600; do
     # The plot runs from x 162 to the window's edge, 13.3 months wide.
     click $((162 + (W - 162) * 32 / 133)) "$bar_foot" 1
     shot "renewals-month-$lang$suffix"
+    xdotool windowfocus "$win"
+    click 700 45 0.3 # the title: nothing to press there
+    xdotool key ctrl+k
+    sleep 0.3
+    xdotool type --delay 60 bjhx # 北京华信科技有限公司
+    sleep 1
+    if [ -z "$suffix" ]; then
+      xdotool mousemove $((W - 3)) 300 # the list of matches stays
+      sleep 0.3
+      import -window root -crop "${W}x${H}+0+0" +repage "$out/customer-search-$lang.png"
+    fi
+    xdotool key Return
+    sleep 2
+    shot "customer-page-$lang$suffix"
+    click 266 180 1 # the Timeline tab
+    shot "customer-timeline-$lang$suffix"
     kill "$app"
     wait "$app" 2>/dev/null || true
     app=
@@ -66,4 +85,4 @@ for size in 1280x800 900x600; do
   wait "$xvfb" 2>/dev/null || true
   xvfb=
 done
-ls -l "$out"/renewals-*
+ls -l "$out"/renewals-* "$out"/customer-*

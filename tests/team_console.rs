@@ -230,3 +230,99 @@ fn a_batch_whose_answer_is_lost_upstream_is_an_unknown_outcome_sent_once() {
     assert_eq!(states, [license_desk::core::WriteState::Unknown]);
     core.shutdown();
 }
+
+/// A console on the team server, signed in as `user`, its profile named "branch".
+fn console_of(team: &TeamRemote, dir: &Path, user: &str) -> Core {
+    let core = start_core(dir, KeyringChoice::Store(mock_store()));
+    run(
+        &core,
+        Command::SaveProfile {
+            previous: None,
+            profile: team.profile("branch", user),
+            app_secret: None,
+        },
+    );
+    run(&core, sign_in("branch", PASSWORD));
+    core
+}
+
+fn on_branch(call: Call) -> Command {
+    Command::CallOn {
+        profile: "branch".to_owned(),
+        call,
+    }
+}
+
+/// A customer's page on a team profile: the timeline holds the calls of everyone the person
+/// may see in the server's audit log (an administrator: all), each with its person; a call of
+/// this console is one event, opening in its journal, and another console's has no entry here.
+#[test]
+fn a_team_profile_s_customer_page_shows_each_person_s_calls_from_the_server_s_log() {
+    use license_desk::core::customer::{TeamLog, What};
+    use license_desk::core::{CustomerCommand, WriteState};
+    let team = TeamRemote::start();
+    let root = tempfile::tempdir().expect("dir");
+    // li, branch staff, binds a customer and buys a lock for it from her console.
+    let li = console_of(&team, &root.path().join("li"), "li");
+    let bind = license_desk::wire::BindRequest {
+        channel_code: Some("SHOP".to_owned()),
+        channel_customer_id: Some("T-1".to_owned()),
+        customer_name: Some("团队客户".to_owned()),
+        enterprise_name: Some("团队客户企业".to_owned()),
+        ..Default::default()
+    };
+    let Outcome::Customer(bound) = run(&li, on_branch(Call::Bind(bind))) else {
+        panic!("not bound");
+    };
+    let enterprise = bound.enterprise_global_id;
+    let batch = serde_json::from_value(serde_json::json!({
+        "channelCode": "SHOP", "channelOrderId": "TEAM-PAGE", "syncMode": "sync",
+        "orderList": [{"sequence": 1, "channelCustomerId": "T-1",
+            "licenseType": "normal_recover_usbkey", "orderType": "new_buy",
+            "assets": [{"assetNos": ["8500000001"], "products": [{"productUri": "gms:1"}]}]}]
+    }))
+    .expect("a batch");
+    run(&li, on_branch(Call::BatchOrder(batch)));
+
+    // wang, an administrator, disables the lock from his console and opens the page.
+    let wang = console_of(&team, &root.path().join("wang"), "wang");
+    run(
+        &wang,
+        on_branch(Call::Lock {
+            nums: vec!["8500000001".to_owned()],
+            operator: None,
+        }),
+    );
+    let read = Command::Customer(CustomerCommand::Read {
+        profile: "branch".to_owned(),
+        id: enterprise.clone(),
+    });
+    let Outcome::CustomerPage(Some(page)) = run(&wang, read) else {
+        panic!("no page");
+    };
+    assert!(
+        matches!(page.team_log, Some(TeamLog::Read { entries }) if entries >= 3),
+        "{:?}",
+        page.team_log
+    );
+    let seen: Vec<(&str, Option<&str>, bool, Option<WriteState>)> = page
+        .timeline
+        .iter()
+        .map(|e| {
+            let ours = e.entry_id.is_some();
+            (e.operation.as_str(), e.person.as_deref(), ours, e.state)
+        })
+        .collect();
+    assert_eq!(
+        seen,
+        [
+            ("lock", Some("wang"), true, Some(WriteState::Done)),
+            ("batch_order", Some("li"), false, Some(WriteState::Done)),
+            ("bind", Some("li"), false, Some(WriteState::Done)),
+        ]
+    );
+    assert!(
+        matches!(&page.timeline[1].what, What::Batch { channel_order_id, .. }
+        if channel_order_id == "TEAM-PAGE")
+    );
+}

@@ -297,3 +297,46 @@ fn the_customer_page_opens_from_assets_and_history_and_changes_locks_through_the
         h.state().prefs.screen == Screen::Customer && shows(h, "北京示例科技有限公司")
     });
 }
+
+/// A click on the chart's bar of a month shows that month's rows in the table, with its chip.
+#[test]
+fn a_click_on_a_month_s_bar_shows_that_month() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut harness = app(dir.path(), Lang::En);
+    settle(&mut harness, |h| shows(h, "Customers"));
+    order(&harness);
+    harness.state_mut().prefs.screen = Screen::Renewals;
+    settle(&mut harness, |h| shows(h, "Read the directory"));
+    click(&mut harness, "Read the directory");
+    settle(&mut harness, |h| shows(h, "8710000001"));
+    // The month the asset ending in 50 days ends in, counted from this month (bar 0).
+    let today = jiff::Zoned::now();
+    let end = today
+        .checked_add(jiff::Span::new().days(50))
+        .expect("a date");
+    let m = (i32::from(end.year()) * 12 + i32::from(end.month()))
+        - (i32::from(today.year()) * 12 + i32::from(today.month()));
+    // The plot shows -0.6 to 11.6, and egui_plot adds 5% of that on each side.
+    let rect = harness
+        .get_by_label("Chart: what ends each month; click a bar to show that month")
+        .rect();
+    let (from, to) = (-0.6 - 0.61, 11.6 + 0.61);
+    let x = rect.left() + rect.width() * ((f64::from(m) - from) / (to - from)) as f32;
+    let at = egui::pos2(x, rect.bottom() - rect.height() * 0.12);
+    harness.event(egui::Event::PointerMoved(at));
+    harness.run_ok();
+    for pressed in [true, false] {
+        harness.event(egui::Event::PointerButton {
+            pos: at,
+            button: egui::PointerButton::Primary,
+            pressed,
+            modifiers: egui::Modifiers::NONE,
+        });
+        harness.run_ok();
+    }
+    let month = format!("Month {} ×", end.strftime("%Y-%m"));
+    settle(&mut harness, |h| shows(h, &month));
+    // Only that month's rows: not those ending in 5 and 200 days.
+    assert!(!shows(&harness, "8710000001"), "{}", shown_labels(&harness));
+    assert!(!shows(&harness, "8710000003"));
+}

@@ -1005,6 +1005,7 @@ renewals-clear-month = Show the whole window again
 renewals-by-type = By license type
 renewals-by-branch = By branch
 renewals-chart = What ends each month, the next 12 months
+renewals-chart-name = Chart: what ends each month; click a bar to show that month
 renewals-other = Other
 renewals-no-branch = No branch
 renewals-shown = { $shown } of { $all } rows
@@ -1094,3 +1095,12 @@ page-disable = Disable the chosen ({ $n })…
 page-enable = Enable the chosen ({ $n })…
 page-locks-help = The chosen locks, in the Assets screen's confirmation (assets that are not locks, or already so, are left out and counted); the results are shown there. Refresh the page afterwards.
 page-export = Export (xlsx)
+page-team-log = With the team server's log: its latest { $n } entries you may see.
+page-team-log-unread = The team server's log could not be read ({ $why }): only this computer's calls are shown.
+renewals-unreal = { $n ->
+    [one] 1 product has dates that cannot be counted (the end before the start, or past the year 9999): not counted as ending.
+   *[other] { $n } products have dates that cannot be counted (the end before the start, or past the year 9999): not counted as ending.
+}
+page-dates-reversed = the dates are reversed (the end before the start)
+page-no-real-end = no real end (past the year 9999)
+page-renewed-only = renewed

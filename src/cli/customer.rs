@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use clap::{Args, Subcommand, ValueEnum};
 use jiff::tz::TimeZone;
-use license_desk::core::customer::{Event, Page, Report, WINDOWS, What};
+use license_desk::core::customer::{Event, Page, Report, WINDOWS};
 use license_desk::core::renewals::{Due, ReadState};
 use license_desk::core::{Command, CustomerCommand, Outcome};
 
@@ -37,6 +37,10 @@ pub struct ShowArgs {
     secret: RunSecret,
     #[arg(long, value_enum, default_value = "text")]
     format: PageFormat,
+    /// Also write the page as a workbook: its assets, timeline and customers (headers in
+    /// Chinese and English).
+    #[arg(long, value_name = "FILE")]
+    xlsx: Option<std::path::PathBuf>,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -88,6 +92,10 @@ fn show(args: ShowArgs) -> Result<String, Failure> {
     }
     let tz = TimeZone::system();
     let today = jiff::Zoned::now().with_time_zone(tz.clone()).date();
+    if let Some(path) = &args.xlsx {
+        license_desk::core::customer::write_page_xlsx(&page, today, &tz, path)
+            .map_err(Failure::failed)?;
+    }
     let report = page.report(today, &tz);
     match args.format {
         PageFormat::Json => Ok(output::json_text(&report)?),
@@ -183,38 +191,22 @@ fn event(e: &Event, tz: &TimeZone) -> String {
         .map(named)
         .or_else(|| e.code.clone())
         .unwrap_or_default();
-    let what = match &e.what {
-        What::Batch {
-            channel_order_id,
-            kinds,
-            assets,
-            products,
-            ..
-        } => {
-            let kinds: Vec<&str> = kinds.iter().map(|k| k.as_str()).collect();
-            format!(
-                "batch {channel_order_id} ({}): assets {}; products {}",
-                kinds.join(", "),
-                assets.join(", "),
-                products.join(", ")
-            )
-        }
-        What::Locks { disable, assets } => {
-            let verb = if *disable { "disabled" } else { "enabled" };
-            format!("{verb} {}", assets.join(", "))
-        }
-        What::Claim { identity, activity } => format!("claimed {activity} for {identity}"),
-        What::Customer { name } => format!("customer {name}"),
-    };
+    let what = e.what.summary();
     let message = e
         .message
         .as_deref()
         .map(|m| format!(": {m}"))
         .unwrap_or_default();
-    format!(
-        "{at}  {}  {state}  {what}{message}  [journal #{}]",
-        e.operation, e.entry_id
-    )
+    let by = e
+        .person
+        .as_deref()
+        .map(|p| format!("  by {p}"))
+        .unwrap_or_default();
+    let entry = e
+        .entry_id
+        .map(|id| format!("  [journal #{id}]"))
+        .unwrap_or_default();
+    format!("{at}  {}  {state}  {what}{message}{by}{entry}", e.operation)
 }
 
 /// A value's name as its JSON says it (`outcome_unknown`, `product`).

@@ -440,6 +440,12 @@ pub enum CustomerCommand {
     Read { profile: String, id: String },
     /// The page kept for the enterprise, if one is.
     Cached { profile: String, global_id: String },
+    /// Writes the page to `path` as xlsx (its assets, timeline and customers). Answered
+    /// `Written`.
+    Export {
+        path: PathBuf,
+        page: Arc<customer::Page>,
+    },
 }
 
 /// Send later: calls kept while their platform cannot be reached.

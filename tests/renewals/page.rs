@@ -218,9 +218,18 @@ fn the_command_line_prints_the_sandbox_customer_s_page_as_json_and_text() {
     );
     assert_eq!(sent.code, Some(0), "{}", sent.stderr);
 
+    let xlsx = home.path().join("page.xlsx");
     let json = served::ld(
         home.path(),
-        &["customer", "show", "EG0000000001", "--format", "json"],
+        &[
+            "customer",
+            "show",
+            "EG0000000001",
+            "--format",
+            "json",
+            "--xlsx",
+            xlsx.to_str().expect("path"),
+        ],
         None,
         &[],
     );

@@ -11,7 +11,7 @@ use crate::core::renewals::hashed;
 use crate::support::private_files::{create_private_dir, write_atomic};
 
 /// Bumped when the file's shape changes: an older file is then ignored, not misread.
-const VERSION: u32 = 1;
+const VERSION: u32 = 2;
 
 #[derive(Deserialize)]
 struct Cached {

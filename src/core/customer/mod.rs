@@ -5,14 +5,16 @@
 //! read, and kept so that it opens again at once.
 
 mod cache;
+mod export;
 mod find;
 mod report;
 mod timeline;
 
 pub use cache::{load_cached, save_cached};
+pub use export::write_page_xlsx;
 pub use find::{Found, find};
 pub use report::{AssetReport, Report, WINDOWS, event_day};
-pub use timeline::{Event, Keys, What, events_of};
+pub use timeline::{Event, Keys, What, events_of, events_of_audit, merge};
 
 use serde::{Deserialize, Serialize};
 
@@ -35,12 +37,25 @@ pub struct Page {
     /// The dated rows, as Renewals reads them, for this one enterprise (its first and only
     /// entry holds the directory's names and the listing's fate).
     pub holdings: Read,
-    /// What this console sent that touched the enterprise, newest first.
+    /// What this console sent that touched the enterprise (and, on a team server's profile,
+    /// what its audit log shows), newest first.
     pub timeline: Vec<Event>,
+    /// On a team server's profile: how much of its audit log was looked at, or why none.
+    pub team_log: Option<TeamLog>,
     /// Set when the page is the kept one because a refresh got no answer: the platform's
     /// words. Never kept in the file.
     #[serde(skip)]
     pub unreachable: Option<String>,
+}
+
+/// The team server's audit log, as the page read it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", rename_all_fields = "camelCase")]
+pub enum TeamLog {
+    /// Its latest entries the person may see, this many of them, were looked at.
+    Read { entries: u32 },
+    /// It could not be read: why.
+    NotRead { why: String },
 }
 
 /// An asset of the listing, as the page shows it.

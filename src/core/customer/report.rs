@@ -32,6 +32,7 @@ pub struct Report<'a> {
     /// How many products (or dated assets) end within 30, 90 and 365 days.
     pub ends_within: [usize; 3],
     pub timeline: &'a [Event],
+    pub team_log: Option<&'a super::TeamLog>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -111,6 +112,7 @@ impl Page {
             assets,
             ends_within: self.ends_within(today, tz),
             timeline: &self.timeline,
+            team_log: self.team_log.as_ref(),
         }
     }
 }

@@ -1,6 +1,8 @@
-//! The page's timeline: the calls of this console's journal that touched the enterprise (its
-//! batches, claims, lock changes and customer changes), newest first. Each event keeps its
-//! journal entry's id, so that it opens in History.
+//! The page's timeline: the calls that touched the enterprise (its batches, claims, lock
+//! changes and customer changes), newest first: this console's journal, and on a team
+//! server's profile the server's audit log as far as the person may see it (everyone's calls
+//! for an administrator). A call in both is one event, with its person. An event of the
+//! journal keeps its entry's id, so that it opens in History.
 
 use std::collections::HashSet;
 
@@ -8,6 +10,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::core::WriteState;
 use crate::core::journal::JournalEntry;
+use crate::core::team::AuditEntry;
 use crate::wire::{
     AssetEntry, BatchOrderRequest, BindRequest, ClaimRequest, EnterpriseRequest, LockRequest,
     MerchandiseEntry, OrderEntry, OrderType,
@@ -17,8 +20,12 @@ use crate::wire::{
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Event {
-    /// The journal entry, for its detail in History.
-    pub entry_id: i64,
+    /// The journal entry, for its detail in History; none for another console's call.
+    pub entry_id: Option<i64>,
+    /// Who made it, by the team server's audit log.
+    pub person: Option<String>,
+    /// The call's id, shared by the journal and the audit log.
+    pub call_id: Option<String>,
     pub at: i64,
     pub operation: String,
     /// A write's standing in the ledger (done, refused, outcome unknown…).
@@ -58,6 +65,35 @@ pub enum What {
     },
 }
 
+impl What {
+    /// In plain English words, for the command line and the exported page.
+    pub fn summary(&self) -> String {
+        match self {
+            What::Batch {
+                channel_order_id,
+                kinds,
+                assets,
+                products,
+                ..
+            } => {
+                let kinds: Vec<&str> = kinds.iter().map(|k| k.as_str()).collect();
+                format!(
+                    "batch {channel_order_id} ({}): assets {}; products {}",
+                    kinds.join(", "),
+                    assets.join(", "),
+                    products.join(", ")
+                )
+            }
+            What::Locks { disable, assets } => {
+                let verb = if *disable { "disabled" } else { "enabled" };
+                format!("{verb} {}", assets.join(", "))
+            }
+            What::Claim { identity, activity } => format!("claimed {activity} for {identity}"),
+            What::Customer { name } => format!("customer {name}"),
+        }
+    }
+}
+
 /// What marks a call as the enterprise's.
 #[derive(Debug, Default)]
 pub struct Keys<'a> {
@@ -91,9 +127,12 @@ pub fn events_of<'e>(
     entries
         .into_iter()
         .filter_map(|e| {
-            let what = what_of(e, keys)?;
+            let (request, answer) = (e.request.as_deref(), e.response.as_deref());
+            let what = what_of(&e.operation, request, answer, keys)?;
             Some(Event {
-                entry_id: e.id,
+                entry_id: Some(e.id),
+                person: None,
+                call_id: e.call_id.clone(),
                 at: e.at,
                 operation: e.operation.clone(),
                 state: e.state,
@@ -105,9 +144,67 @@ pub fn events_of<'e>(
         .collect()
 }
 
-fn what_of(e: &JournalEntry, keys: &Keys) -> Option<What> {
-    let request = e.request.as_deref()?;
-    match e.operation.as_str() {
+/// The team server's audit entries that touched the enterprise.
+pub fn events_of_audit(entries: &[AuditEntry], keys: &Keys) -> Vec<Event> {
+    entries
+        .iter()
+        .filter_map(|e| {
+            let (request, answer) = (e.request.as_deref(), e.answer.as_deref());
+            let what = what_of(&e.operation, request, answer, keys)?;
+            Some(Event {
+                entry_id: None,
+                person: Some(e.person.clone()),
+                call_id: e.call_id.clone(),
+                at: e.at,
+                operation: e.operation.clone(),
+                state: WriteState::from_name(&e.outcome),
+                code: e.code.clone(),
+                message: e.message.clone(),
+                what,
+            })
+        })
+        .collect()
+}
+
+/// How far apart this console's record of a call and the team server's may be: the server
+/// gives a call its own id, so a call is known by who made it, what it did, and when.
+const SAME_CALL_MS: i64 = 60_000;
+
+/// This console's events and the team server's, newest first. A call in both (made by `me`,
+/// the person signed in here, the same operation doing the same, within a minute) is this
+/// console's event, with its person.
+pub fn merge(mut ours: Vec<Event>, team: Vec<Event>, me: Option<&str>) -> Vec<Event> {
+    let mut matched = vec![false; ours.len()];
+    let mut theirs = Vec::new();
+    for event in team {
+        let mine = me.is_some() && event.person.as_deref() == me;
+        let same = ours.iter().enumerate().position(|(i, e)| {
+            mine && !matched[i]
+                && e.operation == event.operation
+                && e.what == event.what
+                && (e.at - event.at).abs() <= SAME_CALL_MS
+        });
+        match same {
+            Some(i) => {
+                matched[i] = true;
+                ours[i].person = event.person;
+            }
+            None => theirs.push(event),
+        }
+    }
+    ours.extend(theirs);
+    ours.sort_by_key(|e| std::cmp::Reverse(e.at));
+    ours
+}
+
+fn what_of(
+    operation: &str,
+    request: Option<&str>,
+    answer: Option<&str>,
+    keys: &Keys,
+) -> Option<What> {
+    let request = request?;
+    match operation {
         "batch_order" => batch(serde_json::from_str(request).ok()?, keys),
         op @ ("lock" | "unlock") => {
             let r: LockRequest = serde_json::from_str(request).ok()?;
@@ -136,7 +233,7 @@ fn what_of(e: &JournalEntry, keys: &Keys) -> Option<What> {
                 .channel_customer_id
                 .as_deref()
                 .is_some_and(|id| keys.channel_customer_ids.contains(id));
-            let named = answered_global_id(e).as_deref() == Some(keys.global_id);
+            let named = answered_global_id(answer).as_deref() == Some(keys.global_id);
             (by_id || named).then(|| What::Customer {
                 name: r.customer_name.or(r.enterprise_name).unwrap_or_default(),
             })
@@ -147,7 +244,7 @@ fn what_of(e: &JournalEntry, keys: &Keys) -> Option<What> {
                 .crm_customer_id
                 .as_deref()
                 .is_some_and(|id| keys.crm_customer_ids.contains(id));
-            let named = answered_global_id(e).as_deref() == Some(keys.global_id);
+            let named = answered_global_id(answer).as_deref() == Some(keys.global_id);
             (by_id || named).then(|| What::Customer {
                 name: r.customer_name.unwrap_or_default(),
             })
@@ -157,9 +254,10 @@ fn what_of(e: &JournalEntry, keys: &Keys) -> Option<What> {
 }
 
 /// The enterprise global id an answer names (a bound customer's, a created enterprise's).
-fn answered_global_id(e: &JournalEntry) -> Option<String> {
-    let answer: serde_json::Value = serde_json::from_str(e.response.as_deref()?).ok()?;
-    let data = answer.get("data")?;
+/// The journal keeps the platform's whole answer; the team server's log, its `data` alone.
+fn answered_global_id(answer: Option<&str>) -> Option<String> {
+    let answer: serde_json::Value = serde_json::from_str(answer?).ok()?;
+    let data = answer.get("data").unwrap_or(&answer);
     let id = data
         .get("enterpriseGlobalId")
         .or_else(|| data.get("customer")?.get("enterpriseGlobalId"))?;

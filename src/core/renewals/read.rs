@@ -35,6 +35,22 @@ pub struct EnterpriseRead {
     pub undated: u32,
 }
 
+impl EnterpriseRead {
+    /// An enterprise not read yet, with no names.
+    pub fn new(global_id: String) -> Self {
+        Self {
+            global_id,
+            name: None,
+            customer_name: None,
+            branch: None,
+            channel_code: None,
+            state: ReadState::NotRead,
+            assets: 0,
+            undated: 0,
+        }
+    }
+}
+
 /// Why a read ended before every enterprise was read.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Stop {

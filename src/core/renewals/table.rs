@@ -151,29 +151,25 @@ impl Table {
     /// outlasts as renewed (an asset's own validity is not a product, and stays as it is).
     /// Called once every row is in.
     pub fn mark_renewed(&mut self) {
-        // An asset is compared by its number, not its place in the text: a row from what was
-        // sent meets its listed one.
-        let key = |r: &Compact| {
-            (
-                r.enterprise,
-                self.text_at(r.asset_start, r.asset_len),
-                r.product_uri,
-            )
-        };
-        let mut order: Vec<usize> = (0..self.rows.len())
-            .filter(|i| self.rows[*i].product_uri != 0 && self.rows[*i].trouble.is_none())
+        // All rows of one asset share its place in the text (its sent rows too, which only an
+        // asset the listing dates nothing gets): numbers, not text, are compared, so that a
+        // million rows sort in a blink.
+        let key = |r: &Compact| (r.enterprise, r.asset_start, r.product_uri);
+        let mut order: Vec<(u32, u32, u32, i64, usize)> = self
+            .rows
+            .iter()
+            .enumerate()
+            .filter(|(_, r)| r.product_uri != 0 && r.trouble.is_none())
+            .map(|(i, r)| (r.enterprise, r.asset_start, r.product_uri, r.end, i))
             .collect();
-        order.sort_by(|a, b| {
-            let (ra, rb) = (&self.rows[*a], &self.rows[*b]);
-            (key(ra), ra.end).cmp(&(key(rb), rb.end))
-        });
+        order.sort_unstable();
         let renewed: Vec<usize> = order
             .windows(2)
             .filter(|pair| {
-                let (a, b) = (&self.rows[pair[0]], &self.rows[pair[1]]);
+                let (a, b) = (&self.rows[pair[0].4], &self.rows[pair[1].4]);
                 key(a) == key(b) && b.end > a.end
             })
-            .map(|pair| pair[0])
+            .map(|pair| pair[0].4)
             .collect();
         for i in renewed {
             self.rows[i].trouble = Some(Trouble::Renewed);

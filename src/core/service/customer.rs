@@ -6,14 +6,18 @@
 use std::sync::Arc;
 
 use super::Service;
-use super::renewals::{add_sent_from, named};
+use super::renewals::{add_sent_from, keep, named};
 use crate::core::catalog::DirectoryEntry;
-use crate::core::customer::{self, Found, Held, Keys, Page};
-use crate::core::journal::JournalFilter;
+use crate::core::customer::{self, Event, Found, Held, Keys, Page, TeamLog};
+use crate::core::journal::{JournalEntry, JournalFilter};
 use crate::core::renewals::{EnterpriseRead, Read, ReadState, Table};
+use crate::core::team::{AuditEntry, AuditQuery};
 use crate::core::{ApiError, CoreError, CustomerCommand, Outcome};
 use crate::support::clock::now_ms;
 use crate::wire::{CustomerQuery, DefaultFilter};
+
+/// Pages of the team server's audit log read for a page's timeline: its latest 10,000 entries.
+const TEAM_PAGES: usize = 10;
 
 /// What one read of the platform gave.
 enum Got<T> {
@@ -48,6 +52,17 @@ impl Service {
             CustomerCommand::Cached { profile, global_id } => {
                 let page = self.cached_page(&profile, &global_id).await?;
                 Ok(Outcome::CustomerPage(page.map(Arc::new)))
+            }
+            CustomerCommand::Export { path, page } => {
+                let written = path.clone();
+                tokio::task::spawn_blocking(move || {
+                    let now = jiff::Zoned::now();
+                    customer::write_page_xlsx(&page, now.date(), now.time_zone(), &path)
+                })
+                .await
+                .map_err(|e| CoreError::Storage(e.to_string()))?
+                .map_err(CoreError::File)?;
+                Ok(Outcome::Written { path: written })
             }
         }
     }
@@ -102,13 +117,58 @@ impl Service {
             assets: Vec::new(),
             holdings: holdings(profile, &global_id, &mine, started_at),
             timeline: Vec::new(),
+            team_log: None,
             unreachable: None,
         };
         take(&mut page, customers, listing, &journal);
-        page.timeline = customer::events_of(&journal, &keys_of(&page, &mine));
+        let audit = self.team_audit(profile).await;
+        let me = self.signed_in_as(profile);
+        (page.timeline, page.team_log) = timeline_of(&page, &mine, &journal, audit, me.as_deref());
         let page = Arc::new(page);
         self.keep_page(Arc::clone(&page)).await;
         Ok(Outcome::CustomerPage(Some(page)))
+    }
+
+    /// On a team server's profile, its audit log's latest entries the person may see (every
+    /// person's for an administrator), up to [`TEAM_PAGES`] pages; None on another profile.
+    async fn team_audit(&self, profile: &str) -> Option<Result<Vec<AuditEntry>, String>> {
+        if !self.is_team(profile) {
+            return None;
+        }
+        let client = match self.client(profile).await {
+            Ok(client) => client,
+            Err(e) => return Some(Err(e.to_string())),
+        };
+        let mut entries = Vec::new();
+        let mut before = None;
+        for _ in 0..TEAM_PAGES {
+            let query = AuditQuery {
+                person: None,
+                before,
+                limit: Some(AuditQuery::MAX_LIMIT),
+            };
+            let page = match client.audit(&query).await {
+                Ok(page) => page,
+                Err(e) => return Some(Err(e.to_string())),
+            };
+            let full = page.len() >= AuditQuery::MAX_LIMIT as usize;
+            before = page.last().map(|e| e.seq);
+            entries.extend(page);
+            if !full {
+                break;
+            }
+        }
+        Some(Ok(entries))
+    }
+
+    /// The person signed in to a team server's profile, if one is.
+    fn signed_in_as(&self, profile: &str) -> Option<String> {
+        let state = self
+            .state
+            .read()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let me = state.sessions.get(profile)?.me()?;
+        Some(me.person.name.clone())
     }
 
     /// The profile's directory, or none when it cannot be read (said in the log).
@@ -136,12 +196,10 @@ impl Service {
 
     async fn keep_page(&self, page: Arc<Page>) {
         let dir = self.data_dir.clone();
-        let saved = tokio::task::spawn_blocking(move || customer::save_cached(&dir, &page)).await;
-        match saved {
-            Ok(Ok(())) => {}
-            Ok(Err(why)) => tracing::warn!(%why, "the customer page cannot be kept"),
-            Err(e) => tracing::warn!(error = %e, "the customer page cannot be kept"),
-        }
+        keep("the customer page", move || {
+            customer::save_cached(&dir, &page)
+        })
+        .await;
     }
 }
 
@@ -168,7 +226,7 @@ fn take(
     page: &mut Page,
     customers: Option<Got<Vec<crate::wire::Customer>>>,
     listing: Got<crate::wire::AssetList>,
-    journal: &[crate::core::journal::JournalEntry],
+    journal: &[JournalEntry],
 ) {
     match customers {
         Some(Got::Read(found)) => {
@@ -199,6 +257,29 @@ fn take(
     page.holdings.sort();
 }
 
+/// The timeline: this console's journal, with the team server's audit log when one was read.
+fn timeline_of(
+    page: &Page,
+    mine: &[&DirectoryEntry],
+    journal: &[JournalEntry],
+    audit: Option<Result<Vec<AuditEntry>, String>>,
+    me: Option<&str>,
+) -> (Vec<Event>, Option<TeamLog>) {
+    let keys = keys_of(page, mine);
+    let ours = customer::events_of(journal, &keys);
+    match audit {
+        None => (ours, None),
+        Some(Ok(entries)) => {
+            let read = TeamLog::Read {
+                entries: u32::try_from(entries.len()).unwrap_or(u32::MAX),
+            };
+            let team = customer::events_of_audit(&entries, &keys);
+            (customer::merge(ours, team, me), Some(read))
+        }
+        Some(Err(why)) => (ours, Some(TeamLog::NotRead { why })),
+    }
+}
+
 /// Operation 3's question for the enterprise: the first entry with a channel and a channel
 /// customer id, asking for all its customers.
 fn channel_query(mine: &[&DirectoryEntry]) -> Option<CustomerQuery> {
@@ -213,16 +294,7 @@ fn channel_query(mine: &[&DirectoryEntry]) -> Option<CustomerQuery> {
 
 /// An empty one-enterprise read, named by the directory.
 fn holdings(profile: &str, global_id: &str, mine: &[&DirectoryEntry], at: i64) -> Read {
-    let mut e = EnterpriseRead {
-        global_id: global_id.to_owned(),
-        name: None,
-        customer_name: None,
-        branch: None,
-        channel_code: None,
-        state: ReadState::NotRead,
-        assets: 0,
-        undated: 0,
-    };
+    let mut e = EnterpriseRead::new(global_id.to_owned());
     for entry in mine {
         named(&mut e, entry);
     }

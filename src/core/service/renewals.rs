@@ -89,29 +89,16 @@ impl Service {
     /// The directory's enterprises, each once, with the names and branch the directory gives
     /// them (its first entry that has each).
     fn enterprises_of(&self, profile: &str) -> Vec<EnterpriseRead> {
-        let entries = match &self.catalog {
-            Ok(catalog) => catalog.customers(profile).unwrap_or_else(|e| {
-                tracing::warn!(error = %e, "the directory cannot be read for renewals");
-                Vec::new()
-            }),
-            Err(_) => Vec::new(),
-        };
+        let entries = self.directory_of(profile);
         let mut by_id: BTreeMap<String, EnterpriseRead> = BTreeMap::new();
-        for entry in entries.into_iter().map(|k| k.item) {
+        for entry in &entries {
             let Some(id) = given(&entry.enterprise_global_id) else {
                 continue;
             };
-            let e = by_id.entry(id.clone()).or_insert_with(|| EnterpriseRead {
-                global_id: id,
-                name: None,
-                customer_name: None,
-                branch: None,
-                channel_code: None,
-                state: ReadState::NotRead,
-                assets: 0,
-                undated: 0,
-            });
-            named(e, &entry);
+            let e = by_id
+                .entry(id.clone())
+                .or_insert_with(|| EnterpriseRead::new(id));
+            named(e, entry);
         }
         by_id.into_values().collect()
     }
@@ -148,12 +135,23 @@ impl Service {
 
     async fn cache_renewals(&self, read: Arc<Read>) {
         let dir = self.data_dir.clone();
-        let saved = tokio::task::spawn_blocking(move || renewals::save_cached(&dir, &read)).await;
-        match saved {
-            Ok(Ok(())) => {}
-            Ok(Err(why)) => tracing::warn!(%why, "the renewals read cannot be kept"),
-            Err(e) => tracing::warn!(error = %e, "the renewals read cannot be kept"),
-        }
+        keep("the renewals read", move || {
+            renewals::save_cached(&dir, &read)
+        })
+        .await;
+    }
+}
+
+/// Writes a file off the core's tasks. A failure is said in the log, not to the user: what is
+/// kept only spares a read later.
+pub(super) async fn keep(
+    what: &'static str,
+    write: impl FnOnce() -> Result<(), String> + Send + 'static,
+) {
+    match tokio::task::spawn_blocking(write).await {
+        Ok(Ok(())) => {}
+        Ok(Err(why)) => tracing::warn!(%why, what, "cannot be kept"),
+        Err(e) => tracing::warn!(error = %e, what, "cannot be kept"),
     }
 }
 

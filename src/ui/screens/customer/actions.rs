@@ -11,15 +11,13 @@ use serde_json::{Value, json};
 use super::CustomerScreen;
 use crate::core::customer::Page;
 use crate::core::renewals::Window;
-use crate::core::{Command, RenewalsCommand};
+use crate::core::{Command, CustomerCommand};
 use crate::ui::kit::form::{busy_button_ui, home_file};
 use crate::ui::outbox::Caller;
 use crate::ui::screens::assets::{LeftOut, license_type_words};
 use crate::ui::text::dates;
 use crate::ui::text::i18n::{Lang, labelled, t, tr};
 use crate::wire::BatchOrderRequest;
-
-const EXPORT_FILE: &str = "customer.xlsx";
 
 /// What the page asks the window to do.
 #[derive(Debug, Clone, PartialEq)]
@@ -129,19 +127,15 @@ impl CustomerScreen {
             .collect()
     }
 
-    fn export_ui(&mut self, ui: &mut egui::Ui, caller: &Caller<'_>, page: &Page, lang: Lang) {
+    fn export_ui(&mut self, ui: &mut egui::Ui, caller: &Caller<'_>, page: &Arc<Page>, lang: Lang) {
         let busy = self.export.is_waiting();
         if busy_button_ui(ui, t!(lang, "page-export"), busy) {
             self.exported = None;
-            let read = Arc::new(page.holdings.clone());
-            let rows: Vec<u32> = (0..read.table.len())
-                .filter_map(|i| u32::try_from(i).ok())
-                .collect();
+            let file = format!("customer-{}.xlsx", page.global_id);
             self.export
-                .start(caller.out.send(Command::Renewals(RenewalsCommand::Export {
-                    path: PathBuf::from(home_file(EXPORT_FILE)),
-                    read,
-                    rows: Arc::new(rows),
+                .start(caller.out.send(Command::Customer(CustomerCommand::Export {
+                    path: PathBuf::from(home_file(&file)),
+                    page: Arc::clone(page),
                 })));
         }
         if let Some(path) = &self.exported {

@@ -4,7 +4,7 @@
 use egui::{Color32, RichText};
 
 use super::{CustomerScreen, PageAction};
-use crate::core::customer::{Event, Page, What};
+use crate::core::customer::{Event, Page, TeamLog, What};
 use crate::core::renewals::{Trouble, Window, days_left};
 use crate::ui::screens::assets::license_type_words;
 use crate::ui::screens::assets::table::chip_words;
@@ -153,7 +153,17 @@ fn soonest_ui(ui: &mut egui::Ui, page: &Page, rows: &[u32], window: Option<Windo
         .filter(|r| r.trouble().is_none())
         .min_by_key(|r| r.end());
     let Some(row) = soonest else {
-        ui.label(RichText::new(t!(lang, "page-no-date")).weak());
+        // Dates that cannot be counted are said, not hidden.
+        let troubled = rows.iter().find_map(|i| table.get(*i as usize).trouble());
+        match troubled {
+            Some(trouble) => {
+                let words = trouble_words(lang, trouble);
+                ui.colored_label(ui.visuals().warn_fg_color, words);
+            }
+            None => {
+                ui.label(RichText::new(t!(lang, "page-no-date")).weak());
+            }
+        }
         return;
     };
     let today = dates::today();
@@ -181,15 +191,36 @@ fn soonest_ui(ui: &mut egui::Ui, page: &Page, rows: &[u32], window: Option<Windo
             let end = dates::local_date(r.end());
             match r.trouble() {
                 Some(Trouble::Renewed) => tr!(lang, "page-renewed", product = name, end = end),
-                _ => format!("{name}  {end}"),
+                Some(trouble) => format!("{name}  {end}: {}", trouble_words(lang, trouble)),
+                None => format!("{name}  {end}"),
             }
         })
         .collect();
     ui.label(text).on_hover_text(all.join("\n"));
 }
 
-/// What this console sent for the enterprise, newest first; a click opens an entry in History.
+fn trouble_words(lang: Lang, trouble: Trouble) -> &'static str {
+    match trouble {
+        Trouble::Reversed => t!(lang, "page-dates-reversed"),
+        Trouble::NoRealEnd => t!(lang, "page-no-real-end"),
+        Trouble::Renewed => t!(lang, "page-renewed-only"),
+    }
+}
+
+/// What was sent for the enterprise, newest first (this console's calls, and on a team
+/// profile the server's log); a click opens this console's entry in History.
 pub(super) fn timeline_ui(ui: &mut egui::Ui, page: &Page, lang: Lang) -> Option<PageAction> {
+    match &page.team_log {
+        Some(TeamLog::Read { entries }) => {
+            let n = *entries;
+            ui.label(RichText::new(tr!(lang, "page-team-log", n = n)).weak());
+        }
+        Some(TeamLog::NotRead { why }) => {
+            let words = tr!(lang, "page-team-log-unread", why = why.as_str());
+            ui.colored_label(ui.visuals().warn_fg_color, words);
+        }
+        None => {}
+    }
     if page.timeline.is_empty() {
         ui.label(RichText::new(t!(lang, "page-no-timeline")).weak());
         return None;
@@ -203,11 +234,16 @@ pub(super) fn timeline_ui(ui: &mut egui::Ui, page: &Page, lang: Lang) -> Option<
                     ui.set_height(ROW_HEIGHT - 4.0);
                     let now = crate::core::now_ms();
                     // The link first, so that a narrow window cuts the words, not it.
-                    let open = tr!(lang, "page-open-history", n = e.entry_id);
-                    if ui.small_button(open).clicked() {
-                        opened = Some(PageAction::History(e.entry_id));
+                    if let Some(id) = e.entry_id {
+                        let open = tr!(lang, "page-open-history", n = id);
+                        if ui.small_button(open).clicked() {
+                            opened = Some(PageAction::History(id));
+                        }
                     }
                     ui.label(RichText::new(dates::local_time(e.at, now)).monospace());
+                    if let Some(person) = &e.person {
+                        ui.label(RichText::new(person).italics());
+                    }
                     if let Some(state) = state_words(lang, e.state) {
                         ui.label(RichText::new(state).strong());
                     }

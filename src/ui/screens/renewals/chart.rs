@@ -63,6 +63,11 @@ impl RenewalsScreen {
                 }
                 plot.pointer_coordinate()
             });
+        // Read out (and found by tests) by name: a chart's bars have no words of their own.
+        let name = t!(lang, "renewals-chart-name");
+        response
+            .response
+            .widget_info(|| egui::WidgetInfo::labeled(egui::Role::Image, true, name));
         if response.response.clicked()
             && let Some(at) = response.inner
         {

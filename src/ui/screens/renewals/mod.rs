@@ -12,7 +12,9 @@ use std::sync::Arc;
 use egui::RichText;
 
 use crate::core::progress::Progress;
-use crate::core::renewals::{Filter, Grouping, Months, Read, ReadState, SortBy, Stop, Window};
+use crate::core::renewals::{
+    Filter, Grouping, Months, Read, ReadState, SortBy, Stop, Trouble, Window,
+};
 use crate::core::{Command, Event, Latest, Outcome, RenewalsCommand};
 use crate::ui::kit::form::{busy_button_ui, home_file, name_of_profile};
 use crate::ui::outbox::{Caller, Outbox};
@@ -54,6 +56,8 @@ pub(crate) struct RenewalsScreen {
     months: Option<Months>,
     /// Rows that end in the next `SOON_DAYS` days, for Start.
     due_soon: usize,
+    /// Rows whose dates cannot be counted (reversed, past the year 9999).
+    unreal: usize,
     /// The license types and branches of the read, for the filters' lists.
     types: Vec<String>,
     branches: Vec<String>,
@@ -81,6 +85,7 @@ impl Default for RenewalsScreen {
             stale: true,
             months: None,
             due_soon: 0,
+            unreal: 0,
             types: Vec::new(),
             branches: Vec::new(),
             chosen: Default::default(),
@@ -107,6 +112,11 @@ impl RenewalsScreen {
             let now = jiff::Zoned::now();
             let soon = Window::days(now.date(), now.time_zone(), SOON_DAYS);
             self.due_soon = soon.map_or(0, |w| found.table.iter().filter(|r| w.holds(r)).count());
+            self.unreal = found
+                .table
+                .iter()
+                .filter(|r| matches!(r.trouble(), Some(Trouble::Reversed | Trouble::NoRealEnd)))
+                .count();
             self.types = found.license_types();
             self.branches = found.branches();
             self.read = Some(Arc::clone(found));
@@ -278,6 +288,10 @@ impl RenewalsScreen {
         if undated > 0 {
             ui.label(RichText::new(tr!(lang, "renewals-undated", n = undated)).weak());
         }
+        let unreal = self.unreal;
+        if unreal > 0 {
+            ui.label(RichText::new(tr!(lang, "renewals-unreal", n = unreal)).weak());
+        }
     }
 
     /// The window, the search, the license type and the branch; a clicked month.
@@ -324,7 +338,7 @@ impl RenewalsScreen {
                     .and_then(|ms| ms.firsts.get(m))
                     .map(|d| d.strftime("%Y-%m").to_string())
                     .unwrap_or_default();
-                let chip = format!("{} ✕", tr!(lang, "renewals-month", month = month));
+                let chip = format!("{} ×", tr!(lang, "renewals-month", month = month));
                 if ui
                     .button(chip)
                     .on_hover_text(t!(lang, "renewals-clear-month"))
