@@ -51,6 +51,8 @@ pub struct DeskApp {
 
 #[derive(Default)]
 struct Screens {
+    /// The screen drawn last frame: one entered anew may read again what it shows.
+    shown: Option<Screen>,
     customers: CustomersScreen,
     customer: CustomerScreen,
     renewals: RenewalsScreen,
@@ -397,6 +399,18 @@ impl Screens {
     fn ui(&mut self, ui: &mut egui::Ui, out: &Outbox<'_>, state: &CoreState, prefs: &mut Prefs) {
         let screen = prefs.screen;
         let lang = prefs.lang;
+        let left = self
+            .shown
+            .replace(screen)
+            .filter(|before| *before != screen);
+        // What imports and accepted batches taught the catalog elsewhere is shown on entering.
+        if left.is_some() && screen == Screen::Catalog {
+            self.catalog.reload();
+        }
+        // The catalog's search belongs to the composer: it does not wait there for a return.
+        if left == Some(Screen::Orders) {
+            self.composer.close_picker();
+        }
         self.approvals.notices_ui(ui, lang);
         ui.heading(screen_title(screen).text(lang));
         ui.add_space(8.0);

@@ -155,6 +155,14 @@ impl CatalogScreen {
         None
     }
 
+    /// Reads the catalog again at the next frame (the screen was entered: what was learned
+    /// elsewhere meanwhile is shown).
+    pub fn reload(&mut self) {
+        if !self.load.is_waiting() {
+            self.view = None;
+        }
+    }
+
     pub fn ui(&mut self, ui: &mut egui::Ui, out: &Outbox<'_>, lang: Lang, profile: &Profile) {
         let stale = self.view.as_ref().is_none_or(|v| v.profile != profile.name);
         if stale && !self.load.is_waiting() {

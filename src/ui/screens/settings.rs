@@ -100,6 +100,23 @@ impl SettingsScreen {
             let command = TeamCommand::SignIn { profile, password };
             self.signing_in.start(out.send(Command::Team(command)));
         }
+        // A narrow window (900×600) with several profiles and the form open scrolls to the
+        // form's Save and Cancel.
+        egui::ScrollArea::vertical()
+            .id_salt("settings")
+            .auto_shrink([false, false])
+            .show(ui, |ui| self.settings_ui(ui, out, state, prefs));
+        self.confirm_remove_ui(ui.ctx(), out, lang);
+    }
+
+    fn settings_ui(
+        &mut self,
+        ui: &mut egui::Ui,
+        out: &Outbox<'_>,
+        state: &CoreState,
+        prefs: &mut crate::ui::Prefs,
+    ) {
+        let lang = prefs.lang;
         appearance_ui(ui, prefs);
         ui.add_space(10.0);
         ui.label(RichText::new(t!(lang, "profiles")).strong().size(16.0));
@@ -118,7 +135,6 @@ impl SettingsScreen {
                 self.form = None;
             }
         }
-        self.confirm_remove_ui(ui.ctx(), out, lang);
     }
 
     fn profiles_table_ui(&mut self, ui: &mut egui::Ui, state: &CoreState, lang: Lang) {

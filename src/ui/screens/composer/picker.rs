@@ -40,6 +40,8 @@ struct Choosing {
     under: NodeId,
     what: Add,
     query: String,
+    /// The result ↑ and ↓ are on; Enter takes it.
+    cursor: usize,
 }
 
 /// What the user chose in the catalog's search.
@@ -88,6 +90,7 @@ impl ComposerScreen {
             return false;
         }
         self.picker.open = Some(Choosing {
+            cursor: 0,
             under: under.clone(),
             what,
             query: String::new(),
@@ -102,8 +105,16 @@ impl ComposerScreen {
         true
     }
 
+    /// Closes the catalog's search, if open (the composer was left).
+    pub(crate) fn close_picker(&mut self) {
+        self.picker.open = None;
+    }
+
     /// The catalog's search, while open; adds what is chosen.
     pub(super) fn catalog_search_ui(&mut self, ctx: &egui::Context, out: &Outbox<'_>, lang: Lang) {
+        if ctx.input(|i| i.key_pressed(egui::Key::Escape)) {
+            self.picker.open = None;
+        }
         let (Some(choosing), Some(view)) = (&mut self.picker.open, &self.picker.view) else {
             return;
         };
@@ -163,7 +174,8 @@ impl ComposerScreen {
     }
 }
 
-/// The search field and its results; the one clicked (or the first, on Enter).
+/// The search field and its results; the one clicked, or the one ↑ and ↓ are on when Enter
+/// is pressed (the first, until an arrow moves).
 fn choose_ui(
     ui: &mut egui::Ui,
     lang: Lang,
@@ -179,7 +191,25 @@ fn choose_ui(
         )
         .labelled_by(label.id);
     field.request_focus();
-    let enter = field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+    if field.changed() {
+        choosing.cursor = 0;
+    }
+    // The field holds the focus while the search is open: Enter there takes the result.
+    let enter = ui.input(|i| i.key_pressed(egui::Key::Enter));
+    let (down, up) = ui.input_mut(|i| {
+        let down = i.consume_key(egui::Modifiers::NONE, egui::Key::ArrowDown);
+        (
+            down,
+            i.consume_key(egui::Modifiers::NONE, egui::Key::ArrowUp),
+        )
+    });
+    let shown = match choosing.what {
+        Add::Package => view.package_index.find(&choosing.query, SHOWN).len(),
+        _ => view.product_index.find(&choosing.query, SHOWN).len(),
+    };
+    choosing.cursor = (choosing.cursor + usize::from(down)).min(shown.saturating_sub(1));
+    choosing.cursor = choosing.cursor.saturating_sub(usize::from(up));
+    let cursor = choosing.cursor;
     let mut chosen = None;
     // A fixed height: the window (and its search field) does not move as results narrow.
     egui::ScrollArea::vertical()
@@ -201,7 +231,11 @@ fn choose_ui(
                         num = k.key.as_str(),
                         count = count
                     );
-                    if ui.selectable_label(false, words).clicked() || (enter && n == 0) {
+                    let row = ui.selectable_label(n == cursor, words);
+                    if n == cursor && (down || up) {
+                        row.scroll_to_me(None);
+                    }
+                    if row.clicked() || (enter && n == cursor) {
                         chosen = Some(Chosen::Package(k.item.clone(), k.key.clone()));
                     }
                 }
@@ -211,9 +245,11 @@ fn choose_ui(
                 nothing_found_ui(ui, lang, &choosing.query, found.is_empty());
                 for (n, i) in found.into_iter().enumerate() {
                     let k = &view.products[i];
-                    if ui.selectable_label(false, product_words(&k.item)).clicked()
-                        || (enter && n == 0)
-                    {
+                    let row = ui.selectable_label(n == cursor, product_words(&k.item));
+                    if n == cursor && (down || up) {
+                        row.scroll_to_me(None);
+                    }
+                    if row.clicked() || (enter && n == cursor) {
                         chosen = Some(Chosen::Product(k.item.clone(), k.key.clone()));
                     }
                 }

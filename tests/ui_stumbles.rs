@@ -1,0 +1,140 @@
+//! What a new user stumbled on (issue 39's list), each fixed and kept so: driven like a user
+//! would (egui_kittest) on the Sandbox.
+
+#[path = "support/desk.rs"]
+mod desk;
+#[path = "support/window.rs"]
+mod window;
+
+use egui_kittest::kittest::Queryable;
+use license_desk::core::catalog::store::Import;
+use license_desk::core::{CatalogCommand, Command, SANDBOX};
+use license_desk::ui::Screen;
+use license_desk::ui::text::i18n::Lang;
+use window::{app, app_sized, click, settle};
+
+/// The Catalog screen showed what it first read until a restart, while the composer's picker
+/// already offered what an import had taught the catalog since. Entering it reads it again.
+#[test]
+fn the_catalog_screen_shows_what_was_learned_elsewhere_when_entered_again() {
+    let dir = tempfile::tempdir().expect("dir");
+    let mut harness = app(dir.path(), Lang::En);
+    harness.run_ok();
+    click(&mut harness, "Catalog");
+    settle(&mut harness, |h| {
+        h.query_by_label("7 shown of 7 found").is_some()
+    });
+    harness.state_mut().prefs.screen = Screen::Start;
+    harness.run_ok();
+    let path = dir.path().join("catalog.json");
+    let file = serde_json::json!({"products": [{"productUri": "gms:9001", "productName": "新产品甲"}],
+        "packages": [], "customers": []});
+    std::fs::write(&path, file.to_string()).expect("catalog file");
+    let import = Command::Catalog(CatalogCommand::Import {
+        path,
+        profile: SANDBOX.to_owned(),
+        import: Import {
+            apply: true,
+            overwrite: true,
+        },
+    });
+    harness
+        .state()
+        .core()
+        .run(import, desk::WAIT)
+        .expect("imported");
+    click(&mut harness, "Catalog");
+    settle(&mut harness, |h| {
+        h.query_by_label("8 shown of 8 found").is_some()
+    });
+    assert!(harness.query_by_label("新产品甲").is_some());
+}
+
+/// At 900×600 the profile form's Save fell below the window and Settings did not scroll.
+#[test]
+fn settings_scroll_to_the_profile_form_s_save_at_900_by_600() {
+    let dir = tempfile::tempdir().expect("dir");
+    let mut harness = app_sized(
+        dir.path(),
+        Lang::En,
+        desk::mock_store(),
+        egui::vec2(900.0, 600.0),
+    );
+    harness.state_mut().prefs.screen = Screen::Settings;
+    settle(&mut harness, |h| h.query_by_label("Add profile").is_some());
+    click(&mut harness, "Add profile");
+    settle(&mut harness, |h| h.query_by_label("Save").is_some());
+    let below = harness.get_by_label("Save").rect().bottom();
+    assert!(below > 600.0, "the form fits without scrolling: {below}");
+    harness.event(egui::Event::PointerMoved(egui::pos2(500.0, 300.0)));
+    for _ in 0..10 {
+        harness.event(egui::Event::MouseWheel {
+            unit: egui::MouseWheelUnit::Point,
+            delta: egui::vec2(0.0, -200.0),
+            modifiers: egui::Modifiers::NONE,
+            phase: egui::TouchPhase::Move,
+            source: egui::MouseWheelSource::Unknown,
+        });
+        harness.run_ok();
+    }
+    let bottom = harness.get_by_label("Save").rect().bottom();
+    assert!(bottom <= 600.0, "Save is still below the window: {bottom}");
+}
+
+/// The catalog's search took no ↓ or Enter on a result of one's choosing, Escape did not close
+/// it, and it stayed open across screens.
+#[test]
+fn the_catalog_search_is_used_from_the_keyboard_and_closes_with_escape_or_on_leaving() {
+    let dir = tempfile::tempdir().expect("dir");
+    let mut harness = app(dir.path(), Lang::En);
+    harness.run_ok();
+    click(&mut harness, "Orders");
+    settle(&mut harness, |h| {
+        h.query_by_label_contains("Batch LD-").is_some()
+    });
+    let asset = "Order 1 › Asset 1 › Asset numbers: at least one asset number required";
+    click(&mut harness, asset);
+    click(&mut harness, "Add product");
+    settle(&mut harness, |h| {
+        h.query_by_label("Search the catalog").is_some()
+    });
+    // Escape closes it.
+    harness.key_press(egui::Key::Escape);
+    harness.run_ok();
+    assert!(harness.query_by_label("Search the catalog").is_none());
+    // ↓ and Enter take the second result of "jjrj", not the first.
+    click(&mut harness, "Add product");
+    window::type_into(&mut harness, "Search the catalog", "jjrj");
+    harness.key_press(egui::Key::ArrowDown);
+    harness.run_ok();
+    harness.key_press(egui::Key::Enter);
+    harness.run_ok();
+    settle(&mut harness, |h| {
+        h.query_by_label("Search the catalog").is_none()
+    });
+    assert!(
+        harness
+            .query_all_by_label_contains("计价软件 网络版")
+            .next()
+            .is_some(),
+        "{}",
+        window::shown_labels(&harness)
+    );
+    // Left open on Orders, it is not there on return.
+    harness
+        .query_all_by_label_contains("Asset —")
+        .next()
+        .expect("the asset's node")
+        .click();
+    harness.run_ok();
+    click(&mut harness, "Add product");
+    settle(&mut harness, |h| {
+        h.query_by_label("Search the catalog").is_some()
+    });
+    harness.state_mut().prefs.screen = Screen::Start;
+    harness.run_ok();
+    harness.state_mut().prefs.screen = Screen::Orders;
+    harness.run_ok();
+    harness.run_ok();
+    assert!(harness.query_by_label("Search the catalog").is_none());
+}
