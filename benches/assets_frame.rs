@@ -86,7 +86,7 @@ fn main() {
     let app = DeskApp::new(core, prefs, &ctx);
     let mut desk = Harness::builder()
         .with_size(egui::vec2(1280.0, 800.0))
-        .with_context_setup(license_desk::ui::kit::fonts::install)
+        .with_context_setup(license_desk::ui::kit::fonts::install_with_theme)
         .build_ui_state(|ui, app: &mut DeskApp| app.root_ui(ui), app);
     desk.step();
     desk.get_by_label("Enterprise global id").focus();
@@ -109,7 +109,7 @@ fn main() {
     let bare = Bare::new(assets);
     let mut plain = Harness::builder()
         .with_size(egui::vec2(1280.0, 800.0))
-        .with_context_setup(license_desk::ui::kit::fonts::install)
+        .with_context_setup(license_desk::ui::kit::fonts::install_with_theme)
         .build_ui_state(|ui, bare: &mut Bare| bare.ui(ui), bare);
     plain.step();
 

@@ -48,7 +48,7 @@ fn main() {
     let app = DeskApp::new(core, prefs, &ctx);
     let mut desk = Harness::builder()
         .with_size(egui::vec2(1280.0, 800.0))
-        .with_context_setup(license_desk::ui::kit::fonts::install)
+        .with_context_setup(license_desk::ui::kit::fonts::install_with_theme)
         .build_ui_state(|ui, app: &mut DeskApp| app.root_ui(ui), app);
     // Idle: the Assets screen drawn and the Sandbox started.
     wait_for(&mut desk, "Sandbox ready");

@@ -97,7 +97,7 @@ fn main() {
     let desk_app = DeskApp::new(core, prefs, &ctx);
     let mut desk = Harness::builder()
         .with_size(SIZE)
-        .with_context_setup(license_desk::ui::kit::fonts::install)
+        .with_context_setup(license_desk::ui::kit::fonts::install_with_theme)
         .build_ui_state(|ui, app: &mut DeskApp| app.root_ui(ui), desk_app);
     desk.step();
     let opened: Vec<f64> = (0..ROUNDS)

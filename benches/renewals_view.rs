@@ -63,7 +63,7 @@ fn main() {
     let desk_app = DeskApp::new(core, prefs, &ctx);
     let mut desk = Harness::builder()
         .with_size(SIZE)
-        .with_context_setup(license_desk::ui::kit::fonts::install)
+        .with_context_setup(license_desk::ui::kit::fonts::install_with_theme)
         .build_ui_state(|ui, app: &mut DeskApp| app.root_ui(ui), desk_app);
     let opened = Instant::now();
     wait_for(&mut desk, "Read from");
@@ -95,7 +95,7 @@ fn main() {
     let rows = enterprises * per;
     let mut bare = Harness::builder()
         .with_size(SIZE)
-        .with_context_setup(license_desk::ui::kit::fonts::install)
+        .with_context_setup(license_desk::ui::kit::fonts::install_with_theme)
         .build_ui_state(|ui, bare: &mut Bare| bare.ui(ui), Bare::new(rows));
     bare.step();
     let bare_filter = typing(&mut bare, "Find");

@@ -40,14 +40,14 @@ pub fn app(home: &Path) -> Harness<'static, DeskApp> {
     let prefs = Prefs {
         lang: Lang::En,
         screen: Screen::Orders,
-        dark: false,
+        theme: license_desk::ui::kit::theme::ThemeChoice::Light,
         ..Prefs::default()
     };
     let ctx = egui::Context::default();
     let app = DeskApp::new(core, prefs, &ctx);
     let harness = Harness::builder()
         .with_size(egui::vec2(1100.0, 720.0))
-        .with_context_setup(license_desk::ui::kit::fonts::install)
+        .with_context_setup(license_desk::ui::kit::fonts::install_with_theme)
         .build_ui_state(|ui, app: &mut DeskApp| app.root_ui(ui), app);
     // The core wakes this test window, as it wakes a real one.
     harness.state().core().set_repaint(|| {

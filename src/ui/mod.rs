@@ -2,6 +2,7 @@
 //! here: screens queue commands in an `Outbox` the window sends to `core::Core` after each
 //! frame, and the core wakes the window when an answer arrives.
 
+mod help;
 pub mod kit;
 mod outbox;
 mod prefs;

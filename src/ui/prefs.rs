@@ -4,6 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::ui::kit::theme::ThemeChoice;
 use crate::ui::text::i18n;
 
 /// The screens of the left navigation.
@@ -50,7 +51,8 @@ impl Screen {
 pub struct Prefs {
     pub lang: i18n::Lang,
     pub screen: Screen,
-    pub dark: bool,
+    /// Light, dark, or the OS's (a `dark` flag of older files is read as no choice).
+    pub theme: ThemeChoice,
     /// Enterprises whose assets were listed, newest first.
     pub recent_enterprises: Vec<String>,
     /// The claim form's last values.
@@ -62,7 +64,7 @@ impl Default for Prefs {
         Self {
             lang: i18n::Lang::from_os(),
             screen: Screen::Start,
-            dark: false,
+            theme: ThemeChoice::System,
             recent_enterprises: Vec::new(),
             claim: ClaimForm::default(),
         }

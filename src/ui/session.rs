@@ -9,6 +9,7 @@ use egui::RichText;
 
 use crate::core::team::{Session, TeamCommand};
 use crate::core::{Command, CoreState, Endpoint, Event, Latest, Secret};
+use crate::ui::kit::card::section_ui;
 use crate::ui::kit::form::{profile_name, submit_button_ui};
 use crate::ui::kit::permits::role_name;
 use crate::ui::outbox::Outbox;
@@ -150,7 +151,7 @@ impl SessionBar {
         let modal = egui::Modal::new(egui::Id::unique("team_sign_in")).show(ctx, |ui| {
             ui.set_max_width(420.0);
             let title = tr!(lang, "sign-in-title", profile = profile_name(lang, profile));
-            ui.label(RichText::new(title).strong().size(16.0));
+            section_ui(ui, &title);
             ui.label(tr!(lang, "sign-in-help", user = dialog.user.as_str()));
             ui.add_space(6.0);
             ui.horizontal(|ui| {

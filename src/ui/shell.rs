@@ -1,13 +1,16 @@
 //! The window's frame: the top bar (active profile, keyring), the left navigation, the status
 //! bar, and the screens (each says what it will do until it is built).
 
-use egui::{Color32, RichText};
+use egui::RichText;
 
 use crate::core::sandbox::demo;
 use crate::core::{Command, Core, CoreState, Event, KeyringState, KeyringStore, Latest};
+use crate::ui::help::Help;
 use crate::ui::kit::fonts;
-use crate::ui::kit::form::{PRODUCTION_COLOUR, REMOTE_COLOUR, SANDBOX_COLOUR, profile_name};
+use crate::ui::kit::form::profile_name;
 use crate::ui::kit::permits::Permits;
+use crate::ui::kit::pill::{Tone, pill_ui};
+use crate::ui::kit::theme;
 use crate::ui::outbox::{Caller, Outbox};
 use crate::ui::prefs::ClaimForm;
 use crate::ui::screens::activities::ActivitiesScreen;
@@ -43,6 +46,8 @@ pub struct DeskApp {
     search: CustomerSearch,
     /// A page asked for from outside the window (a bench, a test), opened at the next frame.
     open_page: Option<String>,
+    /// The user manual's window (F1, the top bar's Help).
+    help: Help,
     /// Logged once, for start-up measurements (`RUST_LOG=license_desk=info`).
     first_frame: bool,
     /// The language the window's title is in.
@@ -72,11 +77,7 @@ impl DeskApp {
         fonts::install(ctx);
         let waker = ctx.clone();
         core.set_repaint(move || waker.request_repaint());
-        ctx.set_theme(if prefs.dark {
-            egui::Theme::Dark
-        } else {
-            egui::Theme::Light
-        });
+        theme::install(ctx, prefs.theme);
         Self {
             core,
             prefs,
@@ -86,6 +87,7 @@ impl DeskApp {
             switch: Latest::default(),
             search: CustomerSearch::default(),
             open_page: None,
+            help: Help::default(),
             first_frame: true,
             titled: None,
         }
@@ -130,13 +132,16 @@ impl DeskApp {
                 .send_viewport_cmd(egui::ViewportCommand::Title(title));
         }
         self.session.tick(&out, &state);
-        let (session, search) = (&mut self.session, &mut self.search);
+        let (session, search, help) = (&mut self.session, &mut self.search, &mut self.help);
         let active = state.profiles.active.clone();
+        let screen = self.prefs.screen;
+        help.keys(ui, screen);
         let (switch, find) = egui::Panel::top("top_bar")
             .show(ui, |ui| {
                 top_bar_ui(ui, lang, &state, |ui| {
                     let find = search.ui(ui, &out, lang, &active);
                     session.top_bar_ui(ui, &out, lang, &state);
+                    help.menu_ui(ui, lang, screen);
                     find
                 })
             })
@@ -171,6 +176,7 @@ impl DeskApp {
             self.prefs.screen = Screen::Customer;
         }
         self.session.dialog_ui(ui.ctx(), &out, lang, &state);
+        self.help.window_ui(ui.ctx(), lang);
         if let Some(offer) = self.status.toasts.ui(ui.ctx(), self.prefs.lang) {
             self.screens.accept(offer, &mut self.prefs);
         }
@@ -218,27 +224,24 @@ fn top_bar_ui<T>(
         ui.heading(t!(lang, "app-name"));
         ui.separator();
         let profile = state.profiles.active();
-        let (colour, badge) = if profile.is_sandbox() {
-            (SANDBOX_COLOUR, t!(lang, "sandbox"))
+        let p = theme::palette(ui);
+        let tone = if profile.is_sandbox() {
+            Tone::Calm
         } else if profile.production {
-            (PRODUCTION_COLOUR, t!(lang, "production"))
+            Tone::Danger
         } else {
-            (REMOTE_COLOUR, "")
+            Tone::Info
         };
         ui.label(tr!(lang, "profile-colon"));
-        ui.label(
-            RichText::new(profile_name(lang, profile))
-                .strong()
-                .color(Color32::WHITE)
-                .background_color(colour),
-        );
-        if !badge.is_empty() && !profile.is_sandbox() {
-            ui.label(RichText::new(badge).strong().color(colour));
+        pill_ui(ui, profile_name(lang, profile), tone);
+        if profile.production {
+            let words = t!(lang, "production");
+            ui.label(RichText::new(words).strong().color(p.danger_text));
         }
         if profile.insecure_http && profile.plain_http_remote() {
             // Seen at all times: this profile's secret crosses the network in clear.
             let words = t!(lang, "plain-http");
-            ui.label(RichText::new(words).strong().color(PRODUCTION_COLOUR));
+            ui.label(RichText::new(words).strong().color(p.danger_text));
         }
         let picked = profile_menu_ui(ui, lang, state);
         let person = person_ui(ui);
@@ -257,7 +260,7 @@ fn profile_menu_ui(ui: &mut egui::Ui, lang: Lang, state: &CoreState) -> Option<S
         for p in &state.profiles.profiles {
             let mut text = RichText::new(profile_name(lang, p));
             if p.production {
-                text = text.color(PRODUCTION_COLOUR);
+                text = text.color(theme::palette(ui).danger_text);
             }
             if ui.selectable_label(p.name == *active, text).clicked() {
                 if p.name != *active {

@@ -7,7 +7,8 @@ use crate::core::wire::LockStatus;
 use crate::core::{
     ApiError, CommandId, CoreError, CoreState, Endpoint, Operation, Outcome, SandboxState,
 };
-use crate::ui::kit::form::{PRODUCTION_COLOUR, name_of_profile, profile_name};
+use crate::ui::kit::form::{name_of_profile, profile_name};
+use crate::ui::kit::theme;
 use crate::ui::kit::toasts::Toasts;
 use crate::ui::text::i18n::{Label, Lang, label, labelled, lookup, t, tr};
 
@@ -190,7 +191,7 @@ fn profile_ui(ui: &mut egui::Ui, lang: Lang, state: &CoreState) {
             let text = format!("{} · {url}", profile_name(lang, profile));
             // The top bar says PRODUCTION; here its colour is enough.
             if profile.production {
-                ui.label(RichText::new(text).color(PRODUCTION_COLOUR));
+                ui.label(RichText::new(text).color(theme::palette(ui).danger_text));
             } else {
                 ui.label(text);
             }

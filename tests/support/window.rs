@@ -35,14 +35,14 @@ pub fn app_sized(
     let prefs = Prefs {
         lang,
         screen: Screen::Customers,
-        dark: false,
+        theme: license_desk::ui::kit::theme::ThemeChoice::Light,
         ..Prefs::default()
     };
     let ctx = egui::Context::default();
     let app = DeskApp::new(core, prefs, &ctx);
     Harness::builder()
         .with_size(size)
-        .with_context_setup(license_desk::ui::kit::fonts::install)
+        .with_context_setup(license_desk::ui::kit::fonts::install_with_theme)
         .build_ui_state(|ui, app: &mut DeskApp| app.root_ui(ui), app)
 }
 
@@ -109,7 +109,10 @@ pub fn type_into(harness: &mut Harness<'static, DeskApp>, label: &str, text: &st
     harness.run_ok();
 }
 
+/// Clicks the widget named `label`, scrolled into view first as a user would.
 pub fn click(harness: &mut Harness<'static, DeskApp>, label: &str) {
+    harness.get_by_label(label).scroll_to_me();
+    harness.run_ok();
     harness.get_by_label(label).click();
     harness.run_ok();
 }

@@ -4,10 +4,14 @@
 
 use std::path::PathBuf;
 
-use egui::{Color32, Response, RichText};
+use egui::{KeyboardShortcut, Response, RichText};
 
 use crate::core::wire::validate::{Problem, mobile_from};
 use crate::core::{Profile, SANDBOX};
+use crate::ui::kit::button::primary_button;
+use crate::ui::kit::card::card_ui;
+use crate::ui::kit::pill::{Tone, pill_ui};
+use crate::ui::kit::{keys, theme};
 use crate::ui::text::i18n::{Label, Lang, t, tr};
 use crate::ui::text::problems::kind_words;
 
@@ -19,13 +23,15 @@ pub struct Field<'a> {
     pub required: bool,
 }
 
-/// A form's rows: `field_ui` inside `grid_ui`.
+/// A form's rows, on a card: `field_ui` inside `grid_ui`.
 pub fn grid_ui(ui: &mut egui::Ui, id: &str, add_rows: impl FnOnce(&mut egui::Ui)) {
-    egui::Grid::new(id)
-        .num_columns(2)
-        .spacing([12.0, 6.0])
-        .min_col_width(150.0)
-        .show(ui, add_rows);
+    card_ui(ui, None, |ui| {
+        egui::Grid::new(id)
+            .num_columns(2)
+            .spacing([theme::space::M, 6.0])
+            .min_col_width(150.0)
+            .show(ui, add_rows);
+    });
 }
 
 /// A labelled single-line field (the text edit's accessible name is the label), with a mark
@@ -82,7 +88,7 @@ pub fn field_with_ui(
             let response = add(ui).labelled_by(label.id);
             note_enter(ui, &response);
             for problem in problems.iter().filter(|p| p.path.is_field(field.path)) {
-                ui.colored_label(ui.visuals().error_fg_color, kind_words(lang, &problem.kind));
+                problem_line_ui(ui, &kind_words(lang, &problem.kind));
             }
             response
         })
@@ -91,25 +97,71 @@ pub fn field_with_ui(
     response
 }
 
+/// A problem in words, in the danger colour after its mark (the words are a label of their own,
+/// so a screen reader reads them without the mark).
+pub fn problem_line_ui(ui: &mut egui::Ui, words: &str) {
+    let danger = theme::palette(ui).danger_text;
+    ui.horizontal_wrapped(|ui| {
+        pill_ui(ui, "!", Tone::Danger);
+        ui.colored_label(danger, words);
+    });
+}
+
 /// A button that is disabled, with a spinner beside it, while its call runs. Clicked only
 /// when idle.
 pub fn busy_button_ui(ui: &mut egui::Ui, label: &str, busy: bool) -> bool {
+    busy_ui(ui, egui::Button::new(label), busy)
+}
+
+/// `busy_button_ui` that `key` presses too, and says so on hover: F5 on a screen's
+/// *Refresh*, for example.
+pub fn keyed_button_ui(
+    ui: &mut egui::Ui,
+    label: &str,
+    busy: bool,
+    primary: bool,
+    key: KeyboardShortcut,
+) -> bool {
+    let button = if primary {
+        primary_button(ui, label)
+    } else {
+        egui::Button::new(label)
+    };
+    let hover = keys::with_shortcut(label, key);
+    let clicked = busy_hover_ui(ui, button, busy, Some(&hover));
+    clicked || (!busy && ui.is_enabled() && keys::pressed(ui, key))
+}
+
+fn busy_ui(ui: &mut egui::Ui, button: egui::Button<'_>, busy: bool) -> bool {
+    busy_hover_ui(ui, button, busy, None)
+}
+
+fn busy_hover_ui(
+    ui: &mut egui::Ui,
+    button: egui::Button<'_>,
+    busy: bool,
+    hover: Option<&str>,
+) -> bool {
     ui.horizontal(|ui| {
-        let clicked = ui.add_enabled(!busy, egui::Button::new(label)).clicked();
+        let mut response = ui.add_enabled(!busy, button);
+        if let Some(hover) = hover {
+            response = response.on_hover_text(hover);
+        }
         if busy {
             ui.spinner();
         }
-        clicked
+        response.clicked()
     })
     .inner
 }
 
-/// The form's submit button: clicked, or Enter pressed in one of the form's fields (drawn
-/// before it, in the same frame). Disabled with a spinner while its call runs.
+/// The form's submit button, its main action: clicked, Ctrl+Enter, or Enter pressed in one of
+/// the form's fields (drawn before it, in the same frame). Disabled with a spinner while its
+/// call runs.
 pub fn submit_button_ui(ui: &mut egui::Ui, label: &str, busy: bool) -> bool {
     let entered = take_enter(ui);
     // Enter in a field does not press a button drawn disabled (a role without the permission).
-    busy_button_ui(ui, label, busy) || (entered && !busy && ui.is_enabled())
+    keyed_button_ui(ui, label, busy, true, keys::SUBMIT) || (entered && !busy && ui.is_enabled())
 }
 
 fn enter_id() -> egui::Id {
@@ -154,13 +206,6 @@ pub fn asset_numbers_from(text: &str) -> Vec<String> {
         .collect()
 }
 
-/// Calm for the Sandbox, a strong warning colour for production.
-pub const SANDBOX_COLOUR: Color32 = Color32::from_rgb(0x2e, 0x7d, 0x32);
-/// The fill of destructive buttons.
-pub const DANGER_COLOUR: Color32 = Color32::from_rgb(0xB0, 0x2A, 0x2A);
-pub const PRODUCTION_COLOUR: Color32 = Color32::from_rgb(0xc6, 0x28, 0x28);
-pub const REMOTE_COLOUR: Color32 = Color32::from_rgb(0x15, 0x65, 0xc0);
-
 /// A profile's name as the window shows it: the Sandbox in the UI's language.
 pub fn profile_name(lang: Lang, profile: &Profile) -> &str {
     name_of_profile(lang, &profile.name)
@@ -176,11 +221,11 @@ pub fn name_of_profile(lang: Lang, name: &str) -> &str {
     }
 }
 
-/// `text` strong, and in the warning colour when it concerns a production profile.
-pub fn warn_if_production(text: String, profile: &Profile) -> RichText {
+/// `text` strong, and in the danger colour when it concerns a production profile.
+pub fn warn_if_production(ui: &egui::Ui, text: String, profile: &Profile) -> RichText {
     let text = RichText::new(text).strong();
     if profile.production {
-        text.color(PRODUCTION_COLOUR)
+        text.color(theme::palette(ui).danger_text)
     } else {
         text
     }
@@ -205,7 +250,7 @@ pub fn answered_on_ui(ui: &mut egui::Ui, lang: Lang, on: &str, active: &Profile)
 /// Which profile a confirmation acts on; a production one in the warning colour.
 pub fn profile_line_ui(ui: &mut egui::Ui, lang: Lang, profile: &Profile) {
     let line = tr!(lang, "on-profile", profile = profile_name(lang, profile));
-    ui.label(warn_if_production(line, profile));
+    ui.label(warn_if_production(ui, line, profile));
 }
 
 /// Where an export goes unless the user says otherwise: the home folder.
@@ -238,11 +283,6 @@ pub fn dialog_body_ui(ui: &mut egui::Ui, height: f32, add: impl FnOnce(&mut egui
         .show(ui, add);
 }
 
-/// A button for what cannot be taken back lightly (disable locks, delete, remove): white on red.
-pub fn danger_button(text: impl Into<String>) -> egui::Button<'static> {
-    egui::Button::new(RichText::new(text.into()).color(Color32::WHITE)).fill(DANGER_COLOUR)
-}
-
 /// More locks than this at once, on a production profile, ask for the profile's name typed.
 pub const GUARDED_LOCKS: usize = 10;
 
@@ -260,7 +300,7 @@ pub fn production_guard_ui(
     }
     ui.add_space(6.0);
     let words = tr!(lang, "guard-type-name", name = profile.name.as_str());
-    let label = ui.label(RichText::new(words).color(PRODUCTION_COLOUR));
+    let label = ui.label(RichText::new(words).color(theme::palette(ui).danger_text));
     // Its own id, not one counted from the widgets above it: an answer that adds a line above
     // (the batch's check, the delete preview) must not move focus or typing to another widget.
     let field = egui::TextEdit::singleline(typed)

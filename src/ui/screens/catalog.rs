@@ -13,6 +13,7 @@ use crate::core::catalog::{CatalogEdit, CatalogItem, CatalogView, DirectoryEntry
 use crate::core::files::FilePick;
 use crate::core::wire::{MerchandiseEntry, ProductEntry};
 use crate::core::{CatalogCommand, Command, Event, FileCommand, Latest, Outcome, Profile};
+use crate::ui::kit::card::card_ui;
 use crate::ui::kit::file_browser::{Browsed, FileBrowser};
 use crate::ui::kit::form::{busy_button_ui, profile_name};
 use crate::ui::outbox::Outbox;
@@ -317,7 +318,7 @@ impl CatalogScreen {
         let counting = self.file.call.is_waiting();
         let mut chosen = None;
         let mut recount = None;
-        ui.group(|ui| {
+        card_ui(ui, None, |ui| {
             ui.label(tr!(lang, "catalog-import-preview"));
             report_ui(ui, lang, &preview.report);
             if preview.offers_overwrite {

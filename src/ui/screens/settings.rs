@@ -8,7 +8,10 @@ use crate::core::team::TeamCommand;
 use crate::core::{
     Command, CoreState, Endpoint, Event, KeyringState, Latest, Outcome, Secret, now_ms,
 };
-use crate::ui::kit::form::{PRODUCTION_COLOUR, SANDBOX_COLOUR, busy_button_ui, danger_button};
+use crate::ui::kit::button::danger_button;
+use crate::ui::kit::card::section_ui;
+use crate::ui::kit::form::busy_button_ui;
+use crate::ui::kit::theme::{self, ThemeChoice};
 use crate::ui::outbox::Outbox;
 use crate::ui::screens::profile_form::{ProfileForm, profile_form_ui};
 use crate::ui::text::i18n::{Label, Lang, label, noted, t, tr};
@@ -119,7 +122,7 @@ impl SettingsScreen {
         let lang = prefs.lang;
         appearance_ui(ui, prefs);
         ui.add_space(10.0);
-        ui.label(RichText::new(t!(lang, "profiles")).strong().size(16.0));
+        section_ui(ui, t!(lang, "profiles"));
         ui.label(t!(lang, "profiles-help"));
         if let Some(KeyringState::MemoryOnly { .. }) = &state.keyring {
             // The line above says where secrets go when there is a keyring; here there is none.
@@ -166,9 +169,10 @@ impl SettingsScreen {
                     }
                     let (kind, colour) = match (&p.endpoint, p.production) {
                         (Endpoint::Sandbox, _) => (label!("kind-sandbox"), None),
-                        (Endpoint::Remote { .. }, true) => {
-                            (label!("kind-production"), Some(PRODUCTION_COLOUR))
-                        }
+                        (Endpoint::Remote { .. }, true) => (
+                            label!("kind-production"),
+                            Some(theme::palette(ui).danger_text),
+                        ),
                         (Endpoint::Remote { .. }, false) => (label!("kind-remote"), None),
                         (Endpoint::Team { .. }, _) => (label!("kind-team"), None),
                     };
@@ -248,7 +252,7 @@ impl SettingsScreen {
                     scope = c.scope.as_str(),
                     hours = c.hours_left
                 ))
-                .color(SANDBOX_COLOUR),
+                .color(theme::palette(ui).success_text),
             );
         }
     }
@@ -265,7 +269,10 @@ impl SettingsScreen {
             ui.label(t!(lang, "remove-profile-warning"));
             ui.add_space(8.0);
             ui.horizontal(|ui| {
-                if ui.add(danger_button(t!(lang, "confirm-remove"))).clicked() {
+                if ui
+                    .add(danger_button(ui, t!(lang, "confirm-remove")))
+                    .clicked()
+                {
                     self.remove
                         .start(out.send(Command::RemoveProfile { name: name.clone() }));
                     self.confirm_remove = None;
@@ -291,15 +298,16 @@ fn appearance_ui(ui: &mut egui::Ui, prefs: &mut crate::ui::Prefs) {
     });
     ui.horizontal(|ui| {
         ui.label(t!(lang, "theme"));
-        let before = prefs.dark;
-        ui.selectable_value(&mut prefs.dark, false, t!(lang, "light"));
-        ui.selectable_value(&mut prefs.dark, true, t!(lang, "dark"));
-        if before != prefs.dark {
-            ui.ctx().set_theme(if prefs.dark {
-                egui::Theme::Dark
-            } else {
-                egui::Theme::Light
-            });
+        let before = prefs.theme;
+        ui.selectable_value(
+            &mut prefs.theme,
+            ThemeChoice::System,
+            t!(lang, "theme-system"),
+        );
+        ui.selectable_value(&mut prefs.theme, ThemeChoice::Light, t!(lang, "light"));
+        ui.selectable_value(&mut prefs.theme, ThemeChoice::Dark, t!(lang, "dark"));
+        if before != prefs.theme {
+            theme::choose(ui.ctx(), prefs.theme);
         }
     });
 }

@@ -5,7 +5,9 @@ use egui::RichText;
 
 use crate::core::sandbox::demo;
 use crate::core::{CoreState, Endpoint, SandboxState};
-use crate::ui::kit::form::{PRODUCTION_COLOUR, profile_name};
+use crate::ui::kit::card::{card_ui, section_ui};
+use crate::ui::kit::form::profile_name;
+use crate::ui::kit::theme;
 use crate::ui::text::i18n::{Lang, label, labelled, t, tr};
 
 /// What the user asked of the start page.
@@ -61,7 +63,7 @@ fn profile_card_ui(
     action: &mut Option<StartAction>,
 ) {
     let profile = state.profiles.active();
-    egui::Frame::group(ui.style()).show(ui, |ui| {
+    card_ui(ui, None, |ui| {
         ui.set_width(ui.available_width().min(720.0));
         ui.label(
             RichText::new(tr!(
@@ -86,8 +88,9 @@ fn profile_card_ui(
             Endpoint::Remote { base_url, .. } => {
                 let mut text = RichText::new(base_url).monospace();
                 if profile.production {
-                    ui.colored_label(PRODUCTION_COLOUR, t!(lang, "start-production-help"));
-                    text = text.color(PRODUCTION_COLOUR);
+                    let danger = theme::palette(ui).danger_text;
+                    ui.colored_label(danger, t!(lang, "start-production-help"));
+                    text = text.color(danger);
                 }
                 ui.label(text);
             }
@@ -126,11 +129,7 @@ fn renewals_ui(
 
 /// The demo data, a line each, with the click that shows it.
 fn demo_ui(ui: &mut egui::Ui, lang: Lang, action: &mut Option<StartAction>) {
-    ui.label(
-        RichText::new(t!(lang, "start-demo-title"))
-            .strong()
-            .size(16.0),
-    );
+    section_ui(ui, t!(lang, "start-demo-title"));
     ui.add_space(4.0);
     let steps = [
         (

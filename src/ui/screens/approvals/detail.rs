@@ -7,8 +7,9 @@ use egui::RichText;
 use super::state_ui;
 use crate::core::team::{Decision, Permission, Request, TeamCommand};
 use crate::core::{Command, Event, Latest};
+use crate::ui::kit::button::danger_button;
 use crate::ui::kit::delete_preview::found_ui;
-use crate::ui::kit::form::{busy_button_ui, danger_button};
+use crate::ui::kit::form::busy_button_ui;
 use crate::ui::kit::permits::{permitted_ui, role_name};
 use crate::ui::outbox::Caller;
 use crate::ui::text::dates;
@@ -95,7 +96,7 @@ impl Decider {
                 .labelled_by(label.id);
                 let can = !busy && !self.reason.trim().is_empty();
                 if ui
-                    .add_enabled(can, danger_button(t!(lang, "reject")))
+                    .add_enabled(can, danger_button(ui, t!(lang, "reject")))
                     .clicked()
                 {
                     decision = Some(Decision::Reject {

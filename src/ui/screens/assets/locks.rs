@@ -10,9 +10,10 @@ use super::{AssetsScreen, EXPORT_FILE};
 use crate::core::progress::{Progress, Stage};
 use crate::core::wire::{LockResult, LockStatus};
 use crate::core::{Call, Command, FileCommand, Producer, Profile};
+use crate::ui::kit::button::danger_button;
 use crate::ui::kit::form::{
-    GUARDED_LOCKS, asset_numbers_from, csv_with_bom, danger_button, dialog_body_ui, home_file,
-    name_of_profile, production_guard_ui, profile_line_ui,
+    GUARDED_LOCKS, asset_numbers_from, csv_with_bom, dialog_body_ui, home_file, name_of_profile,
+    production_guard_ui, profile_line_ui,
 };
 use crate::ui::outbox::Outbox;
 use crate::ui::text::i18n::{Lang, label, t, tr};
@@ -205,7 +206,7 @@ impl AssetsScreen {
             ui.horizontal(|ui| {
                 let n = action.nums.len();
                 let go = if action.lock {
-                    danger_button(tr!(lang, "do-disable", n = n))
+                    danger_button(ui, tr!(lang, "do-disable", n = n))
                 } else {
                     egui::Button::new(tr!(lang, "do-enable", n = n))
                 };

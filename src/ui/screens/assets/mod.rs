@@ -23,7 +23,8 @@ use self::locks::{LockAction, LockOutcome, ResultsAction, Skipped, results_csv, 
 use self::table::Col;
 use crate::core::wire::{AssetList, AssetRef, LicenseType, LockStatus};
 use crate::core::{ApiError, Call, CoreError, Event, Latest, Outcome, Profile};
-use crate::ui::kit::form::busy_button_ui;
+use crate::ui::kit::form::keyed_button_ui;
+use crate::ui::kit::keys;
 use crate::ui::outbox::Outbox;
 use crate::ui::text::i18n::{Label, Lang, label, t, tr};
 
@@ -431,7 +432,8 @@ impl AssetsScreen {
             let label = ui.label(t!(lang, "extend-code"));
             ui.add(egui::TextEdit::singleline(&mut self.query.extend_code).desired_width(90.0))
                 .labelled_by(label.id);
-            let clicked = busy_button_ui(ui, t!(lang, "list-assets"), self.query.call.is_waiting());
+            let busy = self.query.call.is_waiting();
+            let clicked = keyed_button_ui(ui, t!(lang, "list-assets"), busy, true, keys::REFRESH);
             if clicked || enter {
                 self.list(out, profile, recent);
             }

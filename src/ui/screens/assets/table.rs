@@ -1,12 +1,13 @@
 //! The asset table: columns, cells in words, badges, expanded rows, and row selection.
 
 use crate::ui::kit::permits::permitted_ui;
+use crate::ui::kit::theme;
 use egui::{Color32, RichText};
 use egui_extras::{Column, TableBuilder};
 
 use super::{AssetsScreen, LockAction, ROW_HEIGHT, license_type_words, lockable};
 use crate::core::wire::{AssetList, AssetRef, LicenseType};
-use crate::ui::kit::form::{PRODUCTION_COLOUR, REMOTE_COLOUR};
+use crate::ui::kit::pill::{Tone, pill_ui};
 use crate::ui::text::dates::local_date;
 use crate::ui::text::i18n::{Label, Lang, label, labelled, t};
 use crate::ui::text::labels::{self, value_words};
@@ -178,26 +179,16 @@ fn cell_ui(ui: &mut egui::Ui, lang: Lang, a: AssetRef<'_>, col: Col) {
         }
         Col::State => {
             if a.locked() {
-                badge_ui(ui, t!(lang, "disabled"), PRODUCTION_COLOUR);
+                pill_ui(ui, t!(lang, "disabled"), Tone::Danger);
             }
             if a.freezing() {
-                badge_ui(ui, t!(lang, "frozen"), REMOTE_COLOUR);
+                pill_ui(ui, t!(lang, "frozen"), Tone::Info);
             }
         }
         other => {
             ui.label(cell_text(lang, a, other));
         }
     }
-}
-
-fn badge_ui(ui: &mut egui::Ui, text: &str, colour: Color32) {
-    egui::Frame::new()
-        .fill(colour)
-        .corner_radius(3.0)
-        .inner_margin(egui::Margin::symmetric(4, 0))
-        .show(ui, |ui| {
-            ui.label(RichText::new(text).strong().color(Color32::WHITE));
-        });
 }
 
 /// The fixed columns: the open/close button and the row's action.
@@ -314,6 +305,8 @@ impl AssetsScreen {
     /// The grid, its columns sized to fit `width` (the screen's, measured outside the
     /// sideways scrolling that only a very narrow window needs).
     pub(super) fn table_ui(&mut self, ui: &mut egui::Ui, lang: Lang, width: f32) {
+        // A table's titles are dense: the sort buttons keep little padding.
+        ui.spacing_mut().button_padding.x = theme::space::XS;
         let shown = self.grid.shown.clone();
         // The table's own vertical scroll bar takes its share of the width.
         let room = width - ui.spacing().scroll.allocated_width() - 4.0;

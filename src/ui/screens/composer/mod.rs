@@ -201,6 +201,9 @@ impl ComposerScreen {
         self.undo_shortcuts(ui.ctx());
         self.settle_history(ui.ctx());
         self.autosave(ui.ctx(), out);
+        if crate::ui::kit::keys::pressed(ui, crate::ui::kit::keys::SAVE) {
+            self.save_now(out);
+        }
         self.drafts_bar_ui(ui, caller, lang);
         self.handover_dialog_ui(ui.ctx(), caller, lang);
         self.file_bar_ui(ui, out, lang);

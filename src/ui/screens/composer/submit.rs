@@ -14,11 +14,12 @@ use crate::core::wire::{BatchOrderRequest, BatchOrderResult};
 use crate::core::{
     ApiError, Call, Command, CoreError, Event, Latest, Outcome, Profile, WriteState,
 };
+use crate::ui::kit::button::danger_button;
 use crate::ui::kit::form::production_guard_ui;
 use crate::ui::kit::form::{
-    busy_button_ui, danger_button, dialog_body_ui, name_of_profile, profile_name,
-    warn_if_production,
+    dialog_body_ui, keyed_button_ui, name_of_profile, profile_name, warn_if_production,
 };
+use crate::ui::kit::keys;
 use crate::ui::outbox::Outbox;
 use crate::ui::text::i18n::{Label, Lang, label, t, tr};
 use crate::ui::text::labels::{field_label, license_type_name, order_type_short};
@@ -153,7 +154,9 @@ impl ComposerScreen {
             let busy = self.submit.call.is_waiting();
             let refused = self.submit.refused.as_deref();
             ui.add_enabled_ui(ready, |ui| {
-                let button = |ui: &mut egui::Ui| busy_button_ui(ui, t!(lang, "submit-batch"), busy);
+                let button = |ui: &mut egui::Ui| {
+                    keyed_button_ui(ui, t!(lang, "submit-batch"), busy, true, keys::SUBMIT)
+                };
                 if crate::ui::kit::permits::permitted_ui(ui, refused, button) {
                     self.submit.confirm = true;
                 }
@@ -407,7 +410,7 @@ impl ComposerScreen {
                 let button = if summary.deletions.is_empty() {
                     egui::Button::new(t!(lang, "send"))
                 } else {
-                    danger_button(t!(lang, "send"))
+                    danger_button(ui, t!(lang, "send"))
                 };
                 if ui.add_enabled(passed, button).clicked() {
                     send = true;
@@ -480,7 +483,7 @@ fn summary_ui(ui: &mut egui::Ui, lang: Lang, said: &Said<'_>) {
         "confirm-submit",
         profile = profile_name(lang, said.profile)
     );
-    ui.label(warn_if_production(question, said.profile));
+    ui.label(warn_if_production(ui, question, said.profile));
     ui.label(tr!(
         lang,
         "summary-orders",

@@ -15,7 +15,8 @@ use egui::RichText;
 use crate::core::customer::{Page, WINDOWS};
 use crate::core::renewals::ReadState;
 use crate::core::{Command, CustomerCommand, Event, Latest, Outcome};
-use crate::ui::kit::form::{busy_button_ui, name_of_profile};
+use crate::ui::kit::form::{keyed_button_ui, name_of_profile};
+use crate::ui::kit::keys;
 use crate::ui::outbox::{Caller, Outbox};
 use crate::ui::text::dates;
 use crate::ui::text::i18n::{Label, Lang, label, t, tr};
@@ -210,7 +211,7 @@ impl CustomerScreen {
     fn header_ui(&mut self, ui: &mut egui::Ui, caller: &Caller<'_>, page: &Page, lang: Lang) {
         ui.horizontal_wrapped(|ui| {
             let name = page.name().unwrap_or(t!(lang, "page-no-name"));
-            ui.label(RichText::new(name).size(20.0).strong());
+            ui.label(RichText::new(name).text_style(egui::TextStyle::Heading));
             parts::copyable_ui(ui, lang, &page.global_id);
             if let Some(branch) = page
                 .holdings
@@ -226,7 +227,8 @@ impl CustomerScreen {
             let profile = name_of_profile(lang, &page.profile);
             let at = dates::local_time(page.read_at, now);
             ui.label(tr!(lang, "page-read-at", profile = profile, at = at));
-            if busy_button_ui(ui, t!(lang, "page-refresh"), self.reading.is_waiting()) {
+            let busy = self.reading.is_waiting();
+            if keyed_button_ui(ui, t!(lang, "page-refresh"), busy, false, keys::REFRESH) {
                 self.read(caller.out);
             }
         });

@@ -1,11 +1,12 @@
 //! The page's tabs: its assets by license type (only the lines on screen are drawn, so 10,000
 //! assets scroll as smoothly as ten), its timeline, its customers.
 
-use egui::{Color32, RichText};
+use egui::RichText;
 
 use super::{CustomerScreen, PageAction};
 use crate::core::customer::{Event, Page, TeamLog, What};
 use crate::core::renewals::{Trouble, Window, days_left};
+use crate::ui::kit::theme;
 use crate::ui::screens::assets::license_type_words;
 use crate::ui::screens::assets::table::chip_words;
 use crate::ui::screens::history::calls::state_words;
@@ -122,7 +123,7 @@ fn asset_ui(
             .widget_info(|| egui::WidgetInfo::selected(egui::Role::CheckBox, true, *chosen, &name));
         cell_ui(ui, 110.0, RichText::new(&a.asset_num).monospace());
         let lock = if a.locked {
-            RichText::new(t!(lang, "page-locked")).color(Color32::from_rgb(200, 60, 60))
+            RichText::new(t!(lang, "page-locked")).color(theme::palette(ui).danger_text)
         } else {
             RichText::new(t!(lang, "page-unlocked"))
         };

@@ -14,7 +14,9 @@ use crate::core::{
     Command, Event, ExportFormat, JournalEntry, JournalFilter, Latest, Operation, Outcome, Profile,
     WriteState,
 };
-use crate::ui::kit::form::{busy_button_ui, home_file, name_of_profile};
+use crate::ui::kit::form::{busy_button_ui, home_file, keyed_button_ui, name_of_profile};
+use crate::ui::kit::json_tree::json_tree_ui;
+use crate::ui::kit::keys;
 use crate::ui::kit::toasts::explain_code;
 use crate::ui::outbox::Outbox;
 use crate::ui::screens::activities::result_words;
@@ -232,12 +234,8 @@ impl HistoryScreen {
             changed |= ui
                 .checkbox(&mut self.filters.failures_only, t!(lang, "failures-only"))
                 .changed();
-            if ui.button(t!(lang, "refresh")).clicked() {
-                changed = true;
-            }
-            if self.query.is_waiting() {
-                ui.spinner();
-            }
+            let busy = self.query.is_waiting();
+            changed |= keyed_button_ui(ui, t!(lang, "refresh"), busy, false, keys::REFRESH);
         });
         changed
     }
@@ -425,27 +423,46 @@ fn detail_ui(ui: &mut egui::Ui, attempts: &[&JournalEntry], lang: Lang) {
         ui.label(RichText::new(tr!(lang, "verbatim-caption")).weak());
         ui.colored_label(ui.visuals().error_fg_color, error);
     }
+    bodies_ui(ui, e, lang);
+}
+
+/// The request and the answer side by side: as trees, or as the raw text one click away.
+fn bodies_ui(ui: &mut egui::Ui, e: &JournalEntry, lang: Lang) {
+    let raw_id = egui::Id::unique("history_raw_json");
+    let mut raw = ui.data(|d| d.get_temp::<bool>(raw_id).unwrap_or(false));
+    if ui
+        .checkbox(&mut raw, t!(lang, "history-raw-json"))
+        .changed()
+    {
+        ui.data_mut(|d| d.insert_temp(raw_id, raw));
+    }
     ui.columns(2, |cols| {
         for (col, title, body) in [
             (0, label!("request"), &e.request),
             (1, label!("response"), &e.response),
         ] {
             cols[col].label(RichText::new(title.text(lang)).strong());
-            let mut text = pretty(body.as_deref().unwrap_or(""));
+            let body = body.as_deref().unwrap_or("");
             ScrollArea::vertical()
                 .id_salt(("history_detail", col))
                 .max_height(180.0)
-                .show(&mut cols[col], |ui| {
-                    ui.add(
-                        egui::TextEdit::multiline(&mut text)
-                            .code_editor()
-                            .interactive(false)
-                            .desired_width(f32::INFINITY),
-                    )
-                    .on_hover_text(title.text(lang));
+                .show(&mut cols[col], |ui| match serde_json::from_str(body) {
+                    Ok(value) if !raw => json_tree_ui(ui, ("history_tree", col), &value),
+                    _ => raw_body_ui(ui, body, title.text(lang)),
                 });
         }
     });
+}
+
+fn raw_body_ui(ui: &mut egui::Ui, body: &str, title: &str) {
+    let mut text = pretty(body);
+    ui.add(
+        egui::TextEdit::multiline(&mut text)
+            .code_editor()
+            .interactive(false)
+            .desired_width(f32::INFINITY),
+    )
+    .on_hover_text(title);
 }
 
 /// JSON bodies indented; anything else as it is.

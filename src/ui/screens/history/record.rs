@@ -7,7 +7,8 @@ use egui::{RichText, ScrollArea};
 use super::operation_words;
 use crate::core::team::{AuditEntry, AuditQuery, TeamCommand};
 use crate::core::{Command, Event, Latest, Outcome, Profile};
-use crate::ui::kit::form::busy_button_ui;
+use crate::ui::kit::form::keyed_button_ui;
+use crate::ui::kit::keys;
 use crate::ui::outbox::Outbox;
 use crate::ui::text::dates;
 use crate::ui::text::i18n::{Label, Lang, label, labelled, lookup, t};
@@ -62,7 +63,8 @@ impl TeamRecord {
         }
         ui.horizontal_wrapped(|ui| {
             ui.label(RichText::new(t!(lang, "record-help")).weak());
-            if busy_button_ui(ui, t!(lang, "refresh"), self.query.is_waiting()) {
+            let busy = self.query.is_waiting();
+            if keyed_button_ui(ui, t!(lang, "refresh"), busy, false, keys::REFRESH) {
                 self.refresh(out, profile);
             }
         });

@@ -6,6 +6,7 @@ use egui_plot::{Bar, BarChart, Plot};
 
 use super::RenewalsScreen;
 use crate::core::renewals::{Grouping, Months, Read, Series};
+use crate::ui::kit::theme;
 use crate::ui::screens::assets::license_type_words;
 use crate::ui::text::i18n::{Lang, t};
 
@@ -98,22 +99,11 @@ impl RenewalsScreen {
     }
 }
 
-/// A group's colour, the same in the bars and the legend; the rest in grey.
-const PALETTE: [Color32; 6] = [
-    Color32::from_rgb(0x3b, 0x82, 0xc4),
-    Color32::from_rgb(0xe0, 0x8a, 0x2e),
-    Color32::from_rgb(0x4c, 0xa8, 0x5a),
-    Color32::from_rgb(0xc4, 0x4e, 0x52),
-    Color32::from_rgb(0x8c, 0x6b, 0xc2),
-    Color32::from_rgb(0x2f, 0xa5, 0xa5),
-];
-const REST: Color32 = Color32::from_rgb(0x9a, 0x9a, 0x9a);
-
 fn colour(k: usize, rest: bool) -> Color32 {
     if rest {
-        REST
+        theme::SERIES_REST
     } else {
-        PALETTE[k % PALETTE.len()]
+        theme::SERIES[k % theme::SERIES.len()]
     }
 }
 

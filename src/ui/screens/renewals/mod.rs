@@ -16,7 +16,8 @@ use crate::core::renewals::{
     Filter, Grouping, Months, Read, ReadState, SortBy, Stop, Trouble, Window,
 };
 use crate::core::{Command, Event, Latest, Outcome, RenewalsCommand};
-use crate::ui::kit::form::{busy_button_ui, home_file, name_of_profile};
+use crate::ui::kit::form::{busy_button_ui, home_file, keyed_button_ui, name_of_profile};
+use crate::ui::kit::keys;
 use crate::ui::outbox::{Caller, Outbox};
 use crate::ui::screens::assets::license_type_words;
 use crate::ui::text::dates;
@@ -221,7 +222,8 @@ impl RenewalsScreen {
                 Some(_) => t!(lang, "renewals-read-again"),
                 None => t!(lang, "renewals-read"),
             };
-            if busy_button_ui(ui, words, self.reading.is_waiting()) {
+            let busy = self.reading.is_waiting();
+            if keyed_button_ui(ui, words, busy, true, keys::REFRESH) {
                 let progress = Progress::default();
                 self.reading
                     .start(caller.out.send(Command::Renewals(RenewalsCommand::Read {

@@ -6,7 +6,7 @@ use egui_extras::{Column, TableBuilder};
 
 use super::RenewalsScreen;
 use crate::core::renewals::{Read, RowRef, SortBy, Source};
-use crate::ui::kit::form::PRODUCTION_COLOUR;
+use crate::ui::kit::pill::{Tone, pill_ui};
 use crate::ui::screens::assets::license_type_words;
 use crate::ui::text::dates::{local_date, today};
 use crate::ui::text::i18n::{Lang, t, tr};
@@ -202,10 +202,11 @@ fn cell_ui(
             ui.label(license_type_words(lang, r.license_type()));
         }
         Col::Lock => {
-            ui.label(match r.locked() {
-                true => RichText::new(t!(lang, "renewals-locked")).color(PRODUCTION_COLOUR),
-                false => RichText::new(t!(lang, "renewals-open")),
-            });
+            if r.locked() {
+                pill_ui(ui, t!(lang, "renewals-locked"), Tone::Danger);
+            } else {
+                ui.label(t!(lang, "renewals-open"));
+            }
         }
         Col::Source => {
             ui.label(source_words(lang, r.source()));

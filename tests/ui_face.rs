@@ -1,0 +1,157 @@
+//! The console's face (issue 39): the themes, the keyboard's shortcuts, History's readable
+//! bodies, and Help (the manual in the window, in the UI's language: F1 opens the page of the
+//! screen shown, the top bar's Help the contents and the shortcuts, Escape closes it).
+
+#[path = "support/desk.rs"]
+mod desk;
+#[path = "support/window.rs"]
+mod window;
+
+use egui_kittest::kittest::Queryable;
+use license_desk::core::{Call, Command, SANDBOX};
+use license_desk::ui::Screen;
+use license_desk::ui::kit::theme::{DARK, LIGHT};
+use license_desk::ui::text::i18n::Lang;
+use license_desk::wire::CustomerQuery;
+use window::{app, click, settle, type_into};
+
+/// The first heading of a page of `docs/manual/<lang>/`, as the window titles it.
+fn title(lang: &str, page: &str) -> String {
+    let path = format!("{}/docs/manual/{lang}/{page}", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).expect("manual page");
+    let first = text.lines().next().expect("a first line");
+    first
+        .strip_prefix("# ")
+        .expect("a title first")
+        .trim()
+        .to_owned()
+}
+
+#[test]
+fn f1_opens_the_page_of_the_screen_shown_and_escape_closes_it() {
+    let dir = tempfile::tempdir().expect("dir");
+    let mut harness = app(dir.path(), Lang::En);
+    harness.state_mut().prefs.screen = Screen::Orders;
+    harness.run_ok();
+    assert!(harness.query_by_label("License Desk manual").is_none());
+    let orders = title("en", "orders.md");
+    let before = harness.query_all_by_label(&orders).count();
+    harness.key_press(egui::Key::F1);
+    settle(&mut harness, |h| {
+        h.query_by_label("License Desk manual").is_some()
+    });
+    // The page's title, in the contents and as the page's heading (and in its words).
+    let after = harness.query_all_by_label(&orders).count();
+    assert!(
+        after >= before + 2,
+        "{orders}: {before} before, {after} after"
+    );
+    harness.key_press(egui::Key::Escape);
+    settle(&mut harness, |h| {
+        h.query_by_label("License Desk manual").is_none()
+    });
+}
+
+#[test]
+fn the_help_menu_opens_the_shortcuts_in_chinese_and_the_contents_open_another_page() {
+    let dir = tempfile::tempdir().expect("dir");
+    let mut harness = app(dir.path(), Lang::Zh);
+    harness.state_mut().prefs.screen = Screen::Settings;
+    harness.run_ok();
+    click(&mut harness, "帮助");
+    click(&mut harness, "快捷键");
+    settle(&mut harness, |h| {
+        h.query_by_label("License Desk 使用手册").is_some()
+    });
+    let shortcuts = title("zh-CN", "shortcuts.md");
+    let open = harness.query_all_by_label(&shortcuts).count();
+    assert!(open >= 2, "{shortcuts}: {open}");
+    // The contents' entry of another page opens it (the contents come first).
+    let start = title("zh-CN", "start.md");
+    let entry = harness
+        .query_all_by_label(&start)
+        .next()
+        .expect("in the contents");
+    entry.click();
+    settle(&mut harness, |h| h.query_all_by_label(&start).count() >= 2);
+    assert!(harness.query_all_by_label(&shortcuts).count() < open);
+}
+
+/// Settings' theme applies at once, in the tokens' colours, and is remembered.
+#[test]
+fn the_theme_chosen_in_settings_applies_the_tokens_at_once() {
+    let dir = tempfile::tempdir().expect("dir");
+    let mut harness = app(dir.path(), Lang::En);
+    harness.state_mut().prefs.screen = Screen::Settings;
+    harness.run_ok();
+    click(&mut harness, "Dark");
+    harness.run_ok();
+    let visuals = harness.ctx.global_style().visuals.clone();
+    assert!(visuals.dark_mode);
+    assert_eq!(visuals.panel_fill, DARK.panel);
+    click(&mut harness, "Light");
+    harness.run_ok();
+    let visuals = harness.ctx.global_style().visuals.clone();
+    assert!(!visuals.dark_mode);
+    assert_eq!(visuals.panel_fill, LIGHT.panel);
+    assert_eq!(
+        harness.state().prefs.theme,
+        license_desk::ui::kit::theme::ThemeChoice::Light
+    );
+}
+
+/// Ctrl+Enter submits the form shown, from anywhere on it; F5 reads History again.
+#[test]
+fn ctrl_enter_submits_the_form_and_f5_refreshes_history() {
+    let dir = tempfile::tempdir().expect("dir");
+    let mut harness = app(dir.path(), Lang::En);
+    harness.run_ok();
+    type_into(&mut harness, "Channel code", "SHOP");
+    type_into(&mut harness, "Channel customer id", "S-0001");
+    harness.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Enter);
+    settle(&mut harness, |h| h.query_by_label("1 customer").is_some());
+    click(&mut harness, "History");
+    settle(&mut harness, |h| {
+        h.query_all_by_label("Query customers").count() == 1
+    });
+    // A call made elsewhere (here, by the core directly) is shown after F5.
+    let query = Call::QueryCustomers(CustomerQuery {
+        channel_code: Some("SHOP".into()),
+        channel_customer_id: Some("S-0002".into()),
+        default_customer: None,
+    });
+    let call = Command::CallOn {
+        profile: SANDBOX.to_owned(),
+        call: query,
+    };
+    desk::run(harness.state().core(), call);
+    harness.key_press(egui::Key::F5);
+    settle(&mut harness, |h| {
+        h.query_all_by_label("Query customers").count() == 2
+    });
+}
+
+/// History's detail shows the answer as a tree of named fields, and the raw JSON one click
+/// away.
+#[test]
+fn history_shows_a_call_s_bodies_as_a_tree_and_the_raw_json_on_demand() {
+    let dir = tempfile::tempdir().expect("dir");
+    let mut harness = app(dir.path(), Lang::En);
+    harness.state_mut().prefs.screen = Screen::Start;
+    harness.run_ok();
+    click(&mut harness, "Query it");
+    settle(&mut harness, |h| h.query_by_label("1 customer").is_some());
+    click(&mut harness, "History");
+    settle(&mut harness, |h| {
+        h.query_by_label("Query customers").is_some()
+    });
+    click(&mut harness, "Query customers");
+    settle(&mut harness, |h| {
+        h.query_by_label("message: success").is_some()
+    });
+    harness.get_by_label("data […] (1)");
+    click(&mut harness, "Raw JSON");
+    settle(&mut harness, |h| {
+        h.query_by_label("message: success").is_none()
+    });
+}
