@@ -128,6 +128,21 @@ colours=$(identify -format %k "$shot")
 [ "${size% *}" -ge 720 ] && [ "${size#* }" -ge 480 ] || fail "the window is ${size/ /×}: not the console"
 [ "$colours" -gt 50 ] || fail "the screenshot has $colours colours: an empty window"
 ok "the window opened: ${size/ /×}, $colours colours ($shot)"
+
+# Help: F1 opens the manual over the console (built into the exe, in Chinese), Escape closes it.
+xdotool windowfocus --sync "$(window)" 2>/dev/null || true
+xdotool key --window "$(window)" F1
+wait_for 30 settled || fail "the window kept changing for 30 s after F1"
+changed=$(compare -metric AE "$shot" "$work/b.png" /dev/null 2>&1 || true)
+changed=${changed%% *}
+[ "${changed%.*}" -gt 20000 ] || fail "F1 changed $changed pixels: no manual over the console"
+cp "$work/b.png" "${shot%.png}-help.png"
+xdotool key --window "$(window)" Escape
+wait_for 30 settled || fail "the window kept changing for 30 s after Escape"
+left=$(compare -metric AE "$shot" "$work/b.png" /dev/null 2>&1 || true)
+left=${left%% *}
+[ "${left%.*}" -lt $((${changed%.*} / 4)) ] || fail "after Escape $left pixels still differ: the manual stayed open"
+ok "F1 opened the manual ($changed pixels changed, ${shot%.png}-help.png); Escape closed it"
 kill "$app"
 wait "$app" 2>/dev/null || true
 app=
