@@ -410,7 +410,7 @@ fn customers_bind_query_create_update_and_a_refusal_in_a_toast() {
         "13004: crmCustomerId: an enterprise master account ({global_id}) already exists for this CRM customer; use operation 4 to change it"
     );
     settle(&mut harness, |h| h.query_by_label(&verbatim).is_some());
-    harness.get_by_label("Create enterprise: Failed");
+    harness.get_by_label("Create enterprise: refused");
     // Recognised: said specifically, in words, with the way out offered.
     harness.get_by_label(&format!(
         "This CRM customer already has an enterprise master account ({global_id}). To change its name or address, use Customers › Update enterprise."
@@ -432,7 +432,7 @@ fn customers_bind_query_create_update_and_a_refusal_in_a_toast() {
     }
     harness.set_size(egui::vec2(1100.0, 720.0));
     harness.run_steps(2);
-    harness.get_by_label("Create enterprise · Failed");
+    harness.get_by_label("Create enterprise · refused (13004)");
     click(&mut harness, "Open Update enterprise");
     assert!(harness.query_by_label(&verbatim).is_none());
     harness.get_by_label("Update");
@@ -1309,7 +1309,7 @@ fn composer_imports_a_file_with_three_problems_and_a_bad_file_changes_nothing() 
     harness.get_by_label("Batch IMPORT-1 (3)");
     harness.get_by_label_contains("3 problems");
     // The toast says the same beside a plain explanation.
-    harness.get_by_label("Import: Failed");
+    harness.get_by_label("Import: failed");
 }
 
 /// An import shows how far it has come and stops at Cancel, making no draft. The file is
@@ -1727,7 +1727,7 @@ fn assets_filter_lock_two_refuse_a_softkey_and_unlock_by_pasted_numbers() {
     assert!(harness.query_by_label("disabled").is_none());
     click(&mut harness, "Disable selected");
     harness.get_by_label("Disable 2 locks?");
-    harness.get_by_label("This can be undone: Enable gives the locks back.");
+    harness.get_by_label("This can be undone: enabling them again gives them back to their users.");
     harness.get_by_label("On the profile Sandbox");
     harness.get_by_label("Operator: sandbox-admin (set in the profile)");
     click(&mut harness, "Disable 2 locks");
@@ -2883,7 +2883,9 @@ fn an_unknown_outcome_is_shown_with_its_choices_checked_and_settled() {
     }
     // The toast does not call it a failure.
     harness.get_by_label("Submit batch: Outcome unknown");
-    assert!(harness.query_by_label("Submit batch: Failed").is_none());
+    for not_so in ["Submit batch: failed", "Submit batch: refused"] {
+        assert!(harness.query_by_label(not_so).is_none());
+    }
     assert_eq!(
         remote_orders(&remote),
         1,

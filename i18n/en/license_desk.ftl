@@ -49,7 +49,7 @@ request = Request
 response = Response
 no-entries = No calls recorded yet.
 exported = Exported
-failed = Failed
+failed = failed
 loading = Loading…
 export-results = Export results
 status-code = Status
@@ -164,7 +164,7 @@ status-failed = failed
 status-not-found = no such lock
 status-success = success
 status-wrong-type = wrong lock type
-undo-disable = This can be undone: Enable gives the locks back.
+undo-disable = This can be undone: enabling them again gives them back to their users.
 undo-enable = This can be undone: Disable takes the locks away again.
 unit14001 = the unit has not started yet
 unit14002 = the unit has ended
@@ -268,7 +268,13 @@ summary-counts = { $assets } asset { $assets ->
        *[other] products
     }.
 removes-assets = Order #{ $seq } removes the assets { $assets } and all their products.
-removes-products = Order #{ $seq } removes the products { $products } from the assets { $assets }.
+removes-products = Order #{ $seq } removes { $np ->
+    [one] the product
+   *[other] the products
+} { $products } from { $na ->
+    [one] the asset
+   *[other] the assets
+} { $assets }.
 deletes-final = Deletions cannot be undone: a new purchase would have to grant them again.
 preview-deletes = Delete preview
 preview-working = Working out what the deletes remove, from the profile's asset listings…
@@ -561,8 +567,8 @@ license-type-lk_product_usbkey = product lock
 license-type-lk_auth_usbkey = login lock
 customer-type-personal = Personal
 customer-type-company = Company
-sync-mode-sync = applied before the answer
-sync-mode-async = applied in the background
+sync-mode-sync = synchronous: done by the time it answers
+sync-mode-async = in the background: it answers on receipt
 answered-on-other-profile = From the profile { $profile }: the active profile is now { $active }.
 
 # The date field.
@@ -713,7 +719,8 @@ start-claim = Fill in the claim
 keyring-memory-help = This machine has no keyring (Secret Service, Credential Manager, Keychain): app secrets are kept for this session only and asked again after a restart. The Sandbox needs none.
 stale-results = The form has changed since this query: the results below are for what was asked then. Query again to update them.
 profile-colon = Profile:
-action-failed = { $action }: Failed
+action-failed = { $action }: failed
+action-refused = { $action }: refused
 action-unknown = { $action }: Outcome unknown
 problem-not-a-date = must be a date: year-month-day, as 2027-11-23
 problem-not-a-duration = must be years-months-days, as 1-0-0 for one year or 0-6-0 for six months
@@ -1111,3 +1118,6 @@ help-contents = The manual's contents
 help-shortcuts = Keyboard shortcuts
 help-title = License Desk manual
 history-raw-json = Raw JSON
+template-file-name = order-template.xlsx
+keyring-memory-configured = kept in memory only, as this computer's settings ask
+problem-path-hover = Where it is in the interface's terms: { $path }

@@ -428,8 +428,8 @@ pub enum FilePick {
     OpenOrders,
     /// The batch, written as JSON under this name.
     SaveBatch(String),
-    /// The order sheet template.
-    SaveTemplate,
+    /// The order sheet template, under this name (the UI's language's).
+    SaveTemplate(String),
     /// The catalog, written as JSON or, named `.xlsx`, as a workbook.
     SaveCatalog,
     /// A profile's CA file.
@@ -440,7 +440,7 @@ impl FilePick {
     pub fn saves(&self) -> bool {
         matches!(
             self,
-            Self::SaveBatch(_) | Self::SaveTemplate | Self::SaveCatalog
+            Self::SaveBatch(_) | Self::SaveTemplate(_) | Self::SaveCatalog
         )
     }
 
@@ -449,7 +449,7 @@ impl FilePick {
         match self {
             Self::OpenOrders => OPEN_TYPES,
             Self::SaveBatch(_) => EXPORT_TYPES,
-            Self::SaveTemplate => TEMPLATE_TYPES,
+            Self::SaveTemplate(_) => TEMPLATE_TYPES,
             Self::SaveCatalog => CATALOG_TYPES,
             Self::OpenCaFile => CERT_TYPES,
         }
@@ -463,7 +463,7 @@ impl FilePick {
                 ("JSON", EXPORT_TYPES),
             ],
             Self::SaveBatch(_) => vec![("JSON", EXPORT_TYPES)],
-            Self::SaveTemplate => vec![("Excel", TEMPLATE_TYPES)],
+            Self::SaveTemplate(_) => vec![("Excel", TEMPLATE_TYPES)],
             Self::SaveCatalog => vec![("JSON", EXPORT_TYPES), ("Excel", TEMPLATE_TYPES)],
             Self::OpenCaFile => vec![("PEM", CERT_TYPES)],
         }
@@ -472,8 +472,7 @@ impl FilePick {
     /// The name a save dialog starts with.
     pub fn suggested(&self) -> Option<String> {
         match self {
-            Self::SaveBatch(name) => Some(name.clone()),
-            Self::SaveTemplate => Some("order-template.xlsx".to_owned()),
+            Self::SaveBatch(name) | Self::SaveTemplate(name) => Some(name.clone()),
             Self::SaveCatalog => Some("catalog.json".to_owned()),
             Self::OpenOrders | Self::OpenCaFile => None,
         }

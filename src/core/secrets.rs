@@ -94,6 +94,10 @@ impl Secrets {
         }
     }
 
+    /// The reason of a keyring kept in memory because the settings ask for it (the window says
+    /// it in its language; other reasons are the OS's words).
+    pub const AS_CONFIGURED: &'static str = "memory only, as configured";
+
     pub fn memory_only(reason: impl Into<String>) -> Self {
         Self {
             store: None,

@@ -4,6 +4,7 @@
 use egui::RichText;
 
 use crate::core::sandbox::demo;
+use crate::core::secrets::Secrets;
 use crate::core::{Command, Core, CoreState, Event, KeyringState, KeyringStore, Latest};
 use crate::ui::help::Help;
 use crate::ui::kit::fonts;
@@ -286,6 +287,10 @@ fn keyring_ui(ui: &mut egui::Ui, lang: Lang, state: &CoreState) {
     };
     let response = ui.label(RichText::new(text).weak());
     if let Some(KeyringState::MemoryOnly { reason }) = &state.keyring {
+        let reason = match reason.as_str() {
+            Secrets::AS_CONFIGURED => t!(lang, "keyring-memory-configured"),
+            os => os,
+        };
         response.on_hover_text(format!("{}\n\n{reason}", t!(lang, "keyring-memory-help")));
     }
 }

@@ -39,6 +39,10 @@ impl Verdict {
         match result {
             Err(CoreError::Api(ApiError::OutcomeUnknown { .. })) => Self::Unknown,
             Err(CoreError::Api(ApiError::Cancelled)) => Self::Cancelled,
+            // The platform answered no: a refusal, called so everywhere (the toast, History).
+            Err(CoreError::Api(ApiError::Platform { code, .. })) => {
+                Self::Refused { code: code.clone() }
+            }
             Err(_) => Self::Failed,
             Ok(Outcome::Claim(answer)) if answer.result_code != crate::wire::activity::CLAIMED => {
                 Self::Refused {

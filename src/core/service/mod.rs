@@ -407,7 +407,7 @@ async fn open_secrets(
 ) -> Arc<Secrets> {
     let secrets = match keyring {
         KeyringChoice::Store(store) => Secrets::with_store(store, KeyringStore::Given),
-        KeyringChoice::MemoryOnly => Secrets::memory_only("memory only, as configured"),
+        KeyringChoice::MemoryOnly => Secrets::memory_only(Secrets::AS_CONFIGURED),
         KeyringChoice::Native => tokio::task::spawn_blocking(Secrets::native)
             .await
             .unwrap_or_else(|e| Secrets::memory_only(format!("the keyring check failed: {e}"))),

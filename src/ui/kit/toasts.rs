@@ -79,6 +79,8 @@ impl Toasts {
                                 let title =
                                     if toast.explanation == label!("explain-outcome-unknown") {
                                         tr!(lang, "action-unknown", action = action)
+                                    } else if toast.refusal.is_some() {
+                                        tr!(lang, "action-refused", action = action)
                                     } else {
                                         tr!(lang, "action-failed", action = action)
                                     };

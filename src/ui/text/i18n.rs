@@ -185,6 +185,29 @@ mod tests {
         }
     }
 
+    /// The Chinese UI names the interface's fields in Chinese: no camelCase name of the
+    /// interface (gmsPid, srcLicenseOrderId…) is left in a message.
+    #[test]
+    fn chinese_messages_name_no_field_of_the_interface_in_english() {
+        let camel = |word: &str| {
+            let mut chars = word.chars();
+            chars.next().is_some_and(|c| c.is_ascii_lowercase())
+                && word.chars().all(|c| c.is_ascii_alphanumeric())
+                && word.chars().any(|c| c.is_ascii_uppercase())
+        };
+        for line in CHINESE_FTL.lines().filter(|l| !l.starts_with('#')) {
+            let text = line.split_once(" = ").map_or(line, |(_, text)| text);
+            let words = text.split(|c: char| !c.is_ascii_alphanumeric());
+            let left: Vec<_> = words.filter(|w| camel(w) && *w != "macOS").collect();
+            assert!(left.is_empty(), "{line}: {left:?}");
+        }
+        for id in ["field-gmsPid", "field-appKey", "catalog-uri", "catalog-pid"] {
+            let words = loader(Lang::Zh).get(id);
+            assert!(!words.is_ascii(), "{id} = {words}");
+        }
+        assert_eq!(tr!(Lang::Zh, "template-file-name"), "订单模板.xlsx");
+    }
+
     #[test]
     fn plurals_follow_each_language() {
         assert_eq!(tr!(Lang::En, "do-disable", n = 1), "Disable 1 lock");

@@ -23,7 +23,7 @@ use self::locks::{LockAction, LockOutcome, ResultsAction, Skipped, results_csv, 
 use self::table::Col;
 use crate::core::wire::{AssetList, AssetRef, LicenseType, LockStatus};
 use crate::core::{ApiError, Call, CoreError, Event, Latest, Outcome, Profile};
-use crate::ui::kit::form::keyed_button_ui;
+use crate::ui::kit::form::{keyed_button_ui, name_of_profile};
 use crate::ui::kit::keys;
 use crate::ui::outbox::Outbox;
 use crate::ui::text::i18n::{Label, Lang, label, t, tr};
@@ -284,7 +284,8 @@ impl AssetsScreen {
         self.locks.refused = caller.lacking(lang, Permission::Locks);
         self.follow_profile(profile);
         if let Some(name) = &self.query.dropped_from {
-            ui.label(RichText::new(tr!(lang, "listing-dropped", profile = name.as_str())).weak());
+            let profile = name_of_profile(lang, name);
+            ui.label(RichText::new(tr!(lang, "listing-dropped", profile = profile)).weak());
         }
         self.query_bar_ui(ui, out, lang, recent, profile);
         let typed = self.query.enterprise.trim();

@@ -219,7 +219,7 @@ impl ComposerScreen {
     /// the OS dialog's.
     pub(super) fn browser_ui(&mut self, ctx: &egui::Context, out: &Outbox<'_>, lang: Lang) {
         if std::mem::take(&mut self.file.no_os_dialog) {
-            let pick = self.file_pick(self.file.picking);
+            let pick = self.file_pick(self.file.picking, lang);
             self.file.browser = Some(FileBrowser::new(&pick, &self.file.path));
         }
         let Some(browser) = &mut self.file.browser else {
@@ -285,9 +285,9 @@ impl ComposerScreen {
     }
 
     /// *Export as is*: to the file typed in the bar, else to one chosen in a dialog.
-    pub(super) fn export_as_is(&mut self, out: &Outbox<'_>) {
+    pub(super) fn export_as_is(&mut self, out: &Outbox<'_>, lang: Lang) {
         if self.file.path.trim().is_empty() {
-            self.pick(out, Picking::Export);
+            self.pick(out, Picking::Export, lang);
         } else {
             self.export(out);
         }
@@ -382,7 +382,7 @@ impl ComposerScreen {
         )
         .labelled_by(label.id);
         if busy_button_ui(ui, t!(lang, "browse"), self.file.pick_call.is_waiting()) {
-            self.pick(out, Picking::Import);
+            self.pick(out, Picking::Import, lang);
         }
         if busy_button_ui(
             ui,
@@ -399,32 +399,34 @@ impl ComposerScreen {
             self.export(out);
         }
         if ui.button(t!(lang, "save-as")).clicked() {
-            self.pick(out, Picking::Export);
+            self.pick(out, Picking::Export, lang);
         }
         if ui
             .button(tr!(lang, "sheet-template"))
             .on_hover_text(tr!(lang, "sheet-template-help"))
             .clicked()
         {
-            self.pick(out, Picking::Template);
+            self.pick(out, Picking::Template, lang);
         }
     }
 
     /// What a dialog is asked for: the batch is saved under its draft's name.
-    fn file_pick(&self, picking: Picking) -> files::FilePick {
+    fn file_pick(&self, picking: Picking, lang: Lang) -> files::FilePick {
         match picking {
             Picking::Import => files::FilePick::OpenOrders,
             Picking::Export => files::FilePick::SaveBatch(self.draft.as_ref().map_or_else(
                 || "batch-order.json".to_owned(),
                 |d| format!("{}.json", d.name),
             )),
-            Picking::Template => files::FilePick::SaveTemplate,
+            Picking::Template => {
+                files::FilePick::SaveTemplate(t!(lang, "template-file-name").to_owned())
+            }
         }
     }
 
     /// Asks for the OS's dialog: open a file to import, save the batch, or the template.
-    fn pick(&mut self, out: &Outbox<'_>, picking: Picking) {
-        let pick = self.file_pick(picking);
+    fn pick(&mut self, out: &Outbox<'_>, picking: Picking, lang: Lang) {
+        let pick = self.file_pick(picking, lang);
         self.file.picking = picking;
         self.file
             .pick_call

@@ -219,15 +219,16 @@ impl ComposerScreen {
                         .unwrap_or_else(|| problem_words(lang, p));
                     let text = RichText::new(words).color(ui.visuals().warn_fg_color);
                     let place = self.check.place_words(lang, p);
-                    ui.horizontal(|ui| {
-                        // Where it is in the file first: a long problem is cut at the right.
+                    // Where it is in the file first; a long problem wraps onto the next line.
+                    ui.horizontal_wrapped(|ui| {
                         if let Some(place) = place {
                             ui.label(RichText::new(place).weak());
                         }
                         // The interface's path on hover, to find the value in a file.
+                        let path = tr!(lang, "problem-path-hover", path = p.path.to_string());
                         if ui
                             .selectable_label(false, text)
-                            .on_hover_text(p.to_string())
+                            .on_hover_text(path)
                             .clicked()
                         {
                             clicked = Some(p.path.clone());
@@ -261,8 +262,7 @@ fn unknown_keys_ui(ui: &mut egui::Ui, lang: Lang, keys: &[UnknownKey]) {
             format!("{} › {}", path_words(lang, &u.at.0), u.key)
         };
         let words = tr!(lang, "unknown-key", at = at);
-        ui.label(RichText::new(words).color(ui.visuals().warn_fg_color))
-            .on_hover_text(u.to_string());
+        ui.label(RichText::new(words).color(ui.visuals().warn_fg_color));
     }
     if keys.len() > MAX_LISTED {
         let n = keys.len().saturating_sub(MAX_LISTED);
@@ -512,7 +512,9 @@ fn summary_ui(ui: &mut egui::Ui, lang: Lang, said: &Said<'_>) {
                 "removes-products",
                 seq = d.sequence,
                 products = list_words(&d.products),
-                assets = list_words(&d.assets)
+                np = d.products.len(),
+                assets = list_words(&d.assets),
+                na = d.assets.len()
             )
         };
         ui.colored_label(ui.visuals().warn_fg_color, text);

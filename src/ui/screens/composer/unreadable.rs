@@ -30,7 +30,7 @@ impl ComposerScreen {
         ui.label(tr!(lang, "draft-unreadable-kept", bytes = size));
         let busy = self.export_busy();
         if busy_button_ui(ui, &tr!(lang, "export-as-is"), busy) {
-            self.export_as_is(out);
+            self.export_as_is(out, lang);
         }
     }
 }
