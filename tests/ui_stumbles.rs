@@ -6,12 +6,12 @@ mod desk;
 #[path = "support/window.rs"]
 mod window;
 
-use egui_kittest::kittest::Queryable;
+use egui_kittest::kittest::{NodeT as _, Queryable};
 use license_desk::core::catalog::store::Import;
 use license_desk::core::{CatalogCommand, Command, SANDBOX};
 use license_desk::ui::Screen;
 use license_desk::ui::text::i18n::Lang;
-use window::{app, app_sized, click, settle};
+use window::{app, app_sized, click, settle, type_into};
 
 /// The Catalog screen showed what it first read until a restart, while the composer's picker
 /// already offered what an import had taught the catalog since. Entering it reads it again.
@@ -137,4 +137,28 @@ fn the_catalog_search_is_used_from_the_keyboard_and_closes_with_escape_or_on_lea
     harness.run_ok();
     harness.run_ok();
     assert!(harness.query_by_label("Search the catalog").is_none());
+}
+
+/// Activities: the identity field's own warning stopped nothing (the claim went out and was
+/// refused), and the platform's English refusal stood unlabeled.
+#[test]
+fn an_identity_the_field_flags_is_not_sent_and_a_refusal_is_marked_verbatim() {
+    let dir = tempfile::tempdir().expect("dir");
+    let mut harness = app(dir.path(), Lang::En);
+    harness.state_mut().prefs.screen = Screen::Activities;
+    harness.run_ok();
+    type_into(&mut harness, "Identity", "1380013");
+    type_into(&mut harness, "Activity label", "spring-2026");
+    type_into(&mut harness, "Source", "license-desk");
+    type_into(&mut harness, "Branch", "北京分公司");
+    harness.get_by_label_contains("The identity is not one the platform reads");
+    assert!(harness.get_by_label("Claim").accesskit_node().is_disabled());
+    type_into(&mut harness, "Identity", "13800138000");
+    assert!(!harness.get_by_label("Claim").accesskit_node().is_disabled());
+    type_into(&mut harness, "Activity label", "no-such-activity");
+    click(&mut harness, "Claim");
+    settle(&mut harness, |h| {
+        h.query_by_label("Word for word, as answered:").is_some()
+    });
+    harness.get_by_label_contains("3001: ");
 }

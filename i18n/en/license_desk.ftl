@@ -1121,3 +1121,6 @@ history-raw-json = Raw JSON
 template-file-name = order-template.xlsx
 keyring-memory-configured = kept in memory only, as this computer's settings ask
 problem-path-hover = Where it is in the interface's terms: { $path }
+claim-identity-unusable = The identity is not one the platform reads (see beside it): nothing is sent until it is.
+source-hint = the system taking part, e.g. crm.example.com
+branch-hint = the participant's branch, e.g. 北京分公司

@@ -962,3 +962,6 @@ history-raw-json = 原始 JSON
 template-file-name = 订单模板.xlsx
 keyring-memory-configured = 按本机设置，密钥仅保存在内存中
 problem-path-hover = 接口中的字段位置：{ $path }
+claim-identity-unusable = 平台无法识别此身份标识（见其旁说明）：修正之前不会发送。
+source-hint = 参与活动的业务系统，例如 crm.example.com
+branch-hint = 参与者所属分公司，例如 北京分公司

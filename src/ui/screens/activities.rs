@@ -53,6 +53,11 @@ fn identity_kind(identity: &str) -> Option<Label> {
     }
 }
 
+/// An identity of this kind is refused by the platform whatever the activity.
+fn unusable_kind(kind: Label) -> bool {
+    [label!("kind-unknown"), label!("kind-short-mobile")].contains(&kind)
+}
+
 /// A result code in words.
 pub(super) fn result_words(code: &str) -> Label {
     match code {
@@ -107,6 +112,9 @@ impl ActivitiesScreen {
         let complete = [&form.identity, &form.label, &form.source, &form.branch]
             .iter()
             .all(|v| !v.trim().is_empty());
+        // An identity the field already says the platform cannot read is not sent.
+        let unusable = identity_kind(&form.identity).is_some_and(unusable_kind);
+        let complete = complete && !unusable;
         let why = core.lacking(lang, Permission::Claim);
         ui.add_enabled_ui(complete, |ui| {
             let busy = self.call.is_waiting();
@@ -125,7 +133,9 @@ impl ActivitiesScreen {
                 })));
             }
         });
-        if !complete {
+        if unusable {
+            ui.label(RichText::new(t!(lang, "claim-identity-unusable")).weak());
+        } else if !complete {
             ui.label(RichText::new(t!(lang, "all-fields-required")).weak());
         }
         if let Some(answer) = &self.answer {
@@ -161,14 +171,11 @@ fn claim_form_ui(ui: &mut egui::Ui, lang: Lang, form: &mut ClaimForm) {
                     }
                     if let Some(kind) = identity_kind(&form.identity) {
                         let text = RichText::new(kind.text(lang));
-                        ui.label(
-                            if [label!("kind-unknown"), label!("kind-short-mobile")].contains(&kind)
-                            {
-                                text.color(ui.visuals().error_fg_color)
-                            } else {
-                                text.weak()
-                            },
-                        );
+                        ui.label(if unusable_kind(kind) {
+                            text.color(ui.visuals().error_fg_color)
+                        } else {
+                            text.weak()
+                        });
                     }
                     r
                 })
@@ -200,12 +207,23 @@ fn claim_form_ui(ui: &mut egui::Ui, lang: Lang, form: &mut ClaimForm) {
                 .inner
             },
         );
-        for (label, path, value) in [
-            (label!("source"), "source", &mut form.source),
-            (label!("branch"), "branch", &mut form.branch),
+        for (label, path, value, hint) in [
+            (
+                label!("source"),
+                "source",
+                &mut form.source,
+                label!("source-hint"),
+            ),
+            (
+                label!("branch"),
+                "branch",
+                &mut form.branch,
+                label!("branch-hint"),
+            ),
         ] {
             field_with_ui(ui, lang, &field(label, path), &[], |ui| {
-                ui.add(egui::TextEdit::singleline(value).desired_width(220.0))
+                let edit = egui::TextEdit::singleline(value).hint_text(hint.text(lang));
+                ui.add(edit.desired_width(220.0))
             });
         }
     });
@@ -220,7 +238,8 @@ fn answer_ui(ui: &mut egui::Ui, lang: Lang, a: &ActivityResponse) {
         text.color(ui.visuals().error_fg_color)
     });
     if a.result_code != activity::CLAIMED {
-        // The platform's words, verbatim, beside ours; a success needs none.
+        // The platform's words, verbatim and marked so, beside ours; a success needs none.
+        ui.label(RichText::new(t!(lang, "verbatim-caption")).weak());
         ui.label(RichText::new(format!("{}: {}", a.result_code, a.result_message)).monospace());
     }
     if let Some(detail) = &a.detail {
