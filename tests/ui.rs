@@ -1683,11 +1683,7 @@ fn the_asset_grid_fits_the_window_and_rows_open_below() {
         click(&mut harness, "Disable selected");
         click(&mut harness, "Disable 1 lock");
         settle(&mut harness, |h| h.query_by_label("disabled").is_some());
-        harness
-            .get_all_by_label("+")
-            .next()
-            .expect("the first row's open button")
-            .click();
+        harness.get_by_label("Open the row of 8900000001").click();
         harness.run_ok();
         harness.get_by_label_contains("Assignment: ");
         assert_eq!(places(&harness), before, "{width} px");
@@ -1775,11 +1771,24 @@ fn assets_filter_lock_two_refuse_a_softkey_and_unlock_by_pasted_numbers() {
     harness.get_by_label("1 selected (0 locks)");
     click(&mut harness, "Disable selected");
     harness.get_by_label("Nothing to disable");
-    harness.get_by_label("1 selected row is left out: it is not a lock (stand-alone certificate).");
+    harness.get_by_label("1 asset is left out: it cannot be disabled or enabled (stand-alone certificate). Only re-issuable locks, and locks ordered with a validity window, can.");
     assert!(harness.query_by_label_contains("Disable 1 lock").is_none());
     let cancel_at = harness.get_by_label("Cancel").rect();
     click(&mut harness, "Cancel");
-    // Typed by number, it reaches the platform, which refuses it as the wrong type.
+    // Typed by number, the listing knows it too: left out the same way, nothing sent.
+    click(&mut harness, "Disable or enable by numbers…");
+    type_into(
+        &mut harness,
+        "Asset numbers: typed or pasted, separated by lines, spaces, commas or semicolons",
+        "8900000007",
+    );
+    click(&mut harness, "Disable these");
+    harness.get_by_label("Nothing to disable");
+    harness.get_by_label_contains("1 asset is left out: it cannot be disabled or enabled (");
+    click(&mut harness, "Cancel");
+    // Closed, the listing knows nothing: the number reaches the platform, which refuses it
+    // as the wrong type.
+    click(&mut harness, "Close the listing");
     click(&mut harness, "Disable or enable by numbers…");
     type_into(
         &mut harness,
@@ -1793,6 +1802,8 @@ fn assets_filter_lock_two_refuse_a_softkey_and_unlock_by_pasted_numbers() {
     });
     harness.get_by_label("wrong lock type");
     harness.get_by_label("Disable · refused");
+    click(&mut harness, "List assets");
+    settle(&mut harness, |h| h.query_by_label("8900000001").is_some());
 
     // Every row: only the locks not disabled yet are asked for; the others are counted.
     type_into(&mut harness, "Filter", "");
@@ -1800,7 +1811,7 @@ fn assets_filter_lock_two_refuse_a_softkey_and_unlock_by_pasted_numbers() {
     harness.get_by_label("8 selected (5 locks)");
     click(&mut harness, "Disable selected");
     harness.get_by_label("Disable 3 locks?");
-    harness.get_by_label_contains("3 selected rows are left out: they are not locks (");
+    harness.get_by_label_contains("3 assets are left out: they cannot be disabled or enabled (");
     harness.get_by_label("2 locks are left out: they are disabled already.");
     harness.get_by_label("8900000003, 8900000004, 8900000005");
     // Another question, more lines: the buttons are where they were.

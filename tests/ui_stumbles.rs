@@ -162,3 +162,35 @@ fn an_identity_the_field_flags_is_not_sent_and_a_refusal_is_marked_verbatim() {
     });
     harness.get_by_label_contains("3001: ");
 }
+
+/// Lock eligibility: a lock the platform will not disable (8900000006: stand-alone, not
+/// re-issuable, no validity window) said nothing on its row; the confirmation called it "not a
+/// lock"; and numbers typed in *Disable or enable by numbers…* went out though the listing knew.
+#[test]
+fn a_lock_that_cannot_be_disabled_says_why_and_typed_numbers_leave_it_out() {
+    let dir = tempfile::tempdir().expect("dir");
+    let mut harness = app(dir.path(), Lang::En);
+    harness.state_mut().prefs.screen = Screen::Assets;
+    harness.run_ok();
+    type_into(&mut harness, "Enterprise global id", "EG0000000001");
+    click(&mut harness, "List assets");
+    settle(&mut harness, |h| h.query_by_label("8900000006").is_some());
+    // Opened, 8900000006's row says why it has no lock change.
+    let why = "A lock that is not re-issuable can be disabled and enabled only when its order carried a validity window; this one has none.";
+    assert!(harness.query_by_label(why).is_none());
+    click(&mut harness, "Open the row of 8900000006");
+    harness.get_by_label(why);
+    click(&mut harness, "Close the row of 8900000006");
+    click(&mut harness, "Disable or enable by numbers…");
+    type_into(
+        &mut harness,
+        "Asset numbers: typed or pasted, separated by lines, spaces, commas or semicolons",
+        "8900000006 8900000005",
+    );
+    click(&mut harness, "Disable these");
+    harness.get_by_label("Disable 1 lock?");
+    harness.get_by_label_contains("1 asset is left out: it cannot be disabled or enabled (");
+    // In the grid, and in the confirmation's list: 8900000006 only in the grid.
+    assert_eq!(harness.query_all_by_label("8900000005").count(), 2);
+    assert_eq!(harness.query_all_by_label("8900000006").count(), 1);
+}

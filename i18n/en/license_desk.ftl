@@ -645,9 +645,9 @@ partly-done = { $done } of { $of } done
 nothing-to-disable = Nothing to disable
 nothing-to-enable = Nothing to enable
 skipped-not-locks = { $n ->
-        [one] 1 selected row is left out: it is not a lock
-       *[other] { $n } selected rows are left out: they are not locks
-    } ({ $types }).
+        [one] 1 asset is left out: it cannot be disabled or enabled
+       *[other] { $n } assets are left out: they cannot be disabled or enabled
+    } ({ $types }). Only re-issuable locks, and locks ordered with a validity window, can.
 skipped-already-disabled = { $n ->
         [one] 1 lock is left out: it is disabled already.
        *[other] { $n } locks are left out: they are disabled already.
@@ -1124,3 +1124,6 @@ problem-path-hover = Where it is in the interface's terms: { $path }
 claim-identity-unusable = The identity is not one the platform reads (see beside it): nothing is sent until it is.
 source-hint = the system taking part, e.g. crm.example.com
 branch-hint = the participant's branch, e.g. 北京分公司
+not-lockable-why = A lock that is not re-issuable can be disabled and enabled only when its order carried a validity window; this one has none.
+row-open = Open the row of { $asset }
+row-close = Close the row of { $asset }

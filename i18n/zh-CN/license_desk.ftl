@@ -542,7 +542,7 @@ partly-done = 完成 { $done }/{ $of }
 ## 禁用或启用所选行
 nothing-to-disable = 没有可禁用的加密锁
 nothing-to-enable = 没有可启用的加密锁
-skipped-not-locks = 已跳过所选的 { $n } 行：不是加密锁（{ $types }）。
+skipped-not-locks = 已跳过 { $n } 项资产：不能禁用或启用（{ $types }）。只有可补发的加密锁，以及订购时带有效期的加密锁，才能禁用和启用。
 skipped-already-disabled = 已跳过 { $n } 把加密锁：已处于禁用状态。
 skipped-already-enabled = 已跳过 { $n } 把加密锁：已处于启用状态。
 operator-needed = 必填：平台会记录每把锁由谁禁用或启用。可在“设置”中为配置填写默认值。
@@ -965,3 +965,6 @@ problem-path-hover = 接口中的字段位置：{ $path }
 claim-identity-unusable = 平台无法识别此身份标识（见其旁说明）：修正之前不会发送。
 source-hint = 参与活动的业务系统，例如 crm.example.com
 branch-hint = 参与者所属分公司，例如 北京分公司
+not-lockable-why = 不可补发的加密锁，只有订购时带有效期才能禁用和启用；这把锁没有有效期。
+row-open = 展开 { $asset } 的详情
+row-close = 收起 { $asset } 的详情

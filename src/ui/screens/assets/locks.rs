@@ -279,8 +279,13 @@ impl AssetsScreen {
             });
         });
         if let Some(action) = action {
-            // The same confirmation as from the grid.
-            self.locks.confirm = Some(action);
+            // The same confirmation as from the grid, with what the listing knows left out.
+            let (nums, skipped) = self.sort_out_typed(lang, action.lock, action.nums);
+            self.locks.confirm = Some(LockAction {
+                nums,
+                skipped,
+                ..action
+            });
             close = true;
         }
         if close || modal.should_close() {

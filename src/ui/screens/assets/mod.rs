@@ -49,6 +49,27 @@ pub fn lockable(a: AssetRef<'_>) -> bool {
     crate::wire::asset::lockable(a.license_type(), window)
 }
 
+/// An asset for a lock change: its number when it takes the change, else counted in `skipped`
+/// with why (not lockable, with its type in words; or already so).
+fn sort_out<'a>(lang: Lang, lock: bool, a: AssetRef<'a>, skipped: &mut Skipped) -> Option<&'a str> {
+    if !lockable(a) {
+        skipped.not_locks += 1;
+        let words = match LicenseType::parse(a.license_type()) {
+            Some(t) => crate::ui::text::labels::license_type_name(lang, t),
+            None => a.license_type().to_owned(),
+        };
+        if !skipped.types.contains(&words) {
+            skipped.types.push(words);
+        }
+        None
+    } else if a.locked() == lock {
+        skipped.already += 1;
+        None
+    } else {
+        Some(a.asset_num())
+    }
+}
+
 pub fn license_type_words(lang: Lang, code: &str) -> String {
     match LicenseType::parse(code) {
         Some(t) => crate::ui::text::labels::license_type_words(lang, t).to_owned(),
@@ -543,25 +564,35 @@ impl AssetsScreen {
         let mut nums = Vec::new();
         let mut skipped = Skipped::default();
         for a in self.selected_assets() {
-            if !lockable(a) {
-                skipped.not_locks += 1;
-                let words = match LicenseType::parse(a.license_type()) {
-                    Some(t) => crate::ui::text::labels::license_type_name(lang, t),
-                    None => a.license_type().to_owned(),
-                };
-                if !skipped.types.contains(&words) {
-                    skipped.types.push(words);
-                }
-            } else if a.locked() == lock {
-                skipped.already += 1;
-            } else {
-                nums.push(a.asset_num().to_owned());
+            if let Some(num) = sort_out(lang, lock, a, &mut skipped) {
+                nums.push(num.to_owned());
             }
         }
         self.locks.confirm = Some(LockAction {
             skipped,
             ..LockAction::new(lock, nums, profile)
         });
+    }
+
+    /// Typed numbers for a lock change: those the listing shows as not lockable, or already
+    /// so, are left out as from the grid; the others (the listing may not hold them) go.
+    fn sort_out_typed(&self, lang: Lang, lock: bool, typed: Vec<String>) -> (Vec<String>, Skipped) {
+        let wanted: std::collections::HashSet<&str> = typed.iter().map(String::as_str).collect();
+        let known: std::collections::HashMap<&str, AssetRef<'_>> = (0..self.assets.len())
+            .map(|i| self.assets.get(i))
+            .filter(|a| wanted.contains(a.asset_num()))
+            .map(|a| (a.asset_num(), a))
+            .collect();
+        let mut skipped = Skipped::default();
+        let nums = typed
+            .iter()
+            .filter(|num| match known.get(num.as_str()) {
+                Some(&a) => sort_out(lang, lock, a, &mut skipped).is_some(),
+                None => true,
+            })
+            .cloned()
+            .collect();
+        (nums, skipped)
     }
 
     /// The confirmation of a lock change asked elsewhere (a customer's page): `nums` to change

@@ -9,7 +9,7 @@ use super::{AssetsScreen, LockAction, ROW_HEIGHT, license_type_words, lockable};
 use crate::core::wire::{AssetList, AssetRef, LicenseType};
 use crate::ui::kit::pill::{Tone, pill_ui};
 use crate::ui::text::dates::local_date;
-use crate::ui::text::i18n::{Label, Lang, label, labelled, t};
+use crate::ui::text::i18n::{Label, Lang, label, labelled, t, tr};
 use crate::ui::text::labels::{self, value_words};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -113,6 +113,13 @@ pub(super) fn measure_columns(ui: &egui::Ui, lang: Lang, assets: &AssetList) -> 
         .collect()
 }
 
+/// A lock (a USB key) that operations 6 and 7 do not take: not re-issuable, and ordered
+/// without a validity window.
+fn fixed_lock(a: AssetRef<'_>) -> bool {
+    let usbkey = LicenseType::parse(a.license_type()).is_some_and(|t| t.is_usbkey());
+    usbkey && !super::lockable(a)
+}
+
 pub(crate) fn chip_words(lang: Lang, chip: i32) -> String {
     match chip {
         1 => t!(lang, "chip4").to_owned(),
@@ -184,6 +191,12 @@ fn cell_ui(ui: &mut egui::Ui, lang: Lang, a: AssetRef<'_>, col: Col) {
             if a.freezing() {
                 pill_ui(ui, t!(lang, "frozen"), Tone::Info);
             }
+            // A lock the platform will not disable is marked on its row, why on hover and in
+            // the opened row (words would widen the column past a narrow window).
+            if fixed_lock(a) {
+                ui.label(RichText::new("—").weak())
+                    .on_hover_text(t!(lang, "not-lockable-why"));
+            }
         }
         other => {
             ui.label(cell_text(lang, a, other));
@@ -251,6 +264,9 @@ fn open_row_ui(ui: &mut egui::Ui, lang: Lang, a: AssetRef<'_>, row_right: f32) {
 /// An expanded row: extensions, assignment, products, each on one line that runs on across
 /// the row.
 fn details_ui(ui: &mut egui::Ui, lang: Lang, a: AssetRef<'_>) {
+    if fixed_lock(a) {
+        ui.colored_label(ui.visuals().warn_fg_color, t!(lang, "not-lockable-why"));
+    }
     // Few rows are open at once: their details are read in the interface's shape.
     let a = a.to_asset();
     ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Extend);
@@ -395,11 +411,19 @@ impl AssetsScreen {
         row.set_selected(self.selection.set.contains(&i));
         row.col(|ui| {
             let sign = if expanded { "-" } else { "+" };
-            if ui
+            // Named for a screen reader by what it does to which row, not by its sign.
+            let num = a.asset_num();
+            let name = if expanded {
+                tr!(lang, "row-close", asset = num)
+            } else {
+                tr!(lang, "row-open", asset = num)
+            };
+            let enabled = ui.is_enabled();
+            let button = ui
                 .small_button(sign)
-                .on_hover_text(t!(lang, "expand-collapse"))
-                .clicked()
-            {
+                .on_hover_text(t!(lang, "expand-collapse"));
+            button.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, enabled, &name));
+            if button.clicked() {
                 clicks.toggle = Some(i);
             }
         });
