@@ -881,7 +881,7 @@ fn composer_builds_a_purchase_with_a_package_tree_fills_numbers_and_submits_it()
     harness.get_by_label("1 asset number, 3 products.");
     click(&mut harness, "Send");
     settle(&mut harness, |h| {
-        h.query_by_label("Submitted to Sandbox: 1 license order created.")
+        h.query_by_label("Submitted to Sandbox: the platform recorded 1 license order.")
             .is_some()
     });
     harness.get_by_label_contains("LO");
@@ -978,7 +978,7 @@ fn the_standard_order_is_picked_not_typed() {
     user.harness.get_by_label("10 asset numbers, 5 products.");
     user.click("Send");
     settle(user.harness, |h| {
-        h.query_by_label("Submitted to Sandbox: 1 license order created.")
+        h.query_by_label("Submitted to Sandbox: the platform recorded 1 license order.")
             .is_some()
     });
     let (clicks, typed) = (user.clicks, user.typed.clone());
@@ -2125,7 +2125,7 @@ fn composer_opens_a_file_whole_fixes_it_in_place_and_submits_it() {
     click(&mut harness, "Submit batch");
     click(&mut harness, "Send");
     settle(&mut harness, |h| {
-        h.query_by_label("Submitted to Sandbox: 1 license order created.")
+        h.query_by_label("Submitted to Sandbox: the platform recorded 1 license order.")
             .is_some()
     });
 }
@@ -3037,7 +3037,7 @@ fn a_lock_with_an_unknown_outcome_is_followed_by_a_read_of_the_state() {
     click(&mut harness, "Submit batch");
     click(&mut harness, "Send");
     settle(&mut harness, |h| {
-        h.query_by_label("Submitted to Staging: 1 license order created.")
+        h.query_by_label("Submitted to Staging: the platform recorded 1 license order.")
             .is_some()
     });
     click(&mut harness, "Assets");
@@ -3246,7 +3246,7 @@ fn a_submit_in_chinese_names_the_sandbox_in_chinese() {
     harness.get_by_label("向“沙箱”提交此批量订单？");
     click(&mut harness, "提交");
     settle(&mut harness, |h| {
-        h.query_by_label("已提交到“沙箱”：创建了 1 个授权订单。")
+        h.query_by_label("已提交到“沙箱”：平台记录了 1 个授权订单。")
             .is_some()
     });
 }

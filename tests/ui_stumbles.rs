@@ -194,3 +194,44 @@ fn a_lock_that_cannot_be_disabled_says_why_and_typed_numbers_leave_it_out() {
     assert_eq!(harness.query_all_by_label("8900000005").count(), 2);
     assert_eq!(harness.query_all_by_label("8900000006").count(), 1);
 }
+
+/// A delete's asset offered new asset numbers, and its products a new purchase's fields
+/// (concurrency, validity…): now only what a delete reads is shown, the rest set apart.
+#[test]
+fn a_delete_order_shows_what_a_delete_reads() {
+    let dir = tempfile::tempdir().expect("dir");
+    let mut harness = app(dir.path(), Lang::En);
+    harness.state_mut().prefs.screen = Screen::Orders;
+    harness.run_ok();
+    settle(&mut harness, |h| h.query_by_label("New").is_some());
+    click(&mut harness, "New");
+    click(&mut harness, "Delete products");
+    // The check's problems lead to the asset and to its product.
+    let problem = |h: &egui_kittest::Harness<'static, license_desk::ui::DeskApp>, at: &str| {
+        h.query_all_by_label_contains(at).next().is_some()
+    };
+    settle(&mut harness, |h| {
+        problem(h, "Order 1 › Asset 1 › Asset numbers")
+    });
+    let asset = harness
+        .query_all_by_label_contains("Order 1 › Asset 1 › Asset numbers")
+        .next()
+        .expect("the asset's problem")
+        .accesskit_node()
+        .label()
+        .unwrap_or_default();
+    click(&mut harness, &asset);
+    assert!(harness.query_by_label("Get new asset numbers").is_none());
+    // The asset's row opens on its products.
+    click(&mut harness, "+");
+    let shown = window::shown_labels(&harness);
+    let product = harness
+        .query_all_by_label_contains("Product ")
+        .map(|n| n.accesskit_node().label().unwrap_or_default())
+        .find(|l| l.starts_with("Product "))
+        .unwrap_or_else(|| panic!("the product's row: {shown}"));
+    click(&mut harness, &product);
+    harness.get_by_label("A new purchase's fields (a delete does not read them)");
+    assert!(harness.query_by_label("Concurrent nodes").is_none());
+    harness.get_by_label("Delete only exact matches");
+}

@@ -232,10 +232,10 @@ problems-count = { $n ->
     }
 more-problems = … and { $n } more
 more-orders = … and { $n } more orders
-submitted-new = Submitted to { $profile }: { $n } license { $n ->
+submitted-new = Submitted to { $profile }: the platform recorded { $n } license { $n ->
         [one] order
        *[other] orders
-    } created.
+    }.
 submitted-again = Already submitted to { $profile } with this channel order id: the platform answered with the first result and created nothing new ({ $n } { $n ->
         [one] order
        *[other] orders
@@ -1127,3 +1127,4 @@ branch-hint = the participant's branch, e.g. 北京分公司
 not-lockable-why = A lock that is not re-issuable can be disabled and enabled only when its order carried a validity window; this one has none.
 row-open = Open the row of { $asset }
 row-close = Close the row of { $asset }
+purchase-fields = A new purchase's fields (a delete does not read them)

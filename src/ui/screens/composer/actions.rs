@@ -29,7 +29,9 @@ impl ComposerScreen {
             return;
         };
         let action = ui.horizontal_wrapped(|ui| actions_ui(ui, lang, kind)).inner;
-        if kind == Kind::Asset {
+        // New asset numbers are a new purchase's: a delete names numbers that exist.
+        let deletes = super::in_delete(&draft.batch, selected);
+        if kind == Kind::Asset && !deletes {
             self.numbers_ui(ui, core, lang, selected);
         }
         if let Some(action) = action {

@@ -54,6 +54,8 @@ pub struct FormCx<'a> {
     /// verbatim and shown as they are until the field is edited.
     pub held: &'a mut Raw,
     pub changed: bool,
+    /// The node is in a delete order: a new purchase's fields are set apart.
+    pub deletes: bool,
 }
 
 impl FormCx<'_> {

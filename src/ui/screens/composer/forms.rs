@@ -156,7 +156,33 @@ fn extensions_ui(ui: &mut egui::Ui, cx: &mut FormCx<'_>, list: &mut Vec<ExtendEn
 }
 
 fn product_ui(ui: &mut egui::Ui, cx: &mut FormCx<'_>, p: &mut ProductEntry) {
+    if cx.deletes {
+        // What a delete reads of a product: which one, and how strictly it is matched. The
+        // rest is a new purchase's, kept as it is under its own heading.
+        cx.text(ui, "productUri", true, &mut p.product_uri);
+        cx.text(ui, "srcLicenseOrderId", false, &mut p.src_license_order_id);
+        cx.flag(ui, "strictMatchWhenDelete", &mut p.strict_match_when_delete);
+        let lang = cx.lang;
+        egui::CollapsingHeader::new(t!(lang, "purchase-fields"))
+            .id_salt("purchase_fields")
+            .show(ui, |ui| {
+                egui::Grid::new("purchase_fields_grid")
+                    .num_columns(2)
+                    .spacing([12.0, 6.0])
+                    .min_col_width(150.0)
+                    .show(ui, |ui| purchase_fields_ui(ui, cx, p));
+            });
+        ui.end_row();
+        return;
+    }
     cx.text(ui, "productUri", true, &mut p.product_uri);
+    purchase_fields_ui(ui, cx, p);
+    cx.text(ui, "srcLicenseOrderId", false, &mut p.src_license_order_id);
+    cx.flag(ui, "strictMatchWhenDelete", &mut p.strict_match_when_delete);
+}
+
+/// A product's fields that only a new purchase reads.
+fn purchase_fields_ui(ui: &mut egui::Ui, cx: &mut FormCx<'_>, p: &mut ProductEntry) {
     cx.text(ui, "productName", false, &mut p.product_name);
     cx.text(ui, "crmProductId", false, &mut p.crm_product_id);
     cx.text(
@@ -172,7 +198,6 @@ fn product_ui(ui: &mut egui::Ui, cx: &mut FormCx<'_>, p: &mut ProductEntry) {
     cx.date(ui, "limitEndDate", true, &mut p.limit_end_date);
     cx.number(ui, "limitConcurrent", false, &mut p.limit_concurrent);
     cx.number(ui, "limitTimeDuration", false, &mut p.limit_time_duration);
-    cx.flag(ui, "strictMatchWhenDelete", &mut p.strict_match_when_delete);
     cx.zero_one(ui, "trial", &mut p.trial);
     cx.date(ui, "trialEndDate", true, &mut p.trial_end_date);
     cx.text(ui, "timeUnit", false, &mut p.time_unit);
@@ -183,7 +208,6 @@ fn product_ui(ui: &mut egui::Ui, cx: &mut FormCx<'_>, p: &mut ProductEntry) {
         false,
         &mut p.time_duration_expression,
     );
-    cx.text(ui, "srcLicenseOrderId", false, &mut p.src_license_order_id);
     cx.lines(ui, "passwords", false, &mut p.passwords, "", |text| {
         text.lines()
             .map(str::trim)

@@ -259,6 +259,7 @@ impl ComposerScreen {
         let Some(draft) = &mut self.draft else {
             return;
         };
+        let deletes = in_delete(&draft.batch, &selected);
         let Some(mut node) = node::resolve_mut(&mut draft.batch, &selected) else {
             self.tree.select(NodeId::root());
             return;
@@ -277,6 +278,7 @@ impl ComposerScreen {
             focus: &mut self.check.focus_field,
             held: &mut held,
             changed: false,
+            deletes,
         };
         egui::ScrollArea::vertical()
             .id_salt("node_form_scroll")
@@ -287,6 +289,17 @@ impl ComposerScreen {
             self.edited();
         }
     }
+}
+
+/// Whether `node` is, or is in, a delete order (of assets or of products).
+pub(super) fn in_delete(batch: &crate::core::snapshot::Snapshot, node: &NodeId) -> bool {
+    let order = match node.0.first() {
+        Some(node::Step::Order(i)) => batch.order(*i),
+        _ => None,
+    };
+    order
+        .and_then(|o| o.order_type)
+        .is_some_and(|t| t != crate::wire::OrderType::NewBuy)
 }
 
 /// The page of the customer an order names (its enterprise, else its channel customer id for
