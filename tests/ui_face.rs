@@ -61,7 +61,7 @@ fn the_help_menu_opens_the_shortcuts_in_chinese_and_the_contents_open_another_pa
     click(&mut harness, "帮助");
     click(&mut harness, "快捷键");
     settle(&mut harness, |h| {
-        h.query_by_label("授权管理台使用手册").is_some()
+        h.query_by_label("授权管理台帮助").is_some()
     });
     let shortcuts = title("zh-CN", "shortcuts.md");
     let open = harness.query_all_by_label(&shortcuts).count();
