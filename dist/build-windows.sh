@@ -28,7 +28,7 @@ mkdir -p "$stage"
 # information or symbols (a panic message still names its file and line).
 x86_64-w64-mingw32-strip --strip-all -o "$stage/license-desk.exe" "target/$target/release/license-desk.exe"
 python3 dist/windows/console-twin.py "$stage/license-desk.exe" "$stage/license-desk.com"
-cp README.md docs/manual.md assets/NotoSansSC-LICENSE.txt "$stage/"
+cp README.md docs/manual.md assets/NotoSansSC-LICENSE.txt assets/icons/PhosphorIcons-LICENSE.txt "$stage/"
 
 makensis -V2 -INPUTCHARSET UTF8 -DVERSION="$version" -DSTAGE="$PWD/$stage" \
   -DOUTFILE="$PWD/$out/LicenseDesk-$version-setup.exe" dist/windows/installer.nsi

@@ -1683,8 +1683,7 @@ fn the_asset_grid_fits_the_window_and_rows_open_below() {
         click(&mut harness, "Disable selected");
         click(&mut harness, "Disable 1 lock");
         settle(&mut harness, |h| h.query_by_label("disabled").is_some());
-        harness.get_by_label("Open the row of 8900000001").click();
-        harness.run_ok();
+        click(&mut harness, "Open the row of 8900000001");
         harness.get_by_label_contains("Assignment: ");
         assert_eq!(places(&harness), before, "{width} px");
         let badge = harness.get_by_label("disabled").rect();

@@ -74,6 +74,7 @@ Section "-program"
   File "${STAGE}/README.md"
   File "${STAGE}/manual.md"
   File "${STAGE}/NotoSansSC-LICENSE.txt"
+  File "${STAGE}/PhosphorIcons-LICENSE.txt"
   WriteUninstaller "$INSTDIR\uninstall.exe"
 
   ; The shortcut's name is remembered: an uninstall in another language finds it.
@@ -106,6 +107,7 @@ Section "un.$(ProgramPart)" UN_PROGRAM
   Delete "$INSTDIR\README.md"
   Delete "$INSTDIR\manual.md"
   Delete "$INSTDIR\NotoSansSC-LICENSE.txt"
+  Delete "$INSTDIR\PhosphorIcons-LICENSE.txt"
   Delete "$INSTDIR\uninstall.exe"
   RMDir "$INSTDIR"
   DeleteRegKey HKCU "${UNINSTALL_KEY}"

@@ -11,6 +11,7 @@ use crate::core::team::{Session, TeamCommand};
 use crate::core::{Command, CoreState, Endpoint, Event, Latest, Secret};
 use crate::ui::kit::card::section_ui;
 use crate::ui::kit::form::{profile_name, submit_button_ui};
+use crate::ui::kit::icon::Icon;
 use crate::ui::kit::permits::role_name;
 use crate::ui::outbox::Outbox;
 use crate::ui::text::i18n::{Label, Lang, label, t, tr};
@@ -168,7 +169,7 @@ impl SessionBar {
             ui.add_space(8.0);
             ui.horizontal(|ui| {
                 let busy = dialog.call.is_waiting();
-                if submit_button_ui(ui, t!(lang, "sign-in-button"), busy)
+                if submit_button_ui(ui, Icon::SignIn, t!(lang, "sign-in-button"), busy)
                     && !dialog.password.is_empty()
                 {
                     dialog

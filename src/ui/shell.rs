@@ -7,11 +7,11 @@ use crate::core::sandbox::demo;
 use crate::core::secrets::Secrets;
 use crate::core::{Command, Core, CoreState, Event, KeyringState, KeyringStore, Latest};
 use crate::ui::help::Help;
-use crate::ui::kit::fonts;
 use crate::ui::kit::form::profile_name;
 use crate::ui::kit::permits::Permits;
 use crate::ui::kit::pill::{Tone, pill_ui};
 use crate::ui::kit::theme;
+use crate::ui::kit::{fonts, icon};
 use crate::ui::outbox::{Caller, Outbox};
 use crate::ui::prefs::ClaimForm;
 use crate::ui::screens::activities::ActivitiesScreen;
@@ -76,6 +76,7 @@ struct Screens {
 impl DeskApp {
     pub fn new(core: Core, prefs: Prefs, ctx: &egui::Context) -> Self {
         fonts::install(ctx);
+        icon::install(ctx);
         let waker = ctx.clone();
         core.set_repaint(move || waker.request_repaint());
         theme::install(ctx, prefs.theme);

@@ -8,10 +8,11 @@ use egui::{FontData, FontFamily};
 
 pub const CJK_FONT: &[u8] = include_bytes!("../../../assets/NotoSansSC-GB2312.otf");
 
-/// What a window's context needs before its first frame: the fonts and the light theme (the
-/// test and bench harnesses, which make their own context).
+/// What a window's context needs before its first frame: the fonts, the icons' loader and the
+/// light theme (the test and bench harnesses, which make their own context).
 pub fn install_with_theme(ctx: &egui::Context) {
     install(ctx);
+    super::icon::install(ctx);
     super::theme::install(ctx, super::theme::ThemeChoice::Light);
 }
 

@@ -8,8 +8,9 @@ use egui::{KeyboardShortcut, Response, RichText};
 
 use crate::core::wire::validate::{Problem, mobile_from};
 use crate::core::{Profile, SANDBOX};
-use crate::ui::kit::button::primary_button;
+use crate::ui::kit::button::{primary_button, secondary_button};
 use crate::ui::kit::card::card_ui;
+use crate::ui::kit::icon::Icon;
 use crate::ui::kit::pill::{Tone, pill_ui};
 use crate::ui::kit::{keys, theme};
 use crate::ui::text::i18n::{Label, Lang, t, tr};
@@ -113,19 +114,26 @@ pub fn busy_button_ui(ui: &mut egui::Ui, label: &str, busy: bool) -> bool {
     busy_ui(ui, egui::Button::new(label), busy)
 }
 
+/// `busy_button_ui` with an icon before its words, for a screen's main secondary actions
+/// (export, import, approve).
+pub fn busy_icon_button_ui(ui: &mut egui::Ui, icon: Icon, label: &str, busy: bool) -> bool {
+    busy_ui(ui, secondary_button(icon, label), busy)
+}
+
 /// `busy_button_ui` that `key` presses too, and says so on hover: F5 on a screen's
 /// *Refresh*, for example.
 pub fn keyed_button_ui(
     ui: &mut egui::Ui,
+    icon: Icon,
     label: &str,
     busy: bool,
     primary: bool,
     key: KeyboardShortcut,
 ) -> bool {
     let button = if primary {
-        primary_button(ui, label)
+        primary_button(ui, icon, label)
     } else {
-        egui::Button::new(label)
+        secondary_button(icon, label)
     };
     let hover = keys::with_shortcut(label, key);
     let clicked = busy_hover_ui(ui, button, busy, Some(&hover));
@@ -142,7 +150,7 @@ fn busy_hover_ui(
     busy: bool,
     hover: Option<&str>,
 ) -> bool {
-    ui.horizontal(|ui| {
+    let add = |ui: &mut egui::Ui| {
         let mut response = ui.add_enabled(!busy, button);
         if let Some(hover) = hover {
             response = response.on_hover_text(hover);
@@ -151,17 +159,24 @@ fn busy_hover_ui(
             ui.spinner();
         }
         response.clicked()
-    })
-    .inner
+    };
+    // In a row already, the button is one of its widgets: a wrapping row moves it to the next
+    // line whole when it does not fit, which a nested row would not.
+    if ui.layout().is_horizontal() {
+        add(ui)
+    } else {
+        ui.horizontal(add).inner
+    }
 }
 
 /// The form's submit button, its main action: clicked, Ctrl+Enter, or Enter pressed in one of
 /// the form's fields (drawn before it, in the same frame). Disabled with a spinner while its
 /// call runs.
-pub fn submit_button_ui(ui: &mut egui::Ui, label: &str, busy: bool) -> bool {
+pub fn submit_button_ui(ui: &mut egui::Ui, icon: Icon, label: &str, busy: bool) -> bool {
     let entered = take_enter(ui);
     // Enter in a field does not press a button drawn disabled (a role without the permission).
-    keyed_button_ui(ui, label, busy, true, keys::SUBMIT) || (entered && !busy && ui.is_enabled())
+    keyed_button_ui(ui, icon, label, busy, true, keys::SUBMIT)
+        || (entered && !busy && ui.is_enabled())
 }
 
 fn enter_id() -> egui::Id {

@@ -9,6 +9,7 @@ pub(crate) mod delete_preview;
 pub(crate) mod file_browser;
 pub mod fonts;
 pub(crate) mod form;
+pub(crate) mod icon;
 pub(crate) mod json_tree;
 pub(crate) mod keys;
 pub(crate) mod permits;

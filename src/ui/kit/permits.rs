@@ -81,9 +81,11 @@ pub fn permitted_ui<R>(
     why: Option<&str>,
     add: impl FnOnce(&mut egui::Ui) -> R,
 ) -> R {
-    let shown = ui.add_enabled_ui(why.is_none(), add);
-    if let Some(why) = why {
-        shown.response.on_disabled_hover_text(why);
-    }
+    // Permitted, the widgets go straight into `ui`, so a wrapping row can move them whole.
+    let Some(why) = why else {
+        return add(ui);
+    };
+    let shown = ui.add_enabled_ui(false, add);
+    shown.response.on_disabled_hover_text(why);
     shown.inner
 }

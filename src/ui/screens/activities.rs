@@ -11,6 +11,7 @@ use crate::core::{Call, Event, Latest, Outcome};
 use crate::ui::kit::form::{
     Field, answered_on_ui, field_with_ui, grid_ui, normalize_mobile, submit_button_ui, typed,
 };
+use crate::ui::kit::icon::Icon;
 use crate::ui::kit::permits::permitted_ui;
 use crate::ui::outbox::Caller;
 use crate::ui::prefs::ClaimForm;
@@ -119,7 +120,7 @@ impl ActivitiesScreen {
         ui.add_enabled_ui(complete, |ui| {
             let busy = self.call.is_waiting();
             if permitted_ui(ui, why.as_deref(), |ui| {
-                submit_button_ui(ui, t!(lang, "claim"), busy)
+                submit_button_ui(ui, Icon::Claim, t!(lang, "claim"), busy)
             }) {
                 self.answer = None;
                 self.on = core.profile.name.clone();

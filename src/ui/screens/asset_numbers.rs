@@ -8,7 +8,8 @@ use egui::RichText;
 use crate::core::team::Permission;
 use crate::core::wire::validate::MAX_SHELLNUMS;
 use crate::core::{Call, Command, Event, FileCommand, Latest, Outcome};
-use crate::ui::kit::form::{answered_on_ui, busy_button_ui, csv_with_bom, home_file};
+use crate::ui::kit::form::{answered_on_ui, busy_icon_button_ui, csv_with_bom, home_file};
+use crate::ui::kit::icon::Icon;
 use crate::ui::kit::permits::permitted_ui;
 use crate::ui::outbox::Caller;
 use crate::ui::text::i18n::{Label, Lang, label, labelled, t, tr};
@@ -76,7 +77,7 @@ impl AssetNumbersScreen {
             let why = core.lacking(lang, Permission::Numbers);
             let busy = self.call.is_waiting();
             if permitted_ui(ui, why.as_deref(), |ui| {
-                busy_button_ui(ui, t!(lang, "get-asset-numbers"), busy)
+                busy_icon_button_ui(ui, Icon::Numbers, t!(lang, "get-asset-numbers"), busy)
             }) {
                 self.on = core.profile.name.clone();
                 self.call.start(core.call(Call::Shellnums(self.count)));
@@ -101,7 +102,12 @@ impl AssetNumbersScreen {
             }
             ui.add(egui::TextEdit::singleline(&mut self.export_path).desired_width(220.0))
                 .labelled_by(label.id);
-            if busy_button_ui(ui, t!(lang, "export-file"), self.export_call.is_waiting()) {
+            if busy_icon_button_ui(
+                ui,
+                Icon::Export,
+                t!(lang, "export-file"),
+                self.export_call.is_waiting(),
+            ) {
                 let body = csv_with_bom(
                     &[t!(lang, "asset-number"), t!(lang, "region")],
                     self.numbers

@@ -15,7 +15,8 @@ use crate::core::wire::{MerchandiseEntry, ProductEntry};
 use crate::core::{CatalogCommand, Command, Event, FileCommand, Latest, Outcome, Profile};
 use crate::ui::kit::card::card_ui;
 use crate::ui::kit::file_browser::{Browsed, FileBrowser};
-use crate::ui::kit::form::{busy_button_ui, profile_name};
+use crate::ui::kit::form::{busy_button_ui, busy_icon_button_ui, profile_name};
+use crate::ui::kit::icon::Icon;
 use crate::ui::outbox::Outbox;
 use crate::ui::text::dates;
 use crate::ui::text::i18n::{Label, Lang, label, t, tr};
@@ -228,10 +229,10 @@ impl CatalogScreen {
             ui.add(egui::TextEdit::singleline(&mut self.file.path).desired_width(280.0))
                 .labelled_by(label.id);
             let waiting = self.file.call.is_waiting();
-            if busy_button_ui(ui, &tr!(lang, "catalog-import"), waiting) {
+            if busy_icon_button_ui(ui, Icon::Import, &tr!(lang, "catalog-import"), waiting) {
                 self.start_file(out, profile, Picking::Import);
             }
-            if busy_button_ui(ui, &tr!(lang, "catalog-export"), waiting) {
+            if busy_icon_button_ui(ui, Icon::Export, &tr!(lang, "catalog-export"), waiting) {
                 self.start_file(out, profile, Picking::Export);
             }
             ui.checkbox(

@@ -14,6 +14,7 @@ use crate::core::{Call, Event, Latest, Outcome};
 use crate::ui::kit::form::{
     answered_on_ui, grid_ui, normalize_mobile, submit_button_ui, text_fields_ui, typed,
 };
+use crate::ui::kit::icon::Icon;
 use crate::ui::kit::permits::permitted_ui;
 use crate::ui::outbox::Caller;
 use crate::ui::text::i18n::{Label, Lang, label, t, tr};
@@ -231,7 +232,7 @@ impl CustomersScreen {
             ui.end_row();
         });
         ui.add_space(6.0);
-        if submit_button_ui(ui, t!(lang, "query"), form.call.is_waiting()) {
+        if submit_button_ui(ui, Icon::Search, t!(lang, "query"), form.call.is_waiting()) {
             send_query(form, core);
         }
         ui.add_space(8.0);
@@ -300,7 +301,7 @@ impl CustomersScreen {
         let why = core.lacking(lang, Permission::Customers);
         let busy = form.call.is_waiting();
         if permitted_ui(ui, why.as_deref(), |ui| {
-            submit_button_ui(ui, t!(lang, "bind"), busy)
+            submit_button_ui(ui, Icon::Bind, t!(lang, "bind"), busy)
         }) {
             let request = form.request();
             form.problems = validate::bind(&request);
@@ -335,7 +336,7 @@ impl CustomersScreen {
         let why = core.lacking(lang, Permission::Customers);
         let busy = self.create.call.is_waiting();
         if permitted_ui(ui, why.as_deref(), |ui| {
-            submit_button_ui(ui, t!(lang, "create"), busy)
+            submit_button_ui(ui, Icon::Create, t!(lang, "create"), busy)
         }) {
             let request = self.create.request();
             self.create.problems = validate::enterprise(&request);
@@ -403,7 +404,7 @@ impl CustomersScreen {
         let why = core.lacking(lang, Permission::Customers);
         let busy = self.update.call.is_waiting();
         if permitted_ui(ui, why.as_deref(), |ui| {
-            submit_button_ui(ui, t!(lang, "update"), busy)
+            submit_button_ui(ui, Icon::Edit, t!(lang, "update"), busy)
         }) {
             let request = self.update.request();
             self.update.problems = validate::enterprise(&request);

@@ -9,6 +9,7 @@ use crate::core::wire::validate::{FieldPath, Problem, ProblemKind};
 use crate::core::{CallLimits, Command, Endpoint, Latest, Profile, Secret};
 use crate::ui::kit::ca_file::CaFileField;
 use crate::ui::kit::form::{Field, field_ui, field_with_ui, grid_ui, submit_button_ui};
+use crate::ui::kit::icon::Icon;
 use crate::ui::outbox::Outbox;
 use crate::ui::text::i18n::{Label, Lang, label, t, tr};
 
@@ -327,7 +328,7 @@ fn form_buttons_ui(
 ) -> bool {
     let mut cancelled = false;
     ui.horizontal(|ui| {
-        if submit_button_ui(ui, t!(lang, "save"), form.call.is_waiting()) {
+        if submit_button_ui(ui, Icon::Save, t!(lang, "save"), form.call.is_waiting()) {
             let profile = form.profile();
             form.problems = form.check();
             if form.problems.is_empty() {

@@ -6,7 +6,8 @@ use egui::RichText;
 
 use crate::core::queue::{QueueState, QueuedEntry};
 use crate::core::{Command, Event, Latest, Outcome, QueueCommand};
-use crate::ui::kit::form::{busy_button_ui, name_of_profile};
+use crate::ui::kit::form::{busy_icon_button_ui, name_of_profile};
+use crate::ui::kit::icon::Icon;
 use crate::ui::outbox::Outbox;
 use crate::ui::text::dates;
 use crate::ui::text::i18n::{Label, Lang, label, lookup, noted, t, tr};
@@ -90,7 +91,7 @@ impl QueueScreen {
 
     pub fn ui(&mut self, ui: &mut egui::Ui, out: &Outbox<'_>, lang: Lang) {
         let busy = self.send.is_waiting() || self.auto.is_waiting();
-        if busy_button_ui(ui, t!(lang, "send-now"), busy) {
+        if busy_icon_button_ui(ui, Icon::Send, t!(lang, "send-now"), busy) {
             self.last_try = Some(ui.input(|i| i.time));
             self.send
                 .start(out.send(Command::Queue(QueueCommand::Send)));

@@ -11,6 +11,7 @@ use crate::core::{
 use crate::ui::kit::button::danger_button;
 use crate::ui::kit::card::section_ui;
 use crate::ui::kit::form::busy_button_ui;
+use crate::ui::kit::icon::Icon;
 use crate::ui::kit::theme::{self, ThemeChoice};
 use crate::ui::outbox::Outbox;
 use crate::ui::screens::profile_form::{ProfileForm, profile_form_ui};
@@ -270,7 +271,7 @@ impl SettingsScreen {
             ui.add_space(8.0);
             ui.horizontal(|ui| {
                 if ui
-                    .add(danger_button(ui, t!(lang, "confirm-remove")))
+                    .add(danger_button(ui, Icon::Delete, t!(lang, "confirm-remove")))
                     .clicked()
                 {
                     self.remove

@@ -9,7 +9,8 @@ use crate::core::team::{Decision, Permission, Request, TeamCommand};
 use crate::core::{Command, Event, Latest};
 use crate::ui::kit::button::danger_button;
 use crate::ui::kit::delete_preview::found_ui;
-use crate::ui::kit::form::busy_button_ui;
+use crate::ui::kit::form::busy_icon_button_ui;
+use crate::ui::kit::icon::Icon;
 use crate::ui::kit::permits::{permitted_ui, role_name};
 use crate::ui::outbox::Caller;
 use crate::ui::text::dates;
@@ -80,7 +81,7 @@ impl Decider {
         let mut decision = None;
         permitted_ui(ui, lacking.as_deref(), |ui| {
             ui.horizontal(|ui| {
-                if busy_button_ui(ui, t!(lang, "approve"), busy) {
+                if busy_icon_button_ui(ui, Icon::Approve, t!(lang, "approve"), busy) {
                     decision = Some(Decision::Approve {
                         body_hash: r.body_hash.clone(),
                     });
@@ -96,7 +97,7 @@ impl Decider {
                 .labelled_by(label.id);
                 let can = !busy && !self.reason.trim().is_empty();
                 if ui
-                    .add_enabled(can, danger_button(ui, t!(lang, "reject")))
+                    .add_enabled(can, danger_button(ui, Icon::Reject, t!(lang, "reject")))
                     .clicked()
                 {
                     decision = Some(Decision::Reject {

@@ -14,7 +14,8 @@ use egui::{RichText, ScrollArea};
 
 use crate::core::team::{Permission, Request, RequestQuery, RequestState, TeamCommand};
 use crate::core::{Command, CoreState, Event, Latest, Outcome};
-use crate::ui::kit::form::busy_button_ui;
+use crate::ui::kit::form::busy_icon_button_ui;
+use crate::ui::kit::icon::Icon;
 use crate::ui::outbox::{Caller, Outbox};
 use crate::ui::text::dates;
 use crate::ui::text::i18n::{Label, Lang, label, lookup, t};
@@ -120,7 +121,12 @@ impl ApprovalsScreen {
         }
         ui.label(RichText::new(t!(lang, "approvals-help")).weak());
         ui.horizontal(|ui| {
-            if busy_button_ui(ui, t!(lang, "refresh"), self.read.is_waiting()) {
+            if busy_icon_button_ui(
+                ui,
+                Icon::Refresh,
+                t!(lang, "refresh"),
+                self.read.is_waiting(),
+            ) {
                 self.refresh(caller);
             }
             let only = t!(lang, "approvals-pending-only");

@@ -9,7 +9,8 @@ use super::{AssetsScreen, EXPORT_FILE};
 use crate::core::progress::{Progress, Stage};
 use crate::core::wire::AssetList;
 use crate::core::{Command, FileCommand, Latest, Producer};
-use crate::ui::kit::form::{busy_button_ui, csv_with_bom, home_file};
+use crate::ui::kit::form::{busy_icon_button_ui, csv_with_bom, home_file};
+use crate::ui::kit::icon::Icon;
 use crate::ui::outbox::Outbox;
 use crate::ui::text::i18n::{Lang, labelled, t, tr};
 
@@ -38,7 +39,12 @@ impl AssetsScreen {
             }
             ui.add(egui::TextEdit::singleline(&mut self.export.path).desired_width(320.0))
                 .labelled_by(label.id);
-            if busy_button_ui(ui, t!(lang, "export-csv"), self.export.call.is_waiting()) {
+            if busy_icon_button_ui(
+                ui,
+                Icon::Export,
+                t!(lang, "export-csv"),
+                self.export.call.is_waiting(),
+            ) {
                 self.export_view(out, lang);
             }
             match (&self.export.progress, &self.export.done) {

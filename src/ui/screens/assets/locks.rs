@@ -10,11 +10,12 @@ use super::{AssetsScreen, EXPORT_FILE};
 use crate::core::progress::{Progress, Stage};
 use crate::core::wire::{LockResult, LockStatus};
 use crate::core::{Call, Command, FileCommand, Producer, Profile};
-use crate::ui::kit::button::danger_button;
+use crate::ui::kit::button::{danger_button, primary_button};
 use crate::ui::kit::form::{
     GUARDED_LOCKS, asset_numbers_from, csv_with_bom, dialog_body_ui, home_file, name_of_profile,
     production_guard_ui, profile_line_ui,
 };
+use crate::ui::kit::icon::Icon;
 use crate::ui::outbox::Outbox;
 use crate::ui::text::i18n::{Lang, label, t, tr};
 
@@ -206,9 +207,9 @@ impl AssetsScreen {
             ui.horizontal(|ui| {
                 let n = action.nums.len();
                 let go = if action.lock {
-                    danger_button(ui, tr!(lang, "do-disable", n = n))
+                    danger_button(ui, Icon::Lock, tr!(lang, "do-disable", n = n))
                 } else {
-                    egui::Button::new(tr!(lang, "do-enable", n = n))
+                    primary_button(ui, Icon::Unlock, tr!(lang, "do-enable", n = n))
                 };
                 let ready = n > 0 && !action.operator.trim().is_empty() && passed;
                 if ui.add_enabled(ready, go).clicked() {

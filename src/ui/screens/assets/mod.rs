@@ -24,6 +24,7 @@ use self::table::Col;
 use crate::core::wire::{AssetList, AssetRef, LicenseType, LockStatus};
 use crate::core::{ApiError, Call, CoreError, Event, Latest, Outcome, Profile};
 use crate::ui::kit::form::{keyed_button_ui, name_of_profile};
+use crate::ui::kit::icon::Icon;
 use crate::ui::kit::keys;
 use crate::ui::outbox::Outbox;
 use crate::ui::text::i18n::{Label, Lang, label, t, tr};
@@ -435,6 +436,8 @@ impl AssetsScreen {
         profile: &Profile,
     ) {
         ui.horizontal_wrapped(|ui| {
+            // A button that does not fit goes to the next line whole, never in a narrow column.
+            ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Extend);
             let label = ui.label(t!(lang, "enterprise-global-id"));
             let field = ui
                 .add(egui::TextEdit::singleline(&mut self.query.enterprise).desired_width(150.0))
@@ -455,7 +458,14 @@ impl AssetsScreen {
             ui.add(egui::TextEdit::singleline(&mut self.query.extend_code).desired_width(90.0))
                 .labelled_by(label.id);
             let busy = self.query.call.is_waiting();
-            let clicked = keyed_button_ui(ui, t!(lang, "list-assets"), busy, true, keys::REFRESH);
+            let clicked = keyed_button_ui(
+                ui,
+                Icon::List,
+                t!(lang, "list-assets"),
+                busy,
+                true,
+                keys::REFRESH,
+            );
             if clicked || enter {
                 self.list(out, profile, recent);
             }

@@ -12,6 +12,7 @@ use crate::core::snapshot::Snapshot;
 use crate::core::wire::{BatchOrderRequest, OrderType};
 use crate::core::{Command, DraftCommand, DraftSummary, Event, Latest, Outcome};
 use crate::ui::kit::button::danger_button;
+use crate::ui::kit::icon::Icon;
 use crate::ui::outbox::{Caller, Outbox};
 use crate::ui::text::i18n::{Label, Lang, label, t, tr};
 
@@ -406,7 +407,11 @@ impl ComposerScreen {
             ui.label(t!(lang, "cannot-undo"));
             ui.horizontal(|ui| {
                 if ui
-                    .add(danger_button(ui, t!(lang, "confirm-delete-draft")))
+                    .add(danger_button(
+                        ui,
+                        Icon::Delete,
+                        t!(lang, "confirm-delete-draft"),
+                    ))
                     .clicked()
                 {
                     drafts.changed_at = None;

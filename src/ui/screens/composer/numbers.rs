@@ -5,7 +5,8 @@ use super::ComposerScreen;
 use super::node::{self, NodeId, NodeMut, Step};
 use crate::core::wire::validate::MAX_SHELLNUMS;
 use crate::core::{Call, Event, Latest, Outcome};
-use crate::ui::kit::form::busy_button_ui;
+use crate::ui::kit::form::busy_icon_button_ui;
+use crate::ui::kit::icon::Icon;
 use crate::ui::outbox::Caller;
 use crate::ui::text::i18n::{Label, Lang, label, t};
 
@@ -92,8 +93,9 @@ impl ComposerScreen {
                 .labelled_by(label.id);
             let why = core.lacking(lang, crate::core::team::Permission::Numbers);
             let busy = numbers.call.is_waiting();
-            let button =
-                |ui: &mut egui::Ui| busy_button_ui(ui, t!(lang, "get-asset-numbers"), busy);
+            let button = |ui: &mut egui::Ui| {
+                busy_icon_button_ui(ui, Icon::Numbers, t!(lang, "get-asset-numbers"), busy)
+            };
             if crate::ui::kit::permits::permitted_ui(ui, why.as_deref(), button) {
                 numbers.target = Some(selected.clone());
                 numbers

@@ -19,6 +19,7 @@ use crate::ui::kit::form::production_guard_ui;
 use crate::ui::kit::form::{
     dialog_body_ui, keyed_button_ui, name_of_profile, profile_name, warn_if_production,
 };
+use crate::ui::kit::icon::Icon;
 use crate::ui::kit::keys;
 use crate::ui::outbox::Outbox;
 use crate::ui::text::i18n::{Label, Lang, label, t, tr};
@@ -155,7 +156,14 @@ impl ComposerScreen {
             let refused = self.submit.refused.as_deref();
             ui.add_enabled_ui(ready, |ui| {
                 let button = |ui: &mut egui::Ui| {
-                    keyed_button_ui(ui, t!(lang, "submit-batch"), busy, true, keys::SUBMIT)
+                    keyed_button_ui(
+                        ui,
+                        Icon::Send,
+                        t!(lang, "submit-batch"),
+                        busy,
+                        true,
+                        keys::SUBMIT,
+                    )
                 };
                 if crate::ui::kit::permits::permitted_ui(ui, refused, button) {
                     self.submit.confirm = true;
@@ -410,7 +418,7 @@ impl ComposerScreen {
                 let button = if summary.deletions.is_empty() {
                     egui::Button::new(t!(lang, "send"))
                 } else {
-                    danger_button(ui, t!(lang, "send"))
+                    danger_button(ui, Icon::Send, t!(lang, "send"))
                 };
                 if ui.add_enabled(passed, button).clicked() {
                     send = true;

@@ -12,7 +12,8 @@ use super::CustomerScreen;
 use crate::core::customer::Page;
 use crate::core::renewals::Window;
 use crate::core::{Command, CustomerCommand};
-use crate::ui::kit::form::{busy_button_ui, home_file};
+use crate::ui::kit::form::{busy_icon_button_ui, home_file};
+use crate::ui::kit::icon::Icon;
 use crate::ui::outbox::Caller;
 use crate::ui::screens::assets::{LeftOut, license_type_words};
 use crate::ui::text::dates;
@@ -129,7 +130,7 @@ impl CustomerScreen {
 
     fn export_ui(&mut self, ui: &mut egui::Ui, caller: &Caller<'_>, page: &Arc<Page>, lang: Lang) {
         let busy = self.export.is_waiting();
-        if busy_button_ui(ui, t!(lang, "page-export"), busy) {
+        if busy_icon_button_ui(ui, Icon::Export, t!(lang, "page-export"), busy) {
             self.exported = None;
             let file = format!("customer-{}.xlsx", page.global_id);
             self.export

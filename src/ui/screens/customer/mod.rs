@@ -16,6 +16,7 @@ use crate::core::customer::{Page, WINDOWS};
 use crate::core::renewals::ReadState;
 use crate::core::{Command, CustomerCommand, Event, Latest, Outcome};
 use crate::ui::kit::form::{keyed_button_ui, name_of_profile};
+use crate::ui::kit::icon::Icon;
 use crate::ui::kit::keys;
 use crate::ui::outbox::{Caller, Outbox};
 use crate::ui::text::dates;
@@ -228,7 +229,14 @@ impl CustomerScreen {
             let at = dates::local_time(page.read_at, now);
             ui.label(tr!(lang, "page-read-at", profile = profile, at = at));
             let busy = self.reading.is_waiting();
-            if keyed_button_ui(ui, t!(lang, "page-refresh"), busy, false, keys::REFRESH) {
+            if keyed_button_ui(
+                ui,
+                Icon::Refresh,
+                t!(lang, "page-refresh"),
+                busy,
+                false,
+                keys::REFRESH,
+            ) {
                 self.read(caller.out);
             }
         });

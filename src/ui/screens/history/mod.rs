@@ -14,7 +14,8 @@ use crate::core::{
     Command, Event, ExportFormat, JournalEntry, JournalFilter, Latest, Operation, Outcome, Profile,
     WriteState,
 };
-use crate::ui::kit::form::{busy_button_ui, home_file, keyed_button_ui, name_of_profile};
+use crate::ui::kit::form::{busy_icon_button_ui, home_file, keyed_button_ui, name_of_profile};
+use crate::ui::kit::icon::Icon;
 use crate::ui::kit::json_tree::json_tree_ui;
 use crate::ui::kit::keys;
 use crate::ui::kit::toasts::explain_code;
@@ -148,7 +149,12 @@ impl HistoryScreen {
             }
             ui.add(egui::TextEdit::singleline(&mut self.export.path).desired_width(320.0))
                 .labelled_by(label.id);
-            if busy_button_ui(ui, t!(lang, "export-csv"), self.export.call.is_waiting()) {
+            if busy_icon_button_ui(
+                ui,
+                Icon::Export,
+                t!(lang, "export-csv"),
+                self.export.call.is_waiting(),
+            ) {
                 self.export.call.start(out.send(Command::ExportJournal {
                     filter: self.filter(0),
                     path: PathBuf::from(self.export.path.trim()),
@@ -235,7 +241,14 @@ impl HistoryScreen {
                 .checkbox(&mut self.filters.failures_only, t!(lang, "failures-only"))
                 .changed();
             let busy = self.query.is_waiting();
-            changed |= keyed_button_ui(ui, t!(lang, "refresh"), busy, false, keys::REFRESH);
+            changed |= keyed_button_ui(
+                ui,
+                Icon::Refresh,
+                t!(lang, "refresh"),
+                busy,
+                false,
+                keys::REFRESH,
+            );
         });
         changed
     }

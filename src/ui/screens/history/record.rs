@@ -8,6 +8,7 @@ use super::operation_words;
 use crate::core::team::{AuditEntry, AuditQuery, TeamCommand};
 use crate::core::{Command, Event, Latest, Outcome, Profile};
 use crate::ui::kit::form::keyed_button_ui;
+use crate::ui::kit::icon::Icon;
 use crate::ui::kit::keys;
 use crate::ui::outbox::Outbox;
 use crate::ui::text::dates;
@@ -64,7 +65,14 @@ impl TeamRecord {
         ui.horizontal_wrapped(|ui| {
             ui.label(RichText::new(t!(lang, "record-help")).weak());
             let busy = self.query.is_waiting();
-            if keyed_button_ui(ui, t!(lang, "refresh"), busy, false, keys::REFRESH) {
+            if keyed_button_ui(
+                ui,
+                Icon::Refresh,
+                t!(lang, "refresh"),
+                busy,
+                false,
+                keys::REFRESH,
+            ) {
                 self.refresh(out, profile);
             }
         });

@@ -16,7 +16,8 @@ use crate::core::renewals::{
     Filter, Grouping, Months, Read, ReadState, SortBy, Stop, Trouble, Window,
 };
 use crate::core::{Command, Event, Latest, Outcome, RenewalsCommand};
-use crate::ui::kit::form::{busy_button_ui, home_file, keyed_button_ui, name_of_profile};
+use crate::ui::kit::form::{busy_icon_button_ui, home_file, keyed_button_ui, name_of_profile};
+use crate::ui::kit::icon::Icon;
 use crate::ui::kit::keys;
 use crate::ui::outbox::{Caller, Outbox};
 use crate::ui::screens::assets::license_type_words;
@@ -223,7 +224,7 @@ impl RenewalsScreen {
                 None => t!(lang, "renewals-read"),
             };
             let busy = self.reading.is_waiting();
-            if keyed_button_ui(ui, words, busy, true, keys::REFRESH) {
+            if keyed_button_ui(ui, Icon::Refresh, words, busy, true, keys::REFRESH) {
                 let progress = Progress::default();
                 self.reading
                     .start(caller.out.send(Command::Renewals(RenewalsCommand::Read {
@@ -387,7 +388,12 @@ impl RenewalsScreen {
             ui.add(egui::TextEdit::singleline(&mut self.export_path).desired_width(280.0))
                 .labelled_by(to.id)
                 .on_hover_text(t!(lang, "renewals-export-help"));
-            if busy_button_ui(ui, t!(lang, "renewals-export"), self.export.is_waiting()) {
+            if busy_icon_button_ui(
+                ui,
+                Icon::Export,
+                t!(lang, "renewals-export"),
+                self.export.is_waiting(),
+            ) {
                 self.exported = None;
                 self.export
                     .start(out.send(Command::Renewals(RenewalsCommand::Export {
