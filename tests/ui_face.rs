@@ -155,3 +155,28 @@ fn history_shows_a_call_s_bodies_as_a_tree_and_the_raw_json_on_demand() {
         h.query_by_label("message: success").is_none()
     });
 }
+
+/// An empty screen says what to do next and its button does it: History leads to Start,
+/// Send later to the composer, the customer's page to Customers, and Assets lists the last
+/// enterprise listed.
+#[test]
+fn empty_screens_lead_to_their_next_step() {
+    let dir = tempfile::tempdir().expect("dir");
+    let mut harness = app(dir.path(), Lang::En);
+    let steps = [
+        (Screen::History, "Open Start", Screen::Start),
+        (Screen::SendLater, "Compose a batch", Screen::Orders),
+        (Screen::Customer, "Open Customers", Screen::Customers),
+    ];
+    for (empty, button, next) in steps {
+        harness.state_mut().prefs.screen = empty;
+        harness.run_ok();
+        click(&mut harness, button);
+        assert_eq!(harness.state().prefs.screen, next, "{button}");
+    }
+    harness.state_mut().prefs.recent_enterprises = vec!["EG0000000001".to_owned()];
+    harness.state_mut().prefs.screen = Screen::Assets;
+    harness.run_ok();
+    click(&mut harness, "List EG0000000001");
+    settle(&mut harness, |h| h.query_by_label("8900000006").is_some());
+}

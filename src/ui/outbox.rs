@@ -2,9 +2,10 @@
 //! functions (clicks) queue commands here, each given its id at once so the screen can wait
 //! for its answer, and the window sends them all once the frame is drawn.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 
 use crate::core::{Call, Command, CommandId, Core, Operation, Profile};
+use crate::ui::prefs::Screen;
 
 pub struct Outbox<'a> {
     core: &'a Core,
@@ -12,6 +13,8 @@ pub struct Outbox<'a> {
     /// A customer's page a link asked for in this frame: an enterprise global id (true), or an
     /// id the directory places (false). Screens do not call each other: the window opens it.
     page: RefCell<Option<(String, bool)>>,
+    /// A screen an empty state's button asked for in this frame.
+    screen: Cell<Option<Screen>>,
 }
 
 impl<'a> Outbox<'a> {
@@ -20,6 +23,7 @@ impl<'a> Outbox<'a> {
             core,
             queued: RefCell::new(Vec::new()),
             page: RefCell::new(None),
+            screen: Cell::new(None),
         }
     }
 
@@ -31,6 +35,16 @@ impl<'a> Outbox<'a> {
     /// The page a link asked for in this frame, if one did.
     pub fn page_asked(&self) -> Option<(String, bool)> {
         self.page.borrow_mut().take()
+    }
+
+    /// Asks the window to show another screen (an empty state's next step).
+    pub fn go_to(&self, screen: Screen) {
+        self.screen.set(Some(screen));
+    }
+
+    /// The screen a button asked for in this frame, if one did.
+    pub fn screen_asked(&self) -> Option<Screen> {
+        self.screen.take()
     }
 
     /// Queues a command (files, drafts, profiles) and returns the id its answer will carry.

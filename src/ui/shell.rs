@@ -173,10 +173,7 @@ impl DeskApp {
             });
         egui::CentralPanel::default()
             .show(ui, |ui| self.screens.ui(ui, &out, &state, &mut self.prefs));
-        if let Some((id, global)) = out.page_asked() {
-            self.screens.customer.open(&out, &active, &id, global);
-            self.prefs.screen = Screen::Customer;
-        }
+        follow_links(&mut self.screens, &mut self.prefs, &out, &active);
         self.session.dialog_ui(ui.ctx(), &out, lang, &state);
         self.help.window_ui(ui.ctx(), lang);
         if let Some(offer) = self.status.toasts.ui(ui.ctx(), self.prefs.lang) {
@@ -189,6 +186,18 @@ impl DeskApp {
         if std::mem::take(&mut self.first_frame) {
             tracing::info!("first frame");
         }
+    }
+}
+
+/// Opens what a link or an empty state's button asked for in this frame: a customer's page or
+/// another screen.
+fn follow_links(screens: &mut Screens, prefs: &mut Prefs, out: &Outbox<'_>, active: &str) {
+    if let Some((id, global)) = out.page_asked() {
+        screens.customer.open(out, active, &id, global);
+        prefs.screen = Screen::Customer;
+    }
+    if let Some(screen) = out.screen_asked() {
+        prefs.screen = screen;
     }
 }
 

@@ -28,6 +28,7 @@ pub enum Icon {
     Export,
     Import,
     Numbers,
+    Go,
 }
 
 impl Icon {
@@ -51,6 +52,7 @@ impl Icon {
             Icon::Export => include_image!("../../../assets/icons/download-simple.svg"),
             Icon::Import => include_image!("../../../assets/icons/upload-simple.svg"),
             Icon::Numbers => include_image!("../../../assets/icons/hash.svg"),
+            Icon::Go => include_image!("../../../assets/icons/arrow-right.svg"),
         }
     }
 

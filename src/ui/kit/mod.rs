@@ -6,6 +6,7 @@ pub(crate) mod ca_file;
 pub(crate) mod card;
 pub(crate) mod date_field;
 pub(crate) mod delete_preview;
+pub(crate) mod empty;
 pub(crate) mod file_browser;
 pub mod fonts;
 pub(crate) mod form;

@@ -6,6 +6,8 @@ use egui::RichText;
 
 use crate::core::queue::{QueueState, QueuedEntry};
 use crate::core::{Command, Event, Latest, Outcome, QueueCommand};
+use crate::ui::Screen;
+use crate::ui::kit::empty::empty_state_ui;
 use crate::ui::kit::form::{busy_icon_button_ui, name_of_profile};
 use crate::ui::kit::icon::Icon;
 use crate::ui::outbox::Outbox;
@@ -99,7 +101,10 @@ impl QueueScreen {
         ui.label(RichText::new(t!(lang, "queue-help")).weak());
         ui.separator();
         if self.entries.is_empty() {
-            ui.label(t!(lang, "queue-empty"));
+            let next = Some((Icon::Create, t!(lang, "queue-compose")));
+            if empty_state_ui(ui, t!(lang, "queue-empty"), next) {
+                out.go_to(Screen::Orders);
+            }
             return;
         }
         let mut remove = None;

@@ -14,6 +14,7 @@ use egui::{RichText, ScrollArea};
 
 use crate::core::team::{Permission, Request, RequestQuery, RequestState, TeamCommand};
 use crate::core::{Command, CoreState, Event, Latest, Outcome};
+use crate::ui::kit::empty::empty_state_ui;
 use crate::ui::kit::form::busy_icon_button_ui;
 use crate::ui::kit::icon::Icon;
 use crate::ui::outbox::{Caller, Outbox};
@@ -136,10 +137,11 @@ impl ApprovalsScreen {
         });
         ui.separator();
         if self.requests.is_empty() {
-            ui.label(match self.read.is_waiting() {
-                true => t!(lang, "loading"),
-                false => t!(lang, "approvals-none"),
-            });
+            if self.read.is_waiting() {
+                ui.label(t!(lang, "loading"));
+            } else {
+                empty_state_ui(ui, t!(lang, "approvals-none"), None);
+            }
             return;
         }
         let detail_height = if self.selected.is_some() { 320.0 } else { 0.0 };

@@ -23,6 +23,7 @@ use self::locks::{LockAction, LockOutcome, ResultsAction, Skipped, results_csv, 
 use self::table::Col;
 use crate::core::wire::{AssetList, AssetRef, LicenseType, LockStatus};
 use crate::core::{ApiError, Call, CoreError, Event, Latest, Outcome, Profile};
+use crate::ui::kit::empty::empty_state_ui;
 use crate::ui::kit::form::{keyed_button_ui, name_of_profile};
 use crate::ui::kit::icon::Icon;
 use crate::ui::kit::keys;
@@ -349,7 +350,7 @@ impl AssetsScreen {
             } else if self.query.listed_ok {
                 ui.label(t!(lang, "no-assets"));
             } else {
-                ui.label(RichText::new(t!(lang, "assets-start")).weak());
+                self.start_ui(ui, out, lang, recent, profile);
             }
         } else {
             // Columns fit the window; only one too narrow for their least widths scrolls
@@ -412,6 +413,27 @@ impl AssetsScreen {
         self.query.listed = self.query.enterprise.trim().to_owned();
         self.query.listed_on = Some(profile.clone());
         self.query.dropped_from = None;
+    }
+
+    /// Before any listing: what to type, and the last enterprise listed one click away.
+    fn start_ui(
+        &mut self,
+        ui: &mut egui::Ui,
+        out: &Outbox<'_>,
+        lang: Lang,
+        recent: &mut Vec<String>,
+        profile: &Profile,
+    ) {
+        let last = recent.first().cloned();
+        let words = last
+            .as_deref()
+            .map(|e| tr!(lang, "assets-list-recent", enterprise = e));
+        let next = words.as_deref().map(|w| (Icon::List, w));
+        if empty_state_ui(ui, t!(lang, "assets-start"), next)
+            && let Some(enterprise) = last
+        {
+            self.list_enterprise(out, profile, recent, &enterprise);
+        }
     }
 
     /// Lists `enterprise` (the start page's demo enterprise).

@@ -15,6 +15,8 @@ use egui::RichText;
 use crate::core::customer::{Page, WINDOWS};
 use crate::core::renewals::ReadState;
 use crate::core::{Command, CustomerCommand, Event, Latest, Outcome};
+use crate::ui::Screen;
+use crate::ui::kit::empty::empty_state_ui;
 use crate::ui::kit::form::{keyed_button_ui, name_of_profile};
 use crate::ui::kit::icon::Icon;
 use crate::ui::kit::keys;
@@ -161,7 +163,7 @@ impl CustomerScreen {
             return self.choices_ui(ui, caller, lang);
         }
         let Some(page) = self.page.clone() else {
-            self.empty_ui(ui, lang);
+            self.empty_ui(ui, caller.out, lang);
             return None;
         };
         self.header_ui(ui, caller, &page, lang);
@@ -176,14 +178,17 @@ impl CustomerScreen {
         action
     }
 
-    fn empty_ui(&mut self, ui: &mut egui::Ui, lang: Lang) {
+    fn empty_ui(&mut self, ui: &mut egui::Ui, out: &Outbox<'_>, lang: Lang) {
         if self.reading.is_waiting() || self.cached.is_waiting() {
             ui.horizontal(|ui| {
                 ui.spinner();
                 ui.label(t!(lang, "page-reading"));
             });
         } else {
-            ui.label(RichText::new(t!(lang, "page-none")).weak());
+            let next = Some((Icon::Search, t!(lang, "page-open-customers")));
+            if empty_state_ui(ui, t!(lang, "page-none"), next) {
+                out.go_to(Screen::Customers);
+            }
         }
     }
 

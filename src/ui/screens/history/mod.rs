@@ -14,6 +14,8 @@ use crate::core::{
     Command, Event, ExportFormat, JournalEntry, JournalFilter, Latest, Operation, Outcome, Profile,
     WriteState,
 };
+use crate::ui::Screen;
+use crate::ui::kit::empty::empty_state_ui;
 use crate::ui::kit::form::{busy_icon_button_ui, home_file, keyed_button_ui, name_of_profile};
 use crate::ui::kit::icon::Icon;
 use crate::ui::kit::json_tree::json_tree_ui;
@@ -167,11 +169,15 @@ impl HistoryScreen {
         });
         ui.separator();
         if self.entries.is_empty() {
-            ui.label(if self.query.is_waiting() {
-                t!(lang, "loading")
-            } else {
-                t!(lang, "no-entries")
-            });
+            if self.query.is_waiting() {
+                ui.label(t!(lang, "loading"));
+            } else if empty_state_ui(
+                ui,
+                t!(lang, "history-empty"),
+                Some((Icon::Go, t!(lang, "empty-open-start"))),
+            ) {
+                out.go_to(Screen::Start);
+            }
             return;
         }
         let detail_height = if self.selected.is_some() { 220.0 } else { 0.0 };

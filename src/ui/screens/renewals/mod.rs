@@ -16,6 +16,7 @@ use crate::core::renewals::{
     Filter, Grouping, Months, Read, ReadState, SortBy, Stop, Trouble, Window,
 };
 use crate::core::{Command, Event, Latest, Outcome, RenewalsCommand};
+use crate::ui::kit::empty::empty_state_ui;
 use crate::ui::kit::form::{busy_icon_button_ui, home_file, keyed_button_ui, name_of_profile};
 use crate::ui::kit::icon::Icon;
 use crate::ui::kit::keys;
@@ -236,7 +237,7 @@ impl RenewalsScreen {
             match &self.read {
                 Some(read) => stamp_ui(ui, read, lang),
                 None if !self.cached.is_waiting() => {
-                    ui.label(t!(lang, "renewals-none"));
+                    empty_state_ui(ui, t!(lang, "renewals-none"), None);
                 }
                 None => {}
             }
