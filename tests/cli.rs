@@ -685,7 +685,8 @@ fn csv_in_utf8_and_gb18030_give_the_same_batch() {
     assert_eq!(utf8["orderList"][0]["assets"][0]["borrowedUsbKey"], false);
 }
 
-/// The template's example rows, one per order type, make a batch `order check` accepts.
+/// The template's example rows, one per order type, on their own sheet, make a batch `order
+/// check` accepts; its first sheet, the one read by default, holds no order.
 #[test]
 fn the_template_s_examples_pass_order_check() {
     let dir = tempfile::tempdir().expect("dir");
@@ -700,8 +701,17 @@ fn the_template_s_examples_pass_order_check() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let (code, batch, err) = from_sheet(&template);
-    assert_eq!(code, Some(0), "{err}");
+    let (code, batch, _) = from_sheet(&template);
+    assert_eq!(code, Some(1));
+    assert_eq!(batch["orderList"], json!([]));
+    let out = Command::new(BIN)
+        .args(["order", "from-sheet", "--sheet", "Examples 示例"])
+        .arg(&template)
+        .output()
+        .expect("runs");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    let batch: Value = serde_json::from_slice(&out.stdout).expect("a batch as JSON");
     let types: Vec<&str> = batch["orderList"]
         .as_array()
         .expect("orders")

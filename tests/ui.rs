@@ -2256,6 +2256,11 @@ fn composer_imports_a_spreadsheet_and_writes_the_template() {
     for cell in ["E2", "H2", "J2", "I3"] {
         harness.get_by_label(&format!("problems-en.xlsx: Orders!{cell}"));
     }
+    // What the file taught the catalog is said.
+    harness.get_by_label(
+        "The catalog learned from the file: 1 entry added, 0 updated (products, packages and \
+         customers it names).",
+    );
 
     std::fs::write(dir.path().join("last-year.xlsx"), "").expect("file");
     std::fs::write(dir.path().join("batch.json"), "{}").expect("file");
@@ -2272,9 +2277,14 @@ fn composer_imports_a_spreadsheet_and_writes_the_template() {
     click(&mut harness, "Save");
     let template = dir.path().join("order-template.xlsx");
     settle(&mut harness, |_| template.exists());
-    let sheeted = license_desk::core::sheet::read_sheet(&template, None, &Default::default())
-        .expect("a sheet");
-    assert_eq!(sheeted.batch.order_list.len(), 3);
+    // The first sheet, the one an import reads, holds no order; the examples have their own.
+    let read = |sheet| {
+        license_desk::core::sheet::read_sheet(&template, sheet, &Default::default())
+            .expect("a sheet")
+    };
+    assert!(read(None).batch.order_list.is_empty());
+    let examples = read(Some(license_desk::core::sheet::template::EXAMPLES_SHEET));
+    assert_eq!(examples.batch.order_list.len(), 3);
 }
 
 /// A clicked problem puts the cursor in its field: typing goes there at once.

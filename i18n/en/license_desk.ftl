@@ -1128,3 +1128,14 @@ not-lockable-why = A lock that is not re-issuable can be disabled and enabled on
 row-open = Open the row of { $asset }
 row-close = Close the row of { $asset }
 purchase-fields = A new purchase's fields (a delete does not read them)
+
+## Empty states (issue 39): what to do next, with its button.
+history-empty = No calls recorded yet. Each call a screen makes to a platform is recorded here, with its answer.
+empty-open-start = Open Start
+queue-compose = Compose a batch
+page-open-customers = Open Customers
+assets-list-recent = List { $enterprise }
+import-taught = The catalog learned from the file: { $new } { $new ->
+    [one] entry
+   *[other] entries
+} added, { $changed } updated (products, packages and customers it names).

@@ -969,3 +969,11 @@ not-lockable-why = 不可补发的加密锁，只有订购时带有效期才能�
 row-open = 展开 { $asset } 的详情
 row-close = 收起 { $asset } 的详情
 purchase-fields = 新购才用的字段（删除时不读取）
+
+## 空状态（issue 39）：下一步做什么，附带对应按钮。
+history-empty = 尚无调用记录。各界面对平台的每次调用都会连同应答记录在此。
+empty-open-start = 打开“开始”页
+queue-compose = 编排订单
+page-open-customers = 打开“客户”
+assets-list-recent = 列出 { $enterprise } 的资产
+import-taught = 产品目录已从文件中学习：新增 { $new } 项，更新 { $changed } 项（文件中的产品、套餐和客户）。

@@ -149,6 +149,7 @@ fn import_sheet(
         unread_columns: opened.unread_columns,
         misplaced: opened.misplaced,
         places,
+        taught: None,
         checked: Box::new(checked),
     })
 }
@@ -219,6 +220,7 @@ fn import_json(
         unread_columns: Vec::new(),
         misplaced: Vec::new(),
         places,
+        taught: None,
         checked: Box::new(checked),
     })
 }

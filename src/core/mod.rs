@@ -521,6 +521,8 @@ pub enum Outcome {
         misplaced: Vec<sheet::build::Misplaced>,
         /// Where each problem of the batch (by its path) is in the file.
         places: Vec<(String, files::FilePlace)>,
+        /// What the catalog and the directory learned from the file (None: nothing could be).
+        taught: Option<catalog::store::ImportReport>,
         /// The batch checked on the core's threads: the window does not check it again.
         checked: Box<snapshot::Checked>,
     },

@@ -137,12 +137,19 @@ impl Catalog {
 
     /// Adds what it did not know and updates what changed: the products and packages to the
     /// catalog of `scope`, the customers to `profile`'s directory. Everything is seen `now`.
-    pub fn learn(&self, scope: &str, profile: &str, learned: &Learned, now: i64) -> Result<()> {
+    /// What changed, shelf by shelf.
+    pub fn learn(
+        &self,
+        scope: &str,
+        profile: &str,
+        learned: &Learned,
+        now: i64,
+    ) -> Result<ImportReport> {
         let mut conn = self.conn();
         let tx = conn.transaction()?;
-        write_learned(&tx, scope, profile, learned, now, Taught::Platform)?;
+        let report = write_learned(&tx, scope, profile, learned, now, Taught::Platform)?;
         tx.commit()?;
-        Ok(())
+        Ok(report)
     }
 
     /// What a file would change, and, when `apply`, the change made: as [`Catalog::learn`],

@@ -34,16 +34,20 @@ impl Service {
                 })
                 .await
                 .map_err(|e| CoreError::File(e.to_string()))??;
-                // What the file names is learned; its customers go to the active profile's
-                // directory, the one the batch is composed for.
-                if let Outcome::Imported { batch, .. } = &outcome {
+                // What the file names is learned, and said; its customers go to the active
+                // profile's directory, the one the batch is composed for.
+                let mut outcome = outcome;
+                if let Outcome::Imported { batch, taught, .. } = &mut outcome {
                     let snapshot = batch.clone();
-                    self.learn_from(&self.profiles().active().name, move || {
-                        crate::core::catalog::learn::Learned::of_orders(
-                            snapshot.head(),
-                            snapshot.orders(),
-                        )
-                    });
+                    let profile = self.profiles().active().name.clone();
+                    *taught = self
+                        .learn_said(&profile, move || {
+                            crate::core::catalog::learn::Learned::of_orders(
+                                snapshot.head(),
+                                snapshot.orders(),
+                            )
+                        })
+                        .await;
                 }
                 Ok(outcome)
             }

@@ -7,7 +7,7 @@ use super::Service;
 use crate::core::catalog::learn::{self, Learned};
 use crate::core::catalog::share::{CatalogFile, DEMO_CATALOG};
 use crate::core::catalog::sheet::{read_customer_sheet, write_catalog_sheet};
-use crate::core::catalog::store::Import;
+use crate::core::catalog::store::{Import, ImportReport};
 use crate::core::catalog::{
     Catalog, CatalogEdit, CatalogItem, CatalogView, DirectoryEntry, SHARED, Shelf,
 };
@@ -22,7 +22,10 @@ pub(super) fn open_catalog(path: &std::path::Path) -> Result<Arc<Catalog>, Strin
     let catalog = Catalog::open(path).map_err(|e| e.to_string())?;
     let demo: CatalogFile = serde_json::from_str(DEMO_CATALOG).map_err(|e| e.to_string())?;
     catalog
-        .seed_once(|c| c.learn(SHARED, SANDBOX, &demo.learned(), now_ms()))
+        .seed_once(|c| {
+            c.learn(SHARED, SANDBOX, &demo.learned(), now_ms())
+                .map(|_| ())
+        })
         .map_err(|e| e.to_string())?;
     Ok(Arc::new(catalog))
 }
@@ -105,6 +108,33 @@ impl Service {
                 tracing::warn!(error = %e, "the catalog did not learn from an answer");
             }
         });
+    }
+
+    /// As `learn_from`, awaited: what the catalog and the directory took from it (an import
+    /// says so). None when the catalog could not learn (logged).
+    pub(super) async fn learn_said(
+        &self,
+        profile: &str,
+        learned: impl FnOnce() -> Learned + Send + 'static,
+    ) -> Option<ImportReport> {
+        let catalog = self.catalog().ok()?;
+        let scope = self.scope_of(profile);
+        let profile = profile.to_owned();
+        let taught = tokio::task::spawn_blocking(move || {
+            catalog.learn(&scope, &profile, &learned(), now_ms())
+        })
+        .await;
+        match taught {
+            Ok(Ok(report)) => Some(report),
+            Ok(Err(e)) => {
+                tracing::warn!(error = %e, "the catalog did not learn from a file");
+                None
+            }
+            Err(e) => {
+                tracing::warn!(error = %e, "the catalog's learning stopped");
+                None
+            }
+        }
     }
 
     pub(super) async fn catalog_command(

@@ -111,7 +111,9 @@ fn mirror(
             (TeamShelf::Customers, None) => {}
         }
     }
-    catalog.learn(scope, profile, &learned, now_ms())
+    catalog
+        .learn(scope, profile, &learned, now_ms())
+        .map(|_| ())
 }
 
 /// What was learned, as items of the team's catalog and directory.

@@ -1,5 +1,8 @@
-//! The order sheet template: the headers in both languages, an example row per order type on
-//! the first sheet (their batch passes the shared rules), and a sheet explaining each column.
+//! The order sheet template: the headers in both languages on an empty first sheet, the one an
+//! import reads; an example row per order type on a sheet of their own (their batch passes the
+//! shared rules); and a sheet explaining each column. The examples are apart so that importing
+//! the template as it is teaches the catalog nothing and makes no batch that could be sent: a
+//! user copies the rows they want to the first sheet and makes them theirs.
 
 use std::path::Path;
 
@@ -53,18 +56,24 @@ const EXAMPLES: &[&[(&str, &str)]] = &[
     ],
 ];
 
+/// The sheet of the example rows.
+pub const EXAMPLES_SHEET: &str = "Examples 示例";
+
 pub fn write_template(path: &Path) -> Result<(), XlsxError> {
     let mut book = Workbook::new();
     let bold = Format::new().set_bold();
     let date = Format::new().set_num_format("yyyy-mm-dd");
-    let orders = book.add_worksheet();
-    orders.set_name("Orders")?;
-    for (col, c) in COLUMNS.iter().enumerate() {
-        let col = col as u16;
-        orders.write_string_with_format(0, col, format!("{} / {}", c.en, c.zh), &bold)?;
-        orders.set_column_width(col, 18)?;
+    for name in ["Orders", EXAMPLES_SHEET] {
+        let sheet = book.add_worksheet();
+        sheet.set_name(name)?;
+        for (col, c) in COLUMNS.iter().enumerate() {
+            let col = col as u16;
+            sheet.write_string_with_format(0, col, format!("{} / {}", c.en, c.zh), &bold)?;
+            sheet.set_column_width(col, 18)?;
+        }
+        sheet.set_freeze_panes(1, 0)?;
     }
-    orders.set_freeze_panes(1, 0)?;
+    let examples = book.worksheet_from_name(EXAMPLES_SHEET)?;
     for (r, example) in EXAMPLES.iter().enumerate() {
         let row = r as u32 + 1;
         for (header, value) in example.iter() {
@@ -74,9 +83,9 @@ pub fn write_template(path: &Path) -> Result<(), XlsxError> {
             let col = col as u16;
             if header.starts_with("Valid") {
                 let day = ExcelDateTime::parse_from_str(value)?;
-                orders.write_datetime_with_format(row, col, &day, &date)?;
+                examples.write_datetime_with_format(row, col, &day, &date)?;
             } else {
-                orders.write_string(row, col, *value)?;
+                examples.write_string(row, col, *value)?;
             }
         }
     }

@@ -7,12 +7,14 @@ use std::time::{Duration, Instant};
 use egui::RichText;
 
 use super::{ComposerScreen, Hints, OpenDraft};
+use crate::core::catalog::store::ImportReport;
 use crate::core::files;
 use crate::core::progress::{Progress, Stage};
 use crate::core::sheet::build::{Misplaced, MisplacedWhy};
 use crate::core::{Command, Event, FileCommand, Latest, Outcome};
 use crate::ui::kit::file_browser::{Browsed, FileBrowser};
 use crate::ui::kit::form::busy_button_ui;
+use crate::ui::kit::theme;
 use crate::ui::outbox::Outbox;
 use crate::ui::text::i18n::{Label, Lang, label, labelled, t, tr};
 
@@ -66,6 +68,8 @@ pub(super) struct FileBar {
     unread: Vec<String>,
     /// The imported spreadsheet's packages its parent numbers placed nowhere.
     misplaced: Vec<Misplaced>,
+    /// What the last import taught the catalog and the directory.
+    taught: Option<ImportReport>,
 }
 
 /// A file being imported: its stage, a bar when its size is known, and Cancel.
@@ -153,9 +157,11 @@ impl ComposerScreen {
                     unread_columns,
                     misplaced,
                     places,
+                    taught,
                     checked,
                 }) => {
                     self.file.message = None;
+                    self.file.taught = *taught;
                     self.file.unread = std::mem::take(unread_columns);
                     self.file.misplaced = std::mem::take(misplaced);
                     // The draft is stored already; the current one is saved and stays listed.
@@ -323,6 +329,9 @@ impl ComposerScreen {
                 tr!(lang, "unread-columns", list = list),
             );
         }
+        if let Some(words) = file.taught.and_then(|t| taught_words(lang, &t)) {
+            ui.label(RichText::new(words).color(theme::palette(ui).muted));
+        }
         for m in &file.misplaced {
             let (cell, package, parent) = (&m.cell, &m.package, &m.parent);
             let words = match m.why {
@@ -432,4 +441,12 @@ impl ComposerScreen {
             .pick_call
             .start(out.send(Command::File(FileCommand::Pick { pick })));
     }
+}
+
+/// What an import taught the catalog and the directory, in words; None when it taught nothing.
+fn taught_words(lang: Lang, taught: &ImportReport) -> Option<String> {
+    let shelves = [taught.products, taught.packages, taught.customers];
+    let new: usize = shelves.iter().map(|c| c.new).sum();
+    let changed: usize = shelves.iter().map(|c| c.changed).sum();
+    (new + changed > 0).then(|| tr!(lang, "import-taught", new = new, changed = changed))
 }
