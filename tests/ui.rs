@@ -878,7 +878,7 @@ fn composer_builds_a_purchase_with_a_package_tree_fills_numbers_and_submits_it()
     click(&mut harness, "Submit batch");
     harness.get_by_label("Submit this batch to Sandbox?");
     harness.get_by_label("1 order: 1 new purchase, 0 asset deletions, 0 product deletions.");
-    harness.get_by_label("1 asset number, 3 products.");
+    harness.get_by_label("1 asset number, 2 packages, 3 products.");
     click(&mut harness, "Send");
     settle(&mut harness, |h| {
         h.query_by_label("Submitted to Sandbox: the platform recorded 1 license order.")
@@ -975,7 +975,8 @@ fn the_standard_order_is_picked_not_typed() {
     user.click("Remove");
     user.harness.get_by_label("No problems: ready to submit.");
     user.click("Submit batch");
-    user.harness.get_by_label("10 asset numbers, 5 products.");
+    user.harness
+        .get_by_label("10 asset numbers, 1 package, 5 products.");
     user.click("Send");
     settle(user.harness, |h| {
         h.query_by_label("Submitted to Sandbox: the platform recorded 1 license order.")
@@ -1109,7 +1110,7 @@ fn a_delete_on_production_waits_for_the_profile_s_name() {
     let unknown = "Send without knowing exactly what is removed";
     settle(&mut harness, |h| h.query_by_label(unknown).is_some());
     harness.get_by_label("Order #1 names no enterprise, and the directory does not know its customer's: what it removes is unknown.");
-    harness.get_by_label("As the assets are listed now, this removes at least 0 products and 0 whole assets; what the orders marked below remove is unknown.");
+    harness.get_by_label("As the assets are listed now, this removes at least 0 product instances and 0 whole assets; what the orders marked below remove is unknown.");
     assert!(harness.get_by_label("Send").accesskit_node().is_disabled());
     click(&mut harness, unknown);
     assert!(!harness.get_by_label("Send").accesskit_node().is_disabled());
@@ -1197,7 +1198,9 @@ fn the_delete_confirmation_shows_what_goes_and_then_it_goes() {
         h.query_by_label_contains("Batch PREVIEW-1").is_some()
     });
     click(&mut harness, "Submit batch");
-    let counts = "As the assets are listed now, this removes 3 products and 1 whole asset.";
+    let counts = "As the assets are listed now, this removes 3 product instances and 1 whole \
+                  asset, a line below each (a product an asset holds twice, in a package and \
+                  outside it, is counted twice).";
     settle(&mut harness, |h| h.query_by_label(counts).is_some());
     for order in [1, 2] {
         harness.get_by_label(&format!("Order #{order} names no source license order (srcLicenseOrderId): it removes from every order of the customer."));

@@ -263,6 +263,9 @@ summary-orders = { $n } { $n ->
 summary-counts = { $assets } asset { $assets ->
         [one] number
        *[other] numbers
+    }, { $packages } { $packages ->
+        [one] package
+       *[other] packages
     }, { $products } { $products ->
         [one] product
        *[other] products
@@ -281,15 +284,15 @@ preview-working = Working out what the deletes remove, from the profile's asset 
 preview-failed = What the deletes remove could not be worked out: { $reason }
 preview-unknown-ack = Send without knowing exactly what is removed
 preview-counts = As the assets are listed now, this removes { $products ->
-    [one] 1 product
-   *[other] { $products } products
+    [one] 1 product instance
+   *[other] { $products } product instances
 } and { $assets ->
     [one] 1 whole asset
    *[other] { $assets } whole assets
-}.
+}, a line below each (a product an asset holds twice, in a package and outside it, is counted twice).
 preview-counts-partial = As the assets are listed now, this removes at least { $products ->
-    [one] 1 product
-   *[other] { $products } products
+    [one] 1 product instance
+   *[other] { $products } product instances
 } and { $assets ->
     [one] 1 whole asset
    *[other] { $assets } whole assets

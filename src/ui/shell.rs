@@ -234,6 +234,8 @@ fn top_bar_ui<T>(
     ui.horizontal(|ui| {
         ui.heading(t!(lang, "app-name"));
         ui.separator();
+        // Before the name, so it stays in its place whatever the name's length.
+        let picked = profile_menu_ui(ui, lang, state);
         let profile = state.profiles.active();
         let p = theme::palette(ui);
         let tone = if profile.is_sandbox() {
@@ -254,7 +256,6 @@ fn top_bar_ui<T>(
             let words = t!(lang, "plain-http");
             ui.label(RichText::new(words).strong().color(p.danger_text));
         }
-        let picked = profile_menu_ui(ui, lang, state);
         let person = person_ui(ui);
         ui.separator();
         keyring_ui(ui, lang, state);

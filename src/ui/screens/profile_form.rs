@@ -191,6 +191,9 @@ pub(super) fn profile_form_ui(
             .on_hover_text(tr!(lang, "profile-own-catalog-help"));
         ui.end_row();
     });
+    ui.add_space(6.0);
+    let done = form_buttons_ui(ui, out, lang, form);
+    // Under the buttons, so that its coming as an address is typed moves nothing above.
     if !form.sandbox && form.profile().plain_http_remote() {
         // Refused unless allowed here: the secret and the tokens would cross the network in
         // clear (a platform behind a proxy on this machine is plain HTTP on loopback, allowed).
@@ -200,8 +203,7 @@ pub(super) fn profile_form_ui(
         );
         ui.checkbox(&mut form.insecure_http, tr!(lang, "profile-insecure-http"));
     }
-    ui.add_space(6.0);
-    form_buttons_ui(ui, out, lang, form)
+    done
 }
 
 fn field(lang: Lang, label: Label, path: &str, required: bool) -> Field<'_> {

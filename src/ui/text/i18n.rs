@@ -214,8 +214,14 @@ mod tests {
         assert_eq!(tr!(Lang::En, "do-disable", n = 3), "Disable 3 locks");
         assert_eq!(tr!(Lang::En, "confirm-enable", n = 1), "Enable 1 lock?");
         assert_eq!(
-            tr!(Lang::En, "summary-counts", assets = 1, products = 2),
-            "1 asset number, 2 products."
+            tr!(
+                Lang::En,
+                "summary-counts",
+                assets = 1,
+                packages = 1,
+                products = 2
+            ),
+            "1 asset number, 1 package, 2 products."
         );
         // Chinese has one form.
         assert_eq!(tr!(Lang::Zh, "do-disable", n = 1), "禁用 1 把加密锁");

@@ -306,11 +306,12 @@ impl AssetsScreen {
         let (out, profile) = (caller.out, caller.profile);
         self.locks.refused = caller.lacking(lang, Permission::Locks);
         self.follow_profile(profile);
+        self.query_bar_ui(ui, out, lang, recent, profile);
+        // Under the bar, so that its coming and going never moves the fields.
         if let Some(name) = &self.query.dropped_from {
             let profile = name_of_profile(lang, name);
             ui.label(RichText::new(tr!(lang, "listing-dropped", profile = profile)).weak());
         }
-        self.query_bar_ui(ui, out, lang, recent, profile);
         let typed = self.query.enterprise.trim();
         if !self.assets.is_empty() && !typed.is_empty() && typed != self.query.listed {
             let listed = self.query.listed.as_str();

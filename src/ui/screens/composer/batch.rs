@@ -84,6 +84,9 @@ pub struct Summary {
     pub delete_asset: usize,
     pub delete_product: usize,
     pub asset_numbers: usize,
+    /// Packages, sub-packages included.
+    pub packages: usize,
+    /// Products, those in packages included.
     pub products: usize,
     /// Each delete order in words' parts: (sequence, products removed, assets touched).
     pub deletions: Vec<Deletion>,
@@ -111,6 +114,7 @@ pub fn summarize(batch: &Snapshot) -> Summary {
             products.extend(asset.products.iter().map(product_name));
             for m in &asset.merchandises {
                 merchandise_products(m, &mut products);
+                s.packages += package_count(m);
             }
         }
         s.products += products.len();
@@ -152,6 +156,16 @@ fn merchandise_products(m: &MerchandiseEntry, out: &mut Vec<String>) {
     }
 }
 
+/// The package and its sub-packages, all the way down.
+fn package_count(m: &MerchandiseEntry) -> usize {
+    1 + m
+        .children
+        .iter()
+        .flatten()
+        .map(package_count)
+        .sum::<usize>()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -166,7 +180,7 @@ mod tests {
         batch.order_list.push(more);
         let s = summarize(&Snapshot::from(batch));
         assert_eq!((s.new_buy, s.delete_asset, s.delete_product), (1, 0, 1));
-        assert_eq!((s.asset_numbers, s.products), (3, 2));
+        assert_eq!((s.asset_numbers, s.packages, s.products), (3, 0, 2));
         assert_eq!(
             s.deletions,
             [Deletion {

@@ -416,14 +416,18 @@ fn default_day(end_of_day: bool) -> Date {
     }
 }
 
-/// An end date less than a month away, or past, said beside the field.
+/// An end date less than a month away, or past, said beside the field: wrapped in the room
+/// left, never cut at the window's edge.
 fn short_validity_ui(ui: &mut egui::Ui, lang: Lang, end: Date) {
     let days = (end - dates::today()).get_days();
-    let warn = ui.visuals().warn_fg_color;
-    if days < 0 {
-        ui.colored_label(warn, tr!(lang, "date-past"));
+    let words = if days < 0 {
+        tr!(lang, "date-past")
     } else if days < 31 {
         let days = i64::from(days) + 1;
-        ui.colored_label(warn, tr!(lang, "date-short-validity", days = days));
-    }
+        tr!(lang, "date-short-validity", days = days)
+    } else {
+        return;
+    };
+    let warn = ui.visuals().warn_fg_color;
+    ui.add(egui::Label::new(RichText::new(words).color(warn)).wrap());
 }

@@ -504,6 +504,7 @@ fn summary_ui(ui: &mut egui::Ui, lang: Lang, said: &Said<'_>) {
         lang,
         "summary-counts",
         assets = said.summary.asset_numbers,
+        packages = said.summary.packages,
         products = said.summary.products
     ));
     for d in said.summary.deletions.iter().take(20) {
