@@ -296,13 +296,16 @@ fn keyring_ui(ui: &mut egui::Ui, lang: Lang, state: &CoreState) {
         ),
         Some(KeyringState::MemoryOnly { .. }) => t!(lang, "keyring-memory").to_owned(),
     };
-    let response = ui.label(RichText::new(text).weak());
+    // Last on the bar: cut with "…" where the window is narrow, whole on hover.
+    let label = egui::Label::new(RichText::new(text.clone()).weak()).truncate();
+    let response = ui.add(label);
     if let Some(KeyringState::MemoryOnly { reason }) = &state.keyring {
         let reason = match reason.as_str() {
             Secrets::AS_CONFIGURED => t!(lang, "keyring-memory-configured"),
             os => os,
         };
-        response.on_hover_text(format!("{}\n\n{reason}", t!(lang, "keyring-memory-help")));
+        let help = t!(lang, "keyring-memory-help");
+        response.on_hover_text(format!("{text}\n\n{help}\n\n{reason}"));
     }
 }
 

@@ -14,9 +14,9 @@ use crate::support::private_files::write_atomic;
 
 const ASSETS: [(&str, &str); 11] = [
     ("资产编号", "Asset number"),
-    ("许可类型", "License type"),
+    ("授权类型", "License type"),
     ("客户编号", "Customer ID"),
-    ("已停用", "Disabled"),
+    ("已禁用", "Disabled"),
     ("芯片", "Chip"),
     ("产品", "Product"),
     ("开始日期", "Start date"),

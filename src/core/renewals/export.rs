@@ -45,7 +45,7 @@ pub const COLUMNS: [(&str, &str, &str); 14] = [
     ("enterpriseName", "企业名称", "Enterprise name"),
     ("branch", "分公司", "Branch"),
     ("assetNum", "资产编号", "Asset number"),
-    ("licenseType", "许可类型", "License type"),
+    ("licenseType", "授权类型", "License type"),
     ("productUri", "产品URI", "Product URI"),
     ("productName", "产品名称", "Product name"),
     ("startDate", "开始日期", "Start date"),

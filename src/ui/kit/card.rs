@@ -31,3 +31,10 @@ pub fn card_ui<R>(
         })
         .inner
 }
+
+/// A number in a table's cell, right-aligned so that its digits line up down the column.
+pub fn number_ui(ui: &mut egui::Ui, text: RichText) {
+    ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+        ui.label(text);
+    });
+}

@@ -6,6 +6,7 @@ use egui_extras::{Column, TableBuilder};
 
 use super::RenewalsScreen;
 use crate::core::renewals::{Read, RowRef, SortBy, Source};
+use crate::ui::kit::card::number_ui;
 use crate::ui::kit::pill::{Tone, pill_ui};
 use crate::ui::screens::assets::license_type_words;
 use crate::ui::text::dates::{local_date, today};
@@ -221,9 +222,9 @@ fn days_left_ui(ui: &mut egui::Ui, r: &RowRef<'_>, today: jiff::civil::Date) {
     let days = crate::core::renewals::days_left(r.end(), today, &tz).unwrap_or_default();
     let text = RichText::new(days.to_string()).monospace();
     if days <= 7 {
-        ui.label(text.color(ui.visuals().warn_fg_color).strong());
+        number_ui(ui, text.color(ui.visuals().warn_fg_color).strong());
     } else {
-        ui.label(text);
+        number_ui(ui, text);
     }
 }
 
