@@ -1,0 +1,114 @@
+#!/usr/bin/env bash
+# Screenshots of every screen of the console (issue 39): the release binary under Xvfb with a
+# fresh HOME whose Sandbox holds the renewals demo (scripts/renewals-demo.sh), in English and
+# Chinese, in the light and the dark theme, at 1280×800 and 900×600, into
+# docs/screenshots/face/<screen>-<lang>-<theme>[-900].png.
+# Each picture is a fresh start on its screen: the window's state file (app.ron) names the
+# screen, the language and the theme, as Settings would have left them. Assets are listed by
+# typing the demo enterprise and Enter, Renewals read by F5; the other screens show what a
+# user finds on opening them.
+# Needs: apt-get install xvfb imagemagick xdotool
+# Usage: scripts/screenshot-face.sh [screen...]   (LICENSE_DESK_BIN: a release binary already
+# built; screens by their names below, all of them by default; SIZES: the window's sizes,
+# "1280x800 900x600" by default, a size other than 1280x800 suffixed to the file's name by its
+# width; LANGS and THEMES likewise, "En Zh" and "light dark")
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bin=${LICENSE_DESK_BIN:-}
+if [ -z "$bin" ]; then
+  cargo build --release --quiet
+  bin=${CARGO_TARGET_DIR:-$PWD/target}/release/license-desk
+fi
+out=docs/screenshots/face
+mkdir -p "$out"
+work=$(mktemp -d)
+xvfb= app=
+trap 'kill $app $xvfb 2>/dev/null || true; rm -rf "$work"' EXIT
+export HOME=$work/home LICENSE_DESK_KEYRING=memory LICENSE_DESK_BIN=$bin
+mkdir -p "$HOME"
+scripts/renewals-demo.sh >/dev/null
+state=$HOME/.local/share/license-desk
+
+# History last: it shows the calls the other screens made.
+screens=${*:-Start Customers Renewals Orders Catalog Assets Activities AssetNumbers SendLater Approvals Settings History}
+
+# AssetNumbers → asset-numbers
+file_name() { sed -E 's/([a-z])([A-Z])/\1-\2/g' <<<"$1" | tr '[:upper:]' '[:lower:]'; }
+
+# Starts the console on screen $1 in language $2 (En, Zh) and theme $3 (light, dark).
+start_on() {
+  mkdir -p "$state"
+  printf '{"app":"(lang:%s,screen:%s,theme:%s)"}\n' "$2" "$1" "$3" >"$state/app.ron"
+  local locale=en_US.UTF-8
+  [ "$2" = En ] || locale=zh_CN.UTF-8
+  LANG=$locale "$bin" >/dev/null 2>&1 &
+  app=$!
+  local win=
+  for _ in $(seq 100); do
+    win=$(xdotool search --pid "$app" 2>/dev/null | head -1) && [ -n "$win" ] && break
+    sleep 0.1
+  done
+  [ -n "$win" ] || { echo "no window for $1 $2 $3" >&2; exit 1; }
+  xdotool windowsize "$win" "$W" "$H"
+  xdotool windowmove "$win" 0 0
+  sleep 2
+  # Keys go to the focused window (no window manager gives it the focus); refused while the
+  # window is not yet mapped, so after the wait.
+  xdotool windowfocus "$win" 2>/dev/null || true
+  sleep 0.3
+}
+
+# What a user does first on the screen, when it shows nothing until asked.
+act_on() {
+  case $1 in
+    Assets)
+      xdotool mousemove 350 99 click 1 # the enterprise's field, first on the screen's bar
+      sleep 0.3
+      xdotool type --delay 20 EG0000000001
+      xdotool key Return
+      sleep 2
+      ;;
+    Renewals)
+      xdotool key F5
+      sleep 4
+      ;;
+  esac
+}
+
+shot() {
+  xdotool mousemove $((W - 3)) $((H - 3)) # no hover highlight in the picture
+  sleep 0.4
+  import -window root -crop "${W}x${H}+0+0" +repage "$out/$1.png"
+  # 256 colours: the same picture to the eye at less than half the bytes.
+  convert "$out/$1.png" -colors 256 "PNG8:$out/$1.png"
+}
+
+for size in ${SIZES:-1280x800 900x600}; do
+  W=${size%x*} H=${size#*x}
+  suffix=
+  [ "$W" = 1280 ] || suffix=-$W
+  display=:$((80 + RANDOM % 9))
+  Xvfb "$display" -noreset -screen 0 "${W}x${H}x24" >/dev/null 2>&1 &
+  xvfb=$!
+  for i in $(seq 200); do
+    DISPLAY=$display xdotool getdisplaygeometry >/dev/null 2>&1 && break
+    [ "$i" -lt 200 ] || { echo "Xvfb did not start on $display" >&2; exit 1; }
+    sleep 0.05
+  done
+  export DISPLAY=$display
+  for screen in $screens; do
+    for lang in ${LANGS:-En Zh}; do
+      for theme in ${THEMES:-light dark}; do
+        start_on "$screen" "$lang" "$theme"
+        act_on "$screen"
+        lower=$(tr '[:upper:]' '[:lower:]' <<<"$lang")
+        shot "$(file_name "$screen")-$lower-$theme$suffix"
+        kill "$app"
+        wait "$app" 2>/dev/null || true
+      done
+    done
+  done
+  kill "$xvfb"
+  wait "$xvfb" 2>/dev/null || true
+done
+echo "screenshots in $out"
