@@ -163,6 +163,16 @@ fn history_shows_a_call_s_bodies_as_a_tree_and_the_raw_json_on_demand() {
 fn empty_screens_lead_to_their_next_step() {
     let dir = tempfile::tempdir().expect("dir");
     let mut harness = app(dir.path(), Lang::En);
+    // A filter that lets nothing through says so, and does not send the user to Start.
+    harness.state_mut().prefs.screen = Screen::History;
+    harness.run_ok();
+    click(&mut harness, "Failures only");
+    settle(&mut harness, |h| {
+        h.query_by_label("No call matches the filter: change or clear it.")
+            .is_some()
+    });
+    assert!(harness.query_by_label("Open Start").is_none());
+    click(&mut harness, "Failures only");
     let steps = [
         (Screen::History, "Open Start", Screen::Start),
         (Screen::SendLater, "Compose a batch", Screen::Orders),

@@ -75,12 +75,8 @@ fn a_batch_is_composed_and_submitted_by_keys_alone() {
     harness.get_by_label("Submit this batch to Sandbox?");
     harness.key_press_modifiers(Modifiers::COMMAND, Key::Enter);
     harness.run_ok();
-    assert!(
-        harness
-            .query_by_label_contains("the platform recorded")
-            .is_none(),
-        "Ctrl+Enter answered the confirmation"
-    );
+    // Still asking: an answered confirmation closes in the frame it is answered.
+    harness.get_by_label("Submit this batch to Sandbox?");
 
     press(&mut harness, "Send");
     settle(&mut harness, |h| {

@@ -766,7 +766,7 @@ unread-columns = Columns not read (their headers name no column of the order she
 package-parent-unknown = { $cell }: package { $package } names parent package { $parent }, which is no package of its asset; it is kept at the top level of the asset.
 package-parent-cycle = { $cell }: package { $package } names parent package { $parent }, whose parents lead back to { $package }; the cycle is cut and kept from the top level of the asset.
 sheet-template = Sheet template…
-sheet-template-help = Writes an .xlsx template for orders: the headers in English and Chinese, an example row per order type, and a sheet that explains each column. Import fills a batch from it.
+sheet-template-help = Writes an .xlsx template for orders: the sheet Orders with the headers in English and Chinese, the sheet Examples 示例 with an example row per order type, and a sheet that explains each column. Fill in Orders (copy the examples you want to it); Import reads it.
 import-reading = Reading the file
 import-building = Making orders of the rows
 import-saving = Keeping the batch as a draft
@@ -1133,6 +1133,7 @@ row-close = Close the row of { $asset }
 purchase-fields = A new purchase's fields (a delete does not read them)
 
 ## Empty states (issue 39): what to do next, with its button.
+history-none-match = No call matches the filter: change or clear it.
 history-empty = No calls recorded yet. Each call a screen makes to a platform is recorded here, with its answer.
 empty-open-start = Open Start
 queue-compose = Compose a batch

@@ -647,7 +647,7 @@ unread-columns = 以下列未读取（其表头不是订单表的列）：{ $lis
 package-parent-unknown = { $cell }：商品包 { $package } 的上级商品包编号 { $parent } 不是该资产的任何商品包；该商品包保留在资产的顶层。
 package-parent-cycle = { $cell }：商品包 { $package } 的上级商品包 { $parent } 沿上级追溯又回到 { $package }；已在此断开循环，从资产的顶层保留。
 sheet-template = 表格模板…
-sheet-template-help = 生成订单表格模板（.xlsx）：中英文表头、每种订单类型一行示例，以及说明各列的工作表。填好后用“导入”生成批次。
+sheet-template-help = 生成订单表格模板（.xlsx）：工作表 Orders 只有中英文表头，工作表 Examples 示例 为每种订单类型各列一行示例，另有说明各列的工作表。请在 Orders 中填写（可把需要的示例复制过去），“导入”读取的就是它。
 import-reading = 正在读取文件
 import-building = 正在把各行整理为订单
 import-saving = 正在保存为草稿
@@ -971,9 +971,10 @@ row-close = 收起 { $asset } 的详情
 purchase-fields = 新购才用的字段（删除时不读取）
 
 ## 空状态（issue 39）：下一步做什么，附带对应按钮。
+history-none-match = 没有符合筛选条件的调用：请修改或清除筛选条件。
 history-empty = 尚无调用记录。各界面对平台的每次调用都会连同应答记录在此。
 empty-open-start = 打开“开始”页
 queue-compose = 编排订单
-page-open-customers = 打开“客户”
+page-open-customers = 打开“客户”页
 assets-list-recent = 列出 { $enterprise } 的资产
-import-taught = 产品目录已从文件中学习：新增 { $new } 项，更新 { $changed } 项（文件中的产品、商品包和客户）。
+import-taught = 已从文件中学习到目录和客户目录：新增 { $new } 项，更新 { $changed } 项（文件中的产品、商品包和客户）。

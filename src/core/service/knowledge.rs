@@ -117,7 +117,13 @@ impl Service {
         profile: &str,
         learned: impl FnOnce() -> Learned + Send + 'static,
     ) -> Option<ImportReport> {
-        let catalog = self.catalog().ok()?;
+        let catalog = match self.catalog() {
+            Ok(catalog) => catalog,
+            Err(e) => {
+                tracing::warn!(error = %e, "the catalog could not learn from a file");
+                return None;
+            }
+        };
         let scope = self.scope_of(profile);
         let profile = profile.to_owned();
         let taught = tokio::task::spawn_blocking(move || {

@@ -169,8 +169,13 @@ impl HistoryScreen {
         });
         ui.separator();
         if self.entries.is_empty() {
+            let f = &self.filters;
+            let filtered = f.operation.is_some() || !f.code.trim().is_empty() || f.failures_only;
             if self.query.is_waiting() {
                 ui.label(t!(lang, "loading"));
+            } else if filtered {
+                // Calls there may be; none that the filter lets through.
+                empty_state_ui(ui, t!(lang, "history-none-match"), None);
             } else if empty_state_ui(
                 ui,
                 t!(lang, "history-empty"),

@@ -16,10 +16,10 @@ use crate::core::renewals::{
     Filter, Grouping, Months, Read, ReadState, SortBy, Stop, Trouble, Window,
 };
 use crate::core::{Command, Event, Latest, Outcome, RenewalsCommand};
-use crate::ui::kit::empty::empty_state_ui;
 use crate::ui::kit::form::{busy_icon_button_ui, home_file, keyed_button_ui, name_of_profile};
 use crate::ui::kit::icon::Icon;
 use crate::ui::kit::keys;
+use crate::ui::kit::theme;
 use crate::ui::outbox::{Caller, Outbox};
 use crate::ui::screens::assets::license_type_words;
 use crate::ui::text::dates;
@@ -237,7 +237,9 @@ impl RenewalsScreen {
             match &self.read {
                 Some(read) => stamp_ui(ui, read, lang),
                 None if !self.cached.is_waiting() => {
-                    empty_state_ui(ui, t!(lang, "renewals-none"), None);
+                    // Beside the Read button on its row: its next step is that button.
+                    let muted = theme::palette(ui).muted;
+                    ui.label(RichText::new(t!(lang, "renewals-none")).color(muted));
                 }
                 None => {}
             }
