@@ -5,7 +5,7 @@
 
 use egui::RichText;
 
-use crate::ui::kit::icon::{Icon, icon_button};
+use crate::ui::kit::icon::Icon;
 use crate::ui::kit::theme;
 
 /// The screen's or dialog's main action, filled in the primary colour.
@@ -22,7 +22,8 @@ pub fn danger_button(ui: &egui::Ui, icon: Icon, text: impl Into<String>) -> egui
     egui::Button::image_and_text(icon.image().tint(p.on_danger), words).fill(p.danger)
 }
 
-/// A secondary action with its icon: outlined, the icon in the words' colour.
+/// A secondary action with its icon: outlined, the icon in the words' colour (hover and
+/// disabled included).
 pub fn secondary_button(icon: Icon, text: impl Into<String>) -> egui::Button<'static> {
-    icon_button(icon, text.into())
+    egui::Button::image_and_text(icon.image(), text.into()).image_tint_follows_text_color(true)
 }

@@ -62,12 +62,6 @@ impl Icon {
     }
 }
 
-/// A button with an icon before its words, the icon in the words' colour (hover and disabled
-/// included).
-pub fn icon_button(icon: Icon, text: impl Into<egui::WidgetText>) -> egui::Button<'static> {
-    egui::Button::image_and_text(icon.image(), text).image_tint_follows_text_color(true)
-}
-
 /// What the window needs to draw the icons: egui's SVG loader.
 pub fn install(ctx: &egui::Context) {
     egui_extras::install_image_loaders(ctx);

@@ -56,6 +56,13 @@ struct Filters {
     failures_only: bool,
 }
 
+impl Filters {
+    /// Whether any filter narrows the list.
+    fn is_set(&self) -> bool {
+        self.operation.is_some() || !self.code.trim().is_empty() || self.failures_only
+    }
+}
+
 /// The listed calls written to a CSV file.
 #[derive(Default)]
 struct Export {
@@ -169,11 +176,9 @@ impl HistoryScreen {
         });
         ui.separator();
         if self.entries.is_empty() {
-            let f = &self.filters;
-            let filtered = f.operation.is_some() || !f.code.trim().is_empty() || f.failures_only;
             if self.query.is_waiting() {
                 ui.label(t!(lang, "loading"));
-            } else if filtered {
+            } else if self.filters.is_set() {
                 // Calls there may be; none that the filter lets through.
                 empty_state_ui(ui, t!(lang, "history-none-match"), None);
             } else if empty_state_ui(
