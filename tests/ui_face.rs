@@ -7,11 +7,13 @@ mod desk;
 #[path = "support/window.rs"]
 mod window;
 
-use egui_kittest::kittest::Queryable;
+use egui::accesskit::Role;
+use egui_kittest::Harness;
+use egui_kittest::kittest::{NodeT as _, Queryable};
 use license_desk::core::{Call, Command, SANDBOX};
-use license_desk::ui::Screen;
 use license_desk::ui::kit::theme::{DARK, LIGHT};
 use license_desk::ui::text::i18n::Lang;
+use license_desk::ui::{DeskApp, Screen};
 use license_desk::wire::CustomerQuery;
 use window::{app, click, settle, type_into};
 
@@ -189,4 +191,94 @@ fn empty_screens_lead_to_their_next_step() {
     harness.run_ok();
     click(&mut harness, "List EG0000000001");
     settle(&mut harness, |h| h.query_by_label("8900000006").is_some());
+}
+
+/// The fields (by label, and which of those so named) whose place is within `area`.
+fn fields_at(harness: &Harness<'static, DeskApp>, area: egui::Rect) -> Vec<(String, usize)> {
+    const FIELDS: [Role; 4] = [
+        Role::TextInput,
+        Role::MultilineTextInput,
+        Role::ComboBox,
+        Role::CheckBox,
+    ];
+    let mut seen: Vec<String> = Vec::new();
+    let mut at = Vec::new();
+    for node in harness.root().children_recursive() {
+        let n = node.accesskit_node();
+        if !FIELDS.contains(&n.role()) {
+            continue;
+        }
+        let label = n.label().unwrap_or_default();
+        let nth = seen.iter().filter(|l| **l == label).count();
+        seen.push(label.clone());
+        if node.rect().intersects(area) {
+            at.push((label, nth));
+        }
+    }
+    at
+}
+
+/// A refusal's toast stays until dismissed, on every screen: it never covers a field, a list to
+/// pick from or a check box, in the narrowest window and a common one, in both languages.
+#[test]
+fn a_toast_covers_no_field_on_any_screen() {
+    for lang in [Lang::En, Lang::Zh] {
+        let dir = tempfile::tempdir().expect("dir");
+        let mut harness = app(dir.path(), lang);
+        harness.run_ok();
+        // The Sandbox's demo enterprise has this CRM id already: the platform refuses.
+        let (create, fields, done, title) = match lang {
+            Lang::En => (
+                ["Create enterprise", "Create"],
+                ["CRM customer id", "Customer name", "Branch name", "Address"],
+                "Dismiss",
+                "Create enterprise: refused",
+            ),
+            Lang::Zh => (
+                ["创建企业主账号", "创建"],
+                ["CRM 客户编号", "客户名称", "分公司名称", "地址"],
+                "关闭",
+                "创建企业主账号：被拒绝",
+            ),
+        };
+        click(&mut harness, create[0]);
+        for (field, text) in fields.iter().zip(["CRM-DEMO", "名称", "分公司", "地址"]) {
+            type_into(&mut harness, field, text);
+        }
+        click(&mut harness, create[1]);
+        settle(&mut harness, |h| h.query_by_label(title).is_some());
+        for size in [egui::vec2(900.0, 600.0), egui::vec2(1280.0, 800.0)] {
+            harness.set_size(size);
+            for screen in Screen::ALL {
+                harness.state_mut().prefs.screen = screen;
+                // An area is placed by its size of the frame before.
+                harness.run_steps(3);
+                // From its title and its Dismiss to the platform's words at its foot.
+                let toast = harness
+                    .get_by_label(title)
+                    .rect()
+                    .union(harness.get_by_label(done).rect())
+                    .union(harness.get_by_label_contains("13004: ").rect());
+                // A field under the toast's place is scrolled into view, as a user would
+                // before typing in it; it must then be clear of the toast.
+                let under: Vec<(String, usize)> = fields_at(&harness, toast);
+                let covered: Vec<String> = under
+                    .into_iter()
+                    .filter_map(|(label, nth)| {
+                        let field = |h: &Harness<'static, DeskApp>| {
+                            h.query_all_by_label(&label).nth(nth).map(|n| n.rect())
+                        };
+                        harness.query_all_by_label(&label).nth(nth)?.scroll_to_me();
+                        harness.run_steps(2);
+                        let rect = field(&harness)?;
+                        rect.intersects(toast).then(|| format!("{label} {rect:?}"))
+                    })
+                    .collect();
+                assert!(
+                    covered.is_empty(),
+                    "{lang:?} {screen:?} at {size:?}: the toast {toast:?} covers {covered:?}"
+                );
+            }
+        }
+    }
 }

@@ -56,7 +56,7 @@ fn a_batch_is_composed_and_submitted_by_keys_alone() {
 
     press(&mut harness, "Orders");
     settle(&mut harness, |h| {
-        h.query_by_label_contains("Batch LD-").is_some()
+        h.query_all_by_label_contains("Batch LD-").next().is_some()
     });
     // The new purchase lacks only its asset numbers: its problem leads to the asset, whose
     // numbers the platform gives.

@@ -90,7 +90,7 @@ fn the_catalog_search_is_used_from_the_keyboard_and_closes_with_escape_or_on_lea
     harness.run_ok();
     click(&mut harness, "Orders");
     settle(&mut harness, |h| {
-        h.query_by_label_contains("Batch LD-").is_some()
+        h.query_all_by_label_contains("Batch LD-").next().is_some()
     });
     let asset = "Order 1 › Asset 1 › Asset numbers: at least one asset number required";
     click(&mut harness, asset);
@@ -123,7 +123,11 @@ fn the_catalog_search_is_used_from_the_keyboard_and_closes_with_escape_or_on_lea
     // Left open on Orders, it is not there on return.
     harness
         .query_all_by_label_contains("Asset —")
-        .next()
+        .find(|n| {
+            n.accesskit_node()
+                .label()
+                .is_some_and(|l| l.starts_with("Asset"))
+        })
         .expect("the asset's node")
         .click();
     harness.run_ok();
@@ -223,7 +227,14 @@ fn a_delete_order_shows_what_a_delete_reads() {
     click(&mut harness, &asset);
     assert!(harness.query_by_label("Get new asset numbers").is_none());
     // The asset's row opens on its products.
-    click(&mut harness, "+");
+    let open = harness
+        .query_all_by_label_contains("Open Asset")
+        .next()
+        .expect("the asset row's open button")
+        .accesskit_node()
+        .label()
+        .unwrap_or_default();
+    click(&mut harness, &open);
     let shown = window::shown_labels(&harness);
     let product = harness
         .query_all_by_label_contains("Product ")
@@ -234,4 +245,46 @@ fn a_delete_order_shows_what_a_delete_reads() {
     harness.get_by_label("A new purchase's fields (a delete does not read them)");
     assert!(harness.query_by_label("Concurrent nodes").is_none());
     harness.get_by_label("Delete only exact matches");
+}
+
+/// A problem that goes as the user types leaves its room: the fields below stay where the
+/// pointer is, until another node is shown.
+#[test]
+fn a_problem_that_goes_does_not_move_the_fields_below() {
+    let dir = tempfile::tempdir().expect("dir");
+    let mut harness = app(dir.path(), Lang::En);
+    harness.run_ok();
+    click(&mut harness, "Orders");
+    settle(&mut harness, |h| {
+        h.query_all_by_label_contains("Batch LD-").next().is_some()
+    });
+    harness
+        .query_all_by_label_contains("Batch LD-")
+        .find(|n| {
+            n.accesskit_node()
+                .label()
+                .is_some_and(|l| l.starts_with("Batch"))
+        })
+        .expect("the batch's row")
+        .click();
+    harness.run_ok();
+    let below = |h: &egui_kittest::Harness<'static, license_desk::ui::DeskApp>| {
+        h.get_by_label("Channel order id").rect()
+    };
+    let before = below(&harness);
+    type_into(&mut harness, "Channel code", "");
+    let problem = "Channel code: required";
+    settle(&mut harness, |h| {
+        h.query_by_label_contains(problem).is_some()
+    });
+    let with_problem = below(&harness);
+    assert!(
+        with_problem.top() > before.top(),
+        "{with_problem:?} {before:?}"
+    );
+    type_into(&mut harness, "Channel code", "SHOP");
+    settle(&mut harness, |h| {
+        h.query_by_label_contains(problem).is_none()
+    });
+    assert_eq!(below(&harness), with_problem);
 }

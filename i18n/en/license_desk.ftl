@@ -1130,6 +1130,8 @@ branch-hint = the participant's branch, e.g. 北京分公司
 not-lockable-why = A lock that is not re-issuable can be disabled and enabled only when its order carried a validity window; this one has none.
 row-open = Open the row of { $asset }
 row-close = Close the row of { $asset }
+tree-open = Open { $row }
+tree-close = Close { $row }
 purchase-fields = A new purchase's fields (a delete does not read them)
 
 ## Empty states (issue 39): what to do next, with its button.

@@ -968,6 +968,8 @@ branch-hint = 参与者所属分公司，例如 北京分公司
 not-lockable-why = 不可补发的加密锁，只有订购时带有效期才能禁用和启用；这把锁没有有效期。
 row-open = 展开 { $asset } 的详情
 row-close = 收起 { $asset } 的详情
+tree-open = 展开 { $row }
+tree-close = 收起 { $row }
 purchase-fields = 新购才用的字段（删除时不读取）
 
 ## 空状态（issue 39）：下一步做什么，附带对应按钮。

@@ -171,14 +171,14 @@ impl DeskApp {
                 let team = state.profiles.active().is_team();
                 navigation_ui(ui, &mut self.prefs, self.screens.queue.pending(), team)
             });
+        if let Some(offer) = self.status.toasts.ui(ui, lang) {
+            self.screens.accept(offer, &mut self.prefs);
+        }
         egui::CentralPanel::default()
             .show(ui, |ui| self.screens.ui(ui, &out, &state, &mut self.prefs));
         follow_links(&mut self.screens, &mut self.prefs, &out, &active);
         self.session.dialog_ui(ui.ctx(), &out, lang, &state);
         self.help.window_ui(ui.ctx(), lang);
-        if let Some(offer) = self.status.toasts.ui(ui.ctx(), self.prefs.lang) {
-            self.screens.accept(offer, &mut self.prefs);
-        }
         self.screens.queue.tick(ui.ctx(), &out);
         self.screens.approvals.tick(ui.ctx(), &out, &state);
         self.status.sent(out.calls());

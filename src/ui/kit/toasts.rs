@@ -1,7 +1,7 @@
-//! Toasts: a failed call in the corner of the window, with what it means in plain words beside
+//! Toasts: a failed call in a strip under the screen, with what it means in plain words beside
 //! the platform's code and message verbatim. Errors stay until dismissed: they must be read.
 
-use egui::{Align2, RichText};
+use egui::RichText;
 
 use crate::core::{ApiError, CoreError};
 use crate::ui::text::i18n::{Label, Lang, label, t, tr};
@@ -57,64 +57,36 @@ impl Toasts {
         }
     }
 
-    /// The toasts; what the user accepted of an offer in one, if anything.
-    pub fn ui(&mut self, ctx: &egui::Context, lang: Lang) -> Option<Offer> {
+    /// The toasts, in a strip under the screen (drawn before the central panel): the screen
+    /// ends above them, so they never cover a field. What the user accepted of an offer in one,
+    /// if anything.
+    pub fn ui(&mut self, ui: &mut egui::Ui, lang: Lang) -> Option<Offer> {
         if self.items.is_empty() {
             return None;
         }
         let mut dismissed = None;
         let mut accepted = None;
-        egui::Area::new(egui::Id::unique("toasts"))
-            .anchor(Align2::RIGHT_BOTTOM, [-12.0, -36.0])
-            .order(egui::Order::Foreground)
-            .show(ctx, |ui| {
-                ui.set_max_width(toast_width(ctx.content_rect().width()));
-                for toast in &self.items {
-                    egui::Frame::popup(ui.style())
-                        .stroke(egui::Stroke::new(1.5, ui.visuals().error_fg_color))
-                        .show(ui, |ui| {
-                            ui.horizontal(|ui| {
-                                let action = toast.action.text(lang);
-                                // Sent with no answer is not a failure: the title says so.
-                                let title =
-                                    if toast.explanation == label!("explain-outcome-unknown") {
-                                        tr!(lang, "action-unknown", action = action)
-                                    } else if toast.refusal.is_some() {
-                                        tr!(lang, "action-refused", action = action)
-                                    } else {
-                                        tr!(lang, "action-failed", action = action)
-                                    };
-                                ui.label(
-                                    RichText::new(title)
-                                        .strong()
-                                        .color(ui.visuals().error_fg_color),
-                                );
-                                ui.with_layout(
-                                    egui::Layout::right_to_left(egui::Align::Center),
-                                    |ui| {
-                                        if ui.small_button(t!(lang, "dismiss")).clicked() {
-                                            dismissed = Some(toast.id);
-                                        }
-                                    },
-                                );
-                            });
-                            let recognised = toast.refusal.as_ref().and_then(|(code, message)| {
-                                recognise(lang, toast.action, code, message)
-                            });
-                            match &recognised {
-                                Some(r) => ui.label(&r.words),
-                                None => ui.label(toast.explanation.text(lang)),
-                            };
-                            if let Some(offer) = recognised.and_then(|r| r.offer)
-                                && ui.button(offer_words(lang, &offer)).clicked()
-                            {
-                                accepted = Some(offer);
+        // The screen keeps most of a short window; more toasts than fit scroll.
+        let most = (ui.available_height() * 0.35).max(120.0);
+        egui::Panel::bottom("toasts")
+            .resizable(false)
+            .show(ui, |ui| {
+                egui::ScrollArea::vertical()
+                    .max_height(most)
+                    // The strip grows with its toasts up to `most` (else it keeps last frame's size).
+                    .min_scrolled_height(most)
+                    .stick_to_bottom(true)
+                    .show(ui, |ui| {
+                        for toast in &self.items {
+                            let (gone, offer) = toast_ui(ui, lang, toast);
+                            if gone {
                                 dismissed = Some(toast.id);
                             }
-                            verbatim_ui(ui, lang, toast);
-                        });
-                    ui.add_space(6.0);
-                }
+                            if offer.is_some() {
+                                accepted = offer;
+                            }
+                        }
+                    });
             });
         if let Some(id) = dismissed {
             self.items.retain(|toast| toast.id != id);
@@ -123,12 +95,64 @@ impl Toasts {
     }
 }
 
+/// One toast, in three short lines so that the screen keeps its room: its title with the
+/// offer and Dismiss, what it means, and the platform's words. Whether it was dismissed, and the
+/// offer taken (which dismisses it too).
+fn toast_ui(ui: &mut egui::Ui, lang: Lang, toast: &Toast) -> (bool, Option<Offer>) {
+    let mut dismissed = false;
+    let mut accepted = None;
+    let recognised = toast
+        .refusal
+        .as_ref()
+        .and_then(|(code, message)| recognise(lang, toast.action, code, message));
+    let (words, offer) = match recognised {
+        Some(r) => (r.words, r.offer),
+        None => (toast.explanation.text(lang).to_owned(), None),
+    };
+    egui::Frame::group(ui.style())
+        .stroke(egui::Stroke::new(1.5, ui.visuals().error_fg_color))
+        .show(ui, |ui| {
+            ui.set_width(ui.available_width());
+            ui.horizontal(|ui| {
+                let error = ui.visuals().error_fg_color;
+                ui.label(RichText::new(title(lang, toast)).strong().color(error));
+                ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+                    dismissed = ui.small_button(t!(lang, "dismiss")).clicked();
+                    if let Some(offer) = offer
+                        && ui.small_button(offer_words(lang, &offer)).clicked()
+                    {
+                        accepted = Some(offer);
+                        dismissed = true;
+                    }
+                });
+            });
+            ui.label(words);
+            verbatim_ui(ui, lang, toast);
+        });
+    ui.add_space(4.0);
+    (dismissed, accepted)
+}
+
+/// The toast's title: its action, and whether it was refused, failed, or has no known outcome.
+fn title(lang: Lang, toast: &Toast) -> String {
+    let action = toast.action.text(lang);
+    // Sent with no answer is not a failure: the title says so.
+    if toast.explanation == label!("explain-outcome-unknown") {
+        tr!(lang, "action-unknown", action = action)
+    } else if toast.refusal.is_some() {
+        tr!(lang, "action-refused", action = action)
+    } else {
+        tr!(lang, "action-failed", action = action)
+    }
+}
+
 /// The error as the platform (or the system) said it, word for word, under a caption that
 /// says so: it is not translated.
 fn verbatim_ui(ui: &mut egui::Ui, lang: Lang, toast: &Toast) {
-    ui.add_space(2.0);
-    ui.label(RichText::new(tr!(lang, "verbatim-caption")).weak());
-    ui.label(RichText::new(&toast.verbatim).monospace());
+    ui.horizontal_wrapped(|ui| {
+        ui.label(RichText::new(tr!(lang, "verbatim-caption")).weak());
+        ui.label(RichText::new(&toast.verbatim).monospace());
+    });
     if let Some(cause) = &toast.cause {
         ui.label(RichText::new(cause).monospace().weak());
     }
@@ -180,14 +204,4 @@ pub fn explain_code(code: &str) -> Label {
         envelope::SYSTEM | activity::PROCESSING => label!("explain-platform-failed"),
         _ => label!("explain-refused"),
     }
-}
-
-/// Where a form's fields end, from the window's left edge: the navigation, the label column
-/// and a field (`form::grid_ui`, `form::field_ui`), with the hint some fields carry after them.
-const FORMS_END: f32 = 640.0;
-
-/// Toasts stay right of the forms' fields, so they never cover what the user must fix; in a
-/// narrow window they grow taller instead of wider (down to a width that still reads well).
-fn toast_width(window: f32) -> f32 {
-    (window - 12.0 - FORMS_END).clamp(250.0, 420.0)
 }

@@ -2,12 +2,14 @@
 //! recognises; the answer shows the products received, or why nothing could be claimed, in
 //! words beside the platform's code and message.
 
+use std::collections::HashMap;
+
 use egui::RichText;
 
 use crate::core::team::Permission;
 use crate::core::wire::validate::{is_email, is_mobile};
 use crate::core::wire::{ActivityResponse, ClaimRequest};
-use crate::core::{Call, Event, Latest, Outcome};
+use crate::core::{Call, CatalogCommand, Command, Event, Latest, Outcome};
 use crate::ui::kit::form::{
     Field, answered_on_ui, field_with_ui, grid_ui, normalize_mobile, submit_button_ui, typed,
 };
@@ -31,6 +33,11 @@ pub struct ActivitiesScreen {
     answer: Option<ActivityResponse>,
     /// The profile the shown answer came from.
     on: String,
+    /// The catalog of that profile, read when an answer lists products: it names them.
+    catalog: Latest,
+    names: HashMap<String, String>,
+    /// The catalog was asked for since the answer came.
+    named: bool,
 }
 
 /// What kind of identity the text looks like, as the platform would read it.
@@ -86,16 +93,48 @@ fn unit_reason(code: Option<i32>) -> Label {
 }
 
 impl ActivitiesScreen {
+    /// Reads the catalog of the answer's profile once an answer lists products, so that they
+    /// are shown by the names the branch knows them by.
+    fn read_catalog(&mut self, core: &Caller<'_>) {
+        let listed = self
+            .answer
+            .as_ref()
+            .and_then(|a| a.detail.as_ref())
+            .is_some_and(|d| !d.products.is_empty());
+        if listed && !self.named {
+            self.named = true;
+            let profile = self.on.clone();
+            self.catalog.start(
+                core.out
+                    .send(Command::Catalog(CatalogCommand::Load { profile })),
+            );
+        }
+    }
+
     pub fn apply(&mut self, event: &Event) -> Option<Label> {
         if self.call.accept(event) {
             if let Ok(Outcome::Claim(answer)) = &event.result {
                 self.answer = Some(answer.clone());
+                self.named = false;
                 // 3001: no activity with this label. Any other answer names a real one.
                 if answer.result_code != "3001" {
                     self.known = Some(std::mem::take(&mut self.asking));
                 }
             }
             return Some(label!("claim"));
+        }
+        if self.catalog.accept(event) {
+            if let Ok(Outcome::Catalog(view)) = &event.result {
+                self.names = view
+                    .products
+                    .iter()
+                    .filter_map(|k| {
+                        let name = k.item.product_name.clone()?;
+                        Some((k.key.clone(), name))
+                    })
+                    .collect();
+            }
+            return Some(label!("load-catalog"));
         }
         None
     }
@@ -106,6 +145,7 @@ impl ActivitiesScreen {
             form.seen.insert(0, label);
             form.seen.truncate(SEEN);
         }
+        self.read_catalog(core);
         ui.label(t!(lang, "claim-help"));
         ui.add_space(6.0);
         claim_form_ui(ui, lang, form);
@@ -142,7 +182,7 @@ impl ActivitiesScreen {
         if let Some(answer) = &self.answer {
             ui.separator();
             answered_on_ui(ui, lang, &self.on, core.profile);
-            answer_ui(ui, lang, answer);
+            answer_ui(ui, lang, answer, &self.names);
         }
     }
 }
@@ -230,7 +270,7 @@ fn claim_form_ui(ui: &mut egui::Ui, lang: Lang, form: &mut ClaimForm) {
     });
 }
 
-fn answer_ui(ui: &mut egui::Ui, lang: Lang, a: &ActivityResponse) {
+fn answer_ui(ui: &mut egui::Ui, lang: Lang, a: &ActivityResponse, names: &HashMap<String, String>) {
     let words = (result_words(&a.result_code)).text(lang);
     let text = RichText::new(words).strong();
     ui.label(if a.result_code == activity::CLAIMED {
@@ -259,7 +299,7 @@ fn answer_ui(ui: &mut egui::Ui, lang: Lang, a: &ActivityResponse) {
                 }
                 ui.end_row();
                 for p in &detail.products {
-                    ui.label(RichText::new(&p.product_uri).monospace());
+                    product_ui(ui, names.get(&p.product_uri), &p.product_uri);
                     for ms in [&p.limit_start_date, &p.limit_end_date] {
                         ui.label(ms.parse::<i64>().map_or_else(|_| ms.clone(), local_date));
                     }
@@ -302,4 +342,15 @@ fn answer_ui(ui: &mut egui::Ui, lang: Lang, a: &ActivityResponse) {
                 }
             });
     }
+}
+
+/// A claimed product: the catalog's name with its URI after it, or the URI alone when the
+/// catalog does not know it.
+fn product_ui(ui: &mut egui::Ui, name: Option<&String>, uri: &str) {
+    ui.horizontal(|ui| {
+        if let Some(name) = name {
+            ui.label(name);
+        }
+        ui.label(RichText::new(uri).monospace().weak());
+    });
 }

@@ -3,6 +3,8 @@
 //! is labelled in the UI's language (the interface's name on hover), shows the problems the
 //! shared validation found for its field, and takes the focus when a problem is clicked.
 
+use std::collections::HashMap;
+
 use egui::{Response, RichText};
 
 use super::node::NodeId;
@@ -56,6 +58,28 @@ pub struct FormCx<'a> {
     pub changed: bool,
     /// The node is in a delete order: a new purchase's fields are set apart.
     pub deletes: bool,
+    /// The room each field's problems have taken in this node's form.
+    pub room: &'a mut HashMap<String, f32>,
+}
+
+/// The room each field's problems took in the form of the node shown. A problem that goes
+/// (the field was just typed in) leaves its room empty until another node is shown, so the
+/// fields below do not move up under the pointer while one types.
+#[derive(Default)]
+pub struct ProblemRoom {
+    node: Option<NodeId>,
+    heights: HashMap<String, f32>,
+}
+
+impl ProblemRoom {
+    /// The room of `node`'s form; another node's is forgotten.
+    pub fn of(&mut self, node: &NodeId) -> &mut HashMap<String, f32> {
+        if self.node.as_ref() != Some(node) {
+            self.node = Some(node.clone());
+            self.heights.clear();
+        }
+        &mut self.heights
+    }
 }
 
 impl FormCx<'_> {
@@ -95,8 +119,17 @@ impl FormCx<'_> {
                 response.request_focus();
                 response.scroll_to_me(Some(egui::Align::Center));
             }
+            let top = ui.min_rect().bottom();
             for p in self.problems.iter().filter(|p| p.field == field) {
                 ui.colored_label(ui.visuals().error_fg_color, &p.words);
+            }
+            let used = ui.min_rect().bottom() - top;
+            let kept = self.room.entry(field.to_owned()).or_insert(0.0);
+            if used < *kept {
+                // The cursor is already an item's spacing past the last widget.
+                ui.add_space(*kept - used - ui.spacing().item_spacing.y);
+            } else {
+                *kept = used;
             }
         });
         ui.end_row();

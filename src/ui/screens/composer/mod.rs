@@ -153,6 +153,7 @@ pub struct ComposerScreen {
     picker: picker::Picker,
     history: history::History,
     handover: handover::HandOver,
+    room: fields::ProblemRoom,
 }
 
 impl ComposerScreen {
@@ -225,9 +226,12 @@ impl ComposerScreen {
         self.submit.refused = caller
             .permits
             .lacking_for_orders(lang, draft.batch.orders().map(|o| o.order_type));
+        // In a short window (or above a toast) the tree and the form keep half the room.
+        let most = (ui.available_height() * 0.45).max(80.0);
         egui::Panel::bottom("composer_bottom")
             .resizable(true)
             .default_size(170.0)
+            .max_size(most)
             .show(ui, |ui| self.bottom_ui(ui, out, lang, profile));
         // The form needs more room than the tree: in a narrow window the tree gives it up.
         let tree_width = (ui.available_width() * 0.4).clamp(220.0, 360.0);
@@ -279,6 +283,7 @@ impl ComposerScreen {
             held: &mut held,
             changed: false,
             deletes,
+            room: self.room.of(&selected),
         };
         egui::ScrollArea::vertical()
             .id_salt("node_form_scroll")

@@ -7,7 +7,7 @@ use egui::RichText;
 
 use super::node::{self, NodeId, NodeRef};
 use crate::core::snapshot::Snapshot;
-use crate::ui::text::i18n::{Lang, noted, t};
+use crate::ui::text::i18n::{Lang, noted, t, tr};
 use crate::ui::text::labels::order_type_short;
 
 pub struct Tree {
@@ -93,20 +93,15 @@ impl Tree {
                     };
                     ui.horizontal(|ui| {
                         ui.add_space(14.0 * id.depth() as f32);
+                        let mut label = row_label(lang, &n);
                         if node::has_children(&n) {
                             let open = self.expanded.contains(id);
-                            let sign = if open { "-" } else { "+" };
-                            if ui
-                                .small_button(sign)
-                                .on_hover_text(t!(lang, "expand-collapse"))
-                                .clicked()
-                            {
+                            if toggle_ui(ui, lang, open, &label).clicked() {
                                 toggled = Some(id.clone());
                             }
                         } else {
                             ui.add_space(ui.spacing().interact_size.y);
                         }
-                        let mut label = row_label(lang, &n);
                         let mut text = RichText::new(&label);
                         if let Some(count) = problems.get(id) {
                             label = noted(lang, &label, &count.to_string());
@@ -132,6 +127,21 @@ impl Tree {
         }
         clicked
     }
+}
+
+/// The sign that opens or closes a row, named for a screen reader by what it does to which row.
+fn toggle_ui(ui: &mut egui::Ui, lang: Lang, open: bool, row: &str) -> egui::Response {
+    let (sign, name) = if open {
+        ("-", tr!(lang, "tree-close", row = row))
+    } else {
+        ("+", tr!(lang, "tree-open", row = row))
+    };
+    let enabled = ui.is_enabled();
+    let button = ui
+        .small_button(sign)
+        .on_hover_text(t!(lang, "expand-collapse"));
+    button.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, enabled, &name));
+    button
 }
 
 /// What a row says of its node: its kind and what tells it apart.
