@@ -5,8 +5,9 @@
 # docs/screenshots/face/<screen>-<lang>-<theme>[-900].png.
 # Each picture is a fresh start on its screen: the window's state file (app.ron) names the
 # screen, the language and the theme, as Settings would have left them. Assets are listed by
-# typing the demo enterprise and Enter, Renewals read by F5; the other screens show what a
-# user finds on opening them.
+# typing the demo enterprise and Enter, Renewals read by F5; "Refused" is Assets asked for an
+# enterprise the platform does not have (its toast under the screen); the other screens show
+# what a user finds on opening them.
 # Needs: apt-get install xvfb imagemagick xdotool
 # Usage: scripts/screenshot-face.sh [screen...]   (LICENSE_DESK_BIN: a release binary already
 # built; screens by their names below, all of them by default; SIZES: the window's sizes,
@@ -30,7 +31,7 @@ scripts/renewals-demo.sh >/dev/null
 state=$HOME/.local/share/license-desk
 
 # History last: it shows the calls the other screens made.
-screens=${*:-Start Customers Renewals Orders Catalog Assets Activities AssetNumbers SendLater Approvals Settings History}
+screens=${*:-Start Customers Renewals Orders Catalog Assets Refused Activities AssetNumbers SendLater Approvals Settings History}
 
 # AssetNumbers → asset-numbers
 file_name() { sed -E 's/([a-z])([A-Z])/\1-\2/g' <<<"$1" | tr '[:upper:]' '[:lower:]'; }
@@ -38,7 +39,10 @@ file_name() { sed -E 's/([a-z])([A-Z])/\1-\2/g' <<<"$1" | tr '[:upper:]' '[:lowe
 # Starts the console on screen $1 in language $2 (En, Zh) and theme $3 (light, dark).
 start_on() {
   mkdir -p "$state"
-  printf '{"app":"(lang:%s,screen:%s,theme:%s)"}\n' "$2" "$1" "$3" >"$state/app.ron"
+  local on=$1
+  # Refused: the Assets screen asked for an enterprise the platform does not have.
+  [ "$1" != Refused ] || on=Assets
+  printf '{"app":"(lang:%s,screen:%s,theme:%s)"}\n' "$2" "$on" "$3" >"$state/app.ron"
   local locale=en_US.UTF-8
   [ "$2" = En ] || locale=zh_CN.UTF-8
   LANG=$locale "$bin" >/dev/null 2>&1 &
@@ -61,10 +65,12 @@ start_on() {
 # What a user does first on the screen, when it shows nothing until asked.
 act_on() {
   case $1 in
-    Assets)
+    Assets | Refused)
+      local enterprise=EG0000000001
+      [ "$1" = Assets ] || enterprise=EG9999999999
       xdotool mousemove 350 99 click 1 # the enterprise's field, first on the screen's bar
       sleep 0.3
-      xdotool type --delay 20 EG0000000001
+      xdotool type --delay 20 "$enterprise"
       xdotool key Return
       sleep 2
       ;;

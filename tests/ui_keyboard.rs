@@ -1,5 +1,6 @@
-//! A batch composed and submitted by keys alone (issue 39): `Tab` moves the focus, `Enter`
-//! presses the focused button, `Ctrl+Enter` submits the composer's batch and opens its
+//! Everyday tasks by keys alone (issue 39): a batch composed and submitted, a claim, a failed
+//! call found in History, a lock disabled. `Tab` moves the focus, `Enter` presses the focused
+//! button, `Ctrl+Enter` submits the composer's batch and opens its
 //! confirmation, which only a deliberate press of its own button answers. No click, no
 //! pointer: the window is driven as a clerk without a mouse drives it.
 
@@ -82,5 +83,86 @@ fn a_batch_is_composed_and_submitted_by_keys_alone() {
     settle(&mut harness, |h| {
         h.query_by_label("Submitted to Sandbox: the platform recorded 1 license order.")
             .is_some()
+    });
+}
+
+/// Types `text` into the field that has the focus, as the keyboard does.
+fn type_here(harness: &mut Harness<'static, DeskApp>, text: &str) {
+    harness.event(egui::Event::Text(text.to_owned()));
+    harness.run_ok();
+}
+
+/// Tabs to the field named `label` and types `text` into it.
+fn fill(harness: &mut Harness<'static, DeskApp>, label: &str, text: &str) {
+    tab_to(harness, label);
+    type_here(harness, text);
+}
+
+/// A claim, then a refused one found in History, by keys alone: the form filled field by field
+/// and sent by `Ctrl+Enter`; History's *Failures only* checked by `Space`; the failed call's
+/// row opened by `Enter`.
+#[test]
+fn a_claim_and_a_failed_call_found_in_history_by_keys_alone() {
+    let dir = tempfile::tempdir().expect("dir");
+    let mut harness = app(dir.path(), Lang::En);
+    harness.run_ok();
+    press(&mut harness, "Activities");
+    fill(&mut harness, "Identity", "13800138000");
+    fill(&mut harness, "Activity label", "spring-2026");
+    fill(&mut harness, "Source", "license-desk");
+    fill(&mut harness, "Branch", "北京分公司");
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::Enter);
+    settle(&mut harness, |h| {
+        h.query_by_label("Claimed: the products below were granted.")
+            .is_some()
+    });
+    // An activity the platform does not know: refused.
+    tab_to(&mut harness, "Activity label");
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::A);
+    type_here(&mut harness, "no-such-activity");
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::Enter);
+    settle(&mut harness, |h| {
+        h.query_by_label("There is no activity with this label.")
+            .is_some()
+    });
+
+    press(&mut harness, "History");
+    settle(&mut harness, |h| h.query_all_by_label("Claim").count() == 2);
+    tab_to(&mut harness, "Failures only");
+    harness.key_press(Key::Space);
+    harness.run_ok();
+    settle(&mut harness, |h| h.query_all_by_label("Claim").count() == 1);
+    press(&mut harness, "Claim");
+    // Its detail: the explanation first, then the request and the answer.
+    settle(&mut harness, |h| {
+        h.query_by_label("There is no activity with this label.")
+            .is_some()
+    });
+    harness.get_by_label("activityLabel: no-such-activity");
+    harness.get_by_label("resultCode: 3001");
+}
+
+/// A lock disabled by its number, by keys alone: the enterprise listed by `Enter` in its
+/// field, *Disable or enable by numbers…* opened, the number typed, the question answered by
+/// its own button.
+#[test]
+fn a_lock_is_disabled_by_keys_alone() {
+    let dir = tempfile::tempdir().expect("dir");
+    let mut harness = app(dir.path(), Lang::En);
+    harness.run_ok();
+    press(&mut harness, "Assets");
+    fill(&mut harness, "Enterprise global id", "EG0000000001");
+    harness.key_press(Key::Enter);
+    settle(&mut harness, |h| h.query_by_label("8900000001").is_some());
+    press(&mut harness, "Disable or enable by numbers…");
+    fill(
+        &mut harness,
+        "Asset numbers: typed or pasted, separated by lines, spaces, commas or semicolons",
+        "8900000001",
+    );
+    press(&mut harness, "Disable these");
+    press(&mut harness, "Disable 1 lock");
+    settle(&mut harness, |h| {
+        h.query_by_label("Disable: 1 of 1 succeeded").is_some()
     });
 }

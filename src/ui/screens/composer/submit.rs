@@ -195,6 +195,17 @@ impl ComposerScreen {
         profile: &Profile,
     ) {
         self.submit_bar_ui(ui, lang, profile);
+        // What is below the bar scrolls, so that none of it is cut off when the panel is short
+        // (a short window, or a toast under the screen). Another draft opens at its top.
+        let draft = self.draft.as_ref().and_then(|d| d.id);
+        egui::ScrollArea::vertical()
+            .id_salt(("composer_bottom", draft))
+            .auto_shrink([false, true])
+            .show(ui, |ui| self.under_bar_ui(ui, out, lang, profile));
+    }
+
+    /// Under the submit bar: the answer, or a batch sent with no answer, or the problems.
+    fn under_bar_ui(&mut self, ui: &mut egui::Ui, out: &Outbox<'_>, lang: Lang, profile: &Profile) {
         if self
             .submit
             .submitted
@@ -216,42 +227,35 @@ impl ComposerScreen {
             return;
         }
         let mut clicked = None;
-        // Another draft opens at the top of its own problems.
-        let draft = self.draft.as_ref().and_then(|d| d.id);
-        egui::ScrollArea::vertical()
-            .id_salt(("problems", draft))
-            .auto_shrink([false, true])
-            .show(ui, |ui| {
-                for p in self.check.problems.iter().take(MAX_LISTED) {
-                    let words = unknown_value_words(lang, p, profile)
-                        .unwrap_or_else(|| problem_words(lang, p));
-                    let text = RichText::new(words).color(ui.visuals().warn_fg_color);
-                    let place = self.check.place_words(lang, p);
-                    // Where it is in the file first; a long problem wraps onto the next line.
-                    ui.horizontal_wrapped(|ui| {
-                        if let Some(place) = place {
-                            ui.label(RichText::new(place).weak());
-                        }
-                        // The interface's path on hover, to find the value in a file.
-                        let path = tr!(lang, "problem-path-hover", path = p.path.to_string());
-                        if ui
-                            .selectable_label(false, text)
-                            .on_hover_text(path)
-                            .clicked()
-                        {
-                            clicked = Some(p.path.clone());
-                        }
-                    });
+        for p in self.check.problems.iter().take(MAX_LISTED) {
+            let words =
+                unknown_value_words(lang, p, profile).unwrap_or_else(|| problem_words(lang, p));
+            let text = RichText::new(words).color(ui.visuals().warn_fg_color);
+            let place = self.check.place_words(lang, p);
+            // Where it is in the file first; a long problem wraps onto the next line.
+            ui.horizontal_wrapped(|ui| {
+                if let Some(place) = place {
+                    ui.label(RichText::new(place).weak());
                 }
-                if self.check.problems.len() > MAX_LISTED {
-                    ui.label(tr!(
-                        lang,
-                        "more-problems",
-                        n = self.check.problems.len().saturating_sub(MAX_LISTED)
-                    ));
+                // The interface's path on hover, to find the value in a file.
+                let path = tr!(lang, "problem-path-hover", path = p.path.to_string());
+                if ui
+                    .selectable_label(false, text)
+                    .on_hover_text(path)
+                    .clicked()
+                {
+                    clicked = Some(p.path.clone());
                 }
-                unknown_keys_ui(ui, lang, &self.check.unknown_keys);
             });
+        }
+        if self.check.problems.len() > MAX_LISTED {
+            ui.label(tr!(
+                lang,
+                "more-problems",
+                n = self.check.problems.len().saturating_sub(MAX_LISTED)
+            ));
+        }
+        unknown_keys_ui(ui, lang, &self.check.unknown_keys);
         if let Some(path) = clicked {
             let (node, rest) = NodeId::of_path(&path);
             self.tree.reveal(&node);
