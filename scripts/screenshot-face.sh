@@ -6,8 +6,9 @@
 # Each picture is a fresh start on its screen: the window's state file (app.ron) names the
 # screen, the language and the theme, as Settings would have left them. Assets are listed by
 # typing the demo enterprise and Enter, Renewals read by F5; "Refused" is Assets asked for an
-# enterprise the platform does not have (its toast under the screen); the other screens show
-# what a user finds on opening them.
+# enterprise the platform does not have (its toast under the screen), "Claimed" the demo claim
+# sent and "NumbersGiven" new asset numbers asked for, both by Ctrl+Enter; the other screens
+# show what a user finds on opening them.
 # Needs: apt-get install xvfb imagemagick xdotool
 # Usage: scripts/screenshot-face.sh [screen...]   (LICENSE_DESK_BIN: a release binary already
 # built; screens by their names below, all of them by default; SIZES: the window's sizes,
@@ -31,7 +32,7 @@ scripts/renewals-demo.sh >/dev/null
 state=$HOME/.local/share/license-desk
 
 # History last: it shows the calls the other screens made.
-screens=${*:-Start Customers Renewals Orders Catalog Assets Refused Activities AssetNumbers SendLater Approvals Settings History}
+screens=${*:-Start Customers Renewals Orders Catalog Assets Refused Activities Claimed AssetNumbers NumbersGiven SendLater Approvals Settings History}
 
 # AssetNumbers → asset-numbers
 file_name() { sed -E 's/([a-z])([A-Z])/\1-\2/g' <<<"$1" | tr '[:upper:]' '[:lower:]'; }
@@ -39,10 +40,19 @@ file_name() { sed -E 's/([a-z])([A-Z])/\1-\2/g' <<<"$1" | tr '[:upper:]' '[:lowe
 # Starts the console on screen $1 in language $2 (En, Zh) and theme $3 (light, dark).
 start_on() {
   mkdir -p "$state"
-  local on=$1
-  # Refused: the Assets screen asked for an enterprise the platform does not have.
-  [ "$1" != Refused ] || on=Assets
-  printf '{"app":"(lang:%s,screen:%s,theme:%s)"}\n' "$2" "$on" "$3" >"$state/app.ron"
+  local on=$1 more=
+  case $1 in
+    # The Assets screen asked for an enterprise the platform does not have.
+    Refused) on=Assets ;;
+    # The claim form filled in as the Start page's "Fill in the claim" leaves it, then sent.
+    Claimed)
+      on=Activities
+      more=',claim:(identity:\"13800138000\",label:\"spring-2026\",source:\"license-desk\",branch:\"北京分公司\")'
+      ;;
+    # New asset numbers asked for.
+    NumbersGiven) on=AssetNumbers ;;
+  esac
+  printf '{"app":"(lang:%s,screen:%s,theme:%s%s)"}\n' "$2" "$on" "$3" "$more" >"$state/app.ron"
   local locale=en_US.UTF-8
   [ "$2" = En ] || locale=zh_CN.UTF-8
   LANG=$locale "$bin" >/dev/null 2>&1 &
@@ -77,6 +87,10 @@ act_on() {
     Renewals)
       xdotool key F5
       sleep 4
+      ;;
+    Claimed | NumbersGiven)
+      xdotool key ctrl+Return
+      sleep 2
       ;;
   esac
 }

@@ -131,6 +131,12 @@ fn ctrl_enter_submits_the_form_and_f5_refreshes_history() {
     settle(&mut harness, |h| {
         h.query_all_by_label("Query customers").count() == 2
     });
+    // New asset numbers, asked for by Ctrl+Enter.
+    click(&mut harness, "Asset numbers");
+    harness.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Enter);
+    settle(&mut harness, |h| {
+        h.query_by_label("Get new asset numbers · done").is_some()
+    });
 }
 
 /// History's detail shows the answer as a tree of named fields, and the raw JSON one click

@@ -288,3 +288,26 @@ fn a_problem_that_goes_does_not_move_the_fields_below() {
     });
     assert_eq!(below(&harness), with_problem);
 }
+
+/// Only an enterprise the platform listed is offered again among the recent ones: one it
+/// refused is not.
+#[test]
+fn a_refused_enterprise_is_not_offered_again() {
+    let dir = tempfile::tempdir().expect("dir");
+    let mut harness = app(dir.path(), Lang::En);
+    harness.state_mut().prefs.screen = Screen::Assets;
+    harness.run_ok();
+    type_into(&mut harness, "Enterprise global id", "EG9999999999");
+    click(&mut harness, "List assets");
+    settle(&mut harness, |h| {
+        h.query_by_label("List assets: refused").is_some()
+    });
+    assert!(harness.state().prefs.recent_enterprises.is_empty());
+    type_into(&mut harness, "Enterprise global id", "EG0000000001");
+    click(&mut harness, "List assets");
+    settle(&mut harness, |h| h.query_by_label("8900000001").is_some());
+    assert_eq!(
+        harness.state().prefs.recent_enterprises,
+        vec!["EG0000000001".to_owned()]
+    );
+}

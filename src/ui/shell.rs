@@ -354,10 +354,8 @@ impl Screens {
                 Screen::Customers
             }
             StartAction::ListDemoAssets => {
-                let recent = &mut prefs.recent_enterprises;
                 let (out, profile) = (caller.out, caller.profile);
-                self.assets
-                    .list_enterprise(out, profile, recent, demo::GLOBAL_ID);
+                self.assets.list_enterprise(out, profile, demo::GLOBAL_ID);
                 Screen::Assets
             }
             StartAction::Compose => Screen::Orders,
@@ -390,10 +388,9 @@ impl Screens {
                 nums,
                 left,
             } => {
-                let recent = &mut prefs.recent_enterprises;
                 let profile = caller.profile;
                 self.assets
-                    .list_enterprise(caller.out, profile, recent, &enterprise);
+                    .list_enterprise(caller.out, profile, &enterprise);
                 self.assets.confirm_lock(lock, nums, left, profile.clone());
                 Screen::Assets
             }

@@ -8,7 +8,9 @@ use egui::RichText;
 use crate::core::team::Permission;
 use crate::core::wire::validate::MAX_SHELLNUMS;
 use crate::core::{Call, Command, Event, FileCommand, Latest, Outcome};
-use crate::ui::kit::form::{answered_on_ui, busy_icon_button_ui, csv_with_bom, home_file};
+use crate::ui::kit::form::{
+    answered_on_ui, busy_icon_button_ui, csv_with_bom, home_file, submit_button_ui,
+};
 use crate::ui::kit::icon::Icon;
 use crate::ui::kit::permits::permitted_ui;
 use crate::ui::outbox::Caller;
@@ -77,7 +79,7 @@ impl AssetNumbersScreen {
             let why = core.lacking(lang, Permission::Numbers);
             let busy = self.call.is_waiting();
             if permitted_ui(ui, why.as_deref(), |ui| {
-                busy_icon_button_ui(ui, Icon::Numbers, t!(lang, "get-asset-numbers"), busy)
+                submit_button_ui(ui, Icon::Numbers, t!(lang, "get-asset-numbers"), busy)
             }) {
                 self.on = core.profile.name.clone();
                 self.call.start(core.call(Call::Shellnums(self.count)));

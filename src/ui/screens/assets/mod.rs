@@ -105,6 +105,8 @@ struct Query {
     listed_ok: bool,
     /// The enterprise the listing on screen is of.
     listed: String,
+    /// An enterprise the platform listed, to be put first among the recent ones.
+    remember: Option<String>,
 }
 
 /// What the grid shows of the listing: filtered, sorted, with the chosen columns.
@@ -164,20 +166,27 @@ struct Locks {
 }
 
 impl AssetsScreen {
+    /// The listing's answer: shown, read for locks whose outcome is unknown, and its
+    /// enterprise remembered.
+    fn apply_listing(&mut self, event: &mut Event) {
+        self.query.listed_ok = false;
+        if let Ok(Outcome::Assets(assets)) = &mut event.result {
+            if let Some(unknown) = &mut self.locks.unknown
+                && unknown.read.is_none()
+                && self.query.listed_on.as_ref().map(|p| &p.name) == Some(&unknown.profile)
+            {
+                unknown.read_from(assets);
+            }
+            self.set_assets(std::mem::take(assets));
+            self.query.listed_ok = true;
+            self.query.remember = Some(self.query.listed.clone());
+        }
+    }
+
     /// Takes the answer if it is for this screen, and names the action it answers.
     pub fn apply(&mut self, event: &mut Event) -> Option<Label> {
         if self.query.call.accept(event) {
-            self.query.listed_ok = false;
-            if let Ok(Outcome::Assets(assets)) = &mut event.result {
-                if let Some(unknown) = &mut self.locks.unknown
-                    && unknown.read.is_none()
-                    && self.query.listed_on.as_ref().map(|p| &p.name) == Some(&unknown.profile)
-                {
-                    unknown.read_from(assets);
-                }
-                self.set_assets(std::mem::take(assets));
-                self.query.listed_ok = true;
-            }
+            self.apply_listing(event);
             return Some(label!("list-assets"));
         }
         if self.locks.call.accept(event) {
@@ -304,6 +313,11 @@ impl AssetsScreen {
         recent: &mut Vec<String>,
     ) {
         let (out, profile) = (caller.out, caller.profile);
+        if let Some(enterprise) = self.query.remember.take() {
+            recent.retain(|e| *e != enterprise);
+            recent.insert(0, enterprise);
+            recent.truncate(RECENT);
+        }
         self.locks.refused = caller.lacking(lang, Permission::Locks);
         self.follow_profile(profile);
         self.query_bar_ui(ui, out, lang, recent, profile);
@@ -395,15 +409,13 @@ impl AssetsScreen {
         self.grid.filter.clear();
     }
 
-    /// Lists the enterprise typed, on `profile`; remembered among the recent ones.
-    pub fn list(&mut self, out: &Outbox<'_>, profile: &Profile, recent: &mut Vec<String>) {
+    /// Lists the enterprise typed, on `profile`; remembered among the recent ones once the
+    /// platform lists it (one it refuses is not offered again).
+    pub fn list(&mut self, out: &Outbox<'_>, profile: &Profile) {
         let enterprise = self.query.enterprise.trim().to_owned();
         if enterprise.is_empty() {
             return;
         }
-        recent.retain(|e| *e != enterprise);
-        recent.insert(0, enterprise.clone());
-        recent.truncate(RECENT);
         self.locks.outcome = None;
         let extend_code = Some(self.query.extend_code.trim().to_owned()).filter(|c| !c.is_empty());
         let call = Call::Assets {
@@ -422,7 +434,7 @@ impl AssetsScreen {
         ui: &mut egui::Ui,
         out: &Outbox<'_>,
         lang: Lang,
-        recent: &mut Vec<String>,
+        recent: &[String],
         profile: &Profile,
     ) {
         let last = recent.first().cloned();
@@ -433,21 +445,15 @@ impl AssetsScreen {
         if empty_state_ui(ui, t!(lang, "assets-start"), next)
             && let Some(enterprise) = last
         {
-            self.list_enterprise(out, profile, recent, &enterprise);
+            self.list_enterprise(out, profile, &enterprise);
         }
     }
 
     /// Lists `enterprise` (the start page's demo enterprise).
-    pub fn list_enterprise(
-        &mut self,
-        out: &Outbox<'_>,
-        profile: &Profile,
-        recent: &mut Vec<String>,
-        enterprise: &str,
-    ) {
+    pub fn list_enterprise(&mut self, out: &Outbox<'_>, profile: &Profile, enterprise: &str) {
         self.query.enterprise = enterprise.to_owned();
         self.query.extend_code.clear();
-        self.list(out, profile, recent);
+        self.list(out, profile);
     }
 
     fn query_bar_ui(
@@ -455,7 +461,7 @@ impl AssetsScreen {
         ui: &mut egui::Ui,
         out: &Outbox<'_>,
         lang: Lang,
-        recent: &mut Vec<String>,
+        recent: &[String],
         profile: &Profile,
     ) {
         ui.horizontal_wrapped(|ui| {
@@ -490,7 +496,7 @@ impl AssetsScreen {
                 keys::REFRESH,
             );
             if clicked || enter {
-                self.list(out, profile, recent);
+                self.list(out, profile);
             }
             let refused = self.locks.refused.as_deref();
             if permitted_ui(ui, refused, |ui| {
