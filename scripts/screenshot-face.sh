@@ -34,6 +34,8 @@ state=$HOME/.local/share/license-desk
 # History last: it shows the calls the other screens made.
 screens=${*:-Start Customers Renewals Orders Catalog Assets Refused Activities Claimed AssetNumbers NumbersGiven SendLater Approvals Settings History}
 
+claims=0
+
 # AssetNumbers → asset-numbers
 file_name() { sed -E 's/([a-z])([A-Z])/\1-\2/g' <<<"$1" | tr '[:upper:]' '[:lower:]'; }
 
@@ -44,10 +46,14 @@ start_on() {
   case $1 in
     # The Assets screen asked for an enterprise the platform does not have.
     Refused) on=Assets ;;
-    # The claim form filled in as the Start page's "Fill in the claim" leaves it, then sent.
+    # The demo claim filled in, then sent: by a participant of its own each time, since a
+    # participant may claim it once.
     Claimed)
       on=Activities
-      more=',claim:(identity:\"13800138000\",label:\"spring-2026\",source:\"license-desk\",branch:\"北京分公司\")'
+      claims=$((claims + 1))
+      local mobile
+      mobile=$(printf '1390000%04d' "$claims")
+      more=",claim:(identity:\\\"$mobile\\\",label:\\\"spring-2026\\\",source:\\\"license-desk\\\",branch:\\\"北京分公司\\\")"
       ;;
     # New asset numbers asked for.
     NumbersGiven) on=AssetNumbers ;;
