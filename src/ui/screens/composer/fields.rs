@@ -124,7 +124,13 @@ impl FormCx<'_> {
                 ui.colored_label(ui.visuals().error_fg_color, &p.words);
             }
             let used = ui.min_rect().bottom() - top;
-            let kept = self.room.entry(field.to_owned()).or_insert(0.0);
+            // Looked up before inserting: no key is allocated for a field already seen.
+            if !self.room.contains_key(field) {
+                self.room.insert(field.to_owned(), 0.0);
+            }
+            let Some(kept) = self.room.get_mut(field) else {
+                return;
+            };
             if used < *kept {
                 // The cursor is already an item's spacing past the last widget.
                 ui.add_space(*kept - used - ui.spacing().item_spacing.y);

@@ -131,16 +131,19 @@ impl Tree {
 
 /// The sign that opens or closes a row, named for a screen reader by what it does to which row.
 fn toggle_ui(ui: &mut egui::Ui, lang: Lang, open: bool, row: &str) -> egui::Response {
-    let (sign, name) = if open {
-        ("-", tr!(lang, "tree-close", row = row))
-    } else {
-        ("+", tr!(lang, "tree-open", row = row))
-    };
     let enabled = ui.is_enabled();
     let button = ui
-        .small_button(sign)
+        .small_button(if open { "-" } else { "+" })
         .on_hover_text(t!(lang, "expand-collapse"));
-    button.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, enabled, &name));
+    // Worded only when asked for (a screen reader is on), not in every frame.
+    button.widget_info(|| {
+        let name = if open {
+            tr!(lang, "tree-close", row = row)
+        } else {
+            tr!(lang, "tree-open", row = row)
+        };
+        egui::WidgetInfo::labeled(egui::Role::Button, enabled, &name)
+    });
     button
 }
 
