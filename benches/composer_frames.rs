@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 
 use common::{FileOnDisk, ORDERS, app, median, order_file, wait_for};
 use egui_kittest::Harness;
-use egui_kittest::kittest::Queryable;
+use egui_kittest::kittest::{NodeT as _, Queryable};
 use license_desk::ui::DeskApp;
 
 const RUNS: usize = 3;
@@ -64,7 +64,15 @@ fn main() {
 
         phases[0].take(typing(&mut h, "Channel code", "ABCDEFGHIJ"));
         phases[2].take(frames_for(&mut h, Duration::from_millis(1_500)));
-        h.get_by_label_contains("#1 New purchase").click();
+        // The order's row, not its open/close button (named for the row too).
+        h.query_all_by_label_contains("#1 New purchase")
+            .find(|n| {
+                n.accesskit_node()
+                    .label()
+                    .is_some_and(|l| l.starts_with('#'))
+            })
+            .expect("the order's row")
+            .click();
         h.step();
         phases[1].take(typing(&mut h, "Customer name", "北京示例科技有限公司二"));
         phases[2].take(frames_for(&mut h, Duration::from_millis(1_500)));

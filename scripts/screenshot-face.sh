@@ -29,10 +29,12 @@ trap 'kill $app $xvfb 2>/dev/null || true; rm -rf "$work"' EXIT
 export HOME=$work/home LICENSE_DESK_KEYRING=memory LICENSE_DESK_BIN=$bin
 mkdir -p "$HOME"
 scripts/renewals-demo.sh >/dev/null
+# A walk changes what it walks through: each starts from this copy.
+cp -a "$HOME" "$work/home0"
 state=$HOME/.local/share/license-desk
 
 # History last: it shows the calls the other screens made.
-screens=${*:-Start Customers Renewals Orders Catalog Assets Refused Activities Claimed AssetNumbers NumbersGiven SendLater Approvals Settings History}
+screens=${*:-Start Customers Renewals Orders OrdersSubmitted Catalog Assets AssetsDisabled Refused Activities Claimed AssetNumbers NumbersGiven SendLater Approvals Settings History}
 
 claims=0
 
@@ -57,6 +59,8 @@ start_on() {
       ;;
     # New asset numbers asked for.
     NumbersGiven) on=AssetNumbers ;;
+    OrdersSubmitted) on=Orders ;;
+    AssetsDisabled) on=Assets ;;
   esac
   printf '{"app":"(lang:%s,screen:%s,theme:%s%s)"}\n' "$2" "$on" "$3" "$more" >"$state/app.ron"
   local locale=en_US.UTF-8
@@ -78,9 +82,48 @@ start_on() {
   sleep 0.3
 }
 
+# The manual's walks, at 1280×800 only: their clicks are at the places the pictures of that
+# size show (English first, Chinese second), so a change of layout asks for new ones.
+walk() { [ "$1" = OrdersSubmitted ] || [ "$1" = AssetsDisabled ]; }
+at() { if [ "$lang" = En ]; then echo "$1"; else echo "$2"; fi; }
+click() { xdotool mousemove "$1" "$2" click 1; sleep "${3:-0.5}"; }
+
+# The demo draft's asset: its numbers from the Sandbox, a package picked from the catalog by its
+# pinyin initials (zjrm: 造价入门), Valid until ticked, then submitted by Ctrl+Enter and Send.
+walk_orders() {
+  click "$(at 370 300)" 746                 # the problem: no asset numbers (opens the asset)
+  click "$(at 658 632)" 175                 # Add package: the catalog's search
+  xdotool type --delay 30 zjrm
+  sleep 0.6
+  shot "orders-pick-$1"
+  xdotool key Return                        # the first match, with its products
+  sleep 0.6
+  click 250 233                             # the asset again
+  click "$(at 720 657)" 207 1.5             # Get new asset numbers
+  click "$(at 692 679)" 384                 # Valid until: a year on
+  shot "orders-filled-$1"
+  xdotool key ctrl+Return
+  sleep 1
+  shot "orders-confirm-$1"
+  click "$(at 360 395)" 527 2               # Send
+}
+
+# Two locks and a certificate selected, the certificate left out, the two disabled.
+walk_assets() {
+  act_on Assets
+  click 300 256                             # 8900000001
+  xdotool keydown ctrl mousemove 300 284 click 1 mousemove 300 424 click 1 keyup ctrl
+  sleep 0.3
+  click "$(at 563 552)" 187 0.8             # Disable selected
+  shot "assets-confirm-$1"
+  click 430 "$(at 502 502)" 2               # Disable 2 locks
+}
+
 # What a user does first on the screen, when it shows nothing until asked.
 act_on() {
   case $1 in
+    OrdersSubmitted) walk_orders "$2" ;;
+    AssetsDisabled) walk_assets "$2" ;;
     Assets | Refused)
       local enterprise=EG0000000001
       [ "$1" = Assets ] || enterprise=EG9999999999
@@ -125,9 +168,14 @@ for size in ${SIZES:-1280x800 900x600}; do
   for screen in $screens; do
     for lang in ${LANGS:-En Zh}; do
       for theme in ${THEMES:-light dark}; do
+        if walk "$screen"; then
+          [ "$W" = 1280 ] || continue
+          rm -rf "$HOME"
+          cp -a "$work/home0" "$HOME"
+        fi
         start_on "$screen" "$lang" "$theme"
-        act_on "$screen"
         lower=$(tr '[:upper:]' '[:lower:]' <<<"$lang")
+        act_on "$screen" "$lower-$theme$suffix"
         shot "$(file_name "$screen")-$lower-$theme$suffix"
         kill "$app"
         wait "$app" 2>/dev/null || true

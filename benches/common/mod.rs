@@ -73,7 +73,7 @@ const DISPLAY_FRAME: Duration = Duration::from_micros(16_667);
 pub fn wait_for(harness: &mut Harness<'static, DeskApp>, label: &str) -> Duration {
     let deadline = Instant::now() + Duration::from_secs(120);
     let mut longest = Duration::ZERO;
-    while harness.query_by_label_contains(label).is_none() {
+    while harness.query_all_by_label_contains(label).next().is_none() {
         assert!(Instant::now() < deadline, "{label} never shown");
         let start = Instant::now();
         harness.step();

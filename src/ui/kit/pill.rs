@@ -16,6 +16,9 @@ pub enum Tone {
     Calm,
 }
 
+/// A pill's room left and right of its words.
+pub const SIDE: i8 = 6;
+
 pub fn pill_ui(ui: &mut egui::Ui, text: &str, tone: Tone) -> egui::Response {
     let p = theme::palette(ui);
     let fill = match tone {
@@ -26,7 +29,7 @@ pub fn pill_ui(ui: &mut egui::Ui, text: &str, tone: Tone) -> egui::Response {
     egui::Frame::new()
         .fill(fill)
         .corner_radius(theme::radius::CONTROL)
-        .inner_margin(egui::Margin::symmetric(6, 0))
+        .inner_margin(egui::Margin::symmetric(SIDE, 0))
         .show(ui, |ui| {
             ui.label(RichText::new(text).strong().color(p.on_mark));
         })

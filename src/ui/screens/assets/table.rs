@@ -7,7 +7,7 @@ use egui_extras::{Column, TableBuilder};
 
 use super::{AssetsScreen, LockAction, ROW_HEIGHT, license_type_words, lockable};
 use crate::core::wire::{AssetList, AssetRef, LicenseType};
-use crate::ui::kit::pill::{Tone, pill_ui};
+use crate::ui::kit::pill::{self, Tone, pill_ui};
 use crate::ui::text::dates::local_date;
 use crate::ui::text::i18n::{Label, Lang, label, labelled, t, tr};
 use crate::ui::text::labels::{self, value_words};
@@ -101,10 +101,21 @@ pub(super) fn measure_columns(ui: &egui::Ui, lang: Lang, assets: &AssetList) -> 
                 .take(MEASURED_ROWS)
                 .map(|a| width(grid_text(lang, a, col), font) + margin)
                 .fold(0.0, f32::max);
-            let want = title.max(cells);
+            // A lock's state may change while the listing is shown: where there is room, its
+            // pills fit from the start; in a narrow window the column keeps to what is listed.
+            let pills = if col == Col::State {
+                [t!(lang, "disabled"), t!(lang, "frozen")]
+                    .map(|w| width(w.to_owned(), &body) + 2.0 * f32::from(pill::SIDE) + margin)
+                    .into_iter()
+                    .fold(0.0, f32::max)
+            } else {
+                0.0
+            };
+            let shown = title.max(cells);
+            let want = shown.max(pills);
             // A column of words may lose the end of its title too (whole on hover).
             let least = if col.whole() {
-                want
+                shown
             } else {
                 want.min(LEAST_WORDS)
             };

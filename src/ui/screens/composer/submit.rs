@@ -14,7 +14,7 @@ use crate::core::wire::{BatchOrderRequest, BatchOrderResult};
 use crate::core::{
     ApiError, Call, Command, CoreError, Event, Latest, Outcome, Profile, WriteState,
 };
-use crate::ui::kit::button::danger_button;
+use crate::ui::kit::button::{danger_button, primary_button};
 use crate::ui::kit::form::production_guard_ui;
 use crate::ui::kit::form::{
     dialog_body_ui, keyed_button_ui, name_of_profile, profile_name, warn_if_production,
@@ -418,9 +418,10 @@ impl ComposerScreen {
                 production_guard_ui(ui, lang, profile, deletes || risky, guard) && previewed;
             ui.add_space(8.0);
             ui.horizontal(|ui| {
-                // Deletions cannot be undone: the button says so by its look.
+                // The dialog's one main action; deletions cannot be undone, and it says so by
+                // its look.
                 let button = if summary.deletions.is_empty() {
-                    egui::Button::new(t!(lang, "send"))
+                    primary_button(ui, Icon::Send, t!(lang, "send"))
                 } else {
                     danger_button(ui, Icon::Send, t!(lang, "send"))
                 };
