@@ -31,7 +31,6 @@ mkdir -p "$HOME"
 scripts/renewals-demo.sh >/dev/null
 # A walk changes what it walks through: each starts from this copy.
 cp -a "$HOME" "$work/home0"
-state=$HOME/.local/share/license-desk
 
 # History last: it shows the calls the other screens made.
 screens=${*:-Start Customers Renewals Orders OrdersSubmitted Catalog Assets AssetsDisabled Refused Activities Claimed AssetNumbers NumbersGiven SendLater Approvals Settings History}
@@ -43,6 +42,7 @@ file_name() { sed -E 's/([a-z])([A-Z])/\1-\2/g' <<<"$1" | tr '[:upper:]' '[:lowe
 
 # Starts the console on screen $1 in language $2 (En, Zh) and theme $3 (light, dark).
 start_on() {
+  local state=$HOME/.local/share/license-desk
   mkdir -p "$state"
   local on=$1 more=
   case $1 in
@@ -168,10 +168,14 @@ for size in ${SIZES:-1280x800 900x600}; do
   for screen in $screens; do
     for lang in ${LANGS:-En Zh}; do
       for theme in ${THEMES:-light dark}; do
+        # A walk runs in a copy of the start of its own, so that what it changes (two locks
+        # disabled, a batch sent) is in no other picture.
+        export HOME=$work/home
         if walk "$screen"; then
           [ "$W" = 1280 ] || continue
-          rm -rf "$HOME"
-          cp -a "$work/home0" "$HOME"
+          rm -rf "$work/walk"
+          cp -a "$work/home0" "$work/walk"
+          export HOME=$work/walk
         fi
         start_on "$screen" "$lang" "$theme"
         lower=$(tr '[:upper:]' '[:lower:]' <<<"$lang")

@@ -199,30 +199,14 @@ fn empty_screens_lead_to_their_next_step() {
     settle(&mut harness, |h| h.query_by_label("8900000006").is_some());
 }
 
-/// The fields (by label, and which of those so named) whose place is within `area`.
-fn fields_at(harness: &Harness<'static, DeskApp>, area: egui::Rect) -> Vec<(String, usize)> {
-    const FIELDS: [Role; 4] = [
-        Role::TextInput,
-        Role::MultilineTextInput,
-        Role::ComboBox,
-        Role::CheckBox,
-    ];
-    let mut seen: Vec<String> = Vec::new();
-    let mut at = Vec::new();
-    for node in harness.root().children_recursive() {
-        let n = node.accesskit_node();
-        if !FIELDS.contains(&n.role()) {
-            continue;
-        }
-        let label = n.label().unwrap_or_default();
-        let nth = seen.iter().filter(|l| **l == label).count();
-        seen.push(label.clone());
-        if node.rect().intersects(area) {
-            at.push((label, nth));
-        }
-    }
-    at
-}
+/// The fields one types in, picks from or ticks.
+const FIELDS: [Role; 5] = [
+    Role::TextInput,
+    Role::MultilineTextInput,
+    Role::ComboBox,
+    Role::CheckBox,
+    Role::SpinButton,
+];
 
 /// A refusal's toast stays until dismissed, on every screen: it never covers a field, a list to
 /// pick from or a check box, in the narrowest window and a common one, in both languages.
@@ -257,7 +241,7 @@ fn a_toast_covers_no_field_on_any_screen() {
             harness.set_size(size);
             for screen in Screen::ALL {
                 harness.state_mut().prefs.screen = screen;
-                // An area is placed by its size of the frame before.
+                // A panel takes its size from the frame before: the next frames show it whole.
                 harness.run_steps(3);
                 // From its title and its Dismiss to the platform's words at its foot.
                 let toast = harness
@@ -267,19 +251,37 @@ fn a_toast_covers_no_field_on_any_screen() {
                     .union(harness.get_by_label_contains("13004: ").rect());
                 // A field under the toast's place is scrolled into view, as a user would
                 // before typing in it; it must then be clear of the toast.
-                let under: Vec<(String, usize)> = fields_at(&harness, toast);
-                let covered: Vec<String> = under
-                    .into_iter()
-                    .filter_map(|(label, nth)| {
-                        let field = |h: &Harness<'static, DeskApp>| {
-                            h.query_all_by_label(&label).nth(nth).map(|n| n.rect())
-                        };
-                        harness.query_all_by_label(&label).nth(nth)?.scroll_to_me();
-                        harness.run_steps(2);
-                        let rect = field(&harness)?;
-                        rect.intersects(toast).then(|| format!("{label} {rect:?}"))
-                    })
+                // The fields under the toast's place, by their accessibility ids (an id stays
+                // a widget's from frame to frame).
+                let under: Vec<_> = harness
+                    .root()
+                    .children_recursive()
+                    .filter(|n| FIELDS.contains(&n.accesskit_node().role()))
+                    .filter(|n| n.rect().intersects(toast))
+                    .map(|n| n.accesskit_node().id())
                     .collect();
+                let mut covered = Vec::new();
+                for id in under {
+                    let found = |h: &Harness<'static, DeskApp>| {
+                        h.root()
+                            .children_recursive()
+                            .find(|n| n.accesskit_node().id() == id)
+                            .map(|n| (n.accesskit_node().label(), n.rect()))
+                    };
+                    if let Some(node) = harness
+                        .root()
+                        .children_recursive()
+                        .find(|n| n.accesskit_node().id() == id)
+                    {
+                        node.scroll_to_me();
+                    }
+                    harness.run_steps(2);
+                    if let Some((label, rect)) = found(&harness)
+                        && rect.intersects(toast)
+                    {
+                        covered.push(format!("{label:?} {rect:?}"));
+                    }
+                }
                 assert!(
                     covered.is_empty(),
                     "{lang:?} {screen:?} at {size:?}: the toast {toast:?} covers {covered:?}"

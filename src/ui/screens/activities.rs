@@ -116,6 +116,8 @@ impl ActivitiesScreen {
             if let Ok(Outcome::Claim(answer)) = &event.result {
                 self.answer = Some(answer.clone());
                 self.named = false;
+                // The names of another answer's profile are not this one's.
+                self.names.clear();
                 // 3001: no activity with this label. Any other answer names a real one.
                 if answer.result_code != "3001" {
                     self.known = Some(std::mem::take(&mut self.asking));

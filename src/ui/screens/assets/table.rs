@@ -102,7 +102,8 @@ pub(super) fn measure_columns(ui: &egui::Ui, lang: Lang, assets: &AssetList) -> 
                 .map(|a| width(grid_text(lang, a, col), font) + margin)
                 .fold(0.0, f32::max);
             // A lock's state may change while the listing is shown: where there is room, its
-            // pills fit from the start; in a narrow window the column keeps to what is listed.
+            // widest pill fits from the start (two at once may not); in a narrow window the
+            // column keeps to what is listed.
             let pills = if col == Col::State {
                 [t!(lang, "disabled"), t!(lang, "frozen")]
                     .map(|w| width(w.to_owned(), &body) + 2.0 * f32::from(pill::SIDE) + margin)

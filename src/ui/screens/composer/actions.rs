@@ -70,6 +70,7 @@ impl ComposerScreen {
         if let Some(next) = next {
             self.tree.select(next);
             self.tree.structure_changed();
+            self.room.forget();
             self.check.structure_changed();
             self.stepped();
         }

@@ -204,6 +204,7 @@ impl ComposerScreen {
         self.history.reset(&draft.batch);
         self.draft = Some(draft);
         self.tree = super::tree::Tree::default();
+        self.room.forget();
         self.submit.forget();
         self.check.reset();
     }

@@ -72,6 +72,13 @@ pub struct ProblemRoom {
 }
 
 impl ProblemRoom {
+    /// The batch's structure changed (a node added, removed or moved, another draft): the
+    /// node shown may be another under the same place in the tree.
+    pub fn forget(&mut self) {
+        self.node = None;
+        self.heights.clear();
+    }
+
     /// The room of `node`'s form; another node's is forgotten.
     pub fn of(&mut self, node: &NodeId) -> &mut HashMap<String, f32> {
         if self.node.as_ref() != Some(node) {

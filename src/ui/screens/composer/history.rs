@@ -231,6 +231,7 @@ impl ComposerScreen {
         let selected = nearest_existing(&draft.batch, &self.tree.selected);
         self.tree.select(selected);
         self.tree.structure_changed();
+        self.room.forget();
         self.check.structure_changed();
         self.check.changed();
         self.check.focus_field = None;

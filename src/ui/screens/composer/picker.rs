@@ -169,6 +169,7 @@ impl ComposerScreen {
         self.tree.expand(&choosing.under);
         self.tree.select(added);
         self.tree.structure_changed();
+        self.room.forget();
         self.check.structure_changed();
         self.stepped();
     }
