@@ -15,7 +15,7 @@ mod window;
 use std::time::Duration;
 
 use egui_kittest::Harness;
-use egui_kittest::kittest::{NodeT as _, Queryable};
+use egui_kittest::kittest::Queryable;
 use license_desk::core::{
     Call, CatalogCommand, Command, Core, DraftCommand, DraftSummary, Endpoint, JournalFilter,
     Outcome, Profile, Secret,
@@ -2699,16 +2699,7 @@ fn a_large_batch_is_checked_saved_and_exported_off_the_window_thread() {
     // No customer at all: the problem is the customer id's (either id will do).
     let problem = "Order 1 › ";
     assert!(harness.query_by_label_contains(problem).is_none());
-    harness
-        .query_all_by_label_contains("#1 New purchase")
-        .find(|n| {
-            n.accesskit_node()
-                .label()
-                .is_some_and(|l| l.starts_with('#'))
-        })
-        .expect("the order's row")
-        .click();
-    harness.run_ok();
+    window::click_tree_row(&mut harness, "#1 New purchase");
     type_into(&mut harness, "Channel customer id", "");
     settle(&mut harness, |h| {
         h.query_by_label_contains(problem).is_some()

@@ -121,16 +121,7 @@ fn the_catalog_search_is_used_from_the_keyboard_and_closes_with_escape_or_on_lea
         window::shown_labels(&harness)
     );
     // Left open on Orders, it is not there on return.
-    harness
-        .query_all_by_label_contains("Asset —")
-        .find(|n| {
-            n.accesskit_node()
-                .label()
-                .is_some_and(|l| l.starts_with("Asset"))
-        })
-        .expect("the asset's node")
-        .click();
-    harness.run_ok();
+    window::click_tree_row(&mut harness, "Asset —");
     click(&mut harness, "Add product");
     settle(&mut harness, |h| {
         h.query_by_label("Search the catalog").is_some()
@@ -258,16 +249,7 @@ fn a_problem_that_goes_does_not_move_the_fields_below() {
     settle(&mut harness, |h| {
         h.query_all_by_label_contains("Batch LD-").next().is_some()
     });
-    harness
-        .query_all_by_label_contains("Batch LD-")
-        .find(|n| {
-            n.accesskit_node()
-                .label()
-                .is_some_and(|l| l.starts_with("Batch"))
-        })
-        .expect("the batch's row")
-        .click();
-    harness.run_ok();
+    window::click_tree_row(&mut harness, "Batch LD-");
     let below = |h: &egui_kittest::Harness<'static, license_desk::ui::DeskApp>| {
         h.get_by_label("Channel order id").rect()
     };

@@ -6,7 +6,7 @@
 use std::time::Duration;
 
 use egui_kittest::Harness;
-use egui_kittest::kittest::Queryable;
+use egui_kittest::kittest::{NodeT as _, Queryable};
 use license_desk::core::KeyringChoice;
 use license_desk::ui::text::i18n::Lang;
 use license_desk::ui::{DeskApp, Prefs, Screen};
@@ -114,5 +114,20 @@ pub fn click(harness: &mut Harness<'static, DeskApp>, label: &str) {
     harness.get_by_label(label).scroll_to_me();
     harness.run_ok();
     harness.get_by_label(label).click();
+    harness.run_ok();
+}
+
+/// Clicks the composer tree's row whose name starts with `row` ("Batch LD-", "#1 New
+/// purchase"), not its open/close button, whose name holds the row's words too.
+pub fn click_tree_row(harness: &mut Harness<'static, DeskApp>, row: &str) {
+    harness
+        .query_all_by_label_contains(row)
+        .find(|n| {
+            n.accesskit_node()
+                .label()
+                .is_some_and(|l| l.starts_with(row))
+        })
+        .unwrap_or_else(|| panic!("the tree's row {row}"))
+        .click();
     harness.run_ok();
 }
