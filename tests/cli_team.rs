@@ -394,7 +394,10 @@ fn the_audit_log_is_verified_and_exported() {
     let (code, out, err) = team(&data, &["audit", "verify"], "");
     assert_eq!(
         (code, out.trim()),
-        (Some(0), "the audit log is whole: 2 entries"),
+        (
+            Some(0),
+            "the audit log is whole: 2 entries; every MAC is the key's; 2 checkpoints agree"
+        ),
         "{err}"
     );
 
@@ -455,6 +458,119 @@ fn the_audit_log_is_verified_and_exported() {
                 .ends_with("user.add): its hash does not follow from entry 1 and its own content"),
         "{err}"
     );
+}
+
+/// Whoever can write the store cannot rewrite the record unseen (issue 52): a cut tail, a chain
+/// recomputed after a change, and a dropped head are each reported by `team audit verify`
+/// against the data directory's own signed checkpoints and the entries' MACs.
+#[test]
+fn the_audit_log_cannot_be_cut_recomputed_or_beheaded_unseen() {
+    for tamper in ["cut", "recompute", "recompute without the key", "behead"] {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let data = dir.path().join("team");
+        assert_eq!(
+            team(&data, &["init", "--admin", "wang"], PASSWORD).0,
+            Some(0)
+        );
+        for name in ["zhao", "qian", "sun"] {
+            let add = ["user", "add", name, "--role", "viewer"];
+            assert_eq!(team(&data, &add, PASSWORD).0, Some(0), "{tamper}");
+        }
+        let db = rusqlite::Connection::open(data.join("team.sqlite3")).expect("db");
+        match tamper {
+            "cut" => {
+                db.execute("DELETE FROM audit WHERE seq = 4", [])
+                    .expect("cut");
+            }
+            "behead" => {
+                let first: String = db
+                    .query_row("SELECT hash FROM audit WHERE seq = 1", [], |r| r.get(0))
+                    .expect("entry 1");
+                db.execute("DELETE FROM audit WHERE seq = 1", [])
+                    .expect("dropped");
+                db.execute("INSERT INTO audit_start(seq, hash) VALUES (1, ?1)", [first])
+                    .expect("start moved");
+            }
+            _ => recompute_from(&db, 2),
+        }
+        drop(db);
+        if tamper == "recompute without the key" {
+            std::fs::remove_file(data.join("audit.key")).expect("key taken away");
+        }
+        let (code, _, err) = team(&data, &["audit", "verify"], "");
+        assert_eq!(code, Some(1), "{tamper}: {err}");
+        let said: &[&str] = match tamper {
+            "cut" => &[
+                "the record ends at entry 3, but the checkpoint of ",
+                "its tail was cut",
+            ],
+            "recompute" => &[
+                "the audit log is broken at entry 2 (",
+                "its MAC is not this server's key's: the chain was recomputed from here",
+            ],
+            "recompute without the key" => &[
+                "entry 2 is not the one the checkpoint of ",
+                "saw: the chain was rewritten",
+            ],
+            _ => &["the record starts after entry 1", "its head was dropped"],
+        };
+        for part in said {
+            assert!(err.contains(part), "{tamper}: {err}");
+        }
+    }
+}
+
+/// Changes entry `from`'s request and recomputes the chain's hashes from there on, as someone
+/// with the database (but not the key) would.
+fn recompute_from(db: &rusqlite::Connection, from: i64) {
+    use license_desk::team::audit::{Record, hash_of};
+    db.execute(
+        "UPDATE audit SET request = replace(request, 'zhao', 'zhaO') WHERE seq = ?1",
+        [from],
+    )
+    .expect("changed");
+    let mut prev: String = db
+        .query_row("SELECT hash FROM audit WHERE seq = ?1", [from - 1], |r| {
+            r.get(0)
+        })
+        .expect("the entry before");
+    let mut rows = db
+        .prepare(
+            "SELECT seq, at, person, role, branch, operation, call_id, request, outcome, code, \
+             message, answer FROM audit WHERE seq >= ?1 ORDER BY seq",
+        )
+        .expect("select");
+    let entries: Vec<(i64, i64, Record)> = rows
+        .query_map([from], |r| {
+            Ok((
+                r.get(0)?,
+                r.get(1)?,
+                Record {
+                    person: r.get(2)?,
+                    role: r.get(3)?,
+                    branch: r.get(4)?,
+                    operation: r.get(5)?,
+                    call_id: r.get(6)?,
+                    request: r.get(7)?,
+                    outcome: r.get(8)?,
+                    code: r.get(9)?,
+                    message: r.get(10)?,
+                    answer: r.get(11)?,
+                },
+            ))
+        })
+        .expect("entries")
+        .collect::<Result<_, _>>()
+        .expect("entries");
+    for (seq, at, record) in entries {
+        let hash = hash_of(&prev, seq, at, &record);
+        db.execute(
+            "UPDATE audit SET prev_hash = ?2, hash = ?3 WHERE seq = ?1",
+            rusqlite::params![seq, prev, hash],
+        )
+        .expect("recomputed");
+        prev = hash;
+    }
 }
 
 /// `team settings` shows the approval thresholds, changes those given and keeps the others,

@@ -164,6 +164,31 @@ fn one_line(mut text: String, noun: &str) -> Result<Secret, String> {
     Ok(Secret::new(text))
 }
 
+/// Refuses a secret file others may read (the app secret, a database password).
+#[cfg(unix)]
+pub fn private_to_user(file: &Path) -> Result<(), String> {
+    use std::os::unix::fs::PermissionsExt;
+    let mode = std::fs::metadata(file)
+        .map_err(|e| format!("cannot read {}: {e}", file.display()))?
+        .permissions()
+        .mode();
+    if mode & 0o077 != 0 {
+        return Err(format!(
+            "{} may be read by others (mode {:o}): a secret must be readable by its user \
+             only (chmod 600)",
+            file.display(),
+            mode & 0o777
+        ));
+    }
+    Ok(())
+}
+
+/// Windows files are private to their user under the profile's folders; nothing to check.
+#[cfg(not(unix))]
+pub fn private_to_user(_file: &Path) -> Result<(), String> {
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

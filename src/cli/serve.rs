@@ -187,6 +187,7 @@ fn connection_limits(args: &ServeArgs) -> Result<ConnectionLimits, String> {
         max_connections: args.max_connections,
         header_timeout: seconds("header-timeout", args.header_timeout)?,
         body_timeout: seconds("body-timeout", args.body_timeout)?,
+        ..ConnectionLimits::default()
     })
 }
 

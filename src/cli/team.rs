@@ -6,6 +6,7 @@ use std::process::ExitCode;
 
 use clap::{Args, Subcommand};
 use license_desk::team::audit::{self, Record};
+use license_desk::team::checkpointer::Checkpointer;
 use license_desk::team::people::{self, Branch, Edit, NewPerson};
 use license_desk::team::{TeamError, TeamStore, custom_roles, settings};
 use serde::Serialize;
@@ -195,7 +196,7 @@ fn run_command(command: TeamCommand) -> Result<(), Failure> {
             };
             let store = runtime.block_on(open(&data))?;
             let made = runtime.block_on(people::init(&store, admin));
-            print_lines(&[runtime.block_on(recorded(&store, "init", made))?]);
+            print_lines(&[runtime.block_on(recorded(&data, &store, "init", made))?]);
         }
         TeamCommand::User(command) => runtime.block_on(user(command))?,
         TeamCommand::Role(command) => runtime.block_on(role(command))?,
@@ -234,7 +235,7 @@ async fn user(command: UserCommand) -> Result<(), Failure> {
                 password,
             };
             let store = open(&data).await?;
-            recorded(&store, "user.add", people::add(&store, new).await).await
+            recorded(&data, &store, "user.add", people::add(&store, new).await).await
         }
         UserCommand::Edit {
             data,
@@ -254,17 +255,23 @@ async fn user(command: UserCommand) -> Result<(), Failure> {
                 },
             };
             let store = open(&data).await?;
-            recorded(&store, "user.edit", people::edit(&store, &name, edit).await).await
+            recorded(
+                &data,
+                &store,
+                "user.edit",
+                people::edit(&store, &name, edit).await,
+            )
+            .await
         }
         UserCommand::Disable { data, name } => {
             let store = open(&data).await?;
             let done = people::set_disabled(&store, &name, true).await;
-            recorded(&store, "user.disable", done).await
+            recorded(&data, &store, "user.disable", done).await
         }
         UserCommand::Enable { data, name } => {
             let store = open(&data).await?;
             let done = people::set_disabled(&store, &name, false).await;
-            recorded(&store, "user.enable", done).await
+            recorded(&data, &store, "user.enable", done).await
         }
         UserCommand::List { data } => {
             print_lines(&people::list(&open(&data).await?).await.map_err(refused)?);
@@ -274,7 +281,7 @@ async fn user(command: UserCommand) -> Result<(), Failure> {
             let password = secret_input::new_password(&name)?;
             let store = open(&data).await?;
             let done = people::reset_password(&store, &name, password.expose()).await;
-            recorded(&store, "user.reset_password", done).await
+            recorded(&data, &store, "user.reset_password", done).await
         }
     };
     print_lines(&[person?]);
@@ -292,7 +299,7 @@ async fn settings(
         settings::thresholds(&store).await.map_err(refused)?
     } else {
         let set = settings::set_thresholds(&store, batch_assets, locks).await;
-        recorded(&store, "settings", set).await?
+        recorded(data, &store, "settings", set).await?
     };
     print_lines(&[now]);
     Ok(())
@@ -307,7 +314,7 @@ async fn role(command: RoleCommand) -> Result<(), Failure> {
         } => {
             let store = open(&data).await?;
             let role = custom_roles::add(&store, &name, &permissions).await;
-            print_lines(&[recorded(&store, "role.add", role).await?]);
+            print_lines(&[recorded(&data, &store, "role.add", role).await?]);
         }
         RoleCommand::List { data } => {
             print_lines(
@@ -321,7 +328,7 @@ async fn role(command: RoleCommand) -> Result<(), Failure> {
             let removed = custom_roles::remove(&store, &name)
                 .await
                 .map(|()| json!({"name": name}));
-            recorded(&store, "role.remove", removed).await?;
+            recorded(&data, &store, "role.remove", removed).await?;
         }
     }
     Ok(())
@@ -330,11 +337,13 @@ async fn role(command: RoleCommand) -> Result<(), Failure> {
 /// A change made on the command line, in the audit log with what it changed to (never a
 /// password), under the name of the account that ran the command.
 async fn recorded<T: Serialize>(
+    data: &Data,
     store: &TeamStore,
     operation: &str,
     done: Result<T, TeamError>,
 ) -> Result<T, Failure> {
     let value = done.map_err(refused)?;
+    let key = data.audit_key()?;
     let account = std::env::var("USER")
         .or_else(|_| std::env::var("USERNAME"))
         .unwrap_or_default();
@@ -345,8 +354,17 @@ async fn recorded<T: Serialize>(
         outcome: "done".to_owned(),
         ..Record::default()
     };
-    audit::append(store, record).await.map_err(|e| {
-        Failure::failed(format!("done, but the audit log could not be written: {e}"))
+    audit::append(store, record, key.clone())
+        .await
+        .map_err(|e| {
+            Failure::failed(format!("done, but the audit log could not be written: {e}"))
+        })?;
+    // A checkpoint after each change, as the server writes one at each beat.
+    let mut checkpoints = Checkpointer::new(key, data.seal_places().checkpoints);
+    checkpoints.beat(store).await.map_err(|e| {
+        Failure::failed(format!(
+            "done, but the audit log's checkpoint could not be written: {e}"
+        ))
     })?;
     Ok(value)
 }

@@ -9,6 +9,7 @@ use jiff::tz::TimeZone;
 use license_desk::core::csv_out::csv_text;
 use license_desk::support::private_files::write_atomic;
 use license_desk::team::audit::{self, Entry, Verified};
+use license_desk::team::seal::{self, AuditKey};
 use rust_xlsxwriter::{Format, Workbook};
 
 use crate::cli::output::Failure;
@@ -66,18 +67,42 @@ const HEADER: [&str; 14] = [
     "hash",
 ];
 
+/// What the verification could check besides the chain.
+fn seal_said((key, checkpoints): (bool, usize)) -> String {
+    let macs = match key {
+        true => "every MAC is the key's",
+        false => "no key to check MACs with",
+    };
+    format!("{macs}; {checkpoints} checkpoints agree")
+}
+
 pub(crate) async fn run(command: AuditCommand) -> Result<(), Failure> {
     match command {
         AuditCommand::Verify { data } => {
             let store = open(&data).await?;
-            match audit::verify(&store)
+            let places = data.seal_places();
+            let key = match &places.key {
+                Some(path) => AuditKey::load(path).map_err(|e| Failure::failed(e.to_string()))?,
+                None => None,
+            };
+            let checkpoints = match &places.checkpoints {
+                Some(path) => {
+                    seal::read_checkpoints(path).map_err(|e| Failure::failed(e.to_string()))?
+                }
+                None => Vec::new(),
+            };
+            let sealed = (key.is_some(), checkpoints.len());
+            match audit::verify_sealed(&store, key, checkpoints)
                 .await
                 .map_err(|e| Failure::failed(e.to_string()))?
             {
                 Verified::Whole(n) => {
-                    println!("the audit log is whole: {n} entries");
+                    println!("the audit log is whole: {n} entries; {}", seal_said(sealed));
                     Ok(())
                 }
+                Verified::Contradicted { why } => Err(Failure::failed(format!(
+                    "the audit log is not what it was: {why}"
+                ))),
                 Verified::Broken { entry, why } => Err(Failure::failed(format!(
                     "the audit log is broken at entry {} ({}, {}, {}): {why}",
                     entry.seq,

@@ -4,33 +4,89 @@ use std::path::PathBuf;
 
 use clap::Args;
 use license_desk::platform::pg::DatabaseUrl;
+use license_desk::team::seal::{AuditKey, SealPlaces};
 use license_desk::team::{Place, TeamStore};
 
 use crate::cli::output::Failure;
 use crate::cli::serve::parse_database;
 
-/// Where the team server's data is: one of the two is needed.
+/// Where the team server's data is: one of the two is needed; and where its record's seal is.
 #[derive(Args)]
-#[group(required = true, multiple = false)]
 pub(crate) struct Data {
     /// The team server's data directory (its SQLite file, team.sqlite3).
-    #[arg(long, value_name = "DIR")]
+    #[arg(
+        long,
+        value_name = "DIR",
+        required_unless_present = "database",
+        conflicts_with = "database"
+    )]
     data: Option<PathBuf>,
     /// Its PostgreSQL database instead (postgresql://user@host/db; the password from the URL
     /// or PGPASSWORD). It may be the platform's: the tables do not meet.
     #[arg(long, value_name = "URL", value_parser = parse_database)]
     database: Option<DatabaseUrl>,
+    /// The database's password, from a file only its user may read (kept out of the process
+    /// list and the environment); a password in the URL wins.
+    #[arg(long, value_name = "FILE", requires = "database")]
+    database_password_file: Option<PathBuf>,
+    /// The audit log's key (64 hex digits, made if missing), kept off the database: each
+    /// entry's MAC and the checkpoints' signatures [default: DIR/audit.key with --data].
+    #[arg(long, value_name = "FILE")]
+    audit_key_file: Option<PathBuf>,
+    /// Where the audit log's signed checkpoints are appended [default:
+    /// DIR/audit-checkpoints.jsonl with --data; with --database, only the log].
+    #[arg(long, value_name = "FILE")]
+    audit_checkpoints: Option<PathBuf>,
 }
 
 impl Data {
-    /// The data directory or the database, as given.
-    pub(crate) fn parts(self) -> (Option<PathBuf>, Option<DatabaseUrl>) {
-        (self.data, self.database)
+    /// The data directory or the database, as given (with the password file's password).
+    pub(crate) fn parts(self) -> Result<(Option<PathBuf>, Option<DatabaseUrl>), String> {
+        let database = self.database()?;
+        Ok((self.data, database))
+    }
+
+    fn database(&self) -> Result<Option<DatabaseUrl>, String> {
+        let (Some(url), Some(file)) = (&self.database, &self.database_password_file) else {
+            return Ok(self.database.clone());
+        };
+        crate::cli::secret_input::private_to_user(file)?;
+        let password = crate::cli::secret_input::from_file(file).map_err(|e| match e {
+            crate::cli::secret_input::SecretError::Usage(m)
+            | crate::cli::secret_input::SecretError::Failed(m) => m,
+        })?;
+        Ok(Some(
+            url.clone().with_password_if_missing(password.expose()),
+        ))
+    }
+
+    /// Where the record's key and checkpoints are.
+    pub(crate) fn seal_places(&self) -> SealPlaces {
+        let beside = self
+            .data
+            .as_deref()
+            .map(SealPlaces::in_dir)
+            .unwrap_or_default();
+        SealPlaces {
+            key: self.audit_key_file.clone().or(beside.key),
+            checkpoints: self.audit_checkpoints.clone().or(beside.checkpoints),
+        }
+    }
+
+    /// The record's key, made if its file is missing; none without a place for it.
+    pub(crate) fn audit_key(&self) -> Result<Option<AuditKey>, Failure> {
+        self.seal_places()
+            .key
+            .as_deref()
+            .map(AuditKey::load_or_create)
+            .transpose()
+            .map_err(|e| Failure::failed(e.to_string()))
     }
 }
 
 pub(crate) async fn open(data: &Data) -> Result<TeamStore, Failure> {
-    let place = match (&data.data, &data.database) {
+    let database = data.database().map_err(Failure::failed)?;
+    let place = match (&data.data, &database) {
         (_, Some(url)) => Place::Database(url),
         (Some(dir), None) => Place::Dir(dir),
         // clap's group requires one of the two.

@@ -91,6 +91,26 @@ pub(crate) struct TeamServeArgs {
     /// StartTLS on an ldap:// URL.
     #[arg(long, requires = "ldap_url")]
     ldap_starttls: bool,
+    /// Allow plain ldap:// without StartTLS to a host other than loopback (directory
+    /// passwords cross the network in clear; logged at start).
+    #[arg(long, requires = "ldap_url")]
+    insecure_ldap: bool,
+    /// The attribute holding an entry's stable id, by which a directory person is known
+    /// whatever spelling of their name they type: entryUUID (OpenLDAP, 389-DS), objectGUID
+    /// (Active Directory).
+    #[arg(long, value_name = "ATTRIBUTE", default_value = license_desk::team::ldap::DEFAULT_ID_ATTRIBUTE, requires = "ldap_url")]
+    ldap_id_attribute: String,
+    /// A reverse proxy (address or CIDR) whose X-Forwarded-For names the client; repeat for
+    /// more. Without it X-Forwarded-For is ignored and the TCP peer is the client.
+    #[arg(long, value_name = "CIDR", value_parser = parse_cidr)]
+    trusted_proxy: Vec<ipnet::IpNet>,
+}
+
+/// `10.0.0.0/8`, or one address (`10.0.0.5` is `10.0.0.5/32`).
+fn parse_cidr(s: &str) -> Result<ipnet::IpNet, String> {
+    s.parse::<ipnet::IpNet>()
+        .or_else(|_| s.parse::<std::net::IpAddr>().map(ipnet::IpNet::from))
+        .map_err(|_| format!("{s:?} is not an address or CIDR (10.0.0.0/8)"))
 }
 
 /// `GROUP_DN=ROLE`: the role after the last `=` (a DN has `=` of its own).
@@ -105,7 +125,8 @@ fn parse_ldap_role(s: &str) -> Result<(String, String), String> {
 
 pub(crate) fn serve(args: TeamServeArgs) -> Result<(), String> {
     let secret = app_secret(args.secret_file.as_deref())?;
-    let (data_dir, database) = args.data.parts();
+    let seal = args.data.seal_places();
+    let (data_dir, database) = args.data.parts()?;
     let upstream_url = args.upstream_url.clone();
     let config = TeamConfig {
         listen: args.listen,
@@ -137,8 +158,12 @@ pub(crate) fn serve(args: TeamServeArgs) -> Result<(), String> {
             group_base: args.ldap_group_base.unwrap_or_default(),
             roles: args.ldap_role,
             starttls: args.ldap_starttls,
+            insecure: args.insecure_ldap,
+            id_attribute: args.ldap_id_attribute,
             timeout: Duration::from_secs(10),
         }),
+        trusted_proxies: args.trusted_proxy,
+        seal: Some(seal),
         audit_retention: (args.audit_retention_days > 0)
             .then(|| Duration::from_secs(args.audit_retention_days * 24 * 3600)),
     };
@@ -166,34 +191,10 @@ fn app_secret(file: Option<&Path>) -> Result<Secret, String> {
             .map(|s| Secret::new(s.trim()))
             .ok_or_else(|| format!("give --secret-file FILE or set {SECRET_VAR}"));
     };
-    private_to_user(file)?;
+    secret_input::private_to_user(file)?;
     secret_input::from_file(file).map_err(|e| match e {
         secret_input::SecretError::Usage(m) | secret_input::SecretError::Failed(m) => m,
     })
-}
-
-#[cfg(unix)]
-fn private_to_user(file: &Path) -> Result<(), String> {
-    use std::os::unix::fs::PermissionsExt;
-    let mode = std::fs::metadata(file)
-        .map_err(|e| format!("cannot read {}: {e}", file.display()))?
-        .permissions()
-        .mode();
-    if mode & 0o077 != 0 {
-        return Err(format!(
-            "{} may be read by others (mode {:o}): the app secret must be readable by its user \
-             only (chmod 600)",
-            file.display(),
-            mode & 0o777
-        ));
-    }
-    Ok(())
-}
-
-/// Windows files are private to their user under the profile's folders; nothing to check.
-#[cfg(not(unix))]
-fn private_to_user(_file: &Path) -> Result<(), String> {
-    Ok(())
 }
 
 /// Waits for Ctrl-C or SIGTERM.

@@ -61,6 +61,8 @@ impl TeamRemote {
             connections: Default::default(),
             audit_retention: None,
             ldap: None,
+            trusted_proxies: Vec::new(),
+            seal: None,
         };
         let server = remote.runtime.block_on(async {
             let store = TeamStore::open(Place::Dir(&team_dir), 1)

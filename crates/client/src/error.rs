@@ -138,9 +138,10 @@ impl ApiError {
         }
     }
 
-    /// A team server refused to sign the person in.
+    /// A team server refused to sign the person in, or asked them to try again later (429
+    /// after too many attempts, 503 while busy).
     pub fn sign_in_refused(&self) -> bool {
-        matches!(self, Self::Platform { http_status: 401, cause: Some(c), .. } if c == wire::team::SIGN_IN_CAUSE)
+        matches!(self, Self::Platform { http_status: 401 | 429 | 503, cause: Some(c), .. } if c == wire::team::SIGN_IN_CAUSE)
     }
 
     /// The permission a team server refused the call for, if that is why.

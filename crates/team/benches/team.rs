@@ -158,6 +158,8 @@ fn team_config(
         connections: Default::default(),
         audit_retention: None,
         ldap: None,
+        trusted_proxies: Vec::new(),
+        seal: None,
     }
 }
 

@@ -7,6 +7,7 @@ use tokio::sync::{mpsc, oneshot};
 
 use crate::audit::{Record, append_in};
 use crate::error::TeamError;
+use crate::seal::AuditKey;
 use crate::store::TeamStore;
 
 /// Most records in one commit: a bound on one transaction's work.
@@ -21,9 +22,10 @@ pub struct Appender {
 }
 
 impl Appender {
-    pub fn start(store: TeamStore) -> Appender {
+    /// The writer; each entry's MAC made with `key` when given.
+    pub fn start(store: TeamStore, key: Option<AuditKey>) -> Appender {
         let (queue, waiting) = mpsc::unbounded_channel();
-        tokio::spawn(write_groups(store, waiting));
+        tokio::spawn(write_groups(store, key, waiting));
         Appender { queue }
     }
 
@@ -39,7 +41,11 @@ impl Appender {
     }
 }
 
-async fn write_groups(store: TeamStore, mut waiting: mpsc::UnboundedReceiver<(Record, Waiter)>) {
+async fn write_groups(
+    store: TeamStore,
+    key: Option<AuditKey>,
+    mut waiting: mpsc::UnboundedReceiver<(Record, Waiter)>,
+) {
     while let Some(first) = waiting.recv().await {
         let mut group = vec![first];
         while group.len() < MOST
@@ -48,12 +54,13 @@ async fn write_groups(store: TeamStore, mut waiting: mpsc::UnboundedReceiver<(Re
             group.push(next);
         }
         let (records, waiters): (Vec<Record>, Vec<Waiter>) = group.into_iter().unzip();
+        let key = key.clone();
         let written = store
             .write(move |tx| {
                 let at = support::clock::now_ms();
                 records
                     .iter()
-                    .map(|r| append_in(tx, r, at))
+                    .map(|r| append_in(tx, r, at, key.as_ref()))
                     .collect::<Result<Vec<_>, _>>()
             })
             .await;

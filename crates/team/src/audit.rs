@@ -5,7 +5,9 @@
 //! `hash = SHA-256(previous hash, hex ‖ the entry's canonical JSON)`: the entry's fields in
 //! the fixed order of [`Entry`], serialized by serde_json (no spaces, strings escaped one
 //! way). The first entry's previous hash is 64 zeros. Appending is serialized on one key
-//! (`audit`), so the chain is one line across instances.
+//! (`audit`), so the chain is one line across instances. Against whoever can write the store
+//! the record is sealed besides (`crate::seal`): each entry's MAC under a key kept off the
+//! database, checkpoints written elsewhere, and retention as an entry of the chain itself.
 
 use std::ops::ControlFlow;
 
@@ -14,6 +16,7 @@ use serde::Serialize;
 use sha2::{Digest, Sha256};
 
 use crate::error::TeamError;
+use crate::seal::{AuditKey, Checkpoint};
 use crate::store::TeamStore;
 
 /// The previous hash of the first entry.
@@ -47,7 +50,13 @@ pub struct Entry {
     pub record: Record,
     pub prev_hash: String,
     pub hash: String,
+    /// The hash's MAC under the record's key, when the writer had it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mac: Option<String>,
 }
+
+/// The operation of the entry retention writes when it drops the chain's start.
+pub const RETENTION: &str = "audit.retention";
 
 /// The hashed part of an entry, in its fixed order.
 #[derive(Serialize)]
@@ -72,23 +81,34 @@ fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
-/// Appends `record` at the end of the chain; answers its sequence number.
-pub async fn append(store: &TeamStore, record: Record) -> Result<i64, TeamError> {
+/// Appends `record` at the end of the chain (its MAC made with `key` when given); answers its
+/// sequence number.
+pub async fn append(
+    store: &TeamStore,
+    record: Record,
+    key: Option<AuditKey>,
+) -> Result<i64, TeamError> {
     store
-        .write(move |tx| append_in(tx, &record, support::clock::now_ms()))
+        .write(move |tx| append_in(tx, &record, support::clock::now_ms(), key.as_ref()))
         .await
 }
 
 /// [`append`] inside a transaction already open.
-pub fn append_in(tx: &dyn Tx, record: &Record, at: i64) -> Result<i64, TeamError> {
+pub fn append_in(
+    tx: &dyn Tx,
+    record: &Record,
+    at: i64,
+    key: Option<&AuditKey>,
+) -> Result<i64, TeamError> {
     tx.serialize_on("audit")?;
     let (last, prev) = chain_end(tx)?;
     let seq = last + 1;
     let hash = hash_of(&prev, seq, at, record);
+    let mac = key.map(|k| k.entry_mac(&hash));
     tx.execute(
         "INSERT INTO audit(seq, at, person, role, branch, operation, call_id, request, \
-             outcome, code, message, answer, prev_hash, hash) \
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
+             outcome, code, message, answer, prev_hash, hash, mac) \
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
         &[
             seq.into(),
             at.into(),
@@ -104,6 +124,7 @@ pub fn append_in(tx: &dyn Tx, record: &Record, at: i64) -> Result<i64, TeamError
             record.answer.as_deref().into(),
             (&prev).into(),
             (&hash).into(),
+            mac.as_deref().into(),
         ],
     )?;
     Ok(seq)
@@ -136,7 +157,7 @@ macro_rules! entries {
     ($rest:literal) => {
         concat!(
             "SELECT seq, at, person, role, branch, operation, call_id, request, outcome, code, \
-             message, answer, prev_hash, hash FROM audit ",
+             message, answer, prev_hash, hash, mac FROM audit ",
             $rest
         )
     };
@@ -160,6 +181,7 @@ fn entry(row: &dyn Row) -> Result<Entry, StoreError> {
         },
         prev_hash: row.text(12)?,
         hash: row.text(13)?,
+        mac: row.opt_text(14)?,
     })
 }
 
@@ -170,19 +192,26 @@ pub enum Verified {
     Whole(u64),
     /// The first entry that does not follow, and why.
     Broken { entry: Box<Entry>, why: String },
+    /// The chain follows, but contradicts a checkpoint or its own retention: cut, rewritten
+    /// or dropped where no entry shows it.
+    Contradicted { why: String },
 }
 
 /// Recomputes the chain from its start, reading the entries in order.
 pub async fn verify(store: &TeamStore) -> Result<Verified, TeamError> {
-    store.read(|tx| verify_in(tx)).await
+    store.read(|tx| verify_in(tx, None)).await
 }
 
-fn verify_in(tx: &dyn Tx) -> Result<Verified, TeamError> {
+fn verify_in(tx: &dyn Tx, key: Option<&AuditKey>) -> Result<Verified, TeamError> {
     let (mut seq, mut prev) = chain_start(tx)?;
     let mut count = 0;
     let mut broken = None;
+    let mut sealed = false;
     tx.query_each(entries!("ORDER BY seq"), &[], &mut |row| {
         let e = entry(row)?;
+        sealed |= e.mac.is_some();
+        let mac_wrong =
+            key.is_some_and(|k| sealed && e.mac.as_deref() != Some(k.entry_mac(&e.hash).as_str()));
         let why = if e.seq != seq + 1 {
             Some(format!("entry {} is missing before it", seq + 1))
         } else if e.prev_hash != prev {
@@ -193,6 +222,10 @@ fn verify_in(tx: &dyn Tx) -> Result<Verified, TeamError> {
             Some(format!(
                 "its hash does not follow from entry {seq} and its own content"
             ))
+        } else if mac_wrong {
+            Some(
+                "its MAC is not this server's key's: the chain was recomputed from here".to_owned(),
+            )
         } else {
             None
         };
@@ -298,8 +331,13 @@ impl From<Entry> for wire::team::AuditEntry {
 }
 
 /// Drops the entries older than `before` (epoch ms) from the start of the chain, keeping the
-/// last one dropped as the chain's new start; answers how many were dropped.
-pub async fn drop_before(store: &TeamStore, before: i64) -> Result<u64, TeamError> {
+/// last one dropped as the chain's new start, and says so in an entry of the chain (so that a
+/// start moved without one is seen as a head dropped); answers how many were dropped.
+pub async fn drop_before(
+    store: &TeamStore,
+    before: i64,
+    key: Option<AuditKey>,
+) -> Result<u64, TeamError> {
     store
         .write(move |tx| {
             tx.serialize_on("audit")?;
@@ -311,6 +349,15 @@ pub async fn drop_before(store: &TeamStore, before: i64) -> Result<u64, TeamErro
             let Some((seq, hash)) = last_old else {
                 return Ok(0);
             };
+            // Written first: the last entry may be among those dropped.
+            let record = Record {
+                person: "(team server)".to_owned(),
+                operation: RETENTION.to_owned(),
+                request: Some(serde_json::json!({"droppedThrough": seq, "hash": hash}).to_string()),
+                outcome: "done".to_owned(),
+                ..Record::default()
+            };
+            append_in(tx, &record, support::clock::now_ms(), key.as_ref())?;
             let dropped = tx.execute("DELETE FROM audit WHERE seq <= ?1", &[seq.into()])?;
             tx.execute("DELETE FROM audit_start", &[])?;
             tx.execute(
@@ -320,4 +367,127 @@ pub async fn drop_before(store: &TeamStore, before: i64) -> Result<u64, TeamErro
             Ok(u64::try_from(dropped).unwrap_or_default())
         })
         .await
+}
+
+/// The record as it is now, for a checkpoint (unsigned).
+pub async fn checkpoint(store: &TeamStore) -> Result<Checkpoint, TeamError> {
+    store
+        .read(|tx| {
+            let (start_seq, start_hash) = chain_start(tx)?;
+            let (seq, hash) = chain_end(tx)?;
+            Ok(Checkpoint {
+                at: support::clock::now_ms(),
+                seq,
+                hash,
+                start_seq,
+                start_hash,
+                mac: None,
+            })
+        })
+        .await
+}
+
+/// [`verify`], and against the seal: every entry's MAC under `key` (from the first entry
+/// that has one on: an older store's entries have none), the chain's start where a checkpoint
+/// or a retention entry puts it, and every checkpoint's entry still there with the hash it saw.
+pub async fn verify_sealed(
+    store: &TeamStore,
+    key: Option<AuditKey>,
+    checkpoints: Vec<Checkpoint>,
+) -> Result<Verified, TeamError> {
+    if let Some(k) = &key
+        && let Some(cp) = checkpoints.iter().find(|cp| !cp.signed_by(k))
+    {
+        return Ok(Verified::Contradicted {
+            why: format!(
+                "the checkpoint of {} is not signed with this server's key: the checkpoints \
+                 were changed",
+                when(cp.at)
+            ),
+        });
+    }
+    store
+        .read(move |tx| {
+            let chain = verify_in(tx, key.as_ref())?;
+            if !matches!(chain, Verified::Whole(_)) {
+                return Ok(chain);
+            }
+            if let Some(why) = against_checkpoints(tx, &checkpoints)? {
+                return Ok(Verified::Contradicted { why });
+            }
+            Ok(chain)
+        })
+        .await
+}
+
+/// What contradicts the checkpoints, if anything.
+fn against_checkpoints(
+    tx: &dyn Tx,
+    checkpoints: &[Checkpoint],
+) -> Result<Option<String>, TeamError> {
+    let (start_seq, start_hash) = chain_start(tx)?;
+    let (end, _) = chain_end(tx)?;
+    let retained = retention_starts(tx)?;
+    let start_seen = (start_seq, start_hash.as_str()) == (0, ZERO)
+        || retained.contains(&(start_seq, start_hash.clone()))
+        || checkpoints
+            .iter()
+            .any(|cp| (cp.start_seq, cp.start_hash.as_str()) == (start_seq, start_hash.as_str()));
+    if !start_seen {
+        return Ok(Some(format!(
+            "the record starts after entry {start_seq}, and neither a retention entry nor a \
+             checkpoint puts its start there: its head was dropped"
+        )));
+    }
+    for cp in checkpoints {
+        if end < cp.seq {
+            return Ok(Some(format!(
+                "the record ends at entry {end}, but the checkpoint of {} saw entry {}: its tail \
+                 was cut",
+                when(cp.at),
+                cp.seq
+            )));
+        }
+        if cp.seq <= start_seq {
+            continue;
+        }
+        let hash = tx.query_opt(
+            "SELECT hash FROM audit WHERE seq = ?1",
+            &[cp.seq.into()],
+            |row| row.text(0),
+        )?;
+        if hash.as_deref() != Some(cp.hash.as_str()) {
+            return Ok(Some(format!(
+                "entry {} is not the one the checkpoint of {} saw: the chain was rewritten",
+                cp.seq,
+                when(cp.at)
+            )));
+        }
+    }
+    Ok(None)
+}
+
+/// A checkpoint's time as people read it (UTC, RFC 3339).
+fn when(ms: i64) -> String {
+    jiff::Timestamp::from_millisecond(ms).map_or_else(|_| format!("{ms} ms"), |t| t.to_string())
+}
+
+/// The starts retention entries of the chain name.
+fn retention_starts(tx: &dyn Tx) -> Result<Vec<(i64, String)>, TeamError> {
+    let mut starts = Vec::new();
+    tx.query_each(
+        "SELECT request FROM audit WHERE operation = ?1",
+        &[RETENTION.into()],
+        &mut |row| {
+            let said: serde_json::Value =
+                serde_json::from_str(&row.opt_text(0)?.unwrap_or_default()).unwrap_or_default();
+            if let (Some(seq), Some(hash)) =
+                (said["droppedThrough"].as_i64(), said["hash"].as_str())
+            {
+                starts.push((seq, hash.to_owned()));
+            }
+            Ok(ControlFlow::Continue(()))
+        },
+    )?;
+    Ok(starts)
 }

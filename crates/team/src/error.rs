@@ -14,6 +14,11 @@ pub enum TeamError {
     NoSuchPerson(String),
     #[error("a person named {0:?} already exists")]
     PersonExists(String),
+    #[error(
+        "{0:?} on this server is another directory account than the one that signed in \
+         (the directory's id differs); an administrator removes or renames one of them"
+    )]
+    OtherDirectoryPerson(String),
     /// The message lists the roles there are.
     #[error("{0}")]
     NoSuchRole(String),
@@ -45,6 +50,17 @@ pub enum TeamError {
     RequestChanged(i64),
     #[error("R-{0} was filed by {1:?}, who is disabled since: it is not sent")]
     RequesterDisabled(i64, String),
+    #[error("R-{id} is branch {branch}'s request; you approve your own branch's only")]
+    OtherBranch { id: i64, branch: String },
+    #[error(
+        "R-{id} was filed by {requester:?}, whose role no longer has the permission \
+         {permission}: it is not sent"
+    )]
+    RequesterLacks {
+        id: i64,
+        requester: String,
+        permission: &'static str,
+    },
     #[error("R-{id} is {state} already (decided by {by:?})")]
     AlreadyDecided {
         id: i64,

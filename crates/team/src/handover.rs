@@ -37,7 +37,7 @@ pub async fn hand_over(
     draft: HandOver,
 ) -> Result<Handed, TeamError> {
     let owner = owner.to_owned();
-    let to = draft.handed_to.trim().to_lowercase();
+    let to = crate::identity::name_key(&draft.handed_to);
     let name = draft.name.trim().to_owned();
     if name.is_empty() || name.chars().count() > 200 {
         return Err(TeamError::Invalid(

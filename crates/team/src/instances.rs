@@ -11,6 +11,8 @@ use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use platform::sql::StoreError;
 use tokio::sync::watch;
 
+use crate::checkpointer::Checkpointer;
+use crate::seal::AuditKey;
 use crate::store::TeamStore;
 
 /// How often an instance says it still runs, and looks for stopped ones.
@@ -73,11 +75,13 @@ pub async fn beat(store: &TeamStore, id: &str) -> Result<usize, StoreError> {
 }
 
 /// Beats every [`BEAT`] until `stop` turns true; with a `retention`, drops the audit
-/// entries older than it at each beat.
+/// entries older than it at each beat; then writes the record's checkpoint if it moved.
 pub async fn keep_beating(
     store: TeamStore,
     id: String,
     retention: Option<Duration>,
+    mut checkpoints: Checkpointer,
+    key: Option<AuditKey>,
     mut stop: watch::Receiver<bool>,
 ) {
     loop {
@@ -89,11 +93,14 @@ pub async fn keep_beating(
         if let Some(kept) = retention {
             let before =
                 support::clock::now_ms() - i64::try_from(kept.as_millis()).unwrap_or(i64::MAX);
-            match crate::audit::drop_before(&store, before).await {
+            match crate::audit::drop_before(&store, before, key.clone()).await {
                 Ok(0) => {}
                 Ok(n) => tracing::info!(entries = n, "dropped audit entries past retention"),
                 Err(e) => tracing::error!(error = %e, "cannot apply the audit log's retention"),
             }
+        }
+        if let Err(e) = checkpoints.beat(&store).await {
+            tracing::error!(error = %e, "cannot write the audit log's checkpoint");
         }
         tokio::select! {
             () = tokio::time::sleep(BEAT) => {}

@@ -7,11 +7,14 @@
 
 pub mod appender;
 pub mod audit;
+pub mod checkpointer;
 pub mod custom_roles;
 pub mod error;
 pub mod filing;
+pub mod gate;
 pub mod handover;
 pub mod http;
+pub mod identity;
 pub mod instances;
 pub mod knowledge;
 pub mod ldap;
@@ -20,6 +23,7 @@ pub mod people;
 pub mod permit;
 pub mod requests;
 pub mod roles;
+pub mod seal;
 pub mod server;
 pub mod sessions;
 pub mod settings;

@@ -9,6 +9,7 @@ use serde::Serialize;
 
 use crate::custom_roles::permissions_of;
 use crate::error::TeamError;
+use crate::identity::name_key;
 use crate::password;
 use crate::roles::Permission;
 use crate::store::TeamStore;
@@ -42,8 +43,10 @@ pub struct Person {
     pub branch: Option<Branch>,
     pub source: Source,
     pub disabled: bool,
-    /// Until when sign-in is refused after failed attempts, if it is.
-    pub locked_until: Option<i64>,
+    /// A directory person's stable id in the directory (`entryUUID`, `objectGUID` as hex),
+    /// bound at their first sign-in; `None` for a local account or one not yet signed in.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub directory_id: Option<String>,
     pub created_at: i64,
     pub changed_at: i64,
 }
@@ -73,7 +76,7 @@ macro_rules! people {
     ($rest:literal) => {
         concat!(
             "SELECT name, display_name, role, branch_code, branch_name, source, \
-             disabled_at IS NOT NULL, locked_until, created_at, changed_at FROM people ",
+             disabled_at IS NOT NULL, directory_id, created_at, changed_at FROM people ",
             $rest
         )
     };
@@ -139,7 +142,7 @@ async fn insert(store: &TeamStore, new: NewPerson, first: bool) -> Result<Person
 
 /// Changes a person's display name, role or branch. A new role ends their sessions.
 pub async fn edit(store: &TeamStore, name: &str, edit: Edit) -> Result<Person, TeamError> {
-    let name = name.trim().to_lowercase();
+    let name = name_key(name);
     let display_name = edit
         .display_name
         .as_deref()
@@ -187,7 +190,7 @@ pub async fn set_disabled(
     name: &str,
     disabled: bool,
 ) -> Result<Person, TeamError> {
-    let name = name.trim().to_lowercase();
+    let name = name_key(name);
     let now = support::clock::now_ms();
     store
         .write(move |tx| {
@@ -209,14 +212,13 @@ pub async fn set_disabled(
         .await
 }
 
-/// Gives a local account a new password: its sessions end and a lock-out after failed
-/// sign-ins is lifted.
+/// Gives a local account a new password: its sessions end.
 pub async fn reset_password(
     store: &TeamStore,
     name: &str,
     new_password: &str,
 ) -> Result<Person, TeamError> {
-    let name = name.trim().to_lowercase();
+    let name = name_key(name);
     password::check_policy(&name, new_password)?;
     let hash = password::hash(new_password)?;
     let now = support::clock::now_ms();
@@ -229,8 +231,7 @@ pub async fn reset_password(
                 )));
             }
             tx.execute(
-                "UPDATE people SET password_hash = ?2, failed_sign_ins = 0, \
-                     locked_until = NULL, changed_at = ?3 WHERE name = ?1",
+                "UPDATE people SET password_hash = ?2, changed_at = ?3 WHERE name = ?1",
                 &[(&name).into(), (&hash).into(), now.into()],
             )?;
             revoke_sessions(tx, &name, now)?;
@@ -253,9 +254,45 @@ pub async fn list(store: &TeamStore) -> Result<Vec<Person>, TeamError> {
         .await
 }
 
-/// The person named `name` (any case).
+/// The person directory id `id` belongs to, if anyone.
+pub async fn by_directory_id(store: &TeamStore, id: &str) -> Result<Option<Person>, TeamError> {
+    let id = id.to_owned();
+    store
+        .read(move |tx| {
+            Ok(tx.query_opt(people!("WHERE directory_id = ?1"), &[(&id).into()], person)?)
+        })
+        .await
+}
+
+/// Binds a directory person to their directory id, at their first sign-in; a person bound to
+/// another id already is refused (the name is someone else's in the directory now).
+pub async fn bind_directory_id(
+    store: &TeamStore,
+    name: &str,
+    id: &str,
+) -> Result<Person, TeamError> {
+    let (name, id) = (name_key(name), id.to_owned());
+    store
+        .write(move |tx| {
+            tx.serialize_on("people")?;
+            let before = existing(tx, &name)?;
+            match &before.directory_id {
+                Some(bound) if *bound == id => return Ok(before),
+                Some(_) => return Err(TeamError::OtherDirectoryPerson(name.clone())),
+                None => {}
+            }
+            tx.execute(
+                "UPDATE people SET directory_id = ?2 WHERE name = ?1",
+                &[(&name).into(), (&id).into()],
+            )?;
+            existing(tx, &name)
+        })
+        .await
+}
+
+/// The person named `name` (any spelling of it: [`name_key`]).
 pub async fn get(store: &TeamStore, name: &str) -> Result<Person, TeamError> {
-    let name = name.trim().to_lowercase();
+    let name = name_key(name);
     store.read(move |tx| existing(tx, &name)).await
 }
 
@@ -289,7 +326,7 @@ fn person(row: &dyn Row) -> Result<Person, StoreError> {
             Source::Local
         },
         disabled: row.bool(6)?,
-        locked_until: row.opt_i64(7)?,
+        directory_id: row.opt_text(7)?,
         created_at: row.i64(8)?,
         changed_at: row.i64(9)?,
     })
@@ -346,7 +383,7 @@ fn needs_branch(role: &str, branch: Option<&Branch>) -> Result<(), TeamError> {
 
 /// A sign-in name: 1 to 64 characters, no spaces or control characters, kept lower-cased.
 fn checked_name(name: &str) -> Result<String, TeamError> {
-    let name = name.trim().to_lowercase();
+    let name = name_key(name);
     let fits = (1..=64).contains(&name.chars().count())
         && !name.chars().any(|c| c.is_whitespace() || c.is_control());
     if fits {

@@ -9,6 +9,7 @@ use platform::sql::{Row, StoreError, Tx};
 pub use wire::approval::{Request, State};
 
 use crate::error::TeamError;
+use crate::roles::Permission;
 use crate::store::TeamStore;
 
 /// A call to hold, as the server would forward it.
@@ -72,6 +73,21 @@ fn request(row: &dyn Row) -> Result<Request, StoreError> {
         ended_at: row.opt_i64(17)?,
         answer: row.opt_text(18)?.map(|a| kept_json(&a)).transpose()?,
     })
+}
+
+/// The request's body as stored, and the hash it was filed with: what an approved request
+/// sends is read here, not from a copy read before its decision.
+pub async fn stored_body(store: &TeamStore, id: i64) -> Result<(String, String), TeamError> {
+    store
+        .read(move |tx| {
+            tx.query_opt(
+                "SELECT body, body_hash FROM requests WHERE seq = ?1",
+                &[id.into()],
+                |row| Ok((row.text(0)?, row.text(1)?)),
+            )?
+            .ok_or(TeamError::NoSuchRequest(id))
+        })
+        .await
 }
 
 fn kept_json<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, StoreError> {
@@ -162,14 +178,16 @@ pub async fn decide(
     store: &TeamStore,
     id: i64,
     approver: &str,
+    approver_branch: Option<String>,
     decision: Decision,
 ) -> Result<Request, TeamError> {
-    let approver = approver.trim().to_lowercase();
+    let approver = crate::identity::name_key(approver);
     let now = support::clock::now_ms();
     store
         .write(move |tx| {
             let r = get_in(tx, id)?;
             check(tx, &r, &approver, &decision)?;
+            same_branch(&r, approver_branch.as_deref())?;
             let (state, reason) = match &decision {
                 Decision::Approve { .. } => (State::Approved, None),
                 Decision::Reject { reason } => (State::Rejected, Some(reason.trim())),
@@ -214,7 +232,49 @@ fn check(tx: &dyn Tx, r: &Request, approver: &str, decision: &Decision) -> Resul
         Decision::Approve { .. } if requester_disabled(tx, &r.requester)? => {
             Err(TeamError::RequesterDisabled(r.id, r.requester.clone()))
         }
+        Decision::Approve { .. } => requester_still_may(tx, r),
         _ => Ok(()),
+    }
+}
+
+/// An approver bound to a branch decides that branch's requests only (a request filed by a
+/// person of no branch is the head office's, decided by approvers of no branch).
+fn same_branch(r: &Request, approver_branch: Option<&str>) -> Result<(), TeamError> {
+    match approver_branch {
+        Some(mine) if r.branch.as_deref() != Some(mine) => Err(TeamError::OtherBranch {
+            id: r.id,
+            branch: r
+                .branch
+                .clone()
+                .unwrap_or_else(|| "(head office)".to_owned()),
+        }),
+        _ => Ok(()),
+    }
+}
+
+/// The requester's role still has what filing the request needed: a batch needs `purchase`,
+/// a lock change `locks` (a requester demoted to viewer since has nothing sent in their name).
+fn requester_still_may(tx: &dyn Tx, r: &Request) -> Result<(), TeamError> {
+    let needed = match r.operation.as_str() {
+        "lock" | "unlock" => Permission::Locks,
+        _ => Permission::Purchase,
+    };
+    let role = tx.query_opt(
+        "SELECT role FROM people WHERE name = ?1",
+        &[r.requester.as_str().into()],
+        |row| row.text(0),
+    )?;
+    let has = match role {
+        Some(role) => crate::custom_roles::permissions_of(tx, &role)?.has(needed),
+        None => false,
+    };
+    match has {
+        true => Ok(()),
+        false => Err(TeamError::RequesterLacks {
+            id: r.id,
+            requester: r.requester.clone(),
+            permission: needed.name(),
+        }),
     }
 }
 

@@ -10,8 +10,10 @@ use platform::pg::DatabaseUrl;
 use tokio::sync::watch;
 use tokio::task::JoinHandle;
 
+use crate::checkpointer::Checkpointer;
 use crate::http::{self, Team};
 use crate::instances;
+use crate::seal::{AuditKey, SealPlaces};
 use crate::sessions::{SessionRules, Sessions};
 use crate::store::{Place, TeamStore};
 use crate::upstream::{self, UpstreamConfig};
@@ -38,6 +40,12 @@ pub struct TeamConfig {
     pub audit_retention: Option<std::time::Duration>,
     /// The LDAP directory people may sign in through, if any.
     pub ldap: Option<crate::ldap::LdapConfig>,
+    /// Reverse proxies whose `X-Forwarded-For` names the client (for the sign-in limits);
+    /// connections from them are not capped per address either.
+    pub trusted_proxies: Vec<ipnet::IpNet>,
+    /// Where the record's key and checkpoints are; by default beside the SQLite store, and
+    /// none on PostgreSQL unless given (then entries carry no MAC, and that is logged).
+    pub seal: Option<SealPlaces>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -47,6 +55,10 @@ pub enum StartError {
          network in clear. Give --tls-cert and --tls-key, or --insecure-http to accept it"
     )]
     ClearOnNetwork(SocketAddr),
+    #[error(transparent)]
+    Ldap(#[from] crate::ldap::LdapError),
+    #[error(transparent)]
+    Seal(#[from] crate::TeamError),
     #[error("cannot open the team server's data: {0}")]
     Store(#[from] platform::sql::StoreError),
     #[error("the platform cannot be used as given: {0}")]
@@ -66,31 +78,68 @@ pub struct TeamServer {
     tls: bool,
     stop: watch::Sender<bool>,
     tasks: Vec<JoinHandle<()>>,
+    /// The store and the last checkpoint's writer, for the checkpoint at the stop.
+    store: TeamStore,
+    checkpoints: Checkpointer,
+}
+
+/// Refuses people's passwords in clear on the network (HTTP, or a directory over plain
+/// LDAP), unless asked for.
+fn checked_transport(config: &TeamConfig) -> Result<(), StartError> {
+    let clear_on_network = config.tls.is_none() && !config.listen.ip().is_loopback();
+    if clear_on_network && !config.insecure_http {
+        return Err(StartError::ClearOnNetwork(config.listen));
+    }
+    if clear_on_network {
+        tracing::warn!(listen = %config.listen, "--insecure-http: plain HTTP on the network");
+    }
+    if let Some(ldap) = &config.ldap {
+        ldap.check()?;
+    }
+    Ok(())
+}
+
+/// Where the record's seal is, and its key (made there if missing).
+fn sealing(config: &TeamConfig) -> Result<(SealPlaces, Option<AuditKey>), StartError> {
+    let seal = config
+        .seal
+        .clone()
+        .unwrap_or_else(|| match &config.database {
+            None => SealPlaces::in_dir(&config.data_dir),
+            Some(_) => SealPlaces::default(),
+        });
+    let key = seal
+        .key
+        .as_deref()
+        .map(AuditKey::load_or_create)
+        .transpose()?;
+    if key.is_none() {
+        tracing::warn!("no --audit-key-file: the audit log's entries carry no MAC");
+    }
+    Ok((seal, key))
 }
 
 impl TeamServer {
     pub async fn start(config: TeamConfig) -> Result<TeamServer, StartError> {
-        let clear_on_network = config.tls.is_none() && !config.listen.ip().is_loopback();
-        if clear_on_network && !config.insecure_http {
-            return Err(StartError::ClearOnNetwork(config.listen));
-        }
-        if clear_on_network {
-            tracing::warn!(listen = %config.listen, "--insecure-http: plain HTTP on the network");
-        }
+        checked_transport(&config)?;
         let tls = config.tls.as_ref().map(TlsFiles::acceptor).transpose()?;
         let place = match &config.database {
             Some(url) => Place::Database(url),
             None => Place::Dir(&config.data_dir),
         };
         let store = TeamStore::open(place, config.database_pool).await?;
+        let (seal, key) = sealing(&config)?;
         let instance = instances::new_id()?;
         instances::beat(&store, &instance).await?;
         let upstream = upstream::client(config.upstream.clone(), store.clone(), instance.clone())?;
-        let team = Arc::new(Team::new(
+        let mut team = Team::new(
             store.clone(),
             Sessions::with_directory(store.clone(), config.sessions, config.ldap.clone()),
             upstream,
-        ));
+            key.clone(),
+        );
+        team.trusted_proxies = config.trusted_proxies.clone();
+        let team = Arc::new(team);
         let listener = tokio::net::TcpListener::bind(config.listen)
             .await
             .map_err(|source| StartError::Listen {
@@ -103,17 +152,24 @@ impl TeamServer {
         })?;
         let (stop, stopped) = watch::channel(false);
         let secure = tls.is_some();
+        // A trusted proxy carries many clients: not capped per address.
+        let mut connections = config.connections.clone();
+        connections
+            .uncapped
+            .extend(config.trusted_proxies.iter().copied());
         let http = tokio::spawn(listen::serve(
             listener,
             http::router(team),
-            config.connections,
+            connections,
             tls,
             stopped.clone(),
         ));
         let beats = tokio::spawn(instances::keep_beating(
-            store,
+            store.clone(),
             instance,
             config.audit_retention,
+            Checkpointer::new(key.clone(), seal.checkpoints.clone()),
+            key.clone(),
             stopped,
         ));
         Ok(TeamServer {
@@ -121,6 +177,8 @@ impl TeamServer {
             tls: secure,
             stop,
             tasks: vec![http, beats],
+            store,
+            checkpoints: Checkpointer::new(key, seal.checkpoints),
         })
     }
 
@@ -134,11 +192,14 @@ impl TeamServer {
         format!("{scheme}://{}", self.addr)
     }
 
-    /// Stops accepting, and lets requests in flight finish.
-    pub async fn shutdown(self) {
+    /// Stops accepting, lets requests in flight finish, and writes the record's checkpoint.
+    pub async fn shutdown(mut self) {
         let _ = self.stop.send(true);
-        for task in self.tasks {
+        for task in std::mem::take(&mut self.tasks) {
             let _ = task.await;
+        }
+        if let Err(e) = self.checkpoints.beat(&self.store).await {
+            tracing::error!(error = %e, "cannot write the audit log's checkpoint at the stop");
         }
     }
 }

@@ -1,9 +1,9 @@
 //! Sign-in and sessions. A sign-in answers a random token; only its SHA-256 is stored. A
 //! session ends when the person signs out, after 30 idle minutes, 12 hours after it began, and
 //! at once when the person is disabled or loses their role or password
-//! (`people.sessions_revoked_at`). Failed sign-ins are counted per name: five in a row lock
-//! the name for 15 minutes. Every failure is answered alike, whether the name exists or not,
-//! and takes as long (an Argon2 verification is always made).
+//! (`people.sessions_revoked_at`). Which attempts are judged at all is the gate's
+//! (`crate::gate`): no name is ever locked. Every failure is answered alike, whether the name
+//! exists or not, and takes as long (an Argon2 verification is always made).
 
 use std::collections::HashMap;
 use std::sync::{Mutex, OnceLock, PoisonError};
@@ -15,27 +15,23 @@ use platform::sql::{StoreError, Tx};
 
 use crate::custom_roles::permissions_of;
 use crate::error::TeamError;
-use crate::ldap::{self, LdapConfig, LdapError};
+use crate::gate::SignInLimits;
+use crate::identity::name_key;
+use crate::ldap::{self, DirectoryPerson, LdapConfig, LdapError};
 use crate::password;
 use crate::people::{self, Person, Source};
 use crate::roles::Permissions;
 use crate::store::TeamStore;
 
-/// How long sessions last and how sign-in failures are judged.
+/// How long sessions last and how sign-ins are limited.
 #[derive(Debug, Clone, Copy)]
 pub struct SessionRules {
     pub idle: Duration,
     pub absolute: Duration,
-    /// Failed sign-ins in a row that lock a name…
-    pub failures_to_lock: i64,
-    /// …for this long.
-    pub lock: Duration,
     /// How long an instance trusts a session it has checked (another instance's sign-out or
     /// revocation is seen within it).
     pub trusted_for: Duration,
-    /// Failed sign-ins one address may make in a minute (counted in memory, per instance);
-    /// past them its sign-ins are refused unread until the minute is over.
-    pub failures_per_address: u32,
+    pub sign_ins: SignInLimits,
 }
 
 impl Default for SessionRules {
@@ -43,10 +39,8 @@ impl Default for SessionRules {
         Self {
             idle: Duration::from_secs(30 * 60),
             absolute: Duration::from_secs(12 * 3600),
-            failures_to_lock: 5,
-            lock: Duration::from_secs(15 * 60),
             trusted_for: Duration::from_secs(2),
-            failures_per_address: 20,
+            sign_ins: SignInLimits::default(),
         }
     }
 }
@@ -71,11 +65,9 @@ pub struct SignedIn {
 /// Why a sign-in or a session was refused, in words for the person.
 #[derive(Debug, thiserror::Error)]
 pub enum SessionError {
-    /// The same for an unknown name, a wrong password and a locked name.
-    #[error(
-        "wrong name or password (after {0} failures in a row a name is locked for {1} minutes)"
-    )]
-    WrongNameOrPassword(i64, u64),
+    /// The same for an unknown name and a wrong password.
+    #[error("wrong name or password")]
+    WrongNameOrPassword,
     #[error("this account is disabled; ask an administrator")]
     Disabled,
     #[error("{0:?} signs in through LDAP, and this server has no LDAP directory configured")]
@@ -95,8 +87,17 @@ pub enum SessionError {
          administrator (team user add|edit NAME --branch CODE --branch-name NAME)"
     )]
     NoBranch,
-    #[error("too many failed sign-ins from this address: try again in {0} s")]
-    Throttled(u64),
+    /// The name from this address, or this address, has used its attempts for now (429).
+    #[error("too many sign-in attempts: try again in {0} s")]
+    Slowed(u64),
+    /// Every password check's turn is taken (503).
+    #[error("the team server is busy checking other sign-ins: try again in {0} s")]
+    Busy(u64),
+    #[error(
+        "your directory account is not the one {0:?} on this server belongs to; ask an \
+         administrator"
+    )]
+    OtherDirectoryPerson(String),
     #[error("no session: sign in first")]
     Missing,
     #[error("the session has ended (signed out, expired, or the account changed): sign in again")]
@@ -160,10 +161,10 @@ impl Sessions {
         self.rules
     }
 
-    /// Checks a local account's password and begins a session.
+    /// Checks a password (a local account's, or by a bind to the directory) and begins a
+    /// session.
     pub async fn sign_in(&self, name: &str, password: &str) -> Result<SignedIn, SessionError> {
-        let name = name.trim().to_lowercase();
-        let now = support::clock::now_ms();
+        let name = name_key(name);
         let found = match people::get(&self.store, &name).await {
             Ok(person) => Some(person),
             Err(TeamError::NoSuchPerson(_)) => None,
@@ -171,12 +172,9 @@ impl Sessions {
         };
         let local = found.as_ref().is_some_and(|p| p.source == Source::Local);
         match (&self.directory, local) {
-            (Some(directory), false) => {
-                self.sign_in_ldap(directory, found, name, password, now)
-                    .await
-            }
+            (Some(directory), false) => self.sign_in_ldap(directory, &name, password).await,
             (None, false) if found.is_some() => Err(SessionError::NoDirectory(name)),
-            _ => self.sign_in_local(found, &name, password, now).await,
+            _ => self.sign_in_local(found, &name, password).await,
         }
     }
 
@@ -186,93 +184,110 @@ impl Sessions {
         found: Option<Person>,
         name: &str,
         password: &str,
-        now: i64,
     ) -> Result<SignedIn, SessionError> {
         let hash = match &found {
             Some(_) => self.stored_hash(name).await?,
             None => None,
         };
         let matches = verify_off_thread(password.to_owned(), hash).await;
-        let Some(person) = found else {
-            return Err(self.wrong());
-        };
-        let locked = person.locked_until.is_some_and(|until| until > now);
-        if locked || !matches {
-            if !locked {
-                self.count_failure(name, now).await?;
-            }
-            return Err(self.wrong());
+        match found {
+            Some(person) if matches && person.disabled => Err(SessionError::Disabled),
+            Some(person) if matches => self.begin(person).await,
+            _ => Err(SessionError::WrongNameOrPassword),
         }
-        if person.disabled {
-            return Err(SessionError::Disabled);
-        }
-        self.begin(person).await
     }
 
-    /// A directory account: a bind as the person, their role from their groups when the
-    /// server maps groups (else the role stored), recorded here at first sign-in.
+    /// A directory account: a bind as the person, who is then found by the directory's id
+    /// (whatever spelling of the name bound), their role from their groups when the server
+    /// maps groups (else the role stored), recorded here at first sign-in.
     async fn sign_in_ldap(
         &self,
         directory: &LdapConfig,
-        found: Option<Person>,
-        name: String,
+        name: &str,
         password: &str,
-        now: i64,
     ) -> Result<SignedIn, SessionError> {
-        if found
-            .as_ref()
-            .is_some_and(|p| p.locked_until.is_some_and(|until| until > now))
-        {
-            return Err(self.wrong());
-        }
-        let seen = match ldap::authenticate(directory, &name, password).await {
+        let seen = match ldap::authenticate(directory, name, password).await {
             Ok(seen) => seen,
-            Err(LdapError::Refused) => {
-                if found.is_some() {
-                    self.count_failure(&name, now).await?;
-                }
-                return Err(self.wrong());
-            }
+            Err(LdapError::Refused) => return Err(SessionError::WrongNameOrPassword),
             Err(e) => return Err(SessionError::Directory(e.to_string())),
         };
-        let mapped = match directory.roles.is_empty() {
-            true => None,
-            false => {
-                let ranks = self.role_ranks().await?;
-                let rank =
-                    |role: &str| ranks.iter().find(|(r, _)| r == role).map_or(0, |(_, n)| *n);
-                Some(
-                    ldap::role_of(directory, &seen, rank)
-                        .ok_or(SessionError::NoGroup)?
-                        .to_owned(),
-                )
-            }
-        };
-        let person = match (found, mapped) {
-            (Some(p), _) if p.disabled => return Err(SessionError::Disabled),
-            (Some(p), Some(role)) if p.role != role => {
-                let edit = people::Edit {
-                    role: Some(role),
-                    ..people::Edit::default()
-                };
-                people::edit(&self.store, &name, edit)
-                    .await
-                    .map_err(no_branch)?
-            }
-            (Some(p), _) => p,
-            (None, None) => return Err(SessionError::NotAdded),
-            (None, Some(role)) => {
-                let new = people::NewPerson {
-                    name: name.clone(),
-                    display_name: None,
-                    role,
-                    branch: None,
-                    password: None,
-                };
-                people::add(&self.store, new).await.map_err(no_branch)?
-            }
+        let mapped = self.mapped_role(directory, &seen).await?;
+        let stored = seen.name.as_deref().map(name_key);
+        let name = stored.as_deref().unwrap_or(name);
+        let person = match self.directory_person(name, &seen).await? {
+            Some(p) if p.disabled => return Err(SessionError::Disabled),
+            Some(p) => match mapped {
+                Some(role) if p.role != role => {
+                    let edit = people::Edit {
+                        role: Some(role),
+                        ..people::Edit::default()
+                    };
+                    people::edit(&self.store, &p.name, edit)
+                        .await
+                        .map_err(no_branch)?
+                }
+                _ => p,
+            },
+            None => self.first_sign_in(name, &seen, mapped).await?,
         };
         self.begin(person).await
+    }
+
+    /// The person the directory's id is bound to; else the one of this name, bound to it now
+    /// (an account added by an administrator before its first sign-in).
+    async fn directory_person(
+        &self,
+        name: &str,
+        seen: &DirectoryPerson,
+    ) -> Result<Option<Person>, SessionError> {
+        if let Some(person) = people::by_directory_id(&self.store, &seen.id).await? {
+            return Ok(Some(person));
+        }
+        match people::bind_directory_id(&self.store, name, &seen.id).await {
+            Ok(person) if person.source == Source::Ldap => Ok(Some(person)),
+            Ok(_) | Err(TeamError::OtherDirectoryPerson(_)) => {
+                Err(SessionError::OtherDirectoryPerson(name.to_owned()))
+            }
+            Err(TeamError::NoSuchPerson(_)) => Ok(None),
+            Err(e) => Err(e.into()),
+        }
+    }
+
+    /// The role the person's groups give, when the server maps groups to roles.
+    async fn mapped_role(
+        &self,
+        directory: &LdapConfig,
+        seen: &DirectoryPerson,
+    ) -> Result<Option<String>, SessionError> {
+        if directory.roles.is_empty() {
+            return Ok(None);
+        }
+        let ranks = self.role_ranks().await?;
+        let rank = |role: &str| ranks.iter().find(|(r, _)| r == role).map_or(0, |(_, n)| *n);
+        ldap::role_of(directory, seen, rank)
+            .map(|role| Some(role.to_owned()))
+            .ok_or(SessionError::NoGroup)
+    }
+
+    /// A directory person seen for the first time, recorded with their directory id.
+    async fn first_sign_in(
+        &self,
+        name: &str,
+        seen: &DirectoryPerson,
+        mapped: Option<String>,
+    ) -> Result<Person, SessionError> {
+        let role = mapped.ok_or(SessionError::NotAdded)?;
+        let new = people::NewPerson {
+            name: name.to_owned(),
+            display_name: None,
+            role,
+            branch: None,
+            password: None,
+        };
+        people::add(&self.store, new).await.map_err(no_branch)?;
+        people::bind_directory_id(&self.store, name, &seen.id)
+            .await
+            .map_err(SessionError::from)
     }
 
     /// Every role's name and how many permissions it has.
@@ -328,13 +343,6 @@ impl Sessions {
             .await
     }
 
-    fn wrong(&self) -> SessionError {
-        SessionError::WrongNameOrPassword(
-            self.rules.failures_to_lock,
-            self.rules.lock.as_secs() / 60,
-        )
-    }
-
     fn is_valid(&self, s: &Stored, now: i64) -> bool {
         !s.ended
             && s.created_at >= s.revoked_at
@@ -369,26 +377,6 @@ impl Sessions {
             .await
     }
 
-    /// One more failure in a row; the one that reaches the limit locks the name.
-    async fn count_failure(&self, name: &str, now: i64) -> Result<(), SessionError> {
-        let (name, limit) = (name.to_owned(), self.rules.failures_to_lock);
-        let until = now + millis(self.rules.lock);
-        self.store
-            .write(move |tx| {
-                tx.execute(
-                    "UPDATE people SET failed_sign_ins = failed_sign_ins + 1 WHERE name = ?1",
-                    &[(&name).into()],
-                )?;
-                tx.execute(
-                    "UPDATE people SET failed_sign_ins = 0, locked_until = ?2 \
-                     WHERE name = ?1 AND failed_sign_ins >= ?3",
-                    &[(&name).into(), until.into(), limit.into()],
-                )?;
-                Ok::<_, SessionError>(())
-            })
-            .await
-    }
-
     /// A new session, begun now: after any change the sign-in made to the person (which
     /// would end sessions begun before it).
     async fn begin(&self, person: Person) -> Result<SignedIn, SessionError> {
@@ -398,10 +386,6 @@ impl Sessions {
         let name = person.name.clone();
         self.store
             .write(move |tx| {
-                tx.execute(
-                    "UPDATE people SET failed_sign_ins = 0, locked_until = NULL WHERE name = ?1",
-                    &[(&name).into()],
-                )?;
                 // Begun no earlier than the person's last revocation, which may lie a
                 // millisecond ahead of the clock (`people::revoke_sessions`).
                 let revoked = tx.query_opt(

@@ -21,6 +21,8 @@ const SQLITE_VERSIONS: &[&str] = &[
     include_str!("schema5.sql"),
     include_str!("schema6.sql"),
     include_str!("schema7.sql"),
+    include_str!("schema8.sql"),
+    include_str!("schema9.sql"),
 ];
 
 /// The same versions on PostgreSQL (the SQL both share), with a version table apart from the
@@ -34,6 +36,8 @@ const PG_SCHEMA: Schema = Schema {
         (5, include_str!("schema5.sql")),
         (6, include_str!("schema6.sql")),
         (7, include_str!("schema7.sql")),
+        (8, include_str!("schema8.sql")),
+        (9, include_str!("schema9.sql")),
     ],
     version_table: "team_schema_version",
     lock: "license-desk:team-migrations",

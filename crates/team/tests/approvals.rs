@@ -393,3 +393,77 @@ async fn two_instances_deciding_at_once_send_once() {
     let deletes = writes.iter().filter(|(p, _, _)| p == "staff").count();
     assert_eq!(deletes, 1, "sent once: {writes:?}");
 }
+
+/// An approver bound to a branch approves that branch's requests only, and a requester whose
+/// role lost what filing needed has nothing sent in their name (issue 52).
+#[tokio::test]
+async fn an_approver_decides_their_branch_s_requests_for_requesters_who_still_may() {
+    let rig = Rig::start(None).await;
+    let (staff, admin) = (rig.sign_in("staff").await, rig.sign_in("admin").await);
+    let approver = rig.sign_in("approver").await;
+    let nums: Vec<String> = (0..60)
+        .map(|i| format!("{}", 8_000_000_001_u64 + i))
+        .collect();
+    let locks = json!({"assetNums": nums, "operatorIdentity": "wang"});
+    let held = rig
+        .send("POST", paths::LOCK, Some(&admin), Some(locks))
+        .await;
+    assert_held(&held, "R-1");
+    let shown = rig
+        .send("GET", "/team/v1/requests/R-1", Some(&approver), None)
+        .await;
+    let hash = shown.body["data"]["bodyHash"].clone();
+    let other = rig
+        .send(
+            "POST",
+            "/team/v1/requests/R-1/approve",
+            Some(&approver),
+            Some(json!({ "bodyHash": hash })),
+        )
+        .await;
+    assert_eq!(
+        (other.status, other.body["cause"].clone()),
+        (403, json!("other_branch")),
+        "{other:?}"
+    );
+    assert_eq!(
+        other.body["message"],
+        "R-1 is branch (head office)'s request; you approve your own branch's only"
+    );
+
+    let held = rig
+        .send(
+            "POST",
+            paths::BATCH_ORDER,
+            Some(&staff),
+            Some(batch("delete_asset", "del-2")),
+        )
+        .await;
+    assert_held(&held, "R-2");
+    let store = rig.team_store().await;
+    let demoted = team::people::Edit {
+        role: Some("viewer".to_owned()),
+        ..team::people::Edit::default()
+    };
+    team::people::edit(&store, "staff", demoted)
+        .await
+        .expect("demoted");
+    let shown = rig
+        .send("GET", "/team/v1/requests/R-2", Some(&approver), None)
+        .await;
+    let hash = shown.body["data"]["bodyHash"].clone();
+    let lacks = rig
+        .send(
+            "POST",
+            "/team/v1/requests/R-2/approve",
+            Some(&approver),
+            Some(json!({ "bodyHash": hash })),
+        )
+        .await;
+    assert_eq!(
+        (lacks.status, lacks.body["cause"].clone()),
+        (409, json!("requester_lacks")),
+        "{lacks:?}"
+    );
+    assert_eq!(rig.settled_writes().await, [], "nothing was sent");
+}

@@ -8,11 +8,12 @@ use std::time::Duration;
 
 use common::rig::Rig;
 use common::slapd::{self, LDAP_PASSWORD, SUFFIX};
+use serde_json::json;
 use team::ldap::LdapConfig;
 use team::people::{self, Branch, NewPerson, Source};
+use wire::paths;
 
-const WRONG: &str = "wrong name or password (after 5 failures in a row a name is locked for 15 \
-                     minutes)";
+const WRONG: &str = "wrong name or password";
 
 fn directory(url: &str) -> LdapConfig {
     LdapConfig {
@@ -24,6 +25,8 @@ fn directory(url: &str) -> LdapConfig {
             (format!("CN=Admins,OU=Groups,{SUFFIX}"), "admin".to_owned()),
         ],
         starttls: false,
+        insecure: false,
+        id_attribute: team::ldap::DEFAULT_ID_ATTRIBUTE.to_owned(),
         timeout: Duration::from_secs(5),
     }
 }
@@ -113,4 +116,82 @@ async fn a_directory_that_is_down_is_said_and_local_accounts_still_sign_in() {
         "{said}"
     );
     rig.sign_in("admin").await;
+}
+
+/// Every spelling the directory binds as one account is one person here (issue 52): known by
+/// the entry's `entryUUID`, named as the directory names it, also after the directory renames
+/// the account; so the same person cannot approve their own delete under another spelling,
+/// nor get back in when disabled.
+#[tokio::test]
+async fn every_spelling_the_directory_accepts_is_one_person() {
+    let Some(ldap) = slapd::start() else { return };
+    let config = directory(&ldap.url);
+    let rig = Rig::start_adjusted(|c| c.ldap = Some(config)).await;
+
+    // The first sign-in is recorded under the directory's own spelling.
+    let full_width = rig.sign_in_with("ｚｈａｎｇｓａｎ", LDAP_PASSWORD).await;
+    let long_s = rig.sign_in_with("zhangſan", LDAP_PASSWORD).await;
+    // Renamed in the directory (the same entry, the same entryUUID): still the same person.
+    ldap.rename("zhangsan", "zhang.san", "admins");
+    let renamed = rig.sign_in_with("Zhang.San", LDAP_PASSWORD).await;
+    for token in [&full_width, &long_s, &renamed] {
+        let me = rig.send("GET", "/team/v1/me", Some(token), None).await;
+        assert_eq!(me.body["data"]["person"]["name"], "zhangsan", "{me:?}");
+    }
+    let store = rig.team_store().await;
+    let everyone = people::list(&store).await.expect("people");
+    let directory_people: Vec<_> = everyone
+        .iter()
+        .filter(|p| p.source == Source::Ldap)
+        .collect();
+    assert_eq!(directory_people.len(), 1, "{everyone:?}");
+    let id = directory_people[0].directory_id.as_deref().expect("bound");
+    assert_eq!(id.len(), 36, "an entryUUID: {id}");
+
+    // A delete filed under one spelling is not approved under another.
+    let customer = json!({"channelCode": "CRM", "channelCustomerId": "C-1", "customerName": "上海测试客户", "enterpriseName": "上海测试公司", "passwordMobile": "13800000000"});
+    let bound = rig
+        .send("POST", paths::BIND, Some(&full_width), Some(customer))
+        .await;
+    assert_eq!(bound.body["code"], 0, "{bound:?}");
+    let delete = json!({
+        "channelCode": "CRM", "channelOrderId": "del-1", "syncMode": "sync",
+        "orderList": [{"sequence": 1, "channelCustomerId": "C-1", "customerName": "上海测试客户",
+            "licenseType": "normal_recover_usbkey", "orderType": "delete_asset",
+            "assets": [{"assetNos": ["8000000001"], "products": []}]}]
+    });
+    let held = rig
+        .send("POST", paths::BATCH_ORDER, Some(&full_width), Some(delete))
+        .await;
+    assert_eq!(held.status, 202, "{held:?}");
+    let shown = rig
+        .send("GET", "/team/v1/requests/R-1", Some(&long_s), None)
+        .await;
+    let hash = shown.body["data"]["bodyHash"].clone();
+    let own = rig
+        .send(
+            "POST",
+            "/team/v1/requests/R-1/approve",
+            Some(&long_s),
+            Some(json!({ "bodyHash": hash })),
+        )
+        .await;
+    assert_eq!(
+        (own.status, own.body["cause"].clone()),
+        (403, json!("own_request")),
+        "{own:?}"
+    );
+
+    // Disabled under one spelling is disabled under all.
+    people::set_disabled(&store, "ＺＨＡＮＧＳＡＮ", true)
+        .await
+        .expect("disabled");
+    for spelling in ["zhang.san", "ｚｈａｎｇ．ｓａｎ", "ZHANG.SAN"] {
+        let reply = rig.try_sign_in(spelling, LDAP_PASSWORD).await;
+        assert_eq!(
+            message(&reply),
+            "this account is disabled; ask an administrator",
+            "{spelling:?}"
+        );
+    }
 }

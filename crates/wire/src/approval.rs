@@ -41,6 +41,10 @@ pub mod causes {
     pub const REQUESTER_DISABLED: &str = "requester_disabled";
     /// Another decision came first (HTTP 409).
     pub const DECIDED: &str = "decided";
+    /// An approver bound to a branch deciding another branch's request (HTTP 403).
+    pub const OTHER_BRANCH: &str = "other_branch";
+    /// The requester's role no longer has what filing it needed (HTTP 409).
+    pub const REQUESTER_LACKS: &str = "requester_lacks";
     /// No such request (HTTP 404).
     pub const NOT_FOUND: &str = "no_request";
 }

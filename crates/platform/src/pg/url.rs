@@ -3,9 +3,12 @@
 //! `PGPASSWORD` (libpq's name, which operators know) than in the URL, where any user of the
 //! machine sees it in the process list; one in the URL still wins, as with libpq.
 //!
-//! TLS is asked for with libpq's parameters: `sslmode` (`disable`, `prefer`, the default,
-//! `require`, and `verify-ca` / `verify-full`, which are `require` here since certificates are
-//! always verified) and `sslrootcert` (the CA file to verify with instead of the system's CAs).
+//! TLS is asked for with libpq's parameters: `sslmode` (`disable`, `prefer`, `require`, and
+//! `verify-ca` / `verify-full`, which are `require` here since certificates are always
+//! verified) and `sslrootcert` (the CA file to verify with instead of the system's CAs).
+//! Without `sslmode` a database on another host is `require`: `prefer` would fall back to
+//! clear text when a man in the middle refuses TLS. On loopback (or a Unix socket) it is
+//! `prefer`, as libpq's default.
 
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -51,9 +54,11 @@ impl DatabaseUrl {
         // The parser's message would quote nothing secret, but say it without the input.
         let mut config = tokio_postgres::Config::from_str(&tls.rest)
             .map_err(|e| UrlError::Invalid(e.to_string()))?;
-        if let Some(mode) = tls.mode {
-            config.ssl_mode(mode);
-        }
+        let mode = tls.mode.unwrap_or(match on_this_machine(&config) {
+            true => SslMode::Prefer,
+            false => SslMode::Require,
+        });
+        config.ssl_mode(mode);
         if config.get_password().is_none()
             && let Some(password) = env_password.filter(|p| !p.is_empty())
         {
@@ -74,6 +79,15 @@ impl DatabaseUrl {
 
     pub fn config(&self) -> &tokio_postgres::Config {
         &self.config
+    }
+
+    /// Gives the password read from a file (`--database-password-file`), unless the URL has
+    /// one, which wins as it does over `PGPASSWORD`.
+    pub fn with_password_if_missing(mut self, password: &str) -> DatabaseUrl {
+        if self.config.get_password().is_none() && !password.is_empty() {
+            self.config.password(password);
+        }
+        self
     }
 
     /// The URL's `sslrootcert`, if it names a file.
@@ -147,6 +161,21 @@ impl TlsParams {
 }
 
 /// `postgresql://user@host:port/db`, without the password.
+/// Whether every host is this machine: loopback, `localhost` or a Unix socket.
+fn on_this_machine(config: &tokio_postgres::Config) -> bool {
+    config.get_hosts().iter().all(|host| match host {
+        tokio_postgres::config::Host::Tcp(name) => {
+            let name = name.trim_start_matches('[').trim_end_matches(']');
+            name.eq_ignore_ascii_case("localhost")
+                || name
+                    .parse::<std::net::IpAddr>()
+                    .is_ok_and(|ip| ip.is_loopback())
+        }
+        #[cfg(unix)]
+        tokio_postgres::config::Host::Unix(_) => true,
+    })
+}
+
 fn shown(config: &tokio_postgres::Config) -> String {
     let user = config
         .get_user()
@@ -213,8 +242,22 @@ mod tests {
     fn tls_parameters_are_read_as_libpq_names_them() {
         let url = |s: &str| DatabaseUrl::parse(s, None);
         let plain = url("postgresql://desk@db/license").expect("a URL");
-        assert_eq!(plain.config().get_ssl_mode(), SslMode::Prefer);
+        assert_eq!(
+            plain.config().get_ssl_mode(),
+            SslMode::Require,
+            "another host: TLS required"
+        );
         assert_eq!(plain.root_cert(), None);
+        for local in [
+            "postgresql://desk@localhost/license",
+            "postgresql://desk@127.0.0.1:5433/license",
+            "postgresql://desk@[::1]/license",
+        ] {
+            let local = url(local).expect("a URL");
+            assert_eq!(local.config().get_ssl_mode(), SslMode::Prefer, "{local}");
+        }
+        let asked = url("postgresql://desk@db/license?sslmode=prefer").expect("a URL");
+        assert_eq!(asked.config().get_ssl_mode(), SslMode::Prefer, "as asked");
         for (mode, expected) in [
             ("disable", SslMode::Disable),
             ("prefer", SslMode::Prefer),

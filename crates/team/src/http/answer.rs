@@ -58,6 +58,22 @@ impl From<ApiError> for Fail {
     }
 }
 
+/// A sign-in not judged now: 429 (slowed) or 503 (busy), with `Retry-After` in seconds.
+fn retry_later(e: &SessionError, seconds: u64) -> Response {
+    let status = match e {
+        SessionError::Busy(_) => StatusCode::SERVICE_UNAVAILABLE,
+        _ => StatusCode::TOO_MANY_REQUESTS,
+    };
+    let body =
+        OrderEnvelope::<()>::failure(status.as_str(), e.to_string(), wire::team::SIGN_IN_CAUSE);
+    (
+        status,
+        [(axum::http::header::RETRY_AFTER, seconds.to_string())],
+        Json(body),
+    )
+        .into_response()
+}
+
 /// The order group's success.
 pub fn order_ok<T: Serialize>(data: T) -> Response {
     Json(OrderEnvelope::success(data)).into_response()
@@ -74,6 +90,9 @@ impl Fail {
         let business = status(envelope::BUSINESS_EXCEPTION_STATUS);
         let (status, code, message, cause) = match self {
             Fail::Session(SessionError::Team(e)) => return server_failure(&e.to_string()),
+            Fail::Session(e @ (SessionError::Slowed(s) | SessionError::Busy(s))) => {
+                return retry_later(&e, s);
+            }
             Fail::Session(e @ SessionError::Directory(_)) => (
                 business,
                 envelope::SYSTEM,
@@ -176,6 +195,11 @@ fn team_refusal(e: TeamError) -> Response {
         TeamError::OwnRequest(_) => ((StatusCode::FORBIDDEN, envelope::FORBIDDEN), causes::OWN),
         TeamError::RequestChanged(_) => (conflict, causes::CHANGED),
         TeamError::RequesterDisabled(..) => (conflict, causes::REQUESTER_DISABLED),
+        TeamError::RequesterLacks { .. } => (conflict, causes::REQUESTER_LACKS),
+        TeamError::OtherBranch { .. } => (
+            (StatusCode::FORBIDDEN, envelope::FORBIDDEN),
+            causes::OTHER_BRANCH,
+        ),
         TeamError::AlreadyDecided { .. } => (conflict, causes::DECIDED),
         TeamError::Invalid(_) => (
             (
@@ -229,7 +253,7 @@ fn not_answered(e: &ApiError) -> String {
 }
 
 /// HTTP 504 with a body that is no envelope: sent, outcome unknown.
-fn unknown(e: &ApiError) -> Response {
+pub(super) fn unknown(e: &ApiError) -> Response {
     let (call_id, what, detail) = match e {
         ApiError::OutcomeUnknown {
             call_id,

@@ -12,6 +12,7 @@ use client::{ApiError, Operation, Reach};
 use serde_json::{Value, json};
 use wire::LockRequest;
 use wire::approval::{self, Approve, Reject, Request, RequestQuery};
+use wire::validate;
 
 use super::Team;
 use super::answer::{Fail, order_ok};
@@ -125,7 +126,8 @@ async fn decide(
         Decision::Reject { reason } => ("reject", Some(reason.clone())),
     };
     let person = &caller.person;
-    let decided = requests::decide(&team.store, id, &person.name, decision).await;
+    let branch = person.branch.as_ref().map(|b| b.code.clone());
+    let decided = requests::decide(&team.store, id, &person.name, branch, decision).await;
     let (outcome, message) = match &decided {
         Ok(_) => ("done", reason),
         Err(e) => ("refused", Some(e.to_string())),
@@ -158,7 +160,7 @@ async fn send(team: &Team, caller: &Caller, r: Request) -> Result<Request, Fail>
     let call_id = client::write::new_call_id(support::clock::now_ms());
     requests::sending(&team.store, r.id, &call_id).await?;
     trail.call_id = Some(call_id.clone());
-    let call = forward(team, operation, &r.body);
+    let call = forward(team, operation, r.id, &r.body_hash);
     let result = PERSON
         .scope(
             r.requester.clone(),
@@ -167,31 +169,68 @@ async fn send(team: &Team, caller: &Caller, r: Request) -> Result<Request, Fail>
         .await;
     let settled = settled(call_id, &result);
     let noted = result.map(Answer::Data).map_err(Fail::from);
-    team.note(&trail, &noted).await;
+    // The request keeps its outcome whatever the record does; a record that fails is loud.
+    if let Err(e) = team.note(&trail, &noted).await {
+        tracing::error!(error = %e, request = r.id, "the audit log could not record a sending");
+    }
     Ok(requests::settle(&team.store, r.id, settled).await?)
 }
 
-/// The held body, sent as its operation.
-async fn forward(team: &Team, operation: Operation, body: &Value) -> Result<Value, ApiError> {
-    let text = body.to_string();
-    let unreadable = |e: String| ApiError::Config(format!("not sent: the request's body: {e}"));
+/// The held body, read from the store, sent as its operation: only if it still has the hash
+/// the approver approved, still passes the checks it passed when filed, and reads back as the
+/// very text that was hashed (so what leaves is what was approved).
+async fn forward(
+    team: &Team,
+    operation: Operation,
+    id: i64,
+    approved: &str,
+) -> Result<Value, ApiError> {
+    let not_sent = |e: String| ApiError::Config(format!("not sent: the request's body {e}"));
+    let (text, hash) = requests::stored_body(&team.store, id)
+        .await
+        .map_err(|e| not_sent(format!("cannot be read: {e}")))?;
+    if hash != approved || client::write::body_hash(text.as_bytes()) != hash {
+        return Err(not_sent(
+            "changed in the store since it was approved".to_owned(),
+        ));
+    }
+    let refused = |e: String| not_sent(format!("is refused now: {e}"));
     let answer = match operation {
         Operation::BatchOrder => {
             let batch = wire::open::open_batch(text.as_bytes())
-                .map_err(|e| unreadable(e.what().to_string()))?;
+                .map_err(|e| not_sent(format!("cannot be read: {}", e.what())))?;
+            super::forward::checked_batch(&batch).map_err(refused)?;
+            same_text(&wire::open::batch_to_value(&batch), &text).map_err(not_sent)?;
             json_of(&team.upstream.batch_order(&batch).await?)
         }
         Operation::Lock | Operation::Unlock => {
-            let req: LockRequest =
-                serde_json::from_str(&text).map_err(|e| unreadable(e.to_string()))?;
+            let req: LockRequest = serde_json::from_str(&text)
+                .map_err(|e| not_sent(format!("cannot be read: {e}")))?;
+            super::forward::checked(validate::lock(&req)).map_err(refused)?;
+            same_text(&json_of(&req), &text).map_err(not_sent)?;
             match operation {
                 Operation::Lock => json_of(&team.upstream.lock(&req).await?),
                 _ => json_of(&team.upstream.unlock(&req).await?),
             }
         }
-        other => return Err(unreadable(format!("{} is never held", other.name()))),
+        other => {
+            return Err(not_sent(format!(
+                "is of {}, which is never held",
+                other.name()
+            )));
+        }
     };
     Ok(answer)
+}
+
+/// Whether the typed value re-encodes to the text that was hashed.
+fn same_text(typed: &Value, text: &str) -> Result<(), String> {
+    // The text, not `Value == str` (which would compare with a JSON string).
+    let again = typed.to_string();
+    match again.as_str() == text {
+        true => Ok(()),
+        false => Err("does not read back as the text that was approved".to_owned()),
+    }
 }
 
 fn json_of<T: serde::Serialize>(v: &T) -> Value {

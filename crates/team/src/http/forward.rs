@@ -15,6 +15,7 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 use wire::preview::{DeletePreview, is_delete};
+use wire::validate;
 use wire::{
     BatchOrderRequest, BindRequest, ClaimRequest, CustomerQuery, DefaultFilter, EnterpriseRequest,
     LockRequest, ShellnumsRequest,
@@ -54,6 +55,33 @@ fn body<T: DeserializeOwned>(bytes: &Bytes) -> Result<T, Fail> {
     wire::parse::json(bytes).map_err(|e| Fail::BadBody(e.to_string()))
 }
 
+/// Refuses a call the interface's own rules refuse (the platform's checks, shared through
+/// `wire::validate`), before anything is kept, filed or forwarded: what leaves is the typed
+/// value that was checked, never a value the platform might read another way.
+pub(super) fn checked(problems: Vec<validate::Problem>) -> Result<(), String> {
+    if problems.is_empty() {
+        return Ok(());
+    }
+    let said: Vec<String> = problems
+        .iter()
+        .map(|p| format!("{}: {}", p.path, p.message()))
+        .collect();
+    Err(said.join("; "))
+}
+
+/// A batch as the platform will read it: the rules' problems, a value kept verbatim because it
+/// does not fit its field (a number where text belongs), and a key the interface does not
+/// have, which a lenient platform might read.
+pub(super) fn checked_batch(req: &BatchOrderRequest) -> Result<(), String> {
+    checked(validate::batch_order(req))?;
+    match validate::unknown_keys(req).first() {
+        Some(unknown) => Err(format!(
+            "{unknown}; the team server forwards only the interface's fields"
+        )),
+        None => Ok(()),
+    }
+}
+
 fn json_of<T: Serialize>(v: &T) -> Value {
     serde_json::to_value(v).unwrap_or(Value::Null)
 }
@@ -88,6 +116,7 @@ pub async fn bind(State(team): Shared, headers: HeaderMap, bytes: Bytes) -> Resp
         if let Some(branch) = &caller.person.branch {
             permit::bind_branch(&mut req, branch)?;
         }
+        checked(validate::bind(&req)).map_err(Fail::BadBody)?;
         trail.request = Some(json_of(&req));
         let customer = forwarded(&mut trail, team.upstream.bind(&req)).await?;
         Ok(Answer::Data(json_of(&customer)))
@@ -115,6 +144,7 @@ async fn enterprise(team: &Team, headers: &HeaderMap, bytes: &Bytes, create: boo
         if let Some(branch) = &caller.person.branch {
             permit::enterprise_branch(&mut req, branch)?;
         }
+        checked(validate::enterprise(&req)).map_err(Fail::BadBody)?;
         trail.request = Some(json_of(&req));
         if create {
             let created = forwarded(&mut trail, team.upstream.create_enterprise(&req)).await?;
@@ -145,6 +175,7 @@ pub async fn query(State(team): Shared, headers: HeaderMap, RawQuery(q): RawQuer
         let what = "querying customers";
         permitted(&team, &headers, &mut trail, Permission::Read, what).await?;
         let query = customer_query(q.as_deref().unwrap_or_default())?;
+        checked(validate::customer_query(&query)).map_err(Fail::BadBody)?;
         trail.request = Some(json_of(&query));
         let customers = forwarded(&mut trail, team.upstream.query_customers(&query)).await?;
         Ok(Answer::Data(json_of(&customers)))
@@ -178,6 +209,7 @@ pub async fn batch(State(team): Shared, headers: HeaderMap, bytes: Bytes) -> Res
         if let Some(branch) = &caller.person.branch {
             permit::batch_branch(&mut req, branch)?;
         }
+        checked_batch(&req).map_err(Fail::BadBody)?;
         let body = wire::open::batch_to_value(&req);
         trail.request = Some(body.clone());
         if held {
@@ -243,6 +275,7 @@ async fn lock_change(team: &Team, headers: &HeaderMap, bytes: &Bytes, disable: b
         asked(&mut trail, bytes);
         let mut req: LockRequest = body(bytes)?;
         permit::lock_operator(&mut req, &caller.person);
+        checked(validate::lock(&req)).map_err(Fail::BadBody)?;
         trail.request = Some(json_of(&req));
         if filing::locks_held(&req, settings::thresholds(&team.store).await?) {
             let summary = filing::locks_summary(&req, disable);
@@ -294,6 +327,7 @@ pub async fn shellnums(State(team): Shared, headers: HeaderMap, bytes: Bytes) ->
         permitted(&team, &headers, &mut trail, Permission::Numbers, what).await?;
         asked(&mut trail, &bytes);
         let req: ShellnumsRequest = body(&bytes)?;
+        checked(validate::shellnums(&req)).map_err(Fail::BadBody)?;
         let size = req
             .size
             .ok_or_else(|| Fail::BadBody("size: needed (how many asset numbers)".to_owned()))?;
@@ -315,6 +349,7 @@ pub async fn claim(State(team): Shared, headers: HeaderMap, bytes: Bytes) -> Res
         if let Some(branch) = &caller.person.branch {
             permit::claim_branch(&mut req, branch)?;
         }
+        checked(validate::claim(&req)).map_err(Fail::BadBody)?;
         trail.request = Some(json_of(&req));
         let answer = forwarded(&mut trail, team.upstream.claim(&req)).await?;
         Ok(Answer::Activity(json_of(&answer)))

@@ -11,6 +11,7 @@ mod record;
 mod session;
 mod trail;
 
+use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
 
 use axum::Router;
@@ -18,9 +19,10 @@ use axum::extract::DefaultBodyLimit;
 use axum::http::HeaderMap;
 use axum::routing::{get, post};
 use client::Client;
-use platform::throttle::Throttle;
+use ipnet::IpNet;
 use wire::{approval, paths};
 
+use crate::gate::Gate;
 use crate::sessions::{Caller, SessionError, Sessions};
 use crate::store::TeamStore;
 
@@ -37,8 +39,10 @@ pub struct Team {
     /// The server's store: the audit log is written through it.
     pub store: TeamStore,
     pub sessions: Sessions,
-    /// Failed sign-ins by address.
-    pub sign_in_failures: Throttle,
+    /// Which sign-ins are judged, and when.
+    pub gate: Gate,
+    /// Proxies whose `X-Forwarded-For` names the client; any other peer is the client.
+    pub trusted_proxies: Vec<IpNet>,
     /// The platform, called as the server's application.
     pub upstream: Client,
     /// The audit log's appends, committed in groups.
@@ -46,15 +50,43 @@ pub struct Team {
 }
 
 impl Team {
-    pub fn new(store: TeamStore, sessions: Sessions, upstream: Client) -> Team {
-        let per_minute = sessions.rules().failures_per_address;
+    pub fn new(
+        store: TeamStore,
+        sessions: Sessions,
+        upstream: Client,
+        key: Option<crate::seal::AuditKey>,
+    ) -> Team {
         Team {
-            audit: crate::appender::Appender::start(store.clone()),
+            audit: crate::appender::Appender::start(store.clone(), key),
+            gate: Gate::new(sessions.rules().sign_ins),
             store,
             sessions,
-            sign_in_failures: Throttle::new(per_minute, std::time::Duration::from_secs(60)),
+            trusted_proxies: Vec::new(),
             upstream,
         }
+    }
+
+    /// The client's address: the TCP peer, unless the peer is a trusted proxy; then the
+    /// nearest address in `X-Forwarded-For` that is not one (a client can prepend anything,
+    /// so only what trusted proxies appended counts).
+    pub fn client_address(&self, peer: SocketAddr, headers: &HeaderMap) -> String {
+        let trusted = |ip: &IpAddr| self.trusted_proxies.iter().any(|net| net.contains(ip));
+        if !trusted(&peer.ip()) {
+            return peer.ip().to_string();
+        }
+        let forwarded = headers
+            .get_all("x-forwarded-for")
+            .iter()
+            .filter_map(|v| v.to_str().ok())
+            .flat_map(|v| v.split(','))
+            .filter_map(|a| a.trim().parse::<IpAddr>().ok())
+            .collect::<Vec<_>>();
+        forwarded
+            .into_iter()
+            .rev()
+            .find(|ip| !trusted(ip))
+            .unwrap_or(peer.ip())
+            .to_string()
     }
 
     /// The person whose session token is the request's bearer.
@@ -81,7 +113,9 @@ pub fn router(team: Arc<Team>) -> Router {
     Router::new()
         .route(
             team_paths::SESSION,
-            post(session::sign_in).delete(session::sign_out),
+            post(session::sign_in)
+                .layer(DefaultBodyLimit::max(session::MAX_SIGN_IN_BODY))
+                .delete(session::sign_out),
         )
         .route(team_paths::ME, get(session::me))
         .route(team_paths::AUDIT, get(record::audit))
@@ -114,7 +148,35 @@ pub fn router(team: Arc<Team>) -> Router {
         .route(paths::SHELLNUMS, post(forward::shellnums))
         .route(paths::ACTIVITY, post(forward::claim))
         .layer(DefaultBodyLimit::max(MAX_BODY))
+        .layer(axum::middleware::from_fn(access_log))
         .with_state(team)
+}
+
+/// The access log: every request, answered or refused, with its client and how long it took
+/// (the path only: a query carries nothing worth a log line).
+async fn access_log(
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> axum::response::Response {
+    let started = std::time::Instant::now();
+    let method = request.method().clone();
+    let path = request.uri().path().to_owned();
+    let peer = request
+        .extensions()
+        .get::<axum::extract::ConnectInfo<SocketAddr>>()
+        .map(|c| c.0.to_string())
+        .unwrap_or_default();
+    let response = next.run(request).await;
+    tracing::info!(
+        target: "access",
+        %method,
+        path,
+        status = response.status().as_u16(),
+        peer,
+        ms = started.elapsed().as_millis() as u64,
+        "request"
+    );
+    response
 }
 
 async fn openapi_document() -> impl axum::response::IntoResponse {

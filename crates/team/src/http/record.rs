@@ -59,7 +59,7 @@ async fn entries(
         Permission::Read,
         "reading the record",
     )?;
-    let person = match query.person.map(|p| p.trim().to_lowercase()) {
+    let person = match query.person.map(|p| crate::identity::name_key(&p)) {
         Some(p) if p == me => Some(p),
         Some(p) => {
             let what = "reading another person's record";

@@ -5,7 +5,6 @@ use std::sync::Arc;
 use axum::Json;
 use axum::body::Bytes;
 use std::net::SocketAddr;
-use std::time::Instant;
 
 use axum::extract::{ConnectInfo, State};
 use axum::http::{HeaderMap, StatusCode};
@@ -16,6 +15,8 @@ use wire::team::{Card, Me, Session, SignIn};
 use super::answer::{Fail, order_ok};
 use super::{Team, bearer};
 use crate::audit::Record;
+use crate::gate::NotNow;
+use crate::identity::name_key;
 use crate::people::Person;
 use crate::sessions::{Caller, SessionError};
 
@@ -37,31 +38,54 @@ fn card(p: Person) -> Card {
     }
 }
 
-/// Signs in, unless this address failed too often lately: then refused without a look at the
-/// name or password (which says nothing of whether the name exists).
+/// Longest sign-in name read: longer is refused before anything is judged or recorded.
+pub const MAX_NAME_BYTES: usize = 256;
+
+/// Largest sign-in body (a name, a password and JSON around them).
+pub const MAX_SIGN_IN_BODY: usize = 4096;
+
+/// Signs in, if the gate lets the attempt be judged now (`crate::gate`). Only a JSON body is
+/// read: a cross-site form (`text/plain`) cannot make a browser spend a clerk's attempts.
 pub async fn sign_in(
     State(team): State<Arc<Team>>,
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
     body: Bytes,
 ) -> Response {
+    if !is_json(&headers) {
+        return Fail::BadBody("a sign-in is a JSON body (Content-Type: application/json)".into())
+            .order();
+    }
     let form: SignIn = match wire::parse::json(&body) {
         Ok(form) => form,
         Err(e) => return Fail::BadBody(e.to_string()).order(),
     };
-    let address = peer.ip().to_string();
-    if let Some(wait) = team.sign_in_failures.wait(&address, Instant::now()) {
-        tracing::warn!(
-            address,
-            "sign-in throttled: too many failures from this address"
-        );
-        return Fail::Session(SessionError::Throttled(wait.as_secs().max(1))).order();
+    if form.name.len() > MAX_NAME_BYTES || form.password.len() > crate::password::MAX_BYTES {
+        return Fail::BadBody(format!(
+            "name: at most {MAX_NAME_BYTES} bytes; password: at most {} bytes",
+            crate::password::MAX_BYTES
+        ))
+        .order();
     }
-    let signed = team.sessions.sign_in(&form.name, &form.password).await;
-    if let Err(SessionError::WrongNameOrPassword(..)) = &signed {
-        tracing::warn!(address, "sign-in refused: wrong name or password");
-        team.sign_in_failures.failed(&address, Instant::now());
+    let address = team.client_address(peer, &headers);
+    let name = name_key(&form.name);
+    let signed = match team.gate.admit(&name, &address).await {
+        Ok(admitted) => {
+            let signed = team.sessions.sign_in(&name, &form.password).await;
+            if signed.is_ok() {
+                admitted.succeeded();
+            }
+            signed
+        }
+        Err(NotNow::Slowed(wait)) => Err(SessionError::Slowed(seconds(wait))),
+        Err(NotNow::Busy(wait)) => Err(SessionError::Busy(seconds(wait))),
+    };
+    if let Err(e) = &signed {
+        tracing::warn!(address, name, error = %e, "sign-in refused");
     }
-    record_sign_in(&team, &form.name, &address, &signed).await;
+    if let Err(e) = record_sign_in(&team, &name, &address, &signed).await {
+        return Fail::Team(e).order();
+    }
     match signed {
         Ok(signed) => order_ok(Session {
             token: signed.token,
@@ -71,6 +95,19 @@ pub async fn sign_in(
         }),
         Err(e) => Fail::Session(e).order(),
     }
+}
+
+/// Whole seconds to wait, at least one (as `Retry-After` says it).
+fn seconds(wait: std::time::Duration) -> u64 {
+    wait.as_secs_f64().ceil().max(1.0) as u64
+}
+
+fn is_json(headers: &HeaderMap) -> bool {
+    headers
+        .get(axum::http::header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.split(';').next())
+        .is_some_and(|media| media.trim().eq_ignore_ascii_case("application/json"))
 }
 
 pub async fn sign_out(State(team): State<Arc<Team>>, headers: HeaderMap) -> Response {
@@ -115,22 +152,23 @@ pub async fn no_token() -> Response {
     (StatusCode::NOT_FOUND, Json(body)).into_response()
 }
 
-/// A sign-in, good or not, in the audit log (the address in its request; never a password).
+/// A sign-in, good or not, in the audit log (the address in its request; never a password),
+/// before its answer leaves: a sign-in that cannot be recorded is not answered as done.
 async fn record_sign_in(
     team: &Team,
     name: &str,
     address: &str,
     signed: &Result<crate::sessions::SignedIn, SessionError>,
-) {
+) -> Result<(), crate::TeamError> {
     let (person, role, branch, outcome, message) = match signed {
         Ok(s) => {
             let p = &s.caller.person;
             let branch = p.branch.as_ref().map(|b| b.code.clone());
             (p.name.clone(), p.role.clone(), branch, "done", None)
         }
-        Err(SessionError::Team(_)) => return,
+        Err(SessionError::Team(_)) => return Ok(()),
         Err(e) => (
-            name.trim().to_lowercase(),
+            name.to_owned(),
             String::new(),
             None,
             "refused",
@@ -147,5 +185,5 @@ async fn record_sign_in(
         message,
         ..Record::default()
     };
-    team.append(record).await;
+    team.audit.append(record).await.map(|_| ())
 }

@@ -1,6 +1,8 @@
 //! What a forwarded call leaves in the audit log: who asked, what (passwords redacted), and
-//! how it ended. A call without a valid session is not recorded (anyone could fill the log);
-//! every other one is, before its answer leaves.
+//! how it ended, before its answer leaves. A call without a valid session is recorded too, by
+//! its operation and why it was refused only (never its body, so its size is bounded). A call
+//! whose entry cannot be written is not answered as the platform answered: the record fails
+//! closed.
 
 use axum::response::{IntoResponse, Json, Response};
 use client::{ApiError, Operation};
@@ -63,7 +65,9 @@ impl Team {
         result: Result<Answer, Fail>,
         group: Group,
     ) -> Response {
-        self.note(&trail, &result).await;
+        if let Err(e) = self.note(&trail, &result).await {
+            return unrecorded(&trail, &result, &e);
+        }
         match (result, group) {
             (Ok(Answer::Data(data)), _) => order_ok(data),
             (Ok(Answer::Done), _) => order_done(),
@@ -76,11 +80,37 @@ impl Team {
     }
 }
 
+/// The answer of a call whose entry could not be written: a write the platform may have done
+/// is an unknown outcome for the caller (its answer is not passed on unrecorded); anything else
+/// is the server failing.
+fn unrecorded(trail: &Trail, result: &Result<Answer, Fail>, e: &crate::TeamError) -> Response {
+    let reached = trail.call_id.is_some() && trail.operation.writes();
+    match (reached, result) {
+        (true, Ok(_) | Err(Fail::Upstream(_))) => {
+            super::answer::unknown(&ApiError::OutcomeUnknown {
+                call_id: trail.call_id.clone().unwrap_or_default(),
+                operation: trail.operation,
+                what: format!(
+                    "the platform was called, and the team server could not record it ({e})"
+                ),
+                detail: String::new(),
+            })
+        }
+        _ => Fail::Team(crate::TeamError::Audit(e.to_string())).order(),
+    }
+}
+
 impl Team {
-    /// Records the call in the audit log, when it had a session.
-    pub async fn note(&self, trail: &Trail, result: &Result<Answer, Fail>) {
-        if let Some(record) = record(trail, result) {
-            self.append(record).await;
+    /// Records the call in the audit log, with a session or without.
+    pub async fn note(
+        &self,
+        trail: &Trail,
+        result: &Result<Answer, Fail>,
+    ) -> Result<(), crate::TeamError> {
+        let record = record(trail, result).or_else(|| no_session(trail, result));
+        match record {
+            Some(record) => self.audit.append(record).await.map(|_| ()),
+            None => Ok(()),
         }
     }
 
@@ -92,6 +122,20 @@ impl Team {
             tracing::error!(error = %e, operation, "the audit log could not be written");
         }
     }
+}
+
+/// The entry of a call refused for its session: who cannot be said, only what and why.
+fn no_session(trail: &Trail, result: &Result<Answer, Fail>) -> Option<Record> {
+    let Err(Fail::Session(e)) = result else {
+        return None;
+    };
+    Some(Record {
+        person: "(no session)".to_owned(),
+        operation: trail.operation.name().to_owned(),
+        outcome: "unauthenticated".to_owned(),
+        message: Some(e.to_string()),
+        ..Record::default()
+    })
 }
 
 /// The audit entry of a call that had a session.

@@ -121,6 +121,8 @@ impl Rig {
             connections: Default::default(),
             audit_retention: None,
             ldap: None,
+            trusted_proxies: Vec::new(),
+            seal: None,
         };
         adjust(&mut config);
         let team = TeamServer::start(config.clone())

@@ -24,6 +24,25 @@ impl Drop for Slapd {
 }
 
 impl Slapd {
+    /// Renames `uid=from` to `uid=to` (the same entry, its entryUUID kept) and its membership
+    /// of group `cn`, as the directory's administrator would.
+    pub fn rename(&self, from: &str, to: &str, cn: &str) {
+        let admin = format!("cn=admin,{SUFFIX}");
+        let bind = ["-x", "-H", &self.url, "-D", &admin, "-w", "admin-secret"];
+        run(Command::new("ldapmodrdn")
+            .args(bind)
+            .arg("-r")
+            .arg(format!("uid={from},ou=people,{SUFFIX}"))
+            .arg(format!("uid={to}")));
+        let change = format!(
+            "dn: cn={cn},ou=groups,{SUFFIX}\nchangetype: modify\nreplace: member\n\
+             member: uid={to},ou=people,{SUFFIX}\n"
+        );
+        let file = self.dir.path().join("rename.ldif");
+        std::fs::write(&file, change).expect("rename.ldif");
+        run(Command::new("ldapmodify").args(bind).arg("-f").arg(&file));
+    }
+
     /// Stops it (its port then refuses connections).
     pub fn stop(&self) {
         let pidfile = self.dir.path().join("slapd.pid");

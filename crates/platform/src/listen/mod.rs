@@ -1,13 +1,19 @@
-//! Accepting connections: a cap on how many are open at once and a time limit on every
-//! request's head, so that no client (slow, stalled or idle) can hold the platform away from
-//! the others. A request's body has its own limit where it is read (`http::admit`). Over TLS
-//! the handshake has the head's time limit too, and holds its connection's place meanwhile.
+//! Accepting connections: a cap on how many are open at once, in all and from one address, a
+//! time limit on every request's head and one on its body, so that no client (slow, stalled,
+//! idle or many-handed) can hold the server away from the others. Over TLS the handshake has
+//! the head's time limit too, and holds its connection's place meanwhile.
 
-use std::net::SocketAddr;
-use std::sync::Arc;
+mod deadline;
+
+pub use deadline::{TooSlow, too_slow};
+
+use std::collections::HashMap;
+use std::net::{IpAddr, SocketAddr};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use axum::Router;
+use axum::body::Body;
 use axum::extract::ConnectInfo;
 use hyper::Request;
 use hyper::body::Incoming;
@@ -22,10 +28,14 @@ use tokio_rustls::TlsAcceptor;
 
 /// How the platform treats connections (`serve --max-connections`, `--header-timeout`,
 /// `--body-timeout`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ConnectionLimits {
     /// Connections open at once; one more is answered 503 and closed.
     pub max_connections: usize,
+    /// Connections one address may hold open at once; one more is answered 503 and closed.
+    pub per_address: usize,
+    /// Addresses not capped per address: reverse proxies that carry many clients.
+    pub uncapped: Vec<ipnet::IpNet>,
     /// A request's head must be complete within this, counted from when the connection opens
     /// or answers its previous request: so it is also how long an idle connection is kept.
     pub header_timeout: Duration,
@@ -38,6 +48,9 @@ impl Default for ConnectionLimits {
     fn default() -> Self {
         Self {
             max_connections: 1024,
+            // A branch's consoles behind one NAT keep a few connections each.
+            per_address: 256,
+            uncapped: Vec::new(),
             header_timeout: Duration::from_secs(10),
             body_timeout: Duration::from_secs(30),
         }
@@ -57,6 +70,7 @@ pub async fn serve(
     mut stop: watch::Receiver<bool>,
 ) {
     let permits = Arc::new(Semaphore::new(limits.max_connections));
+    let per_address = PerAddress::new(&limits);
     let graceful = GracefulShutdown::new();
     let mut builder = http1::Builder::new();
     builder
@@ -81,7 +95,10 @@ pub async fn serve(
             },
             () = &mut stopping => break,
         };
-        let Ok(permit) = Arc::clone(&permits).try_acquire_owned() else {
+        let (Ok(permit), Some(place)) = (
+            Arc::clone(&permits).try_acquire_owned(),
+            per_address.take(peer.ip()),
+        ) else {
             tokio::spawn(refuse(stream, peer, tls.clone()));
             continue;
         };
@@ -91,7 +108,8 @@ pub async fn serve(
             builder: builder.clone(),
             watcher: graceful.watcher(),
             peer,
-            permit,
+            permit: (permit, place),
+            body_timeout: limits.body_timeout,
         };
         accepted.spawn(stream, tls.as_ref(), limits.header_timeout);
     }
@@ -111,7 +129,9 @@ struct Accepted {
     builder: http1::Builder,
     watcher: Watcher,
     peer: SocketAddr,
-    permit: OwnedSemaphorePermit,
+    /// Its place among all connections and among its address's, given back when it ends.
+    permit: (OwnedSemaphorePermit, Place),
+    body_timeout: Duration,
 }
 
 impl Accepted {
@@ -142,9 +162,11 @@ impl Accepted {
             watcher,
             peer,
             permit,
+            body_timeout,
         } = self;
         // Each request knows its client's address (the token endpoint slows failures by it).
-        let service = service_fn(move |mut req: Request<Incoming>| {
+        let service = service_fn(move |req: Request<Incoming>| {
+            let mut req = req.map(|body| Body::new(deadline::Deadline::new(body, body_timeout)));
             req.extensions_mut().insert(ConnectInfo(peer));
             let mut router = app.clone();
             async move { tower_service::Service::call(&mut router, req).await }
@@ -186,4 +208,58 @@ async fn write_refusal<S: AsyncWrite + Unpin>(mut stream: S) -> std::io::Result<
     );
     stream.write_all(answer.as_bytes()).await?;
     stream.shutdown().await
+}
+
+/// Connections open per address, and the cap on them.
+#[derive(Clone)]
+struct PerAddress {
+    most: usize,
+    uncapped: Arc<[ipnet::IpNet]>,
+    open: Arc<Mutex<HashMap<IpAddr, usize>>>,
+}
+
+/// A connection's place among its address's; given back when dropped.
+struct Place {
+    of: Option<(PerAddress, IpAddr)>,
+}
+
+impl PerAddress {
+    fn new(limits: &ConnectionLimits) -> Self {
+        Self {
+            most: limits.per_address,
+            uncapped: limits.uncapped.clone().into(),
+            open: Arc::new(Mutex::new(HashMap::new())),
+        }
+    }
+
+    /// A place for one more connection from `ip`, if it has one left.
+    fn take(&self, ip: IpAddr) -> Option<Place> {
+        if self.uncapped.iter().any(|net| net.contains(&ip)) {
+            return Some(Place { of: None });
+        }
+        let mut open = self.open.lock().unwrap_or_else(PoisonError::into_inner);
+        let count = open.entry(ip).or_insert(0);
+        if *count >= self.most {
+            return None;
+        }
+        *count += 1;
+        Some(Place {
+            of: Some((self.clone(), ip)),
+        })
+    }
+}
+
+impl Drop for Place {
+    fn drop(&mut self) {
+        let Some((per, ip)) = self.of.take() else {
+            return;
+        };
+        let mut open = per.open.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(count) = open.get_mut(&ip) {
+            *count -= 1;
+            if *count == 0 {
+                open.remove(&ip);
+            }
+        }
+    }
 }
