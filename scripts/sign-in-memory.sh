@@ -21,27 +21,31 @@ trap cleanup EXIT
 
 rss() { awk -v k="$2:" '$1 == k { printf "%.0f MiB", $2 / 1024 }' "/proc/$1/status"; }
 
-# starts "$@" in the background, its stdout in $DATA/$NAME.out; echoes the base URL it serves.
+# starts "$@" in the background, its stdout in $DATA/$NAME.out; sets BASE to the URL it serves
+# and PID to its process.
 start() {
   local name=$1
   shift
   "$@" >"$DATA/$name.out" 2>"$DATA/$name.log" &
-  PIDS+=($!)
+  PID=$!
+  PIDS+=("$PID")
   until grep -q '^listening on ' "$DATA/$name.out" 2>/dev/null; do
-    kill -0 "${PIDS[-1]}" || { cat "$DATA/$name.log"; exit 1; }
+    kill -0 "$PID" || { cat "$DATA/$name.log"; exit 1; }
     sleep 0.1
   done
-  sed -n 's/^listening on //p' "$DATA/$name.out"
+  BASE=$(sed -n 's/^listening on //p' "$DATA/$name.out")
 }
 
-PLATFORM=$(start platform "$BIN" serve --data "$DATA/platform" --listen 127.0.0.1:0)
+start platform "$BIN" serve --data "$DATA/platform" --listen 127.0.0.1:0
+PLATFORM=$BASE
 CREDS=$("$BIN" app create --data "$DATA/platform" --name memory --scopes auth_order)
 jq -r .appSecret <<<"$CREDS" >"$DATA/secret"
 chmod 600 "$DATA/secret"
 echo "a long admin password" | "$BIN" team init --data "$DATA/team" --admin wang >/dev/null
-TEAM=$(start team "$BIN" team serve --data "$DATA/team" --listen 127.0.0.1:0 \
-  --upstream-url "$PLATFORM" --app-key "$(jq -r .appKey <<<"$CREDS")" --secret-file "$DATA/secret")
-SERVER=${PIDS[-1]}
+start team "$BIN" team serve --data "$DATA/team" --listen 127.0.0.1:0 \
+  --upstream-url "$PLATFORM" --app-key "$(jq -r .appKey <<<"$CREDS")" --secret-file "$DATA/secret"
+TEAM=$BASE
+SERVER=$PID
 echo "idle: $(rss "$SERVER" VmRSS)"
 
 echo 5 >"/proc/$SERVER/clear_refs" # resets VmHWM to the current RSS

@@ -7,6 +7,7 @@
 
 pub mod appender;
 pub mod audit;
+pub mod checkers;
 pub mod checkpointer;
 pub mod custom_roles;
 pub mod error;

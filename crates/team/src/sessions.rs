@@ -6,19 +6,19 @@
 //! exists or not, and takes as long (an Argon2 verification is always made).
 
 use std::collections::HashMap;
-use std::sync::{Mutex, OnceLock, PoisonError};
+use std::sync::{Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use platform::sql::{StoreError, Tx};
 
+use crate::checkers::Checkers;
 use crate::custom_roles::permissions_of;
 use crate::error::TeamError;
 use crate::gate::SignInLimits;
 use crate::identity::name_key;
 use crate::ldap::{self, DirectoryPerson, LdapConfig, LdapError};
-use crate::password;
 use crate::people::{self, Person, Source};
 use crate::roles::Permissions;
 use crate::store::TeamStore;
@@ -127,6 +127,7 @@ pub struct Sessions {
     rules: SessionRules,
     directory: Option<LdapConfig>,
     checked: Mutex<HashMap<String, (Caller, Instant)>>,
+    checkers: Checkers,
 }
 
 /// A session as stored, with its person's state.
@@ -154,6 +155,7 @@ impl Sessions {
             rules,
             directory,
             checked: Mutex::new(HashMap::new()),
+            checkers: Checkers::start(rules.sign_ins.checks_at_once),
         }
     }
 
@@ -189,7 +191,7 @@ impl Sessions {
             Some(_) => self.stored_hash(name).await?,
             None => None,
         };
-        let matches = verify_off_thread(password.to_owned(), hash).await;
+        let matches = self.checkers.verify(password.to_owned(), hash).await;
         match found {
             Some(person) if matches && person.disabled => Err(SessionError::Disabled),
             Some(person) if matches => self.begin(person).await,
@@ -456,25 +458,6 @@ fn stored_session(tx: &dyn Tx, hash: &str) -> Result<Option<Stored>, SessionErro
             })
         },
     )?)
-}
-
-/// Verifies on a blocking thread (Argon2 takes tens of milliseconds of CPU). Without a stored
-/// hash a dummy one is verified, so that an unknown name takes as long as a known one.
-async fn verify_off_thread(password: String, stored: Option<String>) -> bool {
-    tokio::task::spawn_blocking(move || match stored {
-        Some(hash) => password::verify(&password, &hash),
-        None => {
-            let _ = password::verify(&password, dummy_hash());
-            false
-        }
-    })
-    .await
-    .unwrap_or(false)
-}
-
-fn dummy_hash() -> &'static str {
-    static DUMMY: OnceLock<String> = OnceLock::new();
-    DUMMY.get_or_init(|| password::hash("no one has this password").unwrap_or_default())
 }
 
 /// 32 random bytes, base64url: what the person's console sends as its bearer.
