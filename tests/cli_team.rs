@@ -465,7 +465,13 @@ fn the_audit_log_is_verified_and_exported() {
 /// against the data directory's own signed checkpoints and the entries' MACs.
 #[test]
 fn the_audit_log_cannot_be_cut_recomputed_or_beheaded_unseen() {
-    for tamper in ["cut", "recompute", "recompute without the key", "behead"] {
+    for tamper in [
+        "cut",
+        "recompute",
+        "recompute and blank the MACs",
+        "recompute without the key",
+        "behead",
+    ] {
         let dir = tempfile::tempdir().expect("temp dir");
         let data = dir.path().join("team");
         assert_eq!(
@@ -491,6 +497,11 @@ fn the_audit_log_cannot_be_cut_recomputed_or_beheaded_unseen() {
                 db.execute("INSERT INTO audit_start(seq, hash) VALUES (1, ?1)", [first])
                     .expect("start moved");
             }
+            "recompute and blank the MACs" => {
+                recompute_from(&db, 2);
+                db.execute("UPDATE audit SET mac = NULL", [])
+                    .expect("blanked");
+            }
             _ => recompute_from(&db, 2),
         }
         drop(db);
@@ -507,6 +518,10 @@ fn the_audit_log_cannot_be_cut_recomputed_or_beheaded_unseen() {
             "recompute" => &[
                 "the audit log is broken at entry 2 (",
                 "its MAC is not this server's key's: the chain was recomputed from here",
+            ],
+            "recompute and blank the MACs" => &[
+                "the audit log is broken at entry 1 (",
+                "its MAC is not this server's key's",
             ],
             "recompute without the key" => &[
                 "entry 2 is not the one the checkpoint of ",

@@ -15,7 +15,7 @@ use serde_json::json;
 use crate::cli::output::Failure;
 use crate::cli::secret_input;
 use crate::cli::serve::command_runtime;
-use crate::cli::team_data::{Data, open};
+use crate::cli::team_data::{Data, open, open_to_change};
 
 #[derive(Subcommand)]
 pub(crate) enum TeamCommand {
@@ -194,7 +194,7 @@ fn run_command(command: TeamCommand) -> Result<(), Failure> {
                 branch: None,
                 password: Some(password.expose().to_owned()),
             };
-            let store = runtime.block_on(open(&data))?;
+            let store = runtime.block_on(open_to_change(&data))?;
             let made = runtime.block_on(people::init(&store, admin));
             print_lines(&[runtime.block_on(recorded(&data, &store, "init", made))?]);
         }
@@ -234,7 +234,7 @@ async fn user(command: UserCommand) -> Result<(), Failure> {
                 branch: branch.branch(),
                 password,
             };
-            let store = open(&data).await?;
+            let store = open_to_change(&data).await?;
             recorded(&data, &store, "user.add", people::add(&store, new).await).await
         }
         UserCommand::Edit {
@@ -254,7 +254,7 @@ async fn user(command: UserCommand) -> Result<(), Failure> {
                     branch.branch().map(Some)
                 },
             };
-            let store = open(&data).await?;
+            let store = open_to_change(&data).await?;
             recorded(
                 &data,
                 &store,
@@ -264,12 +264,12 @@ async fn user(command: UserCommand) -> Result<(), Failure> {
             .await
         }
         UserCommand::Disable { data, name } => {
-            let store = open(&data).await?;
+            let store = open_to_change(&data).await?;
             let done = people::set_disabled(&store, &name, true).await;
             recorded(&data, &store, "user.disable", done).await
         }
         UserCommand::Enable { data, name } => {
-            let store = open(&data).await?;
+            let store = open_to_change(&data).await?;
             let done = people::set_disabled(&store, &name, false).await;
             recorded(&data, &store, "user.enable", done).await
         }
@@ -279,7 +279,7 @@ async fn user(command: UserCommand) -> Result<(), Failure> {
         }
         UserCommand::ResetPassword { data, name } => {
             let password = secret_input::new_password(&name)?;
-            let store = open(&data).await?;
+            let store = open_to_change(&data).await?;
             let done = people::reset_password(&store, &name, password.expose()).await;
             recorded(&data, &store, "user.reset_password", done).await
         }
@@ -294,7 +294,10 @@ async fn settings(
     batch_assets: Option<u64>,
     locks: Option<u64>,
 ) -> Result<(), Failure> {
-    let store = open(data).await?;
+    let store = match batch_assets.is_none() && locks.is_none() {
+        true => open(data).await?,
+        false => open_to_change(data).await?,
+    };
     let now = if batch_assets.is_none() && locks.is_none() {
         settings::thresholds(&store).await.map_err(refused)?
     } else {
@@ -312,7 +315,7 @@ async fn role(command: RoleCommand) -> Result<(), Failure> {
             name,
             permissions,
         } => {
-            let store = open(&data).await?;
+            let store = open_to_change(&data).await?;
             let role = custom_roles::add(&store, &name, &permissions).await;
             print_lines(&[recorded(&data, &store, "role.add", role).await?]);
         }
@@ -324,7 +327,7 @@ async fn role(command: RoleCommand) -> Result<(), Failure> {
             );
         }
         RoleCommand::Remove { data, name } => {
-            let store = open(&data).await?;
+            let store = open_to_change(&data).await?;
             let removed = custom_roles::remove(&store, &name)
                 .await
                 .map(|()| json!({"name": name}));
@@ -343,7 +346,7 @@ async fn recorded<T: Serialize>(
     done: Result<T, TeamError>,
 ) -> Result<T, Failure> {
     let value = done.map_err(refused)?;
-    let key = data.audit_key()?;
+    let key = data.audit_key(store).await?;
     let account = std::env::var("USER")
         .or_else(|_| std::env::var("USERNAME"))
         .unwrap_or_default();

@@ -128,7 +128,7 @@ pub(crate) async fn run(command: AuditCommand) -> Result<(), Failure> {
                 }
                 None => i64::MAX,
             };
-            let person = person.map(|p| p.trim().to_lowercase());
+            let person = person.map(|p| license_desk::team::identity::name_key(&p));
             let entries = audit::range(&store, from_ms, to_ms, person)
                 .await
                 .map_err(|e| Failure::failed(e.to_string()))?;

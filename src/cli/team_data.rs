@@ -4,8 +4,9 @@ use std::path::PathBuf;
 
 use clap::Args;
 use license_desk::platform::pg::DatabaseUrl;
+use license_desk::team::audit;
 use license_desk::team::seal::{AuditKey, SealPlaces};
-use license_desk::team::{Place, TeamStore};
+use license_desk::team::{Place, TeamError, TeamStore};
 
 use crate::cli::output::Failure;
 use crate::cli::serve::parse_database;
@@ -73,15 +74,37 @@ impl Data {
         }
     }
 
-    /// The record's key, made if its file is missing; none without a place for it.
-    pub(crate) fn audit_key(&self) -> Result<Option<AuditKey>, Failure> {
-        self.seal_places()
-            .key
-            .as_deref()
-            .map(AuditKey::load_or_create)
-            .transpose()
-            .map_err(|e| Failure::failed(e.to_string()))
+    /// The record's key, made if its file is missing (sealing the entries after the record's
+    /// end now); none without a place for it.
+    pub(crate) async fn audit_key(&self, store: &TeamStore) -> Result<Option<AuditKey>, Failure> {
+        let failed = |e: TeamError| Failure::failed(e.to_string());
+        let Some(path) = self.seal_places().key else {
+            return Ok(None);
+        };
+        let end = audit::chain_end_now(store).await.map_err(failed)?;
+        AuditKey::load_or_create(&path, end)
+            .map(Some)
+            .map_err(failed)
     }
+}
+
+/// [`open`] for a command that changes something (and so writes the record): refused before
+/// anything changes when the record is sealed and this command has no key to seal its entry
+/// with (`--database` without `--audit-key-file`), which would read as tampering.
+pub(crate) async fn open_to_change(data: &Data) -> Result<TeamStore, Failure> {
+    let store = open(data).await?;
+    if data.seal_places().key.is_none() {
+        let sealed = audit::any_sealed(&store)
+            .await
+            .map_err(|e| Failure::failed(e.to_string()))?;
+        if sealed {
+            return Err(Failure::failed(
+                "the audit log is sealed with a key this command was not given: give \
+                 --audit-key-file FILE (the server's), so that this change's entry carries its MAC",
+            ));
+        }
+    }
+    Ok(store)
 }
 
 pub(crate) async fn open(data: &Data) -> Result<TeamStore, Failure> {

@@ -206,12 +206,12 @@ fn verify_in(tx: &dyn Tx, key: Option<&AuditKey>) -> Result<Verified, TeamError>
     let (mut seq, mut prev) = chain_start(tx)?;
     let mut count = 0;
     let mut broken = None;
-    let mut sealed = false;
     tx.query_each(entries!("ORDER BY seq"), &[], &mut |row| {
         let e = entry(row)?;
-        sealed |= e.mac.is_some();
-        let mac_wrong =
-            key.is_some_and(|k| sealed && e.mac.as_deref() != Some(k.entry_mac(&e.hash).as_str()));
+        // Every entry after the key was made carries its MAC: one without is as wrong.
+        let mac_wrong = key.is_some_and(|k| {
+            e.seq > k.sealed_after() && e.mac.as_deref() != Some(k.entry_mac(&e.hash).as_str())
+        });
         let why = if e.seq != seq + 1 {
             Some(format!("entry {} is missing before it", seq + 1))
         } else if e.prev_hash != prev {
@@ -369,6 +369,26 @@ pub async fn drop_before(
         .await
 }
 
+/// Whether any entry carries a MAC (the record is sealed with a key).
+pub async fn any_sealed(store: &TeamStore) -> Result<bool, TeamError> {
+    store
+        .read(|tx| {
+            Ok(tx
+                .query_opt(
+                    "SELECT 1 FROM audit WHERE mac IS NOT NULL LIMIT 1",
+                    &[],
+                    |_| Ok(()),
+                )?
+                .is_some())
+        })
+        .await
+}
+
+/// The record's last entry now (where a key made now starts sealing).
+pub async fn chain_end_now(store: &TeamStore) -> Result<i64, TeamError> {
+    store.read(|tx| Ok(chain_end(tx)?.0)).await
+}
+
 /// The record as it is now, for a checkpoint (unsigned).
 pub async fn checkpoint(store: &TeamStore) -> Result<Checkpoint, TeamError> {
     store
@@ -387,8 +407,8 @@ pub async fn checkpoint(store: &TeamStore) -> Result<Checkpoint, TeamError> {
         .await
 }
 
-/// [`verify`], and against the seal: every entry's MAC under `key` (from the first entry
-/// that has one on: an older store's entries have none), the chain's start where a checkpoint
+/// [`verify`], and against the seal: every entry's MAC under `key` (those after the key's
+/// `sealed-after`: an older store's entries have none), the chain's start where a checkpoint
 /// or a retention entry puts it, and every checkpoint's entry still there with the hash it saw.
 pub async fn verify_sealed(
     store: &TeamStore,

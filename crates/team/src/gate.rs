@@ -31,7 +31,7 @@ const CHECK_BYTES: usize = 19 * 1024 * 1024;
 /// Memory the checks at once may take together.
 const CHECKS_BUDGET: usize = 256 * 1024 * 1024;
 
-/// Buckets kept at most; past them full ones are swept, and if none is, new keys wait.
+/// Buckets kept at most; past them full ones are swept, and if none is, all are forgotten.
 const MOST_KEYS: usize = 100_000;
 
 /// The rule's figures (the defaults are documented in docs/team.md's Security section).
@@ -120,10 +120,18 @@ impl Gate {
 
     /// Counts the attempt of `name_key` from `address` and waits for a check's turn.
     pub async fn admit(&self, name_key: &str, address: &str) -> Result<Admitted, NotNow> {
-        let pair = format!("{address}\u{0}{name_key}");
-        let address = format!("{address}\u{0}");
+        let address = network_of(address);
+        let pair = format!("p\u{0}{address}\u{0}{name_key}");
+        let address = format!("a\u{0}{address}");
         self.take_tokens(&pair, &address, Instant::now())?;
-        let turn = self.turn().await?;
+        let turn = match self.turn().await {
+            Ok(turn) => turn,
+            Err(busy) => {
+                // Not judged: the attempt is not counted against the owner.
+                self.give_back(&[&pair, &address]);
+                return Err(busy);
+            }
+        };
         Ok(Admitted {
             gate: Arc::clone(&self.buckets),
             pair,
@@ -136,7 +144,7 @@ impl Gate {
     fn take_tokens(&self, pair: &str, address: &str, now: Instant) -> Result<(), NotNow> {
         let l = &self.limits;
         let mut keys = lock(&self.buckets.keys);
-        make_room(&mut keys, l, now)?;
+        make_room(&mut keys, now);
         let wait_pair = bucket(&mut keys, pair, l.pair_free, l.pair_every, now).wait(now);
         let wait_address =
             bucket(&mut keys, address, l.address_free, l.address_every, now).wait(now);
@@ -149,6 +157,15 @@ impl Gate {
             }
         }
         Ok(())
+    }
+
+    fn give_back(&self, keys: &[&str]) {
+        let mut b = lock(&self.buckets.keys);
+        for key in keys {
+            if let Some(bucket) = b.get_mut(*key) {
+                bucket.give_back();
+            }
+        }
     }
 
     async fn turn(&self) -> Result<OwnedSemaphorePermit, NotNow> {
@@ -231,19 +248,31 @@ fn bucket<'a>(
 }
 
 /// Forgets full buckets (they are as good as none) when too many are kept; if none can go,
-/// a new key waits as if slowed, so the memory stays bounded.
-fn make_room(
-    keys: &mut HashMap<String, Bucket>,
-    l: &SignInLimits,
-    now: Instant,
-) -> Result<(), NotNow> {
+/// forgets them all: the memory stays bounded, and a flood of keys never locks anyone out
+/// (it only buys its sender the free attempts again, at the cost of 100,000 others).
+fn make_room(keys: &mut HashMap<String, Bucket>, now: Instant) {
     if keys.len() < MOST_KEYS {
-        return Ok(());
+        return;
     }
     keys.retain(|_, b| !b.is_full(now));
-    match keys.len() < MOST_KEYS {
-        true => Ok(()),
-        false => Err(NotNow::Slowed(l.address_every)),
+    if keys.len() >= MOST_KEYS {
+        tracing::warn!(
+            keys = keys.len(),
+            "sign-in limits: too many keys kept, all forgotten"
+        );
+        keys.clear();
+    }
+}
+
+/// The address a limit keys on: an IPv4 address as it is, an IPv6 one by its /64 (one
+/// host's, or one site's, whole range of addresses).
+fn network_of(address: &str) -> String {
+    match address.parse::<std::net::IpAddr>() {
+        Ok(std::net::IpAddr::V6(v6)) => {
+            let s = v6.segments();
+            format!("{:x}:{:x}:{:x}:{:x}::/64", s[0], s[1], s[2], s[3])
+        }
+        _ => address.to_owned(),
     }
 }
 
@@ -266,7 +295,7 @@ mod tests {
     fn a_burst_takes_the_free_attempts_and_then_one_every_thirty_seconds() {
         let gate = Gate::new(limits());
         let t0 = Instant::now();
-        let took = |at| gate.take_tokens("a\0lisi", "a\0", at);
+        let took = |at| gate.take_tokens("p\0a\0lisi", "a\0a", at);
         for _ in 0..5 {
             assert_eq!(took(t0), Ok(()));
         }
@@ -290,10 +319,17 @@ mod tests {
         let gate = Gate::new(limits());
         let t0 = Instant::now();
         for _ in 0..5 {
-            assert_eq!(gate.take_tokens("a\0lisi", "a\0", t0), Ok(()));
+            assert_eq!(gate.take_tokens("p\0a\0lisi", "a\0a", t0), Ok(()));
         }
-        assert!(gate.take_tokens("a\0lisi", "a\0", t0).is_err());
-        assert_eq!(gate.take_tokens("a\0wang", "a\0", t0), Ok(()));
-        assert_eq!(gate.take_tokens("b\0lisi", "b\0", t0), Ok(()));
+        assert!(gate.take_tokens("p\0a\0lisi", "a\0a", t0).is_err());
+        assert_eq!(gate.take_tokens("p\0a\0wang", "a\0a", t0), Ok(()));
+        assert_eq!(gate.take_tokens("p\0b\0lisi", "a\0b", t0), Ok(()));
+    }
+
+    #[test]
+    fn an_ipv6_client_is_one_address_across_its_64() {
+        assert_eq!(network_of("2001:db8:1:2:aaaa::1"), "2001:db8:1:2::/64");
+        assert_eq!(network_of("2001:db8:1:2:bbbb::9"), "2001:db8:1:2::/64");
+        assert_eq!(network_of("10.0.0.5"), "10.0.0.5");
     }
 }

@@ -259,13 +259,17 @@ pub async fn by_directory_id(store: &TeamStore, id: &str) -> Result<Option<Perso
     let id = id.to_owned();
     store
         .read(move |tx| {
-            Ok(tx.query_opt(people!("WHERE directory_id = ?1"), &[(&id).into()], person)?)
+            Ok(tx.query_opt(
+                people!("WHERE directory_id = ?1 AND source = 'ldap'"),
+                &[(&id).into()],
+                person,
+            )?)
         })
         .await
 }
 
-/// Binds a directory person to their directory id, at their first sign-in; a person bound to
-/// another id already is refused (the name is someone else's in the directory now).
+/// Binds a directory person to their directory id, at their first sign-in; a local account,
+/// or a person bound to another id already, is refused (the name is someone else's).
 pub async fn bind_directory_id(
     store: &TeamStore,
     name: &str,
@@ -276,10 +280,12 @@ pub async fn bind_directory_id(
         .write(move |tx| {
             tx.serialize_on("people")?;
             let before = existing(tx, &name)?;
-            match &before.directory_id {
-                Some(bound) if *bound == id => return Ok(before),
-                Some(_) => return Err(TeamError::OtherDirectoryPerson(name.clone())),
-                None => {}
+            // A local account is never a directory person's, whatever name the directory gives.
+            match (&before.directory_id, before.source) {
+                (_, Source::Local) => return Err(TeamError::OtherDirectoryPerson(name.clone())),
+                (Some(bound), _) if *bound == id => return Ok(before),
+                (Some(_), _) => return Err(TeamError::OtherDirectoryPerson(name.clone())),
+                (None, _) => {}
             }
             tx.execute(
                 "UPDATE people SET directory_id = ?2 WHERE name = ?1",

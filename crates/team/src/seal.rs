@@ -23,9 +23,14 @@ pub const KEY_FILE: &str = "audit.key";
 /// File name of the checkpoints inside a data directory: one JSON object a line.
 pub const CHECKPOINTS_FILE: &str = "audit-checkpoints.jsonl";
 
-/// The record's key: 32 random bytes, kept as 64 hex digits in a file only its user reads.
+/// The record's key: 32 random bytes, kept as 64 hex digits in a file only its user reads,
+/// with the last entry written before it existed (`sealed-after N` on the file's second
+/// line): every later entry must carry its MAC, so that blanking the MACs proves nothing.
 #[derive(Clone)]
-pub struct AuditKey([u8; 32]);
+pub struct AuditKey {
+    bytes: [u8; 32],
+    sealed_after: i64,
+}
 
 impl std::fmt::Debug for AuditKey {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -34,20 +39,29 @@ impl std::fmt::Debug for AuditKey {
 }
 
 impl AuditKey {
-    /// The key in `path`, made there (private to the user) if there is none yet.
-    pub fn load_or_create(path: &Path) -> Result<AuditKey, TeamError> {
+    /// The key in `path`, made there (private to the user) if there is none yet: it seals the
+    /// entries after `chain_end`, the record's last entry now.
+    pub fn load_or_create(path: &Path, chain_end: i64) -> Result<AuditKey, TeamError> {
         match Self::load(path)? {
             Some(key) => Ok(key),
             None => {
                 let mut bytes = [0u8; 32];
                 getrandom::fill(&mut bytes).map_err(|e| failed(path, e))?;
-                let text = hex(&bytes);
+                let text = format!("{}\nsealed-after {chain_end}\n", hex(&bytes));
                 support::private_files::write_atomic(path, text.as_bytes())
                     .map_err(|e| failed(path, e))?;
                 tracing::info!(path = %path.display(), "made the audit log's key");
-                Ok(AuditKey(bytes))
+                Ok(AuditKey {
+                    bytes,
+                    sealed_after: chain_end,
+                })
             }
         }
+    }
+
+    /// The last entry written before the key existed (entries up to it carry no MAC).
+    pub fn sealed_after(&self) -> i64 {
+        self.sealed_after
     }
 
     /// The key in `path`, if the file is there.
@@ -57,16 +71,27 @@ impl AuditKey {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
             Err(e) => return Err(failed(path, e)),
         };
-        let bytes = unhex(text.trim())
+        let mut lines = text.lines();
+        let bytes = unhex(lines.next().unwrap_or_default().trim())
             .and_then(|b| <[u8; 32]>::try_from(b).ok())
-            .ok_or_else(|| failed(path, "not 64 hexadecimal digits"))?;
-        Ok(Some(AuditKey(bytes)))
+            .ok_or_else(|| failed(path, "its first line is not 64 hexadecimal digits"))?;
+        let sealed_after = match lines.next().map(str::trim) {
+            None | Some("") => 0,
+            Some(line) => line
+                .strip_prefix("sealed-after ")
+                .and_then(|n| n.trim().parse().ok())
+                .ok_or_else(|| failed(path, "its second line is not `sealed-after N`"))?,
+        };
+        Ok(Some(AuditKey {
+            bytes,
+            sealed_after,
+        }))
     }
 
     /// The MAC of `data` under `label`.
     pub fn mac(&self, label: &str, data: &[u8]) -> String {
         // HMAC takes a key of any length: `new_from_slice` cannot fail for 32 bytes.
-        let Ok(mut mac) = Hmac::<Sha256>::new_from_slice(&self.0) else {
+        let Ok(mut mac) = Hmac::<Sha256>::new_from_slice(&self.bytes) else {
             return String::new();
         };
         mac.update(label.as_bytes());

@@ -99,8 +99,11 @@ fn checked_transport(config: &TeamConfig) -> Result<(), StartError> {
     Ok(())
 }
 
-/// Where the record's seal is, and its key (made there if missing).
-fn sealing(config: &TeamConfig) -> Result<(SealPlaces, Option<AuditKey>), StartError> {
+/// Where the record's seal is, and its key (made there if missing, sealing what comes next).
+async fn sealing(
+    config: &TeamConfig,
+    store: &TeamStore,
+) -> Result<(SealPlaces, Option<AuditKey>), StartError> {
     let seal = config
         .seal
         .clone()
@@ -108,11 +111,13 @@ fn sealing(config: &TeamConfig) -> Result<(SealPlaces, Option<AuditKey>), StartE
             None => SealPlaces::in_dir(&config.data_dir),
             Some(_) => SealPlaces::default(),
         });
-    let key = seal
-        .key
-        .as_deref()
-        .map(AuditKey::load_or_create)
-        .transpose()?;
+    let key = match seal.key.as_deref() {
+        Some(path) => Some(AuditKey::load_or_create(
+            path,
+            crate::audit::chain_end_now(store).await?,
+        )?),
+        None => None,
+    };
     if key.is_none() {
         tracing::warn!("no --audit-key-file: the audit log's entries carry no MAC");
     }
@@ -128,7 +133,7 @@ impl TeamServer {
             None => Place::Dir(&config.data_dir),
         };
         let store = TeamStore::open(place, config.database_pool).await?;
-        let (seal, key) = sealing(&config)?;
+        let (seal, key) = sealing(&config, &store).await?;
         let instance = instances::new_id()?;
         instances::beat(&store, &instance).await?;
         let upstream = upstream::client(config.upstream.clone(), store.clone(), instance.clone())?;

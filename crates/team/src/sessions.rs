@@ -246,8 +246,8 @@ impl Sessions {
             return Ok(Some(person));
         }
         match people::bind_directory_id(&self.store, name, &seen.id).await {
-            Ok(person) if person.source == Source::Ldap => Ok(Some(person)),
-            Ok(_) | Err(TeamError::OtherDirectoryPerson(_)) => {
+            Ok(person) => Ok(Some(person)),
+            Err(TeamError::OtherDirectoryPerson(_)) => {
                 Err(SessionError::OtherDirectoryPerson(name.to_owned()))
             }
             Err(TeamError::NoSuchPerson(_)) => Ok(None),

@@ -118,12 +118,31 @@ async fn every_failure_reads_the_same_and_none_locks_the_name() {
     }
 }
 
+/// A local account never becomes a directory person's, whatever name the directory gives.
+#[tokio::test]
+async fn a_local_account_is_never_bound_to_a_directory_entry() {
+    for (kind, store, _dir) in common::stores().await {
+        team_of_two(&store).await;
+        let bound = people::bind_directory_id(&store, "admin", "0f1e-uuid").await;
+        assert!(
+            matches!(&bound, Err(TeamError::OtherDirectoryPerson(n)) if n == "admin"),
+            "{kind}: {bound:?}"
+        );
+        let person = people::get(&store, "admin").await.expect(kind);
+        assert_eq!(person.directory_id, None, "{kind}: nothing written");
+        let found = people::by_directory_id(&store, "0f1e-uuid")
+            .await
+            .expect(kind);
+        assert_eq!(found, None, "{kind}");
+    }
+}
+
 #[tokio::test]
 async fn every_spelling_of_a_name_is_one_person() {
     for (kind, store, _dir) in common::stores().await {
         team_of_two(&store).await;
         let sessions = Sessions::new(store.clone(), uncached());
-        for spelling in ["LiSi", "ｌｉｓｉ", "ＬＩＳＩ", " lisi "] {
+        for spelling in ["LiSi", "ｌｉｓｉ", "ＬＩＳＩ", " lisi ", "li\u{ad}si"] {
             let signed = sessions.sign_in(spelling, PASSWORD).await.expect(spelling);
             assert_eq!(signed.caller.person.name, "lisi", "{kind}: {spelling:?}");
         }
