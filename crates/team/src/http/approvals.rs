@@ -194,20 +194,24 @@ async fn forward(
             "changed in the store since it was approved".to_owned(),
         ));
     }
-    let refused = |e: String| not_sent(format!("is refused now: {e}"));
+    let refused = |e: super::forward::Unchecked| not_sent(format!("is refused now: {e}"));
     let answer = match operation {
         Operation::BatchOrder => {
             let batch = wire::open::open_batch(text.as_bytes())
                 .map_err(|e| not_sent(format!("cannot be read: {}", e.what())))?;
             super::forward::checked_batch(&batch).map_err(refused)?;
-            same_text(&wire::open::batch_to_value(&batch), &text).map_err(not_sent)?;
+            if !reads_back_as(&wire::open::batch_to_value(&batch), &text) {
+                return Err(not_sent(NOT_AS_APPROVED.to_owned()));
+            }
             json_of(&team.upstream.batch_order(&batch).await?)
         }
         Operation::Lock | Operation::Unlock => {
             let req: LockRequest = serde_json::from_str(&text)
                 .map_err(|e| not_sent(format!("cannot be read: {e}")))?;
             super::forward::checked(validate::lock(&req)).map_err(refused)?;
-            same_text(&json_of(&req), &text).map_err(not_sent)?;
+            if !reads_back_as(&json_of(&req), &text) {
+                return Err(not_sent(NOT_AS_APPROVED.to_owned()));
+            }
             match operation {
                 Operation::Lock => json_of(&team.upstream.lock(&req).await?),
                 _ => json_of(&team.upstream.unlock(&req).await?),
@@ -223,14 +227,12 @@ async fn forward(
     Ok(answer)
 }
 
+const NOT_AS_APPROVED: &str = "does not read back as the text that was approved";
+
 /// Whether the typed value re-encodes to the text that was hashed.
-fn same_text(typed: &Value, text: &str) -> Result<(), String> {
+fn reads_back_as(typed: &Value, text: &str) -> bool {
     // The text, not `Value == str` (which would compare with a JSON string).
-    let again = typed.to_string();
-    match again.as_str() == text {
-        true => Ok(()),
-        false => Err("does not read back as the text that was approved".to_owned()),
-    }
+    typed.to_string().as_str() == text
 }
 
 fn json_of<T: serde::Serialize>(v: &T) -> Value {

@@ -55,31 +55,47 @@ fn body<T: DeserializeOwned>(bytes: &Bytes) -> Result<T, Fail> {
     wire::parse::json(bytes).map_err(|e| Fail::BadBody(e.to_string()))
 }
 
-/// Refuses a call the interface's own rules refuse (the platform's checks, shared through
-/// `wire::validate`), before anything is kept, filed or forwarded: what leaves is the typed
-/// value that was checked, never a value the platform might read another way.
-pub(super) fn checked(problems: Vec<validate::Problem>) -> Result<(), String> {
-    if problems.is_empty() {
-        return Ok(());
-    }
+/// Why the server refuses a body before anything is kept, filed or forwarded.
+#[derive(Debug, thiserror::Error)]
+pub(super) enum Unchecked {
+    /// The interface's own rules refuse it (the platform's checks, through `wire::validate`).
+    #[error("{}", said(.0))]
+    Problems(Vec<validate::Problem>),
+    /// A key the interface does not have, which a lenient platform might read.
+    #[error("{0}; the team server forwards only the interface's fields")]
+    UnknownKey(validate::UnknownKey),
+}
+
+fn said(problems: &[validate::Problem]) -> String {
     let said: Vec<String> = problems
         .iter()
         .map(|p| format!("{}: {}", p.path, p.message()))
         .collect();
-    Err(said.join("; "))
+    said.join("; ")
 }
 
-/// A batch as the platform will read it: the rules' problems, a value kept verbatim because it
-/// does not fit its field (a number where text belongs), and a key the interface does not
-/// have, which a lenient platform might read.
-pub(super) fn checked_batch(req: &BatchOrderRequest) -> Result<(), String> {
+/// Refuses a call the interface's own rules refuse: what leaves is the typed value that was
+/// checked, never a value the platform might read another way.
+pub(super) fn checked(problems: Vec<validate::Problem>) -> Result<(), Unchecked> {
+    match problems.is_empty() {
+        true => Ok(()),
+        false => Err(Unchecked::Problems(problems)),
+    }
+}
+
+/// A batch as the platform will read it: the rules' problems (a value kept verbatim because it
+/// does not fit its field, a number where text belongs, among them) and unknown keys.
+pub(super) fn checked_batch(req: &BatchOrderRequest) -> Result<(), Unchecked> {
     checked(validate::batch_order(req))?;
-    match validate::unknown_keys(req).first() {
-        Some(unknown) => Err(format!(
-            "{unknown}; the team server forwards only the interface's fields"
-        )),
+    match validate::unknown_keys(req).into_iter().next() {
+        Some(unknown) => Err(Unchecked::UnknownKey(unknown)),
         None => Ok(()),
     }
+}
+
+/// A refused body, said with its field paths.
+fn bad_body(e: Unchecked) -> Fail {
+    Fail::BadBody(e.to_string())
 }
 
 fn json_of<T: Serialize>(v: &T) -> Value {
@@ -116,7 +132,7 @@ pub async fn bind(State(team): Shared, headers: HeaderMap, bytes: Bytes) -> Resp
         if let Some(branch) = &caller.person.branch {
             permit::bind_branch(&mut req, branch)?;
         }
-        checked(validate::bind(&req)).map_err(Fail::BadBody)?;
+        checked(validate::bind(&req)).map_err(bad_body)?;
         trail.request = Some(json_of(&req));
         let customer = forwarded(&mut trail, team.upstream.bind(&req)).await?;
         Ok(Answer::Data(json_of(&customer)))
@@ -144,7 +160,7 @@ async fn enterprise(team: &Team, headers: &HeaderMap, bytes: &Bytes, create: boo
         if let Some(branch) = &caller.person.branch {
             permit::enterprise_branch(&mut req, branch)?;
         }
-        checked(validate::enterprise(&req)).map_err(Fail::BadBody)?;
+        checked(validate::enterprise(&req)).map_err(bad_body)?;
         trail.request = Some(json_of(&req));
         if create {
             let created = forwarded(&mut trail, team.upstream.create_enterprise(&req)).await?;
@@ -175,7 +191,7 @@ pub async fn query(State(team): Shared, headers: HeaderMap, RawQuery(q): RawQuer
         let what = "querying customers";
         permitted(&team, &headers, &mut trail, Permission::Read, what).await?;
         let query = customer_query(q.as_deref().unwrap_or_default())?;
-        checked(validate::customer_query(&query)).map_err(Fail::BadBody)?;
+        checked(validate::customer_query(&query)).map_err(bad_body)?;
         trail.request = Some(json_of(&query));
         let customers = forwarded(&mut trail, team.upstream.query_customers(&query)).await?;
         Ok(Answer::Data(json_of(&customers)))
@@ -209,7 +225,7 @@ pub async fn batch(State(team): Shared, headers: HeaderMap, bytes: Bytes) -> Res
         if let Some(branch) = &caller.person.branch {
             permit::batch_branch(&mut req, branch)?;
         }
-        checked_batch(&req).map_err(Fail::BadBody)?;
+        checked_batch(&req).map_err(bad_body)?;
         let body = wire::open::batch_to_value(&req);
         trail.request = Some(body.clone());
         if held {
@@ -275,7 +291,7 @@ async fn lock_change(team: &Team, headers: &HeaderMap, bytes: &Bytes, disable: b
         asked(&mut trail, bytes);
         let mut req: LockRequest = body(bytes)?;
         permit::lock_operator(&mut req, &caller.person);
-        checked(validate::lock(&req)).map_err(Fail::BadBody)?;
+        checked(validate::lock(&req)).map_err(bad_body)?;
         trail.request = Some(json_of(&req));
         if filing::locks_held(&req, settings::thresholds(&team.store).await?) {
             let summary = filing::locks_summary(&req, disable);
@@ -327,7 +343,7 @@ pub async fn shellnums(State(team): Shared, headers: HeaderMap, bytes: Bytes) ->
         permitted(&team, &headers, &mut trail, Permission::Numbers, what).await?;
         asked(&mut trail, &bytes);
         let req: ShellnumsRequest = body(&bytes)?;
-        checked(validate::shellnums(&req)).map_err(Fail::BadBody)?;
+        checked(validate::shellnums(&req)).map_err(bad_body)?;
         let size = req
             .size
             .ok_or_else(|| Fail::BadBody("size: needed (how many asset numbers)".to_owned()))?;
@@ -349,7 +365,7 @@ pub async fn claim(State(team): Shared, headers: HeaderMap, bytes: Bytes) -> Res
         if let Some(branch) = &caller.person.branch {
             permit::claim_branch(&mut req, branch)?;
         }
-        checked(validate::claim(&req)).map_err(Fail::BadBody)?;
+        checked(validate::claim(&req)).map_err(bad_body)?;
         trail.request = Some(json_of(&req));
         let answer = forwarded(&mut trail, team.upstream.claim(&req)).await?;
         Ok(Answer::Activity(json_of(&answer)))
