@@ -187,18 +187,7 @@ async fn one_s_own_request_is_decided_by_another_and_a_rejection_says_why() {
     let (approver, admin) = (rig.sign_in("approver").await, rig.sign_in("admin").await);
     let held = filed_delete(&rig, &rig.base, &approver, &admin).await;
     assert_held(&held, "R-1");
-    let shown = rig
-        .send("GET", "/team/v1/requests/R-1", Some(&approver), None)
-        .await;
-    let hash = shown.body["data"]["bodyHash"].clone();
-    let own = rig
-        .send(
-            "POST",
-            "/team/v1/requests/R-1/approve",
-            Some(&approver),
-            Some(json!({ "bodyHash": hash })),
-        )
-        .await;
+    let own = rig.approve_shown(&approver, "R-1").await;
     assert_eq!(
         (own.status, own.body["cause"].clone()),
         (403, json!("own_request"))
@@ -409,18 +398,7 @@ async fn an_approver_decides_their_branch_s_requests_for_requesters_who_still_ma
         .send("POST", paths::LOCK, Some(&admin), Some(locks))
         .await;
     assert_held(&held, "R-1");
-    let shown = rig
-        .send("GET", "/team/v1/requests/R-1", Some(&approver), None)
-        .await;
-    let hash = shown.body["data"]["bodyHash"].clone();
-    let other = rig
-        .send(
-            "POST",
-            "/team/v1/requests/R-1/approve",
-            Some(&approver),
-            Some(json!({ "bodyHash": hash })),
-        )
-        .await;
+    let other = rig.approve_shown(&approver, "R-1").await;
     assert_eq!(
         (other.status, other.body["cause"].clone()),
         (403, json!("other_branch")),
@@ -448,18 +426,7 @@ async fn an_approver_decides_their_branch_s_requests_for_requesters_who_still_ma
     team::people::edit(&store, "staff", demoted)
         .await
         .expect("demoted");
-    let shown = rig
-        .send("GET", "/team/v1/requests/R-2", Some(&approver), None)
-        .await;
-    let hash = shown.body["data"]["bodyHash"].clone();
-    let lacks = rig
-        .send(
-            "POST",
-            "/team/v1/requests/R-2/approve",
-            Some(&approver),
-            Some(json!({ "bodyHash": hash })),
-        )
-        .await;
+    let lacks = rig.approve_shown(&approver, "R-2").await;
     assert_eq!(
         (lacks.status, lacks.body["cause"].clone()),
         (409, json!("requester_lacks")),

@@ -164,18 +164,7 @@ async fn every_spelling_the_directory_accepts_is_one_person() {
         .send("POST", paths::BATCH_ORDER, Some(&full_width), Some(delete))
         .await;
     assert_eq!(held.status, 202, "{held:?}");
-    let shown = rig
-        .send("GET", "/team/v1/requests/R-1", Some(&long_s), None)
-        .await;
-    let hash = shown.body["data"]["bodyHash"].clone();
-    let own = rig
-        .send(
-            "POST",
-            "/team/v1/requests/R-1/approve",
-            Some(&long_s),
-            Some(json!({ "bodyHash": hash })),
-        )
-        .await;
+    let own = rig.approve_shown(&long_s, "R-1").await;
     assert_eq!(
         (own.status, own.body["cause"].clone()),
         (403, json!("own_request")),

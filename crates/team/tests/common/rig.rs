@@ -203,6 +203,22 @@ impl Rig {
         }
     }
 
+    /// Reads request `id` (`R-1`) as `token`'s person sees it, and approves it with the body's
+    /// hash shown.
+    pub async fn approve_shown(&self, token: &str, id: &str) -> Reply {
+        let path = format!("/team/v1/requests/{id}");
+        let shown = self.send("GET", &path, Some(token), None).await;
+        let hash = shown.body["data"]["bodyHash"].clone();
+        let approve = json!({ "bodyHash": hash });
+        self.send(
+            "POST",
+            &format!("{path}/approve"),
+            Some(token),
+            Some(approve),
+        )
+        .await
+    }
+
     /// Signs `name` in and answers the session's token.
     pub async fn sign_in(&self, name: &str) -> String {
         self.sign_in_with(name, PASSWORD).await
