@@ -156,6 +156,18 @@ impl ApiError {
         }
     }
 
+    /// The branch holding what a team server refused the call for, if that is why.
+    pub fn other_branch(&self) -> Option<&str> {
+        match self {
+            Self::Platform {
+                http_status: 403,
+                cause: Some(cause),
+                ..
+            } => cause.strip_prefix(wire::team::BRANCH_CAUSE),
+            _ => None,
+        }
+    }
+
     /// The platform's code, if it answered with one.
     pub fn code(&self) -> Option<&str> {
         match self {

@@ -10,6 +10,8 @@ use wire::knowledge::{Change, Changes, MAX_KEY, MAX_PUTS, PAGE, Put, Shelf};
 use wire::{MerchandiseEntry, ProductEntry};
 
 use crate::error::TeamError;
+use crate::identity::name_key;
+use crate::people::Branch;
 use crate::store::TeamStore;
 
 /// The changes after `since`, oldest first, a page at most.
@@ -91,6 +93,39 @@ pub async fn put(store: &TeamStore, person: &str, puts: Vec<Put>) -> Result<i64,
             Ok(seq)
         })
         .await
+}
+
+/// The values kept under `keys` on `shelf` (None where there is none).
+pub async fn values(
+    store: &TeamStore,
+    shelf: Shelf,
+    keys: Vec<String>,
+) -> Result<Vec<Option<Value>>, TeamError> {
+    store
+        .read(move |tx| {
+            let mut found = Vec::new();
+            for key in &keys {
+                let value = tx.query_opt(
+                    "SELECT value FROM knowledge WHERE shelf = ?1 AND item_key = ?2",
+                    &[shelf.name().into(), key.trim().into()],
+                    |row| row.opt_text(0),
+                )?;
+                found.push(value.flatten().and_then(|v| serde_json::from_str(&v).ok()));
+            }
+            Ok::<_, TeamError>(found)
+        })
+        .await
+}
+
+/// The branch a directory entry names, when it is not `mine` (by code or by name).
+pub fn other_branch(entry: &Value, mine: &Branch) -> Option<String> {
+    let field = |name: &str| entry.get(name).and_then(Value::as_str).map(str::trim);
+    let differs = |v: &str, own: &str| !v.is_empty() && name_key(v) != name_key(own);
+    match (field("branchCode"), field("branchName")) {
+        (Some(code), _) if differs(code, &mine.code) => Some(code.to_owned()),
+        (_, Some(name)) if differs(name, &mine.name) => Some(name.to_owned()),
+        _ => None,
+    }
 }
 
 /// Each item's key and value, the field's path first.

@@ -20,9 +20,30 @@ pub enum Refusal {
         lowest: &'static str,
         role: String,
     },
+    /// A customer, enterprise or lock another branch holds (HTTP 403).
+    #[error("{path}: {item} belongs to branch {holder}; you act for branch {mine} only")]
+    OtherBranch {
+        path: String,
+        item: String,
+        holder: String,
+        mine: String,
+    },
     /// A field the rules cannot accept (13004, the field's path first).
     #[error("{0}")]
     Field(String),
+}
+
+impl Refusal {
+    /// What a console reads to say it in its own language (`permission:locks`, `branch:上海`).
+    pub fn cause(&self) -> String {
+        match self {
+            Refusal::Permission { permission, .. } => {
+                format!("{}{permission}", wire::team::PERMISSION_CAUSE)
+            }
+            Refusal::OtherBranch { holder, .. } => format!("{}{holder}", wire::team::BRANCH_CAUSE),
+            Refusal::Field(_) => "refused by the team server".to_owned(),
+        }
+    }
 }
 
 /// Refuses unless `caller` has `p`; `what` names the action in words.

@@ -23,6 +23,7 @@ const SQLITE_VERSIONS: &[&str] = &[
     include_str!("schema7.sql"),
     include_str!("schema8.sql"),
     include_str!("schema9.sql"),
+    include_str!("schema10.sql"),
 ];
 
 /// The same versions on PostgreSQL (the SQL both share), with a version table apart from the
@@ -38,6 +39,7 @@ const PG_SCHEMA: Schema = Schema {
         (7, include_str!("schema7.sql")),
         (8, include_str!("schema8.sql")),
         (9, include_str!("schema9.sql")),
+        (10, include_str!("schema10.sql")),
     ],
     version_table: "team_schema_version",
     lock: "license-desk:team-migrations",

@@ -19,6 +19,10 @@ pub mod paths {
 /// The `cause` of a refusal for a missing permission starts with this (`permission:locks`).
 pub const PERMISSION_CAUSE: &str = "permission:";
 
+/// The `cause` of a refusal because another branch holds what the call touches starts with
+/// this, the holding branch's name after it (`branch:上海`).
+pub const BRANCH_CAUSE: &str = "branch:";
+
 /// The `cause` of a refusal because the session is missing or ended.
 pub const SESSION_CAUSE: &str = "session";
 

@@ -171,6 +171,7 @@ pub fn explain(error: &CoreError) -> Label {
         CoreError::Api(e) if e.session_ended() => label!("explain-signed-out"),
         CoreError::Api(e) if e.sign_in_refused() => label!("explain-sign-in"),
         CoreError::Api(e) if e.missing_permission().is_some() => label!("explain-permission"),
+        CoreError::Api(e) if e.other_branch().is_some() => label!("explain-other-branch"),
         CoreError::Api(ApiError::SignedOut(_)) => label!("explain-signed-out"),
         CoreError::Api(ApiError::Platform { code, .. }) => explain_code(code),
         CoreError::Api(ApiError::NotSent(_)) => label!("explain-unreachable"),
@@ -203,5 +204,26 @@ pub fn explain_code(code: &str) -> Label {
         envelope::NOT_FOUND | envelope::METHOD_NOT_ALLOWED => label!("explain-not-found"),
         envelope::SYSTEM | activity::PROCESSING => label!("explain-platform-failed"),
         _ => label!("explain-refused"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn refused(cause: &str) -> CoreError {
+        CoreError::Api(ApiError::Platform {
+            http_status: 403,
+            code: "403".to_owned(),
+            message: "refused".to_owned(),
+            cause: Some(cause.to_owned()),
+        })
+    }
+
+    #[test]
+    fn a_team_server_s_refusals_are_said_apart() {
+        let said = |cause| explain(&refused(cause)).text(Lang::En);
+        assert!(said("permission:locks").starts_with("Your role on the team server"));
+        assert!(said("branch:上海").starts_with("This customer, enterprise or lock belongs"));
     }
 }

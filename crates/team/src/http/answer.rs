@@ -112,12 +112,11 @@ impl Fail {
                 e.to_string(),
                 wire::team::SIGN_IN_CAUSE.to_owned(),
             ),
-            Fail::Refused(r @ Refusal::Permission { permission, .. }) => (
+            Fail::Refused(r @ (Refusal::Permission { .. } | Refusal::OtherBranch { .. })) => (
                 StatusCode::FORBIDDEN,
                 envelope::FORBIDDEN,
                 r.to_string(),
-                // Machine-readable, so that a console says it in its own language.
-                format!("{}{permission}", wire::team::PERMISSION_CAUSE),
+                r.cause(),
             ),
             Fail::Refused(Refusal::Field(m)) | Fail::BadBody(m) => (
                 business,
@@ -140,7 +139,7 @@ impl Fail {
         let (status, code, message) = match self {
             Fail::Session(SessionError::Team(e)) => return server_failure(&e.to_string()),
             Fail::Session(e) => (StatusCode::UNAUTHORIZED, "401".to_owned(), e.to_string()),
-            Fail::Refused(r @ Refusal::Permission { .. }) => {
+            Fail::Refused(r @ (Refusal::Permission { .. } | Refusal::OtherBranch { .. })) => {
                 (StatusCode::FORBIDDEN, "403".to_owned(), r.to_string())
             }
             Fail::Refused(Refusal::Field(m)) | Fail::BadBody(m) => {

@@ -160,7 +160,7 @@ async fn send(team: &Team, caller: &Caller, r: Request) -> Result<Request, Fail>
     let call_id = client::write::new_call_id(support::clock::now_ms());
     requests::sending(&team.store, r.id, &call_id).await?;
     trail.call_id = Some(call_id.clone());
-    let call = forward(team, operation, r.id, &r.body_hash);
+    let call = forward(team, operation, r.id, &r.body_hash, &r.requester);
     let result = PERSON
         .scope(
             r.requester.clone(),
@@ -184,6 +184,7 @@ async fn forward(
     operation: Operation,
     id: i64,
     approved: &str,
+    requester: &str,
 ) -> Result<Value, ApiError> {
     let not_sent = |e: String| ApiError::Config(format!("not sent: the request's body {e}"));
     let (text, hash) = requests::stored_body(&team.store, id)
@@ -203,7 +204,10 @@ async fn forward(
             if !reads_back_as(&wire::open::batch_to_value(&batch), &text) {
                 return Err(not_sent(NOT_AS_APPROVED.to_owned()));
             }
-            json_of(&team.upstream.batch_order(&batch).await?)
+            let results = team.upstream.batch_order(&batch).await?;
+            let held = crate::holdings::batch_held(&batch, &results);
+            super::forward::keep_held(team, held, requester).await;
+            json_of(&results)
         }
         Operation::Lock | Operation::Unlock => {
             let req: LockRequest = serde_json::from_str(&text)

@@ -25,6 +25,7 @@ use super::Team;
 use super::answer::Fail;
 use super::trail::{Answer, Group, Trail};
 use crate::filing;
+use crate::holdings::{self, Item, Named};
 use crate::permit::{self, require};
 use crate::requests::{self, NewRequest};
 use crate::roles::Permission;
@@ -116,6 +117,46 @@ async fn permitted(
     Ok(caller)
 }
 
+/// Refuses a bound person's call on a customer, enterprise or lock another branch holds.
+async fn in_branch(team: &Team, caller: &Caller, items: &[Named]) -> Result<(), Fail> {
+    let Some(branch) = &caller.person.branch else {
+        return Ok(());
+    };
+    let found = holdings::holders(&team.store, items).await?;
+    Ok(holdings::refuse_others(&found, branch)?)
+}
+
+/// The customers a call names by their channel only, as the platform knows them: their ids
+/// and enterprises are touched too. Only for a bound person (no one else is refused).
+async fn by_channel(
+    team: &Team,
+    caller: &Caller,
+    names: Vec<(String, String, String)>,
+) -> Result<Vec<Named>, Fail> {
+    let mut items = Vec::new();
+    if caller.person.branch.is_none() {
+        return Ok(items);
+    }
+    for (path, channel, id) in names {
+        let call = team
+            .lookups
+            .channel_customers(&team.upstream, &channel, &id);
+        let found = PERSON.scope(caller.person.name.clone(), call).await?;
+        for c in &found {
+            items.extend(holdings::customer_items(&path, c));
+        }
+    }
+    Ok(items)
+}
+
+/// Keeps what a write made as its branch's. The write is done whatever happens here: a
+/// failure is loud, and leaves the items held by no branch.
+pub(super) async fn keep_held(team: &Team, held: Vec<(String, Item)>, by: &str) {
+    if let Err(e) = holdings::hold(&team.store, held, by).await {
+        tracing::error!(error = %e, "the branches holding what a call made could not be kept");
+    }
+}
+
 /// What was asked, as sent (for the record, should it be refused before it is forwarded).
 fn asked(trail: &mut Trail, bytes: &Bytes) {
     trail.request = serde_json::from_slice(bytes).ok();
@@ -133,8 +174,16 @@ pub async fn bind(State(team): Shared, headers: HeaderMap, bytes: Bytes) -> Resp
             permit::bind_branch(&mut req, branch)?;
         }
         checked(validate::bind(&req)).map_err(bad_body)?;
+        let mut items = holdings::bind_items(&req);
+        if let (Some(code), Some(id)) = (&req.channel_code, &req.channel_customer_id) {
+            let named = vec![("channelCustomerId".to_owned(), code.clone(), id.clone())];
+            items.extend(by_channel(&team, &caller, named).await?);
+        }
+        in_branch(&team, &caller, &items).await?;
         trail.request = Some(json_of(&req));
         let customer = forwarded(&mut trail, team.upstream.bind(&req)).await?;
+        let held = holdings::bind_held(&req, &customer);
+        keep_held(&team, held, &caller.person.name).await;
         Ok(Answer::Data(json_of(&customer)))
     }
     .await;
@@ -161,9 +210,12 @@ async fn enterprise(team: &Team, headers: &HeaderMap, bytes: &Bytes, create: boo
             permit::enterprise_branch(&mut req, branch)?;
         }
         checked(validate::enterprise(&req)).map_err(bad_body)?;
+        in_branch(team, &caller, &holdings::enterprise_items(&req)).await?;
         trail.request = Some(json_of(&req));
         if create {
             let created = forwarded(&mut trail, team.upstream.create_enterprise(&req)).await?;
+            let held = holdings::enterprise_held(&req, &created);
+            keep_held(team, held, &caller.person.name).await;
             Ok(Answer::Data(json_of(&created)))
         } else {
             forwarded(&mut trail, team.upstream.update_enterprise(&req)).await?;
@@ -189,11 +241,20 @@ pub async fn query(State(team): Shared, headers: HeaderMap, RawQuery(q): RawQuer
     let mut trail = Trail::new(Operation::QueryCustomers);
     let result = async {
         let what = "querying customers";
-        permitted(&team, &headers, &mut trail, Permission::Read, what).await?;
+        let caller = permitted(&team, &headers, &mut trail, Permission::Read, what).await?;
         let query = customer_query(q.as_deref().unwrap_or_default())?;
         checked(validate::customer_query(&query)).map_err(bad_body)?;
+        let (code, id) = (&query.channel_code, &query.channel_customer_id);
+        let item = Item::channel(code.as_deref(), id.as_deref()).map(|item| Named {
+            path: "channelCustomerId".to_owned(),
+            item,
+        });
+        in_branch(&team, &caller, &Vec::from_iter(item)).await?;
         trail.request = Some(json_of(&query));
         let customers = forwarded(&mut trail, team.upstream.query_customers(&query)).await?;
+        let found = customers.iter().enumerate();
+        let items = found.flat_map(|(i, c)| holdings::customer_items(&format!("data[{i}]"), c));
+        in_branch(&team, &caller, &items.collect::<Vec<_>>()).await?;
         Ok(Answer::Data(json_of(&customers)))
     }
     .await;
@@ -226,6 +287,9 @@ pub async fn batch(State(team): Shared, headers: HeaderMap, bytes: Bytes) -> Res
             permit::batch_branch(&mut req, branch)?;
         }
         checked_batch(&req).map_err(bad_body)?;
+        let mut items = holdings::batch_items(&req);
+        items.extend(by_channel(&team, &caller, holdings::by_channel_only(&req)).await?);
+        in_branch(&team, &caller, &items).await?;
         let body = wire::open::batch_to_value(&req);
         trail.request = Some(body.clone());
         if held {
@@ -237,6 +301,8 @@ pub async fn batch(State(team): Shared, headers: HeaderMap, bytes: Bytes) -> Res
             return file(&team, &caller, &trail, body, preview, summary).await;
         }
         let results = forwarded(&mut trail, team.upstream.batch_order(&req)).await?;
+        let held = holdings::batch_held(&req, &results);
+        keep_held(&team, held, &caller.person.name).await;
         Ok(Answer::Data(json_of(&results)))
     }
     .await;
@@ -292,6 +358,7 @@ async fn lock_change(team: &Team, headers: &HeaderMap, bytes: &Bytes, disable: b
         let mut req: LockRequest = body(bytes)?;
         permit::lock_operator(&mut req, &caller.person);
         checked(validate::lock(&req)).map_err(bad_body)?;
+        in_branch(team, &caller, &holdings::lock_items(&req.asset_nums)).await?;
         trail.request = Some(json_of(&req));
         if filing::locks_held(&req, settings::thresholds(&team.store).await?) {
             let summary = filing::locks_summary(&req, disable);
@@ -316,14 +383,13 @@ pub async fn assets(
 ) -> Response {
     let mut trail = Trail::new(Operation::Assets);
     let result = async {
-        permitted(
-            &team,
-            &headers,
-            &mut trail,
-            Permission::Read,
-            "listing assets",
-        )
-        .await?;
+        let what = "listing assets";
+        let caller = permitted(&team, &headers, &mut trail, Permission::Read, what).await?;
+        let item = Item::enterprise(Some(&enterprise)).map(|item| Named {
+            path: "enterpriseGlobalId".to_owned(),
+            item,
+        });
+        in_branch(&team, &caller, &Vec::from_iter(item)).await?;
         let extend_code = form_urlencoded::parse(q.as_deref().unwrap_or_default().as_bytes())
             .find(|(k, _)| k == "extendCode")
             .map(|(_, v)| v.into_owned());

@@ -47,6 +47,8 @@ pub struct Team {
     pub upstream: Client,
     /// The audit log's appends, committed in groups.
     pub audit: crate::appender::Appender,
+    /// Customers looked up by channel, to tell which branch holds what a call names.
+    pub lookups: crate::lookups::Lookups,
 }
 
 impl Team {
@@ -63,6 +65,7 @@ impl Team {
             sessions,
             trusted_proxies: Vec::new(),
             upstream,
+            lookups: crate::lookups::Lookups::default(),
         }
     }
 

@@ -189,7 +189,7 @@ fn record(trail: &Trail, result: &Result<Answer, Fail>) -> Option<Record> {
 
 fn failure(fail: &Fail) -> (&'static str, Option<String>, Option<String>, Option<String>) {
     match fail {
-        Fail::Refused(r @ Refusal::Permission { .. }) => {
+        Fail::Refused(r @ (Refusal::Permission { .. } | Refusal::OtherBranch { .. })) => {
             ("denied", None, Some(r.to_string()), None)
         }
         Fail::Refused(Refusal::Field(m)) | Fail::BadBody(m) => {

@@ -332,4 +332,13 @@ async fn add_people(store: &TeamStore) {
             .await
             .expect("add");
     }
+    let beijing = Branch {
+        code: "BJ01".to_owned(),
+        name: "北京".to_owned(),
+    };
+    for (name, role) in [("bj-staff", "staff"), ("bj-admin", "admin")] {
+        people::add(store, person(name, role, Some(beijing.clone())))
+            .await
+            .expect("add");
+    }
 }
