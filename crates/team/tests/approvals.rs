@@ -398,7 +398,13 @@ async fn an_approver_decides_their_branch_s_requests_for_requesters_who_still_ma
         .send("POST", paths::LOCK, Some(&admin), Some(locks))
         .await;
     assert_held(&held, "R-1");
-    let other = rig.approve_shown(&approver, "R-1").await;
+    // The head office's request is not shown to SH01's approver; approved blind, it is refused.
+    let shown = rig
+        .send("GET", "/team/v1/requests/R-1", Some(&admin), None)
+        .await;
+    let approve = json!({"bodyHash": shown.body["data"]["bodyHash"]});
+    let path = "/team/v1/requests/R-1/approve";
+    let other = rig.send("POST", path, Some(&approver), Some(approve)).await;
     assert_eq!(
         (other.status, other.body["cause"].clone()),
         (403, json!("other_branch")),
@@ -433,4 +439,72 @@ async fn an_approver_decides_their_branch_s_requests_for_requesters_who_still_ma
         "{lacks:?}"
     );
     assert_eq!(rig.settled_writes().await, [], "nothing was sent");
+}
+
+#[tokio::test]
+async fn a_request_one_may_not_read_is_one_that_does_not_exist_and_listings_page() {
+    let rig = Rig::start(None).await;
+    let (staff, admin) = (rig.sign_in("staff").await, rig.sign_in("admin").await);
+    let approver = rig.sign_in("approver").await;
+    let (beijing, beijing_admin) = (rig.sign_in("bj-staff").await, rig.sign_in("bj-admin").await);
+    assert_held(&filed_delete(&rig, &rig.base, &staff, &admin).await, "R-1");
+    let del = Some(batch("delete_asset", "del-2"));
+    assert_held(
+        &rig.send("POST", paths::BATCH_ORDER, Some(&staff), del)
+            .await,
+        "R-2",
+    );
+
+    let said = |reply: &Reply| (reply.status, reply.body["message"].clone());
+    let read = |token: String, id: &'static str| {
+        let rig = &rig;
+        async move {
+            let path = format!("/team/v1/requests/{id}");
+            rig.send("GET", &path, Some(&token), None).await
+        }
+    };
+    let missing = read(beijing.clone(), "R-99").await;
+    assert_eq!(said(&missing), (404, json!("there is no request R-99")));
+    for token in [&beijing, &beijing_admin] {
+        let other = read(token.clone(), "R-1").await;
+        assert_eq!(said(&other), (404, json!("there is no request R-1")));
+    }
+    for token in [&staff, &approver, &admin] {
+        assert_eq!(read(token.clone(), "R-1").await.status, 200);
+    }
+
+    let listed = |token: String, query: &'static str| {
+        let rig = &rig;
+        async move {
+            let path = format!("/team/v1/requests?{query}");
+            let reply = rig.send("GET", &path, Some(&token), None).await;
+            let ids = reply.body["data"].as_array().cloned().unwrap_or_default();
+            ids.iter()
+                .map(|r| r["id"].as_i64().unwrap_or(0))
+                .collect::<Vec<_>>()
+        }
+    };
+    assert_eq!(listed(beijing_admin.clone(), "").await, Vec::<i64>::new());
+    assert_eq!(listed(approver.clone(), "").await, [2, 1]);
+    assert_eq!(listed(admin.clone(), "limit=1").await, [2]);
+    assert_eq!(listed(admin.clone(), "limit=1&before=R-2").await, [1]);
+    assert_eq!(listed(admin.clone(), "before=1").await, Vec::<i64>::new());
+
+    // A held body's passwords are kept for the platform, and shown to no one.
+    let mut with_mobile = batch("delete_asset", "del-3");
+    with_mobile["orderList"][0]["passwordMobile"] = json!("13800000000");
+    let held = rig
+        .send("POST", paths::BATCH_ORDER, Some(&staff), Some(with_mobile))
+        .await;
+    assert_held(&held, "R-3");
+    let shown = read(approver.clone(), "R-3").await;
+    assert_eq!(
+        shown.body["data"]["body"]["orderList"][0]["passwordMobile"],
+        "***"
+    );
+    let kept = team::requests::stored_body(&rig.team_store().await, 3)
+        .await
+        .expect("kept");
+    assert!(kept.0.contains("13800000000"), "{}", kept.0);
+    assert_eq!(shown.body["data"]["bodyHash"], kept.1);
 }

@@ -125,9 +125,12 @@ async fn a_request_is_decided_once_by_someone_else() {
             matches!(refused, Err(TeamError::RequesterDisabled(3, _))),
             "{kind}: {refused:?}"
         );
-        let mine = requests::list(&store, Some("chen".to_owned()), None, 10)
-            .await
-            .expect(kind);
+        let listing = requests::Listing {
+            requester: Some("chen".to_owned()),
+            limit: 10,
+            ..requests::Listing::default()
+        };
+        let mine = requests::list(&store, listing).await.expect(kind);
         let states: Vec<State> = mine.iter().map(|r| r.state).collect();
         assert_eq!(
             states,

@@ -190,10 +190,18 @@ pub struct RequestQuery {
     pub mine: bool,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub state: Option<State>,
-    /// At most this many (100 when absent, 1000 at most).
+    /// At most this many (100 when absent, 1000 at most); fewer when their bodies come to
+    /// more than [`LISTED_BYTES`].
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub limit: Option<u32>,
+    /// Only requests older than this one (the next page: the last id of the one before).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub before: Option<i64>,
 }
+
+/// A listing stops after the request whose body takes its bodies past this many bytes: a
+/// page of large held batches is a few of them, not a hundred.
+pub const LISTED_BYTES: usize = 8 * 1024 * 1024;
 
 #[cfg(test)]
 mod tests {

@@ -856,7 +856,7 @@ impl Service {
             insecure_http: profile.insecure_http,
             ..config
         };
-        let issuer = token_issuer(&config.token_url, &config.app_key);
+        let issuer = token_issuer(&config.token_url, &config.base_url, &config.app_key);
         let observer = Arc::new(ProfileObserver {
             profile: profile.name.clone(),
             journal: self.journal.clone(),

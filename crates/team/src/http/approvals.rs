@@ -18,6 +18,7 @@ use super::Team;
 use super::answer::{Fail, order_ok};
 use super::trail::{Answer, Trail};
 use crate::audit::Record;
+use crate::identity::name_key;
 use crate::permit::require;
 use crate::requests::{self, Decision, Settled, State as Kept};
 use crate::roles::Permission;
@@ -32,33 +33,53 @@ pub async fn list(State(team): Shared, headers: HeaderMap, RawQuery(q): RawQuery
         let query = parse(q.as_deref().unwrap_or_default())?;
         let caller = team.caller(&headers).await?;
         let mine = query.mine || !caller.permissions.has(Permission::Approve);
-        let requester = mine.then(|| caller.person.name.clone());
-        let limit = query.limit.unwrap_or(100).clamp(1, 1000);
-        Ok(requests::list(&team.store, requester, query.state, i64::from(limit)).await?)
+        let branch = caller.person.branch.as_ref().map(|b| b.code.clone());
+        let listing = requests::Listing {
+            requester: mine.then(|| caller.person.name.clone()),
+            // An approver bound to a branch decides, and so lists, that branch's only.
+            branch: (!mine).then_some(branch).flatten(),
+            state: query.state,
+            before: query.before,
+            limit: i64::from(query.limit.unwrap_or(100).clamp(1, 1000)),
+        };
+        let found = requests::list(&team.store, listing).await?;
+        Ok(found.into_iter().map(shown).collect::<Vec<_>>())
     }
     .await;
     answered(listed)
 }
 
-/// `GET /team/v1/requests/{id}`: one's own, or any with `approve`.
+/// `GET /team/v1/requests/{id}`: one's own, or with `approve` any of one's branch (any at
+/// all without a branch). Another's is answered as one that does not exist, so that the
+/// answer does not tell which requests there are.
 pub async fn show(State(team): Shared, headers: HeaderMap, Path(id): Path<String>) -> Response {
     let shown = async {
         let id = request_id(&id)?;
         let caller = team.caller(&headers).await?;
         let found = requests::get(&team.store, id).await?;
-        if found.requester != caller.person.name {
-            let what = "reading another person's request";
-            require(
-                caller.permissions,
-                &caller.person,
-                Permission::Approve,
-                what,
-            )?;
+        match may_read(&caller, &found) {
+            true => Ok(shown(found)),
+            false => Err(Fail::Team(crate::TeamError::NoSuchRequest(id))),
         }
-        Ok(found)
     }
     .await;
     answered(shown)
+}
+
+/// A request as its readers see it: its body's passwords (`passwordMobile`, a product's
+/// `passwords`) as `***`. The store keeps them, since the platform needs them when the request
+/// is sent; the hash is the stored body's, so what is approved is still what is sent.
+fn shown(mut r: Request) -> Request {
+    r.body = super::trail::redacted(&r.body);
+    r
+}
+
+fn may_read(caller: &Caller, r: &Request) -> bool {
+    let person = &caller.person;
+    let own = name_key(&r.requester) == name_key(&person.name);
+    let branch = person.branch.as_ref().map(|b| b.code.as_str());
+    let in_branch = branch.is_none() || branch == r.branch.as_deref();
+    own || (caller.permissions.has(Permission::Approve) && in_branch)
 }
 
 /// `POST /team/v1/requests/{id}/approve {"bodyHash"}`: decided, then sent once.
@@ -293,6 +314,12 @@ fn parse(query: &str) -> Result<RequestQuery, Fail> {
                     ))
                 })?;
                 out.state = Some(state);
+            }
+            "before" => {
+                let id = approval::parse_name(&value).ok_or_else(|| {
+                    Fail::BadBody(format!("before: {value:?} is not a request (R-17, or 17)"))
+                })?;
+                out.before = Some(id);
             }
             "limit" => {
                 let n = value

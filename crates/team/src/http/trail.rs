@@ -218,6 +218,16 @@ fn call_id(trail: &Trail, result: &Result<Answer, Fail>) -> Option<String> {
     }
 }
 
+/// A secret value as `***`, in its shape: a list stays a list (of `***`), so that what reads
+/// the redacted body still reads it.
+fn hidden(v: &Value) -> Value {
+    match v {
+        Value::Array(items) => Value::Array(items.iter().map(hidden).collect()),
+        Value::Null => Value::Null,
+        _ => Value::String("***".to_owned()),
+    }
+}
+
 /// The request with every value under a key that names a password replaced by `***`.
 pub fn redacted(v: &Value) -> Value {
     match v {
@@ -225,7 +235,7 @@ pub fn redacted(v: &Value) -> Value {
             map.iter()
                 .map(|(k, v)| {
                     let v = match k.to_lowercase().contains("password") {
-                        true => Value::String("***".to_owned()),
+                        true => hidden(v),
                         false => redacted(v),
                     };
                     (k.clone(), v)

@@ -67,6 +67,7 @@ impl ApprovalsScreen {
             mine: !approver,
             state: self.pending_only.then_some(RequestState::Pending),
             limit: Some(PAGE),
+            before: None,
         };
         self.read
             .start(caller.out.send(Command::Team(TeamCommand::Requests {

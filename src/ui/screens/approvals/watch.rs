@@ -52,6 +52,7 @@ impl Watch {
                 mine: true,
                 state: None,
                 limit: Some(100),
+                before: None,
             };
             self.read
                 .start(out.send(Command::Team(TeamCommand::Requests {
