@@ -32,6 +32,9 @@ pub enum Fault {
     Html502,
     /// Not forwarded: answered HTTP 200 with this body, as a broken endpoint might.
     Answer200(&'static str),
+    /// Read whole and held until [`FaultProxy::release`], then forwarded: a client that waits
+    /// as long as the test likes (as one paused in that request would).
+    Hold,
 }
 
 pub struct FaultProxy {
@@ -43,6 +46,9 @@ pub struct FaultProxy {
     forwarded: Arc<AtomicUsize>,
     /// Call requests the proxy read from the client.
     received: Arc<AtomicUsize>,
+    /// Requests held now.
+    holding: Arc<AtomicUsize>,
+    release: Arc<tokio::sync::watch::Sender<bool>>,
     _runtime: tokio::runtime::Runtime,
 }
 
@@ -66,7 +72,11 @@ impl FaultProxy {
         let token_faults = Arc::new(Mutex::new(VecDeque::new()));
         let forwarded = Arc::new(AtomicUsize::new(0));
         let received = Arc::new(AtomicUsize::new(0));
+        let holding = Arc::new(AtomicUsize::new(0));
+        let release = Arc::new(tokio::sync::watch::channel(false).0);
         let shared = Shared {
+            holding: Arc::clone(&holding),
+            release: Arc::clone(&release),
             upstream,
             faults: Arc::clone(&faults),
             token_faults: Arc::clone(&token_faults),
@@ -85,8 +95,20 @@ impl FaultProxy {
             token_faults,
             forwarded,
             received,
+            holding,
+            release,
             _runtime: runtime,
         }
+    }
+
+    /// Requests held now by [`Fault::Hold`].
+    pub fn holding(&self) -> usize {
+        self.holding.load(Ordering::SeqCst)
+    }
+
+    /// Lets every held request go on to the platform.
+    pub fn release(&self) {
+        self.release.send_replace(true);
     }
 
     /// Queues faults for the next call requests, in order.
@@ -121,6 +143,8 @@ struct Shared {
     token_faults: Arc<Mutex<VecDeque<Fault>>>,
     forwarded: Arc<AtomicUsize>,
     received: Arc<AtomicUsize>,
+    holding: Arc<AtomicUsize>,
+    release: Arc<tokio::sync::watch::Sender<bool>>,
 }
 
 impl Shared {
@@ -157,6 +181,12 @@ impl Shared {
                 let _ = client.write_all(answer.as_bytes()).await;
                 let _ = client.shutdown().await;
                 return;
+            }
+            Fault::Hold => {
+                let mut released = self.release.subscribe();
+                self.holding.fetch_add(1, Ordering::SeqCst);
+                let _ = released.wait_for(|r| *r).await;
+                self.holding.fetch_sub(1, Ordering::SeqCst);
             }
             Fault::Blackhole => {
                 // Held until the client closes it.

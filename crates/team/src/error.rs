@@ -44,6 +44,10 @@ pub enum TeamError {
     NoSuchDraft(i64),
     #[error("there is no request R-{0}")]
     NoSuchRequest(i64),
+    #[error(
+        "R-{0} was not sent by this instance: another instance settled or approved it meanwhile"
+    )]
+    ClaimTaken(i64),
     #[error("R-{0} is your own request: another person decides it")]
     OwnRequest(i64),
     #[error("R-{0} changed after it was filed: read it again before deciding")]

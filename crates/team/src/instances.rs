@@ -2,13 +2,16 @@
 //! flight. Each instance records itself and is seen every [`BEAT`]; one not seen for
 //! [`GONE_AFTER`] has stopped, and its writes still in flight are settled: `not_sent` when it
 //! never marked them leaving, else `unknown` (the platform may have done them). An approved
-//! request it was sending follows its write.
+//! request it was to send follows its write, or is `not_sent` when no write of it began (and
+//! may be approved again). Liveness is judged by the store's clock, and the settling is
+//! ordered with the claims of a sending (`requests::sending`, the ledger's fenced steps), so
+//! that an instance that paused finds its work settled and sends nothing.
 
 use std::time::Duration;
 
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
-use platform::sql::StoreError;
+use platform::sql::{Dialect, StoreError, Tx};
 use tokio::sync::watch;
 
 use crate::checkpointer::Checkpointer;
@@ -19,6 +22,9 @@ use crate::store::TeamStore;
 pub const BEAT: Duration = Duration::from_secs(10);
 /// An instance not seen for this long has stopped.
 pub const GONE_AFTER: Duration = Duration::from_secs(60);
+
+/// The lock that orders the settling of stopped instances' work and the claims of a sending.
+pub const SENDING: &str = "license-desk:team-sending";
 
 /// What a settled write's detail says.
 pub const STOPPED: &str = "the team server instance that sent it stopped before an answer came";
@@ -31,13 +37,28 @@ pub fn new_id() -> Result<String, StoreError> {
     Ok(URL_SAFE_NO_PAD.encode(bytes))
 }
 
+/// The store's own time (epoch milliseconds): every instance judges liveness by this one
+/// clock, never by its own, so that an instance whose clock is behind is not taken for
+/// stopped, nor a stopped one for running.
+pub fn store_now(tx: &dyn Tx) -> Result<i64, StoreError> {
+    let sql = match tx.dialect() {
+        Dialect::Sqlite => "SELECT CAST((julianday('now') - 2440587.5) * 86400000.0 AS INTEGER)",
+        Dialect::Postgres => "SELECT CAST(EXTRACT(EPOCH FROM clock_timestamp()) * 1000 AS BIGINT)",
+    };
+    let now = tx.query_opt(sql, &[], |row| row.i64(0))?;
+    now.ok_or_else(|| StoreError::Failure("the store has no time".to_owned()))
+}
+
 /// Records the instance as seen now, and settles the writes of instances gone.
 pub async fn beat(store: &TeamStore, id: &str) -> Result<usize, StoreError> {
     let id = id.to_owned();
-    let now = support::clock::now_ms();
-    let gone_before = now - i64::try_from(GONE_AFTER.as_millis()).unwrap_or(i64::MAX);
+    let gone_after = i64::try_from(GONE_AFTER.as_millis()).unwrap_or(i64::MAX);
     store
         .write(move |tx| {
+            // One settling at a time, and none while an instance claims a sending.
+            tx.serialize_on(SENDING)?;
+            let now = store_now(tx)?;
+            let gone_before = now - gone_after;
             let seen = tx.execute(
                 "UPDATE team_instances SET seen_at = ?2 WHERE id = ?1",
                 &[(&id).into(), now.into()],
@@ -56,15 +77,7 @@ pub async fn beat(store: &TeamStore, id: &str) -> Result<usize, StoreError> {
                      (SELECT id FROM team_instances WHERE seen_at < ?1)",
                 &[gone_before.into(), STOPPED.into(), now.into()],
             )?;
-            // An approved request whose sending was settled so follows its write.
-            tx.execute(
-                "UPDATE requests SET \
-                     state = (SELECT w.state FROM team_writes w WHERE w.call_id = requests.call_id), \
-                     message = ?1, ended_at = ?2 \
-                 WHERE state = 'approved' AND call_id IN \
-                     (SELECT call_id FROM team_writes WHERE state IN ('not_sent', 'unknown'))",
-                &[STOPPED.into(), now.into()],
-            )?;
+            settle_requests(tx, gone_before, now)?;
             tx.execute(
                 "DELETE FROM team_instances WHERE seen_at < ?1",
                 &[gone_before.into()],
@@ -72,6 +85,31 @@ pub async fn beat(store: &TeamStore, id: &str) -> Result<usize, StoreError> {
             Ok(settled)
         })
         .await
+}
+
+/// The approved requests of instances gone: each follows its write once that ended (done,
+/// refused, unknown, not sent), and is not sent when no write of it was ever begun. A request
+/// whose sender still runs is left to it.
+fn settle_requests(tx: &dyn Tx, gone_before: i64, now: i64) -> Result<(), StoreError> {
+    tx.execute(
+        "UPDATE requests SET \
+             state = (SELECT w.state FROM team_writes w WHERE w.call_id = requests.call_id), \
+             message = ?2, ended_at = ?3 \
+         WHERE state = 'approved' \
+             AND (sender IS NULL OR sender NOT IN \
+                 (SELECT id FROM team_instances WHERE seen_at >= ?1)) \
+             AND call_id IN (SELECT call_id FROM team_writes WHERE state <> 'in_flight')",
+        &[gone_before.into(), STOPPED.into(), now.into()],
+    )?;
+    tx.execute(
+        "UPDATE requests SET state = 'not_sent', message = ?2, ended_at = ?3 \
+         WHERE state = 'approved' \
+             AND (sender IS NULL OR sender NOT IN \
+                 (SELECT id FROM team_instances WHERE seen_at >= ?1)) \
+             AND (call_id IS NULL OR call_id NOT IN (SELECT call_id FROM team_writes))",
+        &[gone_before.into(), STOPPED.into(), now.into()],
+    )?;
+    Ok(())
 }
 
 /// Beats every [`BEAT`] until `stop` turns true; with a `retention`, drops the audit

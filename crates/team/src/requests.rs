@@ -202,9 +202,11 @@ pub async fn decide(
     id: i64,
     approver: &str,
     approver_branch: Option<String>,
+    instance: &str,
     decision: Decision,
 ) -> Result<Request, TeamError> {
     let approver = crate::identity::name_key(approver);
+    let instance = instance.to_owned();
     let now = support::clock::now_ms();
     store
         .write(move |tx| {
@@ -215,8 +217,12 @@ pub async fn decide(
                 Decision::Approve { .. } => (State::Approved, None),
                 Decision::Reject { reason } => (State::Rejected, Some(reason.trim())),
             };
+            // An approval names this instance as the sender, and no call yet: a call id left
+            // by an earlier sending is not this one's.
+            let sender = (state == State::Approved).then_some(instance.as_str());
             let changed = tx.execute(
-                "UPDATE requests SET state = ?2, decided_by = ?3, decided_at = ?4, reason = ?5 \
+                "UPDATE requests SET state = ?2, decided_by = ?3, decided_at = ?4, reason = ?5, \
+                     sender = ?7, call_id = NULL \
                  WHERE seq = ?1 AND state = ?6",
                 &[
                     id.into(),
@@ -225,6 +231,7 @@ pub async fn decide(
                     now.into(),
                     reason.into(),
                     r.state.name().into(),
+                    sender.into(),
                 ],
             )?;
             let now_kept = get_in(tx, id)?;
@@ -319,17 +326,28 @@ fn decided(r: &Request) -> TeamError {
     }
 }
 
-/// The call id an approved request is about to be sent under: should the instance stop
-/// before it is settled, the others settle it as its write is.
-pub async fn sending(store: &TeamStore, id: i64, call_id: &str) -> Result<(), TeamError> {
-    let call_id = call_id.to_owned();
+/// Claims an approved request's sending for `instance` under `call_id`: only while it is
+/// approved and this instance is its sender. An instance that paused or lost touch finds its
+/// claim taken (settled, or approved again elsewhere) and sends nothing. Should the instance
+/// stop before it is settled, the others settle it as its write is.
+pub async fn sending(
+    store: &TeamStore,
+    id: i64,
+    instance: &str,
+    call_id: &str,
+) -> Result<(), TeamError> {
+    let (instance, call_id) = (instance.to_owned(), call_id.to_owned());
     store
         .write(move |tx| {
-            tx.execute(
-                "UPDATE requests SET call_id = ?2 WHERE seq = ?1 AND state = 'approved'",
-                &[id.into(), (&call_id).into()],
+            let claimed = tx.execute(
+                "UPDATE requests SET call_id = ?3 \
+                 WHERE seq = ?1 AND state = 'approved' AND sender = ?2 AND call_id IS NULL",
+                &[id.into(), (&instance).into(), (&call_id).into()],
             )?;
-            Ok(())
+            match claimed {
+                1 => Ok(()),
+                _ => Err(TeamError::ClaimTaken(id)),
+            }
         })
         .await
 }

@@ -142,6 +142,7 @@ impl TeamServer {
             Sessions::with_directory(store.clone(), config.sessions, config.ldap.clone()),
             upstream,
             key.clone(),
+            instance.clone(),
         );
         team.trusted_proxies = config.trusted_proxies.clone();
         let team = Arc::new(team);

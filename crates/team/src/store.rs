@@ -24,6 +24,7 @@ const SQLITE_VERSIONS: &[&str] = &[
     include_str!("schema8.sql"),
     include_str!("schema9.sql"),
     include_str!("schema10.sql"),
+    include_str!("schema11.sql"),
 ];
 
 /// The same versions on PostgreSQL (the SQL both share), with a version table apart from the
@@ -40,6 +41,7 @@ const PG_SCHEMA: Schema = Schema {
         (8, include_str!("schema8.sql")),
         (9, include_str!("schema9.sql")),
         (10, include_str!("schema10.sql")),
+        (11, include_str!("schema11.sql")),
     ],
     version_table: "team_schema_version",
     lock: "license-desk:team-migrations",

@@ -8,14 +8,20 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use client::{Client, ClientConfig, Kept, Observer, Secret, WriteBegun, WriteEnded, WriteState};
-use platform::sql::StoreError;
+use platform::sql::{StoreError, Tx};
 
+use crate::instances;
 use crate::store::TeamStore;
 
 tokio::task_local! {
     /// The person a forwarded call is made for: the ledger records it beside each write.
     pub static PERSON: String;
+    /// The approved request a write sends: its steps are fenced on the request's claim.
+    pub static HELD: i64;
 }
+
+/// Why a write's step is refused: its claim was taken while the instance could not see it.
+const CLAIM_TAKEN: &str = "another instance settled it meanwhile (this one was taken for stopped)";
 
 /// Where the platform is and the application the server calls it as.
 #[derive(Debug, Clone)]
@@ -63,9 +69,16 @@ impl Observer for Ledger {
         let w = write.clone();
         let person = PERSON.try_with(Clone::clone).unwrap_or_default();
         let instance = self.instance.clone();
+        let held = HELD.try_with(|id| *id).ok();
         Box::pin(async move {
             store
                 .write(move |tx| {
+                    if let Some(id) = held {
+                        tx.serialize_on(instances::SENDING)?;
+                        if !claimed(tx, id, &w.call_id, &instance)? {
+                            return Err(StoreError::Failure(CLAIM_TAKEN.to_owned()));
+                        }
+                    }
                     tx.execute(
                         "INSERT INTO team_writes(call_id, person, operation, channel_order_id, \
                              body_hash, items, state, started_at, instance) \
@@ -89,18 +102,33 @@ impl Observer for Ledger {
         })
     }
 
+    /// Marks the write leaving only while it is still this instance's and in flight (and, for
+    /// an approved request, its claim still holds): a compare-and-set, so that a write settled
+    /// by another instance while this one paused is never sent.
     fn write_sending(&self, call_id: &str) -> Kept {
         let store = self.store.clone();
         let call_id = call_id.to_owned();
+        let instance = self.instance.clone();
+        let held = HELD.try_with(|id| *id).ok();
         Box::pin(async move {
             let now = support::clock::now_ms();
             store
                 .write(move |tx| {
-                    tx.execute(
-                        "UPDATE team_writes SET sending_at = ?2 WHERE call_id = ?1",
-                        &[(&call_id).into(), now.into()],
+                    if let Some(id) = held {
+                        tx.serialize_on(instances::SENDING)?;
+                        if !claimed(tx, id, &call_id, &instance)? {
+                            return Err(StoreError::Failure(CLAIM_TAKEN.to_owned()));
+                        }
+                    }
+                    let marked = tx.execute(
+                        "UPDATE team_writes SET sending_at = ?2 \
+                         WHERE call_id = ?1 AND instance = ?3 AND state = 'in_flight'",
+                        &[(&call_id).into(), now.into(), (&instance).into()],
                     )?;
-                    Ok::<_, StoreError>(())
+                    match marked {
+                        1 => Ok(()),
+                        _ => Err(StoreError::Failure(CLAIM_TAKEN.to_owned())),
+                    }
                 })
                 .await
                 .map_err(|e| e.to_string())
@@ -135,4 +163,15 @@ impl Observer for Ledger {
             }
         });
     }
+}
+
+/// Whether approved request `id` is still to be sent by `instance` under `call_id`.
+fn claimed(tx: &dyn Tx, id: i64, call_id: &str, instance: &str) -> Result<bool, StoreError> {
+    let found = tx.query_opt(
+        "SELECT 1 FROM requests \
+         WHERE seq = ?1 AND call_id = ?2 AND sender = ?3 AND state = 'approved'",
+        &[id.into(), call_id.into(), instance.into()],
+        |row| row.i64(0),
+    )?;
+    Ok(found.is_some())
 }

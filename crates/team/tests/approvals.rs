@@ -508,3 +508,83 @@ async fn a_request_one_may_not_read_is_one_that_does_not_exist_and_listings_page
     assert!(kept.0.contains("13800000000"), "{}", kept.0);
     assert_eq!(shown.body["data"]["bodyHash"], kept.1);
 }
+
+/// An instance paused while it fetches the token for an approved request (as SIGSTOP would
+/// hold it) is taken for stopped: the request is settled, approved again on another instance
+/// and sent there. When the paused one goes on, its claim is taken and it sends nothing: the
+/// platform gets the delete once.
+#[tokio::test]
+async fn an_instance_paused_mid_sending_sends_nothing_once_its_claim_was_taken() {
+    let Some(database) = common::pg_cluster::database().await else {
+        return;
+    };
+    let (mut rig, proxy) = Rig::start_proxied(Some(&database)).await;
+    let second = rig.second_instance().await;
+    let (staff, admin) = (rig.sign_in("staff").await, rig.sign_in("admin").await);
+    let approver = rig.sign_in("approver").await;
+    // Everything before goes through the second instance: the first has no token yet.
+    assert_held(&filed_delete(&rig, &second, &staff, &admin).await, "R-1");
+    let shown = rig
+        .send_to(&second, "GET", "/team/v1/requests/R-1", Some(&admin), None)
+        .await;
+    let approve = json!({ "bodyHash": shown.body["data"]["bodyHash"] });
+    let path = "/team/v1/requests/R-1/approve";
+
+    proxy.then_token(&[Fault::Hold]);
+    let paused = {
+        let (base, approve) = (rig.base.clone(), approve.clone());
+        let (http, token) = (reqwest::Client::new(), approver.clone());
+        tokio::spawn(async move {
+            let url = format!("{base}{path}?g_nonce=paused-approval-1");
+            let sent = http
+                .post(url)
+                .bearer_auth(token)
+                .json(&approve)
+                .send()
+                .await;
+            sent.map(|r| r.status().as_u16())
+        })
+    };
+    while proxy.holding() == 0 {
+        tokio::task::yield_now().await;
+    }
+    // The first instance stops beating (as a paused process does); another settles its work.
+    let store = rig.team_store().await;
+    store
+        .write(|tx| {
+            tx.execute(
+                "UPDATE team_instances SET seen_at = 0 WHERE id IN \
+                     (SELECT instance FROM team_writes WHERE state = 'in_flight')",
+                &[],
+            )
+        })
+        .await
+        .expect("aged");
+    team::instances::beat(&store, "observer")
+        .await
+        .expect("beat");
+    let settled = team::requests::get(&store, 1).await.expect("R-1");
+    assert_eq!(settled.state, team::requests::State::NotSent);
+    let again = rig
+        .send_to(&second, "POST", path, Some(&approver), Some(approve))
+        .await;
+    assert_eq!(again.body["data"]["state"], "done", "{again:?}");
+    let forwarded = proxy.forwarded();
+
+    proxy.release();
+    let status = paused.await.expect("the paused approval ends");
+    assert!(status.is_ok(), "{status:?}");
+    assert_eq!(
+        proxy.forwarded(),
+        forwarded,
+        "the paused instance sent nothing"
+    );
+    let writes = rig.settled_writes().await;
+    let deletes: Vec<&str> = writes
+        .iter()
+        .filter(|(p, _, _)| p == "staff")
+        .map(|(_, _, state)| state.as_str())
+        .collect();
+    assert_eq!(deletes, ["not_sent", "done"], "{writes:?}");
+    common::rig::drop_proxy(proxy).await;
+}

@@ -106,3 +106,52 @@ async fn a_stopped_instance_s_approved_requests_follow_their_writes() {
         }
     }
 }
+
+/// No request stays approved for ever: one whose sender stopped before any write of it began
+/// is not sent (and may be approved again), one whose write ended follows it (also done), and
+/// one whose sender still runs is left to it.
+#[tokio::test]
+async fn a_stopped_sender_s_approved_requests_are_settled_whatever_its_writes_became() {
+    for (kind, store, _dir) in common::stores().await {
+        let now = support::clock::now_ms();
+        store
+            .write(move |tx| {
+                for (id, seen) in [("gone", 0), ("running", now)] {
+                    tx.execute(
+                        "INSERT INTO team_instances(id, started_at, seen_at) VALUES (?1, 0, ?2)",
+                        &[id.into(), seen.into()],
+                    )?;
+                }
+                tx.execute(
+                    "INSERT INTO team_writes(call_id, instance, person, operation, body_hash, \
+                         items, state, sending_at, started_at) \
+                     VALUES ('w-done', 'gone', 'li', 'batch_order', 'h', 1, 'done', 1, 0)",
+                    &[],
+                )?;
+                let requests: [(i64, &str, Option<&str>); 4] = [
+                    (1, "gone", None),
+                    (2, "gone", Some("w-never-begun")),
+                    (3, "gone", Some("w-done")),
+                    (4, "running", None),
+                ];
+                for (seq, sender, call) in requests {
+                    tx.execute(
+                        "INSERT INTO requests(seq, requester, role, operation, body, body_hash, \
+                             summary, state, created_at, decided_by, call_id, sender) \
+                         VALUES (?1, 'li', 'staff', 'batch_order', '{}', 'h', 's', 'approved', \
+                             0, 'wang', ?2, ?3)",
+                        &[Value::from(seq), Value::from(call), sender.into()],
+                    )?;
+                }
+                Ok::<_, TeamError>(())
+            })
+            .await
+            .expect(kind);
+        instances::beat(&store, "me").await.expect(kind);
+        let states = [State::NotSent, State::NotSent, State::Done, State::Approved];
+        for (id, state) in (1..).zip(states) {
+            let r = team::requests::get(&store, id).await.expect(kind);
+            assert_eq!(r.state, state, "{kind}: R-{id}");
+        }
+    }
+}

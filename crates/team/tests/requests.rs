@@ -56,7 +56,7 @@ async fn a_request_is_decided_once_by_someone_else() {
             body_hash: hash.clone(),
         };
 
-        let own = requests::decide(&store, 1, "CHEN", None, approve()).await;
+        let own = requests::decide(&store, 1, "CHEN", None, "test", approve()).await;
         assert!(
             matches!(own, Err(TeamError::OwnRequest(1))),
             "{kind}: {own:?}"
@@ -64,7 +64,7 @@ async fn a_request_is_decided_once_by_someone_else() {
         let stale = Decision::Approve {
             body_hash: "0".repeat(64),
         };
-        let changed = requests::decide(&store, 1, "li", None, stale).await;
+        let changed = requests::decide(&store, 1, "li", None, "test", stale).await;
         assert!(
             matches!(changed, Err(TeamError::RequestChanged(1))),
             "{kind}: {changed:?}"
@@ -72,18 +72,18 @@ async fn a_request_is_decided_once_by_someone_else() {
         let no_reason = Decision::Reject {
             reason: "  ".to_owned(),
         };
-        let bare = requests::decide(&store, 1, "li", None, no_reason).await;
+        let bare = requests::decide(&store, 1, "li", None, "test", no_reason).await;
         assert!(
             matches!(bare, Err(TeamError::Invalid(_))),
             "{kind}: {bare:?}"
         );
 
-        let approved = requests::decide(&store, 1, "li", None, approve())
+        let approved = requests::decide(&store, 1, "li", None, "test", approve())
             .await
             .expect(kind);
         assert_eq!(approved.state, State::Approved);
         assert_eq!(approved.decided_by.as_deref(), Some("li"));
-        let late = requests::decide(&store, 1, "zhao", None, approve()).await;
+        let late = requests::decide(&store, 1, "zhao", None, "test", approve()).await;
         match late {
             Err(e @ TeamError::AlreadyDecided { .. }) => {
                 assert_eq!(e.to_string(), "R-1 is approved already (decided by \"li\")");
@@ -109,7 +109,7 @@ async fn a_request_is_decided_once_by_someone_else() {
         let reason = Decision::Reject {
             reason: "wrong customer".to_owned(),
         };
-        let rejected = requests::decide(&store, second.id, "zhao", None, reason)
+        let rejected = requests::decide(&store, second.id, "zhao", None, "test", reason)
             .await
             .expect(kind);
         assert_eq!(rejected.reason.as_deref(), Some("wrong customer"));
@@ -120,7 +120,7 @@ async fn a_request_is_decided_once_by_someone_else() {
         let approve_third = Decision::Approve {
             body_hash: third.body_hash.clone(),
         };
-        let refused = requests::decide(&store, third.id, "li", None, approve_third).await;
+        let refused = requests::decide(&store, third.id, "li", None, "test", approve_third).await;
         assert!(
             matches!(refused, Err(TeamError::RequesterDisabled(3, _))),
             "{kind}: {refused:?}"
@@ -169,7 +169,9 @@ async fn two_instances_deciding_at_once_take_one_decision() {
                     body_hash: hash.clone(),
                 },
             };
-            all.spawn(async move { requests::decide(&store, id, &approver, None, decision).await });
+            all.spawn(async move {
+                requests::decide(&store, id, &approver, None, "test", decision).await
+            });
         }
     }
     let (mut won, mut told) = (0, 0);

@@ -47,6 +47,9 @@ pub mod causes {
     pub const REQUESTER_LACKS: &str = "requester_lacks";
     /// No such request (HTTP 404).
     pub const NOT_FOUND: &str = "no_request";
+    /// Another instance settled or approved it while this one could not see it: this one sent
+    /// nothing (HTTP 409).
+    pub const CLAIM_TAKEN: &str = "claim_taken";
 }
 
 /// A request's name as people say it: `R-17`.

@@ -200,6 +200,7 @@ fn team_refusal(e: TeamError) -> Response {
             causes::OTHER_BRANCH,
         ),
         TeamError::AlreadyDecided { .. } => (conflict, causes::DECIDED),
+        TeamError::ClaimTaken(_) => (conflict, causes::CLAIM_TAKEN),
         TeamError::Invalid(_) => (
             (
                 status(envelope::BUSINESS_EXCEPTION_STATUS),

@@ -23,7 +23,7 @@ use crate::permit::require;
 use crate::requests::{self, Decision, Settled, State as Kept};
 use crate::roles::Permission;
 use crate::sessions::Caller;
-use crate::upstream::PERSON;
+use crate::upstream::{HELD, PERSON};
 
 type Shared = State<Arc<Team>>;
 
@@ -148,7 +148,8 @@ async fn decide(
     };
     let person = &caller.person;
     let branch = person.branch.as_ref().map(|b| b.code.clone());
-    let decided = requests::decide(&team.store, id, &person.name, branch, decision).await;
+    let instance = &team.instance;
+    let decided = requests::decide(&team.store, id, &person.name, branch, instance, decision).await;
     let (outcome, message) = match &decided {
         Ok(_) => ("done", reason),
         Err(e) => ("refused", Some(e.to_string())),
@@ -179,15 +180,11 @@ async fn send(team: &Team, caller: &Caller, r: Request) -> Result<Request, Fail>
     trail.request = Some(r.body.clone());
     trail.held = Some(r.id);
     let call_id = client::write::new_call_id(support::clock::now_ms());
-    requests::sending(&team.store, r.id, &call_id).await?;
+    requests::sending(&team.store, r.id, &team.instance, &call_id).await?;
     trail.call_id = Some(call_id.clone());
     let call = forward(team, operation, r.id, &r.body_hash, &r.requester);
-    let result = PERSON
-        .scope(
-            r.requester.clone(),
-            client::CALL_ID.scope(call_id.clone(), call),
-        )
-        .await;
+    let call = HELD.scope(r.id, client::CALL_ID.scope(call_id.clone(), call));
+    let result = PERSON.scope(r.requester.clone(), call).await;
     let settled = settled(call_id, &result);
     let noted = result.map(Answer::Data).map_err(Fail::from);
     // The request keeps its outcome whatever the record does; a record that fails is loud.

@@ -49,6 +49,8 @@ pub struct Team {
     pub audit: crate::appender::Appender,
     /// Customers looked up by channel, to tell which branch holds what a call names.
     pub lookups: crate::lookups::Lookups,
+    /// This instance's id: the sender of the requests it approves.
+    pub instance: String,
 }
 
 impl Team {
@@ -57,6 +59,7 @@ impl Team {
         sessions: Sessions,
         upstream: Client,
         key: Option<crate::seal::AuditKey>,
+        instance: String,
     ) -> Team {
         Team {
             audit: crate::appender::Appender::start(store.clone(), key),
@@ -66,6 +69,7 @@ impl Team {
             trusted_proxies: Vec::new(),
             upstream,
             lookups: crate::lookups::Lookups::default(),
+            instance,
         }
     }
 
