@@ -7,6 +7,8 @@ use std::process::{Command, Stdio};
 
 use serde_json::{Value, json};
 
+#[path = "support/fault_proxy.rs"]
+mod fault_proxy;
 #[path = "support/served.rs"]
 mod served;
 
@@ -201,6 +203,15 @@ fn no_password_in_clear(data: &Path) {
 /// A team server as a process on `data` in front of `platform`, with wang (admin) and li
 /// (staff of 上海): the child and its address.
 fn team_server_with_people(platform: &Served, dir: &Path) -> (std::process::Child, String) {
+    team_server_before(platform, &platform.base, dir)
+}
+
+/// [`team_server_with_people`], calling the platform at `upstream` (a proxy before it).
+fn team_server_before(
+    platform: &Served,
+    upstream: &str,
+    dir: &Path,
+) -> (std::process::Child, String) {
     use std::io::{BufRead, BufReader};
     let (key, secret) = platform.app("auth_order,auth_activity");
     let data = dir.join("team");
@@ -221,7 +232,7 @@ fn team_server_with_people(platform: &Served, dir: &Path) -> (std::process::Chil
         let private = std::fs::Permissions::from_mode(0o600);
         std::fs::set_permissions(&secret_file, private).expect("chmod");
     }
-    let mut child = team_serve(&data, &platform.base, &key, &secret_file)
+    let mut child = team_serve(&data, upstream, &key, &secret_file)
         .spawn()
         .expect("spawns");
     let mut stdout = BufReader::new(child.stdout.take().expect("stdout"));
@@ -721,4 +732,71 @@ fn a_clerk_s_delete_waits_for_the_administrator_s_approval() {
     );
     let _ = server.kill();
     let _ = server.wait();
+}
+
+/// The team server killed (SIGKILL) while the platform works on a batch leaves the call in its
+/// record, begun, naming the batch's `channelOrderId`: `team audit export` lists it and `team
+/// audit verify` accepts the record; the batch is on the platform (issue 53).
+#[test]
+fn a_team_server_killed_mid_batch_leaves_the_batch_begun_in_its_record() {
+    use fault_proxy::{Fault, FaultProxy};
+    let platform = Served::start(&[]);
+    let dir = tempfile::tempdir().expect("temp dir");
+    let proxy = FaultProxy::start(&platform.base);
+    let (mut server, base) = team_server_before(&platform, &proxy.base, dir.path());
+    // The first call is the server's look-up of the batch's customer (li is bound to a
+    // branch); the second, the batch, is held.
+    proxy.then(&[Fault::Pass, Fault::Hold]);
+    let runtime = tokio::runtime::Runtime::new().expect("runtime");
+    let http = reqwest::Client::new();
+    let session = format!("{base}/team/v1/session");
+    let signed_in = runtime.block_on(async {
+        let body = json!({"name": "li", "password": PASSWORD});
+        let reply = http
+            .post(&session)
+            .json(&body)
+            .send()
+            .await
+            .expect("sign-in");
+        reply.json::<Value>().await.expect("json")
+    });
+    let token = signed_in["data"]["token"]
+        .as_str()
+        .expect("token")
+        .to_owned();
+    let batch = json!({"channelCode": "CRM", "channelOrderId": "killed-1", "syncMode": "sync",
+        "orderList": [{"sequence": 1, "channelCustomerId": "C-1", "customerName": "客户",
+            "licenseType": "normal_recover_usbkey", "orderType": "new_buy",
+            "assets": [{"assetNos": ["8000000001"], "products": [{"productUri": "p1"}]}]}]});
+    let url = format!("{base}/order/api/order/v1/licenseOrder/batchOrder?g_nonce=killed-1");
+    let call =
+        runtime.spawn(async move { http.post(url).bearer_auth(token).json(&batch).send().await });
+    while proxy.holding() == 0 {
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    server.kill().expect("killed");
+    let _ = server.wait();
+    proxy.release();
+    while proxy.forwarded() < 2 {
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    assert!(
+        runtime.block_on(call).expect("ends").is_err(),
+        "no answer from a killed server"
+    );
+
+    let data = dir.path().join("team");
+    let csv = dir.path().join("audit.csv");
+    let export = ["audit", "export", "--output", csv.to_str().expect("path")];
+    let (code, _, err) = team(&data, &export, "");
+    assert_eq!(code, Some(0), "{err}");
+    let text = std::fs::read_to_string(&csv).expect("csv");
+    let begun: Vec<&str> = text.lines().filter(|l| l.contains("batch_order")).collect();
+    assert_eq!(begun.len(), 1, "{text}");
+    assert!(
+        begun[0].contains("begun") && begun[0].contains("killed-1"),
+        "{text}"
+    );
+    let (code, out, err) = team(&data, &["audit", "verify"], "");
+    assert_eq!(code, Some(0), "{out}{err}");
 }

@@ -154,11 +154,11 @@ fn chain_start(tx: &dyn Tx) -> Result<(i64, String), StoreError> {
 /// The entries' columns, in [`entry`]'s order, then the rest of the statement (statements
 /// are `&'static str`, so the list is joined at compile time).
 macro_rules! entries {
-    ($rest:literal) => {
+    ($($rest:expr),+) => {
         concat!(
             "SELECT seq, at, person, role, branch, operation, call_id, request, outcome, code, \
              message, answer, prev_hash, hash, mac FROM audit ",
-            $rest
+            $($rest),+
         )
     };
 }
@@ -277,6 +277,27 @@ pub async fn last_of(store: &TeamStore, person: &str, n: i64) -> Result<Vec<Entr
     latest(store, Some(person.to_owned()), None, n).await
 }
 
+/// What the ledger says of each call (`not_sent` when it has no row: the call never left).
+pub async fn ledger_states(
+    store: &TeamStore,
+    call_ids: Vec<String>,
+) -> Result<Vec<(String, String)>, TeamError> {
+    store
+        .read(move |tx| {
+            let mut found = Vec::new();
+            for call_id in call_ids {
+                let state = tx.query_opt(
+                    "SELECT state FROM team_writes WHERE call_id = ?1",
+                    &[(&call_id).into()],
+                    |row| row.text(0),
+                )?;
+                found.push((call_id, state.unwrap_or_else(|| "not_sent".to_owned())));
+            }
+            Ok::<_, TeamError>(found)
+        })
+        .await
+}
+
 /// The latest `n` entries before `before` (a `seq`), newest first, optionally one person's.
 /// One person's are read through the index on (person, seq), however old they are.
 pub async fn latest(
@@ -284,6 +305,35 @@ pub async fn latest(
     person: Option<String>,
     before: Option<i64>,
     n: i64,
+) -> Result<Vec<Entry>, TeamError> {
+    read_latest(store, person, before, n, false).await
+}
+
+/// [`latest`] as a reader means it: a write's `begun` entry left out once its outcome's entry
+/// is in the record (one entry a call).
+pub async fn listed(
+    store: &TeamStore,
+    person: Option<String>,
+    before: Option<i64>,
+    n: i64,
+) -> Result<Vec<Entry>, TeamError> {
+    read_latest(store, person, before, n, true).await
+}
+
+/// The entries a `begun` entry is left out of a listing for.
+macro_rules! ended {
+    () => {
+        "AND NOT (outcome = 'begun' AND EXISTS (SELECT 1 FROM audit ended \
+         WHERE ended.call_id = audit.call_id AND ended.outcome <> 'begun')) "
+    };
+}
+
+async fn read_latest(
+    store: &TeamStore,
+    person: Option<String>,
+    before: Option<i64>,
+    n: i64,
+    folded: bool,
 ) -> Result<Vec<Entry>, TeamError> {
     let before = before.unwrap_or(i64::MAX);
     store
@@ -293,17 +343,23 @@ pub async fn latest(
                 all.push(entry(row)?);
                 Ok(ControlFlow::Continue(()))
             };
+            let sql = match (&person, folded) {
+                (Some(_), false) => {
+                    entries!("WHERE person = ?1 AND seq < ?2 ORDER BY seq DESC LIMIT ?3")
+                }
+                (Some(_), true) => entries!(
+                    "WHERE person = ?1 AND seq < ?2 ",
+                    ended!(),
+                    "ORDER BY seq DESC LIMIT ?3"
+                ),
+                (None, false) => entries!("WHERE seq < ?1 ORDER BY seq DESC LIMIT ?2"),
+                (None, true) => entries!("WHERE seq < ?1 ", ended!(), "ORDER BY seq DESC LIMIT ?2"),
+            };
             match &person {
-                Some(person) => tx.query_each(
-                    entries!("WHERE person = ?1 AND seq < ?2 ORDER BY seq DESC LIMIT ?3"),
-                    &[person.into(), before.into(), n.into()],
-                    &mut push,
-                )?,
-                None => tx.query_each(
-                    entries!("WHERE seq < ?1 ORDER BY seq DESC LIMIT ?2"),
-                    &[before.into(), n.into()],
-                    &mut push,
-                )?,
+                Some(person) => {
+                    tx.query_each(sql, &[person.into(), before.into(), n.into()], &mut push)?
+                }
+                None => tx.query_each(sql, &[before.into(), n.into()], &mut push)?,
             }
             Ok(all)
         })

@@ -534,9 +534,10 @@ async fn every_call_is_in_the_audit_log() {
         [
             ("query_customers", "done"),
             ("bind", "done"),
+            ("bind", "begun"),
             ("sign_in", "done")
         ],
-        "newest first"
+        "newest first, a write recorded before it left"
     );
     let queried = &staff_entries[0].record;
     assert!(
@@ -578,7 +579,7 @@ async fn every_call_is_in_the_audit_log() {
     );
     assert!(matches!(
         team::audit::verify(&store).await,
-        Ok(team::audit::Verified::Whole(6))
+        Ok(team::audit::Verified::Whole(7))
     ));
 }
 
@@ -809,8 +810,13 @@ async fn no_session_is_recorded_and_a_call_that_cannot_be_recorded_is_not_answer
     let write = rig
         .send("POST", paths::LOCK, Some(&admin), Some(lock))
         .await;
-    assert_eq!(write.status, 504, "{write:?}");
-    assert_eq!(write.body["outcome"], "unknown", "{write:?}");
+    // Not recorded before it would leave: not sent (the ledger never began it).
+    assert_eq!(
+        (write.status, write.body["code"].clone()),
+        (299, json!("500")),
+        "{write:?}"
+    );
+    assert_eq!(rig.settled_writes().await, [], "nothing left");
     let read = rig
         .send(
             "GET",

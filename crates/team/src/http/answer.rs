@@ -34,6 +34,18 @@ pub enum Fail {
     Team(TeamError),
 }
 
+impl std::fmt::Display for Fail {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Fail::Session(e) => e.fmt(f),
+            Fail::Refused(r) => r.fmt(f),
+            Fail::BadBody(m) => f.write_str(m),
+            Fail::Upstream(e) => e.fmt(f),
+            Fail::Team(e) => e.fmt(f),
+        }
+    }
+}
+
 impl From<TeamError> for Fail {
     fn from(e: TeamError) -> Self {
         Self::Team(e)

@@ -182,6 +182,17 @@ async fn send(team: &Team, caller: &Caller, r: Request) -> Result<Request, Fail>
     let call_id = client::write::new_call_id(support::clock::now_ms());
     requests::sending(&team.store, r.id, &team.instance, &call_id).await?;
     trail.call_id = Some(call_id.clone());
+    if let Err(fail) = team.begun(&trail).await {
+        let unrecorded = Settled {
+            state: Kept::NotSent,
+            call_id,
+            code: None,
+            message: Some(fail.to_string()),
+            answer: None,
+        };
+        requests::settle(&team.store, r.id, unrecorded).await?;
+        return Err(fail);
+    }
     let call = forward(team, operation, r.id, &r.body_hash, &r.requester);
     let call = HELD.scope(r.id, client::CALL_ID.scope(call_id.clone(), call));
     let result = PERSON.scope(r.requester.clone(), call).await;

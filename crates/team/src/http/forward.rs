@@ -38,6 +38,7 @@ type Shared = State<Arc<Team>>;
 /// Sends `call` to the platform on behalf of the trail's caller, under a call id of its own
 /// (the ledger's and the audit's).
 async fn forwarded<T>(
+    team: &Team,
     trail: &mut Trail,
     call: impl Future<Output = Result<T, ApiError>>,
 ) -> Result<T, Fail> {
@@ -48,6 +49,9 @@ async fn forwarded<T>(
         .unwrap_or_default();
     let call_id = client::write::new_call_id(support::clock::now_ms());
     trail.call_id = Some(call_id.clone());
+    if trail.operation.writes() {
+        team.begun(trail).await?;
+    }
     let call = client::CALL_ID.scope(call_id, call);
     PERSON.scope(person, call).await.map_err(Fail::from)
 }
@@ -181,7 +185,7 @@ pub async fn bind(State(team): Shared, headers: HeaderMap, bytes: Bytes) -> Resp
         }
         in_branch(&team, &caller, &items).await?;
         trail.request = Some(json_of(&req));
-        let customer = forwarded(&mut trail, team.upstream.bind(&req)).await?;
+        let customer = forwarded(&team, &mut trail, team.upstream.bind(&req)).await?;
         let held = holdings::bind_held(&req, &customer);
         keep_held(&team, held, &caller.person.name).await;
         Ok(Answer::Data(json_of(&customer)))
@@ -213,12 +217,13 @@ async fn enterprise(team: &Team, headers: &HeaderMap, bytes: &Bytes, create: boo
         in_branch(team, &caller, &holdings::enterprise_items(&req)).await?;
         trail.request = Some(json_of(&req));
         if create {
-            let created = forwarded(&mut trail, team.upstream.create_enterprise(&req)).await?;
+            let created =
+                forwarded(team, &mut trail, team.upstream.create_enterprise(&req)).await?;
             let held = holdings::enterprise_held(&req, &created);
             keep_held(team, held, &caller.person.name).await;
             Ok(Answer::Data(json_of(&created)))
         } else {
-            forwarded(&mut trail, team.upstream.update_enterprise(&req)).await?;
+            forwarded(team, &mut trail, team.upstream.update_enterprise(&req)).await?;
             Ok(Answer::Done)
         }
     }
@@ -251,7 +256,7 @@ pub async fn query(State(team): Shared, headers: HeaderMap, RawQuery(q): RawQuer
         });
         in_branch(&team, &caller, &Vec::from_iter(item)).await?;
         trail.request = Some(json_of(&query));
-        let customers = forwarded(&mut trail, team.upstream.query_customers(&query)).await?;
+        let customers = forwarded(&team, &mut trail, team.upstream.query_customers(&query)).await?;
         let found = customers.iter().enumerate();
         let items = found.flat_map(|(i, c)| holdings::customer_items(&format!("data[{i}]"), c));
         in_branch(&team, &caller, &items.collect::<Vec<_>>()).await?;
@@ -300,7 +305,7 @@ pub async fn batch(State(team): Shared, headers: HeaderMap, bytes: Bytes) -> Res
             let summary = filing::batch_summary(&req);
             return file(&team, &caller, &trail, body, preview, summary).await;
         }
-        let results = forwarded(&mut trail, team.upstream.batch_order(&req)).await?;
+        let results = forwarded(&team, &mut trail, team.upstream.batch_order(&req)).await?;
         let held = holdings::batch_held(&req, &results);
         keep_held(&team, held, &caller.person.name).await;
         Ok(Answer::Data(json_of(&results)))
@@ -365,8 +370,8 @@ async fn lock_change(team: &Team, headers: &HeaderMap, bytes: &Bytes, disable: b
             return file(team, &caller, &trail, json_of(&req), None, summary).await;
         }
         let results = match disable {
-            true => forwarded(&mut trail, team.upstream.lock(&req)).await?,
-            false => forwarded(&mut trail, team.upstream.unlock(&req)).await?,
+            true => forwarded(team, &mut trail, team.upstream.lock(&req)).await?,
+            false => forwarded(team, &mut trail, team.upstream.unlock(&req)).await?,
         };
         Ok(Answer::Data(json_of(&results)))
     }
@@ -395,7 +400,9 @@ pub async fn assets(
             .map(|(_, v)| v.into_owned());
         trail.request = Some(json!({"enterpriseGlobalId": enterprise, "extendCode": extend_code}));
         let listing = team.upstream.assets(&enterprise, extend_code.as_deref());
-        Ok(Answer::Listing(forwarded(&mut trail, listing).await?))
+        Ok(Answer::Listing(
+            forwarded(&team, &mut trail, listing).await?,
+        ))
     }
     .await;
     team.finish(trail, result, Group::Order).await
@@ -413,7 +420,7 @@ pub async fn shellnums(State(team): Shared, headers: HeaderMap, bytes: Bytes) ->
         let size = req
             .size
             .ok_or_else(|| Fail::BadBody("size: needed (how many asset numbers)".to_owned()))?;
-        let numbers = forwarded(&mut trail, team.upstream.shellnums(size)).await?;
+        let numbers = forwarded(&team, &mut trail, team.upstream.shellnums(size)).await?;
         Ok(Answer::Data(json_of(&numbers)))
     }
     .await;
@@ -433,7 +440,7 @@ pub async fn claim(State(team): Shared, headers: HeaderMap, bytes: Bytes) -> Res
         }
         checked(validate::claim(&req)).map_err(bad_body)?;
         trail.request = Some(json_of(&req));
-        let answer = forwarded(&mut trail, team.upstream.claim(&req)).await?;
+        let answer = forwarded(&team, &mut trail, team.upstream.claim(&req)).await?;
         Ok(Answer::Activity(json_of(&answer)))
     }
     .await;

@@ -137,9 +137,7 @@ fn entry(caller: &Caller, keys: Option<String>, written: &Result<i64, Fail>) -> 
             ("denied", Some(r.to_string()))
         }
         Err(Fail::Refused(Refusal::Field(m)) | Fail::BadBody(m)) => ("invalid", Some(m.clone())),
-        Err(Fail::Session(e)) => ("failed", Some(e.to_string())),
-        Err(Fail::Team(e)) => ("failed", Some(e.to_string())),
-        Err(Fail::Upstream(e)) => ("failed", Some(e.to_string())),
+        Err(fail) => ("failed", Some(fail.to_string())),
     };
     Record {
         person: caller.person.name.clone(),

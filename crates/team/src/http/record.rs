@@ -11,6 +11,7 @@ use wire::team::{AuditEntry, AuditQuery};
 
 use super::Team;
 use super::answer::{Fail, order_ok};
+use super::trail::BEGUN;
 use crate::audit;
 use crate::permit::require;
 use crate::roles::Permission;
@@ -73,8 +74,36 @@ async fn entries(
         .limit
         .unwrap_or(AuditQuery::DEFAULT_LIMIT)
         .clamp(1, AuditQuery::MAX_LIMIT);
-    let found = audit::latest(&team.store, person, query.before, i64::from(limit))
+    let found = audit::listed(&team.store, person, query.before, i64::from(limit))
         .await
         .map_err(|e| Fail::Session(crate::sessions::SessionError::Team(e)))?;
-    Ok(found.into_iter().map(AuditEntry::from).collect())
+    let shown = settled(&team.store, found).await.map_err(Fail::Team)?;
+    Ok(shown.into_iter().map(AuditEntry::from).collect())
+}
+
+/// A call begun whose outcome never came (the server stopped meanwhile) as the ledger says it
+/// ended (`unknown`, `not_sent`…), or `in_flight` while it goes on ([`audit::listed`] leaves
+/// out the begun entries of calls that ended).
+async fn settled(
+    store: &crate::store::TeamStore,
+    found: Vec<audit::Entry>,
+) -> Result<Vec<audit::Entry>, crate::TeamError> {
+    let begun = found
+        .iter()
+        .filter(|e| e.record.outcome == BEGUN)
+        .filter_map(|e| e.record.call_id.clone())
+        .collect();
+    let unfinished: std::collections::HashMap<String, String> = audit::ledger_states(store, begun)
+        .await?
+        .into_iter()
+        .collect();
+    let shown = found.into_iter().filter_map(|mut e| {
+        if e.record.outcome != BEGUN {
+            return Some(e);
+        }
+        let state = unfinished.get(e.record.call_id.as_deref()?)?;
+        e.record.outcome = state.clone();
+        Some(e)
+    });
+    Ok(shown.collect())
 }

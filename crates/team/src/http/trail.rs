@@ -124,6 +124,39 @@ impl Team {
     }
 }
 
+/// The outcome of a write's entry written before it leaves; its outcome follows in an entry of
+/// its own, under the same call id.
+pub const BEGUN: &str = "begun";
+
+impl Team {
+    /// Records a write as begun, before anything leaves: a server that dies while the platform
+    /// works leaves the call in the record (as an outcome unknown), never out of it. A write
+    /// whose entry cannot be written is not sent.
+    pub async fn begun(&self, trail: &Trail) -> Result<(), Fail> {
+        let Some(caller) = &trail.caller else {
+            return Ok(());
+        };
+        let person = &caller.person;
+        let record = Record {
+            person: person.name.clone(),
+            role: person.role.clone(),
+            branch: person.branch.as_ref().map(|b| b.code.clone()),
+            operation: trail.operation.name().to_owned(),
+            call_id: trail.call_id.clone(),
+            request: trail.request.as_ref().map(|r| redacted(r).to_string()),
+            outcome: BEGUN.to_owned(),
+            message: trail.held.map(wire::approval::name),
+            ..Record::default()
+        };
+        match self.audit.append(record).await {
+            Ok(_) => Ok(()),
+            Err(e) => Err(Fail::Team(crate::TeamError::Audit(format!(
+                "not sent: the call could not be recorded before it left: {e}"
+            )))),
+        }
+    }
+}
+
 /// The entry of a call refused for its session: who cannot be said, only what and why.
 fn no_session(trail: &Trail, result: &Result<Answer, Fail>) -> Option<Record> {
     let Err(Fail::Session(e)) = result else {
