@@ -326,3 +326,59 @@ fn a_team_profile_s_customer_page_shows_each_person_s_calls_from_the_server_s_lo
         if channel_order_id == "TEAM-PAGE")
     );
 }
+
+/// A team profile's batch kept to send later while the platform behind the team server is
+/// down: the server says nothing was sent, so it waits (not refused) and is sent once when the
+/// platform is back (issue 53).
+#[test]
+fn a_team_profile_s_queued_batch_waits_while_the_platform_is_down_and_is_sent_once() {
+    use license_desk::core::QueueCommand;
+    use license_desk::core::queue::QueueState;
+    let team = TeamRemote::start_proxied();
+    let proxy = team.proxy.as_ref().expect("a proxy");
+    let root = tempfile::tempdir().expect("dir");
+    let core = console_of(&team, root.path(), "wang");
+    let batch: license_desk::wire::BatchOrderRequest = serde_json::from_value(serde_json::json!({
+        "channelCode": "CRM", "channelOrderId": "T-LATER-1", "syncMode": "sync",
+        "orderList": [{"sequence": 1, "channelCustomerId": "CRM-L",
+            "licenseType": "normal_recover_usbkey", "orderType": "new_buy",
+            "assets": [{"assetNos": ["8000000001"], "products": [{"productUri": "gms:1"}]}]}]
+    }))
+    .expect("a batch");
+    proxy.go_away();
+    let sent = core.run(on_branch(Call::BatchOrder(batch.clone())), WAIT);
+    match &sent {
+        Err(CoreError::Api(e @ ApiError::NotSent(_))) => assert!(
+            e.to_string()
+                .starts_with("not sent: the team server says: "),
+            "{e}"
+        ),
+        other => panic!("not a call that was not sent: {other:?}"),
+    }
+    let add = QueueCommand::Add {
+        profile: "branch".to_owned(),
+        call: Call::BatchOrder(batch),
+    };
+    let Outcome::Queue(queued) = run(&core, Command::Queue(add)) else {
+        panic!("the queue");
+    };
+    assert_eq!(queued.len(), 1);
+    let states = |core: &Core| -> Vec<QueueState> {
+        let Outcome::Queue(entries) = run(core, Command::Queue(QueueCommand::Send)) else {
+            panic!("the queue");
+        };
+        entries.iter().map(|e| e.state).collect()
+    };
+    assert_eq!(
+        states(&core),
+        [QueueState::Waiting],
+        "waits while the platform is down"
+    );
+    assert_eq!(proxy.forwarded(), 0);
+
+    proxy.come_back();
+    assert_eq!(states(&core), [QueueState::Done], "sent when it is back");
+    assert_eq!(states(&core), [QueueState::Done], "and once");
+    assert_eq!(proxy.forwarded(), 1, "the platform got it once");
+    core.shutdown();
+}

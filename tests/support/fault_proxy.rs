@@ -49,7 +49,10 @@ pub struct FaultProxy {
     /// Requests held now.
     holding: Arc<AtomicUsize>,
     release: Arc<tokio::sync::watch::Sender<bool>>,
-    _runtime: tokio::runtime::Runtime,
+    /// The accepting task, while the proxy listens.
+    accepting: Mutex<Option<tokio::task::JoinHandle<()>>>,
+    shared: Shared,
+    runtime: tokio::runtime::Runtime,
 }
 
 impl FaultProxy {
@@ -83,13 +86,10 @@ impl FaultProxy {
             forwarded: Arc::clone(&forwarded),
             received: Arc::clone(&received),
         };
-        runtime.spawn(async move {
-            while let Ok((client, _)) = listener.accept().await {
-                let shared = shared.clone();
-                tokio::spawn(async move { shared.serve(client).await });
-            }
-        });
+        let accepting = runtime.spawn(accept(listener, shared.clone()));
         FaultProxy {
+            accepting: Mutex::new(Some(accepting)),
+            shared,
             base,
             faults,
             token_faults,
@@ -97,8 +97,35 @@ impl FaultProxy {
             received,
             holding,
             release,
-            _runtime: runtime,
+            runtime,
         }
+    }
+
+    /// Stops listening: connections to the proxy are refused, as to a platform that is down.
+    pub fn go_away(&self) {
+        let accepting = self
+            .accepting
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .take();
+        if let Some(task) = accepting {
+            task.abort();
+            let _ = self.runtime.block_on(task);
+        }
+    }
+
+    /// Listens again on the same address.
+    pub fn come_back(&self) {
+        let addr = self.base.trim_start_matches("http://").to_owned();
+        let listener = self
+            .runtime
+            .block_on(TcpListener::bind(addr))
+            .expect("the same address again");
+        let task = self.runtime.spawn(accept(listener, self.shared.clone()));
+        *self
+            .accepting
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner) = Some(task);
     }
 
     /// Requests held now by [`Fault::Hold`].
@@ -133,6 +160,13 @@ impl FaultProxy {
 
     pub fn received(&self) -> usize {
         self.received.load(Ordering::SeqCst)
+    }
+}
+
+async fn accept(listener: TcpListener, shared: Shared) {
+    while let Ok((client, _)) = listener.accept().await {
+        let shared = shared.clone();
+        tokio::spawn(async move { shared.serve(client).await });
     }
 }
 

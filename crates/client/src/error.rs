@@ -14,8 +14,9 @@ pub enum ApiError {
         message: String,
         cause: Option<String>,
     },
-    /// Nothing left the machine: no connection could be made (refused, DNS, a connect time-out).
-    #[error("not sent: the platform could not be reached: {0}")]
+    /// Nothing left the machine: no connection could be made (refused, DNS, a connect time-out);
+    /// or a team server says it sent nothing.
+    #[error("not sent: {0}")]
     NotSent(String),
     /// The connection broke after the request may have been written: reset, closed, an answer
     /// cut off.
@@ -184,7 +185,7 @@ impl ApiError {
             Self::Untrusted(why)
         } else if e.is_connect() {
             // No connection, so no request: a connect time-out is one too.
-            Self::NotSent(chain(&e))
+            Self::NotSent(format!("the platform could not be reached: {}", chain(&e)))
         } else if e.is_timeout() {
             Self::Timeout(timeout_secs)
         } else {

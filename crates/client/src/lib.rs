@@ -675,6 +675,11 @@ impl Client {
                     Ok(bytes) if held_by_team(self.config.session, status) => {
                         (Some(status), Err(held(status, &bytes)), Some(bytes))
                     }
+                    Ok(bytes) if self.config.session => {
+                        let decoded = decode(status, &bytes);
+                        let decoded = decoded.map_err(|e| team::own_words(e, &bytes));
+                        (Some(status), decoded, Some(bytes))
+                    }
                     Ok(bytes) => (Some(status), decode(status, &bytes), Some(bytes)),
                 }
             }

@@ -258,3 +258,32 @@ impl Client {
         decode(status, &bytes)
     }
 }
+
+/// A team server's own answers in the client's terms: "not sent" is nothing sent (and may be
+/// sent again), and its HTTP 504 "outcome unknown" is said in its words, not as an answer of no
+/// known shape.
+pub(super) fn own_words(e: ApiError, bytes: &[u8]) -> ApiError {
+    match e {
+        ApiError::Platform {
+            cause: Some(cause),
+            message,
+            ..
+        } if cause == wire::team::NOT_SENT_CAUSE => {
+            let why = message.strip_prefix("not sent: ").unwrap_or(&message);
+            ApiError::NotSent(format!("the team server says: {why}"))
+        }
+        ApiError::Unexpected {
+            http_status: 504, ..
+        } => match serde_json::from_slice::<serde_json::Value>(bytes) {
+            Ok(said) if said["outcome"] == "unknown" => ApiError::Unexpected {
+                http_status: 504,
+                detail: format!(
+                    "the team server could not learn the outcome: {}",
+                    said["message"].as_str().unwrap_or_default()
+                ),
+            },
+            _ => e,
+        },
+        e => e,
+    }
+}

@@ -23,6 +23,10 @@ pub const PERMISSION_CAUSE: &str = "permission:";
 /// this, the holding branch's name after it (`branch:上海`).
 pub const BRANCH_CAUSE: &str = "branch:";
 
+/// The `cause` of a team server's answer that it sent nothing to the platform (the platform
+/// could not be reached, or the call could not be recorded first): the call may be sent again.
+pub const NOT_SENT_CAUSE: &str = "not_sent";
+
 /// The `cause` of a refusal because the session is missing or ended.
 pub const SESSION_CAUSE: &str = "session";
 

@@ -213,6 +213,13 @@ fn team_refusal(e: TeamError) -> Response {
         ),
         TeamError::AlreadyDecided { .. } => (conflict, causes::DECIDED),
         TeamError::ClaimTaken(_) => (conflict, causes::CLAIM_TAKEN),
+        TeamError::NotRecorded(_) => (
+            (
+                status(envelope::BUSINESS_EXCEPTION_STATUS),
+                envelope::SYSTEM,
+            ),
+            wire::team::NOT_SENT_CAUSE,
+        ),
         TeamError::Invalid(_) => (
             (
                 status(envelope::BUSINESS_EXCEPTION_STATUS),
@@ -246,7 +253,12 @@ fn upstream_order(e: ApiError) -> Response {
         }
         e @ ApiError::OutcomeUnknown { .. } => unknown(&e),
         e => {
-            let body = OrderEnvelope::<()>::failure(envelope::SYSTEM, not_answered(&e), e.kind());
+            // Nothing sent is said so, in a cause the console reads: it may send it again.
+            let cause = match e.reach() {
+                client::Reach::No => wire::team::NOT_SENT_CAUSE,
+                _ => e.kind(),
+            };
+            let body = OrderEnvelope::<()>::failure(envelope::SYSTEM, not_answered(&e), cause);
             (status(envelope::BUSINESS_EXCEPTION_STATUS), Json(body)).into_response()
         }
     }
@@ -259,7 +271,11 @@ fn not_answered(e: &ApiError) -> String {
             "the platform refused the team server's application ({e}): tell the server's \
              administrator"
         ),
-        ApiError::NotSent(_) => format!("{e}; nothing was done"),
+        e if e.reach() == client::Reach::No => {
+            let why = e.to_string();
+            let why = why.strip_prefix("not sent: ").unwrap_or(&why).to_owned();
+            format!("not sent: {why}; nothing was done")
+        }
         _ => format!("the team server's call to the platform failed: {e}"),
     }
 }

@@ -65,7 +65,11 @@ impl Team {
         result: Result<Answer, Fail>,
         group: Group,
     ) -> Response {
-        if let Err(e) = self.note(&trail, &result).await {
+        // A write that could not be recorded before it left was not sent, and says so.
+        let not_recorded = matches!(result, Err(Fail::Team(crate::TeamError::NotRecorded(_))));
+        if let Err(e) = self.note(&trail, &result).await
+            && !not_recorded
+        {
             return unrecorded(&trail, &result, &e);
         }
         match (result, group) {
@@ -150,9 +154,7 @@ impl Team {
         };
         match self.audit.append(record).await {
             Ok(_) => Ok(()),
-            Err(e) => Err(Fail::Team(crate::TeamError::Audit(format!(
-                "not sent: the call could not be recorded before it left: {e}"
-            )))),
+            Err(e) => Err(Fail::Team(crate::TeamError::NotRecorded(e.to_string()))),
         }
     }
 }
