@@ -440,6 +440,16 @@ fn a_command_line_killed_while_its_batch_is_in_flight_leaves_it_unknown_at_the_n
     let unknown = bench.call(&["writes", "--unknown"]);
     let unknown: Vec<Value> = serde_json::from_str(&unknown.stdout).expect("json");
     assert_eq!(unknown.len(), 1);
+    // `call history` has it too, recorded before it left (issue 53).
+    let history = bench.call(&["history"]);
+    let history: Vec<Value> = serde_json::from_str(&history.stdout).expect("json");
+    let killed: Vec<&Value> = history
+        .iter()
+        .filter(|e| e["operation"] == "batch_order")
+        .collect();
+    assert_eq!(killed.len(), 1, "{history:?}");
+    assert_eq!(killed[0]["callId"], unknown[0]["callId"], "{history:?}");
+    assert_eq!(killed[0]["state"], "unknown", "{history:?}");
 }
 
 #[test]

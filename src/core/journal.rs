@@ -183,6 +183,14 @@ pub struct Journal {
     run: Run,
 }
 
+/// The `failure` of a write's journal row between its beginning and its first attempt.
+const BEGUN: &str = "begun";
+
+/// The `error` of that row: should the program end before an answer, it stays so (and the
+/// ledger says what became of the call).
+const NOT_ANSWERED: &str =
+    "no answer recorded: the call was on its way, or the program ended first";
+
 impl Journal {
     pub fn open(path: &Path) -> Result<Journal, JournalError> {
         // A write is recorded before it is sent: that record must outlive a power cut too.
@@ -226,9 +234,25 @@ impl Journal {
         Ok(ledger::settle_own(&self.conn(), &self.run.id)?)
     }
 
-    /// Records a write before it is sent.
+    /// Records a write before it is sent: in the ledger, and as the call's row of the journal
+    /// (its first attempt's record fills it in), so that a program killed before any answer
+    /// leaves the call in `call history` too.
     pub fn begin_write(&self, profile: &str, w: &WriteBegun) -> Result<(), JournalError> {
-        Ok(ledger::begin(&self.conn(), profile, &self.run.id, w)?)
+        let conn = self.conn();
+        ledger::begin(&conn, profile, &self.run.id, w)?;
+        conn.prepare_cached(
+            "INSERT INTO calls(at, profile, operation, method, path, duration_ms, attempt, error, \
+             call_id, failure) VALUES (?1, ?2, ?3, 'POST', '', 0, 0, ?4, ?5, ?6)",
+        )?
+        .execute(rusqlite::params![
+            w.started_at_ms,
+            profile,
+            w.operation.name(),
+            NOT_ANSWERED,
+            w.call_id,
+            BEGUN,
+        ])?;
+        Ok(())
     }
 
     /// Marks a write as leaving, before its first request is written.
@@ -273,31 +297,44 @@ impl Journal {
         self.conn.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
+    /// Records an attempt; a write's first replaces the row its beginning left.
     pub fn record(&self, profile: &str, r: &CallRecord) -> Result<(), JournalError> {
-        self.conn()
-            .prepare_cached(
-                "INSERT INTO calls(at, profile, operation, method, path, nonce, http_status, code, \
-                 duration_ms, attempt, request, response, error, call_id, refusal, failure) \
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)",
-            )?
-            .execute(rusqlite::params![
-                r.started_at_ms,
-                profile,
-                r.operation.name(),
-                r.method,
-                r.path,
-                r.nonce,
-                r.http_status,
-                r.code,
-                i64::try_from(r.duration.as_millis()).unwrap_or(i64::MAX),
-                r.attempt,
-                r.request.as_deref().map(redact),
-                r.response.as_deref().map(redact),
-                r.error,
-                r.call_id,
-                r.refusal,
-                r.failure,
-            ])?;
+        let conn = self.conn();
+        let (request, response) = (
+            r.request.as_deref().map(redact),
+            r.response.as_deref().map(redact),
+        );
+        let duration = i64::try_from(r.duration.as_millis()).unwrap_or(i64::MAX);
+        let params = rusqlite::params![
+            r.started_at_ms,
+            profile,
+            r.operation.name(),
+            r.method,
+            r.path,
+            r.nonce,
+            r.http_status,
+            r.code,
+            duration,
+            r.attempt,
+            request,
+            response,
+            r.error,
+            r.call_id,
+            r.refusal,
+            r.failure,
+        ];
+        if let (Some(call_id), 1) = (&r.call_id, r.attempt) {
+            // The attempt takes the begun row's place, at the end of the journal, as a call's
+            // row always was (after its token's).
+            conn.prepare_cached("DELETE FROM calls WHERE call_id = ?1 AND failure = ?2")?
+                .execute(rusqlite::params![call_id, BEGUN])?;
+        }
+        conn.prepare_cached(
+            "INSERT INTO calls(at, profile, operation, method, path, nonce, http_status, code, \
+             duration_ms, attempt, request, response, error, call_id, refusal, failure) \
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)",
+        )?
+        .execute(params)?;
         Ok(())
     }
 
