@@ -800,3 +800,44 @@ fn a_team_server_killed_mid_batch_leaves_the_batch_begun_in_its_record() {
     let (code, out, err) = team(&data, &["audit", "verify"], "");
     assert_eq!(code, Some(0), "{out}{err}");
 }
+
+/// `team requests repair` settles what a crashed server left: an approved request whose
+/// sender stopped before any write of it began is not sent (and may be approved again), in
+/// the record, which stays whole (issue 53).
+#[test]
+fn team_requests_repair_settles_what_a_crashed_server_left() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let data = dir.path().join("team");
+    assert_eq!(
+        team(&data, &["init", "--admin", "wang"], PASSWORD).0,
+        Some(0)
+    );
+    let db = rusqlite::Connection::open(data.join("team.sqlite3")).expect("db");
+    db.execute_batch(
+        "INSERT INTO team_instances(id, started_at, seen_at) VALUES ('crashed', 0, 0);
+         INSERT INTO requests(seq, requester, role, operation, body, body_hash, summary, state,
+             created_at, decided_by, sender)
+         VALUES (7, 'li', 'staff', 'batch_order', '{}', 'h', 's', 'approved', 0, 'wang',
+             'crashed');",
+    )
+    .expect("a crash's leftovers");
+    drop(db);
+    let (code, out, err) = team(&data, &["requests", "repair"], "");
+    assert_eq!(code, Some(0), "{err}");
+    let settled: Value = serde_json::from_str(out.trim()).expect("json");
+    assert_eq!(
+        settled,
+        json!({"writes": 0, "requests": [{"request": "R-7", "state": "not_sent"}]})
+    );
+    let (code, out, _) = team(&data, &["requests", "repair"], "");
+    assert_eq!(
+        (code, out.trim()),
+        (Some(0), r#"{"writes":0,"requests":[]}"#)
+    );
+    let (code, out, err) = team(&data, &["audit", "verify"], "");
+    assert_eq!(code, Some(0), "{err}");
+    assert!(
+        out.starts_with("the audit log is whole: 2 entries"),
+        "{out}"
+    );
+}

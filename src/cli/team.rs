@@ -8,7 +8,7 @@ use clap::{Args, Subcommand};
 use license_desk::team::audit::{self, Record};
 use license_desk::team::checkpointer::Checkpointer;
 use license_desk::team::people::{self, Branch, Edit, NewPerson};
-use license_desk::team::{TeamError, TeamStore, custom_roles, settings};
+use license_desk::team::{TeamError, TeamStore, custom_roles, instances, settings};
 use serde::Serialize;
 use serde_json::json;
 
@@ -42,6 +42,9 @@ pub(crate) enum TeamCommand {
     /// The audit log: verify its chain, export a time range.
     #[command(subcommand)]
     Audit(crate::cli::team_audit::AuditCommand),
+    /// Requests that wait for a second person, and what a stopped server left of them.
+    #[command(subcommand)]
+    Requests(RequestsCommand),
     /// Show the server's settings as JSON, and change those given: above these thresholds a
     /// call waits for a second person's approval (every delete does).
     Settings {
@@ -53,6 +56,19 @@ pub(crate) enum TeamCommand {
         /// A lock or unlock of more assets than this waits for approval [default: 50].
         #[arg(long, value_name = "N")]
         locks: Option<u64>,
+    },
+}
+
+#[derive(Subcommand)]
+pub(crate) enum RequestsCommand {
+    /// Settle what stopped (or crashed) server instances left: their writes in flight (not
+    /// sent, or outcome unknown once they may have left) and their approved requests (as their
+    /// writes ended, or not sent when none began, and then may be approved again), each
+    /// settled request an entry of the record. Only the work of instances not seen for 60 s is
+    /// touched, so it is safe while servers run; the servers do the same every 10 s.
+    Repair {
+        #[command(flatten)]
+        data: Data,
     },
 }
 
@@ -208,8 +224,28 @@ fn run_command(command: TeamCommand) -> Result<(), Failure> {
             batch_assets,
             locks,
         } => runtime.block_on(settings(&data, batch_assets, locks))?,
+        TeamCommand::Requests(RequestsCommand::Repair { data }) => {
+            runtime.block_on(repair(&data))?;
+        }
         TeamCommand::Serve(_) => {}
     }
+    Ok(())
+}
+
+/// `team requests repair`: prints what was settled, as one JSON line.
+async fn repair(data: &Data) -> Result<(), Failure> {
+    let store = open_to_change(data).await?;
+    let key = data.audit_key(&store).await?;
+    let settled = instances::repair(&store, key.as_ref())
+        .await
+        .map_err(refused)?;
+    let mut checkpoints = Checkpointer::new(key, data.seal_places().checkpoints);
+    checkpoints.beat(&store).await.map_err(|e| {
+        Failure::failed(format!(
+            "settled, but the audit log's checkpoint could not be written: {e}"
+        ))
+    })?;
+    print_lines(&[settled]);
     Ok(())
 }
 

@@ -11,10 +11,17 @@ use std::time::Duration;
 
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
-use platform::sql::{Dialect, StoreError, Tx};
-use tokio::sync::watch;
+use std::ops::ControlFlow;
 
+use platform::sql::{Dialect, StoreError, Tx};
+use serde::Serialize;
+use serde_json::json;
+use tokio::sync::watch;
+use wire::approval;
+
+use crate::audit::{self, Record};
 use crate::checkpointer::Checkpointer;
+use crate::error::TeamError;
 use crate::seal::AuditKey;
 use crate::store::TeamStore;
 
@@ -25,6 +32,9 @@ pub const GONE_AFTER: Duration = Duration::from_secs(60);
 
 /// The lock that orders the settling of stopped instances' work and the claims of a sending.
 pub const SENDING: &str = "license-desk:team-sending";
+
+/// The operation of the entry that records a request settled for a stopped sender.
+pub const SETTLED: &str = "request.settled";
 
 /// What a settled write's detail says.
 pub const STOPPED: &str = "the team server instance that sent it stopped before an answer came";
@@ -49,16 +59,35 @@ pub fn store_now(tx: &dyn Tx) -> Result<i64, StoreError> {
     now.ok_or_else(|| StoreError::Failure("the store has no time".to_owned()))
 }
 
-/// Records the instance as seen now, and settles the writes of instances gone.
-pub async fn beat(store: &TeamStore, id: &str) -> Result<usize, StoreError> {
+/// What a settling of stopped instances' work did.
+#[derive(Debug, Default, Clone, PartialEq, Eq, Serialize)]
+pub struct Settled {
+    /// Writes left in flight, settled as not sent or unknown.
+    pub writes: usize,
+    /// Approved requests settled, with the state each was given.
+    pub requests: Vec<SettledRequest>,
+}
+
+/// A request settled for its stopped sender: `R-3`, `not_sent`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SettledRequest {
+    pub request: String,
+    pub state: String,
+}
+
+/// Records the instance as seen now, and settles the work of instances gone.
+pub async fn beat(
+    store: &TeamStore,
+    id: &str,
+    key: Option<&AuditKey>,
+) -> Result<Settled, TeamError> {
     let id = id.to_owned();
-    let gone_after = i64::try_from(GONE_AFTER.as_millis()).unwrap_or(i64::MAX);
+    let key = key.cloned();
     store
         .write(move |tx| {
             // One settling at a time, and none while an instance claims a sending.
             tx.serialize_on(SENDING)?;
             let now = store_now(tx)?;
-            let gone_before = now - gone_after;
             let seen = tx.execute(
                 "UPDATE team_instances SET seen_at = ?2 WHERE id = ?1",
                 &[(&id).into(), now.into()],
@@ -69,47 +98,90 @@ pub async fn beat(store: &TeamStore, id: &str) -> Result<usize, StoreError> {
                     &[(&id).into(), now.into()],
                 )?;
             }
-            let settled = tx.execute(
-                "UPDATE team_writes SET \
-                     state = CASE WHEN sending_at IS NULL THEN 'not_sent' ELSE 'unknown' END, \
-                     detail = ?2, ended_at = ?3 \
-                 WHERE state = 'in_flight' AND instance IN \
-                     (SELECT id FROM team_instances WHERE seen_at < ?1)",
-                &[gone_before.into(), STOPPED.into(), now.into()],
-            )?;
-            settle_requests(tx, gone_before, now)?;
-            tx.execute(
-                "DELETE FROM team_instances WHERE seen_at < ?1",
-                &[gone_before.into()],
-            )?;
-            Ok(settled)
+            settle_in(tx, now, key.as_ref())
         })
         .await
+}
+
+/// Settles the work of instances gone, without being one (`team requests repair`).
+pub async fn repair(store: &TeamStore, key: Option<&AuditKey>) -> Result<Settled, TeamError> {
+    let key = key.cloned();
+    store
+        .write(move |tx| {
+            tx.serialize_on(SENDING)?;
+            let now = store_now(tx)?;
+            settle_in(tx, now, key.as_ref())
+        })
+        .await
+}
+
+/// The writes in flight of instances not seen for [`GONE_AFTER`], then their approved
+/// requests, each settled request an entry of the record.
+fn settle_in(tx: &dyn Tx, now: i64, key: Option<&AuditKey>) -> Result<Settled, TeamError> {
+    let gone_before = now - i64::try_from(GONE_AFTER.as_millis()).unwrap_or(i64::MAX);
+    let writes = tx.execute(
+        "UPDATE team_writes SET \
+             state = CASE WHEN sending_at IS NULL THEN 'not_sent' ELSE 'unknown' END, \
+             detail = ?2, ended_at = ?3 \
+         WHERE state = 'in_flight' AND instance IN \
+             (SELECT id FROM team_instances WHERE seen_at < ?1)",
+        &[gone_before.into(), STOPPED.into(), now.into()],
+    )?;
+    let requests = settle_requests(tx, gone_before, now, key)?;
+    tx.execute(
+        "DELETE FROM team_instances WHERE seen_at < ?1",
+        &[gone_before.into()],
+    )?;
+    Ok(Settled { writes, requests })
 }
 
 /// The approved requests of instances gone: each follows its write once that ended (done,
 /// refused, unknown, not sent), and is not sent when no write of it was ever begun. A request
 /// whose sender still runs is left to it.
-fn settle_requests(tx: &dyn Tx, gone_before: i64, now: i64) -> Result<(), StoreError> {
-    tx.execute(
-        "UPDATE requests SET \
-             state = (SELECT w.state FROM team_writes w WHERE w.call_id = requests.call_id), \
-             message = ?2, ended_at = ?3 \
-         WHERE state = 'approved' \
-             AND (sender IS NULL OR sender NOT IN \
+fn settle_requests(
+    tx: &dyn Tx,
+    gone_before: i64,
+    now: i64,
+    key: Option<&AuditKey>,
+) -> Result<Vec<SettledRequest>, TeamError> {
+    let mut found = Vec::new();
+    tx.query_each(
+        "SELECT r.seq, COALESCE(w.state, 'not_sent'), r.call_id FROM requests r \
+             LEFT JOIN team_writes w ON w.call_id = r.call_id \
+         WHERE r.state = 'approved' \
+             AND (r.sender IS NULL OR r.sender NOT IN \
                  (SELECT id FROM team_instances WHERE seen_at >= ?1)) \
-             AND call_id IN (SELECT call_id FROM team_writes WHERE state <> 'in_flight')",
-        &[gone_before.into(), STOPPED.into(), now.into()],
+             AND (w.call_id IS NULL OR w.state <> 'in_flight') ORDER BY r.seq",
+        &[gone_before.into()],
+        &mut |row| {
+            found.push((row.i64(0)?, row.text(1)?, row.opt_text(2)?));
+            Ok(ControlFlow::Continue(()))
+        },
     )?;
-    tx.execute(
-        "UPDATE requests SET state = 'not_sent', message = ?2, ended_at = ?3 \
-         WHERE state = 'approved' \
-             AND (sender IS NULL OR sender NOT IN \
-                 (SELECT id FROM team_instances WHERE seen_at >= ?1)) \
-             AND (call_id IS NULL OR call_id NOT IN (SELECT call_id FROM team_writes))",
-        &[gone_before.into(), STOPPED.into(), now.into()],
-    )?;
-    Ok(())
+    for (seq, state, call_id) in &found {
+        tx.execute(
+            "UPDATE requests SET state = ?2, message = ?3, ended_at = ?4 \
+             WHERE seq = ?1 AND state = 'approved'",
+            &[(*seq).into(), state.into(), STOPPED.into(), now.into()],
+        )?;
+        let record = Record {
+            person: "(team server)".to_owned(),
+            operation: SETTLED.to_owned(),
+            call_id: call_id.clone(),
+            request: Some(json!({ "requestId": approval::name(*seq) }).to_string()),
+            outcome: state.clone(),
+            message: Some(STOPPED.to_owned()),
+            ..Record::default()
+        };
+        audit::append_in(tx, &record, now, key)?;
+    }
+    Ok(found
+        .into_iter()
+        .map(|(seq, state, _)| SettledRequest {
+            request: approval::name(seq),
+            state,
+        })
+        .collect())
 }
 
 /// Beats every [`BEAT`] until `stop` turns true; with a `retention`, drops the audit
@@ -123,9 +195,13 @@ pub async fn keep_beating(
     mut stop: watch::Receiver<bool>,
 ) {
     loop {
-        match beat(&store, &id).await {
-            Ok(0) => {}
-            Ok(n) => tracing::warn!(writes = n, "settled the writes of a stopped instance"),
+        match beat(&store, &id, key.as_ref()).await {
+            Ok(s) if s == Settled::default() => {}
+            Ok(s) => tracing::warn!(
+                writes = s.writes,
+                requests = s.requests.len(),
+                "settled the work of a stopped instance"
+            ),
             Err(e) => tracing::error!(error = %e, "cannot record this instance as running"),
         }
         if let Some(kept) = retention {

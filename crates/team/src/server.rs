@@ -135,7 +135,7 @@ impl TeamServer {
         let store = TeamStore::open(place, config.database_pool).await?;
         let (seal, key) = sealing(&config, &store).await?;
         let instance = instances::new_id()?;
-        instances::beat(&store, &instance).await?;
+        instances::beat(&store, &instance, key.as_ref()).await?;
         let upstream = upstream::client(config.upstream.clone(), store.clone(), instance.clone())?;
         let mut team = Team::new(
             store.clone(),

@@ -560,7 +560,7 @@ async fn an_instance_paused_mid_sending_sends_nothing_once_its_claim_was_taken()
         })
         .await
         .expect("aged");
-    team::instances::beat(&store, "observer")
+    team::instances::beat(&store, "observer", None)
         .await
         .expect("beat");
     let settled = team::requests::get(&store, 1).await.expect("R-1");

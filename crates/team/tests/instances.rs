@@ -38,8 +38,8 @@ async fn a_stopped_instance_s_writes_are_settled_as_not_sent_or_unknown() {
             .await
             .expect(kind);
 
-        let settled = instances::beat(&store, "me").await.expect(kind);
-        assert_eq!(settled, 2, "{kind}");
+        let settled = instances::beat(&store, "me", None).await.expect(kind);
+        assert_eq!(settled.writes, 2, "{kind}");
         let rows = store
             .read(|tx| {
                 let mut rows = Vec::new();
@@ -98,7 +98,7 @@ async fn a_stopped_instance_s_approved_requests_follow_their_writes() {
             })
             .await
             .expect(kind);
-        instances::beat(&store, "me").await.expect(kind);
+        instances::beat(&store, "me", None).await.expect(kind);
         for (id, state) in [(1, State::Unknown), (2, State::NotSent)] {
             let r = team::requests::get(&store, id).await.expect(kind);
             assert_eq!(r.state, state, "{kind}: R-{id}");
@@ -147,7 +147,36 @@ async fn a_stopped_sender_s_approved_requests_are_settled_whatever_its_writes_be
             })
             .await
             .expect(kind);
-        instances::beat(&store, "me").await.expect(kind);
+        let settled = instances::beat(&store, "me", None).await.expect(kind);
+        let said = |id: &str, state: &str| instances::SettledRequest {
+            request: id.to_owned(),
+            state: state.to_owned(),
+        };
+        assert_eq!(
+            settled.requests,
+            [
+                said("R-1", "not_sent"),
+                said("R-2", "not_sent"),
+                said("R-3", "done")
+            ],
+            "{kind}"
+        );
+        let recorded = team::audit::range(&store, 0, i64::MAX, None)
+            .await
+            .expect(kind);
+        let recorded: Vec<(&str, &str)> = recorded
+            .iter()
+            .map(|e| (e.record.operation.as_str(), e.record.outcome.as_str()))
+            .collect();
+        assert_eq!(
+            recorded,
+            [
+                (instances::SETTLED, "not_sent"),
+                (instances::SETTLED, "not_sent"),
+                (instances::SETTLED, "done")
+            ],
+            "{kind}: each settled request is in the record"
+        );
         let states = [State::NotSent, State::NotSent, State::Done, State::Approved];
         for (id, state) in (1..).zip(states) {
             let r = team::requests::get(&store, id).await.expect(kind);
