@@ -298,6 +298,12 @@ fn a_console_calls_through_the_team_server_as_its_person() {
     let lock = call(&["lock", "8000000001"]);
     assert_eq!(lock.code, Some(3), "{}", lock.stderr);
     assert!(lock.stderr.contains("permission:locks"), "{}", lock.stderr);
+    assert!(
+        lock.stderr
+            .contains("error: the team server refused: 403: "),
+        "the team server spoke, not the platform: {}",
+        lock.stderr
+    );
     assert!(lock.stderr.contains("locks"), "{}", lock.stderr);
 
     let unsigned = ld(

@@ -6,6 +6,7 @@ use std::process::ExitCode;
 
 use clap::ValueEnum;
 use license_desk::core::{ApiError, CoreError};
+use license_desk::wire;
 use serde_json::{Map, Value};
 
 use super::secret_input::{SecretError, env_name};
@@ -106,7 +107,12 @@ impl Failure {
                 cause,
             } => {
                 let (code, message) = (printable(&code), printable(&message));
-                eprintln!("error: the platform refused: {code}: {message}");
+                // A team server's own refusal is the team server's, not the platform's.
+                let who = match cause.as_deref().is_some_and(wire::team::is_own_cause) {
+                    true => "the team server",
+                    false => "the platform",
+                };
+                eprintln!("error: {who} refused: {code}: {message}");
                 if let Some(cause) = cause {
                     eprintln!("cause: {}", printable(&cause));
                 }

@@ -41,7 +41,7 @@ impl Refusal {
                 format!("{}{permission}", wire::team::PERMISSION_CAUSE)
             }
             Refusal::OtherBranch { holder, .. } => format!("{}{holder}", wire::team::BRANCH_CAUSE),
-            Refusal::Field(_) => "refused by the team server".to_owned(),
+            Refusal::Field(_) => wire::team::OWN_REFUSAL_CAUSE.to_owned(),
         }
     }
 }

@@ -27,6 +27,37 @@ pub const BRANCH_CAUSE: &str = "branch:";
 /// could not be reached, or the call could not be recorded first): the call may be sent again.
 pub const NOT_SENT_CAUSE: &str = "not_sent";
 
+/// Whether an answer's `cause` is one of a team server's own (its permission, branch,
+/// session, sign-in, request and "not sent" answers, its own failures): the team server spoke,
+/// not the platform behind it.
+pub fn is_own_cause(cause: &str) -> bool {
+    use crate::approval::{HELD_CAUSE, causes};
+    let prefixed = [PERMISSION_CAUSE, BRANCH_CAUSE, HELD_CAUSE];
+    let own = [
+        SESSION_CAUSE,
+        SIGN_IN_CAUSE,
+        NOT_SENT_CAUSE,
+        OWN_FAILURE_CAUSE,
+        OWN_REFUSAL_CAUSE,
+        causes::OWN,
+        causes::CHANGED,
+        causes::REQUESTER_DISABLED,
+        causes::DECIDED,
+        causes::OTHER_BRANCH,
+        causes::REQUESTER_LACKS,
+        causes::NOT_FOUND,
+        causes::CLAIM_TAKEN,
+        "no_draft",
+    ];
+    prefixed.iter().any(|p| cause.starts_with(p)) || own.contains(&cause)
+}
+
+/// The `cause` of the team server's own failure (its store, its record).
+pub const OWN_FAILURE_CAUSE: &str = "team server";
+
+/// The `cause` of a body or field the team server refused before anything was sent.
+pub const OWN_REFUSAL_CAUSE: &str = "refused by the team server";
+
 /// The `cause` of a refusal because the session is missing or ended.
 pub const SESSION_CAUSE: &str = "session";
 

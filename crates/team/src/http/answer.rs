@@ -134,7 +134,7 @@ impl Fail {
                 business,
                 envelope::VALIDATION,
                 m,
-                "refused by the team server".to_owned(),
+                wire::team::OWN_REFUSAL_CAUSE.to_owned(),
             ),
             Fail::Upstream(e) => return upstream_order(e),
             Fail::Team(e) => return team_refusal(e),
@@ -225,7 +225,7 @@ fn team_refusal(e: TeamError) -> Response {
                 status(envelope::BUSINESS_EXCEPTION_STATUS),
                 envelope::VALIDATION,
             ),
-            "refused by the team server",
+            wire::team::OWN_REFUSAL_CAUSE,
         ),
         _ => return server_failure(&e.to_string()),
     };
@@ -309,7 +309,7 @@ fn server_failure(message: &str) -> Response {
     let body = OrderEnvelope::<()>::failure(
         envelope::SYSTEM,
         format!("the team server failed: {message}"),
-        "team server",
+        wire::team::OWN_FAILURE_CAUSE,
     );
     (status(envelope::BUSINESS_EXCEPTION_STATUS), Json(body)).into_response()
 }

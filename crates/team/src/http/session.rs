@@ -147,7 +147,7 @@ pub async fn no_token() -> Response {
         envelope::NOT_FOUND,
         "this is a team server: it gives no platform token; sign in at POST /team/v1/session \
          and send the session's token as the bearer",
-        "team server",
+        wire::team::OWN_FAILURE_CAUSE,
     );
     (StatusCode::NOT_FOUND, Json(body)).into_response()
 }
