@@ -836,3 +836,41 @@ async fn no_session_is_recorded_and_a_call_that_cannot_be_recorded_is_not_answer
         "no session handed out unrecorded: {sign_in:?}"
     );
 }
+
+/// A write is in the record before it leaves: while the platform works on it, the record's
+/// listing (the console's History) shows it once, in flight as the ledger says; once its
+/// answer came, once, done (issue 53).
+#[tokio::test]
+async fn a_write_on_its_way_is_listed_once_as_the_ledger_says() {
+    let (rig, proxy) = Rig::start_proxied(None).await;
+    let admin = rig.sign_in("admin").await;
+    let listed = |token: String| {
+        let rig = &rig;
+        async move {
+            let reply = rig.send("GET", "/team/v1/audit", Some(&token), None).await;
+            let entries = reply.body["data"].as_array().cloned().unwrap_or_default();
+            entries
+                .iter()
+                .filter(|e| e["operation"] == "shellnums")
+                .map(|e| e["outcome"].as_str().unwrap_or_default().to_owned())
+                .collect::<Vec<_>>()
+        }
+    };
+    proxy.then(&[Fault::Hold]);
+    let numbers = json!({"size": 1});
+    let (sent, on_its_way) = tokio::join!(
+        rig.send("POST", paths::SHELLNUMS, Some(&admin), Some(numbers)),
+        async {
+            while proxy.holding() == 0 {
+                tokio::task::yield_now().await;
+            }
+            let on_its_way = listed(admin.clone()).await;
+            proxy.release();
+            on_its_way
+        }
+    );
+    assert_eq!(sent.body["code"], 0, "{sent:?}");
+    assert_eq!(on_its_way, ["in_flight"]);
+    assert_eq!(listed(admin.clone()).await, ["done"]);
+    common::rig::drop_proxy(proxy).await;
+}
