@@ -3,6 +3,7 @@
 //! one refused, then sent through the server's client (and its ledger), recorded in the
 //! audit log, and answered as the platform answered.
 
+use std::collections::HashSet;
 use std::future::Future;
 use std::sync::Arc;
 
@@ -11,6 +12,7 @@ use axum::extract::{Path, RawQuery, State};
 use axum::http::HeaderMap;
 use axum::response::Response;
 use client::{ApiError, Operation};
+use futures::stream::{self, StreamExt, TryStreamExt};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
@@ -130,27 +132,61 @@ async fn in_branch(team: &Team, caller: &Caller, items: &[Named]) -> Result<(), 
     Ok(holdings::refuse_others(&found, branch)?)
 }
 
+/// Look-ups of one call's customers made at once, at most.
+const LOOKUPS_AT_ONCE: usize = 8;
+
 /// The customers a call names by their channel only, as the platform knows them: their ids
-/// and enterprises are touched too. Only for a bound person (no one else is refused).
+/// and enterprises are touched too. Only for a bound person (no one else is refused), once a
+/// customer, several at once, and not for a customer a branch holds by its channel already
+/// (this branch's is this branch's; another's is refused by that).
 async fn by_channel(
     team: &Team,
     caller: &Caller,
     names: Vec<(String, String, String)>,
 ) -> Result<Vec<Named>, Fail> {
-    let mut items = Vec::new();
     if caller.person.branch.is_none() {
-        return Ok(items);
+        return Ok(Vec::new());
     }
-    for (path, channel, id) in names {
-        let call = team
-            .lookups
-            .channel_customers(&team.upstream, &channel, &id);
-        let found = PERSON.scope(caller.person.name.clone(), call).await?;
-        for c in &found {
-            items.extend(holdings::customer_items(&path, c));
-        }
-    }
-    Ok(items)
+    let mut seen = HashSet::new();
+    let names: Vec<_> = names
+        .into_iter()
+        .filter(|(_, channel, id)| seen.insert((channel.clone(), id.clone())))
+        .collect();
+    let named: Vec<Named> = names
+        .iter()
+        .filter_map(|(path, channel, id)| {
+            let item = Item::channel(Some(channel), Some(id))?;
+            Some(Named {
+                path: path.clone(),
+                item,
+            })
+        })
+        .collect();
+    let held: HashSet<String> = holdings::holders(&team.store, &named)
+        .await?
+        .into_iter()
+        .map(|(n, _)| n.path)
+        .collect();
+    let person = caller.person.name.clone();
+    let found: Vec<Vec<Named>> =
+        stream::iter(names.into_iter().filter(|(p, ..)| !held.contains(p)))
+            .map(|(path, channel, id)| {
+                let look = async move {
+                    let found = team
+                        .lookups
+                        .channel_customers(&team.upstream, &channel, &id)
+                        .await?;
+                    let items = found
+                        .iter()
+                        .flat_map(|c| holdings::customer_items(&path, c));
+                    Ok::<_, ApiError>(items.collect())
+                };
+                PERSON.scope(person.clone(), look)
+            })
+            .buffer_unordered(LOOKUPS_AT_ONCE)
+            .try_collect()
+            .await?;
+    Ok(found.into_iter().flatten().collect())
 }
 
 /// Keeps what a write made as its branch's. The write is done whatever happens here: a
