@@ -873,6 +873,7 @@ explain-ca-file = The profile's CA file cannot be used: it cannot be read, or it
 explain-signed-out = Your session with the team server has ended (you signed out, it was idle too long, or an administrator ended it), so nothing was sent. Sign in again: what you were doing is kept.
 explain-permission = Your role on the team server does not allow this, so nothing was sent. The permission it needs is named below; ask a team administrator for a role that has it.
 explain-other-branch = This customer, enterprise or lock belongs to another branch on the team server, so nothing was sent. Only that branch, or the head office, may act on it; the branch is named below.
+explain-team-not-sent = The team server could not send this to the platform (the platform could not be reached from it, or it could not record the call first): nothing was sent, and what you did is kept. Send it again later; if it keeps happening, tell the team server's administrator.
 kind-team = Team server
 start-team-help = Calls go through your company's team server, signed in as you: it holds the platform's credentials, checks what your role allows and records every call.
 team-url = Team server address

@@ -157,6 +157,12 @@ impl ApiError {
         }
     }
 
+    /// A "not sent" a team server said (the platform behind it could not be reached, or the
+    /// call could not be recorded first), not this machine's own.
+    pub fn sent_nothing_said_by_team(&self) -> bool {
+        matches!(self, Self::NotSent(why) if why.starts_with(super::team::TEAM_SAYS))
+    }
+
     /// The branch holding what a team server refused the call for, if that is why.
     pub fn other_branch(&self) -> Option<&str> {
         match self {

@@ -259,6 +259,10 @@ impl Client {
     }
 }
 
+/// How a "not sent" a team server said begins: the server was reached, the platform behind
+/// it (or its own record) was not.
+pub const TEAM_SAYS: &str = "the team server says: ";
+
 /// A team server's own answers in the client's terms: "not sent" is nothing sent (and may be
 /// sent again), and its HTTP 504 "outcome unknown" is said in its words, not as an answer of no
 /// known shape.
@@ -270,7 +274,7 @@ pub(super) fn own_words(e: ApiError, bytes: &[u8]) -> ApiError {
             ..
         } if cause == wire::team::NOT_SENT_CAUSE => {
             let why = message.strip_prefix("not sent: ").unwrap_or(&message);
-            ApiError::NotSent(format!("the team server says: {why}"))
+            ApiError::NotSent(format!("{TEAM_SAYS}{why}"))
         }
         ApiError::Unexpected {
             http_status: 504, ..

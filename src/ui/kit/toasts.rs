@@ -174,6 +174,7 @@ pub fn explain(error: &CoreError) -> Label {
         CoreError::Api(e) if e.other_branch().is_some() => label!("explain-other-branch"),
         CoreError::Api(ApiError::SignedOut(_)) => label!("explain-signed-out"),
         CoreError::Api(ApiError::Platform { code, .. }) => explain_code(code),
+        CoreError::Api(e) if e.sent_nothing_said_by_team() => label!("explain-team-not-sent"),
         CoreError::Api(ApiError::NotSent(_)) => label!("explain-unreachable"),
         CoreError::Api(ApiError::Transport(_)) => label!("explain-broken"),
         CoreError::Api(ApiError::OutcomeUnknown { .. }) => label!("explain-outcome-unknown"),
@@ -225,5 +226,19 @@ mod tests {
         let said = |cause| explain(&refused(cause)).text(Lang::En);
         assert!(said("permission:locks").starts_with("Your role on the team server"));
         assert!(said("branch:上海").starts_with("This customer, enterprise or lock belongs"));
+        let team_said = CoreError::Api(ApiError::NotSent(
+            "the team server says: the platform could not be reached: refused".to_owned(),
+        ));
+        let here = CoreError::Api(ApiError::NotSent("refused".to_owned()));
+        assert!(
+            explain(&team_said)
+                .text(Lang::En)
+                .starts_with("The team server")
+        );
+        assert!(
+            explain(&here)
+                .text(Lang::En)
+                .starts_with("The platform could not be reached")
+        );
     }
 }
