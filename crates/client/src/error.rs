@@ -38,6 +38,10 @@ pub enum ApiError {
     /// The profile is not usable as configured (bad URL, missing secret).
     #[error("{0}")]
     Config(String),
+    /// A write whose ledger row could not be kept: it was not sent (a write leaves only once
+    /// it is recorded).
+    #[error("not sent: the call could not be recorded before sending it: {0}")]
+    NotRecorded(String),
     /// A team server's call with no session (never signed in, or it ended): nothing was sent.
     #[error("not sent: no session with the team server ({0})")]
     SignedOut(String),
@@ -80,6 +84,7 @@ impl ApiError {
             Self::NotSent(_) | Self::Transport(_) | Self::Timeout(_) => true,
             Self::Unexpected { http_status, .. } => *http_status >= 500,
             Self::Config(_)
+            | Self::NotRecorded(_)
             | Self::Untrusted(_)
             | Self::CaFile { .. }
             | Self::SignedOut(_)
@@ -100,6 +105,7 @@ impl ApiError {
             Self::Timeout(_) => "timeout",
             Self::Unexpected { .. } => "unexpected",
             Self::Config(_) => "config",
+            Self::NotRecorded(_) => "not_recorded",
             Self::SignedOut(_) => "signed_out",
             Self::Held { .. } => "held",
             Self::OutcomeUnknown { .. } => "outcome_unknown",
@@ -114,6 +120,7 @@ impl ApiError {
             | Self::Untrusted(_)
             | Self::CaFile { .. }
             | Self::Config(_)
+            | Self::NotRecorded(_)
             | Self::SignedOut(_)
             | Self::Held { .. } => Reach::No,
             Self::Platform { .. } => Reach::Answered,

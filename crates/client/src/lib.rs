@@ -579,11 +579,10 @@ impl Client {
             items: req.items,
             started_at_ms: now_ms(),
         };
-        self.observer.begin_write(&begun).await.map_err(|why| {
-            ApiError::Config(format!(
-                "not sent: the call could not be recorded before sending it: {why}"
-            ))
-        })?;
+        self.observer
+            .begin_write(&begun)
+            .await
+            .map_err(ApiError::NotRecorded)?;
         Ok(begun)
     }
 

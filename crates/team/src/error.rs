@@ -48,9 +48,6 @@ pub enum TeamError {
         "R-{0} was not sent by this instance: another instance settled or approved it meanwhile"
     )]
     ClaimTaken(i64),
-    /// A write whose `begun` entry could not be written: it was not sent.
-    #[error("not sent: the team server could not record the call before it left: {0}")]
-    NotRecorded(String),
     #[error("R-{0} is your own request: another person decides it")]
     OwnRequest(i64),
     #[error("R-{0} changed after it was filed: read it again before deciding")]

@@ -136,7 +136,12 @@ impl TeamServer {
         let (seal, key) = sealing(&config, &store).await?;
         let instance = instances::new_id()?;
         instances::beat(&store, &instance, key.as_ref()).await?;
-        let upstream = upstream::client(config.upstream.clone(), store.clone(), instance.clone())?;
+        let upstream = upstream::client(
+            config.upstream.clone(),
+            store.clone(),
+            instance.clone(),
+            key.clone(),
+        )?;
         let mut team = Team::new(
             store.clone(),
             Sessions::with_directory(store.clone(), config.sessions, config.ldap.clone()),

@@ -10,7 +10,10 @@ use std::sync::Arc;
 use client::{Client, ClientConfig, Kept, Observer, Secret, WriteBegun, WriteEnded, WriteState};
 use platform::sql::{StoreError, Tx};
 
+use crate::audit::{Record, append_in};
+use crate::error::TeamError;
 use crate::instances;
+use crate::seal::AuditKey;
 use crate::store::TeamStore;
 
 tokio::task_local! {
@@ -18,6 +21,9 @@ tokio::task_local! {
     pub static PERSON: String;
     /// The approved request a write sends: its steps are fenced on the request's claim.
     pub static HELD: i64;
+    /// The write's `begun` entry, appended to the audit log in the commit that keeps its
+    /// ledger row: a write is in both before it leaves, or in neither and not sent.
+    pub static BEGUN: Option<Record>;
 }
 
 /// Why a write's step is refused: its claim was taken while the instance could not see it.
@@ -43,6 +49,7 @@ pub fn client(
     config: UpstreamConfig,
     store: TeamStore,
     instance: String,
+    key: Option<AuditKey>,
 ) -> Result<Client, client::ApiError> {
     let mut c = ClientConfig::new(&config.base_url, &config.app_key, config.app_secret);
     if let Some(url) = config.token_url {
@@ -52,13 +59,20 @@ pub fn client(
     c.insecure_http = config.insecure_http;
     // A lost answer is an unknown outcome told to the person, never a silent re-send.
     c.repeats_recognised = false;
-    Client::new(c, Arc::new(Ledger { store, instance }))
+    let ledger = Ledger {
+        store,
+        instance,
+        key,
+    };
+    Client::new(c, Arc::new(ledger))
 }
 
 /// The writes' ledger, in the team server's store.
 struct Ledger {
     store: TeamStore,
     instance: String,
+    /// Seals the `begun` entries the ledger appends.
+    key: Option<AuditKey>,
 }
 
 impl Observer for Ledger {
@@ -70,6 +84,8 @@ impl Observer for Ledger {
         let person = PERSON.try_with(Clone::clone).unwrap_or_default();
         let instance = self.instance.clone();
         let held = HELD.try_with(|id| *id).ok();
+        let entry = BEGUN.try_with(Clone::clone).ok().flatten();
+        let key = self.key.clone();
         Box::pin(async move {
             store
                 .write(move |tx| {
@@ -78,6 +94,10 @@ impl Observer for Ledger {
                         if !claimed(tx, id, &w.call_id, &instance)? {
                             return Err(StoreError::Failure(CLAIM_TAKEN.to_owned()));
                         }
+                    }
+                    if let Some(entry) = &entry {
+                        let at = support::clock::now_ms();
+                        append_in(tx, entry, at, key.as_ref()).map_err(store_error)?;
                     }
                     tx.execute(
                         "INSERT INTO team_writes(call_id, person, operation, channel_order_id, \
@@ -174,4 +194,13 @@ fn claimed(tx: &dyn Tx, id: i64, call_id: &str, instance: &str) -> Result<bool, 
         |row| row.i64(0),
     )?;
     Ok(found.is_some())
+}
+
+/// A team error inside a store transaction: the store's own kept as it is (a conflict is
+/// retried), anything else a failure.
+fn store_error(e: TeamError) -> StoreError {
+    match e {
+        TeamError::Store(e) => e,
+        other => StoreError::Failure(other.to_string()),
+    }
 }

@@ -874,3 +874,56 @@ async fn a_write_on_its_way_is_listed_once_as_the_ledger_says() {
     assert_eq!(listed(admin.clone()).await, ["done"]);
     common::rig::drop_proxy(proxy).await;
 }
+
+/// A write's `begun` entry and its ledger row are kept in one commit: when the ledger row
+/// cannot be written (here a trigger of the test's refuses it), neither is kept, and the write
+/// is not sent and said so, with the record holding its outcome only (issue 53).
+#[tokio::test]
+async fn a_write_whose_ledger_row_cannot_be_kept_leaves_no_begun_entry_and_is_not_sent() {
+    let rig = Rig::start(None).await;
+    let admin = rig.sign_in("admin").await;
+    let store = rig.team_store().await;
+    store
+        .write(|tx| {
+            tx.execute(
+                "CREATE TRIGGER full_disk BEFORE INSERT ON team_writes \
+                 BEGIN SELECT RAISE(ABORT, 'the disk is full'); END",
+                &[],
+            )?;
+            Ok::<_, team::TeamError>(())
+        })
+        .await
+        .expect("a trigger");
+    let sent = rig
+        .send(
+            "POST",
+            paths::SHELLNUMS,
+            Some(&admin),
+            Some(json!({"size": 1})),
+        )
+        .await;
+    assert_eq!(sent.body["cause"], "not_sent", "{sent:?}");
+    let said = sent.body["message"].as_str().unwrap_or_default();
+    assert!(said.contains("the disk is full"), "{said}");
+    let outcomes = store
+        .read(|tx| {
+            let mut rows = Vec::new();
+            tx.query_each(
+                "SELECT outcome FROM audit WHERE operation = 'shellnums' ORDER BY seq",
+                &[],
+                &mut |row| {
+                    rows.push(row.text(0)?);
+                    Ok(std::ops::ControlFlow::Continue(()))
+                },
+            )?;
+            Ok::<_, team::TeamError>(rows)
+        })
+        .await
+        .expect("the record");
+    assert_eq!(outcomes, ["not_sent"]);
+    let counted = rig.platform_rows("SELECT value FROM counters WHERE name = 'shellnum'");
+    assert!(
+        counted.is_empty(),
+        "the platform allocated numbers: {counted:?}"
+    );
+}

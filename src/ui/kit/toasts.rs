@@ -188,7 +188,9 @@ pub fn explain(error: &CoreError) -> Label {
             label!("explain-profile")
         }
         CoreError::NoSecret(_) => label!("explain-no-secret"),
-        CoreError::Storage(_) => label!("explain-storage"),
+        CoreError::Storage(_) | CoreError::Api(ApiError::NotRecorded(_)) => {
+            label!("explain-storage")
+        }
         CoreError::File(_) => label!("explain-file"),
         CoreError::Sandbox(_) => label!("explain-sandbox"),
         CoreError::Stopped => label!("explain-stopped"),

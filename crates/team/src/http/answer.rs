@@ -213,13 +213,6 @@ fn team_refusal(e: TeamError) -> Response {
         ),
         TeamError::AlreadyDecided { .. } => (conflict, causes::DECIDED),
         TeamError::ClaimTaken(_) => (conflict, causes::CLAIM_TAKEN),
-        TeamError::NotRecorded(_) => (
-            (
-                status(envelope::BUSINESS_EXCEPTION_STATUS),
-                envelope::SYSTEM,
-            ),
-            wire::team::NOT_SENT_CAUSE,
-        ),
         TeamError::Invalid(_) => (
             (
                 status(envelope::BUSINESS_EXCEPTION_STATUS),

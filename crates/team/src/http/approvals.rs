@@ -16,14 +16,14 @@ use wire::validate;
 
 use super::Team;
 use super::answer::{Fail, order_ok};
-use super::trail::{Answer, Trail};
+use super::trail::{Answer, Trail, begun_entry};
 use crate::audit::Record;
 use crate::identity::name_key;
 use crate::permit::require;
 use crate::requests::{self, Decision, Settled, State as Kept};
 use crate::roles::Permission;
 use crate::sessions::Caller;
-use crate::upstream::{HELD, PERSON};
+use crate::upstream::{BEGUN, HELD, PERSON};
 
 type Shared = State<Arc<Team>>;
 
@@ -182,18 +182,8 @@ async fn send(team: &Team, caller: &Caller, r: Request) -> Result<Request, Fail>
     let call_id = client::write::new_call_id(support::clock::now_ms());
     requests::sending(&team.store, r.id, &team.instance, &call_id).await?;
     trail.call_id = Some(call_id.clone());
-    if let Err(fail) = team.begun(&trail).await {
-        let unrecorded = Settled {
-            state: Kept::NotSent,
-            call_id,
-            code: None,
-            message: Some(fail.to_string()),
-            answer: None,
-        };
-        requests::settle(&team.store, r.id, unrecorded).await?;
-        return Err(fail);
-    }
     let call = forward(team, operation, r.id, &r.body_hash, &r.requester);
+    let call = BEGUN.scope(begun_entry(&trail), call);
     let call = HELD.scope(r.id, client::CALL_ID.scope(call_id.clone(), call));
     let result = PERSON.scope(r.requester.clone(), call).await;
     let settled = settled(call_id, &result);

@@ -25,7 +25,7 @@ use wire::{
 
 use super::Team;
 use super::answer::Fail;
-use super::trail::{Answer, Group, Trail};
+use super::trail::{Answer, Group, Trail, begun_entry};
 use crate::filing;
 use crate::holdings::{self, Item, Named};
 use crate::permit::{self, require};
@@ -33,14 +33,13 @@ use crate::requests::{self, NewRequest};
 use crate::roles::Permission;
 use crate::sessions::Caller;
 use crate::settings;
-use crate::upstream::PERSON;
+use crate::upstream::{BEGUN, PERSON};
 
 type Shared = State<Arc<Team>>;
 
 /// Sends `call` to the platform on behalf of the trail's caller, under a call id of its own
 /// (the ledger's and the audit's).
 async fn forwarded<T>(
-    team: &Team,
     trail: &mut Trail,
     call: impl Future<Output = Result<T, ApiError>>,
 ) -> Result<T, Fail> {
@@ -51,10 +50,12 @@ async fn forwarded<T>(
         .unwrap_or_default();
     let call_id = client::write::new_call_id(support::clock::now_ms());
     trail.call_id = Some(call_id.clone());
-    if trail.operation.writes() {
-        team.begun(trail).await?;
-    }
-    let call = client::CALL_ID.scope(call_id, call);
+    let entry = trail
+        .operation
+        .writes()
+        .then(|| begun_entry(trail))
+        .flatten();
+    let call = BEGUN.scope(entry, client::CALL_ID.scope(call_id, call));
     PERSON.scope(person, call).await.map_err(Fail::from)
 }
 
@@ -221,7 +222,7 @@ pub async fn bind(State(team): Shared, headers: HeaderMap, bytes: Bytes) -> Resp
         }
         in_branch(&team, &caller, &items).await?;
         trail.request = Some(json_of(&req));
-        let customer = forwarded(&team, &mut trail, team.upstream.bind(&req)).await?;
+        let customer = forwarded(&mut trail, team.upstream.bind(&req)).await?;
         let held = holdings::bind_held(&req, &customer);
         keep_held(&team, held, &caller.person.name).await;
         Ok(Answer::Data(json_of(&customer)))
@@ -253,13 +254,12 @@ async fn enterprise(team: &Team, headers: &HeaderMap, bytes: &Bytes, create: boo
         in_branch(team, &caller, &holdings::enterprise_items(&req)).await?;
         trail.request = Some(json_of(&req));
         if create {
-            let created =
-                forwarded(team, &mut trail, team.upstream.create_enterprise(&req)).await?;
+            let created = forwarded(&mut trail, team.upstream.create_enterprise(&req)).await?;
             let held = holdings::enterprise_held(&req, &created);
             keep_held(team, held, &caller.person.name).await;
             Ok(Answer::Data(json_of(&created)))
         } else {
-            forwarded(team, &mut trail, team.upstream.update_enterprise(&req)).await?;
+            forwarded(&mut trail, team.upstream.update_enterprise(&req)).await?;
             Ok(Answer::Done)
         }
     }
@@ -292,7 +292,7 @@ pub async fn query(State(team): Shared, headers: HeaderMap, RawQuery(q): RawQuer
         });
         in_branch(&team, &caller, &Vec::from_iter(item)).await?;
         trail.request = Some(json_of(&query));
-        let customers = forwarded(&team, &mut trail, team.upstream.query_customers(&query)).await?;
+        let customers = forwarded(&mut trail, team.upstream.query_customers(&query)).await?;
         let found = customers.iter().enumerate();
         let items = found.flat_map(|(i, c)| holdings::customer_items(&format!("data[{i}]"), c));
         in_branch(&team, &caller, &items.collect::<Vec<_>>()).await?;
@@ -341,7 +341,7 @@ pub async fn batch(State(team): Shared, headers: HeaderMap, bytes: Bytes) -> Res
             let summary = filing::batch_summary(&req);
             return file(&team, &caller, &trail, body, preview, summary).await;
         }
-        let results = forwarded(&team, &mut trail, team.upstream.batch_order(&req)).await?;
+        let results = forwarded(&mut trail, team.upstream.batch_order(&req)).await?;
         let held = holdings::batch_held(&req, &results);
         keep_held(&team, held, &caller.person.name).await;
         Ok(Answer::Data(json_of(&results)))
@@ -406,8 +406,8 @@ async fn lock_change(team: &Team, headers: &HeaderMap, bytes: &Bytes, disable: b
             return file(team, &caller, &trail, json_of(&req), None, summary).await;
         }
         let results = match disable {
-            true => forwarded(team, &mut trail, team.upstream.lock(&req)).await?,
-            false => forwarded(team, &mut trail, team.upstream.unlock(&req)).await?,
+            true => forwarded(&mut trail, team.upstream.lock(&req)).await?,
+            false => forwarded(&mut trail, team.upstream.unlock(&req)).await?,
         };
         Ok(Answer::Data(json_of(&results)))
     }
@@ -436,9 +436,7 @@ pub async fn assets(
             .map(|(_, v)| v.into_owned());
         trail.request = Some(json!({"enterpriseGlobalId": enterprise, "extendCode": extend_code}));
         let listing = team.upstream.assets(&enterprise, extend_code.as_deref());
-        Ok(Answer::Listing(
-            forwarded(&team, &mut trail, listing).await?,
-        ))
+        Ok(Answer::Listing(forwarded(&mut trail, listing).await?))
     }
     .await;
     team.finish(trail, result, Group::Order).await
@@ -456,7 +454,7 @@ pub async fn shellnums(State(team): Shared, headers: HeaderMap, bytes: Bytes) ->
         let size = req
             .size
             .ok_or_else(|| Fail::BadBody("size: needed (how many asset numbers)".to_owned()))?;
-        let numbers = forwarded(&team, &mut trail, team.upstream.shellnums(size)).await?;
+        let numbers = forwarded(&mut trail, team.upstream.shellnums(size)).await?;
         Ok(Answer::Data(json_of(&numbers)))
     }
     .await;
@@ -476,7 +474,7 @@ pub async fn claim(State(team): Shared, headers: HeaderMap, bytes: Bytes) -> Res
         }
         checked(validate::claim(&req)).map_err(bad_body)?;
         trail.request = Some(json_of(&req));
-        let answer = forwarded(&team, &mut trail, team.upstream.claim(&req)).await?;
+        let answer = forwarded(&mut trail, team.upstream.claim(&req)).await?;
         Ok(Answer::Activity(json_of(&answer)))
     }
     .await;

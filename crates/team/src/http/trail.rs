@@ -5,7 +5,7 @@
 //! closed.
 
 use axum::response::{IntoResponse, Json, Response};
-use client::{ApiError, Operation};
+use client::{ApiError, Operation, Reach};
 use serde_json::Value;
 
 use super::Team;
@@ -65,10 +65,11 @@ impl Team {
         result: Result<Answer, Fail>,
         group: Group,
     ) -> Response {
-        // A write that could not be recorded before it left was not sent, and says so.
-        let not_recorded = matches!(result, Err(Fail::Team(crate::TeamError::NotRecorded(_))));
+        // A write provably not sent (its begun entry could not be written, among others)
+        // says so, whether or not its outcome's entry could be written either.
+        let not_sent = matches!(&result, Err(Fail::Upstream(e)) if e.reach() == Reach::No);
         if let Err(e) = self.note(&trail, &result).await
-            && !not_recorded
+            && !not_sent
         {
             return unrecorded(&trail, &result, &e);
         }
@@ -132,31 +133,22 @@ impl Team {
 /// its own, under the same call id.
 pub const BEGUN: &str = "begun";
 
-impl Team {
-    /// Records a write as begun, before anything leaves: a server that dies while the platform
-    /// works leaves the call in the record (as an outcome unknown), never out of it. A write
-    /// whose entry cannot be written is not sent.
-    pub async fn begun(&self, trail: &Trail) -> Result<(), Fail> {
-        let Some(caller) = &trail.caller else {
-            return Ok(());
-        };
-        let person = &caller.person;
-        let record = Record {
-            person: person.name.clone(),
-            role: person.role.clone(),
-            branch: person.branch.as_ref().map(|b| b.code.clone()),
-            operation: trail.operation.name().to_owned(),
-            call_id: trail.call_id.clone(),
-            request: trail.request.as_ref().map(|r| redacted(r).to_string()),
-            outcome: BEGUN.to_owned(),
-            message: trail.held.map(wire::approval::name),
-            ..Record::default()
-        };
-        match self.audit.append(record).await {
-            Ok(_) => Ok(()),
-            Err(e) => Err(Fail::Team(crate::TeamError::NotRecorded(e.to_string()))),
-        }
-    }
+/// A write's entry before anything leaves (the ledger appends it in the commit that keeps the
+/// write): a server that dies while the platform works leaves the call in the record, as an
+/// outcome unknown, never out of it. A call without a session has none.
+pub fn begun_entry(trail: &Trail) -> Option<Record> {
+    let person = &trail.caller.as_ref()?.person;
+    Some(Record {
+        person: person.name.clone(),
+        role: person.role.clone(),
+        branch: person.branch.as_ref().map(|b| b.code.clone()),
+        operation: trail.operation.name().to_owned(),
+        call_id: trail.call_id.clone(),
+        request: trail.request.as_ref().map(|r| redacted(r).to_string()),
+        outcome: BEGUN.to_owned(),
+        message: trail.held.map(wire::approval::name),
+        ..Record::default()
+    })
 }
 
 /// The entry of a call refused for its session: who cannot be said, only what and why.
@@ -240,7 +232,9 @@ fn failure(fail: &Fail) -> (&'static str, Option<String>, Option<String>, Option
             Some(e.to_string()),
             None,
         ),
-        Fail::Upstream(e @ ApiError::NotSent(_)) => ("not_sent", None, Some(e.to_string()), None),
+        Fail::Upstream(e @ (ApiError::NotSent(_) | ApiError::NotRecorded(_))) => {
+            ("not_sent", None, Some(e.to_string()), None)
+        }
         Fail::Upstream(e) => ("failed", None, Some(e.to_string()), None),
         Fail::Team(e) => ("failed", None, Some(e.to_string()), None),
     }
