@@ -115,7 +115,8 @@ pub async fn repair(store: &TeamStore, key: Option<&AuditKey>) -> Result<Settled
         .await
 }
 
-/// The writes in flight of instances not seen for [`GONE_AFTER`], then their approved
+/// The writes in flight of instances not seen for [`GONE_AFTER`] (or no longer listed: one
+/// taken for stopped and removed may have gone on, begun a write and died), then their approved
 /// requests, each settled request an entry of the record.
 fn settle_in(tx: &dyn Tx, now: i64, key: Option<&AuditKey>) -> Result<Settled, TeamError> {
     let gone_before = now - i64::try_from(GONE_AFTER.as_millis()).unwrap_or(i64::MAX);
@@ -123,8 +124,8 @@ fn settle_in(tx: &dyn Tx, now: i64, key: Option<&AuditKey>) -> Result<Settled, T
         "UPDATE team_writes SET \
              state = CASE WHEN sending_at IS NULL THEN 'not_sent' ELSE 'unknown' END, \
              detail = ?2, ended_at = ?3 \
-         WHERE state = 'in_flight' AND instance IN \
-             (SELECT id FROM team_instances WHERE seen_at < ?1)",
+         WHERE state = 'in_flight' AND instance NOT IN \
+             (SELECT id FROM team_instances WHERE seen_at >= ?1)",
         &[gone_before.into(), STOPPED.into(), now.into()],
     )?;
     let requests = settle_requests(tx, gone_before, now, key)?;
