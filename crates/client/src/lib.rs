@@ -471,9 +471,7 @@ impl Client {
                         && !progress.marked.swap(true, Ordering::SeqCst)
                         && let Err(why) = self.observer.write_sending(call_id).await
                     {
-                        let e = ApiError::Config(format!(
-                            "not sent: the call could not be recorded as leaving: {why}"
-                        ));
+                        let e = ApiError::NotRecorded(format!("as leaving: {why}"));
                         break (Err(e), None);
                     }
                     progress.sending.store(true, Ordering::SeqCst);

@@ -371,9 +371,14 @@ pub async fn settle(store: &TeamStore, id: i64, settled: Settled) -> Result<Requ
     let now = support::clock::now_ms();
     store
         .write(move |tx| {
-            tx.execute(
+            // Fenced on the sending's claim: a sender paused past its time whose request was
+            // settled, approved again and claimed by another changes nothing. Its definite
+            // answer may still end an `unknown` the settling gave it.
+            let ended = tx.execute(
                 "UPDATE requests SET state = ?2, call_id = ?3, code = ?4, message = ?5, \
-                     ended_at = ?6, answer = ?7 WHERE seq = ?1 AND state = 'approved'",
+                     ended_at = ?6, answer = ?7 WHERE seq = ?1 AND call_id = ?3 \
+                     AND (state = 'approved' \
+                         OR (state = 'unknown' AND ?2 IN ('done', 'refused')))",
                 &[
                     id.into(),
                     settled.state.name().into(),
@@ -384,6 +389,9 @@ pub async fn settle(store: &TeamStore, id: i64, settled: Settled) -> Result<Requ
                     settled.answer.as_deref().into(),
                 ],
             )?;
+            if ended == 0 {
+                return Err(TeamError::ClaimTaken(id));
+            }
             get_in(tx, id)
         })
         .await

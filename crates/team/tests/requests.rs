@@ -90,6 +90,9 @@ async fn a_request_is_decided_once_by_someone_else() {
             }
             other => panic!("{kind}: {other:?}"),
         }
+        requests::sending(&store, 1, "test", "c-1")
+            .await
+            .expect(kind);
         let settled = Settled {
             state: State::Done,
             call_id: "c-1".to_owned(),
@@ -186,5 +189,56 @@ async fn two_instances_deciding_at_once_take_one_decision() {
     for (id, _) in ids {
         let r = requests::get(&two, id).await.expect("kept");
         assert_ne!(r.state, State::Pending, "R-{id}");
+    }
+}
+
+/// A sender paused past its time cannot end a request another instance approved again and
+/// claimed meanwhile: its late outcome is refused (its claim was taken) and the other's
+/// sending goes on untouched, so the request cannot end `not_sent` while it is being sent
+/// (and be approved a third time). Issue 53.
+#[tokio::test]
+async fn a_late_sender_cannot_end_a_request_claimed_by_another() {
+    for (kind, store, _dir) in common::stores().await {
+        people_of(&store).await;
+        let filed = requests::file(&store, delete_by("chen")).await.expect(kind);
+        let approve = || Decision::Approve {
+            body_hash: filed.body_hash.clone(),
+        };
+        requests::decide(&store, 1, "li", None, "paused", approve())
+            .await
+            .expect(kind);
+        requests::sending(&store, 1, "paused", "c-paused")
+            .await
+            .expect(kind);
+        // "paused" is not seen: "other" settles its request, and approves and claims it again.
+        let settled = team::instances::beat(&store, "other", None)
+            .await
+            .expect(kind);
+        assert_eq!(settled.requests.len(), 1, "{kind}");
+        requests::decide(&store, 1, "zhao", None, "other", approve())
+            .await
+            .expect(kind);
+        requests::sending(&store, 1, "other", "c-other")
+            .await
+            .expect(kind);
+
+        let late = Settled {
+            state: State::NotSent,
+            call_id: "c-paused".to_owned(),
+            code: None,
+            message: Some("claim taken".to_owned()),
+            answer: None,
+        };
+        let refused = requests::settle(&store, 1, late).await;
+        assert!(
+            matches!(refused, Err(TeamError::ClaimTaken(1))),
+            "{kind}: {refused:?}"
+        );
+        let now = requests::get(&store, 1).await.expect(kind);
+        assert_eq!(
+            (now.state, now.call_id.as_deref()),
+            (State::Approved, Some("c-other")),
+            "{kind}"
+        );
     }
 }
