@@ -6,6 +6,7 @@
 
 use std::path::PathBuf;
 use std::sync::Arc;
+use std::time::Duration;
 
 use client::{Client, ClientConfig, Kept, Observer, Secret, WriteBegun, WriteEnded, WriteState};
 use platform::sql::{StoreError, Tx};
@@ -158,31 +159,52 @@ impl Observer for Ledger {
     fn end_write(&self, write: &WriteEnded) {
         let store = self.store.clone();
         let w = write.clone();
-        // The answer goes back to the person meanwhile; a failure here leaves the write
-        // in flight, which a later look settles as unknown.
+        // The answer goes back to the person meanwhile. The store may be away (a restart):
+        // the end is kept once it is back, or the write would stay in flight while this
+        // instance lives (the others settle only a stopped instance's writes).
         tokio::spawn(async move {
-            let ended = store
-                .write(move |tx| {
-                    tx.execute(
-                        "UPDATE team_writes SET state = ?2, code = ?3, detail = ?4, \
-                             attempts = ?5, ended_at = ?6 WHERE call_id = ?1",
-                        &[
-                            (&w.call_id).into(),
-                            w.state.name().into(),
-                            w.code.as_deref().into(),
-                            w.detail.as_deref().into(),
-                            i64::from(w.attempts).into(),
-                            w.ended_at_ms.into(),
-                        ],
-                    )?;
-                    Ok::<_, StoreError>(())
-                })
-                .await;
-            if let Err(e) = ended {
-                tracing::error!(error = %e, "a forwarded write's end could not be recorded");
+            let mut wait = END_FIRST_WAIT;
+            let given_up = tokio::time::Instant::now() + END_TRIES_FOR;
+            loop {
+                let w = w.clone();
+                let ended = store.write(move |tx| ended_in(tx, &w)).await;
+                match ended {
+                    Ok(()) => return,
+                    Err(e) if tokio::time::Instant::now() + wait > given_up => {
+                        tracing::error!(error = %e, "a forwarded write's end could not be recorded");
+                        return;
+                    }
+                    Err(e) => {
+                        tracing::warn!(error = %e, "a forwarded write's end waits for the store")
+                    }
+                }
+                tokio::time::sleep(wait).await;
+                wait = (wait * 2).min(END_MOST_WAIT);
             }
         });
     }
+}
+
+/// How a write's end is kept while the store is away: tried again after these waits, doubling,
+/// for this long.
+const END_FIRST_WAIT: Duration = Duration::from_millis(250);
+const END_MOST_WAIT: Duration = Duration::from_secs(30);
+const END_TRIES_FOR: Duration = Duration::from_secs(30 * 60);
+
+fn ended_in(tx: &dyn Tx, w: &WriteEnded) -> Result<(), StoreError> {
+    tx.execute(
+        "UPDATE team_writes SET state = ?2, code = ?3, detail = ?4, \
+             attempts = ?5, ended_at = ?6 WHERE call_id = ?1",
+        &[
+            (&w.call_id).into(),
+            w.state.name().into(),
+            w.code.as_deref().into(),
+            w.detail.as_deref().into(),
+            i64::from(w.attempts).into(),
+            w.ended_at_ms.into(),
+        ],
+    )?;
+    Ok(())
 }
 
 /// Whether approved request `id` is still to be sent by `instance` under `call_id`.

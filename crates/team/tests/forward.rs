@@ -927,3 +927,66 @@ async fn a_write_whose_ledger_row_cannot_be_kept_leaves_no_begun_entry_and_is_no
         "the platform allocated numbers: {counted:?}"
     );
 }
+
+/// PostgreSQL away (the server's connections cut and new ones refused, as in a restart) while
+/// the platform answers a write: the person is told the outcome is unknown (it could not be
+/// recorded), and once the store is back the ledger keeps what the platform said, so the
+/// record shows the call once, done, instead of in flight for as long as the instance lives
+/// (issue 53).
+#[tokio::test]
+async fn a_write_answered_while_the_store_was_away_ends_as_the_platform_said() {
+    let Some(database) = common::pg_cluster::database().await else {
+        return;
+    };
+    let (rig, proxy) = Rig::start_proxied(Some(&database)).await;
+    let admin = rig.sign_in("admin").await;
+    let (url, name) = database.rsplit_once('/').expect("a database name");
+    let (superuser, connection) =
+        tokio_postgres::connect(&format!("{url}/postgres"), tokio_postgres::NoTls)
+            .await
+            .expect("the cluster");
+    tokio::spawn(connection);
+    let store_away = |away: bool| {
+        let (superuser, name) = (&superuser, name.to_owned());
+        async move {
+            let allow = if away { "false" } else { "true" };
+            let sql = format!(
+                "ALTER DATABASE {name} ALLOW_CONNECTIONS {allow}; \
+                 SELECT pg_terminate_backend(pid) FROM pg_stat_activity \
+                 WHERE datname = '{name}' AND {away}"
+            );
+            superuser.batch_execute(&sql).await.expect("store away or back");
+        }
+    };
+    proxy.then(&[Fault::Hold]);
+    let (sent, ()) = tokio::join!(
+        rig.send("POST", paths::SHELLNUMS, Some(&admin), Some(json!({"size": 1}))),
+        async {
+            while proxy.holding() == 0 {
+                tokio::task::yield_now().await;
+            }
+            store_away(true).await;
+            proxy.release();
+            while proxy.forwarded() == 0 {
+                tokio::task::yield_now().await;
+            }
+        }
+    );
+    assert_eq!(sent.body["outcome"], "unknown", "{sent:?}");
+    store_away(false).await;
+    let writes = rig.settled_writes().await;
+    assert_eq!(
+        writes,
+        [("admin".to_owned(), "shellnums".to_owned(), "done".to_owned())]
+    );
+    let listed = rig.send("GET", "/team/v1/audit", Some(&admin), None).await;
+    let outcomes: Vec<&Value> = listed.body["data"]
+        .as_array()
+        .expect("entries")
+        .iter()
+        .filter(|e| e["operation"] == "shellnums")
+        .map(|e| &e["outcome"])
+        .collect();
+    assert_eq!(outcomes, [&json!("done")], "{listed:?}");
+    common::rig::drop_proxy(proxy).await;
+}
