@@ -181,3 +181,62 @@ fn settings_add_a_team_profile_and_sign_in_once() {
         assert!(!found, "{} holds the password", entry.path().display());
     }
 }
+
+/// The platform away from the team server: a lock change is not sent, and the console says
+/// the team server could not send it on (not that the profile could not be reached), then
+/// keeps it to send later (issue 53).
+#[test]
+fn a_change_the_team_server_could_not_send_on_says_so_and_is_kept_to_send_later() {
+    let team = TeamRemote::start_proxied();
+    let dir = tempfile::tempdir().expect("dir");
+    let mut harness = app(dir.path(), Lang::En);
+    harness.run_ok();
+    let core = harness.state().core();
+    for command in [
+        Command::SaveProfile {
+            previous: None,
+            profile: team.profile("office", "wang"),
+            app_secret: None,
+        },
+        Command::ActivateProfile {
+            name: "office".to_owned(),
+        },
+    ] {
+        desk::run(core, command);
+    }
+    settle(&mut harness, |h| {
+        h.query_by_label("Sign in to office").is_some()
+    });
+    type_into(&mut harness, "Password", PASSWORD);
+    click(&mut harness, "Sign in");
+    settle(&mut harness, |h| {
+        h.query_by_label_contains("wang · ").is_some()
+    });
+    team.proxy.as_ref().expect("a proxy").go_away();
+    harness.state_mut().prefs.screen = Screen::Assets;
+    harness.run_ok();
+    click(&mut harness, "Disable or enable by numbers…");
+    type_into(
+        &mut harness,
+        "Asset numbers: typed or pasted, separated by lines, spaces, commas or semicolons",
+        "8100000777",
+    );
+    click(&mut harness, "Enable these");
+    type_into(&mut harness, "Operator identity", "王");
+    click(&mut harness, "Enable 1 lock");
+    settle(&mut harness, |h| {
+        h.query_by_label(
+            "The team server of office could not send it to the platform: nothing was sent.",
+        )
+        .is_some()
+    });
+    assert!(
+        harness
+            .query_by_label("office could not be reached: nothing was sent.")
+            .is_none()
+    );
+    click(&mut harness, "Keep to send later");
+    settle(&mut harness, |h| {
+        h.query_by_label("Send later (1)").is_some()
+    });
+}

@@ -182,6 +182,18 @@ impl ApiError {
         }
     }
 
+    /// A team server's own answer (its refusal or its failure), not the platform's: whether
+    /// it failed on its side (`Some(true)`) or refused (`Some(false)`); `None` for anything
+    /// else.
+    pub fn team_failed(&self) -> Option<bool> {
+        match self {
+            Self::Platform {
+                cause: Some(cause), ..
+            } if wire::team::is_own_cause(cause) => Some(cause == wire::team::OWN_FAILURE_CAUSE),
+            _ => None,
+        }
+    }
+
     /// The platform's code, if it answered with one.
     pub fn code(&self) -> Option<&str> {
         match self {

@@ -955,12 +955,20 @@ async fn a_write_answered_while_the_store_was_away_ends_as_the_platform_said() {
                  SELECT pg_terminate_backend(pid) FROM pg_stat_activity \
                  WHERE datname = '{name}' AND {away}"
             );
-            superuser.batch_execute(&sql).await.expect("store away or back");
+            superuser
+                .batch_execute(&sql)
+                .await
+                .expect("store away or back");
         }
     };
     proxy.then(&[Fault::Hold]);
     let (sent, ()) = tokio::join!(
-        rig.send("POST", paths::SHELLNUMS, Some(&admin), Some(json!({"size": 1}))),
+        rig.send(
+            "POST",
+            paths::SHELLNUMS,
+            Some(&admin),
+            Some(json!({"size": 1}))
+        ),
         async {
             while proxy.holding() == 0 {
                 tokio::task::yield_now().await;
@@ -977,7 +985,11 @@ async fn a_write_answered_while_the_store_was_away_ends_as_the_platform_said() {
     let writes = rig.settled_writes().await;
     assert_eq!(
         writes,
-        [("admin".to_owned(), "shellnums".to_owned(), "done".to_owned())]
+        [(
+            "admin".to_owned(),
+            "shellnums".to_owned(),
+            "done".to_owned()
+        )]
     );
     let listed = rig.send("GET", "/team/v1/audit", Some(&admin), None).await;
     let outcomes: Vec<&Value> = listed.body["data"]

@@ -165,6 +165,15 @@ fn offer_words(lang: Lang, offer: &Offer) -> String {
     }
 }
 
+/// A call that was not sent, said of its profile: the profile unreachable, or its team server
+/// saying it could not send it on.
+pub fn unsent_words(lang: Lang, profile: &str, by_team: bool) -> String {
+    match by_team {
+        true => tr!(lang, "unsent-by-team", profile = profile),
+        false => tr!(lang, "unsent-call", profile = profile),
+    }
+}
+
 /// What an error means for the user, and what to do about it.
 pub fn explain(error: &CoreError) -> Label {
     match error {
@@ -173,6 +182,8 @@ pub fn explain(error: &CoreError) -> Label {
         CoreError::Api(e) if e.missing_permission().is_some() => label!("explain-permission"),
         CoreError::Api(e) if e.other_branch().is_some() => label!("explain-other-branch"),
         CoreError::Api(ApiError::SignedOut(_)) => label!("explain-signed-out"),
+        CoreError::Api(e) if e.team_failed() == Some(true) => label!("explain-team-failed"),
+        CoreError::Api(e) if e.team_failed() == Some(false) => label!("explain-team-refused"),
         CoreError::Api(ApiError::Platform { code, .. }) => explain_code(code),
         CoreError::Api(e) if e.sent_nothing_said_by_team() => label!("explain-team-not-sent"),
         CoreError::Api(ApiError::NotSent(_)) => label!("explain-unreachable"),
@@ -228,6 +239,9 @@ mod tests {
         let said = |cause| explain(&refused(cause)).text(Lang::En);
         assert!(said("permission:locks").starts_with("Your role on the team server"));
         assert!(said("branch:上海").starts_with("This customer, enterprise or lock belongs"));
+        assert!(said("refused by the team server").starts_with("The team server refused this"));
+        assert!(said("claim_taken").starts_with("The team server refused this"));
+        assert!(said("team server").starts_with("The team server failed on its side"));
         let team_said = CoreError::Api(ApiError::NotSent(
             "the team server says: the platform could not be reached: refused".to_owned(),
         ));

@@ -196,7 +196,7 @@ impl AssetsScreen {
                 Some(_) => label!("enable"),
                 None => label!("lock-unlock"),
             };
-            if let (Err(CoreError::Api(ApiError::NotSent(_))), Some(action)) =
+            if let (Err(CoreError::Api(e @ ApiError::NotSent(_))), Some(action)) =
                 (&event.result, &action)
             {
                 let (nums, operator) = (action.nums.clone(), Some(action.operator.clone()));
@@ -209,6 +209,7 @@ impl AssetsScreen {
                     },
                     queue: Latest::default(),
                     kept: false,
+                    by_team: e.sent_nothing_said_by_team(),
                 });
             }
             if let (Err(CoreError::Api(ApiError::OutcomeUnknown { .. })), Some(action)) =

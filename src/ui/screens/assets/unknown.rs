@@ -8,6 +8,7 @@ use egui::RichText;
 use super::AssetsScreen;
 use crate::core::wire::AssetList;
 use crate::core::{Call, Command, Event, Latest, Outcome, Profile, QueueCommand};
+use crate::ui::kit::toasts::unsent_words;
 use crate::ui::outbox::Outbox;
 use crate::ui::text::i18n::{Label, Lang, label, t, tr};
 
@@ -27,6 +28,8 @@ pub(super) struct UnsentLocks {
     pub call: Call,
     pub queue: Latest,
     pub kept: bool,
+    /// The profile's team server said it sent nothing (the platform away from it).
+    pub by_team: bool,
 }
 
 impl UnknownLocks {
@@ -66,7 +69,7 @@ impl AssetsScreen {
         };
         let mut dismissed = false;
         ui.horizontal_wrapped(|ui| {
-            let words = tr!(lang, "unsent-call", profile = unsent.profile.as_str());
+            let words = unsent_words(lang, &unsent.profile, unsent.by_team);
             ui.colored_label(ui.visuals().warn_fg_color, words);
             if unsent.kept {
                 ui.label(t!(lang, "kept-to-send-later"));

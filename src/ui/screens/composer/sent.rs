@@ -10,6 +10,7 @@ use crate::core::evidence::{Evidence, Found};
 use crate::core::wire::BatchOrderRequest;
 use crate::core::{Command, Event, Latest, Outcome, Profile, QueueCommand, WriteState};
 use crate::ui::kit::form::profile_name;
+use crate::ui::kit::toasts::unsent_words;
 use crate::ui::outbox::Outbox;
 use crate::ui::text::i18n::{Label, Lang, label, labelled, t, tr};
 use crate::ui::text::labels::order_type_short;
@@ -48,6 +49,8 @@ pub(super) struct UnsentBatch {
     /// Kept in the queue to send later.
     pub queue: Latest,
     pub kept: bool,
+    /// The profile's team server said it sent nothing (the platform away from it).
+    pub by_team: bool,
 }
 
 /// What the user chose on the unknown outcome.
@@ -83,7 +86,7 @@ impl ComposerScreen {
             self.submit.unsent = None;
             return false;
         }
-        let words = tr!(lang, "unsent-call", profile = profile_name(lang, profile));
+        let words = unsent_words(lang, profile_name(lang, profile), unsent.by_team);
         ui.colored_label(ui.visuals().warn_fg_color, words);
         if unsent.kept {
             ui.label(t!(lang, "kept-to-send-later"));

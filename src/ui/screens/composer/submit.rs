@@ -129,12 +129,13 @@ impl ComposerScreen {
             Err(CoreError::Api(ApiError::Held { request_id, .. })) => {
                 self.submit.held = Some((sending.profile, request_id.clone()));
             }
-            Err(CoreError::Api(ApiError::NotSent(_))) => {
+            Err(CoreError::Api(e @ ApiError::NotSent(_))) => {
                 self.submit.unsent = Some(UnsentBatch {
                     profile: sending.profile,
                     batch: sending.batch,
                     queue: Latest::default(),
                     kept: false,
+                    by_team: e.sent_nothing_said_by_team(),
                 });
             }
             _ => {}
