@@ -160,7 +160,7 @@ struct Pair {
     b: (Child, String),
     /// wang's session on `a`, and the body approving R-1.
     approval: (String, Value),
-    _dir: tempfile::TempDir,
+    dir: tempfile::TempDir,
 }
 
 const APPROVE: &str = "/team/v1/requests/R-1/approve";
@@ -190,7 +190,7 @@ impl Pair {
             a,
             b,
             approval,
-            _dir: dir,
+            dir,
         })
     }
 
@@ -369,4 +369,72 @@ async fn begun_at(database: &str) -> i64 {
         .await
         .expect("the begun entry");
     row.get(0)
+}
+
+/// The team server killed (SIGKILL) while the platform works on a batch, on PostgreSQL: the
+/// batch is in the record, begun, naming its `channelOrderId`, `team audit verify` accepts the
+/// record, and the platform holds the batch (issue 53; `cli_team.rs` does the same on SQLite).
+#[cfg(unix)]
+#[test]
+fn a_team_server_on_postgresql_killed_mid_batch_leaves_the_batch_begun_in_its_record() {
+    let Some(mut pair) = Pair::start(None) else {
+        return;
+    };
+    pair.proxy.then(&[Fault::Hold]);
+    let call = {
+        let a = pair.a.1.clone();
+        pair.runtime.spawn(async move {
+            let wang = sign_in(&a, "wang").await;
+            let http = reqwest::Client::new();
+            let url = format!("{a}{}", order_path("K-1"));
+            let mut batch = batch("new_buy", "K-1");
+            batch["orderList"][0]["assets"][0]["assetNos"] = json!(["8000000002"]);
+            http.post(url).bearer_auth(wang).json(&batch).send().await
+        })
+    };
+    while pair.proxy.holding() == 0 {
+        std::thread::yield_now();
+    }
+    pair.a.0.kill().expect("killed");
+    let _ = pair.a.0.wait();
+    pair.proxy.release();
+    while pair.proxy.forwarded() == 0 {
+        std::thread::yield_now();
+    }
+    let answered = pair.runtime.block_on(call).expect("ends");
+    assert!(answered.is_err(), "no answer from a killed server");
+
+    let csv = pair.dir.path().join("audit.csv");
+    let export = ["audit", "export", "--output", csv.to_str().expect("path")];
+    let (code, _, err) = team(&pair.database, &export, "");
+    assert_eq!(code, Some(0), "{err}");
+    let text = std::fs::read_to_string(&csv).expect("csv");
+    let begun: Vec<&str> = text.lines().filter(|l| l.contains("K-1")).collect();
+    assert_eq!(begun.len(), 1, "{text}");
+    assert!(begun[0].contains("begun"), "{text}");
+    let (code, out, err) = team(&pair.database, &["audit", "verify"], "");
+    assert_eq!(code, Some(0), "{out}{err}");
+    // The platform applies the batch after the proxy forwarded it; nobody waits for its answer.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    while batches_named(&pair.platform, "K-1") == 0 {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the platform never held the batch"
+        );
+        std::thread::yield_now();
+    }
+    assert_eq!(batches_named(&pair.platform, "K-1"), 1);
+}
+
+fn batches_named(platform: &Served, channel_order_id: &str) -> i64 {
+    let db = rusqlite::Connection::open(platform.data.path().join("platform.sqlite3"))
+        .expect("platform db");
+    db.query_row(
+        // The platform forgetting repeats keeps each under the id and a suffix of its own.
+        "SELECT count(*) FROM batches \
+         WHERE channel_order_id = ?1 OR channel_order_id LIKE ?1 || '#%'",
+        [channel_order_id],
+        |row| row.get(0),
+    )
+    .expect("count")
 }
