@@ -316,14 +316,15 @@ pub fn printable(text: &str) -> String {
         .collect()
 }
 
-/// Columns padded to their widest cell (counted in characters; CJK text is wider on screen,
-/// which a plain table accepts), two spaces apart, the last one unpadded.
+/// Columns padded to their widest cell by display width (a Chinese character takes two
+/// columns on a terminal), two spaces apart, the last one unpadded.
 fn table(rows: &Rows) -> String {
+    use unicode_width::UnicodeWidthStr;
     let width = |i: usize| {
         rows.cells
             .iter()
-            .map(|r| r[i].chars().count())
-            .chain([rows.columns[i].chars().count()])
+            .map(|r| r[i].width())
+            .chain([rows.columns[i].width()])
             .max()
             .unwrap_or(0)
     };
@@ -334,7 +335,7 @@ fn table(rows: &Rows) -> String {
             if i + 1 == cells.len() {
                 out.push_str(text);
             } else {
-                let pad = widths[i] - text.chars().count();
+                let pad = widths[i].saturating_sub(text.width());
                 out.push_str(text);
                 out.push_str(&" ".repeat(pad + 2));
             }
@@ -370,6 +371,18 @@ mod tests {
         assert_eq!(
             render(v.to_owned(), Format::Csv).expect("csv"),
             "assetNum,status,note\n8900000001,1,\n89,2,\"{\"\"a\"\":[1]}\""
+        );
+    }
+
+    /// Chinese text takes two columns a character on a terminal: the next column starts where
+    /// it starts on the other rows.
+    #[test]
+    fn chinese_cells_keep_the_columns_aligned() {
+        let v = r#"[{"customerName": "上海示例科技", "status": 1},
+                    {"customerName": "ACME", "status": 2}]"#;
+        assert_eq!(
+            render(v.to_owned(), Format::Table).expect("table"),
+            "customerName  status\n上海示例科技  1\nACME          2"
         );
     }
 
