@@ -137,6 +137,15 @@ pub const BEGUN: &str = "begun";
 /// write): a server that dies while the platform works leaves the call in the record, as an
 /// outcome unknown, never out of it. A call without a session has none.
 pub fn begun_entry(trail: &Trail) -> Option<Record> {
+    Some(Record {
+        outcome: BEGUN.to_owned(),
+        message: trail.held.map(wire::approval::name),
+        ..caller_entry(trail)?
+    })
+}
+
+/// What every entry of a call with a session says: who, what, and the request as kept.
+fn caller_entry(trail: &Trail) -> Option<Record> {
     let person = &trail.caller.as_ref()?.person;
     Some(Record {
         person: person.name.clone(),
@@ -145,8 +154,6 @@ pub fn begun_entry(trail: &Trail) -> Option<Record> {
         operation: trail.operation.name().to_owned(),
         call_id: trail.call_id.clone(),
         request: trail.request.as_ref().map(|r| redacted(r).to_string()),
-        outcome: BEGUN.to_owned(),
-        message: trail.held.map(wire::approval::name),
         ..Record::default()
     })
 }
@@ -167,7 +174,6 @@ fn no_session(trail: &Trail, result: &Result<Answer, Fail>) -> Option<Record> {
 
 /// The audit entry of a call that had a session.
 fn record(trail: &Trail, result: &Result<Answer, Fail>) -> Option<Record> {
-    let caller = trail.caller.as_ref()?;
     // A read's answer is the platform's to keep, not the record's: only what it was asked.
     let reads = !trail.operation.writes();
     let (outcome, code, message, answer) = match result {
@@ -194,12 +200,7 @@ fn record(trail: &Trail, result: &Result<Answer, Fail>) -> Option<Record> {
         Err(fail) => failure(fail),
     };
     Some(Record {
-        person: caller.person.name.clone(),
-        role: caller.person.role.clone(),
-        branch: caller.person.branch.as_ref().map(|b| b.code.clone()),
-        operation: trail.operation.name().to_owned(),
         call_id: call_id(trail, result),
-        request: trail.request.as_ref().map(|r| redacted(r).to_string()),
         outcome: outcome.to_owned(),
         code,
         message: match trail.held {
@@ -211,6 +212,7 @@ fn record(trail: &Trail, result: &Result<Answer, Fail>) -> Option<Record> {
             None => message,
         },
         answer,
+        ..caller_entry(trail)?
     })
 }
 
