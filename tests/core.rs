@@ -17,14 +17,14 @@ use keyring_core::CredentialStore;
 use license_desk::client::{
     ApiError, CachedToken, CallRecord, Client, ClientConfig, Observer, Operation, Secret,
 };
+use license_desk::core::drafts;
 use license_desk::core::files::StoredBatch;
 use license_desk::core::progress::Progress;
 use license_desk::core::queue::QueueState;
 use license_desk::core::{
-    Call, Command, Core, CoreError, CoreState, Draft, DraftCommand, DraftSummary, Endpoint, Event,
-    ExportFormat, FileCommand, JournalEntry, JournalFilter, KeyringChoice, KeyringState,
-    KeyringStore, Latest, Outcome, Profile, Profiles, QueueCommand, SANDBOX, SandboxState,
-    WriteState,
+    Call, Command, Core, CoreError, CoreState, Draft, DraftSummary, Endpoint, Event, ExportFormat,
+    FileCommand, JournalEntry, JournalFilter, KeyringChoice, KeyringState, KeyringStore, Latest,
+    Outcome, Profile, Profiles, QueueCommand, SANDBOX, SandboxState, WriteState,
 };
 use license_desk::platform::auth::TOKEN_RECHECK;
 use license_desk::platform::{Config, Region, Server, create_app};
@@ -143,15 +143,15 @@ fn start_core(root: &Path, keyring: KeyringChoice) -> Core {
 fn answers_arriving_while_a_command_is_run_are_kept_for_the_window() {
     let root = tempfile::tempdir().expect("dir");
     let core = start_core(root.path(), KeyringChoice::Store(mock_store()));
-    let listed = core.send(Command::Draft(DraftCommand::List));
-    // The Sandbox's first token takes far longer than listing the drafts.
+    let listed = core.send(Command::QueryJournal(JournalFilter::default()));
+    // The Sandbox's first token takes far longer than reading the empty journal.
     let token = Command::TestConnection {
         profile: "Sandbox".into(),
     };
     run(&core, token);
-    let event = core.recv_timeout(WAIT).expect("the drafts' answer");
+    let event = core.recv_timeout(WAIT).expect("the journal's answer");
     assert_eq!(event.id, listed);
-    assert!(matches!(event.result, Ok(Outcome::Drafts(_))), "{event:?}");
+    assert!(matches!(event.result, Ok(Outcome::Journal(_))), "{event:?}");
 }
 
 #[track_caller]
@@ -2148,25 +2148,17 @@ fn the_journal_filters_by_operation_and_code_and_exports_without_secrets() {
 // 8. Drafts
 // ---------------------------------------------------------------------------------------------
 
-fn draft_saved(core: &Core, command: Command) -> i64 {
-    match run(core, command) {
-        Outcome::DraftSaved { id } => id,
-        other => panic!("expected DraftSaved, got {other:?}"),
-    }
+fn new_draft(core: &Core, name: &str, body: &str, hints: &str) -> i64 {
+    let (name, body, hints) = (name.to_owned(), body.to_owned(), hints.to_owned());
+    run(core, drafts::New { name, body, hints })
 }
 
-fn drafts(core: &Core) -> Vec<DraftSummary> {
-    outcome!(
-        run(core, Command::Draft(DraftCommand::List)),
-        Outcome::Drafts
-    )
+fn list_drafts(core: &Core) -> Vec<DraftSummary> {
+    run(core, drafts::List)
 }
 
 fn load_draft(core: &Core, id: i64) -> Draft {
-    match run(core, Command::Draft(DraftCommand::Load { id })) {
-        Outcome::Draft { draft, .. } => draft,
-        other => panic!("draft {id}: {other:?}"),
-    }
+    run(core, drafts::Load { id }).draft
 }
 
 /// A JSON file is stored as a draft while it is parsed: one that opens is kept as its text
@@ -2211,7 +2203,7 @@ fn an_imported_file_is_kept_as_its_text_and_one_that_does_not_open_leaves_no_dra
             other => panic!("{name}: {other:?}"),
         }
     }
-    let names: Vec<String> = drafts(&core).into_iter().map(|d| d.name).collect();
+    let names: Vec<String> = list_drafts(&core).into_iter().map(|d| d.name).collect();
     assert_eq!(names.len(), 2, "{names:?}");
     assert!(names.contains(&"fitting".to_owned()) && names.contains(&"unknown".to_owned()));
 }
@@ -2221,26 +2213,12 @@ fn drafts_are_saved_renamed_deleted_and_survive_a_restart() {
     let root = tempfile::tempdir().expect("temp dir");
     let store = mock_store();
     let core = start_core(root.path(), KeyringChoice::Store(Arc::clone(&store)));
-    assert_eq!(drafts(&core), vec![]);
+    assert_eq!(list_drafts(&core), vec![]);
 
     let body = r#"{"channelCode":"CRM","channelOrderId":"D-1","orderList":[]}"#;
     let before = now_ms();
-    let a = draft_saved(
-        &core,
-        Command::Draft(DraftCommand::New {
-            name: "三月订单".to_owned(),
-            body: body.to_owned(),
-            hints: "{}".to_owned(),
-        }),
-    );
-    let b = draft_saved(
-        &core,
-        Command::Draft(DraftCommand::New {
-            name: "scratch".to_owned(),
-            body: "{".to_owned(),
-            hints: r#"{"tab":1}"#.to_owned(),
-        }),
-    );
+    let a = new_draft(&core, "三月订单", body, "{}");
+    let b = new_draft(&core, "scratch", "{", r#"{"tab":1}"#);
     assert_ne!(a, b);
     let loaded = load_draft(&core, a);
     assert_eq!(
@@ -2254,18 +2232,14 @@ fn drafts_are_saved_renamed_deleted_and_survive_a_restart() {
     );
     assert!(loaded.updated_at >= before && loaded.updated_at <= now_ms());
     // The batch comes opened (off the window's thread), or with where and why it does not.
-    match run(&core, Command::Draft(DraftCommand::Load { id: a })) {
-        Outcome::Draft {
-            batch: StoredBatch::Opened(batch),
-            ..
-        } => assert_eq!(batch.head().channel_order_id.as_deref(), Some("D-1")),
+    match run(&core, drafts::Load { id: a }).batch {
+        StoredBatch::Opened(batch) => {
+            assert_eq!(batch.head().channel_order_id.as_deref(), Some("D-1"))
+        }
         other => panic!("{other:?}"),
     }
-    match run(&core, Command::Draft(DraftCommand::Load { id: b })) {
-        Outcome::Draft {
-            batch: StoredBatch::Broken(e),
-            ..
-        } => assert_eq!((e.line, e.column), (1, 1), "{}", e.what),
+    match run(&core, drafts::Load { id: b }).batch {
+        StoredBatch::Broken(e) => assert_eq!((e.line, e.column), (1, 1), "{}", e.what),
         other => panic!("{other:?}"),
     }
 
@@ -2276,26 +2250,20 @@ fn drafts_are_saved_renamed_deleted_and_survive_a_restart() {
         std::thread::yield_now();
     }
     let edited = r#"{"channelCode":"CRM","channelOrderId":"D-1","orderList":[{"sequence":1"#;
-    assert_eq!(
-        draft_saved(
-            &core,
-            Command::Draft(DraftCommand::Save {
-                id: a,
-                body: edited.to_owned(),
-                hints: r#"{"selected":0}"#.to_owned(),
-            })
-        ),
-        a
+    run(
+        &core,
+        drafts::Save {
+            id: a,
+            body: edited.to_owned(),
+            hints: r#"{"selected":0}"#.to_owned(),
+        },
     );
-    assert_eq!(
-        draft_saved(
-            &core,
-            Command::Draft(DraftCommand::Rename {
-                id: a,
-                name: "三月订单（北京）".to_owned(),
-            })
-        ),
-        a
+    run(
+        &core,
+        drafts::Rename {
+            id: a,
+            name: "三月订单（北京）".to_owned(),
+        },
     );
     let loaded = load_draft(&core, a);
     assert_eq!(
@@ -2307,7 +2275,7 @@ fn drafts_are_saved_renamed_deleted_and_survive_a_restart() {
         ("三月订单（北京）", edited, r#"{"selected":0}"#)
     );
     // Newest first.
-    let listed = drafts(&core);
+    let listed = list_drafts(&core);
     assert_eq!(
         listed
             .iter()
@@ -2318,28 +2286,18 @@ fn drafts_are_saved_renamed_deleted_and_survive_a_restart() {
     assert_eq!(listed[0].updated_at, loaded.updated_at);
 
     // Deleted: the answer is the list without it.
-    let c = draft_saved(
-        &core,
-        Command::Draft(DraftCommand::New {
-            name: "to delete".to_owned(),
-            body: "{}".to_owned(),
-            hints: "{}".to_owned(),
-        }),
-    );
-    let after_delete = outcome!(
-        run(&core, Command::Draft(DraftCommand::Delete { id: c })),
-        Outcome::Drafts
-    );
+    let c = new_draft(&core, "to delete", "{}", "{}");
+    let after_delete = run(&core, drafts::Delete { id: c });
     assert_eq!(after_delete, listed);
     assert_eq!(
-        core.run(Command::Draft(DraftCommand::Load { id: c }), WAIT),
+        core.run(drafts::Load { id: c }, WAIT),
         Err(CoreError::Storage(format!("no draft {c}")))
     );
     core.shutdown();
 
     // A new session on the same dirs finds them as they were.
     let core = start_core(root.path(), KeyringChoice::Store(store));
-    assert_eq!(drafts(&core), listed);
+    assert_eq!(list_drafts(&core), listed);
     assert_eq!(load_draft(&core, a), loaded);
     assert_eq!(load_draft(&core, b).body, "{");
     core.shutdown();
@@ -2349,24 +2307,14 @@ fn drafts_are_saved_renamed_deleted_and_survive_a_restart() {
 fn saving_a_draft_that_no_longer_exists_is_an_error_not_a_silent_loss() {
     let root = tempfile::tempdir().expect("temp dir");
     let core = start_core(root.path(), KeyringChoice::Store(mock_store()));
-    let id = draft_saved(
-        &core,
-        Command::Draft(DraftCommand::New {
-            name: "gone".to_owned(),
-            body: "{}".to_owned(),
-            hints: "{}".to_owned(),
-        }),
-    );
-    outcome!(
-        run(&core, Command::Draft(DraftCommand::Delete { id })),
-        Outcome::Drafts
-    );
+    let id = new_draft(&core, "gone", "{}", "{}");
+    run(&core, drafts::Delete { id });
     let saved = core.run(
-        Command::Draft(DraftCommand::Save {
+        drafts::Save {
             id,
             body: r#"{"typed":"text"}"#.to_owned(),
             hints: "{}".to_owned(),
-        }),
+        },
         WAIT,
     );
     assert!(
@@ -2374,10 +2322,10 @@ fn saving_a_draft_that_no_longer_exists_is_an_error_not_a_silent_loss() {
         "saving into deleted draft {id} answered {saved:?}: what was typed is lost silently"
     );
     let renamed = core.run(
-        Command::Draft(DraftCommand::Rename {
+        drafts::Rename {
             id,
             name: "x".to_owned(),
-        }),
+        },
         WAIT,
     );
     assert!(

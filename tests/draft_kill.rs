@@ -18,10 +18,9 @@ use std::process::{Child, Command, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use license_desk::core::drafts::Drafts;
+use license_desk::core::drafts::{self, Drafts};
 use license_desk::core::files::parse_order_file;
-use license_desk::core::{Command as CoreCommand, Core};
-use license_desk::core::{DraftCommand, KeyringChoice, Outcome};
+use license_desk::core::{Core, KeyringChoice};
 use serde_json::{Value, json};
 
 /// Where the child keeps its data; set only for the child.
@@ -81,32 +80,24 @@ fn draft_saver_child() {
     };
     let round: u64 = env_or(CHILD_ROUND, 0);
     let core = start_core(Path::new(&dir));
-    let id = match core
-        .run(CoreCommand::Draft(DraftCommand::List), STEP)
-        .expect("list")
-    {
-        Outcome::Drafts(list) if !list.is_empty() => list[0].id,
-        _ => match core
-            .run(
-                CoreCommand::Draft(DraftCommand::NewFromBatch {
-                    name: "kill".into(),
-                    batch: Box::default(),
-                }),
-                STEP,
-            )
-            .expect("create")
-        {
-            Outcome::DraftSaved { id } => id,
-            other => panic!("unexpected {other:?}"),
-        },
+    let listed = core.run(drafts::List, STEP).expect("list");
+    let id = match listed.first() {
+        Some(latest) => latest.id,
+        None => {
+            let new = drafts::NewFromBatch {
+                name: "kill".into(),
+                batch: Box::default(),
+            };
+            core.run(new, STEP).expect("create")
+        }
     };
     for n in 1.. {
         let saved = core.run(
-            CoreCommand::Draft(DraftCommand::Save {
+            drafts::Save {
                 id,
                 body: version(round, n),
                 hints: "{}".into(),
-            }),
+            },
             STEP,
         );
         assert!(saved.is_ok(), "save {n}: {saved:?}");

@@ -17,10 +17,9 @@ use std::time::{Duration, Instant};
 
 use desk::{mock_store, run, start_core};
 use license_desk::core::catalog::{CatalogEdit, CatalogItem, CatalogView};
+use license_desk::core::drafts;
 use license_desk::core::team::TeamCommand;
-use license_desk::core::{
-    Call, CatalogCommand, Command, Core, DraftCommand, KeyringChoice, Outcome, Secret,
-};
+use license_desk::core::{Call, CatalogCommand, Command, Core, KeyringChoice, Outcome, Secret};
 use serde_json::json;
 use team_remote::{PASSWORD, TeamRemote};
 
@@ -150,14 +149,12 @@ fn a_draft_is_handed_over_and_opened_by_its_receiver() {
     let a = console(a_dir.path(), &team, "wang");
     let b = console(b_dir.path(), &team, "li");
     let body = r#"{"channelCode": "CRM", "orderList": [{"customerName": "杭州示例",}"#;
-    let new = DraftCommand::New {
+    let new = drafts::New {
         name: "杭州续费".to_owned(),
         body: body.to_owned(),
         hints: "{}".to_owned(),
     };
-    let Outcome::DraftSaved { id } = run(&a, Command::Draft(new)) else {
-        panic!("a draft");
-    };
+    let id = run(&a, new);
     let hand = TeamCommand::HandOver {
         profile: "branch".to_owned(),
         draft: id,
@@ -186,10 +183,7 @@ fn a_draft_is_handed_over_and_opened_by_its_receiver() {
     let Outcome::DraftSaved { id: mine } = run(&b, Command::Team(receive)) else {
         panic!("opened");
     };
-    let Outcome::Draft { draft, .. } = run(&b, Command::Draft(DraftCommand::Load { id: mine }))
-    else {
-        panic!("the draft");
-    };
+    let draft = run(&b, drafts::Load { id: mine }).draft;
     assert_eq!(
         (draft.name.as_str(), draft.body.as_str()),
         ("杭州续费 (wang)", body)

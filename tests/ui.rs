@@ -16,9 +16,10 @@ use std::time::Duration;
 
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
+use license_desk::core::drafts;
 use license_desk::core::{
-    Call, CatalogCommand, Command, Core, DraftCommand, DraftSummary, Endpoint, JournalFilter,
-    Outcome, Profile, Secret,
+    Call, CatalogCommand, Command, Core, DraftSummary, Endpoint, JournalFilter, Outcome, Profile,
+    Secret,
 };
 use license_desk::platform::{Config, Region, Server, TlsFiles, create_app};
 use license_desk::ui::text::i18n::Lang;
@@ -2726,21 +2727,12 @@ fn a_large_batch_is_checked_saved_and_exported_off_the_window_thread() {
 
     // The autosave wrote the same batch to the draft.
     let saved = |core: &Core| {
-        let Ok(Outcome::Drafts(list)) =
-            core.run(Command::Draft(DraftCommand::List), Duration::from_secs(30))
-        else {
-            return None;
-        };
+        let list = core.run(drafts::List, Duration::from_secs(30)).ok()?;
         let id = list.iter().find(|d| d.name == "large")?.id;
-        match core.run(
-            Command::Draft(DraftCommand::Load { id }),
-            Duration::from_secs(30),
-        ) {
-            Ok(Outcome::Draft { draft, .. }) => {
-                Some(serde_json::from_str::<serde_json::Value>(&draft.body).ok()?)
-            }
-            _ => None,
-        }
+        let loaded = core
+            .run(drafts::Load { id }, Duration::from_secs(30))
+            .ok()?;
+        serde_json::from_str::<serde_json::Value>(&loaded.draft.body).ok()
     };
     settle(&mut harness, |h| {
         saved(h.state().core())
@@ -2781,13 +2773,11 @@ fn the_drafts_list_names_a_new_drafts_order_types_before_any_edit() {
             .is_some()
     });
     // Stored: the template draft the composer opened with, and the import, each as it holds.
-    let Ok(Outcome::Drafts(list)) = harness
+    let list = harness
         .state()
         .core()
-        .run(Command::Draft(DraftCommand::List), Duration::from_secs(30))
-    else {
-        panic!("no drafts");
-    };
+        .run(drafts::List, Duration::from_secs(30))
+        .expect("the drafts");
     let mut hints: Vec<(String, serde_json::Value)> = list
         .iter()
         .map(|d| {
@@ -2813,13 +2803,11 @@ fn the_drafts_list_names_a_new_drafts_order_types_before_any_edit() {
 
 fn load_body(harness: &Harness<'static, DeskApp>, list: &[DraftSummary], name: &str) -> String {
     let id = list.iter().find(|d| d.name == name).expect("draft").id;
-    match harness.state().core().run(
-        Command::Draft(DraftCommand::Load { id }),
-        Duration::from_secs(30),
-    ) {
-        Ok(Outcome::Draft { draft, .. }) => draft.body,
-        other => panic!("{other:?}"),
-    }
+    let loaded = harness
+        .state()
+        .core()
+        .run(drafts::Load { id }, Duration::from_secs(30));
+    loaded.expect("the draft").draft.body
 }
 
 /// Staging, a remote platform behind a fault proxy, active, with an enterprise (its global id

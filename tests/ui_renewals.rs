@@ -11,7 +11,7 @@ mod window;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use license_desk::core::files::StoredBatch;
-use license_desk::core::{Call, Command, DraftCommand, Outcome, SANDBOX, now_ms};
+use license_desk::core::{Call, Command, SANDBOX, drafts, now_ms};
 use license_desk::ui::text::i18n::Lang;
 use license_desk::ui::{DeskApp, Screen};
 use serde_json::json;
@@ -108,23 +108,13 @@ fn renewals_reads_the_directory_filters_sorts_exports_and_opens_again_from_the_c
     assert_eq!(harness.state().prefs.screen, Screen::Orders);
     // The draft kept: one new purchase of the two assets, each product from its end on.
     let core = harness.state().core();
-    let listed = core.run(Command::Draft(DraftCommand::List), desk::WAIT);
-    let Ok(Outcome::Drafts(drafts)) = listed else {
-        panic!("no drafts: {listed:?}");
-    };
-    let renewal = drafts
+    let listed = desk::run(core, drafts::List);
+    let renewal = listed
         .iter()
         .find(|d| d.name.starts_with("RENEW-"))
         .expect("the renewal's draft");
-    let loaded = core.run(
-        Command::Draft(DraftCommand::Load { id: renewal.id }),
-        desk::WAIT,
-    );
-    let Ok(Outcome::Draft {
-        batch: StoredBatch::Opened(batch),
-        ..
-    }) = loaded
-    else {
+    let loaded = desk::run(core, drafts::Load { id: renewal.id });
+    let StoredBatch::Opened(batch) = loaded.batch else {
         panic!("the renewal does not open: {loaded:?}");
     };
     let batch = batch.to_batch(None);

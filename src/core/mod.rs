@@ -17,6 +17,7 @@ pub mod profiles;
 pub mod progress;
 pub mod queue;
 pub mod renewals;
+pub mod request;
 pub mod sandbox;
 pub mod secrets;
 mod service;
@@ -37,6 +38,7 @@ pub use drafts::{Draft, DraftSummary};
 pub use journal::{JournalEntry, JournalFilter};
 pub use ledger::LedgerEntry;
 pub use profiles::{Endpoint, Profile, Profiles, SANDBOX};
+pub use request::{Awaited, Pending, Request};
 pub use secrets::{KeyringState, KeyringStore};
 
 // The UI imports only `core`: what it needs of the client and the interface comes through here.
@@ -205,11 +207,6 @@ pub enum Command {
         profile: String,
         batch: Box<BatchOrderRequest>,
     },
-    /// Stops the command `id` if it is still running: a call not yet answered ends cancelled
-    /// (a write that may have left as outcome unknown). Answered `CancelSent`.
-    Cancel {
-        id: CommandId,
-    },
     /// Gets a token and reports its scopes.
     TestConnection {
         profile: String,
@@ -254,8 +251,6 @@ pub enum Command {
     },
     /// The OS file dialog, and files read into drafts or written whole.
     File(FileCommand),
-    /// The stored drafts, and the check of a batch too large for a frame.
-    Draft(DraftCommand),
     /// The catalog of products and packages, and each profile's directory of customers.
     Catalog(CatalogCommand),
     /// Send later: calls kept while their platform cannot be reached.
@@ -324,54 +319,6 @@ pub enum FileCommand {
     WriteTemplate {
         path: PathBuf,
     },
-}
-
-/// The stored drafts, and the check of a batch too large for a frame.
-#[derive(Debug, Clone)]
-pub enum DraftCommand {
-    New {
-        name: String,
-        body: String,
-        hints: String,
-    },
-    /// A new draft of a batch, written as JSON here rather than on the UI's thread.
-    NewFromBatch {
-        name: String,
-        batch: Box<BatchOrderRequest>,
-    },
-    Save {
-        id: i64,
-        body: String,
-        hints: String,
-    },
-    /// A draft's hints (what the list says of it) stored alone: a 10,000-order batch just
-    /// imported is not written again for them.
-    SaveHints {
-        id: i64,
-        hints: String,
-    },
-    /// The composer's draft saved from its snapshot, written as JSON here rather than on the
-    /// window's thread.
-    SaveSnapshot {
-        id: i64,
-        batch: snapshot::Snapshot,
-        hints: String,
-    },
-    /// The shared validation of a batch too large to check within a frame.
-    Check {
-        batch: snapshot::Snapshot,
-    },
-    Rename {
-        id: i64,
-        name: String,
-    },
-    Delete {
-        id: i64,
-    },
-    Load {
-        id: i64,
-    },
-    List,
 }
 
 /// The catalog of products and packages, and each profile's directory of customers.
@@ -485,8 +432,6 @@ pub enum Outcome {
     Write(Option<LedgerEntry>),
     /// The queue of calls to send later, oldest first.
     Queue(Vec<queue::QueuedEntry>),
-    /// A `Cancel` was passed on (the command it names answers for itself).
-    CancelSent,
     /// What `CheckSent` found.
     Evidence(Box<evidence::Evidence>),
     /// A write settled by the user, as the ledger now holds it.
@@ -495,15 +440,10 @@ pub enum Outcome {
         path: PathBuf,
         count: usize,
     },
+    /// A draft handed over, received as a local draft.
     DraftSaved {
         id: i64,
     },
-    /// A stored draft, with its batch opened on the core's threads.
-    Draft {
-        draft: Draft,
-        batch: files::StoredBatch,
-    },
-    Drafts(Vec<DraftSummary>),
     Picked(Option<PathBuf>),
     /// No OS file dialog is there to answer, or one closed at once without showing: the window
     /// shows its own.
@@ -526,8 +466,6 @@ pub enum Outcome {
         /// The batch checked on the core's threads: the window does not check it again.
         checked: Box<snapshot::Checked>,
     },
-    /// What `CheckBatch` found.
-    Checked(Box<snapshot::Checked>),
     Written {
         path: PathBuf,
     },
@@ -617,15 +555,32 @@ pub struct CoreState {
 
 type Repaint = Arc<dyn Fn() + Send + Sync>;
 
+/// A command or request prepared, with its id, for [`Core::dispatch`].
+pub struct Asking {
+    id: CommandId,
+    work: service::Work,
+}
+
+impl Asking {
+    pub fn id(&self) -> CommandId {
+        self.id
+    }
+
+    /// The command it is, if it is one not yet a request of its own.
+    pub fn command(&self) -> Option<&Command> {
+        match &self.work {
+            service::Work::Command(command) => Some(command),
+            _ => None,
+        }
+    }
+}
+
 pub struct Core {
     runtime: Option<tokio::runtime::Runtime>,
     stop: tokio::sync::watch::Sender<bool>,
     service: Option<tokio::task::JoinHandle<()>>,
-    commands: tokio_mpsc::UnboundedSender<(CommandId, Command)>,
+    commands: tokio_mpsc::UnboundedSender<(CommandId, service::Work)>,
     events: mpsc::Receiver<Event>,
-    /// Answers to other commands that arrived while `run` waited for its own: kept for the
-    /// window, which waits for them (a test drives the window and runs commands beside it).
-    set_aside: std::sync::Mutex<std::collections::VecDeque<Event>>,
     next_id: AtomicU64,
     state: Arc<RwLock<CoreState>>,
     repaint: Arc<RwLock<Option<Repaint>>>,
@@ -667,7 +622,6 @@ impl Core {
             service: Some(service),
             commands,
             events,
-            set_aside: std::sync::Mutex::default(),
             next_id: AtomicU64::new(1),
             state,
             repaint,
@@ -681,43 +635,67 @@ impl Core {
 
     /// Queues a command; never blocks. The answer comes as an [`Event`] with this id.
     pub fn send(&self, command: Command) -> CommandId {
-        let id = self.reserve_id();
-        self.send_as(id, command);
+        let asking = self.prepare_command(command);
+        let id = asking.id;
+        self.dispatch(asking);
         id
     }
 
-    /// An id for a command sent later with [`Core::send_as`]: the window gives a screen its
-    /// command's id during the frame and sends the command after it.
-    pub fn reserve_id(&self) -> CommandId {
-        self.next_id.fetch_add(1, Ordering::Relaxed)
+    /// Queues a request; never blocks. The reply comes to the [`Pending`] returned.
+    pub fn ask<R: Request>(&self, request: R) -> Pending<R::Reply> {
+        let (asking, pending) = self.prepare(request);
+        self.dispatch(asking);
+        pending
     }
 
-    /// Queues a command under an id from [`Core::reserve_id`]; never blocks.
-    pub fn send_as(&self, id: CommandId, command: Command) {
-        if self.commands.send((id, command)).is_err() {
+    /// A command with its id, to be sent with [`Core::dispatch`]: the window gives a screen
+    /// its command's id during the frame and sends the command after it.
+    pub fn prepare_command(&self, command: Command) -> Asking {
+        Asking {
+            id: self.next_id(),
+            work: service::Work::Command(command),
+        }
+    }
+
+    /// A request with where its reply will come, to be sent with [`Core::dispatch`].
+    pub fn prepare<R: Request>(&self, request: R) -> (Asking, Pending<R::Reply>) {
+        let id = self.next_id();
+        let (responder, pending) = request::channel(id);
+        let job = service::Asked { request, responder };
+        let work = service::Work::Job(Box::new(job));
+        (Asking { id, work }, pending)
+    }
+
+    /// Sends what was prepared; never blocks.
+    pub fn dispatch(&self, asking: Asking) {
+        let id = asking.id;
+        if self.commands.send((id, asking.work)).is_err() {
             tracing::error!(id, "the core has stopped; command dropped");
         }
     }
 
-    /// The next answer, if one has arrived.
+    /// Stops the command or request `id` if it is still running: a call not yet answered ends
+    /// cancelled (a write that may have left as outcome unknown).
+    pub fn cancel(&self, id: CommandId) {
+        self.dispatch(Asking {
+            id: self.next_id(),
+            work: service::Work::Cancel(id),
+        });
+    }
+
+    fn next_id(&self) -> CommandId {
+        self.next_id.fetch_add(1, Ordering::Relaxed)
+    }
+
+    /// The next answer to a command, if one has arrived.
     pub fn try_recv(&self) -> Option<Event> {
-        self.set_aside_events()
-            .pop_front()
-            .or_else(|| self.events.try_recv().ok())
+        self.events.try_recv().ok()
     }
 
-    /// The next answer, waiting for it up to `timeout` (for the command line and tests, never
-    /// the UI).
+    /// The next answer to a command, waiting for it up to `timeout` (for the command line and
+    /// tests, never the UI).
     pub fn recv_timeout(&self, timeout: Duration) -> Option<Event> {
-        self.set_aside_events()
-            .pop_front()
-            .or_else(|| self.events.recv_timeout(timeout).ok())
-    }
-
-    fn set_aside_events(&self) -> std::sync::MutexGuard<'_, std::collections::VecDeque<Event>> {
-        self.set_aside
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
+        self.events.recv_timeout(timeout).ok()
     }
 
     pub fn state(&self) -> CoreState {
@@ -727,22 +705,9 @@ impl Core {
             .clone()
     }
 
-    /// Sends a command and waits for its answer: for the command line and tests, never the UI.
-    /// Answers to other commands that arrive meanwhile are set aside for `try_recv`.
-    pub fn run(&self, command: Command, timeout: Duration) -> Result<Outcome, CoreError> {
-        let id = self.send(command);
-        let deadline = std::time::Instant::now() + timeout;
-        loop {
-            let left = deadline.saturating_duration_since(std::time::Instant::now());
-            match self.events.recv_timeout(left) {
-                Ok(event) if event.id == id => return event.result,
-                Ok(other) => self.set_aside_events().push_back(other),
-                Err(mpsc::RecvTimeoutError::Timeout) => {
-                    return Err(CoreError::GaveUp(timeout.as_secs()));
-                }
-                Err(mpsc::RecvTimeoutError::Disconnected) => return Err(CoreError::Stopped),
-            }
-        }
+    /// Asks and waits for the reply: for the command line and tests, never the UI.
+    pub fn run<R: Request>(&self, request: R, timeout: Duration) -> Result<R::Reply, CoreError> {
+        self.ask(request).wait(timeout)
     }
 
     /// Stops the service: the Sandbox platform is shut down and the journal flushed. Blocks

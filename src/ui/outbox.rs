@@ -1,15 +1,26 @@
-//! What screens send. A screen never talks to the core: its `apply` (answers) and its `*_ui`
-//! functions (clicks) queue commands here, each given its id at once so the screen can wait
-//! for its answer, and the window sends them all once the frame is drawn.
+//! What screens send. A screen never talks to the core: its `apply` and `poll` (answers) and
+//! its `*_ui` functions (clicks) queue requests here, each given its id (or its `Pending`
+//! reply) at once so the screen can wait for its answer, and the window sends them all once
+//! the frame is drawn. Replies' errors are said here, once.
 
 use std::cell::{Cell, RefCell};
 
-use crate::core::{Call, Command, CommandId, Core, Operation, Profile};
+use crate::core::{
+    Asking, Awaited, Call, Command, CommandId, Core, CoreError, Operation, Pending, Profile,
+    Request,
+};
 use crate::ui::prefs::Screen;
+use crate::ui::status::Verdict;
+use crate::ui::text::i18n::Label;
+
+/// An answer for the status bar: the action, how it went, and its error if it failed.
+pub type Told = (Label, Verdict, Option<CoreError>);
 
 pub struct Outbox<'a> {
     core: &'a Core,
-    queued: RefCell<Vec<(CommandId, Command)>>,
+    queued: RefCell<Vec<Asking>>,
+    /// Replies taken in this frame, for the status bar (and a toast when one failed).
+    told: RefCell<Vec<Told>>,
     /// A customer's page a link asked for in this frame: an enterprise global id (true), or an
     /// id the directory places (false). Screens do not call each other: the window opens it.
     page: RefCell<Option<(String, bool)>>,
@@ -22,6 +33,7 @@ impl<'a> Outbox<'a> {
         Self {
             core,
             queued: RefCell::new(Vec::new()),
+            told: RefCell::new(Vec::new()),
             page: RefCell::new(None),
             screen: Cell::new(None),
         }
@@ -49,9 +61,44 @@ impl<'a> Outbox<'a> {
 
     /// Queues a command (files, drafts, profiles) and returns the id its answer will carry.
     pub fn send(&self, command: Command) -> CommandId {
-        let id = self.core.reserve_id();
-        self.queued.borrow_mut().push((id, command));
+        let asking = self.core.prepare_command(command);
+        let id = asking.id();
+        self.queued.borrow_mut().push(asking);
         id
+    }
+
+    /// Queues a request; its reply comes to the `Pending` returned.
+    pub fn ask<R: Request>(&self, request: R) -> Pending<R::Reply> {
+        let (asking, pending) = self.core.prepare(request);
+        self.queued.borrow_mut().push(asking);
+        pending
+    }
+
+    /// Stops the command or request `id` (the status bar's Cancel).
+    pub fn cancel(&self, id: CommandId) {
+        self.core.cancel(id);
+    }
+
+    /// The reply a screen waits for, once it has come; its error, if any, is said here (a
+    /// toast and the status bar), so the screen only keeps what the user typed.
+    pub fn reply<T>(
+        &self,
+        awaited: &mut Awaited<T>,
+        action: Label,
+    ) -> Option<Result<T, CoreError>> {
+        let reply = awaited.take()?;
+        let verdict = match &reply {
+            Ok(_) => Verdict::Done,
+            Err(e) => Verdict::of_error(e),
+        };
+        let error = reply.as_ref().err().cloned();
+        self.told.borrow_mut().push((action, verdict, error));
+        Some(reply)
+    }
+
+    /// The replies taken in this frame, for the status bar.
+    pub fn take_told(&self) -> Vec<Told> {
+        std::mem::take(&mut self.told.borrow_mut())
     }
 
     /// Queues an operation pinned to `profile`.
@@ -68,8 +115,10 @@ impl<'a> Outbox<'a> {
         self.queued
             .borrow()
             .iter()
-            .filter_map(|(id, command)| match command {
-                Command::CallOn { profile, call } => Some((*id, profile.clone(), call.operation())),
+            .filter_map(|asking| match asking.command()? {
+                Command::CallOn { profile, call } => {
+                    Some((asking.id(), profile.clone(), call.operation()))
+                }
                 _ => None,
             })
             .collect()
@@ -77,8 +126,8 @@ impl<'a> Outbox<'a> {
 
     /// Sends what was queued, in order.
     pub fn flush(self) {
-        for (id, command) in self.queued.into_inner() {
-            self.core.send_as(id, command);
+        for asking in self.queued.into_inner() {
+            self.core.dispatch(asking);
         }
     }
 }

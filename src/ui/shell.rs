@@ -125,6 +125,10 @@ impl DeskApp {
                 apply(&mut self.screens, &mut self.status, &mut event, &out);
             }
         }
+        self.screens.composer.poll(&out);
+        for (action, verdict, error) in out.take_told() {
+            self.status.told(action, verdict, error.as_ref());
+        }
         let state = core.state();
         let lang = self.prefs.lang;
         if self.titled != Some(lang) {
@@ -161,7 +165,7 @@ impl DeskApp {
             .show(ui, |ui| self.status.ui(ui, self.prefs.lang, &state))
             .inner;
         if let Some(id) = cancel {
-            out.send(Command::Cancel { id });
+            out.cancel(id);
         }
         let nav_width = navigation_width(ui, self.prefs.lang);
         egui::Panel::left("navigation")

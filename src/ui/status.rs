@@ -37,13 +37,7 @@ impl Verdict {
     /// status.
     pub fn of(result: &Result<Outcome, CoreError>) -> Self {
         match result {
-            Err(CoreError::Api(ApiError::OutcomeUnknown { .. })) => Self::Unknown,
-            Err(CoreError::Api(ApiError::Cancelled)) => Self::Cancelled,
-            // The platform answered no: a refusal, called so everywhere (the toast, History).
-            Err(CoreError::Api(ApiError::Platform { code, .. })) => {
-                Self::Refused { code: code.clone() }
-            }
-            Err(_) => Self::Failed,
+            Err(error) => Self::of_error(error),
             Ok(Outcome::Claim(answer)) if answer.result_code != crate::wire::activity::CLAIMED => {
                 Self::Refused {
                     code: answer.result_code.clone(),
@@ -65,6 +59,17 @@ impl Verdict {
             }
             Ok(Outcome::Cancelled) => Self::Cancelled,
             Ok(_) => Self::Done,
+        }
+    }
+
+    /// How an action that failed went.
+    pub fn of_error(error: &CoreError) -> Self {
+        match error {
+            CoreError::Api(ApiError::OutcomeUnknown { .. }) => Self::Unknown,
+            CoreError::Api(ApiError::Cancelled) => Self::Cancelled,
+            // The platform answered no: a refusal, called so everywhere (the toast, History).
+            CoreError::Api(ApiError::Platform { code, .. }) => Self::Refused { code: code.clone() },
+            _ => Self::Failed,
         }
     }
 }
@@ -96,12 +101,16 @@ fn is_background(action: Label) -> bool {
 impl Status {
     /// An action was answered: errors get a toast, and the status bar says the outcome.
     pub fn answered(&mut self, action: Label, result: &Result<Outcome, CoreError>) {
-        if let Err(error) = result
+        self.told(action, Verdict::of(result), result.as_ref().err());
+    }
+
+    /// An action was answered with `verdict`; `error` is the error it failed with, if it did.
+    pub fn told(&mut self, action: Label, verdict: Verdict, error: Option<&CoreError>) {
+        if let Some(error) = error
             && !matches!(error, CoreError::Api(ApiError::Cancelled))
         {
             self.toasts.error(action, error);
         }
-        let verdict = Verdict::of(result);
         if verdict == Verdict::Done && is_background(action) {
             return;
         }

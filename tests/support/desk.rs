@@ -8,7 +8,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use keyring_core::CredentialStore;
-use license_desk::core::{Command, Core, CoreOptions, FileDialogChoice, KeyringChoice, Outcome};
+use license_desk::core::{Core, CoreOptions, FileDialogChoice, KeyringChoice, Request};
 
 /// How long a test waits for a command's answer at most (a loaded CI machine included).
 pub const WAIT: Duration = Duration::from_secs(60);
@@ -29,10 +29,10 @@ pub fn start_core(root: &Path, keyring: KeyringChoice) -> Core {
     .expect("the core starts")
 }
 
-/// The command's answer; a failure fails the test, naming the command.
+/// The request's reply; a failure fails the test, naming the request.
 #[track_caller]
-pub fn run(core: &Core, command: Command) -> Outcome {
-    let what = format!("{command:?}");
-    core.run(command, WAIT)
+pub fn run<R: Request + std::fmt::Debug>(core: &Core, request: R) -> R::Reply {
+    let what = format!("{request:?}");
+    core.run(request, WAIT)
         .unwrap_or_else(|e| panic!("{what} failed: {e:?}"))
 }

@@ -99,7 +99,7 @@ async fn write_file(path: PathBuf, bytes: Vec<u8>) -> Result<Outcome, CoreError>
 
 /// A snapshot of the composer's batch as JSON, written on a blocking thread; the orders
 /// copied are counted in `progress`.
-pub(super) async fn snapshot_json(
+pub(in crate::core) async fn snapshot_json(
     batch: Snapshot,
     pretty: bool,
     progress: Option<Progress>,

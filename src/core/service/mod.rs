@@ -2,14 +2,16 @@
 //! Sandbox, and answers commands, each on its own task so a slow call never holds up others.
 
 mod customer;
-mod draft_commands;
 mod file_commands;
+mod handed_drafts;
 mod knowledge;
 mod preview;
 mod queue;
 mod renewals;
 mod team_commands;
 mod team_knowledge;
+
+pub(in crate::core) use file_commands::snapshot_json;
 
 use crate::core::secrets::token_issuer;
 use std::collections::HashMap;
@@ -23,6 +25,7 @@ use tokio::sync::{Mutex, mpsc, watch};
 use super::drafts::Drafts;
 use super::journal::{Journal, JournalFilter};
 use super::profiles::{Endpoint, Profile, Profiles};
+use super::request::{Request, Responder, Services};
 use super::sandbox::Sandbox;
 use super::secrets::{KeyringStore, SecretKind, Secrets};
 use super::{
@@ -276,7 +279,53 @@ impl Observer for ProfileObserver {
     }
 }
 
-struct Service {
+/// What the core's loop is given: a command answered as an [`Event`], a typed request
+/// answered on its own channel, or the cancelling of either.
+pub(in crate::core) enum Work {
+    Command(Command),
+    Job(Box<dyn Job>),
+    Cancel(CommandId),
+}
+
+/// A typed request with where its reply goes, its type erased for the loop.
+pub(in crate::core) trait Job: Send {
+    fn run(self: Box<Self>, service: Arc<Service>) -> futures::future::BoxFuture<'static, ()>;
+    /// Answers that it cannot be done (the core could not open its files).
+    fn fail(self: Box<Self>, error: CoreError);
+}
+
+pub(in crate::core) struct Asked<R: Request> {
+    pub request: R,
+    pub responder: Responder<R::Reply>,
+}
+
+impl<R: Request> Job for Asked<R> {
+    fn run(self: Box<Self>, service: Arc<Service>) -> futures::future::BoxFuture<'static, ()> {
+        Box::pin(async move {
+            let Asked { request, responder } = *self;
+            responder.send(service.serve(request).await);
+        })
+    }
+
+    fn fail(self: Box<Self>, error: CoreError) {
+        self.responder.send(Err(error));
+    }
+}
+
+/// The commands not yet made requests of their own, answered as one union.
+impl Request for Command {
+    type Reply = Outcome;
+
+    fn profile(&self) -> Option<&str> {
+        self.profile_called()
+    }
+
+    async fn serve(self, services: Services) -> Result<Outcome, CoreError> {
+        services.0.dispatch(self).await
+    }
+}
+
+pub(in crate::core) struct Service {
     profiles_path: PathBuf,
     /// Held across each profile edit's read, write and publish: commands run concurrently,
     /// and two quick edits must not both start from the same profiles (one would be lost).
@@ -286,7 +335,7 @@ struct Service {
     /// App secrets given for this run only (`Command::UseSecretForRun`): never in the keyring.
     run_secrets: Mutex<HashMap<String, crate::client::Secret>>,
     journal: std_mpsc::Sender<JournalJob>,
-    drafts: Arc<Drafts>,
+    pub(in crate::core) drafts: Arc<Drafts>,
     clients: Mutex<HashMap<String, Arc<Client>>>,
     sandbox: watch::Receiver<Option<Result<SandboxAccess, String>>>,
     file_dialog: super::FileDialogChoice,
@@ -314,7 +363,7 @@ struct SandboxAccess {
 pub async fn run(
     options: CoreOptions,
     state: Arc<RwLock<CoreState>>,
-    mut commands: mpsc::UnboundedReceiver<(CommandId, Command)>,
+    mut commands: mpsc::UnboundedReceiver<(CommandId, Work)>,
     outbox: Outbox,
     mut stop: watch::Receiver<bool>,
 ) {
@@ -363,21 +412,18 @@ pub async fn run(
     // What cancels each command still running.
     let running: Arc<std::sync::Mutex<HashMap<CommandId, watch::Sender<bool>>>> = Arc::default();
     loop {
-        let (id, command) = tokio::select! {
+        let (id, work) = tokio::select! {
             next = commands.recv() => match next {
                 Some(next) => next,
                 None => break,
             },
             _ = stop.wait_for(|s| *s) => break,
         };
-        if let Command::Cancel { id: stop_id } = command {
+        if let Work::Cancel(stop_id) = work {
             if let Some(cancel) = lock_running(&running).get(&stop_id) {
+                // Its receiver goes only when the command has ended: nothing left to stop.
                 let _ = cancel.send(true);
             }
-            outbox.send(Event {
-                id,
-                result: Ok(Outcome::CancelSent),
-            });
             continue;
         }
         let (cancel, cancelled) = watch::channel(false);
@@ -386,11 +432,10 @@ pub async fn run(
         let outbox = Arc::clone(&outbox);
         let running = Arc::clone(&running);
         tokio::spawn(async move {
-            let result = crate::client::CANCEL
-                .scope(cancelled, service.handle(command))
+            crate::client::CANCEL
+                .scope(cancelled, service.work(id, work, &outbox))
                 .await;
             lock_running(&running).remove(&id);
-            outbox.send(Event { id, result });
         });
     }
     let _ = sandbox_task.await;
@@ -485,16 +530,24 @@ fn lock_running(
 
 /// Without its files the core cannot work: every command is answered with why.
 async fn fail_all(
-    mut commands: mpsc::UnboundedReceiver<(CommandId, Command)>,
+    mut commands: mpsc::UnboundedReceiver<(CommandId, Work)>,
     outbox: &Outbox,
     why: String,
 ) {
     tracing::error!(%why, "the core cannot start");
-    while let Some((id, _)) = commands.recv().await {
-        outbox.send(Event {
-            id,
-            result: Err(CoreError::Storage(why.clone())),
-        });
+    while let Some((id, work)) = commands.recv().await {
+        let error = CoreError::Storage(why.clone());
+        match work {
+            Work::Command(_) => outbox.send(Event {
+                id,
+                result: Err(error),
+            }),
+            Work::Job(job) => {
+                job.fail(error);
+                outbox.wake();
+            }
+            Work::Cancel(_) => {}
+        }
     }
 }
 
@@ -517,13 +570,29 @@ impl Service {
         state.profiles.get(name).is_some_and(Profile::is_team)
     }
 
-    /// Runs a command; a team server's session found ended is forgotten, whatever found it.
-    async fn handle(self: &Arc<Self>, command: Command) -> Result<Outcome, CoreError> {
-        let team = command
-            .profile_called()
+    /// Does what the loop was given and answers it, waking the window.
+    async fn work(self: &Arc<Self>, id: CommandId, work: Work, outbox: &Outbox) {
+        match work {
+            Work::Command(command) => {
+                let result = self.serve(command).await;
+                outbox.send(Event { id, result });
+            }
+            Work::Job(job) => {
+                job.run(Arc::clone(self)).await;
+                outbox.wake();
+            }
+            // Done by the loop, which holds what cancels each command.
+            Work::Cancel(_) => {}
+        }
+    }
+
+    /// Serves a request; a team server's session found ended is forgotten, whatever found it.
+    async fn serve<R: Request>(self: &Arc<Self>, request: R) -> Result<R::Reply, CoreError> {
+        let team = request
+            .profile()
             .filter(|p| self.is_team(p))
             .map(str::to_owned);
-        let result = self.dispatch(command).await;
+        let result = request.serve(Services(Arc::clone(self))).await;
         if let (Some(profile), Err(CoreError::Api(e))) = (&team, &result)
             && e.session_ended()
         {
@@ -540,8 +609,6 @@ impl Service {
             }
             Command::CheckSent { profile, batch } => self.check_sent(&profile, &batch).await,
             Command::Queue(command) => self.queue_command(command).await,
-            // Answered by the command loop, which holds what cancels each command.
-            Command::Cancel { .. } => Ok(Outcome::CancelSent),
             Command::TestConnection { profile } => self.test_connection(&profile).await,
             Command::SaveProfile {
                 previous,
@@ -589,7 +656,6 @@ impl Service {
                 })
                 .await
             }
-            Command::Draft(command) => self.draft_command(command).await,
             Command::File(command) => self.file_command(command).await,
             Command::Catalog(command) => self.catalog_command(command).await,
             Command::Renewals(command) => self.renewals_command(command).await,

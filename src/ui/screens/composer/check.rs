@@ -7,9 +7,9 @@ use super::node::NodeId;
 use crate::core::files::FilePlace;
 use crate::core::snapshot::{Checked, Snapshot};
 use crate::core::wire::validate::{self, Problem};
-use crate::core::{Command, DraftCommand, Event, Latest, Outcome};
+use crate::core::{Awaited, drafts};
 use crate::ui::outbox::Outbox;
-use crate::ui::text::i18n::{Label, Lang, label, tr};
+use crate::ui::text::i18n::{Lang, label, tr};
 
 /// A batch of up to this many orders is checked on the window's thread, within a frame (the
 /// check takes about 1.4 µs an order); a larger one on the core's threads.
@@ -24,7 +24,7 @@ pub(super) struct Check {
     pub counts: HashMap<NodeId, usize>,
     needs_check: bool,
     /// A check running on the core's threads.
-    call: Latest,
+    call: Awaited<Box<Checked>>,
     /// The field a clicked problem asks to focus; taken by that field's row.
     pub focus_field: Option<String>,
     /// Where the problems of a batch just imported are in its file (by path), and the file's
@@ -95,25 +95,20 @@ impl Check {
         }
         self.needs_check = false;
         if batch.len() > CHECK_HERE_UP_TO {
-            let command = Command::Draft(DraftCommand::Check {
+            self.call.start(out.ask(drafts::Check {
                 batch: batch.clone(),
-            });
-            self.call.start(out.send(command));
+            }));
             return;
         }
         // Values held verbatim (from a file, or typed and not fitting) are among them.
         self.take(Checked::of_snapshot(batch));
     }
 
-    /// The answer of a check on the core's threads.
-    pub fn apply(&mut self, event: &mut Event) -> Option<Label> {
-        if !self.call.accept(event) {
-            return None;
+    /// The answer of a check on the core's threads, once it has come.
+    pub fn poll(&mut self, out: &Outbox) {
+        if let Some(Ok(checked)) = out.reply(&mut self.call, label!("check-batch")) {
+            self.take(*checked);
         }
-        if let Ok(Outcome::Checked(checked)) = &mut event.result {
-            self.take(std::mem::take(&mut **checked));
-        }
-        Some(label!("check-batch"))
     }
 
     /// A new batch is open, checked already (on the core's threads, as it was imported).

@@ -7,14 +7,15 @@ use egui::RichText;
 
 use super::batch::{self, Template};
 use super::{ComposerScreen, Hints, OpenDraft, Unreadable};
+use crate::core::drafts::{self, Loaded};
 use crate::core::files::StoredBatch;
 use crate::core::snapshot::Snapshot;
 use crate::core::wire::{BatchOrderRequest, OrderType};
-use crate::core::{Command, DraftCommand, DraftSummary, Event, Latest, Outcome};
+use crate::core::{Awaited, DraftSummary};
 use crate::ui::kit::button::danger_button;
 use crate::ui::kit::icon::Icon;
 use crate::ui::outbox::{Caller, Outbox};
-use crate::ui::text::i18n::{Label, Lang, label, t, tr};
+use crate::ui::text::i18n::{Lang, label, t, tr};
 
 /// The order types a batch holds, each once, as the drafts' list names them.
 fn order_types(batch: &Snapshot) -> Vec<OrderType> {
@@ -37,13 +38,13 @@ pub(super) struct Drafts {
     /// The list is asked for when the screen is first shown.
     started: bool,
     name_edit: String,
-    list_call: Latest,
-    load_call: Latest,
-    create_call: Latest,
-    save_call: Latest,
-    hints_call: Latest,
-    rename_call: Latest,
-    delete_call: Latest,
+    list_call: Awaited<Vec<DraftSummary>>,
+    load_call: Awaited<Loaded>,
+    create_call: Awaited<i64>,
+    save_call: Awaited<()>,
+    hints_call: Awaited<()>,
+    rename_call: Awaited<()>,
+    delete_call: Awaited<Vec<DraftSummary>>,
     confirm_delete: bool,
     /// When the open draft was last changed and not yet saved.
     changed_at: Option<Instant>,
@@ -53,14 +54,12 @@ impl Drafts {
     pub(super) fn start(&mut self, out: &Outbox<'_>) {
         if !self.started {
             self.started = true;
-            self.list_call
-                .start(out.send(Command::Draft(DraftCommand::List)));
+            self.list_call.start(out.ask(drafts::List));
         }
     }
 
     pub(super) fn refresh(&mut self, out: &Outbox<'_>) {
-        self.list_call
-            .start(out.send(Command::Draft(DraftCommand::List)));
+        self.list_call.start(out.ask(drafts::List));
     }
 
     pub(super) fn changed(&mut self) {
@@ -69,84 +68,72 @@ impl Drafts {
 }
 
 impl ComposerScreen {
-    /// Answers about drafts; the action they answer.
-    pub(super) fn apply_drafts(&mut self, event: &mut Event, out: &Outbox<'_>) -> Option<Label> {
-        if self.drafts.list_call.accept(event) {
-            if let Ok(Outcome::Drafts(list)) = &event.result {
-                self.drafts.list = list.clone();
-                if self.draft.is_none() && !self.drafts.load_call.is_waiting() {
-                    self.open_first(out);
-                }
-            }
-            return Some(label!("load-drafts"));
-        }
-        if self.drafts.load_call.accept(event) {
-            if let Ok(Outcome::Draft { draft: d, batch }) = &mut event.result {
-                // A draft that no longer opens (a damaged disk, another program) opens
-                // read-only with what it holds kept as stored, so that nothing saves over it.
-                let stored = d.body_bytes.as_deref().unwrap_or(d.body.as_bytes());
-                let (batch, unreadable) = match batch {
-                    StoredBatch::Opened(batch) => (std::mem::take(batch), None),
-                    StoredBatch::NotText => {
-                        (Snapshot::default(), Some(Unreadable::not_text(stored)))
-                    }
-                    StoredBatch::Broken(e) => {
-                        let unreadable = Unreadable {
-                            line: e.line,
-                            column: e.column,
-                            what: std::mem::take(&mut e.what),
-                            stored: stored.to_vec(),
-                        };
-                        (Snapshot::default(), Some(unreadable))
-                    }
-                };
-                let hints = serde_json::from_str(&d.hints).unwrap_or_default();
-                self.open(OpenDraft {
-                    id: Some(d.id),
-                    name: d.name.clone(),
-                    batch,
-                    hints,
-                    unreadable,
-                });
-                self.store_new_hints(out);
-            }
-            return Some(label!("open-draft"));
-        }
-        if self.drafts.create_call.accept(event) {
-            if let (Ok(Outcome::DraftSaved { id }), Some(draft)) = (&event.result, &mut self.draft)
-            {
-                draft.id = Some(*id);
-                self.drafts.refresh(out);
-                self.store_new_hints(out);
-            }
-            return Some(label!("save-draft"));
-        }
-        self.apply_draft_changes(event, out)
-    }
-
-    fn apply_draft_changes(&mut self, event: &Event, out: &Outbox<'_>) -> Option<Label> {
-        if self.drafts.save_call.accept(event) || self.drafts.hints_call.accept(event) {
-            // The list shows what a draft holds and whether it was sent: read it again.
-            if event.result.is_ok() {
-                self.drafts.refresh(out);
-            }
-            return Some(label!("save-draft"));
-        }
-        if self.drafts.rename_call.accept(event) {
-            if event.result.is_ok() {
-                self.drafts.refresh(out);
-            }
-            return Some(label!("rename-draft"));
-        }
-        if self.drafts.delete_call.accept(event) {
-            if let Ok(Outcome::Drafts(list)) = &event.result {
-                self.drafts.list = list.clone();
-                self.draft = None;
+    /// Takes the drafts' replies that have come.
+    pub(super) fn poll_drafts(&mut self, out: &Outbox<'_>) {
+        if let Some(Ok(list)) = out.reply(&mut self.drafts.list_call, label!("load-drafts")) {
+            self.drafts.list = list;
+            if self.draft.is_none() && !self.drafts.load_call.is_waiting() {
                 self.open_first(out);
             }
-            return Some(label!("delete-draft"));
         }
-        None
+        if let Some(Ok(loaded)) = out.reply(&mut self.drafts.load_call, label!("open-draft")) {
+            self.open_loaded(loaded);
+            self.store_new_hints(out);
+        }
+        if let Some(Ok(id)) = out.reply(&mut self.drafts.create_call, label!("save-draft"))
+            && let Some(draft) = &mut self.draft
+        {
+            draft.id = Some(id);
+            self.drafts.refresh(out);
+            self.store_new_hints(out);
+        }
+        self.poll_draft_changes(out);
+    }
+
+    /// Opens a draft as stored. One that no longer opens (a damaged disk, another program)
+    /// opens read-only with what it holds kept as stored, so that nothing saves over it.
+    fn open_loaded(&mut self, Loaded { draft: d, batch }: Loaded) {
+        let stored = d.body_bytes.as_deref().unwrap_or(d.body.as_bytes());
+        let (batch, unreadable) = match batch {
+            StoredBatch::Opened(batch) => (batch, None),
+            StoredBatch::NotText => (Snapshot::default(), Some(Unreadable::not_text(stored))),
+            StoredBatch::Broken(e) => {
+                let unreadable = Unreadable {
+                    line: e.line,
+                    column: e.column,
+                    what: e.what,
+                    stored: stored.to_vec(),
+                };
+                (Snapshot::default(), Some(unreadable))
+            }
+        };
+        let hints = serde_json::from_str(&d.hints).unwrap_or_default();
+        self.open(OpenDraft {
+            id: Some(d.id),
+            name: d.name,
+            batch,
+            hints,
+            unreadable,
+        });
+    }
+
+    fn poll_draft_changes(&mut self, out: &Outbox<'_>) {
+        let saved = out.reply(&mut self.drafts.save_call, label!("save-draft"));
+        let hinted = out.reply(&mut self.drafts.hints_call, label!("save-draft"));
+        let renamed = out.reply(&mut self.drafts.rename_call, label!("rename-draft"));
+        // The list shows what a draft holds, whether it was sent and its name: read it again.
+        if [saved, hinted, renamed]
+            .into_iter()
+            .flatten()
+            .any(|r| r.is_ok())
+        {
+            self.drafts.refresh(out);
+        }
+        if let Some(Ok(list)) = out.reply(&mut self.drafts.delete_call, label!("delete-draft")) {
+            self.drafts.list = list;
+            self.draft = None;
+            self.open_first(out);
+        }
     }
 
     /// The latest draft, or a new purchase when there is none.
@@ -154,9 +141,7 @@ impl ComposerScreen {
         match self.drafts.list.first() {
             Some(latest) => {
                 let id = latest.id;
-                self.drafts
-                    .load_call
-                    .start(out.send(Command::Draft(DraftCommand::Load { id })));
+                self.drafts.load_call.start(out.ask(drafts::Load { id }));
             }
             None => self.open_new(out, batch::template(Template::NewPurchase), None),
         }
@@ -182,12 +167,10 @@ impl ComposerScreen {
                 .clone()
                 .unwrap_or_else(|| "batch".to_owned())
         });
-        self.drafts
-            .create_call
-            .start(out.send(Command::Draft(DraftCommand::NewFromBatch {
-                name: name.clone(),
-                batch: Box::new(batch.clone()),
-            })));
+        self.drafts.create_call.start(out.ask(drafts::NewFromBatch {
+            name: name.clone(),
+            batch: Box::new(batch.clone()),
+        }));
         self.open(OpenDraft {
             id: None,
             name,
@@ -231,13 +214,11 @@ impl ComposerScreen {
             // Written as JSON on the core's threads, from the batch as it is: a pointer copy.
             match serde_json::to_string(hints) {
                 Ok(hints) => {
-                    self.drafts.save_call.start(out.send(Command::Draft(
-                        DraftCommand::SaveSnapshot {
-                            id: *id,
-                            batch: batch.clone(),
-                            hints,
-                        },
-                    )));
+                    self.drafts.save_call.start(out.ask(drafts::SaveSnapshot {
+                        id: *id,
+                        batch: batch.clone(),
+                        hints,
+                    }));
                 }
                 Err(e) => {
                     tracing::error!(error = %e, "the draft's hints could not be written; not saved");
@@ -265,7 +246,7 @@ impl ComposerScreen {
             Ok(hints) => self
                 .drafts
                 .hints_call
-                .start(out.send(Command::Draft(DraftCommand::SaveHints { id, hints }))),
+                .start(out.ask(drafts::SaveHints { id, hints })),
             Err(e) => tracing::error!(error = %e, "the draft's hints could not be written"),
         }
     }
@@ -290,9 +271,7 @@ impl ComposerScreen {
     /// Opens a draft saved elsewhere (one received from a colleague), the open one saved first.
     pub(super) fn open_saved(&mut self, out: &Outbox<'_>, id: i64) {
         self.save_now(out);
-        self.drafts
-            .load_call
-            .start(out.send(Command::Draft(DraftCommand::Load { id })));
+        self.drafts.load_call.start(out.ask(drafts::Load { id }));
         self.drafts.refresh(out);
     }
 
@@ -304,9 +283,7 @@ impl ComposerScreen {
             let current = self.draft.as_ref().and_then(|d| d.id);
             if let Some(id) = self.draft_choice_ui(ui, lang, current) {
                 self.save_now(out);
-                self.drafts
-                    .load_call
-                    .start(out.send(Command::Draft(DraftCommand::Load { id })));
+                self.drafts.load_call.start(out.ask(drafts::Load { id }));
             }
             self.rename_ui(ui, out, lang);
             ui.menu_button(t!(lang, "new-draft"), |ui| {
@@ -382,12 +359,10 @@ impl ComposerScreen {
             && name_edit.trim() != draft.name
         {
             draft.name = name_edit.trim().to_owned();
-            self.drafts
-                .rename_call
-                .start(out.send(Command::Draft(DraftCommand::Rename {
-                    id,
-                    name: draft.name.clone(),
-                })));
+            self.drafts.rename_call.start(out.ask(drafts::Rename {
+                id,
+                name: draft.name.clone(),
+            }));
         }
     }
 
@@ -416,9 +391,7 @@ impl ComposerScreen {
                     .clicked()
                 {
                     drafts.changed_at = None;
-                    drafts
-                        .delete_call
-                        .start(out.send(Command::Draft(DraftCommand::Delete { id })));
+                    drafts.delete_call.start(out.ask(drafts::Delete { id }));
                     done = true;
                 }
                 if ui.button(t!(lang, "cancel")).clicked() {

@@ -161,15 +161,19 @@ impl ComposerScreen {
     /// answer leads to (a draft to load, a file to read) is queued in `out`.
     /// The event is taken by `&mut` so that an imported batch is moved, not copied.
     pub fn apply(&mut self, event: &mut Event, out: &Outbox<'_>) -> Option<Label> {
-        self.apply_drafts(event, out)
-            .or_else(|| self.apply_file(event, out))
+        self.apply_file(event, out)
             .or_else(|| self.apply_numbers(event))
-            .or_else(|| self.check.apply(event))
             .or_else(|| self.apply_submit(event))
             .or_else(|| self.apply_unknown(event))
             .or_else(|| self.apply_unsent(event))
             .or_else(|| self.apply_catalog(event))
             .or_else(|| self.apply_handover(event, out))
+    }
+
+    /// Takes the replies that have come to this screen's requests.
+    pub fn poll(&mut self, out: &Outbox<'_>) {
+        self.poll_drafts(out);
+        self.check.poll(out);
     }
 
     /// Shows the node and field a platform's refusal names (`orderList[0].assets[1].assetNos`).

@@ -1,4 +1,4 @@
-//! Order drafts: the composer's state, saved on every change so that nothing typed is lost.
+//! The drafts' store: a SQLite file of its own, its log copied in after writes on a thread.
 
 use std::path::Path;
 use std::sync::{Mutex, PoisonError, mpsc};
