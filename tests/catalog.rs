@@ -12,10 +12,11 @@ use std::time::Instant;
 use desk::{WAIT, mock_store, run, start_core};
 use license_desk::core::catalog::store::{Counts, Import};
 use license_desk::core::catalog::{CatalogItem, CatalogView};
+use license_desk::core::files;
 use license_desk::core::progress::Progress;
+use license_desk::core::request::Finished;
 use license_desk::core::{
-    Call, CatalogCommand, Command, Core, Endpoint, FileCommand, KeyringChoice, Outcome, Profile,
-    SANDBOX, Secret,
+    Call, CatalogCommand, Command, Core, Endpoint, KeyringChoice, Outcome, Profile, SANDBOX, Secret,
 };
 use license_desk::wire::{BatchOrderRequest, BindRequest, CustomerQuery, EnterpriseRequest};
 use serde_json::json;
@@ -471,12 +472,12 @@ fn a_file_imported_into_the_composer_teaches_the_catalog() {
     std::fs::write(&file, body.to_string()).expect("file");
     let imported = run(
         &core,
-        Command::File(FileCommand::ImportOrders {
+        files::ImportOrders {
             path: file,
             progress: Progress::default(),
-        }),
+        },
     );
-    assert!(matches!(imported, Outcome::Imported { .. }), "{imported:?}");
+    assert!(matches!(imported, Finished::Done(_)), "{imported:?}");
     let seen = view_until(&core, SANDBOX, |v| {
         has_product(v, "gms:7302")
             && has_customer(v, |c| c.channel_customer_id.as_deref() == Some("S-7301"))

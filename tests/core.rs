@@ -18,13 +18,14 @@ use license_desk::client::{
     ApiError, CachedToken, CallRecord, Client, ClientConfig, Observer, Operation, Secret,
 };
 use license_desk::core::drafts;
-use license_desk::core::files::StoredBatch;
+use license_desk::core::files::{self, StoredBatch};
 use license_desk::core::progress::Progress;
 use license_desk::core::queue::QueueState;
+use license_desk::core::request::Finished;
 use license_desk::core::{
     Call, Command, Core, CoreError, CoreState, Draft, DraftSummary, Endpoint, Event, ExportFormat,
-    FileCommand, JournalEntry, JournalFilter, KeyringChoice, KeyringState, KeyringStore, Latest,
-    Outcome, Profile, Profiles, QueueCommand, SANDBOX, SandboxState, WriteState,
+    JournalEntry, JournalFilter, KeyringChoice, KeyringState, KeyringStore, Latest, Outcome,
+    Profile, Profiles, QueueCommand, SANDBOX, SandboxState, WriteState,
 };
 use license_desk::platform::auth::TOKEN_RECHECK;
 use license_desk::platform::{Config, Region, Server, create_app};
@@ -2172,10 +2173,10 @@ fn an_imported_file_is_kept_as_its_text_and_one_that_does_not_open_leaves_no_dra
         let path = root.path().join(format!("{name}.json"));
         std::fs::write(&path, bytes).expect("file");
         core.run(
-            Command::File(FileCommand::ImportOrders {
+            files::ImportOrders {
                 path,
                 progress: Progress::default(),
-            }),
+            },
             WAIT,
         )
     };
@@ -2183,12 +2184,12 @@ fn an_imported_file_is_kept_as_its_text_and_one_that_does_not_open_leaves_no_dra
     let unknown = r#"{"channelCode":"CRM","orderList":[{"sequence":2,"remark":"kept"}]}"#;
     for (name, text, code) in [("fitting", fitting, "SHOP"), ("unknown", unknown, "CRM")] {
         let bytes = [b"\xEF\xBB\xBF".as_slice(), text.as_bytes()].concat();
-        let Ok(Outcome::Imported {
-            draft_id, batch, ..
-        }) = import(name, &bytes)
-        else {
+        let Ok(Finished::Done(imported)) = import(name, &bytes) else {
             panic!("{name} was not imported");
         };
+        let files::Imported {
+            draft_id, batch, ..
+        } = *imported;
         assert_eq!(batch.head().channel_code.as_deref(), Some(code));
         let draft = load_draft(&core, draft_id);
         assert_eq!((draft.name.as_str(), draft.body.as_str()), (name, text));

@@ -1,7 +1,8 @@
-//! The service core: the console's non-UI heart. The UI owns a [`Core`]: `send` never blocks;
-//! results come back as [`Event`]s tagged with the command's id, and the core asks for a repaint
-//! when one arrives. A tokio runtime on its own threads does the I/O: the platform client,
-//! the keyring, the journal, the drafts, and the embedded Sandbox platform.
+//! The service core: the console's non-UI heart. The UI owns a [`Core`]: `ask` never blocks
+//! and gives a [`Pending`] reply of the request's own type (`request.rs`); the commands not yet
+//! made requests are answered as [`Event`]s tagged with their id. The core asks for a repaint
+//! when an answer arrives. A tokio runtime on its own threads does the I/O: the platform
+//! client, the keyring, the journal, the drafts, and the embedded Sandbox platform.
 
 pub mod catalog;
 pub mod csv_out;
@@ -249,8 +250,6 @@ pub enum Command {
         path: PathBuf,
         format: ExportFormat,
     },
-    /// The OS file dialog, and files read into drafts or written whole.
-    File(FileCommand),
     /// The catalog of products and packages, and each profile's directory of customers.
     Catalog(CatalogCommand),
     /// Send later: calls kept while their platform cannot be reached.
@@ -277,48 +276,6 @@ impl Command {
             _ => None,
         }
     }
-}
-
-/// The OS file dialog, and files read into drafts or written whole.
-#[derive(Debug, Clone)]
-pub enum FileCommand {
-    /// The composer's batch written as indented JSON to a file, whole or not at all; the
-    /// orders copied are counted in `progress`.
-    ExportBatch {
-        path: PathBuf,
-        batch: snapshot::Snapshot,
-        progress: progress::Progress,
-    },
-    /// The OS file dialog, for what the window asks a file for.
-    Pick {
-        pick: files::FilePick,
-    },
-    /// Reads and parses a batch order file, and keeps it as a new draft named after the file.
-    /// How far it has come is told to `progress`, which can stop it before the draft is kept.
-    ImportOrders {
-        path: PathBuf,
-        progress: progress::Progress,
-    },
-    WriteText {
-        path: PathBuf,
-        body: String,
-    },
-    /// Text the window's code makes (in its language) written to a file, made on a core
-    /// thread with its progress shown: an export of 100,000 rows takes a moment.
-    WriteProduced {
-        path: PathBuf,
-        produce: Producer,
-        progress: progress::Progress,
-    },
-    /// Bytes written as they are (a stored draft that cannot be read, exported as is).
-    WriteBytes {
-        path: PathBuf,
-        bytes: Vec<u8>,
-    },
-    /// The order spreadsheet template (`.xlsx`).
-    WriteTemplate {
-        path: PathBuf,
-    },
 }
 
 /// The catalog of products and packages, and each profile's directory of customers.
@@ -444,33 +401,9 @@ pub enum Outcome {
     DraftSaved {
         id: i64,
     },
-    Picked(Option<PathBuf>),
-    /// No OS file dialog is there to answer, or one closed at once without showing: the window
-    /// shows its own.
-    NoFileDialog {
-        closed_at_once: bool,
-    },
-    Imported {
-        draft_id: i64,
-        name: String,
-        /// Its orders each behind an `Arc`: what the window edits and shares, as parsed.
-        batch: snapshot::Snapshot,
-        /// A spreadsheet's headers that name no column (`Orders!K1: Colour`): not read.
-        unread_columns: Vec<String>,
-        /// A spreadsheet's packages whose parent number placed them nowhere (kept at the top).
-        misplaced: Vec<sheet::build::Misplaced>,
-        /// Where each problem of the batch (by its path) is in the file.
-        places: Vec<(String, files::FilePlace)>,
-        /// What the catalog and the directory learned from the file (None: nothing could be).
-        taught: Option<catalog::store::ImportReport>,
-        /// The batch checked on the core's threads: the window does not check it again.
-        checked: Box<snapshot::Checked>,
-    },
     Written {
         path: PathBuf,
     },
-    /// The user stopped the work before it changed anything.
-    Cancelled,
     /// Signed in to a team server, or who is (`TeamCommand::Me`).
     SignedIn(team::Me),
     SignedOut,
@@ -661,7 +594,7 @@ impl Core {
     pub fn prepare<R: Request>(&self, request: R) -> (Asking, Pending<R::Reply>) {
         let id = self.next_id();
         let (responder, pending) = request::channel(id);
-        let job = service::Asked { request, responder };
+        let job = request::Asked { request, responder };
         let work = service::Work::Job(Box::new(job));
         (Asking { id, work }, pending)
     }

@@ -9,8 +9,8 @@ use std::sync::Arc;
 use std::sync::mpsc;
 use std::time::Duration;
 
-use super::service::Service;
-use super::{CommandId, CoreError};
+use super::service::{Job, Service};
+use super::{Command, CommandId, CoreError, Outcome};
 
 /// What the core does for a request, and what it answers.
 pub trait Request: Send + 'static {
@@ -33,6 +33,40 @@ pub trait Request: Send + 'static {
 /// core).
 #[derive(Clone)]
 pub struct Services(pub(in crate::core) Arc<Service>);
+
+/// A request with where its reply goes, as the core's loop runs it.
+pub(in crate::core) struct Asked<R: Request> {
+    pub request: R,
+    pub responder: Responder<R::Reply>,
+}
+
+impl<R: Request> Job for Asked<R> {
+    fn run(self: Box<Self>, service: Arc<Service>) -> futures::future::BoxFuture<'static, ()> {
+        Box::pin(async move {
+            let Asked { request, responder } = *self;
+            let profile = request.profile().map(str::to_owned);
+            let served = request.serve(Services(Arc::clone(&service)));
+            responder.send(service.watched(profile.as_deref(), served).await);
+        })
+    }
+
+    fn fail(self: Box<Self>, error: CoreError) {
+        self.responder.send(Err(error));
+    }
+}
+
+/// The commands not yet made requests of their own, answered as one union.
+impl Request for Command {
+    type Reply = Outcome;
+
+    fn profile(&self) -> Option<&str> {
+        self.profile_called()
+    }
+
+    async fn serve(self, services: Services) -> Result<Outcome, CoreError> {
+        services.0.dispatch(self).await
+    }
+}
 
 /// Where a request's reply goes: the one [`Pending`] that waits for it.
 pub(in crate::core) struct Responder<T>(mpsc::SyncSender<Result<T, CoreError>>);
@@ -117,4 +151,11 @@ impl<T> Awaited<T> {
         self.0 = None;
         Some(reply)
     }
+}
+
+/// The reply of work the user can stop: done, or stopped before it changed anything.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Finished<T> {
+    Done(T),
+    Cancelled,
 }

@@ -139,6 +139,30 @@ impl Checked {
     }
 }
 
+/// The batch as JSON, written on a blocking thread; the orders copied are counted in
+/// `progress`.
+pub(in crate::core) async fn json_of(
+    batch: Snapshot,
+    pretty: bool,
+    progress: Option<Progress>,
+) -> Result<String, super::CoreError> {
+    use super::CoreError;
+    use super::progress::Stage;
+    tokio::task::spawn_blocking(move || {
+        if let Some(progress) = &progress {
+            progress.start(Stage::Copying, batch.len() as u64);
+        }
+        let whole = batch.to_batch(progress.as_ref());
+        if let Some(progress) = &progress {
+            progress.start(Stage::Writing, 0);
+        }
+        crate::wire::open::batch_to_json(&whole, pretty)
+    })
+    .await
+    .map_err(|e| CoreError::File(e.to_string()))?
+    .map_err(|e| CoreError::File(format!("the batch as JSON: {e}")))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

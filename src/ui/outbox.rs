@@ -5,6 +5,7 @@
 
 use std::cell::{Cell, RefCell};
 
+use crate::core::request::Finished;
 use crate::core::{
     Asking, Awaited, Call, Command, CommandId, Core, CoreError, Operation, Pending, Profile,
     Request,
@@ -87,13 +88,31 @@ impl<'a> Outbox<'a> {
         action: Label,
     ) -> Option<Result<T, CoreError>> {
         let reply = awaited.take()?;
-        let verdict = match &reply {
-            Ok(_) => Verdict::Done,
-            Err(e) => Verdict::of_error(e),
-        };
-        let error = reply.as_ref().err().cloned();
-        self.told.borrow_mut().push((action, verdict, error));
+        self.tell(action, &reply, Verdict::Done);
         Some(reply)
+    }
+
+    /// As [`Outbox::reply`], for work the user can stop: stopped is said as cancelled.
+    pub fn reply_finished<T>(
+        &self,
+        awaited: &mut Awaited<Finished<T>>,
+        action: Label,
+    ) -> Option<Result<Finished<T>, CoreError>> {
+        let reply = awaited.take()?;
+        let done = match &reply {
+            Ok(Finished::Cancelled) => Verdict::Cancelled,
+            _ => Verdict::Done,
+        };
+        self.tell(action, &reply, done);
+        Some(reply)
+    }
+
+    fn tell<T>(&self, action: Label, reply: &Result<T, CoreError>, done: Verdict) {
+        let (verdict, error) = match reply {
+            Ok(_) => (done, None),
+            Err(e) => (Verdict::of_error(e), Some(e.clone())),
+        };
+        self.told.borrow_mut().push((action, verdict, error));
     }
 
     /// The replies taken in this frame, for the status bar.
@@ -158,7 +177,7 @@ impl Caller<'_> {
     }
 
     /// Anything else the core does (files, drafts).
-    pub fn send(&self, command: Command) -> CommandId {
-        self.out.send(command)
+    pub fn ask<R: Request>(&self, request: R) -> Pending<R::Reply> {
+        self.out.ask(request)
     }
 }

@@ -125,7 +125,7 @@ impl DeskApp {
                 apply(&mut self.screens, &mut self.status, &mut event, &out);
             }
         }
-        self.screens.composer.poll(&out);
+        self.screens.poll(&out);
         for (action, verdict, error) in out.take_told() {
             self.status.told(action, verdict, error.as_ref());
         }
@@ -349,6 +349,15 @@ fn navigation_ui(ui: &mut egui::Ui, prefs: &mut Prefs, waiting: usize, team: boo
 }
 
 impl Screens {
+    /// Each screen takes the replies that have come to its requests.
+    fn poll(&mut self, out: &Outbox<'_>) {
+        self.composer.poll(out);
+        self.assets.poll(out);
+        self.asset_numbers.poll(out);
+        self.catalog.poll(out);
+        self.settings.poll(out);
+    }
+
     /// What the start page asked for: a screen, filled in, and for reads the call sent.
     fn start(&mut self, action: StartAction, caller: &Caller<'_>, prefs: &mut Prefs) {
         prefs.screen = match action {

@@ -57,7 +57,6 @@ impl Verdict {
                     _ => Self::Partly { done, of },
                 }
             }
-            Ok(Outcome::Cancelled) => Self::Cancelled,
             Ok(_) => Self::Done,
         }
     }

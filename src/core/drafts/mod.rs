@@ -2,9 +2,8 @@
 //! the store, and the requests the window makes of it.
 
 mod requests;
-mod store;
+pub(in crate::core) mod store;
 
-pub(in crate::core) use requests::in_store;
 pub use requests::{
     Check, Delete, List, Load, Loaded, New, NewFromBatch, Rename, Save, SaveHints, SaveSnapshot,
 };

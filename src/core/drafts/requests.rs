@@ -1,13 +1,10 @@
 //! What the window asks of the drafts: created, saved (the composer's batch written as JSON on
 //! a blocking thread), renamed, deleted, loaded and listed, and a batch checked off the window.
 
-use std::sync::Arc;
-
-use super::store::{Draft, DraftSummary, Drafts};
+use super::store::{Draft, DraftSummary, Drafts, in_store};
 use crate::core::CoreError;
 use crate::core::files::{StoredBatch, open_stored};
 use crate::core::request::{Request, Services};
-use crate::core::service::snapshot_json;
 use crate::core::snapshot::{Checked, Snapshot};
 use crate::support::clock::now_ms;
 use crate::wire::BatchOrderRequest;
@@ -142,7 +139,7 @@ impl Request for SaveSnapshot {
 
     async fn serve(self, services: Services) -> Result<(), CoreError> {
         let SaveSnapshot { id, batch, hints } = self;
-        let body = snapshot_json(batch, false, None).await?;
+        let body = crate::core::snapshot::json_of(batch, false, None).await?;
         let saved = in_store(&services.0.drafts, move |d| {
             d.save(id, &body, &hints, now_ms())
         })
@@ -198,18 +195,6 @@ impl Request for Delete {
         draft_found(id, deleted)?;
         in_store(&services.0.drafts, Drafts::list).await
     }
-}
-
-/// Runs `f` on the drafts' store, off the async threads.
-pub(in crate::core) async fn in_store<T: Send + 'static>(
-    drafts: &Arc<Drafts>,
-    f: impl FnOnce(&Drafts) -> rusqlite::Result<T> + Send + 'static,
-) -> Result<T, CoreError> {
-    let drafts = Arc::clone(drafts);
-    tokio::task::spawn_blocking(move || f(&drafts))
-        .await
-        .map_err(|e| CoreError::Storage(e.to_string()))?
-        .map_err(|e| CoreError::Storage(format!("drafts: {e}")))
 }
 
 /// A draft that is gone (deleted elsewhere) is an error: what was typed must not vanish quietly.

@@ -1,12 +1,14 @@
 //! The drafts' store: a SQLite file of its own, its log copied in after writes on a thread.
 
 use std::path::Path;
-use std::sync::{Mutex, PoisonError, mpsc};
+use std::sync::{Arc, Mutex, PoisonError, mpsc};
 use std::time::Duration;
 
 use rusqlite::types::ValueRef;
 use rusqlite::{Connection, OptionalExtension};
 use serde::Serialize;
+
+use crate::core::CoreError;
 
 /// A draft: the batch as JSON (it may not be valid yet) and the composer's UI hints.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -218,4 +220,16 @@ fn lenient_text(r: &rusqlite::Row<'_>, column: usize) -> rusqlite::Result<String
         Ok(text) => text.to_owned(),
         Err(_) => String::from_utf8_lossy(bytes).replace('\u{FFFD}', "?"),
     })
+}
+
+/// Runs `f` on the drafts' store, off the async threads.
+pub(in crate::core) async fn in_store<T: Send + 'static>(
+    drafts: &Arc<Drafts>,
+    f: impl FnOnce(&Drafts) -> rusqlite::Result<T> + Send + 'static,
+) -> Result<T, CoreError> {
+    let drafts = Arc::clone(drafts);
+    tokio::task::spawn_blocking(move || f(&drafts))
+        .await
+        .map_err(|e| CoreError::Storage(e.to_string()))?
+        .map_err(|e| CoreError::Storage(format!("drafts: {e}")))
 }

@@ -2,7 +2,7 @@
 //! received made a local draft.
 
 use super::Service;
-use crate::core::drafts::in_store;
+use crate::core::drafts::store::in_store;
 use crate::core::{CoreError, Outcome};
 use crate::support::clock::now_ms;
 

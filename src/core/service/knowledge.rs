@@ -112,7 +112,7 @@ impl Service {
 
     /// As `learn_from`, awaited: what the catalog and the directory took from it (an import
     /// says so). None when the catalog could not learn (logged).
-    pub(super) async fn learn_said(
+    pub(in crate::core) async fn learn_said(
         &self,
         profile: &str,
         learned: impl FnOnce() -> Learned + Send + 'static,
@@ -285,7 +285,7 @@ fn export_catalog(
     }
     let count = file.products.len() + file.packages.len() + file.customers.len();
     let body = serde_json::to_string_pretty(&file).map_err(|e| CoreError::File(e.to_string()))?;
-    crate::core::files::write_file(&path, &body)?;
+    crate::core::files::io::write_file(&path, &body)?;
     Ok(Outcome::Exported { path, count })
 }
 
@@ -314,7 +314,7 @@ pub fn import_catalog(
             .extend(customers.into_iter().filter(DirectoryEntry::has_key));
         return learn_all(catalog, scope, profile, learned, import);
     }
-    let bytes = crate::core::files::read_file_bytes(path)?;
+    let bytes = crate::core::files::io::read_file_bytes(path)?;
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&bytes);
     let file: CatalogFile = serde_json::from_slice(bytes).map_err(|e| {
         CoreError::File(format!(

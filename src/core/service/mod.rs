@@ -2,7 +2,6 @@
 //! Sandbox, and answers commands, each on its own task so a slow call never holds up others.
 
 mod customer;
-mod file_commands;
 mod handed_drafts;
 mod knowledge;
 mod preview;
@@ -10,8 +9,6 @@ mod queue;
 mod renewals;
 mod team_commands;
 mod team_knowledge;
-
-pub(in crate::core) use file_commands::snapshot_json;
 
 use crate::core::secrets::token_issuer;
 use std::collections::HashMap;
@@ -22,10 +19,9 @@ use std::time::Duration;
 
 use tokio::sync::{Mutex, mpsc, watch};
 
-use super::drafts::Drafts;
+use super::drafts::store::Drafts;
 use super::journal::{Journal, JournalFilter};
 use super::profiles::{Endpoint, Profile, Profiles};
-use super::request::{Request, Responder, Services};
 use super::sandbox::Sandbox;
 use super::secrets::{KeyringStore, SecretKind, Secrets};
 use super::{
@@ -287,42 +283,12 @@ pub(in crate::core) enum Work {
     Cancel(CommandId),
 }
 
-/// A typed request with where its reply goes, its type erased for the loop.
+/// A typed request with where its reply goes, its type erased for the loop (the service
+/// knows no request: requests know the service).
 pub(in crate::core) trait Job: Send {
     fn run(self: Box<Self>, service: Arc<Service>) -> futures::future::BoxFuture<'static, ()>;
     /// Answers that it cannot be done (the core could not open its files).
     fn fail(self: Box<Self>, error: CoreError);
-}
-
-pub(in crate::core) struct Asked<R: Request> {
-    pub request: R,
-    pub responder: Responder<R::Reply>,
-}
-
-impl<R: Request> Job for Asked<R> {
-    fn run(self: Box<Self>, service: Arc<Service>) -> futures::future::BoxFuture<'static, ()> {
-        Box::pin(async move {
-            let Asked { request, responder } = *self;
-            responder.send(service.serve(request).await);
-        })
-    }
-
-    fn fail(self: Box<Self>, error: CoreError) {
-        self.responder.send(Err(error));
-    }
-}
-
-/// The commands not yet made requests of their own, answered as one union.
-impl Request for Command {
-    type Reply = Outcome;
-
-    fn profile(&self) -> Option<&str> {
-        self.profile_called()
-    }
-
-    async fn serve(self, services: Services) -> Result<Outcome, CoreError> {
-        services.0.dispatch(self).await
-    }
 }
 
 pub(in crate::core) struct Service {
@@ -338,7 +304,7 @@ pub(in crate::core) struct Service {
     pub(in crate::core) drafts: Arc<Drafts>,
     clients: Mutex<HashMap<String, Arc<Client>>>,
     sandbox: watch::Receiver<Option<Result<SandboxAccess, String>>>,
-    file_dialog: super::FileDialogChoice,
+    pub(in crate::core) file_dialog: super::FileDialogChoice,
     /// The catalog and the directories, or why they cannot be opened.
     catalog: Result<Arc<super::catalog::Catalog>, String>,
     /// Calls kept to send later, or why they cannot be.
@@ -556,6 +522,11 @@ fn update_state(state: &RwLock<CoreState>, f: impl FnOnce(&mut CoreState)) {
 }
 
 impl Service {
+    /// The name of the profile active now.
+    pub(in crate::core) fn active_profile(&self) -> String {
+        self.profiles().active().name.clone()
+    }
+
     fn profiles(&self) -> Profiles {
         self.state
             .read()
@@ -574,7 +545,10 @@ impl Service {
     async fn work(self: &Arc<Self>, id: CommandId, work: Work, outbox: &Outbox) {
         match work {
             Work::Command(command) => {
-                let result = self.serve(command).await;
+                let profile = command.profile_called().map(str::to_owned);
+                let result = self
+                    .watched(profile.as_deref(), self.dispatch(command))
+                    .await;
                 outbox.send(Event { id, result });
             }
             Work::Job(job) => {
@@ -586,13 +560,15 @@ impl Service {
         }
     }
 
-    /// Serves a request; a team server's session found ended is forgotten, whatever found it.
-    async fn serve<R: Request>(self: &Arc<Self>, request: R) -> Result<R::Reply, CoreError> {
-        let team = request
-            .profile()
-            .filter(|p| self.is_team(p))
-            .map(str::to_owned);
-        let result = request.serve(Services(Arc::clone(self))).await;
+    /// Does `work`, which talks to `profile` if named: a team server's session found ended is
+    /// forgotten, whatever found it.
+    pub(in crate::core) async fn watched<T>(
+        &self,
+        profile: Option<&str>,
+        work: impl Future<Output = Result<T, CoreError>>,
+    ) -> Result<T, CoreError> {
+        let team = profile.filter(|p| self.is_team(p)).map(str::to_owned);
+        let result = work.await;
         if let (Some(profile), Err(CoreError::Api(e))) = (&team, &result)
             && e.session_ended()
         {
@@ -601,7 +577,10 @@ impl Service {
         result
     }
 
-    async fn dispatch(self: &Arc<Self>, command: Command) -> Result<Outcome, CoreError> {
+    pub(in crate::core) async fn dispatch(
+        self: &Arc<Self>,
+        command: Command,
+    ) -> Result<Outcome, CoreError> {
         match command {
             Command::CallOn { profile, call } => self.call(&profile, call).await,
             Command::PreviewDeletes { profile, batch } => {
@@ -656,7 +635,6 @@ impl Service {
                 })
                 .await
             }
-            Command::File(command) => self.file_command(command).await,
             Command::Catalog(command) => self.catalog_command(command).await,
             Command::Renewals(command) => self.renewals_command(command).await,
             Command::Customer(command) => self.customer_command(command).await,

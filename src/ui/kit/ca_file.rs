@@ -4,19 +4,19 @@
 
 use std::path::PathBuf;
 
-use crate::core::files::FilePick;
+use crate::core::Awaited;
+use crate::core::files::{self, FilePick, Picked};
 use crate::core::wire::validate::Problem;
-use crate::core::{Command, Event, FileCommand, Latest, Outcome};
 use crate::ui::kit::file_browser::{Browsed, FileBrowser};
 use crate::ui::kit::form::{Field, field_with_ui};
 use crate::ui::outbox::Outbox;
-use crate::ui::text::i18n::{Lang, t, tr};
+use crate::ui::text::i18n::{Lang, label, t, tr};
 
 /// The field as typed, and the dialog choosing it.
 #[derive(Default)]
 pub struct CaFileField {
     pub text: String,
-    pick: Latest,
+    pick: Awaited<Picked>,
     /// No OS dialog answered: the window's browser opens in the next frame.
     no_os_dialog: bool,
     browser: Option<FileBrowser>,
@@ -41,17 +41,13 @@ impl CaFileField {
         Some(std::path::absolute(&path).unwrap_or(path))
     }
 
-    /// Takes the dialog's answer if it is this field's.
-    pub fn apply(&mut self, event: &Event) -> bool {
-        if !self.pick.accept(event) {
-            return false;
-        }
-        match &event.result {
-            Ok(Outcome::Picked(Some(path))) => self.text = path.display().to_string(),
-            Ok(Outcome::NoFileDialog { .. }) => self.no_os_dialog = true,
+    /// Takes the dialog's answer when it has come.
+    pub fn poll(&mut self, out: &Outbox<'_>) {
+        match out.reply(&mut self.pick, label!("browse")) {
+            Some(Ok(Picked::File(Some(path)))) => self.text = path.display().to_string(),
+            Some(Ok(Picked::NoDialog { .. })) => self.no_os_dialog = true,
             _ => {}
         }
-        true
     }
 
     /// Its row in the form's grid.
@@ -89,9 +85,9 @@ impl CaFileField {
             .inner
         });
         if browse {
-            self.pick.start(out.send(Command::File(FileCommand::Pick {
+            self.pick.start(out.ask(files::Pick {
                 pick: FilePick::OpenCaFile,
-            })));
+            }));
         }
         self.browser_ui(ui.ctx(), lang);
     }

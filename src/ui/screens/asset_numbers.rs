@@ -5,15 +5,16 @@ use std::path::PathBuf;
 
 use egui::RichText;
 
+use crate::core::files;
 use crate::core::team::Permission;
 use crate::core::wire::validate::MAX_SHELLNUMS;
-use crate::core::{Call, Command, Event, FileCommand, Latest, Outcome};
+use crate::core::{Awaited, Call, Event, Latest, Outcome};
 use crate::ui::kit::form::{
     answered_on_ui, busy_icon_button_ui, csv_with_bom, home_file, submit_button_ui,
 };
 use crate::ui::kit::icon::Icon;
 use crate::ui::kit::permits::permitted_ui;
-use crate::ui::outbox::Caller;
+use crate::ui::outbox::{Caller, Outbox};
 use crate::ui::text::i18n::{Label, Lang, label, labelled, t, tr};
 
 pub struct AssetNumbersScreen {
@@ -23,7 +24,7 @@ pub struct AssetNumbersScreen {
     /// The profile the numbers were handed out by: they are that platform's.
     on: String,
     export_path: String,
-    export_call: Latest,
+    export_call: Awaited<PathBuf>,
     exported: Option<String>,
 }
 
@@ -35,7 +36,7 @@ impl Default for AssetNumbersScreen {
             numbers: Vec::new(),
             on: String::new(),
             export_path: String::new(),
-            export_call: Latest::default(),
+            export_call: Awaited::default(),
             exported: None,
         }
     }
@@ -59,13 +60,14 @@ impl AssetNumbersScreen {
             }
             return Some(label!("get-asset-numbers"));
         }
-        if self.export_call.accept(event) {
-            if let Ok(Outcome::Written { path }) = &event.result {
-                self.exported = Some(path.display().to_string());
-            }
-            return Some(label!("export-file"));
-        }
         None
+    }
+
+    /// Takes the replies that have come to this screen's requests.
+    pub fn poll(&mut self, out: &Outbox<'_>) {
+        if let Some(Ok(path)) = out.reply(&mut self.export_call, label!("export-file")) {
+            self.exported = Some(path.display().to_string());
+        }
     }
 
     /// Answers numbers the user sends to the composer.
@@ -116,11 +118,10 @@ impl AssetNumbersScreen {
                         .iter()
                         .map(|n| vec![n.as_str(), region(lang, n)]),
                 );
-                self.export_call
-                    .start(core.send(Command::File(FileCommand::WriteText {
-                        path: PathBuf::from(self.export_path.trim()),
-                        body,
-                    })));
+                self.export_call.start(core.ask(files::WriteText {
+                    path: PathBuf::from(self.export_path.trim()),
+                    body,
+                }));
             }
         });
         if let Some(path) = &self.exported {

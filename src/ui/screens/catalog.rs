@@ -10,9 +10,9 @@ use egui::{RichText, ScrollArea};
 
 use crate::core::catalog::store::{Counts, Import, ImportReport};
 use crate::core::catalog::{CatalogEdit, CatalogItem, CatalogView, DirectoryEntry, Known};
-use crate::core::files::FilePick;
+use crate::core::files::{self, FilePick, Picked};
 use crate::core::wire::{MerchandiseEntry, ProductEntry};
-use crate::core::{CatalogCommand, Command, Event, FileCommand, Latest, Outcome, Profile};
+use crate::core::{Awaited, CatalogCommand, Command, Event, Latest, Outcome, Profile};
 use crate::ui::kit::card::card_ui;
 use crate::ui::kit::file_browser::{Browsed, FileBrowser};
 use crate::ui::kit::form::{busy_button_ui, busy_icon_button_ui, profile_name};
@@ -78,7 +78,7 @@ struct FileBox {
     asked: Option<(PathBuf, bool)>,
     /// Why the last import or export failed.
     failed: Option<String>,
-    pick_call: Latest,
+    pick_call: Awaited<Picked>,
     /// What the file being chosen in a dialog is for.
     picking: Picking,
     /// A file chosen in the OS's dialog: its answer comes without the outbox, so it is acted on
@@ -116,20 +116,21 @@ struct Row {
 }
 
 impl CatalogScreen {
+    /// Takes the replies that have come to this screen's requests.
+    pub fn poll(&mut self, out: &Outbox<'_>) {
+        match out.reply(&mut self.file.pick_call, label!("browse")) {
+            Some(Ok(Picked::File(Some(path)))) => self.file.chosen = Some(path),
+            Some(Ok(Picked::NoDialog { .. })) => self.file.no_os_dialog = true,
+            _ => {}
+        }
+    }
+
     pub fn apply(&mut self, event: &Event) -> Option<Label> {
         if self.load.accept(event) || self.remove.accept(event) {
             if let Ok(Outcome::Catalog(view)) = &event.result {
                 self.view = Some(Arc::clone(view));
             }
             return Some(label!("load-catalog"));
-        }
-        if self.file.pick_call.accept(event) {
-            match &event.result {
-                Ok(Outcome::Picked(Some(path))) => self.file.chosen = Some(path.clone()),
-                Ok(Outcome::NoFileDialog { .. }) => self.file.no_os_dialog = true,
-                _ => {}
-            }
-            return Some(label!("browse"));
         }
         if self.file.call.accept(event) {
             self.file.failed = event.result.as_ref().err().map(ToString::to_string);
@@ -248,10 +249,10 @@ impl CatalogScreen {
             ] {
                 if busy_button_ui(ui, &words, picking) {
                     self.file.picking = what;
-                    let command = Command::File(FileCommand::Pick {
+                    let pick = files::Pick {
                         pick: what.file_pick(),
-                    });
-                    self.file.pick_call.start(out.send(command));
+                    };
+                    self.file.pick_call.start(out.ask(pick));
                 }
             }
             ui.label(RichText::new(tr!(lang, "catalog-drop-hint")).weak());

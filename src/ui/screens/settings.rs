@@ -39,13 +39,15 @@ pub struct SettingsScreen {
 }
 
 impl SettingsScreen {
+    /// Takes the replies that have come to this screen's requests.
+    pub fn poll(&mut self, out: &Outbox<'_>) {
+        if let Some(form) = &mut self.form {
+            form.ca_file.poll(out);
+        }
+    }
+
     /// Takes the answer if it is for this screen, and names the action it answers.
     pub fn apply(&mut self, event: &Event) -> Option<Label> {
-        if let Some(form) = &mut self.form
-            && form.ca_file.apply(event)
-        {
-            return Some(label!("browse"));
-        }
         if let Some(form) = &mut self.form
             && form.call.accept(event)
         {

@@ -7,8 +7,9 @@ use std::sync::Arc;
 use super::table::{Col, cell_text};
 use super::{AssetsScreen, EXPORT_FILE};
 use crate::core::progress::{Progress, Stage};
+use crate::core::request::Finished;
 use crate::core::wire::AssetList;
-use crate::core::{Command, FileCommand, Latest, Producer};
+use crate::core::{Awaited, Producer, files};
 use crate::ui::kit::form::{busy_icon_button_ui, csv_with_bom, home_file};
 use crate::ui::kit::icon::Icon;
 use crate::ui::outbox::Outbox;
@@ -21,7 +22,7 @@ const STEP: usize = 1024;
 #[derive(Default)]
 pub(super) struct Export {
     pub(super) path: String,
-    pub(super) call: Latest,
+    pub(super) call: Awaited<Finished<PathBuf>>,
     /// The export being made, while it is.
     pub(super) progress: Option<Progress>,
     /// Where the last export was written.
@@ -69,13 +70,11 @@ impl AssetsScreen {
             lang,
         );
         self.export.done = None;
-        self.export
-            .call
-            .start(out.send(Command::File(FileCommand::WriteProduced {
-                path: PathBuf::from(self.export.path.trim()),
-                produce,
-                progress: progress.clone(),
-            })));
+        self.export.call.start(out.ask(files::WriteProduced {
+            path: PathBuf::from(self.export.path.trim()),
+            produce,
+            progress: progress.clone(),
+        }));
         self.export.progress = Some(progress);
     }
 }

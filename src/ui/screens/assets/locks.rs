@@ -9,7 +9,7 @@ use egui::RichText;
 use super::{AssetsScreen, EXPORT_FILE};
 use crate::core::progress::{Progress, Stage};
 use crate::core::wire::{LockResult, LockStatus};
-use crate::core::{Call, Command, FileCommand, Producer, Profile};
+use crate::core::{Call, Command, Producer, Profile, files};
 use crate::ui::kit::button::{danger_button, primary_button};
 use crate::ui::kit::form::{
     GUARDED_LOCKS, asset_numbers_from, csv_with_bom, dialog_body_ui, home_file, name_of_profile,
@@ -307,13 +307,11 @@ impl AssetsScreen {
         let path = view.with_file_name(format!("{stem}-results.csv"));
         let progress = Progress::default();
         self.export.done = None;
-        self.export
-            .call
-            .start(out.send(Command::File(FileCommand::WriteProduced {
-                path,
-                produce,
-                progress: progress.clone(),
-            })));
+        self.export.call.start(out.ask(files::WriteProduced {
+            path,
+            produce,
+            progress: progress.clone(),
+        }));
         self.export.progress = Some(progress);
     }
 }

@@ -21,6 +21,7 @@ use self::export::Export;
 use self::index::ListingIndex;
 use self::locks::{LockAction, LockOutcome, ResultsAction, Skipped, results_csv, results_ui};
 use self::table::Col;
+use crate::core::request::Finished;
 use crate::core::wire::{AssetList, AssetRef, LicenseType, LockStatus};
 use crate::core::{ApiError, Call, CoreError, Event, Latest, Outcome, Profile};
 use crate::ui::kit::empty::empty_state_ui;
@@ -250,14 +251,17 @@ impl AssetsScreen {
         if let Some(said) = self.apply_unsent(event) {
             return Some(said);
         }
-        if self.export.call.accept(event) {
+        None
+    }
+
+    /// Takes the replies that have come to this screen's requests.
+    pub fn poll(&mut self, out: &Outbox<'_>) {
+        if let Some(reply) = out.reply_finished(&mut self.export.call, label!("export-csv")) {
             self.export.progress = None;
-            if let Ok(Outcome::Written { path }) = &event.result {
+            if let Ok(Finished::Done(path)) = reply {
                 self.export.done = Some(path.display().to_string());
             }
-            return Some(label!("export-csv"));
         }
-        None
     }
 
     /// A new listing replaces the old one (selection and expansions belonged to it).

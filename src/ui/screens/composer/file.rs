@@ -7,16 +7,18 @@ use std::time::{Duration, Instant};
 use egui::RichText;
 
 use super::{ComposerScreen, Hints, OpenDraft};
+use crate::core::Awaited;
 use crate::core::catalog::store::ImportReport;
 use crate::core::files;
+use crate::core::files::Picked;
 use crate::core::progress::{Progress, Stage};
+use crate::core::request::Finished;
 use crate::core::sheet::build::{Misplaced, MisplacedWhy};
-use crate::core::{Command, Event, FileCommand, Latest, Outcome};
 use crate::ui::kit::file_browser::{Browsed, FileBrowser};
 use crate::ui::kit::form::busy_button_ui;
 use crate::ui::kit::theme;
 use crate::ui::outbox::Outbox;
-use crate::ui::text::i18n::{Label, Lang, label, labelled, t, tr};
+use crate::ui::text::i18n::{Lang, label, labelled, t, tr};
 
 /// Work shorter than this shows no bar.
 const MOMENT: Duration = Duration::from_millis(150);
@@ -51,11 +53,11 @@ pub(super) struct FileBar {
     message: Option<FileMessage>,
     /// How far the file being imported has come; the Cancel button stops it.
     importing: Progress,
-    pick_call: Latest,
+    pick_call: Awaited<Picked>,
     /// What the file asked for in a dialog is for.
     picking: Picking,
-    read_call: Latest,
-    write_call: Latest,
+    read_call: Awaited<Finished<Box<files::Imported>>>,
+    write_call: Awaited<PathBuf>,
     /// How far the batch being exported has come, and when its bar shows.
     exporting: Option<(Progress, Instant)>,
     /// The window's own browser, open when no OS file dialog answered.
@@ -135,69 +137,54 @@ fn exporting_ui(ui: &mut egui::Ui, progress: &Progress, from: Instant, lang: Lan
 }
 
 impl ComposerScreen {
-    /// Answers about files; the action they answer. An imported batch is moved, not copied.
-    pub(super) fn apply_file(&mut self, event: &mut Event, out: &Outbox<'_>) -> Option<Label> {
-        if self.file.pick_call.accept(event) {
-            match &event.result {
-                Ok(Outcome::Picked(Some(path))) => self.picked(path, out),
-                Ok(Outcome::NoFileDialog { closed_at_once }) => {
-                    self.file.no_os_dialog = true;
-                    self.file.dialog_closed_at_once = *closed_at_once;
-                }
-                _ => {}
+    /// Takes the replies about files that have come. An imported batch is moved, not copied.
+    pub(super) fn poll_file(&mut self, out: &Outbox<'_>) {
+        match out.reply(&mut self.file.pick_call, label!("browse")) {
+            Some(Ok(Picked::File(Some(path)))) => self.picked(&path, out),
+            Some(Ok(Picked::NoDialog { closed_at_once })) => {
+                self.file.no_os_dialog = true;
+                self.file.dialog_closed_at_once = closed_at_once;
             }
-            return Some(label!("browse"));
+            _ => {}
         }
-        if self.file.read_call.accept(event) {
-            match &mut event.result {
-                Ok(Outcome::Imported {
-                    draft_id,
-                    name,
-                    batch,
-                    unread_columns,
-                    misplaced,
-                    places,
-                    taught,
-                    checked,
-                }) => {
-                    self.file.message = None;
-                    self.file.taught = *taught;
-                    self.file.unread = std::mem::take(unread_columns);
-                    self.file.misplaced = std::mem::take(misplaced);
-                    // The draft is stored already; the current one is saved and stays listed.
-                    self.save_now(out);
-                    self.open(OpenDraft {
-                        id: Some(*draft_id),
-                        name: std::mem::take(name),
-                        batch: std::mem::take(batch),
-                        hints: Hints::default(),
-                        unreadable: None,
-                    });
-                    // Checked on the core's threads already.
-                    self.check.opened_checked(std::mem::take(&mut **checked));
-                    let file = std::path::Path::new(self.file.path.trim())
-                        .file_name()
-                        .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
-                    self.check.imported(file, std::mem::take(places));
-                    self.drafts.refresh(out);
-                    self.store_new_hints(out);
-                }
-                Ok(Outcome::Cancelled) => self.file.message = Some(FileMessage::Cancelled),
-                Err(e) => self.file.message = Some(FileMessage::Failed(e.to_string())),
-                Ok(_) => {}
-            }
-            return Some(label!("import-file"));
+        match out.reply_finished(&mut self.file.read_call, label!("import-file")) {
+            Some(Ok(Finished::Done(imported))) => self.open_imported(*imported, out),
+            Some(Ok(Finished::Cancelled)) => self.file.message = Some(FileMessage::Cancelled),
+            Some(Err(e)) => self.file.message = Some(FileMessage::Failed(e.to_string())),
+            None => {}
         }
-        if self.file.write_call.accept(event) {
+        if let Some(written) = out.reply(&mut self.file.write_call, label!("export-file")) {
             self.file.exporting = None;
-            self.file.message = Some(match &event.result {
-                Ok(Outcome::Written { path }) => FileMessage::Exported(path.display().to_string()),
-                Ok(_) => return Some(label!("export-file")),
+            self.file.message = Some(match written {
+                Ok(path) => FileMessage::Exported(path.display().to_string()),
                 Err(e) => FileMessage::WriteFailed(e.to_string()),
             });
-            return Some(label!("export-file"));
         }
-        None
+    }
+
+    /// A file imported: its draft is stored already; the current one is saved and stays
+    /// listed.
+    fn open_imported(&mut self, imported: files::Imported, out: &Outbox<'_>) {
+        self.file.message = None;
+        self.file.taught = imported.taught;
+        self.file.unread = imported.unread_columns;
+        self.file.misplaced = imported.misplaced;
+        self.save_now(out);
+        self.open(OpenDraft {
+            id: Some(imported.draft_id),
+            name: imported.name,
+            batch: imported.batch,
+            hints: Hints::default(),
+            unreadable: None,
+        });
+        // Checked on the core's threads already.
+        self.check.opened_checked(*imported.checked);
+        let file = std::path::Path::new(self.file.path.trim())
+            .file_name()
+            .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+        self.check.imported(file, imported.places);
+        self.drafts.refresh(out);
+        self.store_new_hints(out);
     }
 
     /// A file chosen in a dialog: imported, or the batch exported to it.
@@ -212,11 +199,11 @@ impl ComposerScreen {
                 self.export(out);
             }
             Picking::Template => {
-                let command = Command::File(FileCommand::WriteTemplate {
+                let template = files::WriteTemplate {
                     path: path.to_owned(),
-                });
+                };
                 self.file.message = None;
-                self.file.write_call.start(out.send(command));
+                self.file.write_call.start(out.ask(template));
             }
         }
     }
@@ -247,12 +234,12 @@ impl ComposerScreen {
             return;
         }
         self.file.importing = Progress::default();
-        let command = Command::File(FileCommand::ImportOrders {
+        let import = files::ImportOrders {
             path: PathBuf::from(path),
             progress: self.file.importing.clone(),
-        });
+        };
         self.file.message = None;
-        self.file.read_call.start(out.send(command));
+        self.file.read_call.start(out.ask(import));
     }
 
     fn export(&mut self, out: &Outbox<'_>) {
@@ -263,9 +250,9 @@ impl ComposerScreen {
             return;
         }
         let path = PathBuf::from(path);
-        let command = match &draft.unreadable {
+        let written = match &draft.unreadable {
             // A draft that cannot be read is written as it is stored, byte for byte.
-            Some(unreadable) => Command::File(FileCommand::WriteBytes {
+            Some(unreadable) => out.ask(files::WriteBytes {
                 path,
                 bytes: unreadable.stored.clone(),
             }),
@@ -279,7 +266,7 @@ impl ComposerScreen {
                     MOMENT
                 };
                 self.file.exporting = Some((progress.clone(), Instant::now() + delay));
-                Command::File(FileCommand::ExportBatch {
+                out.ask(files::ExportBatch {
                     path,
                     batch: draft.batch.clone(),
                     progress,
@@ -287,7 +274,7 @@ impl ComposerScreen {
             }
         };
         self.file.message = None;
-        self.file.write_call.start(out.send(command));
+        self.file.write_call.start(written);
     }
 
     /// *Export as is*: to the file typed in the bar, else to one chosen in a dialog.
@@ -437,9 +424,7 @@ impl ComposerScreen {
     fn pick(&mut self, out: &Outbox<'_>, picking: Picking, lang: Lang) {
         let pick = self.file_pick(picking, lang);
         self.file.picking = picking;
-        self.file
-            .pick_call
-            .start(out.send(Command::File(FileCommand::Pick { pick })));
+        self.file.pick_call.start(out.ask(files::Pick { pick }));
     }
 }
 

@@ -161,8 +161,7 @@ impl ComposerScreen {
     /// answer leads to (a draft to load, a file to read) is queued in `out`.
     /// The event is taken by `&mut` so that an imported batch is moved, not copied.
     pub fn apply(&mut self, event: &mut Event, out: &Outbox<'_>) -> Option<Label> {
-        self.apply_file(event, out)
-            .or_else(|| self.apply_numbers(event))
+        self.apply_numbers(event)
             .or_else(|| self.apply_submit(event))
             .or_else(|| self.apply_unknown(event))
             .or_else(|| self.apply_unsent(event))
@@ -173,6 +172,7 @@ impl ComposerScreen {
     /// Takes the replies that have come to this screen's requests.
     pub fn poll(&mut self, out: &Outbox<'_>) {
         self.poll_drafts(out);
+        self.poll_file(out);
         self.check.poll(out);
     }
 

@@ -1,21 +1,27 @@
 //! Order files: reading one (with the line and column of what is wrong), writing one, and the
 //! OS file dialog, which runs here so the window never waits on it.
 
+pub(in crate::core) mod io;
+mod requests;
+
 use std::path::{Path, PathBuf};
 
-use super::drafts::Drafts;
+use super::CoreError;
+use super::drafts::store::Drafts;
 use super::progress::{Progress, Stage};
+use super::request::Finished;
 use super::sheet::ReadError;
 use super::snapshot::{Checked, Snapshot};
-use super::{CoreError, Outcome};
 use crate::support::clock::now_ms;
-use crate::support::private_files::write_atomic;
 use crate::wire::BatchOrderRequest;
 use crate::wire::open::{Locator, batch_to_json};
 use crate::wire::parse::{FromJson, ParseError};
 
-/// Larger files are refused: a batch holds at most 10,000 orders, far below this.
-const MAX_FILE_BYTES: u64 = 256 * 1024 * 1024;
+pub use io::{MAX_FILE_BYTES, read_file_bytes, regular_file_size, write_bytes, write_file};
+pub use requests::{
+    ExportBatch, ImportOrders, Imported, Pick, Picked, WriteBytes, WriteProduced, WriteTemplate,
+    WriteText,
+};
 
 /// Where a problem of an imported file is in that file.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -110,7 +116,7 @@ pub fn import_file(
     path: &Path,
     progress: &Progress,
     drafts: &Drafts,
-) -> Result<Outcome, CoreError> {
+) -> Result<Finished<Box<Imported>>, CoreError> {
     let name = path
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
@@ -129,20 +135,20 @@ fn import_sheet(
     name: String,
     progress: &Progress,
     drafts: &Drafts,
-) -> Result<Outcome, CoreError> {
+) -> Result<Finished<Box<Imported>>, CoreError> {
     let Some(opened) = read_sheet_batch(path, progress)? else {
-        return Ok(Outcome::Cancelled);
+        return Ok(Finished::Cancelled);
     };
     progress.start(Stage::Saving, 0);
     let body = batch_to_json(&opened.batch, false).map_err(|e| CoreError::File(e.to_string()))?;
     if progress.is_cancelled() {
-        return Ok(Outcome::Cancelled);
+        return Ok(Finished::Cancelled);
     }
     let draft_id = drafts
         .create(&name, &body, "{}", now_ms())
         .map_err(|e| CoreError::Storage(format!("drafts: {e}")))?;
     let (checked, places) = opened.checked;
-    Ok(Outcome::Imported {
+    Ok(Finished::Done(Box::new(Imported {
         draft_id,
         name,
         batch: Snapshot::from(opened.batch),
@@ -151,7 +157,7 @@ fn import_sheet(
         places,
         taught: None,
         checked: Box::new(checked),
-    })
+    })))
 }
 
 /// A JSON file imported. Its text (past a byte-order mark) is the draft's body as it is, since
@@ -162,11 +168,11 @@ fn import_json(
     name: String,
     progress: &Progress,
     drafts: &Drafts,
-) -> Result<Outcome, CoreError> {
+) -> Result<Finished<Box<Imported>>, CoreError> {
     progress.start(Stage::Reading, 0);
     let bytes = read_file_bytes(path)?;
     if progress.is_cancelled() {
-        return Ok(Outcome::Cancelled);
+        return Ok(Finished::Cancelled);
     }
     progress.start(Stage::Checking, 0);
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&bytes);
@@ -196,7 +202,7 @@ fn import_json(
         Ok(opened) if !progress.is_cancelled() => opened,
         Ok(_) => {
             forget(created);
-            return Ok(Outcome::Cancelled);
+            return Ok(Finished::Cancelled);
         }
         Err(e) => {
             forget(created);
@@ -213,7 +219,7 @@ fn import_json(
                 .map_err(|e| CoreError::Storage(format!("drafts: {e}")))?
         }
     };
-    Ok(Outcome::Imported {
+    Ok(Finished::Done(Box::new(Imported {
         draft_id,
         name,
         batch: Snapshot::from(batch),
@@ -222,47 +228,7 @@ fn import_json(
         places,
         taught: None,
         checked: Box::new(checked),
-    })
-}
-
-/// A file's bytes, refused at once when it is not a regular file (a folder, a device, a pipe:
-/// reading one may never end) or is larger than any order file can be; read at most to that
-/// size even if it grows meanwhile.
-pub fn read_file_bytes(path: &Path) -> Result<Vec<u8>, CoreError> {
-    use std::io::Read;
-    let name = path.display();
-    let size = regular_file_size(path)?;
-    let file = std::fs::File::open(path).map_err(|e| CoreError::File(format!("{name}: {e}")))?;
-    let mut bytes = Vec::with_capacity(usize::try_from(size).unwrap_or_default());
-    file.take(MAX_FILE_BYTES + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| CoreError::File(format!("{name}: {e}")))?;
-    if bytes.len() as u64 > MAX_FILE_BYTES {
-        return Err(too_large(path, bytes.len() as u64));
-    }
-    Ok(bytes)
-}
-
-/// The size of a regular file no larger than an order file can be, or why it is not one.
-pub fn regular_file_size(path: &Path) -> Result<u64, CoreError> {
-    let name = path.display();
-    let meta = std::fs::metadata(path).map_err(|e| CoreError::File(format!("{name}: {e}")))?;
-    if !meta.is_file() {
-        return Err(CoreError::File(format!(
-            "{name}: not a regular file (a folder, a device or a pipe); an order file is a file on disk"
-        )));
-    }
-    if meta.len() > MAX_FILE_BYTES {
-        return Err(too_large(path, meta.len()));
-    }
-    Ok(meta.len())
-}
-
-fn too_large(path: &Path, size: u64) -> CoreError {
-    CoreError::File(format!(
-        "{}: {size} bytes or more; an order file is at most {MAX_FILE_BYTES} bytes",
-        path.display()
-    ))
+    })))
 }
 
 /// A stored draft's batch, as it opens.
@@ -318,17 +284,6 @@ pub fn parse_order_file(bytes: &[u8]) -> Result<BatchOrderRequest, FileError> {
     })
 }
 
-/// Writes a file the user asked for, whole or not at all (a failed export never leaves an empty
-/// or half file behind).
-pub fn write_file(path: &Path, body: &str) -> Result<(), CoreError> {
-    write_bytes(path, body.as_bytes())
-}
-
-/// `write_file` for bytes that need not be text.
-pub fn write_bytes(path: &Path, bytes: &[u8]) -> Result<(), CoreError> {
-    write_atomic(path, bytes).map_err(|e| CoreError::File(format!("{}: {e}", path.display())))
-}
-
 /// The file types of each purpose, as the OS dialog filters them and the window's own browser
 /// lists them: a batch opens from JSON or any sheet calamine reads; it is exported as JSON; the
 /// template is an `.xlsx` workbook.
@@ -377,13 +332,13 @@ pub fn os_dialog_present() -> bool {
 
 /// What an OS dialog's answer after `took` means: nothing, at once, is no dialog shown (a
 /// portal whose backend failed), not the user cancelling.
-pub fn dialog_answer(picked: Option<PathBuf>, took: std::time::Duration) -> Outcome {
+pub fn dialog_answer(picked: Option<PathBuf>, took: std::time::Duration) -> Picked {
     if picked.is_none() && took < NO_DIALOG_WITHIN {
-        return Outcome::NoFileDialog {
+        return Picked::NoDialog {
             closed_at_once: true,
         };
     }
-    Outcome::Picked(picked)
+    Picked::File(picked)
 }
 
 /// Whether a backend described in `dir` (its `*.portal` files) implements the file chooser:
@@ -486,8 +441,7 @@ mod dialog_tests {
     use std::path::PathBuf;
     use std::time::Duration;
 
-    use super::{dialog_answer, file_chooser_in};
-    use crate::core::Outcome;
+    use super::{Picked, dialog_answer, file_chooser_in};
 
     /// Nothing within 300 ms is no dialog; nothing later is a cancel; a file is a file.
     #[test]
@@ -495,15 +449,15 @@ mod dialog_tests {
         let at_once = dialog_answer(None, Duration::from_millis(40));
         assert!(matches!(
             at_once,
-            Outcome::NoFileDialog {
+            Picked::NoDialog {
                 closed_at_once: true
             }
         ));
         let cancelled = dialog_answer(None, Duration::from_secs(4));
-        assert!(matches!(cancelled, Outcome::Picked(None)));
+        assert!(matches!(cancelled, Picked::File(None)));
         let path = PathBuf::from("/tmp/batch.json");
         let chosen = dialog_answer(Some(path.clone()), Duration::from_millis(40));
-        assert!(matches!(chosen, Outcome::Picked(Some(p)) if p == path));
+        assert!(matches!(chosen, Picked::File(Some(p)) if p == path));
     }
 
     /// Only a backend that lists the file chooser among its interfaces counts; a missing

@@ -1,0 +1,15 @@
+#!/bin/sh
+# The counts docs/code-counts.md tracks (issue 54), in the checkout given (default: here).
+cd "${1:-.}"
+prod() { grep -rn --include=*.rs "$1" src crates | grep -v '/tests/\|/benches/' ; }
+echo "Outcome variants: $(awk '/^pub enum Outcome \{/{f=1;next} f&&/^\}/{f=0} f&&/^    [A-Z][A-Za-z]*([ ({,]|$)/' src/core/mod.rs | wc -l)"
+echo "Command variants: $(awk '/^pub enum Command \{/{f=1;next} f&&/^\}/{f=0} f&&/^    [A-Z][A-Za-z]*([ ({,]|$)/' src/core/mod.rs | wc -l)"
+echo "Command groups: $(grep -c '^pub enum [A-Za-z]*Command {' src/core/mod.rs)"
+echo "typed requests: $(prod 'impl Request for ' | grep -vc 'for Command')"
+echo "Latest fields: $(prod ': Latest,' | wc -l)"
+echo "Awaited fields: $(prod ': Awaited<' | wc -l)"
+echo "accept(event) sites: $(prod '\.accept(event)\|\.accept(&event)' | wc -l)"
+echo "Result<_, String>: $(prod 'Result<[^;]*, String>' | wc -l)"
+echo "#[path] includes: $(grep -rn --include=*.rs '#\[path' tests crates/*/tests | wc -l)"
+echo "let _ = : $(prod 'let _ =' | wc -l)"
+echo "README lines: $(wc -l < README.md)"
