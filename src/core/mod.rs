@@ -586,7 +586,7 @@ impl Core {
     pub fn prepare_command(&self, command: Command) -> Asking {
         Asking {
             id: self.next_id(),
-            work: service::Work::Command(command),
+            work: service::Work::Command(Box::new(command)),
         }
     }
 

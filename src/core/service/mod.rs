@@ -278,7 +278,7 @@ impl Observer for ProfileObserver {
 /// What the core's loop is given: a command answered as an [`Event`], a typed request
 /// answered on its own channel, or the cancelling of either.
 pub(in crate::core) enum Work {
-    Command(Command),
+    Command(Box<Command>),
     Job(Box<dyn Job>),
     Cancel(CommandId),
 }
@@ -547,7 +547,7 @@ impl Service {
             Work::Command(command) => {
                 let profile = command.profile_called().map(str::to_owned);
                 let result = self
-                    .watched(profile.as_deref(), self.dispatch(command))
+                    .watched(profile.as_deref(), self.dispatch(*command))
                     .await;
                 outbox.send(Event { id, result });
             }
