@@ -11,12 +11,12 @@ use std::time::Instant;
 
 use desk::{WAIT, mock_store, run, start_core};
 use license_desk::core::catalog::store::{Counts, Import};
-use license_desk::core::catalog::{CatalogItem, CatalogView};
+use license_desk::core::catalog::{self, CatalogItem, CatalogView};
 use license_desk::core::files;
 use license_desk::core::progress::Progress;
 use license_desk::core::request::Finished;
 use license_desk::core::{
-    Call, CatalogCommand, Command, Core, Endpoint, KeyringChoice, Outcome, Profile, SANDBOX, Secret,
+    Call, Command, Core, Endpoint, KeyringChoice, Outcome, Profile, SANDBOX, Secret,
 };
 use license_desk::wire::{BatchOrderRequest, BindRequest, CustomerQuery, EnterpriseRequest};
 use serde_json::json;
@@ -33,10 +33,7 @@ fn start(root: &Path) -> Core {
 
 fn view(core: &Core, profile: &str) -> Arc<CatalogView> {
     let profile = profile.to_owned();
-    match run(core, Command::Catalog(CatalogCommand::Load { profile })) {
-        Outcome::Catalog(view) => view,
-        other => panic!("not a catalog: {other:?}"),
-    }
+    run(core, catalog::Load { profile })
 }
 
 /// Learning happens beside the answer: waits until the catalog shows what `f` looks for.
@@ -169,10 +166,10 @@ fn the_directory_learns_from_answers_on_its_own_profile_only() {
     let key = seen.customers[i[0]].key.clone();
     run(
         &core,
-        Command::Catalog(CatalogCommand::Used {
+        catalog::Used {
             profile: SANDBOX.to_owned(),
             item: CatalogItem::Customer(key.clone()),
-        }),
+        },
     );
     let now = view(&core, SANDBOX);
     assert_eq!(now.customers[now.customer_index.find("", 1)[0]].key, key);
@@ -188,37 +185,31 @@ fn the_catalog_file_carries_it_to_another_machine() {
     let path = file.clone();
     let exported = run(
         &core,
-        Command::Catalog(CatalogCommand::Export {
+        catalog::ExportFile {
             path,
             profile: SANDBOX.to_owned(),
             customers: false,
-        }),
+        },
     );
-    assert!(
-        matches!(exported, Outcome::Exported { count, .. } if count >= 9),
-        "{exported:?}"
-    );
+    assert!(exported.count >= 9, "{exported:?}");
     run(
         &core,
-        Command::Catalog(CatalogCommand::Remove {
+        catalog::Remove {
             profile: SANDBOX.to_owned(),
             item: CatalogItem::Product("gms:5555".into()),
-        }),
+        },
     );
     assert!(!has_product(&view(&core, SANDBOX), "gms:5555"));
     let before = view(&core, SANDBOX).products.len();
     let imported = run(
         &core,
-        Command::Catalog(CatalogCommand::Import {
+        catalog::ImportFile {
             path: file,
             profile: SANDBOX.to_owned(),
             import: APPLY,
-        }),
+        },
     );
-    let Outcome::CatalogImported { report, applied } = imported else {
-        panic!("{imported:?}");
-    };
-    assert!(applied);
+    let report = imported;
     assert_eq!(report.products.new, 1, "the removed product comes back");
     assert_eq!(report.products.new + report.products.unchanged, before + 1);
     assert_eq!(report.packages.new + report.packages.unchanged, 1);
@@ -236,11 +227,11 @@ fn the_catalog_file_carries_it_to_another_machine() {
     let bad = root.path().join("bad.json");
     std::fs::write(&bad, "{\"products\": 7}").expect("file");
     let refused = core.run(
-        Command::Catalog(CatalogCommand::Import {
+        catalog::ImportFile {
             path: bad,
             profile: SANDBOX.to_owned(),
             import: APPLY,
-        }),
+        },
         WAIT,
     );
     let message = format!("{refused:?}");
@@ -258,39 +249,30 @@ fn the_catalog_as_a_spreadsheet_comes_back_whole() {
     let file = root.path().join("catalog.xlsx");
     let exported = run(
         &core,
-        Command::Catalog(CatalogCommand::Export {
+        catalog::ExportFile {
             path: file.clone(),
             profile: SANDBOX.to_owned(),
             customers: false,
-        }),
+        },
     );
     // Seven products on their own rows, the package's three on its rows.
-    assert!(
-        matches!(exported, Outcome::Exported { count: 10, .. }),
-        "{exported:?}"
-    );
+    assert!(exported.count == 10, "{exported:?}");
     for item in [
         CatalogItem::Package("PKG-STARTER".into()),
         CatalogItem::Product("gms:1006".into()),
     ] {
         let profile = SANDBOX.to_owned();
-        run(
-            &core,
-            Command::Catalog(CatalogCommand::Remove { profile, item }),
-        );
+        run(&core, catalog::Remove { profile, item });
     }
     let imported = run(
         &core,
-        Command::Catalog(CatalogCommand::Import {
+        catalog::ImportFile {
             path: file,
             profile: SANDBOX.to_owned(),
             import: APPLY,
-        }),
+        },
     );
-    assert!(
-        matches!(imported, Outcome::CatalogImported { report, applied: true } if report.packages.new == 1),
-        "{imported:?}"
-    );
+    assert!(imported.packages.new == 1, "{imported:?}");
     let after = view(&core, SANDBOX);
     assert_eq!(
         after.products,
@@ -388,11 +370,11 @@ fn a_profile_with_its_own_catalog_keeps_it_apart() {
     let import = APPLY;
     run(
         &core,
-        Command::Catalog(CatalogCommand::Import {
+        catalog::ImportFile {
             path,
             profile,
             import,
-        }),
+        },
     );
     assert!(has_product(&view(&core, "Training"), "gms:7202"));
     assert!(!has_product(&view(&core, SANDBOX), "gms:7202"));
@@ -403,11 +385,11 @@ fn a_profile_with_its_own_catalog_keeps_it_apart() {
     let customers = false;
     run(
         &core,
-        Command::Catalog(CatalogCommand::Export {
+        catalog::ExportFile {
             path,
             profile,
             customers,
-        }),
+        },
     );
     let written: serde_json::Value =
         serde_json::from_slice(&std::fs::read(&out).expect("file")).expect("json");
@@ -437,10 +419,7 @@ fn the_demo_catalog_is_loaded_once_and_what_is_removed_stays_removed() {
         );
     for item in items.collect::<Vec<_>>() {
         let profile = SANDBOX.to_owned();
-        run(
-            &core,
-            Command::Catalog(CatalogCommand::Remove { profile, item }),
-        );
+        run(&core, catalog::Remove { profile, item });
     }
     core.shutdown();
     let again = start(root.path());
@@ -551,10 +530,7 @@ fn the_directory_learns_from_create_query_and_listing() {
         .expect("bound");
     let customer_id = known.item.customer_id.clone();
     let (profile, item) = (SANDBOX.to_owned(), CatalogItem::Customer(known.key.clone()));
-    run(
-        &core,
-        Command::Catalog(CatalogCommand::Remove { profile, item }),
-    );
+    run(&core, catalog::Remove { profile, item });
     assert!(!has_customer(&view(&core, SANDBOX), is_bound));
     let query = CustomerQuery {
         channel_code: Some("SHOP".into()),
@@ -601,37 +577,28 @@ fn the_spreadsheet_carries_the_customers_on_their_own_sheet() {
     let file = root.path().join("with-customers.xlsx");
     let exported = run(
         &core,
-        Command::Catalog(CatalogCommand::Export {
+        catalog::ExportFile {
             path: file.clone(),
             profile: SANDBOX.to_owned(),
             customers: true,
-        }),
+        },
     );
     // Ten catalog rows and the three demo customers.
-    assert!(
-        matches!(exported, Outcome::Exported { count: 13, .. }),
-        "{exported:?}"
-    );
+    assert!(exported.count == 13, "{exported:?}");
     for k in &before.customers {
         let (profile, item) = (SANDBOX.to_owned(), CatalogItem::Customer(k.key.clone()));
-        run(
-            &core,
-            Command::Catalog(CatalogCommand::Remove { profile, item }),
-        );
+        run(&core, catalog::Remove { profile, item });
     }
     assert!(view(&core, SANDBOX).customers.is_empty());
     let imported = run(
         &core,
-        Command::Catalog(CatalogCommand::Import {
+        catalog::ImportFile {
             path: file,
             profile: SANDBOX.to_owned(),
             import: APPLY,
-        }),
+        },
     );
-    assert!(
-        matches!(imported, Outcome::CatalogImported { report, .. } if report.customers.new == 3),
-        "{imported:?}"
-    );
+    assert!(imported.customers.new == 3, "{imported:?}");
     let after = view(&core, SANDBOX);
     let items = |v: &CatalogView| {
         let mut items: Vec<_> = v.customers.iter().map(|k| k.item.clone()).collect();

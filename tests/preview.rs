@@ -11,8 +11,9 @@ use std::path::Path;
 use std::time::Instant;
 
 use desk::{WAIT, mock_store, run, start_core};
+use license_desk::core::catalog;
 use license_desk::core::catalog::CatalogView;
-use license_desk::core::{Call, CatalogCommand, Command, Core, KeyringChoice, Outcome, SANDBOX};
+use license_desk::core::{Call, Command, Core, KeyringChoice, Outcome, SANDBOX};
 use license_desk::wire::preview::{DeletePreview, PreviewRefusal, Warning};
 use license_desk::wire::{Asset, BatchOrderRequest, BatchOrderResult, EnterpriseRequest};
 use serde_json::{Value, json};
@@ -377,15 +378,12 @@ fn an_order_is_placed_by_the_directory_or_its_effect_is_unknown() {
     let (eg, _) = granted(&core);
     let deadline = Instant::now() + WAIT;
     let customer = loop {
-        let view = match run(
+        let view = run(
             &core,
-            Command::Catalog(CatalogCommand::Load {
+            catalog::Load {
                 profile: SANDBOX.to_owned(),
-            }),
-        ) {
-            Outcome::Catalog(v) => v,
-            other => panic!("{other:?}"),
-        };
+            },
+        );
         if let Some(id) = customer_of(&view, &eg) {
             break id;
         }

@@ -23,13 +23,12 @@ use std::time::{Duration, Instant};
 
 use desk::{WAIT, mock_store, run, start_core};
 use fault_proxy::{Fault, FaultProxy};
-use license_desk::core::catalog::store::Import;
+use license_desk::core::catalog::{self, store::Import};
 use license_desk::core::profiles::usual_token_url;
 use license_desk::core::progress::Progress;
 use license_desk::core::renewals::{Read, ReadState, Source, Stop, Trouble, Window};
 use license_desk::core::{
-    Call, CatalogCommand, Command, Core, Endpoint, KeyringChoice, Outcome, RenewalsCommand, Secret,
-    now_ms,
+    Call, Command, Core, Endpoint, KeyringChoice, Outcome, RenewalsCommand, Secret, now_ms,
 };
 use license_desk::platform::Region;
 use license_desk::wire::{BatchOrderRequest, BindRequest};
@@ -127,14 +126,14 @@ fn directory(core: &Core, dir: &Path, customers: Value) {
     std::fs::write(&path, file.to_string()).expect("write the directory");
     run(
         core,
-        Command::Catalog(CatalogCommand::Import {
+        catalog::ImportFile {
             path,
             profile: PROFILE.to_owned(),
             import: Import {
                 apply: true,
                 overwrite: true,
             },
-        }),
+        },
     );
 }
 

@@ -16,10 +16,10 @@ mod team_remote;
 use std::time::{Duration, Instant};
 
 use desk::{mock_store, run, start_core};
-use license_desk::core::catalog::{CatalogEdit, CatalogItem, CatalogView};
+use license_desk::core::catalog::{self, CatalogEdit, CatalogItem, CatalogView};
 use license_desk::core::drafts;
 use license_desk::core::team::TeamCommand;
-use license_desk::core::{Call, CatalogCommand, Command, Core, KeyringChoice, Outcome, Secret};
+use license_desk::core::{Call, Command, Core, KeyringChoice, Outcome, Secret};
 use serde_json::json;
 use team_remote::{PASSWORD, TeamRemote};
 
@@ -42,14 +42,11 @@ fn console(dir: &std::path::Path, team: &TeamRemote, user: &str) -> Core {
     core
 }
 
-fn catalog(core: &Core) -> std::sync::Arc<CatalogView> {
-    let load = CatalogCommand::Load {
+fn view(core: &Core) -> std::sync::Arc<CatalogView> {
+    let load = catalog::Load {
         profile: "branch".to_owned(),
     };
-    match run(core, Command::Catalog(load)) {
-        Outcome::Catalog(view) => view,
-        other => panic!("a catalog, not {other:?}"),
-    }
+    run(core, load)
 }
 
 fn product_name(view: &CatalogView, uri: &str) -> Option<String> {
@@ -68,7 +65,7 @@ fn until(
 ) -> std::sync::Arc<CatalogView> {
     let deadline = Instant::now() + Duration::from_secs(30);
     loop {
-        let view = catalog(core);
+        let view = view(core);
         if seen(&view) {
             return view;
         }
@@ -118,20 +115,20 @@ fn two_consoles_share_the_team_s_catalog_and_directory() {
         .item
         .clone();
     renamed.product_name = Some("云计价 专业版".to_owned());
-    let edit = CatalogCommand::Edit {
+    let edit = catalog::Edit {
         profile: "branch".to_owned(),
         edit: Box::new(CatalogEdit::Product(renamed)),
     };
-    run(&b, Command::Catalog(edit));
+    run(&b, edit);
     until(&a, "the new name at the first console", |v| {
         product_name(v, "gms:2001").as_deref() == Some("云计价 专业版")
     });
 
-    let remove = CatalogCommand::Remove {
+    let remove = catalog::Remove {
         profile: "branch".to_owned(),
         item: CatalogItem::Product("gms:2001".to_owned()),
     };
-    run(&b, Command::Catalog(remove));
+    run(&b, remove);
     until(&a, "the removal at the first console", |v| {
         product_name(v, "gms:2001").is_none()
     });

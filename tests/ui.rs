@@ -16,11 +16,10 @@ use std::time::Duration;
 
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
-use license_desk::core::drafts;
 use license_desk::core::{
-    Call, CatalogCommand, Command, Core, DraftSummary, Endpoint, JournalFilter, Outcome, Profile,
-    Secret,
+    Call, Command, Core, DraftSummary, Endpoint, JournalFilter, Outcome, Profile, Secret,
 };
+use license_desk::core::{catalog, drafts};
 use license_desk::platform::{Config, Region, Server, TlsFiles, create_app};
 use license_desk::ui::text::i18n::Lang;
 use license_desk::ui::{DeskApp, Prefs, Screen};
@@ -2356,19 +2355,16 @@ fn the_catalog_screen_edits_a_package() {
     settle(&mut harness, |h| {
         h.query_by_label("造价入门套餐 2026").is_some()
     });
-    let loaded = harness
+    let view = harness
         .state()
         .core()
         .run(
-            Command::Catalog(CatalogCommand::Load {
+            catalog::Load {
                 profile: "Sandbox".into(),
-            }),
+            },
             Duration::from_secs(60),
         )
         .expect("catalog");
-    let Outcome::Catalog(view) = loaded else {
-        panic!("not a catalog: {loaded:?}");
-    };
     let package = &view.packages[0];
     assert_eq!(package.key, "PKG-STARTER");
     assert_eq!(
@@ -2484,11 +2480,11 @@ fn a_catalog_import_previews_and_keeps_what_the_platform_said_unless_told() {
     harness.run_ok();
     let file = dir.path().join("with-customers.json");
     let exported = harness.state().core().run(
-        Command::Catalog(CatalogCommand::Export {
+        catalog::ExportFile {
             path: file.clone(),
             profile: "Sandbox".into(),
             customers: true,
-        }),
+        },
         Duration::from_secs(60),
     );
     assert!(exported.is_ok(), "{exported:?}");
@@ -2558,12 +2554,9 @@ fn a_customer_picked_from_the_directory_fills_every_field() {
     let core = harness.state().core();
     let wait = Duration::from_secs(60);
     let sandbox = || "Sandbox".to_owned();
-    let Ok(Outcome::Catalog(view)) = core.run(
-        Command::Catalog(CatalogCommand::Load { profile: sandbox() }),
-        wait,
-    ) else {
-        panic!("no catalog");
-    };
+    let view = core
+        .run(catalog::Load { profile: sandbox() }, wait)
+        .expect("the catalog");
     let known = view
         .customers
         .iter()
@@ -2586,10 +2579,10 @@ fn a_customer_picked_from_the_directory_fills_every_field() {
         entry: full,
     };
     core.run(
-        Command::Catalog(CatalogCommand::Edit {
+        catalog::Edit {
             profile: sandbox(),
             edit: Box::new(edit),
-        }),
+        },
         wait,
     )
     .expect("edited");

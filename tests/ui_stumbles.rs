@@ -7,8 +7,8 @@ mod desk;
 mod window;
 
 use egui_kittest::kittest::{NodeT as _, Queryable};
-use license_desk::core::catalog::store::Import;
-use license_desk::core::{CatalogCommand, Command, SANDBOX};
+use license_desk::core::SANDBOX;
+use license_desk::core::catalog::{self, store::Import};
 use license_desk::ui::Screen;
 use license_desk::ui::text::i18n::Lang;
 use window::{app, app_sized, click, settle, type_into};
@@ -30,14 +30,14 @@ fn the_catalog_screen_shows_what_was_learned_elsewhere_when_entered_again() {
     let file = serde_json::json!({"products": [{"productUri": "gms:9001", "productName": "新产品甲"}],
         "packages": [], "customers": []});
     std::fs::write(&path, file.to_string()).expect("catalog file");
-    let import = Command::Catalog(CatalogCommand::Import {
+    let import = catalog::ImportFile {
         path,
         profile: SANDBOX.to_owned(),
         import: Import {
             apply: true,
             overwrite: true,
         },
-    });
+    };
     harness
         .state()
         .core()

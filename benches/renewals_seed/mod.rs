@@ -6,11 +6,11 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use futures::StreamExt;
-use license_desk::core::catalog::store::Import;
+use license_desk::core::catalog::{self, store::Import};
 use license_desk::core::profiles::usual_token_url;
 use license_desk::core::{
-    CatalogCommand, Command, Core, CoreOptions, Endpoint, FileDialogChoice, KeyringChoice, Outcome,
-    Profile, Secret, now_ms,
+    Command, Core, CoreOptions, Endpoint, FileDialogChoice, KeyringChoice, Profile, Request,
+    Secret, now_ms,
 };
 use serde_json::{Value, json};
 
@@ -166,19 +166,19 @@ fn console(dir: &Path, server: &Server, app: &App, ids: &[String]) -> Core {
     std::fs::write(&path, file.to_string()).expect("directory file");
     run(
         &core,
-        Command::Catalog(CatalogCommand::Import {
+        catalog::ImportFile {
             path,
             profile: PROFILE.to_owned(),
             import: Import {
                 apply: true,
                 overwrite: true,
             },
-        }),
+        },
     );
     core
 }
 
-pub fn run(core: &Core, command: Command) -> Outcome {
-    core.run(command, Duration::from_secs(1800))
+pub fn run<R: Request>(core: &Core, request: R) -> R::Reply {
+    core.run(request, Duration::from_secs(1800))
         .expect("the command succeeds")
 }

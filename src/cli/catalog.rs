@@ -7,8 +7,9 @@ use std::time::Duration;
 
 use clap::{Subcommand, ValueEnum};
 use license_desk::core::catalog::store::Import;
+use license_desk::core::catalog::{self, Exported};
 use license_desk::core::catalog::{CatalogView, Known};
-use license_desk::core::{CatalogCommand, Command, Core, CoreOptions, Outcome};
+use license_desk::core::{Core, CoreError, CoreOptions};
 use serde::Serialize;
 
 #[derive(Subcommand)]
@@ -70,59 +71,57 @@ pub fn run(command: CatalogOp) -> ExitCode {
 fn execute(command: CatalogOp) -> Result<String, String> {
     let core = Core::start(CoreOptions::for_user().map_err(|e| e.to_string())?)
         .map_err(|e| e.to_string())?;
+    let json = answer(&core, command);
+    core.shutdown();
+    json
+}
+
+/// Runs the operation on the core and writes its reply as JSON.
+fn answer(core: &Core, command: CatalogOp) -> Result<String, String> {
     let active = || core.state().profiles.active;
-    let (core_command, listed) = match command {
+    let wait = Duration::from_secs(300);
+    let failed = |e: CoreError| e.to_string();
+    let json = match command {
         CatalogOp::List {
             what,
             search,
             profile,
-        } => (
-            Command::Catalog(CatalogCommand::Load {
-                profile: profile.unwrap_or_else(active),
-            }),
-            Some((what, search.unwrap_or_default())),
-        ),
+        } => {
+            let profile = profile.unwrap_or_else(active);
+            let view = core.run(catalog::Load { profile }, wait).map_err(failed)?;
+            listing(&view, what, &search.unwrap_or_default())
+        }
         CatalogOp::Import {
             file,
             profile,
             dry_run,
             overwrite_platform,
-        } => (
-            Command::Catalog(CatalogCommand::Import {
+        } => {
+            let import = catalog::ImportFile {
                 path: file,
                 profile: profile.unwrap_or_else(active),
                 import: Import {
                     apply: !dry_run,
                     overwrite: overwrite_platform,
                 },
-            }),
-            None,
-        ),
-        CatalogOp::Export { file, profile } => (
-            Command::Catalog(CatalogCommand::Export {
-                path: file,
-                customers: profile.is_some(),
-                profile: profile.unwrap_or_else(active),
-            }),
-            None,
-        ),
-    };
-    let outcome = core.run(core_command, Duration::from_secs(300));
-    core.shutdown();
-    let json = match (outcome.map_err(|e| e.to_string())?, listed) {
-        (Outcome::Catalog(view), Some((what, search))) => listing(&view, what, &search),
-        (Outcome::CatalogImported { report, applied }, _) => {
+            };
+            let report = core.run(import, wait).map_err(failed)?;
             serde_json::to_string_pretty(&serde_json::json!({
-                "applied": applied,
+                "applied": !dry_run,
                 "products": report.products,
                 "packages": report.packages,
                 "customers": report.customers,
             }))
         }
-        (Outcome::Exported { path, count }, _) => {
+        CatalogOp::Export { file, profile } => {
+            let export = catalog::ExportFile {
+                path: file,
+                customers: profile.is_some(),
+                profile: profile.unwrap_or_else(active),
+            };
+            let Exported { path, count } = core.run(export, wait).map_err(failed)?;
             serde_json::to_string_pretty(&serde_json::json!({ "exported": count, "path": path }))
         }
-        (other, _) => return Err(format!("unexpected answer: {other:?}")),
     };
     json.map_err(|e| e.to_string())
 }

@@ -250,8 +250,6 @@ pub enum Command {
         path: PathBuf,
         format: ExportFormat,
     },
-    /// The catalog of products and packages, and each profile's directory of customers.
-    Catalog(CatalogCommand),
     /// Send later: calls kept while their platform cannot be reached.
     Queue(QueueCommand),
     /// Renewals: what ends when across a profile's whole directory.
@@ -276,41 +274,6 @@ impl Command {
             _ => None,
         }
     }
-}
-
-/// The catalog of products and packages, and each profile's directory of customers.
-#[derive(Debug, Clone)]
-pub enum CatalogCommand {
-    /// The catalog, and the directory of `profile`, with their search keys.
-    Load { profile: String },
-    /// The user picked an item: it comes first in searches.
-    Used {
-        profile: String,
-        item: catalog::CatalogItem,
-    },
-    Remove {
-        profile: String,
-        item: catalog::CatalogItem,
-    },
-    /// Replaces an item with the user's own definition of it.
-    Edit {
-        profile: String,
-        edit: Box<catalog::CatalogEdit>,
-    },
-    /// Adds a catalog file's products and packages, and its customers to `profile`'s
-    /// directory; or, unless `import.apply`, only tells what it would change.
-    Import {
-        path: PathBuf,
-        profile: String,
-        import: catalog::store::Import,
-    },
-    /// Writes the catalog `profile` uses (its own, or the shared one), with its directory when
-    /// `customers` is set.
-    Export {
-        path: PathBuf,
-        profile: String,
-        customers: bool,
-    },
 }
 
 /// Renewals: what ends when across a profile's whole directory.
@@ -417,7 +380,6 @@ pub enum Outcome {
     Handed(Vec<team::Handed>),
     /// A draft handed over, as the server keeps it.
     HandedOver(team::Handed),
-    Catalog(Arc<catalog::CatalogView>),
     /// A read of a profile's whole directory for Renewals (None: none is kept yet).
     Renewals(Option<Arc<renewals::Read>>),
     /// A customer's page (None: none is kept yet).
@@ -425,11 +387,6 @@ pub enum Outcome {
     /// The enterprises a name fits: each one's global id and name.
     CustomerChoices(Vec<(String, String)>),
     DeletePreview(Box<crate::wire::preview::DeletePreview>),
-    /// What a catalog file added or updated, or would (`applied` false).
-    CatalogImported {
-        report: catalog::store::ImportReport,
-        applied: bool,
-    },
 }
 
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]

@@ -75,6 +75,13 @@ impl<'a> Outbox<'a> {
         pending
     }
 
+    /// Queues a request whose reply nobody waits for (a pick noted for the searches): a
+    /// failure is logged by the core, and not in the user's way.
+    pub fn ask_and_forget<R: Request>(&self, request: R) {
+        let (asking, _forgotten) = self.core.prepare(request);
+        self.queued.borrow_mut().push(asking);
+    }
+
     /// Stops the command or request `id` (the status bar's Cancel).
     pub fn cancel(&self, id: CommandId) {
         self.core.cancel(id);

@@ -116,7 +116,6 @@ impl DeskApp {
             self.status.arrived(event.id);
             if self.switch.accept(&event) {
                 self.status.answered(label!("use-profile"), &event.result);
-            } else if self.search.apply(&event) {
             } else if let Some(action) = self.session.apply(&event) {
                 if let Some(action) = action {
                     self.status.answered(action, &event.result);
@@ -126,6 +125,7 @@ impl DeskApp {
             }
         }
         self.screens.poll(&out);
+        self.search.poll();
         for (action, verdict, error) in out.take_told() {
             self.status.told(action, verdict, error.as_ref());
         }
@@ -215,7 +215,6 @@ fn apply(screens: &mut Screens, status: &mut Status, event: &mut Event, out: &Ou
         .or_else(|| screens.customer.apply(event))
         .or_else(|| screens.renewals.apply(event))
         .or_else(|| screens.composer.apply(event, out))
-        .or_else(|| screens.catalog.apply(event))
         .or_else(|| screens.assets.apply(event))
         .or_else(|| screens.activities.apply(event))
         .or_else(|| screens.asset_numbers.apply(event))
@@ -355,6 +354,7 @@ impl Screens {
         self.assets.poll(out);
         self.asset_numbers.poll(out);
         self.catalog.poll(out);
+        self.activities.poll(out);
         self.settings.poll(out);
     }
 

@@ -1,18 +1,16 @@
-//! The catalog and the directory in the service: commands that read and change them, and the
-//! learning from every batch and answer (in the background: a call's answer never waits on it).
+//! The catalog and the directory in the service: opened once, the scope a profile uses, and
+//! the learning from every batch and answer (in the background: a call's answer never waits on
+//! it). What the window asks of them is in `core::catalog::requests`.
 
 use std::sync::Arc;
 
 use super::Service;
+use crate::core::catalog::entries::DirectoryEntry;
 use crate::core::catalog::learn::{self, Learned};
 use crate::core::catalog::share::{CatalogFile, DEMO_CATALOG};
-use crate::core::catalog::sheet::{read_customer_sheet, write_catalog_sheet};
-use crate::core::catalog::store::{Import, ImportReport};
-use crate::core::catalog::{
-    Catalog, CatalogEdit, CatalogItem, CatalogView, DirectoryEntry, SHARED, Shelf,
-};
+use crate::core::catalog::store::{Catalog, ImportReport, SHARED};
 use crate::core::profiles::SANDBOX;
-use crate::core::{Call, CatalogCommand, CoreError, Outcome};
+use crate::core::{Call, CoreError, Outcome};
 use crate::support::clock::now_ms;
 
 /// Opens the catalog; a new one starts with the Sandbox's demo catalog (and its demo customers
@@ -69,7 +67,7 @@ pub(super) fn learned_from(call: &Call, outcome: &Outcome) -> Option<Learned> {
 }
 
 impl Service {
-    pub(super) fn catalog(&self) -> Result<Arc<Catalog>, CoreError> {
+    pub(in crate::core) fn catalog(&self) -> Result<Arc<Catalog>, CoreError> {
         self.catalog
             .as_ref()
             .map(Arc::clone)
@@ -78,7 +76,7 @@ impl Service {
 
     /// The scope of the catalog `profile` uses: its own when it keeps one or mirrors a team
     /// server's, else the shared.
-    pub(super) fn scope_of(&self, profile: &str) -> String {
+    pub(in crate::core) fn scope_of(&self, profile: &str) -> String {
         match self.profiles().get(profile) {
             Some(p) if p.own_catalog || p.is_team() => p.name.clone(),
             _ => SHARED.to_owned(),
@@ -142,203 +140,4 @@ impl Service {
             }
         }
     }
-
-    pub(super) async fn catalog_command(
-        &self,
-        command: CatalogCommand,
-    ) -> Result<Outcome, CoreError> {
-        let catalog = self.catalog()?;
-        if let CatalogCommand::Load { profile } = &command {
-            self.pull_knowledge(profile).await;
-        }
-        self.share_change(&command).await;
-        let scope = match &command {
-            CatalogCommand::Load { profile }
-            | CatalogCommand::Used { profile, .. }
-            | CatalogCommand::Remove { profile, .. }
-            | CatalogCommand::Edit { profile, .. }
-            | CatalogCommand::Import { profile, .. }
-            | CatalogCommand::Export { profile, .. } => self.scope_of(profile),
-        };
-        tokio::task::spawn_blocking(move || catalog_blocking(&catalog, &scope, command))
-            .await
-            .map_err(|e| CoreError::Storage(e.to_string()))?
-    }
-}
-
-impl Service {
-    /// A product or package the person edits or removes, written to the team server too.
-    async fn share_change(&self, command: &CatalogCommand) {
-        use crate::wire::knowledge::{Put, Shelf as TeamShelf};
-        let put = |shelf, key: &str, value| Put {
-            shelf,
-            key: key.to_owned(),
-            value,
-        };
-        let (profile, change) = match command {
-            CatalogCommand::Edit { profile, edit } => match &**edit {
-                CatalogEdit::Product(p) => (
-                    profile,
-                    p.product_uri
-                        .as_deref()
-                        .map(|key| put(TeamShelf::Products, key, serde_json::to_value(p).ok())),
-                ),
-                CatalogEdit::Package { key, entry } => (
-                    profile,
-                    Some(put(
-                        TeamShelf::Packages,
-                        key,
-                        serde_json::to_value(entry).ok(),
-                    )),
-                ),
-                CatalogEdit::Customer { .. } => return,
-            },
-            CatalogCommand::Remove { profile, item } => match item {
-                CatalogItem::Product(key) => (profile, Some(put(TeamShelf::Products, key, None))),
-                CatalogItem::Package(key) => (profile, Some(put(TeamShelf::Packages, key, None))),
-                CatalogItem::Customer(_) => return,
-            },
-            _ => return,
-        };
-        self.share_puts(profile, change.into_iter().collect()).await;
-    }
-}
-
-fn storage(e: crate::core::catalog::CatalogError) -> CoreError {
-    CoreError::Storage(e.to_string())
-}
-
-fn view_of(catalog: &Catalog, scope: &str, profile: &str) -> Result<Outcome, CoreError> {
-    CatalogView::load(catalog, scope, profile)
-        .map(|view| Outcome::Catalog(Arc::new(view)))
-        .map_err(storage)
-}
-
-/// A catalog command on the catalog of `scope` (the profile's choice), off the async threads.
-fn catalog_blocking(
-    catalog: &Catalog,
-    scope: &str,
-    command: CatalogCommand,
-) -> Result<Outcome, CoreError> {
-    match command {
-        CatalogCommand::Load { profile } => view_of(catalog, scope, &profile),
-        CatalogCommand::Used { profile, item } => {
-            let now = now_ms();
-            match &item {
-                CatalogItem::Product(key) => catalog.used(scope, Shelf::Products, key, now),
-                CatalogItem::Package(key) => catalog.used(scope, Shelf::Packages, key, now),
-                CatalogItem::Customer(key) => catalog.customer_used(&profile, key, now),
-            }
-            .map(|()| Outcome::Updated)
-            .map_err(storage)
-        }
-        CatalogCommand::Remove { profile, item } => {
-            match &item {
-                CatalogItem::Product(key) => catalog.remove(scope, Shelf::Products, key),
-                CatalogItem::Package(key) => catalog.remove(scope, Shelf::Packages, key),
-                CatalogItem::Customer(key) => catalog.remove_customer(&profile, key),
-            }
-            .map_err(storage)?;
-            view_of(catalog, scope, &profile)
-        }
-        CatalogCommand::Edit { profile, edit } => {
-            let found = match &*edit {
-                CatalogEdit::Product(p) => catalog.put_product(scope, p),
-                CatalogEdit::Package { key, entry } => catalog.put_package(scope, key, entry),
-                CatalogEdit::Customer { key, entry } => catalog.put_customer(&profile, key, entry),
-            }
-            .map_err(storage)?;
-            if !found {
-                return Err(CoreError::Storage(
-                    "the item is no longer in the catalog".to_owned(),
-                ));
-            }
-            view_of(catalog, scope, &profile)
-        }
-        CatalogCommand::Import {
-            path,
-            profile,
-            import,
-        } => import_catalog(catalog, scope, &path, &profile, import),
-        CatalogCommand::Export {
-            path,
-            profile,
-            customers,
-        } => export_catalog(catalog, scope, &path, customers.then_some(profile.as_str())),
-    }
-}
-
-/// Writes the catalog of `scope` (and `profile`'s directory when named) as JSON, or as a
-/// spreadsheet when the file is named `.xlsx` (the directory on a sheet of its own).
-fn export_catalog(
-    catalog: &Catalog,
-    scope: &str,
-    path: &std::path::Path,
-    profile: Option<&str>,
-) -> Result<Outcome, CoreError> {
-    let file = CatalogFile::of(catalog, scope, profile).map_err(storage)?;
-    let path = path.to_owned();
-    if is_xlsx(&path) {
-        let count = write_catalog_sheet(&path, &file.products, &file.packages, &file.customers)
-            .map_err(|e| CoreError::File(format!("{}: {e}", path.display())))?;
-        return Ok(Outcome::Exported { path, count });
-    }
-    let count = file.products.len() + file.packages.len() + file.customers.len();
-    let body = serde_json::to_string_pretty(&file).map_err(|e| CoreError::File(e.to_string()))?;
-    crate::core::files::io::write_file(&path, &body)?;
-    Ok(Outcome::Exported { path, count })
-}
-
-fn is_xlsx(path: &std::path::Path) -> bool {
-    path.extension()
-        .is_some_and(|e| e.eq_ignore_ascii_case("xlsx"))
-}
-
-/// Reads a catalog file (JSON, or a sheet in the order sheet's columns) into the catalog of
-/// `scope` and `profile`'s directory; says how much it held.
-pub fn import_catalog(
-    catalog: &Catalog,
-    scope: &str,
-    path: &std::path::Path,
-    profile: &str,
-    import: Import,
-) -> Result<Outcome, CoreError> {
-    if crate::core::sheet::is_sheet(path) {
-        let file = |e: &dyn std::fmt::Display| CoreError::File(format!("{}: {e}", path.display()));
-        let sheeted = crate::core::sheet::read_sheet(path, None, &Default::default())
-            .map_err(|e| file(&e))?;
-        let mut learned = Learned::of_batch(&sheeted.batch);
-        let customers = read_customer_sheet(path).map_err(|e| file(&e))?;
-        learned
-            .customers
-            .extend(customers.into_iter().filter(DirectoryEntry::has_key));
-        return learn_all(catalog, scope, profile, learned, import);
-    }
-    let bytes = crate::core::files::io::read_file_bytes(path)?;
-    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&bytes);
-    let file: CatalogFile = serde_json::from_slice(bytes).map_err(|e| {
-        CoreError::File(format!(
-            "{}: line {}, column {}: not a catalog file: {e}",
-            path.display(),
-            e.line(),
-            e.column()
-        ))
-    })?;
-    learn_all(catalog, scope, profile, file.learned(), import)
-}
-
-fn learn_all(
-    catalog: &Catalog,
-    scope: &str,
-    profile: &str,
-    learned: Learned,
-    import: Import,
-) -> Result<Outcome, CoreError> {
-    let report = catalog
-        .import(scope, profile, &learned, now_ms(), import)
-        .map_err(|e| CoreError::Storage(e.to_string()))?;
-    Ok(Outcome::CatalogImported {
-        report,
-        applied: import.apply,
-    })
 }

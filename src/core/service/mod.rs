@@ -306,7 +306,7 @@ pub(in crate::core) struct Service {
     sandbox: watch::Receiver<Option<Result<SandboxAccess, String>>>,
     pub(in crate::core) file_dialog: super::FileDialogChoice,
     /// The catalog and the directories, or why they cannot be opened.
-    catalog: Result<Arc<super::catalog::Catalog>, String>,
+    catalog: Result<Arc<super::catalog::store::Catalog>, String>,
     /// Calls kept to send later, or why they cannot be.
     queue: Result<Arc<super::queue::Queue>, String>,
     /// Where the runs' locks are (`data_dir/runs`).
@@ -635,7 +635,6 @@ impl Service {
                 })
                 .await
             }
-            Command::Catalog(command) => self.catalog_command(command).await,
             Command::Renewals(command) => self.renewals_command(command).await,
             Command::Customer(command) => self.customer_command(command).await,
             Command::Team(command) => self.team_command(command).await,

@@ -7,8 +7,9 @@ use std::sync::Arc;
 
 use super::Service;
 use crate::client::Client;
+use crate::core::catalog::entries::DirectoryEntry;
 use crate::core::catalog::learn::Learned;
-use crate::core::catalog::{Catalog, CatalogError, DirectoryEntry, Shelf};
+use crate::core::catalog::store::{Catalog, CatalogError, Shelf};
 use crate::support::clock::now_ms;
 use crate::wire::knowledge::{self, Change, Put, Shelf as TeamShelf};
 use crate::wire::preview::given;
@@ -16,7 +17,7 @@ use crate::wire::preview::given;
 impl Service {
     /// Reads the server's changes into the mirror; a server out of reach (or a session that
     /// ended) leaves the mirror as it was, and the catalog is shown from it.
-    pub(super) async fn pull_knowledge(&self, profile: &str) {
+    pub(in crate::core) async fn pull_knowledge(&self, profile: &str) {
         if !self.is_team(profile) {
             return;
         }
@@ -61,7 +62,7 @@ impl Service {
     }
 
     /// Writes items to the team server, in the background, when `profile` is a team server's.
-    pub(super) async fn share_puts(&self, profile: &str, puts: Vec<Put>) {
+    pub(in crate::core) async fn share_puts(&self, profile: &str, puts: Vec<Put>) {
         if puts.is_empty() || !self.is_team(profile) {
             return;
         }

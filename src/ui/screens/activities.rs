@@ -6,16 +6,17 @@ use std::collections::HashMap;
 
 use egui::RichText;
 
+use crate::core::catalog::{self, CatalogView};
 use crate::core::team::Permission;
 use crate::core::wire::validate::{is_email, is_mobile};
 use crate::core::wire::{ActivityResponse, ClaimRequest};
-use crate::core::{Call, CatalogCommand, Command, Event, Latest, Outcome};
+use crate::core::{Awaited, Call, Event, Latest, Outcome};
 use crate::ui::kit::form::{
     Field, answered_on_ui, field_with_ui, grid_ui, normalize_mobile, submit_button_ui, typed,
 };
 use crate::ui::kit::icon::Icon;
 use crate::ui::kit::permits::permitted_ui;
-use crate::ui::outbox::Caller;
+use crate::ui::outbox::{Caller, Outbox};
 use crate::ui::prefs::ClaimForm;
 use crate::ui::text::dates::local_date;
 use crate::ui::text::i18n::{Label, Lang, label, t};
@@ -34,7 +35,7 @@ pub struct ActivitiesScreen {
     /// The profile the shown answer came from.
     on: String,
     /// The catalog of that profile, read when an answer lists products: it names them.
-    catalog: Latest,
+    catalog: Awaited<std::sync::Arc<CatalogView>>,
     names: HashMap<String, String>,
     /// The catalog was asked for since the answer came.
     named: bool,
@@ -104,10 +105,7 @@ impl ActivitiesScreen {
         if listed && !self.named {
             self.named = true;
             let profile = self.on.clone();
-            self.catalog.start(
-                core.out
-                    .send(Command::Catalog(CatalogCommand::Load { profile })),
-            );
+            self.catalog.start(core.ask(catalog::Load { profile }));
         }
     }
 
@@ -125,20 +123,21 @@ impl ActivitiesScreen {
             }
             return Some(label!("claim"));
         }
-        if self.catalog.accept(event) {
-            if let Ok(Outcome::Catalog(view)) = &event.result {
-                self.names = view
-                    .products
-                    .iter()
-                    .filter_map(|k| {
-                        let name = k.item.product_name.clone()?;
-                        Some((k.key.clone(), name))
-                    })
-                    .collect();
-            }
-            return Some(label!("load-catalog"));
-        }
         None
+    }
+
+    /// Takes the replies that have come to this screen's requests.
+    pub fn poll(&mut self, out: &Outbox<'_>) {
+        if let Some(Ok(view)) = out.reply(&mut self.catalog, label!("load-catalog")) {
+            self.names = view
+                .products
+                .iter()
+                .filter_map(|k| {
+                    let name = k.item.product_name.clone()?;
+                    Some((k.key.clone(), name))
+                })
+                .collect();
+        }
     }
 
     pub fn ui(&mut self, ui: &mut egui::Ui, core: &Caller<'_>, lang: Lang, form: &mut ClaimForm) {

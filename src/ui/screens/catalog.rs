@@ -9,17 +9,19 @@ use std::sync::Arc;
 use egui::{RichText, ScrollArea};
 
 use crate::core::catalog::store::{Counts, Import, ImportReport};
-use crate::core::catalog::{CatalogEdit, CatalogItem, CatalogView, DirectoryEntry, Known};
+use crate::core::catalog::{
+    self, CatalogEdit, CatalogItem, CatalogView, DirectoryEntry, Exported, Known,
+};
 use crate::core::files::{self, FilePick, Picked};
 use crate::core::wire::{MerchandiseEntry, ProductEntry};
-use crate::core::{Awaited, CatalogCommand, Command, Event, Latest, Outcome, Profile};
+use crate::core::{Awaited, Profile};
 use crate::ui::kit::card::card_ui;
 use crate::ui::kit::file_browser::{Browsed, FileBrowser};
 use crate::ui::kit::form::{busy_button_ui, busy_icon_button_ui, profile_name};
 use crate::ui::kit::icon::Icon;
 use crate::ui::outbox::Outbox;
 use crate::ui::text::dates;
-use crate::ui::text::i18n::{Label, Lang, label, t, tr};
+use crate::ui::text::i18n::{Lang, label, t, tr};
 use crate::ui::text::labels::field_label;
 
 /// Most rows drawn at once: a search narrows the rest.
@@ -36,14 +38,15 @@ enum Tab {
 #[derive(Default)]
 pub struct CatalogScreen {
     view: Option<Arc<CatalogView>>,
-    load: Latest,
+    load: Awaited<Arc<CatalogView>>,
     tab: Tab,
     query: String,
     /// An item whose removal waits for the user's confirmation, with its name.
     removing: Option<(CatalogItem, String)>,
     /// An item being edited, as the user has changed it so far.
     editing: Option<CatalogEdit>,
-    remove: Latest,
+    /// A removal or an edit, answered with the view.
+    remove: Awaited<Arc<CatalogView>>,
     file: FileBox,
 }
 
@@ -64,13 +67,23 @@ impl Picking {
     }
 }
 
+impl FileBox {
+    /// A file being imported, counted or written.
+    fn busy(&self) -> bool {
+        self.import.is_waiting() || self.export.is_waiting()
+    }
+}
+
 /// The catalog as a file.
 #[derive(Default)]
 struct FileBox {
     path: String,
     /// The export carries the active profile's customers too.
     with_customers: bool,
-    call: Latest,
+    /// An import's dry run or the import itself (`applying`).
+    import: Awaited<ImportReport>,
+    applying: bool,
+    export: Awaited<Exported>,
     done: Option<Done>,
     /// What importing the file would change, before it is imported.
     preview: Option<Preview>,
@@ -123,39 +136,32 @@ impl CatalogScreen {
             Some(Ok(Picked::NoDialog { .. })) => self.file.no_os_dialog = true,
             _ => {}
         }
-    }
-
-    pub fn apply(&mut self, event: &Event) -> Option<Label> {
-        if self.load.accept(event) || self.remove.accept(event) {
-            if let Ok(Outcome::Catalog(view)) = &event.result {
-                self.view = Some(Arc::clone(view));
+        for awaited in [&mut self.load, &mut self.remove] {
+            if let Some(Ok(view)) = out.reply(awaited, label!("load-catalog")) {
+                self.view = Some(view);
             }
-            return Some(label!("load-catalog"));
         }
-        if self.file.call.accept(event) {
-            self.file.failed = event.result.as_ref().err().map(ToString::to_string);
-            self.file.done = match &event.result {
-                Ok(Outcome::Exported { path, count }) => {
-                    Some(Done::Exported(format!("{count} → {}", path.display())))
-                }
-                Ok(Outcome::CatalogImported {
-                    report,
-                    applied: true,
-                }) => Some(Done::Imported(*report)),
-                Ok(Outcome::CatalogImported {
-                    report,
-                    applied: false,
-                }) => {
-                    self.previewed(*report);
-                    None
-                }
-                _ => None,
-            };
-            // What was imported is listed.
-            self.view = None;
-            return Some(label!("catalog-file"));
+        let imported = out.reply(&mut self.file.import, label!("catalog-file"));
+        let exported = out.reply(&mut self.file.export, label!("catalog-file"));
+        if imported.is_none() && exported.is_none() {
+            return;
         }
-        None
+        let failed = imported.as_ref().and_then(|r| r.as_ref().err());
+        let failed = failed.or(exported.as_ref().and_then(|r| r.as_ref().err()));
+        self.file.failed = failed.map(ToString::to_string);
+        self.file.done = match (imported, exported) {
+            (_, Some(Ok(Exported { path, count }))) => {
+                Some(Done::Exported(format!("{count} → {}", path.display())))
+            }
+            (Some(Ok(report)), _) if self.file.applying => Some(Done::Imported(report)),
+            (Some(Ok(report)), _) => {
+                self.previewed(report);
+                None
+            }
+            _ => None,
+        };
+        // What was imported is listed.
+        self.view = None;
     }
 
     /// Reads the catalog again at the next frame (the screen was entered: what was learned
@@ -170,8 +176,7 @@ impl CatalogScreen {
         let stale = self.view.as_ref().is_none_or(|v| v.profile != profile.name);
         if stale && !self.load.is_waiting() {
             let profile = profile.name.clone();
-            self.load
-                .start(out.send(Command::Catalog(CatalogCommand::Load { profile })));
+            self.load.start(out.ask(catalog::Load { profile }));
         }
         self.file_ui(ui, out, lang, profile);
         self.file_choice_ui(ui.ctx(), out, lang, profile);
@@ -229,7 +234,7 @@ impl CatalogScreen {
             let label = ui.label(tr!(lang, "catalog-file"));
             ui.add(egui::TextEdit::singleline(&mut self.file.path).desired_width(280.0))
                 .labelled_by(label.id);
-            let waiting = self.file.call.is_waiting();
+            let waiting = self.file.busy();
             if busy_icon_button_ui(ui, Icon::Import, &tr!(lang, "catalog-import"), waiting) {
                 self.start_file(out, profile, Picking::Import);
             }
@@ -303,21 +308,21 @@ impl CatalogScreen {
             overwrite,
         };
         let profile = profile.name.clone();
-        let command = Command::Catalog(CatalogCommand::Import {
+        self.file.applying = false;
+        self.file.import.start(out.ask(catalog::ImportFile {
             path,
             profile,
             import,
-        });
-        self.file.call.start(out.send(command));
+        }));
     }
 
     /// What the file would change, with Import and Cancel; the counts are made again when
     /// the overwrite choice changes.
     fn preview_ui(&mut self, ui: &mut egui::Ui, out: &Outbox<'_>, lang: Lang, profile: &Profile) {
+        let counting = self.file.busy();
         let Some(preview) = &mut self.file.preview else {
             return;
         };
-        let counting = self.file.call.is_waiting();
         let mut chosen = None;
         let mut recount = None;
         card_ui(ui, None, |ui| {
@@ -345,15 +350,15 @@ impl CatalogScreen {
         }
         match (chosen, self.file.preview.take()) {
             (Some(true), Some(preview)) => {
-                let command = Command::Catalog(CatalogCommand::Import {
+                self.file.applying = true;
+                self.file.import.start(out.ask(catalog::ImportFile {
                     path: preview.path,
                     profile: profile.name.clone(),
                     import: Import {
                         apply: true,
                         overwrite: preview.overwrite,
                     },
-                });
-                self.file.call.start(out.send(command));
+                }));
             }
             (None, kept) => self.file.preview = kept,
             (Some(_), _) => {}
@@ -414,12 +419,11 @@ impl CatalogScreen {
             self.ask_preview(out, profile, path, false);
             return;
         }
-        let command = Command::Catalog(CatalogCommand::Export {
+        self.file.export.start(out.ask(catalog::ExportFile {
             path,
             profile: profile.name.clone(),
             customers: self.file.with_customers,
-        });
-        self.file.call.start(out.send(command));
+        }));
     }
 
     /// The item being edited, in a window; Save replaces it in the catalog.
@@ -453,11 +457,10 @@ impl CatalogScreen {
         match (answer, self.editing.take()) {
             (Some(true), Some(edit)) => {
                 let profile = view.profile.clone();
-                self.remove
-                    .start(out.send(Command::Catalog(CatalogCommand::Edit {
-                        profile,
-                        edit: Box::new(edit),
-                    })));
+                self.remove.start(out.ask(catalog::Edit {
+                    profile,
+                    edit: Box::new(edit),
+                }));
             }
             (Some(_), _) => {}
             (None, editing) => self.editing = editing,
@@ -493,11 +496,10 @@ impl CatalogScreen {
         }
         match answer {
             Some(true) => {
-                let command = Command::Catalog(CatalogCommand::Remove {
+                self.remove.start(out.ask(catalog::Remove {
                     profile: view.profile.clone(),
                     item: item.clone(),
-                });
-                self.remove.start(out.send(command));
+                }));
                 self.removing = None;
             }
             Some(false) => self.removing = None,

@@ -165,7 +165,6 @@ impl ComposerScreen {
             .or_else(|| self.apply_submit(event))
             .or_else(|| self.apply_unknown(event))
             .or_else(|| self.apply_unsent(event))
-            .or_else(|| self.apply_catalog(event))
             .or_else(|| self.apply_handover(event, out))
     }
 
@@ -173,6 +172,7 @@ impl ComposerScreen {
     pub fn poll(&mut self, out: &Outbox<'_>) {
         self.poll_drafts(out);
         self.poll_file(out);
+        self.poll_catalog(out);
         self.check.poll(out);
     }
 

@@ -9,12 +9,12 @@ use egui::RichText;
 
 use super::ComposerScreen;
 use super::node::{self, Add, NodeId, NodeMut};
-use crate::core::catalog::{CatalogItem, CatalogView, DirectoryEntry};
+use crate::core::catalog::{self, CatalogItem, CatalogView, DirectoryEntry};
 use crate::core::wire::raw::Raw;
 use crate::core::wire::{MerchandiseEntry, OrderEntry, ProductEntry};
-use crate::core::{CatalogCommand, Command, Event, Latest, Outcome, Profile};
+use crate::core::{Awaited, Profile};
 use crate::ui::outbox::Outbox;
-use crate::ui::text::i18n::{Label, Lang, label, tr};
+use crate::ui::text::i18n::{Lang, label, tr};
 
 /// At most this many results are listed.
 const SHOWN: usize = 30;
@@ -22,7 +22,7 @@ const SHOWN: usize = 30;
 #[derive(Default)]
 pub(super) struct Picker {
     view: Option<Arc<CatalogView>>,
-    load: Latest,
+    load: Awaited<Arc<CatalogView>>,
     /// A product or package being chosen, for the node it goes under.
     open: Option<Choosing>,
     /// What the order's customer search holds.
@@ -57,8 +57,7 @@ impl Picker {
         let stale = self.view.as_ref().is_none_or(|v| v.profile != profile.name);
         if (stale || again) && !self.load.is_waiting() {
             let profile = profile.name.clone();
-            self.load
-                .start(out.send(Command::Catalog(CatalogCommand::Load { profile })));
+            self.load.start(out.ask(catalog::Load { profile }));
         }
     }
 
@@ -73,14 +72,10 @@ impl Picker {
 }
 
 impl ComposerScreen {
-    pub(super) fn apply_catalog(&mut self, event: &mut Event) -> Option<Label> {
-        if !self.picker.load.accept(event) {
-            return None;
+    pub(super) fn poll_catalog(&mut self, out: &Outbox<'_>) {
+        if let Some(Ok(view)) = out.reply(&mut self.picker.load, label!("load-catalog")) {
+            self.picker.view = Some(view);
         }
-        if let Ok(Outcome::Catalog(view)) = &event.result {
-            self.picker.view = Some(Arc::clone(view));
-        }
-        Some(label!("load-catalog"))
     }
 
     /// *Add product* or *Add package* under `under`: the catalog's search when it has any,
@@ -98,9 +93,7 @@ impl ComposerScreen {
         if let Some(view) = &self.picker.view {
             // What was learned since it was loaded.
             let profile = view.profile.clone();
-            self.picker
-                .load
-                .start(out.send(Command::Catalog(CatalogCommand::Load { profile })));
+            self.picker.load.start(out.ask(catalog::Load { profile }));
         }
         true
     }
@@ -164,7 +157,7 @@ impl ComposerScreen {
         };
         if let (Some(item), Some(view)) = (used, &self.picker.view) {
             let profile = view.profile.clone();
-            out.send(Command::Catalog(CatalogCommand::Used { profile, item }));
+            out.ask_and_forget(catalog::Used { profile, item });
         }
         self.tree.expand(&choosing.under);
         self.tree.select(added);
@@ -336,9 +329,7 @@ pub(super) fn customer_search_ui(
         // Customers learned since the directory was loaded (a batch just sent) are found too.
         if field.gained_focus() && !picker.load.is_waiting() {
             let profile = view.profile.clone();
-            picker
-                .load
-                .start(out.send(Command::Catalog(CatalogCommand::Load { profile })));
+            picker.load.start(out.ask(catalog::Load { profile }));
         }
     });
     if picker.customer_query.trim().is_empty() {
@@ -358,10 +349,10 @@ pub(super) fn customer_search_ui(
     };
     fill_customer(order, held, &k.item);
     picker.customer_query.clear();
-    out.send(Command::Catalog(CatalogCommand::Used {
+    out.ask_and_forget(catalog::Used {
         profile: view.profile.clone(),
         item: CatalogItem::Customer(k.key.clone()),
-    }));
+    });
     true
 }
 

@@ -6,8 +6,8 @@ use std::sync::Arc;
 
 use egui::{Key, Modifiers};
 
-use crate::core::catalog::{CatalogView, DirectoryEntry};
-use crate::core::{CatalogCommand, Command, Event, Latest, Outcome};
+use crate::core::Awaited;
+use crate::core::catalog::{self, CatalogView, DirectoryEntry};
 use crate::ui::outbox::Outbox;
 use crate::ui::text::i18n::{Lang, t};
 
@@ -17,7 +17,7 @@ const SHOWN: usize = 8;
 #[derive(Default)]
 pub(crate) struct CustomerSearch {
     view: Option<Arc<CatalogView>>,
-    load: Latest,
+    load: Awaited<Arc<CatalogView>>,
     text: String,
     open: bool,
     /// The match ↑ and ↓ are on.
@@ -27,14 +27,12 @@ pub(crate) struct CustomerSearch {
 }
 
 impl CustomerSearch {
-    pub(crate) fn apply(&mut self, event: &Event) -> bool {
-        if !self.load.accept(event) {
-            return false;
+    /// Takes the directory when it has come; a directory that cannot be read leaves the list
+    /// empty, said where the catalog is shown, not here at every keystroke.
+    pub(crate) fn poll(&mut self) {
+        if let Some(Ok(view)) = self.load.take() {
+            self.view = Some(view);
         }
-        if let Ok(Outcome::Catalog(view)) = &event.result {
-            self.view = Some(Arc::clone(view));
-        }
-        true
     }
 
     /// The field; what to open: an enterprise global id (true), or what was typed (false), to
@@ -63,8 +61,7 @@ impl CustomerSearch {
             let stale = self.view.as_ref().is_none_or(|v| v.profile != profile);
             if stale && !self.load.is_waiting() {
                 let profile = profile.to_owned();
-                self.load
-                    .start(out.send(Command::Catalog(CatalogCommand::Load { profile })));
+                self.load.start(out.ask(catalog::Load { profile }));
             }
         }
         let found = self.found();
