@@ -22,7 +22,8 @@ use std::time::{Duration, Instant};
 use client::{Client, ORDER, nonce};
 use futures::StreamExt;
 use license_desk::core::progress::Progress;
-use license_desk::core::{Command, Core, Outcome, RenewalsCommand};
+use license_desk::core::renewals;
+use license_desk::core::Core;
 use renewals_seed::{National, PROFILE, run};
 use serde_json::Value;
 
@@ -112,17 +113,15 @@ fn renewals_read(core: &Core) -> (f64, Duration, usize) {
     let started = Instant::now();
     let outcome = run(
         core,
-        Command::Renewals(RenewalsCommand::Read {
+        renewals::ReadAll {
             profile: PROFILE.to_owned(),
             progress,
-        }),
+        },
     );
     let took = started.elapsed().as_secs_f64();
     watching.store(false, Ordering::Relaxed);
     let longest = watcher.join().expect("the watcher");
-    let Outcome::Renewals(Some(read)) = outcome else {
-        panic!("not a read");
-    };
+    let read = outcome;
     assert_eq!(read.stop, None, "the read stopped");
     (took, longest, read.table.len())
 }
@@ -144,10 +143,10 @@ fn cancel_half_way(core: &Core) -> Duration {
     };
     run(
         core,
-        Command::Renewals(RenewalsCommand::Read {
+        renewals::ReadAll {
             profile: PROFILE.to_owned(),
             progress,
-        }),
+        },
     );
     let answered = Instant::now();
     answered - canceller.join().expect("the canceller")

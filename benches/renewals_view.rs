@@ -26,7 +26,7 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT as _, Queryable};
 use egui_plot::{Bar, BarChart, Plot};
 use license_desk::core::progress::Progress;
-use license_desk::core::{Command, RenewalsCommand};
+use license_desk::core::{Command, renewals};
 use license_desk::ui::text::i18n::Lang;
 use license_desk::ui::{DeskApp, Prefs, Screen};
 use renewals_seed::{National, PROFILE, run};
@@ -47,10 +47,10 @@ fn main() {
     );
     run(
         &core,
-        Command::Renewals(RenewalsCommand::Read {
+        renewals::ReadAll {
             profile: PROFILE.to_owned(),
             progress: Progress::default(),
-        }),
+        },
     );
     let idle = pss_mib();
 

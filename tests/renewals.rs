@@ -26,10 +26,8 @@ use fault_proxy::{Fault, FaultProxy};
 use license_desk::core::catalog::{self, store::Import};
 use license_desk::core::profiles::usual_token_url;
 use license_desk::core::progress::Progress;
-use license_desk::core::renewals::{Read, ReadState, Source, Stop, Trouble, Window};
-use license_desk::core::{
-    Call, Command, Core, Endpoint, KeyringChoice, Outcome, RenewalsCommand, Secret, now_ms,
-};
+use license_desk::core::renewals::{self, Read, ReadState, Source, Stop, Trouble, Window};
+use license_desk::core::{Call, Command, Core, Endpoint, KeyringChoice, Outcome, Secret, now_ms};
 use license_desk::platform::Region;
 use license_desk::wire::{BatchOrderRequest, BindRequest};
 use remote::Remote;
@@ -138,24 +136,18 @@ fn directory(core: &Core, dir: &Path, customers: Value) {
 }
 
 fn read(core: &Core, progress: Progress) -> Arc<Read> {
-    let command = Command::Renewals(RenewalsCommand::Read {
+    let command = renewals::ReadAll {
         profile: PROFILE.to_owned(),
         progress,
-    });
-    match run(core, command) {
-        Outcome::Renewals(Some(read)) => read,
-        other => panic!("not a read: {other:?}"),
-    }
+    };
+    run(core, command)
 }
 
 fn cached(core: &Core) -> Option<Arc<Read>> {
-    let command = Command::Renewals(RenewalsCommand::Cached {
+    let command = renewals::Cached {
         profile: PROFILE.to_owned(),
-    });
-    match run(core, command) {
-        Outcome::Renewals(read) => read,
-        other => panic!("not a read: {other:?}"),
-    }
+    };
+    run(core, command)
 }
 
 /// (enterprise, asset, product, start, end, source) of each row, sorted.

@@ -9,7 +9,6 @@ use std::time::Duration;
 use clap::Args;
 use license_desk::core::progress::Progress;
 use license_desk::core::renewals::{self, Read, ReadState, Stop};
-use license_desk::core::{Command, Outcome, RenewalsCommand};
 
 use crate::cli::call::{RunSecret, open_core};
 use crate::cli::output::{self, Failure, Format};
@@ -51,13 +50,11 @@ pub fn run(args: RenewalsArgs) -> ExitCode {
 
 fn execute(args: RenewalsArgs) -> Result<String, Failure> {
     let (core, profile) = open_core(args.profile, args.secret.secret_file.as_deref())?;
-    let command = Command::Renewals(RenewalsCommand::Read {
+    let request = renewals::ReadAll {
         profile: profile.name.clone(),
         progress: Progress::default(),
-    });
-    let Outcome::Renewals(Some(read)) = core.run(command, READ_PATIENCE)? else {
-        return Err(Failure::failed("the read gave no table"));
     };
+    let read = core.run(request, READ_PATIENCE)?;
     let now = jiff::Zoned::now();
     let due = read.due_within(now.date(), now.time_zone(), args.within);
     if let Some(path) = &args.xlsx {

@@ -252,8 +252,6 @@ pub enum Command {
     },
     /// Send later: calls kept while their platform cannot be reached.
     Queue(QueueCommand),
-    /// Renewals: what ends when across a profile's whole directory.
-    Renewals(RenewalsCommand),
     /// A customer's page.
     Customer(CustomerCommand),
     /// A team server's sign-in, sign-out and who am I.
@@ -268,33 +266,11 @@ impl Command {
             | Command::PreviewDeletes { profile, .. }
             | Command::CheckSent { profile, .. }
             | Command::TestConnection { profile }
-            | Command::Renewals(RenewalsCommand::Read { profile, .. })
             | Command::Customer(CustomerCommand::Read { profile, .. }) => Some(profile),
             Command::Team(command) => Some(command.profile()),
             _ => None,
         }
     }
-}
-
-/// Renewals: what ends when across a profile's whole directory.
-#[derive(Debug, Clone)]
-pub enum RenewalsCommand {
-    /// Lists every enterprise of the profile's directory, a few at a time, into one table;
-    /// counted in `progress`, which can stop it (what was read is kept). The read is kept as
-    /// the profile's last.
-    Read {
-        profile: String,
-        progress: progress::Progress,
-    },
-    /// The profile's last read, if one is kept.
-    Cached { profile: String },
-    /// Writes the rows (positions in the read, in the table's order) to `path`: xlsx when it
-    /// is named `.xlsx`, else CSV with a byte-order mark. Answered `Written`.
-    Export {
-        path: PathBuf,
-        read: Arc<renewals::Read>,
-        rows: Arc<Vec<u32>>,
-    },
 }
 
 /// A customer's page (docs/customers.md "The customer page").
@@ -380,8 +356,6 @@ pub enum Outcome {
     Handed(Vec<team::Handed>),
     /// A draft handed over, as the server keeps it.
     HandedOver(team::Handed),
-    /// A read of a profile's whole directory for Renewals (None: none is kept yet).
-    Renewals(Option<Arc<renewals::Read>>),
     /// A customer's page (None: none is kept yet).
     CustomerPage(Option<Arc<customer::Page>>),
     /// The enterprises a name fits: each one's global id and name.

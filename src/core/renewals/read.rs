@@ -117,3 +117,24 @@ impl Read {
         (read, self.enterprises.len())
     }
 }
+
+/// Takes the names and branch a directory entry gives, where the enterprise has none yet.
+pub fn named(e: &mut EnterpriseRead, entry: &crate::core::catalog::entries::DirectoryEntry) {
+    if e.name.is_none() {
+        e.name = given(&entry.enterprise_name);
+    }
+    if e.customer_name.is_none() {
+        e.customer_name = given(&entry.customer_name);
+    }
+    if e.branch.is_none() {
+        e.branch = given(&entry.branch_name).or_else(|| given(&entry.branch_code));
+    }
+    if e.channel_code.is_none() {
+        e.channel_code = given(&entry.channel_code);
+    }
+}
+
+/// A value that says something: not absent, not blank.
+pub fn given(s: &Option<String>) -> Option<String> {
+    crate::wire::preview::given(s)
+}

@@ -115,6 +115,26 @@ fn in_package<'a>(m: &'a MerchandiseEntry, out: &mut Vec<&'a ProductEntry>) {
     }
 }
 
+/// Rows for the read's undated assets from the accepted batches among `entries` (the
+/// journal's, newest first).
+pub fn add_sent_from(read: &mut super::Read, entries: &[crate::core::journal::JournalEntry]) {
+    let wanted: HashSet<&str> = read.table.undated_assets().collect();
+    if wanted.is_empty() {
+        return;
+    }
+    // Newest first in the journal; replayed oldest first.
+    let calls = entries.iter().rev().filter_map(|e| {
+        let done = e.operation == "batch_order" && e.state == Some(crate::core::WriteState::Done);
+        Some((e.request.as_deref()?, e.response.as_deref()?)).filter(|_| done)
+    });
+    let sent = sent_of(calls, &wanted);
+    for (enterprise, still) in read.table.add_sent(&sent) {
+        if let Some(e) = read.enterprises.get_mut(enterprise as usize) {
+            e.undated = still;
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -6,11 +6,11 @@
 use std::sync::Arc;
 
 use super::Service;
-use super::renewals::{add_sent_from, keep, named};
 use crate::core::catalog::DirectoryEntry;
 use crate::core::customer::{self, Event, Found, Held, Keys, Page, TeamLog};
 use crate::core::journal::{JournalEntry, JournalFilter};
 use crate::core::renewals::{EnterpriseRead, Read, ReadState, Table};
+use crate::core::renewals::{add_sent_from, keep, named};
 use crate::core::team::{AuditEntry, AuditQuery};
 use crate::core::{ApiError, CoreError, CustomerCommand, Outcome};
 use crate::support::clock::now_ms;
@@ -172,7 +172,7 @@ impl Service {
     }
 
     /// The profile's directory, or none when it cannot be read (said in the log).
-    pub(super) fn directory_of(&self, profile: &str) -> Vec<DirectoryEntry> {
+    pub(in crate::core) fn directory_of(&self, profile: &str) -> Vec<DirectoryEntry> {
         match &self.catalog {
             Ok(catalog) => catalog
                 .customers(profile)

@@ -6,7 +6,6 @@ mod handed_drafts;
 mod knowledge;
 mod preview;
 mod queue;
-mod renewals;
 mod team_commands;
 mod team_knowledge;
 
@@ -310,7 +309,7 @@ pub(in crate::core) struct Service {
     /// Calls kept to send later, or why they cannot be.
     queue: Result<Arc<super::queue::Queue>, String>,
     /// Where the runs' locks are (`data_dir/runs`).
-    data_dir: PathBuf,
+    pub(in crate::core) data_dir: PathBuf,
     /// This program's run, whose lock says it is alive while it sends queued calls.
     queue_run: Option<super::ledger::Run>,
     /// One sending of the queue at a time in this program.
@@ -635,7 +634,6 @@ impl Service {
                 })
                 .await
             }
-            Command::Renewals(command) => self.renewals_command(command).await,
             Command::Customer(command) => self.customer_command(command).await,
             Command::Team(command) => self.team_command(command).await,
         }
@@ -679,6 +677,24 @@ impl Service {
             })
         })
         .await
+    }
+
+    /// The journal's entries, or none when it cannot be read (said in the log): what was sent
+    /// only adds to what the platform gave.
+    pub(in crate::core) async fn journal_entries(
+        &self,
+        filter: JournalFilter,
+    ) -> Vec<super::journal::JournalEntry> {
+        match self
+            .journal_answer(|reply| JournalJob::Query { filter, reply })
+            .await
+        {
+            Ok(Outcome::Journal(entries)) => entries,
+            other => {
+                tracing::warn!(?other, "the journal cannot be read");
+                Vec::new()
+            }
+        }
     }
 
     /// Hands the journal's thread a job that answers, and waits for its answer.
@@ -883,7 +899,10 @@ impl Service {
     }
 
     /// The profile's client, built once (its token lives in it and in the keyring).
-    async fn client(&self, profile_name: &str) -> Result<Arc<Client>, CoreError> {
+    pub(in crate::core) async fn client(
+        &self,
+        profile_name: &str,
+    ) -> Result<Arc<Client>, CoreError> {
         if let Some(c) = self.clients.lock().await.get(profile_name) {
             return Ok(Arc::clone(c));
         }

@@ -15,7 +15,7 @@ use crate::core::progress::Progress;
 use crate::core::renewals::{
     Filter, Grouping, Months, Read, ReadState, SortBy, Stop, Trouble, Window,
 };
-use crate::core::{Command, Event, Latest, Outcome, RenewalsCommand};
+use crate::core::{Awaited, renewals};
 use crate::ui::kit::form::{busy_icon_button_ui, home_file, keyed_button_ui, name_of_profile};
 use crate::ui::kit::icon::Icon;
 use crate::ui::kit::keys;
@@ -23,7 +23,7 @@ use crate::ui::kit::theme;
 use crate::ui::outbox::{Caller, Outbox};
 use crate::ui::screens::assets::license_type_words;
 use crate::ui::text::dates;
-use crate::ui::text::i18n::{Label, Lang, label, labelled, t, tr};
+use crate::ui::text::i18n::{Lang, label, labelled, t, tr};
 use crate::wire::BatchOrderRequest;
 
 /// The windows offered, in days.
@@ -44,9 +44,9 @@ pub(crate) struct RenewalsScreen {
     /// The profile the shown read (or the one being read) is of.
     profile: Option<String>,
     read: Option<Arc<Read>>,
-    reading: Latest,
+    reading: Awaited<Arc<Read>>,
     progress: Option<Progress>,
-    cached: Latest,
+    cached: Awaited<Option<Arc<Read>>>,
     days: i64,
     filter: Filter,
     /// A month of the chart clicked: its place (0, this month), instead of the window.
@@ -67,7 +67,7 @@ pub(crate) struct RenewalsScreen {
     /// Rows chosen for a renewal, by their place in the read.
     chosen: std::collections::BTreeSet<u32>,
     export_path: String,
-    export: Latest,
+    export: Awaited<PathBuf>,
     exported: Option<String>,
 }
 
@@ -76,9 +76,9 @@ impl Default for RenewalsScreen {
         Self {
             profile: None,
             read: None,
-            reading: Latest::default(),
+            reading: Awaited::default(),
             progress: None,
-            cached: Latest::default(),
+            cached: Awaited::default(),
             days: 90,
             filter: Filter::default(),
             month: None,
@@ -93,25 +93,33 @@ impl Default for RenewalsScreen {
             branches: Vec::new(),
             chosen: Default::default(),
             export_path: String::new(),
-            export: Latest::default(),
+            export: Awaited::default(),
             exported: None,
         }
     }
 }
 
 impl RenewalsScreen {
-    pub(crate) fn apply(&mut self, event: &Event) -> Option<Label> {
-        if self.export.accept(event) {
-            if let Ok(Outcome::Written { path }) = &event.result {
-                self.exported = Some(path.display().to_string());
+    /// Takes the replies that have come to this screen's requests. The last read kept comes
+    /// quietly: none kept, or one that cannot be read, only means a read is to be made.
+    pub(crate) fn poll(&mut self, out: &Outbox<'_>) {
+        if let Some(Ok(path)) = out.reply(&mut self.export, label!("renewals-export")) {
+            self.exported = Some(path.display().to_string());
+        }
+        if let Some(Ok(Some(found))) = self.cached.take() {
+            self.show(found);
+        }
+        if let Some(read) = out.reply(&mut self.reading, label!("renewals-read")) {
+            self.progress = None;
+            if let Ok(found) = read {
+                self.show(found);
             }
-            return Some(label!("renewals-export"));
         }
-        let read = self.reading.accept(event);
-        if !read && !self.cached.accept(event) {
-            return None;
-        }
-        if let Ok(Outcome::Renewals(Some(found))) = &event.result {
+    }
+
+    /// A read, shown: its rows counted for Start, its filters' choices, its months.
+    fn show(&mut self, found: Arc<Read>) {
+        {
             let now = jiff::Zoned::now();
             let soon = Window::days(now.date(), now.time_zone(), SOON_DAYS);
             self.due_soon = soon.map_or(0, |w| found.table.iter().filter(|r| w.holds(r)).count());
@@ -122,15 +130,11 @@ impl RenewalsScreen {
                 .count();
             self.types = found.license_types();
             self.branches = found.branches();
-            self.read = Some(Arc::clone(found));
+            self.read = Some(found);
             self.chosen.clear();
             self.months = None;
             self.stale = true;
         }
-        if read {
-            self.progress = None;
-        }
-        read.then_some(label!("renewals-read"))
     }
 
     /// Follows the active profile: another profile's rows are not this one's, so its own last
@@ -145,11 +149,10 @@ impl RenewalsScreen {
             days: self.days,
             ..Self::default()
         };
-        let cached = RenewalsCommand::Cached {
+        let cached = renewals::Cached {
             profile: profile.clone(),
         };
-        self.cached
-            .start(caller.out.send(Command::Renewals(cached)));
+        self.cached.start(caller.ask(cached));
     }
 
     /// What ends in the next 30 days by the last read, and when it was read, for Start.
@@ -227,11 +230,10 @@ impl RenewalsScreen {
             let busy = self.reading.is_waiting();
             if keyed_button_ui(ui, Icon::Refresh, words, busy, true, keys::REFRESH) {
                 let progress = Progress::default();
-                self.reading
-                    .start(caller.out.send(Command::Renewals(RenewalsCommand::Read {
-                        profile: caller.profile.name.clone(),
-                        progress: progress.clone(),
-                    })));
+                self.reading.start(caller.ask(renewals::ReadAll {
+                    profile: caller.profile.name.clone(),
+                    progress: progress.clone(),
+                }));
                 self.progress = Some(progress);
             }
             match &self.read {
@@ -398,12 +400,11 @@ impl RenewalsScreen {
                 self.export.is_waiting(),
             ) {
                 self.exported = None;
-                self.export
-                    .start(out.send(Command::Renewals(RenewalsCommand::Export {
-                        path: PathBuf::from(self.export_path.trim()),
-                        read: Arc::clone(read),
-                        rows: Arc::clone(&self.view),
-                    })));
+                self.export.start(out.ask(renewals::Export {
+                    path: PathBuf::from(self.export_path.trim()),
+                    read: Arc::clone(read),
+                    rows: Arc::clone(&self.view),
+                }));
             }
             if let Some(path) = &self.exported {
                 ui.label(labelled(lang, t!(lang, "exported"), path));
