@@ -2,7 +2,7 @@
 //! `license-desk serve` (a child process), and 10,000 calls of this console that touched it
 //! (locks, sent through the console's core), so that its timeline holds 10,000 entries. The
 //! page is read once from the platform and kept; then, in the same run, timed:
-//! - the kept page loaded by the core (`CustomerCommand::Cached`);
+//! - the kept page loaded by the core (`customer::Cached`);
 //! - the real window (egui_kittest, no GPU) opening the page until it is drawn;
 //! - beside them, plain serde_json parsing the platform's listing answer of the same 10,000
 //!   assets into a `Value` (what showing a kept JSON answer would cost at least).
@@ -22,7 +22,8 @@ use std::time::{Duration, Instant};
 
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
-use license_desk::core::{Call, Command, CustomerCommand, Outcome};
+use license_desk::core::customer::{self, Opened};
+use license_desk::core::{Call, Command};
 use license_desk::ui::text::i18n::Lang;
 use license_desk::ui::{DeskApp, Prefs, Screen};
 use renewals_seed::{National, PROFILE, run};
@@ -53,7 +54,7 @@ fn main() {
     );
     let read = Instant::now();
     let page = match run(&core, read_page(&global_id)) {
-        Outcome::CustomerPage(Some(page)) => page,
+        Opened::Page(page) => page,
         other => panic!("no page: {other:?}"),
     };
     let read_ms = read.elapsed().as_secs_f64() * 1000.0;
@@ -62,14 +63,11 @@ fn main() {
     let cached: Vec<f64> = (0..ROUNDS)
         .map(|_| {
             let start = Instant::now();
-            let command = Command::Customer(CustomerCommand::Cached {
+            let cached = customer::Cached {
                 profile: PROFILE.to_owned(),
                 global_id: global_id.clone(),
-            });
-            assert!(matches!(
-                run(&core, command),
-                Outcome::CustomerPage(Some(_))
-            ));
+            };
+            assert!(run(&core, cached).is_some());
             start.elapsed().as_secs_f64() * 1000.0
         })
         .collect();
@@ -126,11 +124,11 @@ fn main() {
     println!("| (the page read from the platform once, for comparison) | {read_ms:.0} ms | |");
 }
 
-fn read_page(global_id: &str) -> Command {
-    Command::Customer(CustomerCommand::Read {
+fn read_page(global_id: &str) -> customer::ReadPage {
+    customer::ReadPage {
         profile: PROFILE.to_owned(),
         id: global_id.to_owned(),
-    })
+    }
 }
 
 /// `events` locks of the enterprise's assets (each its own call, as a clerk's clicks), a few

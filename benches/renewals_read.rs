@@ -21,9 +21,9 @@ use std::time::{Duration, Instant};
 
 use client::{Client, ORDER, nonce};
 use futures::StreamExt;
+use license_desk::core::Core;
 use license_desk::core::progress::Progress;
 use license_desk::core::renewals;
-use license_desk::core::Core;
 use renewals_seed::{National, PROFILE, run};
 use serde_json::Value;
 

@@ -258,8 +258,9 @@ fn on_branch(call: Call) -> Command {
 /// this console is one event, opening in its journal, and another console's has no entry here.
 #[test]
 fn a_team_profile_s_customer_page_shows_each_person_s_calls_from_the_server_s_log() {
+    use license_desk::core::WriteState;
+    use license_desk::core::customer::{self, Opened};
     use license_desk::core::customer::{TeamLog, What};
-    use license_desk::core::{CustomerCommand, WriteState};
     let team = TeamRemote::start();
     let root = tempfile::tempdir().expect("dir");
     // li, branch staff, binds a customer and buys a lock for it from her console.
@@ -293,11 +294,11 @@ fn a_team_profile_s_customer_page_shows_each_person_s_calls_from_the_server_s_lo
             operator: None,
         }),
     );
-    let read = Command::Customer(CustomerCommand::Read {
+    let read = customer::ReadPage {
         profile: "branch".to_owned(),
         id: enterprise.clone(),
-    });
-    let Outcome::CustomerPage(Some(page)) = run(&wang, read) else {
+    };
+    let Opened::Page(page) = run(&wang, read) else {
         panic!("no page");
     };
     assert!(

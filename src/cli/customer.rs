@@ -8,9 +8,8 @@ use std::time::Duration;
 
 use clap::{Args, Subcommand, ValueEnum};
 use jiff::tz::TimeZone;
-use license_desk::core::customer::{Event, Page, Report, WINDOWS};
+use license_desk::core::customer::{self, Event, Opened, Page, Report, WINDOWS};
 use license_desk::core::renewals::{Due, ReadState};
-use license_desk::core::{Command, CustomerCommand, Outcome};
 
 use crate::cli::call::{RunSecret, open_core};
 use crate::cli::output::{self, Failure};
@@ -65,13 +64,13 @@ pub fn run(op: CustomerOp) -> ExitCode {
 
 fn show(args: ShowArgs) -> Result<String, Failure> {
     let (core, profile) = open_core(args.profile, args.secret.secret_file.as_deref())?;
-    let command = Command::Customer(CustomerCommand::Read {
+    let request = customer::ReadPage {
         profile: profile.name.clone(),
         id: args.id.clone(),
-    });
-    let page = match core.run(command, READ_PATIENCE)? {
-        Outcome::CustomerPage(Some(page)) => page,
-        Outcome::CustomerChoices(choices) => {
+    };
+    let page = match core.run(request, READ_PATIENCE)? {
+        Opened::Page(page) => page,
+        Opened::Choices(choices) => {
             let list: Vec<String> = choices
                 .iter()
                 .map(|(id, name)| format!("  {id}  {name}"))
@@ -83,7 +82,6 @@ fn show(args: ShowArgs) -> Result<String, Failure> {
                 list.join("\n")
             )));
         }
-        _ => return Err(Failure::failed("the read gave no page")),
     };
     if let Some(why) = &page.unreachable {
         eprintln!(

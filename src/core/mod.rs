@@ -252,8 +252,6 @@ pub enum Command {
     },
     /// Send later: calls kept while their platform cannot be reached.
     Queue(QueueCommand),
-    /// A customer's page.
-    Customer(CustomerCommand),
     /// A team server's sign-in, sign-out and who am I.
     Team(team::TeamCommand),
 }
@@ -265,30 +263,11 @@ impl Command {
             Command::CallOn { profile, .. }
             | Command::PreviewDeletes { profile, .. }
             | Command::CheckSent { profile, .. }
-            | Command::TestConnection { profile }
-            | Command::Customer(CustomerCommand::Read { profile, .. }) => Some(profile),
+            | Command::TestConnection { profile } => Some(profile),
             Command::Team(command) => Some(command.profile()),
             _ => None,
         }
     }
-}
-
-/// A customer's page (docs/customers.md "The customer page").
-#[derive(Debug, Clone)]
-pub enum CustomerCommand {
-    /// Reads the page of the enterprise `id` means by the profile's directory (a customer id,
-    /// a channel customer id, an enterprise global id or a name) and keeps it. Answered
-    /// `CustomerChoices` when a name fits several; when the platform does not answer, the kept
-    /// page marked unreachable.
-    Read { profile: String, id: String },
-    /// The page kept for the enterprise, if one is.
-    Cached { profile: String, global_id: String },
-    /// Writes the page to `path` as xlsx (its assets, timeline and customers). Answered
-    /// `Written`.
-    Export {
-        path: PathBuf,
-        page: Arc<customer::Page>,
-    },
 }
 
 /// Send later: calls kept while their platform cannot be reached.
@@ -340,9 +319,6 @@ pub enum Outcome {
     DraftSaved {
         id: i64,
     },
-    Written {
-        path: PathBuf,
-    },
     /// Signed in to a team server, or who is (`TeamCommand::Me`).
     SignedIn(team::Me),
     SignedOut,
@@ -356,10 +332,6 @@ pub enum Outcome {
     Handed(Vec<team::Handed>),
     /// A draft handed over, as the server keeps it.
     HandedOver(team::Handed),
-    /// A customer's page (None: none is kept yet).
-    CustomerPage(Option<Arc<customer::Page>>),
-    /// The enterprises a name fits: each one's global id and name.
-    CustomerChoices(Vec<(String, String)>),
     DeletePreview(Box<crate::wire::preview::DeletePreview>),
 }
 

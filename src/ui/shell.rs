@@ -212,7 +212,6 @@ fn apply(screens: &mut Screens, status: &mut Status, event: &mut Event, out: &Ou
     let action = screens
         .customers
         .apply(event)
-        .or_else(|| screens.customer.apply(event))
         .or_else(|| screens.composer.apply(event, out))
         .or_else(|| screens.assets.apply(event))
         .or_else(|| screens.activities.apply(event))
@@ -355,6 +354,7 @@ impl Screens {
         self.catalog.poll(out);
         self.activities.poll(out);
         self.renewals.poll(out);
+        self.customer.poll(out);
         self.settings.poll(out);
     }
 

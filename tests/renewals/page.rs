@@ -5,28 +5,28 @@
 
 use std::sync::Arc;
 
-use license_desk::core::customer::{Page, What};
+use license_desk::core::customer::{self, Opened, Page, What};
 use license_desk::core::renewals::{ReadState, Source};
-use license_desk::core::{Call, Command, CustomerCommand, Outcome, WriteState, now_ms};
+use license_desk::core::{Call, WriteState, now_ms};
 use license_desk::wire::OrderType;
 use serde_json::{Value, json};
 
 use super::fault_proxy::Fault;
 use super::{DAY, PROFILE, desk::run, directory, on_branch, order, served, setup};
 
-fn read_page(core: &license_desk::core::Core, id: &str) -> Outcome {
+fn read_page(core: &license_desk::core::Core, id: &str) -> Opened {
     run(
         core,
-        Command::Customer(CustomerCommand::Read {
+        customer::ReadPage {
             profile: PROFILE.to_owned(),
             id: id.to_owned(),
-        }),
+        },
     )
 }
 
-fn the_page(outcome: Outcome) -> Arc<Page> {
-    match outcome {
-        Outcome::CustomerPage(Some(page)) => page,
+fn the_page(opened: Opened) -> Arc<Page> {
+    match opened {
+        Opened::Page(page) => page,
         other => panic!("not a page: {other:?}"),
     }
 }
@@ -150,12 +150,12 @@ fn the_page_holds_exactly_what_the_platform_and_the_journal_hold_for_the_custome
     // Kept: the same page opens from the file.
     let cached = run(
         &s.core,
-        Command::Customer(CustomerCommand::Cached {
+        customer::Cached {
             profile: PROFILE.to_owned(),
             global_id: a.clone(),
-        }),
+        },
     );
-    assert_eq!(the_page(cached).as_ref(), page.as_ref());
+    assert_eq!(cached.as_deref(), Some(page.as_ref()));
 
     // The platform stops answering: the kept page, marked, and nothing of it lost.
     s.proxy
@@ -180,16 +180,16 @@ fn a_name_several_enterprises_fit_is_answered_with_them_and_an_unknown_one_is_sa
     );
     assert_eq!(
         read_page(&s.core, "宁波建工"),
-        Outcome::CustomerChoices(vec![
+        Opened::Choices(vec![
             ("EG1".to_owned(), "宁波建工一公司".to_owned()),
             ("EG2".to_owned(), "宁波建工二公司".to_owned())
         ])
     );
     let unknown = s.core.run(
-        Command::Customer(CustomerCommand::Read {
+        customer::ReadPage {
             profile: PROFILE.to_owned(),
             id: "无此客户".to_owned(),
-        }),
+        },
         super::desk::WAIT,
     );
     assert_eq!(

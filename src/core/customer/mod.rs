@@ -8,12 +8,14 @@ mod cache;
 mod export;
 mod find;
 mod report;
+mod requests;
 mod timeline;
 
 pub use cache::{load_cached, save_cached};
 pub use export::write_page_xlsx;
 pub use find::{Found, find};
 pub use report::{AssetReport, Report, WINDOWS, event_day};
+pub use requests::{Cached, Export, Opened, ReadPage};
 pub use timeline::{Event, Keys, What, events_of, events_of_audit, merge};
 
 use serde::{Deserialize, Serialize};

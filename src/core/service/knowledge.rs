@@ -74,6 +74,23 @@ impl Service {
             .map_err(|why| CoreError::Storage(format!("the catalog cannot be opened: {why}")))
     }
 
+    /// The profile's directory, or none when it cannot be read (said in the log).
+    pub(in crate::core) fn directory_of(
+        &self,
+        profile: &str,
+    ) -> Vec<crate::core::catalog::entries::DirectoryEntry> {
+        match &self.catalog {
+            Ok(catalog) => catalog
+                .customers(profile)
+                .map(|known| known.into_iter().map(|k| k.item).collect())
+                .unwrap_or_else(|e| {
+                    tracing::warn!(error = %e, "the directory cannot be read");
+                    Vec::new()
+                }),
+            Err(_) => Vec::new(),
+        }
+    }
+
     /// The scope of the catalog `profile` uses: its own when it keeps one or mirrors a team
     /// server's, else the shared.
     pub(in crate::core) fn scope_of(&self, profile: &str) -> String {

@@ -1,7 +1,6 @@
 //! The async side of the core: owns the profiles, secrets, clients, journal, drafts and the
 //! Sandbox, and answers commands, each on its own task so a slow call never holds up others.
 
-mod customer;
 mod handed_drafts;
 mod knowledge;
 mod preview;
@@ -521,6 +520,16 @@ fn update_state(state: &RwLock<CoreState>, f: impl FnOnce(&mut CoreState)) {
 }
 
 impl Service {
+    /// The person signed in to a team server's profile, if one is.
+    pub(in crate::core) fn signed_in_as(&self, profile: &str) -> Option<String> {
+        let state = self
+            .state
+            .read()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let me = state.sessions.get(profile)?.me()?;
+        Some(me.person.name.clone())
+    }
+
     /// The name of the profile active now.
     pub(in crate::core) fn active_profile(&self) -> String {
         self.profiles().active().name.clone()
@@ -535,7 +544,7 @@ impl Service {
     }
 
     /// Whether the profile is a team server's (read in place: every call asks it).
-    fn is_team(&self, name: &str) -> bool {
+    pub(in crate::core) fn is_team(&self, name: &str) -> bool {
         let state = self.state.read().unwrap_or_else(PoisonError::into_inner);
         state.profiles.get(name).is_some_and(Profile::is_team)
     }
@@ -634,7 +643,6 @@ impl Service {
                 })
                 .await
             }
-            Command::Customer(command) => self.customer_command(command).await,
             Command::Team(command) => self.team_command(command).await,
         }
     }

@@ -9,9 +9,8 @@ use std::sync::Arc;
 use serde_json::{Value, json};
 
 use super::CustomerScreen;
-use crate::core::customer::Page;
+use crate::core::customer::{self, Page};
 use crate::core::renewals::Window;
-use crate::core::{Command, CustomerCommand};
 use crate::ui::kit::form::{busy_icon_button_ui, home_file};
 use crate::ui::kit::icon::Icon;
 use crate::ui::outbox::Caller;
@@ -133,11 +132,10 @@ impl CustomerScreen {
         if busy_icon_button_ui(ui, Icon::Export, t!(lang, "page-export"), busy) {
             self.exported = None;
             let file = format!("customer-{}.xlsx", page.global_id);
-            self.export
-                .start(caller.out.send(Command::Customer(CustomerCommand::Export {
-                    path: PathBuf::from(home_file(&file)),
-                    page: Arc::clone(page),
-                })));
+            self.export.start(caller.ask(customer::Export {
+                path: PathBuf::from(home_file(&file)),
+                page: Arc::clone(page),
+            }));
         }
         if let Some(path) = &self.exported {
             ui.label(labelled(lang, t!(lang, "exported"), path));

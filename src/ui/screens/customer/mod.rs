@@ -12,9 +12,9 @@ use std::sync::Arc;
 
 use egui::RichText;
 
-use crate::core::customer::{Page, WINDOWS};
+use crate::core::Awaited;
+use crate::core::customer::{self, Opened, Page, WINDOWS};
 use crate::core::renewals::ReadState;
-use crate::core::{Command, CustomerCommand, Event, Latest, Outcome};
 use crate::ui::Screen;
 use crate::ui::kit::empty::empty_state_ui;
 use crate::ui::kit::form::{keyed_button_ui, name_of_profile};
@@ -22,7 +22,7 @@ use crate::ui::kit::icon::Icon;
 use crate::ui::kit::keys;
 use crate::ui::outbox::{Caller, Outbox};
 use crate::ui::text::dates;
-use crate::ui::text::i18n::{Label, Lang, label, t, tr};
+use crate::ui::text::i18n::{Lang, label, t, tr};
 
 pub(crate) use actions::PageAction;
 
@@ -40,8 +40,8 @@ pub(crate) struct CustomerScreen {
     /// What was asked for: an enterprise global id, or what the user typed.
     asked: Option<String>,
     page: Option<Arc<Page>>,
-    reading: Latest,
-    cached: Latest,
+    reading: Awaited<Opened>,
+    cached: Awaited<Option<Arc<Page>>>,
     /// No page was kept for what was asked: it is read at the next frame.
     read_next: bool,
     /// A name several enterprises fit: their global ids and names.
@@ -54,7 +54,7 @@ pub(crate) struct CustomerScreen {
     rows: Vec<Vec<u32>>,
     /// Assets chosen for a renewal or a delete, by their place on the page.
     chosen: BTreeSet<usize>,
-    export: Latest,
+    export: Awaited<std::path::PathBuf>,
     exported: Option<String>,
 }
 
@@ -64,8 +64,8 @@ impl Default for CustomerScreen {
             profile: None,
             asked: None,
             page: None,
-            reading: Latest::default(),
-            cached: Latest::default(),
+            reading: Awaited::default(),
+            cached: Awaited::default(),
             read_next: false,
             choices: Vec::new(),
             tab: Tab::default(),
@@ -73,31 +73,29 @@ impl Default for CustomerScreen {
             lines: Vec::new(),
             rows: Vec::new(),
             chosen: BTreeSet::new(),
-            export: Latest::default(),
+            export: Awaited::default(),
             exported: None,
         }
     }
 }
 
 impl CustomerScreen {
-    pub(crate) fn apply(&mut self, event: &Event) -> Option<Label> {
-        if self.export.accept(event) {
-            if let Ok(Outcome::Written { path }) = &event.result {
-                self.exported = Some(path.display().to_string());
-            }
-            return Some(label!("page-export"));
+    /// Takes the replies that have come to this screen's requests. The page kept comes
+    /// quietly: none kept only means it is read.
+    pub(crate) fn poll(&mut self, out: &Outbox<'_>) {
+        if let Some(Ok(path)) = out.reply(&mut self.export, label!("page-export")) {
+            self.exported = Some(path.display().to_string());
         }
-        let read = self.reading.accept(event);
-        if !read && !self.cached.accept(event) {
-            return None;
-        }
-        match &event.result {
-            Ok(Outcome::CustomerPage(Some(page))) => self.show(Arc::clone(page)),
-            Ok(Outcome::CustomerChoices(choices)) => self.choices = choices.clone(),
-            Ok(Outcome::CustomerPage(None)) => self.read_next = true,
+        match self.cached.take() {
+            Some(Ok(Some(page))) => self.show(page),
+            Some(Ok(None)) => self.read_next = true,
             _ => {}
         }
-        read.then_some(label!("page-refresh"))
+        match out.reply(&mut self.reading, label!("page-refresh")) {
+            Some(Ok(Opened::Page(page))) => self.show(page),
+            Some(Ok(Opened::Choices(choices))) => self.choices = choices,
+            _ => {}
+        }
     }
 
     /// Opens the page of `id` on the profile: an enterprise global id opens the page kept at
@@ -112,11 +110,10 @@ impl CustomerScreen {
             ..Self::default()
         };
         if global {
-            self.cached
-                .start(out.send(Command::Customer(CustomerCommand::Cached {
-                    profile: profile.to_owned(),
-                    global_id: id.to_owned(),
-                })));
+            self.cached.start(out.ask(customer::Cached {
+                profile: profile.to_owned(),
+                global_id: id.to_owned(),
+            }));
         } else {
             self.read(out);
         }
@@ -127,11 +124,10 @@ impl CustomerScreen {
             return;
         };
         self.choices.clear();
-        self.reading
-            .start(out.send(Command::Customer(CustomerCommand::Read {
-                profile: profile.clone(),
-                id: id.clone(),
-            })));
+        self.reading.start(out.ask(customer::ReadPage {
+            profile: profile.clone(),
+            id: id.clone(),
+        }));
     }
 
     fn show(&mut self, page: Arc<Page>) {
