@@ -20,12 +20,12 @@ use license_desk::client::{
 use license_desk::core::drafts;
 use license_desk::core::files::{self, StoredBatch};
 use license_desk::core::progress::Progress;
-use license_desk::core::queue::QueueState;
+use license_desk::core::queue::{self, QueueState};
 use license_desk::core::request::Finished;
 use license_desk::core::{
     Call, Command, Core, CoreError, CoreState, Draft, DraftSummary, Endpoint, Event, ExportFormat,
     JournalEntry, JournalFilter, KeyringChoice, KeyringState, KeyringStore, Latest, Outcome,
-    Profile, Profiles, QueueCommand, SANDBOX, SandboxState, WriteState,
+    Profile, Profiles, SANDBOX, SandboxState, WriteState,
 };
 use license_desk::platform::auth::TOKEN_RECHECK;
 use license_desk::platform::{Config, Region, Server, create_app};
@@ -2602,15 +2602,12 @@ fn a_queued_batch_survives_a_restart_and_is_sent_once_when_the_platform_answers(
         matches!(sent, Err(CoreError::Api(ApiError::NotSent(_)))),
         "{sent:?}"
     );
-    let queued = outcome!(
-        run(
-            &core,
-            Command::Queue(QueueCommand::Add {
-                profile: "Team".to_owned(),
-                call: Call::BatchOrder(batch),
-            })
-        ),
-        Outcome::Queue
+    let queued = run(
+        &core,
+        queue::Add {
+            profile: "Team".to_owned(),
+            call: Call::BatchOrder(batch),
+        },
     );
     assert_eq!(queued.len(), 1);
     assert_eq!(queued[0].channel_order_id.as_deref(), Some("LATER-1"));
@@ -2621,10 +2618,7 @@ fn a_queued_batch_survives_a_restart_and_is_sent_once_when_the_platform_answers(
     let states = |entries: &[license_desk::core::queue::QueuedEntry]| -> Vec<QueueState> {
         entries.iter().map(|e| e.state).collect()
     };
-    let waiting = outcome!(
-        run(&core, Command::Queue(QueueCommand::Send)),
-        Outcome::Queue
-    );
+    let waiting = run(&core, queue::SendWaiting);
     assert_eq!(states(&waiting), vec![QueueState::Waiting]);
     assert!(
         waiting[0]
@@ -2643,24 +2637,12 @@ fn a_queued_batch_survives_a_restart_and_is_sent_once_when_the_platform_answers(
 
     // Back: sent once, to its own profile; asked again, nothing more goes.
     save_profile(&core, Some("Team"), profile, None);
-    let done = outcome!(
-        run(&core, Command::Queue(QueueCommand::Send)),
-        Outcome::Queue
-    );
+    let done = run(&core, queue::SendWaiting);
     assert_eq!(states(&done), vec![QueueState::Done], "{done:?}");
-    let again = outcome!(
-        run(&core, Command::Queue(QueueCommand::Send)),
-        Outcome::Queue
-    );
+    let again = run(&core, queue::SendWaiting);
     assert_eq!(states(&again), vec![QueueState::Done]);
     assert_eq!(orders(), 1);
-    let removed = outcome!(
-        run(
-            &core,
-            Command::Queue(QueueCommand::Remove { id: done[0].id })
-        ),
-        Outcome::Queue
-    );
+    let removed = run(&core, queue::Remove { id: done[0].id });
     assert!(removed.is_empty());
     core.shutdown();
 }

@@ -333,7 +333,7 @@ fn a_team_profile_s_customer_page_shows_each_person_s_calls_from_the_server_s_lo
 /// platform is back (issue 53).
 #[test]
 fn a_team_profile_s_queued_batch_waits_while_the_platform_is_down_and_is_sent_once() {
-    use license_desk::core::QueueCommand;
+    use license_desk::core::queue;
     use license_desk::core::queue::QueueState;
     let team = TeamRemote::start_proxied();
     let proxy = team.proxy.as_ref().expect("a proxy");
@@ -356,18 +356,14 @@ fn a_team_profile_s_queued_batch_waits_while_the_platform_is_down_and_is_sent_on
         ),
         other => panic!("not a call that was not sent: {other:?}"),
     }
-    let add = QueueCommand::Add {
+    let add = queue::Add {
         profile: "branch".to_owned(),
         call: Call::BatchOrder(batch),
     };
-    let Outcome::Queue(queued) = run(&core, Command::Queue(add)) else {
-        panic!("the queue");
-    };
+    let queued = run(&core, add);
     assert_eq!(queued.len(), 1);
     let states = |core: &Core| -> Vec<QueueState> {
-        let Outcome::Queue(entries) = run(core, Command::Queue(QueueCommand::Send)) else {
-            panic!("the queue");
-        };
+        let entries = run(core, queue::SendWaiting);
         entries.iter().map(|e| e.state).collect()
     };
     assert_eq!(

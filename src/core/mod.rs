@@ -250,8 +250,6 @@ pub enum Command {
         path: PathBuf,
         format: ExportFormat,
     },
-    /// Send later: calls kept while their platform cannot be reached.
-    Queue(QueueCommand),
     /// A team server's sign-in, sign-out and who am I.
     Team(team::TeamCommand),
 }
@@ -268,21 +266,6 @@ impl Command {
             _ => None,
         }
     }
-}
-
-/// Send later: calls kept while their platform cannot be reached.
-#[derive(Debug, Clone)]
-pub enum QueueCommand {
-    /// Keeps a batch, lock or unlock to send to `profile` later (its platform cannot be
-    /// reached now). Answered with the queue.
-    Add { profile: String, call: Call },
-    /// The queue of calls to send later.
-    Load,
-    /// Removes an entry that is not being sent (the user settled or dropped it).
-    Remove { id: i64 },
-    /// Sends what waits, each profile's entries in order to that profile, each at most once;
-    /// a profile's queue stops where its platform cannot be reached or an outcome is unknown.
-    Send,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -305,8 +288,6 @@ pub enum Outcome {
     Writes(Vec<LedgerEntry>),
     /// One write of the ledger, if it holds it.
     Write(Option<LedgerEntry>),
-    /// The queue of calls to send later, oldest first.
-    Queue(Vec<queue::QueuedEntry>),
     /// What `CheckSent` found.
     Evidence(Box<evidence::Evidence>),
     /// A write settled by the user, as the ledger now holds it.

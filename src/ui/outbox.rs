@@ -5,6 +5,7 @@
 
 use std::cell::{Cell, RefCell};
 
+use crate::core::queue::QueuedEntry;
 use crate::core::request::Finished;
 use crate::core::{
     Asking, Awaited, Call, Command, CommandId, Core, CoreError, Operation, Pending, Profile,
@@ -27,6 +28,8 @@ pub struct Outbox<'a> {
     page: RefCell<Option<(String, bool)>>,
     /// A screen an empty state's button asked for in this frame.
     screen: Cell<Option<Screen>>,
+    /// The queue to send later as a reply in this frame gave it: Send later shows it.
+    queue: RefCell<Option<Vec<QueuedEntry>>>,
 }
 
 impl<'a> Outbox<'a> {
@@ -37,6 +40,7 @@ impl<'a> Outbox<'a> {
             told: RefCell::new(Vec::new()),
             page: RefCell::new(None),
             screen: Cell::new(None),
+            queue: RefCell::new(None),
         }
     }
 
@@ -48,6 +52,16 @@ impl<'a> Outbox<'a> {
     /// The page a link asked for in this frame, if one did.
     pub fn page_asked(&self) -> Option<(String, bool)> {
         self.page.borrow_mut().take()
+    }
+
+    /// The queue to send later as a reply gave it (a change kept to send later).
+    pub fn saw_queue(&self, entries: Vec<QueuedEntry>) {
+        *self.queue.borrow_mut() = Some(entries);
+    }
+
+    /// The queue a reply gave in this frame, if one did.
+    pub fn queue_seen(&self) -> Option<Vec<QueuedEntry>> {
+        self.queue.borrow_mut().take()
     }
 
     /// Asks the window to show another screen (an empty state's next step).

@@ -208,7 +208,6 @@ fn follow_links(screens: &mut Screens, prefs: &mut Prefs, out: &Outbox<'_>, acti
 /// Gives an answer to the screen that waits for it. Its error is handled here, once: a toast
 /// with the platform's words and the status bar; the screen keeps what was typed.
 fn apply(screens: &mut Screens, status: &mut Status, event: &mut Event, out: &Outbox<'_>) {
-    screens.queue.observe(event);
     let action = screens
         .customers
         .apply(event)
@@ -218,8 +217,7 @@ fn apply(screens: &mut Screens, status: &mut Status, event: &mut Event, out: &Ou
         .or_else(|| screens.asset_numbers.apply(event))
         .or_else(|| screens.settings.apply(event))
         .or_else(|| screens.history.apply(event))
-        .or_else(|| screens.approvals.apply(event))
-        .or_else(|| screens.queue.apply(event));
+        .or_else(|| screens.approvals.apply(event));
     if let Some(action) = action {
         status.answered(action, &event.result);
     }
@@ -355,6 +353,10 @@ impl Screens {
         self.activities.poll(out);
         self.renewals.poll(out);
         self.customer.poll(out);
+        self.queue.poll(out);
+        if let Some(entries) = out.queue_seen() {
+            self.queue.show(entries);
+        }
         self.settings.poll(out);
     }
 

@@ -4,7 +4,6 @@
 mod handed_drafts;
 mod knowledge;
 mod preview;
-mod queue;
 mod team_commands;
 mod team_knowledge;
 
@@ -306,13 +305,13 @@ pub(in crate::core) struct Service {
     /// The catalog and the directories, or why they cannot be opened.
     catalog: Result<Arc<super::catalog::store::Catalog>, String>,
     /// Calls kept to send later, or why they cannot be.
-    queue: Result<Arc<super::queue::Queue>, String>,
+    pub(in crate::core) queue: Result<Arc<super::queue::store::Queue>, String>,
     /// Where the runs' locks are (`data_dir/runs`).
     pub(in crate::core) data_dir: PathBuf,
     /// This program's run, whose lock says it is alive while it sends queued calls.
-    queue_run: Option<super::ledger::Run>,
+    pub(in crate::core) queue_run: Option<super::ledger::Run>,
     /// One sending of the queue at a time in this program.
-    queue_sending: Mutex<()>,
+    pub(in crate::core) queue_sending: Mutex<()>,
 }
 
 #[derive(Clone)]
@@ -355,7 +354,7 @@ pub async fn run(
         stop.clone(),
     );
 
-    let (queue, queue_run) = queue::open(&options.data_dir);
+    let (queue, queue_run) = super::queue::store::open_with_run(&options.data_dir);
     let service = Arc::new(Service {
         profiles_path: options.config_dir.join("profiles.json"),
         profile_edits: Mutex::new(()),
@@ -530,6 +529,22 @@ impl Service {
         Some(me.person.name.clone())
     }
 
+    /// The profile named so, if there is one.
+    pub(in crate::core) fn profile(&self, name: &str) -> Option<Profile> {
+        self.profiles().get(name).cloned()
+    }
+
+    /// One write of the ledger, if it holds it.
+    pub(in crate::core) async fn ledger_write(
+        &self,
+        call_id: String,
+    ) -> Result<Option<super::ledger::LedgerEntry>, CoreError> {
+        match self.ledger(LedgerJob::Write { call_id }).await? {
+            Outcome::Write(write) => Ok(write),
+            _ => Ok(None),
+        }
+    }
+
     /// The name of the profile active now.
     pub(in crate::core) fn active_profile(&self) -> String {
         self.profiles().active().name.clone()
@@ -595,7 +610,6 @@ impl Service {
                 self.preview_deletes(&profile, &batch).await
             }
             Command::CheckSent { profile, batch } => self.check_sent(&profile, &batch).await,
-            Command::Queue(command) => self.queue_command(command).await,
             Command::TestConnection { profile } => self.test_connection(&profile).await,
             Command::SaveProfile {
                 previous,
@@ -961,7 +975,11 @@ impl Service {
     }
 
     /// An operation on a profile; what its answer teaches goes to the catalog and directory.
-    async fn call(&self, profile_name: &str, call: Call) -> Result<Outcome, CoreError> {
+    pub(in crate::core) async fn call(
+        &self,
+        profile_name: &str,
+        call: Call,
+    ) -> Result<Outcome, CoreError> {
         let learning = matches!(
             call,
             Call::Bind(_)

@@ -4,15 +4,15 @@
 
 use egui::RichText;
 
-use crate::core::queue::{QueueState, QueuedEntry};
-use crate::core::{Command, Event, Latest, Outcome, QueueCommand};
+use crate::core::Awaited;
+use crate::core::queue::{self, QueueState, QueuedEntry};
 use crate::ui::Screen;
 use crate::ui::kit::empty::empty_state_ui;
 use crate::ui::kit::form::{busy_icon_button_ui, name_of_profile};
 use crate::ui::kit::icon::Icon;
 use crate::ui::outbox::Outbox;
 use crate::ui::text::dates;
-use crate::ui::text::i18n::{Label, Lang, label, lookup, noted, t, tr};
+use crate::ui::text::i18n::{Lang, label, lookup, noted, t, tr};
 
 /// How often waiting calls are tried again, in seconds.
 const RETRY_SECS: f64 = 30.0;
@@ -20,35 +20,33 @@ const RETRY_SECS: f64 = 30.0;
 #[derive(Default)]
 pub struct QueueScreen {
     entries: Vec<QueuedEntry>,
-    load: Latest,
-    send: Latest,
+    load: Awaited<Vec<QueuedEntry>>,
+    send: Awaited<Vec<QueuedEntry>>,
     /// The half-minute sending, which the status bar does not report unless it fails.
-    auto: Latest,
-    remove: Latest,
+    auto: Awaited<Vec<QueuedEntry>>,
+    remove: Awaited<Vec<QueuedEntry>>,
     loaded_once: bool,
     /// When the queue was last sent (the window's clock, seconds).
     last_try: Option<f64>,
 }
 
 impl QueueScreen {
-    /// Any answer that carries the queue (also one another screen asked for) shows here.
-    pub fn observe(&mut self, event: &Event) {
-        if let Ok(Outcome::Queue(entries)) = &event.result {
-            self.entries = entries.clone();
-        }
+    /// The queue as a reply gave it (also one another screen asked for).
+    pub fn show(&mut self, entries: Vec<QueuedEntry>) {
+        self.entries = entries;
     }
 
-    pub fn apply(&mut self, event: &Event) -> Option<Label> {
-        if self.load.accept(event) {
-            return Some(label!("load-queue"));
+    /// Takes the replies that have come to this screen's requests.
+    pub fn poll(&mut self, out: &Outbox<'_>) {
+        let replies = [
+            out.reply(&mut self.load, label!("load-queue")),
+            out.reply(&mut self.send, label!("send-now")),
+            out.reply(&mut self.auto, label!("load-queue")),
+            out.reply(&mut self.remove, label!("remove")),
+        ];
+        for entries in replies.into_iter().flatten().flatten() {
+            self.entries = entries;
         }
-        if self.send.accept(event) {
-            return Some(label!("send-now"));
-        }
-        if self.auto.accept(event) {
-            return Some(label!("load-queue"));
-        }
-        self.remove.accept(event).then_some(label!("remove"))
     }
 
     /// Calls waiting to be sent.
@@ -76,8 +74,7 @@ impl QueueScreen {
         if !self.loaded_once {
             self.loaded_once = true;
             self.last_try = Some(now);
-            self.load
-                .start(out.send(Command::Queue(QueueCommand::Load)));
+            self.load.start(out.ask(queue::Load));
         }
         if self.waiting() == 0 {
             return;
@@ -85,8 +82,7 @@ impl QueueScreen {
         let due = self.last_try.is_none_or(|at| now - at >= RETRY_SECS);
         if due && !self.send.is_waiting() && !self.auto.is_waiting() {
             self.last_try = Some(now);
-            self.auto
-                .start(out.send(Command::Queue(QueueCommand::Send)));
+            self.auto.start(out.ask(queue::SendWaiting));
         }
         ctx.request_repaint_after(std::time::Duration::from_secs_f64(RETRY_SECS));
     }
@@ -95,8 +91,7 @@ impl QueueScreen {
         let busy = self.send.is_waiting() || self.auto.is_waiting();
         if busy_icon_button_ui(ui, Icon::Send, t!(lang, "send-now"), busy) {
             self.last_try = Some(ui.input(|i| i.time));
-            self.send
-                .start(out.send(Command::Queue(QueueCommand::Send)));
+            self.send.start(out.ask(queue::SendWaiting));
         }
         ui.label(RichText::new(t!(lang, "queue-help")).weak());
         ui.separator();
@@ -134,8 +129,7 @@ impl QueueScreen {
                 });
         });
         if let Some(id) = remove {
-            self.remove
-                .start(out.send(Command::Queue(QueueCommand::Remove { id })));
+            self.remove.start(out.ask(queue::Remove { id }));
         }
     }
 }

@@ -23,7 +23,7 @@ use self::locks::{LockAction, LockOutcome, ResultsAction, Skipped, results_csv, 
 use self::table::Col;
 use crate::core::request::Finished;
 use crate::core::wire::{AssetList, AssetRef, LicenseType, LockStatus};
-use crate::core::{ApiError, Call, CoreError, Event, Latest, Outcome, Profile};
+use crate::core::{ApiError, Awaited, Call, CoreError, Event, Latest, Outcome, Profile};
 use crate::ui::kit::empty::empty_state_ui;
 use crate::ui::kit::form::{keyed_button_ui, name_of_profile};
 use crate::ui::kit::icon::Icon;
@@ -208,7 +208,7 @@ impl AssetsScreen {
                     } else {
                         Call::Unlock { nums, operator }
                     },
-                    queue: Latest::default(),
+                    queue: Awaited::default(),
                     kept: false,
                     by_team: e.sent_nothing_said_by_team(),
                 });
@@ -248,14 +248,12 @@ impl AssetsScreen {
             }
             return Some(said);
         }
-        if let Some(said) = self.apply_unsent(event) {
-            return Some(said);
-        }
         None
     }
 
     /// Takes the replies that have come to this screen's requests.
     pub fn poll(&mut self, out: &Outbox<'_>) {
+        self.poll_unsent(out);
         if let Some(reply) = out.reply_finished(&mut self.export.call, label!("export-csv")) {
             self.export.progress = None;
             if let Ok(Finished::Done(path)) = reply {

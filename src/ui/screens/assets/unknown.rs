@@ -6,11 +6,12 @@
 use egui::RichText;
 
 use super::AssetsScreen;
+use crate::core::queue::{self, QueuedEntry};
 use crate::core::wire::AssetList;
-use crate::core::{Call, Command, Event, Latest, Outcome, Profile, QueueCommand};
+use crate::core::{Awaited, Call, Profile};
 use crate::ui::kit::toasts::unsent_words;
 use crate::ui::outbox::Outbox;
-use crate::ui::text::i18n::{Label, Lang, label, t, tr};
+use crate::ui::text::i18n::{Lang, label, t, tr};
 
 pub(super) struct UnknownLocks {
     pub lock: bool,
@@ -26,7 +27,7 @@ pub(super) struct UnknownLocks {
 pub(super) struct UnsentLocks {
     pub profile: String,
     pub call: Call,
-    pub queue: Latest,
+    pub queue: Awaited<Vec<QueuedEntry>>,
     pub kept: bool,
     /// The profile's team server said it sent nothing (the platform away from it).
     pub by_team: bool,
@@ -47,13 +48,16 @@ impl UnknownLocks {
 
 impl AssetsScreen {
     /// Takes the answer of keeping an unsent change to send later.
-    pub(super) fn apply_unsent(&mut self, event: &Event) -> Option<Label> {
-        let unsent = self.locks.unsent.as_mut()?;
-        if !unsent.queue.accept(event) {
-            return None;
+    pub(super) fn poll_unsent(&mut self, out: &Outbox<'_>) {
+        let Some(unsent) = self.locks.unsent.as_mut() else {
+            return;
+        };
+        if let Some(kept) = out.reply(&mut unsent.queue, label!("send-later")) {
+            unsent.kept = kept.is_ok();
+            if let Ok(entries) = kept {
+                out.saw_queue(entries);
+            }
         }
-        unsent.kept = matches!(event.result, Ok(Outcome::Queue(_)));
-        Some(label!("send-later"))
     }
 
     /// A change that could not be sent, and its Keep to send later; true when Dismiss was
@@ -77,12 +81,10 @@ impl AssetsScreen {
                 let busy = unsent.queue.is_waiting();
                 let keep = t!(lang, "keep-to-send-later");
                 if crate::ui::kit::form::busy_button_ui(ui, keep, busy) {
-                    unsent
-                        .queue
-                        .start(out.send(Command::Queue(QueueCommand::Add {
-                            profile: unsent.profile.clone(),
-                            call: unsent.call.clone(),
-                        })));
+                    unsent.queue.start(out.ask(queue::Add {
+                        profile: unsent.profile.clone(),
+                        call: unsent.call.clone(),
+                    }));
                 }
             }
             dismissed = ui.button(t!(lang, "dismiss")).clicked();

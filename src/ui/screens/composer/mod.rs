@@ -164,7 +164,6 @@ impl ComposerScreen {
         self.apply_numbers(event)
             .or_else(|| self.apply_submit(event))
             .or_else(|| self.apply_unknown(event))
-            .or_else(|| self.apply_unsent(event))
             .or_else(|| self.apply_handover(event, out))
     }
 
@@ -173,6 +172,7 @@ impl ComposerScreen {
         self.poll_drafts(out);
         self.poll_file(out);
         self.poll_catalog(out);
+        self.poll_unsent(out);
         self.check.poll(out);
     }
 

@@ -7,8 +7,9 @@ use serde::{Deserialize, Serialize};
 
 use super::ComposerScreen;
 use crate::core::evidence::{Evidence, Found};
+use crate::core::queue::{self, QueuedEntry};
 use crate::core::wire::BatchOrderRequest;
-use crate::core::{Command, Event, Latest, Outcome, Profile, QueueCommand, WriteState};
+use crate::core::{Awaited, Command, Event, Latest, Outcome, Profile, WriteState};
 use crate::ui::kit::form::profile_name;
 use crate::ui::kit::toasts::unsent_words;
 use crate::ui::outbox::Outbox;
@@ -47,7 +48,7 @@ pub(super) struct UnsentBatch {
     pub profile: String,
     pub batch: BatchOrderRequest,
     /// Kept in the queue to send later.
-    pub queue: Latest,
+    pub queue: Awaited<Vec<QueuedEntry>>,
     pub kept: bool,
     /// The profile's team server said it sent nothing (the platform away from it).
     pub by_team: bool,
@@ -62,13 +63,16 @@ enum Choice {
 
 impl ComposerScreen {
     /// Takes the answer of keeping an unsent batch to send later.
-    pub(super) fn apply_unsent(&mut self, event: &Event) -> Option<Label> {
-        let unsent = self.submit.unsent.as_mut()?;
-        if !unsent.queue.accept(event) {
-            return None;
+    pub(super) fn poll_unsent(&mut self, out: &Outbox<'_>) {
+        let Some(unsent) = self.submit.unsent.as_mut() else {
+            return;
+        };
+        if let Some(kept) = out.reply(&mut unsent.queue, label!("send-later")) {
+            unsent.kept = kept.is_ok();
+            if let Ok(entries) = kept {
+                out.saw_queue(entries);
+            }
         }
-        unsent.kept = matches!(event.result, Ok(Outcome::Queue(_)));
-        Some(label!("send-later"))
     }
 
     /// A batch that could not be sent, and its Send later; true when it is shown.
@@ -93,12 +97,10 @@ impl ComposerScreen {
         } else {
             let busy = unsent.queue.is_waiting();
             if crate::ui::kit::form::busy_button_ui(ui, t!(lang, "keep-to-send-later"), busy) {
-                unsent
-                    .queue
-                    .start(out.send(Command::Queue(QueueCommand::Add {
-                        profile: unsent.profile.clone(),
-                        call: crate::core::Call::BatchOrder(unsent.batch.clone()),
-                    })));
+                unsent.queue.start(out.ask(queue::Add {
+                    profile: unsent.profile.clone(),
+                    call: crate::core::Call::BatchOrder(unsent.batch.clone()),
+                }));
             }
         }
         true

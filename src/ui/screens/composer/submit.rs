@@ -12,7 +12,7 @@ use crate::core::snapshot::Snapshot;
 use crate::core::wire::validate::{Problem, ProblemKind, UnknownKey};
 use crate::core::wire::{BatchOrderRequest, BatchOrderResult};
 use crate::core::{
-    ApiError, Call, Command, CoreError, Event, Latest, Outcome, Profile, WriteState,
+    ApiError, Awaited, Call, Command, CoreError, Event, Latest, Outcome, Profile, WriteState,
 };
 use crate::ui::kit::button::{danger_button, primary_button};
 use crate::ui::kit::form::production_guard_ui;
@@ -133,7 +133,7 @@ impl ComposerScreen {
                 self.submit.unsent = Some(UnsentBatch {
                     profile: sending.profile,
                     batch: sending.batch,
-                    queue: Latest::default(),
+                    queue: Awaited::default(),
                     kept: false,
                     by_team: e.sent_nothing_said_by_team(),
                 });

@@ -11,7 +11,7 @@ use std::sync::{Mutex, PoisonError};
 use rusqlite::{Connection, OptionalExtension, params};
 use serde::{Deserialize, Serialize};
 
-use super::Call;
+use crate::core::Call;
 use crate::wire::open::{Source, batch_to_value, open_object};
 
 /// What a queued entry sends.
@@ -90,7 +90,7 @@ pub enum QueueError {
     #[error("send later: {0}")]
     Sql(#[from] rusqlite::Error),
     #[error("send later: {0}")]
-    Open(#[from] super::local_db::OpenError),
+    Open(#[from] crate::core::local_db::OpenError),
     #[error("send later: only batches, locks and unlocks wait to be sent")]
     NotQueueable,
     #[error("send later: an entry cannot be read: {0}")]
@@ -104,7 +104,7 @@ pub struct Queue {
 impl Queue {
     /// Opens the queue.
     pub fn open(path: &Path) -> Result<Queue, QueueError> {
-        let conn = super::local_db::open(path)?;
+        let conn = crate::core::local_db::open(path)?;
         conn.execute_batch(
             "CREATE TABLE IF NOT EXISTS queued (
                 id INTEGER PRIMARY KEY, profile TEXT NOT NULL, operation TEXT NOT NULL,
@@ -284,5 +284,23 @@ impl Queue {
             params![id, state.name(), detail],
         )?;
         Ok(())
+    }
+}
+
+/// The queue in `data_dir`, and this program's run.
+pub(in crate::core) fn open_with_run(
+    data_dir: &Path,
+) -> (
+    Result<std::sync::Arc<Queue>, String>,
+    Option<crate::core::ledger::Run>,
+) {
+    let opened = Queue::open(&data_dir.join("queue.sqlite3"));
+    match (opened, crate::core::ledger::Run::claim(data_dir)) {
+        (Ok(queue), Ok(run)) => (Ok(std::sync::Arc::new(queue)), Some(run)),
+        (Err(e), _) => {
+            tracing::error!(error = %e, "the queue to send later cannot be opened");
+            (Err(e.to_string()), None)
+        }
+        (Ok(_), Err(e)) => (Err(format!("send later: {e}")), None),
     }
 }
