@@ -13,17 +13,17 @@ mod team_remote;
 use std::path::Path;
 
 use desk::{WAIT, mock_store, run, start_core};
-use license_desk::core::team::{Permission, Session, TeamCommand};
+use license_desk::core::team::{self, Permission, Session};
 use license_desk::core::{
     ApiError, Call, Command, Core, CoreError, KeyringChoice, Outcome, Secret,
 };
 use team_remote::{PASSWORD, TeamRemote};
 
-fn sign_in(profile: &str, password: &str) -> Command {
-    Command::Team(TeamCommand::SignIn {
+fn sign_in(profile: &str, password: &str) -> team::SignIn {
+    team::SignIn {
         profile: profile.to_owned(),
         password: Secret::new(password),
-    })
+    }
 }
 
 fn numbers(core: &Core) -> Result<Outcome, CoreError> {
@@ -101,9 +101,7 @@ fn a_team_profile_signs_in_once_and_calls_as_its_person() {
         "{wrong:?}"
     );
 
-    let Outcome::SignedIn(me) = run(&core, sign_in("branch", PASSWORD)) else {
-        panic!("not signed in");
-    };
+    let me = run(&core, sign_in("branch", PASSWORD));
     assert_eq!(
         (me.person.name.as_str(), me.person.role.as_str()),
         ("li", "staff")
@@ -137,14 +135,12 @@ fn a_team_profile_signs_in_once_and_calls_as_its_person() {
         KeyringChoice::Store(std::sync::Arc::clone(&store)),
     );
     assert!(matches!(numbers(&core), Ok(Outcome::Shellnums(_))));
-    let Outcome::SignedIn(again) = run(
+    let again = run(
         &core,
-        Command::Team(TeamCommand::Me {
+        team::WhoAmI {
             profile: "branch".to_owned(),
-        }),
-    ) else {
-        panic!("who am I");
-    };
+        },
+    );
     assert_eq!(again, me);
 
     team.with_store(async |store| {

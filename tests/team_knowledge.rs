@@ -18,7 +18,7 @@ use std::time::{Duration, Instant};
 use desk::{mock_store, run, start_core};
 use license_desk::core::catalog::{self, CatalogEdit, CatalogItem, CatalogView};
 use license_desk::core::drafts;
-use license_desk::core::team::TeamCommand;
+use license_desk::core::team;
 use license_desk::core::{Call, Command, Core, KeyringChoice, Outcome, Secret};
 use serde_json::json;
 use team_remote::{PASSWORD, TeamRemote};
@@ -34,11 +34,11 @@ fn console(dir: &std::path::Path, team: &TeamRemote, user: &str) -> Core {
             app_secret: None,
         },
     );
-    let sign_in = TeamCommand::SignIn {
+    let sign_in = team::SignIn {
         profile: "branch".to_owned(),
         password: Secret::new(PASSWORD),
     };
-    run(&core, Command::Team(sign_in));
+    run(&core, sign_in);
     core
 }
 
@@ -152,41 +152,33 @@ fn a_draft_is_handed_over_and_opened_by_its_receiver() {
         hints: "{}".to_owned(),
     };
     let id = run(&a, new);
-    let hand = TeamCommand::HandOver {
+    let hand = team::HandOver {
         profile: "branch".to_owned(),
         draft: id,
         to: "li".to_owned(),
         note: "请核对客户".to_owned(),
     };
-    let Outcome::HandedOver(handed) = run(&a, Command::Team(hand)) else {
-        panic!("handed over");
-    };
-    let listed = TeamCommand::Handed {
+    let handed = run(&a, hand);
+    let listed = team::ListHanded {
         profile: "branch".to_owned(),
     };
-    let Outcome::Handed(found) = run(&b, Command::Team(listed.clone())) else {
-        panic!("the handed drafts");
-    };
+    let found = run(&b, listed.clone());
     assert_eq!(found.len(), 1);
     assert_eq!(
         (found[0].owner.as_str(), found[0].note.as_str()),
         ("wang", "请核对客户")
     );
 
-    let receive = TeamCommand::Receive {
+    let receive = team::Receive {
         profile: "branch".to_owned(),
         id: handed.id,
     };
-    let Outcome::DraftSaved { id: mine } = run(&b, Command::Team(receive)) else {
-        panic!("opened");
-    };
+    let mine = run(&b, receive);
     let draft = run(&b, drafts::Load { id: mine }).draft;
     assert_eq!(
         (draft.name.as_str(), draft.body.as_str()),
         ("杭州续费 (wang)", body)
     );
-    let Outcome::Handed(left) = run(&b, Command::Team(listed)) else {
-        panic!("the handed drafts");
-    };
+    let left = run(&b, listed);
     assert!(left.is_empty(), "it left the server: {left:?}");
 }

@@ -16,8 +16,8 @@ mod window;
 
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT as _, Queryable};
-use license_desk::core::team::{Decision, TeamCommand};
-use license_desk::core::{ApiError, Call, Command, CoreError, Outcome, Secret};
+use license_desk::core::team::{self, Decision};
+use license_desk::core::{ApiError, Call, Command, CoreError, Secret};
 use license_desk::ui::text::i18n::Lang;
 use license_desk::ui::{DeskApp, Screen};
 use serde_json::json;
@@ -58,11 +58,11 @@ fn both_signed_in(harness: &Harness<'static, DeskApp>, team: &TeamRemote) {
                 app_secret: None,
             },
         );
-        let sign_in = TeamCommand::SignIn {
+        let sign_in = team::SignIn {
             profile: name.to_owned(),
             password: Secret::new(PASSWORD),
         };
-        desk::run(core, Command::Team(sign_in));
+        desk::run(core, sign_in);
     }
 }
 
@@ -212,21 +212,19 @@ fn the_requester_is_told_when_a_request_is_decided() {
     });
 
     let core = harness.state().core();
-    let read = TeamCommand::Request {
+    let read = team::ReadRequest {
         profile: "boss".to_owned(),
         id: 1,
     };
-    let Outcome::Request(r) = desk::run(core, Command::Team(read)) else {
-        panic!("a request");
-    };
-    let approve = TeamCommand::Decide {
+    let r = desk::run(core, read);
+    let approve = team::Decide {
         profile: "boss".to_owned(),
         id: 1,
         decision: Decision::Approve {
             body_hash: r.body_hash,
         },
     };
-    desk::run(core, Command::Team(approve));
+    desk::run(core, approve);
     click(&mut harness, "Refresh");
     let notice =
         "Your request R-1 (Delete assets ×1 · 1 asset number): Approved and done, by wang.";

@@ -4,8 +4,8 @@
 
 use std::time::Duration;
 
-use license_desk::core::team::{Me, TeamCommand};
-use license_desk::core::{ApiError, Command, Core, CoreError, Endpoint, Outcome, Profile};
+use license_desk::core::team::{self, Me};
+use license_desk::core::{ApiError, Command, Core, CoreError, Endpoint, Profile};
 use serde::Serialize;
 
 use crate::cli::output::{self, Failure};
@@ -49,11 +49,11 @@ pub fn sign_in(core: &Core, name: &str) -> Result<String, Failure> {
         return Err(not_team(name));
     };
     let password = secret_input::password(&user, &url)?;
-    let command = Command::Team(TeamCommand::SignIn {
+    let request = team::SignIn {
         profile: name.to_owned(),
         password,
-    });
-    let outcome = match core.run(command, Duration::from_secs(60)) {
+    };
+    let me = match core.run(request, Duration::from_secs(60)) {
         // The server's refusal as it is (a wrong password is not "sign in again").
         Err(CoreError::Api(ApiError::Platform {
             code,
@@ -68,14 +68,11 @@ pub fn sign_in(core: &Core, name: &str) -> Result<String, Failure> {
         other => other.map_err(Failure::from),
     }?;
     warn_without_keyring(core, name);
-    match outcome {
-        Outcome::SignedIn(me) => output::json_text(&SignedIn {
-            profile: name,
-            me: &me,
-        })
-        .map_err(Failure::failed),
-        other => Err(Failure::failed(format!("unexpected answer: {other:?}"))),
-    }
+    output::json_text(&SignedIn {
+        profile: name,
+        me: &me,
+    })
+    .map_err(Failure::failed)
 }
 
 /// Ends the session on the server and forgets it.
@@ -90,9 +87,9 @@ pub fn sign_out(core: &Core, name: &str) -> Result<String, Failure> {
     }
     run(
         core,
-        Command::Team(TeamCommand::SignOut {
+        team::SignOut {
             profile: name.to_owned(),
-        }),
+        },
     )?;
     Ok(String::new())
 }
@@ -115,6 +112,6 @@ fn not_team(name: &str) -> Failure {
     Failure::failed(format!("{name:?} is not a team server's profile"))
 }
 
-fn run(core: &Core, command: Command) -> Result<Outcome, Failure> {
-    Ok(core.run(command, Duration::from_secs(60))?)
+fn run<R: license_desk::core::Request>(core: &Core, request: R) -> Result<R::Reply, Failure> {
+    Ok(core.run(request, Duration::from_secs(60))?)
 }

@@ -8,8 +8,8 @@ use std::time::Duration;
 
 use clap::{Args, Subcommand};
 use license_desk::client::Reach;
-use license_desk::core::team::{Decision, Request, RequestQuery, RequestState, TeamCommand};
-use license_desk::core::{Command, Core, CoreError, Outcome};
+use license_desk::core::team::{self, Decision, Request, RequestQuery, RequestState};
+use license_desk::core::{Core, CoreError};
 use license_desk::wire::approval;
 
 use crate::cli::call::{RunSecret, open_core};
@@ -88,14 +88,11 @@ fn execute(args: RequestArgs) -> Result<String, Failure> {
             };
             let found = team(
                 &core,
-                TeamCommand::Requests {
+                team::ListRequests {
                     profile: name,
                     query,
                 },
             )?;
-            let Outcome::Requests(found) = found else {
-                return Err(unexpected(&found));
-            };
             let rows: Vec<Row> = found.iter().map(Row::of).collect();
             output::render(output::json_text(&rows)?, format).map_err(Failure::failed)
         }
@@ -143,29 +140,26 @@ fn read(core: &Core, profile: &str, id: &str) -> Result<Request, Failure> {
     let id = request_id(id)?;
     let read = team(
         core,
-        TeamCommand::Request {
+        team::ReadRequest {
             profile: profile.to_owned(),
             id,
         },
     )?;
-    match read {
-        Outcome::Request(r) => Ok(*r),
-        other => Err(unexpected(&other)),
-    }
+    Ok(*read)
 }
 
 /// Decides, and prints the request as it now stands; an approval the platform did not answer
 /// is exit 4, as any write whose outcome is unknown.
 fn decided(core: &Core, profile: String, id: i64, decision: Decision) -> Result<String, Failure> {
     let asked = core.run(
-        Command::Team(TeamCommand::Decide {
+        team::Decide {
             profile,
             id,
             decision,
-        }),
+        },
         Duration::from_secs(300),
     );
-    let decided = match asked {
+    let r = match asked {
         // The server may have decided and sent it: its record says, not a guess.
         Err(CoreError::Api(e)) if e.reach() == Reach::Maybe => {
             return Err(Failure::Exit(
@@ -178,9 +172,6 @@ fn decided(core: &Core, profile: String, id: i64, decision: Decision) -> Result<
             ));
         }
         other => other?,
-    };
-    let Outcome::Request(r) = decided else {
-        return Err(unexpected(&decided));
     };
     let text = shown(&r)?;
     match r.state {
@@ -219,9 +210,9 @@ fn shown(r: &Request) -> Result<String, Failure> {
     output::json_text(r).map_err(Failure::failed)
 }
 
-fn team(core: &Core, command: TeamCommand) -> Result<Outcome, Failure> {
+fn team<R: license_desk::core::Request>(core: &Core, request: R) -> Result<R::Reply, Failure> {
     // An approval sends a batch before it answers.
-    Ok(core.run(Command::Team(command), Duration::from_secs(300))?)
+    Ok(core.run(request, Duration::from_secs(300))?)
 }
 
 fn request_id(text: &str) -> Result<i64, Failure> {
@@ -238,8 +229,4 @@ fn parse_state(text: &str) -> Result<RequestState, String> {
         let names: Vec<&str> = RequestState::ALL.iter().map(|s| s.name()).collect();
         format!("one of {}", names.join(", "))
     })
-}
-
-fn unexpected(outcome: &Outcome) -> Failure {
-    Failure::failed(format!("unexpected answer: {outcome:?}"))
 }

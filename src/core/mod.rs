@@ -250,8 +250,6 @@ pub enum Command {
         path: PathBuf,
         format: ExportFormat,
     },
-    /// A team server's sign-in, sign-out and who am I.
-    Team(team::TeamCommand),
 }
 
 impl Command {
@@ -262,7 +260,6 @@ impl Command {
             | Command::PreviewDeletes { profile, .. }
             | Command::CheckSent { profile, .. }
             | Command::TestConnection { profile } => Some(profile),
-            Command::Team(command) => Some(command.profile()),
             _ => None,
         }
     }
@@ -296,23 +293,6 @@ pub enum Outcome {
         path: PathBuf,
         count: usize,
     },
-    /// A draft handed over, received as a local draft.
-    DraftSaved {
-        id: i64,
-    },
-    /// Signed in to a team server, or who is (`TeamCommand::Me`).
-    SignedIn(team::Me),
-    SignedOut,
-    /// The team server's record, newest first.
-    Audit(Vec<team::AuditEntry>),
-    /// Requests waiting for a second person, newest first.
-    Requests(Vec<team::Request>),
-    /// One request, as read or as decided.
-    Request(Box<team::Request>),
-    /// Drafts handed to the person and by them.
-    Handed(Vec<team::Handed>),
-    /// A draft handed over, as the server keeps it.
-    HandedOver(team::Handed),
     DeletePreview(Box<crate::wire::preview::DeletePreview>),
 }
 
@@ -365,7 +345,7 @@ pub struct CoreState {
     /// None while the keyring is being opened.
     pub keyring: Option<KeyringState>,
     pub sandbox: SandboxState,
-    /// Team profiles' sessions, once known (a sign-in, `TeamCommand::Me`, a call that found
+    /// Team profiles' sessions, once known (a sign-in, `team::WhoAmI`, a call that found
     /// the session ended).
     pub sessions: std::collections::BTreeMap<String, team::Session>,
 }

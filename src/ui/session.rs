@@ -7,22 +7,22 @@ use std::collections::HashSet;
 
 use egui::RichText;
 
-use crate::core::team::{Session, TeamCommand};
-use crate::core::{Command, CoreState, Endpoint, Event, Latest, Secret};
+use crate::core::team::{self, Me, Session};
+use crate::core::{Awaited, CoreState, Endpoint, Secret};
 use crate::ui::kit::card::section_ui;
 use crate::ui::kit::form::{profile_name, submit_button_ui};
 use crate::ui::kit::icon::Icon;
 use crate::ui::kit::permits::role_name;
 use crate::ui::outbox::Outbox;
-use crate::ui::text::i18n::{Label, Lang, label, t, tr};
+use crate::ui::text::i18n::{Lang, label, t, tr};
 
 #[derive(Default)]
 pub struct SessionBar {
     dialog: Option<SignIn>,
     /// Profiles whose person was asked for (`Me`) in this window: once each.
     asked: HashSet<String>,
-    me: Latest,
-    sign_out: Latest,
+    me: Awaited<Me>,
+    sign_out: Awaited<()>,
     /// The active profile's session as last drawn: the dialog opens when it becomes signed out.
     seen: Option<(String, Session)>,
 }
@@ -31,34 +31,30 @@ struct SignIn {
     profile: String,
     user: String,
     password: String,
-    call: Latest,
+    call: Awaited<Me>,
     /// The password field has had the keyboard focus once (so the person types at once).
     focused: bool,
 }
 
 impl SessionBar {
-    /// Takes the answer if it is for the session, and names the action it answers (none for
-    /// the quiet "who am I" asked at start).
-    pub fn apply(&mut self, event: &Event) -> Option<Option<Label>> {
-        if self.me.accept(event) {
-            return Some(None);
-        }
-        if self.sign_out.accept(event) {
-            return Some(Some(label!("team-sign-out")));
-        }
-        let dialog = self.dialog.as_mut()?;
-        if !dialog.call.accept(event) {
-            return None;
-        }
-        match event.result {
-            Ok(_) => self.dialog = None,
+    /// Takes the replies that have come (the quiet "who am I" asked at start is not said:
+    /// what it finds shows in the top bar).
+    pub fn poll(&mut self, out: &Outbox<'_>) {
+        // What it finds is in the core's state; an ended session shows as signed out there.
+        self.me.take();
+        out.reply(&mut self.sign_out, label!("team-sign-out"));
+        let Some(dialog) = self.dialog.as_mut() else {
+            return;
+        };
+        match out.reply(&mut dialog.call, label!("sign-in-button")) {
+            Some(Ok(_)) => self.dialog = None,
             // Typed again; the refusal is said by the toast beside the dialog.
-            Err(_) => {
+            Some(Err(_)) => {
                 dialog.password.clear();
                 dialog.focused = false;
             }
+            None => {}
         }
-        Some(Some(label!("sign-in-button")))
     }
 
     /// Asks once who is signed in to the active team profile, and opens the dialog when its
@@ -70,9 +66,9 @@ impl SessionBar {
         };
         let session = state.sessions.get(&profile.name);
         if session.is_none() && self.asked.insert(profile.name.clone()) {
-            self.me.start(out.send(Command::Team(TeamCommand::Me {
+            self.me.start(out.ask(team::WhoAmI {
                 profile: profile.name.clone(),
-            })));
+            }));
         }
         let now = session.map(|s| (profile.name.clone(), s.clone()));
         if now != self.seen {
@@ -88,7 +84,7 @@ impl SessionBar {
             profile: profile.to_owned(),
             user: user.to_owned(),
             password: String::new(),
-            call: Latest::default(),
+            call: Awaited::default(),
             focused: false,
         });
     }
@@ -118,10 +114,9 @@ impl SessionBar {
                         .strong(),
                 );
                 if ui.small_button(t!(lang, "team-sign-out")).clicked() {
-                    self.sign_out
-                        .start(out.send(Command::Team(TeamCommand::SignOut {
-                            profile: profile.name.clone(),
-                        })));
+                    self.sign_out.start(out.ask(team::SignOut {
+                        profile: profile.name.clone(),
+                    }));
                 }
             }
             None => {
@@ -172,12 +167,10 @@ impl SessionBar {
                 if submit_button_ui(ui, Icon::SignIn, t!(lang, "sign-in-button"), busy)
                     && !dialog.password.is_empty()
                 {
-                    dialog
-                        .call
-                        .start(out.send(Command::Team(TeamCommand::SignIn {
-                            profile: dialog.profile.clone(),
-                            password: Secret::new(std::mem::take(&mut dialog.password)),
-                        })));
+                    dialog.call.start(out.ask(team::SignIn {
+                        profile: dialog.profile.clone(),
+                        password: Secret::new(std::mem::take(&mut dialog.password)),
+                    }));
                 }
                 if ui.button(t!(lang, "cancel")).clicked() {
                     close = true;

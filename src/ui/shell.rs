@@ -116,15 +116,12 @@ impl DeskApp {
             self.status.arrived(event.id);
             if self.switch.accept(&event) {
                 self.status.answered(label!("use-profile"), &event.result);
-            } else if let Some(action) = self.session.apply(&event) {
-                if let Some(action) = action {
-                    self.status.answered(action, &event.result);
-                }
             } else {
-                apply(&mut self.screens, &mut self.status, &mut event, &out);
+                apply(&mut self.screens, &mut self.status, &mut event);
             }
         }
         self.screens.poll(&out);
+        self.session.poll(&out);
         self.search.poll();
         for (action, verdict, error) in out.take_told() {
             self.status.told(action, verdict, error.as_ref());
@@ -207,17 +204,16 @@ fn follow_links(screens: &mut Screens, prefs: &mut Prefs, out: &Outbox<'_>, acti
 
 /// Gives an answer to the screen that waits for it. Its error is handled here, once: a toast
 /// with the platform's words and the status bar; the screen keeps what was typed.
-fn apply(screens: &mut Screens, status: &mut Status, event: &mut Event, out: &Outbox<'_>) {
+fn apply(screens: &mut Screens, status: &mut Status, event: &mut Event) {
     let action = screens
         .customers
         .apply(event)
-        .or_else(|| screens.composer.apply(event, out))
+        .or_else(|| screens.composer.apply(event))
         .or_else(|| screens.assets.apply(event))
         .or_else(|| screens.activities.apply(event))
         .or_else(|| screens.asset_numbers.apply(event))
         .or_else(|| screens.settings.apply(event))
-        .or_else(|| screens.history.apply(event))
-        .or_else(|| screens.approvals.apply(event));
+        .or_else(|| screens.history.apply(event));
     if let Some(action) = action {
         status.answered(action, &event.result);
     }
@@ -354,6 +350,8 @@ impl Screens {
         self.renewals.poll(out);
         self.customer.poll(out);
         self.queue.poll(out);
+        self.approvals.poll(out);
+        self.history.poll(out);
         if let Some(entries) = out.queue_seen() {
             self.queue.show(entries);
         }

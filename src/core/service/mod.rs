@@ -1,10 +1,9 @@
 //! The async side of the core: owns the profiles, secrets, clients, journal, drafts and the
 //! Sandbox, and answers commands, each on its own task so a slow call never holds up others.
 
-mod handed_drafts;
 mod knowledge;
 mod preview;
-mod team_commands;
+mod sessions;
 mod team_knowledge;
 
 use crate::core::secrets::token_issuer;
@@ -657,7 +656,6 @@ impl Service {
                 })
                 .await
             }
-            Command::Team(command) => self.team_command(command).await,
         }
     }
 

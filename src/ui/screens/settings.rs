@@ -4,9 +4,9 @@
 
 use egui::RichText;
 
-use crate::core::team::TeamCommand;
+use crate::core::team::{self, Me};
 use crate::core::{
-    Command, CoreState, Endpoint, Event, KeyringState, Latest, Outcome, Secret, now_ms,
+    Awaited, Command, CoreState, Endpoint, Event, KeyringState, Latest, Outcome, Secret, now_ms,
 };
 use crate::ui::kit::button::danger_button;
 use crate::ui::kit::card::section_ui;
@@ -35,7 +35,7 @@ pub struct SettingsScreen {
     connected: Option<Connected>,
     /// A new team profile's first sign-in, sent on the next frame.
     sign_in: Option<(String, Secret)>,
-    signing_in: Latest,
+    signing_in: Awaited<Me>,
 }
 
 impl SettingsScreen {
@@ -44,6 +44,7 @@ impl SettingsScreen {
         if let Some(form) = &mut self.form {
             form.ca_file.poll(out);
         }
+        out.reply(&mut self.signing_in, label!("sign-in-button"));
     }
 
     /// Takes the answer if it is for this screen, and names the action it answers.
@@ -63,9 +64,6 @@ impl SettingsScreen {
                 self.form = None;
             }
             return Some(label!("save-profile"));
-        }
-        if self.signing_in.accept(event) {
-            return Some(label!("sign-in-button"));
         }
         if self.remove.accept(event) {
             if event.result.is_ok() {
@@ -103,8 +101,8 @@ impl SettingsScreen {
     ) {
         let lang = prefs.lang;
         if let Some((profile, password)) = self.sign_in.take() {
-            let command = TeamCommand::SignIn { profile, password };
-            self.signing_in.start(out.send(Command::Team(command)));
+            self.signing_in
+                .start(out.ask(team::SignIn { profile, password }));
         }
         // A narrow window (900×600) with several profiles and the form open scrolls to the
         // form's Save and Cancel.

@@ -5,35 +5,34 @@
 use egui::RichText;
 
 use super::state_ui;
-use crate::core::team::{Decision, Permission, Request, TeamCommand};
-use crate::core::{Command, Event, Latest};
+use crate::core::Awaited;
+use crate::core::team::{self, Decision, Permission, Request};
 use crate::ui::kit::button::danger_button;
 use crate::ui::kit::delete_preview::found_ui;
 use crate::ui::kit::form::busy_icon_button_ui;
 use crate::ui::kit::icon::Icon;
 use crate::ui::kit::permits::{permitted_ui, role_name};
-use crate::ui::outbox::Caller;
+use crate::ui::outbox::{Caller, Outbox};
 use crate::ui::text::dates;
-use crate::ui::text::i18n::{Label, Lang, label, labelled, t, tr};
+use crate::ui::text::i18n::{Lang, label, labelled, t, tr};
 use crate::wire::approval;
 
 #[derive(Default)]
 pub(super) struct Decider {
-    decide: Latest,
+    decide: Awaited<Box<Request>>,
     /// The reason typed, for the request it was typed for.
     reason: String,
     reason_for: Option<i64>,
 }
 
 impl Decider {
-    pub(super) fn apply(&mut self, event: &Event) -> Option<Label> {
-        if !self.decide.accept(event) {
-            return None;
-        }
-        if event.result.is_ok() {
-            self.reason.clear();
-        }
-        Some(label!("approvals-decide"))
+    /// The request as decided, once the decision is answered.
+    pub(super) fn poll(&mut self, out: &Outbox<'_>) -> Option<Box<Request>> {
+        let decided = out
+            .reply(&mut self.decide, label!("approvals-decide"))?
+            .ok()?;
+        self.reason.clear();
+        Some(decided)
     }
 
     pub(super) fn ui(
@@ -107,12 +106,11 @@ impl Decider {
             });
         });
         if let Some(decision) = decision {
-            self.decide
-                .start(caller.out.send(Command::Team(TeamCommand::Decide {
-                    profile: caller.profile.name.clone(),
-                    id: r.id,
-                    decision,
-                })));
+            self.decide.start(caller.ask(team::Decide {
+                profile: caller.profile.name.clone(),
+                id: r.id,
+                decision,
+            }));
         }
     }
 }

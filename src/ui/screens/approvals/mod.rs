@@ -12,14 +12,14 @@ use std::collections::HashMap;
 
 use egui::{RichText, ScrollArea};
 
-use crate::core::team::{Permission, Request, RequestQuery, RequestState, TeamCommand};
-use crate::core::{Command, CoreState, Event, Latest, Outcome};
+use crate::core::team::{self, Permission, Request, RequestQuery, RequestState};
+use crate::core::{Awaited, CoreState};
 use crate::ui::kit::empty::empty_state_ui;
 use crate::ui::kit::form::busy_icon_button_ui;
 use crate::ui::kit::icon::Icon;
 use crate::ui::outbox::{Caller, Outbox};
 use crate::ui::text::dates;
-use crate::ui::text::i18n::{Label, Lang, label, lookup, t};
+use crate::ui::text::i18n::{Lang, label, lookup, t};
 use crate::wire::approval;
 
 use detail::Decider;
@@ -35,7 +35,7 @@ pub(crate) struct ApprovalsScreen {
     requests: Vec<Request>,
     /// What each request does, worked out once.
     gists: HashMap<i64, Gist>,
-    read: Latest,
+    read: Awaited<Vec<Request>>,
     selected: Option<i64>,
     /// Only those still waiting (an approver's usual view).
     pending_only: bool,
@@ -50,7 +50,7 @@ impl Default for ApprovalsScreen {
             profile: None,
             requests: Vec::new(),
             gists: HashMap::new(),
-            read: Latest::default(),
+            read: Awaited::default(),
             selected: None,
             pending_only: true,
             decider: Decider::default(),
@@ -69,11 +69,10 @@ impl ApprovalsScreen {
             limit: Some(PAGE),
             before: None,
         };
-        self.read
-            .start(caller.out.send(Command::Team(TeamCommand::Requests {
-                profile: caller.profile.name.clone(),
-                query,
-            })));
+        self.read.start(caller.ask(team::ListRequests {
+            profile: caller.profile.name.clone(),
+            query,
+        }));
     }
 
     /// Every frame: one's own requests are read again now and then.
@@ -86,28 +85,22 @@ impl ApprovalsScreen {
         self.watch.notices_ui(ui, lang);
     }
 
-    pub(crate) fn apply(&mut self, event: &Event) -> Option<Label> {
-        if self.watch.apply(event) {
-            // A background reading: nothing to say unless a notice came of it.
-            return None;
+    /// Takes the replies that have come to this screen's requests.
+    pub(crate) fn poll(&mut self, out: &Outbox<'_>) {
+        // A background reading: nothing to say unless a notice came of it.
+        self.watch.poll();
+        if let Some(Ok(found)) = out.reply(&mut self.read, label!("approvals")) {
+            self.gists = found.iter().map(|r| (r.id, Gist::of(r))).collect();
+            self.watch.observe(&found);
+            self.requests = found;
         }
-        if self.read.accept(event) {
-            if let Ok(Outcome::Requests(found)) = &event.result {
-                self.requests = found.clone();
-                self.gists = found.iter().map(|r| (r.id, Gist::of(r))).collect();
-                self.watch.observe(found);
-            }
-            return Some(label!("approvals"));
-        }
-        let decided = self.decider.apply(event)?;
-        if let Ok(Outcome::Request(r)) = &event.result {
+        if let Some(r) = self.decider.poll(out) {
+            self.gists.insert(r.id, Gist::of(&r));
             match self.requests.iter_mut().find(|kept| kept.id == r.id) {
-                Some(kept) => *kept = (**r).clone(),
-                None => self.requests.insert(0, (**r).clone()),
+                Some(kept) => *kept = *r,
+                None => self.requests.insert(0, *r),
             }
-            self.gists.insert(r.id, Gist::of(r));
         }
-        Some(decided)
     }
 
     pub(crate) fn ui(&mut self, ui: &mut egui::Ui, caller: &Caller<'_>, lang: Lang) {

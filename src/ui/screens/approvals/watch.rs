@@ -7,8 +7,8 @@ use std::collections::BTreeMap;
 
 use egui::RichText;
 
-use crate::core::team::{Request, RequestQuery, RequestState, TeamCommand};
-use crate::core::{Command, CoreState, Event, Latest, Outcome};
+use crate::core::team::{self, Request, RequestQuery, RequestState};
+use crate::core::{Awaited, CoreState};
 use crate::ui::outbox::Outbox;
 use crate::ui::text::i18n::{Lang, labelled, lookup, t, tr};
 use crate::wire::approval;
@@ -20,7 +20,7 @@ const EVERY_SECS: f64 = 30.0;
 
 #[derive(Default)]
 pub(super) struct Watch {
-    read: Latest,
+    read: Awaited<Vec<Request>>,
     last: Option<f64>,
     /// The profile and person watched: another one starts afresh.
     whose: Option<(String, String)>,
@@ -54,27 +54,22 @@ impl Watch {
                 limit: Some(100),
                 before: None,
             };
-            self.read
-                .start(out.send(Command::Team(TeamCommand::Requests {
-                    profile: profile.name.clone(),
-                    query,
-                })));
+            self.read.start(out.ask(team::ListRequests {
+                profile: profile.name.clone(),
+                query,
+            }));
         }
         ctx.request_repaint_after(std::time::Duration::from_secs_f64(EVERY_SECS));
     }
 
-    /// True when `event` is this watch's reading (its failure is the next reading's to mend:
-    /// a background check says nothing of a server briefly away).
-    pub(super) fn apply(&mut self, event: &Event) -> bool {
-        if !self.read.accept(event) {
-            return false;
+    /// Takes this watch's reading when it has come (its failure is the next reading's to
+    /// mend: a background check says nothing of a server briefly away).
+    pub(super) fn poll(&mut self) {
+        match self.read.take() {
+            Some(Ok(found)) => self.observe(&found),
+            Some(Err(e)) => tracing::debug!(error = %e, "one's own requests could not be read"),
+            None => {}
         }
-        match &event.result {
-            Ok(Outcome::Requests(found)) => self.observe(found),
-            Err(e) => tracing::debug!(error = %e, "one's own requests could not be read"),
-            Ok(_) => {}
-        }
-        true
     }
 
     /// Requests read (by this watch or by the list): those of the person watched that were

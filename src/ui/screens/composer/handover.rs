@@ -3,19 +3,19 @@
 //! over; opening one makes it a draft of one's own, which then leaves the server.
 
 use super::ComposerScreen;
-use crate::core::team::{APPROVERS, Handed, TeamCommand};
-use crate::core::{Command, Event, Latest, Outcome};
+use crate::core::Awaited;
+use crate::core::team::{self, APPROVERS, Handed};
 use crate::ui::outbox::{Caller, Outbox};
-use crate::ui::text::i18n::{Label, Lang, label, t, tr};
+use crate::ui::text::i18n::{Lang, label, t, tr};
 
 #[derive(Default)]
 pub(super) struct HandOver {
     /// The profile the list was read from.
     listed_for: Option<String>,
     handed: Vec<Handed>,
-    list: Latest,
-    receive: Latest,
-    send: Latest,
+    list: Awaited<Vec<Handed>>,
+    receive: Awaited<i64>,
+    send: Awaited<Handed>,
     dialog: bool,
     to: String,
     note: String,
@@ -24,38 +24,27 @@ pub(super) struct HandOver {
 impl HandOver {
     fn refresh(&mut self, caller: &Caller<'_>) {
         self.listed_for = Some(caller.profile.name.clone());
-        self.list
-            .start(caller.out.send(Command::Team(TeamCommand::Handed {
-                profile: caller.profile.name.clone(),
-            })));
+        self.list.start(caller.ask(team::ListHanded {
+            profile: caller.profile.name.clone(),
+        }));
     }
 }
 
 impl ComposerScreen {
-    pub(super) fn apply_handover(&mut self, event: &Event, out: &Outbox<'_>) -> Option<Label> {
+    pub(super) fn poll_handover(&mut self, out: &Outbox<'_>) {
         let h = &mut self.handover;
-        if h.list.accept(event) {
-            if let Ok(Outcome::Handed(found)) = &event.result {
-                h.handed = found.clone();
-            }
-            return Some(label!("handed-drafts"));
+        if let Some(Ok(found)) = out.reply(&mut h.list, label!("handed-drafts")) {
+            h.handed = found;
         }
-        if h.send.accept(event) {
-            if event.result.is_ok() {
-                h.dialog = false;
-                h.listed_for = None;
-            }
-            return Some(label!("hand-over"));
+        if let Some(Ok(_)) = out.reply(&mut h.send, label!("hand-over")) {
+            h.dialog = false;
+            h.listed_for = None;
         }
-        if !h.receive.accept(event) {
-            return None;
-        }
-        if let Ok(Outcome::DraftSaved { id }) = &event.result {
+        if let Some(Ok(id)) = out.reply(&mut h.receive, label!("open-handed-draft")) {
             // Opened as one's own: the draft list and the open draft follow.
             h.listed_for = None;
-            self.open_saved(out, *id);
+            self.open_saved(out, id);
         }
-        Some(label!("open-handed-draft"))
     }
 
     /// The bar's hand-over buttons, on a team profile whose person is signed in.
@@ -90,11 +79,10 @@ impl ComposerScreen {
             }
         });
         if let Some(id) = open {
-            h.receive
-                .start(caller.out.send(Command::Team(TeamCommand::Receive {
-                    profile: caller.profile.name.clone(),
-                    id,
-                })));
+            h.receive.start(caller.ask(team::Receive {
+                profile: caller.profile.name.clone(),
+                id,
+            }));
         }
         let current = self.draft.as_ref().and_then(|d| d.id);
         if ui
@@ -141,13 +129,12 @@ impl ComposerScreen {
                     .add_enabled(ready, egui::Button::new(t!(lang, "hand-over-send")))
                     .clicked()
                 {
-                    h.send
-                        .start(caller.out.send(Command::Team(TeamCommand::HandOver {
-                            profile: caller.profile.name.clone(),
-                            draft: id,
-                            to: h.to.trim().to_owned(),
-                            note: h.note.trim().to_owned(),
-                        })));
+                    h.send.start(caller.ask(team::HandOver {
+                        profile: caller.profile.name.clone(),
+                        draft: id,
+                        to: h.to.trim().to_owned(),
+                        note: h.note.trim().to_owned(),
+                    }));
                 }
                 if ui.button(t!(lang, "cancel")).clicked() {
                     close = true;

@@ -157,14 +157,11 @@ pub struct ComposerScreen {
 }
 
 impl ComposerScreen {
-    /// Takes the answer if it is for this screen, and names the action it answers; what the
-    /// answer leads to (a draft to load, a file to read) is queued in `out`.
-    /// The event is taken by `&mut` so that an imported batch is moved, not copied.
-    pub fn apply(&mut self, event: &mut Event, out: &Outbox<'_>) -> Option<Label> {
+    /// Takes the answer if it is for this screen, and names the action it answers.
+    pub fn apply(&mut self, event: &Event) -> Option<Label> {
         self.apply_numbers(event)
             .or_else(|| self.apply_submit(event))
             .or_else(|| self.apply_unknown(event))
-            .or_else(|| self.apply_handover(event, out))
     }
 
     /// Takes the replies that have come to this screen's requests.
@@ -173,6 +170,7 @@ impl ComposerScreen {
         self.poll_file(out);
         self.poll_catalog(out);
         self.poll_unsent(out);
+        self.poll_handover(out);
         self.check.poll(out);
     }
 

@@ -99,11 +99,13 @@ impl HistoryScreen {
             .start(out.send(Command::QueryJournal(self.filter(ROWS))));
     }
 
+    /// Takes the replies that have come to this screen's requests.
+    pub fn poll(&mut self, out: &Outbox<'_>) {
+        self.record.poll(out);
+    }
+
     /// Takes the answer if it is for this screen, and names the action it answers.
     pub fn apply(&mut self, event: &Event) -> Option<Label> {
-        if let Some(action) = self.record.apply(event) {
-            return Some(action);
-        }
         if self.query.accept(event) {
             if let Ok(Outcome::Journal(entries)) = &event.result {
                 self.entries = entries.clone();

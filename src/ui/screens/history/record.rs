@@ -5,14 +5,14 @@
 use egui::{RichText, ScrollArea};
 
 use super::operation_words;
-use crate::core::team::{AuditEntry, AuditQuery, TeamCommand};
-use crate::core::{Command, Event, Latest, Outcome, Profile};
+use crate::core::team::{self, AuditEntry, AuditQuery};
+use crate::core::{Awaited, Profile};
 use crate::ui::kit::form::keyed_button_ui;
 use crate::ui::kit::icon::Icon;
 use crate::ui::kit::keys;
 use crate::ui::outbox::Outbox;
 use crate::ui::text::dates;
-use crate::ui::text::i18n::{Label, Lang, label, labelled, lookup, t};
+use crate::ui::text::i18n::{Lang, label, labelled, lookup, t};
 
 /// Entries read at once: the server's own default page.
 const PAGE: u32 = AuditQuery::DEFAULT_LIMIT;
@@ -22,7 +22,7 @@ pub(super) struct TeamRecord {
     /// The profile the entries were read from.
     profile: Option<String>,
     entries: Vec<AuditEntry>,
-    query: Latest,
+    query: Awaited<Vec<AuditEntry>>,
     /// The selected entry's `seq`.
     selected: Option<i64>,
 }
@@ -31,23 +31,19 @@ impl TeamRecord {
     pub(super) fn refresh(&mut self, out: &Outbox<'_>, profile: &Profile) {
         self.profile = Some(profile.name.clone());
         self.selected = None;
-        self.query.start(out.send(Command::Team(TeamCommand::Audit {
+        self.query.start(out.ask(team::ReadAudit {
             profile: profile.name.clone(),
             query: AuditQuery {
                 limit: Some(PAGE),
                 ..AuditQuery::default()
             },
-        })));
+        }));
     }
 
-    pub(super) fn apply(&mut self, event: &Event) -> Option<Label> {
-        if !self.query.accept(event) {
-            return None;
+    pub(super) fn poll(&mut self, out: &Outbox<'_>) {
+        if let Some(Ok(entries)) = out.reply(&mut self.query, label!("history-team-record")) {
+            self.entries = entries;
         }
-        if let Ok(Outcome::Audit(entries)) = &event.result {
-            self.entries = entries.clone();
-        }
-        Some(label!("history-team-record"))
     }
 
     pub(super) fn ui(

@@ -1,0 +1,15 @@
+//! A team-server profile's session as the console knows it (docs/team.md, "The console"): who
+//! is signed in and what their role lets them do. The server decides every call; the console
+//! only mirrors its permissions, to show an action the role lacks as disabled with the reason.
+
+mod requests;
+pub(in crate::core) mod session;
+
+pub use crate::wire::approval::{Request, RequestQuery, State as RequestState};
+pub use crate::wire::handover::{APPROVERS, Handed};
+pub use crate::wire::team::{AuditEntry, AuditQuery, Card, Me, Permission};
+pub use requests::{
+    Decide, Decision, HandOver, ListHanded, ListRequests, ReadAudit, ReadRequest, Receive, SignIn,
+    SignOut, WhoAmI,
+};
+pub use session::Session;
