@@ -80,6 +80,8 @@ impl Request for Remove {
 
     async fn serve(self, services: Services) -> Result<Self::Reply, CoreError> {
         use crate::wire::knowledge::Shelf as TeamShelf;
+        // A catalog that cannot be opened changes nothing here, nor on the team server.
+        services.0.catalog()?;
         let shared = match &self.item {
             CatalogItem::Product(key) => Some(put(TeamShelf::Products, key, None)),
             CatalogItem::Package(key) => Some(put(TeamShelf::Packages, key, None)),
@@ -117,6 +119,8 @@ impl Request for Edit {
 
     async fn serve(self, services: Services) -> Result<Self::Reply, CoreError> {
         use crate::wire::knowledge::Shelf as TeamShelf;
+        // A catalog that cannot be opened changes nothing here, nor on the team server.
+        services.0.catalog()?;
         let shared = match &*self.edit {
             CatalogEdit::Product(p) => p
                 .product_uri
