@@ -120,20 +120,11 @@ impl DeskApp {
                 apply(&mut self.screens, &mut self.status, &mut event);
             }
         }
-        self.screens.poll(&out);
-        self.session.poll(&out);
-        self.search.poll();
-        for (action, verdict, error) in out.take_told() {
-            self.status.told(action, verdict, error.as_ref());
-        }
+        let (screens, session, search) = (&mut self.screens, &mut self.session, &mut self.search);
+        take_replies(screens, session, search, &mut self.status, &out);
         let state = core.state();
         let lang = self.prefs.lang;
-        if self.titled != Some(lang) {
-            self.titled = Some(lang);
-            let title = t!(lang, "window-title").to_owned();
-            ui.ctx()
-                .send_viewport_cmd(egui::ViewportCommand::Title(title));
-        }
+        retitle(ui.ctx(), &mut self.titled, lang);
         self.session.tick(&out, &state);
         let (session, search, help) = (&mut self.session, &mut self.search, &mut self.help);
         let active = state.profiles.active.clone();
@@ -199,6 +190,32 @@ fn follow_links(screens: &mut Screens, prefs: &mut Prefs, out: &Outbox<'_>, acti
     }
     if let Some(screen) = out.screen_asked() {
         prefs.screen = screen;
+    }
+}
+
+/// The window's title, in the language chosen, set again when the language changes.
+fn retitle(ctx: &egui::Context, titled: &mut Option<Lang>, lang: Lang) {
+    if *titled != Some(lang) {
+        *titled = Some(lang);
+        let title = t!(lang, "window-title").to_owned();
+        ctx.send_viewport_cmd(egui::ViewportCommand::Title(title));
+    }
+}
+
+/// Each part of the window takes the replies that have come to its requests; their errors
+/// and outcomes go to the status bar, once.
+fn take_replies(
+    screens: &mut Screens,
+    session: &mut SessionBar,
+    search: &mut CustomerSearch,
+    status: &mut Status,
+    out: &Outbox<'_>,
+) {
+    screens.poll(out);
+    session.poll(out);
+    search.poll();
+    for (action, verdict, error) in out.take_told() {
+        status.told(action, verdict, error.as_ref());
     }
 }
 

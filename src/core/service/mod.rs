@@ -325,9 +325,9 @@ struct SandboxAccess {
 pub async fn run(
     options: CoreOptions,
     state: Arc<RwLock<CoreState>>,
-    mut commands: mpsc::UnboundedReceiver<(CommandId, Work)>,
+    commands: mpsc::UnboundedReceiver<(CommandId, Work)>,
     outbox: Outbox,
-    mut stop: watch::Receiver<bool>,
+    stop: watch::Receiver<bool>,
 ) {
     let outbox = Arc::new(outbox);
     let secrets = open_secrets(options.keyring, &state, &outbox).await;
@@ -371,6 +371,21 @@ pub async fn run(
         queue_run,
         queue_sending: Mutex::new(()),
     });
+    serve(&service, &outbox, commands, stop).await;
+    let _ = sandbox_task.await;
+    let (done_tx, done_rx) = std_mpsc::channel();
+    let _ = service.journal.send(JournalJob::Flush { done: done_tx });
+    let _ = tokio::task::spawn_blocking(move || done_rx.recv_timeout(Duration::from_secs(5))).await;
+}
+
+/// Runs each command or request on a task of its own, under a cancel scope its id can fire,
+/// until `stop` turns true or the core is dropped.
+async fn serve(
+    service: &Arc<Service>,
+    outbox: &Arc<Outbox>,
+    mut commands: mpsc::UnboundedReceiver<(CommandId, Work)>,
+    mut stop: watch::Receiver<bool>,
+) {
     // What cancels each command still running.
     let running: Arc<std::sync::Mutex<HashMap<CommandId, watch::Sender<bool>>>> = Arc::default();
     loop {
@@ -390,8 +405,8 @@ pub async fn run(
         }
         let (cancel, cancelled) = watch::channel(false);
         lock_running(&running).insert(id, cancel);
-        let service = Arc::clone(&service);
-        let outbox = Arc::clone(&outbox);
+        let service = Arc::clone(service);
+        let outbox = Arc::clone(outbox);
         let running = Arc::clone(&running);
         tokio::spawn(async move {
             crate::client::CANCEL
@@ -400,10 +415,6 @@ pub async fn run(
             lock_running(&running).remove(&id);
         });
     }
-    let _ = sandbox_task.await;
-    let (done_tx, done_rx) = std_mpsc::channel();
-    let _ = service.journal.send(JournalJob::Flush { done: done_tx });
-    let _ = tokio::task::spawn_blocking(move || done_rx.recv_timeout(Duration::from_secs(5))).await;
 }
 
 /// The keyring chosen, watched: the window is told when it changes.
