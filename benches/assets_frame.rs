@@ -10,10 +10,9 @@ use std::time::{Duration, Instant};
 use egui_extras::{Column, TableBuilder};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
+use license_desk::core::calls::requests as calls;
 use license_desk::core::wire::{Asset, BatchOrderRequest};
-use license_desk::core::{
-    Call, Command, Core, CoreOptions, FileDialogChoice, KeyringChoice, Outcome,
-};
+use license_desk::core::{Core, CoreOptions, FileDialogChoice, KeyringChoice};
 use license_desk::ui::text::i18n::Lang;
 use license_desk::ui::{DeskApp, Prefs, Screen};
 use serde_json::json;
@@ -46,9 +45,9 @@ fn main() {
         }))
         .expect("batch");
         core.run(
-            Command::CallOn {
+            calls::BatchOrder {
                 profile: "Sandbox".into(),
-                call: Call::BatchOrder(batch),
+                batch,
             },
             Duration::from_secs(600),
         )
@@ -56,20 +55,15 @@ fn main() {
     }
     let listed = core
         .run(
-            Command::CallOn {
+            calls::Assets {
                 profile: "Sandbox".into(),
-                call: Call::Assets {
-                    enterprise_global_id: "EG0000000001".into(),
-                    extend_code: None,
-                },
+                enterprise_global_id: "EG0000000001".into(),
+                extend_code: None,
             },
             Duration::from_secs(600),
         )
         .expect("listing");
-    let Outcome::Assets(assets) = listed else {
-        panic!("not a listing");
-    };
-    let assets = assets.to_assets();
+    let assets = listed.to_assets();
     println!(
         "{} assets listed through the core in {:.1} s (set-up, not measured)",
         assets.len(),

@@ -16,8 +16,9 @@ use std::time::{Duration, Instant};
 
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
+use license_desk::core::calls::requests as calls;
 use license_desk::core::wire::BatchOrderRequest;
-use license_desk::core::{Call, Command, Core, CoreOptions, FileDialogChoice, KeyringChoice};
+use license_desk::core::{Core, CoreOptions, FileDialogChoice, KeyringChoice};
 use license_desk::ui::text::i18n::Lang;
 use license_desk::ui::{DeskApp, Prefs, Screen};
 use serde_json::json;
@@ -107,9 +108,9 @@ fn seed(dir: &Path) {
         }))
         .expect("batch");
         core.run(
-            Command::CallOn {
+            calls::BatchOrder {
                 profile: "Sandbox".into(),
-                call: Call::BatchOrder(batch),
+                batch,
             },
             Duration::from_secs(600),
         )

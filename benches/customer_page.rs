@@ -22,8 +22,8 @@ use std::time::{Duration, Instant};
 
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
+use license_desk::core::calls::requests as calls;
 use license_desk::core::customer::{self, Opened};
-use license_desk::core::{Call, Command};
 use license_desk::ui::text::i18n::Lang;
 use license_desk::ui::{DeskApp, Prefs, Screen};
 use renewals_seed::{National, PROFILE, run};
@@ -42,7 +42,7 @@ fn main() {
     let core = national.console(dir.path());
     run(
         &core,
-        Command::ActivateProfile {
+        license_desk::core::profiles::requests::Activate {
             name: PROFILE.to_owned(),
         },
     );
@@ -134,33 +134,29 @@ fn read_page(global_id: &str) -> customer::ReadPage {
 /// `events` locks of the enterprise's assets (each its own call, as a clerk's clicks), a few
 /// in flight at a time.
 fn timeline(core: &license_desk::core::Core, assets: usize, events: usize) {
-    let mut in_flight = 0;
+    let mut in_flight = std::collections::VecDeque::new();
     for k in 0..events {
-        let lock = Command::CallOn {
+        let lock = calls::Lock {
             profile: PROFILE.to_owned(),
-            call: Call::Lock {
-                nums: vec![format!("9{:09}", k % assets)],
-                operator: None,
-            },
+            nums: vec![format!("9{:09}", k % assets)],
+            operator: None,
         };
-        core.send(lock);
-        in_flight += 1;
-        if in_flight == SENDERS {
-            answered(core);
-            in_flight -= 1;
+        in_flight.push_back(core.ask(lock));
+        if in_flight.len() == SENDERS
+            && let Some(oldest) = in_flight.pop_front()
+        {
+            answered(oldest);
         }
     }
-    for _ in 0..in_flight {
-        answered(core);
+    for pending in in_flight {
+        answered(pending);
     }
 }
 
 /// Waits for one answer, which must be a call done.
-fn answered(core: &license_desk::core::Core) {
-    let event = core
-        .recv_timeout(Duration::from_secs(60))
-        .expect("an answer within a minute");
-    assert!(event.result.is_ok(), "{:?}", event.result);
+fn answered<T: std::fmt::Debug>(pending: license_desk::core::Pending<T>) {
+    let reply = pending.wait(Duration::from_secs(60));
+    assert!(reply.is_ok(), "{reply:?}");
 }
 
 fn wait_for<S>(h: &mut Harness<'_, S>, label: &str) {

@@ -26,7 +26,7 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT as _, Queryable};
 use egui_plot::{Bar, BarChart, Plot};
 use license_desk::core::progress::Progress;
-use license_desk::core::{Command, renewals};
+use license_desk::core::renewals;
 use license_desk::ui::text::i18n::Lang;
 use license_desk::ui::{DeskApp, Prefs, Screen};
 use renewals_seed::{National, PROFILE, run};
@@ -41,7 +41,7 @@ fn main() {
     let core = national.console(dir.path());
     run(
         &core,
-        Command::ActivateProfile {
+        license_desk::core::profiles::requests::Activate {
             name: PROFILE.to_owned(),
         },
     );

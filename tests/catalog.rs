@@ -9,15 +9,13 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::Instant;
 
-use desk::{WAIT, mock_store, run, start_core};
+use desk::{Answer, CallOn, WAIT, mock_store, run, start_core};
 use license_desk::core::catalog::store::{Counts, Import};
 use license_desk::core::catalog::{self, CatalogItem, CatalogView};
 use license_desk::core::files;
 use license_desk::core::progress::Progress;
 use license_desk::core::request::Finished;
-use license_desk::core::{
-    Call, Command, Core, Endpoint, KeyringChoice, Outcome, Profile, SANDBOX, Secret,
-};
+use license_desk::core::{Call, Core, Endpoint, KeyringChoice, Profile, SANDBOX, Secret};
 use license_desk::wire::{BatchOrderRequest, BindRequest, CustomerQuery, EnterpriseRequest};
 use serde_json::json;
 
@@ -68,8 +66,8 @@ fn batch(id: &str, uri: &str, customer: &str) -> BatchOrderRequest {
     .expect("batch")
 }
 
-fn send(core: &Core, batch: BatchOrderRequest) -> Result<Outcome, String> {
-    let command = Command::CallOn {
+fn send(core: &Core, batch: BatchOrderRequest) -> Result<Answer, String> {
+    let command = CallOn {
         profile: SANDBOX.to_owned(),
         call: Call::BatchOrder(batch),
     };
@@ -143,7 +141,7 @@ fn the_directory_learns_from_answers_on_its_own_profile_only() {
         enterprise_name: Some("杭州目录有限公司".into()),
         password_mobile: Some("13900000000".into()),
     });
-    let command = Command::CallOn {
+    let command = CallOn {
         profile: SANDBOX.to_owned(),
         call: bind,
     };
@@ -305,7 +303,7 @@ fn save_profile(core: &Core, previous: Option<&str>, profile: Profile) {
     let app_secret = (!profile.is_sandbox()).then(|| Secret::new("secret".to_owned()));
     run(
         core,
-        Command::SaveProfile {
+        license_desk::core::profiles::requests::Save {
             previous: previous.map(str::to_owned),
             profile,
             app_secret,
@@ -472,11 +470,11 @@ fn a_file_imported_into_the_composer_teaches_the_catalog() {
     );
     assert!(seen.packages.iter().any(|k| k.key == "PKG-FILE"));
     // Nothing was sent: the journal holds no call.
-    let journal = run(&core, Command::QueryJournal(Default::default()));
-    assert!(
-        matches!(&journal, Outcome::Journal(entries) if entries.is_empty()),
-        "{journal:?}"
+    let journal = run(
+        &core,
+        license_desk::core::journal::requests::Query(Default::default()),
     );
+    assert!(journal.is_empty(), "{journal:?}");
 }
 
 /// Creating an enterprise, querying customers and listing assets each teach the directory.
@@ -484,7 +482,7 @@ fn a_file_imported_into_the_composer_teaches_the_catalog() {
 fn the_directory_learns_from_create_query_and_listing() {
     let root = tempfile::tempdir().expect("dir");
     let core = start(root.path());
-    let on_sandbox = |call| Command::CallOn {
+    let on_sandbox = |call| CallOn {
         profile: SANDBOX.to_owned(),
         call,
     };
@@ -497,7 +495,7 @@ fn the_directory_learns_from_create_query_and_listing() {
             address: Some("成都市高新区".into()),
         })),
     );
-    let Outcome::Enterprise(created) = created else {
+    let Answer::Enterprise(created) = created else {
         panic!("not an enterprise: {created:?}");
     };
     let egid = created.enterprise_global_id.clone();
@@ -550,7 +548,7 @@ fn the_directory_learns_from_create_query_and_listing() {
             extend_code: None,
         }),
     );
-    let Outcome::Assets(assets) = listed else {
+    let Answer::Assets(assets) = listed else {
         panic!("not a listing: {listed:?}");
     };
     let owner = assets

@@ -1416,9 +1416,9 @@ fn two_consoles_starting_together_send_no_secret_to_a_stale_sandbox_address() {
     })
     .expect("the core starts");
     let called = core.run(
-        license_desk::core::Command::CallOn {
+        license_desk::core::calls::requests::Shellnums {
             profile: "Sandbox".to_owned(),
-            call: license_desk::core::Call::Shellnums(1),
+            size: 1,
         },
         Duration::from_secs(60),
     );

@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 use std::time::{Duration, Instant};
 
-use desk::{WAIT, mock_store, run};
+use desk::{Answer, CallOn, WAIT, mock_store, run};
 use keyring_core::CredentialStore;
 use license_desk::client::{
     ApiError, CachedToken, CallRecord, Client, ClientConfig, Observer, Operation, Secret,
@@ -23,9 +23,9 @@ use license_desk::core::progress::Progress;
 use license_desk::core::queue::{self, QueueState};
 use license_desk::core::request::Finished;
 use license_desk::core::{
-    Call, Command, Core, CoreError, CoreState, Draft, DraftSummary, Endpoint, Event, ExportFormat,
-    JournalEntry, JournalFilter, KeyringChoice, KeyringState, KeyringStore, Latest, Outcome,
-    Profile, Profiles, SANDBOX, SandboxState, WriteState,
+    Awaited, Call, Core, CoreError, CoreState, Draft, DraftSummary, Endpoint, ExportFormat,
+    JournalEntry, JournalFilter, KeyringChoice, KeyringState, KeyringStore, Profile, Profiles,
+    SANDBOX, SandboxState, WriteState,
 };
 use license_desk::platform::auth::TOKEN_RECHECK;
 use license_desk::platform::{Config, Region, Server, create_app};
@@ -138,41 +138,24 @@ fn start_core(root: &Path, keyring: KeyringChoice) -> Core {
     desk::start_core(root, keyring)
 }
 
-/// A command run to its answer (as a test does beside a window) keeps the answers to other
-/// commands that arrive meanwhile for the window, which waits for them.
-#[test]
-fn answers_arriving_while_a_command_is_run_are_kept_for_the_window() {
-    let root = tempfile::tempdir().expect("dir");
-    let core = start_core(root.path(), KeyringChoice::Store(mock_store()));
-    let listed = core.send(Command::QueryJournal(JournalFilter::default()));
-    // The Sandbox's first token takes far longer than reading the empty journal.
-    let token = Command::TestConnection {
-        profile: "Sandbox".into(),
-    };
-    run(&core, token);
-    let event = core.recv_timeout(WAIT).expect("the journal's answer");
-    assert_eq!(event.id, listed);
-    assert!(matches!(event.result, Ok(Outcome::Journal(_))), "{event:?}");
-}
-
 #[track_caller]
-fn call(core: &Core, call: Call) -> Outcome {
+fn call(core: &Core, call: Call) -> Answer {
     run(core, on_active(core, call))
 }
 
 /// The call on the profile active now, named as the console names it.
-fn on_active(core: &Core, call: Call) -> Command {
-    Command::CallOn {
+fn on_active(core: &Core, call: Call) -> CallOn {
+    CallOn {
         profile: core.state().profiles.active,
         call,
     }
 }
 
 #[track_caller]
-fn call_on(core: &Core, profile: &str, call: Call) -> Outcome {
+fn call_on(core: &Core, profile: &str, call: Call) -> Answer {
     run(
         core,
-        Command::CallOn {
+        CallOn {
             profile: profile.to_owned(),
             call,
         },
@@ -180,7 +163,7 @@ fn call_on(core: &Core, profile: &str, call: Call) -> Outcome {
 }
 
 fn journal(core: &Core, filter: JournalFilter) -> Vec<JournalEntry> {
-    outcome!(run(core, Command::QueryJournal(filter)), Outcome::Journal)
+    run(core, license_desk::core::journal::requests::Query(filter))
 }
 
 /// Waits until `f` holds for the core's state.
@@ -371,16 +354,13 @@ fn remote(region: Region) -> Remote {
 #[track_caller]
 fn save_profile(core: &Core, previous: Option<&str>, profile: Profile, secret: Option<&str>) {
     let name = profile.name.clone();
-    let profiles = outcome!(
-        run(
-            core,
-            Command::SaveProfile {
-                previous: previous.map(str::to_owned),
-                profile: profile.clone(),
-                app_secret: secret.map(Secret::new),
-            },
-        ),
-        Outcome::Profiles
+    let profiles = run(
+        core,
+        license_desk::core::profiles::requests::Save {
+            previous: previous.map(str::to_owned),
+            profile: profile.clone(),
+            app_secret: secret.map(Secret::new),
+        },
     );
     assert_eq!(profiles.get(&name), Some(&profile));
     assert_eq!(core.state().profiles, profiles);
@@ -411,28 +391,25 @@ fn a_secret_given_for_one_run_is_used_and_the_keyring_is_left_as_it_was() {
         .set_password(&stale)
         .expect("set");
 
-    let given = Command::UseSecretForRun {
+    let given = license_desk::core::profiles::requests::UseSecretForRun {
         profile: "Training".to_owned(),
         app_secret: Secret::new(remote.app_secret.clone()),
     };
-    assert!(matches!(run(&core, given), Outcome::Profiles(_)));
+    run(&core, given);
     assert_eq!(
         outcome!(
             call_on(&core, "Training", Call::Shellnums(2)),
-            Outcome::Shellnums
+            Answer::Shellnums
         ),
         strings(&["8000000001", "8000000002"])
     );
     let connected = run(
         &core,
-        Command::TestConnection {
+        license_desk::core::profiles::requests::TestConnection {
             profile: "Training".to_owned(),
         },
     );
-    assert!(
-        matches!(connected, Outcome::Connected { .. }),
-        "{connected:?}"
-    );
+    assert!(connected.expires_at_ms > now_ms(), "{connected:?}");
     // The keyring's stale token was not sent: no call was refused on the way.
     let statuses: Vec<u16> = journal(&core, JournalFilter::default())
         .iter()
@@ -448,7 +425,7 @@ fn a_secret_given_for_one_run_is_used_and_the_keyring_is_left_as_it_was() {
     );
     assert_eq!(keyring_get(&store, "Training", "token"), Some(stale));
     let sandbox = core.run(
-        Command::UseSecretForRun {
+        license_desk::core::profiles::requests::UseSecretForRun {
             profile: SANDBOX.to_owned(),
             app_secret: Secret::new("x"),
         },
@@ -466,10 +443,10 @@ fn profile_edits_sent_at_once_are_all_kept() {
     let root = tempfile::tempdir().expect("root");
     let core = start_core(root.path(), KeyringChoice::Store(mock_store()));
     let names: Vec<String> = (1..=8).map(|i| format!("Branch-{i}")).collect();
-    let mut waiting: Vec<u64> = names
+    let waiting: Vec<_> = names
         .iter()
         .map(|name| {
-            core.send(Command::SaveProfile {
+            core.ask(license_desk::core::profiles::requests::Save {
                 previous: None,
                 profile: Profile {
                     name: name.clone(),
@@ -490,14 +467,9 @@ fn profile_edits_sent_at_once_are_all_kept() {
             })
         })
         .collect();
-    let deadline = Instant::now() + WAIT;
-    while !waiting.is_empty() {
-        let left = deadline.saturating_duration_since(Instant::now());
-        let event = core
-            .recv_timeout(left)
-            .unwrap_or_else(|| panic!("no answer to {waiting:?}"));
-        assert!(event.result.is_ok(), "{event:?}");
-        waiting.retain(|id| *id != event.id);
+    for pending in waiting {
+        let saved = pending.wait(WAIT);
+        assert!(saved.is_ok(), "{saved:?}");
     }
     let file =
         std::fs::read_to_string(config_dir(root.path()).join("profiles.json")).expect("file");
@@ -533,18 +505,15 @@ fn the_sandbox_answers_every_operation_through_the_core() {
 
     // Test connection: both scopes, a 7-day token.
     let before = now_ms();
-    let (scope, expires_at_ms) = match run(
+    let license_desk::core::profiles::requests::Connected {
+        scope,
+        expires_at_ms,
+    } = run(
         &core,
-        Command::TestConnection {
+        license_desk::core::profiles::requests::TestConnection {
             profile: SANDBOX.to_owned(),
         },
-    ) {
-        Outcome::Connected {
-            scope,
-            expires_at_ms,
-        } => (scope, expires_at_ms),
-        other => panic!("expected Connected, got {other:?}"),
-    };
+    );
     assert_eq!(scope, "auth_order auth_activity");
     assert!(
         expires_at_ms > before + 7 * DAY_MS - 60_000 && expires_at_ms <= now_ms() + 7 * DAY_MS,
@@ -592,28 +561,28 @@ fn the_sandbox_answers_every_operation_through_the_core() {
     assert_eq!(
         outcome!(
             call(&core, query("CRM", "CRM-DEMO", None)),
-            Outcome::Customers
+            Answer::Customers
         ),
         demo
     );
     assert_eq!(
         outcome!(
             call(&core, query("SHOP", "S-0001", Some(DefaultFilter::N))),
-            Outcome::Customers
+            Answer::Customers
         ),
         demo
     );
     assert_eq!(
         outcome!(
             call(&core, query("SHOP", "S-0001", Some(DefaultFilter::Y))),
-            Outcome::Customers
+            Answer::Customers
         ),
         demo[..1].to_vec()
     );
     assert_eq!(
         outcome!(
             call(&core, query("SHOP", "NO-SUCH", None)),
-            Outcome::Customers
+            Answer::Customers
         ),
         Vec::<Customer>::new()
     );
@@ -640,14 +609,14 @@ fn the_sandbox_answers_every_operation_through_the_core() {
     assert_eq!(
         outcome!(
             call(&core, bind("S-0002", "上海样例贸易有限公司")),
-            Outcome::Customer
+            Answer::Customer
         ),
         bound
     );
     assert_eq!(
         outcome!(
             call(&core, bind("S-0002", "上海样例贸易有限公司")),
-            Outcome::Customer
+            Answer::Customer
         ),
         bound
     );
@@ -673,7 +642,7 @@ fn the_sandbox_answers_every_operation_through_the_core() {
                 address: Some("广州市天河区体育西路1号".to_owned()),
             })
         ),
-        Outcome::Enterprise
+        Answer::Enterprise
     );
     assert_eq!(
         created,
@@ -704,12 +673,12 @@ fn the_sandbox_answers_every_operation_through_the_core() {
                 address: Some("广州市天河区体育西路2号".to_owned()),
             })
         ),
-        Outcome::Updated
+        Answer::Updated
     );
     assert_eq!(
         outcome!(
             call(&core, query("CRM", "CRM-NEW", None)),
-            Outcome::Customers
+            Answer::Customers
         ),
         vec![
             customer(
@@ -743,10 +712,7 @@ fn the_sandbox_answers_every_operation_through_the_core() {
         }]
     }))
     .expect("batch");
-    let ordered = outcome!(
-        call(&core, Call::BatchOrder(batch.clone())),
-        Outcome::Orders
-    );
+    let ordered = outcome!(call(&core, Call::BatchOrder(batch.clone())), Answer::Orders);
     assert_eq!(ordered.len(), 1, "{ordered:?}");
     assert_eq!(
         (ordered[0].sequence, ordered[0].customer_id.as_str()),
@@ -769,7 +735,7 @@ fn the_sandbox_answers_every_operation_through_the_core() {
         .expect("count");
     assert_eq!(stored, 1);
     assert_eq!(
-        outcome!(call(&core, Call::BatchOrder(batch)), Outcome::Orders),
+        outcome!(call(&core, Call::BatchOrder(batch)), Answer::Orders),
         ordered
     );
     let new_assets = outcome!(
@@ -780,7 +746,7 @@ fn the_sandbox_answers_every_operation_through_the_core() {
                 extend_code: None,
             }
         ),
-        Outcome::Assets
+        Answer::Assets
     )
     .to_assets();
     assert_eq!(new_assets.len(), 1, "{new_assets:?}");
@@ -822,7 +788,7 @@ fn the_sandbox_answers_every_operation_through_the_core() {
                     extend_code: extend_code.map(str::to_owned),
                 }
             ),
-            Outcome::Assets
+            Answer::Assets
         )
         .to_assets()
     };
@@ -888,7 +854,7 @@ fn the_sandbox_answers_every_operation_through_the_core() {
                 operator: None,
             }
         ),
-        Outcome::Locks
+        Answer::Locks
     );
     assert_eq!(
         locked,
@@ -929,7 +895,7 @@ fn the_sandbox_answers_every_operation_through_the_core() {
                 operator: None,
             }
         ),
-        Outcome::Locks
+        Answer::Locks
     );
     assert_eq!(
         unlocked,
@@ -958,7 +924,7 @@ fn the_sandbox_answers_every_operation_through_the_core() {
                     operator: None,
                 }
             ),
-            Outcome::Locks
+            Answer::Locks
         ),
         lock_results(&[("8900000002", LockStatus::Success)])
     );
@@ -975,11 +941,11 @@ fn the_sandbox_answers_every_operation_through_the_core() {
 
     // Operation 9: numbers of the domestic region that never repeat.
     assert_eq!(
-        outcome!(call(&core, Call::Shellnums(3)), Outcome::Shellnums),
+        outcome!(call(&core, Call::Shellnums(3)), Answer::Shellnums),
         strings(&["8000000001", "8000000002", "8000000003"])
     );
     assert_eq!(
-        outcome!(call(&core, Call::Shellnums(2)), Outcome::Shellnums),
+        outcome!(call(&core, Call::Shellnums(2)), Answer::Shellnums),
         strings(&["8000000004", "8000000005"])
     );
 
@@ -987,7 +953,7 @@ fn the_sandbox_answers_every_operation_through_the_core() {
     let claimed_at = now_ms();
     let spring = outcome!(
         call(&core, claim("13800138000", "spring-2026")),
-        Outcome::Claim
+        Answer::Claim
     );
     assert_eq!(spring.result_code, "0000", "{spring:?}");
     assert_eq!(spring.result_message, "success");
@@ -1020,7 +986,7 @@ fn the_sandbox_answers_every_operation_through_the_core() {
     // The same participant again: nothing left to claim.
     let again = outcome!(
         call(&core, claim("13800138000", "spring-2026")),
-        Outcome::Claim
+        Answer::Claim
     );
     assert_eq!(
         again,
@@ -1056,7 +1022,7 @@ fn the_sandbox_answers_every_operation_through_the_core() {
     );
     let sold_out = outcome!(
         call(&core, claim("13800138001", "sold-out-2026")),
-        Outcome::Claim
+        Answer::Claim
     );
     assert_eq!(
         sold_out,
@@ -1115,13 +1081,13 @@ fn a_remote_profile_keeps_its_secret_and_token_in_the_keyring_only() {
                 address: None,
             })
         ),
-        Outcome::Enterprise
+        Answer::Enterprise
     );
     assert_eq!(created.enterprise_global_id, "EG0000000001");
     assert_eq!(
         outcome!(
             call_on(&core, "Training", Call::Shellnums(2)),
-            Outcome::Shellnums
+            Answer::Shellnums
         ),
         strings(&["8000000001", "8000000002"])
     );
@@ -1134,30 +1100,25 @@ fn a_remote_profile_keeps_its_secret_and_token_in_the_keyring_only() {
         )
         .expect("count");
     assert_eq!(remote_enterprises, 1);
-    let scope = match run(
+    let scope = run(
         &core,
-        Command::TestConnection {
+        license_desk::core::profiles::requests::TestConnection {
             profile: "Training".to_owned(),
         },
-    ) {
-        Outcome::Connected { scope, .. } => scope,
-        other => panic!("expected Connected, got {other:?}"),
-    };
+    )
+    .scope;
     assert_eq!(scope, "auth_order auth_activity");
 
     // The token is in the keyring; neither it nor the secret is in any file or log line.
     let token = keyring_token(&store, "Training");
     // The Sandbox starts in the background and keeps its secret once started: a call on it
     // waits for that.
-    assert!(matches!(
-        run(
-            &core,
-            Command::TestConnection {
-                profile: SANDBOX.to_owned()
-            }
-        ),
-        Outcome::Connected { .. }
-    ));
+    run(
+        &core,
+        license_desk::core::profiles::requests::TestConnection {
+            profile: SANDBOX.to_owned(),
+        },
+    );
     let sandbox_secret = keyring_get(&store, SANDBOX, "app-secret").expect("sandbox secret");
     let entries = journal(
         &core,
@@ -1214,14 +1175,14 @@ fn a_remote_profile_keeps_its_secret_and_token_in_the_keyring_only() {
     assert_eq!(
         outcome!(
             call_on(&core, "Training-2", Call::Shellnums(1)),
-            Outcome::Shellnums
+            Answer::Shellnums
         ),
         strings(&["8000000003"])
     );
     assert!(!keyring_token(&store, "Training-2").is_empty());
     assert_eq!(
         core.run(
-            Command::CallOn {
+            CallOn {
                 profile: "Training".to_owned(),
                 call: Call::Shellnums(1),
             },
@@ -1233,14 +1194,11 @@ fn a_remote_profile_keeps_its_secret_and_token_in_the_keyring_only() {
     );
 
     // Removed: its secrets are forgotten; the same profile again has no secret.
-    let profiles = outcome!(
-        run(
-            &core,
-            Command::RemoveProfile {
-                name: "Training-2".to_owned(),
-            }
-        ),
-        Outcome::Profiles
+    let profiles = run(
+        &core,
+        license_desk::core::profiles::requests::Remove {
+            name: "Training-2".to_owned(),
+        },
     );
     assert_eq!(profiles, Profiles::default());
     assert_eq!(keyring_get(&store, "Training-2", "app-secret"), None);
@@ -1248,7 +1206,7 @@ fn a_remote_profile_keeps_its_secret_and_token_in_the_keyring_only() {
     save_profile(&core, None, renamed, None);
     assert_eq!(
         core.run(
-            Command::CallOn {
+            CallOn {
                 profile: "Training-2".to_owned(),
                 call: Call::Shellnums(1),
             },
@@ -1259,7 +1217,7 @@ fn a_remote_profile_keeps_its_secret_and_token_in_the_keyring_only() {
     // The Sandbox profile cannot be removed.
     assert_eq!(
         core.run(
-            Command::RemoveProfile {
+            license_desk::core::profiles::requests::Remove {
                 name: SANDBOX.to_owned(),
             },
             WAIT
@@ -1285,7 +1243,7 @@ fn an_expired_token_is_renewed_once_and_the_journal_shows_it() {
     let core = start_core(root.path(), KeyringChoice::Store(Arc::clone(&store)));
     let first = outcome!(
         call(&core, query("CRM", "CRM-DEMO", Some(DefaultFilter::Y))),
-        Outcome::Customers
+        Answer::Customers
     );
     assert_eq!(first.len(), 1);
     let old_token = keyring_token(&store, SANDBOX);
@@ -1310,7 +1268,7 @@ fn an_expired_token_is_renewed_once_and_the_journal_shows_it() {
     assert_eq!(
         outcome!(
             call(&core, query("CRM", "CRM-DEMO", Some(DefaultFilter::Y))),
-            Outcome::Customers
+            Answer::Customers
         ),
         first
     );
@@ -1671,76 +1629,49 @@ fn a_late_answer_is_dropped_by_its_id() {
         core.set_repaint(move || *repaints.lock().unwrap_or_else(PoisonError::into_inner) += 1);
     }
 
-    // A screen asks, then asks again for something else before the first answer is applied.
-    let mut latest = Latest::default();
+    // A screen asks, then asks again for something else before the first answer is taken.
+    let mut latest = Awaited::default();
     assert!(!latest.is_waiting());
-    let first = core.send(on_active(&core, query("CRM", "CRM-DEMO", None)));
+    let first = core.ask(on_active(&core, query("CRM", "CRM-DEMO", None)));
+    let first_id = first.id();
     latest.start(first);
-    let second = core.send(on_active(
+    let second = core.ask(on_active(
         &core,
         query("SHOP", "S-0001", Some(DefaultFilter::Y)),
     ));
+    assert_ne!(first_id, second.id());
     latest.start(second);
-    assert_ne!(first, second);
     assert!(latest.is_waiting());
 
-    let mut events: Vec<Event> = Vec::new();
+    // The screen takes only what answers its latest request: the second's one customer, not
+    // the first's three.
     let deadline = Instant::now() + WAIT;
-    while events.len() < 2 {
-        let left = deadline.saturating_duration_since(Instant::now());
-        match core.recv_timeout(left) {
-            Some(event) => events.push(event),
-            None => panic!("answers: {events:?}"),
+    let shown = loop {
+        if let Some(reply) = latest.take() {
+            break reply.expect("answer");
         }
-    }
-    let mut ids: Vec<u64> = events.iter().map(|e| e.id).collect();
-    ids.sort_unstable();
-    assert_eq!(ids, vec![first, second]);
-    assert_eq!(core.try_recv(), None);
-
-    // The screen applies only what answers its latest command.
-    let mut shown: Option<Vec<Customer>> = None;
-    let mut dropped = Vec::new();
-    for event in &events {
-        if latest.accept(event) {
-            shown = Some(outcome!(
-                event.result.clone().expect("answer"),
-                Outcome::Customers
-            ));
-        } else {
-            dropped.push(event.clone());
-        }
-    }
+        assert!(Instant::now() < deadline, "no answer");
+        std::thread::yield_now();
+    };
     assert!(!latest.is_waiting());
     assert_eq!(
-        shown,
-        Some(vec![customer(
+        outcome!(shown, Answer::Customers),
+        vec![customer(
             "CU0000000001",
             "CRM",
             "CRM-DEMO",
             "EG0000000001",
             DEMO_ENTERPRISE,
             true
-        )])
+        )]
     );
-    assert_eq!(dropped.len(), 1);
-    assert_eq!(dropped[0].id, first);
-    assert_eq!(
-        outcome!(
-            dropped[0].result.clone().expect("answer"),
-            Outcome::Customers
-        )
-        .len(),
-        3
-    );
-    // Accepted once: the same answer again is not applied twice; a left screen applies none.
-    let answer_to_second = events.iter().find(|e| e.id == second).expect("second");
-    assert!(!latest.accept(answer_to_second));
-    latest.start(second);
+    // Taken once; a left screen takes none.
+    assert!(latest.take().is_none());
+    latest.start(core.ask(on_active(&core, Call::Shellnums(1))));
     latest.cancel();
     assert!(!latest.is_waiting());
-    assert!(!latest.accept(answer_to_second));
-    assert!(*repaints.lock().unwrap_or_else(PoisonError::into_inner) >= 2);
+    assert!(latest.take().is_none());
+    assert!(*repaints.lock().unwrap_or_else(PoisonError::into_inner) >= 1);
     core.shutdown();
 }
 
@@ -1760,7 +1691,7 @@ fn without_a_keyring_the_core_says_memory_only_and_the_sandbox_still_works() {
         })
     );
     assert_eq!(
-        outcome!(call(&core, Call::Shellnums(2)), Outcome::Shellnums),
+        outcome!(call(&core, Call::Shellnums(2)), Answer::Shellnums),
         strings(&["8000000001", "8000000002"])
     );
     assert_eq!(
@@ -1772,7 +1703,7 @@ fn without_a_keyring_the_core_says_memory_only_and_the_sandbox_still_works() {
                     operator: None,
                 }
             ),
-            Outcome::Locks
+            Answer::Locks
         ),
         lock_results(&[("8900000003", LockStatus::Success)])
     );
@@ -1792,7 +1723,7 @@ fn a_keyring_that_fails_during_the_session_is_reported_as_memory_only() {
     let core = start_core(root.path(), KeyringChoice::Store(Arc::clone(&store)));
     // The Sandbox is up and has used the keyring.
     assert_eq!(
-        outcome!(call(&core, Call::Shellnums(1)), Outcome::Shellnums),
+        outcome!(call(&core, Call::Shellnums(1)), Answer::Shellnums),
         strings(&["8000000001"])
     );
     assert!(
@@ -1821,7 +1752,7 @@ fn a_keyring_that_fails_during_the_session_is_reported_as_memory_only() {
     assert_eq!(
         outcome!(
             call_on(&core, "Training", Call::Shellnums(1)),
-            Outcome::Shellnums
+            Answer::Shellnums
         ),
         strings(&["8000000001"])
     );
@@ -2034,13 +1965,13 @@ fn the_journal_filters_by_operation_and_code_and_exports_without_secrets() {
     assert_eq!(
         run(
             &core,
-            Command::ExportJournal {
+            license_desk::core::journal::requests::Export {
                 filter: JournalFilter::default(),
                 path: csv_path.clone(),
                 format: ExportFormat::Csv,
             }
         ),
-        Outcome::Exported {
+        license_desk::core::journal::requests::Exported {
             path: csv_path.clone(),
             count: 6
         }
@@ -2097,7 +2028,7 @@ fn the_journal_filters_by_operation_and_code_and_exports_without_secrets() {
     assert_eq!(
         run(
             &core,
-            Command::ExportJournal {
+            license_desk::core::journal::requests::Export {
                 filter: JournalFilter {
                     operation: Some("shellnums".to_owned()),
                     ..JournalFilter::default()
@@ -2106,7 +2037,7 @@ fn the_journal_filters_by_operation_and_code_and_exports_without_secrets() {
                 format: ExportFormat::Json,
             }
         ),
-        Outcome::Exported {
+        license_desk::core::journal::requests::Exported {
             path: json_path.clone(),
             count: 2
         }
@@ -2124,7 +2055,7 @@ fn the_journal_filters_by_operation_and_code_and_exports_without_secrets() {
     // An export to a place that cannot be written says so.
     let bad = out.path().join("no-such-dir/journal.csv");
     let failed = core.run(
-        Command::ExportJournal {
+        license_desk::core::journal::requests::Export {
             filter: JournalFilter::default(),
             path: bad,
             format: ExportFormat::Csv,
@@ -2351,14 +2282,11 @@ fn profiles_and_the_active_profile_persist_across_a_restart() {
     save_profile(&core, None, training.clone(), Some(&remote.app_secret));
     let sandbox = sandbox_profile_with_operator("desk@example.com");
     save_profile(&core, Some(SANDBOX), sandbox.clone(), None);
-    let profiles = outcome!(
-        run(
-            &core,
-            Command::ActivateProfile {
-                name: "Training SG".to_owned(),
-            }
-        ),
-        Outcome::Profiles
+    let profiles = run(
+        &core,
+        license_desk::core::profiles::requests::Activate {
+            name: "Training SG".to_owned(),
+        },
     );
     let expected = Profiles {
         active: "Training SG".to_owned(),
@@ -2367,7 +2295,7 @@ fn profiles_and_the_active_profile_persist_across_a_restart() {
     assert_eq!(profiles, expected);
     assert_eq!(
         core.run(
-            Command::ActivateProfile {
+            license_desk::core::profiles::requests::Activate {
                 name: "Nowhere".to_owned(),
             },
             WAIT
@@ -2378,7 +2306,7 @@ fn profiles_and_the_active_profile_persist_across_a_restart() {
     );
     // Commands without a profile go to the active one.
     assert_eq!(
-        outcome!(call(&core, Call::Shellnums(1)), Outcome::Shellnums),
+        outcome!(call(&core, Call::Shellnums(1)), Answer::Shellnums),
         strings(&["6000000001"])
     );
     let token = keyring_token(&store, "Training SG");
@@ -2396,7 +2324,7 @@ fn profiles_and_the_active_profile_persist_across_a_restart() {
     assert_eq!(core.state().profiles, expected);
     let since = now_ms();
     assert_eq!(
-        outcome!(call(&core, Call::Shellnums(1)), Outcome::Shellnums),
+        outcome!(call(&core, Call::Shellnums(1)), Answer::Shellnums),
         strings(&["6000000002"])
     );
     let entries = journal(
@@ -2428,7 +2356,7 @@ fn a_call_that_gets_no_token_is_journaled_as_itself() {
     remote.stop();
     save_profile(&core, None, profile, Some(&remote.app_secret));
     let listed = core.run(
-        Command::CallOn {
+        CallOn {
             profile: "Gone".to_owned(),
             call: Call::Assets {
                 enterprise_global_id: "EG0000000001".to_owned(),
@@ -2492,7 +2420,7 @@ fn test_connection_reports_a_platform_that_stopped_answering() {
     assert_eq!(
         outcome!(
             call_on(&core, "Training", Call::Shellnums(1)),
-            Outcome::Shellnums
+            Answer::Shellnums
         ),
         strings(&["8000000001"])
     );
@@ -2500,7 +2428,7 @@ fn test_connection_reports_a_platform_that_stopped_answering() {
 
     // The platform is gone: a connection test must not answer from the cached token.
     let tested = core.run(
-        Command::TestConnection {
+        license_desk::core::profiles::requests::TestConnection {
             profile: "Training".to_owned(),
         },
         WAIT,
@@ -2511,7 +2439,7 @@ fn test_connection_reports_a_platform_that_stopped_answering() {
     );
     // A call says so too.
     let called = core.run(
-        Command::CallOn {
+        CallOn {
             profile: "Training".to_owned(),
             call: Call::Shellnums(1),
         },
@@ -2523,16 +2451,13 @@ fn test_connection_reports_a_platform_that_stopped_answering() {
     };
     assert!(why.contains("Connection refused"), "{why}");
     assert!(!why.contains("g_nonce") && !why.contains("http"), "{why}");
-    let writes = outcome!(
-        run(
-            &core,
-            Command::QueryWrites {
-                profile: Some("Training".to_owned()),
-                state: None,
-                limit: 0,
-            }
-        ),
-        Outcome::Writes
+    let writes = run(
+        &core,
+        license_desk::core::journal::requests::Writes {
+            profile: Some("Training".to_owned()),
+            state: None,
+            limit: 0,
+        },
     );
     let states: Vec<(&str, WriteState, u32)> = writes
         .iter()
@@ -2592,7 +2517,7 @@ fn a_queued_batch_survives_a_restart_and_is_sent_once_when_the_platform_answers(
     }))
     .expect("batch");
     let sent = core.run(
-        Command::CallOn {
+        CallOn {
             profile: "Team".to_owned(),
             call: Call::BatchOrder(batch.clone()),
         },
@@ -2674,7 +2599,7 @@ fn kept_token_after(edit: fn(&str, &str, &str) -> String) {
     save_profile(&core, None, profile, Some(&remote.app_secret));
     outcome!(
         call_on(&core, "Training", Call::Shellnums(1)),
-        Outcome::Shellnums
+        Answer::Shellnums
     );
     // A token only the keyring has, so that one fetched anew is told apart from it.
     let kept = keyring_token(&store, "Training");
@@ -2718,7 +2643,7 @@ fn kept_token_after(edit: fn(&str, &str, &str) -> String) {
 
     let core = start_core(root.path(), KeyringChoice::Store(Arc::clone(&store)));
     let answered = core.run(
-        Command::CallOn {
+        CallOn {
             profile: "Training".to_owned(),
             call: Call::Shellnums(1),
         },

@@ -10,10 +10,10 @@ use std::collections::HashMap;
 use std::path::Path;
 use std::time::Instant;
 
-use desk::{WAIT, mock_store, run, start_core};
+use desk::{Answer, CallOn, WAIT, mock_store, run, start_core};
 use license_desk::core::catalog;
 use license_desk::core::catalog::CatalogView;
-use license_desk::core::{Call, Command, Core, KeyringChoice, Outcome, SANDBOX};
+use license_desk::core::{Call, Core, KeyringChoice, SANDBOX};
 use license_desk::wire::preview::{DeletePreview, PreviewRefusal, Warning};
 use license_desk::wire::{Asset, BatchOrderRequest, BatchOrderResult, EnterpriseRequest};
 use serde_json::{Value, json};
@@ -25,8 +25,8 @@ fn start(root: &Path) -> Core {
     start_core(root, KeyringChoice::Store(mock_store()))
 }
 
-fn on_sandbox(call: Call) -> Command {
-    Command::CallOn {
+fn on_sandbox(call: Call) -> CallOn {
+    CallOn {
         profile: SANDBOX.to_owned(),
         call,
     }
@@ -38,7 +38,7 @@ fn batch(value: Value) -> BatchOrderRequest {
 
 fn send(core: &Core, batch: BatchOrderRequest) -> Result<Vec<BatchOrderResult>, String> {
     match core.run(on_sandbox(Call::BatchOrder(batch)), WAIT) {
-        Ok(Outcome::Orders(results)) => Ok(results),
+        Ok(Answer::Orders(results)) => Ok(results),
         Ok(other) => panic!("not orders: {other:?}"),
         Err(e) => Err(e.to_string()),
     }
@@ -50,20 +50,17 @@ fn listing(core: &Core, enterprise: &str) -> Vec<Asset> {
         extend_code: None,
     };
     match run(core, on_sandbox(call)) {
-        Outcome::Assets(assets) => assets.to_assets(),
+        Answer::Assets(assets) => assets.to_assets(),
         other => panic!("not assets: {other:?}"),
     }
 }
 
 fn preview(core: &Core, batch: &BatchOrderRequest) -> DeletePreview {
-    let command = Command::PreviewDeletes {
+    let asked = license_desk::core::calls::checks::PreviewDeletes {
         profile: SANDBOX.to_owned(),
         batch: Box::new(batch.clone()),
     };
-    match run(core, command) {
-        Outcome::DeletePreview(p) => *p,
-        other => panic!("not a preview: {other:?}"),
-    }
+    *run(core, asked)
 }
 
 /// A product instance: asset, URI, node count, granting order.
@@ -163,7 +160,7 @@ fn granted(core: &Core) -> (String, [String; 3]) {
             address: None,
         })),
     );
-    let Outcome::Enterprise(created) = created else {
+    let Answer::Enterprise(created) = created else {
         panic!("not created: {created:?}");
     };
     let eg = created.enterprise_global_id;

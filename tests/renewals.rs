@@ -21,13 +21,13 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use desk::{WAIT, mock_store, run, start_core};
+use desk::{Answer, CallOn, WAIT, mock_store, run, start_core};
 use fault_proxy::{Fault, FaultProxy};
 use license_desk::core::catalog::{self, store::Import};
 use license_desk::core::profiles::usual_token_url;
 use license_desk::core::progress::Progress;
 use license_desk::core::renewals::{self, Read, ReadState, Source, Stop, Trouble, Window};
-use license_desk::core::{Call, Command, Core, Endpoint, KeyringChoice, Outcome, Secret, now_ms};
+use license_desk::core::{Call, Core, Endpoint, KeyringChoice, Secret, now_ms};
 use license_desk::platform::Region;
 use license_desk::wire::{BatchOrderRequest, BindRequest};
 use remote::Remote;
@@ -67,7 +67,7 @@ fn setup() -> Setup {
     profile.limits.retries = 0;
     run(
         &core,
-        Command::SaveProfile {
+        license_desk::core::profiles::requests::Save {
             previous: None,
             profile,
             app_secret: Some(Secret::new(remote.app_secret.clone())),
@@ -81,8 +81,8 @@ fn setup() -> Setup {
     }
 }
 
-fn on_branch(call: Call) -> Command {
-    Command::CallOn {
+fn on_branch(call: Call) -> CallOn {
+    CallOn {
         profile: PROFILE.to_owned(),
         call,
     }
@@ -99,7 +99,7 @@ fn order(core: &Core, customer: &str, assets: Value) -> String {
         ..BindRequest::default()
     };
     let enterprise = match run(core, on_branch(Call::Bind(bind))) {
-        Outcome::Customer(bound) => bound.enterprise_global_id,
+        Answer::Customer(bound) => bound.enterprise_global_id,
         other => panic!("not a customer: {other:?}"),
     };
     let batch: BatchOrderRequest = serde_json::from_value(json!({

@@ -12,11 +12,9 @@ mod team_remote;
 
 use std::path::Path;
 
-use desk::{WAIT, mock_store, run, start_core};
+use desk::{Answer, CallOn, WAIT, mock_store, run, start_core};
 use license_desk::core::team::{self, Permission, Session};
-use license_desk::core::{
-    ApiError, Call, Command, Core, CoreError, KeyringChoice, Outcome, Secret,
-};
+use license_desk::core::{ApiError, Call, Core, CoreError, KeyringChoice, Secret};
 use team_remote::{PASSWORD, TeamRemote};
 
 fn sign_in(profile: &str, password: &str) -> team::SignIn {
@@ -26,10 +24,10 @@ fn sign_in(profile: &str, password: &str) -> team::SignIn {
     }
 }
 
-fn numbers(core: &Core) -> Result<Outcome, CoreError> {
+fn numbers(core: &Core) -> Result<Answer, CoreError> {
     let call = Call::Shellnums(1);
     core.run(
-        Command::CallOn {
+        CallOn {
             profile: "branch".to_owned(),
             call,
         },
@@ -83,7 +81,7 @@ fn a_team_profile_signs_in_once_and_calls_as_its_person() {
     );
     run(
         &core,
-        Command::SaveProfile {
+        license_desk::core::profiles::requests::Save {
             previous: None,
             profile: team.profile("branch", "li"),
             app_secret: None,
@@ -112,9 +110,9 @@ fn a_team_profile_signs_in_once_and_calls_as_its_person() {
     );
     assert!(me.may(Permission::Purchase) && !me.may(Permission::Locks));
     assert_eq!(session(&core), Some(Session::SignedIn(me.clone())));
-    assert!(matches!(numbers(&core), Ok(Outcome::Shellnums(n)) if n.len() == 1));
+    assert!(matches!(numbers(&core), Ok(Answer::Shellnums(n)) if n.len() == 1));
     let lock = core.run(
-        Command::CallOn {
+        CallOn {
             profile: "branch".to_owned(),
             call: Call::Lock {
                 nums: vec!["8000000001".to_owned()],
@@ -134,7 +132,7 @@ fn a_team_profile_signs_in_once_and_calls_as_its_person() {
         root.path(),
         KeyringChoice::Store(std::sync::Arc::clone(&store)),
     );
-    assert!(matches!(numbers(&core), Ok(Outcome::Shellnums(_))));
+    assert!(matches!(numbers(&core), Ok(Answer::Shellnums(_))));
     let again = run(
         &core,
         team::WhoAmI {
@@ -183,7 +181,7 @@ fn a_batch_whose_answer_is_lost_upstream_is_an_unknown_outcome_sent_once() {
     let core = start_core(root.path(), KeyringChoice::Store(mock_store()));
     run(
         &core,
-        Command::SaveProfile {
+        license_desk::core::profiles::requests::Save {
             previous: None,
             profile: team.profile("branch", "wang"),
             app_secret: None,
@@ -199,7 +197,7 @@ fn a_batch_whose_answer_is_lost_upstream_is_an_unknown_outcome_sent_once() {
     .expect("a batch");
     proxy.then(&[fault_proxy::Fault::DropAnswer]);
     let sent = core.run(
-        Command::CallOn {
+        CallOn {
             profile: "branch".to_owned(),
             call: Call::BatchOrder(batch),
         },
@@ -212,16 +210,14 @@ fn a_batch_whose_answer_is_lost_upstream_is_an_unknown_outcome_sent_once() {
         other => panic!("not an unknown outcome: {other:?}"),
     }
     assert_eq!(proxy.forwarded(), 1, "sent once, and once only");
-    let Outcome::Writes(writes) = run(
+    let writes = run(
         &core,
-        Command::QueryWrites {
+        license_desk::core::journal::requests::Writes {
             profile: Some("branch".to_owned()),
             state: None,
             limit: 0,
         },
-    ) else {
-        panic!("the ledger");
-    };
+    );
     let states: Vec<_> = writes.iter().map(|w| w.state).collect();
     assert_eq!(states, [license_desk::core::WriteState::Unknown]);
     core.shutdown();
@@ -232,7 +228,7 @@ fn console_of(team: &TeamRemote, dir: &Path, user: &str) -> Core {
     let core = start_core(dir, KeyringChoice::Store(mock_store()));
     run(
         &core,
-        Command::SaveProfile {
+        license_desk::core::profiles::requests::Save {
             previous: None,
             profile: team.profile("branch", user),
             app_secret: None,
@@ -242,8 +238,8 @@ fn console_of(team: &TeamRemote, dir: &Path, user: &str) -> Core {
     core
 }
 
-fn on_branch(call: Call) -> Command {
-    Command::CallOn {
+fn on_branch(call: Call) -> CallOn {
+    CallOn {
         profile: "branch".to_owned(),
         call,
     }
@@ -268,7 +264,7 @@ fn a_team_profile_s_customer_page_shows_each_person_s_calls_from_the_server_s_lo
         enterprise_name: Some("团队客户企业".to_owned()),
         ..Default::default()
     };
-    let Outcome::Customer(bound) = run(&li, on_branch(Call::Bind(bind))) else {
+    let Answer::Customer(bound) = run(&li, on_branch(Call::Bind(bind))) else {
         panic!("not bound");
     };
     let enterprise = bound.enterprise_global_id;

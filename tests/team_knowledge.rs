@@ -15,11 +15,11 @@ mod team_remote;
 
 use std::time::{Duration, Instant};
 
-use desk::{mock_store, run, start_core};
+use desk::{Answer, CallOn, mock_store, run, start_core};
 use license_desk::core::catalog::{self, CatalogEdit, CatalogItem, CatalogView};
 use license_desk::core::drafts;
 use license_desk::core::team;
-use license_desk::core::{Call, Command, Core, KeyringChoice, Outcome, Secret};
+use license_desk::core::{Call, Core, KeyringChoice, Secret};
 use serde_json::json;
 use team_remote::{PASSWORD, TeamRemote};
 
@@ -28,7 +28,7 @@ fn console(dir: &std::path::Path, team: &TeamRemote, user: &str) -> Core {
     let core = start_core(dir, KeyringChoice::Store(mock_store()));
     run(
         &core,
-        Command::SaveProfile {
+        license_desk::core::profiles::requests::Save {
             previous: None,
             profile: team.profile("branch", user),
             app_secret: None,
@@ -91,11 +91,11 @@ fn two_consoles_share_the_team_s_catalog_and_directory() {
                 "products": [{"productUri": "gms:2001", "productName": "云计价"}]}]}]
     });
     let call = Call::BatchOrder(serde_json::from_value(batch).expect("a batch"));
-    let bought = Command::CallOn {
+    let bought = CallOn {
         profile: "branch".to_owned(),
         call,
     };
-    assert!(matches!(run(&a, bought), Outcome::Orders(_)));
+    assert!(matches!(run(&a, bought), Answer::Orders(_)));
 
     let seen = until(&b, "gms:2001 at the other console", |v| {
         product_name(v, "gms:2001").as_deref() == Some("云计价")

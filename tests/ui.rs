@@ -12,13 +12,12 @@ mod tls_certs;
 #[path = "support/window.rs"]
 mod window;
 
+use desk::{Answer, CallOn};
 use std::time::Duration;
 
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
-use license_desk::core::{
-    Call, Command, Core, DraftSummary, Endpoint, JournalFilter, Outcome, Profile, Secret,
-};
+use license_desk::core::{Call, Core, DraftSummary, Endpoint, JournalFilter, Profile, Secret};
 use license_desk::core::{catalog, drafts};
 use license_desk::platform::{Config, Region, Server, TlsFiles, create_app};
 use license_desk::ui::text::i18n::Lang;
@@ -104,7 +103,7 @@ fn history_lists_the_calls_shows_one_and_exports_them() {
     let core = harness.state().core();
     let nums = core
         .run(
-            Command::CallOn {
+            CallOn {
                 profile: "Sandbox".into(),
                 call: Call::Shellnums(2),
             },
@@ -113,10 +112,10 @@ fn history_lists_the_calls_shows_one_and_exports_them() {
         .expect("shellnums");
     assert_eq!(
         nums,
-        Outcome::Shellnums(vec!["8000000001".into(), "8000000002".into()])
+        Answer::Shellnums(vec!["8000000001".into(), "8000000002".into()])
     );
     let refused = core.run(
-        Command::CallOn {
+        CallOn {
             profile: "Sandbox".into(),
             call: Call::Shellnums(0),
         },
@@ -594,7 +593,7 @@ fn save_staging(harness: &Harness<'static, DeskApp>, remote: &Remote, production
         .state()
         .core()
         .run(
-            Command::SaveProfile {
+            license_desk::core::profiles::requests::Save {
                 previous: None,
                 profile: staging,
                 app_secret: Some(Secret::new(remote.app_secret.clone())),
@@ -794,7 +793,7 @@ fn listed_product_uris(harness: &Harness<'static, DeskApp>, asset_num: &str) -> 
         .state()
         .core()
         .run(
-            Command::CallOn {
+            CallOn {
                 profile: "Sandbox".into(),
                 call: Call::Assets {
                     enterprise_global_id: "EG0000000001".into(),
@@ -804,7 +803,7 @@ fn listed_product_uris(harness: &Harness<'static, DeskApp>, asset_num: &str) -> 
             Duration::from_secs(60),
         )
         .expect("listing");
-    let Outcome::Assets(assets) = listed else {
+    let Answer::Assets(assets) = listed else {
         panic!("not a listing: {listed:?}");
     };
     let assets = assets.to_assets();
@@ -1063,7 +1062,7 @@ fn use_production_staging(harness: &mut Harness<'static, DeskApp>, remote: &Remo
         .state()
         .core()
         .run(
-            Command::ActivateProfile {
+            license_desk::core::profiles::requests::Activate {
                 name: "Staging".into(),
             },
             Duration::from_secs(60),
@@ -1860,7 +1859,7 @@ fn a_lock_is_never_disabled_without_an_operator() {
         .state()
         .core()
         .run(
-            Command::SaveProfile {
+            license_desk::core::profiles::requests::Save {
                 previous: Some("Sandbox".into()),
                 profile: sandbox,
                 app_secret: None,
@@ -1914,7 +1913,7 @@ fn assets_listed_on_one_profile_are_never_acted_on_in_another() {
         h.state()
             .core()
             .run(
-                Command::ActivateProfile { name: name.into() },
+                license_desk::core::profiles::requests::Activate { name: name.into() },
                 Duration::from_secs(60),
             )
             .expect("activated");
@@ -1959,13 +1958,11 @@ fn assets_listed_on_one_profile_are_never_acted_on_in_another() {
         .state()
         .core()
         .run(
-            Command::QueryJournal(JournalFilter::default()),
+            license_desk::core::journal::requests::Query(JournalFilter::default()),
             Duration::from_secs(60),
         )
         .expect("journal");
-    let Outcome::Journal(entries) = journal else {
-        panic!("not the journal: {journal:?}");
-    };
+    let entries = journal;
     let locks: Vec<(&str, &str)> = entries
         .iter()
         .filter(|e| e.operation == "lock")
@@ -2174,7 +2171,7 @@ fn an_unknown_order_type_blocks_on_the_sandbox_and_is_sent_as_is_to_a_remote_pla
     save_staging(&harness, &remote, false);
     let core = harness.state().core();
     core.run(
-        Command::ActivateProfile {
+        license_desk::core::profiles::requests::Activate {
             name: "Staging".into(),
         },
         Duration::from_secs(60),
@@ -2816,7 +2813,7 @@ fn staging_behind_proxy(
     let wait = Duration::from_secs(60);
     let core = harness.state().core();
     core.run(
-        Command::SaveProfile {
+        license_desk::core::profiles::requests::Save {
             previous: None,
             profile: staging,
             app_secret: Some(Secret::new(remote.app_secret.clone())),
@@ -2832,18 +2829,18 @@ fn staging_behind_proxy(
     };
     let created = core
         .run(
-            Command::CallOn {
+            CallOn {
                 profile: "Staging".into(),
                 call: Call::CreateEnterprise(enterprise),
             },
             wait,
         )
         .expect("enterprise");
-    let Outcome::Enterprise(created) = created else {
+    let Answer::Enterprise(created) = created else {
         panic!("{created:?}");
     };
     core.run(
-        Command::ActivateProfile {
+        license_desk::core::profiles::requests::Activate {
             name: "Staging".into(),
         },
         wait,
@@ -2933,7 +2930,7 @@ fn an_unknown_outcome_is_shown_with_its_choices_checked_and_settled() {
         .state()
         .core()
         .run(
-            Command::QueryWrites {
+            license_desk::core::journal::requests::Writes {
                 profile: Some("Staging".into()),
                 state: None,
                 limit: 0,
@@ -2941,9 +2938,6 @@ fn an_unknown_outcome_is_shown_with_its_choices_checked_and_settled() {
             wait,
         )
         .expect("writes");
-    let Outcome::Writes(writes) = writes else {
-        panic!("{writes:?}");
-    };
     assert_eq!(
         (
             writes[0].operation.as_str(),
@@ -2965,7 +2959,7 @@ fn an_unknown_outcome_is_shown_with_its_choices_checked_and_settled() {
         .state()
         .core()
         .run(
-            Command::ActivateProfile {
+            license_desk::core::profiles::requests::Activate {
                 name: "Sandbox".into(),
             },
             wait,
@@ -3013,7 +3007,7 @@ fn a_call_in_flight_is_cancelled_from_the_status_bar() {
         .state()
         .core()
         .run(
-            Command::QueryWrites {
+            license_desk::core::journal::requests::Writes {
                 profile: Some("Staging".into()),
                 state: None,
                 limit: 1,
@@ -3021,9 +3015,6 @@ fn a_call_in_flight_is_cancelled_from_the_status_bar() {
             Duration::from_secs(60),
         )
         .expect("writes");
-    let Outcome::Writes(writes) = writes else {
-        panic!("{writes:?}");
-    };
     assert_eq!(writes[0].state, license_desk::core::WriteState::NotSent);
     assert_eq!(writes[0].detail.as_deref(), Some("cancelled by the user"));
     assert_eq!(writes[0].resolved_by.as_deref(), Some("ops@example.com"));
@@ -3097,7 +3088,7 @@ fn point_staging_at(harness: &Harness<'static, DeskApp>, remote: &Remote, base: 
         .state()
         .core()
         .run(
-            Command::SaveProfile {
+            license_desk::core::profiles::requests::Save {
                 previous: Some("Staging".into()),
                 profile: staging,
                 app_secret: None,
@@ -3203,7 +3194,7 @@ fn an_asset_export_writes_a_formula_as_text() {
         .state()
         .core()
         .run(
-            Command::CallOn {
+            CallOn {
                 profile: "Sandbox".into(),
                 call: Call::BatchOrder(batch),
             },

@@ -14,18 +14,19 @@ mod team_remote;
 #[path = "support/window.rs"]
 mod window;
 
+use desk::CallOn;
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT as _, Queryable};
 use license_desk::core::team::{self, Decision};
-use license_desk::core::{ApiError, Call, Command, CoreError, Secret};
+use license_desk::core::{ApiError, Call, CoreError, Secret};
 use license_desk::ui::text::i18n::Lang;
 use license_desk::ui::{DeskApp, Screen};
 use serde_json::json;
 use team_remote::{PASSWORD, TeamRemote};
 use window::{app, click, settle, shown_labels, type_into};
 
-fn on(profile: &str, call: Call) -> Command {
-    Command::CallOn {
+fn on(profile: &str, call: Call) -> CallOn {
+    CallOn {
         profile: profile.to_owned(),
         call,
     }
@@ -52,7 +53,7 @@ fn both_signed_in(harness: &Harness<'static, DeskApp>, team: &TeamRemote) {
         let profile = team.profile(name, user);
         desk::run(
             core,
-            Command::SaveProfile {
+            license_desk::core::profiles::requests::Save {
                 previous: None,
                 profile,
                 app_secret: None,
@@ -86,7 +87,7 @@ fn two_held_deletes(harness: &Harness<'static, DeskApp>, team: &TeamRemote) {
             other => panic!("held, not {other:?}"),
         }
     }
-    let boss = Command::ActivateProfile {
+    let boss = license_desk::core::profiles::requests::Activate {
         name: "boss".to_owned(),
     };
     desk::run(core, boss);
@@ -134,7 +135,7 @@ fn an_approver_approves_one_delete_and_rejects_another_and_the_clerk_reads_both(
     });
 
     // The clerk: their own requests, and what became of them.
-    let branch = Command::ActivateProfile {
+    let branch = license_desk::core::profiles::requests::Activate {
         name: "branch".to_owned(),
     };
     desk::run(harness.state().core(), branch);
@@ -180,7 +181,7 @@ fn approvals_read_in_chinese_and_one_s_own_request_is_not_one_s_to_decide() {
         h.query_all_by_label("已批准并完成").next().is_some()
     });
 
-    let branch = Command::ActivateProfile {
+    let branch = license_desk::core::profiles::requests::Activate {
         name: "branch".to_owned(),
     };
     desk::run(harness.state().core(), branch);
@@ -202,7 +203,7 @@ fn the_requester_is_told_when_a_request_is_decided() {
     harness.run_ok();
     two_held_deletes(&harness, &team);
     let core = harness.state().core();
-    let branch = Command::ActivateProfile {
+    let branch = license_desk::core::profiles::requests::Activate {
         name: "branch".to_owned(),
     };
     desk::run(core, branch);
@@ -245,7 +246,7 @@ fn a_draft_is_handed_to_a_colleague_in_the_composer() {
     let mut harness = app(dir.path(), Lang::En);
     harness.run_ok();
     both_signed_in(&harness, &team);
-    let boss = Command::ActivateProfile {
+    let boss = license_desk::core::profiles::requests::Activate {
         name: "boss".to_owned(),
     };
     desk::run(harness.state().core(), boss);
@@ -261,7 +262,7 @@ fn a_draft_is_handed_to_a_colleague_in_the_composer() {
         h.query_by_label("Hand this draft over").is_none()
     });
 
-    let branch = Command::ActivateProfile {
+    let branch = license_desk::core::profiles::requests::Activate {
         name: "branch".to_owned(),
     };
     desk::run(harness.state().core(), branch);

@@ -7,10 +7,11 @@ mod desk;
 #[path = "support/window.rs"]
 mod window;
 
+use desk::CallOn;
 use egui::accesskit::Role;
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT as _, Queryable};
-use license_desk::core::{Call, Command, SANDBOX};
+use license_desk::core::{Call, SANDBOX};
 use license_desk::ui::kit::theme::{DARK, LIGHT};
 use license_desk::ui::text::i18n::Lang;
 use license_desk::ui::{DeskApp, Screen};
@@ -122,7 +123,7 @@ fn ctrl_enter_submits_the_form_and_f5_refreshes_history() {
         channel_customer_id: Some("S-0002".into()),
         default_customer: None,
     });
-    let call = Command::CallOn {
+    let call = CallOn {
         profile: SANDBOX.to_owned(),
         call: query,
     };

@@ -8,10 +8,11 @@ mod desk;
 #[path = "support/window.rs"]
 mod window;
 
+use desk::CallOn;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use license_desk::core::files::StoredBatch;
-use license_desk::core::{Call, Command, SANDBOX, drafts, now_ms};
+use license_desk::core::{Call, SANDBOX, drafts, now_ms};
 use license_desk::ui::text::i18n::Lang;
 use license_desk::ui::{DeskApp, Screen};
 use serde_json::json;
@@ -36,7 +37,7 @@ fn order(harness: &Harness<'static, DeskApp>) {
             "licenseType": "normal_recover_usbkey", "orderType": "new_buy", "assets": assets}]
     }))
     .expect("a batch");
-    let command = Command::CallOn {
+    let command = CallOn {
         profile: SANDBOX.to_owned(),
         call: Call::BatchOrder(batch),
     };
@@ -148,7 +149,7 @@ fn the_customer_page_opens_from_the_search_shows_what_the_platform_and_journal_h
     let mut harness = app(dir.path(), Lang::En);
     settle(&mut harness, |h| shows(h, "Customers"));
     order(&harness);
-    let lock = Command::CallOn {
+    let lock = CallOn {
         profile: SANDBOX.to_owned(),
         call: Call::Lock {
             nums: vec!["8710000002".to_owned()],

@@ -14,7 +14,6 @@ mod window;
 
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT as _, Queryable};
-use license_desk::core::Command;
 use license_desk::ui::text::i18n::Lang;
 use license_desk::ui::{DeskApp, Screen};
 use team_remote::{PASSWORD, TeamRemote};
@@ -23,18 +22,20 @@ use window::{app, click, settle, type_into};
 /// The team profile `branch` for li, saved and made the active one through the core.
 fn use_team_profile(harness: &Harness<'static, DeskApp>, team: &TeamRemote) {
     let core = harness.state().core();
-    for command in [
-        Command::SaveProfile {
+    desk::run(
+        core,
+        license_desk::core::profiles::requests::Save {
             previous: None,
             profile: team.profile("branch", "li"),
             app_secret: None,
         },
-        Command::ActivateProfile {
+    );
+    desk::run(
+        core,
+        license_desk::core::profiles::requests::Activate {
             name: "branch".to_owned(),
         },
-    ] {
-        desk::run(core, command);
-    }
+    );
 }
 
 /// No session yet: the window asks for the password over the screen, and once signed in the
@@ -192,18 +193,20 @@ fn a_change_the_team_server_could_not_send_on_says_so_and_is_kept_to_send_later(
     let mut harness = app(dir.path(), Lang::En);
     harness.run_ok();
     let core = harness.state().core();
-    for command in [
-        Command::SaveProfile {
+    desk::run(
+        core,
+        license_desk::core::profiles::requests::Save {
             previous: None,
             profile: team.profile("office", "wang"),
             app_secret: None,
         },
-        Command::ActivateProfile {
+    );
+    desk::run(
+        core,
+        license_desk::core::profiles::requests::Activate {
             name: "office".to_owned(),
         },
-    ] {
-        desk::run(core, command);
-    }
+    );
     settle(&mut harness, |h| {
         h.query_by_label("Sign in to office").is_some()
     });

@@ -9,8 +9,7 @@ use futures::StreamExt;
 use license_desk::core::catalog::{self, store::Import};
 use license_desk::core::profiles::usual_token_url;
 use license_desk::core::{
-    Command, Core, CoreOptions, Endpoint, FileDialogChoice, KeyringChoice, Profile, Request,
-    Secret, now_ms,
+    Core, CoreOptions, Endpoint, FileDialogChoice, KeyringChoice, Profile, Request, Secret, now_ms,
 };
 use serde_json::{Value, json};
 
@@ -147,7 +146,7 @@ fn console(dir: &Path, server: &Server, app: &App, ids: &[String]) -> Core {
     };
     run(
         &core,
-        Command::SaveProfile {
+        license_desk::core::profiles::requests::Save {
             previous: None,
             profile,
             app_secret: Some(Secret::new(app.secret.clone())),

@@ -6,14 +6,18 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use clap::{Args, Subcommand};
+use license_desk::core::calls::checks::PreviewDeletes;
+use license_desk::core::calls::requests as calls;
+use license_desk::core::journal;
+use license_desk::core::profiles::{self, requests};
 use license_desk::core::{
-    Call, Command, Core, CoreError, CoreOptions, ExportFormat, JournalFilter, Outcome, Profile,
-    WriteState,
+    Call, Core, CoreError, CoreOptions, ExportFormat, JournalFilter, Profile, WriteState,
 };
 use license_desk::wire::{
     self, BatchOrderRequest, ClaimRequest, CustomerQuery, DefaultFilter, OrderType,
 };
 use serde::de::DeserializeOwned;
+use serde_json::json;
 
 use crate::cli::output::{self, Failure, Format, NEEDS_YES};
 use crate::cli::secret_input;
@@ -223,26 +227,13 @@ enum Asked {
     Preview(Box<BatchOrderRequest>),
     /// An unknown outcome settled, by whoever the chosen profile names.
     Resolve { call_id: String, done: bool },
-    /// A command that names its profile itself, or none.
-    Other(Command),
-}
-
-impl Asked {
-    fn on(self, chosen: &Profile) -> Command {
-        let profile = chosen.name.clone();
-        match self {
-            Self::Call(call) => Command::CallOn { profile, call },
-            Self::Token => Command::TestConnection { profile },
-            Self::Preview(batch) => Command::PreviewDeletes { profile, batch },
-            // Settled as the profile's operator, or the user the system names.
-            Self::Resolve { call_id, done } => Command::ResolveWrite {
-                call_id,
-                done,
-                by: settled_by(chosen),
-            },
-            Self::Other(command) => command,
-        }
-    }
+    /// The ledger's writes, of `--profile` if given, else of all.
+    Writes(journal::requests::Writes),
+    /// The journal's calls, printed or exported to a file.
+    History {
+        filter: JournalFilter,
+        to: Option<(PathBuf, ExportFormat)>,
+    },
 }
 
 fn asked(op: CallOp, profile: Option<String>) -> Result<Asked, Failure> {
@@ -301,7 +292,7 @@ fn asked(op: CallOp, profile: Option<String>) -> Result<Asked, Failure> {
         }),
         CallOp::Token => return Ok(Asked::Token),
         CallOp::Writes { unknown, limit } => {
-            return Ok(Asked::Other(Command::QueryWrites {
+            return Ok(Asked::Writes(journal::requests::Writes {
                 profile,
                 state: unknown.then_some(WriteState::Unknown),
                 limit,
@@ -322,33 +313,26 @@ fn asked(op: CallOp, profile: Option<String>) -> Result<Asked, Failure> {
                 limit,
                 ..JournalFilter::default()
             };
-            return Ok(Asked::Other(history(filter, csv, json)));
+            return Ok(history(filter, csv, json));
         }
     };
     Ok(Asked::Call(call))
+}
+
+/// `call history`: printed, or exported to CSV or JSON.
+fn history(filter: JournalFilter, csv: Option<PathBuf>, json: Option<PathBuf>) -> Asked {
+    let to = match (csv, json) {
+        (Some(path), _) => Some((path, ExportFormat::Csv)),
+        (None, Some(path)) => Some((path, ExportFormat::Json)),
+        (None, None) => None,
+    };
+    Asked::History { filter, to }
 }
 
 /// `--ext-params`: a JSON value, kept as given.
 fn ext_params_of(text: &str) -> Result<serde_json::Value, Failure> {
     serde_json::from_str(text)
         .map_err(|e| Failure::failed(format!("--ext-params is not JSON: {e}")))
-}
-
-/// `call history`: printed, or exported to CSV or JSON.
-fn history(filter: JournalFilter, csv: Option<PathBuf>, json: Option<PathBuf>) -> Command {
-    match (csv, json) {
-        (Some(path), _) => Command::ExportJournal {
-            filter,
-            path,
-            format: ExportFormat::Csv,
-        },
-        (None, Some(path)) => Command::ExportJournal {
-            filter,
-            path,
-            format: ExportFormat::Json,
-        },
-        (None, None) => Command::QueryJournal(filter),
-    }
 }
 
 /// Starts the core and names the profile to use (the active one when none is given); a
@@ -366,7 +350,7 @@ pub fn open_core(
         .ok_or_else(|| Failure::failed(format!("no profile named {name:?}")))?;
     if let Some(secret) = run_secret(&profiles, &chosen, secret_file)? {
         core.run(
-            Command::UseSecretForRun {
+            profiles::requests::UseSecretForRun {
                 profile: chosen.name.clone(),
                 app_secret: secret,
             },
@@ -415,8 +399,8 @@ fn run_secret(
 
 /// A call that changes or removes what cannot simply be put back, on a production profile,
 /// goes only with `--yes`.
-fn check_production(profile: &Profile, command: &Command, yes: bool) -> Result<(), Failure> {
-    let Command::CallOn { call, .. } = command else {
+fn check_production(profile: &Profile, asked: &Asked, yes: bool) -> Result<(), Failure> {
+    let Asked::Call(call) = asked else {
         return Ok(());
     };
     let what = match call {
@@ -460,32 +444,15 @@ fn execute(
     guard: Guard,
 ) -> Result<String, Failure> {
     let (core, chosen) = open_core(profile, secret_file)?;
-    let command = asked.on(&chosen);
-    check_production(&chosen, &command, guard.yes)?;
+    check_production(&chosen, &asked, guard.yes)?;
     // The core needs a moment to start (the Sandbox) besides the call's own longest time.
     let wait = guard
         .timeout
         .unwrap_or_else(|| chosen.limits.longest_call() + Duration::from_secs(30));
-    let writes = matches!(&command, Command::CallOn { call, .. } if call.writes());
-    let outcome = core.run(command, wait);
+    let answered = answered(&core, asked, &chosen, wait);
     // Stopping settles a write still in flight as outcome unknown in the ledger.
     core.shutdown();
-    let outcome = match outcome {
-        Err(CoreError::GaveUp(secs)) if writes => {
-            return Err(Failure::Exit(
-                output::UNKNOWN,
-                format!(
-                    "sent, outcome unknown: no answer within {secs} s, and the call may have \
-                     reached the platform. Check what the platform holds before sending it \
-                     again: `license-desk call writes --unknown` lists it, `license-desk call \
-                     resolve CALL --done` (or --not-done) settles it"
-                ),
-            ));
-        }
-        other => other?,
-    };
-    let refusal = refusal_in(&outcome);
-    let json = answer(outcome).map_err(Failure::failed)?;
+    let Answered { json, refusal } = answered?;
     let text = output::render(json, guard.format).map_err(Failure::failed)?;
     match refusal {
         Some(refusal) => Err(Failure::RefusedInAnswer {
@@ -493,6 +460,174 @@ fn execute(
             refusal,
         }),
         None => Ok(text),
+    }
+}
+
+/// An answer as JSON text, and a refusal inside it (locks not done, a claim not granted).
+struct Answered {
+    json: String,
+    refusal: Option<String>,
+}
+
+impl Answered {
+    fn of(value: &impl serde::Serialize) -> Result<Self, Failure> {
+        Ok(Self {
+            json: output::json_text(value).map_err(Failure::failed)?,
+            refusal: None,
+        })
+    }
+}
+
+/// Runs what was asked on the chosen profile, waiting up to `wait`.
+fn answered(
+    core: &Core,
+    asked: Asked,
+    chosen: &Profile,
+    wait: Duration,
+) -> Result<Answered, Failure> {
+    let profile = chosen.name.clone();
+    match asked {
+        Asked::Token => {
+            let connected = core.run(requests::TestConnection { profile }, wait)?;
+            Answered::of(&TokenAnswer {
+                scope: &connected.scope,
+                expires_at: connected.expires_at_ms,
+            })
+        }
+        Asked::Call(call) => called(core, profile, call, wait),
+        Asked::Preview(batch) => {
+            let found = core.run(PreviewDeletes { profile, batch }, wait)?;
+            Answered::of(&json!({
+                "refused": found.refused(),
+                "unknown": found.unknown(),
+                "assetsRemoved": found.assets_removed(),
+                "productsRemoved": found.products_removed(),
+                "orders": found.orders,
+            }))
+        }
+        // Settled as the profile's operator, or the user the system names.
+        Asked::Resolve { call_id, done } => {
+            let by = settled_by(chosen);
+            let resolve = journal::requests::Resolve { call_id, done, by };
+            Answered::of(&core.run(resolve, wait)?)
+        }
+        Asked::Writes(writes) => Answered::of(&core.run(writes, wait)?),
+        Asked::History { filter, to: None } => {
+            Answered::of(&core.run(journal::requests::Query(filter), wait)?)
+        }
+        Asked::History {
+            filter,
+            to: Some((path, format)),
+        } => {
+            let export = journal::requests::Export {
+                filter,
+                path,
+                format,
+            };
+            let done = core.run(export, wait)?;
+            Answered::of(&Exported {
+                exported: done.count,
+                path: &done.path,
+            })
+        }
+    }
+}
+
+/// A platform call run to its answer; a write unanswered in time is said as outcome unknown.
+fn called(core: &Core, profile: String, call: Call, wait: Duration) -> Result<Answered, Failure> {
+    let writes = call.writes();
+    let run = |e: CoreError| unknown_if_sent(e, writes);
+    match call {
+        Call::Bind(request) => {
+            let bound = core.run(calls::Bind { profile, request }, wait);
+            Answered::of(&bound.map_err(run)?)
+        }
+        Call::CreateEnterprise(request) => {
+            let created = core.run(calls::CreateEnterprise { profile, request }, wait);
+            Answered::of(&created.map_err(run)?)
+        }
+        Call::QueryCustomers(query) => {
+            let found = core.run(calls::QueryCustomers { profile, query }, wait);
+            Answered::of(&found.map_err(run)?)
+        }
+        Call::UpdateEnterprise(request) => {
+            let updated = core.run(calls::UpdateEnterprise { profile, request }, wait);
+            updated.map_err(run)?;
+            Answered::of(&json!({}))
+        }
+        Call::BatchOrder(batch) => {
+            let results = core.run(calls::BatchOrder { profile, batch }, wait);
+            Answered::of(&results.map_err(run)?)
+        }
+        Call::Lock { nums, operator } => {
+            let lock = calls::Lock {
+                profile,
+                nums,
+                operator,
+            };
+            locked(&core.run(lock, wait).map_err(run)?)
+        }
+        Call::Unlock { nums, operator } => {
+            let unlock = calls::Unlock {
+                profile,
+                nums,
+                operator,
+            };
+            locked(&core.run(unlock, wait).map_err(run)?)
+        }
+        Call::Assets {
+            enterprise_global_id,
+            extend_code,
+        } => {
+            let assets = calls::Assets {
+                profile,
+                enterprise_global_id,
+                extend_code,
+            };
+            Answered::of(&core.run(assets, wait).map_err(run)?)
+        }
+        Call::Shellnums(size) => {
+            let nums = core.run(calls::Shellnums { profile, size }, wait);
+            Answered::of(&nums.map_err(run)?)
+        }
+        Call::Claim(request) => {
+            let answer = core.run(calls::Claim { profile, request }, wait);
+            claimed(&answer.map_err(run)?)
+        }
+    }
+}
+
+/// Locks answered, with the assets not locked or unlocked as the refusal inside.
+fn locked(results: &[wire::LockResult]) -> Result<Answered, Failure> {
+    Ok(Answered {
+        refusal: license_desk::core::lock_refusals(results),
+        ..Answered::of(&results)?
+    })
+}
+
+/// A claim answered, with its result code as the refusal inside when nothing was claimed.
+fn claimed(answer: &wire::ActivityResponse) -> Result<Answered, Failure> {
+    let refused = answer.result_code != wire::activity::CLAIMED;
+    Ok(Answered {
+        refusal: refused.then(|| format!("{}: {}", answer.result_code, answer.result_message)),
+        ..Answered::of(answer)?
+    })
+}
+
+/// A write that got no answer in time may have reached the platform: said as outcome unknown,
+/// with how to find out.
+fn unknown_if_sent(e: CoreError, writes: bool) -> Failure {
+    match e {
+        CoreError::GaveUp(secs) if writes => Failure::Exit(
+            output::UNKNOWN,
+            format!(
+                "sent, outcome unknown: no answer within {secs} s, and the call may have \
+                 reached the platform. Check what the platform holds before sending it \
+                 again: `license-desk call writes --unknown` lists it, `license-desk call \
+                 resolve CALL --done` (or --not-done) settles it"
+            ),
+        ),
+        other => other.into(),
     }
 }
 
@@ -511,17 +646,6 @@ fn settled_by(profile: &Profile) -> String {
     }
 }
 
-/// A refusal inside an answered success: assets not locked or unlocked, a claim not granted.
-fn refusal_in(outcome: &Outcome) -> Option<String> {
-    match outcome {
-        Outcome::Locks(results) => license_desk::core::lock_refusals(results),
-        Outcome::Claim(r) if r.result_code != wire::activity::CLAIMED => {
-            Some(format!("{}: {}", r.result_code, r.result_message))
-        }
-        _ => None,
-    }
-}
-
 /// `call token`'s answer, fields in this order.
 #[derive(serde::Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -534,43 +658,4 @@ struct TokenAnswer<'a> {
 struct Exported<'a> {
     exported: usize,
     path: &'a Path,
-}
-
-/// An answer as JSON text, before it is printed in the format asked for.
-fn answer(outcome: Outcome) -> Result<String, String> {
-    use output::json_text;
-    use serde_json::json;
-    match outcome {
-        Outcome::Customer(v) => json_text(&v),
-        Outcome::Customers(v) => json_text(&v),
-        Outcome::Enterprise(v) => json_text(&v),
-        Outcome::Updated => Ok("{}".to_owned()),
-        Outcome::Orders(v) => json_text(&v),
-        Outcome::Locks(v) => json_text(&v),
-        Outcome::Assets(v) => json_text(&v),
-        Outcome::Shellnums(v) => json_text(&v),
-        Outcome::Claim(v) => json_text(&v),
-        Outcome::Connected {
-            scope,
-            expires_at_ms,
-        } => json_text(&TokenAnswer {
-            scope: &scope,
-            expires_at: expires_at_ms,
-        }),
-        Outcome::Journal(v) => json_text(&v),
-        Outcome::Writes(v) => json_text(&v),
-        Outcome::Resolved(v) => json_text(&v),
-        Outcome::Exported { path, count } => json_text(&Exported {
-            exported: count,
-            path: &path,
-        }),
-        Outcome::DeletePreview(p) => json_text(&json!({
-            "refused": p.refused(),
-            "unknown": p.unknown(),
-            "assetsRemoved": p.assets_removed(),
-            "productsRemoved": p.products_removed(),
-            "orders": p.orders,
-        })),
-        other => json_text(&format!("{other:?}")),
-    }
 }

@@ -6,10 +6,8 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use clap::{Args, Subcommand};
-use license_desk::core::profiles;
-use license_desk::core::{
-    CallLimits, Command, Core, CoreOptions, Endpoint, Outcome, Profile, Secret,
-};
+use license_desk::core::profiles::{self, requests, requests::Connected};
+use license_desk::core::{CallLimits, Core, CoreOptions, Endpoint, Profile, Request, Secret};
 use serde::Serialize;
 
 use crate::cli::call::{RunSecret, open_core};
@@ -224,7 +222,7 @@ fn on_core(core: &Core, command: ProfileCommand) -> Result<String, Failure> {
         ProfileCommand::SignIn { name } => profile_team::sign_in(core, &name),
         ProfileCommand::SignOut { name } => profile_team::sign_out(core, &name),
         ProfileCommand::Use { name } => {
-            run_on(core, Command::ActivateProfile { name })?;
+            run_on(core, requests::Activate { name })?;
             Ok(String::new())
         }
         ProfileCommand::Test { name, .. } => Err(Failure::failed(format!(
@@ -233,9 +231,9 @@ fn on_core(core: &Core, command: ProfileCommand) -> Result<String, Failure> {
     }
 }
 
-/// Runs one command and answers its outcome.
-fn run_on(core: &Core, command: Command) -> Result<Outcome, Failure> {
-    Ok(core.run(command, Duration::from_secs(60))?)
+/// Runs one request and answers its reply.
+fn run_on<R: Request>(core: &Core, request: R) -> Result<R::Reply, Failure> {
+    Ok(core.run(request, Duration::from_secs(60))?)
 }
 
 fn add(
@@ -286,7 +284,7 @@ fn add(
         Ok(tested) => Ok(format!("{saved}\n{}", output::json_text(&tested)?)),
         Err(failure) => {
             // Not kept: a profile that cannot get a token is a typing mistake to redo.
-            run_on(core, Command::RemoveProfile { name })?;
+            run_on(core, requests::Remove { name })?;
             Err(failure)
         }
     }
@@ -454,9 +452,9 @@ fn save(
     let name = profile.name.clone();
     let production_on_http = profile.production
         && matches!(&profile.endpoint, Endpoint::Remote { base_url, .. } if base_url.starts_with("http://"));
-    let outcome = run_on(
+    let profiles = run_on(
         core,
-        Command::SaveProfile {
+        requests::Save {
             previous,
             profile,
             app_secret: secret,
@@ -473,14 +471,8 @@ fn save(
             secret_input::env_name(&name)
         );
     }
-    match outcome {
-        Outcome::Profiles(profiles) => {
-            let listed = listing(&profiles);
-            let entry = listed.into_iter().find(|p| p.name == name);
-            output::json_text(&entry).map_err(Failure::failed)
-        }
-        other => Err(Failure::failed(format!("unexpected answer: {other:?}"))),
-    }
+    let entry = listing(&profiles).into_iter().find(|p| p.name == name);
+    output::json_text(&entry).map_err(Failure::failed)
 }
 
 fn remove(core: &Core, name: &str, yes: bool) -> Result<String, Failure> {
@@ -503,7 +495,7 @@ fn remove(core: &Core, name: &str, yes: bool) -> Result<String, Failure> {
     }
     run_on(
         core,
-        Command::RemoveProfile {
+        requests::Remove {
             name: name.to_owned(),
         },
     )?;
@@ -523,19 +515,15 @@ fn test(
 
 /// Gets a token for the profile now (not a cached one) and tells its scopes and expiry.
 fn connect(core: &Core, profile: &str) -> Result<Tested, Failure> {
-    let outcome = run_on(
+    let Connected {
+        scope,
+        expires_at_ms,
+    } = run_on(
         core,
-        Command::TestConnection {
+        requests::TestConnection {
             profile: profile.to_owned(),
         },
     )?;
-    let Outcome::Connected {
-        scope,
-        expires_at_ms,
-    } = outcome
-    else {
-        return Err(Failure::failed(format!("unexpected answer: {outcome:?}")));
-    };
     let expires = jiff::Timestamp::from_millisecond(expires_at_ms)
         .map(|t| t.to_string())
         .unwrap_or_default();

@@ -4,8 +4,9 @@
 
 use std::time::Duration;
 
+use license_desk::core::profiles::requests;
 use license_desk::core::team::{self, Me};
-use license_desk::core::{ApiError, Command, Core, CoreError, Endpoint, Profile};
+use license_desk::core::{ApiError, Core, CoreError, Endpoint, Profile};
 use serde::Serialize;
 
 use crate::cli::output::{self, Failure};
@@ -26,7 +27,7 @@ pub fn add(core: &Core, profile: Profile) -> Result<String, Failure> {
     let name = profile.name.clone();
     run(
         core,
-        Command::SaveProfile {
+        requests::Save {
             previous: None,
             profile,
             app_secret: None,
@@ -35,7 +36,7 @@ pub fn add(core: &Core, profile: Profile) -> Result<String, Failure> {
     match sign_in(core, &name) {
         Ok(text) => Ok(text),
         Err(failure) => {
-            run(core, Command::RemoveProfile { name })?;
+            run(core, requests::Remove { name })?;
             Err(failure)
         }
     }

@@ -1,9 +1,9 @@
 //! The service core: the console's non-UI heart. The UI owns a [`Core`]: `ask` never blocks
-//! and gives a [`Pending`] reply of the request's own type (`request.rs`); the commands not yet
-//! made requests are answered as [`Event`]s tagged with their id. The core asks for a repaint
-//! when an answer arrives. A tokio runtime on its own threads does the I/O: the platform
+//! and gives a [`Pending`] reply of the request's own type (`request.rs`); the command line
+//! and tests `run` a request to its reply. The core asks for a repaint when a reply arrives. A tokio runtime on its own threads does the I/O: the platform
 //! client, the keyring, the journal, the drafts, and the embedded Sandbox platform.
 
+pub mod calls;
 pub mod catalog;
 pub mod csv_out;
 pub mod drafts;
@@ -28,7 +28,6 @@ pub mod team;
 
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::mpsc;
 use std::sync::{Arc, PoisonError, RwLock};
 use std::time::Duration;
 
@@ -48,10 +47,7 @@ pub use crate::client::{ApiError, CallLimits, Operation, Secret, WriteState};
 pub use crate::support::clock::now_ms;
 pub use crate::wire;
 
-use crate::wire::{
-    ActivityResponse, AssetList, BatchOrderRequest, BatchOrderResult, BindRequest, ClaimRequest,
-    CreatedEnterprise, Customer, CustomerQuery, EnterpriseRequest, LockResult,
-};
+use crate::wire::{BatchOrderRequest, BindRequest, ClaimRequest, CustomerQuery, EnterpriseRequest};
 
 /// Where the core keeps its files, and which keyring it uses.
 pub struct CoreOptions {
@@ -104,7 +100,7 @@ impl CoreOptions {
     }
 }
 
-pub type CommandId = u64;
+pub type RequestId = u64;
 
 /// A platform operation, on a profile.
 #[derive(Debug, Clone, PartialEq)]
@@ -187,115 +183,6 @@ impl std::fmt::Debug for Producer {
     }
 }
 
-#[derive(Debug, Clone)]
-pub enum Command {
-    /// An operation on the named profile. There is no "on the active profile": the console
-    /// pins every call to the profile its data came from, or to the one active when the user
-    /// asked, so that a profile switched in between never receives it.
-    CallOn {
-        profile: String,
-        call: Call,
-    },
-    /// Works out what the batch's delete orders would remove on the profile, from its asset
-    /// listings; sends nothing that changes anything.
-    PreviewDeletes {
-        profile: String,
-        batch: Box<BatchOrderRequest>,
-    },
-    /// Reads what the profile's platform holds of a batch sent with its outcome unknown: each
-    /// of its assets in its enterprise's listing; changes nothing.
-    CheckSent {
-        profile: String,
-        batch: Box<BatchOrderRequest>,
-    },
-    /// Gets a token and reports its scopes.
-    TestConnection {
-        profile: String,
-    },
-    /// Adds or edits a profile; a given secret goes straight to the keyring.
-    SaveProfile {
-        previous: Option<String>,
-        profile: Profile,
-        app_secret: Option<Secret>,
-    },
-    /// Gives a remote profile's app secret to this core only (a script's one run): kept in
-    /// memory, never in the keyring; the tokens it gets are kept in memory only too, and no
-    /// token the keyring holds for the profile is used.
-    UseSecretForRun {
-        profile: String,
-        app_secret: Secret,
-    },
-    RemoveProfile {
-        name: String,
-    },
-    ActivateProfile {
-        name: String,
-    },
-    QueryJournal(JournalFilter),
-    /// The ledger's writes of a profile (or all), newest first; only those in `state` if given.
-    QueryWrites {
-        profile: Option<String>,
-        state: Option<WriteState>,
-        limit: usize,
-    },
-    /// The user settles a write whose outcome is unknown: it was done, or it was not; `by`
-    /// is recorded with it.
-    ResolveWrite {
-        call_id: String,
-        done: bool,
-        by: String,
-    },
-    ExportJournal {
-        filter: JournalFilter,
-        path: PathBuf,
-        format: ExportFormat,
-    },
-}
-
-impl Command {
-    /// The profile the command talks to, if it talks to one.
-    pub fn profile_called(&self) -> Option<&str> {
-        match self {
-            Command::CallOn { profile, .. }
-            | Command::PreviewDeletes { profile, .. }
-            | Command::CheckSent { profile, .. }
-            | Command::TestConnection { profile } => Some(profile),
-            _ => None,
-        }
-    }
-}
-
-#[derive(Debug, Clone, PartialEq)]
-pub enum Outcome {
-    Customer(Customer),
-    Customers(Vec<Customer>),
-    Enterprise(CreatedEnterprise),
-    Updated,
-    Orders(Vec<BatchOrderResult>),
-    Locks(Vec<LockResult>),
-    Assets(AssetList),
-    Shellnums(Vec<String>),
-    Claim(ActivityResponse),
-    Connected {
-        scope: String,
-        expires_at_ms: i64,
-    },
-    Profiles(Profiles),
-    Journal(Vec<JournalEntry>),
-    Writes(Vec<LedgerEntry>),
-    /// One write of the ledger, if it holds it.
-    Write(Option<LedgerEntry>),
-    /// What `CheckSent` found.
-    Evidence(Box<evidence::Evidence>),
-    /// A write settled by the user, as the ledger now holds it.
-    Resolved(LedgerEntry),
-    Exported {
-        path: PathBuf,
-        count: usize,
-    },
-    DeletePreview(Box<crate::wire::preview::DeletePreview>),
-}
-
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum CoreError {
     /// The platform's answer (code, message, cause verbatim) or no answer.
@@ -324,13 +211,6 @@ pub enum CoreError {
     GaveUp(u64),
 }
 
-/// The answer to one command.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Event {
-    pub id: CommandId,
-    pub result: Result<Outcome, CoreError>,
-}
-
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum SandboxState {
     Starting,
@@ -348,27 +228,32 @@ pub struct CoreState {
     /// Team profiles' sessions, once known (a sign-in, `team::WhoAmI`, a call that found
     /// the session ended).
     pub sessions: std::collections::BTreeMap<String, team::Session>,
+    /// Platform calls asked for and not yet answered, oldest first (the status bar shows
+    /// them, each with its Cancel).
+    pub calls: Vec<RunningCall>,
+}
+
+/// A platform call on its way: the request's id, its profile and operation.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RunningCall {
+    pub id: RequestId,
+    pub profile: String,
+    pub operation: Operation,
 }
 
 type Repaint = Arc<dyn Fn() + Send + Sync>;
 
-/// A command or request prepared, with its id, for [`Core::dispatch`].
+/// A request prepared, with its id, for [`Core::dispatch`].
 pub struct Asking {
-    id: CommandId,
+    id: RequestId,
     work: service::Work,
+    /// The platform call it makes, if it makes one.
+    call: Option<RunningCall>,
 }
 
 impl Asking {
-    pub fn id(&self) -> CommandId {
+    pub fn id(&self) -> RequestId {
         self.id
-    }
-
-    /// The command it is, if it is one not yet a request of its own.
-    pub fn command(&self) -> Option<&Command> {
-        match &self.work {
-            service::Work::Command(command) => Some(command),
-            _ => None,
-        }
     }
 }
 
@@ -376,8 +261,7 @@ pub struct Core {
     runtime: Option<tokio::runtime::Runtime>,
     stop: tokio::sync::watch::Sender<bool>,
     service: Option<tokio::task::JoinHandle<()>>,
-    commands: tokio_mpsc::UnboundedSender<(CommandId, service::Work)>,
-    events: mpsc::Receiver<Event>,
+    commands: tokio_mpsc::UnboundedSender<(RequestId, service::Work)>,
     next_id: AtomicU64,
     state: Arc<RwLock<CoreState>>,
     repaint: Arc<RwLock<Option<Repaint>>>,
@@ -401,16 +285,16 @@ impl Core {
             keyring: None,
             sandbox: SandboxState::Starting,
             sessions: Default::default(),
+            calls: Vec::new(),
         }));
         let repaint: Arc<RwLock<Option<Repaint>>> = Arc::new(RwLock::new(None));
         let (commands, command_rx) = tokio_mpsc::unbounded_channel();
-        let (event_tx, events) = mpsc::channel();
         let (stop, stop_rx) = tokio::sync::watch::channel(false);
         let service = runtime.spawn(service::run(
             options,
             Arc::clone(&state),
             command_rx,
-            service::Outbox::new(event_tx, Arc::clone(&repaint)),
+            service::Outbox::new(Arc::clone(&repaint)),
             stop_rx,
         ));
         Ok(Core {
@@ -418,7 +302,6 @@ impl Core {
             stop,
             service: Some(service),
             commands,
-            events,
             next_id: AtomicU64::new(1),
             state,
             repaint,
@@ -430,14 +313,6 @@ impl Core {
         *self.repaint.write().unwrap_or_else(PoisonError::into_inner) = Some(Arc::new(f));
     }
 
-    /// Queues a command; never blocks. The answer comes as an [`Event`] with this id.
-    pub fn send(&self, command: Command) -> CommandId {
-        let asking = self.prepare_command(command);
-        let id = asking.id;
-        self.dispatch(asking);
-        id
-    }
-
     /// Queues a request; never blocks. The reply comes to the [`Pending`] returned.
     pub fn ask<R: Request>(&self, request: R) -> Pending<R::Reply> {
         let (asking, pending) = self.prepare(request);
@@ -445,54 +320,48 @@ impl Core {
         pending
     }
 
-    /// A command with its id, to be sent with [`Core::dispatch`]: the window gives a screen
-    /// its command's id during the frame and sends the command after it.
-    pub fn prepare_command(&self, command: Command) -> Asking {
-        Asking {
-            id: self.next_id(),
-            work: service::Work::Command(Box::new(command)),
-        }
-    }
-
     /// A request with where its reply will come, to be sent with [`Core::dispatch`].
     pub fn prepare<R: Request>(&self, request: R) -> (Asking, Pending<R::Reply>) {
         let id = self.next_id();
+        let call = request.operation().map(|operation| RunningCall {
+            id,
+            profile: request.profile().unwrap_or_default().to_owned(),
+            operation,
+        });
         let (responder, pending) = request::channel(id);
         let job = request::Asked { request, responder };
         let work = service::Work::Job(Box::new(job));
-        (Asking { id, work }, pending)
+        (Asking { id, work, call }, pending)
     }
 
-    /// Sends what was prepared; never blocks.
+    /// Sends what was prepared; never blocks. A platform call is listed as running from now
+    /// until it is answered.
     pub fn dispatch(&self, asking: Asking) {
-        let id = asking.id;
-        if self.commands.send((id, asking.work)).is_err() {
-            tracing::error!(id, "the core has stopped; command dropped");
+        let Asking { id, work, call } = asking;
+        if let Some(call) = call {
+            self.state
+                .write()
+                .unwrap_or_else(PoisonError::into_inner)
+                .calls
+                .push(call);
+        }
+        if self.commands.send((id, work)).is_err() {
+            tracing::error!(id, "the core has stopped; request dropped");
         }
     }
 
-    /// Stops the command or request `id` if it is still running: a call not yet answered ends
-    /// cancelled (a write that may have left as outcome unknown).
-    pub fn cancel(&self, id: CommandId) {
+    /// Stops the request `id` if it is still running: a call not yet answered ends cancelled
+    /// (a write that may have left as outcome unknown).
+    pub fn cancel(&self, id: RequestId) {
         self.dispatch(Asking {
             id: self.next_id(),
             work: service::Work::Cancel(id),
+            call: None,
         });
     }
 
-    fn next_id(&self) -> CommandId {
+    fn next_id(&self) -> RequestId {
         self.next_id.fetch_add(1, Ordering::Relaxed)
-    }
-
-    /// The next answer to a command, if one has arrived.
-    pub fn try_recv(&self) -> Option<Event> {
-        self.events.try_recv().ok()
-    }
-
-    /// The next answer to a command, waiting for it up to `timeout` (for the command line and
-    /// tests, never the UI).
-    pub fn recv_timeout(&self, timeout: Duration) -> Option<Event> {
-        self.events.recv_timeout(timeout).ok()
     }
 
     pub fn state(&self) -> CoreState {
@@ -531,34 +400,5 @@ impl Core {
 impl Drop for Core {
     fn drop(&mut self) {
         self.stop_service();
-    }
-}
-
-/// Keeps the id of the latest command a screen waits for, so that a late answer to an earlier
-/// one (the user asked again, or left) is dropped instead of shown.
-#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
-pub struct Latest(Option<CommandId>);
-
-impl Latest {
-    pub fn start(&mut self, id: CommandId) {
-        self.0 = Some(id);
-    }
-
-    pub fn is_waiting(&self) -> bool {
-        self.0.is_some()
-    }
-
-    /// True when `event` answers the latest command (which is then no longer awaited).
-    pub fn accept(&mut self, event: &Event) -> bool {
-        if self.0 == Some(event.id) {
-            self.0 = None;
-            true
-        } else {
-            false
-        }
-    }
-
-    pub fn cancel(&mut self) {
-        self.0 = None;
     }
 }

@@ -10,7 +10,7 @@ use std::sync::mpsc;
 use std::time::Duration;
 
 use super::service::{Job, Service};
-use super::{Command, CommandId, CoreError, Outcome};
+use super::{CoreError, Operation, RequestId};
 
 /// What the core does for a request, and what it answers.
 pub trait Request: Send + 'static {
@@ -19,6 +19,12 @@ pub trait Request: Send + 'static {
     /// The profile it talks to, if it talks to one: a team server's session found ended by
     /// it is forgotten.
     fn profile(&self) -> Option<&str> {
+        None
+    }
+
+    /// The platform operation it makes, if it makes one: listed as running (the status bar,
+    /// with its Cancel) until it is answered.
+    fn operation(&self) -> Option<Operation> {
         None
     }
 
@@ -55,19 +61,6 @@ impl<R: Request> Job for Asked<R> {
     }
 }
 
-/// The commands not yet made requests of their own, answered as one union.
-impl Request for Command {
-    type Reply = Outcome;
-
-    fn profile(&self) -> Option<&str> {
-        self.profile_called()
-    }
-
-    async fn serve(self, services: Services) -> Result<Outcome, CoreError> {
-        services.0.dispatch(self).await
-    }
-}
-
 /// Where a request's reply goes: the one [`Pending`] that waits for it.
 pub(in crate::core) struct Responder<T>(mpsc::SyncSender<Result<T, CoreError>>);
 
@@ -84,19 +77,19 @@ impl<T> Responder<T> {
 /// A reply still to come.
 #[derive(Debug)]
 pub struct Pending<T> {
-    id: CommandId,
+    id: RequestId,
     reply: mpsc::Receiver<Result<T, CoreError>>,
 }
 
 /// A one-shot channel: the responder the core answers on, the pending reply the asker keeps.
-pub(in crate::core) fn channel<T>(id: CommandId) -> (Responder<T>, Pending<T>) {
+pub(in crate::core) fn channel<T>(id: RequestId) -> (Responder<T>, Pending<T>) {
     let (tx, reply) = mpsc::sync_channel(1);
     (Responder(tx), Pending { id, reply })
 }
 
 impl<T> Pending<T> {
     /// The id `Core::cancel` stops it by.
-    pub fn id(&self) -> CommandId {
+    pub fn id(&self) -> RequestId {
         self.id
     }
 

@@ -1,16 +1,13 @@
-//! What screens send. A screen never talks to the core: its `apply` and `poll` (answers) and
-//! its `*_ui` functions (clicks) queue requests here, each given its id (or its `Pending`
-//! reply) at once so the screen can wait for its answer, and the window sends them all once
-//! the frame is drawn. Replies' errors are said here, once.
+//! What screens send. A screen never talks to the core: its `poll` (replies) and its `*_ui`
+//! functions (clicks) queue requests here, each given its `Pending` reply at once so the
+//! screen can wait for it, and the window sends them all once the frame is drawn. Replies'
+//! errors are said here, once.
 
 use std::cell::{Cell, RefCell};
 
 use crate::core::queue::QueuedEntry;
 use crate::core::request::Finished;
-use crate::core::{
-    Asking, Awaited, Call, Command, CommandId, Core, CoreError, Operation, Pending, Profile,
-    Request,
-};
+use crate::core::{Asking, Awaited, Core, CoreError, Pending, Profile, Request, RequestId};
 use crate::ui::prefs::Screen;
 use crate::ui::status::Verdict;
 use crate::ui::text::i18n::Label;
@@ -74,14 +71,6 @@ impl<'a> Outbox<'a> {
         self.screen.take()
     }
 
-    /// Queues a command (files, drafts, profiles) and returns the id its answer will carry.
-    pub fn send(&self, command: Command) -> CommandId {
-        let asking = self.core.prepare_command(command);
-        let id = asking.id();
-        self.queued.borrow_mut().push(asking);
-        id
-    }
-
     /// Queues a request; its reply comes to the `Pending` returned.
     pub fn ask<R: Request>(&self, request: R) -> Pending<R::Reply> {
         let (asking, pending) = self.core.prepare(request);
@@ -96,8 +85,8 @@ impl<'a> Outbox<'a> {
         self.queued.borrow_mut().push(asking);
     }
 
-    /// Stops the command or request `id` (the status bar's Cancel).
-    pub fn cancel(&self, id: CommandId) {
+    /// Stops the request `id` (the status bar's Cancel).
+    pub fn cancel(&self, id: RequestId) {
         self.core.cancel(id);
     }
 
@@ -110,6 +99,20 @@ impl<'a> Outbox<'a> {
     ) -> Option<Result<T, CoreError>> {
         let reply = awaited.take()?;
         self.tell(action, &reply, Verdict::Done);
+        Some(reply)
+    }
+
+    /// As [`Outbox::reply`], for a reply that says itself how it went (a claim refused, some
+    /// locks not done): `judge` says it.
+    pub fn reply_judged<T>(
+        &self,
+        awaited: &mut Awaited<T>,
+        action: Label,
+        judge: impl FnOnce(&T) -> Verdict,
+    ) -> Option<Result<T, CoreError>> {
+        let reply = awaited.take()?;
+        let verdict = reply.as_ref().map_or(Verdict::Done, judge);
+        self.tell(action, &reply, verdict);
         Some(reply)
     }
 
@@ -141,29 +144,6 @@ impl<'a> Outbox<'a> {
         std::mem::take(&mut self.told.borrow_mut())
     }
 
-    /// Queues an operation pinned to `profile`.
-    pub fn call_on(&self, profile: &Profile, call: Call) -> CommandId {
-        self.send(Command::CallOn {
-            profile: profile.name.clone(),
-            call,
-        })
-    }
-
-    /// The platform calls queued: their ids, profiles and operations (the status bar shows
-    /// them while they run, each with its Cancel).
-    pub fn calls(&self) -> Vec<(CommandId, String, Operation)> {
-        self.queued
-            .borrow()
-            .iter()
-            .filter_map(|asking| match asking.command()? {
-                Command::CallOn { profile, call } => {
-                    Some((asking.id(), profile.clone(), call.operation()))
-                }
-                _ => None,
-            })
-            .collect()
-    }
-
     /// Sends what was queued, in order.
     pub fn flush(self) {
         for asking in self.queued.into_inner() {
@@ -192,13 +172,13 @@ impl Caller<'_> {
         self.permits.lacking(lang, p)
     }
 
-    /// An operation on this caller's profile.
-    pub fn call(&self, call: Call) -> CommandId {
-        self.out.call_on(self.profile, call)
-    }
-
-    /// Anything else the core does (files, drafts).
+    /// Anything the core does; a platform call names this caller's profile (`name`).
     pub fn ask<R: Request>(&self, request: R) -> Pending<R::Reply> {
         self.out.ask(request)
+    }
+
+    /// The profile this caller's calls go to, by name.
+    pub fn name(&self) -> String {
+        self.profile.name.clone()
     }
 }

@@ -3,9 +3,10 @@
 
 use egui::RichText;
 
+use crate::core::profiles::{self, Profiles};
 use crate::core::sandbox::demo;
 use crate::core::secrets::Secrets;
-use crate::core::{Command, Core, CoreState, Event, KeyringState, KeyringStore, Latest};
+use crate::core::{Awaited, Core, CoreState, KeyringState, KeyringStore};
 use crate::ui::help::Help;
 use crate::ui::kit::form::profile_name;
 use crate::ui::kit::permits::Permits;
@@ -42,7 +43,7 @@ pub struct DeskApp {
     /// A team server's person in the top bar, and the sign-in dialog.
     session: SessionBar,
     /// A profile picked in the top bar's menu, until the core has switched.
-    switch: Latest,
+    switch: Awaited<Profiles>,
     /// The top bar's search for a customer's page.
     search: CustomerSearch,
     /// A page asked for from outside the window (a bench, a test), opened at the next frame.
@@ -86,7 +87,7 @@ impl DeskApp {
             screens: Screens::default(),
             status: Status::default(),
             session: SessionBar::default(),
-            switch: Latest::default(),
+            switch: Awaited::default(),
             search: CustomerSearch::default(),
             open_page: None,
             help: Help::default(),
@@ -107,19 +108,12 @@ impl DeskApp {
 
     /// The whole window, one frame.
     pub fn root_ui(&mut self, ui: &mut egui::Ui) {
-        // Answers are applied at the start of the frame, each to the screen that waits for it;
-        // a late answer to a command a screen no longer waits for is dropped. What the answers
+        // Replies are taken at the start of the frame, each by the screen that waits for it;
+        // a late reply to a request a screen no longer waits for is dropped. What the replies
         // and the clicks ask for is sent once the frame is drawn.
         let core = &self.core;
         let out = Outbox::new(core);
-        while let Some(mut event) = core.try_recv() {
-            self.status.arrived(event.id);
-            if self.switch.accept(&event) {
-                self.status.answered(label!("use-profile"), &event.result);
-            } else {
-                apply(&mut self.screens, &mut self.status, &mut event);
-            }
-        }
+        out.reply(&mut self.switch, label!("use-profile"));
         let (screens, session, search) = (&mut self.screens, &mut self.session, &mut self.search);
         take_replies(screens, session, search, &mut self.status, &out);
         let state = core.state();
@@ -142,7 +136,7 @@ impl DeskApp {
             .inner;
         if let Some(name) = switch {
             self.switch
-                .start(out.send(Command::ActivateProfile { name }));
+                .start(out.ask(profiles::requests::Activate { name }));
         }
         let asked = self.open_page.take().map(|id| (id, true));
         if let Some((id, global)) = find.or(asked) {
@@ -173,7 +167,6 @@ impl DeskApp {
         self.help.window_ui(ui.ctx(), lang);
         self.screens.queue.tick(ui.ctx(), &out);
         self.screens.approvals.tick(ui.ctx(), &out, &state);
-        self.status.sent(out.calls());
         out.flush();
         if std::mem::take(&mut self.first_frame) {
             tracing::info!("first frame");
@@ -216,23 +209,6 @@ fn take_replies(
     search.poll();
     for (action, verdict, error) in out.take_told() {
         status.told(action, verdict, error.as_ref());
-    }
-}
-
-/// Gives an answer to the screen that waits for it. Its error is handled here, once: a toast
-/// with the platform's words and the status bar; the screen keeps what was typed.
-fn apply(screens: &mut Screens, status: &mut Status, event: &mut Event) {
-    let action = screens
-        .customers
-        .apply(event)
-        .or_else(|| screens.composer.apply(event))
-        .or_else(|| screens.assets.apply(event))
-        .or_else(|| screens.activities.apply(event))
-        .or_else(|| screens.asset_numbers.apply(event))
-        .or_else(|| screens.settings.apply(event))
-        .or_else(|| screens.history.apply(event));
-    if let Some(action) = action {
-        status.answered(action, &event.result);
     }
 }
 
@@ -359,6 +335,7 @@ fn navigation_ui(ui: &mut egui::Ui, prefs: &mut Prefs, waiting: usize, team: boo
 impl Screens {
     /// Each screen takes the replies that have come to its requests.
     fn poll(&mut self, out: &Outbox<'_>) {
+        self.customers.poll(out);
         self.composer.poll(out);
         self.assets.poll(out);
         self.asset_numbers.poll(out);

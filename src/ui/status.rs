@@ -3,10 +3,8 @@
 
 use egui::RichText;
 
-use crate::core::wire::LockStatus;
-use crate::core::{
-    ApiError, CommandId, CoreError, CoreState, Endpoint, Operation, Outcome, SandboxState,
-};
+use crate::core::wire::{ActivityResponse, LockResult, LockStatus};
+use crate::core::{ApiError, CoreError, CoreState, Endpoint, RequestId, RunningCall, SandboxState};
 use crate::ui::kit::form::{name_of_profile, profile_name};
 use crate::ui::kit::theme;
 use crate::ui::kit::toasts::Toasts;
@@ -33,31 +31,29 @@ pub enum Verdict {
 }
 
 impl Verdict {
-    /// Calls can succeed as HTTP and still be refused: a claim's result code, each lock's
-    /// status.
-    pub fn of(result: &Result<Outcome, CoreError>) -> Self {
-        match result {
-            Err(error) => Self::of_error(error),
-            Ok(Outcome::Claim(answer)) if answer.result_code != crate::wire::activity::CLAIMED => {
-                Self::Refused {
-                    code: answer.result_code.clone(),
-                }
-            }
-            Ok(Outcome::Locks(results)) => {
-                let of = results.len();
-                let done = results
-                    .iter()
-                    .filter(|r| r.status == LockStatus::Success)
-                    .count();
-                match done {
-                    _ if done == of => Self::Done,
-                    0 => Self::Refused {
-                        code: String::new(),
-                    },
-                    _ => Self::Partly { done, of },
-                }
-            }
-            Ok(_) => Self::Done,
+    /// A claim answered can still be refused: its result code says.
+    pub fn of_claim(answer: &ActivityResponse) -> Self {
+        if answer.result_code == crate::wire::activity::CLAIMED {
+            return Self::Done;
+        }
+        Self::Refused {
+            code: answer.result_code.clone(),
+        }
+    }
+
+    /// Locks answered can each be refused: their statuses say.
+    pub fn of_locks(results: &[LockResult]) -> Self {
+        let of = results.len();
+        let done = results
+            .iter()
+            .filter(|r| r.status == LockStatus::Success)
+            .count();
+        match done {
+            _ if done == of => Self::Done,
+            0 => Self::Refused {
+                code: String::new(),
+            },
+            _ => Self::Partly { done, of },
         }
     }
 
@@ -78,8 +74,6 @@ pub struct Status {
     pub toasts: Toasts,
     /// The last action the user asked for, and how it went.
     last: Option<(Label, Verdict)>,
-    /// Platform calls sent and not yet answered, oldest first.
-    in_flight: Vec<(CommandId, String, Operation)>,
 }
 
 /// Work the console does on its own (saving a draft as you type, listing drafts): said only
@@ -98,11 +92,6 @@ fn is_background(action: Label) -> bool {
 }
 
 impl Status {
-    /// An action was answered: errors get a toast, and the status bar says the outcome.
-    pub fn answered(&mut self, action: Label, result: &Result<Outcome, CoreError>) {
-        self.told(action, Verdict::of(result), result.as_ref().err());
-    }
-
     /// An action was answered with `verdict`; `error` is the error it failed with, if it did.
     pub fn told(&mut self, action: Label, verdict: Verdict, error: Option<&CoreError>) {
         if let Some(error) = error
@@ -116,46 +105,16 @@ impl Status {
         self.last = Some((action, verdict));
     }
 
-    /// Calls sent this frame: shown, with their Cancel, until answered.
-    pub fn sent(&mut self, calls: Vec<(CommandId, String, Operation)>) {
-        self.in_flight.extend(calls);
-    }
-
-    /// Every answer that arrives, whoever waits for it.
-    pub fn arrived(&mut self, id: CommandId) {
-        self.in_flight.retain(|(sent, ..)| *sent != id);
-    }
-
     /// The status bar; answers the call whose Cancel was clicked.
-    pub fn ui(&self, ui: &mut egui::Ui, lang: Lang, state: &CoreState) -> Option<CommandId> {
+    pub fn ui(&self, ui: &mut egui::Ui, lang: Lang, state: &CoreState) -> Option<RequestId> {
         ui.horizontal(|ui| {
-            let cancel = self.in_flight_ui(ui, lang);
+            let cancel = in_flight_ui(ui, lang, &state.calls);
             self.last_ui(ui, lang);
             ui.separator();
             profile_ui(ui, lang, state);
             cancel
         })
         .inner
-    }
-
-    /// The newest call still running, with its Cancel, and how many more there are.
-    fn in_flight_ui(&self, ui: &mut egui::Ui, lang: Lang) -> Option<CommandId> {
-        let (id, profile, operation) = self.in_flight.last()?;
-        ui.spinner();
-        let words = lookup(lang, &format!("operation-{}", operation.name())).unwrap_or_default();
-        let mut text = tr!(
-            lang,
-            "in-flight",
-            operation = words,
-            profile = name_of_profile(lang, profile)
-        );
-        if self.in_flight.len() > 1 {
-            text.push_str(&format!(" (+{})", self.in_flight.len() - 1));
-        }
-        ui.label(text);
-        let clicked = ui.small_button(t!(lang, "cancel-call")).clicked();
-        ui.separator();
-        clicked.then_some(*id)
     }
 
     fn last_ui(&self, ui: &mut egui::Ui, lang: Lang) {
@@ -209,4 +168,24 @@ fn profile_ui(ui: &mut egui::Ui, lang: Lang, state: &CoreState) {
             }
         }
     }
+}
+
+/// The newest call still running, with its Cancel, and how many more there are.
+fn in_flight_ui(ui: &mut egui::Ui, lang: Lang, calls: &[RunningCall]) -> Option<RequestId> {
+    let call = calls.last()?;
+    ui.spinner();
+    let words = lookup(lang, &format!("operation-{}", call.operation.name())).unwrap_or_default();
+    let mut text = tr!(
+        lang,
+        "in-flight",
+        operation = words,
+        profile = name_of_profile(lang, &call.profile)
+    );
+    if calls.len() > 1 {
+        text.push_str(&format!(" (+{})", calls.len() - 1));
+    }
+    ui.label(text);
+    let clicked = ui.small_button(t!(lang, "cancel-call")).clicked();
+    ui.separator();
+    clicked.then_some(call.id)
 }

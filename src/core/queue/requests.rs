@@ -4,9 +4,10 @@
 
 use super::store::{Queue, QueueError, QueueState, QueuedEntry};
 use crate::client::Reach;
+use crate::core::calls::requests::send_kept;
 use crate::core::ledger;
 use crate::core::request::{Request, Services};
-use crate::core::{ApiError, Call, CoreError, Outcome, WriteState, now_ms};
+use crate::core::{ApiError, Call, CoreError, WriteState, now_ms};
 
 /// Keeps a batch, lock or unlock to send to `profile` later (its platform cannot be reached
 /// now).
@@ -134,7 +135,7 @@ async fn send_queued(services: &Services) -> Result<(), CoreError> {
                 break;
             };
             let result = crate::client::CALL_ID
-                .scope(call_id, services.0.call(&profile, call))
+                .scope(call_id, send_kept(services, profile.clone(), call))
                 .await;
             let (state, detail) = queue_state(&result);
             on_queue(services, move |q| q.ended(id, state, detail.as_deref())).await?;
@@ -147,13 +148,10 @@ async fn send_queued(services: &Services) -> Result<(), CoreError> {
 }
 
 /// Where a sent entry stands, and why: back to waiting only when nothing left the machine.
-fn queue_state(result: &Result<Outcome, CoreError>) -> (QueueState, Option<String>) {
+fn queue_state(result: &Result<Option<String>, CoreError>) -> (QueueState, Option<String>) {
     match result {
-        Ok(Outcome::Locks(results)) => match crate::client::write::lock_refusals(results) {
-            Some(refusal) => (QueueState::Refused, Some(refusal)),
-            None => (QueueState::Done, None),
-        },
-        Ok(_) => (QueueState::Done, None),
+        Ok(Some(refusal)) => (QueueState::Refused, Some(refusal.clone())),
+        Ok(None) => (QueueState::Done, None),
         Err(CoreError::Api(e @ ApiError::OutcomeUnknown { .. })) => {
             (QueueState::Unknown, Some(e.to_string()))
         }

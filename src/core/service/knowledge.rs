@@ -5,12 +5,11 @@
 use std::sync::Arc;
 
 use super::Service;
-use crate::core::catalog::entries::DirectoryEntry;
-use crate::core::catalog::learn::{self, Learned};
+use crate::core::CoreError;
+use crate::core::catalog::learn::Learned;
 use crate::core::catalog::share::{CatalogFile, DEMO_CATALOG};
 use crate::core::catalog::store::{Catalog, ImportReport, SHARED};
 use crate::core::profiles::SANDBOX;
-use crate::core::{Call, CoreError, Outcome};
 use crate::support::clock::now_ms;
 
 /// Opens the catalog; a new one starts with the Sandbox's demo catalog (and its demo customers
@@ -26,44 +25,6 @@ pub(super) fn open_catalog(path: &std::path::Path) -> Result<Arc<Catalog>, Strin
         })
         .map_err(|e| e.to_string())?;
     Ok(Arc::new(catalog))
-}
-
-/// What a successful call teaches about the customers it names (and a batch, its products).
-pub(super) fn learned_from(call: &Call, outcome: &Outcome) -> Option<Learned> {
-    let customers = |customers: Vec<DirectoryEntry>| Learned {
-        customers,
-        ..Learned::default()
-    };
-    Some(match (call, outcome) {
-        (Call::Bind(request), Outcome::Customer(answer)) => {
-            customers(vec![learn::customer_bound(request, answer)])
-        }
-        (Call::CreateEnterprise(request), Outcome::Enterprise(created)) => {
-            customers(vec![learn::enterprise_created(request, created)])
-        }
-        (Call::QueryCustomers(_), Outcome::Customers(found)) => {
-            customers(found.iter().map(learn::customer_of_answer).collect())
-        }
-        (Call::BatchOrder(batch), Outcome::Orders(results)) => Learned::of_accepted(batch, results),
-        (
-            Call::Assets {
-                enterprise_global_id,
-                ..
-            },
-            Outcome::Assets(assets),
-        ) => customers(
-            assets
-                .customer_ids()
-                .into_iter()
-                .map(|id| DirectoryEntry {
-                    customer_id: Some(id.to_owned()),
-                    enterprise_global_id: Some(enterprise_global_id.clone()),
-                    ..DirectoryEntry::default()
-                })
-                .collect(),
-        ),
-        _ => return None,
-    })
 }
 
 impl Service {
@@ -98,6 +59,19 @@ impl Service {
             Some(p) if p.own_catalog || p.is_team() => p.name.clone(),
             _ => SHARED.to_owned(),
         }
+    }
+
+    /// What a call's answer taught: shared with the profile's team server and learned here,
+    /// both in the background.
+    pub(in crate::core) async fn learned(&self, profile: &str, learned: Learned) {
+        if learned.customers.is_empty()
+            && learned.products.is_empty()
+            && learned.packages.is_empty()
+        {
+            return;
+        }
+        self.share(profile, &learned).await;
+        self.learn(profile, learned);
     }
 
     /// Learns in the background; a failure is logged, never in the way of the call's answer.

@@ -2,7 +2,7 @@
 //! Sandbox, and answers commands, each on its own task so a slow call never holds up others.
 
 mod knowledge;
-mod preview;
+mod profile_changes;
 mod sessions;
 mod team_knowledge;
 
@@ -16,34 +16,23 @@ use std::time::Duration;
 use tokio::sync::{Mutex, mpsc, watch};
 
 use super::drafts::store::Drafts;
-use super::journal::{Journal, JournalFilter};
+use super::journal::{Journal, JournalError, JournalFilter};
 use super::profiles::{Endpoint, Profile, Profiles};
 use super::sandbox::Sandbox;
-use super::secrets::{KeyringStore, SecretKind, Secrets};
-use super::{
-    Call, Command, CommandId, CoreError, CoreOptions, CoreState, Event, ExportFormat,
-    KeyringChoice, Outcome, Repaint, SandboxState,
-};
+use super::secrets::{KeyringStore, Secrets};
+use super::{CoreError, CoreOptions, CoreState, KeyringChoice, Repaint, RequestId, SandboxState};
 use crate::client::{
     CachedToken, CallRecord, Client, ClientConfig, Kept, Observer, WriteBegun, WriteEnded,
-    WriteState,
 };
-use crate::wire::LockRequest;
 
-/// Sends answers to the UI and wakes it: one repaint per answer, never a loop.
+/// Wakes the window when a reply has come: one repaint per reply, never a loop.
 pub struct Outbox {
-    events: std_mpsc::Sender<Event>,
     repaint: Arc<RwLock<Option<Repaint>>>,
 }
 
 impl Outbox {
-    pub fn new(events: std_mpsc::Sender<Event>, repaint: Arc<RwLock<Option<Repaint>>>) -> Self {
-        Self { events, repaint }
-    }
-
-    fn send(&self, event: Event) {
-        let _ = self.events.send(event);
-        self.wake();
+    pub fn new(repaint: Arc<RwLock<Option<Repaint>>>) -> Self {
+        Self { repaint }
     }
 
     fn wake(&self) {
@@ -65,16 +54,8 @@ enum JournalJob {
         profile: String,
         record: Box<CallRecord>,
     },
-    Query {
-        filter: JournalFilter,
-        reply: Reply,
-    },
-    Export {
-        filter: JournalFilter,
-        path: PathBuf,
-        format: ExportFormat,
-        reply: Reply,
-    },
+    /// Work that reads or settles the journal, in its turn (its answer goes where it says).
+    Run(Box<dyn FnOnce(&Journal) + Send>),
     /// A write recorded before it leaves; `kept` says whether it durably is.
     BeginWrite {
         profile: String,
@@ -88,60 +69,10 @@ enum JournalJob {
     EndWrite {
         write: Box<WriteEnded>,
     },
-    Ledger {
-        job: LedgerJob,
-        reply: Reply,
-    },
     /// Settles what is still in flight at the end, then says so on `done`.
     Flush {
         done: std_mpsc::Sender<()>,
     },
-}
-
-type Reply = tokio::sync::oneshot::Sender<Result<Outcome, CoreError>>;
-
-/// The ledger's reads and the user's settlements.
-enum LedgerJob {
-    /// One write by its call id (`Outcome::Write`).
-    Write { call_id: String },
-    Writes {
-        profile: Option<String>,
-        state: Option<WriteState>,
-        limit: usize,
-    },
-    Resolve {
-        call_id: String,
-        done: bool,
-        by: String,
-    },
-}
-
-fn ledger_job(journal: &Journal, job: LedgerJob) -> Result<Outcome, CoreError> {
-    let storage = |e: super::journal::JournalError| CoreError::Storage(e.to_string());
-    match job {
-        LedgerJob::Write { call_id } => {
-            journal.write(&call_id).map(Outcome::Write).map_err(storage)
-        }
-        LedgerJob::Writes {
-            profile,
-            state,
-            limit,
-        } => journal
-            .writes(profile.as_deref(), state, limit)
-            .map(Outcome::Writes)
-            .map_err(storage),
-        LedgerJob::Resolve { call_id, done, by } => {
-            match journal
-                .resolve_write(&call_id, done, &by)
-                .map_err(storage)?
-            {
-                Some(entry) => Ok(Outcome::Resolved(entry)),
-                None => Err(CoreError::Profile(format!(
-                    "no call {call_id:?} whose outcome is unknown: only an unknown outcome is settled by hand"
-                ))),
-            }
-        }
-    }
 }
 
 fn journal_thread(journal: Journal, jobs: std_mpsc::Receiver<JournalJob>) {
@@ -152,30 +83,7 @@ fn journal_thread(journal: Journal, jobs: std_mpsc::Receiver<JournalJob>) {
                     tracing::warn!(error = %e, "a call could not be journaled");
                 }
             }
-            JournalJob::Query { filter, reply } => {
-                let result = journal
-                    .query(&filter)
-                    .map(Outcome::Journal)
-                    .map_err(|e| CoreError::Storage(e.to_string()));
-                let _ = reply.send(result);
-            }
-            JournalJob::Export {
-                filter,
-                path,
-                format,
-                reply,
-            } => {
-                let result = journal
-                    .export_file(&filter, &path, format)
-                    .map_err(|e| {
-                        CoreError::Storage(format!("cannot write {}: {e}", path.display()))
-                    })
-                    .map(|count| Outcome::Exported {
-                        path: path.clone(),
-                        count,
-                    });
-                let _ = reply.send(result);
-            }
+            JournalJob::Run(work) => work(&journal),
             JournalJob::BeginWrite {
                 profile,
                 write,
@@ -193,9 +101,6 @@ fn journal_thread(journal: Journal, jobs: std_mpsc::Receiver<JournalJob>) {
                 if let Err(e) = journal.end_write(&write) {
                     tracing::warn!(error = %e, "a write's outcome could not be journaled");
                 }
-            }
-            JournalJob::Ledger { job, reply } => {
-                let _ = reply.send(ledger_job(&journal, job));
             }
             JournalJob::Flush { done } => {
                 match journal.settle_in_flight() {
@@ -271,12 +176,11 @@ impl Observer for ProfileObserver {
     }
 }
 
-/// What the core's loop is given: a command answered as an [`Event`], a typed request
-/// answered on its own channel, or the cancelling of either.
+/// What the core's loop is given: a request, answered on its own channel, or the cancelling
+/// of one.
 pub(in crate::core) enum Work {
-    Command(Box<Command>),
     Job(Box<dyn Job>),
-    Cancel(CommandId),
+    Cancel(RequestId),
 }
 
 /// A typed request with where its reply goes, its type erased for the loop (the service
@@ -325,7 +229,7 @@ struct SandboxAccess {
 pub async fn run(
     options: CoreOptions,
     state: Arc<RwLock<CoreState>>,
-    commands: mpsc::UnboundedReceiver<(CommandId, Work)>,
+    commands: mpsc::UnboundedReceiver<(RequestId, Work)>,
     outbox: Outbox,
     stop: watch::Receiver<bool>,
 ) {
@@ -335,7 +239,7 @@ pub async fn run(
 
     let (journal_tx, drafts) = match open_files(&options.data_dir) {
         Ok(opened) => opened,
-        Err(why) => return fail_all(commands, &outbox, why).await,
+        Err(why) => return fail_all(commands, &state, &outbox, why).await,
     };
     let catalog = knowledge::open_catalog(&options.data_dir.join("catalog.sqlite3"));
     if let Err(why) = &catalog {
@@ -383,11 +287,11 @@ pub async fn run(
 async fn serve(
     service: &Arc<Service>,
     outbox: &Arc<Outbox>,
-    mut commands: mpsc::UnboundedReceiver<(CommandId, Work)>,
+    mut commands: mpsc::UnboundedReceiver<(RequestId, Work)>,
     mut stop: watch::Receiver<bool>,
 ) {
     // What cancels each command still running.
-    let running: Arc<std::sync::Mutex<HashMap<CommandId, watch::Sender<bool>>>> = Arc::default();
+    let running: Arc<std::sync::Mutex<HashMap<RequestId, watch::Sender<bool>>>> = Arc::default();
     loop {
         let (id, work) = tokio::select! {
             next = commands.recv() => match next {
@@ -396,13 +300,16 @@ async fn serve(
             },
             _ = stop.wait_for(|s| *s) => break,
         };
-        if let Work::Cancel(stop_id) = work {
-            if let Some(cancel) = lock_running(&running).get(&stop_id) {
-                // Its receiver goes only when the command has ended: nothing left to stop.
-                let _ = cancel.send(true);
+        let job = match work {
+            Work::Job(job) => job,
+            Work::Cancel(stop_id) => {
+                if let Some(cancel) = lock_running(&running).get(&stop_id) {
+                    // Its receiver goes only when the request has ended: nothing left to stop.
+                    let _ = cancel.send(true);
+                }
+                continue;
             }
-            continue;
-        }
+        };
         let (cancel, cancelled) = watch::channel(false);
         lock_running(&running).insert(id, cancel);
         let service = Arc::clone(service);
@@ -410,7 +317,7 @@ async fn serve(
         let running = Arc::clone(&running);
         tokio::spawn(async move {
             crate::client::CANCEL
-                .scope(cancelled, service.work(id, work, &outbox))
+                .scope(cancelled, service.work(id, job, &outbox))
                 .await;
             lock_running(&running).remove(&id);
         });
@@ -496,35 +403,34 @@ fn start_sandbox(
 }
 
 fn lock_running(
-    running: &std::sync::Mutex<HashMap<CommandId, watch::Sender<bool>>>,
-) -> std::sync::MutexGuard<'_, HashMap<CommandId, watch::Sender<bool>>> {
+    running: &std::sync::Mutex<HashMap<RequestId, watch::Sender<bool>>>,
+) -> std::sync::MutexGuard<'_, HashMap<RequestId, watch::Sender<bool>>> {
     running.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
-/// Without its files the core cannot work: every command is answered with why.
+/// Without its files the core cannot work: every request is answered with why.
 async fn fail_all(
-    mut commands: mpsc::UnboundedReceiver<(CommandId, Work)>,
+    mut commands: mpsc::UnboundedReceiver<(RequestId, Work)>,
+    state: &RwLock<CoreState>,
     outbox: &Outbox,
     why: String,
 ) {
     tracing::error!(%why, "the core cannot start");
     while let Some((id, work)) = commands.recv().await {
-        let error = CoreError::Storage(why.clone());
-        match work {
-            Work::Command(_) => outbox.send(Event {
-                id,
-                result: Err(error),
-            }),
-            Work::Job(job) => {
-                job.fail(error);
-                outbox.wake();
-            }
-            Work::Cancel(_) => {}
+        if let Work::Job(job) = work {
+            job.fail(CoreError::Storage(why.clone()));
+            ended(state, id);
+            outbox.wake();
         }
     }
 }
 
-fn update_state(state: &RwLock<CoreState>, f: impl FnOnce(&mut CoreState)) {
+/// The request `id` has ended: no longer listed among the calls running.
+fn ended(state: &RwLock<CoreState>, id: RequestId) {
+    update_state(state, |s| s.calls.retain(|c| c.id != id));
+}
+
+pub(super) fn update_state(state: &RwLock<CoreState>, f: impl FnOnce(&mut CoreState)) {
     f(&mut state.write().unwrap_or_else(PoisonError::into_inner));
 }
 
@@ -549,10 +455,7 @@ impl Service {
         &self,
         call_id: String,
     ) -> Result<Option<super::ledger::LedgerEntry>, CoreError> {
-        match self.ledger(LedgerJob::Write { call_id }).await? {
-            Outcome::Write(write) => Ok(write),
-            _ => Ok(None),
-        }
+        self.journal(move |j| j.write(&call_id)).await
     }
 
     /// The name of the profile active now.
@@ -574,23 +477,11 @@ impl Service {
         state.profiles.get(name).is_some_and(Profile::is_team)
     }
 
-    /// Does what the loop was given and answers it, waking the window.
-    async fn work(self: &Arc<Self>, id: CommandId, work: Work, outbox: &Outbox) {
-        match work {
-            Work::Command(command) => {
-                let profile = command.profile_called().map(str::to_owned);
-                let result = self
-                    .watched(profile.as_deref(), self.dispatch(*command))
-                    .await;
-                outbox.send(Event { id, result });
-            }
-            Work::Job(job) => {
-                job.run(Arc::clone(self)).await;
-                outbox.wake();
-            }
-            // Done by the loop, which holds what cancels each command.
-            Work::Cancel(_) => {}
-        }
+    /// Does a request and answers it, waking the window.
+    async fn work(self: &Arc<Self>, id: RequestId, job: Box<dyn Job>, outbox: &Outbox) {
+        job.run(Arc::clone(self)).await;
+        ended(&self.state, id);
+        outbox.wake();
     }
 
     /// Does `work`, which talks to `profile` if named: a team server's session found ended is
@@ -610,261 +501,47 @@ impl Service {
         result
     }
 
-    pub(in crate::core) async fn dispatch(
-        self: &Arc<Self>,
-        command: Command,
-    ) -> Result<Outcome, CoreError> {
-        match command {
-            Command::CallOn { profile, call } => self.call(&profile, call).await,
-            Command::PreviewDeletes { profile, batch } => {
-                self.preview_deletes(&profile, &batch).await
-            }
-            Command::CheckSent { profile, batch } => self.check_sent(&profile, &batch).await,
-            Command::TestConnection { profile } => self.test_connection(&profile).await,
-            Command::SaveProfile {
-                previous,
-                profile,
-                app_secret,
-            } => self.save_profile(previous, profile, app_secret).await,
-            Command::UseSecretForRun {
-                profile,
-                app_secret,
-            } => self.use_secret_for_run(profile, app_secret).await,
-            Command::RemoveProfile { name } => self.remove_profile(name).await,
-            Command::ActivateProfile { name } => {
-                self.change_profiles(move |p| p.activate(&name).map(|()| String::new()))
-                    .await
-            }
-            Command::QueryJournal(filter) => {
-                self.journal_answer(|reply| JournalJob::Query { filter, reply })
-                    .await
-            }
-            Command::QueryWrites {
-                profile,
-                state,
-                limit,
-            } => {
-                let job = LedgerJob::Writes {
-                    profile,
-                    state,
-                    limit,
-                };
-                self.ledger(job).await
-            }
-            Command::ResolveWrite { call_id, done, by } => {
-                self.ledger(LedgerJob::Resolve { call_id, done, by }).await
-            }
-            Command::ExportJournal {
-                filter,
-                path,
-                format,
-            } => {
-                self.journal_answer(|reply| JournalJob::Export {
-                    filter,
-                    path,
-                    format,
-                    reply,
-                })
-                .await
-            }
-        }
-    }
-
-    /// A platform: a new token, whatever is cached. A team server: who is signed in, and
-    /// until when at the latest.
-    async fn test_connection(&self, profile: &str) -> Result<Outcome, CoreError> {
-        let client = self.client(profile).await?;
-        if self.is_team(profile) {
-            let session = client.token().await?;
-            let me = client.me().await?;
-            let scope: Vec<&str> = me.permissions.iter().map(|p| p.name()).collect();
-            return Ok(Outcome::Connected {
-                scope: scope.join(" "),
-                expires_at_ms: session.expires_at_ms,
-            });
-        }
-        // Asks the platform, even when a cached token is still valid.
-        let token = client.renew_token().await?;
-        Ok(Outcome::Connected {
-            scope: token.scope,
-            expires_at_ms: token.expires_at_ms,
-        })
-    }
-
-    async fn remove_profile(self: &Arc<Self>, name: String) -> Result<Outcome, CoreError> {
-        let me = Arc::clone(self);
-        self.change_profiles(move |p| {
-            p.remove(&name).map(|removed| {
-                me.secrets.forget(&removed.name);
-                if let Ok(catalog) = &me.catalog
-                    && let Err(e) = catalog.profile_removed(&removed.name)
-                {
-                    tracing::warn!(error = %e, "a removed profile's directory stayed");
-                }
-                update_state(&me.state, |s| {
-                    s.sessions.remove(&removed.name);
-                });
-                removed.name
-            })
-        })
-        .await
-    }
-
     /// The journal's entries, or none when it cannot be read (said in the log): what was sent
     /// only adds to what the platform gave.
     pub(in crate::core) async fn journal_entries(
         &self,
         filter: JournalFilter,
     ) -> Vec<super::journal::JournalEntry> {
-        match self
-            .journal_answer(|reply| JournalJob::Query { filter, reply })
-            .await
-        {
-            Ok(Outcome::Journal(entries)) => entries,
-            other => {
-                tracing::warn!(?other, "the journal cannot be read");
+        match self.journal(move |j| j.query(&filter)).await {
+            Ok(entries) => entries,
+            Err(e) => {
+                tracing::warn!(error = %e, "the journal cannot be read");
                 Vec::new()
             }
         }
     }
 
-    /// Hands the journal's thread a job that answers, and waits for its answer.
-    async fn journal_answer(
+    /// Reads or settles the journal on its thread; a failure is the storage's.
+    pub(in crate::core) async fn journal<T: Send + 'static>(
         &self,
-        job: impl FnOnce(Reply) -> JournalJob,
-    ) -> Result<Outcome, CoreError> {
-        let (reply, answer) = tokio::sync::oneshot::channel();
-        self.journal_job(job(reply))?;
-        answer.await.map_err(|_| CoreError::Stopped)?
+        work: impl FnOnce(&Journal) -> Result<T, JournalError> + Send + 'static,
+    ) -> Result<T, CoreError> {
+        self.on_journal(work)
+            .await?
+            .map_err(|e| CoreError::Storage(e.to_string()))
     }
 
-    async fn ledger(&self, job: LedgerJob) -> Result<Outcome, CoreError> {
-        self.journal_answer(|reply| JournalJob::Ledger { job, reply })
-            .await
+    /// Runs `work` on the journal's thread, after what was sent to it before, and answers
+    /// what it gave.
+    pub(in crate::core) async fn on_journal<T: Send + 'static>(
+        &self,
+        work: impl FnOnce(&Journal) -> T + Send + 'static,
+    ) -> Result<T, CoreError> {
+        let (reply, answer) = tokio::sync::oneshot::channel();
+        self.journal_job(JournalJob::Run(Box::new(move |journal| {
+            // The asker may have stopped waiting; the work is done either way.
+            let _ = reply.send(work(journal));
+        })))?;
+        answer.await.map_err(|_| CoreError::Stopped)
     }
 
     fn journal_job(&self, job: JournalJob) -> Result<(), CoreError> {
         self.journal.send(job).map_err(|_| CoreError::Stopped)
-    }
-
-    /// Applies a change to the profiles, saves the file, and answers the new profiles.
-    async fn change_profiles(
-        &self,
-        f: impl FnOnce(&mut Profiles) -> Result<String, super::profiles::ProfilesError> + Send + 'static,
-    ) -> Result<Outcome, CoreError> {
-        let _one_at_a_time = self.profile_edits.lock().await;
-        let mut profiles = self.profiles();
-        let touched = f(&mut profiles).map_err(|e| CoreError::Profile(e.to_string()))?;
-        let path = self.profiles_path.clone();
-        let to_save = profiles.clone();
-        tokio::task::spawn_blocking(move || to_save.save(&path))
-            .await
-            .map_err(|e| CoreError::Storage(e.to_string()))?
-            .map_err(|e| CoreError::Storage(e.to_string()))?;
-        if !touched.is_empty() {
-            self.clients.lock().await.remove(&touched);
-        }
-        update_state(&self.state, |s| s.profiles = profiles.clone());
-        Ok(Outcome::Profiles(profiles))
-    }
-
-    async fn save_profile(
-        self: &Arc<Self>,
-        previous: Option<String>,
-        profile: Profile,
-        app_secret: Option<crate::client::Secret>,
-    ) -> Result<Outcome, CoreError> {
-        let old = previous
-            .as_deref()
-            .and_then(|p| self.profiles().get(p).cloned());
-        let name = profile.name.clone();
-        // A CA file that cannot be used is said now, not at the profile's first call.
-        if let Endpoint::Remote {
-            ca_file: Some(path),
-            ..
-        } = &profile.endpoint
-        {
-            let path = path.clone();
-            tokio::task::spawn_blocking(move || crate::client::extra_roots(&path))
-                .await
-                .map_err(|e| CoreError::Storage(e.to_string()))??;
-        }
-        let outcome = {
-            let profile = profile.clone();
-            let previous = previous.clone();
-            self.change_profiles(move |p| {
-                p.upsert(previous.as_deref(), profile)
-                    .map(|()| String::new())
-            })
-            .await?
-        };
-        let secrets = Arc::clone(&self.secrets);
-        let renamed_from = old
-            .as_ref()
-            .filter(|o| o.name != name)
-            .map(|o| o.name.clone());
-        let endpoint_changed = old.as_ref().is_some_and(|o| o.endpoint != profile.endpoint);
-        if endpoint_changed || renamed_from.is_some() {
-            // A session belongs to its server and person, kept under the profile's name.
-            update_state(&self.state, |s| {
-                s.sessions.remove(&name);
-                if let Some(from) = &renamed_from {
-                    s.sessions.remove(from);
-                }
-            });
-        }
-        let catalog = self.catalog.clone();
-        tokio::task::spawn_blocking(move || {
-            if let (Some(from), Ok(catalog)) = (&renamed_from, &catalog) {
-                // The directory goes with the profile's name.
-                if let Err(e) = catalog.profile_renamed(from, &name) {
-                    tracing::warn!(error = %e, "the directory did not follow a renamed profile");
-                }
-            }
-            if let Some(from) = &renamed_from {
-                if let Some(secret) = secrets.get(from, SecretKind::AppSecret) {
-                    secrets.set(&name, SecretKind::AppSecret, &secret);
-                }
-                secrets.forget(from);
-            }
-            // A token belongs to its host: another address or app key starts without one.
-            if endpoint_changed || renamed_from.is_some() {
-                secrets.delete(&name, SecretKind::Token);
-            }
-            if let Some(secret) = app_secret.filter(|s| !s.is_empty()) {
-                secrets.set(&name, SecretKind::AppSecret, secret.expose());
-                secrets.delete(&name, SecretKind::Token);
-            }
-        })
-        .await
-        .map_err(|e| CoreError::Storage(e.to_string()))?;
-        let mut clients = self.clients.lock().await;
-        clients.remove(&profile.name);
-        if let Some(prev) = previous {
-            clients.remove(&prev);
-        }
-        Ok(outcome)
-    }
-
-    /// Keeps a remote profile's secret for this run; a client built before is dropped so the
-    /// next call uses it.
-    async fn use_secret_for_run(
-        &self,
-        profile: String,
-        app_secret: crate::client::Secret,
-    ) -> Result<Outcome, CoreError> {
-        let profiles = self.profiles();
-        let known = profiles
-            .get(&profile)
-            .ok_or_else(|| CoreError::Profile(format!("no profile named {profile:?}")))?;
-        if known.is_sandbox() || app_secret.is_empty() {
-            return Err(CoreError::Profile(format!(
-                "{profile:?}: only a remote or team profile takes a secret (a team profile's is the person's password), and not an empty one"
-            )));
-        }
-        self.clients.lock().await.remove(&profile);
-        self.run_secrets.lock().await.insert(profile, app_secret);
-        Ok(Outcome::Profiles(profiles))
     }
 
     /// A remote profile's app secret: the one given for this run, else the keyring's. The flag
@@ -981,82 +658,5 @@ impl Service {
             .await
             .insert(profile.name.clone(), Arc::clone(&client));
         Ok(client)
-    }
-
-    /// An operation on a profile; what its answer teaches goes to the catalog and directory.
-    pub(in crate::core) async fn call(
-        &self,
-        profile_name: &str,
-        call: Call,
-    ) -> Result<Outcome, CoreError> {
-        let learning = matches!(
-            call,
-            Call::Bind(_)
-                | Call::CreateEnterprise(_)
-                | Call::QueryCustomers(_)
-                | Call::BatchOrder(_)
-                | Call::Assets { .. }
-        );
-        // Only those calls are kept to learn from (a batch is cloned only when it is sent).
-        let kept = learning.then(|| call.clone());
-        let outcome = self.send_call(profile_name, call).await?;
-        if let Some(learned) = kept.and_then(|c| knowledge::learned_from(&c, &outcome)) {
-            self.share(profile_name, &learned).await;
-            self.learn(profile_name, learned);
-        }
-        Ok(outcome)
-    }
-
-    async fn send_call(&self, profile_name: &str, call: Call) -> Result<Outcome, CoreError> {
-        let client = self.client(profile_name).await?;
-        let operator = |given: Option<String>| {
-            given.unwrap_or_else(|| {
-                self.profiles()
-                    .get(profile_name)
-                    .map(|p| p.operator_identity.clone())
-                    .unwrap_or_default()
-            })
-        };
-        Ok(match call {
-            Call::Bind(r) => Outcome::Customer(client.bind(&r).await?),
-            Call::CreateEnterprise(r) => Outcome::Enterprise(client.create_enterprise(&r).await?),
-            Call::QueryCustomers(q) => Outcome::Customers(client.query_customers(&q).await?),
-            Call::UpdateEnterprise(r) => {
-                client.update_enterprise(&r).await?;
-                Outcome::Updated
-            }
-            Call::BatchOrder(r) => Outcome::Orders(client.batch_order(&r).await?),
-            Call::Lock { nums, operator: by } => Outcome::Locks(
-                client
-                    .lock(&LockRequest {
-                        asset_nums: nums,
-                        operator_identity: Some(operator(by)),
-                    })
-                    .await?,
-            ),
-            Call::Unlock { nums, operator: by } => Outcome::Locks(
-                client
-                    .unlock(&LockRequest {
-                        asset_nums: nums,
-                        operator_identity: Some(operator(by)),
-                    })
-                    .await?,
-            ),
-            Call::Assets {
-                enterprise_global_id,
-                extend_code,
-            } => {
-                let list = client
-                    .assets(&enterprise_global_id, extend_code.as_deref())
-                    .await?;
-                // The answer's bytes are gone; a large one leaves free pages behind.
-                if list.len() >= crate::core::memory::BIG_LISTING {
-                    crate::core::memory::give_back_soon();
-                }
-                Outcome::Assets(list)
-            }
-            Call::Shellnums(n) => Outcome::Shellnums(client.shellnums(n).await?),
-            Call::Claim(r) => Outcome::Claim(client.claim(&r).await?),
-        })
     }
 }

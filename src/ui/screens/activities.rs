@@ -6,11 +6,12 @@ use std::collections::HashMap;
 
 use egui::RichText;
 
+use crate::core::Awaited;
+use crate::core::calls::requests as calls;
 use crate::core::catalog::{self, CatalogView};
 use crate::core::team::Permission;
 use crate::core::wire::validate::{is_email, is_mobile};
 use crate::core::wire::{ActivityResponse, ClaimRequest};
-use crate::core::{Awaited, Call, Event, Latest, Outcome};
 use crate::ui::kit::form::{
     Field, answered_on_ui, field_with_ui, grid_ui, normalize_mobile, submit_button_ui, typed,
 };
@@ -18,6 +19,7 @@ use crate::ui::kit::icon::Icon;
 use crate::ui::kit::permits::permitted_ui;
 use crate::ui::outbox::{Caller, Outbox};
 use crate::ui::prefs::ClaimForm;
+use crate::ui::status::Verdict;
 use crate::ui::text::dates::local_date;
 use crate::ui::text::i18n::{Label, Lang, label, t};
 use crate::wire::activity;
@@ -27,7 +29,7 @@ const SEEN: usize = 10;
 
 #[derive(Default)]
 pub struct ActivitiesScreen {
-    call: Latest,
+    call: Awaited<ActivityResponse>,
     /// The label of the claim being sent, and of the last one the platform knew.
     asking: String,
     known: Option<String>,
@@ -109,25 +111,19 @@ impl ActivitiesScreen {
         }
     }
 
-    pub fn apply(&mut self, event: &Event) -> Option<Label> {
-        if self.call.accept(event) {
-            if let Ok(Outcome::Claim(answer)) = &event.result {
-                self.answer = Some(answer.clone());
-                self.named = false;
-                // The names of another answer's profile are not this one's.
-                self.names.clear();
-                // 3001: no activity with this label. Any other answer names a real one.
-                if answer.result_code != "3001" {
-                    self.known = Some(std::mem::take(&mut self.asking));
-                }
-            }
-            return Some(label!("claim"));
-        }
-        None
-    }
-
     /// Takes the replies that have come to this screen's requests.
     pub fn poll(&mut self, out: &Outbox<'_>) {
+        let claimed = out.reply_judged(&mut self.call, label!("claim"), Verdict::of_claim);
+        if let Some(Ok(answer)) = claimed {
+            // 3001: no activity with this label. Any other answer names a real one.
+            if answer.result_code != "3001" {
+                self.known = Some(std::mem::take(&mut self.asking));
+            }
+            self.answer = Some(answer);
+            self.named = false;
+            // The names of another answer's profile are not this one's.
+            self.names.clear();
+        }
         if let Some(Ok(view)) = out.reply(&mut self.catalog, label!("load-catalog")) {
             self.names = view
                 .products
@@ -166,13 +162,17 @@ impl ActivitiesScreen {
                 self.answer = None;
                 self.on = core.profile.name.clone();
                 self.asking = form.label.trim().to_owned();
-                self.call.start(core.call(Call::Claim(ClaimRequest {
+                let request = ClaimRequest {
                     identity: typed(&form.identity),
                     activity_label: typed(&form.label),
                     source: typed(&form.source),
                     branch: typed(&form.branch),
                     ext_params: None,
-                })));
+                };
+                self.call.start(core.ask(calls::Claim {
+                    profile: core.name(),
+                    request,
+                }));
             }
         });
         if unusable {

@@ -5,21 +5,22 @@ use std::path::PathBuf;
 
 use egui::RichText;
 
+use crate::core::Awaited;
+use crate::core::calls::requests as calls;
 use crate::core::files;
 use crate::core::team::Permission;
 use crate::core::wire::validate::MAX_SHELLNUMS;
-use crate::core::{Awaited, Call, Event, Latest, Outcome};
 use crate::ui::kit::form::{
     answered_on_ui, busy_icon_button_ui, csv_with_bom, home_file, submit_button_ui,
 };
 use crate::ui::kit::icon::Icon;
 use crate::ui::kit::permits::permitted_ui;
 use crate::ui::outbox::{Caller, Outbox};
-use crate::ui::text::i18n::{Label, Lang, label, labelled, t, tr};
+use crate::ui::text::i18n::{Lang, label, labelled, t, tr};
 
 pub struct AssetNumbersScreen {
     count: i32,
-    call: Latest,
+    call: Awaited<Vec<String>>,
     numbers: Vec<String>,
     /// The profile the numbers were handed out by: they are that platform's.
     on: String,
@@ -32,7 +33,7 @@ impl Default for AssetNumbersScreen {
     fn default() -> Self {
         Self {
             count: 10,
-            call: Latest::default(),
+            call: Awaited::default(),
             numbers: Vec::new(),
             on: String::new(),
             export_path: String::new(),
@@ -52,19 +53,12 @@ fn region(lang: Lang, num: &str) -> &'static str {
 }
 
 impl AssetNumbersScreen {
-    pub fn apply(&mut self, event: &Event) -> Option<Label> {
-        if self.call.accept(event) {
-            if let Ok(Outcome::Shellnums(nums)) = &event.result {
-                self.numbers = nums.clone();
-                self.exported = None;
-            }
-            return Some(label!("get-asset-numbers"));
-        }
-        None
-    }
-
     /// Takes the replies that have come to this screen's requests.
     pub fn poll(&mut self, out: &Outbox<'_>) {
+        if let Some(Ok(nums)) = out.reply(&mut self.call, label!("get-asset-numbers")) {
+            self.numbers = nums;
+            self.exported = None;
+        }
         if let Some(Ok(path)) = out.reply(&mut self.export_call, label!("export-file")) {
             self.exported = Some(path.display().to_string());
         }
@@ -84,7 +78,10 @@ impl AssetNumbersScreen {
                 submit_button_ui(ui, Icon::Numbers, t!(lang, "get-asset-numbers"), busy)
             }) {
                 self.on = core.profile.name.clone();
-                self.call.start(core.call(Call::Shellnums(self.count)));
+                self.call.start(core.ask(calls::Shellnums {
+                    profile: core.name(),
+                    size: self.count,
+                }));
             }
         });
         if self.numbers.is_empty() {

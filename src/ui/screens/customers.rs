@@ -5,19 +5,20 @@
 
 use egui::{RichText, ScrollArea};
 
+use crate::core::Awaited;
+use crate::core::calls::requests as calls;
 use crate::core::team::Permission;
 use crate::core::wire::validate::{self, Problem};
 use crate::core::wire::{
     BindRequest, CreatedEnterprise, Customer, CustomerQuery, DefaultFilter, EnterpriseRequest,
 };
-use crate::core::{Call, Event, Latest, Outcome};
 use crate::ui::kit::form::{
     answered_on_ui, grid_ui, normalize_mobile, submit_button_ui, text_fields_ui, typed,
 };
 use crate::ui::kit::icon::Icon;
 use crate::ui::kit::permits::permitted_ui;
-use crate::ui::outbox::Caller;
-use crate::ui::text::i18n::{Label, Lang, label, t, tr};
+use crate::ui::outbox::{Caller, Outbox};
+use crate::ui::text::i18n::{Lang, label, t, tr};
 use crate::ui::text::labels::value_words;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -34,7 +35,7 @@ struct QueryForm {
     channel_customer_id: String,
     all: bool,
     problems: Vec<Problem>,
-    call: Latest,
+    call: Awaited<Vec<Customer>>,
     customers: Option<Vec<Customer>>,
     /// What the shown answer was asked with: once the form differs, it is marked stale.
     asked: Option<CustomerQuery>,
@@ -51,7 +52,7 @@ struct BindForm {
     enterprise_name: String,
     password_mobile: String,
     problems: Vec<Problem>,
-    call: Latest,
+    call: Awaited<Customer>,
     bound: Option<Customer>,
     on: String,
 }
@@ -91,7 +92,9 @@ struct EnterpriseForm {
     branch_name: String,
     address: String,
     problems: Vec<Problem>,
-    call: Latest,
+    /// The create form's call (operation 2), and the update form's (4).
+    create_call: Awaited<CreatedEnterprise>,
+    update_call: Awaited<()>,
     created: Option<CreatedEnterprise>,
     updated: bool,
     on: String,
@@ -132,31 +135,22 @@ impl Default for CustomersScreen {
 }
 
 impl CustomersScreen {
-    /// Takes the answer if it is for this screen, and names the action it answers.
-    pub fn apply(&mut self, event: &Event) -> Option<Label> {
-        if self.query.call.accept(event) {
-            if let Ok(Outcome::Customers(found)) = &event.result {
-                self.query.customers = Some(found.clone());
-            }
-            return Some(label!("query-customers"));
+    /// Takes the replies that have come to this screen's requests.
+    pub fn poll(&mut self, out: &Outbox<'_>) {
+        if let Some(Ok(found)) = out.reply(&mut self.query.call, label!("query-customers")) {
+            self.query.customers = Some(found);
         }
-        if self.bind.call.accept(event) {
-            if let Ok(Outcome::Customer(customer)) = &event.result {
-                self.bind.bound = Some(customer.clone());
-            }
-            return Some(label!("bind-customer"));
+        if let Some(Ok(customer)) = out.reply(&mut self.bind.call, label!("bind-customer")) {
+            self.bind.bound = Some(customer);
         }
-        if self.create.call.accept(event) {
-            if let Ok(Outcome::Enterprise(created)) = &event.result {
-                self.create.created = Some(created.clone());
-            }
-            return Some(label!("create-enterprise"));
+        let created = out.reply(&mut self.create.create_call, label!("create-enterprise"));
+        if let Some(Ok(created)) = created {
+            self.create.created = Some(created);
         }
-        if self.update.call.accept(event) {
-            self.update.updated = event.result.is_ok();
-            return Some(label!("update-enterprise"));
+        if let Some(updated) = out.reply(&mut self.update.update_call, label!("update-enterprise"))
+        {
+            self.update.updated = updated.is_ok();
         }
-        None
     }
 
     /// The screen; the enterprise whose page was asked for.
@@ -308,7 +302,10 @@ impl CustomersScreen {
             if form.problems.is_empty() {
                 form.bound = None;
                 form.on = core.profile.name.clone();
-                form.call.start(core.call(Call::Bind(request)));
+                form.call.start(core.ask(calls::Bind {
+                    profile: core.name(),
+                    request,
+                }));
             }
         }
         if let Some(customer) = &form.bound {
@@ -334,7 +331,7 @@ impl CustomersScreen {
         enterprise_form_ui(ui, lang, "create_form", &mut self.create);
         ui.add_space(6.0);
         let why = core.lacking(lang, Permission::Customers);
-        let busy = self.create.call.is_waiting();
+        let busy = self.create.create_call.is_waiting();
         if permitted_ui(ui, why.as_deref(), |ui| {
             submit_button_ui(ui, Icon::Create, t!(lang, "create"), busy)
         }) {
@@ -344,8 +341,11 @@ impl CustomersScreen {
                 self.create.created = None;
                 self.create.on = core.profile.name.clone();
                 self.create
-                    .call
-                    .start(core.call(Call::CreateEnterprise(request)));
+                    .create_call
+                    .start(core.ask(calls::CreateEnterprise {
+                        profile: core.name(),
+                        request,
+                    }));
             }
         }
         let Some(created) = &self.create.created else {
@@ -402,7 +402,7 @@ impl CustomersScreen {
         enterprise_form_ui(ui, lang, "update_form", &mut self.update);
         ui.add_space(6.0);
         let why = core.lacking(lang, Permission::Customers);
-        let busy = self.update.call.is_waiting();
+        let busy = self.update.update_call.is_waiting();
         if permitted_ui(ui, why.as_deref(), |ui| {
             submit_button_ui(ui, Icon::Edit, t!(lang, "update"), busy)
         }) {
@@ -412,8 +412,11 @@ impl CustomersScreen {
                 self.update.updated = false;
                 self.update.on = core.profile.name.clone();
                 self.update
-                    .call
-                    .start(core.call(Call::UpdateEnterprise(request)));
+                    .update_call
+                    .start(core.ask(calls::UpdateEnterprise {
+                        profile: core.name(),
+                        request,
+                    }));
             }
         }
         if self.update.updated {
@@ -430,7 +433,10 @@ fn send_query(form: &mut QueryForm, core: &Caller<'_>) {
     if form.problems.is_empty() {
         form.on = core.profile.name.clone();
         form.asked = Some(query.clone());
-        form.call.start(core.call(Call::QueryCustomers(query)));
+        form.call.start(core.ask(calls::QueryCustomers {
+            profile: core.name(),
+            query,
+        }));
     }
 }
 

@@ -6,7 +6,7 @@ use egui::RichText;
 
 use crate::core::profiles;
 use crate::core::wire::validate::{FieldPath, Problem, ProblemKind};
-use crate::core::{CallLimits, Command, Endpoint, Latest, Profile, Secret};
+use crate::core::{Awaited, CallLimits, Endpoint, Profile, Profiles, Secret};
 use crate::ui::kit::ca_file::CaFileField;
 use crate::ui::kit::form::{Field, field_ui, field_with_ui, grid_ui, submit_button_ui};
 use crate::ui::kit::icon::Icon;
@@ -39,7 +39,7 @@ pub(super) struct ProfileForm {
     pub(super) insecure_http: bool,
     pub(super) ca_file: CaFileField,
     pub(super) problems: Vec<Problem>,
-    pub(super) call: Latest,
+    pub(super) call: Awaited<Profiles>,
 }
 
 impl ProfileForm {
@@ -338,7 +338,7 @@ fn form_buttons_ui(
                 // A team profile's password is no app secret: it signs in once saved.
                 let secret =
                     Some(Secret::new(form.secret.clone())).filter(|s| !s.is_empty() && !form.team);
-                form.call.start(out.send(Command::SaveProfile {
+                form.call.start(out.ask(profiles::requests::Save {
                     previous: form.previous.clone(),
                     profile,
                     app_secret: secret,

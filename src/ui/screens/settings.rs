@@ -4,10 +4,9 @@
 
 use egui::RichText;
 
+use crate::core::profiles::requests::{self, Connected};
 use crate::core::team::{self, Me};
-use crate::core::{
-    Awaited, Command, CoreState, Endpoint, Event, KeyringState, Latest, Outcome, Secret, now_ms,
-};
+use crate::core::{Awaited, CoreState, Endpoint, KeyringState, Profiles, Secret, now_ms};
 use crate::ui::kit::button::danger_button;
 use crate::ui::kit::card::section_ui;
 use crate::ui::kit::form::busy_button_ui;
@@ -15,9 +14,10 @@ use crate::ui::kit::icon::Icon;
 use crate::ui::kit::theme::{self, ThemeChoice};
 use crate::ui::outbox::Outbox;
 use crate::ui::screens::profile_form::{ProfileForm, profile_form_ui};
-use crate::ui::text::i18n::{Label, Lang, label, noted, t, tr};
+use crate::ui::text::i18n::{Lang, label, noted, t, tr};
 
-struct Connected {
+/// A tested connection, said under the buttons.
+struct Tested {
     profile: String,
     scope: String,
     hours_left: i64,
@@ -28,11 +28,11 @@ pub struct SettingsScreen {
     selected: Option<String>,
     form: Option<ProfileForm>,
     confirm_remove: Option<String>,
-    remove: Latest,
-    activate: Latest,
-    test: Latest,
+    remove: Awaited<Profiles>,
+    activate: Awaited<Profiles>,
+    test: Awaited<Connected>,
     testing: Option<String>,
-    connected: Option<Connected>,
+    connected: Option<Tested>,
     /// A new team profile's first sign-in, sent on the next frame.
     sign_in: Option<(String, Secret)>,
     signing_in: Awaited<Me>,
@@ -44,52 +44,38 @@ impl SettingsScreen {
         if let Some(form) = &mut self.form {
             form.ca_file.poll(out);
         }
+        self.saved(out);
+        if let Some(Ok(_)) = out.reply(&mut self.remove, label!("remove-profile")) {
+            self.selected = None;
+        }
+        out.reply(&mut self.activate, label!("use-profile"));
+        if let Some(reply) = out.reply(&mut self.test, label!("test-connection")) {
+            let profile = self.testing.take().unwrap_or_default();
+            self.connected = reply.ok().map(|c| Tested {
+                profile,
+                scope: c.scope,
+                hours_left: (c.expires_at_ms - now_ms()).max(0) / 3_600_000,
+            });
+        }
         out.reply(&mut self.signing_in, label!("sign-in-button"));
     }
 
-    /// Takes the answer if it is for this screen, and names the action it answers.
-    pub fn apply(&mut self, event: &Event) -> Option<Label> {
-        if let Some(form) = &mut self.form
-            && form.call.accept(event)
-        {
-            if event.result.is_ok() {
-                // Saved: the secret is in the keyring now, not here; a team profile's person
-                // signs in with the password typed, which only the session outlives.
-                let name = form.profile().name;
-                if form.team && !form.secret.is_empty() {
-                    let password = Secret::new(std::mem::take(&mut form.secret));
-                    self.sign_in = Some((name.clone(), password));
-                }
-                self.selected = Some(name);
-                self.form = None;
-            }
-            return Some(label!("save-profile"));
+    /// The form's save answered: saved, the secret is in the keyring now, not here; a team
+    /// profile's person signs in with the password typed, which only the session outlives.
+    fn saved(&mut self, out: &Outbox<'_>) {
+        let Some(form) = &mut self.form else {
+            return;
+        };
+        let Some(Ok(_)) = out.reply(&mut form.call, label!("save-profile")) else {
+            return;
+        };
+        let name = form.profile().name;
+        if form.team && !form.secret.is_empty() {
+            let password = Secret::new(std::mem::take(&mut form.secret));
+            self.sign_in = Some((name.clone(), password));
         }
-        if self.remove.accept(event) {
-            if event.result.is_ok() {
-                self.selected = None;
-            }
-            return Some(label!("remove-profile"));
-        }
-        if self.activate.accept(event) {
-            return Some(label!("use-profile"));
-        }
-        if self.test.accept(event) {
-            let profile = self.testing.take().unwrap_or_default();
-            self.connected = match &event.result {
-                Ok(Outcome::Connected {
-                    scope,
-                    expires_at_ms,
-                }) => Some(Connected {
-                    profile,
-                    scope: scope.clone(),
-                    hours_left: (expires_at_ms - now_ms()).max(0) / 3_600_000,
-                }),
-                _ => None,
-            };
-            return Some(label!("test-connection"));
-        }
-        None
+        self.selected = Some(name);
+        self.form = None;
     }
 
     pub fn ui(
@@ -223,7 +209,7 @@ impl SettingsScreen {
             let busy = self.activate.is_waiting();
             ui.add_enabled_ui(!active, |ui| {
                 if busy_button_ui(ui, t!(lang, "use-profile"), busy) {
-                    self.activate.start(out.send(Command::ActivateProfile {
+                    self.activate.start(out.ask(requests::Activate {
                         name: p.name.clone(),
                     }));
                 }
@@ -234,7 +220,7 @@ impl SettingsScreen {
             if busy_button_ui(ui, t!(lang, "test-connection"), self.test.is_waiting()) {
                 self.connected = None;
                 self.testing = Some(p.name.clone());
-                self.test.start(out.send(Command::TestConnection {
+                self.test.start(out.ask(requests::TestConnection {
                     profile: p.name.clone(),
                 }));
             }
@@ -275,7 +261,7 @@ impl SettingsScreen {
                     .clicked()
                 {
                     self.remove
-                        .start(out.send(Command::RemoveProfile { name: name.clone() }));
+                        .start(out.ask(requests::Remove { name: name.clone() }));
                     self.confirm_remove = None;
                 }
                 if ui.button(t!(lang, "cancel")).clicked() {

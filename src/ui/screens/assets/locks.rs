@@ -7,9 +7,10 @@ use std::sync::Arc;
 use egui::RichText;
 
 use super::{AssetsScreen, EXPORT_FILE};
+use crate::core::calls::requests as calls;
 use crate::core::progress::{Progress, Stage};
 use crate::core::wire::{LockResult, LockStatus};
-use crate::core::{Call, Command, Producer, Profile, files};
+use crate::core::{Producer, Profile, files};
 use crate::ui::kit::button::{danger_button, primary_button};
 use crate::ui::kit::form::{
     GUARDED_LOCKS, asset_numbers_from, csv_with_bom, dialog_body_ui, home_file, name_of_profile,
@@ -226,19 +227,25 @@ impl AssetsScreen {
         match decided {
             Some(true) => {
                 if let Some(action) = self.locks.confirm.take() {
+                    let profile = action.profile.name.clone();
                     let (nums, operator) = (action.nums.clone(), Some(action.operator.clone()));
-                    let call = if action.lock {
-                        Call::Lock { nums, operator }
+                    let pending = if action.lock {
+                        out.ask(calls::Lock {
+                            profile,
+                            nums,
+                            operator,
+                        })
                     } else {
-                        Call::Unlock { nums, operator }
+                        out.ask(calls::Unlock {
+                            profile,
+                            nums,
+                            operator,
+                        })
                     };
                     self.locks.outcome = None;
                     self.locks.unsent = None;
                     self.locks.unknown = None;
-                    self.locks.call.start(out.send(Command::CallOn {
-                        profile: action.profile.name.clone(),
-                        call,
-                    }));
+                    self.locks.call.start(pending);
                     self.locks.pending = Some(action);
                 }
             }

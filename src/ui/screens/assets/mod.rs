@@ -21,15 +21,17 @@ use self::export::Export;
 use self::index::ListingIndex;
 use self::locks::{LockAction, LockOutcome, ResultsAction, Skipped, results_csv, results_ui};
 use self::table::Col;
+use crate::core::calls::requests as calls;
 use crate::core::request::Finished;
-use crate::core::wire::{AssetList, AssetRef, LicenseType, LockStatus};
-use crate::core::{ApiError, Awaited, Call, CoreError, Event, Latest, Outcome, Profile};
+use crate::core::wire::{AssetList, AssetRef, LicenseType, LockResult, LockStatus};
+use crate::core::{ApiError, Awaited, Call, CoreError, Profile};
 use crate::ui::kit::empty::empty_state_ui;
 use crate::ui::kit::form::{keyed_button_ui, name_of_profile};
 use crate::ui::kit::icon::Icon;
 use crate::ui::kit::keys;
 use crate::ui::outbox::Outbox;
-use crate::ui::text::i18n::{Label, Lang, label, t, tr};
+use crate::ui::status::Verdict;
+use crate::ui::text::i18n::{Lang, label, t, tr};
 
 /// Enterprises remembered for the picker.
 const RECENT: usize = 8;
@@ -97,7 +99,7 @@ pub struct AssetsScreen {
 struct Query {
     enterprise: String,
     extend_code: String,
-    call: Latest,
+    call: Awaited<AssetList>,
     /// The profile the listing was asked of (and so every lock picked in it goes to).
     listed_on: Option<Profile>,
     /// A listing dropped because another profile became active: its profile's name.
@@ -153,7 +155,7 @@ struct Selection {
 #[derive(Default)]
 struct Locks {
     confirm: Option<LockAction>,
-    call: Latest,
+    call: Awaited<Vec<LockResult>>,
     pending: Option<LockAction>,
     outcome: Option<LockOutcome>,
     /// Locks sent with no answer: what may have happened, and the state read since.
@@ -169,40 +171,45 @@ struct Locks {
 impl AssetsScreen {
     /// The listing's answer: shown, read for locks whose outcome is unknown, and its
     /// enterprise remembered.
-    fn apply_listing(&mut self, event: &mut Event) {
+    fn poll_listing(&mut self, out: &Outbox<'_>) {
+        let Some(answer) = out.reply(&mut self.query.call, label!("list-assets")) else {
+            return;
+        };
         self.query.listed_ok = false;
-        if let Ok(Outcome::Assets(assets)) = &mut event.result {
+        if let Ok(assets) = answer {
             if let Some(unknown) = &mut self.locks.unknown
                 && unknown.read.is_none()
                 && self.query.listed_on.as_ref().map(|p| &p.name) == Some(&unknown.profile)
             {
-                unknown.read_from(assets);
+                unknown.read_from(&assets);
             }
-            self.set_assets(std::mem::take(assets));
+            self.set_assets(assets);
             self.query.listed_ok = true;
             self.query.remember = Some(self.query.listed.clone());
         }
     }
 
-    /// Takes the answer if it is for this screen, and names the action it answers.
-    pub fn apply(&mut self, event: &mut Event) -> Option<Label> {
-        if self.query.call.accept(event) {
-            self.apply_listing(event);
-            return Some(label!("list-assets"));
-        }
-        if self.locks.call.accept(event) {
-            let action = self.locks.pending.take();
-            let said = match &action {
-                Some(a) if a.lock => label!("disable"),
-                Some(_) => label!("enable"),
-                None => label!("lock-unlock"),
-            };
-            if let (Err(CoreError::Api(e @ ApiError::NotSent(_))), Some(action)) =
-                (&event.result, &action)
-            {
-                let (nums, operator) = (action.nums.clone(), Some(action.operator.clone()));
+    /// The locks' answer: the badges follow, or what may have happened, or a change to keep
+    /// for later.
+    fn poll_locks(&mut self, out: &Outbox<'_>) {
+        let said = match &self.locks.pending {
+            Some(a) if a.lock => label!("disable"),
+            Some(_) => label!("enable"),
+            None => label!("lock-unlock"),
+        };
+        let Some(answer) = out.reply_judged(&mut self.locks.call, said, |r| Verdict::of_locks(r))
+        else {
+            return;
+        };
+        let Some(action) = self.locks.pending.take() else {
+            return;
+        };
+        match answer {
+            Ok(results) => self.locks_done(action, &results),
+            Err(CoreError::Api(e @ ApiError::NotSent(_))) => {
+                let (nums, operator) = (action.nums, Some(action.operator));
                 self.locks.unsent = Some(unknown::UnsentLocks {
-                    profile: action.profile.name.clone(),
+                    profile: action.profile.name,
                     call: if action.lock {
                         Call::Lock { nums, operator }
                     } else {
@@ -213,46 +220,46 @@ impl AssetsScreen {
                     by_team: e.sent_nothing_said_by_team(),
                 });
             }
-            if let (Err(CoreError::Api(ApiError::OutcomeUnknown { .. })), Some(action)) =
-                (&event.result, &action)
-            {
+            Err(CoreError::Api(ApiError::OutcomeUnknown { .. })) => {
                 self.locks.unknown = Some(unknown::UnknownLocks {
                     lock: action.lock,
-                    nums: action.nums.clone(),
-                    profile: action.profile.name.clone(),
+                    nums: action.nums,
+                    profile: action.profile.name,
                     reread: true,
                     read: None,
                 });
             }
-            if let (Ok(Outcome::Locks(results)), Some(action)) = (&event.result, action) {
-                // The badges follow only on a listing of the profile the locks changed on: the
-                // same numbers may name other assets on another platform.
-                let same_profile = self
-                    .query
-                    .listed_on
-                    .as_ref()
-                    .is_some_and(|p| p.name == action.profile.name);
-                for r in results.iter().filter(|_| same_profile) {
-                    if r.status == LockStatus::Success
-                        && let Some(i) = self.index.position(&self.assets, &r.asset_num)
-                    {
-                        Arc::make_mut(&mut self.assets).set_locked(i, action.lock);
-                    }
-                }
-                self.grid.dirty = true;
-                self.locks.outcome = Some(LockOutcome {
-                    lock: action.lock,
-                    results: results.as_slice().into(),
-                    profile: action.profile.name,
-                });
-            }
-            return Some(said);
+            Err(_) => {}
         }
-        None
+    }
+
+    /// Locks answered: the badges follow only on a listing of the profile the locks changed
+    /// on (the same numbers may name other assets on another platform).
+    fn locks_done(&mut self, action: LockAction, results: &[LockResult]) {
+        let same_profile = self
+            .query
+            .listed_on
+            .as_ref()
+            .is_some_and(|p| p.name == action.profile.name);
+        for r in results.iter().filter(|_| same_profile) {
+            if r.status == LockStatus::Success
+                && let Some(i) = self.index.position(&self.assets, &r.asset_num)
+            {
+                Arc::make_mut(&mut self.assets).set_locked(i, action.lock);
+            }
+        }
+        self.grid.dirty = true;
+        self.locks.outcome = Some(LockOutcome {
+            lock: action.lock,
+            results: results.into(),
+            profile: action.profile.name,
+        });
     }
 
     /// Takes the replies that have come to this screen's requests.
     pub fn poll(&mut self, out: &Outbox<'_>) {
+        self.poll_listing(out);
+        self.poll_locks(out);
         self.poll_unsent(out);
         if let Some(reply) = out.reply_finished(&mut self.export.call, label!("export-csv")) {
             self.export.progress = None;
@@ -395,7 +402,7 @@ impl AssetsScreen {
         }
         self.query.dropped_from = Some(listed.name.clone());
         self.query.listed_on = None;
-        self.query.call = Latest::default();
+        self.query.call = Awaited::default();
         self.query.listed_ok = false;
         self.set_assets(AssetList::default());
         self.locks.confirm = None;
@@ -421,11 +428,11 @@ impl AssetsScreen {
         }
         self.locks.outcome = None;
         let extend_code = Some(self.query.extend_code.trim().to_owned()).filter(|c| !c.is_empty());
-        let call = Call::Assets {
+        self.query.call.start(out.ask(calls::Assets {
+            profile: profile.name.clone(),
             enterprise_global_id: enterprise,
             extend_code,
-        };
-        self.query.call.start(out.call_on(profile, call));
+        }));
         self.query.listed = self.query.enterprise.trim().to_owned();
         self.query.listed_on = Some(profile.clone());
         self.query.dropped_from = None;

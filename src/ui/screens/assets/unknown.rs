@@ -6,6 +6,7 @@
 use egui::RichText;
 
 use super::AssetsScreen;
+use crate::core::calls::requests as calls;
 use crate::core::queue::{self, QueuedEntry};
 use crate::core::wire::AssetList;
 use crate::core::{Awaited, Call, Profile};
@@ -109,11 +110,11 @@ impl AssetsScreen {
             return;
         };
         let extend_code = Some(self.query.extend_code.trim().to_owned()).filter(|c| !c.is_empty());
-        let call = Call::Assets {
+        self.query.call.start(out.ask(calls::Assets {
+            profile: profile.name.clone(),
             enterprise_global_id: self.query.listed.clone(),
             extend_code,
-        };
-        self.query.call.start(out.call_on(&profile, call));
+        }));
     }
 
     /// What may have happened, and the state read since; true when Dismiss was clicked.

@@ -27,11 +27,10 @@ use serde::{Deserialize, Serialize};
 
 use self::fields::{FormCx, field_problems};
 use self::node::{NodeId, NodeMut};
-use crate::core::Event;
 use crate::core::snapshot::Snapshot;
 use crate::core::wire::OrderType;
 use crate::ui::outbox::{Caller, Outbox};
-use crate::ui::text::i18n::{Label, Lang, t, tr};
+use crate::ui::text::i18n::{Lang, t, tr};
 use crate::ui::text::labels::order_type_short;
 
 /// What the composer keeps beside the batch in a draft.
@@ -157,19 +156,15 @@ pub struct ComposerScreen {
 }
 
 impl ComposerScreen {
-    /// Takes the answer if it is for this screen, and names the action it answers.
-    pub fn apply(&mut self, event: &Event) -> Option<Label> {
-        self.apply_numbers(event)
-            .or_else(|| self.apply_submit(event))
-            .or_else(|| self.apply_unknown(event))
-    }
-
     /// Takes the replies that have come to this screen's requests.
     pub fn poll(&mut self, out: &Outbox<'_>) {
         self.poll_drafts(out);
         self.poll_file(out);
         self.poll_catalog(out);
+        self.poll_numbers(out);
+        self.poll_submit(out);
         self.poll_unsent(out);
+        self.poll_unknown(out);
         self.poll_handover(out);
         self.check.poll(out);
     }

@@ -3,15 +3,16 @@
 
 use super::ComposerScreen;
 use super::node::{self, NodeId, NodeMut, Step};
+use crate::core::Awaited;
+use crate::core::calls::requests as calls;
 use crate::core::wire::validate::MAX_SHELLNUMS;
-use crate::core::{Call, Event, Latest, Outcome};
 use crate::ui::kit::form::busy_icon_button_ui;
 use crate::ui::kit::icon::Icon;
-use crate::ui::outbox::Caller;
-use crate::ui::text::i18n::{Label, Lang, label, t};
+use crate::ui::outbox::{Caller, Outbox};
+use crate::ui::text::i18n::{Lang, label, t};
 
 pub(super) struct Numbers {
-    call: Latest,
+    call: Awaited<Vec<String>>,
     /// The asset the numbers asked for go to.
     target: Option<NodeId>,
     count: i32,
@@ -20,7 +21,7 @@ pub(super) struct Numbers {
 impl Default for Numbers {
     fn default() -> Self {
         Self {
-            call: Latest::default(),
+            call: Awaited::default(),
             target: None,
             count: 1,
         }
@@ -28,21 +29,19 @@ impl Default for Numbers {
 }
 
 impl ComposerScreen {
-    pub(super) fn apply_numbers(&mut self, event: &Event) -> Option<Label> {
-        if !self.numbers.call.accept(event) {
-            return None;
-        }
+    /// Takes the numbers asked for, into the asset they were asked for.
+    pub(super) fn poll_numbers(&mut self, out: &Outbox<'_>) {
+        let Some(answer) = out.reply(&mut self.numbers.call, label!("get-asset-numbers")) else {
+            return;
+        };
         self.before_step();
-        if let (Ok(Outcome::Shellnums(nums)), Some(target), Some(draft)) = (
-            &event.result,
-            self.numbers.target.take(),
-            self.draft.as_mut(),
-        ) && let Some(NodeMut::Asset(asset)) = node::resolve_mut(&mut draft.batch, &target)
+        if let (Ok(nums), Some(target), Some(draft)) =
+            (answer, self.numbers.target.take(), self.draft.as_mut())
+            && let Some(NodeMut::Asset(asset)) = node::resolve_mut(&mut draft.batch, &target)
         {
-            asset.asset_nos.extend(nums.iter().cloned());
+            asset.asset_nos.extend(nums);
             self.stepped();
         }
-        Some(label!("get-asset-numbers"))
     }
 
     /// Numbers from the asset-numbers screen: into the selected asset, else the first asset
@@ -98,9 +97,10 @@ impl ComposerScreen {
             };
             if crate::ui::kit::permits::permitted_ui(ui, why.as_deref(), button) {
                 numbers.target = Some(selected.clone());
-                numbers
-                    .call
-                    .start(core.call(Call::Shellnums(numbers.count)));
+                numbers.call.start(core.ask(calls::Shellnums {
+                    profile: core.name(),
+                    size: numbers.count,
+                }));
             }
         });
     }

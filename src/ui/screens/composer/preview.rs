@@ -3,16 +3,17 @@
 //! know before sending it. Until it is known the batch is not sent; when it cannot be known,
 //! sending takes one more click.
 
+use crate::core::Awaited;
+use crate::core::calls::checks::PreviewDeletes;
 use crate::core::snapshot::Snapshot;
-use crate::core::{Command, Event, Latest, Outcome};
 use crate::ui::kit::delete_preview::found_ui;
 use crate::ui::outbox::Outbox;
-use crate::ui::text::i18n::{Lang, tr};
+use crate::ui::text::i18n::{Lang, label, tr};
 use crate::wire::preview::DeletePreview;
 
 #[derive(Default)]
 pub(super) struct Preview {
-    call: Latest,
+    call: Awaited<Box<DeletePreview>>,
     /// The profile it was asked of: a preview is shown only for the profile it is about.
     profile: Option<String>,
     found: Option<Result<Box<DeletePreview>, String>>,
@@ -28,7 +29,7 @@ impl Preview {
         }
         self.forget();
         self.profile = Some(profile.to_owned());
-        self.call.start(out.send(Command::PreviewDeletes {
+        self.call.start(out.ask(PreviewDeletes {
             profile: profile.to_owned(),
             batch: Box::new(batch.to_batch(None)),
         }));
@@ -39,16 +40,11 @@ impl Preview {
         *self = Self::default();
     }
 
-    pub fn apply(&mut self, event: &Event) -> bool {
-        if !self.call.accept(event) {
-            return false;
+    /// Takes the preview when it has come, or why it could not be had.
+    pub fn poll(&mut self, out: &Outbox<'_>) {
+        if let Some(found) = out.reply(&mut self.call, label!("preview-deletes")) {
+            self.found = Some(found.map_err(|e| e.to_string()));
         }
-        self.found = Some(match &event.result {
-            Ok(Outcome::DeletePreview(p)) => Ok(p.clone()),
-            Ok(other) => Err(format!("unexpected answer {other:?}")),
-            Err(e) => Err(e.to_string()),
-        });
-        true
     }
 
     /// Draws the preview; answers whether the batch may be sent as far as it is concerned.

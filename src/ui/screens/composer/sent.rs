@@ -6,14 +6,15 @@ use egui::RichText;
 use serde::{Deserialize, Serialize};
 
 use super::ComposerScreen;
+use crate::core::calls::checks::CheckSent;
 use crate::core::evidence::{Evidence, Found};
 use crate::core::queue::{self, QueuedEntry};
 use crate::core::wire::BatchOrderRequest;
-use crate::core::{Awaited, Command, Event, Latest, Outcome, Profile, WriteState};
+use crate::core::{Awaited, LedgerEntry, Profile, WriteState, journal};
 use crate::ui::kit::form::profile_name;
 use crate::ui::kit::toasts::unsent_words;
 use crate::ui::outbox::Outbox;
-use crate::ui::text::i18n::{Label, Lang, label, labelled, t, tr};
+use crate::ui::text::i18n::{Lang, label, labelled, t, tr};
 use crate::ui::text::labels::order_type_short;
 
 /// One profile a draft was sent to.
@@ -36,9 +37,11 @@ pub(super) struct UnknownSent {
     pub batch: BatchOrderRequest,
     /// The transport's words, verbatim.
     pub detail: String,
-    pub check: Latest,
+    pub check: Awaited<Box<Evidence>>,
     pub evidence: Option<Evidence>,
-    pub resolve: Latest,
+    pub resolve: Awaited<LedgerEntry>,
+    /// The user's word asked for: done or not done.
+    pub settling: bool,
     /// The user's word once recorded: done or not done.
     pub settled: Option<bool>,
 }
@@ -106,38 +109,39 @@ impl ComposerScreen {
         true
     }
 
-    /// Takes the answers of the check and of the user's settlement.
-    pub(super) fn apply_unknown(&mut self, event: &Event) -> Option<Label> {
-        let unknown = self.submit.unknown.as_mut()?;
-        if unknown.check.accept(event) {
-            if let Ok(Outcome::Evidence(found)) = &event.result {
-                unknown.evidence = Some((**found).clone());
-            }
-            return Some(label!("check-sent"));
+    /// Takes what the check found, and the answer of the user's settlement of an unknown
+    /// outcome: the draft's hints follow it.
+    pub(super) fn poll_unknown(&mut self, out: &Outbox<'_>) {
+        let Some(unknown) = self.submit.unknown.as_mut() else {
+            return;
+        };
+        if let Some(Ok(found)) = out.reply(&mut unknown.check, label!("check-sent")) {
+            unknown.evidence = Some(*found);
         }
-        if !unknown.resolve.accept(event) {
-            return None;
-        }
-        if let (Ok(Outcome::Resolved(entry)), Some(draft)) = (&event.result, &mut self.draft) {
-            let done = entry.state == WriteState::Done;
-            unknown.settled = Some(done);
-            let (profile, id) = (&unknown.profile, &unknown.channel_order_id);
-            if done {
-                draft.hints.record(profile, id, WriteState::Done);
-            } else {
-                // Nothing was made there: sending it is a first send again.
-                draft
-                    .hints
-                    .sent
-                    .retain(|s| !(&s.profile == profile && &s.channel_order_id == id));
-            }
-            self.drafts.changed();
-        }
-        Some(if unknown.settled == Some(true) {
+        let action = if unknown.settling {
             label!("mark-done")
         } else {
             label!("mark-not-done")
-        })
+        };
+        let Some(Ok(entry)) = out.reply(&mut unknown.resolve, action) else {
+            return;
+        };
+        let done = entry.state == WriteState::Done;
+        unknown.settled = Some(done);
+        let Some(draft) = &mut self.draft else {
+            return;
+        };
+        let (profile, id) = (&unknown.profile, &unknown.channel_order_id);
+        if done {
+            draft.hints.record(profile, id, WriteState::Done);
+        } else {
+            // Nothing was made there: sending it is a first send again.
+            draft
+                .hints
+                .sent
+                .retain(|s| !(&s.profile == profile && &s.channel_order_id == id));
+        }
+        self.drafts.changed();
     }
 
     /// The unknown outcome, its choices and what the check found; true when it is shown.
@@ -184,15 +188,18 @@ impl ComposerScreen {
             evidence_ui(ui, lang, evidence);
         }
         match choice {
-            Some(Choice::Check) => unknown.check.start(out.send(Command::CheckSent {
+            Some(Choice::Check) => unknown.check.start(out.ask(CheckSent {
                 profile: unknown.profile.clone(),
                 batch: Box::new(unknown.batch.clone()),
             })),
-            Some(Choice::Settle(done)) => unknown.resolve.start(out.send(Command::ResolveWrite {
-                call_id: unknown.call_id.clone(),
-                done,
-                by: profile.operator_identity.clone(),
-            })),
+            Some(Choice::Settle(done)) => {
+                unknown.settling = done;
+                unknown.resolve.start(out.ask(journal::requests::Resolve {
+                    call_id: unknown.call_id.clone(),
+                    done,
+                    by: profile.operator_identity.clone(),
+                }));
+            }
             Some(Choice::SendAgain) => self.submit.confirm = true,
             None => {}
         }

@@ -8,12 +8,11 @@ use super::batch::{Summary, summarize};
 use super::node::NodeId;
 use super::preview::Preview;
 use super::sent::{UnknownSent, UnsentBatch};
+use crate::core::calls::requests as calls;
 use crate::core::snapshot::Snapshot;
 use crate::core::wire::validate::{Problem, ProblemKind, UnknownKey};
 use crate::core::wire::{BatchOrderRequest, BatchOrderResult};
-use crate::core::{
-    ApiError, Awaited, Call, Command, CoreError, Event, Latest, Outcome, Profile, WriteState,
-};
+use crate::core::{ApiError, Awaited, CoreError, Profile, WriteState};
 use crate::ui::kit::button::{danger_button, primary_button};
 use crate::ui::kit::form::production_guard_ui;
 use crate::ui::kit::form::{
@@ -22,7 +21,7 @@ use crate::ui::kit::form::{
 use crate::ui::kit::icon::Icon;
 use crate::ui::kit::keys;
 use crate::ui::outbox::Outbox;
-use crate::ui::text::i18n::{Label, Lang, label, t, tr};
+use crate::ui::text::i18n::{Lang, label, t, tr};
 use crate::ui::text::labels::{field_label, license_type_name, order_type_short};
 use crate::ui::text::problems::{path_words, problem_words};
 
@@ -31,7 +30,7 @@ const MAX_LISTED: usize = 500;
 
 #[derive(Default)]
 pub(super) struct Submit {
-    call: Latest,
+    call: Awaited<Vec<BatchOrderResult>>,
     /// Why the person signed in may not send this batch (a team server's role), this frame.
     pub(super) refused: Option<String>,
     /// The batch being sent, with the profile it goes to.
@@ -84,26 +83,25 @@ impl Submit {
 }
 
 impl ComposerScreen {
-    pub(super) fn apply_submit(&mut self, event: &Event) -> Option<Label> {
-        if self.submit.preview.apply(event) {
-            return Some(label!("preview-deletes"));
-        }
-        if !self.submit.call.accept(event) {
-            return None;
-        }
+    /// Takes the platform's answer to the batch sent, and the delete preview's.
+    pub(super) fn poll_submit(&mut self, out: &Outbox<'_>) {
+        self.submit.preview.poll(out);
+        let Some(answer) = out.reply(&mut self.submit.call, label!("submit-batch")) else {
+            return;
+        };
         let (Some(sending), Some(draft)) = (self.submit.submitting.take(), &mut self.draft) else {
-            return Some(label!("submit-batch"));
+            return;
         };
         let id = sending.channel_order_id();
-        match &event.result {
-            Ok(Outcome::Orders(results)) => {
+        match answer {
+            Ok(results) => {
                 let repeat = draft.hints.sent_to(&sending.profile, &id).is_some();
                 draft.hints.record(&sending.profile, &id, WriteState::Done);
                 self.drafts.changed();
                 self.submit.submitted = Some(Submitted {
                     recognised: sending.recognised,
                     profile: sending.profile,
-                    results: results.clone(),
+                    results,
                     repeat,
                 });
             }
@@ -116,18 +114,19 @@ impl ComposerScreen {
                 self.drafts.changed();
                 self.submit.unknown = Some(UnknownSent {
                     profile: sending.profile,
-                    call_id: call_id.clone(),
+                    call_id,
                     channel_order_id: id,
                     batch: sending.batch,
-                    detail: detail.clone(),
-                    check: Latest::default(),
+                    detail,
+                    check: Awaited::default(),
                     evidence: None,
-                    resolve: Latest::default(),
+                    resolve: Awaited::default(),
+                    settling: false,
                     settled: None,
                 });
             }
             Err(CoreError::Api(ApiError::Held { request_id, .. })) => {
-                self.submit.held = Some((sending.profile, request_id.clone()));
+                self.submit.held = Some((sending.profile, request_id));
             }
             Err(CoreError::Api(e @ ApiError::NotSent(_))) => {
                 self.submit.unsent = Some(UnsentBatch {
@@ -140,7 +139,6 @@ impl ComposerScreen {
             }
             _ => {}
         }
-        Some(label!("submit-batch"))
     }
 
     /// The submit button, and how many problems stand before it.
@@ -455,9 +453,9 @@ impl ComposerScreen {
             batch: batch.clone(),
         });
         self.submit.forget();
-        self.submit.call.start(out.send(Command::CallOn {
+        self.submit.call.start(out.ask(calls::BatchOrder {
             profile: profile.name.clone(),
-            call: Call::BatchOrder(batch),
+            batch,
         }));
     }
 }

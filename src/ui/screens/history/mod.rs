@@ -11,8 +11,7 @@ use egui::{RichText, ScrollArea};
 
 use self::calls::{CallRow, call_failed, explain_failure, group, state_words};
 use crate::core::{
-    Command, Event, ExportFormat, JournalEntry, JournalFilter, Latest, Operation, Outcome, Profile,
-    WriteState,
+    Awaited, ExportFormat, JournalEntry, JournalFilter, Operation, Profile, WriteState, journal,
 };
 use crate::ui::Screen;
 use crate::ui::kit::empty::empty_state_ui;
@@ -39,7 +38,7 @@ pub struct HistoryScreen {
     selected: Option<i64>,
     /// The selected row is scrolled into view at the next frame (its details take room).
     scroll_to_selected: bool,
-    query: Latest,
+    query: Awaited<Vec<JournalEntry>>,
     export: Export,
     loaded_once: bool,
     /// A team server's record, shown instead of this computer's journal on a team profile
@@ -67,7 +66,7 @@ impl Filters {
 #[derive(Default)]
 struct Export {
     path: String,
-    call: Latest,
+    call: Awaited<journal::requests::Exported>,
     /// How many were written, and where.
     done: Option<String>,
 }
@@ -96,38 +95,31 @@ impl HistoryScreen {
 
     pub fn refresh(&mut self, out: &Outbox<'_>) {
         self.query
-            .start(out.send(Command::QueryJournal(self.filter(ROWS))));
+            .start(out.ask(journal::requests::Query(self.filter(ROWS))));
     }
 
     /// Takes the replies that have come to this screen's requests.
     pub fn poll(&mut self, out: &Outbox<'_>) {
         self.record.poll(out);
+        if let Some(Ok(entries)) = out.reply(&mut self.query, label!("load-history")) {
+            self.listed(entries);
+        }
+        if let Some(reply) = out.reply(&mut self.export.call, label!("export-csv")) {
+            self.export.done = reply
+                .ok()
+                .map(|e| format!("{} → {}", e.count, e.path.display()));
+        }
     }
 
-    /// Takes the answer if it is for this screen, and names the action it answers.
-    pub fn apply(&mut self, event: &Event) -> Option<Label> {
-        if self.query.accept(event) {
-            if let Ok(Outcome::Journal(entries)) = &event.result {
-                self.entries = entries.clone();
-                self.calls = group(&self.entries);
-                if self.filters.failures_only {
-                    // An attempt failed, yet its write was done in the end: not a failure.
-                    let entries = &self.entries;
-                    self.calls.retain(|c| call_failed(&entries[c.newest()]));
-                }
-            }
-            return Some(label!("load-history"));
+    /// The journal's entries read: grouped into calls, and narrowed to failures if asked.
+    fn listed(&mut self, entries: Vec<JournalEntry>) {
+        self.entries = entries;
+        self.calls = group(&self.entries);
+        if self.filters.failures_only {
+            // An attempt failed, yet its write was done in the end: not a failure.
+            let entries = &self.entries;
+            self.calls.retain(|c| call_failed(&entries[c.newest()]));
         }
-        if self.export.call.accept(event) {
-            self.export.done = match &event.result {
-                Ok(Outcome::Exported { path, count }) => {
-                    Some(format!("{count} → {}", path.display()))
-                }
-                _ => None,
-            };
-            return Some(label!("export-csv"));
-        }
-        None
     }
 
     pub fn ui(&mut self, ui: &mut egui::Ui, out: &Outbox<'_>, lang: Lang, profile: &Profile) {
@@ -166,7 +158,7 @@ impl HistoryScreen {
                 t!(lang, "export-csv"),
                 self.export.call.is_waiting(),
             ) {
-                self.export.call.start(out.send(Command::ExportJournal {
+                self.export.call.start(out.ask(journal::requests::Export {
                     filter: self.filter(0),
                     path: PathBuf::from(self.export.path.trim()),
                     format: ExportFormat::Csv,

@@ -1,6 +1,8 @@
 //! The journal: every call of every profile, in a local SQLite file, with secrets redacted.
 //! Queryable by time, operation and code; exportable to CSV and JSON.
 
+pub mod requests;
+
 use std::path::Path;
 use std::sync::{Mutex, PoisonError};
 
@@ -414,12 +416,12 @@ impl Journal {
         &self,
         f: &JournalFilter,
         path: &Path,
-        format: super::ExportFormat,
+        format: crate::core::ExportFormat,
     ) -> Result<usize, JournalError> {
         let mut bytes = Vec::new();
         let count = match format {
-            super::ExportFormat::Csv => self.export_csv(f, &mut bytes)?,
-            super::ExportFormat::Json => self.export_json(f, &mut bytes)?,
+            crate::core::ExportFormat::Csv => self.export_csv(f, &mut bytes)?,
+            crate::core::ExportFormat::Json => self.export_json(f, &mut bytes)?,
         };
         crate::support::private_files::write_atomic(path, &bytes)?;
         Ok(count)

@@ -2,6 +2,8 @@
 //! platforms. Saved as JSON in the OS config dir; secrets are not in it (they are in the
 //! keyring, see `secrets`).
 
+pub mod requests;
+
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
