@@ -262,7 +262,7 @@ fn every_screen_renders_in_chinese() {
     harness.run_ok();
     click(&mut harness, "测试连接");
     settle(&mut harness, |h| {
-        h.query_by_label_contains("Sandbox：连接成功").is_some()
+        h.query_by_label_contains("沙箱：连接成功").is_some()
     });
 }
 

@@ -293,3 +293,24 @@ fn a_refused_enterprise_is_not_offered_again() {
         vec!["EG0000000001".to_owned()]
     );
 }
+
+/// A refusal's toast stayed under every screen after the same action was done at the next
+/// try, taking the room of the last rows. Done since, its failure is taken away.
+#[test]
+fn a_refusal_s_toast_goes_once_the_same_action_is_done() {
+    let dir = tempfile::tempdir().expect("dir");
+    let mut harness = app(dir.path(), Lang::Zh);
+    harness.state_mut().prefs.screen = Screen::Assets;
+    harness.run_ok();
+    type_into(&mut harness, "企业全局编号", "EG000000000");
+    click(&mut harness, "列出资产");
+    settle(&mut harness, |h| {
+        h.query_by_label("列出资产：被拒绝").is_some()
+    });
+    // Said in Chinese from the refusal the answer's cause names, not from its English words.
+    harness.get_by_label_contains("平台上没有企业主账号 EG000000000");
+    type_into(&mut harness, "企业全局编号", "EG0000000001");
+    click(&mut harness, "列出资产");
+    settle(&mut harness, |h| h.query_by_label("8900000006").is_some());
+    assert!(harness.query_by_label("列出资产：被拒绝").is_none());
+}

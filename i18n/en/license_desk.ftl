@@ -691,6 +691,7 @@ assign-assigned = assigned
 ## Refusals the console recognises
 refusal-enterprise-exists = This CRM customer already has an enterprise master account ({ $id }). To change its name or address, use Customers › Update enterprise.
 refusal-no-enterprise = The platform has no enterprise master account { $id }. Check the global id, or the profile: each platform has its own enterprises.
+refusal-no-enterprise-for-customer = The CRM customer { $id } has no enterprise master account on this platform yet: create one first (Customers › Create enterprise).
 refusal-asset-elsewhere = Asset { $num } belongs to another customer. To move it to this one, set its number as transferedAssetNum.
 refusal-no-product = Asset { $num } holds no product { $uri } from that license order: nothing to delete. Check the product and the source license order.
 refusal-no-asset = The platform has no asset { $num }. Check the number, or the profile.

@@ -577,6 +577,7 @@ assign-assigned = 已分配
 ## 可识别的拒绝原因
 refusal-enterprise-exists = 该 CRM 客户已有企业主账号（{ $id }）。如需修改名称或地址，请使用“客户 › 修改企业”。
 refusal-no-enterprise = 平台上没有企业主账号 { $id }。请检查全局编号或当前配置：每个平台的企业各不相同。
+refusal-no-enterprise-for-customer = CRM 客户 { $id } 在此平台上还没有企业主账号：请先创建（客户 › 创建企业主账号）。
 refusal-asset-elsewhere = 资产 { $num } 属于另一个客户。如需转到当前客户，请将该编号填入“转移的资产编号”。
 refusal-no-product = 资产 { $num } 中没有来自该授权订单的产品 { $uri }，无可删除。请检查产品和来源授权订单。
 refusal-no-asset = 平台上没有资产 { $num }。请检查编号或当前配置。

@@ -99,8 +99,11 @@ impl Status {
         {
             self.toasts.error(action, error);
         }
-        if verdict == Verdict::Done && is_background(action) {
-            return;
+        if verdict == Verdict::Done {
+            self.toasts.settled(action);
+            if is_background(action) {
+                return;
+            }
         }
         self.last = Some((action, verdict));
     }

@@ -2,6 +2,8 @@
 //! the two groups' envelopes, retries with backoff where a retry is safe, and a time limit on
 //! every call. Each attempt is reported to an [`Observer`] (the journal).
 
+#![warn(clippy::too_many_lines)]
+
 mod decode;
 mod error;
 pub mod ledger;

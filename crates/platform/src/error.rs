@@ -5,6 +5,7 @@ use std::fmt::Display;
 
 use super::sql::StoreError;
 use wire::envelope::{SYSTEM, VALIDATION};
+use wire::refusal::Refusal;
 use wire::validate::Problem;
 
 /// Problems listed in full in `cause`; the rest are counted. A hundred keeps the answer of a
@@ -41,6 +42,15 @@ impl OpError {
         Self::Invalid {
             message: format!("{path}: {rule}"),
             cause: "refused by a business rule; nothing was written".to_owned(),
+        }
+    }
+
+    /// The platform's state refuses the request for `refusal`, which the cause carries as a
+    /// type; `advice` follows its words in the message (what to do about it).
+    pub fn refusal(path: impl Display, refusal: Refusal, advice: &str) -> Self {
+        Self::Invalid {
+            message: format!("{path}: {refusal}{advice}"),
+            cause: refusal.cause(),
         }
     }
 

@@ -10,6 +10,11 @@ pub enum TeamError {
     /// Input that cannot be used; the message names the field.
     #[error("{0}")]
     Invalid(String),
+    /// The role needs a branch (branch staff order for their own) and none was given.
+    #[error(
+        "branch: branch staff order for their own branch; give --branch CODE and --branch-name NAME"
+    )]
+    NoBranch,
     #[error("no person is named {0:?}")]
     NoSuchPerson(String),
     #[error("a person named {0:?} already exists")]

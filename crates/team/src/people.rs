@@ -378,11 +378,7 @@ fn keeps_an_administrator(tx: &dyn Tx, changed: &str) -> Result<(), TeamError> {
 /// A branch clerk orders for one branch: the built-in `staff` role needs one.
 fn needs_branch(role: &str, branch: Option<&Branch>) -> Result<(), TeamError> {
     if role == "staff" && branch.is_none() {
-        return Err(TeamError::Invalid(
-            "branch: branch staff order for their own branch; give --branch CODE and \
-             --branch-name NAME"
-                .to_owned(),
-        ));
+        return Err(TeamError::NoBranch);
     }
     Ok(())
 }

@@ -442,7 +442,7 @@ impl Sessions {
 /// A branch the person's role needs and the server lacks, said as such.
 fn no_branch(e: TeamError) -> SessionError {
     match e {
-        TeamError::Invalid(m) if m.starts_with("branch:") => SessionError::NoBranch,
+        TeamError::NoBranch => SessionError::NoBranch,
         e => SessionError::Team(e),
     }
 }

@@ -22,6 +22,7 @@ pub mod order;
 pub mod parse;
 pub mod preview;
 pub mod raw;
+pub mod refusal;
 pub mod removal;
 mod skipped;
 pub mod team;

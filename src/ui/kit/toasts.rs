@@ -29,6 +29,11 @@ pub struct Toasts {
 }
 
 impl Toasts {
+    /// `action` was done since: its earlier failures no longer stand.
+    pub fn settled(&mut self, action: Label) {
+        self.items.retain(|toast| toast.action != action);
+    }
+
     pub fn error(&mut self, action: Label, error: &CoreError) {
         let (verbatim, cause, refusal) = match error {
             CoreError::Api(ApiError::Platform {
@@ -101,10 +106,9 @@ impl Toasts {
 fn toast_ui(ui: &mut egui::Ui, lang: Lang, toast: &Toast) -> (bool, Option<Offer>) {
     let mut dismissed = false;
     let mut accepted = None;
-    let recognised = toast
-        .refusal
-        .as_ref()
-        .and_then(|(code, message)| recognise(lang, toast.action, code, message));
+    let recognised = toast.refusal.as_ref().and_then(|(code, message)| {
+        recognise(lang, toast.action, code, message, toast.cause.as_deref())
+    });
     let (words, offer) = match recognised {
         Some(r) => (r.words, r.offer),
         None => (toast.explanation.text(lang).to_owned(), None),

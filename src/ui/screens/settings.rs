@@ -9,7 +9,7 @@ use crate::core::team::{self, Me};
 use crate::core::{Awaited, CoreState, Endpoint, KeyringState, Profiles, Secret, now_ms};
 use crate::ui::kit::button::danger_button;
 use crate::ui::kit::card::section_ui;
-use crate::ui::kit::form::busy_button_ui;
+use crate::ui::kit::form::{busy_button_ui, name_of_profile};
 use crate::ui::kit::icon::Icon;
 use crate::ui::kit::theme::{self, ThemeChoice};
 use crate::ui::outbox::Outbox;
@@ -235,7 +235,7 @@ impl SettingsScreen {
                 RichText::new(tr!(
                     lang,
                     "connected-with",
-                    profile = c.profile.as_str(),
+                    profile = name_of_profile(lang, &c.profile),
                     scope = c.scope.as_str(),
                     hours = c.hours_left
                 ))

@@ -3,10 +3,13 @@
 //! does what the platform asks for). The platform's code and message are shown verbatim
 //! beside this; an answer not recognised gets the code's general explanation.
 //!
-//! A remote platform's answers can only be read by their words: these are the embedded
-//! platform's messages, which follow the interface's.
+//! The refusal is read from the answer's cause (`refusal:asset-elsewhere asset=…`, made by the
+//! platform's rules from `wire::refusal::Refusal`), never from its English words: rewording
+//! them keeps the explanation. A platform that sends no such cause gets the code's general
+//! explanation.
 
 use crate::ui::text::i18n::{Label, Lang, label, tr};
+use crate::wire::refusal::Refusal;
 
 /// What the console offers to do about a refusal.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -23,22 +26,28 @@ pub struct Recognised {
     pub offer: Option<Offer>,
 }
 
-/// The refusal of `action` with this code and message, if the console knows it.
-pub fn recognise(lang: Lang, action: Label, code: &str, message: &str) -> Option<Recognised> {
-    let (path, rule) = message
-        .split_once(": ")
-        .map_or(("", message), |(p, r)| (p, r));
-    let offer = (action == label!("submit-batch")
-        && code == crate::wire::envelope::VALIDATION
-        && is_batch_path(path))
-    .then(|| Offer::GoToField(path.to_owned()));
-    let words = known_rule(lang, rule)?;
-    let offer = if rule.contains("use operation 4") {
-        Some(Offer::UpdateEnterprise)
-    } else {
-        offer
+/// The refusal of `action` with this code and message, if its cause names one the console
+/// knows (`wire::refusal`); the message's field path says where, for a batch.
+pub fn recognise(
+    lang: Lang,
+    action: Label,
+    code: &str,
+    message: &str,
+    cause: Option<&str>,
+) -> Option<Recognised> {
+    let refusal = Refusal::from_cause(cause?)?;
+    let path = message.split_once(": ").map_or("", |(p, _)| p);
+    let offer = match refusal {
+        Refusal::EnterpriseExists { .. } => Some(Offer::UpdateEnterprise),
+        _ => (action == label!("submit-batch")
+            && code == crate::wire::envelope::VALIDATION
+            && is_batch_path(path))
+        .then(|| Offer::GoToField(path.to_owned())),
     };
-    Some(Recognised { words, offer })
+    Some(Recognised {
+        words: words(lang, &refusal),
+        offer,
+    })
 }
 
 /// A field path of the batch: letters, digits, indices and dots, starting with a letter.
@@ -49,44 +58,36 @@ fn is_batch_path(path: &str) -> bool {
             .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '[' | ']'))
 }
 
-/// The word after `marker` in `text` (an id, a number), without trailing punctuation.
-fn word_after<'a>(text: &'a str, marker: &str) -> &'a str {
-    text.split_once(marker)
-        .map_or("", |(_, rest)| rest.split_whitespace().next().unwrap_or(""))
-        .trim_matches(|c: char| matches!(c, '(' | ')' | ',' | ';' | '.'))
-}
-
-fn known_rule(lang: Lang, rule: &str) -> Option<String> {
-    Some(if rule.contains("already exists for this CRM customer") {
-        let id = word_after(rule, "account ");
-        tr!(lang, "refusal-enterprise-exists", id = id)
-    } else if rule.starts_with("no enterprise master account") {
-        let id = word_after(rule, "account ");
-        tr!(lang, "refusal-no-enterprise", id = id)
-    } else if rule.contains("holds nothing from the source license order") {
-        tr!(
+/// What the refusal means and what to do, in the user's language.
+fn words(lang: Lang, refusal: &Refusal) -> String {
+    match refusal {
+        Refusal::EnterpriseExists { enterprise } => {
+            tr!(lang, "refusal-enterprise-exists", id = enterprise.as_str())
+        }
+        Refusal::NoEnterprise { enterprise } => {
+            tr!(lang, "refusal-no-enterprise", id = enterprise.as_str())
+        }
+        Refusal::NoEnterpriseForCustomer { crm_customer_id } => tr!(
             lang,
-            "refusal-nothing-from-source",
-            num = word_after(rule, "asset ")
-        )
-    } else if rule.contains("belongs to another customer") {
-        let num = word_after(rule, "asset ");
-        tr!(lang, "refusal-asset-elsewhere", num = num)
-    } else if rule.contains("holds no product") {
-        let num = word_after(rule, "asset ");
-        let uri = word_after(rule, "product ");
-        tr!(lang, "refusal-no-product", num = num, uri = uri)
-    } else if rule.starts_with("no asset ") {
-        let num = word_after(rule, "asset ");
-        tr!(lang, "refusal-no-asset", num = num)
-    } else if rule.starts_with("no license order") {
-        let id = word_after(rule, "order ");
-        tr!(lang, "refusal-no-order", id = id)
-    } else if rule.contains("already used by this application") {
-        tr!(lang, "refusal-nonce")
-    } else {
-        return None;
-    })
+            "refusal-no-enterprise-for-customer",
+            id = crm_customer_id.as_str()
+        ),
+        Refusal::NothingFromSource { asset } => {
+            tr!(lang, "refusal-nothing-from-source", num = asset.as_str())
+        }
+        Refusal::AssetElsewhere { asset } => {
+            tr!(lang, "refusal-asset-elsewhere", num = asset.as_str())
+        }
+        Refusal::NoProduct { asset, uri } => tr!(
+            lang,
+            "refusal-no-product",
+            num = asset.as_str(),
+            uri = uri.as_str()
+        ),
+        Refusal::NoAsset { asset } => tr!(lang, "refusal-no-asset", num = asset.as_str()),
+        Refusal::NoOrder { order } => tr!(lang, "refusal-no-order", id = order.as_str()),
+        Refusal::NonceReused => tr!(lang, "refusal-nonce"),
+    }
 }
 
 #[cfg(test)]
@@ -95,11 +96,15 @@ mod tests {
 
     #[test]
     fn an_existing_enterprise_is_explained_and_its_update_offered() {
+        let refusal = Refusal::EnterpriseExists {
+            enterprise: "EG0000000042".into(),
+        };
         let found = recognise(
             Lang::Zh,
             label!("create-enterprise"),
             "13004",
-            "crmCustomerId: an enterprise master account (EG0000000042) already exists for this CRM customer; use operation 4 to change it",
+            &format!("crmCustomerId: {refusal}"),
+            Some(&refusal.cause()),
         )
         .expect("recognised");
         assert!(found.words.contains("EG0000000042"), "{}", found.words);
@@ -109,11 +114,16 @@ mod tests {
 
     #[test]
     fn a_batch_refusal_leads_to_its_field() {
+        let cause = Refusal::AssetElsewhere {
+            asset: "8900000009".into(),
+        }
+        .cause();
         let found = recognise(
             Lang::En,
             label!("submit-batch"),
             "13004",
             "orderList[0].assets[0].assetNos[1]: asset 8900000009 belongs to another customer; set transferedAssetNum to move it",
+            Some(&cause),
         )
         .expect("recognised");
         assert!(found.words.contains("8900000009"), "{}", found.words);
@@ -124,7 +134,43 @@ mod tests {
             ))
         );
         assert_eq!(
-            recognise(Lang::En, label!("submit-batch"), "13004", "x: y"),
+            recognise(Lang::En, label!("submit-batch"), "13004", "x: y", None),
+            None
+        );
+    }
+
+    /// The platform's English words reworded, or in another language altogether: the cause
+    /// still names the refusal, and the Chinese explanation is kept.
+    #[test]
+    fn a_refusal_reworded_keeps_its_chinese_explanation() {
+        let refusal = Refusal::AssetElsewhere {
+            asset: "8900000009".into(),
+        };
+        let explained = |message: &str| {
+            recognise(
+                Lang::Zh,
+                label!("submit-batch"),
+                "13004",
+                message,
+                Some(&refusal.cause()),
+            )
+            .map(|r| r.words)
+        };
+        let original = explained(&format!("orderList[0].assets[0].assetNos[0]: {refusal}"));
+        let reworded =
+            explained("orderList[0].assets[0].assetNos[0]: that lock is some other client's");
+        assert_eq!(original, reworded);
+        let words = original.expect("recognised");
+        assert!(words.contains("资产 8900000009 属于另一个客户"), "{words}");
+        // Without the cause, the same English words are not guessed at.
+        assert_eq!(
+            recognise(
+                Lang::Zh,
+                label!("submit-batch"),
+                "13004",
+                &format!("orderList[0].assets[0].assetNos[0]: {refusal}"),
+                Some("refused by a business rule; nothing was written"),
+            ),
             None
         );
     }

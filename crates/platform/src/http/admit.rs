@@ -233,9 +233,10 @@ fn spend(tx: &dyn sql::Tx, app_key: &str, nonce: &str) -> Result<(), OpError> {
 }
 
 fn reused() -> OpError {
-    OpError::invalid(
+    OpError::refusal(
         "g_nonce",
-        "already used by this application; send a fresh nonce with every call",
+        wire::refusal::Refusal::NonceReused,
+        "; send a fresh nonce with every call",
     )
 }
 

@@ -14,6 +14,7 @@
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, VecDeque};
 use std::ops::ControlFlow;
+use wire::refusal::Refusal;
 
 use super::customers::enterprise_by_global_id;
 use super::narrow;
@@ -56,9 +57,11 @@ pub(crate) const EXTENDS: &str = "SELECT x.asset_id, x.extend_code, x.extend_val
 /// The row id of the enterprise master account, or 13004 when there is none.
 pub fn enterprise(tx: &dyn sql::Tx, enterprise_global_id: &str) -> Result<i64, OpError> {
     enterprise_by_global_id(tx, enterprise_global_id)?.ok_or_else(|| {
-        OpError::refused(
+        let enterprise = enterprise_global_id.to_owned();
+        OpError::refusal(
             "enterpriseGlobalId",
-            format!("no enterprise master account {enterprise_global_id}"),
+            Refusal::NoEnterprise { enterprise },
+            "",
         )
     })
 }

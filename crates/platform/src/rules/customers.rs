@@ -3,6 +3,7 @@
 use crate::error::OpError;
 use crate::sql::{self, Row, StoreError};
 use crate::store::next_id;
+use wire::refusal::Refusal;
 use wire::{BindRequest, CreatedEnterprise, Customer, DefaultFilter, EnterpriseRequest, Member};
 
 /// Channel of the default customer that operation 2 creates; its channel id is the CRM id.
@@ -276,12 +277,10 @@ pub fn create(
         |r| r.text(0),
     )?;
     if let Some(global_id) = existing {
-        return Err(OpError::refused(
-            "crmCustomerId",
-            format!(
-                "an enterprise master account ({global_id}) already exists for this CRM customer; use operation 4 to change it"
-            ),
-        ));
+        let refusal = Refusal::EnterpriseExists {
+            enterprise: global_id,
+        };
+        return Err(OpError::refusal("crmCustomerId", refusal, ""));
     }
     let (enterprise_id, global_id) = insert_enterprise(
         tx,
@@ -349,10 +348,10 @@ pub fn update(tx: &dyn sql::Tx, r: &EnterpriseRequest, now: i64) -> Result<(), O
         |r| r.i64(0),
     )?;
     let Some(enterprise_id) = enterprise_id else {
-        return Err(OpError::refused(
-            "crmCustomerId",
-            format!("no enterprise master account exists for the CRM customer {crm_id:?}"),
-        ));
+        let refusal = Refusal::NoEnterpriseForCustomer {
+            crm_customer_id: crm_id.to_owned(),
+        };
+        return Err(OpError::refusal("crmCustomerId", refusal, ""));
     };
     tx.execute(
         "UPDATE enterprises SET name = ?2, address = COALESCE(?3, address), \

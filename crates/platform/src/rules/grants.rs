@@ -6,6 +6,7 @@ use super::narrow_opt;
 use crate::error::OpError;
 use crate::sql::{self, StoreError};
 use crate::store::IdPool;
+use wire::refusal;
 use wire::removal::{self, Held, Refusal};
 use wire::{
     AssetEntry, BatchOrderRequest, BatchOrderResult, LicenseType, MerchandiseEntry, OrderEntry,
@@ -133,9 +134,10 @@ pub fn src_order(
         |r| r.i64(0),
     )?;
     row.map(Some).ok_or_else(|| {
-        OpError::refused(
+        OpError::refusal(
             format!("{path}.srcLicenseOrderId"),
-            format!("no license order {src} of this customer"),
+            refusal::Refusal::NoOrder { order: src.into() },
+            " of this customer",
         )
     })
 }
@@ -181,11 +183,10 @@ fn new_buy(
                 }
                 if found.customer != t.customer {
                     if a.transfered_asset_num != Some(true) {
-                        return Err(OpError::refused(
+                        return Err(OpError::refusal(
                             num_path,
-                            format!(
-                                "asset {num} belongs to another customer; set transferedAssetNum to move it"
-                            ),
+                            refusal::Refusal::AssetElsewhere { asset: num.into() },
+                            "; set transferedAssetNum to move it",
                         ));
                     }
                     tx.execute(
@@ -288,9 +289,10 @@ fn insert_product(
             |r| r.bool(0),
         )?;
         if !exists {
-            return Err(OpError::refused(
+            return Err(OpError::refusal(
                 format!("{path}.srcLicenseOrderId"),
-                format!("no license order {src} to transfer from"),
+                refusal::Refusal::NoOrder { order: src.into() },
+                " to transfer from",
             ));
         }
     }
@@ -360,13 +362,12 @@ fn owned_asset(
     num: &str,
 ) -> Result<StoredAsset, OpError> {
     let Some(asset) = stored_asset(tx, num)? else {
-        return Err(OpError::refused(path, format!("no asset {num}")));
+        let refusal = refusal::Refusal::NoAsset { asset: num.into() };
+        return Err(OpError::refusal(path, refusal, ""));
     };
     if asset.customer != t.customer {
-        return Err(OpError::refused(
-            path,
-            format!("asset {num} belongs to another customer"),
-        ));
+        let refusal = refusal::Refusal::AssetElsewhere { asset: num.into() };
+        return Err(OpError::refusal(path, refusal, ""));
     }
     Ok(asset)
 }
@@ -428,10 +429,8 @@ fn delete_asset(tx: &dyn sql::Tx, t: &Target<'_>, a: &AssetEntry) -> Result<(), 
         let held: Vec<Held<'_, i64>> = rows.iter().map(HeldRow::held).collect();
         let removal = removal::delete_asset(&held, asset.license_order.as_ref(), t.src.as_ref())
             .map_err(|_| {
-                OpError::refused(
-                    &path,
-                    format!("asset {num} holds nothing from the source license order"),
-                )
+                let refusal = refusal::Refusal::NothingFromSource { asset: num.into() };
+                OpError::refusal(&path, refusal, "")
             })?;
         if removal.asset_goes {
             // Its products, packages and attributes go with it (ON DELETE CASCADE).
@@ -483,9 +482,13 @@ fn no_product(t: &Target<'_>, num: &str, p: usize, product: &ProductEntry) -> Op
     } else {
         ""
     };
-    OpError::refused(
+    OpError::refusal(
         format!("{}.products[{p}]", t.path),
-        format!("asset {num} holds no product {uri}{how}{from}"),
+        refusal::Refusal::NoProduct {
+            asset: num.into(),
+            uri: uri.into(),
+        },
+        &format!("{how}{from}"),
     )
 }
 

@@ -4,6 +4,7 @@
 //! applies it in the background.
 
 use std::collections::HashMap;
+use wire::refusal::Refusal;
 
 use super::batch_rows::{BatchRows, LicenseOrderRow};
 use super::customers::{self, NewCustomer};
@@ -362,9 +363,12 @@ fn resolve_customer(
     };
     let enterprise = match non_blank(&o.enterprise_global_id) {
         Some(g) => Some(customers::enterprise_by_global_id(tx, &g)?.ok_or_else(|| {
-            OpError::refused(
+            OpError::refusal(
                 format!("{path}.enterpriseGlobalId"),
-                format!("no enterprise master account {g}"),
+                Refusal::NoEnterprise {
+                    enterprise: g.clone(),
+                },
+                "",
             )
         })?),
         None => None,

@@ -213,7 +213,7 @@ fn team_refusal(e: TeamError) -> Response {
         ),
         TeamError::AlreadyDecided { .. } => (conflict, causes::DECIDED),
         TeamError::ClaimTaken(_) => (conflict, causes::CLAIM_TAKEN),
-        TeamError::Invalid(_) => (
+        TeamError::Invalid(_) | TeamError::NoBranch => (
             (
                 status(envelope::BUSINESS_EXCEPTION_STATUS),
                 envelope::VALIDATION,

@@ -403,7 +403,10 @@ fn explain_entry(e: &JournalEntry) -> Option<Label> {
 fn recognised_words(lang: Lang, e: &JournalEntry) -> Option<String> {
     let code = e.code.as_deref()?;
     let message = e.error.as_deref()?.strip_prefix(code)?.strip_prefix(": ")?;
-    recognise(lang, label!("history"), code, message).map(|r| r.words)
+    // The answer's envelope, as journaled, carries the cause.
+    let answer: serde_json::Value = serde_json::from_str(e.response.as_deref()?).ok()?;
+    let cause = answer.get("cause").and_then(serde_json::Value::as_str);
+    recognise(lang, label!("history"), code, message, cause).map(|r| r.words)
 }
 
 /// The selected call: why it failed, its earlier attempts, and its newest attempt whole.
