@@ -1675,6 +1675,34 @@ fn a_late_answer_is_dropped_by_its_id() {
     core.shutdown();
 }
 
+/// A platform call is listed as running from the moment it is asked (the status bar shows it
+/// with its Cancel) until it is answered; a request that makes no call is never listed.
+#[test]
+fn a_call_is_listed_as_running_until_it_is_answered() {
+    let root = tempfile::tempdir().expect("temp dir");
+    let core = start_core(root.path(), KeyringChoice::Store(mock_store()));
+    let pending = core.ask(license_desk::core::calls::requests::Shellnums {
+        profile: SANDBOX.to_owned(),
+        size: 2,
+    });
+    let listed = core.state().calls;
+    assert_eq!(listed.len(), 1, "{listed:?}");
+    assert_eq!(listed[0].id, pending.id());
+    assert_eq!(listed[0].profile, SANDBOX);
+    assert_eq!(
+        listed[0].operation,
+        license_desk::core::Operation::Shellnums
+    );
+    let journal = core.ask(license_desk::core::journal::requests::Query(
+        JournalFilter::default(),
+    ));
+    assert_eq!(core.state().calls.len(), 1);
+    assert_eq!(pending.wait(WAIT).expect("numbers").len(), 2);
+    journal.wait(WAIT).expect("journal");
+    wait_state(&core, "the call unlisted", WAIT, |s| s.calls.is_empty());
+    core.shutdown();
+}
+
 // ---------------------------------------------------------------------------------------------
 // 6. No keyring: memory only, and said so
 // ---------------------------------------------------------------------------------------------

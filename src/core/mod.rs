@@ -345,8 +345,11 @@ impl Core {
                 .calls
                 .push(call);
         }
+        // Listed before it is sent, so that its end, which unlists it, cannot come first.
         if self.commands.send((id, work)).is_err() {
             tracing::error!(id, "the core has stopped; request dropped");
+            let mut state = self.state.write().unwrap_or_else(PoisonError::into_inner);
+            state.calls.retain(|c| c.id != id);
         }
     }
 
