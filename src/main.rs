@@ -76,7 +76,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         None => {
             cli::logging::init("warn");
-            let opened = license_desk::ui::run();
+            let opened = license_desk::ui::run().map_err(|e| e.to_string());
             #[cfg(windows)]
             if let Err(message) = &opened {
                 // Started from the Start menu there is no terminal to print to.

@@ -94,8 +94,8 @@ pub enum Failure {
 }
 
 impl Failure {
-    pub fn failed(message: impl Into<String>) -> Self {
-        Self::Exit(FAILED, message.into())
+    pub fn failed(why: impl std::fmt::Display) -> Self {
+        Self::Exit(FAILED, why.to_string())
     }
 
     /// Prints it on standard error and answers its exit code.

@@ -5,6 +5,7 @@
 
 use std::collections::HashMap;
 
+use crate::core::CoreError;
 use crate::wire::preview::Placement;
 use crate::wire::{Asset, AssetEntry, BatchOrderRequest, OrderType};
 
@@ -78,14 +79,11 @@ impl Evidence {
 pub fn gather(
     batch: &BatchOrderRequest,
     placed: &[Placement],
-    listings: &HashMap<String, Result<Vec<Asset>, String>>,
+    listings: &HashMap<String, Result<Vec<Asset>, CoreError>>,
 ) -> Evidence {
     let mut assets = Vec::new();
     for (i, (order, placement)) in batch.order_list.iter().zip(placed).enumerate() {
-        let listing = placement
-            .enterprise
-            .as_ref()
-            .map(|e| listings.get(e).cloned().unwrap_or(Err(String::new())));
+        let listing = placement.enterprise.as_ref().map(|e| listings.get(e));
         let sequence = order.sequence.map_or(i as i64 + 1, i64::from);
         for entry in &order.assets {
             for num in &entry.asset_nos {
@@ -94,7 +92,7 @@ pub fn gather(
                     asset_num: num.clone(),
                     order_type: order.order_type,
                     products: asked_products(entry),
-                    found: found(listing.as_ref(), num),
+                    found: found(listing, num),
                 });
             }
         }
@@ -111,11 +109,14 @@ fn asked_products(entry: &AssetEntry) -> Vec<String> {
         .collect()
 }
 
-fn found(listing: Option<&Result<Vec<Asset>, String>>, num: &str) -> Found {
+/// `listing` is None when the order's enterprise is not known, Some(None) when it was not
+/// listed.
+fn found(listing: Option<Option<&Result<Vec<Asset>, CoreError>>>, num: &str) -> Found {
     match listing {
         None => Found::Unreadable("the order's enterprise is not known".to_owned()),
-        Some(Err(why)) => Found::Unreadable(why.clone()),
-        Some(Ok(assets)) => match assets.iter().find(|a| a.asset_num == num) {
+        Some(None) => Found::Unreadable(String::new()),
+        Some(Some(Err(why))) => Found::Unreadable(why.to_string()),
+        Some(Some(Ok(assets))) => match assets.iter().find(|a| a.asset_num == num) {
             Some(a) => Found::Listed {
                 products: a.products.iter().map(|p| p.product_uri.clone()).collect(),
             },

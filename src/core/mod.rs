@@ -3,10 +3,12 @@
 //! and tests `run` a request to its reply. The core asks for a repaint when a reply arrives. A tokio runtime on its own threads does the I/O: the platform
 //! client, the keyring, the journal, the drafts, and the embedded Sandbox platform.
 
+pub mod cache;
 pub mod calls;
 pub mod catalog;
 pub mod csv_out;
 pub mod drafts;
+pub mod error;
 pub mod evidence;
 pub mod files;
 pub mod journal;
@@ -35,6 +37,7 @@ use keyring_core::CredentialStore;
 use tokio::sync::mpsc as tokio_mpsc;
 
 pub use drafts::{Draft, DraftSummary};
+pub use error::CoreError;
 pub use journal::{JournalEntry, JournalFilter};
 pub use ledger::LedgerEntry;
 pub use profiles::{Endpoint, Profile, Profiles, SANDBOX};
@@ -82,9 +85,8 @@ impl CoreOptions {
     /// the settings, `%LOCALAPPDATA%` for the databases, which must not roam); the OS keyring, unless the
     /// environment says `LICENSE_DESK_KEYRING=memory` (machines without one, scripts).
     pub fn for_user() -> Result<CoreOptions, CoreError> {
-        let dirs = directories::ProjectDirs::from("", "", "license-desk").ok_or_else(|| {
-            CoreError::Config("no home directory is known for this user".to_owned())
-        })?;
+        let dirs = directories::ProjectDirs::from("", "", "license-desk")
+            .ok_or(profiles::ProfilesError::NoHome)?;
         Ok(CoreOptions {
             config_dir: dirs.config_dir().to_owned(),
             data_dir: dirs.data_local_dir().to_owned(),
@@ -183,34 +185,6 @@ impl std::fmt::Debug for Producer {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
-pub enum CoreError {
-    /// The platform's answer (code, message, cause verbatim) or no answer.
-    #[error(transparent)]
-    Api(#[from] ApiError),
-    #[error("{0}")]
-    Profile(String),
-    #[error("no app secret is known for the profile {0}: enter it in Settings")]
-    NoSecret(String),
-    #[error("{0}")]
-    Storage(String),
-    #[error("the Sandbox platform is not available: {0}")]
-    Sandbox(String),
-    #[error("{0}")]
-    Config(String),
-    /// A file that cannot be read, written or understood; the message names it and the place.
-    #[error("{0}")]
-    File(String),
-    /// A customer the directory cannot place, or a page that cannot be had: in words.
-    #[error("{0}")]
-    Customer(String),
-    #[error("the core has stopped")]
-    Stopped,
-    /// `Core::run` waited as long as it was told to and no answer came.
-    #[error("no answer within {0} s")]
-    GaveUp(u64),
-}
-
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum SandboxState {
     Starting,
@@ -276,10 +250,9 @@ impl Core {
             .thread_name("license-desk-core")
             .enable_all()
             .build()
-            .map_err(|e| CoreError::Config(format!("cannot start the core's threads: {e}")))?;
+            .map_err(|e| CoreError::Threads(Arc::new(e)))?;
         let profiles_path = options.config_dir.join("profiles.json");
-        let profiles = profiles::Profiles::load(&profiles_path)
-            .map_err(|e| CoreError::Config(e.to_string()))?;
+        let profiles = profiles::Profiles::load(&profiles_path)?;
         let state = Arc::new(RwLock::new(CoreState {
             profiles,
             keyring: None,

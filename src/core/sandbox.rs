@@ -35,6 +35,49 @@ pub mod demo {
     pub const LAST_LOCK: &str = "8900000006";
 }
 
+/// Why the Sandbox is not available.
+#[derive(Debug, thiserror::Error)]
+pub enum SandboxError {
+    #[error("cannot write {path}: {source}")]
+    Write {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("the sandbox platform did not start: {0}")]
+    Start(#[from] StartError),
+    #[error(
+        "another License Desk runs the Sandbox, but the address in {} did not prove to be it \
+         within {} s; nothing was sent there", url_file.display(), PROVE_WITHIN.as_secs()
+    )]
+    Unproved { url_file: PathBuf },
+    #[error("cannot create the sandbox application: {0}")]
+    App(#[from] crate::platform::error::OpError),
+    #[error("provisioning the sandbox ({what}): {source}")]
+    Provision {
+        what: &'static str,
+        source: ApiError,
+    },
+    #[error(transparent)]
+    Client(#[from] ApiError),
+    #[error("no randomness for the Sandbox's proof: {0}")]
+    Random(getrandom::Error),
+    #[error("the HTTP client for the Sandbox's proof: {0}")]
+    Http(#[from] reqwest::Error),
+    #[error("the Sandbox's own data: {0}")]
+    Json(#[from] serde_json::Error),
+    #[error("the Sandbox's start ended without its answer: {0}")]
+    Task(#[from] tokio::task::JoinError),
+    #[error("it stopped")]
+    Stopped,
+}
+
+fn cannot_write(path: &Path) -> impl FnOnce(std::io::Error) -> SandboxError + '_ {
+    move |source| SandboxError::Write {
+        path: path.to_owned(),
+        source,
+    }
+}
+
 pub struct Sandbox {
     /// None when another License Desk of this user runs the sandbox and this one uses it.
     server: Option<Server>,
@@ -52,15 +95,14 @@ struct SandboxApp {
 impl Sandbox {
     /// Starts (or joins) the sandbox in `dir`. Blocking file and keyring work runs off the
     /// async threads.
-    pub async fn start(dir: PathBuf, secrets: Arc<Secrets>) -> Result<Sandbox, String> {
-        create_private_dir(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    pub async fn start(dir: PathBuf, secrets: Arc<Secrets>) -> Result<Sandbox, SandboxError> {
+        create_private_dir(&dir).map_err(cannot_write(&dir))?;
         let activities = dir.join("activities.json");
-        write_atomic(&activities, DEMO_ACTIVITIES.as_bytes())
-            .map_err(|e| format!("cannot write {}: {e}", activities.display()))?;
+        write_atomic(&activities, DEMO_ACTIVITIES.as_bytes()).map_err(cannot_write(&activities))?;
         let platform_dir = dir.join("platform");
         let url_file = dir.join("sandbox.url");
         let proof_file = dir.join("sandbox.proof");
-        let proof = crate::platform::ids::random_token(32).map_err(|e| e.to_string())?;
+        let proof = crate::platform::ids::random_token(32).map_err(SandboxError::Random)?;
         let mut config = Config::new(&platform_dir, ([127, 0, 0, 1], 0).into());
         config.activities = Some(activities);
         config.proof = Some(proof.clone());
@@ -69,8 +111,7 @@ impl Sandbox {
                 let url = server.base_url();
                 // The proof first: a console reading the new address finds its proof there.
                 for (file, text) in [(&proof_file, &proof), (&url_file, &url)] {
-                    write_atomic(file, text.as_bytes())
-                        .map_err(|e| format!("cannot write {}: {e}", file.display()))?;
+                    write_atomic(file, text.as_bytes()).map_err(cannot_write(file))?;
                 }
                 (Some(server), url)
             }
@@ -79,15 +120,13 @@ impl Sandbox {
             Err(StartError::DataDirInUse(_)) => {
                 (None, proved_address(&url_file, &proof_file).await?)
             }
-            Err(e) => return Err(format!("the sandbox platform did not start: {e}")),
+            Err(e) => return Err(e.into()),
         };
 
         let (app_key, app_secret) = {
             let dir = dir.clone();
             let secrets = Arc::clone(&secrets);
-            tokio::task::spawn_blocking(move || sandbox_app(&dir, &secrets, false))
-                .await
-                .map_err(|e| e.to_string())??
+            tokio::task::spawn_blocking(move || sandbox_app(&dir, &secrets, false)).await??
         };
         let mut sandbox = Sandbox {
             server,
@@ -101,9 +140,7 @@ impl Sandbox {
         {
             let dir = dir.clone();
             let (key, secret) =
-                tokio::task::spawn_blocking(move || sandbox_app(&dir, &secrets, true))
-                    .await
-                    .map_err(|e| e.to_string())??;
+                tokio::task::spawn_blocking(move || sandbox_app(&dir, &secrets, true)).await??;
             sandbox.app_key = key;
             sandbox.app_secret = secret;
         }
@@ -112,18 +149,16 @@ impl Sandbox {
         let marker = dir.join("provisioned");
         if sandbox.server.is_some() && !marker.exists() {
             provision(&sandbox.client()?).await?;
-            write_atomic(&marker, b"demo records provisioned\n")
-                .map_err(|e| format!("cannot write {}: {e}", marker.display()))?;
+            write_atomic(&marker, b"demo records provisioned\n").map_err(cannot_write(&marker))?;
         }
         Ok(sandbox)
     }
 
-    fn client(&self) -> Result<Client, String> {
+    fn client(&self) -> Result<Client, ApiError> {
         Client::new(
             ClientConfig::new(&self.base_url, &self.app_key, self.app_secret.clone()),
             Arc::new(NoObserver),
         )
-        .map_err(|e| e.to_string())
     }
 
     pub async fn stop(self) {
@@ -140,13 +175,12 @@ const PROVE_WITHIN: Duration = Duration::from_secs(20);
 /// fresh challenge with the proof in `proof_file` (`platform::proof`). Until then nothing is
 /// sent to it: the address may be stale, or not written yet by a console starting beside this
 /// one (both files are read again until the proof holds).
-async fn proved_address(url_file: &Path, proof_file: &Path) -> Result<String, String> {
+async fn proved_address(url_file: &Path, proof_file: &Path) -> Result<String, SandboxError> {
     let http = reqwest::Client::builder()
         .no_proxy()
         .redirect(reqwest::redirect::Policy::none())
         .timeout(Duration::from_secs(2))
-        .build()
-        .map_err(|e| e.to_string())?;
+        .build()?;
     let deadline = tokio::time::Instant::now() + PROVE_WITHIN;
     loop {
         let url = std::fs::read_to_string(url_file).unwrap_or_default();
@@ -156,12 +190,9 @@ async fn proved_address(url_file: &Path, proof_file: &Path) -> Result<String, St
             return Ok(url.to_owned());
         }
         if tokio::time::Instant::now() >= deadline {
-            return Err(format!(
-                "another License Desk runs the Sandbox, but the address in {} did not prove to \
-                 be it within {} s; nothing was sent there",
-                url_file.display(),
-                PROVE_WITHIN.as_secs()
-            ));
+            return Err(SandboxError::Unproved {
+                url_file: url_file.to_owned(),
+            });
         }
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
@@ -193,7 +224,11 @@ async fn proves(http: &reqwest::Client, url: &str, proof: &str) -> bool {
 
 /// The sandbox's application: its key from `app.json`, its secret from the keyring; a new
 /// application when either is missing (a memory-only keyring forgets it every session).
-fn sandbox_app(dir: &Path, secrets: &Secrets, renew: bool) -> Result<(String, Secret), String> {
+fn sandbox_app(
+    dir: &Path,
+    secrets: &Secrets,
+    renew: bool,
+) -> Result<(String, Secret), SandboxError> {
     let app_file = dir.join("app.json");
     let known = std::fs::read(&app_file)
         .ok()
@@ -202,14 +237,11 @@ fn sandbox_app(dir: &Path, secrets: &Secrets, renew: bool) -> Result<(String, Se
         return Ok((app.app_key, secret));
     }
     let scopes = ["auth_order".to_owned(), "auth_activity".to_owned()];
-    let created = create_app(&dir.join("platform"), "License Desk sandbox", &scopes)
-        .map_err(|e| format!("cannot create the sandbox application: {e}"))?;
+    let created = create_app(&dir.join("platform"), "License Desk sandbox", &scopes)?;
     let text = serde_json::to_vec(&SandboxApp {
         app_key: created.app_key.clone(),
-    })
-    .map_err(|e| e.to_string())?;
-    write_atomic(&app_file, &text)
-        .map_err(|e| format!("cannot write {}: {e}", app_file.display()))?;
+    })?;
+    write_atomic(&app_file, &text).map_err(cannot_write(&app_file))?;
     secrets.set(SANDBOX, SecretKind::AppSecret, &created.app_secret);
     secrets.delete(SANDBOX, SecretKind::Token);
     Ok((created.app_key, Secret::new(created.app_secret)))
@@ -218,8 +250,8 @@ fn sandbox_app(dir: &Path, secrets: &Secrets, renew: bool) -> Result<(String, Se
 /// Demo records: an enterprise with a bound shop customer, locks of several license types
 /// (re-issuable, network, large-customer, not lockable), a certificate and a cloud account
 /// with the `gxxp` extension. Safe to run again.
-async fn provision(client: &Client) -> Result<(), String> {
-    let fail = |what: &str, e: ApiError| format!("provisioning the sandbox ({what}): {e}");
+async fn provision(client: &Client) -> Result<(), SandboxError> {
+    let fail = |what, source| SandboxError::Provision { what, source };
     let existing = client
         .query_customers(&CustomerQuery {
             channel_code: Some("CRM".to_owned()),
@@ -265,8 +297,7 @@ async fn provision(client: &Client) -> Result<(), String> {
         })
         .await
         .map_err(|e| fail("bind", e))?;
-    let batch: BatchOrderRequest =
-        serde_json::from_value(demo_batch()).map_err(|e| format!("demo batch: {e}"))?;
+    let batch: BatchOrderRequest = serde_json::from_value(demo_batch())?;
     client
         .batch_order(&batch)
         .await

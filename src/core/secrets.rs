@@ -118,7 +118,7 @@ impl Secrets {
         });
         match rx.recv_timeout(OPEN_TIMEOUT) {
             Ok(Ok((store, kind))) => Self::with_store(store, kind),
-            Ok(Err(reason)) => Self::memory_only(reason),
+            Ok(Err(reason)) => Self::memory_only(reason.to_string()),
             Err(_) => Self::memory_only(format!(
                 "the OS keyring did not answer within {} s",
                 OPEN_TIMEOUT.as_secs()
@@ -263,31 +263,46 @@ fn legacy(issuer: &str) -> Option<&str> {
         .then_some(before)
 }
 
+/// Why the OS keyring cannot be used (the console then keeps secrets in memory only).
+#[derive(Debug, thiserror::Error)]
+pub enum NoKeyring {
+    #[error("{0}")]
+    Refused(#[from] KeyringError),
+    #[error("the keyring did not give back what was stored")]
+    Forgetful,
+    #[error("no OS keyring is supported on this system")]
+    Unsupported,
+    #[error("Secret Service: {secret_service}; kernel keyutils: {keyutils}")]
+    Neither {
+        secret_service: Box<NoKeyring>,
+        keyutils: Box<NoKeyring>,
+    },
+}
+
 #[cfg(target_os = "linux")]
-fn open_native() -> Result<(Arc<CredentialStore>, KeyringStore), String> {
-    let mut why = Vec::new();
-    match zbus_secret_service_keyring_store::Store::new() {
-        Ok(store) => match probe(store.clone()) {
-            Ok(()) => return Ok((store as Arc<CredentialStore>, KeyringStore::SecretService)),
-            Err(e) => why.push(format!("Secret Service: {e}")),
-        },
-        Err(e) => why.push(format!("Secret Service: {e}")),
+fn open_native() -> Result<(Arc<CredentialStore>, KeyringStore), NoKeyring> {
+    let secret_service = zbus_secret_service_keyring_store::Store::new()
+        .map_err(NoKeyring::from)
+        .and_then(|store| probe(store.clone()).map(|()| store));
+    let secret_service = match secret_service {
+        Ok(store) => return Ok((store as Arc<CredentialStore>, KeyringStore::SecretService)),
+        Err(e) => e,
+    };
+    let keyutils = linux_keyutils_keyring_store::Store::new()
+        .map_err(NoKeyring::from)
+        .and_then(|store| probe(store.clone()).map(|()| store));
+    match keyutils {
+        Ok(store) => Ok((store as Arc<CredentialStore>, KeyringStore::KernelKeyutils)),
+        Err(keyutils) => Err(NoKeyring::Neither {
+            secret_service: Box::new(secret_service),
+            keyutils: Box::new(keyutils),
+        }),
     }
-    match linux_keyutils_keyring_store::Store::new() {
-        Ok(store) => match probe(store.clone()) {
-            Ok(()) => {
-                return Ok((store as Arc<CredentialStore>, KeyringStore::KernelKeyutils));
-            }
-            Err(e) => why.push(format!("kernel keyutils: {e}")),
-        },
-        Err(e) => why.push(format!("kernel keyutils: {e}")),
-    }
-    Err(why.join("; "))
 }
 
 #[cfg(target_os = "windows")]
-fn open_native() -> Result<(Arc<CredentialStore>, KeyringStore), String> {
-    let store = windows_native_keyring_store::Store::new().map_err(|e| e.to_string())?;
+fn open_native() -> Result<(Arc<CredentialStore>, KeyringStore), NoKeyring> {
+    let store = windows_native_keyring_store::Store::new()?;
     probe(store.clone())?;
     Ok((
         store as Arc<CredentialStore>,
@@ -296,30 +311,29 @@ fn open_native() -> Result<(Arc<CredentialStore>, KeyringStore), String> {
 }
 
 #[cfg(target_os = "macos")]
-fn open_native() -> Result<(Arc<CredentialStore>, KeyringStore), String> {
-    let store = apple_native_keyring_store::keychain::Store::new().map_err(|e| e.to_string())?;
+fn open_native() -> Result<(Arc<CredentialStore>, KeyringStore), NoKeyring> {
+    let store = apple_native_keyring_store::keychain::Store::new()?;
     probe(store.clone())?;
     Ok((store as Arc<CredentialStore>, KeyringStore::MacosKeychain))
 }
 
 #[cfg(not(any(target_os = "linux", target_os = "windows", target_os = "macos")))]
-fn open_native() -> Result<(Arc<CredentialStore>, KeyringStore), String> {
-    Err("no OS keyring is supported on this system".to_owned())
+fn open_native() -> Result<(Arc<CredentialStore>, KeyringStore), NoKeyring> {
+    Err(NoKeyring::Unsupported)
 }
 
 /// A write, a read and a delete: a locked keyring opens but fails writes.
 #[cfg(any(target_os = "linux", target_os = "windows", target_os = "macos"))]
-fn probe(store: Arc<CredentialStore>) -> Result<(), String> {
-    let entry = store
-        .build(SERVICE, "probe", None)
-        .map_err(|e| e.to_string())?;
-    entry.set_password("probe").map_err(|e| e.to_string())?;
-    let back = entry.get_password().map_err(|e| e.to_string())?;
+fn probe(store: Arc<CredentialStore>) -> Result<(), NoKeyring> {
+    let entry = store.build(SERVICE, "probe", None)?;
+    entry.set_password("probe")?;
+    let back = entry.get_password()?;
+    // The probe's entry is harmless if it stays.
     let _ = entry.delete_credential();
     if back == "probe" {
         Ok(())
     } else {
-        Err("the keyring did not give back what was stored".to_owned())
+        Err(NoKeyring::Forgetful)
     }
 }
 

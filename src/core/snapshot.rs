@@ -146,7 +146,6 @@ pub(in crate::core) async fn json_of(
     pretty: bool,
     progress: Option<Progress>,
 ) -> Result<String, super::CoreError> {
-    use super::CoreError;
     use super::progress::Stage;
     tokio::task::spawn_blocking(move || {
         if let Some(progress) = &progress {
@@ -158,9 +157,8 @@ pub(in crate::core) async fn json_of(
         }
         crate::wire::open::batch_to_json(&whole, pretty)
     })
-    .await
-    .map_err(|e| CoreError::File(e.to_string()))?
-    .map_err(|e| CoreError::File(format!("the batch as JSON: {e}")))
+    .await?
+    .map_err(|e| crate::core::files::FileError::Json(e).into())
 }
 
 #[cfg(test)]

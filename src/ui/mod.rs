@@ -15,7 +15,7 @@ pub mod text;
 pub use prefs::{Prefs, Screen};
 pub use shell::DeskApp;
 
-use crate::core::{Core, CoreOptions};
+use crate::core::{Core, CoreError, CoreOptions};
 
 /// The window's own state file (eframe's `app.ron`: the screen, recent enterprises, the claim
 /// form's values) made private to the user before eframe first writes it: eframe rewrites the
@@ -28,13 +28,21 @@ fn private_window_state(dir: &std::path::Path) {
     }
 }
 
+/// Why the console's window did not open.
+#[derive(Debug, thiserror::Error)]
+pub enum OpenError {
+    #[error(transparent)]
+    Core(#[from] CoreError),
+    #[error("the window could not open: {0}")]
+    Window(#[from] eframe::Error),
+}
+
 /// Opens the console on the active profile (the Sandbox on a fresh machine).
-pub fn run() -> Result<(), String> {
+pub fn run() -> Result<(), OpenError> {
     if let Some(dir) = eframe::storage_dir("license-desk") {
         private_window_state(&dir);
     }
-    let core = Core::start(CoreOptions::for_user().map_err(|e| e.to_string())?)
-        .map_err(|e| e.to_string())?;
+    let core = Core::start(CoreOptions::for_user()?)?;
     let mut viewport = egui::ViewportBuilder::default()
         .with_title("License Desk")
         // Matches the .desktop entry, so the desktop shows the right icon and name.
@@ -61,8 +69,8 @@ pub fn run() -> Result<(), String> {
                 .unwrap_or_default();
             Ok(Box::new(DeskApp::new(core, prefs, &cc.egui_ctx)))
         }),
-    )
-    .map_err(|e| format!("the window could not open: {e}"))
+    )?;
+    Ok(())
 }
 
 #[cfg(all(test, unix))]

@@ -198,8 +198,11 @@ async fn cancelled() {
     std::future::pending::<()>().await;
 }
 
+/// Why an observer could not keep a write's record (its store's own error).
+pub type NotKept = Box<dyn std::error::Error + Send + Sync>;
+
 /// Kept, or why not.
-pub type Kept = Pin<Box<dyn Future<Output = Result<(), String>> + Send>>;
+pub type Kept = Pin<Box<dyn Future<Output = Result<(), NotKept>> + Send>>;
 
 /// How an answer is read: HTTP status and body into the call's result.
 type Decode<T> = fn(u16, &[u8]) -> Result<T, ApiError>;
@@ -582,7 +585,7 @@ impl Client {
         self.observer
             .begin_write(&begun)
             .await
-            .map_err(ApiError::NotRecorded)?;
+            .map_err(|why| ApiError::NotRecorded(why.to_string()))?;
         Ok(begun)
     }
 

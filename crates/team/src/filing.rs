@@ -68,8 +68,7 @@ pub async fn delete_preview(upstream: &Client, batch: &BatchOrderRequest) -> Del
         let listed = upstream
             .assets(enterprise, None)
             .await
-            .map(|list| list.to_assets())
-            .map_err(|e| e.to_string());
+            .map(|list| list.to_assets());
         listings.insert(enterprise.clone(), listed);
     }
     preview::preview(batch, &placed, &listings)

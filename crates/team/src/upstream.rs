@@ -119,7 +119,7 @@ impl Observer for Ledger {
                     Ok::<_, StoreError>(())
                 })
                 .await
-                .map_err(|e| e.to_string())
+                .map_err(client::NotKept::from)
         })
     }
 
@@ -152,7 +152,7 @@ impl Observer for Ledger {
                     }
                 })
                 .await
-                .map_err(|e| e.to_string())
+                .map_err(client::NotKept::from)
         })
     }
 

@@ -240,10 +240,10 @@ struct Live<'a> {
 
 /// Works out the batch's deletes. `placed` says where each order's assets are (by index);
 /// `listings` holds each enterprise's assets, or why they could not be listed.
-pub fn preview(
+pub fn preview<E: std::fmt::Display>(
     batch: &BatchOrderRequest,
     placed: &[Placement],
-    listings: &HashMap<String, Result<Vec<Asset>, String>>,
+    listings: &HashMap<String, Result<Vec<Asset>, E>>,
 ) -> DeletePreview {
     let mut live: HashMap<&str, Live<'_>> = HashMap::new();
     for assets in listings.values().flatten() {
@@ -280,7 +280,7 @@ pub fn preview(
                 reason: "not listed".to_owned(),
             }),
             Some(Some(Err(reason))) => preview.warnings.push(Warning::ListingFailed {
-                reason: reason.clone(),
+                reason: reason.to_string(),
             }),
             Some(Some(Ok(assets))) => {
                 if !assets.is_empty() && assets.iter().all(|a| a.products.is_empty()) {

@@ -83,7 +83,7 @@ async fn listings(
     services: &Services,
     profile: &str,
     placed: &[Placement],
-) -> HashMap<String, Result<Vec<crate::wire::Asset>, String>> {
+) -> HashMap<String, Result<Vec<crate::wire::Asset>, CoreError>> {
     let mut listings = HashMap::new();
     for enterprise in placed.iter().filter_map(|p| p.enterprise.as_ref()) {
         if listings.contains_key(enterprise) {
@@ -94,10 +94,7 @@ async fn listings(
             enterprise_global_id: enterprise.clone(),
             extend_code: None,
         };
-        let listed = match asked.serve(services.clone()).await {
-            Ok(assets) => Ok(assets.to_assets()),
-            Err(e) => Err(e.to_string()),
-        };
+        let listed = asked.serve(services.clone()).await.map(|a| a.to_assets());
         listings.insert(enterprise.clone(), listed);
     }
     listings

@@ -359,9 +359,6 @@ pub(in crate::core) async fn send_kept(
         .serve(services)
         .await
         .map(|results| lock_refusals(&results)),
-        other => Err(CoreError::Storage(format!(
-            "send later keeps batches and locks only, not {}",
-            other.operation().name()
-        ))),
+        _ => Err(crate::core::queue::store::QueueError::NotQueueable.into()),
     }
 }

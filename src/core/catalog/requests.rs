@@ -9,9 +9,11 @@ use super::entries::{CatalogEdit, CatalogItem, DirectoryEntry};
 use super::learn::Learned;
 use super::share::CatalogFile;
 use super::sheet::{read_customer_sheet, write_catalog_sheet};
-use super::store::{Catalog, Import, ImportReport, Shelf};
+use super::store::{Catalog, CatalogError, Import, ImportReport, Shelf};
 use super::view::CatalogView;
 use crate::core::CoreError;
+use crate::core::error::blocking;
+use crate::core::files::FileError;
 use crate::core::request::{Request, Services};
 use crate::support::clock::now_ms;
 
@@ -58,7 +60,7 @@ impl Request for Used {
                 CatalogItem::Package(key) => catalog.used(scope, Shelf::Packages, key, now),
                 CatalogItem::Customer(key) => catalog.customer_used(&profile, key, now),
             }
-            .map_err(storage)
+            .map_err(CoreError::from)
         })
         .await
     }
@@ -94,8 +96,7 @@ impl Request for Remove {
                 CatalogItem::Product(key) => catalog.remove(scope, Shelf::Products, key),
                 CatalogItem::Package(key) => catalog.remove(scope, Shelf::Packages, key),
                 CatalogItem::Customer(key) => catalog.remove_customer(&profile, key),
-            }
-            .map_err(storage)?;
+            }?;
             view_of(catalog, scope, &profile)
         })
         .await
@@ -140,12 +141,9 @@ impl Request for Edit {
                 CatalogEdit::Product(p) => catalog.put_product(scope, p),
                 CatalogEdit::Package { key, entry } => catalog.put_package(scope, key, entry),
                 CatalogEdit::Customer { key, entry } => catalog.put_customer(&profile, key, entry),
-            }
-            .map_err(storage)?;
+            }?;
             if !found {
-                return Err(CoreError::Storage(
-                    "the item is no longer in the catalog".to_owned(),
-                ));
+                return Err(CatalogError::Gone.into());
             }
             view_of(catalog, scope, &profile)
         })
@@ -218,9 +216,7 @@ async fn in_catalog<T: Send + 'static>(
 ) -> Result<T, CoreError> {
     let catalog = services.0.catalog()?;
     let scope = services.0.scope_of(profile);
-    tokio::task::spawn_blocking(move || f(&catalog, &scope))
-        .await
-        .map_err(|e| CoreError::Storage(e.to_string()))?
+    blocking(move || f(&catalog, &scope)).await?
 }
 
 fn put(
@@ -242,14 +238,10 @@ async fn share(services: &Services, profile: &str, put: Option<crate::wire::know
     }
 }
 
-fn storage(e: crate::core::catalog::CatalogError) -> CoreError {
-    CoreError::Storage(e.to_string())
-}
-
 fn view_of(catalog: &Catalog, scope: &str, profile: &str) -> Result<Arc<CatalogView>, CoreError> {
     CatalogView::load(catalog, scope, profile)
         .map(Arc::new)
-        .map_err(storage)
+        .map_err(CoreError::from)
 }
 
 /// Writes the catalog of `scope` (and `profile`'s directory when named) as JSON, or as a
@@ -260,15 +252,18 @@ fn export_catalog(
     path: &std::path::Path,
     profile: Option<&str>,
 ) -> Result<Exported, CoreError> {
-    let file = CatalogFile::of(catalog, scope, profile).map_err(storage)?;
+    let file = CatalogFile::of(catalog, scope, profile)?;
     let path = path.to_owned();
     if is_xlsx(&path) {
         let count = write_catalog_sheet(&path, &file.products, &file.packages, &file.customers)
-            .map_err(|e| CoreError::File(format!("{}: {e}", path.display())))?;
+            .map_err(|source| FileError::Workbook {
+                path: path.clone(),
+                source,
+            })?;
         return Ok(Exported { path, count });
     }
     let count = file.products.len() + file.packages.len() + file.customers.len();
-    let body = serde_json::to_string_pretty(&file).map_err(|e| CoreError::File(e.to_string()))?;
+    let body = serde_json::to_string_pretty(&file).map_err(FileError::Json)?;
     crate::core::files::io::write_file(&path, &body)?;
     Ok(Exported { path, count })
 }
@@ -288,11 +283,14 @@ fn import_catalog(
     import: Import,
 ) -> Result<ImportReport, CoreError> {
     if crate::core::sheet::is_sheet(path) {
-        let file = |e: &dyn std::fmt::Display| CoreError::File(format!("{}: {e}", path.display()));
-        let sheeted = crate::core::sheet::read_sheet(path, None, &Default::default())
-            .map_err(|e| file(&e))?;
+        let file = |source| FileError::Sheet {
+            path: path.to_owned(),
+            source,
+        };
+        let sheeted =
+            crate::core::sheet::read_sheet(path, None, &Default::default()).map_err(file)?;
         let mut learned = Learned::of_batch(&sheeted.batch);
-        let customers = read_customer_sheet(path).map_err(|e| file(&e))?;
+        let customers = read_customer_sheet(path).map_err(file)?;
         learned
             .customers
             .extend(customers.into_iter().filter(DirectoryEntry::has_key));
@@ -300,14 +298,11 @@ fn import_catalog(
     }
     let bytes = crate::core::files::io::read_file_bytes(path)?;
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&bytes);
-    let file: CatalogFile = serde_json::from_slice(bytes).map_err(|e| {
-        CoreError::File(format!(
-            "{}: line {}, column {}: not a catalog file: {e}",
-            path.display(),
-            e.line(),
-            e.column()
-        ))
-    })?;
+    let file: CatalogFile =
+        serde_json::from_slice(bytes).map_err(|source| FileError::NotCatalog {
+            path: path.to_owned(),
+            source,
+        })?;
     learn_all(catalog, scope, profile, file.learned(), import)
 }
 
@@ -318,7 +313,5 @@ fn learn_all(
     learned: Learned,
     import: Import,
 ) -> Result<ImportReport, CoreError> {
-    catalog
-        .import(scope, profile, &learned, now_ms(), import)
-        .map_err(|e| CoreError::Storage(e.to_string()))
+    Ok(catalog.import(scope, profile, &learned, now_ms(), import)?)
 }

@@ -21,6 +21,9 @@ pub enum CatalogError {
     Db(#[from] rusqlite::Error),
     #[error("an item of the catalog: {0}")]
     Json(#[from] serde_json::Error),
+    /// Edited after another window removed it.
+    #[error("the item is no longer in the catalog")]
+    Gone,
 }
 
 type Result<T> = std::result::Result<T, CatalogError>;

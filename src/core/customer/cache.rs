@@ -7,8 +7,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use super::Page;
-use crate::core::renewals::hashed;
-use crate::support::private_files::{create_private_dir, write_atomic};
+use crate::core::cache::{CacheError, hashed, read_kept, write_kept};
 
 /// Bumped when the file's shape changes: an older file is then ignored, not misread.
 const VERSION: u32 = 2;
@@ -37,12 +36,9 @@ pub fn load_cached(
     data_dir: &Path,
     profile: &str,
     global_id: &str,
-) -> Result<Option<Page>, String> {
-    let path = path_of(data_dir, profile, global_id);
-    let bytes = match std::fs::read(&path) {
-        Ok(bytes) => bytes,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => return Err(format!("cannot read {}: {e}", path.display())),
+) -> Result<Option<Page>, CacheError> {
+    let Some(bytes) = read_kept(&path_of(data_dir, profile, global_id))? else {
+        return Ok(None);
     };
     match postcard::from_bytes::<Cached>(&bytes) {
         Ok(mut c)
@@ -59,14 +55,13 @@ pub fn load_cached(
 }
 
 /// Keeps the page, whole or not at all.
-pub fn save_cached(data_dir: &Path, page: &Page) -> Result<(), String> {
+pub fn save_cached(data_dir: &Path, page: &Page) -> Result<(), CacheError> {
     let path = path_of(data_dir, &page.profile, &page.global_id);
-    let bytes = postcard::to_stdvec(&ToCache {
-        version: VERSION,
-        page,
-    })
-    .map_err(|e| e.to_string())?;
-    create_private_dir(&data_dir.join("pages"))
-        .and_then(|()| write_atomic(&path, &bytes))
-        .map_err(|e| format!("cannot write {}: {e}", path.display()))
+    write_kept(
+        &path,
+        &ToCache {
+            version: VERSION,
+            page,
+        },
+    )
 }

@@ -9,6 +9,7 @@ use jiff::tz::TimeZone;
 use rust_xlsxwriter::{Format, Workbook, Worksheet, XlsxError};
 
 use super::{Event, Page};
+use crate::core::files::FileError;
 use crate::core::renewals::Due;
 use crate::support::private_files::write_atomic;
 
@@ -42,9 +43,14 @@ const CUSTOMERS: [(&str, &str); 4] = [
 ];
 
 /// Writes the page to `path` as xlsx.
-pub fn write_page_xlsx(page: &Page, today: Date, tz: &TimeZone, path: &Path) -> Result<(), String> {
-    let bytes = workbook(page, today, tz).map_err(|e| e.to_string())?;
-    write_atomic(path, &bytes).map_err(|e| format!("cannot write {}: {e}", path.display()))
+pub fn write_page_xlsx(
+    page: &Page,
+    today: Date,
+    tz: &TimeZone,
+    path: &Path,
+) -> Result<(), FileError> {
+    let bytes = workbook(page, today, tz).map_err(FileError::workbook(path))?;
+    write_atomic(path, &bytes).map_err(FileError::io(path))
 }
 
 fn workbook(page: &Page, today: Date, tz: &TimeZone) -> Result<Vec<u8>, XlsxError> {

@@ -23,6 +23,15 @@ use serde::{Deserialize, Serialize};
 use super::renewals::{Read, ReadState};
 use crate::wire::{AssetList, Customer};
 
+/// A customer the profile's directory cannot place.
+#[derive(Debug, thiserror::Error)]
+pub enum CustomerError {
+    #[error("the directory of {profile} knows no customer {id:?}")]
+    Unknown { profile: String, id: String },
+    #[error("the directory of {profile} gives no enterprise global id for {id:?}")]
+    NoEnterprise { profile: String, id: String },
+}
+
 /// One enterprise's page.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Page {

@@ -8,8 +8,9 @@ use std::sync::Arc;
 
 use super::find::{Found, find};
 use super::timeline::{Event, Keys, events_of, events_of_audit, merge};
-use super::{Held, Page, TeamLog, load_cached, save_cached, write_page_xlsx};
+use super::{CustomerError, Held, Page, TeamLog, load_cached, save_cached, write_page_xlsx};
 use crate::core::catalog::entries::DirectoryEntry;
+use crate::core::error::blocking;
 use crate::core::journal::{JournalEntry, JournalFilter};
 use crate::core::renewals::{EnterpriseRead, Read, ReadState, Table};
 use crate::core::renewals::{add_sent_from, keep, named};
@@ -103,13 +104,11 @@ impl Request for Export {
     async fn serve(self, _: Services) -> Result<PathBuf, CoreError> {
         let Export { path, page } = self;
         let written = path.clone();
-        tokio::task::spawn_blocking(move || {
+        blocking(move || {
             let now = jiff::Zoned::now();
             write_page_xlsx(&page, now.date(), now.time_zone(), &path)
         })
-        .await
-        .map_err(|e| CoreError::Storage(e.to_string()))?
-        .map_err(CoreError::File)?;
+        .await??;
         Ok(written)
     }
 }
@@ -180,13 +179,16 @@ async fn read_page(services: &Services, profile: &str, id: &str) -> Result<Opene
 
 /// On a team server's profile, its audit log's latest entries the person may see (every
 /// person's for an administrator), up to [`TEAM_PAGES`] pages; None on another profile.
-async fn team_audit(services: &Services, profile: &str) -> Option<Result<Vec<AuditEntry>, String>> {
+async fn team_audit(
+    services: &Services,
+    profile: &str,
+) -> Option<Result<Vec<AuditEntry>, CoreError>> {
     if !services.0.is_team(profile) {
         return None;
     }
     let client = match services.0.client(profile).await {
         Ok(client) => client,
-        Err(e) => return Some(Err(e.to_string())),
+        Err(e) => return Some(Err(e)),
     };
     let mut entries = Vec::new();
     let mut before = None;
@@ -198,7 +200,7 @@ async fn team_audit(services: &Services, profile: &str) -> Option<Result<Vec<Aud
         };
         let page = match client.audit(&query).await {
             Ok(page) => page,
-            Err(e) => return Some(Err(e.to_string())),
+            Err(e) => return Some(Err(e.into())),
         };
         let full = page.len() >= AuditQuery::MAX_LIMIT as usize;
         before = page.last().map(|e| e.seq);
@@ -217,10 +219,7 @@ async fn cached_page(
 ) -> Result<Option<Page>, CoreError> {
     let dir = services.0.data_dir.clone();
     let (profile, global_id) = (profile.to_owned(), global_id.to_owned());
-    tokio::task::spawn_blocking(move || load_cached(&dir, &profile, &global_id))
-        .await
-        .map_err(|e| CoreError::Storage(e.to_string()))?
-        .map_err(CoreError::Storage)
+    Ok(blocking(move || load_cached(&dir, &profile, &global_id)).await??)
 }
 
 /// The enterprise `id` means by the directory; the choices when a name fits several.
@@ -232,12 +231,16 @@ fn resolve(
     match find(entries, id) {
         Found::One(global_id) => Ok(Ok(global_id)),
         Found::Several(choices) => Ok(Err(Opened::Choices(choices))),
-        Found::None => Err(CoreError::Customer(format!(
-            "the directory of {profile} knows no customer {id:?}"
-        ))),
-        Found::NoEnterprise => Err(CoreError::Customer(format!(
-            "the directory of {profile} gives no enterprise global id for {id:?}"
-        ))),
+        Found::None => Err(CustomerError::Unknown {
+            profile: profile.to_owned(),
+            id: id.to_owned(),
+        }
+        .into()),
+        Found::NoEnterprise => Err(CustomerError::NoEnterprise {
+            profile: profile.to_owned(),
+            id: id.to_owned(),
+        }
+        .into()),
     }
 }
 
@@ -282,7 +285,7 @@ fn timeline_of(
     page: &Page,
     mine: &[&DirectoryEntry],
     journal: &[JournalEntry],
-    audit: Option<Result<Vec<AuditEntry>, String>>,
+    audit: Option<Result<Vec<AuditEntry>, CoreError>>,
     me: Option<&str>,
 ) -> (Vec<Event>, Option<TeamLog>) {
     let keys = keys_of(page, mine);
@@ -296,7 +299,12 @@ fn timeline_of(
             let team = events_of_audit(&entries, &keys);
             (merge(ours, team, me), Some(read))
         }
-        Some(Err(why)) => (ours, Some(TeamLog::NotRead { why })),
+        Some(Err(why)) => (
+            ours,
+            Some(TeamLog::NotRead {
+                why: why.to_string(),
+            }),
+        ),
     }
 }
 

@@ -7,4 +7,4 @@ pub(in crate::core) mod store;
 pub use requests::{
     Check, Delete, List, Load, Loaded, New, NewFromBatch, Rename, Save, SaveHints, SaveSnapshot,
 };
-pub use store::{Draft, DraftSummary, Drafts};
+pub use store::{Draft, DraftSummary, Drafts, DraftsError};

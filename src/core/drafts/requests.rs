@@ -1,8 +1,9 @@
 //! What the window asks of the drafts: created, saved (the composer's batch written as JSON on
 //! a blocking thread), renamed, deleted, loaded and listed, and a batch checked off the window.
 
-use super::store::{Draft, DraftSummary, Drafts, in_store};
+use super::store::{Draft, DraftSummary, Drafts, DraftsError, in_store};
 use crate::core::CoreError;
+use crate::core::error::blocking;
 use crate::core::files::{StoredBatch, open_stored};
 use crate::core::request::{Request, Services};
 use crate::core::snapshot::{Checked, Snapshot};
@@ -40,7 +41,7 @@ impl Request for Load {
     async fn serve(self, services: Services) -> Result<Loaded, CoreError> {
         let id = self.id;
         let draft = in_store(&services.0.drafts, move |d| d.load(id)).await?;
-        let draft = draft.ok_or_else(|| CoreError::Storage(format!("no draft {id}")))?;
+        let draft = draft.ok_or(DraftsError::NoDraft(id))?;
         let batch = open_stored(&draft);
         Ok(Loaded { draft, batch })
     }
@@ -77,8 +78,8 @@ impl Request for NewFromBatch {
     type Reply = i64;
 
     async fn serve(self, services: Services) -> Result<i64, CoreError> {
-        let body = crate::wire::open::batch_to_json(&self.batch, false)
-            .map_err(|e| CoreError::Storage(format!("the draft as JSON: {e}")))?;
+        let body =
+            crate::wire::open::batch_to_json(&self.batch, false).map_err(DraftsError::Json)?;
         in_store(&services.0.drafts, move |d| {
             d.create(&self.name, &body, "{}", now_ms())
         })
@@ -158,9 +159,7 @@ impl Request for Check {
     type Reply = Box<Checked>;
 
     async fn serve(self, _: Services) -> Result<Box<Checked>, CoreError> {
-        tokio::task::spawn_blocking(move || Box::new(Checked::of_snapshot(&self.batch)))
-            .await
-            .map_err(|e| CoreError::File(e.to_string()))
+        blocking(move || Box::new(Checked::of_snapshot(&self.batch))).await
     }
 }
 
@@ -202,8 +201,6 @@ fn draft_found(id: i64, found: bool) -> Result<(), CoreError> {
     if found {
         Ok(())
     } else {
-        Err(CoreError::Storage(format!(
-            "the draft {id} no longer exists; save it as a new draft"
-        )))
+        Err(DraftsError::Gone(id).into())
     }
 }

@@ -228,8 +228,24 @@ pub(in crate::core) async fn in_store<T: Send + 'static>(
     f: impl FnOnce(&Drafts) -> rusqlite::Result<T> + Send + 'static,
 ) -> Result<T, CoreError> {
     let drafts = Arc::clone(drafts);
-    tokio::task::spawn_blocking(move || f(&drafts))
-        .await
-        .map_err(|e| CoreError::Storage(e.to_string()))?
-        .map_err(|e| CoreError::Storage(format!("drafts: {e}")))
+    Ok(crate::core::error::blocking(move || f(&drafts))
+        .await?
+        .map_err(DraftsError::Db)?)
+}
+
+/// Why a draft could not be read or kept.
+#[derive(Debug, thiserror::Error)]
+pub enum DraftsError {
+    #[error("drafts: {0}")]
+    Db(#[from] rusqlite::Error),
+    #[error("no draft {0}")]
+    NoDraft(i64),
+    /// Saved over a draft another window deleted meanwhile.
+    #[error("the draft {0} no longer exists; save it as a new draft")]
+    Gone(i64),
+    /// The thread that stored it ended without an answer.
+    #[error("the draft was not stored")]
+    NotStored,
+    #[error("the draft as JSON: {0}")]
+    Json(#[from] serde_json::Error),
 }

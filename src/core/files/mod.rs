@@ -1,13 +1,14 @@
 //! Order files: reading one (with the line and column of what is wrong), writing one, and the
 //! OS file dialog, which runs here so the window never waits on it.
 
+mod error;
 pub(in crate::core) mod io;
 mod requests;
 
 use std::path::{Path, PathBuf};
 
 use super::CoreError;
-use super::drafts::store::Drafts;
+use super::drafts::store::{Drafts, DraftsError};
 use super::progress::{Progress, Stage};
 use super::request::Finished;
 use super::sheet::ReadError;
@@ -17,6 +18,7 @@ use crate::wire::BatchOrderRequest;
 use crate::wire::open::{Locator, batch_to_json};
 use crate::wire::parse::{FromJson, ParseError};
 
+pub use error::{FileError, NotABatch};
 pub use io::{MAX_FILE_BYTES, read_file_bytes, regular_file_size, write_bytes, write_file};
 pub use requests::{
     ExportBatch, ImportOrders, Imported, Pick, Picked, WriteBytes, WriteProduced, WriteTemplate,
@@ -89,7 +91,13 @@ fn read_sheet_batch(path: &Path, progress: &Progress) -> Result<Option<Opened>, 
     let sheeted = match super::sheet::read_sheet(path, None, progress) {
         Ok(sheeted) => sheeted,
         Err(ReadError::Cancelled(_)) => return Ok(None),
-        Err(e) => return Err(CoreError::File(format!("{}: {e}", path.display()))),
+        Err(source) => {
+            return Err(FileError::Sheet {
+                path: path.to_owned(),
+                source,
+            }
+            .into());
+        }
     };
     let checked = Checked::of(&sheeted.batch);
     let places = checked
@@ -140,13 +148,13 @@ fn import_sheet(
         return Ok(Finished::Cancelled);
     };
     progress.start(Stage::Saving, 0);
-    let body = batch_to_json(&opened.batch, false).map_err(|e| CoreError::File(e.to_string()))?;
+    let body = batch_to_json(&opened.batch, false).map_err(FileError::Json)?;
     if progress.is_cancelled() {
         return Ok(Finished::Cancelled);
     }
     let draft_id = drafts
         .create(&name, &body, "{}", now_ms())
-        .map_err(|e| CoreError::Storage(format!("drafts: {e}")))?;
+        .map_err(DraftsError::Db)?;
     let (checked, places) = opened.checked;
     Ok(Finished::Done(Box::new(Imported {
         draft_id,
@@ -187,8 +195,8 @@ fn import_json(
         (opened, storing.map(|t| t.join()))
     });
     let created = match created {
-        Some(Ok(created)) => Some(created.map_err(|e| CoreError::Storage(format!("drafts: {e}")))),
-        Some(Err(_)) => Some(Err(CoreError::Storage("the draft was not stored".into()))),
+        Some(Ok(created)) => Some(created.map_err(|e| DraftsError::Db(e).into())),
+        Some(Err(_)) => Some(Err(DraftsError::NotStored.into())),
         None => None,
     };
     let forget = |created: Option<Result<i64, CoreError>>| {
@@ -204,19 +212,20 @@ fn import_json(
             forget(created);
             return Ok(Finished::Cancelled);
         }
-        Err(e) => {
+        Err(source) => {
             forget(created);
-            return Err(CoreError::File(format!("{}: {e}", path.display())));
+            let path = path.to_owned();
+            return Err(FileError::NotABatch { path, source }.into());
         }
     };
     let draft_id = match created {
         Some(created) => created?,
         // Not text, and yet it parsed: the batch is written anew.
         None => {
-            let body = batch_to_json(&batch, false).map_err(|e| CoreError::File(e.to_string()))?;
+            let body = batch_to_json(&batch, false).map_err(FileError::Json)?;
             drafts
                 .create(&name, &body, "{}", now_ms())
-                .map_err(|e| CoreError::Storage(format!("drafts: {e}")))?
+                .map_err(DraftsError::Db)?
         }
     };
     Ok(Finished::Done(Box::new(Imported {
@@ -239,7 +248,7 @@ pub enum StoredBatch {
     /// as a batch, so that nothing saves over it.
     NotText,
     /// The text does not open (a damaged disk, another program): where, and why.
-    Broken(FileError),
+    Broken(NotABatch),
 }
 
 /// The batch a stored draft holds.
@@ -252,18 +261,8 @@ pub fn open_stored(draft: &super::Draft) -> StoredBatch {
     }
 }
 
-/// Why bytes are not a batch order, in the words `order check` and the console show:
-/// `line 3, column 7: orderList[0].assets: invalid type: …`.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("line {line}, column {column}: {what}")]
-pub struct FileError {
-    pub line: usize,
-    pub column: usize,
-    pub what: String,
-}
-
 /// Opens a batch order whole: only a file that is not JSON, or not an object, is refused.
-pub fn parse_order_file(bytes: &[u8]) -> Result<BatchOrderRequest, FileError> {
+pub fn parse_order_file(bytes: &[u8]) -> Result<BatchOrderRequest, NotABatch> {
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
     BatchOrderRequest::from_json(bytes).map_err(|e: ParseError| {
         // serde_json ends its message with the place, which is said first here.
@@ -276,7 +275,7 @@ pub fn parse_order_file(bytes: &[u8]) -> Result<BatchOrderRequest, FileError> {
         } else {
             format!("{}: {message}", e.path)
         };
-        FileError {
+        NotABatch {
             line: e.line,
             column: e.column,
             what,

@@ -3,9 +3,12 @@
 
 use std::path::PathBuf;
 
-use super::{FilePick, FilePlace, dialog_answer, import_file, os_dialog_present, pick_file};
+use super::{
+    FileError, FilePick, FilePlace, dialog_answer, import_file, os_dialog_present, pick_file,
+};
 use crate::core::catalog::learn::Learned;
 use crate::core::catalog::store::ImportReport;
+use crate::core::error::blocking;
 use crate::core::progress::Progress;
 use crate::core::request::{Finished, Request, Services};
 use crate::core::sheet::build::Misplaced;
@@ -77,10 +80,7 @@ impl Request for ImportOrders {
         let drafts = std::sync::Arc::clone(&services.0.drafts);
         // Read, and kept as a draft, off the window's thread: a sheet of 100,000 rows takes a
         // second or two.
-        let imported =
-            tokio::task::spawn_blocking(move || import_file(&self.path, &self.progress, &drafts))
-                .await
-                .map_err(|e| CoreError::File(e.to_string()))??;
+        let imported = blocking(move || import_file(&self.path, &self.progress, &drafts)).await??;
         let Finished::Done(mut imported) = imported else {
             return Ok(Finished::Cancelled);
         };
@@ -146,9 +146,7 @@ impl Request for WriteProduced {
             produce,
             progress,
         } = self;
-        let made = tokio::task::spawn_blocking(move || produce.produce(&progress))
-            .await
-            .map_err(|e| CoreError::File(e.to_string()))?;
+        let made = blocking(move || produce.produce(&progress)).await?;
         match made {
             Ok(body) => write_whole(path, body.into_bytes())
                 .await
@@ -187,12 +185,15 @@ impl Request for WriteTemplate {
 
     async fn serve(self, _: Services) -> Result<PathBuf, CoreError> {
         let target = self.path.clone();
-        tokio::task::spawn_blocking(move || {
-            crate::core::sheet::template::write_template(&target)
-                .map_err(|e| CoreError::File(format!("{}: {e}", target.display())))
+        blocking(move || {
+            crate::core::sheet::template::write_template(&target).map_err(|source| {
+                FileError::Workbook {
+                    path: target,
+                    source,
+                }
+            })
         })
-        .await
-        .map_err(|e| CoreError::File(e.to_string()))??;
+        .await??;
         Ok(self.path)
     }
 }
@@ -200,8 +201,6 @@ impl Request for WriteTemplate {
 /// Writes a file whole, off the async threads; answers where.
 async fn write_whole(path: PathBuf, bytes: Vec<u8>) -> Result<PathBuf, CoreError> {
     let target = path.clone();
-    tokio::task::spawn_blocking(move || super::write_bytes(&target, &bytes))
-        .await
-        .map_err(|e| CoreError::File(e.to_string()))??;
+    blocking(move || super::write_bytes(&target, &bytes)).await??;
     Ok(path)
 }

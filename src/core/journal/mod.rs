@@ -178,6 +178,15 @@ pub enum JournalError {
     Json(#[from] serde_json::Error),
     #[error("journal: {0}")]
     Open(#[from] super::local_db::OpenError),
+    #[error("no call {0:?} whose outcome is unknown: only an unknown outcome is settled by hand")]
+    NotUnknown(String),
+    #[error("the journal has stopped")]
+    Stopped,
+    #[error("cannot write {}: {source}", path.display())]
+    Export {
+        path: std::path::PathBuf,
+        source: Box<JournalError>,
+    },
 }
 
 pub struct Journal {

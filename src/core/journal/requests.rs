@@ -4,7 +4,7 @@
 
 use std::path::PathBuf;
 
-use super::{JournalEntry, JournalFilter};
+use super::{JournalEntry, JournalError, JournalFilter};
 use crate::client::WriteState;
 use crate::core::request::{Request, Services};
 use crate::core::{CoreError, ExportFormat, ledger::LedgerEntry};
@@ -59,11 +59,7 @@ impl Request for Resolve {
             .0
             .journal(move |j| j.resolve_write(&asked, done, &by))
             .await?
-            .ok_or_else(|| {
-                CoreError::Profile(format!(
-                    "no call {call_id:?} whose outcome is unknown: only an unknown outcome is settled by hand"
-                ))
-            })
+            .ok_or_else(|| JournalError::NotUnknown(call_id).into())
     }
 }
 
@@ -96,7 +92,10 @@ impl Request for Export {
             .0
             .on_journal(move |j| j.export_file(&filter, &to, format))
             .await?
-            .map_err(|e| CoreError::Storage(format!("cannot write {}: {e}", path.display())))?;
+            .map_err(|e| JournalError::Export {
+                path: path.clone(),
+                source: Box::new(e),
+            })?;
         Ok(Exported { path, count })
     }
 }

@@ -203,6 +203,27 @@ pub enum ProfilesError {
     },
     #[error("{0}")]
     Invalid(String),
+    #[error("no home directory is known for this user")]
+    NoHome,
+    #[error("no profile named {0:?}")]
+    NoProfile(String),
+    #[error("{0:?} is not a team server's profile")]
+    NotTeam(String),
+    #[error(
+        "{0:?}: only a remote or team profile takes a secret (a team profile's is the person's \
+         password), and not an empty one"
+    )]
+    TakesNoSecret(String),
+}
+
+impl ProfilesError {
+    /// Whether the profiles file could not be read or written (the disk, not the profile).
+    pub fn is_file(&self) -> bool {
+        matches!(
+            self,
+            ProfilesError::Read { .. } | ProfilesError::Write { .. }
+        )
+    }
 }
 
 impl Profiles {
@@ -300,7 +321,7 @@ impl Profiles {
 
     pub fn remove(&mut self, name: &str) -> Result<Profile, ProfilesError> {
         let Some(i) = self.profiles.iter().position(|p| p.name == name) else {
-            return Err(ProfilesError::Invalid(format!("no profile named {name:?}")));
+            return Err(ProfilesError::NoProfile(name.to_owned()));
         };
         if self.profiles[i].is_sandbox() {
             return Err(ProfilesError::Invalid(
@@ -316,7 +337,7 @@ impl Profiles {
 
     pub fn activate(&mut self, name: &str) -> Result<(), ProfilesError> {
         if self.get(name).is_none() {
-            return Err(ProfilesError::Invalid(format!("no profile named {name:?}")));
+            return Err(ProfilesError::NoProfile(name.to_owned()));
         }
         self.active = name.to_owned();
         Ok(())

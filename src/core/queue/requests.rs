@@ -5,7 +5,9 @@
 use super::store::{Queue, QueueError, QueueState, QueuedEntry};
 use crate::client::Reach;
 use crate::core::calls::requests::send_kept;
+use crate::core::error::blocking;
 use crate::core::ledger;
+use crate::core::profiles::ProfilesError;
 use crate::core::request::{Request, Services};
 use crate::core::{ApiError, Call, CoreError, WriteState, now_ms};
 
@@ -24,7 +26,7 @@ impl Request for Add {
         settle_orphans(&services).await?;
         let Add { profile, call } = self;
         if services.0.profile(&profile).is_none() {
-            return Err(CoreError::Profile(format!("no profile named {profile:?}")));
+            return Err(ProfilesError::NoProfile(profile).into());
         }
         on_queue(&services, move |q| q.add(&profile, &call, now_ms())).await?;
         on_queue(&services, Queue::list).await
@@ -76,20 +78,13 @@ impl Request for SendWaiting {
     }
 }
 
-fn storage(e: QueueError) -> CoreError {
-    CoreError::Storage(e.to_string())
-}
-
 /// Runs `f` on the queue, off the async threads: each of its writes waits for the disk.
 async fn on_queue<T: Send + 'static>(
     services: &Services,
     f: impl FnOnce(&Queue) -> Result<T, QueueError> + Send + 'static,
 ) -> Result<T, CoreError> {
-    let queue = services.0.queue.clone().map_err(CoreError::Storage)?;
-    tokio::task::spawn_blocking(move || f(&queue))
-        .await
-        .map_err(|e| CoreError::Storage(e.to_string()))?
-        .map_err(storage)
+    let queue = services.0.queue.clone().map_err(CoreError::Queue)?;
+    Ok(blocking(move || f(&queue)).await??)
 }
 
 /// Entries a program that ended was sending: as their calls ended in the ledger (which
@@ -122,9 +117,7 @@ async fn settle_orphans(services: &Services) -> Result<(), CoreError> {
 async fn send_queued(services: &Services) -> Result<(), CoreError> {
     let _one_at_a_time = services.0.queue_sending.lock().await;
     let Some(run) = &services.0.queue_run else {
-        return Err(CoreError::Storage(
-            "send later: no run to send as".to_owned(),
-        ));
+        return Err(QueueError::NoRun.into());
     };
     for profile in on_queue(services, Queue::ready_profiles).await? {
         loop {

@@ -95,6 +95,11 @@ pub enum QueueError {
     NotQueueable,
     #[error("send later: an entry cannot be read: {0}")]
     Json(#[from] serde_json::Error),
+    /// This program's run could not be claimed, so nothing is sent from the queue.
+    #[error("send later: {0}")]
+    Run(std::io::Error),
+    #[error("send later: no run to send as")]
+    NoRun,
 }
 
 pub struct Queue {
@@ -291,7 +296,7 @@ impl Queue {
 pub(in crate::core) fn open_with_run(
     data_dir: &Path,
 ) -> (
-    Result<std::sync::Arc<Queue>, String>,
+    Result<std::sync::Arc<Queue>, std::sync::Arc<QueueError>>,
     Option<crate::core::ledger::Run>,
 ) {
     let opened = Queue::open(&data_dir.join("queue.sqlite3"));
@@ -299,8 +304,8 @@ pub(in crate::core) fn open_with_run(
         (Ok(queue), Ok(run)) => (Ok(std::sync::Arc::new(queue)), Some(run)),
         (Err(e), _) => {
             tracing::error!(error = %e, "the queue to send later cannot be opened");
-            (Err(e.to_string()), None)
+            (Err(std::sync::Arc::new(e)), None)
         }
-        (Ok(_), Err(e)) => (Err(format!("send later: {e}")), None),
+        (Ok(_), Err(e)) => (Err(std::sync::Arc::new(QueueError::Run(e))), None),
     }
 }

@@ -6,9 +6,9 @@
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
-use sha2::{Digest, Sha256};
 
 use super::Read;
+use crate::core::cache::{CacheError, hashed, read_kept, write_kept};
 
 /// Bumped when the file's shape changes: an older file is then ignored, not misread.
 const VERSION: u32 = 3;
@@ -32,20 +32,11 @@ fn path_of(data_dir: &Path, profile: &str) -> PathBuf {
         .join(format!("{}.bin", hashed(profile)))
 }
 
-/// A file name for a name of any length and alphabet (a profile's, an enterprise's id).
-pub(crate) fn hashed(name: &str) -> String {
-    let hash = Sha256::digest(name.as_bytes());
-    hash[..12].iter().map(|b| format!("{b:02x}")).collect()
-}
-
 /// The profile's last read, if one is kept (and is of this program's shape), sorted for the
 /// table.
-pub fn load_cached(data_dir: &Path, profile: &str) -> Result<Option<Read>, String> {
-    let path = path_of(data_dir, profile);
-    let bytes = match std::fs::read(&path) {
-        Ok(bytes) => bytes,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => return Err(format!("cannot read {}: {e}", path.display())),
+pub fn load_cached(data_dir: &Path, profile: &str) -> Result<Option<Read>, CacheError> {
+    let Some(bytes) = read_kept(&path_of(data_dir, profile))? else {
+        return Ok(None);
     };
     match postcard::from_bytes::<Cached>(&bytes) {
         Ok(mut cached) if cached.version == VERSION && cached.read.profile == profile => {
@@ -58,15 +49,10 @@ pub fn load_cached(data_dir: &Path, profile: &str) -> Result<Option<Read>, Strin
 }
 
 /// Keeps the read as its profile's last, whole or not at all.
-pub fn save_cached(data_dir: &Path, read: &Read) -> Result<(), String> {
-    let path = path_of(data_dir, &read.profile);
+pub fn save_cached(data_dir: &Path, read: &Read) -> Result<(), CacheError> {
     let cached = ToCache {
         version: VERSION,
         read,
     };
-    let bytes = postcard::to_stdvec(&cached).map_err(|e| e.to_string())?;
-    let dir = data_dir.join("renewals");
-    crate::support::private_files::create_private_dir(&dir)
-        .and_then(|()| crate::support::private_files::write_atomic(&path, &bytes))
-        .map_err(|e| format!("cannot write {}: {e}", path.display()))
+    write_kept(&path_of(data_dir, &read.profile), &cached)
 }

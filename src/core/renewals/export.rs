@@ -11,6 +11,7 @@ use rust_xlsxwriter::{Format, Workbook, XlsxError};
 use serde::Serialize;
 
 use super::{Read, RowRef, Source, Window, days_left};
+use crate::core::files::FileError;
 use crate::support::private_files::write_atomic;
 
 /// A product (or a whole asset) that ends within the window.
@@ -157,9 +158,9 @@ pub fn csv_text(due: &[Due], bom: bool) -> String {
 
 /// The rows as a workbook, headers in Chinese and English, the header row frozen and
 /// filtered; written whole or not at all.
-pub fn write_xlsx(due: &[Due], path: &Path) -> Result<(), String> {
-    let bytes = workbook(due).map_err(|e| e.to_string())?;
-    write_atomic(path, &bytes).map_err(|e| format!("cannot write {}: {e}", path.display()))
+pub fn write_xlsx(due: &[Due], path: &Path) -> Result<(), FileError> {
+    let bytes = workbook(due).map_err(FileError::workbook(path))?;
+    write_atomic(path, &bytes).map_err(FileError::io(path))
 }
 
 fn workbook(due: &[Due]) -> Result<Vec<u8>, XlsxError> {

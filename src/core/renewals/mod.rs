@@ -13,7 +13,6 @@ mod sent;
 mod table;
 mod view;
 
-pub(crate) use cache::hashed;
 pub use cache::{load_cached, save_cached};
 pub(crate) use export::day;
 pub use export::{COLUMNS, Due, csv_text, write_xlsx};

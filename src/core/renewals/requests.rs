@@ -15,6 +15,9 @@ use std::path::PathBuf;
 
 use super::read::{EnterpriseRead, Read, ReadState, Stop};
 use super::table::Table;
+use crate::core::cache::CacheError;
+use crate::core::error::blocking;
+use crate::core::files::FileError;
 use crate::core::journal::JournalFilter;
 use crate::core::progress::{Progress, Stage};
 use crate::core::request::{Request, Services};
@@ -61,10 +64,7 @@ impl Request for Cached {
 
     async fn serve(self, services: Services) -> Result<Self::Reply, CoreError> {
         let dir = services.0.data_dir.clone();
-        let cached = tokio::task::spawn_blocking(move || super::load_cached(&dir, &self.profile))
-            .await
-            .map_err(|e| CoreError::Storage(e.to_string()))?
-            .map_err(CoreError::Storage)?;
+        let cached = blocking(move || super::load_cached(&dir, &self.profile)).await??;
         Ok(cached.map(Arc::new))
     }
 }
@@ -84,10 +84,7 @@ impl Request for Export {
     async fn serve(self, _: Services) -> Result<PathBuf, CoreError> {
         let Export { path, read, rows } = self;
         let written = path.clone();
-        tokio::task::spawn_blocking(move || export(&path, &read, &rows))
-            .await
-            .map_err(|e| CoreError::Storage(e.to_string()))?
-            .map_err(CoreError::File)?;
+        blocking(move || export(&path, &read, &rows)).await??;
         Ok(written)
     }
 }
@@ -112,12 +109,11 @@ async fn read_renewals(
     read.table.mark_renewed();
     read.ended_at = now_ms();
     // A million rows take a moment to sort: off the core's tasks.
-    let read = tokio::task::spawn_blocking(move || {
+    let read = blocking(move || {
         read.sort();
         read
     })
-    .await
-    .map_err(|e| CoreError::Storage(e.to_string()))?;
+    .await?;
     let read = Arc::new(read);
     let (dir, kept) = (services.0.data_dir.clone(), Arc::clone(&read));
     keep("the renewals read", move || super::save_cached(&dir, &kept)).await;
@@ -160,7 +156,7 @@ async fn add_sent(services: &Services, profile: &str, read: &mut Read) {
 /// kept only spares a read later.
 pub(in crate::core) async fn keep(
     what: &'static str,
-    write: impl FnOnce() -> Result<(), String> + Send + 'static,
+    write: impl FnOnce() -> Result<(), CacheError> + Send + 'static,
 ) {
     match tokio::task::spawn_blocking(write).await {
         Ok(Ok(())) => {}
@@ -270,7 +266,7 @@ fn take_listing(
 }
 
 /// The rows as the table shows them, written whole.
-fn export(path: &std::path::Path, read: &Read, rows: &[u32]) -> Result<(), String> {
+fn export(path: &std::path::Path, read: &Read, rows: &[u32]) -> Result<(), FileError> {
     let now = jiff::Zoned::now();
     let due: Vec<super::Due> = rows
         .iter()
@@ -284,6 +280,6 @@ fn export(path: &std::path::Path, read: &Read, rows: &[u32]) -> Result<(), Strin
     } else {
         let text = super::csv_text(&due, true);
         crate::support::private_files::write_atomic(path, text.as_bytes())
-            .map_err(|e| format!("cannot write {}: {e}", path.display()))
+            .map_err(FileError::io(path))
     }
 }

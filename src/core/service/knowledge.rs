@@ -8,22 +8,20 @@ use super::Service;
 use crate::core::CoreError;
 use crate::core::catalog::learn::Learned;
 use crate::core::catalog::share::{CatalogFile, DEMO_CATALOG};
-use crate::core::catalog::store::{Catalog, ImportReport, SHARED};
+use crate::core::catalog::store::{Catalog, CatalogError, ImportReport, SHARED};
 use crate::core::profiles::SANDBOX;
 use crate::support::clock::now_ms;
 
 /// Opens the catalog; a new one starts with the Sandbox's demo catalog (and its demo customers
 /// in the Sandbox's directory), once: what the user removes of it does not come back. Without
 /// the catalog the console still works: only what needs it fails.
-pub(super) fn open_catalog(path: &std::path::Path) -> Result<Arc<Catalog>, String> {
-    let catalog = Catalog::open(path).map_err(|e| e.to_string())?;
-    let demo: CatalogFile = serde_json::from_str(DEMO_CATALOG).map_err(|e| e.to_string())?;
-    catalog
-        .seed_once(|c| {
-            c.learn(SHARED, SANDBOX, &demo.learned(), now_ms())
-                .map(|_| ())
-        })
-        .map_err(|e| e.to_string())?;
+pub(super) fn open_catalog(path: &std::path::Path) -> Result<Arc<Catalog>, CatalogError> {
+    let catalog = Catalog::open(path)?;
+    let demo: CatalogFile = serde_json::from_str(DEMO_CATALOG)?;
+    catalog.seed_once(|c| {
+        c.learn(SHARED, SANDBOX, &demo.learned(), now_ms())
+            .map(|_| ())
+    })?;
     Ok(Arc::new(catalog))
 }
 
@@ -32,7 +30,7 @@ impl Service {
         self.catalog
             .as_ref()
             .map(Arc::clone)
-            .map_err(|why| CoreError::Storage(format!("the catalog cannot be opened: {why}")))
+            .map_err(|why| CoreError::Catalog(Arc::clone(why)))
     }
 
     /// The profile's directory, or none when it cannot be read (said in the log).

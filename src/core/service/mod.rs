@@ -15,14 +15,16 @@ use std::time::Duration;
 
 use tokio::sync::{Mutex, mpsc, watch};
 
-use super::drafts::store::Drafts;
+use super::drafts::store::{Drafts, DraftsError};
+use super::error::blocking;
 use super::journal::{Journal, JournalError, JournalFilter};
-use super::profiles::{Endpoint, Profile, Profiles};
-use super::sandbox::Sandbox;
+use super::profiles::{Endpoint, Profile, Profiles, ProfilesError};
+use super::queue::store::QueueError;
+use super::sandbox::{Sandbox, SandboxError};
 use super::secrets::{KeyringStore, Secrets};
 use super::{CoreError, CoreOptions, CoreState, KeyringChoice, Repaint, RequestId, SandboxState};
 use crate::client::{
-    CachedToken, CallRecord, Client, ClientConfig, Kept, Observer, WriteBegun, WriteEnded,
+    CachedToken, CallRecord, Client, ClientConfig, Kept, NotKept, Observer, WriteBegun, WriteEnded,
 };
 
 /// Wakes the window when a reply has come: one repaint per reply, never a loop.
@@ -60,11 +62,11 @@ enum JournalJob {
     BeginWrite {
         profile: String,
         write: Box<WriteBegun>,
-        kept: tokio::sync::oneshot::Sender<Result<(), String>>,
+        kept: tokio::sync::oneshot::Sender<Result<(), NotKept>>,
     },
     WriteSending {
         call_id: String,
-        kept: tokio::sync::oneshot::Sender<Result<(), String>>,
+        kept: tokio::sync::oneshot::Sender<Result<(), NotKept>>,
     },
     EndWrite {
         write: Box<WriteEnded>,
@@ -89,13 +91,14 @@ fn journal_thread(journal: Journal, jobs: std_mpsc::Receiver<JournalJob>) {
                 write,
                 kept,
             } => {
-                let result = journal
-                    .begin_write(&profile, &write)
-                    .map_err(|e| e.to_string());
-                let _ = kept.send(result);
+                let result = journal.begin_write(&profile, &write);
+                // The write waits for this answer; if it stopped waiting, nothing is sent.
+                let _ = kept.send(result.map_err(NotKept::from));
             }
             JournalJob::WriteSending { call_id, kept } => {
-                let _ = kept.send(journal.write_sending(&call_id).map_err(|e| e.to_string()));
+                let result = journal.write_sending(&call_id);
+                // As above: the write waits for this answer.
+                let _ = kept.send(result.map_err(NotKept::from));
             }
             JournalJob::EndWrite { write } => {
                 if let Err(e) = journal.end_write(&write) {
@@ -129,14 +132,13 @@ impl ProfileObserver {
     /// A journal job whose answer says it is kept (durably, before a write goes on).
     fn kept(
         &self,
-        job: impl FnOnce(tokio::sync::oneshot::Sender<Result<(), String>>) -> JournalJob,
+        job: impl FnOnce(tokio::sync::oneshot::Sender<Result<(), NotKept>>) -> JournalJob,
     ) -> Kept {
         let (kept, done) = tokio::sync::oneshot::channel();
         let sent = self.journal.send(job(kept));
         Box::pin(async move {
-            sent.map_err(|_| "the journal has stopped".to_owned())?;
-            done.await
-                .map_err(|_| "the journal has stopped".to_owned())?
+            sent.map_err(|_| JournalError::Stopped)?;
+            done.await.map_err(|_| JournalError::Stopped)?
         })
     }
 }
@@ -203,12 +205,12 @@ pub(in crate::core) struct Service {
     journal: std_mpsc::Sender<JournalJob>,
     pub(in crate::core) drafts: Arc<Drafts>,
     clients: Mutex<HashMap<String, Arc<Client>>>,
-    sandbox: watch::Receiver<Option<Result<SandboxAccess, String>>>,
+    sandbox: watch::Receiver<Option<Result<SandboxAccess, Arc<SandboxError>>>>,
     pub(in crate::core) file_dialog: super::FileDialogChoice,
     /// The catalog and the directories, or why they cannot be opened.
-    catalog: Result<Arc<super::catalog::store::Catalog>, String>,
+    catalog: Result<Arc<super::catalog::store::Catalog>, Arc<super::catalog::CatalogError>>,
     /// Calls kept to send later, or why they cannot be.
-    pub(in crate::core) queue: Result<Arc<super::queue::store::Queue>, String>,
+    pub(in crate::core) queue: Result<Arc<super::queue::store::Queue>, Arc<QueueError>>,
     /// Where the runs' locks are (`data_dir/runs`).
     pub(in crate::core) data_dir: PathBuf,
     /// This program's run, whose lock says it is alive while it sends queued calls.
@@ -241,7 +243,8 @@ pub async fn run(
         Ok(opened) => opened,
         Err(why) => return fail_all(commands, &state, &outbox, why).await,
     };
-    let catalog = knowledge::open_catalog(&options.data_dir.join("catalog.sqlite3"));
+    let catalog =
+        knowledge::open_catalog(&options.data_dir.join("catalog.sqlite3")).map_err(Arc::new);
     if let Err(why) = &catalog {
         tracing::error!(%why, "the catalog cannot be opened");
     }
@@ -352,16 +355,14 @@ async fn open_secrets(
 
 /// The files the core cannot work without: the journal, on a thread of its own, and the
 /// drafts.
-fn open_files(data_dir: &Path) -> Result<(std_mpsc::Sender<JournalJob>, Arc<Drafts>), String> {
-    let journal = Journal::open(&data_dir.join("journal.sqlite3"))
-        .map_err(|e| format!("the journal cannot be opened: {e}"))?;
-    let drafts = Drafts::open(&data_dir.join("drafts.sqlite3"))
-        .map_err(|e| format!("the drafts cannot be opened: {e}"))?;
+fn open_files(data_dir: &Path) -> Result<(std_mpsc::Sender<JournalJob>, Arc<Drafts>), CoreError> {
+    let journal = Journal::open(&data_dir.join("journal.sqlite3"))?;
+    let drafts = Drafts::open(&data_dir.join("drafts.sqlite3")).map_err(DraftsError::Db)?;
     let (journal_tx, journal_rx) = std_mpsc::channel();
     std::thread::Builder::new()
         .name("license-desk-journal".to_owned())
         .spawn(move || journal_thread(journal, journal_rx))
-        .map_err(|e| format!("the journal thread did not start: {e}"))?;
+        .map_err(|e| CoreError::Threads(Arc::new(e)))?;
     Ok((journal_tx, Arc::new(drafts)))
 }
 
@@ -371,7 +372,7 @@ fn start_sandbox(
     secrets: Arc<Secrets>,
     state: Arc<RwLock<CoreState>>,
     outbox: Arc<Outbox>,
-    sandbox_tx: watch::Sender<Option<Result<SandboxAccess, String>>>,
+    sandbox_tx: watch::Sender<Option<Result<SandboxAccess, Arc<SandboxError>>>>,
     mut stop_rx: watch::Receiver<bool>,
 ) -> tokio::task::JoinHandle<()> {
     tokio::spawn(async move {
@@ -394,8 +395,9 @@ fn start_sandbox(
             }
             Err(e) => {
                 tracing::error!(error = %e, "the Sandbox did not start");
-                update_state(&state, |s| s.sandbox = SandboxState::Failed(e.clone()));
-                let _ = sandbox_tx.send(Some(Err(e)));
+                update_state(&state, |s| s.sandbox = SandboxState::Failed(e.to_string()));
+                // No one waits for the Sandbox when the core is stopping.
+                let _ = sandbox_tx.send(Some(Err(Arc::new(e))));
                 outbox.wake();
             }
         }
@@ -413,12 +415,12 @@ async fn fail_all(
     mut commands: mpsc::UnboundedReceiver<(RequestId, Work)>,
     state: &RwLock<CoreState>,
     outbox: &Outbox,
-    why: String,
+    why: CoreError,
 ) {
     tracing::error!(%why, "the core cannot start");
     while let Some((id, work)) = commands.recv().await {
         if let Work::Job(job) = work {
-            job.fail(CoreError::Storage(why.clone()));
+            job.fail(why.clone());
             ended(state, id);
             outbox.wake();
         }
@@ -521,9 +523,7 @@ impl Service {
         &self,
         work: impl FnOnce(&Journal) -> Result<T, JournalError> + Send + 'static,
     ) -> Result<T, CoreError> {
-        self.on_journal(work)
-            .await?
-            .map_err(|e| CoreError::Storage(e.to_string()))
+        Ok(self.on_journal(work).await??)
     }
 
     /// Runs `work` on the journal's thread, after what was sent to it before, and answers
@@ -555,9 +555,8 @@ impl Service {
         }
         let secrets = Arc::clone(&self.secrets);
         let name = profile_name.to_owned();
-        let secret = tokio::task::spawn_blocking(move || secrets.app_secret(&name))
-            .await
-            .map_err(|e| CoreError::Storage(e.to_string()))?
+        let secret = blocking(move || secrets.app_secret(&name))
+            .await?
             .ok_or_else(|| CoreError::NoSecret(profile_name.to_owned()))?;
         Ok((secret, true))
     }
@@ -572,14 +571,14 @@ impl Service {
                 let ready = rx
                     .wait_for(Option::is_some)
                     .await
-                    .map_err(|_| CoreError::Sandbox("it stopped".to_owned()))?
+                    .map_err(|_| SandboxError::Stopped)?
                     .clone();
                 match ready {
                     Some(Ok(access)) => {
                         ClientConfig::new(&access.base_url, &access.app_key, access.app_secret)
                     }
-                    Some(Err(e)) => return Err(CoreError::Sandbox(e)),
-                    None => return Err(CoreError::Sandbox("it did not start".to_owned())),
+                    Some(Err(e)) => return Err(CoreError::Sandbox(Arc::clone(&e))),
+                    None => return Err(SandboxError::Stopped.into()),
                 }
             }
             Endpoint::Remote {
@@ -618,7 +617,7 @@ impl Service {
             .profiles()
             .get(profile_name)
             .cloned()
-            .ok_or_else(|| CoreError::Profile(format!("no profile named {profile_name:?}")))?;
+            .ok_or_else(|| ProfilesError::NoProfile(profile_name.to_owned()))?;
         let (config, keep_tokens) = self.client_config(&profile).await?;
         let config = ClientConfig {
             repeats_recognised: profile.recognises_repeats(),
@@ -635,9 +634,7 @@ impl Service {
             issuer: issuer.clone(),
         });
         // Built off the runtime: it reads the profile's CA file, if it has one.
-        let client = tokio::task::spawn_blocking(move || Client::new(config, observer))
-            .await
-            .map_err(|e| CoreError::Storage(e.to_string()))??;
+        let client = blocking(move || Client::new(config, observer)).await??;
         let client = Arc::new(client);
         if !keep_tokens && profile.is_team() {
             self.sign_in_for_run(&profile.name, &client).await?;

@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use super::{Service, update_state};
 use crate::core::CoreError;
+use crate::core::error::blocking;
 use crate::core::profiles::{Endpoint, Profile, Profiles, ProfilesError};
 use crate::core::secrets::SecretKind;
 
@@ -39,13 +40,10 @@ impl Service {
     ) -> Result<Profiles, CoreError> {
         let _one_at_a_time = self.profile_edits.lock().await;
         let mut profiles = self.profiles();
-        let touched = f(&mut profiles).map_err(|e| CoreError::Profile(e.to_string()))?;
+        let touched = f(&mut profiles)?;
         let path = self.profiles_path.clone();
         let to_save = profiles.clone();
-        tokio::task::spawn_blocking(move || to_save.save(&path))
-            .await
-            .map_err(|e| CoreError::Storage(e.to_string()))?
-            .map_err(|e| CoreError::Storage(e.to_string()))?;
+        blocking(move || to_save.save(&path)).await??;
         if !touched.is_empty() {
             self.clients.lock().await.remove(&touched);
         }
@@ -70,9 +68,7 @@ impl Service {
         } = &profile.endpoint
         {
             let path = path.clone();
-            tokio::task::spawn_blocking(move || crate::client::extra_roots(&path))
-                .await
-                .map_err(|e| CoreError::Storage(e.to_string()))??;
+            blocking(move || crate::client::extra_roots(&path)).await??;
         }
         let outcome = {
             let profile = profile.clone();
@@ -99,7 +95,7 @@ impl Service {
             });
         }
         let catalog = self.catalog.clone();
-        tokio::task::spawn_blocking(move || {
+        blocking(move || {
             if let (Some(from), Ok(catalog)) = (&renamed_from, &catalog) {
                 // The directory goes with the profile's name.
                 if let Err(e) = catalog.profile_renamed(from, &name) {
@@ -121,8 +117,7 @@ impl Service {
                 secrets.delete(&name, SecretKind::Token);
             }
         })
-        .await
-        .map_err(|e| CoreError::Storage(e.to_string()))?;
+        .await?;
         let mut clients = self.clients.lock().await;
         clients.remove(&profile.name);
         if let Some(prev) = previous {
@@ -141,11 +136,9 @@ impl Service {
         let profiles = self.profiles();
         let known = profiles
             .get(&profile)
-            .ok_or_else(|| CoreError::Profile(format!("no profile named {profile:?}")))?;
+            .ok_or_else(|| ProfilesError::NoProfile(profile.clone()))?;
         if known.is_sandbox() || app_secret.is_empty() {
-            return Err(CoreError::Profile(format!(
-                "{profile:?}: only a remote or team profile takes a secret (a team profile's is the person's password), and not an empty one"
-            )));
+            return Err(ProfilesError::TakesNoSecret(profile).into());
         }
         self.clients.lock().await.remove(&profile);
         self.run_secrets.lock().await.insert(profile, app_secret);

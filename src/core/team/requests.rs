@@ -7,7 +7,8 @@ use std::sync::Arc;
 use super::session::Session;
 use crate::client::{Client, Secret};
 use crate::core::CoreError;
-use crate::core::drafts::store::in_store;
+use crate::core::drafts::store::{DraftsError, in_store};
+use crate::core::profiles::ProfilesError;
 use crate::core::request::{Request, Services};
 use crate::support::clock::now_ms;
 use crate::wire::approval::{Request as Waiting, RequestQuery};
@@ -17,9 +18,7 @@ use crate::wire::team::{AuditEntry, AuditQuery, Me};
 /// The profile's client, when the profile is a team server's.
 async fn team_client(services: &Services, profile: &str) -> Result<Arc<Client>, CoreError> {
     if !services.0.is_team(profile) {
-        return Err(CoreError::Profile(format!(
-            "{profile:?} is not a team server's profile"
-        )));
+        return Err(ProfilesError::NotTeam(profile.to_owned()).into());
     }
     services.0.client(profile).await
 }
@@ -207,7 +206,7 @@ impl Request for HandOver {
         let client = team_client(&services, &self.profile).await?;
         let draft = self.draft;
         let kept = in_store(&services.0.drafts, move |d| d.load(draft)).await?;
-        let kept = kept.ok_or_else(|| CoreError::Storage(format!("no draft {draft}")))?;
+        let kept = kept.ok_or(DraftsError::NoDraft(draft))?;
         let handed = crate::wire::handover::HandOver {
             name: kept.name,
             body: kept.body,

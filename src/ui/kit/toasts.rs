@@ -199,16 +199,20 @@ pub fn explain(error: &CoreError) -> Label {
         CoreError::Api(ApiError::Unexpected { .. }) => label!("explain-unexpected"),
         CoreError::Api(ApiError::Untrusted(_)) => label!("explain-untrusted"),
         CoreError::Api(ApiError::CaFile { .. }) => label!("explain-ca-file"),
-        CoreError::Api(ApiError::Config(_)) | CoreError::Profile(_) | CoreError::Config(_) => {
-            label!("explain-profile")
-        }
+        CoreError::Profiles(e) if e.is_file() => label!("explain-storage"),
+        CoreError::Api(ApiError::Config(_)) | CoreError::Profiles(_) => label!("explain-profile"),
         CoreError::NoSecret(_) => label!("explain-no-secret"),
-        CoreError::Storage(_) | CoreError::Api(ApiError::NotRecorded(_)) => {
-            label!("explain-storage")
-        }
+        CoreError::Drafts(_)
+        | CoreError::Catalog(_)
+        | CoreError::Queue(_)
+        | CoreError::Journal(_)
+        | CoreError::Cache(_)
+        | CoreError::Api(ApiError::NotRecorded(_)) => label!("explain-storage"),
         CoreError::File(_) => label!("explain-file"),
         CoreError::Sandbox(_) => label!("explain-sandbox"),
-        CoreError::Stopped => label!("explain-stopped"),
+        CoreError::Stopped | CoreError::Threads(_) | CoreError::Task(_) => {
+            label!("explain-stopped")
+        }
         CoreError::Customer(_) => label!("explain-customer"),
     }
 }

@@ -3,9 +3,9 @@
 //! know before sending it. Until it is known the batch is not sent; when it cannot be known,
 //! sending takes one more click.
 
-use crate::core::Awaited;
 use crate::core::calls::checks::PreviewDeletes;
 use crate::core::snapshot::Snapshot;
+use crate::core::{Awaited, CoreError};
 use crate::ui::kit::delete_preview::found_ui;
 use crate::ui::outbox::Outbox;
 use crate::ui::text::i18n::{Lang, label, tr};
@@ -16,7 +16,7 @@ pub(super) struct Preview {
     call: Awaited<Box<DeletePreview>>,
     /// The profile it was asked of: a preview is shown only for the profile it is about.
     profile: Option<String>,
-    found: Option<Result<Box<DeletePreview>, String>>,
+    found: Option<Result<Box<DeletePreview>, CoreError>>,
     /// The user chose to send without knowing the effect.
     accept_unknown: bool,
 }
@@ -43,7 +43,7 @@ impl Preview {
     /// Takes the preview when it has come, or why it could not be had.
     pub fn poll(&mut self, out: &Outbox<'_>) {
         if let Some(found) = out.reply(&mut self.call, label!("preview-deletes")) {
-            self.found = Some(found.map_err(|e| e.to_string()));
+            self.found = Some(found);
         }
     }
 
@@ -59,6 +59,7 @@ impl Preview {
             }
             Some(Err(reason)) => {
                 let warn = ui.visuals().warn_fg_color;
+                let reason = reason.to_string();
                 ui.colored_label(warn, tr!(lang, "preview-failed", reason = reason.as_str()));
                 true
             }

@@ -1,0 +1,89 @@
+//! What can go wrong in the core: one variant per module that can fail, each holding that
+//! module's own typed error. A module's error is shared behind an `Arc` because a reply is
+//! cloned to the status bar and most sources (`rusqlite`, `std::io`) are not `Clone`.
+
+use std::sync::Arc;
+
+use crate::client::ApiError;
+
+use super::cache::CacheError;
+use super::catalog::CatalogError;
+use super::customer::CustomerError;
+use super::drafts::DraftsError;
+use super::files::FileError;
+use super::journal::JournalError;
+use super::profiles::ProfilesError;
+use super::queue::store::QueueError;
+use super::sandbox::SandboxError;
+
+#[derive(Debug, Clone, thiserror::Error)]
+pub enum CoreError {
+    /// The platform's answer (code, message, cause verbatim) or no answer.
+    #[error(transparent)]
+    Api(#[from] ApiError),
+    #[error("no app secret is known for the profile {0}: enter it in Settings")]
+    NoSecret(String),
+    #[error(transparent)]
+    Profiles(Arc<ProfilesError>),
+    #[error(transparent)]
+    Drafts(Arc<DraftsError>),
+    #[error(transparent)]
+    Catalog(Arc<CatalogError>),
+    #[error(transparent)]
+    Queue(Arc<QueueError>),
+    #[error(transparent)]
+    Journal(Arc<JournalError>),
+    /// A file that cannot be read, written or understood; the error names it.
+    #[error(transparent)]
+    File(Arc<FileError>),
+    /// A page or a read kept on disk between sessions.
+    #[error(transparent)]
+    Cache(Arc<CacheError>),
+    /// A customer the directory cannot place.
+    #[error(transparent)]
+    Customer(Arc<CustomerError>),
+    #[error("the Sandbox platform is not available: {0}")]
+    Sandbox(Arc<SandboxError>),
+    /// The core's threads could not be started.
+    #[error("cannot start the core's threads: {0}")]
+    Threads(Arc<std::io::Error>),
+    /// A task of the core ended without its answer (it panicked or was cancelled).
+    #[error("a task of the core ended without its answer: {0}")]
+    Task(Arc<tokio::task::JoinError>),
+    #[error("the core has stopped")]
+    Stopped,
+    /// `Core::run` waited as long as it was told to and no answer came.
+    #[error("no answer within {0} s")]
+    GaveUp(u64),
+}
+
+/// `From` for each module's error, shared.
+macro_rules! shared {
+    ($($variant:ident($error:ty)),* $(,)?) => {
+        $(impl From<$error> for CoreError {
+            fn from(e: $error) -> Self {
+                CoreError::$variant(Arc::new(e))
+            }
+        })*
+    };
+}
+
+shared!(
+    Profiles(ProfilesError),
+    Drafts(DraftsError),
+    Catalog(CatalogError),
+    Queue(QueueError),
+    Journal(JournalError),
+    File(FileError),
+    Cache(CacheError),
+    Customer(CustomerError),
+    Sandbox(SandboxError),
+    Task(tokio::task::JoinError),
+);
+
+/// Runs blocking work (files, SQLite, the keyring) off the core's async threads.
+pub(crate) async fn blocking<T: Send + 'static>(
+    f: impl FnOnce() -> T + Send + 'static,
+) -> Result<T, CoreError> {
+    Ok(tokio::task::spawn_blocking(f).await?)
+}
