@@ -16,6 +16,8 @@ mod cli;
 use clap::{CommandFactory, Parser, Subcommand};
 use license_desk::platform;
 
+use crate::cli::output::Failure;
+
 #[derive(Parser)]
 #[command(
     name = "license-desk",
@@ -76,13 +78,13 @@ fn main() -> ExitCode {
     let result = match cli.command {
         None => {
             cli::logging::init("warn");
-            let opened = license_desk::ui::run().map_err(|e| e.to_string());
+            let opened = license_desk::ui::run();
             #[cfg(windows)]
-            if let Err(message) = &opened {
+            if let Err(e) = &opened {
                 // Started from the Start menu there is no terminal to print to.
-                cli::terminal::show_error(message);
+                cli::terminal::show_error(&e.to_string());
             }
-            opened
+            opened.map_err(Failure::from)
         }
         Some(Command::Serve(args)) => cli::serve::serve(args),
         Some(Command::App(command)) => cli::app::run_app(command),
@@ -126,9 +128,6 @@ fn main() -> ExitCode {
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
-        Err(message) => {
-            eprintln!("error: {message}");
-            ExitCode::FAILURE
-        }
+        Err(failure) => failure.report(),
     }
 }

@@ -11,6 +11,7 @@ use license_desk::platform::sql::Tx;
 use license_desk::platform::{self, pg::DatabaseUrl};
 use serde_json::json;
 
+use crate::cli::output::Failure;
 use crate::cli::serve::{command_runtime, default_data_dir, parse_database};
 use license_desk::support::clock::now_ms;
 
@@ -127,7 +128,7 @@ fn parse_quota(s: &str) -> Result<QuotaValue, String> {
 }
 
 /// `app create|quota|list|rotate|revoke|tokens`.
-pub(crate) fn run_app(command: AppCommand) -> Result<(), String> {
+pub(crate) fn run_app(command: AppCommand) -> Result<(), Failure> {
     match command {
         AppCommand::Create {
             data,
@@ -157,10 +158,10 @@ fn app_create(
     name: &str,
     scopes: &str,
     quota: &QuotaArgs,
-) -> Result<(), String> {
+) -> Result<(), Failure> {
     let scopes = platform::apps::parse_scopes(scopes)?;
     if name.trim().is_empty() {
-        return Err("--name must not be blank".to_owned());
+        return Err("--name must not be blank".to_owned().into());
     }
     let own = quota.change().apply(platform::OwnQuota::default());
     let created = match database {
@@ -174,9 +175,8 @@ fn app_create(
             let data = data.map_or_else(default_data_dir, Ok)?;
             platform::create_app_with_quota(&data, name.trim(), &scopes, own)
         }
-    }
-    .map_err(|e| e.to_string())?;
-    let line = serde_json::to_string(&created).map_err(|e| e.to_string())?;
+    }?;
+    let line = serde_json::to_string(&created)?;
     println!("{line}");
     Ok(())
 }
@@ -186,7 +186,7 @@ fn app_quota(
     database: Option<platform::pg::DatabaseUrl>,
     app_key: &str,
     quota: &QuotaArgs,
-) -> Result<(), String> {
+) -> Result<(), Failure> {
     let (changed, place) = match database {
         Some(database) => (
             command_runtime()?.block_on(platform::change_app_quota_in_database(
@@ -199,7 +199,7 @@ fn app_quota(
         None => {
             let data = data.map_or_else(default_data_dir, Ok)?;
             if !data.join(platform::store::DB_FILE).exists() {
-                return Err(format!("{} holds no platform", data.display()));
+                return Err(format!("{} holds no platform", data.display()).into());
             }
             (
                 platform::change_app_quota(&data, app_key.trim(), quota.change()),
@@ -207,9 +207,7 @@ fn app_quota(
             )
         }
     };
-    let own = changed
-        .map_err(|e| e.to_string())?
-        .ok_or_else(|| format!("no application {app_key:?} in {place}"))?;
+    let own = changed?.ok_or_else(|| format!("no application {app_key:?} in {place}"))?;
     let line = serde_json::json!({
         "appKey": app_key.trim(),
         "quotaNumbersPerMinute": own.quota_numbers_per_minute,
@@ -231,27 +229,24 @@ pub(crate) enum TokensCommand {
     },
 }
 
-fn app_list(place: &Place) -> Result<(), String> {
+fn app_list(place: &Place) -> Result<(), Failure> {
     for app in on(place, |tx| Ok(apps::list(tx)?))? {
         println!("{}", list_line(&app));
     }
     Ok(())
 }
 
-fn app_rotate(place: &Place, app_key: &str) -> Result<(), String> {
+fn app_rotate(place: &Place, app_key: &str) -> Result<(), Failure> {
     let key = app_key.to_owned();
     let rotated = done(
         on(place, move |tx| apps::rotate(tx, &key, now_ms()))?,
         app_key,
     )?;
-    println!(
-        "{}",
-        serde_json::to_string(&rotated).map_err(|e| e.to_string())?
-    );
+    println!("{}", serde_json::to_string(&rotated)?);
     Ok(())
 }
 
-fn app_revoke(place: &Place, app_key: &str) -> Result<(), String> {
+fn app_revoke(place: &Place, app_key: &str) -> Result<(), Failure> {
     let key = app_key.to_owned();
     done(
         on(place, move |tx| Ok(apps::revoke(tx, &key, now_ms())?))?,
@@ -261,7 +256,7 @@ fn app_revoke(place: &Place, app_key: &str) -> Result<(), String> {
     Ok(())
 }
 
-fn tokens_revoke(place: &Place, app_key: &str) -> Result<(), String> {
+fn tokens_revoke(place: &Place, app_key: &str) -> Result<(), Failure> {
     let key = app_key.to_owned();
     let ended = on(place, move |tx| {
         Ok(apps::revoke_tokens(tx, &key, now_ms())?)
@@ -275,8 +270,8 @@ fn tokens_revoke(place: &Place, app_key: &str) -> Result<(), String> {
 fn on<T: Send + 'static>(
     place: &Place,
     f: impl FnMut(&dyn Tx) -> Result<T, OpError> + Send + 'static,
-) -> Result<T, String> {
-    match &place.database {
+) -> Result<T, Failure> {
+    let changed = match &place.database {
         Some(database) => {
             command_runtime()?.block_on(platform::write_apps_in_database(database, f))
         }
@@ -284,17 +279,18 @@ fn on<T: Send + 'static>(
             let data = place.data.clone().map_or_else(default_data_dir, Ok)?;
             platform::write_apps(&data, f)
         }
-    }
-    .map_err(|e| e.to_string())
+    };
+    Ok(changed?)
 }
 
-fn done<T>(change: Change<T>, app_key: &str) -> Result<T, String> {
+fn done<T>(change: Change<T>, app_key: &str) -> Result<T, Failure> {
     match change {
         Change::Done(t) => Ok(t),
-        Change::NoSuchApp => Err(format!("no application {app_key:?}")),
+        Change::NoSuchApp => Err(format!("no application {app_key:?}").into()),
         Change::Revoked => Err(format!(
             "the application {app_key:?} is revoked; create a new one with `app create`"
-        )),
+        )
+        .into()),
     }
 }
 

@@ -12,6 +12,8 @@ use license_desk::core::catalog::{CatalogView, Known};
 use license_desk::core::{Core, CoreError, CoreOptions};
 use serde::Serialize;
 
+use crate::cli::output::Failure;
+
 #[derive(Subcommand)]
 pub enum CatalogOp {
     /// Print the catalog's products or packages, or a profile's customers, as JSON.
@@ -61,26 +63,24 @@ pub fn run(command: CatalogOp) -> ExitCode {
             println!("{text}");
             ExitCode::SUCCESS
         }
-        Err(message) => {
-            eprintln!("error: {message}");
-            ExitCode::FAILURE
-        }
+        Err(failure) => failure.report(),
     }
 }
 
-fn execute(command: CatalogOp) -> Result<String, String> {
-    let core = Core::start(CoreOptions::for_user().map_err(|e| e.to_string())?)
-        .map_err(|e| e.to_string())?;
+fn execute(command: CatalogOp) -> Result<String, Failure> {
+    let failed = Failure::failed;
+    let core = Core::start(CoreOptions::for_user().map_err(failed)?).map_err(failed)?;
     let json = answer(&core, command);
     core.shutdown();
     json
 }
 
 /// Runs the operation on the core and writes its reply as JSON.
-fn answer(core: &Core, command: CatalogOp) -> Result<String, String> {
+fn answer(core: &Core, command: CatalogOp) -> Result<String, Failure> {
     let active = || core.state().profiles.active;
     let wait = Duration::from_secs(300);
-    let failed = |e: CoreError| e.to_string();
+    // Each failure exits 1, whatever its kind.
+    let failed = |e: CoreError| Failure::failed(e);
     let json = match command {
         CatalogOp::List {
             what,
@@ -123,7 +123,7 @@ fn answer(core: &Core, command: CatalogOp) -> Result<String, String> {
             serde_json::to_string_pretty(&serde_json::json!({ "exported": count, "path": path }))
         }
     };
-    json.map_err(|e| e.to_string())
+    Ok(json?)
 }
 
 /// What was asked for, in the order a search finds it (all of it without a search).

@@ -51,17 +51,17 @@ pub enum Format {
 /// An answer in the format asked for, without a final newline; `json` is the answer as JSON
 /// text, its objects' fields in the order the interface's types give them (which the columns
 /// keep).
-pub fn render(json: String, format: Format) -> Result<String, String> {
+pub fn render(json: String, format: Format) -> Result<String, serde_json::Error> {
     match format {
         Format::Json => Ok(json),
         Format::Table => Ok(table(&rows(&json)?.shown())),
-        Format::Csv => csv(&rows(&json)?.shown()),
+        Format::Csv => Ok(csv(&rows(&json)?.shown())),
     }
 }
 
 /// An answer as indented JSON text, in its type's field order.
-pub fn json_text(value: &impl serde::Serialize) -> Result<String, String> {
-    serde_json::to_string_pretty(value).map_err(|e| e.to_string())
+pub fn json_text(value: &impl serde::Serialize) -> Result<String, serde_json::Error> {
+    serde_json::to_string_pretty(value)
 }
 
 /// Prints a rendered answer; a closed pipe (`| head`) is not an error worth reporting.
@@ -138,6 +138,34 @@ impl Failure {
             }
             Failure::Exit(code, message) => fail(code, &message),
         }
+    }
+}
+
+/// The errors of the parts a command uses: each fails the command (exit 1) with its words.
+macro_rules! failed_from {
+    ($($error:ty),* $(,)?) => {
+        $(impl From<$error> for Failure {
+            fn from(e: $error) -> Self {
+                Self::failed(e)
+            }
+        })*
+    };
+}
+
+failed_from!(
+    serde_json::Error,
+    std::io::Error,
+    rust_xlsxwriter::XlsxError,
+    license_desk::platform::error::OpError,
+    license_desk::platform::StartError,
+    license_desk::platform::apps::NotScopes,
+    license_desk::team::server::StartError,
+    license_desk::ui::OpenError,
+);
+
+impl From<&str> for Failure {
+    fn from(message: &str) -> Self {
+        Self::failed(message)
     }
 }
 
@@ -242,14 +270,14 @@ impl<'de> serde::Deserialize<'de> for Ordered {
     }
 }
 
-fn rows(json: &str) -> Result<Rows, String> {
+fn rows(json: &str) -> Result<Rows, serde_json::Error> {
     let items: Vec<Ordered> = if let Ok(items) = serde_json::from_str(json) {
         items
     } else if let Ok(item) = serde_json::from_str(json) {
         vec![item]
     } else {
         // Not objects: one `value` column, a row per item of a list.
-        let value: Value = serde_json::from_str(json).map_err(|e| e.to_string())?;
+        let value: Value = serde_json::from_str(json)?;
         let values = match value {
             Value::Array(items) => items,
             other => vec![other],
@@ -349,10 +377,10 @@ fn table(rows: &Rows) -> String {
 
 /// CSV through the program's one writer: a cell a spreadsheet would run as a formula starts
 /// with `'`.
-fn csv(rows: &Rows) -> Result<String, String> {
+fn csv(rows: &Rows) -> String {
     let header: Vec<&str> = rows.columns.iter().map(String::as_str).collect();
     let text = license_desk::core::csv_out::csv_text(&header, rows.cells.iter().cloned(), false);
-    Ok(text.trim_end_matches('\n').to_owned())
+    text.trim_end_matches('\n').to_owned()
 }
 
 #[cfg(test)]

@@ -35,7 +35,7 @@ enum RequestOp {
         mine: bool,
         /// Only those in this state (pending, approved, rejected, done, refused, unknown,
         /// not_sent).
-        #[arg(long, value_parser = parse_state)]
+        #[arg(long, value_parser = <RequestState as std::str::FromStr>::from_str)]
         state: Option<RequestState>,
         #[arg(long, value_enum, default_value = "table")]
         format: Format,
@@ -221,12 +221,5 @@ fn request_id(text: &str) -> Result<i64, Failure> {
             output::USAGE,
             format!("{text:?} is not a request's id (R-17, or 17)"),
         )
-    })
-}
-
-fn parse_state(text: &str) -> Result<RequestState, String> {
-    RequestState::from_name(text).ok_or_else(|| {
-        let names: Vec<&str> = RequestState::ALL.iter().map(|s| s.name()).collect();
-        format!("one of {}", names.join(", "))
     })
 }

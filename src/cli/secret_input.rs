@@ -67,7 +67,7 @@ pub fn from_stdin() -> Result<Secret, SecretError> {
     read_stdin(APP_SECRET)
 }
 
-fn read_stdin(noun: &str) -> Result<Secret, SecretError> {
+fn read_stdin(noun: &'static str) -> Result<Secret, SecretError> {
     let text = read_limited(std::io::stdin().lock(), noun)
         .map_err(|e| SecretError::Failed(format!("cannot read standard input: {e}")))?;
     one_line(text, noun).map_err(|why| SecretError::Failed(format!("standard input: {why}")))
@@ -84,7 +84,7 @@ pub fn prompt(profile: &str) -> Result<Secret, SecretError> {
         .map_err(|e| {
             SecretError::Failed(format!("cannot read the secret from the terminal: {e}"))
         })?;
-    one_line(typed, APP_SECRET).map_err(SecretError::Failed)
+    one_line(typed, APP_SECRET).map_err(|why| SecretError::Failed(why.to_string()))
 }
 
 /// A new password for `name`: from standard input when something is piped in, else typed twice
@@ -97,7 +97,7 @@ pub fn new_password(name: &str) -> Result<Secret, SecretError> {
         let typed = rpassword::prompt_password(prompt).map_err(|e| {
             SecretError::Failed(format!("cannot read the password from the terminal: {e}"))
         })?;
-        one_line(typed, PASSWORD).map_err(SecretError::Failed)
+        one_line(typed, PASSWORD).map_err(|why| SecretError::Failed(why.to_string()))
     };
     let first = ask(format!("New password of {name:?} (not shown): "))?;
     let again = ask("The same again: ".to_owned())?;
@@ -129,7 +129,7 @@ pub fn password(user: &str, server: &str) -> Result<Secret, SecretError> {
             .map_err(|e| {
                 SecretError::Failed(format!("cannot read the password from the terminal: {e}"))
             })?;
-    one_line(typed, PASSWORD).map_err(SecretError::Failed)
+    one_line(typed, PASSWORD).map_err(|why| SecretError::Failed(why.to_string()))
 }
 
 const APP_SECRET: &str = "app secret";
@@ -148,7 +148,7 @@ fn read_limited(reader: impl Read, noun: &str) -> std::io::Result<String> {
 
 /// The secret without its line end (`echo` and editors add one); one line, not empty. The
 /// reason never quotes the text.
-fn one_line(mut text: String, noun: &str) -> Result<Secret, String> {
+fn one_line(mut text: String, noun: &'static str) -> Result<Secret, NotOneLine> {
     if text.ends_with('\n') {
         text.pop();
         if text.ends_with('\r') {
@@ -156,36 +156,45 @@ fn one_line(mut text: String, noun: &str) -> Result<Secret, String> {
         }
     }
     if text.is_empty() {
-        return Err(format!("the {noun} is empty"));
+        return Err(NotOneLine::Empty(noun));
     }
     if text.contains(['\n', '\r']) {
-        return Err(format!("the {noun} must be one line"));
+        return Err(NotOneLine::Lines(noun));
     }
     Ok(Secret::new(text))
 }
 
+/// Why a secret's text is refused (never quoting it).
+#[derive(Debug, thiserror::Error)]
+enum NotOneLine {
+    #[error("the {0} is empty")]
+    Empty(&'static str),
+    #[error("the {0} must be one line")]
+    Lines(&'static str),
+}
+
 /// Refuses a secret file others may read (the app secret, a database password).
 #[cfg(unix)]
-pub fn private_to_user(file: &Path) -> Result<(), String> {
+pub fn private_to_user(file: &Path) -> Result<(), SecretError> {
     use std::os::unix::fs::PermissionsExt;
     let mode = std::fs::metadata(file)
-        .map_err(|e| format!("cannot read {}: {e}", file.display()))?
+        .map_err(|e| SecretError::Failed(format!("cannot read {}: {e}", file.display())))?
         .permissions()
         .mode();
     if mode & 0o077 != 0 {
-        return Err(format!(
+        return Err(SecretError::Failed(format!(
             "{} may be read by others (mode {:o}): a secret must be readable by its user \
              only (chmod 600)",
             file.display(),
             mode & 0o777
-        ));
+        )));
     }
     Ok(())
 }
 
 /// Windows files are private to their user under the profile's folders; nothing to check.
 #[cfg(not(unix))]
-pub fn private_to_user(_file: &Path) -> Result<(), String> {
+pub fn private_to_user(_file: &Path) -> Result<(), SecretError> {
     Ok(())
 }
 

@@ -7,7 +7,10 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use clap::Args;
+use license_desk::platform::pg::UrlError;
 use license_desk::platform::{self, Config, ConnectionLimits, ListingLimits, Region, Server};
+
+use crate::cli::output::Failure;
 
 #[derive(Args)]
 pub(crate) struct ServeArgs {
@@ -87,15 +90,15 @@ fn parse_region(s: &str) -> Result<u8, String> {
         .ok_or_else(|| format!("{s:?}: the region is 8 (domestic) or 6 (Singapore)"))
 }
 
-pub(crate) fn default_data_dir() -> Result<PathBuf, String> {
+pub(crate) fn default_data_dir() -> Result<PathBuf, Failure> {
     directories::ProjectDirs::from("", "", "license-desk")
         .map(|d| d.data_local_dir().join("platform"))
-        .ok_or_else(|| "no OS data directory is known for this user; give --data DIR".to_owned())
+        .ok_or_else(|| "no OS data directory is known for this user; give --data DIR".into())
 }
 
 /// `--database URL`: the password from the URL or `PGPASSWORD`.
-pub(crate) fn parse_database(url: &str) -> Result<platform::pg::DatabaseUrl, String> {
-    platform::pg::DatabaseUrl::from_env(url).map_err(|e| e.to_string())
+pub(crate) fn parse_database(url: &str) -> Result<platform::pg::DatabaseUrl, UrlError> {
+    platform::pg::DatabaseUrl::from_env(url)
 }
 
 /// `--database-pool N`: 1 to 1000.
@@ -107,11 +110,11 @@ fn parse_pool(n: &str) -> Result<usize, String> {
 }
 
 /// A runtime for a command that talks to PostgreSQL.
-pub(crate) fn command_runtime() -> Result<tokio::runtime::Runtime, String> {
-    tokio::runtime::Runtime::new().map_err(|e| format!("cannot start tokio: {e}"))
+pub(crate) fn command_runtime() -> Result<tokio::runtime::Runtime, Failure> {
+    tokio::runtime::Runtime::new().map_err(|e| format!("cannot start tokio: {e}").into())
 }
 
-pub(crate) fn serve(args: ServeArgs) -> Result<(), String> {
+pub(crate) fn serve(args: ServeArgs) -> Result<(), Failure> {
     if args.test_forget_repeats {
         tracing::warn!("--test-forget-repeats: a repeated channelOrderId is applied again");
         platform::rules::orders::forget_repeats();
@@ -144,10 +147,9 @@ pub(crate) fn serve(args: ServeArgs) -> Result<(), String> {
         .zip(args.tls_key)
         .map(|(cert, key)| platform::TlsFiles { cert, key });
 
-    let runtime = tokio::runtime::Runtime::new().map_err(|e| format!("cannot start tokio: {e}"))?;
-    runtime.block_on(async move {
+    command_runtime()?.block_on(async move {
         let database = config.database.clone();
-        let server = Server::start(config).await.map_err(|e| e.to_string())?;
+        let server = Server::start(config).await?;
         match database {
             // Shown without its password.
             Some(url) => tracing::info!(database = %url, "platform started"),
@@ -166,7 +168,7 @@ pub(crate) fn serve(args: ServeArgs) -> Result<(), String> {
 }
 
 /// The connection limits asked for, within what the process may open.
-fn connection_limits(args: &ServeArgs) -> Result<ConnectionLimits, String> {
+fn connection_limits(args: &ServeArgs) -> Result<ConnectionLimits, Failure> {
     let seconds = |name: &str, v: f64| {
         Duration::try_from_secs_f64(v)
             .ok()
@@ -181,7 +183,8 @@ fn connection_limits(args: &ServeArgs) -> Result<ConnectionLimits, String> {
         return Err(format!(
             "--max-connections must be between 1 and {most} (the open-file limit {files} less {OWN_FILES}), not {}",
             args.max_connections
-        ));
+        )
+        .into());
     }
     Ok(ConnectionLimits {
         max_connections: args.max_connections,
@@ -192,9 +195,9 @@ fn connection_limits(args: &ServeArgs) -> Result<ConnectionLimits, String> {
 }
 
 /// The listing limits asked for.
-fn listing_limits(args: &ServeArgs) -> Result<ListingLimits, String> {
+fn listing_limits(args: &ServeArgs) -> Result<ListingLimits, Failure> {
     if args.max_listings == 0 {
-        return Err("--max-listings must be at least 1".to_owned());
+        return Err("--max-listings must be at least 1".into());
     }
     let wait = Duration::try_from_secs_f64(args.listing_wait)
         .ok()

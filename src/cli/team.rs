@@ -184,7 +184,7 @@ pub(crate) fn run(command: TeamCommand) -> ExitCode {
         crate::cli::logging::init("info");
         return match crate::cli::team_serve::serve(*args) {
             Ok(()) => ExitCode::SUCCESS,
-            Err(message) => Failure::failed(message).report(),
+            Err(failure) => failure.report(),
         };
     }
     crate::cli::logging::init("warn");

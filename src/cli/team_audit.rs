@@ -132,12 +132,13 @@ pub(crate) async fn run(command: AuditCommand) -> Result<(), Failure> {
             let entries = audit::range(&store, from_ms, to_ms, person)
                 .await
                 .map_err(|e| Failure::failed(e.to_string()))?;
-            let written = match format {
-                ExportFormat::Csv => write_csv(&entries, &output),
-                ExportFormat::Xlsx => write_xlsx(&entries, &output),
+            let cannot = |e: &dyn std::fmt::Display| {
+                Failure::failed(format!("cannot write {}: {e}", output.display()))
             };
-            written
-                .map_err(|e| Failure::failed(format!("cannot write {}: {e}", output.display())))?;
+            match format {
+                ExportFormat::Csv => write_csv(&entries, &output).map_err(|e| cannot(&e)),
+                ExportFormat::Xlsx => write_xlsx(&entries, &output).map_err(|e| cannot(&e)),
+            }?;
             println!("{} entries written to {}", entries.len(), output.display());
             Ok(())
         }
@@ -182,30 +183,25 @@ fn cells(e: &Entry) -> Vec<String> {
     ]
 }
 
-fn write_csv(entries: &[Entry], path: &std::path::Path) -> Result<(), String> {
+fn write_csv(entries: &[Entry], path: &std::path::Path) -> std::io::Result<()> {
     let text = csv_text(&HEADER, entries.iter().map(cells), true);
-    write_atomic(path, text.as_bytes()).map_err(|e| e.to_string())
+    write_atomic(path, text.as_bytes())
 }
 
-fn write_xlsx(entries: &[Entry], path: &std::path::Path) -> Result<(), String> {
+fn write_xlsx(entries: &[Entry], path: &std::path::Path) -> Result<(), rust_xlsxwriter::XlsxError> {
     let mut book = Workbook::new();
     let bold = Format::new().set_bold();
     let sheet = book.add_worksheet();
-    let fail = |e: rust_xlsxwriter::XlsxError| e.to_string();
-    sheet.set_name("Audit").map_err(fail)?;
+    sheet.set_name("Audit")?;
     for (x, head) in HEADER.iter().enumerate() {
-        sheet
-            .write_string_with_format(0, x as u16, *head, &bold)
-            .map_err(fail)?;
+        sheet.write_string_with_format(0, x as u16, *head, &bold)?;
     }
-    sheet.set_freeze_panes(1, 0).map_err(fail)?;
+    sheet.set_freeze_panes(1, 0)?;
     for (r, e) in entries.iter().enumerate() {
         for (x, cell) in cells(e).iter().enumerate() {
-            sheet
-                .write_string(r as u32 + 1, x as u16, cell)
-                .map_err(fail)?;
+            sheet.write_string(r as u32 + 1, x as u16, cell)?;
         }
     }
-    let bytes = book.save_to_buffer().map_err(fail)?;
-    write_atomic(path, &bytes).map_err(|e| e.to_string())
+    let bytes = book.save_to_buffer()?;
+    write_atomic(path, &bytes).map_err(rust_xlsxwriter::XlsxError::IoError)
 }

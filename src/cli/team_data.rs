@@ -42,20 +42,17 @@ pub(crate) struct Data {
 
 impl Data {
     /// The data directory or the database, as given (with the password file's password).
-    pub(crate) fn parts(self) -> Result<(Option<PathBuf>, Option<DatabaseUrl>), String> {
+    pub(crate) fn parts(self) -> Result<(Option<PathBuf>, Option<DatabaseUrl>), Failure> {
         let database = self.database()?;
         Ok((self.data, database))
     }
 
-    fn database(&self) -> Result<Option<DatabaseUrl>, String> {
+    fn database(&self) -> Result<Option<DatabaseUrl>, Failure> {
         let (Some(url), Some(file)) = (&self.database, &self.database_password_file) else {
             return Ok(self.database.clone());
         };
         crate::cli::secret_input::private_to_user(file)?;
-        let password = crate::cli::secret_input::from_file(file).map_err(|e| match e {
-            crate::cli::secret_input::SecretError::Usage(m)
-            | crate::cli::secret_input::SecretError::Failed(m) => m,
-        })?;
+        let password = crate::cli::secret_input::from_file(file)?;
         Ok(Some(
             url.clone().with_password_if_missing(password.expose()),
         ))
@@ -108,7 +105,7 @@ pub(crate) async fn open_to_change(data: &Data) -> Result<TeamStore, Failure> {
 }
 
 pub(crate) async fn open(data: &Data) -> Result<TeamStore, Failure> {
-    let database = data.database().map_err(Failure::failed)?;
+    let database = data.database()?;
     let place = match (&data.data, &database) {
         (_, Some(url)) => Place::Database(url),
         (Some(dir), None) => Place::Dir(dir),

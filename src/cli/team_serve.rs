@@ -15,6 +15,7 @@ use license_desk::team::server::{self, TeamConfig, TeamServer};
 use license_desk::team::sessions::SessionRules;
 use license_desk::team::upstream::UpstreamConfig;
 
+use crate::cli::output::Failure;
 use crate::cli::secret_input;
 use crate::cli::team_data::Data;
 
@@ -123,7 +124,7 @@ fn parse_ldap_role(s: &str) -> Result<(String, String), String> {
     }
 }
 
-pub(crate) fn serve(args: TeamServeArgs) -> Result<(), String> {
+pub(crate) fn serve(args: TeamServeArgs) -> Result<(), Failure> {
     let secret = app_secret(args.secret_file.as_deref())?;
     let seal = args.data.seal_places();
     let (data_dir, database) = args.data.parts()?;
@@ -167,9 +168,8 @@ pub(crate) fn serve(args: TeamServeArgs) -> Result<(), String> {
         audit_retention: (args.audit_retention_days > 0)
             .then(|| Duration::from_secs(args.audit_retention_days * 24 * 3600)),
     };
-    let runtime = tokio::runtime::Runtime::new().map_err(|e| format!("cannot start tokio: {e}"))?;
-    runtime.block_on(async move {
-        let server = TeamServer::start(config).await.map_err(|e| e.to_string())?;
+    crate::cli::serve::command_runtime()?.block_on(async move {
+        let server = TeamServer::start(config).await?;
         tracing::info!(upstream = %upstream_url, "team server started");
         // The one line on stdout: scripts wait for it to know the server answers.
         let mut out = std::io::stdout();
@@ -183,18 +183,16 @@ pub(crate) fn serve(args: TeamServeArgs) -> Result<(), String> {
 }
 
 /// The platform's app secret: from the file (refused if others may read it) or the variable.
-fn app_secret(file: Option<&Path>) -> Result<Secret, String> {
+fn app_secret(file: Option<&Path>) -> Result<Secret, Failure> {
     let Some(file) = file else {
         return std::env::var(SECRET_VAR)
             .ok()
             .filter(|s| !s.trim().is_empty())
             .map(|s| Secret::new(s.trim()))
-            .ok_or_else(|| format!("give --secret-file FILE or set {SECRET_VAR}"));
+            .ok_or_else(|| format!("give --secret-file FILE or set {SECRET_VAR}").into());
     };
     secret_input::private_to_user(file)?;
-    secret_input::from_file(file).map_err(|e| match e {
-        secret_input::SecretError::Usage(m) | secret_input::SecretError::Failed(m) => m,
-    })
+    Ok(secret_input::from_file(file)?)
 }
 
 /// Waits for Ctrl-C or SIGTERM.

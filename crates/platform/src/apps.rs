@@ -17,24 +17,29 @@ pub struct AppCredentials {
 }
 
 /// Checks a comma-separated scope list: each of `auth_order`, `auth_activity`, at least one.
-pub fn parse_scopes(list: &str) -> Result<Vec<String>, String> {
+pub fn parse_scopes(list: &str) -> Result<Vec<String>, NotScopes> {
     let mut out: Vec<String> = Vec::new();
     for s in list.split(',').map(str::trim).filter(|s| !s.is_empty()) {
         if s != scopes::ORDER && s != scopes::ACTIVITY {
-            return Err(format!(
-                "unknown scope {s:?}: use {} and/or {}",
-                scopes::ORDER,
-                scopes::ACTIVITY
-            ));
+            return Err(NotScopes::Unknown(s.to_owned()));
         }
         if !out.iter().any(|o| o == s) {
             out.push(s.to_owned());
         }
     }
     if out.is_empty() {
-        return Err("at least one scope is required".to_owned());
+        return Err(NotScopes::None);
     }
     Ok(out)
+}
+
+/// Why a list of scopes is refused.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum NotScopes {
+    #[error("unknown scope {0:?}: use {order} and/or {activity}", order = scopes::ORDER, activity = scopes::ACTIVITY)]
+    Unknown(String),
+    #[error("at least one scope is required")]
+    None,
 }
 
 /// Registers an application with its own quotas (`None`: the platform's default).

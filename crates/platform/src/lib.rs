@@ -28,9 +28,9 @@ pub use http::openapi::{DOCUMENT_PATH as OPENAPI_PATH, document_json as openapi_
 pub use listen::ConnectionLimits;
 pub use quotas::{NumberQuota, OwnQuota, QuotaChange};
 pub use server::{
-    Config, DEFAULT_DATABASE_POOL, Region, Server, StartError, change_app_quota,
-    change_app_quota_in_database, create_app, create_app_in_database, create_app_with_quota,
-    write_apps, write_apps_in_database,
+    ActivitiesFileError, Config, DEFAULT_DATABASE_POOL, Region, Server, StartError,
+    change_app_quota, change_app_quota_in_database, create_app, create_app_in_database,
+    create_app_with_quota, write_apps, write_apps_in_database,
 };
 pub use shared::{ListingCounts, ListingLimits};
 pub use tls::{TlsError, TlsFiles};

@@ -131,8 +131,8 @@ pub enum StartError {
         url: String,
         source: Box<StoreError>,
     },
-    #[error("{0}")]
-    Activities(String),
+    #[error(transparent)]
+    Activities(#[from] ActivitiesFileError),
     #[error(transparent)]
     Tls(#[from] TlsError),
     #[error("cannot listen on {addr}: {source}")]
@@ -158,7 +158,7 @@ impl Server {
     /// Opens the data directory (exclusively), binds, and starts answering.
     pub async fn start(config: Config) -> Result<Server, StartError> {
         let activities = match &config.activities {
-            Some(path) => read_activities(path).map_err(StartError::Activities)?,
+            Some(path) => read_activities(path)?,
             None => Activities::default(),
         };
         // A certificate that cannot be used stops the start before anything is opened.
@@ -250,7 +250,7 @@ impl Server {
 
     /// Reads the activities file again (on SIGHUP). A bad file is refused and the activities
     /// in force stay; returns how many activities are now in force.
-    pub fn reload_activities(&self) -> Result<usize, String> {
+    pub fn reload_activities(&self) -> Result<usize, ActivitiesFileError> {
         let Some(path) = &self.activities_file else {
             return Ok(0);
         };
@@ -283,11 +283,30 @@ fn open_sqlite(data_dir: &Path) -> Result<SqliteStores, StoreError> {
     })
 }
 
-fn read_activities(path: &Path) -> Result<Activities, String> {
-    let text = std::fs::read(path)
-        .map_err(|e| format!("cannot read the activities file {}: {e}", path.display()))?;
-    Activities::parse(&text)
-        .map_err(|e| format!("the activities file {} is not valid: {e}", path.display()))
+/// Why the activities file cannot be used.
+#[derive(Debug, thiserror::Error)]
+pub enum ActivitiesFileError {
+    #[error("cannot read the activities file {}: {source}", path.display())]
+    Read {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("the activities file {} is not valid: {source}", path.display())]
+    Invalid {
+        path: PathBuf,
+        source: super::activities::NotActivities,
+    },
+}
+
+fn read_activities(path: &Path) -> Result<Activities, ActivitiesFileError> {
+    let text = std::fs::read(path).map_err(|source| ActivitiesFileError::Read {
+        path: path.to_owned(),
+        source,
+    })?;
+    Activities::parse(&text).map_err(|source| ActivitiesFileError::Invalid {
+        path: path.to_owned(),
+        source,
+    })
 }
 
 fn millis(d: Duration) -> i64 {

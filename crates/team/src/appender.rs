@@ -13,7 +13,8 @@ use crate::store::TeamStore;
 /// Most records in one commit: a bound on one transaction's work.
 const MOST: usize = 512;
 
-type Waiter = oneshot::Sender<Result<i64, String>>;
+/// Told the entry's sequence number, or the one failure of its whole group's commit.
+type Waiter = oneshot::Sender<Result<i64, std::sync::Arc<TeamError>>>;
 
 /// A writer task of its own, on the runtime it was started on; it ends with the last handle.
 #[derive(Clone)]
@@ -37,7 +38,7 @@ impl Appender {
         answer
             .await
             .map_err(|_| stopped())?
-            .map_err(TeamError::Audit)
+            .map_err(|e| TeamError::Audit(e.to_string()))
     }
 }
 
@@ -71,9 +72,9 @@ async fn write_groups(
                 }
             }
             Err(e) => {
-                let why = e.to_string();
+                let why = std::sync::Arc::new(e);
                 for waiter in waiters {
-                    let _ = waiter.send(Err(why.clone()));
+                    let _ = waiter.send(Err(std::sync::Arc::clone(&why)));
                 }
             }
         }

@@ -32,22 +32,30 @@ impl Permissions {
     }
 
     /// Names comma-separated, any order, spaces allowed; an unknown name is named.
-    pub fn parse(text: &str) -> Result<Permissions, String> {
+    pub fn parse(text: &str) -> Result<Permissions, NotPermissions> {
         let mut list = Vec::new();
         for name in text.split(',').map(str::trim).filter(|n| !n.is_empty()) {
-            let p = Permission::from_name(name).ok_or_else(|| {
-                format!(
-                    "{name:?} is not a permission; the permissions are {}",
-                    Permissions::of(&Permission::ALL).names().replace(',', ", ")
-                )
-            })?;
+            let p = Permission::from_name(name)
+                .ok_or_else(|| NotPermissions::Unknown(name.to_owned()))?;
             list.push(p);
         }
         if list.is_empty() {
-            return Err("a role needs at least one permission".to_owned());
+            return Err(NotPermissions::None);
         }
         Ok(Permissions::of(&list))
     }
+}
+
+/// Why a role's list of permissions is refused.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum NotPermissions {
+    #[error(
+        "{0:?} is not a permission; the permissions are {all}",
+        all = Permissions::of(&Permission::ALL).names().replace(',', ", ")
+    )]
+    Unknown(String),
+    #[error("a role needs at least one permission")]
+    None,
 }
 
 /// The roles every server has, by their command-line names, lowest first.
@@ -108,17 +116,14 @@ mod tests {
     #[test]
     fn an_unknown_permission_is_named_with_the_known_ones() {
         assert_eq!(
-            Permissions::parse("read,lock"),
+            Permissions::parse("read,lock").map_err(|e| e.to_string()),
             Err(
                 "\"lock\" is not a permission; the permissions are read, customers, purchase, \
                  numbers, claim, locks, delete, approve, users"
                     .to_owned()
             )
         );
-        assert_eq!(
-            Permissions::parse(" , "),
-            Err("a role needs at least one permission".to_owned())
-        );
+        assert_eq!(Permissions::parse(" , "), Err(NotPermissions::None));
     }
 
     #[test]

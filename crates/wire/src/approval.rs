@@ -124,6 +124,19 @@ impl State {
     }
 }
 
+impl std::str::FromStr for State {
+    type Err = UnknownState;
+
+    fn from_str(name: &str) -> Result<State, UnknownState> {
+        State::from_name(name).ok_or(UnknownState)
+    }
+}
+
+/// A request's state by a name no state has.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("one of {}", State::ALL.map(State::name).join(", "))]
+pub struct UnknownState;
+
 /// A request as the server keeps it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]

@@ -200,6 +200,17 @@ struct RawFile {
     activities: Vec<Activity>,
 }
 
+/// Why an activities file is refused; each names the field.
+#[derive(Debug, thiserror::Error)]
+pub enum NotActivities {
+    #[error("{0}")]
+    Parse(#[from] parse::ParseError),
+    #[error("activities[{index}].id: {id} is used twice")]
+    IdTwice { index: usize, id: String },
+    #[error("activities[{index}].label: {label} is used twice")]
+    LabelTwice { index: usize, label: String },
+}
+
 /// The activities in force, by label.
 #[derive(Debug, Clone, Default)]
 pub struct Activities {
@@ -208,17 +219,18 @@ pub struct Activities {
 
 impl Activities {
     /// Reads an activities file; the error names the field, line and column.
-    pub fn parse(text: &[u8]) -> Result<Activities, String> {
-        let file: RawFile = parse::json(text).map_err(|e| e.to_string())?;
+    pub fn parse(text: &[u8]) -> Result<Activities, NotActivities> {
+        let file: RawFile = parse::json(text)?;
         let mut by_label = HashMap::new();
         let mut ids = HashSet::new();
-        for (i, a) in file.activities.into_iter().enumerate() {
+        for (index, a) in file.activities.into_iter().enumerate() {
             if !ids.insert(a.id.0.clone()) {
-                return Err(format!("activities[{i}].id: {} is used twice", a.id.0));
+                let id = a.id.0;
+                return Err(NotActivities::IdTwice { index, id });
             }
             let label = a.label.0.clone();
             if by_label.insert(label.clone(), a).is_some() {
-                return Err(format!("activities[{i}].label: {label} is used twice"));
+                return Err(NotActivities::LabelTwice { index, label });
             }
         }
         Ok(Activities { by_label })

@@ -4,4 +4,6 @@ mod claim;
 mod definition;
 
 pub use claim::{ClaimInput, claim};
-pub use definition::{ActivateType, Activities, Activity, IdentityKind, Unit, UnitProduct};
+pub use definition::{
+    ActivateType, Activities, Activity, IdentityKind, NotActivities, Unit, UnitProduct,
+};
