@@ -122,6 +122,7 @@ fn main() -> ExitCode {
             // Into memory first: clap_complete panics when its writer fails (`| head`).
             let mut script = Vec::new();
             clap_complete::generate(shell, &mut Cli::command(), "license-desk", &mut script);
+            // A closed pipe (`| head`) is no error worth reporting.
             let _ = std::io::stdout().lock().write_all(&script);
             Ok(())
         }

@@ -2,7 +2,6 @@
 //! is a customer id, a channel customer id, an enterprise global id or a name the profile's
 //! directory knows; a name several enterprises fit lists them and exits 1.
 
-use std::fmt::Write;
 use std::process::ExitCode;
 use std::time::Duration;
 
@@ -102,55 +101,46 @@ fn show(args: ShowArgs) -> Result<String, Failure> {
 }
 
 fn text(page: &Page, r: &Report<'_>, tz: &TimeZone) -> String {
-    let mut out = String::new();
     let name = r.enterprise_name.unwrap_or("(no name known)");
-    let _ = writeln!(out, "{name}  enterprise {}", r.enterprise_global_id);
-    let _ = writeln!(out, "profile {}, read {}", r.profile, r.read_at);
-    if let Some(branch) = r.branch {
-        let _ = writeln!(out, "branch {branch}");
-    }
-    let _ = writeln!(out, "\nCustomers ({})", state(r.customers_state));
+    let mut lines = vec![
+        format!("{name}  enterprise {}", r.enterprise_global_id),
+        format!("profile {}, read {}", r.profile, r.read_at),
+    ];
+    lines.extend(r.branch.map(|branch| format!("branch {branch}")));
+    lines.push(format!("\nCustomers ({})", state(r.customers_state)));
     for c in r.customers {
         let default = if c.is_default { "  default" } else { "" };
-        let _ = writeln!(
-            out,
+        lines.push(format!(
             "  {}  channel {} {}{default}",
             c.customer_id, c.channel_code, c.channel_customer_id
-        );
+        ));
     }
     let [d30, d90, d365] = r.ends_within;
-    let _ = writeln!(
-        out,
+    lines.push(format!(
         "\nAssets: {} ({}); ending within {} days: {d30}, {} days: {d90}, {} days: {d365}",
         r.assets.len(),
         state(r.listing_state),
         WINDOWS[0],
         WINDOWS[1],
         WINDOWS[2]
-    );
+    ));
     for license_type in page.license_types() {
-        let _ = writeln!(out, "  {license_type}");
+        lines.push(format!("  {license_type}"));
         for a in r.assets.iter().filter(|a| a.license_type == license_type) {
             let lock = if a.locked { "disabled" } else { "enabled" };
-            let _ = writeln!(
-                out,
+            lines.push(format!(
                 "    {}  customer {}  {lock}  {} products",
                 a.asset_num, a.customer_id, a.product_count
-            );
-            for d in &a.products {
-                let _ = writeln!(out, "      {}", product(d));
-            }
+            ));
+            lines.extend(a.products.iter().map(|d| format!("      {}", product(d))));
         }
     }
-    let _ = writeln!(
-        out,
+    lines.push(format!(
         "\nTimeline ({} calls sent from this console)",
         r.timeline.len()
-    );
-    for e in r.timeline {
-        let _ = writeln!(out, "  {}", event(e, tz));
-    }
-    out.trim_end().to_owned()
+    ));
+    lines.extend(r.timeline.iter().map(|e| format!("  {}", event(e, tz))));
+    lines.join("\n").trim_end().to_owned()
 }
 
 fn state(s: &ReadState) -> String {

@@ -1,8 +1,6 @@
 //! The log on stderr: every field escaped, so that text from a request (a newline, an escape
 //! sequence) can neither forge a log line nor rewrite the terminal, at every level.
 
-use std::fmt::Write as _;
-
 use tracing_subscriber::field::MakeExt;
 use tracing_subscriber::fmt::format::{Writer, debug_fn};
 
@@ -41,7 +39,7 @@ fn escaped(text: &str) -> String {
     let mut out = String::with_capacity(text.len() + 8);
     for c in text.chars() {
         if c.is_control() {
-            let _ = write!(out, "{}", c.escape_unicode());
+            out.extend(c.escape_unicode());
         } else {
             out.push(c);
         }

@@ -142,19 +142,16 @@ fn order_from_sheet(file: &Path, sheet: Option<&str>) -> ExitCode {
     };
     println!("{json}");
     let problems = license_desk::wire::validate::batch_order(&sheeted.batch);
-    let mut err = std::io::stderr().lock();
-    for header in &sheeted.unknown_headers {
-        let _ = writeln!(
-            err,
-            "{header}: not a column of the order sheet; its cells were not read"
-        );
-    }
-    for misplaced in &sheeted.misplaced {
-        let _ = writeln!(err, "{misplaced}");
-    }
-    for problem in &problems {
-        let _ = writeln!(err, "{}: {problem}", sheeted.place_of(&problem.path));
-    }
+    let headers = sheeted.unknown_headers.iter().map(|header| {
+        format!("{header}: not a column of the order sheet; its cells were not read\n")
+    });
+    let misplaced = sheeted.misplaced.iter().map(|m| format!("{m}\n"));
+    let problems_at = problems
+        .iter()
+        .map(|p| format!("{}: {p}\n", sheeted.place_of(&p.path)));
+    let report: String = headers.chain(misplaced).chain(problems_at).collect();
+    // A closed standard error has no one to tell; the exit code still says it.
+    let _ = std::io::stderr().lock().write_all(report.as_bytes());
     if problems.is_empty() && sheeted.unknown_headers.is_empty() && sheeted.misplaced.is_empty() {
         ExitCode::SUCCESS
     } else {

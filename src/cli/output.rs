@@ -67,6 +67,7 @@ pub fn json_text(value: &impl serde::Serialize) -> Result<String, serde_json::Er
 /// Prints a rendered answer; a closed pipe (`| head`) is not an error worth reporting.
 pub fn print(text: &str) {
     let mut out = std::io::stdout().lock();
+    // A closed pipe (`| head`) is no error worth reporting.
     let _ = writeln!(out, "{text}");
 }
 

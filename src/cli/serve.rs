@@ -157,8 +157,8 @@ pub(crate) fn serve(args: ServeArgs) -> Result<(), Failure> {
         }
         // The one line on stdout: scripts wait for it to know the platform answers.
         let mut out = std::io::stdout();
-        let _ = writeln!(out, "listening on {}", server.base_url());
-        let _ = out.flush();
+        // With stdout closed the server still runs; its log says it started.
+        let _ = writeln!(out, "listening on {}", server.base_url()).and_then(|()| out.flush());
         run_until_stopped(&server).await;
         tracing::info!("stopping");
         server.shutdown().await;
@@ -243,6 +243,7 @@ async fn run_until_stopped(server: &Server) {
             signal(SignalKind::hangup()),
         ) else {
             tracing::warn!("cannot listen for SIGTERM/SIGHUP; stop with Ctrl-C");
+            // Without a Ctrl-C handler either, the server runs until it is killed.
             let _ = tokio::signal::ctrl_c().await;
             return;
         };
@@ -259,7 +260,9 @@ async fn run_until_stopped(server: &Server) {
     }
     #[cfg(not(unix))]
     {
+        // Only Unix reloads the activities file (on SIGHUP).
         let _ = server;
+        // Without a Ctrl-C handler either, the server runs until it is killed.
         let _ = tokio::signal::ctrl_c().await;
     }
 }

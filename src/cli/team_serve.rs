@@ -173,8 +173,8 @@ pub(crate) fn serve(args: TeamServeArgs) -> Result<(), Failure> {
         tracing::info!(upstream = %upstream_url, "team server started");
         // The one line on stdout: scripts wait for it to know the server answers.
         let mut out = std::io::stdout();
-        let _ = writeln!(out, "listening on {}", server.base_url());
-        let _ = out.flush();
+        // With stdout closed the server still runs; its log says it started.
+        let _ = writeln!(out, "listening on {}", server.base_url()).and_then(|()| out.flush());
         wait_for_stop().await;
         tracing::info!("stopping");
         server.shutdown().await;
@@ -208,5 +208,6 @@ async fn wait_for_stop() {
             return;
         }
     }
+    // Without a Ctrl-C handler, the server runs until it is killed.
     let _ = tokio::signal::ctrl_c().await;
 }

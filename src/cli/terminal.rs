@@ -30,6 +30,7 @@ fn missing(handle: HANDLE) -> bool {
 
 /// Tells the user, in a message box, why the window could not open.
 pub fn show_error(message: &str) {
+    // The message box's answer (OK) says nothing; one that cannot show has no one to tell.
     let _ = rfd::MessageDialog::new()
         .set_level(rfd::MessageLevel::Error)
         .set_title("License Desk")

@@ -29,6 +29,7 @@ where
     // Writing to memory cannot fail.
     let _ = out.write_record(header.iter().map(|h| neutral(h).into_owned()));
     for row in rows {
+        // As above: into memory.
         let _ = out.write_record(row.iter().map(|c| neutral(c.as_ref()).into_owned()));
     }
     let bytes = out.into_inner().unwrap_or_default();

@@ -7,10 +7,10 @@ use std::sync::Arc;
 use crate::client::ApiError;
 
 use super::cache::CacheError;
-use super::catalog::CatalogError;
-use super::customer::CustomerError;
-use super::drafts::DraftsError;
-use super::files::FileError;
+use super::catalog::store::CatalogError;
+use super::customer::error::CustomerError;
+use super::drafts::store::DraftsError;
+use super::files::error::FileError;
 use super::journal::JournalError;
 use super::profiles::ProfilesError;
 use super::queue::store::QueueError;
@@ -80,10 +80,3 @@ shared!(
     Sandbox(SandboxError),
     Task(tokio::task::JoinError),
 );
-
-/// Runs blocking work (files, SQLite, the keyring) off the core's async threads.
-pub(crate) async fn blocking<T: Send + 'static>(
-    f: impl FnOnce() -> T + Send + 'static,
-) -> Result<T, CoreError> {
-    Ok(tokio::task::spawn_blocking(f).await?)
-}

@@ -359,6 +359,7 @@ impl Core {
     }
 
     fn stop_service(&mut self) {
+        // The service may have ended already: nothing then listens.
         let _ = self.stop.send(true);
         if let (Some(runtime), Some(service)) = (self.runtime.take(), self.service.take()) {
             if tokio::runtime::Handle::try_current().is_ok() {
@@ -366,6 +367,7 @@ impl Core {
                 runtime.shutdown_background();
                 return;
             }
+            // Past the time limit the runtime's own shutdown below ends what is left.
             let _ = runtime
                 .block_on(async { tokio::time::timeout(Duration::from_secs(10), service).await });
             runtime.shutdown_timeout(Duration::from_secs(5));

@@ -114,6 +114,7 @@ impl Secrets {
     pub fn native() -> Self {
         let (tx, rx) = std::sync::mpsc::channel();
         std::thread::spawn(move || {
+            // Past the time limit no one waits: the keyring is then memory only.
             let _ = tx.send(open_native());
         });
         match rx.recv_timeout(OPEN_TIMEOUT) {

@@ -158,7 +158,7 @@ pub(in crate::core) async fn json_of(
         crate::wire::open::batch_to_json(&whole, pretty)
     })
     .await?
-    .map_err(|e| crate::core::files::FileError::Json(e).into())
+    .map_err(|e| crate::core::files::error::FileError::Json(e).into())
 }
 
 #[cfg(test)]

@@ -75,6 +75,7 @@ pub fn run_ended(runs: &Path, run_id: &str) -> bool {
     let ended = file.try_lock().is_ok();
     drop(file);
     if ended {
+        // A lock file left behind is claimed again by the next run.
         let _ = std::fs::remove_file(&path);
     }
     ended

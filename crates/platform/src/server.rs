@@ -262,8 +262,10 @@ impl Server {
 
     /// Stops accepting, lets requests in flight finish, and waits for the background work.
     pub async fn shutdown(self) {
+        // Every receiver may have ended already.
         let _ = self.stop.send(true);
         for task in self.tasks {
+            // A task that panicked has said so in the log; the others are still awaited.
             let _ = task.await;
         }
     }

@@ -140,6 +140,7 @@ impl Store {
     {
         let (reply, answer) = oneshot::channel();
         self.submit(f, move |r| {
+            // The caller may have stopped waiting; the write is done either way.
             let _ = reply.send(r);
         })?;
         answer.await.unwrap_or_else(|_| Err(E::from(writer_gone())))
@@ -157,6 +158,7 @@ impl Store {
         // A std channel: this may be called on a runtime's thread, where tokio's would panic.
         let (reply, answer) = mpsc::channel();
         self.submit(f, move |r| {
+            // The caller may have stopped waiting; the write is done either way.
             let _ = reply.send(r);
         })?;
         answer
@@ -272,6 +274,7 @@ where
     }
     let outcome = catch_unwind(AssertUnwindSafe(|| f(tx)));
     let undo = || {
+        // A failed rollback fails the transaction's commit, which is then reported.
         let _ = tx.execute_batch("ROLLBACK TO job; RELEASE job");
     };
     match outcome {

@@ -68,12 +68,14 @@ async fn write_groups(
         match written {
             Ok(seqs) => {
                 for (waiter, seq) in waiters.into_iter().zip(seqs) {
+                    // The asker may have stopped waiting; the entry is kept either way.
                     let _ = waiter.send(Ok(seq));
                 }
             }
             Err(e) => {
                 let why = std::sync::Arc::new(e);
                 for waiter in waiters {
+                    // As above: the asker may have stopped waiting.
                     let _ = waiter.send(Err(std::sync::Arc::clone(&why)));
                 }
             }

@@ -205,8 +205,10 @@ impl TeamServer {
 
     /// Stops accepting, lets requests in flight finish, and writes the record's checkpoint.
     pub async fn shutdown(mut self) {
+        // Every receiver may have ended already.
         let _ = self.stop.send(true);
         for task in std::mem::take(&mut self.tasks) {
+            // A task that panicked has said so in the log; the others are still awaited.
             let _ = task.await;
         }
         if let Err(e) = self.checkpoints.beat(&self.store).await {

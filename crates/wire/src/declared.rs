@@ -28,6 +28,7 @@ pub enum Declared {
 /// What field `field` of `T` is declared to hold; `Other` for a name `T` does not have.
 pub fn declared<T: DeserializeOwned>(field: &'static str) -> Declared {
     let mut found = Declared::Other;
+    // The probe always fails (it holds no data): what it recorded on the way is the answer.
     let _ = T::deserialize(Struct {
         field,
         fields: &mut &[][..],
@@ -40,6 +41,7 @@ pub fn declared<T: DeserializeOwned>(field: &'static str) -> Declared {
 /// the probe records.
 pub fn fields_of<T: DeserializeOwned>() -> &'static [&'static str] {
     let mut fields: &'static [&'static str] = &[];
+    // The probe always fails (it holds no data): what it recorded on the way is the answer.
     let _ = T::deserialize(Struct {
         field: "",
         fields: &mut fields,

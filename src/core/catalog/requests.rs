@@ -12,8 +12,7 @@ use super::sheet::{read_customer_sheet, write_catalog_sheet};
 use super::store::{Catalog, CatalogError, Import, ImportReport, Shelf};
 use super::view::CatalogView;
 use crate::core::CoreError;
-use crate::core::error::blocking;
-use crate::core::files::FileError;
+use crate::core::files::error::FileError;
 use crate::core::request::{Request, Services};
 use crate::support::clock::now_ms;
 
@@ -216,7 +215,7 @@ async fn in_catalog<T: Send + 'static>(
 ) -> Result<T, CoreError> {
     let catalog = services.0.catalog()?;
     let scope = services.0.scope_of(profile);
-    blocking(move || f(&catalog, &scope)).await?
+    tokio::task::spawn_blocking(move || f(&catalog, &scope)).await?
 }
 
 fn put(

@@ -75,7 +75,9 @@ impl Catalog {
             // A failure shows as the database's own when it opens.
             let _ = crate::support::private_files::create_private_dir(dir);
         }
-        let _ = crate::support::private_files::ensure_private_file(path);
+        if let Err(e) = crate::support::private_files::ensure_private_file(path) {
+            tracing::warn!(error = %e, path = %path.display(), "could not be made private");
+        }
         let conn = Connection::open(path)?;
         conn.busy_timeout(std::time::Duration::from_secs(5))?;
         crate::core::local_db::use_wal(&conn)?;

@@ -9,7 +9,7 @@ use jiff::tz::TimeZone;
 use rust_xlsxwriter::{Format, Workbook, Worksheet, XlsxError};
 
 use super::{Event, Page};
-use crate::core::files::FileError;
+use crate::core::files::error::FileError;
 use crate::core::renewals::Due;
 use crate::support::private_files::write_atomic;
 

@@ -5,6 +5,7 @@
 //! read, and kept so that it opens again at once.
 
 mod cache;
+pub mod error;
 mod export;
 mod find;
 mod report;
@@ -12,6 +13,7 @@ mod requests;
 mod timeline;
 
 pub use cache::{load_cached, save_cached};
+pub use error::CustomerError;
 pub use export::write_page_xlsx;
 pub use find::{Found, find};
 pub use report::{AssetReport, Report, WINDOWS, event_day};
@@ -22,15 +24,6 @@ use serde::{Deserialize, Serialize};
 
 use super::renewals::{Read, ReadState};
 use crate::wire::{AssetList, Customer};
-
-/// A customer the profile's directory cannot place.
-#[derive(Debug, thiserror::Error)]
-pub enum CustomerError {
-    #[error("the directory of {profile} knows no customer {id:?}")]
-    Unknown { profile: String, id: String },
-    #[error("the directory of {profile} gives no enterprise global id for {id:?}")]
-    NoEnterprise { profile: String, id: String },
-}
 
 /// One enterprise's page.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

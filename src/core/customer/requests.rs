@@ -10,7 +10,6 @@ use super::find::{Found, find};
 use super::timeline::{Event, Keys, events_of, events_of_audit, merge};
 use super::{CustomerError, Held, Page, TeamLog, load_cached, save_cached, write_page_xlsx};
 use crate::core::catalog::entries::DirectoryEntry;
-use crate::core::error::blocking;
 use crate::core::journal::{JournalEntry, JournalFilter};
 use crate::core::renewals::{EnterpriseRead, Read, ReadState, Table};
 use crate::core::renewals::{add_sent_from, keep, named};
@@ -104,7 +103,7 @@ impl Request for Export {
     async fn serve(self, _: Services) -> Result<PathBuf, CoreError> {
         let Export { path, page } = self;
         let written = path.clone();
-        blocking(move || {
+        tokio::task::spawn_blocking(move || {
             let now = jiff::Zoned::now();
             write_page_xlsx(&page, now.date(), now.time_zone(), &path)
         })
@@ -219,7 +218,7 @@ async fn cached_page(
 ) -> Result<Option<Page>, CoreError> {
     let dir = services.0.data_dir.clone();
     let (profile, global_id) = (profile.to_owned(), global_id.to_owned());
-    Ok(blocking(move || load_cached(&dir, &profile, &global_id)).await??)
+    Ok(tokio::task::spawn_blocking(move || load_cached(&dir, &profile, &global_id)).await??)
 }
 
 /// The enterprise `id` means by the directory; the choices when a name fits several.

@@ -3,7 +3,6 @@
 
 use super::store::{Draft, DraftSummary, Drafts, DraftsError, in_store};
 use crate::core::CoreError;
-use crate::core::error::blocking;
 use crate::core::files::{StoredBatch, open_stored};
 use crate::core::request::{Request, Services};
 use crate::core::snapshot::{Checked, Snapshot};
@@ -159,7 +158,10 @@ impl Request for Check {
     type Reply = Box<Checked>;
 
     async fn serve(self, _: Services) -> Result<Box<Checked>, CoreError> {
-        blocking(move || Box::new(Checked::of_snapshot(&self.batch))).await
+        Ok(
+            tokio::task::spawn_blocking(move || Box::new(Checked::of_snapshot(&self.batch)))
+                .await?,
+        )
     }
 }
 

@@ -52,7 +52,9 @@ impl Drafts {
             // A failure shows as the database's own when it opens.
             let _ = crate::support::private_files::create_private_dir(dir);
         }
-        let _ = crate::support::private_files::ensure_private_file(path);
+        if let Err(e) = crate::support::private_files::ensure_private_file(path) {
+            tracing::warn!(error = %e, path = %path.display(), "could not be made private");
+        }
         let conn = Connection::open(path)?;
         conn.busy_timeout(std::time::Duration::from_secs(5))?;
         conn.pragma_update(None, "journal_mode", "WAL")?;
@@ -79,6 +81,7 @@ impl Drafts {
     /// A write committed: the log is copied into the database once writes pause.
     fn written(&self) {
         if let Some(wake) = &self.checkpoints {
+            // The checkpoint thread has ended only with the store: nothing is left to copy.
             let _ = wake.send(());
         }
     }
@@ -228,7 +231,7 @@ pub(in crate::core) async fn in_store<T: Send + 'static>(
     f: impl FnOnce(&Drafts) -> rusqlite::Result<T> + Send + 'static,
 ) -> Result<T, CoreError> {
     let drafts = Arc::clone(drafts);
-    Ok(crate::core::error::blocking(move || f(&drafts))
+    Ok(tokio::task::spawn_blocking(move || f(&drafts))
         .await?
         .map_err(DraftsError::Db)?)
 }

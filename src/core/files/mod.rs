@@ -1,7 +1,7 @@
 //! Order files: reading one (with the line and column of what is wrong), writing one, and the
 //! OS file dialog, which runs here so the window never waits on it.
 
-mod error;
+pub mod error;
 pub(in crate::core) mod io;
 mod requests;
 

@@ -8,7 +8,6 @@ use super::{
 };
 use crate::core::catalog::learn::Learned;
 use crate::core::catalog::store::ImportReport;
-use crate::core::error::blocking;
 use crate::core::progress::Progress;
 use crate::core::request::{Finished, Request, Services};
 use crate::core::sheet::build::Misplaced;
@@ -80,7 +79,9 @@ impl Request for ImportOrders {
         let drafts = std::sync::Arc::clone(&services.0.drafts);
         // Read, and kept as a draft, off the window's thread: a sheet of 100,000 rows takes a
         // second or two.
-        let imported = blocking(move || import_file(&self.path, &self.progress, &drafts)).await??;
+        let imported =
+            tokio::task::spawn_blocking(move || import_file(&self.path, &self.progress, &drafts))
+                .await??;
         let Finished::Done(mut imported) = imported else {
             return Ok(Finished::Cancelled);
         };
@@ -146,7 +147,7 @@ impl Request for WriteProduced {
             produce,
             progress,
         } = self;
-        let made = blocking(move || produce.produce(&progress)).await?;
+        let made = tokio::task::spawn_blocking(move || produce.produce(&progress)).await?;
         match made {
             Ok(body) => write_whole(path, body.into_bytes())
                 .await
@@ -185,7 +186,7 @@ impl Request for WriteTemplate {
 
     async fn serve(self, _: Services) -> Result<PathBuf, CoreError> {
         let target = self.path.clone();
-        blocking(move || {
+        tokio::task::spawn_blocking(move || {
             crate::core::sheet::template::write_template(&target).map_err(|source| {
                 FileError::Workbook {
                     path: target,
@@ -201,6 +202,6 @@ impl Request for WriteTemplate {
 /// Writes a file whole, off the async threads; answers where.
 async fn write_whole(path: PathBuf, bytes: Vec<u8>) -> Result<PathBuf, CoreError> {
     let target = path.clone();
-    blocking(move || super::write_bytes(&target, &bytes)).await??;
+    tokio::task::spawn_blocking(move || super::write_bytes(&target, &bytes)).await??;
     Ok(path)
 }

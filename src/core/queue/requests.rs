@@ -5,7 +5,6 @@
 use super::store::{Queue, QueueError, QueueState, QueuedEntry};
 use crate::client::Reach;
 use crate::core::calls::requests::send_kept;
-use crate::core::error::blocking;
 use crate::core::ledger;
 use crate::core::profiles::ProfilesError;
 use crate::core::request::{Request, Services};
@@ -84,7 +83,7 @@ async fn on_queue<T: Send + 'static>(
     f: impl FnOnce(&Queue) -> Result<T, QueueError> + Send + 'static,
 ) -> Result<T, CoreError> {
     let queue = services.0.queue.clone().map_err(CoreError::Queue)?;
-    Ok(blocking(move || f(&queue)).await??)
+    Ok(tokio::task::spawn_blocking(move || f(&queue)).await??)
 }
 
 /// Entries a program that ended was sending: as their calls ended in the ledger (which

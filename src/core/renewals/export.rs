@@ -11,7 +11,7 @@ use rust_xlsxwriter::{Format, Workbook, XlsxError};
 use serde::Serialize;
 
 use super::{Read, RowRef, Source, Window, days_left};
-use crate::core::files::FileError;
+use crate::core::files::error::FileError;
 use crate::support::private_files::write_atomic;
 
 /// A product (or a whole asset) that ends within the window.

@@ -16,8 +16,7 @@ use std::path::PathBuf;
 use super::read::{EnterpriseRead, Read, ReadState, Stop};
 use super::table::Table;
 use crate::core::cache::CacheError;
-use crate::core::error::blocking;
-use crate::core::files::FileError;
+use crate::core::files::error::FileError;
 use crate::core::journal::JournalFilter;
 use crate::core::progress::{Progress, Stage};
 use crate::core::request::{Request, Services};
@@ -64,7 +63,8 @@ impl Request for Cached {
 
     async fn serve(self, services: Services) -> Result<Self::Reply, CoreError> {
         let dir = services.0.data_dir.clone();
-        let cached = blocking(move || super::load_cached(&dir, &self.profile)).await??;
+        let cached =
+            tokio::task::spawn_blocking(move || super::load_cached(&dir, &self.profile)).await??;
         Ok(cached.map(Arc::new))
     }
 }
@@ -84,7 +84,7 @@ impl Request for Export {
     async fn serve(self, _: Services) -> Result<PathBuf, CoreError> {
         let Export { path, read, rows } = self;
         let written = path.clone();
-        blocking(move || export(&path, &read, &rows)).await??;
+        tokio::task::spawn_blocking(move || export(&path, &read, &rows)).await??;
         Ok(written)
     }
 }
@@ -109,7 +109,7 @@ async fn read_renewals(
     read.table.mark_renewed();
     read.ended_at = now_ms();
     // A million rows take a moment to sort: off the core's tasks.
-    let read = blocking(move || {
+    let read = tokio::task::spawn_blocking(move || {
         read.sort();
         read
     })

@@ -16,7 +16,6 @@ use std::time::Duration;
 use tokio::sync::{Mutex, mpsc, watch};
 
 use super::drafts::store::{Drafts, DraftsError};
-use super::error::blocking;
 use super::journal::{Journal, JournalError, JournalFilter};
 use super::profiles::{Endpoint, Profile, Profiles, ProfilesError};
 use super::queue::store::QueueError;
@@ -111,6 +110,7 @@ fn journal_thread(journal: Journal, jobs: std_mpsc::Receiver<JournalJob>) {
                     Ok(n) => tracing::warn!(n, "writes left in flight at the end: outcome unknown"),
                     Err(e) => tracing::warn!(error = %e, "writes in flight could not be settled"),
                 }
+                // The caller may have stopped waiting (its own time limit).
                 let _ = done.send(());
             }
         }
@@ -145,6 +145,7 @@ impl ProfileObserver {
 
 impl Observer for ProfileObserver {
     fn record(&self, record: CallRecord) {
+        // The journal thread ends only with the core: then nothing is recorded anyway.
         let _ = self.journal.send(JournalJob::Record {
             profile: self.profile.clone(),
             record: Box::new(record),
@@ -172,6 +173,7 @@ impl Observer for ProfileObserver {
     }
 
     fn end_write(&self, write: &WriteEnded) {
+        // As for a record: the journal ends only with the core.
         let _ = self.journal.send(JournalJob::EndWrite {
             write: Box::new(write.clone()),
         });
@@ -208,7 +210,7 @@ pub(in crate::core) struct Service {
     sandbox: watch::Receiver<Option<Result<SandboxAccess, Arc<SandboxError>>>>,
     pub(in crate::core) file_dialog: super::FileDialogChoice,
     /// The catalog and the directories, or why they cannot be opened.
-    catalog: Result<Arc<super::catalog::store::Catalog>, Arc<super::catalog::CatalogError>>,
+    catalog: Result<Arc<super::catalog::store::Catalog>, Arc<super::catalog::store::CatalogError>>,
     /// Calls kept to send later, or why they cannot be.
     pub(in crate::core) queue: Result<Arc<super::queue::store::Queue>, Arc<QueueError>>,
     /// Where the runs' locks are (`data_dir/runs`).
@@ -279,9 +281,12 @@ pub async fn run(
         queue_sending: Mutex::new(()),
     });
     serve(&service, &outbox, commands, stop).await;
+    // A Sandbox that panicked has said so in the log; the journal is flushed all the same.
     let _ = sandbox_task.await;
     let (done_tx, done_rx) = std_mpsc::channel();
+    // A journal thread already ended has nothing to flush.
     let _ = service.journal.send(JournalJob::Flush { done: done_tx });
+    // Past five seconds the core stops anyway; what was in flight is settled at the next start.
     let _ = tokio::task::spawn_blocking(move || done_rx.recv_timeout(Duration::from_secs(5))).await;
 }
 
@@ -388,8 +393,10 @@ fn start_sandbox(
                         base_url: access.base_url.clone(),
                     }
                 });
+                // No one waits for the Sandbox when the core is stopping.
                 let _ = sandbox_tx.send(Some(Ok(access)));
                 outbox.wake();
+                // Its sender gone is a stop too.
                 let _ = stop_rx.wait_for(|s| *s).await;
                 sandbox.stop().await;
             }
@@ -555,7 +562,7 @@ impl Service {
         }
         let secrets = Arc::clone(&self.secrets);
         let name = profile_name.to_owned();
-        let secret = blocking(move || secrets.app_secret(&name))
+        let secret = tokio::task::spawn_blocking(move || secrets.app_secret(&name))
             .await?
             .ok_or_else(|| CoreError::NoSecret(profile_name.to_owned()))?;
         Ok((secret, true))
@@ -634,7 +641,7 @@ impl Service {
             issuer: issuer.clone(),
         });
         // Built off the runtime: it reads the profile's CA file, if it has one.
-        let client = blocking(move || Client::new(config, observer)).await??;
+        let client = tokio::task::spawn_blocking(move || Client::new(config, observer)).await??;
         let client = Arc::new(client);
         if !keep_tokens && profile.is_team() {
             self.sign_in_for_run(&profile.name, &client).await?;

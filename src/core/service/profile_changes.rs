@@ -6,7 +6,6 @@ use std::sync::Arc;
 
 use super::{Service, update_state};
 use crate::core::CoreError;
-use crate::core::error::blocking;
 use crate::core::profiles::{Endpoint, Profile, Profiles, ProfilesError};
 use crate::core::secrets::SecretKind;
 
@@ -43,7 +42,7 @@ impl Service {
         let touched = f(&mut profiles)?;
         let path = self.profiles_path.clone();
         let to_save = profiles.clone();
-        blocking(move || to_save.save(&path)).await??;
+        tokio::task::spawn_blocking(move || to_save.save(&path)).await??;
         if !touched.is_empty() {
             self.clients.lock().await.remove(&touched);
         }
@@ -68,7 +67,7 @@ impl Service {
         } = &profile.endpoint
         {
             let path = path.clone();
-            blocking(move || crate::client::extra_roots(&path)).await??;
+            tokio::task::spawn_blocking(move || crate::client::extra_roots(&path)).await??;
         }
         let outcome = {
             let profile = profile.clone();
@@ -95,7 +94,7 @@ impl Service {
             });
         }
         let catalog = self.catalog.clone();
-        blocking(move || {
+        tokio::task::spawn_blocking(move || {
             if let (Some(from), Ok(catalog)) = (&renamed_from, &catalog) {
                 // The directory goes with the profile's name.
                 if let Err(e) = catalog.profile_renamed(from, &name) {

@@ -45,6 +45,7 @@ impl NamedApp {
     /// Notes the request's app key for its access-log line.
     pub fn note(parts: &Parts, app_key: &str) {
         if let Some(slot) = parts.extensions.get::<NamedApp>() {
+            // Noted once per request: a second note keeps the first.
             let _ = slot.0.set(app_key.to_owned());
         }
     }

@@ -78,6 +78,7 @@ pub async fn serve(
         .header_read_timeout(limits.header_timeout);
     // The guard `wait_for` answers is not Send: drop it inside the future.
     let stopping = async move {
+        // Its sender gone is a stop too.
         let _ = stop.wait_for(|s| *s).await;
     };
     tokio::pin!(stopping);
@@ -102,6 +103,7 @@ pub async fn serve(
             tokio::spawn(refuse(stream, peer, tls.clone()));
             continue;
         };
+        // Without it the connection still works, only slower for small answers.
         let _ = stream.set_nodelay(true);
         let accepted = Accepted {
             app: app.clone(),
@@ -191,11 +193,13 @@ async fn refuse(stream: TcpStream, peer: SocketAddr, tls: Option<TlsAcceptor>) {
                 // A client that has just finished its handshake is not yet waiting for an
                 // answer: one sent before its request would be unexpected (hyper drops it).
                 let mut head = [0u8; 4096];
+                // Whatever it sent is refused alike; only the wait matters.
                 let _ = stream.read(&mut head).await?;
                 write_refusal(stream).await
             }
         }
     };
+    // A client that does not take the refusal within a second is dropped unanswered.
     let _ = tokio::time::timeout(Duration::from_secs(1), answer).await;
 }
 

@@ -216,6 +216,7 @@ where
         Ok(ran) => ran,
         Err(panic) => {
             tracing::error!("a PostgreSQL transaction panicked; it is rolled back");
+            // The panic goes on: a failed rollback ends with the connection dropped next.
             let _ = tx.end(false);
             drop(Object::take(client));
             std::panic::resume_unwind(panic);

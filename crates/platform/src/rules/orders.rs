@@ -40,6 +40,7 @@ pub const BATCHES: &str = "batches";
 
 fn random_suffix() -> u32 {
     let mut buf = [0u8; 4];
+    // The suffix only keeps a test's repeated batch apart; without randomness 0 does too.
     let _ = getrandom::fill(&mut buf);
     u32::from_be_bytes(buf)
 }

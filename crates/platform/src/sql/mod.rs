@@ -149,8 +149,7 @@ pub trait Tx {
     /// PostgreSQL an advisory lock held to the end of the transaction (writes are READ
     /// COMMITTED there: docs/postgres.md); nothing on SQLite, where every write transaction
     /// already runs alone.
-    fn serialize_on(&self, key: &str) -> Result<(), StoreError> {
-        let _ = key;
+    fn serialize_on(&self, _key: &str) -> Result<(), StoreError> {
         Ok(())
     }
 
