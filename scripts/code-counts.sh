@@ -14,4 +14,7 @@ echo "accept(event) sites: $(prod '\.accept(event)\|\.accept(&event)' | wc -l)"
 echo "Result<_, String>: $(prod 'Result<[^;]*, String>' | wc -l)"
 echo "#[path] includes: $(grep -rn --include=*.rs '#\[path' tests crates/*/tests | wc -l)"
 echo "let _ = : $(prod 'let _ =' | wc -l)"
+# A `let _ =` says why it may fail silently on its own line or the line above.
+echo "let _ = without its why: $(find src crates -name '*.rs' -not -path '*/tests/*' -not -path '*/benches/*' -print0 |
+  xargs -0 awk 'FNR == 1 { prev = "" } /let _ =/ && $0 !~ /\/\// && prev !~ /^[[:space:]]*\/\// { n++ } { prev = $0 } END { print n + 0 }')"
 echo "README lines: $(wc -l < README.md)"
