@@ -1138,7 +1138,7 @@ fn a_remote_profile_keeps_its_secret_and_token_in_the_keyring_only() {
             ..JournalFilter::default()
         },
     );
-    let ops: Vec<&str> = entries.iter().rev().map(|e| e.operation.as_str()).collect();
+    let ops: Vec<&str> = entries.iter().rev().map(|e| e.operation.name()).collect();
     // TestConnection asks the token endpoint again, even with a valid cached token.
     assert_eq!(
         ops,
@@ -1294,7 +1294,7 @@ fn an_expired_token_is_renewed_once_and_the_journal_shows_it() {
         .iter()
         .map(|e| {
             (
-                e.operation.as_str(),
+                e.operation.name(),
                 e.http_status,
                 e.code.as_deref(),
                 e.attempt,
@@ -1859,7 +1859,7 @@ fn the_journal_filters_by_operation_and_code_and_exports_without_secrets() {
     let ops: Vec<(&str, Option<&str>)> = all
         .iter()
         .rev()
-        .map(|e| (e.operation.as_str(), e.code.as_deref()))
+        .map(|e| (e.operation.name(), e.code.as_deref()))
         .collect();
     assert_eq!(
         ops,
@@ -1883,7 +1883,7 @@ fn the_journal_filters_by_operation_and_code_and_exports_without_secrets() {
     let shellnums = journal(
         &core,
         JournalFilter {
-            operation: Some("shellnums".to_owned()),
+            operation: Some(license_desk::core::Operation::Shellnums),
             ..JournalFilter::default()
         },
     );
@@ -1920,7 +1920,7 @@ fn the_journal_filters_by_operation_and_code_and_exports_without_secrets() {
     assert_eq!(refusals.len(), 1);
     let r = &refusals[0];
     assert_eq!(
-        (r.operation.as_str(), r.http_status, r.error.as_deref()),
+        (r.operation.name(), r.http_status, r.error.as_deref()),
         ("bind", Some(299), Some("13004: enterpriseName: required"))
     );
     let body: Value = serde_json::from_str(r.response.as_deref().expect("body")).expect("json");
@@ -1929,7 +1929,7 @@ fn the_journal_filters_by_operation_and_code_and_exports_without_secrets() {
     let lock = journal(
         &core,
         JournalFilter {
-            operation: Some("lock".to_owned()),
+            operation: Some(license_desk::core::Operation::Lock),
             code: Some("0".to_owned()),
             ..JournalFilter::default()
         },
@@ -1946,7 +1946,7 @@ fn the_journal_filters_by_operation_and_code_and_exports_without_secrets() {
         journal(
             &core,
             JournalFilter {
-                operation: Some("bind".to_owned()),
+                operation: Some(license_desk::core::Operation::Bind),
                 code: Some("0".to_owned()),
                 ..JournalFilter::default()
             }
@@ -1987,7 +1987,7 @@ fn the_journal_filters_by_operation_and_code_and_exports_without_secrets() {
     let token = journal(
         &core,
         JournalFilter {
-            operation: Some("token".to_owned()),
+            operation: Some(license_desk::core::Operation::Token),
             ..JournalFilter::default()
         },
     );
@@ -2068,7 +2068,7 @@ fn the_journal_filters_by_operation_and_code_and_exports_without_secrets() {
             &core,
             license_desk::core::journal::requests::Export {
                 filter: JournalFilter {
-                    operation: Some("shellnums".to_owned()),
+                    operation: Some(license_desk::core::Operation::Shellnums),
                     ..JournalFilter::default()
                 },
                 path: json_path.clone(),
@@ -2376,7 +2376,7 @@ fn profiles_and_the_active_profile_persist_across_a_restart() {
     );
     let ops: Vec<(&str, &str)> = entries
         .iter()
-        .map(|e| (e.profile.as_str(), e.operation.as_str()))
+        .map(|e| (e.profile.as_str(), e.operation.name()))
         .collect();
     assert_eq!(ops, vec![("Training SG", "shellnums")]);
     assert_eq!(keyring_token(&store, "Training SG"), token);
@@ -2424,7 +2424,7 @@ fn a_call_that_gets_no_token_is_journaled_as_itself() {
                 .error
                 .as_deref()
                 .is_some_and(|m| m.starts_with("no token: "));
-            (e.operation.as_str(), cause)
+            (e.operation.name(), cause)
         })
         .collect();
     // The token request is retried as a read is: four attempts, then the call's own row.
@@ -2501,7 +2501,7 @@ fn test_connection_reports_a_platform_that_stopped_answering() {
     );
     let states: Vec<(&str, WriteState, u32)> = writes
         .iter()
-        .map(|w| (w.operation.as_str(), w.state, w.attempts))
+        .map(|w| (w.operation.name(), w.state, w.attempts))
         .collect();
     // Refused connections are sent again (nothing left the machine), then given up.
     assert_eq!(

@@ -1965,7 +1965,7 @@ fn assets_listed_on_one_profile_are_never_acted_on_in_another() {
     let entries = journal;
     let locks: Vec<(&str, &str)> = entries
         .iter()
-        .filter(|e| e.operation == "lock")
+        .filter(|e| e.operation.name() == "lock")
         .map(|e| (e.profile.as_str(), e.request.as_deref().unwrap_or_default()))
         .collect();
     assert_eq!(locks.len(), 1, "{locks:?}");
@@ -2940,7 +2940,7 @@ fn an_unknown_outcome_is_shown_with_its_choices_checked_and_settled() {
         .expect("writes");
     assert_eq!(
         (
-            writes[0].operation.as_str(),
+            writes[0].operation.name(),
             writes[0].state,
             writes[0].resolved_by.as_deref()
         ),

@@ -11,7 +11,7 @@ use license_desk::core::calls::requests as calls;
 use license_desk::core::journal;
 use license_desk::core::profiles::{self, requests};
 use license_desk::core::{
-    Call, Core, CoreError, CoreOptions, ExportFormat, JournalFilter, Profile, WriteState,
+    Call, Core, CoreError, CoreOptions, ExportFormat, JournalFilter, Operation, Profile, WriteState,
 };
 use license_desk::wire::{
     self, BatchOrderRequest, ClaimRequest, CustomerQuery, DefaultFilter, OrderType,
@@ -150,8 +150,8 @@ enum CallOp {
     },
     /// The journal of calls, newest first; --csv/--json export it to a file.
     History {
-        #[arg(long)]
-        operation: Option<String>,
+        #[arg(long, value_parser = operation_names())]
+        operation: Option<Operation>,
         #[arg(long)]
         code: Option<String>,
         #[arg(long, default_value_t = 50)]
@@ -658,4 +658,11 @@ struct TokenAnswer<'a> {
 struct Exported<'a> {
     exported: usize,
     path: &'a Path,
+}
+
+/// `--operation NAME`: one of the operations' names, listed in the help and in the error.
+fn operation_names() -> impl clap::builder::TypedValueParser<Value = Operation> {
+    use clap::builder::TypedValueParser as _;
+    let names = Operation::ALL.iter().map(|o| o.name());
+    clap::builder::PossibleValuesParser::new(names).try_map(|name| name.parse::<Operation>())
 }

@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use rusqlite::{Connection, OptionalExtension, params};
 use serde::Serialize;
 
-use crate::{WriteBegun, WriteEnded, WriteState};
+use crate::{Operation, WriteBegun, WriteEnded, WriteState};
 
 pub const SCHEMA: &str = "CREATE TABLE IF NOT EXISTS writes (
     call_id TEXT PRIMARY KEY, profile TEXT NOT NULL, operation TEXT NOT NULL,
@@ -28,7 +28,7 @@ pub const SCHEMA: &str = "CREATE TABLE IF NOT EXISTS writes (
 pub struct LedgerEntry {
     pub call_id: String,
     pub profile: String,
-    pub operation: String,
+    pub operation: Operation,
     pub channel_order_id: Option<String>,
     pub body_hash: String,
     pub items: i64,
@@ -195,12 +195,19 @@ pub fn resolve(
 const COLUMNS: &str = "call_id, profile, operation, channel_order_id, body_hash, items, \
     started_at, ended_at, state, code, detail, attempts, resolved_by, resolved_at";
 
+/// The operation named in column `i` (a name no operation has is the row's error).
+pub fn operation_at(r: &rusqlite::Row<'_>, i: usize) -> rusqlite::Result<Operation> {
+    r.get::<_, String>(i)?.parse().map_err(|e| {
+        rusqlite::Error::FromSqlConversionFailure(i, rusqlite::types::Type::Text, Box::new(e))
+    })
+}
+
 fn entry(r: &rusqlite::Row<'_>) -> rusqlite::Result<LedgerEntry> {
     let state: String = r.get(8)?;
     Ok(LedgerEntry {
         call_id: r.get(0)?,
         profile: r.get(1)?,
-        operation: r.get(2)?,
+        operation: operation_at(r, 2)?,
         channel_order_id: r.get(3)?,
         body_hash: r.get(4)?,
         items: r.get(5)?,

@@ -621,7 +621,7 @@ impl Client {
             Err(e) if state == WriteState::Unknown => Err(ApiError::OutcomeUnknown {
                 call_id: begun.call_id.clone(),
                 operation: begun.operation,
-                what: begun.operation.what_may_have_happened(begun.items),
+                what: operation::what_may_have_happened(begun.operation, begun.items),
                 detail: e.to_string(),
             }),
             other => other,

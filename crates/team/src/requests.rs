@@ -6,6 +6,7 @@
 use std::ops::ControlFlow;
 
 use platform::sql::{Row, StoreError, Tx};
+use wire::Operation;
 pub use wire::approval::{Request, State};
 
 use crate::error::TeamError;
@@ -18,8 +19,8 @@ pub struct NewRequest {
     pub requester: String,
     pub role: String,
     pub branch: Option<String>,
-    /// The operation's name (`batch_order`, `lock`, `unlock`).
-    pub operation: String,
+    /// The operation held (`batch_order`, `lock`, `unlock`).
+    pub operation: Operation,
     /// JSON, as it would be forwarded.
     pub body: String,
     /// What a delete removes, JSON.
@@ -57,7 +58,7 @@ fn request(row: &dyn Row) -> Result<Request, StoreError> {
         requester: row.text(1)?,
         role: row.text(2)?,
         branch: row.opt_text(3)?,
-        operation: row.text(4)?,
+        operation: operation(&row.text(4)?)?,
         body: kept_json(&row.text(5)?)?,
         body_hash: row.text(6)?,
         preview: row.opt_text(7)?.map(|p| kept_json(&p)).transpose()?,
@@ -95,6 +96,11 @@ fn kept_json<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, StoreError
         .map_err(|e| StoreError::Failure(format!("a request keeps JSON that cannot be read: {e}")))
 }
 
+fn operation(name: &str) -> Result<Operation, StoreError> {
+    name.parse()
+        .map_err(|_| StoreError::Failure(format!("a request of the operation {name:?}")))
+}
+
 fn state(name: &str) -> Result<State, StoreError> {
     State::from_name(name)
         .ok_or_else(|| StoreError::Failure(format!("a request in the state {name:?}")))
@@ -118,7 +124,7 @@ pub async fn file(store: &TeamStore, new: NewRequest) -> Result<Request, TeamErr
                     (&new.requester).into(),
                     (&new.role).into(),
                     new.branch.as_deref().into(),
-                    (&new.operation).into(),
+                    new.operation.name().into(),
                     (&new.body).into(),
                     (&hash).into(),
                     new.preview.as_deref().into(),
@@ -285,8 +291,8 @@ fn same_branch(r: &Request, approver_branch: Option<&str>) -> Result<(), TeamErr
 /// The requester's role still has what filing the request needed: a batch needs `purchase`,
 /// a lock change `locks` (a requester demoted to viewer since has nothing sent in their name).
 fn requester_still_may(tx: &dyn Tx, r: &Request) -> Result<(), TeamError> {
-    let needed = match r.operation.as_str() {
-        "lock" | "unlock" => Permission::Locks,
+    let needed = match r.operation {
+        Operation::Lock | Operation::Unlock => Permission::Locks,
         _ => Permission::Purchase,
     };
     let role = tx.query_opt(

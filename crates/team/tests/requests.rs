@@ -38,7 +38,7 @@ fn delete_by(requester: &str) -> NewRequest {
         requester: requester.to_owned(),
         role: "staff".to_owned(),
         branch: Some("SH01".to_owned()),
-        operation: "batch_order".to_owned(),
+        operation: wire::Operation::BatchOrder,
         body: r#"{"channelCode":"CRM","orderList":[{"orderType":"delete_asset"}]}"#.to_owned(),
         preview: Some(r#"{"orders":[]}"#.to_owned()),
         summary: "delete 1 asset".to_owned(),

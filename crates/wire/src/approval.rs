@@ -146,8 +146,8 @@ pub struct Request {
     pub role: String,
     #[serde(default)]
     pub branch: Option<String>,
-    /// The operation's name (`batch_order`, `lock`, `unlock`).
-    pub operation: String,
+    /// The operation held (`batch_order`, `lock`, `unlock`).
+    pub operation: crate::Operation,
     /// The call's body as it will be forwarded.
     pub body: Value,
     /// SHA-256 (hex) of the body as filed: an approval names it, so that what is approved is

@@ -18,6 +18,7 @@ pub mod handover;
 pub mod kinds;
 pub mod knowledge;
 pub mod open;
+pub mod operation;
 pub mod order;
 pub mod parse;
 pub mod preview;
@@ -42,6 +43,7 @@ pub use customer::{
     Member,
 };
 pub use envelope::{Code, OrderEnvelope};
+pub use operation::Operation;
 pub use order::{
     AssetEntry, BatchOrderRequest, BatchOrderResult, CustomerType, ExtendEntry, FeatureEntry,
     LicenseType, MerchandiseEntry, OrderEntry, OrderType, ProductEntry, SyncMode,

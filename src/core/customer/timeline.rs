@@ -128,13 +128,13 @@ pub fn events_of<'e>(
         .into_iter()
         .filter_map(|e| {
             let (request, answer) = (e.request.as_deref(), e.response.as_deref());
-            let what = what_of(&e.operation, request, answer, keys)?;
+            let what = what_of(e.operation.name(), request, answer, keys)?;
             Some(Event {
                 entry_id: Some(e.id),
                 person: None,
                 call_id: e.call_id.clone(),
                 at: e.at,
-                operation: e.operation.clone(),
+                operation: e.operation.name().to_owned(),
                 state: e.state,
                 code: e.code.clone(),
                 message: e.refusal.clone().or_else(|| e.error.clone()),

@@ -66,7 +66,7 @@ pub struct JournalEntry {
     /// Epoch milliseconds.
     pub at: i64,
     pub profile: String,
-    pub operation: String,
+    pub operation: crate::core::Operation,
     pub method: String,
     pub path: String,
     pub nonce: Option<String>,
@@ -117,7 +117,7 @@ impl JournalEntry {
             self.id.to_string(),
             self.at.to_string(),
             self.profile.clone(),
-            self.operation.clone(),
+            self.operation.name().to_owned(),
             self.method.clone(),
             self.path.clone(),
             text(&self.nonce),
@@ -159,7 +159,7 @@ impl JournalEntry {
 pub struct JournalFilter {
     pub since_ms: Option<i64>,
     pub until_ms: Option<i64>,
-    pub operation: Option<String>,
+    pub operation: Option<crate::core::Operation>,
     pub code: Option<String>,
     pub profile: Option<String>,
     /// Only the calls that failed or were refused ([`JournalEntry::failed`]).
@@ -368,7 +368,7 @@ impl Journal {
             rusqlite::params![
                 f.since_ms,
                 f.until_ms,
-                f.operation,
+                f.operation.map(crate::core::Operation::name),
                 f.code,
                 f.profile,
                 limit,
@@ -379,7 +379,7 @@ impl Journal {
                     id: r.get(0)?,
                     at: r.get(1)?,
                     profile: r.get(2)?,
-                    operation: r.get(3)?,
+                    operation: crate::core::ledger::operation_at(r, 3)?,
                     method: r.get(4)?,
                     path: r.get(5)?,
                     nonce: r.get(6)?,
@@ -473,7 +473,7 @@ mod tests {
             id: 1,
             at: 2,
             profile: "p".into(),
-            operation: "lock".into(),
+            operation: crate::core::Operation::Lock,
             method: "POST".into(),
             path: "/".into(),
             nonce: None,

@@ -73,8 +73,8 @@ impl QueueState {
 pub struct QueuedEntry {
     pub id: i64,
     pub profile: String,
-    /// The operation's name (`batch_order`, `lock`, `unlock`).
-    pub operation: String,
+    /// The operation kept (`batch_order`, `lock`, `unlock`).
+    pub operation: crate::core::Operation,
     /// Orders of a batch, or numbers of a lock change.
     pub items: usize,
     /// A batch's channelOrderId.
@@ -204,7 +204,7 @@ impl Queue {
             Ok(QueuedEntry {
                 id: r.get(0)?,
                 profile: r.get(1)?,
-                operation: r.get(2)?,
+                operation: crate::core::ledger::operation_at(r, 2)?,
                 items: r.get::<_, i64>(3)?.try_into().unwrap_or_default(),
                 channel_order_id: r.get(4)?,
                 created_at: r.get(5)?,

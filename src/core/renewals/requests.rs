@@ -145,7 +145,7 @@ async fn add_sent(services: &Services, profile: &str, read: &mut Read) {
     }
     let filter = JournalFilter {
         profile: Some(profile.to_owned()),
-        operation: Some("batch_order".to_owned()),
+        operation: Some(crate::core::Operation::BatchOrder),
         ..JournalFilter::default()
     };
     let entries = services.0.journal_entries(filter).await;

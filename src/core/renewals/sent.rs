@@ -124,7 +124,8 @@ pub fn add_sent_from(read: &mut super::Read, entries: &[crate::core::journal::Jo
     }
     // Newest first in the journal; replayed oldest first.
     let calls = entries.iter().rev().filter_map(|e| {
-        let done = e.operation == "batch_order" && e.state == Some(crate::core::WriteState::Done);
+        let done = e.operation == crate::core::Operation::BatchOrder
+            && e.state == Some(crate::core::WriteState::Done);
         Some((e.request.as_deref()?, e.response.as_deref()?)).filter(|_| done)
     });
     let sent = sent_of(calls, &wanted);

@@ -138,7 +138,8 @@ impl QueueScreen {
 fn entry_ui(ui: &mut egui::Ui, lang: Lang, e: &QueuedEntry, now: i64) -> bool {
     ui.label(dates::local_time(e.created_at, now));
     ui.label(name_of_profile(lang, &e.profile));
-    let op = lookup(lang, &format!("operation-{}", e.operation)).unwrap_or(&e.operation);
+    let name = e.operation.name();
+    let op = lookup(lang, &format!("operation-{name}")).unwrap_or(name);
     let what = match &e.channel_order_id {
         Some(id) => tr!(lang, "queued-batch", op = op, n = e.items, id = id.as_str()),
         None => tr!(lang, "queued-items", op = op, n = e.items),

@@ -363,7 +363,7 @@ async fn file(
         requester: caller.person.name.clone(),
         role: caller.person.role.clone(),
         branch: caller.person.branch.as_ref().map(|b| b.code.clone()),
-        operation: trail.operation.name().to_owned(),
+        operation: trail.operation,
         body: body.to_string(),
         preview: preview.map(|p| json_of(&p).to_string()),
         summary,

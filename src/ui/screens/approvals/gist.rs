@@ -5,7 +5,7 @@
 use crate::core::team::Request;
 use crate::ui::text::i18n::{Lang, tr};
 use crate::ui::text::labels::order_type_short;
-use crate::wire::{BatchOrderRequest, LockRequest, OrderType};
+use crate::wire::{BatchOrderRequest, LockRequest, Operation, OrderType};
 
 pub(super) enum Gist {
     Batch {
@@ -23,8 +23,8 @@ pub(super) enum Gist {
 impl Gist {
     pub(super) fn of(r: &Request) -> Gist {
         let server = || Gist::Server(r.summary.clone());
-        match r.operation.as_str() {
-            "batch_order" => {
+        match r.operation {
+            Operation::BatchOrder => {
                 let Ok(batch) = serde_json::from_value::<BatchOrderRequest>(r.body.clone()) else {
                     return server();
                 };
@@ -39,13 +39,15 @@ impl Gist {
                 let assets = entries.map(|a| a.asset_nos.len()).sum();
                 Gist::Batch { kinds, assets }
             }
-            "lock" | "unlock" => match serde_json::from_value::<LockRequest>(r.body.clone()) {
-                Ok(req) => Gist::Locks {
-                    disable: r.operation == "lock",
-                    assets: req.asset_nums.len(),
-                },
-                Err(_) => server(),
-            },
+            Operation::Lock | Operation::Unlock => {
+                match serde_json::from_value::<LockRequest>(r.body.clone()) {
+                    Ok(req) => Gist::Locks {
+                        disable: r.operation == Operation::Lock,
+                        assets: req.asset_nums.len(),
+                    },
+                    Err(_) => server(),
+                }
+            }
             _ => server(),
         }
     }

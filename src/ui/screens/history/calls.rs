@@ -75,7 +75,7 @@ mod tests {
             id,
             at: 0,
             profile: "p".into(),
-            operation: "lock".into(),
+            operation: crate::core::Operation::Lock,
             method: "POST".into(),
             path: "/".into(),
             nonce: None,

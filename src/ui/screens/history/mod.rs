@@ -74,7 +74,7 @@ struct Export {
 impl HistoryScreen {
     fn filter(&self, limit: usize) -> JournalFilter {
         JournalFilter {
-            operation: self.filters.operation.map(|o| o.name().to_owned()),
+            operation: self.filters.operation,
             code: Some(self.filters.code.trim().to_owned()).filter(|c| !c.is_empty()),
             failures_only: self.filters.failures_only,
             limit,
@@ -233,7 +233,7 @@ impl HistoryScreen {
                     changed |= ui
                         .selectable_value(&mut self.filters.operation, None, all)
                         .changed();
-                    for op in Operation::ALL {
+                    for &op in Operation::ALL {
                         let words = operation_words(lang, op.name());
                         changed |= ui
                             .selectable_value(&mut self.filters.operation, Some(op), words)
@@ -290,7 +290,7 @@ impl HistoryScreen {
                     let failed = call_failed(e);
                     let selected = self.selected == Some(e.id);
                     ui.label(dates::local_time(e.at, now));
-                    let mut words = RichText::new(operation_words(lang, &e.operation));
+                    let mut words = RichText::new(operation_words(lang, e.operation.name()));
                     if failed {
                         words = words.color(ui.visuals().error_fg_color);
                     }
@@ -392,7 +392,7 @@ fn explain_entry(e: &JournalEntry) -> Option<Label> {
         return Some(label!("explain-outcome-unknown"));
     }
     Some(match e.code.as_deref() {
-        Some(code) if e.operation == Operation::Claim.name() => result_words(code),
+        Some(code) if e.operation == Operation::Claim => result_words(code),
         _ if e.refusal.is_some() => label!("explain-refused-in-answer"),
         Some(code) => explain_code(code),
         None => explain_failure(e.failure.as_deref()),
@@ -504,7 +504,7 @@ mod tests {
 
     #[test]
     fn every_operation_has_words_in_both_languages() {
-        for op in Operation::ALL {
+        for &op in Operation::ALL {
             for lang in [Lang::En, Lang::Zh] {
                 assert_ne!(
                     operation_words(lang, op.name()),
