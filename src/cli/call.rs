@@ -271,11 +271,7 @@ fn asked(op: CallOp, profile: Option<String>) -> Result<Asked, Failure> {
         } => Call::QueryCustomers(CustomerQuery {
             channel_code: Some(channel_code),
             channel_customer_id: Some(channel_customer_id),
-            default_customer: Some(if default_only {
-                DefaultFilter::Y
-            } else {
-                DefaultFilter::N
-            }),
+            default_customer: Some(default_filter(default_only)),
         }),
         CallOp::Claim {
             identity,
@@ -317,6 +313,15 @@ fn asked(op: CallOp, profile: Option<String>) -> Result<Asked, Failure> {
         }
     };
     Ok(Asked::Call(call))
+}
+
+/// `--default-only`: the default customer alone, else every customer.
+fn default_filter(default_only: bool) -> DefaultFilter {
+    if default_only {
+        DefaultFilter::Y
+    } else {
+        DefaultFilter::N
+    }
 }
 
 /// `call history`: printed, or exported to CSV or JSON.

@@ -201,28 +201,7 @@ fn claim_form_ui(ui: &mut egui::Ui, lang: Lang, form: &mut ClaimForm) {
             lang,
             &field(label!("identity"), "identity"),
             &[],
-            |ui| {
-                ui.horizontal(|ui| {
-                    let r = ui.add(
-                        egui::TextEdit::singleline(&mut form.identity)
-                            .hint_text(t!(lang, "identity-hint"))
-                            .desired_width(320.0),
-                    );
-                    if r.changed() {
-                        normalize_mobile(&mut form.identity);
-                    }
-                    if let Some(kind) = identity_kind(&form.identity) {
-                        let text = RichText::new(kind.text(lang));
-                        ui.label(if unusable_kind(kind) {
-                            text.color(ui.visuals().error_fg_color)
-                        } else {
-                            text.weak()
-                        });
-                    }
-                    r
-                })
-                .inner
-            },
+            |ui| identity_ui(ui, lang, &mut form.identity),
         );
         let seen = &form.seen;
         field_with_ui(
@@ -269,6 +248,31 @@ fn claim_form_ui(ui: &mut egui::Ui, lang: Lang, form: &mut ClaimForm) {
             });
         }
     });
+}
+
+/// The identity's field, and beside it what the identity looks like (a mobile number, an
+/// email…), in the error colour when the claim cannot take it.
+fn identity_ui(ui: &mut egui::Ui, lang: Lang, identity: &mut String) -> egui::Response {
+    ui.horizontal(|ui| {
+        let r = ui.add(
+            egui::TextEdit::singleline(identity)
+                .hint_text(t!(lang, "identity-hint"))
+                .desired_width(320.0),
+        );
+        if r.changed() {
+            normalize_mobile(identity);
+        }
+        if let Some(kind) = identity_kind(identity) {
+            let text = RichText::new(kind.text(lang));
+            ui.label(if unusable_kind(kind) {
+                text.color(ui.visuals().error_fg_color)
+            } else {
+                text.weak()
+            });
+        }
+        r
+    })
+    .inner
 }
 
 fn answer_ui(ui: &mut egui::Ui, lang: Lang, a: &ActivityResponse, names: &HashMap<String, String>) {

@@ -753,45 +753,50 @@ fn table_ui(
                     ui.label(RichText::new(tr!(lang, "catalog-last-seen")).strong());
                     ui.end_row();
                     for row in rows {
-                        match (&row.item, row.cells[2].as_str()) {
-                            (CatalogItem::Customer(_), enterprise) if !enterprise.is_empty() => {
-                                let link = ui
-                                    .link(row.name.as_str())
-                                    .on_hover_text(t!(lang, "customers-open-page"));
-                                if link.clicked() {
-                                    out.open_page(enterprise, true);
-                                }
-                            }
-                            _ => {
-                                ui.label(row.name.as_str());
-                            }
+                        if let Some(asked) = row_ui(ui, out, lang, row) {
+                            action = Some(asked);
                         }
-                        for cell in &row.cells {
-                            ui.label(cell.as_str());
-                        }
-                        ui.label(dates::local_date(row.last_seen));
-                        ui.horizontal(|ui| {
-                            if ui
-                                .button(tr!(lang, "catalog-edit"))
-                                .on_hover_text(row.name.as_str())
-                                .clicked()
-                            {
-                                action = Some(RowAction::Edit(row.index));
-                            }
-                            if ui
-                                .button(tr!(lang, "catalog-remove"))
-                                .on_hover_text(row.name.as_str())
-                                .clicked()
-                            {
-                                action =
-                                    Some(RowAction::Remove(row.item.clone(), row.name.clone()));
-                            }
-                        });
                         ui.end_row();
                     }
                 });
         });
     action
+}
+
+/// One row: its name (a customer's a link to its page), its cells, when it was last seen, and
+/// its Edit and Remove.
+fn row_ui(ui: &mut egui::Ui, out: &Outbox<'_>, lang: Lang, row: &Row) -> Option<RowAction> {
+    match (&row.item, row.cells[2].as_str()) {
+        (CatalogItem::Customer(_), enterprise) if !enterprise.is_empty() => {
+            let link = ui
+                .link(row.name.as_str())
+                .on_hover_text(t!(lang, "customers-open-page"));
+            if link.clicked() {
+                out.open_page(enterprise, true);
+            }
+        }
+        _ => {
+            ui.label(row.name.as_str());
+        }
+    }
+    for cell in &row.cells {
+        ui.label(cell.as_str());
+    }
+    ui.label(dates::local_date(row.last_seen));
+    ui.horizontal(|ui| {
+        let edit = ui
+            .button(tr!(lang, "catalog-edit"))
+            .on_hover_text(row.name.as_str());
+        let remove = ui
+            .button(tr!(lang, "catalog-remove"))
+            .on_hover_text(row.name.as_str());
+        if remove.clicked() {
+            Some(RowAction::Remove(row.item.clone(), row.name.clone()))
+        } else {
+            edit.clicked().then_some(RowAction::Edit(row.index))
+        }
+    })
+    .inner
 }
 
 /// An import's counts, shelf by shelf (a shelf the file names nothing on is left out).

@@ -100,24 +100,8 @@ pub fn kind_words(lang: Lang, kind: &ProblemKind) -> String {
             let (min, max) = (*min, *max);
             tr!(lang, "problem-out-of-range", min = min, max = max)
         }
-        SequenceTaken { sequence, first } => {
-            let (sequence, order) = (*sequence, first + 1);
-            tr!(
-                lang,
-                "problem-sequence-taken",
-                sequence = sequence,
-                order = order
-            )
-        }
-        AssetNumberRepeated { number, first } => {
-            let line = first + 1;
-            tr!(
-                lang,
-                "problem-asset-number-repeated",
-                number = number.as_str(),
-                line = line
-            )
-        }
+        SequenceTaken { sequence, first } => sequence_taken_words(lang, *sequence, *first),
+        AssetNumberRepeated { number, first } => number_repeated_words(lang, number, *first),
         NothingBought => tr!(lang, "problem-nothing-bought"),
         NotForDeleteAsset { products: true } => tr!(lang, "problem-delete-asset-products"),
         NotForDeleteAsset { products: false } => tr!(lang, "problem-delete-asset-merchandise"),
@@ -139,6 +123,28 @@ pub fn kind_words(lang: Lang, kind: &ProblemKind) -> String {
             expected = expected_key(*expected)
         ),
     }
+}
+
+/// A sequence an earlier order (0-based `first`) has.
+fn sequence_taken_words(lang: Lang, sequence: i32, first: usize) -> String {
+    let order = first + 1;
+    tr!(
+        lang,
+        "problem-sequence-taken",
+        sequence = sequence,
+        order = order
+    )
+}
+
+/// An asset number an earlier line (0-based `first`) has.
+fn number_repeated_words(lang: Lang, number: &str, first: usize) -> String {
+    let line = first + 1;
+    tr!(
+        lang,
+        "problem-asset-number-repeated",
+        number = number,
+        line = line
+    )
 }
 
 /// The selector value the wrong-type message chooses its words by.

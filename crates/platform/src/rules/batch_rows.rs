@@ -292,77 +292,93 @@ impl<'a> BatchRows<'a> {
                 ..Pending::default()
             }
         };
-        let now = self.now;
-        let tx = self.tx;
-        let c = &pending.license_orders;
-        if !c.id.is_empty() {
-            tx.execute(
-                "/* PostgreSQL */ INSERT INTO license_orders(id, license_order_id, batch_id, sequence, \
-                 customer_id, order_type, license_type, src_license_order_id, created_at) \
-                 SELECT u.*, ?9 FROM unnest(?1::bigint[], ?2::text[], ?3::bigint[], ?4::bigint[], \
-                 ?5::bigint[], ?6::text[], ?7::text[], ?8::text[]) AS u",
-                &[
-                    c.id.as_slice().into(),
-                    c.license_order_id.as_slice().into(),
-                    c.batch.as_slice().into(),
-                    c.sequence.as_slice().into(),
-                    c.customer.as_slice().into(),
-                    c.order_type.as_slice().into(),
-                    c.license_type.as_slice().into(),
-                    c.src.as_slice().into(),
-                    now.into(),
-                ],
-            )?;
+        self.insert_license_orders(&pending.license_orders)?;
+        self.insert_assets(&pending.assets)?;
+        self.insert_products(&pending.products)?;
+        Ok(())
+    }
+
+    /// The license orders made, in one statement.
+    fn insert_license_orders(&self, c: &LicenseOrderColumns) -> Result<(), StoreError> {
+        if c.id.is_empty() {
+            return Ok(());
         }
-        let c = &pending.assets;
-        if !c.id.is_empty() {
-            tx.execute(
-                "/* PostgreSQL */ INSERT INTO assets(id, asset_id, asset_num, license_type, customer_id, \
-                 license_order_id, key_shell_number, key_chip_type, borrowed_usb_key, limit_start, \
-                 limit_end, created_at, updated_at) \
-                 SELECT u.*, ?12, ?12 FROM unnest(?1::bigint[], ?2::text[], ?3::text[], ?4::text[], \
-                 ?5::bigint[], ?6::bigint[], ?7::text[], ?8::bigint[], ?9::boolean[], ?10::bigint[], \
-                 ?11::bigint[]) AS u",
-                &[
-                    c.id.as_slice().into(),
-                    c.asset_id.as_slice().into(),
-                    c.asset_num.as_slice().into(),
-                    c.license_type.as_slice().into(),
-                    c.customer.as_slice().into(),
-                    c.license_order.as_slice().into(),
-                    c.shell.as_slice().into(),
-                    c.chip.as_slice().into(),
-                    c.borrowed.as_slice().into(),
-                    c.limit_start.as_slice().into(),
-                    c.limit_end.as_slice().into(),
-                    now.into(),
-                ],
-            )?;
+        self.tx.execute(
+            "/* PostgreSQL */ INSERT INTO license_orders(id, license_order_id, batch_id, sequence, \
+             customer_id, order_type, license_type, src_license_order_id, created_at) \
+             SELECT u.*, ?9 FROM unnest(?1::bigint[], ?2::text[], ?3::bigint[], ?4::bigint[], \
+             ?5::bigint[], ?6::text[], ?7::text[], ?8::text[]) AS u",
+            &[
+                c.id.as_slice().into(),
+                c.license_order_id.as_slice().into(),
+                c.batch.as_slice().into(),
+                c.sequence.as_slice().into(),
+                c.customer.as_slice().into(),
+                c.order_type.as_slice().into(),
+                c.license_type.as_slice().into(),
+                c.src.as_slice().into(),
+                self.now.into(),
+            ],
+        )?;
+        Ok(())
+    }
+
+    /// The assets made, in one statement.
+    fn insert_assets(&self, c: &AssetColumns) -> Result<(), StoreError> {
+        if c.id.is_empty() {
+            return Ok(());
         }
-        let c = &pending.products;
-        if !c.asset.is_empty() {
-            // In the order granted: the listing shows an asset's products by row id.
-            tx.execute(
-                "/* PostgreSQL */ INSERT INTO products(asset_id, license_order_id, merchandise_id, \
-                 product_uri, limit_start, limit_end, limit_concurrent, entry, product_name, created_at) \
-                 SELECT u.a, u.lo, u.m, u.uri, u.ls, u.le, u.lc, u.e, u.n, ?10 \
-                 FROM unnest(?1::bigint[], ?2::bigint[], ?3::bigint[], ?4::text[], ?5::bigint[], \
-                 ?6::bigint[], ?7::bigint[], ?8::text[], ?9::text[]) \
-                 WITH ORDINALITY AS u(a, lo, m, uri, ls, le, lc, e, n, i) ORDER BY u.i",
-                &[
-                    c.asset.as_slice().into(),
-                    c.license_order.as_slice().into(),
-                    c.merchandise.as_slice().into(),
-                    c.uri.as_slice().into(),
-                    c.limit_start.as_slice().into(),
-                    c.limit_end.as_slice().into(),
-                    c.limit_concurrent.as_slice().into(),
-                    c.entry.as_slice().into(),
-                    c.name.as_slice().into(),
-                    now.into(),
-                ],
-            )?;
+        self.tx.execute(
+            "/* PostgreSQL */ INSERT INTO assets(id, asset_id, asset_num, license_type, customer_id, \
+             license_order_id, key_shell_number, key_chip_type, borrowed_usb_key, limit_start, \
+             limit_end, created_at, updated_at) \
+             SELECT u.*, ?12, ?12 FROM unnest(?1::bigint[], ?2::text[], ?3::text[], ?4::text[], \
+             ?5::bigint[], ?6::bigint[], ?7::text[], ?8::bigint[], ?9::boolean[], ?10::bigint[], \
+             ?11::bigint[]) AS u",
+            &[
+                c.id.as_slice().into(),
+                c.asset_id.as_slice().into(),
+                c.asset_num.as_slice().into(),
+                c.license_type.as_slice().into(),
+                c.customer.as_slice().into(),
+                c.license_order.as_slice().into(),
+                c.shell.as_slice().into(),
+                c.chip.as_slice().into(),
+                c.borrowed.as_slice().into(),
+                c.limit_start.as_slice().into(),
+                c.limit_end.as_slice().into(),
+                self.now.into(),
+            ],
+        )?;
+        Ok(())
+    }
+
+    /// The products granted, in one statement.
+    fn insert_products(&self, c: &ProductColumns) -> Result<(), StoreError> {
+        if c.asset.is_empty() {
+            return Ok(());
         }
+        // In the order granted: the listing shows an asset's products by row id.
+        self.tx.execute(
+            "/* PostgreSQL */ INSERT INTO products(asset_id, license_order_id, merchandise_id, \
+             product_uri, limit_start, limit_end, limit_concurrent, entry, product_name, created_at) \
+             SELECT u.a, u.lo, u.m, u.uri, u.ls, u.le, u.lc, u.e, u.n, ?10 \
+             FROM unnest(?1::bigint[], ?2::bigint[], ?3::bigint[], ?4::text[], ?5::bigint[], \
+             ?6::bigint[], ?7::bigint[], ?8::text[], ?9::text[]) \
+             WITH ORDINALITY AS u(a, lo, m, uri, ls, le, lc, e, n, i) ORDER BY u.i",
+            &[
+                c.asset.as_slice().into(),
+                c.license_order.as_slice().into(),
+                c.merchandise.as_slice().into(),
+                c.uri.as_slice().into(),
+                c.limit_start.as_slice().into(),
+                c.limit_end.as_slice().into(),
+                c.limit_concurrent.as_slice().into(),
+                c.entry.as_slice().into(),
+                c.name.as_slice().into(),
+                self.now.into(),
+            ],
+        )?;
         Ok(())
     }
 

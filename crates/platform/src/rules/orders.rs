@@ -132,25 +132,8 @@ pub fn submit(
         return Ok(answer);
     }
 
-    let request = match mode {
-        SyncMode::Async => Some(serde_json::to_string(req)?),
-        SyncMode::Sync => None,
-    };
-    let batch_id = tx.query_one(
-        "INSERT INTO batches(channel_code, channel_order_id, app_key, body_hash, sync_mode, \
-         state, request, response, created_at) VALUES (?1, ?2, ?3, ?4, ?5, 'pending', ?6, '[]', ?7) \
-         RETURNING id",
-        &[
-            channel_code.into(),
-            channel_order_id.into(),
-            app_key.into(),
-            hash.as_slice().into(),
-            mode_name(mode).into(),
-            request.as_deref().into(),
-            now.into(),
-        ],
-        |r| r.i64(0),
-    )?;
+    let key = (channel_code, channel_order_id);
+    let batch_id = new_batch(tx, app_key, key, &hash, req, now)?;
 
     let orders = req.order_list.len();
     let rows = BatchRows::new(tx, now, orders, grants::new_asset_count(req));
@@ -190,6 +173,38 @@ pub fn submit(
         pending,
         replayed: false,
     })
+}
+
+/// Keeps a new batch, pending, under its key and body hash (an async one with its request, to
+/// apply later); answers its id.
+fn new_batch(
+    tx: &dyn sql::Tx,
+    app_key: &str,
+    (channel_code, channel_order_id): (&str, &str),
+    hash: &[u8],
+    req: &BatchOrderRequest,
+    now: i64,
+) -> Result<i64, OpError> {
+    let mode = req.sync_mode.unwrap_or_default();
+    let request = match mode {
+        SyncMode::Async => Some(serde_json::to_string(req)?),
+        SyncMode::Sync => None,
+    };
+    Ok(tx.query_one(
+        "INSERT INTO batches(channel_code, channel_order_id, app_key, body_hash, sync_mode, \
+         state, request, response, created_at) VALUES (?1, ?2, ?3, ?4, ?5, 'pending', ?6, '[]', ?7) \
+         RETURNING id",
+        &[
+            channel_code.into(),
+            channel_order_id.into(),
+            app_key.into(),
+            hash.into(),
+            mode_name(mode).into(),
+            request.as_deref().into(),
+            now.into(),
+        ],
+        |r| r.i64(0),
+    )?)
 }
 
 /// Applies the oldest pending (async) batch, if any. A batch that breaks a rule by the time it

@@ -108,6 +108,15 @@ pub(super) struct ResultsAction {
     pub(super) export: bool,
 }
 
+/// The results as tab-separated lines: asset number, status code, status in words.
+fn results_text(lang: Lang, outcome: &LockOutcome) -> String {
+    let line = |r: &LockResult| {
+        let words = status_words(lang, r.status);
+        format!("{}\t{}\t{words}\n", r.asset_num, r.status as u8)
+    };
+    outcome.results.iter().map(line).collect()
+}
+
 pub(super) fn results_ui(
     ui: &mut egui::Ui,
     lang: Lang,
@@ -131,19 +140,7 @@ pub(super) fn results_ui(
         let profile = name_of_profile(lang, &outcome.profile);
         ui.label(tr!(lang, "on-profile", profile = profile));
         if ui.button(t!(lang, "copy-results")).clicked() {
-            let text: String = outcome
-                .results
-                .iter()
-                .map(|r| {
-                    format!(
-                        "{}\t{}\t{}\n",
-                        r.asset_num,
-                        r.status as u8,
-                        status_words(lang, r.status)
-                    )
-                })
-                .collect();
-            ui.ctx().copy_text(text);
+            ui.ctx().copy_text(results_text(lang, outcome));
         }
         if ui.button(t!(lang, "export-results")).clicked() {
             action.export = true;

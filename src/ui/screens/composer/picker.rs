@@ -188,7 +188,35 @@ fn choose_ui(
     if field.changed() {
         choosing.cursor = 0;
     }
-    // The field holds the focus while the search is open: Enter there takes the result.
+    let keys = cursor_keys(ui, view, choosing);
+    // A fixed height: the window (and its search field) does not move as results narrow.
+    let mut chosen = egui::ScrollArea::vertical()
+        .min_scrolled_height(320.0)
+        .max_height(320.0)
+        .auto_shrink([false, false])
+        .show(ui, |ui| found_ui(ui, lang, view, choosing, keys))
+        .inner;
+    ui.separator();
+    let empty = match choosing.what {
+        Add::Package => tr!(lang, "empty-package"),
+        _ => tr!(lang, "empty-product"),
+    };
+    if ui.button(empty).clicked() {
+        chosen = Some(Chosen::Empty);
+    }
+    chosen
+}
+
+/// What the keys did to the results: whether an arrow moved the cursor, whether Enter took it.
+#[derive(Clone, Copy)]
+struct Keys {
+    moved: bool,
+    enter: bool,
+}
+
+/// Moves the cursor with ↑ and ↓ within the results; the field holds the focus while the
+/// search is open, so Enter there takes the result under the cursor.
+fn cursor_keys(ui: &egui::Ui, view: &CatalogView, choosing: &mut Choosing) -> Keys {
     let enter = ui.input(|i| i.key_pressed(egui::Key::Enter));
     let (down, up) = ui.input_mut(|i| {
         let down = i.consume_key(egui::Modifiers::NONE, egui::Key::ArrowDown);
@@ -203,61 +231,67 @@ fn choose_ui(
     };
     choosing.cursor = (choosing.cursor + usize::from(down)).min(shown.saturating_sub(1));
     choosing.cursor = choosing.cursor.saturating_sub(usize::from(up));
-    let cursor = choosing.cursor;
-    let mut chosen = None;
-    // A fixed height: the window (and its search field) does not move as results narrow.
-    egui::ScrollArea::vertical()
-        .min_scrolled_height(320.0)
-        .max_height(320.0)
-        .auto_shrink([false, false])
-        .show(ui, |ui| match choosing.what {
-            Add::Package => {
-                let found = view.package_index.find(&choosing.query, SHOWN);
-                nothing_found_ui(ui, lang, &choosing.query, found.is_empty());
-                for (n, i) in found.into_iter().enumerate() {
-                    let k = &view.packages[i];
-                    let name = k.item.merchandise_name.as_deref().unwrap_or_default();
-                    let count = k.item.license_order_product_list.len();
-                    let words = tr!(
-                        lang,
-                        "picked-package",
-                        name = name,
-                        num = k.key.as_str(),
-                        count = count
-                    );
-                    let row = ui.selectable_label(n == cursor, words);
-                    if n == cursor && (down || up) {
-                        row.scroll_to_me(None);
-                    }
-                    if row.clicked() || (enter && n == cursor) {
-                        chosen = Some(Chosen::Package(k.item.clone(), k.key.clone()));
-                    }
-                }
-            }
-            _ => {
-                let found = view.product_index.find(&choosing.query, SHOWN);
-                nothing_found_ui(ui, lang, &choosing.query, found.is_empty());
-                for (n, i) in found.into_iter().enumerate() {
-                    let k = &view.products[i];
-                    let row = ui.selectable_label(n == cursor, product_words(&k.item));
-                    if n == cursor && (down || up) {
-                        row.scroll_to_me(None);
-                    }
-                    if row.clicked() || (enter && n == cursor) {
-                        chosen = Some(Chosen::Product(k.item.clone(), k.key.clone()));
-                    }
-                }
-            }
-        });
-    ui.separator();
-    let empty = match choosing.what {
-        Add::Package => tr!(lang, "empty-package"),
-        _ => tr!(lang, "empty-product"),
-    };
-    if ui.button(empty).clicked() {
-        chosen = Some(Chosen::Empty);
+    Keys {
+        moved: down || up,
+        enter,
     }
-    chosen
+}
+
+/// The packages or products the query finds, one row each; the one chosen.
+fn found_ui(
+    ui: &mut egui::Ui,
+    lang: Lang,
+    view: &CatalogView,
+    choosing: &Choosing,
+    keys: Keys,
+) -> Option<Chosen> {
+    let query = &choosing.query;
+    if let Add::Package = choosing.what {
+        let found = view.package_index.find(query, SHOWN);
+        nothing_found_ui(ui, lang, query, found.is_empty());
+        let words = found.iter().map(|&i| {
+            let k = &view.packages[i];
+            let name = k.item.merchandise_name.as_deref().unwrap_or_default();
+            let count = k.item.license_order_product_list.len();
+            tr!(
+                lang,
+                "picked-package",
+                name = name,
+                num = k.key.as_str(),
+                count = count
+            )
+        });
+        let n = rows_ui(ui, words, choosing.cursor, keys)?;
+        let k = &view.packages[found[n]];
+        return Some(Chosen::Package(k.item.clone(), k.key.clone()));
+    }
+    let found = view.product_index.find(query, SHOWN);
+    nothing_found_ui(ui, lang, query, found.is_empty());
+    let words = found.iter().map(|&i| product_words(&view.products[i].item));
+    let n = rows_ui(ui, words, choosing.cursor, keys)?;
+    let k = &view.products[found[n]];
+    Some(Chosen::Product(k.item.clone(), k.key.clone()))
+}
+
+/// A row per result, the cursor's selected and kept in view as it moves; the row clicked, or
+/// the cursor's when Enter was pressed.
+fn rows_ui(
+    ui: &mut egui::Ui,
+    words: impl Iterator<Item = String>,
+    cursor: usize,
+    keys: Keys,
+) -> Option<usize> {
+    let mut taken = None;
+    for (n, words) in words.enumerate() {
+        let row = ui.selectable_label(n == cursor, words);
+        if n == cursor && keys.moved {
+            row.scroll_to_me(None);
+        }
+        if row.clicked() || (keys.enter && n == cursor) {
+            taken = Some(n);
+        }
+    }
+    taken
 }
 
 /// Says why the list is empty, so an empty list is not taken for a catalog still loading.

@@ -355,6 +355,34 @@ fn submitted_ui(ui: &mut egui::Ui, lang: Lang, s: &Submitted) {
         });
 }
 
+/// The values the batch names that are no choice of theirs, with where each is.
+fn unknown_choices(lang: Lang, problems: &[Problem]) -> Vec<String> {
+    problems
+        .iter()
+        .filter_map(|p| {
+            let value = unknown_choice(p)?;
+            Some(format!("{}: {value}", path_words(lang, &p.path.0)))
+        })
+        .collect()
+}
+
+/// Send and Cancel: whether each was clicked. Send is the dialog's one main action, enabled
+/// once the checks above passed; a batch that deletes says by its look that it cannot be
+/// undone.
+fn send_row_ui(ui: &mut egui::Ui, lang: Lang, deletes: bool, passed: bool) -> (bool, bool) {
+    ui.horizontal(|ui| {
+        let button = if deletes {
+            danger_button(ui, Icon::Send, t!(lang, "send"))
+        } else {
+            primary_button(ui, Icon::Send, t!(lang, "send"))
+        };
+        let send = ui.add_enabled(passed, button).clicked();
+        let close = ui.button(t!(lang, "cancel")).clicked();
+        (send, close)
+    })
+    .inner
+}
+
 impl ComposerScreen {
     pub(super) fn confirm_submit_ui(
         &mut self,
@@ -370,15 +398,7 @@ impl ComposerScreen {
             return;
         };
         let summary = summarize(&draft.batch);
-        let unknown: Vec<String> = self
-            .check
-            .problems
-            .iter()
-            .filter_map(|p| {
-                let value = unknown_choice(p)?;
-                Some(format!("{}: {value}", path_words(lang, &p.path.0)))
-            })
-            .collect();
+        let unknown = unknown_choices(lang, &self.check.problems);
         let channel_order_id = draft
             .batch
             .head()
@@ -416,21 +436,7 @@ impl ComposerScreen {
             let passed =
                 production_guard_ui(ui, lang, profile, deletes || risky, guard) && previewed;
             ui.add_space(8.0);
-            ui.horizontal(|ui| {
-                // The dialog's one main action; deletions cannot be undone, and it says so by
-                // its look.
-                let button = if summary.deletions.is_empty() {
-                    primary_button(ui, Icon::Send, t!(lang, "send"))
-                } else {
-                    danger_button(ui, Icon::Send, t!(lang, "send"))
-                };
-                if ui.add_enabled(passed, button).clicked() {
-                    send = true;
-                }
-                if ui.button(t!(lang, "cancel")).clicked() {
-                    close = true;
-                }
-            });
+            (send, close) = send_row_ui(ui, lang, deletes, passed);
         });
         if send {
             let batch = draft.batch.to_batch(None);
