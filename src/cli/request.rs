@@ -35,7 +35,7 @@ enum RequestOp {
         mine: bool,
         /// Only those in this state (pending, approved, rejected, done, refused, unknown,
         /// not_sent).
-        #[arg(long, value_parser = <RequestState as std::str::FromStr>::from_str)]
+        #[arg(long, value_parser = state_names())]
         state: Option<RequestState>,
         #[arg(long, value_enum, default_value = "table")]
         format: Format,
@@ -222,4 +222,11 @@ fn request_id(text: &str) -> Result<i64, Failure> {
             format!("{text:?} is not a request's id (R-17, or 17)"),
         )
     })
+}
+
+/// `--state NAME`: one of the states' names, listed in the help and in the error.
+fn state_names() -> impl clap::builder::TypedValueParser<Value = RequestState> {
+    use clap::builder::TypedValueParser as _;
+    let names = RequestState::ALL.iter().map(|s| s.name());
+    clap::builder::PossibleValuesParser::new(names).try_map(|name| name.parse::<RequestState>())
 }

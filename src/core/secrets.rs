@@ -44,7 +44,8 @@ impl KeyringState {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, strum::IntoStaticStr)]
+#[strum(serialize_all = "kebab-case")]
 pub enum SecretKind {
     AppSecret,
     Token,
@@ -52,10 +53,7 @@ pub enum SecretKind {
 
 impl SecretKind {
     fn name(self) -> &'static str {
-        match self {
-            Self::AppSecret => "app-secret",
-            Self::Token => "token",
-        }
+        self.into()
     }
 }
 

@@ -25,8 +25,21 @@ pub struct WriteBegun {
 }
 
 /// Where a write stands.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    Serialize,
+    Deserialize,
+    strum::IntoStaticStr,
+    strum::EnumString,
+    strum::VariantArray,
+)]
 #[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
 pub enum WriteState {
     /// Recorded, being sent; still so at a start when the process that sent it died.
     InFlight,
@@ -41,26 +54,14 @@ pub enum WriteState {
 }
 
 impl WriteState {
-    pub const ALL: [WriteState; 5] = [
-        Self::InFlight,
-        Self::Done,
-        Self::Refused,
-        Self::NotSent,
-        Self::Unknown,
-    ];
+    pub const ALL: &'static [WriteState] = <WriteState as strum::VariantArray>::VARIANTS;
 
     pub fn name(self) -> &'static str {
-        match self {
-            Self::InFlight => "in_flight",
-            Self::Done => "done",
-            Self::Refused => "refused",
-            Self::NotSent => "not_sent",
-            Self::Unknown => "unknown",
-        }
+        self.into()
     }
 
     pub fn from_name(name: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|s| s.name() == name)
+        name.parse().ok()
     }
 }
 
@@ -146,7 +147,7 @@ mod tests {
 
     #[test]
     fn states_round_trip_by_name() {
-        for s in WriteState::ALL {
+        for &s in WriteState::ALL {
             assert_eq!(WriteState::from_name(s.name()), Some(s));
         }
         assert_eq!(WriteState::from_name("later"), None);

@@ -15,8 +15,9 @@ use crate::roles::Permission;
 use crate::store::TeamStore;
 
 /// Where a person's password is checked.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, strum::IntoStaticStr)]
 #[serde(rename_all = "lowercase")]
+#[strum(serialize_all = "lowercase")]
 pub enum Source {
     Local,
     Ldap,
@@ -24,10 +25,7 @@ pub enum Source {
 
 impl Source {
     fn name(self) -> &'static str {
-        match self {
-            Self::Local => "local",
-            Self::Ldap => "ldap",
-        }
+        self.into()
     }
 }
 

@@ -20,7 +20,8 @@ impl Permissions {
 
     pub fn list(self) -> Vec<Permission> {
         Permission::ALL
-            .into_iter()
+            .iter()
+            .copied()
             .filter(|p| self.has(*p))
             .collect()
     }
@@ -51,7 +52,7 @@ impl Permissions {
 pub enum NotPermissions {
     #[error(
         "{0:?} is not a permission; the permissions are {all}",
-        all = Permissions::of(&Permission::ALL).names().replace(',', ", ")
+        all = Permissions::of(Permission::ALL).names().replace(',', ", ")
     )]
     Unknown(String),
     #[error("a role needs at least one permission")]
@@ -82,7 +83,7 @@ pub const BUILT_IN: [(&str, &[Permission]); 4] = [
             Permission::Approve,
         ],
     ),
-    ("admin", &Permission::ALL),
+    ("admin", Permission::ALL),
 ];
 
 /// A built-in role's permissions.

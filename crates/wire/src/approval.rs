@@ -75,8 +75,20 @@ pub struct Held {
 }
 
 /// Where a request stands.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Serialize,
+    Deserialize,
+    strum::IntoStaticStr,
+    strum::EnumString,
+    strum::VariantArray,
+)]
 #[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
 pub enum State {
     Pending,
     Approved,
@@ -92,30 +104,14 @@ pub enum State {
 }
 
 impl State {
-    pub const ALL: [State; 7] = [
-        Self::Pending,
-        Self::Approved,
-        Self::Rejected,
-        Self::Done,
-        Self::Refused,
-        Self::Unknown,
-        Self::NotSent,
-    ];
+    pub const ALL: &'static [State] = <State as strum::VariantArray>::VARIANTS;
 
     pub fn name(self) -> &'static str {
-        match self {
-            Self::Pending => "pending",
-            Self::Approved => "approved",
-            Self::Rejected => "rejected",
-            Self::Done => "done",
-            Self::Refused => "refused",
-            Self::Unknown => "unknown",
-            Self::NotSent => "not_sent",
-        }
+        self.into()
     }
 
     pub fn from_name(name: &str) -> Option<State> {
-        Self::ALL.into_iter().find(|s| s.name() == name)
+        name.parse().ok()
     }
 
     /// Still waiting for a decision (a request provably not sent may be approved again).
@@ -123,19 +119,6 @@ impl State {
         matches!(self, Self::Pending | Self::NotSent)
     }
 }
-
-impl std::str::FromStr for State {
-    type Err = UnknownState;
-
-    fn from_str(name: &str) -> Result<State, UnknownState> {
-        State::from_name(name).ok_or(UnknownState)
-    }
-}
-
-/// A request's state by a name no state has.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("one of {}", State::ALL.map(State::name).join(", "))]
-pub struct UnknownState;
 
 /// A request as the server keeps it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -235,7 +218,7 @@ mod tests {
 
     #[test]
     fn states_read_back_by_name() {
-        for s in State::ALL {
+        for &s in State::ALL {
             assert_eq!(State::from_name(s.name()), Some(s));
             let json = serde_json::to_string(&s).expect("a state");
             assert_eq!(json, format!("\"{}\"", s.name()));

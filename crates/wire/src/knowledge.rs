@@ -10,8 +10,22 @@ use serde_json::Value;
 pub const PATH: &str = "/team/v1/knowledge";
 
 /// Where an item is kept.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Serialize,
+    Deserialize,
+    strum::IntoStaticStr,
+    strum::EnumString,
+    strum::VariantArray,
+)]
 #[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
 pub enum Shelf {
     /// A product (`ProductEntry`), by its URI.
     Products,
@@ -25,15 +39,11 @@ impl Shelf {
     pub const ALL: [Shelf; 3] = [Self::Products, Self::Packages, Self::Customers];
 
     pub fn name(self) -> &'static str {
-        match self {
-            Self::Products => "products",
-            Self::Packages => "packages",
-            Self::Customers => "customers",
-        }
+        self.into()
     }
 
     pub fn from_name(name: &str) -> Option<Shelf> {
-        Self::ALL.into_iter().find(|s| s.name() == name)
+        name.parse().ok()
     }
 }
 

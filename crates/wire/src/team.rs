@@ -66,8 +66,23 @@ pub const SESSION_CAUSE: &str = "session";
 pub const SIGN_IN_CAUSE: &str = "sign_in";
 
 /// What a call needs (docs/team.md, "Roles and permissions").
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    Serialize,
+    Deserialize,
+    strum::IntoStaticStr,
+    strum::EnumString,
+    strum::VariantArray,
+)]
 #[serde(rename_all = "lowercase")]
+#[strum(serialize_all = "snake_case")]
 pub enum Permission {
     /// Query customers (3), list assets (8), one's own history.
     Read,
@@ -90,34 +105,14 @@ pub enum Permission {
 }
 
 impl Permission {
-    pub const ALL: [Permission; 9] = [
-        Self::Read,
-        Self::Customers,
-        Self::Purchase,
-        Self::Numbers,
-        Self::Claim,
-        Self::Locks,
-        Self::Delete,
-        Self::Approve,
-        Self::Users,
-    ];
+    pub const ALL: &'static [Permission] = <Permission as strum::VariantArray>::VARIANTS;
 
     pub fn name(self) -> &'static str {
-        match self {
-            Self::Read => "read",
-            Self::Customers => "customers",
-            Self::Purchase => "purchase",
-            Self::Numbers => "numbers",
-            Self::Claim => "claim",
-            Self::Locks => "locks",
-            Self::Delete => "delete",
-            Self::Approve => "approve",
-            Self::Users => "users",
-        }
+        self.into()
     }
 
     pub fn from_name(name: &str) -> Option<Permission> {
-        Self::ALL.into_iter().find(|p| p.name() == name)
+        name.parse().ok()
     }
 
     /// What a batch's order of this type needs: a purchase or a delete.

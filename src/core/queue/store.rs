@@ -31,8 +31,19 @@ enum Kept {
 }
 
 /// Where an entry stands.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Serialize,
+    Deserialize,
+    strum::IntoStaticStr,
+    strum::EnumString,
+)]
 #[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
 pub enum QueueState {
     Waiting,
     Sending,
@@ -44,26 +55,12 @@ pub enum QueueState {
 
 impl QueueState {
     fn name(self) -> &'static str {
-        match self {
-            Self::Waiting => "waiting",
-            Self::Sending => "sending",
-            Self::Done => "done",
-            Self::Refused => "refused",
-            Self::Unknown => "unknown",
-        }
+        self.into()
     }
 
+    /// A state this program does not know (a newer one wrote it) waits for the user.
     fn from_name(name: &str) -> Self {
-        [
-            Self::Waiting,
-            Self::Sending,
-            Self::Done,
-            Self::Refused,
-            Self::Unknown,
-        ]
-        .into_iter()
-        .find(|s| s.name() == name)
-        .unwrap_or(Self::Unknown)
+        name.parse().unwrap_or(Self::Unknown)
     }
 }
 

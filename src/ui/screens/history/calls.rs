@@ -108,7 +108,7 @@ mod tests {
 
     #[test]
     fn every_state_has_words_in_both_languages() {
-        for s in WriteState::ALL {
+        for &s in WriteState::ALL {
             for lang in [Lang::En, Lang::Zh] {
                 assert!(state_words(lang, Some(s)).is_some(), "{s:?} {lang:?}");
             }
