@@ -4,8 +4,22 @@
 use serde::{Deserialize, Serialize};
 
 /// 2.6: license types.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, utoipa::ToSchema)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    Serialize,
+    Deserialize,
+    utoipa::ToSchema,
+    strum::IntoStaticStr,
+    strum::EnumString,
+    strum::VariantArray,
+)]
 #[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
 pub enum LicenseType {
     NormalUnrecoverUsbkey,
     NormalRecoverUsbkey,
@@ -24,44 +38,14 @@ pub enum LicenseType {
 }
 
 impl LicenseType {
-    pub const ALL: [LicenseType; 14] = [
-        Self::NormalUnrecoverUsbkey,
-        Self::NormalRecoverUsbkey,
-        Self::NormalUnrecoverLanUsbkey,
-        Self::NormalRecoverLanUsbkey,
-        Self::IdentityUsbkey,
-        Self::IdentityLanUsbkey,
-        Self::Softkey,
-        Self::LanSoftkey,
-        Self::ProductEntity,
-        Self::CloudAccount,
-        Self::CloudCustomer,
-        Self::CloudPersonal,
-        Self::LkProductUsbkey,
-        Self::LkAuthUsbkey,
-    ];
+    pub const ALL: &'static [LicenseType] = <LicenseType as strum::VariantArray>::VARIANTS;
 
     pub fn as_str(self) -> &'static str {
-        match self {
-            Self::NormalUnrecoverUsbkey => "normal_unrecover_usbkey",
-            Self::NormalRecoverUsbkey => "normal_recover_usbkey",
-            Self::NormalUnrecoverLanUsbkey => "normal_unrecover_lan_usbkey",
-            Self::NormalRecoverLanUsbkey => "normal_recover_lan_usbkey",
-            Self::IdentityUsbkey => "identity_usbkey",
-            Self::IdentityLanUsbkey => "identity_lan_usbkey",
-            Self::Softkey => "softkey",
-            Self::LanSoftkey => "lan_softkey",
-            Self::ProductEntity => "product_entity",
-            Self::CloudAccount => "cloud_account",
-            Self::CloudCustomer => "cloud_customer",
-            Self::CloudPersonal => "cloud_personal",
-            Self::LkProductUsbkey => "lk_product_usbkey",
-            Self::LkAuthUsbkey => "lk_auth_usbkey",
-        }
+        self.into()
     }
 
     pub fn parse(s: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|t| t.as_str() == s)
+        s.parse().ok()
     }
 
     /// Cloud license types: their delete orders must name `srcLicenseOrderId`.
@@ -93,8 +77,22 @@ impl LicenseType {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, utoipa::ToSchema)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    Serialize,
+    Deserialize,
+    utoipa::ToSchema,
+    strum::IntoStaticStr,
+    strum::EnumString,
+    strum::VariantArray,
+)]
 #[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
 pub enum OrderType {
     NewBuy,
     DeleteAsset,
@@ -102,14 +100,10 @@ pub enum OrderType {
 }
 
 impl OrderType {
-    pub const ALL: [OrderType; 3] = [Self::NewBuy, Self::DeleteAsset, Self::DeleteProduct];
+    pub const ALL: &'static [OrderType] = <OrderType as strum::VariantArray>::VARIANTS;
 
     pub fn as_str(self) -> &'static str {
-        match self {
-            Self::NewBuy => "new_buy",
-            Self::DeleteAsset => "delete_asset",
-            Self::DeleteProduct => "delete_product",
-        }
+        self.into()
     }
 }
 

@@ -928,8 +928,9 @@ fn license_types_are_the_interface_values() {
         "lk_product_usbkey",
         "lk_auth_usbkey",
     ];
-    assert_eq!(LicenseType::ALL.map(LicenseType::as_str), documented);
-    for (t, name) in LicenseType::ALL.into_iter().zip(documented) {
+    let names: Vec<&str> = LicenseType::ALL.iter().map(|t| t.as_str()).collect();
+    assert_eq!(names, documented);
+    for (&t, name) in LicenseType::ALL.iter().zip(documented) {
         assert_eq!(write(&t), json!(name));
         assert_eq!(
             serde_json::from_value::<LicenseType>(json!(name)).unwrap(),
@@ -940,13 +941,15 @@ fn license_types_are_the_interface_values() {
     assert_eq!(LicenseType::parse("foo"), None);
 
     let cloud: Vec<&str> = LicenseType::ALL
-        .into_iter()
+        .iter()
+        .copied()
         .filter(|t| t.is_cloud())
         .map(LicenseType::as_str)
         .collect();
     assert_eq!(cloud, ["cloud_account", "cloud_customer", "cloud_personal"]);
     let reissuable: Vec<&str> = LicenseType::ALL
-        .into_iter()
+        .iter()
+        .copied()
         .filter(|t| t.is_reissuable_lock())
         .map(LicenseType::as_str)
         .collect();
@@ -958,10 +961,8 @@ fn license_types_are_the_interface_values() {
 
 #[test]
 fn order_customer_and_sync_enums_are_the_interface_values() {
-    assert_eq!(
-        OrderType::ALL.map(OrderType::as_str),
-        ["new_buy", "delete_asset", "delete_product"]
-    );
+    let names: Vec<&str> = OrderType::ALL.iter().map(|t| t.as_str()).collect();
+    assert_eq!(names, ["new_buy", "delete_asset", "delete_product"]);
     for t in OrderType::ALL {
         assert_eq!(write(&t), json!(t.as_str()));
     }

@@ -101,11 +101,11 @@ mod tests {
     #[test]
     fn a_sheet_takes_the_words_the_window_shows() {
         for lang in [Lang::En, Lang::Zh] {
-            for t in LicenseType::ALL {
+            for &t in LicenseType::ALL {
                 let words = license_type_name(lang, t);
                 assert_eq!(code_of("licenseType", &words), Some(t.as_str()), "{words}");
             }
-            for t in OrderType::ALL {
+            for &t in OrderType::ALL {
                 let words = order_type_short(lang, t);
                 assert_eq!(code_of("orderType", &words), Some(t.as_str()), "{words}");
             }

@@ -49,7 +49,7 @@ fn order_ui(ui: &mut egui::Ui, cx: &mut FormCx<'_>, o: &mut OrderEntry) {
         "orderType",
         true,
         &mut o.order_type,
-        &OrderType::ALL.map(|v| (v, v.as_str())),
+        &choices(OrderType::ALL, OrderType::as_str),
         |v| order_type_short(lang, v),
     );
     cx.choice(
@@ -57,7 +57,7 @@ fn order_ui(ui: &mut egui::Ui, cx: &mut FormCx<'_>, o: &mut OrderEntry) {
         "licenseType",
         true,
         &mut o.license_type,
-        &LicenseType::ALL.map(|v| (v, v.as_str())),
+        &choices(LicenseType::ALL, LicenseType::as_str),
         |v| license_type_name(lang, v),
     );
     // One of the two names the customer.
@@ -248,4 +248,9 @@ fn merchandise_ui(ui: &mut egui::Ui, cx: &mut FormCx<'_>, m: &mut MerchandiseEnt
         false,
         &mut m.time_duration_expression,
     );
+}
+
+/// Each value with its interface name, for a choice's list.
+fn choices<T: Copy>(all: &[T], name: fn(T) -> &'static str) -> Vec<(T, &'static str)> {
+    all.iter().map(|&v| (v, name(v))).collect()
 }
