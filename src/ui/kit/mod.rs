@@ -13,6 +13,7 @@ pub(crate) mod form;
 pub(crate) mod icon;
 pub(crate) mod json_tree;
 pub(crate) mod keys;
+pub(crate) mod lock_change;
 pub(crate) mod permits;
 pub(crate) mod pill;
 pub mod theme;

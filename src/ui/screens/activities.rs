@@ -22,6 +22,7 @@ use crate::ui::prefs::ClaimForm;
 use crate::ui::status::Verdict;
 use crate::ui::text::dates::local_date;
 use crate::ui::text::i18n::{Label, Lang, label, t};
+use crate::ui::text::labels::result_words;
 use crate::wire::activity;
 
 /// Activity labels remembered at most.
@@ -67,20 +68,6 @@ fn identity_kind(identity: &str) -> Option<Label> {
 /// An identity of this kind is refused by the platform whatever the activity.
 fn unusable_kind(kind: Label) -> bool {
     [label!("kind-unknown"), label!("kind-short-mobile")].contains(&kind)
-}
-
-/// A result code in words.
-pub(super) fn result_words(code: &str) -> Label {
-    match code {
-        activity::CLAIMED => label!("result0000"),
-        activity::BAD_PARAMETER => label!("result1001"),
-        activity::PROCESSING => label!("result1002"),
-        activity::BAD_IDENTITY => label!("result1004"),
-        activity::FILTERED => label!("result2001"),
-        activity::NO_ACTIVITY => label!("result3001"),
-        activity::NOT_ELIGIBLE => label!("result3002"),
-        _ => label!("result-other"),
-    }
 }
 
 /// A unit's reason in words.

@@ -9,7 +9,6 @@ pub(crate) mod composer;
 pub(crate) mod customer;
 pub(crate) mod customers;
 pub(crate) mod history;
-pub(crate) mod profile_form;
 pub(crate) mod queue;
 pub(crate) mod renewals;
 pub(crate) mod settings;

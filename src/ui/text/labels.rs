@@ -5,8 +5,9 @@
 use std::collections::HashMap;
 use std::sync::{LazyLock, Mutex, PoisonError};
 
-use crate::core::wire::{CustomerType, LicenseType, OrderType, SyncMode};
-use crate::ui::text::i18n::{Lang, lookup, noted, tr};
+use crate::core::WriteState;
+use crate::core::wire::{CustomerType, LicenseType, OrderType, SyncMode, activity};
+use crate::ui::text::i18n::{Label, Lang, label, lookup, noted, t, tr};
 
 /// A field of the batch in words; the interface's name when there are none.
 pub fn field_label(lang: Lang, field: &str) -> &str {
@@ -89,12 +90,65 @@ pub fn sync_mode_name(lang: Lang, v: SyncMode) -> String {
     }
 }
 
+/// A license type by its interface code, in words; the code itself when it is none this
+/// console knows.
+pub fn license_code_words(lang: Lang, code: &str) -> String {
+    match LicenseType::parse(code) {
+        Some(t) => license_type_words(lang, t).to_owned(),
+        None => code.to_owned(),
+    }
+}
+
+/// A lock's chip type in words (none for 0; the number when it is unknown).
+pub fn chip_words(lang: Lang, chip: i32) -> String {
+    match chip {
+        1 => t!(lang, "chip4").to_owned(),
+        2 => t!(lang, "chip5").to_owned(),
+        0 => String::new(),
+        other => other.to_string(),
+    }
+}
+
+/// Where a write stands, in words; None for a read.
+pub fn state_words(lang: Lang, state: Option<WriteState>) -> Option<&'static str> {
+    state.and_then(|s| lookup(lang, &format!("write-state-{}", s.name())))
+}
+
+/// An operation of the journal in words; its name when there are none.
+pub fn operation_words(lang: Lang, name: &str) -> &str {
+    lookup(lang, &format!("operation-{name}")).unwrap_or(name)
+}
+
+/// An activity claim's result code in words.
+pub fn result_words(code: &str) -> Label {
+    match code {
+        activity::CLAIMED => label!("result0000"),
+        activity::BAD_PARAMETER => label!("result1001"),
+        activity::PROCESSING => label!("result1002"),
+        activity::BAD_IDENTITY => label!("result1004"),
+        activity::FILTERED => label!("result2001"),
+        activity::NO_ACTIVITY => label!("result3001"),
+        activity::NOT_ELIGIBLE => label!("result3002"),
+        _ => label!("result-other"),
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::{license_type_name, order_type_short};
+    use super::{license_type_name, order_type_short, state_words};
+    use crate::core::WriteState;
     use crate::core::sheet::columns::code_of;
     use crate::core::wire::{LicenseType, OrderType};
     use crate::ui::text::i18n::{Lang, tr};
+
+    #[test]
+    fn every_state_has_words_in_both_languages() {
+        for &s in WriteState::ALL {
+            for lang in [Lang::En, Lang::Zh] {
+                assert!(state_words(lang, Some(s)).is_some(), "{s:?} {lang:?}");
+            }
+        }
+    }
 
     /// A sheet may hold the words the window shows instead of a code: the sheet's table of
     /// words is the window's.

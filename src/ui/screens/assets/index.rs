@@ -6,9 +6,9 @@ use std::collections::HashMap;
 
 use memchr::memmem::Finder;
 
-use super::license_type_words;
 use crate::core::wire::AssetList;
 use crate::ui::text::i18n::Lang;
+use crate::ui::text::labels::license_code_words;
 
 #[derive(Default)]
 pub(super) struct ListingIndex {
@@ -39,8 +39,8 @@ impl ListingIndex {
                 let code = a.license_type();
                 format!(
                     "{code} {} {} ",
-                    license_type_words(Lang::En, code),
-                    license_type_words(Lang::Zh, code)
+                    license_code_words(Lang::En, code),
+                    license_code_words(Lang::Zh, code)
                 )
             }));
             for (code, value) in a.extends() {

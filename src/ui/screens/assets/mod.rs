@@ -39,14 +39,7 @@ const ROW_HEIGHT: f32 = 22.0;
 /// The view's export, in the home folder unless the user says otherwise.
 const EXPORT_FILE: &str = "license-desk-assets.csv";
 
-/// Assets a lock change leaves out: those that are not locks (and their types in words), and
-/// those already in the state asked for.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct LeftOut {
-    pub not_locks: usize,
-    pub types: Vec<String>,
-    pub already: usize,
-}
+pub use crate::ui::kit::lock_change::LeftOut;
 
 /// A lock can be disabled and enabled: the platform's own rule (`wire::asset::lockable`).
 pub fn lockable(a: AssetRef<'_>) -> bool {
@@ -72,13 +65,6 @@ fn sort_out<'a>(lang: Lang, lock: bool, a: AssetRef<'a>, skipped: &mut Skipped) 
         None
     } else {
         Some(a.asset_num())
-    }
-}
-
-pub fn license_type_words(lang: Lang, code: &str) -> String {
-    match LicenseType::parse(code) {
-        Some(t) => crate::ui::text::labels::license_type_words(lang, t).to_owned(),
-        None => code.to_owned(),
     }
 }
 

@@ -5,12 +5,13 @@ use crate::ui::kit::theme;
 use egui::{Color32, RichText};
 use egui_extras::{Column, TableBuilder};
 
-use super::{AssetsScreen, LockAction, ROW_HEIGHT, license_type_words, lockable};
+use super::{AssetsScreen, LockAction, ROW_HEIGHT, lockable};
 use crate::core::wire::{AssetList, AssetRef, LicenseType};
 use crate::ui::kit::pill::{self, Tone, pill_ui};
 use crate::ui::text::dates::local_date;
 use crate::ui::text::i18n::{Label, Lang, label, labelled, t, tr};
 use crate::ui::text::labels::{self, value_words};
+use crate::ui::text::labels::{chip_words, license_code_words};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Col {
@@ -132,19 +133,10 @@ fn fixed_lock(a: AssetRef<'_>) -> bool {
     usbkey && !super::lockable(a)
 }
 
-pub(crate) fn chip_words(lang: Lang, chip: i32) -> String {
-    match chip {
-        1 => t!(lang, "chip4").to_owned(),
-        2 => t!(lang, "chip5").to_owned(),
-        0 => String::new(),
-        other => other.to_string(),
-    }
-}
-
 pub(super) fn cell_text(lang: Lang, a: AssetRef<'_>, col: Col) -> String {
     match col {
         Col::Number => a.asset_num().to_owned(),
-        Col::Type => license_type_words(lang, a.license_type()),
+        Col::Type => license_code_words(lang, a.license_type()),
         Col::Chip => chip_words(lang, a.key_chip_type()),
         Col::Customer => a.customer_id().to_owned(),
         Col::State => {

@@ -13,10 +13,11 @@ use crate::core::customer::{self, Page};
 use crate::core::renewals::Window;
 use crate::ui::kit::form::{busy_icon_button_ui, home_file};
 use crate::ui::kit::icon::Icon;
+use crate::ui::kit::lock_change::LeftOut;
 use crate::ui::outbox::Caller;
-use crate::ui::screens::assets::{LeftOut, license_type_words};
 use crate::ui::text::dates;
 use crate::ui::text::i18n::{Lang, labelled, t, tr};
+use crate::ui::text::labels::license_code_words;
 use crate::wire::BatchOrderRequest;
 
 /// What the page asks the window to do.
@@ -89,7 +90,7 @@ impl CustomerScreen {
         for a in self.chosen.iter().map(|i| &page.assets[*i]) {
             if !a.lockable {
                 left.not_locks += 1;
-                let words = license_type_words(lang, &a.license_type);
+                let words = license_code_words(lang, &a.license_type);
                 if !left.types.contains(&words) {
                     left.types.push(words);
                 }

@@ -7,13 +7,10 @@ use super::{CustomerScreen, PageAction};
 use crate::core::customer::{Event, Page, TeamLog, What};
 use crate::core::renewals::{Trouble, Window, days_left};
 use crate::ui::kit::theme;
-use crate::ui::screens::assets::license_type_words;
-use crate::ui::screens::assets::table::chip_words;
-use crate::ui::screens::history::calls::state_words;
-use crate::ui::screens::history::operation_words;
 use crate::ui::text::dates;
 use crate::ui::text::i18n::{Lang, t, tr};
 use crate::ui::text::labels::order_type_words;
+use crate::ui::text::labels::{chip_words, license_code_words, operation_words, state_words};
 
 const ROW_HEIGHT: f32 = 24.0;
 
@@ -83,7 +80,7 @@ impl CustomerScreen {
                     match *line {
                         Line::Heading { first, count } => {
                             let code = &page.assets[first].license_type;
-                            let words = license_type_words(lang, code);
+                            let words = license_code_words(lang, code);
                             ui.label(RichText::new(format!("{words} ({count})")).strong());
                         }
                         Line::Asset(i) => {

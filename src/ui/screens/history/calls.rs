@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 
 use crate::core::{JournalEntry, WriteState};
-use crate::ui::text::i18n::{Label, Lang, label, lookup};
+use crate::ui::text::i18n::{Label, label};
 
 /// One call: its attempts as indexes into the entries, newest first.
 pub(super) struct CallRow {
@@ -44,11 +44,6 @@ pub(super) fn call_failed(newest: &JournalEntry) -> bool {
         Some(WriteState::Refused | WriteState::NotSent | WriteState::Unknown) => true,
         None => newest.failed(),
     }
-}
-
-/// Where a write stands, in words; None for a read.
-pub(crate) fn state_words(lang: Lang, state: Option<WriteState>) -> Option<&'static str> {
-    state.and_then(|s| lookup(lang, &format!("write-state-{}", s.name())))
 }
 
 /// Why an attempt got no answer, by the kind the journal kept.
@@ -104,15 +99,6 @@ mod tests {
         ];
         let rows: Vec<Vec<usize>> = group(&entries).into_iter().map(|r| r.attempts).collect();
         assert_eq!(rows, vec![vec![0, 3], vec![1], vec![2, 4]]);
-    }
-
-    #[test]
-    fn every_state_has_words_in_both_languages() {
-        for &s in WriteState::ALL {
-            for lang in [Lang::En, Lang::Zh] {
-                assert!(state_words(lang, Some(s)).is_some(), "{s:?} {lang:?}");
-            }
-        }
     }
 
     #[test]

@@ -9,7 +9,7 @@ use std::path::PathBuf;
 
 use egui::{RichText, ScrollArea};
 
-use self::calls::{CallRow, call_failed, explain_failure, group, state_words};
+use self::calls::{CallRow, call_failed, explain_failure, group};
 use crate::core::{
     Awaited, ExportFormat, JournalEntry, JournalFilter, Operation, Profile, WriteState, journal,
 };
@@ -21,9 +21,9 @@ use crate::ui::kit::json_tree::json_tree_ui;
 use crate::ui::kit::keys;
 use crate::ui::kit::toasts::explain_code;
 use crate::ui::outbox::Outbox;
-use crate::ui::screens::activities::result_words;
 use crate::ui::text::dates;
-use crate::ui::text::i18n::{Label, Lang, label, labelled, lookup, noted, t, tr};
+use crate::ui::text::i18n::{Label, Lang, label, labelled, noted, t, tr};
+use crate::ui::text::labels::{operation_words, result_words, state_words};
 use crate::ui::text::refusals::recognise;
 
 /// Most rows fetched at once.
@@ -376,11 +376,6 @@ fn customer_named(e: &JournalEntry) -> Option<(String, bool)> {
         let paths = ["/channelCustomerId", "/orderList/0/channelCustomerId"];
         named(&e.request, &paths).map(|id| (id, false))
     })
-}
-
-/// An operation of the journal in words; its name when there are none.
-pub(crate) fn operation_words(lang: Lang, name: &str) -> &str {
-    lookup(lang, &format!("operation-{name}")).unwrap_or(name)
 }
 
 /// What a failed call's outcome means, in the UI's language.

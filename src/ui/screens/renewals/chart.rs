@@ -7,8 +7,8 @@ use egui_plot::{Bar, BarChart, Plot};
 use super::RenewalsScreen;
 use crate::core::renewals::{Grouping, Months, Read, Series};
 use crate::ui::kit::theme;
-use crate::ui::screens::assets::license_type_words;
 use crate::ui::text::i18n::{Lang, t};
+use crate::ui::text::labels::license_code_words;
 
 /// The chart's height: a quarter of what is left, within these.
 const HEIGHT: std::ops::RangeInclusive<f32> = 110.0..=170.0;
@@ -127,7 +127,7 @@ fn legend_ui(ui: &mut egui::Ui, months: &Months, grouping: Grouping, lang: Lang)
 fn name(series: &Series, grouping: Grouping, lang: Lang) -> String {
     match (&series.group, series.rest, grouping) {
         (_, true, _) => t!(lang, "renewals-other").to_owned(),
-        (Some(code), _, Grouping::LicenseType) => license_type_words(lang, code),
+        (Some(code), _, Grouping::LicenseType) => license_code_words(lang, code),
         (Some(branch), _, Grouping::Branch) => branch.clone(),
         (None, _, _) => t!(lang, "renewals-no-branch").to_owned(),
     }

@@ -21,9 +21,9 @@ use crate::ui::kit::icon::Icon;
 use crate::ui::kit::keys;
 use crate::ui::kit::theme;
 use crate::ui::outbox::{Caller, Outbox};
-use crate::ui::screens::assets::license_type_words;
 use crate::ui::text::dates;
 use crate::ui::text::i18n::{Lang, label, labelled, t, tr};
+use crate::ui::text::labels::license_code_words;
 use crate::wire::BatchOrderRequest;
 
 /// The windows offered, in days.
@@ -329,7 +329,7 @@ impl RenewalsScreen {
             )
             .labelled_by(find.id);
             let names = (t!(lang, "license-type-col"), t!(lang, "renewals-any-type"));
-            let words = |v: &str| license_type_words(lang, v);
+            let words = |v: &str| license_code_words(lang, v);
             choice_ui(ui, names, &mut self.filter.license_type, &self.types, words);
             let names = (t!(lang, "branch"), t!(lang, "renewals-any-branch"));
             choice_ui(

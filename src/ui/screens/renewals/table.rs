@@ -8,9 +8,9 @@ use super::RenewalsScreen;
 use crate::core::renewals::{Read, RowRef, SortBy, Source};
 use crate::ui::kit::card::number_ui;
 use crate::ui::kit::pill::{Tone, pill_ui};
-use crate::ui::screens::assets::license_type_words;
 use crate::ui::text::dates::{local_date, today};
 use crate::ui::text::i18n::{Lang, t, tr};
+use crate::ui::text::labels::license_code_words;
 
 const ROW_HEIGHT: f32 = 22.0;
 
@@ -200,7 +200,7 @@ fn cell_ui(
             ui.label(enterprise.and_then(|e| e.branch.as_deref()).unwrap_or(""));
         }
         Col::Type => {
-            ui.label(license_type_words(lang, r.license_type()));
+            ui.label(license_code_words(lang, r.license_type()));
         }
         Col::Lock => {
             if r.locked() {

@@ -2,8 +2,11 @@
 //! (the form itself is `profile_form`). An app secret is typed into a password field and goes
 //! straight to the keyring (through the core); the screen forgets it once it is saved.
 
+mod profile_form;
+
 use egui::RichText;
 
+use self::profile_form::{ProfileForm, profile_form_ui};
 use crate::core::profiles::requests::{self, Connected};
 use crate::core::team::{self, Me};
 use crate::core::{Awaited, CoreState, Endpoint, KeyringState, Profiles, Secret, now_ms};
@@ -13,7 +16,6 @@ use crate::ui::kit::form::{busy_button_ui, name_of_profile};
 use crate::ui::kit::icon::Icon;
 use crate::ui::kit::theme::{self, ThemeChoice};
 use crate::ui::outbox::Outbox;
-use crate::ui::screens::profile_form::{ProfileForm, profile_form_ui};
 use crate::ui::text::i18n::{Lang, label, noted, t, tr};
 
 /// A tested connection, said under the buttons.
