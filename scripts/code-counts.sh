@@ -18,3 +18,13 @@ echo "let _ = : $(prod 'let _ =' | wc -l)"
 echo "let _ = without its why: $(find src crates -name '*.rs' -not -path '*/tests/*' -not -path '*/benches/*' -print0 |
   xargs -0 awk 'FNR == 1 { prev = "" } /let _ =/ && $0 !~ /\/\// && prev !~ /^[[:space:]]*\/\// { n++ } { prev = $0 } END { print n + 0 }')"
 echo "README lines: $(wc -l < README.md)"
+# A function's lines from its `fn` line to the `}` at its indent (clippy counts fewer: it
+# leaves out comments and blank lines).
+echo "functions over 80 lines: $(find src crates -name '*.rs' -not -path '*/tests/*' -not -path '*/benches/*' -print0 |
+  xargs -0 awk 'FNR == 1 { open = 0; intest = 0 }
+    /^#\[cfg\(test\)\]/ { intest = 1 }
+    !intest && !open && /^ *(pub(\([^)]*\))? )?(async )?(const )?fn [a-z_0-9]+/ {
+      ind = $0; sub(/[^ ].*/, "", ind); start = FNR; open = 1; next }
+    open && $0 == ind "}" { if (FNR - start + 1 > 80) n++; open = 0 }
+    END { print n + 0 }')"
+echo "operation: String fields: $(prod 'operation: String' | wc -l)"
