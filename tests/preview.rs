@@ -3,8 +3,7 @@
 //! type), the listing before, the preview, the batch sent, the listing after: what the preview
 //! said goes is exactly what went.
 
-#[path = "support/desk.rs"]
-mod desk;
+use test_support::desk;
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -14,7 +13,8 @@ use desk::{Answer, CallOn, WAIT, mock_store, run, start_core};
 use license_desk::core::catalog;
 use license_desk::core::catalog::CatalogView;
 use license_desk::core::{Call, Core, KeyringChoice, SANDBOX};
-use license_desk::wire::preview::{DeletePreview, PreviewRefusal, Warning};
+use license_desk::wire::preview::{DeletePreview, Warning};
+use license_desk::wire::refusal::Refusal;
 use license_desk::wire::{Asset, BatchOrderRequest, BatchOrderResult, EnterpriseRequest};
 use serde_json::{Value, json};
 
@@ -325,9 +325,9 @@ fn a_delete_the_platform_would_refuse_is_said_so_and_nothing_goes() {
     assert!(
         w.contains(&&Warning::Refused {
             path: "orderList[0].assets[0].products[0]".into(),
-            refusal: PreviewRefusal::NoProduct {
-                asset_num: "8900000101".into(),
-                product_uri: "gms:P9".into()
+            refusal: Refusal::NoProduct {
+                asset: "8900000101".into(),
+                uri: "gms:P9".into()
             },
             message: "asset 8900000101 holds no product gms:P9".into()
         }),
@@ -352,8 +352,8 @@ fn a_delete_the_platform_would_refuse_is_said_so_and_nothing_goes() {
     );
     let seen = preview(&core, &stranger);
     assert!(
-        matches!(&seen.orders[0].warnings[..], [Warning::AllOrdersOfCustomer, Warning::Refused { path, refusal: PreviewRefusal::NewCustomer { asset_num, .. }, message }]
-            if path == "orderList[0].assets[0].assetNos[0]" && asset_num == "8900000101" && message.ends_with("would make a new one")),
+        matches!(&seen.orders[0].warnings[..], [Warning::AllOrdersOfCustomer, Warning::Refused { path, refusal: Refusal::OwnedForNew { asset, .. }, message }]
+            if path == "orderList[0].assets[0].assetNos[0]" && asset == "8900000101" && message.ends_with("would make a new one")),
         "{seen:#?}"
     );
     assert_eq!(seen.assets_removed(), 0);

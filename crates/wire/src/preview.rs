@@ -7,7 +7,8 @@ use std::collections::HashMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::removal::{self, Held, Refusal};
+use crate::refusal::Refusal;
+use crate::removal::{self, Held, NotRemovable};
 use crate::{Asset, AssetEntry, AssetProduct, BatchOrderRequest, Customer, OrderEntry, OrderType};
 
 /// The effect of a batch's delete orders.
@@ -64,7 +65,8 @@ pub enum Warning {
     /// for the window to say in its language, and in the platform's words for a script.
     Refused {
         path: String,
-        refusal: PreviewRefusal,
+        #[serde(deserialize_with = "Refusal::either_form")]
+        refusal: Refusal,
         message: String,
     },
     /// The order names no enterprise, and the directory does not know its customer's.
@@ -76,67 +78,8 @@ pub enum Warning {
     ProductsNotListed,
 }
 
-/// Why the platform would refuse an asset of a delete order.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "rule", rename_all = "camelCase")]
-pub enum PreviewRefusal {
-    /// An earlier order of the batch removes the asset.
-    #[serde(rename_all = "camelCase")]
-    RemovedEarlier { asset_num: String },
-    /// The asset is `owner`'s, not the order's `customer`'s.
-    #[serde(rename_all = "camelCase")]
-    OtherCustomers {
-        asset_num: String,
-        owner: String,
-        customer: String,
-    },
-    /// The asset is `owner`'s; the order's customer would be a new one.
-    #[serde(rename_all = "camelCase")]
-    NewCustomer { asset_num: String, owner: String },
-    /// A delete_asset whose asset holds nothing from the source order.
-    #[serde(rename_all = "camelCase")]
-    NothingFromSource { asset_num: String },
-    /// A delete_product naming a product the asset does not hold.
-    #[serde(rename_all = "camelCase")]
-    NoProduct {
-        asset_num: String,
-        product_uri: String,
-    },
-}
-
-impl std::fmt::Display for PreviewRefusal {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Self::RemovedEarlier { asset_num } => {
-                write!(f, "asset {asset_num} is removed by an earlier order")
-            }
-            Self::OtherCustomers {
-                asset_num,
-                owner,
-                customer,
-            } => write!(
-                f,
-                "asset {asset_num} belongs to the customer {owner}, not {customer}"
-            ),
-            Self::NewCustomer { asset_num, owner } => write!(
-                f,
-                "asset {asset_num} belongs to the customer {owner}; the platform knows no \
-                 customer by the order's channel id and would make a new one"
-            ),
-            Self::NothingFromSource { asset_num } => write!(
-                f,
-                "asset {asset_num} holds nothing from the source license order"
-            ),
-            Self::NoProduct {
-                asset_num,
-                product_uri,
-            } => write!(f, "asset {asset_num} holds no product {product_uri}"),
-        }
-    }
-}
-
 impl Warning {
-    fn refused(path: String, refusal: PreviewRefusal) -> Self {
+    fn refused(path: String, refusal: Refusal) -> Self {
         Self::Refused {
             path,
             message: refusal.to_string(),
@@ -321,12 +264,7 @@ fn apply_order(
             let Some(asset) = live.get_mut(num.trim()).filter(|a| !a.gone) else {
                 let known = live.contains_key(num.trim());
                 preview.warnings.push(if known {
-                    Warning::refused(
-                        path,
-                        PreviewRefusal::RemovedEarlier {
-                            asset_num: num.clone(),
-                        },
-                    )
+                    Warning::refused(path, Refusal::RemovedEarlier { asset: num.clone() })
                 } else {
                     Warning::AssetNotListed {
                         asset_num: num.clone(),
@@ -353,17 +291,15 @@ fn apply_order(
 }
 
 /// Why the platform would refuse the asset as not the order's customer's.
-fn not_its(customer: &OrderCustomer, asset: &Asset) -> Option<PreviewRefusal> {
-    let (asset_num, owner) = (asset.asset_num.clone(), asset.customer_id.clone());
+fn not_its(customer: &OrderCustomer, asset: &Asset) -> Option<Refusal> {
+    let (num, owner) = (asset.asset_num.clone(), asset.customer_id.clone());
     match customer {
-        OrderCustomer::Known(c) if *c != asset.customer_id => {
-            Some(PreviewRefusal::OtherCustomers {
-                asset_num,
-                owner,
-                customer: c.clone(),
-            })
-        }
-        OrderCustomer::New => Some(PreviewRefusal::NewCustomer { asset_num, owner }),
+        OrderCustomer::Known(c) if *c != asset.customer_id => Some(Refusal::OwnedByOther {
+            asset: num,
+            owner,
+            customer: c.clone(),
+        }),
+        OrderCustomer::New => Some(Refusal::OwnedForNew { asset: num, owner }),
         _ => None,
     }
 }
@@ -420,8 +356,8 @@ fn remove_asset(
         removal::delete_asset(&held, created_by.as_ref(), src.as_ref()).map_err(|_| {
             Warning::refused(
                 path.to_owned(),
-                PreviewRefusal::NothingFromSource {
-                    asset_num: asset.asset.asset_num.clone(),
+                Refusal::NothingFromSource {
+                    asset: asset.asset.asset_num.clone(),
                 },
             )
         })?;
@@ -463,11 +399,11 @@ fn remove_products(
             take(asset, &places, &which, preview);
             Ok(())
         }
-        Err(Refusal::NoProduct { product }) => Err(Warning::refused(
+        Err(NotRemovable::NoProduct { product }) => Err(Warning::refused(
             format!("{entry_path}.products[{product}]"),
-            PreviewRefusal::NoProduct {
-                asset_num: asset.asset.asset_num.clone(),
-                product_uri: entry.products[product]
+            Refusal::NoProduct {
+                asset: asset.asset.asset_num.clone(),
+                uri: entry.products[product]
                     .product_uri
                     .as_deref()
                     .unwrap_or_default()
@@ -475,6 +411,6 @@ fn remove_products(
                     .to_owned(),
             },
         )),
-        Err(Refusal::NothingFromSource) => Ok(()),
+        Err(NotRemovable::NothingFromSource) => Ok(()),
     }
 }

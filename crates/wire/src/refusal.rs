@@ -25,17 +25,49 @@ pub enum Refusal {
     /// Operation 4 for a CRM customer with no enterprise master account.
     NoEnterpriseForCustomer { crm_customer_id: String },
     /// A delete of an asset that holds nothing from the source license order.
-    NothingFromSource { asset: String },
+    #[serde(alias = "nothingFromSource")]
+    NothingFromSource {
+        #[serde(alias = "assetNum")]
+        asset: String,
+    },
     /// An asset number held by another customer.
     AssetElsewhere { asset: String },
     /// A delete of a product the asset does not hold.
-    NoProduct { asset: String, uri: String },
+    #[serde(alias = "noProduct")]
+    NoProduct {
+        #[serde(alias = "assetNum")]
+        asset: String,
+        #[serde(alias = "productUri")]
+        uri: String,
+    },
     /// An asset number the platform does not hold.
     NoAsset { asset: String },
     /// A source license order the platform does not hold.
     NoOrder { order: String },
     /// A `g_nonce` this application used before.
     NonceReused,
+    /// A delete of an asset an earlier order of the batch removes (a preview's finding).
+    #[serde(alias = "removedEarlier")]
+    RemovedEarlier {
+        #[serde(alias = "assetNum")]
+        asset: String,
+    },
+    /// An asset of the customer `owner`, in an order for `customer` (a preview's finding).
+    #[serde(alias = "otherCustomers")]
+    OwnedByOther {
+        #[serde(alias = "assetNum")]
+        asset: String,
+        owner: String,
+        customer: String,
+    },
+    /// An asset of the customer `owner`, in an order whose customer the platform would make
+    /// anew (a preview's finding).
+    #[serde(alias = "newCustomer")]
+    OwnedForNew {
+        #[serde(alias = "assetNum")]
+        asset: String,
+        owner: String,
+    },
 }
 
 impl Refusal {
@@ -73,6 +105,19 @@ impl Refusal {
         serde_json::from_value(serde_json::Value::Object(fields)).ok()
     }
 
+    /// Reads a refusal in this form or in the one delete previews were kept in before
+    /// (`{"rule": "noProduct", "assetNum": …, "productUri": …}`, as a team server holds them).
+    pub fn either_form<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let mut value = serde_json::Value::deserialize(d)?;
+        if let Some(fields) = value.as_object_mut()
+            && !fields.contains_key("kind")
+            && let Some(rule) = fields.remove("rule")
+        {
+            fields.insert("kind".to_owned(), rule);
+        }
+        serde_json::from_value(value).map_err(serde::de::Error::custom)
+    }
+
     fn fields(&self) -> Option<serde_json::Map<String, serde_json::Value>> {
         match serde_json::to_value(self) {
             Ok(serde_json::Value::Object(fields)) => Some(fields),
@@ -108,6 +153,22 @@ impl std::fmt::Display for Refusal {
             Self::NoAsset { asset } => write!(f, "no asset {asset}"),
             Self::NoOrder { order } => write!(f, "no license order {order}"),
             Self::NonceReused => f.write_str("already used by this application"),
+            Self::RemovedEarlier { asset } => {
+                write!(f, "asset {asset} is removed by an earlier order")
+            }
+            Self::OwnedByOther {
+                asset,
+                owner,
+                customer,
+            } => write!(
+                f,
+                "asset {asset} belongs to the customer {owner}, not {customer}"
+            ),
+            Self::OwnedForNew { asset, owner } => write!(
+                f,
+                "asset {asset} belongs to the customer {owner}; the platform knows no \
+                 customer by the order's channel id and would make a new one"
+            ),
         }
     }
 }
@@ -144,6 +205,15 @@ mod tests {
             "refusal:asset-elsewhere asset=8900000009 (refused by a business rule; nothing was written)"
         );
         assert_eq!(Refusal::from_cause("permission:locks"), None);
+        let kept = r#"{"rule":"noProduct","assetNum":"8900000005","productUri":"gms:1001"}"#;
+        let read = Refusal::either_form(&mut serde_json::Deserializer::from_str(kept));
+        assert_eq!(
+            read.ok(),
+            Some(Refusal::NoProduct {
+                asset: "8900000005".into(),
+                uri: "gms:1001".into()
+            })
+        );
         assert_eq!(Refusal::from_cause("refusal:no-such-kind x=1"), None);
     }
 }

@@ -28,7 +28,7 @@ pub struct AssetRemoval {
 
 /// Why the platform refuses a delete order on an asset.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Refusal {
+pub enum NotRemovable {
     /// `delete_asset` with a source order that granted nothing on the asset.
     NothingFromSource,
     /// `delete_product`: the product entry at this index matches nothing still held.
@@ -41,7 +41,7 @@ pub fn delete_asset<K: PartialEq>(
     held: &[Held<'_, K>],
     created_by: Option<&K>,
     src: Option<&K>,
-) -> Result<AssetRemoval, Refusal> {
+) -> Result<AssetRemoval, NotRemovable> {
     let Some(src) = src else {
         return Ok(AssetRemoval {
             products: (0..held.len()).collect(),
@@ -55,7 +55,7 @@ pub fn delete_asset<K: PartialEq>(
         .map(|(i, _)| i)
         .collect();
     if products.is_empty() && created_by != Some(src) {
-        return Err(Refusal::NothingFromSource);
+        return Err(NotRemovable::NothingFromSource);
     }
     Ok(AssetRemoval {
         asset_goes: products.len() == held.len(),
@@ -71,7 +71,7 @@ pub fn delete_products<K: PartialEq>(
     held: &[Held<'_, K>],
     wanted: &[ProductEntry],
     src: Option<&K>,
-) -> Result<Vec<usize>, Refusal> {
+) -> Result<Vec<usize>, NotRemovable> {
     let mut gone = vec![false; held.len()];
     for (p, product) in wanted.iter().enumerate() {
         let mut found = false;
@@ -82,7 +82,7 @@ pub fn delete_products<K: PartialEq>(
             }
         }
         if !found {
-            return Err(Refusal::NoProduct { product: p });
+            return Err(NotRemovable::NoProduct { product: p });
         }
     }
     Ok(gone
@@ -162,7 +162,7 @@ mod tests {
         );
         assert_eq!(
             delete_asset(&h, Some(&1), Some(&3)),
-            Err(Refusal::NothingFromSource)
+            Err(NotRemovable::NothingFromSource)
         );
     }
 
@@ -191,11 +191,11 @@ mod tests {
                 &[wanted("b", false, None), wanted("b", false, None)],
                 None
             ),
-            Err(Refusal::NoProduct { product: 1 })
+            Err(NotRemovable::NoProduct { product: 1 })
         );
         assert_eq!(
             delete_products(&h, &[wanted("a", true, Some(7))], None),
-            Err(Refusal::NoProduct { product: 0 })
+            Err(NotRemovable::NoProduct { product: 0 })
         );
     }
 }

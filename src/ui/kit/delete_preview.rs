@@ -7,7 +7,8 @@ use egui::RichText;
 use crate::ui::text::dates::local_date;
 use crate::ui::text::i18n::{Lang, tr};
 use crate::ui::text::labels::order_type_short;
-use crate::wire::preview::{DeletePreview, OrderPreview, PreviewRefusal, RemovedProduct, Warning};
+use crate::ui::text::refusals;
+use crate::wire::preview::{DeletePreview, OrderPreview, RemovedProduct, Warning};
 
 /// Rows of the table at most; the count says how many there are.
 const MAX_ROWS: usize = 200;
@@ -68,7 +69,7 @@ fn warning_words(lang: Lang, order: &OrderPreview, w: &Warning) -> String {
             )
         }
         Warning::Refused { path, refusal, .. } => {
-            let words = refusal_words(lang, refusal);
+            let words = refusals::words(lang, refusal);
             tr!(
                 lang,
                 "warn-refused",
@@ -89,48 +90,6 @@ fn warning_words(lang: Lang, order: &OrderPreview, w: &Warning) -> String {
             )
         }
         Warning::ProductsNotListed => tr!(lang, "warn-products-not-listed", seq = seq),
-    }
-}
-
-/// Why the platform would refuse the order, in the UI's language.
-fn refusal_words(lang: Lang, refusal: &PreviewRefusal) -> String {
-    match refusal {
-        PreviewRefusal::RemovedEarlier { asset_num } => {
-            tr!(lang, "refusal-removed-earlier", num = asset_num.as_str())
-        }
-        PreviewRefusal::OtherCustomers {
-            asset_num,
-            owner,
-            customer,
-        } => tr!(
-            lang,
-            "refusal-asset-of",
-            num = asset_num.as_str(),
-            owner = owner.as_str(),
-            customer = customer.as_str()
-        ),
-        PreviewRefusal::NewCustomer { asset_num, owner } => tr!(
-            lang,
-            "refusal-asset-new-customer",
-            num = asset_num.as_str(),
-            owner = owner.as_str()
-        ),
-        PreviewRefusal::NothingFromSource { asset_num } => {
-            tr!(
-                lang,
-                "refusal-nothing-from-source",
-                num = asset_num.as_str()
-            )
-        }
-        PreviewRefusal::NoProduct {
-            asset_num,
-            product_uri,
-        } => tr!(
-            lang,
-            "refusal-no-product",
-            num = asset_num.as_str(),
-            uri = product_uri.as_str()
-        ),
     }
 }
 
@@ -228,34 +187,35 @@ fn product_row_ui(ui: &mut egui::Ui, what: &str, removed: &RemovedProduct) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::wire::refusal::Refusal;
 
     #[test]
     fn the_preview_s_refusals_are_said_in_chinese() {
-        let said = |refusal| refusal_words(Lang::Zh, &refusal);
+        let said = |refusal| refusals::words(Lang::Zh, &refusal);
         assert_eq!(
-            said(PreviewRefusal::OtherCustomers {
-                asset_num: "8900000005".into(),
+            said(Refusal::OwnedByOther {
+                asset: "8900000005".into(),
                 owner: "CU0000000001".into(),
                 customer: "CU0000000005".into()
             }),
             "资产 8900000005 属于客户 CU0000000001，不是本订单的客户 CU0000000005。"
         );
         assert_eq!(
-            said(PreviewRefusal::RemovedEarlier {
-                asset_num: "8900000005".into()
+            said(Refusal::RemovedEarlier {
+                asset: "8900000005".into()
             }),
             "资产 8900000005 已被本批次中前面的订单删除。"
         );
         assert!(
-            said(PreviewRefusal::NewCustomer {
-                asset_num: "8900000005".into(),
+            said(Refusal::OwnedForNew {
+                asset: "8900000005".into(),
                 owner: "CU0000000001".into()
             })
             .contains("会新建一个客户")
         );
         assert_eq!(
-            said(PreviewRefusal::NothingFromSource {
-                asset_num: "8900000005".into()
+            said(Refusal::NothingFromSource {
+                asset: "8900000005".into()
             }),
             "资产 8900000005 中没有来自来源授权订单的内容。"
         );

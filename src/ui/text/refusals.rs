@@ -58,8 +58,9 @@ fn is_batch_path(path: &str) -> bool {
             .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '[' | ']'))
 }
 
-/// What the refusal means and what to do, in the user's language.
-fn words(lang: Lang, refusal: &Refusal) -> String {
+/// What the refusal means and what to do, in the user's language (the platform's answer and a
+/// delete preview's finding alike).
+pub fn words(lang: Lang, refusal: &Refusal) -> String {
     match refusal {
         Refusal::EnterpriseExists { enterprise } => {
             tr!(lang, "refusal-enterprise-exists", id = enterprise.as_str())
@@ -87,6 +88,26 @@ fn words(lang: Lang, refusal: &Refusal) -> String {
         Refusal::NoAsset { asset } => tr!(lang, "refusal-no-asset", num = asset.as_str()),
         Refusal::NoOrder { order } => tr!(lang, "refusal-no-order", id = order.as_str()),
         Refusal::NonceReused => tr!(lang, "refusal-nonce"),
+        Refusal::RemovedEarlier { asset } => {
+            tr!(lang, "refusal-removed-earlier", num = asset.as_str())
+        }
+        Refusal::OwnedByOther {
+            asset,
+            owner,
+            customer,
+        } => tr!(
+            lang,
+            "refusal-asset-of",
+            num = asset.as_str(),
+            owner = owner.as_str(),
+            customer = customer.as_str()
+        ),
+        Refusal::OwnedForNew { asset, owner } => tr!(
+            lang,
+            "refusal-asset-new-customer",
+            num = asset.as_str(),
+            owner = owner.as_str()
+        ),
     }
 }
 

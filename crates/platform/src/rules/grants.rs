@@ -7,7 +7,7 @@ use crate::error::OpError;
 use crate::sql::{self, StoreError};
 use crate::store::IdPool;
 use wire::refusal;
-use wire::removal::{self, Held, Refusal};
+use wire::removal::{self, Held, NotRemovable};
 use wire::{
     AssetEntry, BatchOrderRequest, BatchOrderResult, LicenseType, MerchandiseEntry, OrderEntry,
     OrderType, ProductEntry,
@@ -454,10 +454,10 @@ fn delete_product(tx: &dyn sql::Tx, t: &Target<'_>, a: &AssetEntry) -> Result<()
         let held: Vec<Held<'_, i64>> = rows.iter().map(HeldRow::held).collect();
         match removal::delete_products(&held, &a.products, t.src.as_ref()) {
             Ok(which) => delete_rows(tx, &rows, &which)?,
-            Err(Refusal::NoProduct { product: p }) => {
+            Err(NotRemovable::NoProduct { product: p }) => {
                 return Err(no_product(t, num, p, &a.products[p]));
             }
-            Err(Refusal::NothingFromSource) => {
+            Err(NotRemovable::NothingFromSource) => {
                 return Err(OpError::Internal("not a delete_asset rule".to_owned()));
             }
         }
