@@ -9,14 +9,8 @@
 //!
 //! `cargo bench --bench customer_page` (`PAGE_ASSETS`, `PAGE_EVENTS` make it smaller).
 
-#[allow(dead_code)]
-#[path = "abuse/client.rs"]
-mod client;
-#[allow(dead_code)]
-mod renewals_seed;
-#[allow(dead_code)]
-#[path = "abuse/server.rs"]
-mod server;
+use test_support::bench::client;
+use test_support::bench::renewals_seed;
 
 use std::time::{Duration, Instant};
 

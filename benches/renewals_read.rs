@@ -7,13 +7,8 @@
 //! `cargo bench --bench renewals_read` (seeding takes a few minutes; `RENEWALS_ENTERPRISES`
 //! and `RENEWALS_PER_ENTERPRISE` make it smaller).
 
-#[allow(dead_code)]
-#[path = "abuse/client.rs"]
-mod client;
-mod renewals_seed;
-#[allow(dead_code)]
-#[path = "abuse/server.rs"]
-mod server;
+use test_support::bench::client;
+use test_support::bench::renewals_seed;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};

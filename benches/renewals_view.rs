@@ -9,15 +9,7 @@
 //! `cargo bench --bench renewals_view` (`RENEWALS_ENTERPRISES`, `RENEWALS_PER_ENTERPRISE`
 //! make it smaller).
 
-#[allow(dead_code)]
-#[path = "abuse/client.rs"]
-mod client;
-// The view needs no client of the server once it is seeded.
-#[allow(dead_code)]
-mod renewals_seed;
-#[allow(dead_code)]
-#[path = "abuse/server.rs"]
-mod server;
+use test_support::bench::renewals_seed;
 
 use std::time::{Duration, Instant};
 

@@ -2,8 +2,7 @@
 //! catalog of a first start, learning from accepted batches (not refused ones) and from
 //! answers, per profile, and the catalog file's round trip.
 
-#[path = "support/desk.rs"]
-mod desk;
+use test_support::desk;
 
 use std::path::Path;
 use std::sync::Arc;

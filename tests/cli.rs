@@ -9,13 +9,12 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-#[path = "support/served.rs"]
-mod served;
+use test_support::served;
 
-use served::BIN;
+use served::bin;
 
 fn app_create(data: &std::path::Path, scopes: &str) -> Value {
-    let out = Command::new(BIN)
+    let out = Command::new(bin())
         .args([
             "app", "create", "--name", "cli test", "--scopes", scopes, "--data",
         ])
@@ -107,7 +106,7 @@ async fn serve_answers_apps_created_while_it_runs_and_stops_on_sigterm() {
     }
 
     // A second server on the same data dir is refused.
-    let second = Command::new(BIN)
+    let second = Command::new(bin())
         .args(["serve", "--listen", "127.0.0.1:0", "--data"])
         .arg(dir.path())
         .output()
@@ -164,7 +163,7 @@ async fn serve_answers_apps_created_while_it_runs_and_stops_on_sigterm() {
 #[test]
 fn bad_arguments_are_refused_with_a_reason() {
     let dir = tempfile::tempdir().expect("dir");
-    let out = Command::new(BIN)
+    let out = Command::new(bin())
         .args([
             "app",
             "create",
@@ -182,7 +181,7 @@ fn bad_arguments_are_refused_with_a_reason() {
         String::from_utf8_lossy(&out.stderr).trim(),
         "error: unknown scope \"admin\": use auth_order and/or auth_activity"
     );
-    let out = Command::new(BIN)
+    let out = Command::new(bin())
         .args(["serve", "--region", "7", "--data"])
         .arg(dir.path())
         .output()
@@ -202,7 +201,7 @@ fn bad_arguments_are_refused_with_a_reason() {
 fn database_arguments_are_refused_with_a_reason_and_no_password() {
     let dir = tempfile::tempdir().expect("dir");
     let stderr = |args: &[&str]| {
-        let out = Command::new(BIN)
+        let out = Command::new(bin())
             .args(args)
             .env("PGPASSWORD", "pw-from-env")
             .output()
@@ -255,7 +254,7 @@ fn database_arguments_are_refused_with_a_reason_and_no_password() {
 
 /// `license-desk call` on a fresh HOME: the Sandbox starts, is provisioned, and answers.
 fn call(home: &std::path::Path, args: &[&str]) -> std::process::Output {
-    Command::new(BIN)
+    Command::new(bin())
         .arg("call")
         .args(args)
         .env("HOME", home)
@@ -444,7 +443,7 @@ async fn order_check_and_the_platform_agree_on_the_same_files() {
     names.sort();
     assert_eq!(names.len(), 7);
     for (n, file) in names.iter().enumerate() {
-        let check = Command::new(BIN)
+        let check = Command::new(bin())
             .args(["order", "check"])
             .arg(file)
             .output()
@@ -549,7 +548,7 @@ fn order_check_refuses_what_is_not_a_regular_file_at_once() {
     let made = Command::new("mkfifo").arg(&fifo).status().expect("mkfifo");
     assert!(made.success());
     for path in [std::path::Path::new("/dev/zero"), fifo.as_path()] {
-        let out = Command::new(BIN)
+        let out = Command::new(bin())
             .args(["order", "check"])
             .arg(path)
             .output()
@@ -572,7 +571,7 @@ fn order_check_refuses_what_is_not_a_regular_file_at_once() {
 fn order_check_lists_every_problem_of_a_file_with_its_place() {
     let file = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/data/orders/five-problems.json");
-    let out = Command::new(BIN)
+    let out = Command::new(bin())
         .args(["order", "check"])
         .arg(&file)
         .output()
@@ -602,7 +601,7 @@ fn sheets() -> std::path::PathBuf {
 }
 
 fn from_sheet(file: &std::path::Path) -> (Option<i32>, Value, String) {
-    let out = Command::new(BIN)
+    let out = Command::new(bin())
         .args(["order", "from-sheet"])
         .arg(file)
         .output()
@@ -691,7 +690,7 @@ fn csv_in_utf8_and_gb18030_give_the_same_batch() {
 fn the_template_s_examples_pass_order_check() {
     let dir = tempfile::tempdir().expect("dir");
     let template = dir.path().join("template.xlsx");
-    let out = Command::new(BIN)
+    let out = Command::new(bin())
         .args(["order", "template"])
         .arg(&template)
         .output()
@@ -704,7 +703,7 @@ fn the_template_s_examples_pass_order_check() {
     let (code, batch, _) = from_sheet(&template);
     assert_eq!(code, Some(1));
     assert_eq!(batch["orderList"], json!([]));
-    let out = Command::new(BIN)
+    let out = Command::new(bin())
         .args(["order", "from-sheet", "--sheet", "Examples 示例"])
         .arg(&template)
         .output()
@@ -721,7 +720,7 @@ fn the_template_s_examples_pass_order_check() {
     assert_eq!(types, ["new_buy", "delete_asset", "delete_product"]);
     let json = dir.path().join("batch.json");
     std::fs::write(&json, batch.to_string()).expect("write");
-    let check = Command::new(BIN)
+    let check = Command::new(bin())
         .args(["order", "check"])
         .arg(&json)
         .output()
@@ -735,7 +734,7 @@ fn the_template_s_examples_pass_order_check() {
 }
 
 fn catalog(home: &std::path::Path, args: &[&str]) -> (bool, Value, String) {
-    let out = Command::new(BIN)
+    let out = Command::new(bin())
         .arg("catalog")
         .args(args)
         .env("HOME", home)
@@ -831,7 +830,7 @@ fn order_preview_prints_what_a_delete_removes_and_changes_nothing() {
             .as_array()
             .is_some_and(|ps| ps.iter().any(|p| p["productUri"] == uri))
     };
-    let out = Command::new(BIN)
+    let out = Command::new(bin())
         .args(["order", "preview"])
         .arg(&file)
         .env("HOME", home.path())
@@ -871,7 +870,7 @@ fn order_preview_prints_what_a_delete_removes_and_changes_nothing() {
 
 /// Runs `license-desk` with `args`; its exit status, stdout and stderr.
 fn run(args: &[&str], data: &std::path::Path) -> (bool, String, String) {
-    let out = Command::new(BIN)
+    let out = Command::new(bin())
         .args(args)
         .arg("--data")
         .arg(data)
@@ -1140,7 +1139,7 @@ fn from_sheet_reads_the_sheet_named() {
     }
     book.save(&path).expect("save");
     let run = |args: &[&str]| {
-        Command::new(BIN)
+        Command::new(bin())
             .args(["order", "from-sheet"])
             .arg(&path)
             .args(args)
@@ -1163,7 +1162,7 @@ fn from_sheet_reads_the_sheet_named() {
 fn order_check_warns_of_keys_of_no_field() {
     let file = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/data/orders/unknown-keys.json");
-    let out = Command::new(BIN)
+    let out = Command::new(bin())
         .args(["order", "check"])
         .arg(&file)
         .output()
@@ -1341,7 +1340,7 @@ fn an_existing_data_folder_keeps_its_mode_and_a_world_writable_one_is_refused() 
             "--data",
         ],
     ] {
-        let out = Command::new(BIN)
+        let out = Command::new(bin())
             .args(&args)
             .arg(&open)
             .output()
@@ -1394,7 +1393,7 @@ fn two_consoles_starting_together_send_no_secret_to_a_stale_sandbox_address() {
         }
     });
     let start = || {
-        Command::new(BIN)
+        Command::new(bin())
             .args(["call", "shellnums", "1"])
             .env("HOME", home.path())
             .env_remove("XDG_CONFIG_HOME")
@@ -1457,7 +1456,7 @@ async fn the_published_document_is_what_the_openapi_command_prints() {
         .text()
         .await
         .expect("text");
-    let out = Command::new(BIN).arg("openapi").output().expect("runs");
+    let out = Command::new(bin()).arg("openapi").output().expect("runs");
     assert!(
         out.status.success(),
         "{}",

@@ -7,10 +7,9 @@ use std::process::Command;
 
 use serde_json::{Value, json};
 
-#[path = "support/served.rs"]
-mod served;
+use test_support::served;
 
-use served::{BIN, Run, Served as Platform, last};
+use served::{Run, Served as Platform, bin, last};
 
 /// `served::ld` with the debug log on, so that a test sees that no secret reaches it.
 fn ld(home: &Path, args: &[&str], stdin: Option<&str>, env: &[(&str, &str)]) -> Run {
@@ -491,7 +490,7 @@ fn call_answers_print_as_a_table_or_csv() {
 #[test]
 fn completions_are_printed_for_each_shell() {
     for shell in ["bash", "zsh", "fish", "powershell", "elvish"] {
-        let out = Command::new(BIN)
+        let out = Command::new(bin())
             .args(["completions", shell])
             .output()
             .expect("runs");
@@ -507,7 +506,7 @@ fn completions_are_printed_for_each_shell() {
             assert!(script.contains(word), "{shell}: no {word}");
         }
     }
-    let out = Command::new(BIN)
+    let out = Command::new(bin())
         .args(["completions", "tcsh"])
         .output()
         .expect("runs");

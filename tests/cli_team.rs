@@ -7,17 +7,15 @@ use std::process::{Command, Stdio};
 
 use serde_json::{Value, json};
 
-#[path = "support/fault_proxy.rs"]
-mod fault_proxy;
-#[path = "support/served.rs"]
-mod served;
+use test_support::fault_proxy;
+use test_support::served;
 
-use served::{BIN, Served, ld};
+use served::{Served, bin, ld};
 const PASSWORD: &str = "长城长城 correct horse";
 
 /// Runs `license-desk team ARGS --data DIR` with `stdin` piped in: exit code, stdout, stderr.
 fn team(data: &Path, args: &[&str], stdin: &str) -> (Option<i32>, String, String) {
-    let mut child = Command::new(BIN)
+    let mut child = Command::new(bin())
         .arg("team")
         .args(args)
         .arg("--data")
@@ -156,7 +154,7 @@ fn li_becomes_a_locksmith(data: &Path) {
 /// `team serve` on `data` in front of the platform at `upstream`, on a free loopback port, its
 /// standard output and error piped.
 fn team_serve(data: &Path, upstream: &str, key: &str, secret_file: &Path) -> Command {
-    let mut command = Command::new(BIN);
+    let mut command = Command::new(bin());
     command
         .args(["team", "serve", "--listen", "127.0.0.1:0", "--app-key", key])
         .args(["--upstream-url", upstream, "--data"])

@@ -2,10 +2,8 @@
 //! profile, and the typed client, all against the real embedded platform on loopback with real
 //! SQLite files in temp dirs. The only stand-in is keyring-core's mock credential store.
 
-#[path = "support/desk.rs"]
-mod desk;
-#[path = "support/remote.rs"]
-mod remote;
+use test_support::desk;
+use test_support::remote;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};

@@ -8,8 +8,7 @@
 //! PostgreSQL cluster (`serve --database`), and the same is checked there.
 #![cfg(unix)]
 
-#[path = "../crates/platform/tests/support/pg_cluster.rs"]
-mod pg_cluster;
+use test_support::pg_cluster;
 
 use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader};

@@ -9,8 +9,7 @@
 //! test binary, started on its ignored test `draft_saver_child`.
 #![cfg(unix)]
 
-#[path = "support/desk.rs"]
-mod desk;
+use test_support::desk;
 
 use std::io::{BufRead, BufReader};
 use std::path::Path;

@@ -4,10 +4,8 @@
 //! promises nothing). Each test asserts what the platform holds afterwards, what the ledger
 //! says, and the exit code.
 
-#[path = "support/fault_proxy.rs"]
-mod fault_proxy;
-#[path = "support/served.rs"]
-mod served;
+use test_support::fault_proxy;
+use test_support::served;
 
 use std::ffi::OsStr;
 use std::path::PathBuf;
@@ -16,7 +14,7 @@ use std::time::{Duration, Instant};
 
 use fault_proxy::{Fault, FaultProxy};
 use serde_json::{Value, json};
-use served::{BIN, Run, Served, last, ld};
+use served::{Run, Served, bin, last, ld};
 
 /// The platform as it is, or standing for one that applies a repeated batch again.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -393,7 +391,7 @@ fn a_command_line_killed_while_its_batch_is_in_flight_leaves_it_unknown_at_the_n
     let bench = Bench::start(Platform::Forgets, false);
     bench.proxy.then(&[Fault::Blackhole]);
     let batch = bench.batch("KILLED-1", "8100000301");
-    let mut child = Command::new(BIN)
+    let mut child = Command::new(bin())
         .args(["call", "--profile", "team", "order", "--body", &batch])
         .env("HOME", bench.home.path())
         .env_remove("XDG_CONFIG_HOME")
@@ -469,7 +467,7 @@ fn a_platform_killed_mid_batch_leaves_the_batch_whole_or_absent_and_the_outcome_
         &json!({"channelCode": "CRM", "channelOrderId": "KILLED-PLATFORM",
             "syncMode": "sync", "orderList": orders}),
     );
-    let child = Command::new(BIN)
+    let child = Command::new(bin())
         .args(["call", "--profile", "team", "order", "--body", &batch])
         .env("HOME", bench.home.path())
         .env_remove("XDG_CONFIG_HOME")

@@ -1,14 +1,9 @@
 //! A console's core on a team server's profile (docs/team.md, "The console"): the real team
 //! server in front of a real platform, over loopback; the keyring is the mock store.
 
-#[path = "support/desk.rs"]
-mod desk;
-#[path = "support/fault_proxy.rs"]
-mod fault_proxy;
-#[path = "support/remote.rs"]
-mod remote;
-#[path = "support/team_remote.rs"]
-mod team_remote;
+use test_support::desk;
+use test_support::fault_proxy;
+use test_support::team_remote;
 
 use std::path::Path;
 

@@ -9,22 +9,19 @@ use std::process::{Child, Command, Stdio};
 
 use serde_json::{Value, json};
 
-#[path = "support/fault_proxy.rs"]
-mod fault_proxy;
-#[path = "../crates/platform/tests/support/pg_cluster.rs"]
-mod pg_cluster;
-#[path = "support/served.rs"]
-mod served;
+use test_support::fault_proxy;
+use test_support::pg_cluster;
+use test_support::served;
 
 use fault_proxy::{Fault, FaultProxy};
-use served::{BIN, Served};
+use served::{Served, bin};
 
 const PASSWORD: &str = "长城长城 correct horse";
 const BEHIND_MS: i64 = 90_000;
 
 /// `license-desk team ARGS --database URL` with `stdin` piped in: exit code, stdout, stderr.
 fn team(database: &str, args: &[&str], stdin: &str) -> (Option<i32>, String, String) {
-    let mut child = Command::new(BIN)
+    let mut child = Command::new(bin())
         .arg("team")
         .args(args)
         .args(["--database", database])
@@ -61,12 +58,13 @@ fn team_serve(
     let mut command = match behind {
         Some(seconds) => {
             let mut c = Command::new("faketime");
-            c.args(["-f", &format!("-{seconds}s"), BIN])
+            c.args(["-f", &format!("-{seconds}s")])
+                .arg(bin())
                 // Only the wall clock is behind, as on a machine whose clock drifted.
                 .env("FAKETIME_DONT_FAKE_MONOTONIC", "1");
             c
         }
-        None => Command::new(BIN),
+        None => Command::new(bin()),
     };
     let mut child = command
         .args([

@@ -4,14 +4,8 @@
 //! in front of a real platform, over loopback; each console with its own data and keyring
 //! (the mock store).
 
-#[path = "support/desk.rs"]
-mod desk;
-#[path = "support/fault_proxy.rs"]
-mod fault_proxy;
-#[path = "support/remote.rs"]
-mod remote;
-#[path = "support/team_remote.rs"]
-mod team_remote;
+use test_support::desk;
+use test_support::team_remote;
 
 use std::time::{Duration, Instant};
 

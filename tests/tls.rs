@@ -2,8 +2,7 @@
 //! certificate: a CA made in the test signs the server's certificate; a profile trusts it only
 //! with that CA as its CA file. Real processes, a real handshake, a fresh HOME without a keyring.
 
-#[path = "../crates/platform/tests/support/tls_certs.rs"]
-mod tls_certs;
+use test_support::tls_certs;
 
 use std::ffi::OsStr;
 use std::io::Read;
@@ -14,10 +13,9 @@ use std::time::Duration;
 
 use serde_json::Value;
 
-#[path = "support/served.rs"]
-mod served;
+use test_support::served;
 
-use served::{BIN, Run, Served, last};
+use served::{Run, Served, bin, last};
 
 /// `serve` over TLS with the test's certificate and `extra` arguments.
 fn serve_tls(certs: &tls_certs::TlsCerts, extra: &[&str]) -> Served {
@@ -159,7 +157,7 @@ fn serve_does_not_start_with_a_certificate_it_cannot_use() {
     let certs = tls_certs::make(dir.path());
     let serve = |cert: &Path, key: &Path| {
         let data = dir.path().join("data");
-        let out = Command::new(BIN)
+        let out = Command::new(bin())
             .args(["serve", "--listen", "127.0.0.1:0", "--data"])
             .arg(&data)
             .arg("--tls-cert")

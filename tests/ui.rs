@@ -1,16 +1,11 @@
 //! The console driven like a user would, with egui_kittest: the real core (Sandbox on loopback,
 //! keyring-core's mock store), widgets found by their accessible labels.
 
-#[path = "support/desk.rs"]
-mod desk;
-#[path = "support/fault_proxy.rs"]
-mod fault_proxy;
-#[path = "support/remote.rs"]
-mod remote;
-#[path = "../crates/platform/tests/support/tls_certs.rs"]
-mod tls_certs;
-#[path = "support/window.rs"]
-mod window;
+use test_support::desk;
+use test_support::fault_proxy;
+use test_support::remote;
+use test_support::tls_certs;
+use test_support::window;
 
 use desk::{Answer, CallOn};
 use std::time::Duration;

@@ -3,16 +3,9 @@
 //! approves it with one click and rejects the other with a reason; the clerk then reads what
 //! became of both. The keyring is the mock store.
 
-#[path = "support/desk.rs"]
-mod desk;
-#[path = "support/fault_proxy.rs"]
-mod fault_proxy;
-#[path = "support/remote.rs"]
-mod remote;
-#[path = "support/team_remote.rs"]
-mod team_remote;
-#[path = "support/window.rs"]
-mod window;
+use test_support::desk;
+use test_support::team_remote;
+use test_support::window;
 
 use desk::CallOn;
 use egui_kittest::Harness;

@@ -2,10 +2,8 @@
 //! bodies, and Help (the manual in the window, in the UI's language: F1 opens the page of the
 //! screen shown, the top bar's Help the contents and the shortcuts, Escape closes it).
 
-#[path = "support/desk.rs"]
-mod desk;
-#[path = "support/window.rs"]
-mod window;
+use test_support::desk;
+use test_support::window;
 
 use desk::CallOn;
 use egui::accesskit::Role;

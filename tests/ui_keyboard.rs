@@ -4,10 +4,7 @@
 //! confirmation, which only a deliberate press of its own button answers. No click, no
 //! pointer: the window is driven as a clerk without a mouse drives it.
 
-#[path = "support/desk.rs"]
-mod desk;
-#[path = "support/window.rs"]
-mod window;
+use test_support::window;
 
 use egui::{Key, Modifiers};
 use egui_kittest::Harness;

@@ -4,10 +4,7 @@
 //! and its accessibility tree walked; a button, field, check box, link, choice or tab without
 //! a name (its own, or a label it is labelled by) fails the test, named by role and place.
 
-#[path = "support/desk.rs"]
-mod desk;
-#[path = "support/window.rs"]
-mod window;
+use test_support::window;
 
 use egui::accesskit::Role;
 use egui_kittest::Harness;

@@ -3,10 +3,8 @@
 //! the export as xlsx, Start's summary, two rows composed into a renewal that opens in the
 //! composer, and the last read shown at once by a console started again.
 
-#[path = "support/desk.rs"]
-mod desk;
-#[path = "support/window.rs"]
-mod window;
+use test_support::desk;
+use test_support::window;
 
 use desk::CallOn;
 use egui_kittest::Harness;

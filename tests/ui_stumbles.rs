@@ -1,10 +1,8 @@
 //! What a new user stumbled on (issue 39's list), each fixed and kept so: driven like a user
 //! would (egui_kittest) on the Sandbox.
 
-#[path = "support/desk.rs"]
-mod desk;
-#[path = "support/window.rs"]
-mod window;
+use test_support::desk;
+use test_support::window;
 
 use egui_kittest::kittest::{NodeT as _, Queryable};
 use license_desk::core::SANDBOX;

@@ -1,16 +1,9 @@
 //! The console on a team server's profile, driven like a user would (egui_kittest): the real
 //! team server in front of a real platform over loopback; the keyring is the mock store.
 
-#[path = "support/desk.rs"]
-mod desk;
-#[path = "support/fault_proxy.rs"]
-mod fault_proxy;
-#[path = "support/remote.rs"]
-mod remote;
-#[path = "support/team_remote.rs"]
-mod team_remote;
-#[path = "support/window.rs"]
-mod window;
+use test_support::desk;
+use test_support::team_remote;
+use test_support::window;
 
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT as _, Queryable};

@@ -9,13 +9,13 @@
 //! The report goes to stdout, progress to stderr. Linux only (`/proc`, `ulimit`).
 
 #[cfg(target_os = "linux")]
-mod client;
+use test_support::bench::client;
 #[cfg(target_os = "linux")]
 mod connections;
 #[cfg(target_os = "linux")]
 mod report;
 #[cfg(target_os = "linux")]
-mod server;
+use test_support::bench::server;
 #[cfg(target_os = "linux")]
 mod steps;
 

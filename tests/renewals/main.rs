@@ -5,16 +5,11 @@
 //! and Cancel, leave what was read, marked; the read is kept as the profile's last. And
 //! `license-desk renewals` prints the same rows as a table, CSV, JSON and xlsx.
 
-#[path = "support/desk.rs"]
-mod desk;
-#[path = "support/fault_proxy.rs"]
-mod fault_proxy;
-#[path = "support/remote.rs"]
-mod remote;
-#[path = "support/served.rs"]
-mod served;
+use test_support::desk;
+use test_support::fault_proxy;
+use test_support::remote;
+use test_support::served;
 
-#[path = "renewals/page.rs"]
 mod page;
 
 use std::path::Path;

@@ -63,8 +63,7 @@ use tempfile::TempDir;
 use tokio::runtime::Runtime;
 use tokio_postgres::NoTls;
 
-#[path = "../tests/support/pg_cluster.rs"]
-mod pg_cluster;
+use test_support::pg_cluster;
 
 /// The platform's schema (its migrations, in order, as `store.rs` applies them), for the raw
 /// SQLite baselines. [`check_schema`] warns when the platform has gained a migration since.

@@ -34,11 +34,7 @@
 //! `FUZZ_CASES` at least the case number. (Tokens and application keys are random, and async
 //! batches are applied in the background, so a replay is faithful but not byte-identical.)
 
-#[allow(dead_code)]
-#[path = "platform/common.rs"]
-mod common;
-#[path = "support/pg_cluster.rs"]
-mod pg_cluster;
+use test_support::platform_rig as common;
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt::Write as _;

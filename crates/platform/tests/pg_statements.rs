@@ -5,8 +5,7 @@
 //! with SELECT, INSERT, UPDATE, DELETE or WITH, or with `/* PostgreSQL */ ` and one of those
 //! (a set-based statement of `sql::Dialect::Postgres`, prepared on PostgreSQL only).
 
-#[path = "support/pg_cluster.rs"]
-mod pg_cluster;
+use test_support::pg_cluster;
 
 use std::collections::HashMap;
 

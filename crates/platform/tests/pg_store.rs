@@ -3,10 +3,8 @@
 //! when refused), and the rules already ported to `sql::Tx` run through `PgStore::write`, with
 //! the outcome read back from the database.
 
-#[path = "support/pg_cluster.rs"]
-mod pg_cluster;
-#[path = "support/tls_certs.rs"]
-mod tls_certs;
+use test_support::pg_cluster;
+use test_support::tls_certs;
 
 use std::collections::BTreeSet;
 use std::sync::Arc;

@@ -4,11 +4,11 @@
 //! once and its outcome kept for the requester. On SQLite and PostgreSQL; with two instances
 //! on one PostgreSQL database, one decision and one sending.
 
-mod common;
+use test_support::team_rig;
 
-use common::fault_proxy::Fault;
-use common::rig::{Reply, Rig};
 use serde_json::{Value, json};
+use team_rig::{Reply, Rig};
+use test_support::fault_proxy::Fault;
 use wire::paths;
 
 fn batch(kind: &str, channel_order_id: &str) -> Value {
@@ -81,7 +81,7 @@ async fn listed_assets(rig: &Rig, token: &str, enterprise: &str) -> String {
 
 #[tokio::test]
 async fn a_delete_waits_for_a_second_person_and_is_sent_once() {
-    let database = common::pg_cluster::database().await;
+    let database = test_support::pg_cluster::database().await;
     for database in [None, database.as_deref()] {
         let rig = Rig::start(database).await;
         let (staff, admin) = (rig.sign_in("staff").await, rig.sign_in("admin").await);
@@ -316,7 +316,7 @@ async fn an_approval_the_platform_does_not_answer_is_told_truthfully() {
         "an unknown outcome is not sent again: {again:?}"
     );
     assert_eq!(proxy.forwarded(), before + 1);
-    common::rig::drop_proxy(proxy).await;
+    team_rig::drop_proxy(proxy).await;
 }
 
 #[tokio::test]
@@ -352,7 +352,7 @@ async fn a_request_whose_platform_is_down_is_not_sent_and_may_be_approved_again(
 /// decision wins, the other is told, and the platform receives the delete once.
 #[tokio::test]
 async fn two_instances_deciding_at_once_send_once() {
-    let Some(database) = common::pg_cluster::database().await else {
+    let Some(database) = test_support::pg_cluster::database().await else {
         return;
     };
     let mut rig = Rig::start(Some(&database)).await;
@@ -515,7 +515,7 @@ async fn a_request_one_may_not_read_is_one_that_does_not_exist_and_listings_page
 /// platform gets the delete once.
 #[tokio::test]
 async fn an_instance_paused_mid_sending_sends_nothing_once_its_claim_was_taken() {
-    let Some(database) = common::pg_cluster::database().await else {
+    let Some(database) = test_support::pg_cluster::database().await else {
         return;
     };
     let (mut rig, proxy) = Rig::start_proxied(Some(&database)).await;
@@ -586,5 +586,5 @@ async fn an_instance_paused_mid_sending_sends_nothing_once_its_claim_was_taken()
         .map(|(_, _, state)| state.as_str())
         .collect();
     assert_eq!(deletes, ["not_sent", "done"], "{writes:?}");
-    common::rig::drop_proxy(proxy).await;
+    team_rig::drop_proxy(proxy).await;
 }

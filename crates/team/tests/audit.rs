@@ -2,7 +2,7 @@
 //! that was changed or removed; retention keeps what is left provable; two instances append
 //! one chain.
 
-mod common;
+use test_support::team_rig;
 
 use team::audit::{self, Record, Verified};
 use team::{TeamError, TeamStore};
@@ -37,7 +37,7 @@ async fn verified(store: &TeamStore) -> Result<u64, (i64, String)> {
 
 #[tokio::test]
 async fn a_changed_or_missing_entry_is_named() {
-    for (kind, store, _dir) in common::stores().await {
+    for (kind, store, _dir) in team_rig::stores().await {
         for i in 1..=6 {
             assert_eq!(
                 audit::append(&store, record(i), None).await.expect(kind),
@@ -77,7 +77,7 @@ async fn a_changed_or_missing_entry_is_named() {
 
 #[tokio::test]
 async fn retention_drops_from_the_start_and_what_is_left_still_proves() {
-    for (kind, store, _dir) in common::stores().await {
+    for (kind, store, _dir) in team_rig::stores().await {
         for i in 1..=3 {
             audit::append(&store, record(i), None).await.expect(kind);
         }
@@ -112,11 +112,11 @@ async fn retention_drops_from_the_start_and_what_is_left_still_proves() {
 /// Two instances on one PostgreSQL database appending at once: one chain, whole.
 #[tokio::test]
 async fn two_instances_append_one_chain() {
-    let Some(url) = common::pg_cluster::database().await else {
+    let Some(url) = test_support::pg_cluster::database().await else {
         return;
     };
-    let one = common::postgres(&url).await;
-    let two = common::postgres(&url).await;
+    let one = team_rig::postgres(&url).await;
+    let two = team_rig::postgres(&url).await;
     let mut tasks = Vec::new();
     for i in 0..40 {
         let store = if i % 2 == 0 { one.clone() } else { two.clone() };
@@ -134,7 +134,7 @@ async fn two_instances_append_one_chain() {
 /// place, the places one unbroken run, and the chain whole (both stores).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn appends_at_once_are_committed_in_groups_into_one_chain() {
-    for (name, store, _dir) in common::stores().await {
+    for (name, store, _dir) in team_rig::stores().await {
         let appender = team::appender::Appender::start(store.clone(), None);
         let mut all = tokio::task::JoinSet::new();
         for i in 0..300 {
@@ -154,7 +154,7 @@ async fn appends_at_once_are_committed_in_groups_into_one_chain() {
 /// A time range, everyone's or one person's, on both stores (`team audit export` reads it).
 #[tokio::test]
 async fn a_range_is_read_whole_or_for_one_person() {
-    for (kind, store, _dir) in common::stores().await {
+    for (kind, store, _dir) in team_rig::stores().await {
         for i in 0..6 {
             audit::append(&store, record(i), None).await.expect(kind);
         }

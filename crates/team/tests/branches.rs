@@ -3,11 +3,11 @@
 //! whoever created it; the head office acts for any branch. Over loopback, with the real
 //! embedded platform behind the team server.
 
-mod common;
+use test_support::team_rig;
 
-use common::rig::{Reply, Rig};
 use serde_json::{Value, json};
 use team::audit;
+use team_rig::{Reply, Rig};
 use wire::paths;
 
 const KNOWLEDGE: &str = wire::knowledge::PATH;
@@ -47,7 +47,7 @@ fn data(reply: &Reply) -> &Value {
 
 #[tokio::test]
 async fn another_branch_s_customers_enterprises_locks_and_entries_are_refused() {
-    let database = common::pg_cluster::database().await;
+    let database = test_support::pg_cluster::database().await;
     for database in [None, database.as_deref()] {
         refused_on(Rig::start(database).await).await;
     }

@@ -2,14 +2,14 @@
 //! every operation, a bound person's branch, sessions that end, and the platform's secret
 //! in no answer. On SQLite, and on PostgreSQL for the server's own store.
 
-mod common;
+use test_support::team_rig;
 
 use std::sync::Arc;
 
 use client::{ApiError, CachedToken, Client, ClientConfig, NoObserver, Secret};
-use common::fault_proxy::Fault;
-use common::rig::{Reply, Rig};
 use serde_json::{Value, json};
+use team_rig::{Reply, Rig};
+use test_support::fault_proxy::Fault;
 use wire::paths;
 
 /// One call of each kind the permissions tell apart.
@@ -139,7 +139,7 @@ fn refusal(reply: &Reply) -> (String, String) {
 
 #[tokio::test]
 async fn every_role_may_do_what_its_permissions_say_and_nothing_else() {
-    let database = common::pg_cluster::database().await;
+    let database = test_support::pg_cluster::database().await;
     for database in [None, database.as_deref()] {
         let rig = Rig::start(database).await;
         let mut answers = Vec::new();
@@ -377,7 +377,7 @@ async fn a_lost_answer_upstream_is_an_unknown_outcome_sent_once() {
         3,
         "nothing sent again, by the server or the console"
     );
-    common::rig::drop_proxy(proxy).await;
+    team_rig::drop_proxy(proxy).await;
 }
 
 /// Past its allowance an address is slowed without its password being read (429 with
@@ -401,7 +401,7 @@ async fn an_address_that_keeps_failing_is_slowed() {
         assert!(judged < 3 * allowance, "never slowed");
     }
     assert!(judged >= allowance, "{judged}");
-    let right = json!({"name": "admin", "password": common::rig::PASSWORD});
+    let right = json!({"name": "admin", "password": team_rig::PASSWORD});
     let reply = rig
         .send("POST", "/team/v1/session", None, Some(right))
         .await;
@@ -452,7 +452,7 @@ async fn the_openapi_document_offers_sign_in_and_the_platform_s_operations() {
 #[tokio::test]
 async fn the_server_speaks_tls_and_refuses_clear_text_on_the_network() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let certs = common::tls_certs::make(dir.path());
+    let certs = test_support::tls_certs::make(dir.path());
     let tls = platform::TlsFiles {
         cert: certs.chain.clone(),
         key: certs.key.clone(),
@@ -830,7 +830,7 @@ async fn no_session_is_recorded_and_a_call_that_cannot_be_recorded_is_not_answer
         (299, json!("500")),
         "{read:?}"
     );
-    let sign_in = rig.try_sign_in("admin", common::rig::PASSWORD).await;
+    let sign_in = rig.try_sign_in("admin", team_rig::PASSWORD).await;
     assert_eq!(
         sign_in.body["code"], "500",
         "no session handed out unrecorded: {sign_in:?}"
@@ -872,7 +872,7 @@ async fn a_write_on_its_way_is_listed_once_as_the_ledger_says() {
     assert_eq!(sent.body["code"], 0, "{sent:?}");
     assert_eq!(on_its_way, ["in_flight"]);
     assert_eq!(listed(admin.clone()).await, ["done"]);
-    common::rig::drop_proxy(proxy).await;
+    team_rig::drop_proxy(proxy).await;
 }
 
 /// A write's `begun` entry and its ledger row are kept in one commit: when the ledger row
@@ -935,7 +935,7 @@ async fn a_write_whose_ledger_row_cannot_be_kept_leaves_no_begun_entry_and_is_no
 /// (issue 53).
 #[tokio::test]
 async fn a_write_answered_while_the_store_was_away_ends_as_the_platform_said() {
-    let Some(database) = common::pg_cluster::database().await else {
+    let Some(database) = test_support::pg_cluster::database().await else {
         return;
     };
     let (rig, proxy) = Rig::start_proxied(Some(&database)).await;
@@ -1000,5 +1000,5 @@ async fn a_write_answered_while_the_store_was_away_ends_as_the_platform_said() {
         .map(|e| &e["outcome"])
         .collect();
     assert_eq!(outcomes, [&json!("done")], "{listed:?}");
-    common::rig::drop_proxy(proxy).await;
+    team_rig::drop_proxy(proxy).await;
 }

@@ -2,16 +2,16 @@
 //! colleague or to the approvers, read by the owner and the receiver only, taken off once
 //! opened; a receiver who does not exist, or oneself, refused by the field.
 
-mod common;
+use test_support::team_rig;
 
-use common::rig::Rig;
 use serde_json::json;
+use team_rig::Rig;
 
 const PATH: &str = "/team/v1/drafts";
 
 #[tokio::test]
 async fn a_draft_goes_to_a_colleague_or_to_the_approvers() {
-    let database = common::pg_cluster::database().await;
+    let database = test_support::pg_cluster::database().await;
     for database in [None, database.as_deref()] {
         let rig = Rig::start(database).await;
         let staff = rig.sign_in("staff").await;

@@ -1,7 +1,7 @@
 //! Writes left in flight by an instance that stopped are settled by the others, and those of
 //! a running instance are not; on both stores.
 
-mod common;
+use test_support::team_rig;
 
 use platform::sql::Value;
 use team::TeamError;
@@ -12,7 +12,7 @@ use team::requests::State;
 /// removed would otherwise leave the writes it began after it went on in flight for ever).
 #[tokio::test]
 async fn a_stopped_instance_s_writes_are_settled_as_not_sent_or_unknown() {
-    for (kind, store, _dir) in common::stores().await {
+    for (kind, store, _dir) in team_rig::stores().await {
         let now = support::clock::now_ms();
         store
             .write(move |tx| {
@@ -82,7 +82,7 @@ async fn a_stopped_instance_s_writes_are_settled_as_not_sent_or_unknown() {
 /// when the write may have left, not sent (and so may be approved again) when it never did.
 #[tokio::test]
 async fn a_stopped_instance_s_approved_requests_follow_their_writes() {
-    for (kind, store, _dir) in common::stores().await {
+    for (kind, store, _dir) in team_rig::stores().await {
         store
             .write(|tx| {
                 tx.execute(
@@ -122,7 +122,7 @@ async fn a_stopped_instance_s_approved_requests_follow_their_writes() {
 /// one whose sender still runs is left to it.
 #[tokio::test]
 async fn a_stopped_sender_s_approved_requests_are_settled_whatever_its_writes_became() {
-    for (kind, store, _dir) in common::stores().await {
+    for (kind, store, _dir) in team_rig::stores().await {
         let now = support::clock::now_ms();
         store
             .write(move |tx| {

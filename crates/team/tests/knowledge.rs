@@ -2,16 +2,16 @@
 //! person writes the next reads at once, as the changes since the number they last read;
 //! a removal is read too; a viewer cannot write; a bad item is refused naming its field.
 
-mod common;
+use test_support::team_rig;
 
-use common::rig::Rig;
 use serde_json::json;
+use team_rig::Rig;
 
 const PATH: &str = "/team/v1/knowledge";
 
 #[tokio::test]
 async fn what_one_console_writes_the_next_reads_as_changes() {
-    let database = common::pg_cluster::database().await;
+    let database = test_support::pg_cluster::database().await;
     for database in [None, database.as_deref()] {
         let rig = Rig::start(database).await;
         let (staff, approver) = (rig.sign_in("staff").await, rig.sign_in("approver").await);

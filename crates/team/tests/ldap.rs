@@ -2,15 +2,15 @@
 //! the person recorded at first sign-in; every refusal in words; a directory that is down
 //! does not stop local accounts.
 
-mod common;
+use test_support::team_rig;
 
 use std::time::Duration;
 
-use common::rig::Rig;
-use common::slapd::{self, LDAP_PASSWORD, SUFFIX};
 use serde_json::json;
 use team::ldap::LdapConfig;
 use team::people::{self, Branch, NewPerson, Source};
+use team_rig::Rig;
+use test_support::slapd::{self, LDAP_PASSWORD, SUFFIX};
 use wire::paths;
 
 const WRONG: &str = "wrong name or password";
@@ -31,7 +31,7 @@ fn directory(url: &str) -> LdapConfig {
     }
 }
 
-fn message(reply: &common::rig::Reply) -> String {
+fn message(reply: &team_rig::Reply) -> String {
     reply.body["message"]
         .as_str()
         .unwrap_or_default()

@@ -1,7 +1,7 @@
 //! People and roles on the team server's store, on SQLite and PostgreSQL: what is written is
 //! read back, each refusal says why, and nothing is left half-done.
 
-mod common;
+use test_support::team_rig;
 
 use team::people::{self, Branch, Edit, NewPerson, Source};
 use team::{TeamError, TeamStore, custom_roles, password};
@@ -53,7 +53,7 @@ async fn revoked_at(store: &TeamStore, name: &str) -> i64 {
 
 #[tokio::test]
 async fn init_makes_one_administrator_once() {
-    for (kind, store, _dir) in common::stores().await {
+    for (kind, store, _dir) in team_rig::stores().await {
         let mut admin = local("Wang.Admin", "viewer", None);
         admin.display_name = Some("王管理".to_owned());
         let made = people::init(&store, admin).await.expect(kind);
@@ -83,7 +83,7 @@ async fn init_makes_one_administrator_once() {
 
 #[tokio::test]
 async fn people_are_added_read_back_and_refused_with_reasons() {
-    for (kind, store, _dir) in common::stores().await {
+    for (kind, store, _dir) in team_rig::stores().await {
         people::init(&store, local("admin", "admin", None))
             .await
             .expect(kind);
@@ -159,7 +159,7 @@ async fn people_are_added_read_back_and_refused_with_reasons() {
 
 #[tokio::test]
 async fn what_takes_something_away_ends_the_sessions() {
-    for (kind, store, _dir) in common::stores().await {
+    for (kind, store, _dir) in team_rig::stores().await {
         people::init(&store, local("admin", "admin", None))
             .await
             .expect(kind);
@@ -229,7 +229,7 @@ async fn what_takes_something_away_ends_the_sessions() {
 
 #[tokio::test]
 async fn the_last_administrator_stays() {
-    for (kind, store, _dir) in common::stores().await {
+    for (kind, store, _dir) in team_rig::stores().await {
         people::init(&store, local("admin", "admin", None))
             .await
             .expect(kind);
@@ -270,7 +270,7 @@ async fn the_last_administrator_stays() {
 
 #[tokio::test]
 async fn a_company_adds_and_removes_roles() {
-    for (kind, store, _dir) in common::stores().await {
+    for (kind, store, _dir) in team_rig::stores().await {
         people::init(&store, local("admin", "admin", None))
             .await
             .expect(kind);
@@ -336,11 +336,11 @@ async fn a_company_adds_and_removes_roles() {
 /// exactly one succeeds, so someone may still manage people.
 #[tokio::test]
 async fn two_instances_never_disable_the_last_two_administrators() {
-    let Some(url) = common::pg_cluster::database().await else {
+    let Some(url) = test_support::pg_cluster::database().await else {
         return;
     };
-    let one = common::postgres(&url).await;
-    let two = common::postgres(&url).await;
+    let one = team_rig::postgres(&url).await;
+    let two = team_rig::postgres(&url).await;
     people::init(&one, local("admin", "admin", None))
         .await
         .expect("init");

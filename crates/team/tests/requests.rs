@@ -2,7 +2,7 @@
 //! body's hash; decided once and by someone else; a changed body, a disabled requester, an
 //! empty reason refused in words; two instances deciding at once on PostgreSQL: one wins.
 
-mod common;
+use test_support::team_rig;
 
 use team::people::{self, NewPerson};
 use team::requests::{self, Decision, NewRequest, Settled, State};
@@ -47,7 +47,7 @@ fn delete_by(requester: &str) -> NewRequest {
 
 #[tokio::test]
 async fn a_request_is_decided_once_by_someone_else() {
-    for (kind, store, _dir) in common::stores().await {
+    for (kind, store, _dir) in team_rig::stores().await {
         people_of(&store).await;
         let filed = requests::file(&store, delete_by("chen")).await.expect(kind);
         assert_eq!((filed.id, filed.state), (1, State::Pending), "{kind}");
@@ -147,11 +147,11 @@ async fn a_request_is_decided_once_by_someone_else() {
 /// each request has exactly one decision, and every other approver is told it was taken.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_instances_deciding_at_once_take_one_decision() {
-    let Some(url) = common::pg_cluster::database().await else {
+    let Some(url) = test_support::pg_cluster::database().await else {
         return;
     };
-    let one = common::postgres(&url).await;
-    let two = common::postgres(&url).await;
+    let one = team_rig::postgres(&url).await;
+    let two = team_rig::postgres(&url).await;
     people_of(&one).await;
     let mut ids = Vec::new();
     for _ in 0..10 {
@@ -198,7 +198,7 @@ async fn two_instances_deciding_at_once_take_one_decision() {
 /// (and be approved a third time). Issue 53.
 #[tokio::test]
 async fn a_late_sender_cannot_end_a_request_claimed_by_another() {
-    for (kind, store, _dir) in common::stores().await {
+    for (kind, store, _dir) in team_rig::stores().await {
         people_of(&store).await;
         let filed = requests::file(&store, delete_by("chen")).await.expect(kind);
         let approve = || Decision::Approve {

@@ -3,7 +3,7 @@
 //! gate slows attempts over HTTP: tests/sign_in_limits.rs); every spelling of a name is one
 //! person.
 
-mod common;
+use test_support::team_rig;
 
 use std::time::Duration;
 
@@ -49,7 +49,7 @@ fn said<T>(r: Result<T, SessionError>) -> Result<T, String> {
 
 #[tokio::test]
 async fn a_session_works_until_its_person_signs_out() {
-    for (kind, store, _dir) in common::stores().await {
+    for (kind, store, _dir) in team_rig::stores().await {
         team_of_two(&store).await;
         let sessions = Sessions::new(store.clone(), uncached());
         let signed = sessions.sign_in("LiSi", PASSWORD).await.expect(kind);
@@ -96,7 +96,7 @@ async fn a_session_works_until_its_person_signs_out() {
 
 #[tokio::test]
 async fn every_failure_reads_the_same_and_none_locks_the_name() {
-    for (kind, store, _dir) in common::stores().await {
+    for (kind, store, _dir) in team_rig::stores().await {
         team_of_two(&store).await;
         let sessions = Sessions::new(store.clone(), uncached());
         let unknown = said(sessions.sign_in("nobody", PASSWORD).await.map(|_| ()));
@@ -121,7 +121,7 @@ async fn every_failure_reads_the_same_and_none_locks_the_name() {
 /// A local account never becomes a directory person's, whatever name the directory gives.
 #[tokio::test]
 async fn a_local_account_is_never_bound_to_a_directory_entry() {
-    for (kind, store, _dir) in common::stores().await {
+    for (kind, store, _dir) in team_rig::stores().await {
         team_of_two(&store).await;
         let bound = people::bind_directory_id(&store, "admin", "0f1e-uuid").await;
         assert!(
@@ -139,7 +139,7 @@ async fn a_local_account_is_never_bound_to_a_directory_entry() {
 
 #[tokio::test]
 async fn every_spelling_of_a_name_is_one_person() {
-    for (kind, store, _dir) in common::stores().await {
+    for (kind, store, _dir) in team_rig::stores().await {
         team_of_two(&store).await;
         let sessions = Sessions::new(store.clone(), uncached());
         for spelling in ["LiSi", "ｌｉｓｉ", "ＬＩＳＩ", " lisi ", "li\u{ad}si"] {
@@ -175,7 +175,7 @@ async fn every_spelling_of_a_name_is_one_person() {
 
 #[tokio::test]
 async fn disabling_or_re_roling_a_person_ends_their_sessions_at_once() {
-    for (kind, store, _dir) in common::stores().await {
+    for (kind, store, _dir) in team_rig::stores().await {
         team_of_two(&store).await;
         let sessions = Sessions::new(store.clone(), uncached());
         let first = sessions.sign_in("lisi", PASSWORD).await.expect(kind);
@@ -222,7 +222,7 @@ async fn disabling_or_re_roling_a_person_ends_their_sessions_at_once() {
 
 #[tokio::test]
 async fn an_idle_session_expires() {
-    for (kind, store, _dir) in common::stores().await {
+    for (kind, store, _dir) in team_rig::stores().await {
         team_of_two(&store).await;
         let rules = SessionRules {
             idle: Duration::from_millis(1),
@@ -245,7 +245,7 @@ async fn an_idle_session_expires() {
 /// A check trusted for a while on one instance; another instance sees a sign-out at once.
 #[tokio::test]
 async fn a_second_instance_sees_a_sign_out_within_its_trust() {
-    for (kind, store, _dir) in common::stores().await {
+    for (kind, store, _dir) in team_rig::stores().await {
         team_of_two(&store).await;
         let trusting = SessionRules {
             trusted_for: Duration::from_secs(600),

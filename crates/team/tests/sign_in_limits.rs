@@ -5,15 +5,15 @@
 //! checks run a bounded number at a time; only JSON sign-ins of bounded size are read; every
 //! refusal, slowed ones too, is in the record.
 
-mod common;
+use test_support::team_rig;
 
 use std::net::{IpAddr, Ipv4Addr};
 use std::time::{Duration, Instant};
 
-use common::rig::{PASSWORD, Reply, Rig};
 use serde_json::{Value, json};
 use team::audit;
 use team::gate::SignInLimits;
+use team_rig::{PASSWORD, Reply, Rig};
 
 /// The default rule, with a pair's next turn 2 s apart instead of 30 (the arithmetic of 30
 /// is the gate's unit test) and room for every check at once unless a test says otherwise.

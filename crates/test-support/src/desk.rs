@@ -1,8 +1,6 @@
 //! A console's core for a test: its settings and data in the test's own folder, files chosen
 //! in the window's own browser. Shared by the test binaries that drive the core.
 
-#![allow(dead_code)]
-
 use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;

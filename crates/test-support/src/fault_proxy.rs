@@ -3,9 +3,6 @@
 //! request goes to the platform on a connection of its own, closed after its answer, so a
 //! fault is one request's fate and the proxy knows what reached the platform.
 
-// Each test binary uses its own part of this module.
-#![allow(dead_code)]
-
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};

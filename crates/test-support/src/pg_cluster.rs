@@ -6,8 +6,6 @@
 //!
 //! The server binaries come from `pg_config --bindir` or `/usr/lib/postgresql/*/bin`. When there
 //! are none, a test fails saying so, unless `LICENSE_DESK_PG=skip`.
-// Each test file that includes it uses its own part of it.
-#![allow(dead_code)]
 
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};

@@ -1,8 +1,6 @@
 //! A separate platform for a test (its own runtime, data folder and application), as a
 //! remote profile sees it. Shared by the test binaries that talk to a remote platform.
 
-#![allow(dead_code)]
-
 use std::time::Duration;
 
 use license_desk::core::profiles::usual_token_url;

@@ -1,17 +1,29 @@
 //! The command line as separate processes: `serve` on a loopback port, and `license-desk ARGS`
 //! on a fresh HOME without a keyring. Shared by the test binaries that run the real program.
 
-// Each test binary uses its own part of this module.
-#![allow(dead_code)]
-
 use std::ffi::OsStr;
 use std::io::{BufRead, BufReader, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdout, Command, Stdio};
+use std::sync::OnceLock;
 
 use serde_json::Value;
 
-pub const BIN: &str = env!("CARGO_BIN_EXE_license-desk");
+/// The `license-desk` binary beside the test binary that runs (`target/debug/`), which cargo
+/// builds before a package's integration tests.
+pub fn bin() -> &'static Path {
+    static BIN: OnceLock<PathBuf> = OnceLock::new();
+    BIN.get_or_init(|| {
+        let exe = std::env::current_exe().expect("the test binary's path");
+        let target = exe
+            .parent()
+            .and_then(Path::parent)
+            .expect("the target folder");
+        let bin = target.join(format!("license-desk{}", std::env::consts::EXE_SUFFIX));
+        assert!(bin.is_file(), "no {} (built by cargo test)", bin.display());
+        bin
+    })
+}
 
 /// Starts `serve` on `data` with `extra` arguments; returns it with its base URL, read from its
 /// one stdout line, and that stdout (dropping it would close the pipe under the server).
@@ -20,7 +32,7 @@ pub fn spawn_serve(
     extra: &[&OsStr],
     stderr: Stdio,
 ) -> (Child, String, BufReader<ChildStdout>) {
-    let mut child = Command::new(BIN)
+    let mut child = Command::new(bin())
         .args(["serve", "--listen", "127.0.0.1:0", "--data"])
         .arg(data)
         .args(extra)
@@ -66,7 +78,7 @@ impl Served {
 
     /// A new application: (appKey, appSecret).
     pub fn app(&self, scopes: &str) -> (String, String) {
-        let out = Command::new(BIN)
+        let out = Command::new(bin())
             .args([
                 "app", "create", "--name", "test", "--scopes", scopes, "--data",
             ])
@@ -101,7 +113,7 @@ pub struct Run {
 /// runner), no secret from this process's environment, the given environment, and `stdin`
 /// piped in (none: no standard input at all, as in CI).
 pub fn ld(home: &Path, args: &[&str], stdin: Option<&str>, env: &[(&str, &str)]) -> Run {
-    let mut command = Command::new(BIN);
+    let mut command = Command::new(bin());
     command
         .args(args)
         .env("HOME", home)

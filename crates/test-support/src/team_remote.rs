@@ -1,8 +1,6 @@
 //! A team server for a test, in front of its own platform (`Remote`), with two people: `li`,
 //! branch staff of 上海 (SH01), and `wang`, an administrator; both with [`PASSWORD`].
 
-#![allow(dead_code)]
-
 use license_desk::core::{Endpoint, Profile};
 use license_desk::team::people::{self, Branch, NewPerson};
 use license_desk::team::server::{TeamConfig, TeamServer};
@@ -10,8 +8,8 @@ use license_desk::team::sessions::SessionRules;
 use license_desk::team::upstream::UpstreamConfig;
 use license_desk::team::{Place, TeamStore};
 
-use super::fault_proxy::FaultProxy;
-use super::remote::Remote;
+use crate::fault_proxy::FaultProxy;
+use crate::remote::Remote;
 
 pub const PASSWORD: &str = "长城长城 correct horse";
 

@@ -1,5 +1,6 @@
-//! A real platform (the embedded one, on SQLite in a temp dir) and a real team server in
-//! front of it, with one person of each built-in role signed in over HTTP.
+//! What the team server's tests share: a store of each kind, fresh for each test, and a real
+//! platform (the embedded one, on SQLite in a temp dir) with a real team server in front of
+//! it and one person of each built-in role signed in over HTTP.
 
 use std::path::PathBuf;
 
@@ -13,8 +14,30 @@ use team::sessions::SessionRules;
 use team::upstream::UpstreamConfig;
 use team::{Place, TeamStore};
 
-use super::fault_proxy::FaultProxy;
+use crate::fault_proxy::FaultProxy;
+use crate::pg_cluster;
 
+/// A fresh store on SQLite (in its temp dir, kept as long as the store) and, when PostgreSQL
+/// is installed, one on a new PostgreSQL database: each test runs on both.
+pub async fn stores() -> Vec<(&'static str, TeamStore, Option<tempfile::TempDir>)> {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let sqlite = TeamStore::open(Place::Dir(&dir.path().join("team")), 1)
+        .await
+        .expect("SQLite store");
+    let mut all = vec![("sqlite", sqlite, Some(dir))];
+    if let Some(url) = pg_cluster::database().await {
+        all.push(("postgres", postgres(&url).await, None));
+    }
+    all
+}
+
+/// Another instance's store on the same PostgreSQL database.
+pub async fn postgres(url: &str) -> TeamStore {
+    let url = DatabaseUrl::parse(url, None).expect("database URL");
+    TeamStore::open(Place::Database(&url), 4)
+        .await
+        .expect("PostgreSQL store")
+}
 pub const PASSWORD: &str = "长城长城 correct horse";
 
 pub struct Rig {

@@ -1,7 +1,5 @@
 //! A CA of the test's own and a server certificate it signed for 127.0.0.1 and localhost,
 //! written as PEM files (rcgen, with the aws-lc-rs provider the binary uses).
-// Each test file that includes it uses its own part of it.
-#![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
 

@@ -1,8 +1,6 @@
 //! The console in egui_kittest's harness for a test: the real core (keyring-core's mock
 //! store), and the moves a user makes, each finding widgets by their accessible labels.
 
-#![allow(dead_code)]
-
 use std::time::Duration;
 
 use egui_kittest::Harness;
@@ -11,7 +9,7 @@ use license_desk::core::KeyringChoice;
 use license_desk::ui::text::i18n::Lang;
 use license_desk::ui::{DeskApp, Prefs, Screen};
 
-use super::desk;
+use crate::desk;
 
 pub fn app(dir: &std::path::Path, lang: Lang) -> Harness<'static, DeskApp> {
     app_with_store(dir, lang, desk::mock_store())

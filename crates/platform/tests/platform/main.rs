@@ -3,7 +3,7 @@
 mod activities;
 mod auth;
 mod bad_input;
-mod common;
+use test_support::platform_rig as common;
 mod connections;
 mod customers;
 mod instances;
@@ -12,8 +12,6 @@ mod listing;
 mod locks;
 mod openapi;
 mod orders;
-#[path = "../support/pg_cluster.rs"]
-mod pg_cluster;
 mod quotas;
 mod release_data;
 mod shellnums;

@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 use reqwest::Method;
 use serde_json::{Value, json};
 
-use crate::server::{App, Server};
+use crate::bench::server::{App, Server};
 
 pub const ORDER: &str = "/order/api/order/v1";
 pub const TOKEN_PATH: &str = "/v3/api/oauth2/token";

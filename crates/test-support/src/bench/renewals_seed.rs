@@ -13,8 +13,8 @@ use license_desk::core::{
 };
 use serde_json::{Value, json};
 
-use crate::client::{Client, ORDER};
-use crate::server::{App, Server};
+use crate::bench::client::{Client, ORDER};
+use crate::bench::server::{App, Server};
 
 pub const PROFILE: &str = "National";
 const DAY: i64 = 86_400_000;
@@ -41,8 +41,7 @@ impl National {
 
     /// `enterprises` enterprises of `per` assets each.
     pub fn sized(enterprises: usize, per: usize) -> National {
-        let bin = Path::new(env!("CARGO_BIN_EXE_license-desk"));
-        let server = Server::start(bin, &[], None).expect("serve starts");
+        let server = Server::start(crate::served::bin(), &[], None).expect("serve starts");
         let app = server.app("renewals", "auth_order");
         let runtime = tokio::runtime::Runtime::new().expect("runtime");
         let http = runtime.block_on(Client::new(&server, &app));
