@@ -402,17 +402,25 @@ pub(super) fn open_connection(path: &Path) -> rusqlite::Result<Connection> {
     Ok(conn)
 }
 
-fn migrate(conn: &mut Connection, migrations: &[&str]) -> rusqlite::Result<()> {
+/// Applies, in one transaction, the versions the file lacks (`PRAGMA user_version` counts
+/// them); a file a newer release migrated is refused, as on PostgreSQL.
+fn migrate(conn: &mut Connection, migrations: &[&str]) -> Result<(), StoreError> {
     let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
-    let done: i64 = tx.pragma_query_value(None, "user_version", |r| r.get(0))?;
-    let done = usize::try_from(done).unwrap_or_default();
-    for sql in migrations.iter().skip(done) {
+    let at: i64 = tx.pragma_query_value(None, "user_version", |r| r.get(0))?;
+    let known = i64::try_from(migrations.len()).map_err(|_| StoreError::OutOfRange(i64::MAX))?;
+    if at > known {
+        return Err(StoreError::NewerSchema { at, known });
+    }
+    for sql in migrations
+        .iter()
+        .skip(usize::try_from(at).unwrap_or_default())
+    {
         tx.execute_batch(sql)?;
     }
-    if done < migrations.len() {
-        tx.pragma_update(None, "user_version", migrations.len() as i64)?;
+    if at < known {
+        tx.pragma_update(None, "user_version", known)?;
     }
-    tx.commit()
+    Ok(tx.commit()?)
 }
 
 /// Adds `by` to the counter `name` and returns the new value, if it stays within `max`.
@@ -528,6 +536,31 @@ mod tests {
             .read(|tx| tx.query_one("PRAGMA user_version", &[], |r| r.i64(0)))
             .expect("version");
         assert_eq!(version, MIGRATIONS.len() as i64);
+    }
+
+    /// A file a newer release migrated opens nothing, and is left as it was.
+    #[test]
+    fn a_database_of_a_newer_release_is_refused() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        drop(Store::open(dir.path()).expect("open"));
+        let newer = MIGRATIONS.len() as i64 + 1;
+        Connection::open(dir.path().join(DB_FILE))
+            .and_then(|c| c.pragma_update(None, "user_version", newer))
+            .expect("a newer version");
+        let refused = Store::open(dir.path()).err().map(|e| e.to_string());
+        assert_eq!(
+            refused.as_deref(),
+            Some(format!(
+                "the database is at schema version {newer}; this release knows up to {}: \
+                 run the newer release, or restore a backup taken before it ran",
+                MIGRATIONS.len()
+            ))
+            .as_deref()
+        );
+        let kept: i64 = Connection::open(dir.path().join(DB_FILE))
+            .and_then(|c| c.pragma_query_value(None, "user_version", |r| r.get(0)))
+            .expect("read");
+        assert_eq!(kept, newer);
     }
 
     fn file_len(path: &Path) -> u64 {

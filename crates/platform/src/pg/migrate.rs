@@ -69,9 +69,7 @@ pub(super) async fn migrate(client: &mut Object, schema: &Schema) -> Result<i64,
         0
     };
     if at > known {
-        return Err(StoreError::Failure(format!(
-            "the database is at version {at}; this release knows up to {known}"
-        )));
+        return Err(StoreError::NewerSchema { at, known });
     }
     let mut applied = false;
     for (version, sql) in migrations.iter().filter(|(version, _)| *version > at) {

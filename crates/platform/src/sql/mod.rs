@@ -229,7 +229,13 @@ pub enum StoreError {
     Postgres(#[from] tokio_postgres::Error),
     #[error("no database connection: {}", pool_cause(.0))]
     Pool(#[from] deadpool_postgres::PoolError),
-    /// The store itself failed outside any statement (a panic, a refused schema version).
+    /// A database a newer release migrated: this one would misread it, so it opens nothing.
+    #[error(
+        "the database is at schema version {at}; this release knows up to {known}: run the newer release, or restore a backup taken before it ran"
+    )]
+    NewerSchema { at: i64, known: i64 },
+    /// The store itself failed outside any statement (a panic, a schema version that failed
+    /// to apply).
     #[error("{0}")]
     Failure(String),
 }
