@@ -8,7 +8,8 @@ use crate::core::{ApiError, CoreError, CoreState, Endpoint, RequestId, RunningCa
 use crate::ui::kit::form::{name_of_profile, profile_name};
 use crate::ui::kit::theme;
 use crate::ui::kit::toasts::Toasts;
-use crate::ui::text::i18n::{Label, Lang, label, labelled, lookup, t, tr};
+use crate::ui::text::i18n::{Label, Lang, label, labelled, t, tr};
+use crate::ui::text::labels::operation_label;
 
 /// How an answered action went.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -177,7 +178,7 @@ fn profile_ui(ui: &mut egui::Ui, lang: Lang, state: &CoreState) {
 fn in_flight_ui(ui: &mut egui::Ui, lang: Lang, calls: &[RunningCall]) -> Option<RequestId> {
     let call = calls.last()?;
     ui.spinner();
-    let words = lookup(lang, &format!("operation-{}", call.operation.name())).unwrap_or_default();
+    let words = operation_label(lang, call.operation);
     let mut text = tr!(
         lang,
         "in-flight",

@@ -6,6 +6,7 @@ use crate::core::team::{Me, Permission};
 use crate::core::wire::OrderType;
 use crate::core::{CoreState, Profile};
 use crate::ui::text::i18n::{Lang, lookup, tr};
+use crate::ui::text::labels::permission_words;
 
 /// The person signed in to the profile the screens' calls go to, if it is a team server's.
 #[derive(Clone, Copy, Default)]
@@ -56,7 +57,7 @@ pub fn needs(lang: Lang, role: &str, p: Permission) -> String {
         lang,
         "needs-permission",
         role = role_name(lang, role),
-        permission = permission_name(lang, p)
+        permission = permission_words(lang, p)
     )
 }
 
@@ -68,11 +69,6 @@ pub fn role_name(lang: Lang, role: &str) -> &str {
         }
         _ => role,
     }
-}
-
-pub fn permission_name(lang: Lang, p: Permission) -> &'static str {
-    let id = format!("permission-{}", p.name());
-    lookup(lang, &id).unwrap_or(p.name())
 }
 
 /// Draws `add` disabled when `why` says why, with the reason on hover.

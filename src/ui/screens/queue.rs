@@ -12,7 +12,8 @@ use crate::ui::kit::form::{busy_icon_button_ui, name_of_profile};
 use crate::ui::kit::icon::Icon;
 use crate::ui::outbox::Outbox;
 use crate::ui::text::dates;
-use crate::ui::text::i18n::{Lang, label, lookup, noted, t, tr};
+use crate::ui::text::i18n::{Lang, label, noted, t, tr};
+use crate::ui::text::labels::{operation_label, queue_state_words};
 
 /// How often waiting calls are tried again, in seconds.
 const RETRY_SECS: f64 = 30.0;
@@ -138,14 +139,13 @@ impl QueueScreen {
 fn entry_ui(ui: &mut egui::Ui, lang: Lang, e: &QueuedEntry, now: i64) -> bool {
     ui.label(dates::local_time(e.created_at, now));
     ui.label(name_of_profile(lang, &e.profile));
-    let name = e.operation.name();
-    let op = lookup(lang, &format!("operation-{name}")).unwrap_or(name);
+    let op = operation_label(lang, e.operation);
     let what = match &e.channel_order_id {
         Some(id) => tr!(lang, "queued-batch", op = op, n = e.items, id = id.as_str()),
         None => tr!(lang, "queued-items", op = op, n = e.items),
     };
     ui.label(what);
-    let state = lookup(lang, &format!("queue-state-{}", state_name(e.state))).unwrap_or_default();
+    let state = queue_state_words(lang, e.state);
     let shown = match e.state {
         QueueState::Unknown | QueueState::Refused => {
             ui.colored_label(ui.visuals().warn_fg_color, state)
@@ -160,14 +160,4 @@ fn entry_ui(ui: &mut egui::Ui, lang: Lang, e: &QueuedEntry, now: i64) -> bool {
     let removable = e.state != QueueState::Sending;
     ui.add_enabled(removable, egui::Button::new(t!(lang, "remove")))
         .clicked()
-}
-
-fn state_name(state: QueueState) -> &'static str {
-    match state {
-        QueueState::Waiting => "waiting",
-        QueueState::Sending => "sending",
-        QueueState::Done => "done",
-        QueueState::Refused => "refused",
-        QueueState::Unknown => "unknown",
-    }
 }

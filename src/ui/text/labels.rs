@@ -6,7 +6,9 @@ use std::collections::HashMap;
 use std::sync::{LazyLock, Mutex, PoisonError};
 
 use crate::core::WriteState;
-use crate::core::wire::{CustomerType, LicenseType, OrderType, SyncMode, activity};
+use crate::core::queue::QueueState;
+use crate::core::team::{Permission, RequestState};
+use crate::core::wire::{CustomerType, LicenseType, Operation, OrderType, SyncMode, activity};
 use crate::ui::text::i18n::{Label, Lang, label, lookup, noted, t, tr};
 
 /// A field of the batch in words; the interface's name when there are none.
@@ -111,10 +113,38 @@ pub fn chip_words(lang: Lang, chip: i32) -> String {
 
 /// Where a write stands, in words; None for a read.
 pub fn state_words(lang: Lang, state: Option<WriteState>) -> Option<&'static str> {
-    state.and_then(|s| lookup(lang, &format!("write-state-{}", s.name())))
+    state.map(|s| write_state_words(lang, s))
 }
 
-/// An operation of the journal in words; its name when there are none.
+/// The words of a member of one of the console's closed sets, from its `{family}-{name}`
+/// message: the only place such an id is built, and every member has one in both languages
+/// (`every_member_of_a_closed_set_has_words_in_both_languages`).
+fn member_words(lang: Lang, family: &str, name: &'static str) -> &'static str {
+    lookup(lang, &format!("{family}-{name}")).unwrap_or(name)
+}
+
+pub fn write_state_words(lang: Lang, state: WriteState) -> &'static str {
+    member_words(lang, "write-state", state.name())
+}
+
+pub fn queue_state_words(lang: Lang, state: QueueState) -> &'static str {
+    member_words(lang, "queue-state", state.into())
+}
+
+pub fn request_state_words(lang: Lang, state: RequestState) -> &'static str {
+    member_words(lang, "request-state", state.name())
+}
+
+pub fn permission_words(lang: Lang, permission: Permission) -> &'static str {
+    member_words(lang, "permission", permission.name())
+}
+
+pub fn operation_label(lang: Lang, operation: Operation) -> &'static str {
+    member_words(lang, "operation", operation.name())
+}
+
+/// An operation of a record in words, by its name: the console's own operations, and the
+/// team server's actions it has words for; the name itself otherwise.
 pub fn operation_words(lang: Lang, name: &str) -> &str {
     lookup(lang, &format!("operation-{name}")).unwrap_or(name)
 }
@@ -135,11 +165,31 @@ pub fn result_words(code: &str) -> Label {
 
 #[cfg(test)]
 mod tests {
-    use super::{license_type_name, order_type_short, state_words};
-    use crate::core::WriteState;
+    use super::*;
     use crate::core::sheet::columns::code_of;
-    use crate::core::wire::{LicenseType, OrderType};
-    use crate::ui::text::i18n::{Lang, tr};
+    use strum::VariantArray;
+
+    #[test]
+    fn every_member_of_a_closed_set_has_words_in_both_languages() {
+        fn names<T: VariantArray + Copy>(name: fn(T) -> &'static str) -> Vec<&'static str> {
+            T::VARIANTS.iter().map(|&m| name(m)).collect()
+        }
+        let sets = [
+            ("write-state", names(WriteState::name)),
+            ("queue-state", names::<QueueState>(Into::into)),
+            ("request-state", names(RequestState::name)),
+            ("permission", names(Permission::name)),
+            ("operation", names(Operation::name)),
+        ];
+        for lang in [Lang::En, Lang::Zh] {
+            for (family, names) in &sets {
+                for name in names {
+                    let id = format!("{family}-{name}");
+                    assert!(lookup(lang, &id).is_some(), "no {id} in {lang:?}");
+                }
+            }
+        }
+    }
 
     #[test]
     fn every_state_has_words_in_both_languages() {

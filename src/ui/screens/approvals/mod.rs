@@ -19,7 +19,8 @@ use crate::ui::kit::form::busy_icon_button_ui;
 use crate::ui::kit::icon::Icon;
 use crate::ui::outbox::{Caller, Outbox};
 use crate::ui::text::dates;
-use crate::ui::text::i18n::{Lang, label, lookup, t};
+use crate::ui::text::i18n::{Lang, label, t};
+use crate::ui::text::labels::request_state_words;
 use crate::wire::approval;
 
 use detail::Decider;
@@ -160,13 +161,13 @@ impl ApprovalsScreen {
             .spacing([14.0, 4.0])
             .show(ui, |ui| {
                 for head in [
-                    "request-id",
-                    "request-time",
-                    "request-requester",
-                    "request-summary",
-                    "request-state",
+                    label!("request-id"),
+                    label!("request-time"),
+                    label!("request-requester"),
+                    label!("request-summary"),
+                    label!("request-state"),
                 ] {
-                    ui.label(RichText::new(lookup(lang, head).unwrap_or(head)).strong());
+                    ui.label(RichText::new(head.text(lang)).strong());
                 }
                 ui.end_row();
                 for r in &self.requests {
@@ -190,8 +191,7 @@ impl ApprovalsScreen {
 /// A request's state in words: waiting in the warning colour, what went wrong in the danger
 /// colour.
 pub(crate) fn state_ui(ui: &mut egui::Ui, lang: Lang, state: RequestState) {
-    let id = format!("request-state-{}", state.name());
-    let words = lookup(lang, &id).unwrap_or(state.name());
+    let words = request_state_words(lang, state);
     let colour = match state {
         RequestState::Pending | RequestState::Approved => ui.visuals().warn_fg_color,
         RequestState::Done => ui.visuals().text_color(),

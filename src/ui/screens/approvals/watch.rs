@@ -10,7 +10,8 @@ use egui::RichText;
 use crate::core::team::{self, Request, RequestQuery, RequestState};
 use crate::core::{Awaited, CoreState};
 use crate::ui::outbox::Outbox;
-use crate::ui::text::i18n::{Lang, labelled, lookup, t, tr};
+use crate::ui::text::i18n::{Lang, labelled, t, tr};
+use crate::ui::text::labels::request_state_words;
 use crate::wire::approval;
 
 use super::gist::Gist;
@@ -100,13 +101,12 @@ impl Watch {
         let mut dismissed = None;
         for (i, (r, gist)) in self.notices.iter().enumerate() {
             ui.horizontal_wrapped(|ui| {
-                let state = format!("request-state-{}", r.state.name());
                 let words = tr!(
                     lang,
                     "request-notice",
                     id = approval::name(r.id),
                     summary = gist.words(lang),
-                    state = lookup(lang, &state).unwrap_or(r.state.name()),
+                    state = request_state_words(lang, r.state),
                     who = r.decided_by.as_deref().unwrap_or_default()
                 );
                 ui.label(RichText::new(words).strong());

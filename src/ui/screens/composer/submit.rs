@@ -22,7 +22,9 @@ use crate::ui::kit::icon::Icon;
 use crate::ui::kit::keys;
 use crate::ui::outbox::Outbox;
 use crate::ui::text::i18n::{Lang, label, t, tr};
-use crate::ui::text::labels::{field_label, license_type_name, order_type_short};
+use crate::ui::text::labels::{
+    field_label, license_type_name, order_type_short, write_state_words,
+};
 use crate::ui::text::problems::{path_words, problem_words};
 
 /// Problems listed at most; the count says how many there are in all.
@@ -555,7 +557,7 @@ fn summary_ui(ui: &mut egui::Ui, lang: Lang, said: &Said<'_>) {
 fn repeat_ui(ui: &mut egui::Ui, lang: Lang, said: &Said<'_>) {
     let profile = profile_name(lang, said.profile);
     if let Some((id, state)) = said.repeat {
-        let state = state_words(lang, state);
+        let state = write_state_words(lang, state);
         if said.profile.recognises_repeats() {
             ui.label(tr!(
                 lang,
@@ -590,12 +592,6 @@ fn repeat_ui(ui: &mut egui::Ui, lang: Lang, said: &Said<'_>) {
             profile = profile
         ));
     }
-}
-
-fn state_words(lang: Lang, state: WriteState) -> String {
-    crate::ui::text::i18n::lookup(lang, &format!("write-state-{}", state.name()))
-        .unwrap_or(state.name())
-        .to_owned()
 }
 
 /// Each order in one line: what it does, for whom, on which assets.

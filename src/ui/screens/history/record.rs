@@ -100,13 +100,13 @@ impl TeamRecord {
             .spacing([14.0, 4.0])
             .show(ui, |ui| {
                 for head in [
-                    "record-time",
-                    "record-person",
-                    "record-operation",
-                    "record-outcome",
-                    "record-message",
+                    label!("record-time"),
+                    label!("record-person"),
+                    label!("record-operation"),
+                    label!("record-outcome"),
+                    label!("record-message"),
                 ] {
-                    ui.label(RichText::new(lookup(lang, head).unwrap_or(head)).strong());
+                    ui.label(RichText::new(head.text(lang)).strong());
                 }
                 ui.end_row();
                 for e in &self.entries {
@@ -155,9 +155,13 @@ fn detail_ui(ui: &mut egui::Ui, lang: Lang, e: &AuditEntry) {
     ScrollArea::vertical()
         .id_salt("record_detail")
         .show(ui, |ui| {
-            for (head, body) in [("record-request", &e.request), ("record-answer", &e.answer)] {
+            let bodies = [
+                (label!("record-request"), &e.request),
+                (label!("record-answer"), &e.answer),
+            ];
+            for (head, body) in bodies {
                 if let Some(body) = body {
-                    ui.label(RichText::new(lookup(lang, head).unwrap_or(head)).strong());
+                    ui.label(RichText::new(head.text(lang)).strong());
                     ui.label(RichText::new(body).monospace());
                 }
             }

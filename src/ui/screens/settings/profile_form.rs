@@ -302,19 +302,19 @@ fn remote_fields_ui(ui: &mut egui::Ui, lang: Lang, form: &mut ProfileForm, probl
 /// The profile's time limits and retries, each a number with its label.
 fn limits_ui(ui: &mut egui::Ui, lang: Lang, limits: &mut CallLimits) {
     ui.horizontal_wrapped(|ui| {
-        let rows: [(&str, &mut u32, u32, u32); 4] = [
-            ("limit-connect", &mut limits.connect_secs, 1, 300),
-            ("limit-attempt", &mut limits.attempt_secs, 1, 3600),
+        let rows: [(Label, &mut u32, u32, u32); 4] = [
+            (label!("limit-connect"), &mut limits.connect_secs, 1, 300),
+            (label!("limit-attempt"), &mut limits.attempt_secs, 1, 3600),
             (
-                "limit-batch-attempt",
+                label!("limit-batch-attempt"),
                 &mut limits.batch_attempt_secs,
                 1,
                 3600,
             ),
-            ("limit-retries", &mut limits.retries, 0, 10),
+            (label!("limit-retries"), &mut limits.retries, 0, 10),
         ];
         for (id, value, low, high) in rows {
-            let label = ui.label(crate::ui::text::i18n::lookup(lang, id).unwrap_or(id));
+            let label = ui.label(id.text(lang));
             ui.add(egui::DragValue::new(value).range(low..=high))
                 .labelled_by(label.id);
         }
