@@ -14,10 +14,11 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use license_desk::core::{Call, Core, DraftSummary, Endpoint, JournalFilter, Profile, Secret};
 use license_desk::core::{catalog, drafts};
-use license_desk::platform::{Config, Region, Server, TlsFiles, create_app};
+use license_desk::platform::{Config, Region, Server, create_app};
 use license_desk::ui::text::i18n::Lang;
 use license_desk::ui::{DeskApp, Prefs, Screen};
 use remote::Remote;
+use serve::TlsFiles;
 use window::{app, app_sized, app_with_store, click, settle, type_into};
 
 #[test]

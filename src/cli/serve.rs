@@ -8,7 +8,8 @@ use std::time::Duration;
 
 use clap::Args;
 use license_desk::platform::pg::UrlError;
-use license_desk::platform::{self, Config, ConnectionLimits, ListingLimits, Region, Server};
+use license_desk::platform::{self, Config, ListingLimits, Region, Server};
+use serve::ConnectionLimits;
 
 use crate::cli::output::Failure;
 
@@ -145,7 +146,7 @@ pub(crate) fn serve(args: ServeArgs) -> Result<(), Failure> {
     config.tls = args
         .tls_cert
         .zip(args.tls_key)
-        .map(|(cert, key)| platform::TlsFiles { cert, key });
+        .map(|(cert, key)| serve::TlsFiles { cert, key });
 
     command_runtime()?.block_on(async move {
         let database = config.database.clone();

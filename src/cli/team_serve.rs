@@ -9,11 +9,11 @@ use std::time::Duration;
 
 use clap::Args;
 use license_desk::core::Secret;
-use license_desk::platform::{self, ConnectionLimits};
 use license_desk::team::ldap::LdapConfig;
 use license_desk::team::server::{self, TeamConfig, TeamServer};
 use license_desk::team::sessions::SessionRules;
 use license_desk::team::upstream::UpstreamConfig;
+use serve::ConnectionLimits;
 
 use crate::cli::output::Failure;
 use crate::cli::secret_input;
@@ -145,7 +145,7 @@ pub(crate) fn serve(args: TeamServeArgs) -> Result<(), Failure> {
         tls: args
             .tls_cert
             .zip(args.tls_key)
-            .map(|(cert, key)| platform::TlsFiles { cert, key }),
+            .map(|(cert, key)| serve::TlsFiles { cert, key }),
         insecure_http: args.insecure_http,
         sessions: SessionRules {
             idle: Duration::from_secs(args.session_idle * 60),

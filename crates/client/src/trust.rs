@@ -5,9 +5,7 @@
 
 use std::path::Path;
 
-use tokio_rustls::rustls::pki_types::CertificateDer;
-use tokio_rustls::rustls::pki_types::pem::{self, PemObject};
-use tokio_rustls::rustls::{self, RootCertStore};
+use tokio_rustls::rustls::{self};
 
 use super::ApiError;
 
@@ -17,29 +15,11 @@ pub fn extra_roots(path: &Path) -> Result<Vec<reqwest::Certificate>, ApiError> {
         path: path.display().to_string(),
         detail,
     };
-    let ders = CertificateDer::pem_file_iter(path)
-        .map_err(|e| fail(pem_problem(&e)))?
-        .collect::<Result<Vec<_>, _>>()
-        .map_err(|e| fail(pem_problem(&e)))?;
-    if ders.is_empty() {
-        return Err(fail("no PEM certificate in it".to_owned()));
-    }
-    let mut store = RootCertStore::empty();
-    let mut roots = Vec::with_capacity(ders.len());
-    for der in ders {
-        store
-            .add(der.clone())
-            .map_err(|e| fail(format!("not a usable certificate ({e})")))?;
-        roots.push(reqwest::Certificate::from_der(&der).map_err(|e| fail(e.to_string()))?);
-    }
-    Ok(roots)
-}
-
-fn pem_problem(e: &pem::Error) -> String {
-    match e {
-        pem::Error::Io(io) => io.to_string(),
-        other => format!("not valid PEM ({other})"),
-    }
+    let (_, certs) = serve::pem::roots(path).map_err(|e| fail(e.to_string()))?;
+    certs
+        .iter()
+        .map(|der| reqwest::Certificate::from_der(der).map_err(|e| fail(e.to_string())))
+        .collect()
 }
 
 /// The verifier's words when a call failed because the server's certificate was refused.

@@ -11,7 +11,6 @@ pub mod auth_store;
 pub mod error;
 mod http;
 pub mod ids;
-pub mod listen;
 pub mod pg;
 pub mod proof;
 pub mod quotas;
@@ -21,11 +20,8 @@ mod shared;
 mod spent;
 pub mod sql;
 pub mod store;
-pub mod throttle;
-mod tls;
 
 pub use http::openapi::{DOCUMENT_PATH as OPENAPI_PATH, document_json as openapi_json};
-pub use listen::ConnectionLimits;
 pub use quotas::{NumberQuota, OwnQuota, QuotaChange};
 pub use server::{
     ActivitiesFileError, Config, DEFAULT_DATABASE_POOL, Region, Server, StartError,
@@ -33,4 +29,3 @@ pub use server::{
     create_app_with_quota, write_apps, write_apps_in_database,
 };
 pub use shared::{ListingCounts, ListingLimits};
-pub use tls::{TlsError, TlsFiles};

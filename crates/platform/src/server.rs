@@ -14,7 +14,6 @@ use super::apps::{self, AppCredentials};
 use super::auth::{self, Tokens};
 use super::auth_store;
 use super::error::OpError;
-use super::listen::{self, ConnectionLimits};
 use super::pg::{DatabaseUrl, PgStore};
 use super::quotas::{self, NumberQuota, OwnQuota, QuotaChange};
 use super::rules::orders;
@@ -24,8 +23,9 @@ use super::shared::{
 use super::spent::{self, Spent};
 use super::sql::{self, StoreError};
 use super::store::Store;
-use super::throttle::Throttle;
-use super::tls::{TlsError, TlsFiles};
+use serve::TlsFiles;
+use serve::listen::{self, ConnectionLimits};
+use serve::throttle::Throttle;
 use support::clock::now_ms;
 use support::private_files::{create_or_check_data_dir, ensure_private_file};
 
@@ -134,12 +134,7 @@ pub enum StartError {
     #[error(transparent)]
     Activities(#[from] ActivitiesFileError),
     #[error(transparent)]
-    Tls(#[from] TlsError),
-    #[error("cannot listen on {addr}: {source}")]
-    Listen {
-        addr: SocketAddr,
-        source: std::io::Error,
-    },
+    Serve(#[from] serve::StartError),
 }
 
 /// A running platform. Dropping it without [`Server::shutdown`] stops it abruptly.
@@ -162,7 +157,7 @@ impl Server {
             None => Activities::default(),
         };
         // A certificate that cannot be used stops the start before anything is opened.
-        let tls = config.tls.as_ref().map(TlsFiles::acceptor).transpose()?;
+        let tls = serve::acceptor(config.tls.as_ref())?;
         let (stores, lock) = match &config.database {
             Some(url) => {
                 let pg = PgStore::connect_to(url, config.database_pool)
@@ -181,16 +176,7 @@ impl Server {
                 )
             }
         };
-        let listener = tokio::net::TcpListener::bind(config.listen)
-            .await
-            .map_err(|source| StartError::Listen {
-                addr: config.listen,
-                source,
-            })?;
-        let addr = listener.local_addr().map_err(|source| StartError::Listen {
-            addr: config.listen,
-            source,
-        })?;
+        let (listener, addr) = serve::bind(config.listen).await?;
         let shared: AppState = Arc::new(Shared {
             stores,
             tokens: Tokens::new(

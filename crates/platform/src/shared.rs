@@ -110,7 +110,7 @@ pub struct Shared {
     /// Quotas on asset numbers for applications without their own.
     pub number_quota: super::quotas::NumberQuota,
     /// Claim attempts by identity, per minute.
-    pub claims: super::throttle::Throttle,
+    pub claims: serve::throttle::Throttle,
     /// Asset listings streaming, and those waiting for their turn.
     pub listings: Listings,
 }
@@ -217,16 +217,16 @@ impl Drop for Decrement<'_> {
 /// address, or 30 from one address, wrong secrets are answered slowly and refused; a right one
 /// is always let through, so that nobody can lock the rightful owner out.
 pub struct TokenFailures {
-    pub by_app_address: super::throttle::Throttle,
-    pub by_address: super::throttle::Throttle,
+    pub by_app_address: serve::throttle::Throttle,
+    pub by_address: serve::throttle::Throttle,
 }
 
 impl Default for TokenFailures {
     fn default() -> Self {
         let minute = std::time::Duration::from_secs(60);
         Self {
-            by_app_address: super::throttle::Throttle::new(10, minute),
-            by_address: super::throttle::Throttle::new(30, minute),
+            by_app_address: serve::throttle::Throttle::new(10, minute),
+            by_address: serve::throttle::Throttle::new(30, minute),
         }
     }
 }

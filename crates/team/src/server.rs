@@ -4,9 +4,9 @@
 use std::net::SocketAddr;
 use std::sync::Arc;
 
-use platform::TlsFiles;
-use platform::listen::{self, ConnectionLimits};
 use platform::pg::DatabaseUrl;
+use serve::TlsFiles;
+use serve::listen::{self, ConnectionLimits};
 use tokio::sync::watch;
 use tokio::task::JoinHandle;
 
@@ -64,12 +64,7 @@ pub enum StartError {
     #[error("the platform cannot be used as given: {0}")]
     Upstream(#[from] client::ApiError),
     #[error(transparent)]
-    Tls(#[from] platform::TlsError),
-    #[error("cannot listen on {addr}: {source}")]
-    Listen {
-        addr: SocketAddr,
-        source: std::io::Error,
-    },
+    Serve(#[from] serve::StartError),
 }
 
 /// A running team server. Dropping it without [`TeamServer::shutdown`] stops it abruptly.
@@ -127,7 +122,7 @@ async fn sealing(
 impl TeamServer {
     pub async fn start(config: TeamConfig) -> Result<TeamServer, StartError> {
         checked_transport(&config)?;
-        let tls = config.tls.as_ref().map(TlsFiles::acceptor).transpose()?;
+        let tls = serve::acceptor(config.tls.as_ref())?;
         let place = match &config.database {
             Some(url) => Place::Database(url),
             None => Place::Dir(&config.data_dir),
@@ -151,16 +146,7 @@ impl TeamServer {
         );
         team.trusted_proxies = config.trusted_proxies.clone();
         let team = Arc::new(team);
-        let listener = tokio::net::TcpListener::bind(config.listen)
-            .await
-            .map_err(|source| StartError::Listen {
-                addr: config.listen,
-                source,
-            })?;
-        let addr = listener.local_addr().map_err(|source| StartError::Listen {
-            addr: config.listen,
-            source,
-        })?;
+        let (listener, addr) = serve::bind(config.listen).await?;
         let (stop, stopped) = watch::channel(false);
         let secure = tls.is_some();
         // A trusted proxy carries many clients: not capped per address.

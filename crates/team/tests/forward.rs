@@ -453,7 +453,7 @@ async fn the_openapi_document_offers_sign_in_and_the_platform_s_operations() {
 async fn the_server_speaks_tls_and_refuses_clear_text_on_the_network() {
     let dir = tempfile::tempdir().expect("temp dir");
     let certs = test_support::tls_certs::make(dir.path());
-    let tls = platform::TlsFiles {
+    let tls = serve::TlsFiles {
         cert: certs.chain.clone(),
         key: certs.key.clone(),
     };

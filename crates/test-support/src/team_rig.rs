@@ -75,7 +75,7 @@ impl Rig {
     }
 
     /// [`Rig::start`] serving HTTPS with `tls`; its client trusts `ca` (PEM).
-    pub async fn start_tls(tls: platform::TlsFiles, ca: &std::path::Path) -> Rig {
+    pub async fn start_tls(tls: serve::TlsFiles, ca: &std::path::Path) -> Rig {
         let mut rig = Self::start_with(None, false, Some(tls), |_| {}).await.0;
         let pem = std::fs::read(ca).expect("CA file");
         let ca = reqwest::Certificate::from_pem(&pem).expect("a CA");
@@ -96,7 +96,7 @@ impl Rig {
     async fn start_with(
         database: Option<&str>,
         proxied: bool,
-        tls: Option<platform::TlsFiles>,
+        tls: Option<serve::TlsFiles>,
         adjust: impl FnOnce(&mut TeamConfig),
     ) -> (Rig, Option<FaultProxy>) {
         let dir = tempfile::tempdir().expect("temp dir");

@@ -415,7 +415,7 @@ pub async fn json_body<T: FromJson>(
     }
     let bytes = match tokio::time::timeout(timeout, axum::body::to_bytes(body, MAX_BODY)).await {
         Ok(Ok(bytes)) => bytes,
-        Ok(Err(e)) if !crate::listen::too_slow(&e) => return unread(too_large()),
+        Ok(Err(e)) if !serve::listen::too_slow(&e) => return unread(too_large()),
         _ => {
             return unread(OpError::invalid(
                 "body",

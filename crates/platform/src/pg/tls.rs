@@ -11,8 +11,6 @@ use crate::sql::pg_failure::GIVE_THE_CA;
 
 use tokio_postgres_rustls::MakeRustlsConnect;
 use tokio_rustls::rustls::client::WantsClientCert;
-use tokio_rustls::rustls::pki_types::CertificateDer;
-use tokio_rustls::rustls::pki_types::pem::{self, PemObject};
 use tokio_rustls::rustls::{
     self, ClientConfig, ConfigBuilder, RootCertStore, WantsVerifier, crypto::aws_lc_rs,
 };
@@ -77,29 +75,9 @@ fn system_roots(
 
 /// The CA file's certificates, each checked to be one a chain can end at.
 fn read_roots(path: &Path) -> Result<RootCertStore, TlsSetupError> {
-    let fail = |detail: String| TlsSetupError::CaFile {
+    let (roots, _) = serve::pem::roots(path).map_err(|e| TlsSetupError::CaFile {
         path: path.to_owned(),
-        detail,
-    };
-    let ders = CertificateDer::pem_file_iter(path)
-        .map_err(|e| fail(pem_problem(&e)))?
-        .collect::<Result<Vec<_>, _>>()
-        .map_err(|e| fail(pem_problem(&e)))?;
-    if ders.is_empty() {
-        return Err(fail("no PEM certificate in it".to_owned()));
-    }
-    let mut roots = RootCertStore::empty();
-    for der in ders {
-        roots
-            .add(der)
-            .map_err(|e| fail(format!("not a usable certificate ({e})")))?;
-    }
+        detail: e.to_string(),
+    })?;
     Ok(roots)
-}
-
-fn pem_problem(e: &pem::Error) -> String {
-    match e {
-        pem::Error::Io(io) => io.to_string(),
-        other => format!("not valid PEM ({other})"),
-    }
 }

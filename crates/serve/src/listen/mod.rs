@@ -7,6 +7,8 @@ mod deadline;
 
 pub use deadline::{TooSlow, too_slow};
 
+use crate::StartError;
+
 use std::collections::HashMap;
 use std::net::{IpAddr, SocketAddr};
 use std::sync::{Arc, Mutex, PoisonError};
@@ -25,6 +27,14 @@ use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore, watch};
 use tokio_rustls::TlsAcceptor;
+
+/// Listens on `addr`; the address it listens on (`addr` with port 0 is given one).
+pub async fn bind(addr: SocketAddr) -> Result<(TcpListener, SocketAddr), StartError> {
+    let failed = |source| StartError::Listen { addr, source };
+    let listener = TcpListener::bind(addr).await.map_err(failed)?;
+    let local = listener.local_addr().map_err(failed)?;
+    Ok((listener, local))
+}
 
 /// How the platform treats connections (`serve --max-connections`, `--header-timeout`,
 /// `--body-timeout`).

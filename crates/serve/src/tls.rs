@@ -1,4 +1,4 @@
-//! `serve --tls-cert FILE --tls-key FILE`: the certificate chain and key read at start, with an
+//! `serve --tls-cert FILE --tls-key FILE` (and `team serve`'s): the certificate chain and key read at start, with an
 //! error naming the file that is wrong. rustls with the aws-lc-rs provider, the one reqwest
 //! already links for the console's calls, so the binary carries a single TLS stack.
 
@@ -6,7 +6,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use tokio_rustls::TlsAcceptor;
-use tokio_rustls::rustls::pki_types::pem::{self, PemObject};
+
+use crate::pem;
 use tokio_rustls::rustls::pki_types::{CertificateDer, PrivateKeyDer};
 use tokio_rustls::rustls::{self, ServerConfig, crypto::aws_lc_rs};
 
@@ -31,6 +32,12 @@ pub enum TlsError {
         key: PathBuf,
         detail: String,
     },
+}
+
+/// The acceptor for `files`, when the server speaks TLS: a certificate that cannot be used
+/// stops the start.
+pub fn acceptor(files: Option<&TlsFiles>) -> Result<Option<TlsAcceptor>, crate::StartError> {
+    Ok(files.map(TlsFiles::acceptor).transpose()?)
 }
 
 impl TlsFiles {
@@ -58,33 +65,15 @@ impl TlsFiles {
 }
 
 fn read_chain(path: &Path) -> Result<Vec<CertificateDer<'static>>, TlsError> {
-    let fail = |detail: String| TlsError::Cert {
+    pem::certificates(path).map_err(|e| TlsError::Cert {
         path: path.to_owned(),
-        detail,
-    };
-    let certs = CertificateDer::pem_file_iter(path)
-        .map_err(|e| fail(pem_problem(&e)))?
-        .collect::<Result<Vec<_>, _>>()
-        .map_err(|e| fail(pem_problem(&e)))?;
-    if certs.is_empty() {
-        return Err(fail("no PEM certificate in it".to_owned()));
-    }
-    Ok(certs)
-}
-
-fn read_key(path: &Path) -> Result<PrivateKeyDer<'static>, TlsError> {
-    PrivateKeyDer::from_pem_file(path).map_err(|e| TlsError::Key {
-        path: path.to_owned(),
-        detail: match e {
-            pem::Error::NoItemsFound => "no PEM private key in it".to_owned(),
-            other => pem_problem(&other),
-        },
+        detail: e.to_string(),
     })
 }
 
-fn pem_problem(e: &pem::Error) -> String {
-    match e {
-        pem::Error::Io(io) => io.to_string(),
-        other => format!("not valid PEM ({other})"),
-    }
+fn read_key(path: &Path) -> Result<PrivateKeyDer<'static>, TlsError> {
+    pem::private_key(path).map_err(|e| TlsError::Key {
+        path: path.to_owned(),
+        detail: e.to_string(),
+    })
 }
