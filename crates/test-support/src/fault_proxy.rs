@@ -136,6 +136,14 @@ impl FaultProxy {
     }
 
     /// Queues faults for the next call requests, in order.
+    /// Stops the proxy from async code, off the async threads (where its runtime may not be
+    /// dropped).
+    pub async fn stop(self) {
+        tokio::task::spawn_blocking(move || drop(self))
+            .await
+            .expect("the proxy stops");
+    }
+
     pub fn then(&self, faults: &[Fault]) {
         self.faults
             .lock()
