@@ -62,7 +62,7 @@ mod tests {
     #[test]
     fn tokens_move_out_of_the_main_database() {
         let dir = tempfile::tempdir().expect("tempdir");
-        let main = Store::open(dir.path()).expect("main store");
+        let main = crate::store::open(dir.path()).expect("main store");
         drop(main);
         let conn = Connection::open(dir.path().join(DB_FILE)).expect("main db");
         conn.execute_batch(

@@ -18,7 +18,8 @@ pub mod rules;
 mod server;
 mod shared;
 mod spent;
-pub mod sql;
+// The store layer, a crate of its own, named here as before.
+pub use db::sql;
 pub mod store;
 
 pub use http::openapi::{DOCUMENT_PATH as OPENAPI_PATH, document_json as openapi_json};

@@ -22,7 +22,6 @@ use super::shared::{
 };
 use super::spent::{self, Spent};
 use super::sql::{self, StoreError};
-use super::store::Store;
 use serve::TlsFiles;
 use serve::listen::{self, ConnectionLimits};
 use serve::throttle::Throttle;
@@ -160,7 +159,7 @@ impl Server {
         let tls = serve::acceptor(config.tls.as_ref())?;
         let (stores, lock) = match &config.database {
             Some(url) => {
-                let pg = PgStore::connect_to(url, config.database_pool)
+                let pg = crate::pg::connect_to(url, config.database_pool)
                     .await
                     .map_err(|source| StartError::Database {
                         url: url.to_string(),
@@ -259,7 +258,7 @@ impl Server {
 
 /// The data directory's two SQLite files, and the fingerprints of the nonces they spent.
 fn open_sqlite(data_dir: &Path) -> Result<SqliteStores, StoreError> {
-    let store = Store::open(data_dir)?;
+    let store = crate::store::open(data_dir)?;
     let auth = auth_store::open(data_dir)?;
     let spent_by_writes = Spent::new(store.read(|tx| spent::logged(tx))?);
     let spent_by_reads = Spent::new(auth.read(|tx| spent::logged(tx))?);
@@ -338,7 +337,7 @@ pub fn create_app_with_quota(
 ) -> Result<AppCredentials, OpError> {
     create_or_check_data_dir(data_dir)
         .map_err(|e| OpError::Internal(format!("cannot use {}: {e}", data_dir.display())))?;
-    let store = Store::open(data_dir)?;
+    let store = crate::store::open(data_dir)?;
     let (name, scopes) = (name.to_owned(), scopes.to_vec());
     store.write_blocking(move |tx| apps::create(tx, &name, &scopes, quota, now_ms()))
 }
@@ -382,7 +381,7 @@ pub fn write_apps<T: Send + 'static>(
             data_dir.display()
         )));
     }
-    Store::open(data_dir)?.write_blocking(f)
+    crate::store::open(data_dir)?.write_blocking(f)
 }
 
 /// [`write_apps`] in a PostgreSQL database.
@@ -395,7 +394,7 @@ pub async fn write_apps_in_database<T: Send + 'static>(
 
 /// One connection is enough for a command.
 async fn connect(database: &DatabaseUrl) -> Result<PgStore, OpError> {
-    PgStore::connect_to(database, 1).await.map_err(|e| {
+    crate::pg::connect_to(database, 1).await.map_err(|e| {
         OpError::Storage(StoreError::Failure(format!(
             "cannot use the database {database}: {e}"
         )))
@@ -423,7 +422,7 @@ pub fn change_app_quota(
     app_key: &str,
     change: QuotaChange,
 ) -> Result<Option<OwnQuota>, OpError> {
-    let store = Store::open(data_dir)?;
+    let store = crate::store::open(data_dir)?;
     let app_key = app_key.to_owned();
     store.write_blocking(move |tx| change_quota(tx, &app_key, change))
 }

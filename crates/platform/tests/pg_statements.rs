@@ -9,7 +9,7 @@ use test_support::pg_cluster;
 
 use std::collections::HashMap;
 
-use platform::pg::{PgStore, dollar_params};
+use platform::pg::dollar_params;
 
 /// The modules whose statements run through `sql::Tx` (their tests left out).
 const PORTED: &[&str] = &[
@@ -48,9 +48,13 @@ async fn every_ported_statement_prepares_on_sqlite_and_postgresql() {
     assert!(statements.len() >= 73, "{} statements", statements.len());
 
     let dir = tempfile::tempdir().expect("temp dir");
-    drop(platform::store::Store::open(dir.path()).expect("SQLite schema"));
+    drop(platform::store::open(dir.path()).expect("SQLite schema"));
     let sqlite = rusqlite::Connection::open(dir.path().join("platform.sqlite3")).expect("open");
-    drop(PgStore::connect(&url, 1).await.expect("PostgreSQL schema"));
+    drop(
+        platform::pg::connect(&url, 1)
+            .await
+            .expect("PostgreSQL schema"),
+    );
     let (pg, connection) = tokio_postgres::connect(&url, tokio_postgres::NoTls)
         .await
         .expect("connect");

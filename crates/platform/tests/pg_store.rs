@@ -24,7 +24,7 @@ const NOW: i64 = 1_795_996_830_000;
 async fn store() -> Option<PgStore> {
     let url = pg_cluster::database().await?;
     Some(
-        PgStore::connect(&url, 8)
+        platform::pg::connect(&url, 8)
             .await
             .expect("connect and migrate"),
     )
@@ -47,18 +47,20 @@ async fn migrations_apply_once_and_again_and_at_once() {
     let starts: Vec<_> = (0..4)
         .map(|_| {
             let url = url.clone();
-            tokio::spawn(async move { PgStore::connect(&url, 2).await })
+            tokio::spawn(async move { platform::pg::connect(&url, 2).await })
         })
         .collect();
     for start in starts {
         start.await.expect("task").expect("connect");
     }
-    let store = PgStore::connect(&url, 2).await.expect("connect again");
+    let store = platform::pg::connect(&url, 2).await.expect("connect again");
     store
         .write(|tx| tx.execute("INSERT INTO counters(name, value) VALUES ('kept', 7)", &[]))
         .await
         .expect("row");
-    let again = PgStore::connect(&url, 2).await.expect("connect once more");
+    let again = platform::pg::connect(&url, 2)
+        .await
+        .expect("connect once more");
     let versions = again
         .read(|tx| tx.query_vec("SELECT version FROM schema_version", &[], |r| r.i64(0)))
         .await
@@ -85,12 +87,12 @@ async fn a_database_newer_than_the_release_is_refused() {
     let Some(url) = pg_cluster::database().await else {
         return;
     };
-    let store = PgStore::connect(&url, 2).await.expect("connect");
+    let store = platform::pg::connect(&url, 2).await.expect("connect");
     store
         .write(|tx| tx.execute("UPDATE schema_version SET version = 99", &[]))
         .await
         .expect("a newer version");
-    let refused = PgStore::connect(&url, 2).await.err().expect("refused");
+    let refused = platform::pg::connect(&url, 2).await.err().expect("refused");
     assert!(
         matches!(refused, StoreError::NewerSchema { at: 99, known } if known == newest_version()),
         "{refused:?}"
@@ -770,7 +772,7 @@ async fn over_tls(store: &PgStore) -> bool {
 
 /// Why `url` could not be connected to.
 async fn refusal(url: &str) -> String {
-    match PgStore::connect(url, 1).await {
+    match platform::pg::connect(url, 1).await {
         Ok(_) => panic!("{url} connected"),
         Err(e) => e.to_string(),
     }
@@ -785,11 +787,11 @@ async fn tls_is_used_and_verified_with_the_ca_of_sslrootcert() {
     // verify-ca / verify-full are require here: certificates are verified under every mode.
     for mode in ["require", "verify-ca", "verify-full", "prefer"] {
         let url = format!("{}?sslmode={mode}&sslrootcert={ca}", db.url);
-        let store = PgStore::connect(&url, 2).await.expect(&url);
+        let store = platform::pg::connect(&url, 2).await.expect(&url);
         assert!(over_tls(&store).await, "{url}: not over TLS");
     }
     // prefer is the default: a server that offers TLS gets it.
-    let store = PgStore::connect(&format!("{}?sslrootcert={ca}", db.url), 2)
+    let store = platform::pg::connect(&format!("{}?sslrootcert={ca}", db.url), 2)
         .await
         .expect("connect with the default sslmode");
     assert!(over_tls(&store).await);
@@ -831,7 +833,7 @@ async fn require_is_refused_by_a_server_without_tls() {
         );
     }
     // prefer (the default) falls back to a plain connection, as libpq does.
-    let store = PgStore::connect(&format!("{url}?sslmode=prefer"), 2)
+    let store = platform::pg::connect(&format!("{url}?sslmode=prefer"), 2)
         .await
         .expect("prefer without TLS");
     assert!(!over_tls(&store).await);
@@ -845,7 +847,9 @@ async fn disable_connects_plain_and_reads_no_ca() {
     // Even to a server that offers TLS, and with a CA file that does not exist: disable never
     // reads one.
     let url = format!("{}?sslmode=disable&sslrootcert=/nonexistent/ca.pem", db.url);
-    let store = PgStore::connect(&url, 2).await.expect("sslmode=disable");
+    let store = platform::pg::connect(&url, 2)
+        .await
+        .expect("sslmode=disable");
     assert!(!over_tls(&store).await);
 }
 

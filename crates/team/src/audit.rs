@@ -11,7 +11,7 @@
 
 use std::ops::ControlFlow;
 
-use platform::sql::{Row, StoreError, Tx, Value};
+use db::sql::{Row, StoreError, Tx, Value};
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 

@@ -3,7 +3,7 @@
 
 use std::ops::ControlFlow;
 
-use platform::sql::{StoreError, Tx};
+use db::sql::{StoreError, Tx};
 use serde::Serialize;
 
 use crate::error::TeamError;

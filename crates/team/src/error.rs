@@ -1,7 +1,7 @@
 //! What goes wrong on the team server's own data, in words a person acts on.
 
-use platform::pg::StoreFailure;
-use platform::sql::StoreError;
+use db::pg::StoreFailure;
+use db::sql::StoreError;
 
 #[derive(Debug, thiserror::Error)]
 pub enum TeamError {

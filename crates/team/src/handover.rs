@@ -3,7 +3,7 @@
 
 use std::ops::ControlFlow;
 
-use platform::sql::{Row, StoreError, Tx};
+use db::sql::{Row, StoreError, Tx};
 use wire::handover::{APPROVERS, HandOver, Handed, MAX_BODY};
 
 use crate::error::TeamError;

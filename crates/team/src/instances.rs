@@ -13,7 +13,7 @@ use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use std::ops::ControlFlow;
 
-use platform::sql::{Dialect, StoreError, Tx};
+use db::sql::{Dialect, StoreError, Tx};
 use serde::Serialize;
 use serde_json::json;
 use tokio::sync::watch;

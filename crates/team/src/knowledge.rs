@@ -4,7 +4,7 @@
 
 use std::ops::ControlFlow;
 
-use platform::sql::{Row, StoreError};
+use db::sql::{Row, StoreError};
 use serde_json::Value;
 use wire::knowledge::{Change, Changes, MAX_KEY, MAX_PUTS, PAGE, Put, Shelf};
 use wire::{MerchandiseEntry, ProductEntry};

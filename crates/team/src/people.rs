@@ -4,7 +4,7 @@
 
 use std::ops::ControlFlow;
 
-use platform::sql::{Row, StoreError, Tx};
+use db::sql::{Row, StoreError, Tx};
 use serde::Serialize;
 
 use crate::custom_roles::permissions_of;

@@ -5,7 +5,7 @@
 
 use std::ops::ControlFlow;
 
-use platform::sql::{Row, StoreError, Tx};
+use db::sql::{Row, StoreError, Tx};
 use wire::Operation;
 pub use wire::approval::{Request, State};
 

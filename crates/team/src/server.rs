@@ -4,7 +4,7 @@
 use std::net::SocketAddr;
 use std::sync::Arc;
 
-use platform::pg::DatabaseUrl;
+use db::pg::DatabaseUrl;
 use serve::TlsFiles;
 use serve::listen::{self, ConnectionLimits};
 use tokio::sync::watch;
@@ -60,7 +60,7 @@ pub enum StartError {
     #[error(transparent)]
     Seal(#[from] crate::TeamError),
     #[error("cannot open the team server's data: {0}")]
-    Store(#[from] platform::sql::StoreError),
+    Store(#[from] db::sql::StoreError),
     #[error("the platform cannot be used as given: {0}")]
     Upstream(#[from] client::ApiError),
     #[error(transparent)]

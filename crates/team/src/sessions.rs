@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
-use platform::sql::{StoreError, Tx};
+use db::sql::{StoreError, Tx};
 
 use crate::checkers::Checkers;
 use crate::custom_roles::permissions_of;
@@ -112,7 +112,7 @@ impl From<StoreError> for SessionError {
     }
 }
 
-impl platform::pg::StoreFailure for SessionError {
+impl db::pg::StoreFailure for SessionError {
     fn store_error(&self) -> Option<&StoreError> {
         match self {
             Self::Team(TeamError::Store(e)) => Some(e),

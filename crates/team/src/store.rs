@@ -5,9 +5,9 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use platform::pg::{DatabaseUrl, PgStore, Schema, StoreFailure};
-use platform::sql::{self, StoreError};
-use platform::store::Store;
+use db::pg::{DatabaseUrl, PgStore, Schema, StoreFailure};
+use db::sql::{self, StoreError};
+use db::sqlite::Store;
 
 /// File name of the team server's database inside its data directory.
 pub const DB_FILE: &str = "team.sqlite3";

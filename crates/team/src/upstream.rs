@@ -9,7 +9,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use client::{Client, ClientConfig, Kept, Observer, Secret, WriteBegun, WriteEnded, WriteState};
-use platform::sql::{StoreError, Tx};
+use db::sql::{StoreError, Tx};
 
 use crate::audit::{Record, append_in};
 use crate::error::TeamError;

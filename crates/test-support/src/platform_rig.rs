@@ -4,7 +4,7 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use platform::apps::AppCredentials;
-use platform::pg::{DatabaseUrl, PgStore};
+use platform::pg::DatabaseUrl;
 use platform::sql::StoreError;
 use platform::{
     Config, OwnQuota, Server, create_app, create_app_in_database, create_app_with_quota,
@@ -397,7 +397,7 @@ impl Platform {
         let mut f = f;
         match self.database() {
             Some(url) => {
-                let store = PgStore::connect_to(url, 1).await.expect("connect");
+                let store = platform::pg::connect_to(url, 1).await.expect("connect");
                 store.write(f).await.expect("write")
             }
             None => {

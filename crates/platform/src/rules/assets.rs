@@ -346,7 +346,7 @@ mod tests {
     #[test]
     fn slices_of_any_size_make_the_same_listing() {
         let dir = tempfile::tempdir().expect("temp dir");
-        let store = Store::open(dir.path()).expect("open");
+        let store = crate::store::open(dir.path()).expect("open");
         three_customers(&store);
         let whole = listing(&store, READ_AHEAD, None);
         let nums: Vec<String> = whole.iter().map(|a| a.asset_num.clone()).collect();
@@ -380,7 +380,7 @@ mod tests {
     #[test]
     fn the_listing_queries_need_no_sort_of_the_whole_enterprise() {
         let dir = tempfile::tempdir().expect("temp dir");
-        let store = Store::open(dir.path()).expect("open");
+        let store = crate::store::open(dir.path()).expect("open");
         for sql in [ASSETS, PRODUCTS, EXTENDS] {
             let plan: Vec<String> = store
                 .read(|tx| {

@@ -1,19 +1,10 @@
-//! Schema versions on PostgreSQL. The numbers are SQLite's: PostgreSQL starts at version 4
-//! (the tables of SQLite's versions 1 to 4 in one file); each later version is written for both
-//! stores together. The version is kept in `schema_version` (one row).
-//!
-//! Another program's tables (the team server's) are a [`Schema`] of their own, with their own
-//! version table, so that both may share one database.
+//! Schema versions on PostgreSQL: each program's tables (the platform's, the team server's)
+//! are a [`Schema`] of their own, with their own version table, so that both may share one
+//! database.
 
 use deadpool_postgres::Object;
 
 use crate::sql::StoreError;
-
-/// Schema versions and their SQL, in order.
-pub const MIGRATIONS: &[(i64, &str)] = &[
-    (4, include_str!("schema4.sql")),
-    (5, include_str!("schema5.sql")),
-];
 
 /// A set of tables brought up to date together.
 pub struct Schema {
@@ -28,22 +19,9 @@ pub struct Schema {
     pub create_version_table: Option<&'static str>,
 }
 
-/// The platform's tables.
-pub const PLATFORM: Schema = Schema {
-    versions: MIGRATIONS,
-    version_table: "schema_version",
-    lock: "license-desk:migrations",
-    create_version_table: None,
-};
-
-/// The newest version this release knows.
-pub fn newest_version() -> i64 {
-    MIGRATIONS.last().map_or(0, |(version, _)| *version)
-}
-
 /// Applies, in one transaction, the versions the database lacks. DDL is transactional in
 /// PostgreSQL: a version that fails leaves the previous one whole.
-pub(super) async fn migrate(client: &mut Object, schema: &Schema) -> Result<i64, StoreError> {
+pub(crate) async fn migrate(client: &mut Object, schema: &Schema) -> Result<i64, StoreError> {
     let migrations = schema.versions;
     let table = schema.version_table;
     let known = migrations.last().map_or(0, |(version, _)| *version);

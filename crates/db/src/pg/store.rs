@@ -15,7 +15,6 @@ use super::params::Rewritten;
 use super::tls;
 use super::tx::{BEGIN_READ, BEGIN_WRITE, PgTx};
 use super::url::DatabaseUrl;
-use crate::error::OpError;
 use crate::sql::{self, StoreError};
 
 /// Runs of a write transaction that lost a race before its last error is answered.
@@ -38,15 +37,6 @@ impl StoreFailure for StoreError {
     }
 }
 
-impl StoreFailure for OpError {
-    fn store_error(&self) -> Option<&StoreError> {
-        match self {
-            OpError::Storage(e) => Some(e),
-            _ => None,
-        }
-    }
-}
-
 /// One PostgreSQL database, brought to the newest schema when connected.
 #[derive(Clone)]
 pub struct PgStore {
@@ -63,20 +53,19 @@ struct Attempt<T, E> {
 
 impl PgStore {
     /// Connects to `url` (`postgresql://user@host/db`, as libpq's), with at most `connections`
-    /// open at once, and applies the schema versions the database lacks. A database newer
+    /// open at once, and applies the versions of `schema` the database lacks. A database newer
     /// than this release is refused. TLS as the URL's `sslmode` asks (`prefer` by default), the
     /// server's certificate always verified (tls.rs).
-    pub async fn connect(url: &str, connections: usize) -> Result<PgStore, StoreError> {
+    pub async fn connect(
+        url: &str,
+        connections: usize,
+        schema: &Schema,
+    ) -> Result<PgStore, StoreError> {
         let db = DatabaseUrl::parse(url, None).map_err(|e| StoreError::Failure(e.to_string()))?;
-        Self::connect_to(&db, connections).await
+        Self::connect_schema(&db, connections, schema).await
     }
 
     /// [`PgStore::connect`] to a database read from the command line.
-    pub async fn connect_to(db: &DatabaseUrl, connections: usize) -> Result<PgStore, StoreError> {
-        Self::connect_schema(db, connections, &migrate::PLATFORM).await
-    }
-
-    /// [`PgStore::connect_to`] for another set of tables than the platform's.
     pub async fn connect_schema(
         db: &DatabaseUrl,
         connections: usize,
