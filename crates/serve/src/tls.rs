@@ -57,7 +57,7 @@ impl TlsFiles {
             .with_no_client_auth()
             .with_single_cert(certs, key)
             .map_err(mismatch)?;
-        // The platform speaks HTTP/1.1 only (listen.rs): said in the handshake, so a client
+        // The servers speak HTTP/1.1 only (listen/): said in the handshake, so a client
         // offering h2 falls back at once.
         config.alpn_protocols = vec![b"http/1.1".to_vec()];
         Ok(TlsAcceptor::from(Arc::new(config)))

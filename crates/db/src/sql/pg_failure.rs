@@ -1,5 +1,5 @@
 //! What went wrong with a connection to PostgreSQL, in words: the store's errors say it,
-//! whichever part of the platform met them.
+//! whichever part of a server met them.
 
 use tokio_rustls::rustls::{self, CertificateError};
 

@@ -36,8 +36,8 @@ pub async fn bind(addr: SocketAddr) -> Result<(TcpListener, SocketAddr), StartEr
     Ok((listener, local))
 }
 
-/// How the platform treats connections (`serve --max-connections`, `--header-timeout`,
-/// `--body-timeout`).
+/// How a server treats connections (`serve`'s and `team serve`'s `--max-connections`,
+/// `--header-timeout`, `--body-timeout`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ConnectionLimits {
     /// Connections open at once; one more is answered 503 and closed.
@@ -67,7 +67,7 @@ impl Default for ConnectionLimits {
     }
 }
 
-/// Requests in flight are given this long to finish when the platform stops.
+/// Requests in flight are given this long to finish when the server stops.
 const DRAIN: Duration = Duration::from_secs(30);
 
 /// Serves `app` on `listener` (over TLS when given an acceptor) until `stop` turns true, then
@@ -134,7 +134,7 @@ pub async fn serve(
     }
 }
 
-/// A connection given its place: what serving it needs. The watcher makes the platform's stop
+/// A connection given its place: what serving it needs. The watcher makes the server's stop
 /// wait for it, from its handshake on.
 struct Accepted {
     app: Router,
