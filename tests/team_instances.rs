@@ -312,7 +312,9 @@ fn an_instance_whose_clock_is_behind_is_not_taken_for_stopped_and_sends_once() {
 /// An instance paused (SIGSTOP) while its sending's token request is held, for longer than
 /// the others wait for it: they settle its request (not sent), it is approved again and sent
 /// through another; when the paused one goes on (SIGCONT) its claim is taken and it sends
-/// nothing. Waits about a minute: an instance is taken for stopped after 60 s unseen.
+/// nothing. An instance is taken for stopped after 60 s unseen by the store's clock; rather
+/// than wait that minute, the test moves the paused instance's last beat back past it, which
+/// is all the others judge it by.
 #[cfg(unix)]
 #[test]
 fn an_instance_paused_past_its_time_sends_nothing_once_its_claim_was_taken() {
@@ -323,8 +325,11 @@ fn an_instance_paused_past_its_time_sends_nothing_once_its_claim_was_taken() {
     let pid = libc::pid_t::try_from(pair.a.0.id()).expect("pid");
     // SAFETY: a signal to a child process this test started and still owns.
     assert_eq!(unsafe { libc::kill(pid, libc::SIGSTOP) }, 0);
+    let gone_ms = i64::try_from(team::instances::GONE_AFTER.as_millis()).expect("ms");
+    pair.runtime
+        .block_on(sender_unseen_for(&pair.database, gone_ms + 1_000));
     // Settled by `team requests repair` or by `b`'s own beat, whichever comes first.
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(150);
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
     while pair.request_state() != "not_sent" {
         assert!(std::time::Instant::now() < deadline, "never settled");
         pair.repair();
@@ -351,6 +356,23 @@ fn an_instance_paused_past_its_time_sends_nothing_once_its_claim_was_taken() {
         1,
         "the platform got the delete once"
     );
+}
+
+/// Moves the last beat of R-1's sender back by `ms`, as if it had been unseen that much longer.
+async fn sender_unseen_for(database: &str, ms: i64) {
+    let (client, connection) = tokio_postgres::connect(database, tokio_postgres::NoTls)
+        .await
+        .expect("connects");
+    tokio::spawn(connection);
+    let moved = client
+        .execute(
+            "UPDATE team_instances SET seen_at = seen_at - $1 \
+             WHERE id = (SELECT sender FROM requests WHERE seq = 1)",
+            &[&ms],
+        )
+        .await
+        .expect("moved");
+    assert_eq!(moved, 1, "R-1's sender is listed");
 }
 
 /// When the sending's `begun` entry says it was written, by the clock of its instance.

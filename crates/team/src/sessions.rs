@@ -24,7 +24,7 @@ use crate::roles::Permissions;
 use crate::store::TeamStore;
 
 /// How long sessions last and how sign-ins are limited.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct SessionRules {
     pub idle: Duration,
     pub absolute: Duration,
@@ -32,6 +32,8 @@ pub struct SessionRules {
     /// revocation is seen within it).
     pub trusted_for: Duration,
     pub sign_ins: SignInLimits,
+    /// The time sessions and sign-in limits are judged by.
+    pub clock: support::clock::Clock,
 }
 
 impl Default for SessionRules {
@@ -41,6 +43,7 @@ impl Default for SessionRules {
             absolute: Duration::from_secs(12 * 3600),
             trusted_for: Duration::from_secs(2),
             sign_ins: SignInLimits::default(),
+            clock: support::clock::Clock::system(),
         }
     }
 }
@@ -152,15 +155,15 @@ impl Sessions {
     ) -> Self {
         Self {
             store,
-            rules,
             directory,
-            checked: Mutex::new(HashMap::new()),
             checkers: Checkers::start(rules.sign_ins.checks_at_once),
+            checked: Mutex::new(HashMap::new()),
+            rules,
         }
     }
 
-    pub fn rules(&self) -> SessionRules {
-        self.rules
+    pub fn rules(&self) -> &SessionRules {
+        &self.rules
     }
 
     /// Checks a password (a local account's, or by a bind to the directory) and begins a
@@ -305,7 +308,7 @@ impl Sessions {
         if let Some(caller) = self.recently_checked(&hash) {
             return Ok(caller);
         }
-        let now = support::clock::now_ms();
+        let now = self.rules.clock.now_ms();
         let key = hash.clone();
         let stored = self
             .store
@@ -323,7 +326,7 @@ impl Sessions {
             self.seen(&hash, now).await?;
         }
         let caller = self.caller(person).await?;
-        lock(&self.checked).insert(hash, (caller.clone(), Instant::now()));
+        lock(&self.checked).insert(hash, (caller.clone(), self.rules.clock.instant()));
         Ok(caller)
     }
 
@@ -331,7 +334,7 @@ impl Sessions {
     pub async fn sign_out(&self, token: &str) -> Result<(), SessionError> {
         let hash = token_hash(token);
         lock(&self.checked).remove(&hash);
-        let now = support::clock::now_ms();
+        let now = self.rules.clock.now_ms();
         self.store
             .write(move |tx| {
                 tx.execute(
@@ -360,7 +363,9 @@ impl Sessions {
     fn recently_checked(&self, hash: &str) -> Option<Caller> {
         let mut checked = lock(&self.checked);
         match checked.get(hash) {
-            Some((caller, at)) if at.elapsed() < self.rules.trusted_for => Some(caller.clone()),
+            Some((caller, at)) if self.rules.clock.instant() - *at < self.rules.trusted_for => {
+                Some(caller.clone())
+            }
             Some(_) => {
                 checked.remove(hash);
                 None
@@ -387,7 +392,7 @@ impl Sessions {
     /// A new session, begun now: after any change the sign-in made to the person (which
     /// would end sessions begun before it).
     async fn begin(&self, person: Person) -> Result<SignedIn, SessionError> {
-        let now = support::clock::now_ms();
+        let now = self.rules.clock.now_ms();
         let token = new_token()?;
         let hash = token_hash(&token);
         let name = person.name.clone();

@@ -224,14 +224,20 @@ async fn disabling_or_re_roling_a_person_ends_their_sessions_at_once() {
 async fn an_idle_session_expires() {
     for (kind, store, _dir) in team_rig::stores().await {
         team_of_two(&store).await;
+        let clock = support::clock::Clock::settable();
         let rules = SessionRules {
-            idle: Duration::from_millis(1),
+            clock: clock.clone(),
             ..uncached()
         };
         let sessions = Sessions::new(store.clone(), rules);
         let signed = sessions.sign_in("lisi", PASSWORD).await.expect(kind);
-        wait_for_next_ms().await;
-        wait_for_next_ms().await;
+        // Each use keeps it: 58 minutes after sign-in, used 29 minutes ago.
+        for _ in 0..2 {
+            clock.advance(Duration::from_secs(29 * 60));
+            sessions.check(&signed.token).await.expect(kind);
+        }
+        // Idle for 30 minutes and a second since the last use.
+        clock.advance(Duration::from_secs(30 * 60 + 1));
         assert!(
             matches!(
                 sessions.check(&signed.token).await,

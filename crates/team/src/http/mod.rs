@@ -63,7 +63,7 @@ impl Team {
     ) -> Team {
         Team {
             audit: crate::appender::Appender::start(store.clone(), key),
-            gate: Gate::new(sessions.rules().sign_ins),
+            gate: Gate::new(sessions.rules().sign_ins, sessions.rules().clock.clone()),
             store,
             sessions,
             trusted_proxies: Vec::new(),
