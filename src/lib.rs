@@ -7,9 +7,6 @@
 pub mod core;
 pub mod ui;
 
-// The crates under crates/, named here as before so `crate::wire::…` reads the same everywhere.
-pub use client;
-pub use platform;
-pub use support;
-pub use team;
-pub use wire;
+// Nothing of the crates under crates/ is re-exported: the window reaches a platform and the
+// interface's types only through `core`, and the command line, the tests and the benches name
+// the crates they use.

@@ -14,7 +14,6 @@ use std::process::ExitCode;
 mod cli;
 
 use clap::{CommandFactory, Parser, Subcommand};
-use license_desk::platform;
 
 use crate::cli::output::Failure;
 

@@ -15,8 +15,8 @@ use license_desk::core::files;
 use license_desk::core::progress::Progress;
 use license_desk::core::request::Finished;
 use license_desk::core::{Call, Core, Endpoint, KeyringChoice, Profile, SANDBOX, Secret};
-use license_desk::wire::{BatchOrderRequest, BindRequest, CustomerQuery, EnterpriseRequest};
 use serde_json::json;
+use wire::{BatchOrderRequest, BindRequest, CustomerQuery, EnterpriseRequest};
 
 /// An import applied, keeping what the platform said.
 const APPLY: Import = Import {

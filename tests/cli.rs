@@ -625,7 +625,7 @@ fn a_chinese_sheet_becomes_a_batch() {
     let end = jiff::civil::date(2027, 12, 31);
     assert_eq!(
         asset["limitEndDate"],
-        json!(license_desk::support::clock::day_ms(end, true).expect("ms"))
+        json!(support::clock::day_ms(end, true).expect("ms"))
     );
     assert_eq!(
         asset["products"],
@@ -1449,7 +1449,7 @@ fn two_consoles_starting_together_send_no_secret_to_a_stale_sandbox_address() {
 #[tokio::test]
 async fn the_published_document_is_what_the_openapi_command_prints() {
     let served = served::Served::start(&[]);
-    let url = format!("{}{}", served.base, license_desk::platform::OPENAPI_PATH);
+    let url = format!("{}{}", served.base, platform::OPENAPI_PATH);
     let published = reqwest::get(url)
         .await
         .expect("document request")

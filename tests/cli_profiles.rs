@@ -194,7 +194,7 @@ async fn a_ci_run_gives_the_secret_by_environment_and_leaves_no_trace() {
     assert_eq!(tested_json["profile"], "ci");
     assert_eq!(tested_json["scopes"], json!(["auth_order"]));
     let expires_at = tested_json["expiresAt"].as_i64().expect("ms");
-    assert!(expires_at > license_desk::support::clock::now_ms() + 6 * 24 * 3_600_000);
+    assert!(expires_at > support::clock::now_ms() + 6 * 24 * 3_600_000);
     logs.push_str(&tested.stderr);
 
     // The calls were journaled (so the files below are not empty of what they could leak).

@@ -553,7 +553,7 @@ fn the_audit_log_cannot_be_cut_recomputed_or_beheaded_unseen() {
 /// Changes entry `from`'s request and recomputes the chain's hashes from there on, as someone
 /// with the database (but not the key) would.
 fn recompute_from(db: &rusqlite::Connection, from: i64) {
-    use license_desk::team::audit::{Record, hash_of};
+    use team::audit::{Record, hash_of};
     db.execute(
         "UPDATE audit SET request = replace(request, 'zhao', 'zhaO') WHERE seq = ?1",
         [from],

@@ -10,11 +10,11 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 use std::time::{Duration, Instant};
 
-use desk::{Answer, CallOn, WAIT, mock_store, run};
-use keyring_core::CredentialStore;
-use license_desk::client::{
+use client::{
     ApiError, CachedToken, CallRecord, Client, ClientConfig, Observer, Operation, Secret,
 };
+use desk::{Answer, CallOn, WAIT, mock_store, run};
+use keyring_core::CredentialStore;
 use license_desk::core::drafts;
 use license_desk::core::files::{self, StoredBatch};
 use license_desk::core::progress::Progress;
@@ -25,16 +25,16 @@ use license_desk::core::{
     JournalEntry, JournalFilter, KeyringChoice, KeyringState, KeyringStore, Profile, Profiles,
     SANDBOX, SandboxState, WriteState,
 };
-use license_desk::platform::auth::TOKEN_RECHECK;
-use license_desk::platform::{Config, Region, Server, create_app};
-use license_desk::wire::{
+use platform::auth::TOKEN_RECHECK;
+use platform::{Config, Region, Server, create_app};
+use remote::Remote;
+use serde_json::{Value, json};
+use tempfile::TempDir;
+use wire::{
     ActivityDto, ActivityResponse, Asset, AssetExtend, BatchOrderRequest, BindRequest,
     ClaimRequest, CreatedEnterprise, Customer, CustomerQuery, DefaultFilter, EnterpriseRequest,
     LockRequest, LockResult, LockStatus, Member, SubActivityDto,
 };
-use remote::Remote;
-use serde_json::{Value, json};
-use tempfile::TempDir;
 
 const DAY_MS: i64 = 24 * 3600 * 1000;
 /// The service every secret of License Desk is filed under in the keyring.
@@ -192,7 +192,7 @@ fn http_status_for_token(base_url: &str, token: &str) -> u16 {
     write!(
         stream,
         "GET {} HTTP/1.1\r\nHost: {host}\r\nAuthorization: Bearer {token}\r\nConnection: close\r\n\r\n",
-        license_desk::wire::paths::QUERY
+        wire::paths::QUERY
     )
     .expect("send");
     let mut answer = String::new();

@@ -352,6 +352,44 @@ fn the_console_s_text_and_kit_use_no_screen() {
     assert!(wrong.is_empty(), "{wrong:#?}");
 }
 
+/// The window reaches a platform and the interface's types only through `core` (which names
+/// what it lends of `client` and `wire`): no file under `ui/` names those crates, `platform` or
+/// `team` itself. `support` (the clock, private files) is a leaf anyone may use.
+#[test]
+fn the_window_names_the_crates_only_through_the_core() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    rust_files(&src.join("ui"), &mut files);
+    assert!(files.len() > 50, "the window's files: {}", files.len());
+    let mut all = Vec::new();
+    rust_files(&src, &mut all);
+    let modules: BTreeSet<_> = all.iter().map(|f| module_of(&src, f)).collect();
+    let mut wrong = Vec::new();
+    for file in &files {
+        let from = module_of(&src, file);
+        let text = std::fs::read_to_string(file).expect("readable");
+        let paths = named_paths(&code_of(&text));
+        // Names a file binds from the house (`use crate::core::team;`) are not the crates.
+        let bound: BTreeSet<&str> = paths
+            .iter()
+            .filter(|p| {
+                ["crate::", "super::", "self::"]
+                    .iter()
+                    .any(|s| p.starts_with(s))
+            })
+            .filter_map(|p| p.rsplit("::").next())
+            .collect();
+        for path in &paths {
+            let first = path.split("::").next().unwrap_or_default();
+            let a_crate = ["client", "platform", "team", "wire"].contains(&first);
+            if a_crate && !bound.contains(first) && resolve(&from, path, &modules).is_none() {
+                wrong.push(format!("{} names {path}", name(&from)));
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "{wrong:#?}");
+}
+
 /// The check finds a circle when there is one, and ignores a child's use of its ancestors.
 #[test]
 fn a_circle_between_siblings_is_found_and_a_use_of_a_parent_is_not() {

@@ -13,10 +13,10 @@ use desk::{Answer, CallOn, WAIT, mock_store, run, start_core};
 use license_desk::core::catalog;
 use license_desk::core::catalog::CatalogView;
 use license_desk::core::{Call, Core, KeyringChoice, SANDBOX};
-use license_desk::wire::preview::{DeletePreview, Warning};
-use license_desk::wire::refusal::Refusal;
-use license_desk::wire::{Asset, BatchOrderRequest, BatchOrderResult, EnterpriseRequest};
 use serde_json::{Value, json};
+use wire::preview::{DeletePreview, Warning};
+use wire::refusal::Refusal;
+use wire::{Asset, BatchOrderRequest, BatchOrderResult, EnterpriseRequest};
 
 const DAY: i64 = 86_400_000;
 const START: i64 = 1_800_000_000_000;

@@ -137,7 +137,7 @@ fn a_team_profile_signs_in_once_and_calls_as_its_person() {
     assert_eq!(again, me);
 
     team.with_store(async |store| {
-        license_desk::team::people::set_disabled(store, "li", true)
+        ::team::people::set_disabled(store, "li", true)
             .await
             .expect("disabled")
     });
@@ -252,7 +252,7 @@ fn a_team_profile_s_customer_page_shows_each_person_s_calls_from_the_server_s_lo
     let root = tempfile::tempdir().expect("dir");
     // li, branch staff, binds a customer and buys a lock for it from her console.
     let li = console_of(&team, &root.path().join("li"), "li");
-    let bind = license_desk::wire::BindRequest {
+    let bind = wire::BindRequest {
         channel_code: Some("SHOP".to_owned()),
         channel_customer_id: Some("T-1".to_owned()),
         customer_name: Some("团队客户".to_owned()),
@@ -326,7 +326,7 @@ fn a_team_profile_s_queued_batch_waits_while_the_platform_is_down_and_is_sent_on
     let proxy = team.proxy.as_ref().expect("a proxy");
     let root = tempfile::tempdir().expect("dir");
     let core = console_of(&team, root.path(), "wang");
-    let batch: license_desk::wire::BatchOrderRequest = serde_json::from_value(serde_json::json!({
+    let batch: wire::BatchOrderRequest = serde_json::from_value(serde_json::json!({
         "channelCode": "CRM", "channelOrderId": "T-LATER-1", "syncMode": "sync",
         "orderList": [{"sequence": 1, "channelCustomerId": "CRM-L",
             "licenseType": "normal_recover_usbkey", "orderType": "new_buy",

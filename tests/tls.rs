@@ -286,7 +286,7 @@ async fn a_stalled_handshake_holds_a_place_only_for_the_header_timeout() {
 #[tokio::test]
 async fn a_stop_lets_a_request_in_flight_over_tls_finish() {
     use base64::Engine;
-    use license_desk::platform::{Config, Server, create_app};
+    use platform::{Config, Server, create_app};
     use serve::TlsFiles;
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
     use tokio_rustls::rustls::pki_types::{CertificateDer, ServerName, pem::PemObject};

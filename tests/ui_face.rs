@@ -13,8 +13,8 @@ use license_desk::core::{Call, SANDBOX};
 use license_desk::ui::kit::theme::{DARK, LIGHT};
 use license_desk::ui::text::i18n::Lang;
 use license_desk::ui::{DeskApp, Screen};
-use license_desk::wire::CustomerQuery;
 use window::{app, click, settle, type_into};
+use wire::CustomerQuery;
 
 /// The first heading of a page of `docs/manual/<lang>/`, as the window titles it.
 fn title(lang: &str, page: &str) -> String {

@@ -5,15 +5,15 @@
 use std::path::PathBuf;
 
 use clap::{Args, Subcommand};
-use license_desk::platform::apps::{self, AppSummary, Change};
-use license_desk::platform::error::OpError;
-use license_desk::platform::sql::Tx;
-use license_desk::platform::{self, pg::DatabaseUrl};
+use platform::apps::{self, AppSummary, Change};
+use platform::error::OpError;
+use platform::sql::Tx;
+use platform::{self, pg::DatabaseUrl};
 use serde_json::json;
 
 use crate::cli::output::Failure;
 use crate::cli::serve::{command_runtime, default_data_dir, parse_database};
-use license_desk::support::clock::now_ms;
+use support::clock::now_ms;
 
 /// Where the platform's applications are.
 #[derive(Args)]

@@ -13,11 +13,9 @@ use license_desk::core::profiles::{self, requests};
 use license_desk::core::{
     Call, Core, CoreError, CoreOptions, ExportFormat, JournalFilter, Operation, Profile, WriteState,
 };
-use license_desk::wire::{
-    self, BatchOrderRequest, ClaimRequest, CustomerQuery, DefaultFilter, OrderType,
-};
 use serde::de::DeserializeOwned;
 use serde_json::json;
+use wire::{self, BatchOrderRequest, ClaimRequest, CustomerQuery, DefaultFilter, OrderType};
 
 use crate::cli::output::{self, Failure, Format, NEEDS_YES};
 use crate::cli::secret_input;

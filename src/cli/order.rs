@@ -73,7 +73,7 @@ pub fn run(command: OrderCommand) -> ExitCode {
 /// `FILE:LINE:COLUMN: path: message`. Exit 1 when there are any; 2 when the file cannot be
 /// read, is not JSON or not an object.
 fn order_check(file: &Path) -> ExitCode {
-    use license_desk::wire::open::{Locator, open_batch_file};
+    use wire::open::{Locator, open_batch_file};
     let name = file.display();
     let bytes = match license_desk::core::files::read_file_bytes(file) {
         Ok(bytes) => bytes,
@@ -90,7 +90,7 @@ fn order_check(file: &Path) -> ExitCode {
             return ExitCode::from(output::NOT_A_BATCH);
         }
     };
-    let problems = license_desk::wire::validate::batch_order(&batch);
+    let problems = wire::validate::batch_order(&batch);
     let locator = Locator::new(&bytes);
     let mut placed: Vec<_> = problems
         .iter()
@@ -98,16 +98,12 @@ fn order_check(file: &Path) -> ExitCode {
         .collect();
     // Keys of no field: warnings, since the platform ignores them; they do not change the
     // exit code.
-    placed.extend(
-        license_desk::wire::validate::unknown_keys(&batch)
-            .into_iter()
-            .map(|u| {
-                (
-                    locator.locate_key(&u.at, Some(&u.key)),
-                    format!("warning: {u}"),
-                )
-            }),
-    );
+    placed.extend(wire::validate::unknown_keys(&batch).into_iter().map(|u| {
+        (
+            locator.locate_key(&u.at, Some(&u.key)),
+            format!("warning: {u}"),
+        )
+    }));
     placed.sort_by_key(|(at, _)| *at);
     let mut out = std::io::stdout().lock();
     for ((line, column), problem) in placed {
@@ -133,7 +129,7 @@ fn order_from_sheet(file: &Path, sheet: Option<&str>) -> ExitCode {
             return ExitCode::from(output::NOT_A_BATCH);
         }
     };
-    let json = match license_desk::wire::open::batch_to_json(&sheeted.batch, true) {
+    let json = match wire::open::batch_to_json(&sheeted.batch, true) {
         Ok(json) => json,
         Err(e) => {
             eprintln!("{}: {e}", file.display());
@@ -141,7 +137,7 @@ fn order_from_sheet(file: &Path, sheet: Option<&str>) -> ExitCode {
         }
     };
     println!("{json}");
-    let problems = license_desk::wire::validate::batch_order(&sheeted.batch);
+    let problems = wire::validate::batch_order(&sheeted.batch);
     let headers = sheeted.unknown_headers.iter().map(|header| {
         format!("{header}: not a column of the order sheet; its cells were not read\n")
     });

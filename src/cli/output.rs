@@ -6,7 +6,6 @@ use std::process::ExitCode;
 
 use clap::ValueEnum;
 use license_desk::core::{ApiError, CoreError};
-use license_desk::wire;
 use serde_json::{Map, Value};
 
 use super::secret_input::{SecretError, env_name};
@@ -157,10 +156,10 @@ failed_from!(
     serde_json::Error,
     std::io::Error,
     rust_xlsxwriter::XlsxError,
-    license_desk::platform::error::OpError,
-    license_desk::platform::StartError,
-    license_desk::platform::apps::NotScopes,
-    license_desk::team::server::StartError,
+    platform::error::OpError,
+    platform::StartError,
+    platform::apps::NotScopes,
+    team::server::StartError,
     license_desk::ui::OpenError,
 );
 

@@ -7,10 +7,10 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use clap::{Args, Subcommand};
-use license_desk::client::Reach;
+use client::Reach;
 use license_desk::core::team::{self, Decision, Request, RequestQuery, RequestState};
 use license_desk::core::{Core, CoreError};
-use license_desk::wire::approval;
+use wire::approval;
 
 use crate::cli::call::{RunSecret, open_core};
 use crate::cli::output::{self, Failure, Format};

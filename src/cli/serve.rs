@@ -7,8 +7,8 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use clap::Args;
-use license_desk::platform::pg::UrlError;
-use license_desk::platform::{self, Config, ListingLimits, Region, Server};
+use platform::pg::UrlError;
+use platform::{self, Config, ListingLimits, Region, Server};
 use serve::ConnectionLimits;
 
 use crate::cli::output::Failure;

@@ -5,12 +5,12 @@
 use std::process::ExitCode;
 
 use clap::{Args, Subcommand};
-use license_desk::team::audit::{self, Record};
-use license_desk::team::checkpointer::Checkpointer;
-use license_desk::team::people::{self, Branch, Edit, NewPerson};
-use license_desk::team::{TeamError, TeamStore, custom_roles, instances, settings};
 use serde::Serialize;
 use serde_json::json;
+use team::audit::{self, Record};
+use team::checkpointer::Checkpointer;
+use team::people::{self, Branch, Edit, NewPerson};
+use team::{TeamError, TeamStore, custom_roles, instances, settings};
 
 use crate::cli::output::Failure;
 use crate::cli::secret_input;

@@ -7,10 +7,10 @@ use clap::{Subcommand, ValueEnum};
 use jiff::Timestamp;
 use jiff::tz::TimeZone;
 use license_desk::core::csv_out::csv_text;
-use license_desk::support::private_files::write_atomic;
-use license_desk::team::audit::{self, Entry, Verified};
-use license_desk::team::seal::{self, AuditKey};
 use rust_xlsxwriter::{Format, Workbook};
+use support::private_files::write_atomic;
+use team::audit::{self, Entry, Verified};
+use team::seal::{self, AuditKey};
 
 use crate::cli::output::Failure;
 use crate::cli::team_data::{Data, open};
@@ -128,7 +128,7 @@ pub(crate) async fn run(command: AuditCommand) -> Result<(), Failure> {
                 }
                 None => i64::MAX,
             };
-            let person = person.map(|p| license_desk::team::identity::name_key(&p));
+            let person = person.map(|p| team::identity::name_key(&p));
             let entries = audit::range(&store, from_ms, to_ms, person)
                 .await
                 .map_err(|e| Failure::failed(e.to_string()))?;

@@ -3,10 +3,10 @@
 use std::path::PathBuf;
 
 use clap::Args;
-use license_desk::platform::pg::DatabaseUrl;
-use license_desk::team::audit;
-use license_desk::team::seal::{AuditKey, SealPlaces};
-use license_desk::team::{Place, TeamError, TeamStore};
+use platform::pg::DatabaseUrl;
+use team::audit;
+use team::seal::{AuditKey, SealPlaces};
+use team::{Place, TeamError, TeamStore};
 
 use crate::cli::output::Failure;
 use crate::cli::serve::parse_database;

@@ -9,11 +9,11 @@ use std::time::Duration;
 
 use clap::Args;
 use license_desk::core::Secret;
-use license_desk::team::ldap::LdapConfig;
-use license_desk::team::server::{self, TeamConfig, TeamServer};
-use license_desk::team::sessions::SessionRules;
-use license_desk::team::upstream::UpstreamConfig;
 use serve::ConnectionLimits;
+use team::ldap::LdapConfig;
+use team::server::{self, TeamConfig, TeamServer};
+use team::sessions::SessionRules;
+use team::upstream::UpstreamConfig;
 
 use crate::cli::output::Failure;
 use crate::cli::secret_input;
@@ -99,7 +99,7 @@ pub(crate) struct TeamServeArgs {
     /// The attribute holding an entry's stable id, by which a directory person is known
     /// whatever spelling of their name they type: entryUUID (OpenLDAP, 389-DS), objectGUID
     /// (Active Directory).
-    #[arg(long, value_name = "ATTRIBUTE", default_value = license_desk::team::ldap::DEFAULT_ID_ATTRIBUTE, requires = "ldap_url")]
+    #[arg(long, value_name = "ATTRIBUTE", default_value = team::ldap::DEFAULT_ID_ATTRIBUTE, requires = "ldap_url")]
     ldap_id_attribute: String,
     /// A reverse proxy (address or CIDR) whose X-Forwarded-For names the client; repeat for
     /// more. Without it X-Forwarded-For is ignored and the TCP peer is the client.

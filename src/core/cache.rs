@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 
-use crate::support::private_files::{create_private_dir, write_atomic};
+use support::private_files::{create_private_dir, write_atomic};
 
 /// Why a kept page or read could not be read or written.
 #[derive(Debug, thiserror::Error)]

@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use crate::client::ApiError;
+use client::ApiError;
 
 use super::cache::CacheError;
 use super::catalog::store::CatalogError;

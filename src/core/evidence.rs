@@ -6,8 +6,8 @@
 use std::collections::HashMap;
 
 use crate::core::CoreError;
-use crate::wire::preview::Placement;
-use crate::wire::{Asset, AssetEntry, BatchOrderRequest, OrderType};
+use wire::preview::Placement;
+use wire::{Asset, AssetEntry, BatchOrderRequest, OrderType};
 
 /// The batch's assets as found.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]

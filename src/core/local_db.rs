@@ -17,9 +17,9 @@ pub enum OpenError {
 /// Opens (or makes) the file at `path`, its folder and the file private to the user.
 pub fn open(path: &Path) -> Result<Connection, OpenError> {
     if let Some(dir) = path.parent() {
-        crate::support::private_files::create_private_dir(dir)?;
+        support::private_files::create_private_dir(dir)?;
     }
-    crate::support::private_files::ensure_private_file(path)?;
+    support::private_files::ensure_private_file(path)?;
     let conn = Connection::open(path)?;
     conn.busy_timeout(std::time::Duration::from_secs(5))?;
     use_wal(&conn)?;

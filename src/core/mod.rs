@@ -45,12 +45,12 @@ pub use request::{Awaited, Pending, Request};
 pub use secrets::{KeyringState, KeyringStore};
 
 // The UI imports only `core`: what it needs of the client and the interface comes through here.
-pub use crate::client::write::lock_refusals;
-pub use crate::client::{ApiError, CallLimits, Operation, Secret, WriteState};
-pub use crate::support::clock::now_ms;
-pub use crate::wire;
+pub use ::wire;
+pub use client::write::lock_refusals;
+pub use client::{ApiError, CallLimits, Operation, Secret, WriteState};
+pub use support::clock::now_ms;
 
-use crate::wire::{BatchOrderRequest, BindRequest, ClaimRequest, CustomerQuery, EnterpriseRequest};
+use wire::{BatchOrderRequest, BindRequest, ClaimRequest, CustomerQuery, EnterpriseRequest};
 
 /// Where the core keeps its files, and which keyring it uses.
 pub struct CoreOptions {

@@ -10,10 +10,10 @@ use serde_json::json;
 
 use super::profiles::SANDBOX;
 use super::secrets::{SecretKind, Secrets};
-use crate::client::{ApiError, Client, ClientConfig, NoObserver, Secret};
-use crate::platform::{Config, Server, StartError, create_app};
-use crate::support::private_files::{create_private_dir, write_atomic};
-use crate::wire::{BatchOrderRequest, BindRequest, CustomerQuery, EnterpriseRequest};
+use client::{ApiError, Client, ClientConfig, NoObserver, Secret};
+use platform::{Config, Server, StartError, create_app};
+use support::private_files::{create_private_dir, write_atomic};
+use wire::{BatchOrderRequest, BindRequest, CustomerQuery, EnterpriseRequest};
 
 /// The demo activities, built into the binary so it runs from anywhere.
 pub const DEMO_ACTIVITIES: &str = include_str!("../../assets/demo-activities.json");
@@ -51,7 +51,7 @@ pub enum SandboxError {
     )]
     Unproved { url_file: PathBuf },
     #[error("cannot create the sandbox application: {0}")]
-    App(#[from] crate::platform::error::OpError),
+    App(#[from] platform::error::OpError),
     #[error("provisioning the sandbox ({what}): {source}")]
     Provision {
         what: &'static str,
@@ -102,7 +102,7 @@ impl Sandbox {
         let platform_dir = dir.join("platform");
         let url_file = dir.join("sandbox.url");
         let proof_file = dir.join("sandbox.proof");
-        let proof = crate::platform::ids::random_token(32).map_err(SandboxError::Random)?;
+        let proof = platform::ids::random_token(32).map_err(SandboxError::Random)?;
         let mut config = Config::new(&platform_dir, ([127, 0, 0, 1], 0).into());
         config.activities = Some(activities);
         config.proof = Some(proof.clone());
@@ -204,11 +204,11 @@ async fn proves(http: &reqwest::Client, url: &str, proof: &str) -> bool {
     if !loopback || proof.is_empty() {
         return false;
     }
-    let Ok(challenge) = crate::platform::ids::random_token(16) else {
+    let Ok(challenge) = platform::ids::random_token(16) else {
         return false;
     };
     let asked = http
-        .get(format!("{url}{}", crate::platform::proof::PATH))
+        .get(format!("{url}{}", platform::proof::PATH))
         .query(&[("challenge", &challenge)])
         .send()
         .await;
@@ -219,7 +219,7 @@ async fn proves(http: &reqwest::Client, url: &str, proof: &str) -> bool {
         && answer
             .text()
             .await
-            .is_ok_and(|text| text == crate::platform::proof::answer(proof, &challenge))
+            .is_ok_and(|text| text == platform::proof::answer(proof, &challenge))
 }
 
 /// The sandbox's application: its key from `app.json`, its secret from the keyring; a new

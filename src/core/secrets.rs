@@ -8,7 +8,7 @@ use std::time::Duration;
 use keyring_core::{CredentialStore, Error as KeyringError};
 use serde::{Deserialize, Serialize};
 
-use crate::client::{CachedToken, Secret};
+use client::{CachedToken, Secret};
 
 /// The keyring service name every entry is filed under.
 const SERVICE: &str = "license-desk";

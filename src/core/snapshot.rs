@@ -7,8 +7,8 @@
 use std::sync::Arc;
 
 use super::progress::Progress;
-use crate::wire::validate::{self, Problem, UnknownKey};
-use crate::wire::{BatchOrderRequest, OrderEntry};
+use wire::validate::{self, Problem, UnknownKey};
+use wire::{BatchOrderRequest, OrderEntry};
 
 #[derive(Debug, Clone, Default)]
 pub struct Snapshot {
@@ -155,7 +155,7 @@ pub(in crate::core) async fn json_of(
         if let Some(progress) = &progress {
             progress.start(Stage::Writing, 0);
         }
-        crate::wire::open::batch_to_json(&whole, pretty)
+        wire::open::batch_to_json(&whole, pretty)
     })
     .await?
     .map_err(|e| crate::core::files::error::FileError::Json(e).into())

@@ -21,8 +21,8 @@ use crate::core::{Core, CoreError, CoreOptions};
 /// form's values) made private to the user before eframe first writes it: eframe rewrites the
 /// file in place, which keeps its mode.
 fn private_window_state(dir: &std::path::Path) {
-    let kept = crate::support::private_files::create_private_dir(dir)
-        .and_then(|()| crate::support::private_files::ensure_private_file(&dir.join("app.ron")));
+    let kept = support::private_files::create_private_dir(dir)
+        .and_then(|()| support::private_files::ensure_private_file(&dir.join("app.ron")));
     if let Err(e) = kept {
         tracing::warn!(error = %e, "the window's state file could not be made private");
     }

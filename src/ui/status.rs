@@ -34,7 +34,7 @@ pub enum Verdict {
 impl Verdict {
     /// A claim answered can still be refused: its result code says.
     pub fn of_claim(answer: &ActivityResponse) -> Self {
-        if answer.result_code == crate::wire::activity::CLAIMED {
+        if answer.result_code == crate::core::wire::activity::CLAIMED {
             return Self::Done;
         }
         Self::Refused {

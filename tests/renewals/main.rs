@@ -23,11 +23,11 @@ use license_desk::core::profiles::usual_token_url;
 use license_desk::core::progress::Progress;
 use license_desk::core::renewals::{self, Read, ReadState, Source, Stop, Trouble, Window};
 use license_desk::core::{Call, Core, Endpoint, KeyringChoice, Secret, now_ms};
-use license_desk::platform::Region;
-use license_desk::wire::{BatchOrderRequest, BindRequest};
+use platform::Region;
 use remote::Remote;
 use serde_json::{Value, json};
 use tempfile::TempDir;
+use wire::{BatchOrderRequest, BindRequest};
 
 const PROFILE: &str = "Branch";
 const DAY: i64 = 86_400_000;
@@ -517,7 +517,7 @@ fn a_renewal_of_chosen_rows_passes_the_check_and_extends_exactly_those_products(
         .filter(|i| read.table.get(*i as usize).product_uri() == Some("gms:1"))
         .collect();
     let batch = license_desk::core::renewals::compose(&read, &chosen, "RENEWAL-N-1");
-    assert_eq!(license_desk::wire::validate::batch_order(&batch), []);
+    assert_eq!(wire::validate::batch_order(&batch), []);
     run(&s.core, on_branch(Call::BatchOrder(batch)));
 
     let after = self::read(&s.core, Progress::default());

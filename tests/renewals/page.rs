@@ -8,8 +8,8 @@ use std::sync::Arc;
 use license_desk::core::customer::{self, Opened, Page, What};
 use license_desk::core::renewals::{ReadState, Source};
 use license_desk::core::{Call, WriteState, now_ms};
-use license_desk::wire::OrderType;
 use serde_json::{Value, json};
+use wire::OrderType;
 
 use super::fault_proxy::Fault;
 use super::{DAY, PROFILE, desk::run, directory, on_branch, order, served, setup};

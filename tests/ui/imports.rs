@@ -5,8 +5,8 @@ use std::time::Duration;
 
 use egui_kittest::kittest::Queryable;
 use license_desk::core::{Core, drafts};
-use license_desk::platform::Region;
 use license_desk::ui::text::i18n::Lang;
+use platform::Region;
 
 use test_support::remote::Remote;
 use test_support::window::{self, app, click, settle, type_into};

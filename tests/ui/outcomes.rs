@@ -6,9 +6,9 @@ use std::time::Duration;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use license_desk::core::{Call, Secret};
-use license_desk::platform::Region;
 use license_desk::ui::DeskApp;
 use license_desk::ui::text::i18n::Lang;
+use platform::Region;
 
 use test_support::desk::{self, Answer, CallOn};
 use test_support::fault_proxy;

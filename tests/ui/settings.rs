@@ -2,8 +2,8 @@
 //! own) and removed.
 
 use egui_kittest::kittest::Queryable;
-use license_desk::platform::{Config, Region, Server, create_app};
 use license_desk::ui::text::i18n::Lang;
+use platform::{Config, Region, Server, create_app};
 use serve::TlsFiles;
 
 use test_support::desk;

@@ -43,15 +43,15 @@ pub fn run<R: Request + std::fmt::Debug>(core: &Core, request: R) -> R::Reply {
 /// request (`CallOn`): each variant is one operation's reply.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Answer {
-    Customer(license_desk::wire::Customer),
-    Customers(Vec<license_desk::wire::Customer>),
-    Enterprise(license_desk::wire::CreatedEnterprise),
+    Customer(wire::Customer),
+    Customers(Vec<wire::Customer>),
+    Enterprise(wire::CreatedEnterprise),
     Updated,
-    Orders(Vec<license_desk::wire::BatchOrderResult>),
-    Locks(Vec<license_desk::wire::LockResult>),
-    Assets(license_desk::wire::AssetList),
+    Orders(Vec<wire::BatchOrderResult>),
+    Locks(Vec<wire::LockResult>),
+    Assets(wire::AssetList),
     Shellnums(Vec<String>),
-    Claim(license_desk::wire::ActivityResponse),
+    Claim(wire::ActivityResponse),
 }
 
 /// Any platform call on a profile, served as the typed request of its operation: the tests

@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use license_desk::core::profiles::usual_token_url;
 use license_desk::core::{Endpoint, Profile};
-use license_desk::platform::{Config, Region, Server, create_app};
+use platform::{Config, Region, Server, create_app};
 use tempfile::TempDir;
 
 /// A separate platform (its own runtime, data dir and application), as a remote profile sees it.

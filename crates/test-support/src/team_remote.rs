@@ -2,11 +2,11 @@
 //! branch staff of 上海 (SH01), and `wang`, an administrator; both with [`PASSWORD`].
 
 use license_desk::core::{Endpoint, Profile};
-use license_desk::team::people::{self, Branch, NewPerson};
-use license_desk::team::server::{TeamConfig, TeamServer};
-use license_desk::team::sessions::SessionRules;
-use license_desk::team::upstream::UpstreamConfig;
-use license_desk::team::{Place, TeamStore};
+use team::people::{self, Branch, NewPerson};
+use team::server::{TeamConfig, TeamServer};
+use team::sessions::SessionRules;
+use team::upstream::UpstreamConfig;
+use team::{Place, TeamStore};
 
 use crate::fault_proxy::FaultProxy;
 use crate::remote::Remote;
@@ -34,7 +34,7 @@ impl TeamRemote {
     }
 
     fn start_with(proxied: bool) -> TeamRemote {
-        let remote = Remote::start(license_desk::platform::Region::Domestic);
+        let remote = Remote::start(platform::Region::Domestic);
         let proxy = proxied.then(|| FaultProxy::start(&remote.base));
         let upstream = proxy
             .as_ref()

@@ -10,8 +10,8 @@ use crate::core::CoreError;
 use crate::core::catalog::{DirectoryEntry, Known};
 use crate::core::evidence::{self, Evidence};
 use crate::core::request::{Request, Services};
-use crate::wire::preview::{self, DeletePreview, OrderCustomer, Placement, given, is_delete};
-use crate::wire::{BatchOrderRequest, CustomerQuery, OrderEntry};
+use wire::preview::{self, DeletePreview, OrderCustomer, Placement, given, is_delete};
+use wire::{BatchOrderRequest, CustomerQuery, OrderEntry};
 
 /// Works out what the batch's delete orders would remove on the profile, from its asset
 /// listings.
@@ -83,7 +83,7 @@ async fn listings(
     services: &Services,
     profile: &str,
     placed: &[Placement],
-) -> HashMap<String, Result<Vec<crate::wire::Asset>, CoreError>> {
+) -> HashMap<String, Result<Vec<wire::Asset>, CoreError>> {
     let mut listings = HashMap::new();
     for enterprise in placed.iter().filter_map(|p| p.enterprise.as_ref()) {
         if listings.contains_key(enterprise) {

@@ -5,12 +5,12 @@
 
 use std::sync::Arc;
 
-use crate::client::{Client, Operation, write::lock_refusals};
 use crate::core::catalog::entries::DirectoryEntry;
 use crate::core::catalog::learn::{self, Learned};
 use crate::core::request::{Request, Services};
 use crate::core::{Call, CoreError};
-use crate::wire::{
+use client::{Client, Operation, write::lock_refusals};
+use wire::{
     ActivityResponse, AssetList, BatchOrderRequest, BatchOrderResult, BindRequest, ClaimRequest,
     CreatedEnterprise, Customer, CustomerQuery, EnterpriseRequest, LockRequest, LockResult,
 };

@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::wire::{CustomerType, MerchandiseEntry, ProductEntry};
+use wire::{CustomerType, MerchandiseEntry, ProductEntry};
 
 /// A customer or enterprise as the directory knows it: every field an order's customer part
 /// takes, and the enterprise's name.

@@ -2,7 +2,7 @@
 //! product, not this sale) and the customers named.
 
 use super::DirectoryEntry;
-use crate::wire::{
+use wire::{
     BatchOrderRequest, BatchOrderResult, BindRequest, CreatedEnterprise, Customer,
     EnterpriseRequest, MerchandiseEntry, OrderEntry, ProductEntry,
 };

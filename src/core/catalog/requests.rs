@@ -14,7 +14,7 @@ use super::view::CatalogView;
 use crate::core::CoreError;
 use crate::core::files::error::FileError;
 use crate::core::request::{Request, Services};
-use crate::support::clock::now_ms;
+use support::clock::now_ms;
 
 /// The catalog, and the directory of `profile`, with their search keys (a team profile's
 /// mirror brought up to date first).
@@ -80,7 +80,7 @@ impl Request for Remove {
     }
 
     async fn serve(self, services: Services) -> Result<Self::Reply, CoreError> {
-        use crate::wire::knowledge::Shelf as TeamShelf;
+        use wire::knowledge::Shelf as TeamShelf;
         // A catalog that cannot be opened changes nothing here, nor on the team server.
         services.0.catalog()?;
         let shared = match &self.item {
@@ -118,7 +118,7 @@ impl Request for Edit {
     }
 
     async fn serve(self, services: Services) -> Result<Self::Reply, CoreError> {
-        use crate::wire::knowledge::Shelf as TeamShelf;
+        use wire::knowledge::Shelf as TeamShelf;
         // A catalog that cannot be opened changes nothing here, nor on the team server.
         services.0.catalog()?;
         let shared = match &*self.edit {
@@ -219,11 +219,11 @@ async fn in_catalog<T: Send + 'static>(
 }
 
 fn put(
-    shelf: crate::wire::knowledge::Shelf,
+    shelf: wire::knowledge::Shelf,
     key: &str,
     value: Option<serde_json::Value>,
-) -> crate::wire::knowledge::Put {
-    crate::wire::knowledge::Put {
+) -> wire::knowledge::Put {
+    wire::knowledge::Put {
         shelf,
         key: key.to_owned(),
         value,
@@ -231,7 +231,7 @@ fn put(
 }
 
 /// A product or package the person edits or removes, written to the team server too.
-async fn share(services: &Services, profile: &str, put: Option<crate::wire::knowledge::Put>) {
+async fn share(services: &Services, profile: &str, put: Option<wire::knowledge::Put>) {
     if let Some(put) = put {
         services.0.share_puts(profile, vec![put]).await;
     }

@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 use super::DirectoryEntry;
 use super::learn::{Learned, package_definition, product_definition};
 use super::store::{Catalog, CatalogError};
-use crate::wire::{MerchandiseEntry, ProductEntry};
+use wire::{MerchandiseEntry, ProductEntry};
 
 #[derive(Debug, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", default)]

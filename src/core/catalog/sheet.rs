@@ -13,8 +13,8 @@ use super::DirectoryEntry;
 use crate::core::progress::Progress;
 use crate::core::sheet::columns::{COLUMNS, Level};
 use crate::core::sheet::read::{ReadError, read_grid};
-use crate::support::private_files::write_atomic;
-use crate::wire::{MerchandiseEntry, ProductEntry};
+use support::private_files::write_atomic;
+use wire::{MerchandiseEntry, ProductEntry};
 
 /// The name of the directory's sheet.
 pub const CUSTOMER_SHEET: &str = "Customers";

@@ -13,7 +13,7 @@ use serde_json::Value;
 
 use super::learn::Learned;
 use super::{DirectoryEntry, Known};
-use crate::wire::{MerchandiseEntry, ProductEntry};
+use wire::{MerchandiseEntry, ProductEntry};
 
 #[derive(Debug, thiserror::Error)]
 pub enum CatalogError {
@@ -73,9 +73,9 @@ impl Catalog {
     pub fn open(path: &Path) -> Result<Catalog> {
         if let Some(dir) = path.parent() {
             // A failure shows as the database's own when it opens.
-            let _ = crate::support::private_files::create_private_dir(dir);
+            let _ = support::private_files::create_private_dir(dir);
         }
-        if let Err(e) = crate::support::private_files::ensure_private_file(path) {
+        if let Err(e) = support::private_files::ensure_private_file(path) {
             tracing::warn!(error = %e, path = %path.display(), "could not be made private");
         }
         let conn = Connection::open(path)?;
@@ -643,7 +643,7 @@ fn learn_customer(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::wire::BatchOrderRequest;
+    use wire::BatchOrderRequest;
 
     fn batch(json: serde_json::Value) -> BatchOrderRequest {
         serde_json::from_value(json).expect("batch")

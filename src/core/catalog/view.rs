@@ -3,7 +3,7 @@
 use super::entries::{DirectoryEntry, Known};
 use super::search;
 use super::store::{Catalog, CatalogError, SHARED};
-use crate::wire::{MerchandiseEntry, ProductEntry};
+use wire::{MerchandiseEntry, ProductEntry};
 
 /// The catalog and a profile's directory as the window searches them: the items, and their
 /// search keys built once (off the window's thread).

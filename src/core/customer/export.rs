@@ -11,7 +11,7 @@ use rust_xlsxwriter::{Format, Workbook, Worksheet, XlsxError};
 use super::{Event, Page};
 use crate::core::files::error::FileError;
 use crate::core::renewals::Due;
-use crate::support::private_files::write_atomic;
+use support::private_files::write_atomic;
 
 const ASSETS: [(&str, &str); 11] = [
     ("资产编号", "Asset number"),

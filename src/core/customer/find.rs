@@ -77,7 +77,7 @@ fn one_of(entries: &[&DirectoryEntry]) -> Found {
     let mut ids: Vec<(String, String)> = entries
         .iter()
         .filter_map(|e| {
-            let id = crate::wire::preview::given(&e.enterprise_global_id)?;
+            let id = wire::preview::given(&e.enterprise_global_id)?;
             let name = e
                 .names()
                 .first()

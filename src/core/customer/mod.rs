@@ -23,7 +23,7 @@ pub use timeline::{Event, Keys, What, events_of, events_of_audit, merge};
 use serde::{Deserialize, Serialize};
 
 use super::renewals::{Read, ReadState};
-use crate::wire::{AssetList, Customer};
+use wire::{AssetList, Customer};
 
 /// One enterprise's page.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -90,7 +90,7 @@ impl Held {
                     customer_id: a.customer_id().to_owned(),
                     locked: a.locked(),
                     chip: a.key_chip_type(),
-                    lockable: crate::wire::asset::lockable(a.license_type(), window),
+                    lockable: wire::asset::lockable(a.license_type(), window),
                     limit_start: a.limit_start_time(),
                     limit_end: a.limit_end_time(),
                     products: u32::try_from(a.product_count()).unwrap_or(u32::MAX),

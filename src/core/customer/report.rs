@@ -9,7 +9,7 @@ use serde::Serialize;
 
 use super::{Event, Page};
 use crate::core::renewals::{Due, ReadState, Window, day};
-use crate::wire::Customer;
+use wire::Customer;
 
 /// The windows a page counts what ends in.
 pub const WINDOWS: [i64; 3] = [30, 90, 365];

@@ -16,8 +16,8 @@ use crate::core::renewals::{add_sent_from, keep, named};
 use crate::core::request::{Request, Services};
 use crate::core::team::{AuditEntry, AuditQuery};
 use crate::core::{ApiError, CoreError};
-use crate::support::clock::now_ms;
-use crate::wire::{CustomerQuery, DefaultFilter};
+use support::clock::now_ms;
+use wire::{CustomerQuery, DefaultFilter};
 
 /// Pages of the team server's audit log read for a page's timeline: its latest 10,000 entries.
 const TEAM_PAGES: usize = 10;
@@ -246,8 +246,8 @@ fn resolve(
 /// What the platform answered, and the batches sent for undated assets, into the page.
 fn take(
     page: &mut Page,
-    customers: Option<Got<Vec<crate::wire::Customer>>>,
-    listing: Got<crate::wire::AssetList>,
+    customers: Option<Got<Vec<wire::Customer>>>,
+    listing: Got<wire::AssetList>,
     journal: &[JournalEntry],
 ) {
     match customers {

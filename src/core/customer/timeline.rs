@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 use crate::core::WriteState;
 use crate::core::journal::JournalEntry;
 use crate::core::team::AuditEntry;
-use crate::wire::{
+use wire::{
     AssetEntry, BatchOrderRequest, BindRequest, ClaimRequest, EnterpriseRequest, LockRequest,
     MerchandiseEntry, OrderEntry, OrderType,
 };
@@ -303,6 +303,6 @@ fn products_of(a: &AssetEntry, out: &mut Vec<String>) {
     }
 }
 
-fn named(p: &crate::wire::ProductEntry) -> Option<String> {
+fn named(p: &wire::ProductEntry) -> Option<String> {
     p.product_name.clone().or_else(|| p.product_uri.clone())
 }

@@ -6,8 +6,8 @@ use crate::core::CoreError;
 use crate::core::files::{StoredBatch, open_stored};
 use crate::core::request::{Request, Services};
 use crate::core::snapshot::{Checked, Snapshot};
-use crate::support::clock::now_ms;
-use crate::wire::BatchOrderRequest;
+use support::clock::now_ms;
+use wire::BatchOrderRequest;
 
 /// The drafts, newest first.
 #[derive(Debug, Clone)]
@@ -77,8 +77,7 @@ impl Request for NewFromBatch {
     type Reply = i64;
 
     async fn serve(self, services: Services) -> Result<i64, CoreError> {
-        let body =
-            crate::wire::open::batch_to_json(&self.batch, false).map_err(DraftsError::Json)?;
+        let body = wire::open::batch_to_json(&self.batch, false).map_err(DraftsError::Json)?;
         in_store(&services.0.drafts, move |d| {
             d.create(&self.name, &body, "{}", now_ms())
         })

@@ -50,9 +50,9 @@ impl Drafts {
     pub fn open(path: &Path) -> rusqlite::Result<Drafts> {
         if let Some(dir) = path.parent() {
             // A failure shows as the database's own when it opens.
-            let _ = crate::support::private_files::create_private_dir(dir);
+            let _ = support::private_files::create_private_dir(dir);
         }
-        if let Err(e) = crate::support::private_files::ensure_private_file(path) {
+        if let Err(e) = support::private_files::ensure_private_file(path) {
             tracing::warn!(error = %e, path = %path.display(), "could not be made private");
         }
         let conn = Connection::open(path)?;

@@ -4,7 +4,7 @@
 use std::path::Path;
 
 use super::FileError;
-use crate::support::private_files::write_atomic;
+use support::private_files::write_atomic;
 
 /// Larger files are refused: a batch holds at most 10,000 orders, far below this.
 pub const MAX_FILE_BYTES: u64 = 256 * 1024 * 1024;

@@ -13,10 +13,10 @@ use super::progress::{Progress, Stage};
 use super::request::Finished;
 use super::sheet::ReadError;
 use super::snapshot::{Checked, Snapshot};
-use crate::support::clock::now_ms;
-use crate::wire::BatchOrderRequest;
-use crate::wire::open::{Locator, batch_to_json};
-use crate::wire::parse::{FromJson, ParseError};
+use support::clock::now_ms;
+use wire::BatchOrderRequest;
+use wire::open::{Locator, batch_to_json};
+use wire::parse::{FromJson, ParseError};
 
 pub use error::{FileError, NotABatch};
 pub use io::{MAX_FILE_BYTES, read_file_bytes, regular_file_size, write_bytes, write_file};

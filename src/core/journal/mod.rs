@@ -10,7 +10,7 @@ use rusqlite::Connection;
 use serde::Serialize;
 
 use super::ledger::{self, LedgerEntry, Run};
-use crate::client::{CallRecord, WriteBegun, WriteEnded, WriteState};
+use client::{CallRecord, WriteBegun, WriteEnded, WriteState};
 
 /// JSON keys whose values are secrets wherever they appear in a body.
 const SECRET_KEYS: [&str; 8] = [
@@ -271,7 +271,7 @@ impl Journal {
         Ok(ledger::sending(
             &self.conn(),
             call_id,
-            crate::support::clock::now_ms(),
+            support::clock::now_ms(),
         )?)
     }
 
@@ -286,7 +286,7 @@ impl Journal {
         done: bool,
         by: &str,
     ) -> Result<Option<LedgerEntry>, JournalError> {
-        let at = crate::support::clock::now_ms();
+        let at = support::clock::now_ms();
         Ok(ledger::resolve(&self.conn(), call_id, done, by, at)?)
     }
 
@@ -432,7 +432,7 @@ impl Journal {
             crate::core::ExportFormat::Csv => self.export_csv(f, &mut bytes)?,
             crate::core::ExportFormat::Json => self.export_json(f, &mut bytes)?,
         };
-        crate::support::private_files::write_atomic(path, &bytes)?;
+        support::private_files::write_atomic(path, &bytes)?;
         Ok(count)
     }
 

@@ -5,9 +5,9 @@
 use std::path::PathBuf;
 
 use super::{JournalEntry, JournalError, JournalFilter};
-use crate::client::WriteState;
 use crate::core::request::{Request, Services};
 use crate::core::{CoreError, ExportFormat, ledger::LedgerEntry};
+use client::WriteState;
 
 /// The calls the journal holds, newest first, as the filter narrows them.
 #[derive(Debug, Clone)]

@@ -8,8 +8,8 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use crate::support::private_files::{create_private_dir, write_atomic};
-use crate::wire::validate::{FieldPath, Problem, ProblemKind};
+use support::private_files::{create_private_dir, write_atomic};
+use wire::validate::{FieldPath, Problem, ProblemKind};
 
 /// The built-in profile's name.
 pub const SANDBOX: &str = "Sandbox";
@@ -67,7 +67,7 @@ pub struct Profile {
     pub repeats_recognised: bool,
     /// Time limits of its calls and their retries (defaults in `CallLimits`).
     #[serde(default)]
-    pub limits: crate::client::CallLimits,
+    pub limits: client::CallLimits,
     /// The administrator allows plain `http://` to a host other than this machine: the app
     /// secret and the tokens then cross the network in clear. Off, such a profile sends
     /// nothing (loopback is always allowed).
@@ -84,7 +84,7 @@ impl Profile {
             production: false,
             own_catalog: false,
             repeats_recognised: true,
-            limits: crate::client::CallLimits::default(),
+            limits: client::CallLimits::default(),
             insecure_http: false,
         }
     }
@@ -99,8 +99,8 @@ impl Profile {
                 ..
             } => [base_url, token_url]
                 .into_iter()
-                .any(|u| crate::client::clear_remote(u)),
-            Endpoint::Team { url, .. } => crate::client::clear_remote(url),
+                .any(|u| client::clear_remote(u)),
+            Endpoint::Team { url, .. } => client::clear_remote(url),
         }
     }
 
@@ -231,7 +231,7 @@ impl Profiles {
     pub fn load(path: &Path) -> Result<Profiles, ProfilesError> {
         let mut profiles = match std::fs::read(path) {
             Ok(bytes) => {
-                crate::wire::parse::json::<Profiles>(&bytes).map_err(|e| ProfilesError::Parse {
+                wire::parse::json::<Profiles>(&bytes).map_err(|e| ProfilesError::Parse {
                     path: path.to_owned(),
                     message: e.to_string(),
                 })?
@@ -357,7 +357,7 @@ pub fn base_url_of(typed: &str) -> String {
 
 /// The usual token URL under a base address.
 pub fn usual_token_url(base_url: &str) -> String {
-    format!("{base_url}{}", crate::wire::paths::TOKEN)
+    format!("{base_url}{}", wire::paths::TOKEN)
 }
 
 /// A profile's token URL: the one typed, else the usual one under the base address (none

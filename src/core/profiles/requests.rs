@@ -1,9 +1,9 @@
 //! What the window and the command line ask of the profiles: save (add or edit), remove,
 //! switch, a secret for one run, and a connection tested. Each answers the profiles as saved.
 
-use crate::client::Secret;
 use crate::core::CoreError;
 use crate::core::request::{Request, Services};
+use client::Secret;
 
 use super::{Profile, Profiles};
 

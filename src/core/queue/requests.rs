@@ -3,12 +3,12 @@
 //! some wait). Each request answers the queue as it then is.
 
 use super::store::{Queue, QueueError, QueueState, QueuedEntry};
-use crate::client::Reach;
 use crate::core::calls::requests::send_kept;
 use crate::core::ledger;
 use crate::core::profiles::ProfilesError;
 use crate::core::request::{Request, Services};
 use crate::core::{ApiError, Call, CoreError, WriteState, now_ms};
+use client::Reach;
 
 /// Keeps a batch, lock or unlock to send to `profile` later (its platform cannot be reached
 /// now).
@@ -120,13 +120,13 @@ async fn send_queued(services: &Services) -> Result<(), CoreError> {
     };
     for profile in on_queue(services, Queue::ready_profiles).await? {
         loop {
-            let call_id = crate::client::write::new_call_id(now_ms());
+            let call_id = client::write::new_call_id(now_ms());
             let (owner, taken_as, from) = (run.id.clone(), call_id.clone(), profile.clone());
             let next = on_queue(services, move |q| q.take_next(&from, &owner, &taken_as)).await?;
             let Some((id, call)) = next else {
                 break;
             };
-            let result = crate::client::CALL_ID
+            let result = client::CALL_ID
                 .scope(call_id, send_kept(services, profile.clone(), call))
                 .await;
             let (state, detail) = queue_state(&result);

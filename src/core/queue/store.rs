@@ -12,7 +12,7 @@ use rusqlite::{Connection, OptionalExtension, params};
 use serde::{Deserialize, Serialize};
 
 use crate::core::Call;
-use crate::wire::open::{Source, batch_to_value, open_object};
+use wire::open::{Source, batch_to_value, open_object};
 
 /// What a queued entry sends.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -12,7 +12,7 @@ use serde::Serialize;
 
 use super::{Read, RowRef, Source, Window, days_left};
 use crate::core::files::error::FileError;
-use crate::support::private_files::write_atomic;
+use support::private_files::write_atomic;
 
 /// A product (or a whole asset) that ends within the window.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]

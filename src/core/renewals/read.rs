@@ -136,5 +136,5 @@ pub fn named(e: &mut EnterpriseRead, entry: &crate::core::catalog::entries::Dire
 
 /// A value that says something: not absent, not blank.
 pub fn given(s: &Option<String>) -> Option<String> {
-    crate::wire::preview::given(s)
+    wire::preview::given(s)
 }

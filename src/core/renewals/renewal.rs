@@ -7,7 +7,7 @@
 use std::collections::BTreeMap;
 
 use super::{Read, RowRef, Source};
-use crate::wire::{
+use wire::{
     AssetEntry, BatchOrderRequest, LicenseType, OrderEntry, OrderType, ProductEntry, SyncMode,
 };
 

@@ -21,8 +21,8 @@ use crate::core::journal::JournalFilter;
 use crate::core::progress::{Progress, Stage};
 use crate::core::request::{Request, Services};
 use crate::core::{ApiError, CoreError};
-use crate::support::clock::now_ms;
 use client::Client;
+use support::clock::now_ms;
 
 /// Listings at once: the embedded platform's `--max-listings` (4 by default); one more would
 /// wait for a turn there, and a production platform is not to be pressed harder.
@@ -234,7 +234,7 @@ async fn list_all(client: &Arc<Client>, read: &mut Read, progress: &Progress) {
 fn take_listing(
     read: &mut Read,
     i: usize,
-    listed: Result<crate::wire::AssetList, ApiError>,
+    listed: Result<wire::AssetList, ApiError>,
 ) -> Option<Stop> {
     let index = u32::try_from(i).unwrap_or(u32::MAX);
     let state = match listed {
@@ -279,7 +279,6 @@ fn export(path: &std::path::Path, read: &Read, rows: &[u32]) -> Result<(), FileE
         super::write_xlsx(&due, path)
     } else {
         let text = super::csv_text(&due, true);
-        crate::support::private_files::write_atomic(path, text.as_bytes())
-            .map_err(FileError::io(path))
+        support::private_files::write_atomic(path, text.as_bytes()).map_err(FileError::io(path))
     }
 }

@@ -4,7 +4,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use crate::wire::{
+use wire::{
     AssetEntry, BatchOrderRequest, BatchOrderResult, MerchandiseEntry, OrderEnvelope, OrderType,
     ProductEntry,
 };

@@ -8,7 +8,7 @@ use std::collections::{BTreeMap, HashMap};
 use serde::{Deserialize, Serialize};
 
 use super::{Sent, Source, Trouble, dated, trouble};
-use crate::wire::{AssetList, AssetRef};
+use wire::{AssetList, AssetRef};
 
 /// An interned string; 0 is none.
 type Sym = u32;

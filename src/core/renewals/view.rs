@@ -190,7 +190,7 @@ mod tests {
 
     use super::*;
     use crate::core::renewals::{EnterpriseRead, ReadState, Table};
-    use crate::wire::AssetList;
+    use wire::AssetList;
 
     const DAY: i64 = 86_400_000;
 

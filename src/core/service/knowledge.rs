@@ -10,7 +10,7 @@ use crate::core::catalog::learn::Learned;
 use crate::core::catalog::share::{CatalogFile, DEMO_CATALOG};
 use crate::core::catalog::store::{Catalog, CatalogError, ImportReport, SHARED};
 use crate::core::profiles::SANDBOX;
-use crate::support::clock::now_ms;
+use support::clock::now_ms;
 
 /// Opens the catalog; a new one starts with the Sandbox's demo catalog (and its demo customers
 /// in the Sandbox's directory), once: what the user removes of it does not come back. Without

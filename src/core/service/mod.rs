@@ -22,7 +22,7 @@ use super::queue::store::QueueError;
 use super::sandbox::{Sandbox, SandboxError};
 use super::secrets::{KeyringStore, Secrets};
 use super::{CoreError, CoreOptions, CoreState, KeyringChoice, Repaint, RequestId, SandboxState};
-use crate::client::{
+use client::{
     CachedToken, CallRecord, Client, ClientConfig, Kept, NotKept, Observer, WriteBegun, WriteEnded,
 };
 
@@ -203,7 +203,7 @@ pub(in crate::core) struct Service {
     state: Arc<RwLock<CoreState>>,
     secrets: Arc<Secrets>,
     /// App secrets given for this run only (`Command::UseSecretForRun`): never in the keyring.
-    run_secrets: Mutex<HashMap<String, crate::client::Secret>>,
+    run_secrets: Mutex<HashMap<String, client::Secret>>,
     journal: std_mpsc::Sender<JournalJob>,
     pub(in crate::core) drafts: Arc<Drafts>,
     clients: Mutex<HashMap<String, Arc<Client>>>,
@@ -225,7 +225,7 @@ pub(in crate::core) struct Service {
 struct SandboxAccess {
     base_url: String,
     app_key: String,
-    app_secret: crate::client::Secret,
+    app_secret: client::Secret,
 }
 
 /// Serves commands until `stop` turns true (or the core is dropped), then stops the Sandbox
@@ -324,7 +324,7 @@ async fn serve(
         let outbox = Arc::clone(outbox);
         let running = Arc::clone(&running);
         tokio::spawn(async move {
-            crate::client::CANCEL
+            client::CANCEL
                 .scope(cancelled, service.work(id, job, &outbox))
                 .await;
             lock_running(&running).remove(&id);
@@ -553,10 +553,7 @@ impl Service {
 
     /// A remote profile's app secret: the one given for this run, else the keyring's. The flag
     /// says whether its tokens may be kept in the keyring.
-    async fn remote_secret(
-        &self,
-        profile_name: &str,
-    ) -> Result<(crate::client::Secret, bool), CoreError> {
+    async fn remote_secret(&self, profile_name: &str) -> Result<(client::Secret, bool), CoreError> {
         if let Some(given) = self.run_secrets.lock().await.get(profile_name) {
             return Ok((given.clone(), false));
         }

@@ -54,7 +54,7 @@ impl Service {
         self: &Arc<Self>,
         previous: Option<String>,
         profile: Profile,
-        app_secret: Option<crate::client::Secret>,
+        app_secret: Option<client::Secret>,
     ) -> Result<Profiles, CoreError> {
         let old = previous
             .as_deref()
@@ -67,7 +67,7 @@ impl Service {
         } = &profile.endpoint
         {
             let path = path.clone();
-            tokio::task::spawn_blocking(move || crate::client::extra_roots(&path)).await??;
+            tokio::task::spawn_blocking(move || client::extra_roots(&path)).await??;
         }
         let outcome = {
             let profile = profile.clone();
@@ -130,7 +130,7 @@ impl Service {
     pub(in crate::core) async fn use_secret_for_run(
         &self,
         profile: String,
-        app_secret: crate::client::Secret,
+        app_secret: client::Secret,
     ) -> Result<Profiles, CoreError> {
         let profiles = self.profiles();
         let known = profiles

@@ -5,10 +5,10 @@
 use std::sync::Arc;
 
 use super::{Service, update_state};
-use crate::client::Client;
 use crate::core::CoreError;
 use crate::core::secrets::SecretKind;
 use crate::core::team::session::Session;
+use client::Client;
 
 impl Service {
     /// A password given for this run (`UseSecretForRun`) signs the person in; the session is

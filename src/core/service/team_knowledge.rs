@@ -6,13 +6,13 @@
 use std::sync::Arc;
 
 use super::Service;
-use crate::client::Client;
 use crate::core::catalog::entries::DirectoryEntry;
 use crate::core::catalog::learn::Learned;
 use crate::core::catalog::store::{Catalog, CatalogError, Shelf};
-use crate::support::clock::now_ms;
-use crate::wire::knowledge::{self, Change, Put, Shelf as TeamShelf};
-use crate::wire::preview::given;
+use client::Client;
+use support::clock::now_ms;
+use wire::knowledge::{self, Change, Put, Shelf as TeamShelf};
+use wire::preview::given;
 
 impl Service {
     /// Reads the server's changes into the mirror; a server out of reach (or a session that

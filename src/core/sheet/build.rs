@@ -11,7 +11,7 @@ use serde_json::{Map, Value, json};
 use super::columns::{Column, Kind, Level, code_of, column_of};
 use super::read::{Cell, Grid};
 use crate::core::progress::{Cancelled, Progress, Stage};
-use crate::support::clock::day_ms;
+use support::clock::day_ms;
 
 /// The batch as JSON, where each of its values came from, and the headers not understood.
 pub struct Built {

@@ -10,9 +10,9 @@ use std::collections::HashMap;
 use std::path::Path;
 
 use crate::core::progress::{Progress, Stage};
-use crate::wire::BatchOrderRequest;
-use crate::wire::open::{Source, open_object};
-use crate::wire::validate::FieldPath;
+use wire::BatchOrderRequest;
+use wire::open::{Source, open_object};
+use wire::validate::FieldPath;
 
 use read::Grid;
 

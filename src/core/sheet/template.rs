@@ -9,7 +9,7 @@ use std::path::Path;
 use rust_xlsxwriter::{ExcelDateTime, Format, Workbook, XlsxError};
 
 use super::columns::COLUMNS;
-use crate::support::private_files::write_atomic;
+use support::private_files::write_atomic;
 
 /// The example rows: (column's English header, value). Dates are written as real dates.
 const EXAMPLES: &[&[(&str, &str)]] = &[

@@ -5,11 +5,11 @@
 mod requests;
 pub(in crate::core) mod session;
 
-pub use crate::wire::approval::{Request, RequestQuery, State as RequestState};
-pub use crate::wire::handover::{APPROVERS, Handed};
-pub use crate::wire::team::{AuditEntry, AuditQuery, Card, Me, Permission};
 pub use requests::{
     Decide, Decision, HandOver, ListHanded, ListRequests, ReadAudit, ReadRequest, Receive, SignIn,
     SignOut, WhoAmI,
 };
 pub use session::Session;
+pub use wire::approval::{Request, RequestQuery, State as RequestState};
+pub use wire::handover::{APPROVERS, Handed};
+pub use wire::team::{AuditEntry, AuditQuery, Card, Me, Permission};

@@ -5,15 +5,15 @@
 use std::sync::Arc;
 
 use super::session::Session;
-use crate::client::{Client, Secret};
 use crate::core::CoreError;
 use crate::core::drafts::store::{DraftsError, in_store};
 use crate::core::profiles::ProfilesError;
 use crate::core::request::{Request, Services};
-use crate::support::clock::now_ms;
-use crate::wire::approval::{Request as Waiting, RequestQuery};
-use crate::wire::handover::Handed;
-use crate::wire::team::{AuditEntry, AuditQuery, Me};
+use client::{Client, Secret};
+use support::clock::now_ms;
+use wire::approval::{Request as Waiting, RequestQuery};
+use wire::handover::Handed;
+use wire::team::{AuditEntry, AuditQuery, Me};
 
 /// The profile's client, when the profile is a team server's.
 async fn team_client(services: &Services, profile: &str) -> Result<Arc<Client>, CoreError> {
@@ -207,7 +207,7 @@ impl Request for HandOver {
         let draft = self.draft;
         let kept = in_store(&services.0.drafts, move |d| d.load(draft)).await?;
         let kept = kept.ok_or(DraftsError::NoDraft(draft))?;
-        let handed = crate::wire::handover::HandOver {
+        let handed = wire::handover::HandOver {
             name: kept.name,
             body: kept.body,
             handed_to: self.to,

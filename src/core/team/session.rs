@@ -1,6 +1,6 @@
 //! A team profile's session as the console keeps it.
 
-use crate::wire::team::Me;
+use wire::team::Me;
 
 /// A team profile's session.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -4,11 +4,11 @@
 
 use egui::RichText;
 
+use crate::core::wire::preview::{DeletePreview, OrderPreview, RemovedProduct, Warning};
 use crate::ui::text::dates::local_date;
 use crate::ui::text::i18n::{Lang, tr};
 use crate::ui::text::labels::order_type_short;
 use crate::ui::text::refusals;
-use crate::wire::preview::{DeletePreview, OrderPreview, RemovedProduct, Warning};
 
 /// Rows of the table at most; the count says how many there are.
 const MAX_ROWS: usize = 200;
@@ -187,7 +187,7 @@ fn product_row_ui(ui: &mut egui::Ui, what: &str, removed: &RemovedProduct) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::wire::refusal::Refusal;
+    use crate::core::wire::refusal::Refusal;
 
     #[test]
     fn the_preview_s_refusals_are_said_in_chinese() {

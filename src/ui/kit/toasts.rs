@@ -3,10 +3,10 @@
 
 use egui::RichText;
 
+use crate::core::wire::{activity, envelope};
 use crate::core::{ApiError, CoreError};
 use crate::ui::text::i18n::{Label, Lang, label, t, tr};
 use crate::ui::text::refusals::{Offer, recognise};
-use crate::wire::{activity, envelope};
 
 /// At most this many toasts are kept; older ones give way.
 const MAX_TOASTS: usize = 4;

@@ -10,6 +10,7 @@ use crate::core::Awaited;
 use crate::core::calls::requests as calls;
 use crate::core::catalog::{self, CatalogView};
 use crate::core::team::Permission;
+use crate::core::wire::activity;
 use crate::core::wire::validate::{is_email, is_mobile};
 use crate::core::wire::{ActivityResponse, ClaimRequest};
 use crate::ui::kit::form::{
@@ -23,7 +24,6 @@ use crate::ui::status::Verdict;
 use crate::ui::text::dates::local_date;
 use crate::ui::text::i18n::{Label, Lang, label, t};
 use crate::ui::text::labels::result_words;
-use crate::wire::activity;
 
 /// Activity labels remembered at most.
 const SEEN: usize = 10;

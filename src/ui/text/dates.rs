@@ -44,7 +44,7 @@ pub fn today() -> Date {
 }
 
 /// The first millisecond of a local day, or its last (an *until* date is valid all that day).
-pub use crate::support::clock::day_ms;
+pub use support::clock::day_ms;
 
 #[cfg(test)]
 mod tests {

@@ -8,8 +8,8 @@
 //! them keeps the explanation. A platform that sends no such cause gets the code's general
 //! explanation.
 
+use crate::core::wire::refusal::Refusal;
 use crate::ui::text::i18n::{Label, Lang, label, tr};
-use crate::wire::refusal::Refusal;
 
 /// What the console offers to do about a refusal.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -40,7 +40,7 @@ pub fn recognise(
     let offer = match refusal {
         Refusal::EnterpriseExists { .. } => Some(Offer::UpdateEnterprise),
         _ => (action == label!("submit-batch")
-            && code == crate::wire::envelope::VALIDATION
+            && code == crate::core::wire::envelope::VALIDATION
             && is_batch_path(path))
         .then(|| Offer::GoToField(path.to_owned())),
     };

@@ -7,6 +7,7 @@ use egui::RichText;
 use super::state_ui;
 use crate::core::Awaited;
 use crate::core::team::{self, Decision, Permission, Request};
+use crate::core::wire::approval;
 use crate::ui::kit::button::danger_button;
 use crate::ui::kit::delete_preview::found_ui;
 use crate::ui::kit::form::busy_icon_button_ui;
@@ -15,7 +16,6 @@ use crate::ui::kit::permits::{permitted_ui, role_name};
 use crate::ui::outbox::{Caller, Outbox};
 use crate::ui::text::dates;
 use crate::ui::text::i18n::{Lang, label, labelled, t, tr};
-use crate::wire::approval;
 
 #[derive(Default)]
 pub(super) struct Decider {

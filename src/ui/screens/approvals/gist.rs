@@ -3,9 +3,9 @@
 //! batch may be large), said each frame.
 
 use crate::core::team::Request;
+use crate::core::wire::{BatchOrderRequest, LockRequest, Operation, OrderType};
 use crate::ui::text::i18n::{Lang, tr};
 use crate::ui::text::labels::order_type_short;
-use crate::wire::{BatchOrderRequest, LockRequest, Operation, OrderType};
 
 pub(super) enum Gist {
     Batch {

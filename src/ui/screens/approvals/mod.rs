@@ -13,6 +13,7 @@ use std::collections::HashMap;
 use egui::{RichText, ScrollArea};
 
 use crate::core::team::{self, Permission, Request, RequestQuery, RequestState};
+use crate::core::wire::approval;
 use crate::core::{Awaited, CoreState};
 use crate::ui::kit::empty::empty_state_ui;
 use crate::ui::kit::form::busy_icon_button_ui;
@@ -21,7 +22,6 @@ use crate::ui::outbox::{Caller, Outbox};
 use crate::ui::text::dates;
 use crate::ui::text::i18n::{Lang, label, t};
 use crate::ui::text::labels::request_state_words;
-use crate::wire::approval;
 
 use detail::Decider;
 use gist::Gist;

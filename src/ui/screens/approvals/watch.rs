@@ -8,11 +8,11 @@ use std::collections::BTreeMap;
 use egui::RichText;
 
 use crate::core::team::{self, Request, RequestQuery, RequestState};
+use crate::core::wire::approval;
 use crate::core::{Awaited, CoreState};
 use crate::ui::outbox::Outbox;
 use crate::ui::text::i18n::{Lang, labelled, t, tr};
 use crate::ui::text::labels::request_state_words;
-use crate::wire::approval;
 
 use super::gist::Gist;
 

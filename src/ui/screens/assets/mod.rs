@@ -44,7 +44,7 @@ pub use crate::ui::kit::lock_change::LeftOut;
 /// A lock can be disabled and enabled: the platform's own rule (`wire::asset::lockable`).
 pub fn lockable(a: AssetRef<'_>) -> bool {
     let window = a.limit_start_time().is_some() || a.limit_end_time().is_some();
-    crate::wire::asset::lockable(a.license_type(), window)
+    crate::core::wire::asset::lockable(a.license_type(), window)
 }
 
 /// An asset for a lock change: its number when it takes the change, else counted in `skipped`

@@ -301,7 +301,7 @@ pub(super) fn in_delete(batch: &crate::core::snapshot::Snapshot, node: &NodeId) 
     };
     order
         .and_then(|o| o.order_type)
-        .is_some_and(|t| t != crate::wire::OrderType::NewBuy)
+        .is_some_and(|t| t != crate::core::wire::OrderType::NewBuy)
 }
 
 /// The page of the customer an order names (its enterprise, else its channel customer id for
@@ -309,10 +309,10 @@ pub(super) fn in_delete(batch: &crate::core::snapshot::Snapshot, node: &NodeId) 
 fn customer_page_link_ui(
     ui: &mut egui::Ui,
     lang: Lang,
-    order: &crate::wire::OrderEntry,
+    order: &crate::core::wire::OrderEntry,
     out: &crate::ui::outbox::Outbox<'_>,
 ) {
-    let given = |v: &Option<String>| crate::wire::preview::given(v);
+    let given = |v: &Option<String>| crate::core::wire::preview::given(v);
     let target = given(&order.enterprise_global_id)
         .map(|id| (id, true))
         .or_else(|| given(&order.channel_customer_id).map(|id| (id, false)));

@@ -5,11 +5,11 @@
 
 use crate::core::calls::checks::PreviewDeletes;
 use crate::core::snapshot::Snapshot;
+use crate::core::wire::preview::DeletePreview;
 use crate::core::{Awaited, CoreError};
 use crate::ui::kit::delete_preview::found_ui;
 use crate::ui::outbox::Outbox;
 use crate::ui::text::i18n::{Lang, label, tr};
-use crate::wire::preview::DeletePreview;
 
 #[derive(Default)]
 pub(super) struct Preview {

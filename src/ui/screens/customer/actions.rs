@@ -11,6 +11,7 @@ use serde_json::{Value, json};
 use super::CustomerScreen;
 use crate::core::customer::{self, Page};
 use crate::core::renewals::Window;
+use crate::core::wire::BatchOrderRequest;
 use crate::ui::kit::form::{busy_icon_button_ui, home_file};
 use crate::ui::kit::icon::Icon;
 use crate::ui::kit::lock_change::LeftOut;
@@ -18,7 +19,6 @@ use crate::ui::outbox::Caller;
 use crate::ui::text::dates;
 use crate::ui::text::i18n::{Lang, labelled, t, tr};
 use crate::ui::text::labels::license_code_words;
-use crate::wire::BatchOrderRequest;
 
 /// What the page asks the window to do.
 #[derive(Debug, Clone, PartialEq)]

@@ -146,7 +146,7 @@ impl CustomerSearch {
 
 /// A directory entry's page: its enterprise global id, else its ids for the directory to place.
 fn target(e: &DirectoryEntry) -> (String, bool) {
-    match crate::wire::preview::given(&e.enterprise_global_id) {
+    match crate::core::wire::preview::given(&e.enterprise_global_id) {
         Some(id) => (id, true),
         None => {
             let id = e.ids().first().map(|s| (*s).to_owned()).unwrap_or_default();

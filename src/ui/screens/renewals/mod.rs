@@ -15,6 +15,7 @@ use crate::core::progress::Progress;
 use crate::core::renewals::{
     Filter, Grouping, Months, Read, ReadState, SortBy, Stop, Trouble, Window,
 };
+use crate::core::wire::BatchOrderRequest;
 use crate::core::{Awaited, renewals};
 use crate::ui::kit::form::{busy_icon_button_ui, home_file, keyed_button_ui, name_of_profile};
 use crate::ui::kit::icon::Icon;
@@ -24,7 +25,6 @@ use crate::ui::outbox::{Caller, Outbox};
 use crate::ui::text::dates;
 use crate::ui::text::i18n::{Lang, label, labelled, t, tr};
 use crate::ui::text::labels::license_code_words;
-use crate::wire::BatchOrderRequest;
 
 /// The windows offered, in days.
 const WINDOWS: [i64; 3] = [30, 90, 365];
