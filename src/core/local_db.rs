@@ -12,6 +12,9 @@ pub enum OpenError {
     Io(#[from] std::io::Error),
     #[error("{0}")]
     Sql(#[from] rusqlite::Error),
+    /// A file a newer release migrated, or a version that failed to apply.
+    #[error("{0}")]
+    Schema(#[from] db::sql::StoreError),
 }
 
 /// Opens (or makes) the file at `path`, its folder and the file private to the user.
@@ -25,6 +28,17 @@ pub fn open(path: &Path) -> Result<Connection, OpenError> {
     use_wal(&conn)?;
     conn.pragma_update(None, "synchronous", "FULL")?;
     Ok(conn)
+}
+
+/// Brings the file to its newest version: `adopt` makes version 1 of a file kept before versions
+/// were counted (or of a new one), `later` are versions 2, 3, …; a file a newer release
+/// migrated is refused, so it is never misread nor written in a shape it does not know.
+pub fn migrate(
+    conn: &mut Connection,
+    adopt: fn(&Connection) -> rusqlite::Result<()>,
+    later: &[&str],
+) -> Result<(), OpenError> {
+    Ok(db::sqlite::migrate_adopting(conn, adopt, later)?)
 }
 
 /// Puts the file in WAL mode. The first switch of a new file needs it alone, and SQLite does

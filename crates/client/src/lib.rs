@@ -6,7 +6,6 @@
 
 mod decode;
 mod error;
-pub mod ledger;
 mod limits;
 mod operation;
 mod team;

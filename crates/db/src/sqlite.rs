@@ -390,19 +390,45 @@ pub fn open_connection(path: &Path) -> rusqlite::Result<Connection> {
 /// Applies, in one transaction, the versions the file lacks (`PRAGMA user_version` counts
 /// them); a file a newer release migrated is refused, as on PostgreSQL.
 fn migrate(conn: &mut Connection, migrations: &[&str]) -> Result<(), StoreError> {
+    migrate_from(conn, None, migrations)
+}
+
+/// [`migrate`] for a file kept before versions were counted (`user_version` 0 whatever its
+/// shape): `adopt` makes version 1 of it, a new file or an old one (tables made if missing,
+/// columns added if missing); `later` are versions 2, 3, …. Two programs opening the file
+/// together take turns, so a step never runs twice.
+pub fn migrate_adopting(
+    conn: &mut Connection,
+    adopt: fn(&Connection) -> rusqlite::Result<()>,
+    later: &[&str],
+) -> Result<(), StoreError> {
+    migrate_from(conn, Some(adopt), later)
+}
+
+fn migrate_from(
+    conn: &mut Connection,
+    adopt: Option<fn(&Connection) -> rusqlite::Result<()>>,
+    later: &[&str],
+) -> Result<(), StoreError> {
     let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
-    let at: i64 = tx.pragma_query_value(None, "user_version", |r| r.get(0))?;
-    let known = i64::try_from(migrations.len()).map_err(|_| StoreError::OutOfRange(i64::MAX))?;
+    let found: i64 = tx.pragma_query_value(None, "user_version", |r| r.get(0))?;
+    let mut at = found;
+    let first = i64::from(adopt.is_some());
+    let known = i64::try_from(later.len())
+        .map_err(|_| StoreError::OutOfRange(i64::MAX))?
+        .saturating_add(first);
     if at > known {
         return Err(StoreError::NewerSchema { at, known });
     }
-    for sql in migrations
-        .iter()
-        .skip(usize::try_from(at).unwrap_or_default())
-    {
+    if let Some(adopt) = adopt.filter(|_| at == 0) {
+        adopt(&tx)?;
+        at = 1;
+    }
+    let done = usize::try_from(at - first).unwrap_or_default();
+    for sql in later.iter().skip(done) {
         tx.execute_batch(sql)?;
     }
-    if at < known {
+    if found < known {
         tx.pragma_update(None, "user_version", known)?;
     }
     Ok(tx.commit()?)
@@ -441,6 +467,54 @@ mod tests {
             .and_then(|c| c.pragma_query_value(None, "user_version", |r| r.get(0)))
             .expect("read");
         assert_eq!(kept, newer);
+    }
+
+    fn adopt(conn: &Connection) -> rusqlite::Result<()> {
+        conn.execute_batch("CREATE TABLE IF NOT EXISTS one(a INTEGER)")?;
+        let has_b = conn
+            .prepare("SELECT 1 FROM pragma_table_info('one') WHERE name = 'b'")?
+            .exists([])?;
+        if !has_b {
+            conn.execute_batch("ALTER TABLE one ADD COLUMN b TEXT")?;
+        }
+        Ok(())
+    }
+
+    fn version(conn: &Connection) -> i64 {
+        conn.pragma_query_value(None, "user_version", |r| r.get(0))
+            .expect("version")
+    }
+
+    /// A file kept before versions were counted is adopted as version 1 whatever its shape,
+    /// then migrated; a new file is made; opened again, nothing runs twice; a newer file is
+    /// refused.
+    #[test]
+    fn a_file_from_before_versions_is_adopted_and_a_newer_one_refused() {
+        let later = ["CREATE TABLE two(c TEXT)"];
+        let mut old = Connection::open_in_memory().expect("old");
+        old.execute_batch("CREATE TABLE one(a INTEGER); INSERT INTO one VALUES (7)")
+            .expect("old shape");
+        migrate_adopting(&mut old, adopt, &later).expect("adopted");
+        let kept: (i64, Option<String>) = old
+            .query_row("SELECT a, b FROM one", [], |r| Ok((r.get(0)?, r.get(1)?)))
+            .expect("kept");
+        assert_eq!((kept, version(&old)), ((7, None), 2));
+        migrate_adopting(&mut old, adopt, &later).expect("again, nothing to do");
+        old.execute("INSERT INTO two VALUES ('x')", [])
+            .expect("two");
+
+        let mut new = Connection::open_in_memory().expect("new");
+        migrate_adopting(&mut new, adopt, &later).expect("made");
+        new.execute("INSERT INTO one(a, b) VALUES (1, 'y')", [])
+            .expect("version 1's shape");
+        assert_eq!(version(&new), 2);
+
+        new.pragma_update(None, "user_version", 3).expect("newer");
+        let refused = migrate_adopting(&mut new, adopt, &later);
+        assert!(
+            matches!(refused, Err(StoreError::NewerSchema { at: 3, known: 2 })),
+            "{refused:?}"
+        );
     }
 
     fn file_len(path: &Path) -> u64 {

@@ -19,6 +19,9 @@ use wire::{MerchandiseEntry, ProductEntry};
 pub enum CatalogError {
     #[error("the catalog's database: {0}")]
     Db(#[from] rusqlite::Error),
+    /// A catalog a newer release migrated, or a version that failed to apply.
+    #[error("the catalog's database: {0}")]
+    Schema(#[from] db::sql::StoreError),
     #[error("an item of the catalog: {0}")]
     Json(#[from] serde_json::Error),
     /// Edited after another window removed it.
@@ -78,12 +81,10 @@ impl Catalog {
         if let Err(e) = support::private_files::ensure_private_file(path) {
             tracing::warn!(error = %e, path = %path.display(), "could not be made private");
         }
-        let conn = Connection::open(path)?;
+        let mut conn = Connection::open(path)?;
         conn.busy_timeout(std::time::Duration::from_secs(5))?;
         crate::core::local_db::use_wal(&conn)?;
-        add_scopes(&conn)?;
-        conn.execute_batch(SCHEMA)?;
-        add_from_platform(&conn)?;
+        db::sqlite::migrate_adopting(&mut conn, adopt, &[])?;
         Ok(Catalog {
             conn: Mutex::new(conn),
         })
@@ -339,9 +340,17 @@ impl Catalog {
     }
 }
 
+/// Version 1: the catalog as releases before versions were counted left it, whichever of its
+/// changes they had made.
+fn adopt(conn: &Connection) -> rusqlite::Result<()> {
+    add_scopes(conn)?;
+    conn.execute_batch(SCHEMA)?;
+    add_from_platform(conn)
+}
+
 /// A catalog kept before scopes existed has products and packages keyed by their key alone:
 /// they move, as they are, to the shared catalog (the only one there was).
-fn add_scopes(conn: &Connection) -> Result<()> {
+fn add_scopes(conn: &Connection) -> rusqlite::Result<()> {
     let old: i64 = conn.query_row(
         "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'products'
          AND NOT EXISTS (SELECT 1 FROM pragma_table_info('products') WHERE name = 'scope')",
@@ -351,7 +360,7 @@ fn add_scopes(conn: &Connection) -> Result<()> {
     if old == 0 {
         return Ok(());
     }
-    let mut sql = String::from("BEGIN;");
+    let mut sql = String::new();
     for table in ["products", "packages"] {
         sql.push_str(&format!(
             "ALTER TABLE {table} RENAME TO {table}_unscoped;
@@ -364,29 +373,23 @@ fn add_scopes(conn: &Connection) -> Result<()> {
              DROP TABLE {table}_unscoped;"
         ));
     }
-    sql.push_str("COMMIT;");
-    conn.execute_batch(&sql)?;
-    Ok(())
+    conn.execute_batch(&sql)
 }
 
 /// Customers learned from the platform's answers are marked, so that a file imported later
 /// does not overwrite what the platform said (a directory kept before the mark is unmarked).
-fn add_from_platform(conn: &Connection) -> Result<()> {
-    // Looked at and changed in one write: two programs opening the catalog together would
-    // otherwise both add the column, and one would fail.
-    let tx = rusqlite::Transaction::new_unchecked(conn, rusqlite::TransactionBehavior::Immediate)?;
-    let missing: i64 = tx.query_row(
+fn add_from_platform(conn: &Connection) -> rusqlite::Result<()> {
+    let missing: i64 = conn.query_row(
         "SELECT NOT EXISTS (SELECT 1 FROM pragma_table_info('customers')
                             WHERE name = 'from_platform')",
         [],
         |r| r.get(0),
     )?;
     if missing == 1 {
-        tx.execute_batch(
+        conn.execute_batch(
             "ALTER TABLE customers ADD COLUMN from_platform INTEGER NOT NULL DEFAULT 0",
         )?;
     }
-    tx.commit()?;
     Ok(())
 }
 

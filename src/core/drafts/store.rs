@@ -36,6 +36,15 @@ pub struct DraftSummary {
     pub updated_at: i64,
 }
 
+/// Version 1: the drafts as releases before versions were counted made them.
+fn adopt(conn: &Connection) -> rusqlite::Result<()> {
+    conn.execute_batch(
+        "CREATE TABLE IF NOT EXISTS drafts (
+            id INTEGER PRIMARY KEY, name TEXT NOT NULL, body TEXT NOT NULL,
+            hints TEXT NOT NULL DEFAULT '{}', updated_at INTEGER NOT NULL);",
+    )
+}
+
 pub struct Drafts {
     conn: Mutex<Connection>,
     /// Wakes the thread that copies the log into the database after writes; None when it did
@@ -47,7 +56,7 @@ pub struct Drafts {
 const CHECKPOINT_AFTER: Duration = Duration::from_millis(500);
 
 impl Drafts {
-    pub fn open(path: &Path) -> rusqlite::Result<Drafts> {
+    pub fn open(path: &Path) -> Result<Drafts, DraftsError> {
         if let Some(dir) = path.parent() {
             // A failure shows as the database's own when it opens.
             let _ = support::private_files::create_private_dir(dir);
@@ -55,16 +64,12 @@ impl Drafts {
         if let Err(e) = support::private_files::ensure_private_file(path) {
             tracing::warn!(error = %e, path = %path.display(), "could not be made private");
         }
-        let conn = Connection::open(path)?;
+        let mut conn = Connection::open(path)?;
         conn.busy_timeout(std::time::Duration::from_secs(5))?;
         conn.pragma_update(None, "journal_mode", "WAL")?;
         // Every keystroke is saved; a draft must survive a power loss too.
         conn.pragma_update(None, "synchronous", "FULL")?;
-        conn.execute_batch(
-            "CREATE TABLE IF NOT EXISTS drafts (
-                id INTEGER PRIMARY KEY, name TEXT NOT NULL, body TEXT NOT NULL,
-                hints TEXT NOT NULL DEFAULT '{}', updated_at INTEGER NOT NULL);",
-        )?;
+        db::sqlite::migrate_adopting(&mut conn, adopt, &[])?;
         let checkpoints = checkpointer(path);
         if checkpoints.is_some() {
             // A 10,000-order draft (5 MB) fills the log past SQLite's 1,000 pages at once: the
@@ -241,6 +246,9 @@ pub(in crate::core) async fn in_store<T: Send + 'static>(
 pub enum DraftsError {
     #[error("drafts: {0}")]
     Db(#[from] rusqlite::Error),
+    /// Drafts a newer release migrated, or a version that failed to apply.
+    #[error("drafts: {0}")]
+    Schema(#[from] db::sql::StoreError),
     #[error("no draft {0}")]
     NoDraft(i64),
     /// Saved over a draft another window deleted meanwhile.

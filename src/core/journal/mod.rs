@@ -206,25 +206,7 @@ impl Journal {
     pub fn open(path: &Path) -> Result<Journal, JournalError> {
         // A write is recorded before it is sent: that record must outlive a power cut too.
         let mut conn = super::local_db::open(path)?;
-        // One schema change at a time: two programs opening a new journal together would
-        // otherwise both add the same column, and one would fail.
-        let schema = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
-        schema.execute_batch(
-            "CREATE TABLE IF NOT EXISTS calls (
-                id INTEGER PRIMARY KEY, at INTEGER NOT NULL, profile TEXT NOT NULL,
-                operation TEXT NOT NULL, method TEXT NOT NULL, path TEXT NOT NULL, nonce TEXT,
-                http_status INTEGER, code TEXT, duration_ms INTEGER NOT NULL, attempt INTEGER NOT NULL,
-                request TEXT, response TEXT, error TEXT);
-             CREATE INDEX IF NOT EXISTS calls_at ON calls(at);
-             CREATE INDEX IF NOT EXISTS calls_operation ON calls(operation, at);",
-        )?;
-        schema.execute_batch(ledger::SCHEMA)?;
-        add_column_to(&schema, "writes", "sending_at", "INTEGER")?;
-        add_column(&schema, "call_id", "TEXT")?;
-        add_column(&schema, "refusal", "TEXT")?;
-        add_column(&schema, "failure", "TEXT")?;
-        schema.execute_batch("CREATE INDEX IF NOT EXISTS calls_call ON calls(call_id);")?;
-        schema.commit()?;
+        super::local_db::migrate(&mut conn, adopt, LATER)?;
         let dir = path.parent().unwrap_or(Path::new("."));
         let run = Run::claim(dir)?;
         let settled = ledger::settle_orphans(&conn, dir, &run.id)?;
@@ -449,6 +431,29 @@ impl Journal {
 }
 
 /// Adds a column to `calls` that journals written before it lack.
+/// The journal's versions after the first (none yet).
+const LATER: &[&str] = &[];
+
+/// Version 1: the journal as every release before versions were counted left it, whichever
+/// of its columns it had by then.
+fn adopt(conn: &Connection) -> rusqlite::Result<()> {
+    conn.execute_batch(
+        "CREATE TABLE IF NOT EXISTS calls (
+            id INTEGER PRIMARY KEY, at INTEGER NOT NULL, profile TEXT NOT NULL,
+            operation TEXT NOT NULL, method TEXT NOT NULL, path TEXT NOT NULL, nonce TEXT,
+            http_status INTEGER, code TEXT, duration_ms INTEGER NOT NULL, attempt INTEGER NOT NULL,
+            request TEXT, response TEXT, error TEXT);
+         CREATE INDEX IF NOT EXISTS calls_at ON calls(at);
+         CREATE INDEX IF NOT EXISTS calls_operation ON calls(operation, at);",
+    )?;
+    conn.execute_batch(ledger::SCHEMA)?;
+    add_column_to(conn, "writes", "sending_at", "INTEGER")?;
+    add_column(conn, "call_id", "TEXT")?;
+    add_column(conn, "refusal", "TEXT")?;
+    add_column(conn, "failure", "TEXT")?;
+    conn.execute_batch("CREATE INDEX IF NOT EXISTS calls_call ON calls(call_id);")
+}
+
 fn add_column(conn: &Connection, name: &str, kind: &str) -> rusqlite::Result<()> {
     add_column_to(conn, "calls", name, kind)
 }
@@ -466,6 +471,47 @@ fn add_column_to(conn: &Connection, table: &str, name: &str, kind: &str) -> rusq
 #[cfg(test)]
 mod tests {
     use super::JournalEntry;
+
+    /// A journal kept before versions were counted (its first columns only) is adopted and
+    /// gains the later ones, its rows kept; one a newer release migrated opens nothing.
+    #[test]
+    fn an_old_journal_is_adopted_and_a_newer_one_refused() {
+        let dir = tempfile::tempdir().expect("dir");
+        let path = dir.path().join("journal.sqlite3");
+        let old = rusqlite::Connection::open(&path).expect("old");
+        old.execute_batch(
+            "CREATE TABLE calls (
+                id INTEGER PRIMARY KEY, at INTEGER NOT NULL, profile TEXT NOT NULL,
+                operation TEXT NOT NULL, method TEXT NOT NULL, path TEXT NOT NULL, nonce TEXT,
+                http_status INTEGER, code TEXT, duration_ms INTEGER NOT NULL,
+                attempt INTEGER NOT NULL, request TEXT, response TEXT, error TEXT);
+             INSERT INTO calls(at, profile, operation, method, path, duration_ms, attempt)
+                 VALUES (1, 'Sandbox', 'lock', 'POST', '/x', 2, 1);",
+        )
+        .expect("an old journal");
+        drop(old);
+        let journal = super::Journal::open(&path).expect("adopted");
+        let kept: (String, Option<String>) = journal
+            .conn()
+            .query_row("SELECT profile, call_id FROM calls", [], |r| {
+                Ok((r.get(0)?, r.get(1)?))
+            })
+            .expect("the old row, with the new column");
+        assert_eq!(kept, ("Sandbox".to_owned(), None));
+        journal
+            .conn()
+            .pragma_update(None, "user_version", 9)
+            .expect("as a newer release would");
+        drop(journal);
+        let refused = super::Journal::open(&path).err().map(|e| e.to_string());
+        assert_eq!(
+            refused.as_deref(),
+            Some(
+                "journal: the database is at schema version 9; this release knows up to 1: \
+                 run the newer release, or restore a backup taken before it ran"
+            )
+        );
+    }
 
     #[test]
     fn the_csv_columns_are_the_json_fields() {

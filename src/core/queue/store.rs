@@ -100,6 +100,17 @@ pub enum QueueError {
     NoRun,
 }
 
+/// Version 1: the queue as releases before versions were counted made it.
+fn adopt(conn: &Connection) -> rusqlite::Result<()> {
+    conn.execute_batch(
+        "CREATE TABLE IF NOT EXISTS queued (
+            id INTEGER PRIMARY KEY, profile TEXT NOT NULL, operation TEXT NOT NULL,
+            call TEXT NOT NULL, items INTEGER NOT NULL, channel_order_id TEXT,
+            created_at INTEGER NOT NULL, state TEXT NOT NULL, detail TEXT, owner TEXT,
+            call_id TEXT);",
+    )
+}
+
 pub struct Queue {
     conn: Mutex<Connection>,
 }
@@ -107,14 +118,8 @@ pub struct Queue {
 impl Queue {
     /// Opens the queue.
     pub fn open(path: &Path) -> Result<Queue, QueueError> {
-        let conn = crate::core::local_db::open(path)?;
-        conn.execute_batch(
-            "CREATE TABLE IF NOT EXISTS queued (
-                id INTEGER PRIMARY KEY, profile TEXT NOT NULL, operation TEXT NOT NULL,
-                call TEXT NOT NULL, items INTEGER NOT NULL, channel_order_id TEXT,
-                created_at INTEGER NOT NULL, state TEXT NOT NULL, detail TEXT, owner TEXT,
-                call_id TEXT);",
-        )?;
+        let mut conn = crate::core::local_db::open(path)?;
+        crate::core::local_db::migrate(&mut conn, adopt, &[])?;
         Ok(Queue {
             conn: Mutex::new(conn),
         })

@@ -15,7 +15,7 @@ use std::time::Duration;
 
 use tokio::sync::{Mutex, mpsc, watch};
 
-use super::drafts::store::{Drafts, DraftsError};
+use super::drafts::store::Drafts;
 use super::journal::{Journal, JournalError, JournalFilter};
 use super::profiles::{Endpoint, Profile, Profiles, ProfilesError};
 use super::queue::store::QueueError;
@@ -362,7 +362,7 @@ async fn open_secrets(
 /// drafts.
 fn open_files(data_dir: &Path) -> Result<(std_mpsc::Sender<JournalJob>, Arc<Drafts>), CoreError> {
     let journal = Journal::open(&data_dir.join("journal.sqlite3"))?;
-    let drafts = Drafts::open(&data_dir.join("drafts.sqlite3")).map_err(DraftsError::Db)?;
+    let drafts = Drafts::open(&data_dir.join("drafts.sqlite3"))?;
     let (journal_tx, journal_rx) = std_mpsc::channel();
     std::thread::Builder::new()
         .name("license-desk-journal".to_owned())

@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use rusqlite::{Connection, OptionalExtension, params};
 use serde::Serialize;
 
-use crate::{Operation, WriteBegun, WriteEnded, WriteState};
+use client::{Operation, WriteBegun, WriteEnded, WriteState};
 
 pub const SCHEMA: &str = "CREATE TABLE IF NOT EXISTS writes (
     call_id TEXT PRIMARY KEY, profile TEXT NOT NULL, operation TEXT NOT NULL,
@@ -54,7 +54,7 @@ impl Run {
     pub fn claim(dir: &Path) -> std::io::Result<Run> {
         let runs = dir.join("runs");
         support::private_files::create_private_dir(&runs)?;
-        let id = crate::write::new_call_id(support::clock::now_ms());
+        let id = client::write::new_call_id(support::clock::now_ms());
         let path = lock_path(&runs, &id);
         let lock = File::create(&path)?;
         lock.try_lock().map_err(std::io::Error::other)?;
