@@ -3,7 +3,7 @@
 
 use test_support::team_rig;
 
-use platform::sql::Value;
+use db::sql::Value;
 use team::TeamError;
 use team::instances::{self, STOPPED};
 use team::requests::State;

@@ -18,6 +18,7 @@ pub mod handover;
 pub mod kinds;
 pub mod knowledge;
 pub mod open;
+pub mod openapi;
 pub mod operation;
 pub mod order;
 pub mod parse;

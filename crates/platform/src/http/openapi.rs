@@ -21,7 +21,7 @@ use crate::shared::AppState;
 use wire::DefaultFilter;
 
 /// Where `serve` publishes the document; no token is needed to read it.
-pub const DOCUMENT_PATH: &str = "/openapi.json";
+pub const DOCUMENT_PATH: &str = wire::openapi::PATH;
 
 /// Name of the bearer scheme in the document (every operation of both groups).
 pub const BEARER: &str = "bearer";

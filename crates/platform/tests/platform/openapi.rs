@@ -56,6 +56,17 @@ fn refs(value: &Value, found: &mut BTreeSet<String>) {
     }
 }
 
+/// The copy a team server includes (`wire::openapi::PLATFORM`) is the document the handlers
+/// make, byte for byte; when a handler changes, this names the command that renews the copy.
+#[test]
+fn the_document_kept_in_wire_is_the_one_the_handlers_make() {
+    assert!(
+        wire::openapi::PLATFORM.trim_end() == platform::openapi_json(),
+        "crates/wire/openapi/platform.json is out of date: run \
+         `license-desk openapi > crates/wire/openapi/platform.json`"
+    );
+}
+
 #[tokio::test]
 async fn the_document_is_openapi_3_1_with_every_reference_resolved() {
     let p = Platform::start().await;

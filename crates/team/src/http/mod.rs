@@ -142,7 +142,7 @@ pub fn router(team: Arc<Team>) -> Router {
         .route(approval::paths::REQUEST, get(approvals::show))
         .route(approval::paths::APPROVE, post(approvals::approve))
         .route(approval::paths::REJECT, post(approvals::reject))
-        .route(platform::OPENAPI_PATH, get(openapi_document))
+        .route(wire::openapi::PATH, get(openapi_document))
         .route(paths::TOKEN, post(session::no_token))
         .route(paths::BIND, post(forward::bind))
         .route(paths::CREATE, post(forward::create))

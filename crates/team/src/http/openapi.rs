@@ -1,5 +1,5 @@
-//! The team server's OpenAPI document (`GET /openapi.json`): the platform's own, generated
-//! from the platform's handlers, with the token endpoint taken out and the server's sign-in
+//! The team server's OpenAPI document (`GET /openapi.json`): the platform's own (kept in
+//! `wire::openapi`, generated from the platform's handlers), with the token endpoint taken out and the server's sign-in
 //! paths put in, so that Postman and Apifox drive a team server as they drive a platform.
 
 use serde_json::{Value, json};
@@ -13,7 +13,7 @@ pub fn document_json() -> String {
 }
 
 fn document() -> Value {
-    let mut doc: Value = serde_json::from_str(platform::openapi_json()).unwrap_or_default();
+    let mut doc: Value = serde_json::from_str(wire::openapi::PLATFORM).unwrap_or_default();
     doc["info"]["title"] = json!("License Desk team server");
     doc["info"]["description"] = json!(
         "A team server in front of one licensing platform (docs/team.md). People sign in at \
