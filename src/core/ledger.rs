@@ -12,7 +12,9 @@ use std::path::{Path, PathBuf};
 use rusqlite::{Connection, OptionalExtension, params};
 use serde::Serialize;
 
-use client::{Operation, WriteBegun, WriteEnded, WriteState};
+use client::ledger::{self, Settling};
+use client::{Operation, WriteState};
+use db::sql::StoreError;
 
 pub const SCHEMA: &str = "CREATE TABLE IF NOT EXISTS writes (
     call_id TEXT PRIMARY KEY, profile TEXT NOT NULL, operation TEXT NOT NULL,
@@ -81,90 +83,35 @@ pub fn run_ended(runs: &Path, run_id: &str) -> bool {
     ended
 }
 
+/// The console's ledger table: a write is made for a profile and sent by a run.
+pub const TABLE: ledger::Table = client::ledger_table!("writes", "profile", "run_id");
+
 /// Writes in flight whose process has ended become outcome unknown; answers how many.
-pub fn settle_orphans(conn: &Connection, dir: &Path, me: &str) -> rusqlite::Result<usize> {
+pub fn settle_orphans(conn: &Connection, dir: &Path, me: &str) -> Result<usize, StoreError> {
     let runs = dir.join("runs");
-    let mut stmt = conn
-        .prepare("SELECT DISTINCT run_id FROM writes WHERE state = 'in_flight' AND run_id != ?1")?;
-    let others = stmt
-        .query_map([me], |r| r.get::<_, String>(0))?
-        .collect::<Result<Vec<_>, _>>()?;
     let mut settled = 0;
-    for run in others.iter().filter(|r| run_ended(&runs, r)) {
-        settled += settle_run(
-            conn,
-            run,
-            "the program ended while the call was being sent; no answer was read",
-        )?;
+    for run in ledger::in_flight_owners(conn, &TABLE)? {
+        if run != me && run_ended(&runs, &run) {
+            let why = Settling {
+                left: "the program ended while the call was being sent; no answer was read",
+                not_left: NOT_LEFT,
+            };
+            settled += ledger::settle(conn, &TABLE, &run, why, support::clock::now_ms())?;
+        }
     }
     Ok(settled)
 }
 
-/// A run's writes in flight: unknown if a request had left, else not sent.
-fn settle_run(conn: &Connection, run: &str, why: &str) -> rusqlite::Result<usize> {
-    conn.execute(
-        "UPDATE writes SET state = CASE WHEN sending_at IS NULL THEN 'not_sent' ELSE 'unknown' END, \
-         detail = CASE WHEN sending_at IS NULL THEN ?3 ELSE ?2 END \
-         WHERE state = 'in_flight' AND run_id = ?1",
-        params![
-            run,
-            why,
-            "the program ended before the call left (no request was written)"
-        ],
-    )
-}
-
-/// Marks a write as leaving: its first request is about to be written.
-pub fn sending(conn: &Connection, call_id: &str, at: i64) -> rusqlite::Result<()> {
-    conn.prepare_cached(
-        "UPDATE writes SET sending_at = ?2 WHERE call_id = ?1 AND sending_at IS NULL",
-    )?
-    .execute(params![call_id, at])?;
-    Ok(())
-}
+/// What a write that never left says when its run ended.
+const NOT_LEFT: &str = "the program ended before the call left (no request was written)";
 
 /// This run's writes still in flight when it stops waiting for them: unknown.
-pub fn settle_own(conn: &Connection, me: &str) -> rusqlite::Result<usize> {
-    settle_run(conn, me, "the program stopped waiting for the answer")
-}
-
-pub fn begin(
-    conn: &Connection,
-    profile: &str,
-    run_id: &str,
-    w: &WriteBegun,
-) -> rusqlite::Result<()> {
-    conn.prepare_cached(
-        "INSERT INTO writes(call_id, profile, operation, run_id, channel_order_id, body_hash, \
-         items, started_at, state) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, 'in_flight')",
-    )?
-    .execute(params![
-        w.call_id,
-        profile,
-        w.operation.name(),
-        run_id,
-        w.channel_order_id,
-        w.body_hash,
-        i64::try_from(w.items).unwrap_or(i64::MAX),
-        w.started_at_ms,
-    ])?;
-    Ok(())
-}
-
-pub fn end(conn: &Connection, w: &WriteEnded) -> rusqlite::Result<()> {
-    conn.prepare_cached(
-        "UPDATE writes SET state = ?2, code = ?3, detail = ?4, attempts = ?5, ended_at = ?6 \
-         WHERE call_id = ?1",
-    )?
-    .execute(params![
-        w.call_id,
-        w.state.name(),
-        w.code,
-        w.detail,
-        w.attempts,
-        w.ended_at_ms,
-    ])?;
-    Ok(())
+pub fn settle_own(conn: &Connection, me: &str) -> Result<usize, StoreError> {
+    let why = Settling {
+        left: "the program stopped waiting for the answer",
+        not_left: NOT_LEFT,
+    };
+    ledger::settle(conn, &TABLE, me, why, support::clock::now_ms())
 }
 
 /// The user settles an unknown outcome: done, or not done. Answers the entry as it is now, or

@@ -6,6 +6,7 @@
 
 mod decode;
 mod error;
+pub mod ledger;
 mod limits;
 mod operation;
 mod team;

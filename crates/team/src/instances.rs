@@ -13,6 +13,7 @@ use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use std::ops::ControlFlow;
 
+use client::ledger::{self, Settling};
 use db::sql::{Dialect, StoreError, Tx};
 use serde::Serialize;
 use serde_json::json;
@@ -24,6 +25,7 @@ use crate::checkpointer::Checkpointer;
 use crate::error::TeamError;
 use crate::seal::AuditKey;
 use crate::store::TeamStore;
+use crate::upstream::TABLE;
 
 /// How often an instance says it still runs, and looks for stopped ones.
 pub const BEAT: Duration = Duration::from_secs(10);
@@ -120,14 +122,21 @@ pub async fn repair(store: &TeamStore, key: Option<&AuditKey>) -> Result<Settled
 /// requests, each settled request an entry of the record.
 fn settle_in(tx: &dyn Tx, now: i64, key: Option<&AuditKey>) -> Result<Settled, TeamError> {
     let gone_before = now - i64::try_from(GONE_AFTER.as_millis()).unwrap_or(i64::MAX);
-    let writes = tx.execute(
-        "UPDATE team_writes SET \
-             state = CASE WHEN sending_at IS NULL THEN 'not_sent' ELSE 'unknown' END, \
-             detail = ?2, ended_at = ?3 \
-         WHERE state = 'in_flight' AND instance NOT IN \
-             (SELECT id FROM team_instances WHERE seen_at >= ?1)",
-        &[gone_before.into(), STOPPED.into(), now.into()],
+    let live = tx.query_vec(
+        "SELECT id FROM team_instances WHERE seen_at >= ?1",
+        &[gone_before.into()],
+        |row| row.text(0),
     )?;
+    let why = Settling {
+        left: STOPPED,
+        not_left: STOPPED,
+    };
+    let mut writes = 0;
+    for owner in ledger::in_flight_owners(tx, &TABLE)? {
+        if !live.contains(&owner) {
+            writes += ledger::settle(tx, &TABLE, &owner, why, now)?;
+        }
+    }
     let requests = settle_requests(tx, gone_before, now, key)?;
     tx.execute(
         "DELETE FROM team_instances WHERE seen_at < ?1",

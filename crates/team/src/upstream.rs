@@ -8,7 +8,8 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
-use client::{Client, ClientConfig, Kept, Observer, Secret, WriteBegun, WriteEnded, WriteState};
+use client::ledger;
+use client::{Client, ClientConfig, Kept, Observer, Secret, WriteBegun, WriteEnded};
 use db::sql::{StoreError, Tx};
 
 use crate::audit::{Record, append_in};
@@ -26,6 +27,9 @@ tokio::task_local! {
     /// ledger row: a write is in both before it leaves, or in neither and not sent.
     pub static BEGUN: Option<Record>;
 }
+
+/// The team's ledger table: a write is made for a person and sent by an instance.
+pub const TABLE: ledger::Table = client::ledger_table!("team_writes", "person", "instance");
 
 /// Why a write's step is refused: its claim was taken while the instance could not see it.
 const CLAIM_TAKEN: &str = "another instance settled it meanwhile (this one was taken for stopped)";
@@ -100,22 +104,7 @@ impl Observer for Ledger {
                         let at = support::clock::now_ms();
                         append_in(tx, entry, at, key.as_ref()).map_err(store_error)?;
                     }
-                    tx.execute(
-                        "INSERT INTO team_writes(call_id, person, operation, channel_order_id, \
-                             body_hash, items, state, started_at, instance) \
-                         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
-                        &[
-                            (&w.call_id).into(),
-                            (&person).into(),
-                            w.operation.name().into(),
-                            w.channel_order_id.as_deref().into(),
-                            (&w.body_hash).into(),
-                            i64::try_from(w.items).unwrap_or(i64::MAX).into(),
-                            WriteState::InFlight.name().into(),
-                            w.started_at_ms.into(),
-                            (&instance).into(),
-                        ],
-                    )?;
+                    ledger::begin(tx, &TABLE, &person, &instance, &w)?;
                     Ok::<_, StoreError>(())
                 })
                 .await
@@ -141,14 +130,9 @@ impl Observer for Ledger {
                             return Err(StoreError::Failure(CLAIM_TAKEN.to_owned()));
                         }
                     }
-                    let marked = tx.execute(
-                        "UPDATE team_writes SET sending_at = ?2 \
-                         WHERE call_id = ?1 AND instance = ?3 AND state = 'in_flight'",
-                        &[(&call_id).into(), now.into(), (&instance).into()],
-                    )?;
-                    match marked {
-                        1 => Ok(()),
-                        _ => Err(StoreError::Failure(CLAIM_TAKEN.to_owned())),
+                    match ledger::sending(tx, &TABLE, &call_id, &instance, now)? {
+                        true => Ok(()),
+                        false => Err(StoreError::Failure(CLAIM_TAKEN.to_owned())),
                     }
                 })
                 .await
@@ -167,7 +151,7 @@ impl Observer for Ledger {
             let given_up = tokio::time::Instant::now() + END_TRIES_FOR;
             loop {
                 let w = w.clone();
-                let ended = store.write(move |tx| ended_in(tx, &w)).await;
+                let ended = store.write(move |tx| ledger::end(tx, &TABLE, &w)).await;
                 match ended {
                     Ok(()) => return,
                     Err(e) if tokio::time::Instant::now() + wait > given_up => {
@@ -190,22 +174,6 @@ impl Observer for Ledger {
 const END_FIRST_WAIT: Duration = Duration::from_millis(250);
 const END_MOST_WAIT: Duration = Duration::from_secs(30);
 const END_TRIES_FOR: Duration = Duration::from_secs(30 * 60);
-
-fn ended_in(tx: &dyn Tx, w: &WriteEnded) -> Result<(), StoreError> {
-    tx.execute(
-        "UPDATE team_writes SET state = ?2, code = ?3, detail = ?4, \
-             attempts = ?5, ended_at = ?6 WHERE call_id = ?1",
-        &[
-            (&w.call_id).into(),
-            w.state.name().into(),
-            w.code.as_deref().into(),
-            w.detail.as_deref().into(),
-            i64::from(w.attempts).into(),
-            w.ended_at_ms.into(),
-        ],
-    )?;
-    Ok(())
-}
 
 /// Whether approved request `id` is still to be sent by `instance` under `call_id`.
 fn claimed(tx: &dyn Tx, id: i64, call_id: &str, instance: &str) -> Result<bool, StoreError> {

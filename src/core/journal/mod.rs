@@ -9,7 +9,7 @@ use std::sync::{Mutex, PoisonError};
 use rusqlite::Connection;
 use serde::Serialize;
 
-use super::ledger::{self, LedgerEntry, Run};
+use super::ledger::{self, LedgerEntry, Run, TABLE};
 use client::{CallRecord, WriteBegun, WriteEnded, WriteState};
 
 /// JSON keys whose values are secrets wherever they appear in a body.
@@ -180,6 +180,11 @@ pub enum JournalError {
     Open(#[from] super::local_db::OpenError),
     #[error("no call {0:?} whose outcome is unknown: only an unknown outcome is settled by hand")]
     NotUnknown(String),
+    #[error("journal: {0}")]
+    Store(#[from] db::sql::StoreError),
+    /// The write was settled before it left (the program is stopping): it is not sent.
+    #[error("the call {0} was settled before it left (the program is stopping)")]
+    Settled(String),
     #[error("the journal has stopped")]
     Stopped,
     #[error("cannot write {}: {source}", path.display())]
@@ -232,7 +237,7 @@ impl Journal {
     /// leaves the call in `call history` too.
     pub fn begin_write(&self, profile: &str, w: &WriteBegun) -> Result<(), JournalError> {
         let conn = self.conn();
-        ledger::begin(&conn, profile, &self.run.id, w)?;
+        client::ledger::begin(&*conn, &TABLE, profile, &self.run.id, w)?;
         conn.prepare_cached(
             "INSERT INTO calls(at, profile, operation, method, path, duration_ms, attempt, error, \
              call_id, failure) VALUES (?1, ?2, ?3, 'POST', '', 0, 0, ?4, ?5, ?6)",
@@ -250,15 +255,15 @@ impl Journal {
 
     /// Marks a write as leaving, before its first request is written.
     pub fn write_sending(&self, call_id: &str) -> Result<(), JournalError> {
-        Ok(ledger::sending(
-            &self.conn(),
-            call_id,
-            support::clock::now_ms(),
-        )?)
+        let at = support::clock::now_ms();
+        match client::ledger::sending(&*self.conn(), &TABLE, call_id, &self.run.id, at)? {
+            true => Ok(()),
+            false => Err(JournalError::Settled(call_id.to_owned())),
+        }
     }
 
     pub fn end_write(&self, w: &WriteEnded) -> Result<(), JournalError> {
-        Ok(ledger::end(&self.conn(), w)?)
+        Ok(client::ledger::end(&*self.conn(), &TABLE, w)?)
     }
 
     /// Settles an unknown outcome by the user's word; None when it was not unknown.

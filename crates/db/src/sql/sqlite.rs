@@ -2,7 +2,7 @@
 //! without copying.
 
 use rusqlite::types::{ToSqlOutput, ValueRef};
-use rusqlite::{ToSql, Transaction, params_from_iter};
+use rusqlite::{Connection, ToSql, Transaction, params_from_iter};
 
 use super::{EachRow, Row, StoreError, Tx, Value};
 
@@ -27,7 +27,9 @@ impl ToSql for Value<'_> {
     }
 }
 
-impl Tx for Transaction<'_> {
+/// A connection outside a transaction (each statement its own, as the console's files run
+/// them).
+impl Tx for Connection {
     fn execute(&self, sql: &'static str, params: &[Value<'_>]) -> Result<usize, StoreError> {
         Ok(self
             .prepare_cached(sql)?
@@ -48,6 +50,21 @@ impl Tx for Transaction<'_> {
             }
         }
         Ok(())
+    }
+}
+
+impl Tx for Transaction<'_> {
+    fn execute(&self, sql: &'static str, params: &[Value<'_>]) -> Result<usize, StoreError> {
+        Tx::execute(&**self, sql, params)
+    }
+
+    fn query_each(
+        &self,
+        sql: &'static str,
+        params: &[Value<'_>],
+        each: &mut EachRow<'_>,
+    ) -> Result<(), StoreError> {
+        Tx::query_each(&**self, sql, params, each)
     }
 }
 
