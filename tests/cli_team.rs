@@ -689,6 +689,16 @@ fn a_clerk_s_delete_waits_for_the_administrator_s_approval() {
         "{}",
         held.stderr
     );
+    // The same batch sent again is the same request (issue 55).
+    let twice = as_("branch", &["call", "--yes", "order", "--body", &delete]);
+    assert_eq!(twice.code, Some(6), "{}", twice.stderr);
+    assert_eq!(twice.stdout.lines().last(), Some("R-1"), "{}", twice.stdout);
+    let pending = ["request", "list", "--state", "pending", "--format", "csv"];
+    let pending = as_("boss", &pending);
+    assert_eq!(pending.code, Some(0), "{}", pending.stderr);
+    let rows: Vec<&str> = pending.stdout.lines().skip(1).collect();
+    assert_eq!(rows.len(), 1, "{}", pending.stdout);
+    assert!(rows[0].starts_with("R-1,pending,li,"), "{}", pending.stdout);
 
     let listed = as_("boss", &["request", "list", "--format", "csv"]);
     assert_eq!(listed.code, Some(0), "{}", listed.stderr);

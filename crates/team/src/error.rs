@@ -53,6 +53,11 @@ pub enum TeamError {
         "R-{0} was not sent by this instance: another instance settled or approved it meanwhile"
     )]
     ClaimTaken(i64),
+    #[error(
+        "R-{0} already waits for approval with this channelOrderId and another body: send \
+         this batch with another channelOrderId, or wait until R-{0} is decided"
+    )]
+    FiledOtherwise(i64),
     #[error("R-{0} is your own request: another person decides it")]
     OwnRequest(i64),
     #[error("R-{0} changed after it was filed: read it again before deciding")]

@@ -27,6 +27,9 @@ pub struct NewRequest {
     pub preview: Option<String>,
     /// One line for the approver ("delete 3 products of 2 assets").
     pub summary: String,
+    /// A batch's `channelCode` and `channelOrderId`: the same pair from the same requester is
+    /// one request while it waits.
+    pub channel_order: Option<(String, String)>,
 }
 
 /// An approver's decision.
@@ -106,19 +109,26 @@ fn state(name: &str) -> Result<State, StoreError> {
         .ok_or_else(|| StoreError::Failure(format!("a request in the state {name:?}")))
 }
 
-/// Keeps a new request, pending; answers it with its id.
+/// Keeps a new request, pending, and answers it. The same call from the same requester while
+/// an earlier one still waits (pending or approved) is that request, answered again: a clerk who
+/// sends a held batch twice files it once. The same batch order id with another body is
+/// refused, naming the request that waits.
 pub async fn file(store: &TeamStore, new: NewRequest) -> Result<Request, TeamError> {
     let now = support::clock::now_ms();
     store
         .write(move |tx| {
             tx.serialize_on("requests")?;
+            let hash = client::write::body_hash(new.body.as_bytes());
+            if let Some(id) = waiting(tx, &new, &hash)? {
+                return get_in(tx, id);
+            }
             let last = tx.query_opt("SELECT MAX(seq) FROM requests", &[], |row| row.opt_i64(0))?;
             let id = last.flatten().unwrap_or(0) + 1;
-            let hash = client::write::body_hash(new.body.as_bytes());
+            let (code, order) = new.channel_order.clone().unzip();
             tx.execute(
                 "INSERT INTO requests(seq, requester, role, branch, operation, body, body_hash, \
-                     preview, summary, state, created_at) \
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+                     preview, summary, state, created_at, channel_code, channel_order_id) \
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
                 &[
                     id.into(),
                     (&new.requester).into(),
@@ -131,11 +141,42 @@ pub async fn file(store: &TeamStore, new: NewRequest) -> Result<Request, TeamErr
                     (&new.summary).into(),
                     State::Pending.name().into(),
                     now.into(),
+                    code.as_deref().into(),
+                    order.as_deref().into(),
                 ],
             )?;
             get_in(tx, id)
         })
         .await
+}
+
+/// The request already waiting for this call, if any; a batch order id waiting with another
+/// body is refused.
+fn waiting(tx: &dyn Tx, new: &NewRequest, hash: &str) -> Result<Option<i64>, TeamError> {
+    if let Some((code, order)) = &new.channel_order {
+        let found = tx.query_opt(
+            "SELECT seq, body_hash FROM requests WHERE requester = ?1 AND channel_code = ?2 \
+                 AND channel_order_id = ?3 AND state IN ('pending', 'approved') \
+             ORDER BY seq DESC",
+            &[(&new.requester).into(), code.into(), order.into()],
+            |row| Ok((row.i64(0)?, row.text(1)?)),
+        )?;
+        return match found {
+            Some((id, kept)) if kept == hash => Ok(Some(id)),
+            Some((id, _)) => Err(TeamError::FiledOtherwise(id)),
+            None => Ok(None),
+        };
+    }
+    Ok(tx.query_opt(
+        "SELECT seq FROM requests WHERE requester = ?1 AND operation = ?2 AND body_hash = ?3 \
+             AND state IN ('pending', 'approved') ORDER BY seq DESC",
+        &[
+            (&new.requester).into(),
+            new.operation.name().into(),
+            hash.into(),
+        ],
+        |row| row.i64(0),
+    )?)
 }
 
 /// One request.

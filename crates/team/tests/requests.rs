@@ -34,14 +34,63 @@ async fn people_of(store: &TeamStore) {
 }
 
 fn delete_by(requester: &str) -> NewRequest {
+    delete_of(requester, "O-1", "8000000001")
+}
+
+/// A held delete of batch `order` removing `asset`.
+fn delete_of(requester: &str, order: &str, asset: &str) -> NewRequest {
     NewRequest {
         requester: requester.to_owned(),
         role: "staff".to_owned(),
         branch: Some("SH01".to_owned()),
         operation: wire::Operation::BatchOrder,
-        body: r#"{"channelCode":"CRM","orderList":[{"orderType":"delete_asset"}]}"#.to_owned(),
+        body: format!(
+            r#"{{"channelCode":"CRM","channelOrderId":"{order}","orderList":[{{"orderType":"delete_asset","assetNum":"{asset}"}}]}}"#
+        ),
         preview: Some(r#"{"orders":[]}"#.to_owned()),
         summary: "delete 1 asset".to_owned(),
+        channel_order: Some(("CRM".to_owned(), order.to_owned())),
+    }
+}
+
+/// One batch, one request (issue 55): the same batch sent again while it waits is the request
+/// already filed; the same order id with another body is refused naming it; once it is
+/// decided, the same batch may be filed anew.
+#[tokio::test]
+async fn the_same_batch_sent_twice_is_one_request() {
+    for (kind, store, _dir) in team_rig::stores().await {
+        people_of(&store).await;
+        let first = requests::file(&store, delete_by("chen")).await.expect(kind);
+        let again = requests::file(&store, delete_by("chen")).await.expect(kind);
+        assert_eq!((first.id, again.id), (1, 1), "{kind}");
+        let other = requests::file(&store, delete_of("chen", "O-1", "8000000002")).await;
+        assert!(
+            matches!(other, Err(TeamError::FiledOtherwise(1))),
+            "{kind}: {other:?}"
+        );
+        assert_eq!(
+            other.map(|r| r.id).unwrap_err().to_string(),
+            "R-1 already waits for approval with this channelOrderId and another body: send \
+             this batch with another channelOrderId, or wait until R-1 is decided"
+        );
+        let colleague = requests::file(&store, delete_by("wang")).await.expect(kind);
+        assert_eq!(colleague.id, 2, "{kind}: another requester's is their own");
+        let reject = Decision::Reject {
+            reason: "not now".to_owned(),
+        };
+        requests::decide(&store, 1, "li", None, "test", reject)
+            .await
+            .expect(kind);
+        let anew = requests::file(&store, delete_by("chen")).await.expect(kind);
+        assert_eq!((anew.id, anew.state), (3, State::Pending), "{kind}");
+        let listing = requests::Listing {
+            requester: Some("chen".to_owned()),
+            state: Some(State::Pending),
+            limit: 10,
+            ..requests::Listing::default()
+        };
+        let waiting = requests::list(&store, listing).await.expect(kind);
+        assert_eq!(waiting.len(), 1, "{kind}");
     }
 }
 
@@ -154,8 +203,8 @@ async fn two_instances_deciding_at_once_take_one_decision() {
     let two = team_rig::postgres(&url).await;
     people_of(&one).await;
     let mut ids = Vec::new();
-    for _ in 0..10 {
-        let filed = requests::file(&one, delete_by("chen"))
+    for i in 0..10 {
+        let filed = requests::file(&one, delete_of("chen", &format!("O-{i}"), "8000000001"))
             .await
             .expect("filed");
         ids.push((filed.id, filed.body_hash));

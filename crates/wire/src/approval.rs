@@ -45,6 +45,8 @@ pub mod causes {
     pub const OTHER_BRANCH: &str = "other_branch";
     /// The requester's role no longer has what filing it needed (HTTP 409).
     pub const REQUESTER_LACKS: &str = "requester_lacks";
+    /// The same batch order id waits for approval with another body (HTTP 409).
+    pub const FILED_OTHERWISE: &str = "filed_otherwise";
     /// No such request (HTTP 404).
     pub const NOT_FOUND: &str = "no_request";
     /// Another instance settled or approved it while this one could not see it: this one sent

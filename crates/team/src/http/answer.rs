@@ -212,6 +212,7 @@ fn team_refusal(e: TeamError) -> Response {
             causes::OTHER_BRANCH,
         ),
         TeamError::AlreadyDecided { .. } => (conflict, causes::DECIDED),
+        TeamError::FiledOtherwise(_) => (conflict, causes::FILED_OTHERWISE),
         TeamError::ClaimTaken(_) => (conflict, causes::CLAIM_TAKEN),
         TeamError::Invalid(_) | TeamError::NoBranch => (
             (

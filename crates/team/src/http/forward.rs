@@ -338,8 +338,16 @@ pub async fn batch(State(team): Shared, headers: HeaderMap, bytes: Bytes) -> Res
                 true => Some(filing::delete_preview(&team.upstream, &req).await),
                 false => None,
             };
-            let summary = filing::batch_summary(&req);
-            return file(&team, &caller, &trail, body, preview, summary).await;
+            let filing = Filing {
+                body,
+                preview,
+                summary: filing::batch_summary(&req),
+                channel_order: req.channel_order_id.clone().map(|order| {
+                    // Validated above: a batch has its channel code.
+                    (req.channel_code.clone().unwrap_or_default(), order)
+                }),
+            };
+            return file(&team, &caller, &trail, filing).await;
         }
         let results = forwarded(&mut trail, team.upstream.batch_order(&req)).await?;
         let held = holdings::batch_held(&req, &results);
@@ -350,23 +358,29 @@ pub async fn batch(State(team): Shared, headers: HeaderMap, bytes: Bytes) -> Res
     team.finish(trail, result, Group::Order).await
 }
 
-/// Keeps the call for another person to approve; nothing goes to the platform.
-async fn file(
-    team: &Team,
-    caller: &Caller,
-    trail: &Trail,
+/// What a held call keeps for its approver.
+struct Filing {
+    /// As it would be forwarded.
     body: Value,
+    /// What a delete removes.
     preview: Option<DeletePreview>,
     summary: String,
-) -> Result<Answer, Fail> {
+    /// A batch's channel code and order id.
+    channel_order: Option<(String, String)>,
+}
+
+/// Keeps the call for another person to approve (or answers the request it already is);
+/// nothing goes to the platform.
+async fn file(team: &Team, caller: &Caller, trail: &Trail, f: Filing) -> Result<Answer, Fail> {
     let new = NewRequest {
         requester: caller.person.name.clone(),
         role: caller.person.role.clone(),
         branch: caller.person.branch.as_ref().map(|b| b.code.clone()),
         operation: trail.operation,
-        body: body.to_string(),
-        preview: preview.map(|p| json_of(&p).to_string()),
-        summary,
+        body: f.body.to_string(),
+        preview: f.preview.map(|p| json_of(&p).to_string()),
+        summary: f.summary,
+        channel_order: f.channel_order,
     };
     let kept = requests::file(&team.store, new).await?;
     Ok(Answer::Held(kept.id))
@@ -402,8 +416,13 @@ async fn lock_change(team: &Team, headers: &HeaderMap, bytes: &Bytes, disable: b
         in_branch(team, &caller, &holdings::lock_items(&req.asset_nums)).await?;
         trail.request = Some(json_of(&req));
         if filing::locks_held(&req, settings::thresholds(&team.store).await?) {
-            let summary = filing::locks_summary(&req, disable);
-            return file(team, &caller, &trail, json_of(&req), None, summary).await;
+            let filing = Filing {
+                body: json_of(&req),
+                preview: None,
+                summary: filing::locks_summary(&req, disable),
+                channel_order: None,
+            };
+            return file(team, &caller, &trail, filing).await;
         }
         let results = match disable {
             true => forwarded(&mut trail, team.upstream.lock(&req)).await?,
