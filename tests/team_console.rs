@@ -366,3 +366,58 @@ fn a_team_profile_s_queued_batch_waits_while_the_platform_is_down_and_is_sent_on
     assert_eq!(proxy.forwarded(), 1, "the platform got it once");
     core.shutdown();
 }
+
+/// A clerk's delete kept to send later and then held by the team server: the queue is done
+/// with it (handed over for approval, the request named), the entry after it is sent, and
+/// nothing is sent again on the next round (issue 55).
+#[test]
+fn a_queued_delete_held_for_approval_is_handed_over_and_the_queue_goes_on() {
+    use license_desk::core::queue;
+    use license_desk::core::queue::QueueState;
+    let team = TeamRemote::start();
+    let root = tempfile::tempdir().expect("dir");
+    let core = console_of(&team, root.path(), "li");
+    let batch = |kind: &str, id: &str| -> wire::BatchOrderRequest {
+        let products = match kind {
+            "new_buy" => serde_json::json!([{"productUri": "gms:1"}]),
+            _ => serde_json::json!([]),
+        };
+        serde_json::from_value(serde_json::json!({
+            "channelCode": "CRM", "channelOrderId": id, "syncMode": "sync",
+            "orderList": [{"sequence": 1, "channelCustomerId": "CRM-Q",
+                "licenseType": "normal_recover_usbkey", "orderType": kind,
+                "assets": [{"assetNos": ["8000000009"], "products": products}]}]
+        }))
+        .expect("a batch")
+    };
+    let bind = wire::BindRequest {
+        channel_code: Some("CRM".to_owned()),
+        channel_customer_id: Some("CRM-Q".to_owned()),
+        customer_name: Some("排队客户".to_owned()),
+        enterprise_name: Some("排队企业".to_owned()),
+        ..Default::default()
+    };
+    run(&core, on_branch(Call::Bind(bind)));
+    run(&core, on_branch(Call::BatchOrder(batch("new_buy", "Q-1"))));
+    for call in [batch("delete_asset", "Q-2"), batch("new_buy", "Q-3")] {
+        let add = queue::Add {
+            profile: "branch".to_owned(),
+            call: Call::BatchOrder(call),
+        };
+        run(&core, add);
+    }
+    let entries = run(&core, queue::SendWaiting);
+    let states: Vec<QueueState> = entries.iter().map(|e| e.state).collect();
+    assert_eq!(states, [QueueState::Held, QueueState::Done]);
+    let held = entries.iter().find(|e| e.state == QueueState::Held);
+    let detail = held.and_then(|e| e.detail.as_deref()).unwrap_or_default();
+    assert!(detail.starts_with("held for approval as R-1"), "{detail}");
+    let again = run(&core, queue::SendWaiting);
+    let states: Vec<QueueState> = again.iter().map(|e| e.state).collect();
+    assert_eq!(
+        states,
+        [QueueState::Held, QueueState::Done],
+        "nothing sent again"
+    );
+    core.shutdown();
+}

@@ -273,3 +273,174 @@ fn a_draft_is_handed_to_a_colleague_in_the_composer() {
     // The composer opens it: its name (a field's value) says whom it came from.
     settle(&mut harness, |h| shown_labels(h).contains(" (wang) |"));
 }
+
+/// Profiles signed in as in [`both_signed_in`], a customer with an asset bought by wang, and
+/// the clerk's profile active with a delete of that asset imported into the composer.
+fn a_delete_in_the_clerk_s_composer(
+    harness: &mut Harness<'static, DeskApp>,
+    team: &TeamRemote,
+    dir: &std::path::Path,
+    lang: Lang,
+) {
+    both_signed_in(harness, team);
+    let core = harness.state().core();
+    let customer = json!({"channelCode": "CRM", "channelCustomerId": "CRM-C",
+        "customerName": "上海测试客户", "enterpriseName": "上海测试公司",
+        "passwordMobile": "13800000000"});
+    let bind = Call::Bind(serde_json::from_value(customer).expect("a customer"));
+    desk::run(core, on("boss", bind));
+    desk::run(core, on("boss", batch("new_buy", "B-1")));
+    let branch = license_desk::core::profiles::requests::Activate {
+        name: "branch".to_owned(),
+    };
+    desk::run(core, branch);
+    let Call::BatchOrder(delete) = batch("delete_asset", "D-1") else {
+        unreachable!("a batch");
+    };
+    let file = dir.join("delete.json");
+    std::fs::write(&file, serde_json::to_string(&delete).expect("json")).expect("file");
+    harness.state_mut().prefs.screen = Screen::Orders;
+    let batch = format!("{} LD-", words(lang, "batch"));
+    settle(harness, |h| {
+        h.query_all_by_label_contains(&batch).next().is_some()
+    });
+    type_into(
+        harness,
+        words(lang, "order-file"),
+        &file.display().to_string(),
+    );
+    click(harness, words(lang, "import-file"));
+    settle(harness, |h| {
+        h.query_by_label(words(lang, "no-problems")).is_some()
+    });
+}
+
+/// A message of the window's, in `lang` (one without variables).
+fn words(lang: Lang, id: &str) -> &'static str {
+    license_desk::ui::text::i18n::lookup(lang, id).expect("a message")
+}
+
+/// Sends the composer's batch through its confirmation, once its delete preview is read.
+fn submit_and_send(harness: &mut Harness<'static, DeskApp>, lang: Lang) {
+    click(harness, words(lang, "submit-batch"));
+    let send = words(lang, "send");
+    settle(harness, |h| {
+        h.query_by_label(send)
+            .is_some_and(|b| !b.accesskit_node().is_disabled())
+    });
+    click(harness, send);
+}
+
+/// Issue 55: a clerk's delete held by the team server is news, not a failure — the toast, the
+/// status bar and History say it waits for approval as R-1, in no error words; Open R-1 shows
+/// it; sending the same draft again says beforehand that it already waits, and answers the
+/// same request (the server holds one).
+#[test]
+fn a_held_delete_is_news_and_sending_it_again_is_the_same_request() {
+    let team = TeamRemote::start();
+    let dir = tempfile::tempdir().expect("dir");
+    let mut harness = app(dir.path(), Lang::En);
+    harness.run_ok();
+    a_delete_in_the_clerk_s_composer(&mut harness, &team, dir.path(), Lang::En);
+    submit_and_send(&mut harness, Lang::En);
+    let title = "Submit batch: waiting for approval as R-1";
+    settle(&mut harness, |h| h.query_by_label(title).is_some());
+    harness.get_by_label("Submit batch · waiting for approval as R-1");
+    for failed in ["Submit batch: failed", "Submit batch · failed"] {
+        assert!(harness.query_by_label(failed).is_none(), "{failed}");
+    }
+    assert_eq!(
+        harness
+            .query_all_by_label_contains("held for approval as R-1")
+            .count(),
+        1,
+        "the server's words once, not repeated: {}",
+        shown_labels(&harness)
+    );
+
+    submit_and_send_again(&mut harness);
+    let core = harness.state().core();
+    let pending = team::ListRequests {
+        profile: "boss".to_owned(),
+        query: license_desk::core::wire::approval::RequestQuery {
+            mine: false,
+            state: Some(license_desk::core::wire::approval::State::Pending),
+            limit: None,
+            before: None,
+        },
+    };
+    let pending = desk::run(core, pending);
+    assert_eq!(
+        pending.iter().map(|r| r.id).collect::<Vec<_>>(),
+        [1],
+        "one batch, one request"
+    );
+
+    click(&mut harness, "Open R-1");
+    settle(&mut harness, |h| {
+        h.query_all_by_label("Waiting for approval")
+            .next()
+            .is_some()
+    });
+    harness.get_by_label("R-1 · Delete assets ×1 · 1 asset number");
+
+    // The team's record, and this computer's calls: waiting, not failed or not sent.
+    click(&mut harness, "History");
+    settle(&mut harness, |h| {
+        h.query_all_by_label("waiting for approval").count() == 2
+    });
+    click(&mut harness, "This computer's calls");
+    settle(&mut harness, |h| {
+        h.query_all_by_label("Waiting for approval").count() == 2
+    });
+    for not_so in ["Not sent", "× 202", "failed"] {
+        assert!(harness.query_by_label(not_so).is_none(), "{not_so}");
+    }
+}
+
+/// The confirmation of a draft already held says so, and its answer is the same request.
+fn submit_and_send_again(harness: &mut Harness<'static, DeskApp>) {
+    click(harness, "Submit batch");
+    let already = "This draft already waits for approval on branch as R-1 (channel order id \
+                   D-1): sent again, it answers the same request and files nothing new.";
+    settle(harness, |h| h.query_by_label(already).is_some());
+    settle(harness, |h| {
+        h.query_by_label("Send")
+            .is_some_and(|b| !b.accesskit_node().is_disabled())
+    });
+    click(harness, "Send");
+    // Answered once the submit button is free again; the news is told once, not twice.
+    settle(harness, |h| {
+        h.query_by_label("Submit batch")
+            .is_some_and(|b| !b.accesskit_node().is_disabled())
+    });
+    let toasts = harness.query_all_by_label("Submit batch: waiting for approval as R-1");
+    assert_eq!(toasts.count(), 1);
+}
+
+/// The same in Chinese: the toast, the status bar and both records say 等待审批, and no word
+/// of failure; the team's record words the held call itself (the server's English stays only
+/// in the toast's verbatim line).
+#[test]
+fn a_held_delete_reads_as_news_in_chinese() {
+    let team = TeamRemote::start();
+    let dir = tempfile::tempdir().expect("dir");
+    let mut harness = app(dir.path(), Lang::Zh);
+    harness.run_ok();
+    a_delete_in_the_clerk_s_composer(&mut harness, &team, dir.path(), Lang::Zh);
+    submit_and_send(&mut harness, Lang::Zh);
+    let title = "提交批量订单：等待审批（R-1）";
+    settle(&mut harness, |h| h.query_by_label(title).is_some());
+    harness.get_by_label("提交批量订单 · 等待审批（R-1）");
+    harness.get_by_label("打开 R-1");
+    assert!(harness.query_by_label("提交批量订单：失败").is_none());
+
+    click(&mut harness, words(Lang::Zh, "history"));
+    settle(&mut harness, |h| {
+        h.query_by_label("等待审批（R-1）").is_some()
+    });
+    assert_eq!(harness.query_all_by_label("等待审批").count(), 1);
+    assert!(harness.query_by_label("held").is_none());
+    click(&mut harness, words(Lang::Zh, "history-this-computer"));
+    settle(&mut harness, |h| h.query_by_label("等待审批").is_some());
+}

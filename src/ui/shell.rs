@@ -419,6 +419,10 @@ impl Screens {
                 prefs.screen = Screen::Customers;
                 self.customers.open_update();
             }
+            Offer::OpenRequest(id) => {
+                prefs.screen = Screen::Approvals;
+                self.approvals.show(&id);
+            }
         }
     }
 

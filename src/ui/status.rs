@@ -29,6 +29,10 @@ pub enum Verdict {
     Unknown,
     /// The user stopped it before it changed anything.
     Cancelled,
+    /// A team server keeps it for another person to approve, as this request.
+    Held {
+        request: String,
+    },
 }
 
 impl Verdict {
@@ -63,6 +67,9 @@ impl Verdict {
         match error {
             CoreError::Api(ApiError::OutcomeUnknown { .. }) => Self::Unknown,
             CoreError::Api(ApiError::Cancelled) => Self::Cancelled,
+            CoreError::Api(ApiError::Held { request_id, .. }) => Self::Held {
+                request: request_id.clone(),
+            },
             // The platform answered no: a refusal, called so everywhere (the toast, History).
             CoreError::Api(ApiError::Platform { code, .. }) => Self::Refused { code: code.clone() },
             _ => Self::Failed,
@@ -138,6 +145,7 @@ impl Status {
             Verdict::Failed => (t!(lang, "failed").to_owned(), true),
             Verdict::Unknown => (t!(lang, "write-state-unknown").to_owned(), true),
             Verdict::Cancelled => (tr!(lang, "cancelled"), false),
+            Verdict::Held { request } => (tr!(lang, "held-as", id = request.as_str()), false),
         };
         let text = format!("{action} · {words}");
         if bad {

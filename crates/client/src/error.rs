@@ -47,7 +47,7 @@ pub enum ApiError {
     SignedOut(String),
     /// A team server kept the call for another person to approve (HTTP 202, cause
     /// `request:R-17`): nothing reached the platform yet.
-    #[error("held for approval as {request_id}: {message}")]
+    #[error("{}", held_words(request_id, message))]
     Held { request_id: String, message: String },
     /// The user cancelled the call before its answer came.
     #[error("cancelled by the user")]
@@ -264,5 +264,14 @@ impl Secret {
 impl fmt::Debug for Secret {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("Secret(***)")
+    }
+}
+
+/// A held call in words: the server's own when they name the request already (a team server
+/// of ours says "held for approval as R-17: …"), else the request named before them.
+fn held_words(request_id: &str, message: &str) -> String {
+    match message.contains(request_id) {
+        true => message.to_owned(),
+        false => format!("held for approval as {request_id}: {message}"),
     }
 }

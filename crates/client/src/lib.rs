@@ -607,6 +607,7 @@ impl Client {
                 Some(e.to_string()),
             ),
             Err(e) if reached => (WriteState::Unknown, None, Some(e.to_string())),
+            Err(e @ ApiError::Held { .. }) => (WriteState::Held, None, Some(e.to_string())),
             Err(e) => (WriteState::NotSent, None, Some(e.to_string())),
         };
         self.observer.end_write(&WriteEnded {

@@ -51,6 +51,9 @@ pub enum WriteState {
     NotSent,
     /// A request may have reached the platform and no answer came back.
     Unknown,
+    /// A team server keeps it as a request for another person to approve: nothing reached
+    /// the platform yet, and the team server sends it once it is approved.
+    Held,
 }
 
 impl WriteState {

@@ -137,8 +137,12 @@ impl JournalEntry {
 
     /// The attempt failed (no answer, an error status), was refused (a code other than the
     /// order group's `0` and the activity group's `0000`, or some items refused), or belongs
-    /// to a write that did not end done. The query's `failures_only` says the same in SQL.
+    /// to a write that did not end done. A write held for approval did not fail: it waits.
+    /// The query's `failures_only` says the same in SQL.
     pub fn failed(&self) -> bool {
+        if self.state == Some(WriteState::Held) {
+            return false;
+        }
         self.error.is_some()
             || self.refusal.is_some()
             || self
@@ -346,9 +350,10 @@ impl Journal {
              WHERE (?1 IS NULL OR c.at >= ?1) AND (?2 IS NULL OR c.at <= ?2) \
              AND (?3 IS NULL OR c.operation = ?3) AND (?4 IS NULL OR c.code = ?4) \
              AND (?5 IS NULL OR c.profile = ?5) \
-             AND (?7 = 0 OR c.error IS NOT NULL OR c.refusal IS NOT NULL \
+             AND (?7 = 0 OR (COALESCE(w.state, '') <> 'held' \
+                  AND (c.error IS NOT NULL OR c.refusal IS NOT NULL \
                   OR (c.code IS NOT NULL AND c.code NOT IN ('0', '0000')) \
-                  OR w.state IN ('refused', 'unknown', 'not_sent')) \
+                  OR w.state IN ('refused', 'unknown', 'not_sent')))) \
              ORDER BY c.id DESC LIMIT ?6",
         )?;
         let rows = stmt.query_map(

@@ -102,6 +102,7 @@ async fn settle_orphans(services: &Services) -> Result<(), CoreError> {
             Some((WriteState::NotSent, detail)) => (QueueState::Waiting, detail),
             Some((WriteState::Done, detail)) => (QueueState::Done, detail),
             Some((WriteState::Refused, detail)) => (QueueState::Refused, detail),
+            Some((WriteState::Held, detail)) => (QueueState::Held, detail),
             Some((WriteState::Unknown | WriteState::InFlight, detail)) => {
                 (QueueState::Unknown, detail)
             }
@@ -131,7 +132,10 @@ async fn send_queued(services: &Services) -> Result<(), CoreError> {
                 .await;
             let (state, detail) = queue_state(&result);
             on_queue(services, move |q| q.ended(id, state, detail.as_deref())).await?;
-            if !matches!(state, QueueState::Done | QueueState::Refused) {
+            if !matches!(
+                state,
+                QueueState::Done | QueueState::Refused | QueueState::Held
+            ) {
                 break;
             }
         }
@@ -147,6 +151,8 @@ fn queue_state(result: &Result<Option<String>, CoreError>) -> (QueueState, Optio
         Err(CoreError::Api(e @ ApiError::OutcomeUnknown { .. })) => {
             (QueueState::Unknown, Some(e.to_string()))
         }
+        // Handed to the team server: sending it again would only answer the same request.
+        Err(CoreError::Api(e @ ApiError::Held { .. })) => (QueueState::Held, Some(e.to_string())),
         Err(CoreError::Api(e)) if e.reach() == Reach::Answered => {
             (QueueState::Refused, Some(e.to_string()))
         }

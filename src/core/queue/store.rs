@@ -52,6 +52,9 @@ pub enum QueueState {
     Refused,
     /// Sent, no answer: the queue of its profile waits for the user.
     Unknown,
+    /// Kept by a team server as a request for another person to approve: the queue is done
+    /// with it (the team server sends it once approved).
+    Held,
 }
 
 impl QueueState {

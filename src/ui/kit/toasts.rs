@@ -1,5 +1,6 @@
 //! Toasts: a failed call in a strip under the screen, with what it means in plain words beside
-//! the platform's code and message verbatim. Errors stay until dismissed: they must be read.
+//! the platform's code and message verbatim. Errors stay until dismissed: they must be read. A
+//! call a team server holds for approval is told there too, as news in a neutral colour.
 
 use egui::RichText;
 
@@ -20,6 +21,8 @@ struct Toast {
     cause: Option<String>,
     /// The platform's code and message apart, to recognise the refusal.
     refusal: Option<(String, String)>,
+    /// The request a team server keeps the call as: news, not a failure.
+    held: Option<String>,
 }
 
 #[derive(Default)]
@@ -48,6 +51,14 @@ impl Toasts {
             ),
             other => (other.to_string(), None, None),
         };
+        let held = match error {
+            CoreError::Api(ApiError::Held { request_id, .. }) => Some(request_id.clone()),
+            _ => None,
+        };
+        // The same request answered again is one piece of news.
+        if held.is_some() {
+            self.items.retain(|t| t.action != action || t.held != held);
+        }
         self.next_id += 1;
         self.items.push(Toast {
             id: self.next_id,
@@ -56,6 +67,7 @@ impl Toasts {
             verbatim,
             cause,
             refusal,
+            held,
         });
         if self.items.len() > MAX_TOASTS {
             self.items.remove(0);
@@ -111,15 +123,22 @@ fn toast_ui(ui: &mut egui::Ui, lang: Lang, toast: &Toast) -> (bool, Option<Offer
     });
     let (words, offer) = match recognised {
         Some(r) => (r.words, r.offer),
-        None => (toast.explanation.text(lang).to_owned(), None),
+        None => (
+            toast.explanation.text(lang).to_owned(),
+            toast.held.clone().map(Offer::OpenRequest),
+        ),
+    };
+    // A held call is news: drawn in the accent colour, never the error's.
+    let colour = match toast.held {
+        Some(_) => ui.visuals().selection.stroke.color,
+        None => ui.visuals().error_fg_color,
     };
     egui::Frame::group(ui.style())
-        .stroke(egui::Stroke::new(1.5, ui.visuals().error_fg_color))
+        .stroke(egui::Stroke::new(1.5, colour))
         .show(ui, |ui| {
             ui.set_width(ui.available_width());
             ui.horizontal(|ui| {
-                let error = ui.visuals().error_fg_color;
-                ui.label(RichText::new(title(lang, toast)).strong().color(error));
+                ui.label(RichText::new(title(lang, toast)).strong().color(colour));
                 ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
                     dismissed = ui.small_button(t!(lang, "dismiss")).clicked();
                     if let Some(offer) = offer
@@ -140,8 +159,10 @@ fn toast_ui(ui: &mut egui::Ui, lang: Lang, toast: &Toast) -> (bool, Option<Offer
 /// The toast's title: its action, and whether it was refused, failed, or has no known outcome.
 fn title(lang: Lang, toast: &Toast) -> String {
     let action = toast.action.text(lang);
-    // Sent with no answer is not a failure: the title says so.
-    if toast.explanation == label!("explain-outcome-unknown") {
+    // Sent with no answer, or held for approval, is not a failure: the title says so.
+    if let Some(id) = &toast.held {
+        tr!(lang, "action-held", action = action, id = id.as_str())
+    } else if toast.explanation == label!("explain-outcome-unknown") {
         tr!(lang, "action-unknown", action = action)
     } else if toast.refusal.is_some() {
         tr!(lang, "action-refused", action = action)
@@ -166,6 +187,7 @@ fn offer_words(lang: Lang, offer: &Offer) -> String {
     match offer {
         Offer::GoToField(_) => tr!(lang, "go-to-field"),
         Offer::UpdateEnterprise => tr!(lang, "open-update-enterprise"),
+        Offer::OpenRequest(id) => tr!(lang, "open-request", id = id.as_str()),
     }
 }
 

@@ -18,6 +18,8 @@ pub enum Offer {
     GoToField(String),
     /// Customers › Update enterprise, for this CRM customer.
     UpdateEnterprise,
+    /// Approvals, with this request (`R-17`) chosen.
+    OpenRequest(String),
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -188,6 +188,7 @@ fn record(trail: &Trail, result: &Result<Answer, Fail>) -> Option<Record> {
             Some(format!("{} assets", listing.len())),
             None,
         ),
+        // The answer's data, so that a console words it in its own language.
         Ok(Answer::Held(id)) => (
             "held",
             None,
@@ -195,7 +196,7 @@ fn record(trail: &Trail, result: &Result<Answer, Fail>) -> Option<Record> {
                 "held for approval as {}",
                 wire::approval::name(*id)
             )),
-            None,
+            Some(serde_json::json!({ "requestId": wire::approval::name(*id) }).to_string()),
         ),
         Err(fail) => failure(fail),
     };

@@ -43,6 +43,8 @@ pub(crate) struct ApprovalsScreen {
     decider: Decider,
     /// One's own requests, read now and then, to tell when one is decided.
     watch: Watch,
+    /// Read again on the next frame (a request was asked for by name).
+    reread: bool,
 }
 
 impl Default for ApprovalsScreen {
@@ -56,6 +58,7 @@ impl Default for ApprovalsScreen {
             pending_only: true,
             decider: Decider::default(),
             watch: Watch::default(),
+            reread: false,
         }
     }
 }
@@ -74,6 +77,13 @@ impl ApprovalsScreen {
             profile: caller.profile.name.clone(),
             query,
         }));
+    }
+
+    /// Opens with request `name` (`R-17`) chosen, every state listed, read afresh.
+    pub(crate) fn show(&mut self, name: &str) {
+        self.selected = approval::parse_name(name);
+        self.pending_only = false;
+        self.reread = true;
     }
 
     /// Every frame: one's own requests are read again now and then.
@@ -112,7 +122,12 @@ impl ApprovalsScreen {
         if self.profile.as_deref() != Some(&caller.profile.name) {
             // Another profile's requests are not this one's.
             self.requests.clear();
-            self.selected = None;
+            // A request asked for by name stays chosen; another profile's choice does not.
+            if !std::mem::take(&mut self.reread) {
+                self.selected = None;
+            }
+            self.refresh(caller);
+        } else if std::mem::take(&mut self.reread) {
             self.refresh(caller);
         }
         ui.label(RichText::new(t!(lang, "approvals-help")).weak());

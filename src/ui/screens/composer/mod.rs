@@ -70,16 +70,28 @@ impl Hints {
 
     /// Records (or updates) where the draft went and how it ended there.
     fn record(&mut self, profile: &str, channel_order_id: &str, state: crate::core::WriteState) {
+        self.record_as(profile, channel_order_id, state, None);
+    }
+
+    /// The same, with the request a team server keeps it as.
+    fn record_as(
+        &mut self,
+        profile: &str,
+        channel_order_id: &str,
+        state: crate::core::WriteState,
+        request: Option<String>,
+    ) {
         match self
             .sent
             .iter_mut()
             .find(|s| s.profile == profile && s.channel_order_id == channel_order_id)
         {
-            Some(known) => known.state = state,
+            Some(known) => (known.state, known.request) = (state, request),
             None => self.sent.push(sent::SentTo {
                 profile: profile.to_owned(),
                 channel_order_id: channel_order_id.to_owned(),
                 state,
+                request,
             }),
         }
     }

@@ -23,9 +23,12 @@ use crate::ui::text::labels::order_type_short;
 pub(super) struct SentTo {
     pub profile: String,
     pub channel_order_id: String,
-    /// Done, or outcome unknown (a refusal or a write not sent is not recorded: the platform
-    /// holds nothing of it).
+    /// Done, outcome unknown, or held for approval (a refusal or a write not sent is not
+    /// recorded: the platform holds nothing of it).
     pub state: WriteState,
+    /// The request a team server keeps it as, while held (`R-17`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub request: Option<String>,
 }
 
 /// A batch sent whose answer never came.

@@ -7,7 +7,7 @@ use super::ComposerScreen;
 use super::batch::{Summary, summarize};
 use super::node::NodeId;
 use super::preview::Preview;
-use super::sent::{UnknownSent, UnsentBatch};
+use super::sent::{SentTo, UnknownSent, UnsentBatch};
 use crate::core::calls::requests as calls;
 use crate::core::snapshot::Snapshot;
 use crate::core::wire::validate::{Problem, ProblemKind, UnknownKey};
@@ -128,6 +128,10 @@ impl ComposerScreen {
                 });
             }
             Err(CoreError::Api(ApiError::Held { request_id, .. })) => {
+                let request = Some(request_id.clone());
+                let state = WriteState::Held;
+                draft.hints.record_as(&sending.profile, &id, state, request);
+                self.drafts.changed();
                 self.submit.held = Some((sending.profile, request_id));
             }
             Err(CoreError::Api(e @ ApiError::NotSent(_))) => {
@@ -221,8 +225,13 @@ impl ComposerScreen {
             return;
         }
         if let Some((on, id)) = &self.submit.held {
-            let words = tr!(lang, "batch-held", id = id.as_str(), profile = on.as_str());
-            ui.colored_label(ui.visuals().warn_fg_color, words);
+            // News, not a warning: the request waits for its approver.
+            ui.label(tr!(
+                lang,
+                "batch-held",
+                id = id.as_str(),
+                profile = on.as_str()
+            ));
         }
         if self.unknown_ui(ui, out, lang, profile) || self.unsent_ui(ui, out, lang, profile) {
             return;
@@ -409,7 +418,10 @@ impl ComposerScreen {
             .unwrap_or_default();
         let (before, elsewhere) = sent_before(&draft.hints, &profile.name, &channel_order_id);
         // Sent there before, to a platform not declared to recognise it: a risk worth a guard.
-        let risky = before.is_some() && !profile.recognises_repeats();
+        // Held there is not: the team server answers the request it already keeps.
+        let risky = before
+            .as_ref()
+            .is_some_and(|s| s.state != WriteState::Held && !profile.recognises_repeats());
         let deletes = !summary.deletions.is_empty();
         if deletes {
             self.submit.preview.ask(out, &profile.name, &draft.batch);
@@ -423,7 +435,7 @@ impl ComposerScreen {
                     profile,
                     summary: &summary,
                     orders: draft.batch.len(),
-                    repeat: before.map(|state| (channel_order_id.as_str(), state)),
+                    repeat: before.as_ref(),
                     elsewhere: &elsewhere,
                     unknown: &unknown,
                 };
@@ -473,8 +485,8 @@ fn sent_before(
     hints: &super::Hints,
     profile: &str,
     channel_order_id: &str,
-) -> (Option<WriteState>, Vec<String>) {
-    let before = hints.sent_to(profile, channel_order_id).map(|s| s.state);
+) -> (Option<SentTo>, Vec<String>) {
+    let before = hints.sent_to(profile, channel_order_id).cloned();
     let elsewhere = hints
         .sent_elsewhere(profile, channel_order_id)
         .into_iter()
@@ -488,8 +500,8 @@ struct Said<'a> {
     profile: &'a Profile,
     summary: &'a Summary,
     orders: usize,
-    /// The channelOrderId and how it ended, when this draft was sent with it to this profile.
-    repeat: Option<(&'a str, WriteState)>,
+    /// How it went, when this draft was sent with its channelOrderId to this profile.
+    repeat: Option<&'a SentTo>,
     /// Other profiles it was sent to with this channelOrderId ("" for one not recorded).
     elsewhere: &'a [String],
     /// Where the batch has values the console does not know, and what they are.
@@ -556,8 +568,23 @@ fn summary_ui(ui: &mut egui::Ui, lang: Lang, said: &Said<'_>) {
 /// Whether the batch was sent before, where, and what sending it again risks on this profile.
 fn repeat_ui(ui: &mut egui::Ui, lang: Lang, said: &Said<'_>) {
     let profile = profile_name(lang, said.profile);
-    if let Some((id, state)) = said.repeat {
-        let state = write_state_words(lang, state);
+    if let Some(sent) = said.repeat
+        && let (WriteState::Held, Some(request)) = (sent.state, &sent.request)
+    {
+        let id = sent.channel_order_id.as_str();
+        let words = tr!(
+            lang,
+            "already-waiting",
+            profile = profile,
+            request = request.as_str(),
+            id = id
+        );
+        ui.label(words);
+    } else if let Some(sent) = said.repeat {
+        let (id, state) = (
+            sent.channel_order_id.as_str(),
+            write_state_words(lang, sent.state),
+        );
         if said.profile.recognises_repeats() {
             ui.label(tr!(
                 lang,

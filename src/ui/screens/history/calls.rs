@@ -40,7 +40,9 @@ pub(super) fn group(entries: &[JournalEntry]) -> Vec<CallRow> {
 /// done after a retry did not fail), a read by its last attempt.
 pub(super) fn call_failed(newest: &JournalEntry) -> bool {
     match newest.state {
-        Some(WriteState::Done | WriteState::InFlight) => newest.refusal.is_some(),
+        Some(WriteState::Done | WriteState::InFlight | WriteState::Held) => {
+            newest.refusal.is_some()
+        }
         Some(WriteState::Refused | WriteState::NotSent | WriteState::Unknown) => true,
         None => newest.failed(),
     }

@@ -334,6 +334,11 @@ fn state_ui(ui: &mut egui::Ui, lang: Lang, state: Option<WriteState>) {
 /// The call's outcome: success in words, or the code (a refusal inside the answer, or "no
 /// answer") marked as a failure.
 fn code_ui(ui: &mut egui::Ui, lang: Lang, e: &JournalEntry, failed: bool) {
+    if e.state == Some(WriteState::Held) {
+        // Nothing reached the platform: no code of its own to show.
+        ui.label("—");
+        return;
+    }
     if !failed {
         ui.label(t!(lang, "call-ok"));
         return;

@@ -6,13 +6,14 @@ use egui::{RichText, ScrollArea};
 
 use super::operation_words;
 use crate::core::team::{self, AuditEntry, AuditQuery};
+use crate::core::wire::approval;
 use crate::core::{Awaited, Profile};
 use crate::ui::kit::form::keyed_button_ui;
 use crate::ui::kit::icon::Icon;
 use crate::ui::kit::keys;
 use crate::ui::outbox::Outbox;
 use crate::ui::text::dates;
-use crate::ui::text::i18n::{Lang, label, labelled, lookup, t};
+use crate::ui::text::i18n::{Lang, label, labelled, lookup, t, tr};
 
 /// Entries read at once: the server's own default page.
 const PAGE: u32 = AuditQuery::DEFAULT_LIMIT;
@@ -120,25 +121,38 @@ impl TeamRecord {
                     ui.label(&e.person);
                     ui.label(operation_words(lang, &e.operation));
                     outcome_ui(ui, lang, e);
-                    let message = e.message.as_deref().unwrap_or_default();
-                    ui.add(egui::Label::new(message).truncate());
+                    ui.add(egui::Label::new(message_words(lang, e)).truncate());
                     ui.end_row();
                 }
             });
     }
 }
 
-/// The outcome in words, in the danger colour unless it was done.
+/// The outcome in words, in the danger colour unless it was done, is held for approval or is
+/// still being sent.
 fn outcome_ui(ui: &mut egui::Ui, lang: Lang, e: &AuditEntry) {
     let words = lookup(lang, &format!("record-outcome-{}", e.outcome)).unwrap_or(&e.outcome);
     let words = match &e.code {
         Some(code) if e.outcome != "done" => format!("{words} · {code}"),
         _ => words.to_owned(),
     };
-    if e.outcome == "done" {
+    if matches!(e.outcome.as_str(), "done" | "ok" | "held" | "begun") {
         ui.label(words);
     } else {
         ui.colored_label(ui.visuals().error_fg_color, words);
+    }
+}
+
+/// The entry's message: a held call's in the window's language (its answer names the
+/// request), any other as the server wrote it.
+fn message_words(lang: Lang, e: &AuditEntry) -> String {
+    let held = (e.outcome == "held")
+        .then_some(e.answer.as_deref())
+        .flatten()
+        .and_then(|a| serde_json::from_str::<approval::Held>(a).ok());
+    match held {
+        Some(h) => tr!(lang, "held-as", id = h.request_id.as_str()),
+        None => e.message.clone().unwrap_or_default(),
     }
 }
 
