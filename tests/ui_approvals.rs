@@ -320,10 +320,11 @@ fn words(lang: Lang, id: &str) -> &'static str {
     license_desk::ui::text::i18n::lookup(lang, id).expect("a message")
 }
 
-/// Sends the composer's batch through its confirmation, once its delete preview is read.
+/// Sends the composer's batch through its confirmation (which says beforehand that it will be
+/// held), once its delete preview is read.
 fn submit_and_send(harness: &mut Harness<'static, DeskApp>, lang: Lang) {
     click(harness, words(lang, "submit-batch"));
-    let send = words(lang, "send");
+    let send = words(lang, "send-for-approval");
     settle(harness, |h| {
         h.query_by_label(send)
             .is_some_and(|b| !b.accesskit_node().is_disabled())
@@ -401,14 +402,16 @@ fn a_held_delete_is_news_and_sending_it_again_is_the_same_request() {
 /// The confirmation of a draft already held says so, and its answer is the same request.
 fn submit_and_send_again(harness: &mut Harness<'static, DeskApp>) {
     click(harness, "Submit batch");
+    harness.get_by_label("Who can approve it: wang.");
+    assert!(harness.query_by_label("Send").is_none(), "its button says where it goes");
     let already = "This draft already waits for approval on branch as R-1 (channel order id \
                    D-1): sent again, it answers the same request and files nothing new.";
     settle(harness, |h| h.query_by_label(already).is_some());
     settle(harness, |h| {
-        h.query_by_label("Send")
+        h.query_by_label("Send for approval")
             .is_some_and(|b| !b.accesskit_node().is_disabled())
     });
-    click(harness, "Send");
+    click(harness, "Send for approval");
     // Answered once the submit button is free again; the news is told once, not twice.
     settle(harness, |h| {
         h.query_by_label("Submit batch")
@@ -428,6 +431,9 @@ fn a_held_delete_reads_as_news_in_chinese() {
     let mut harness = app(dir.path(), Lang::Zh);
     harness.run_ok();
     a_delete_in_the_clerk_s_composer(&mut harness, &team, dir.path(), Lang::Zh);
+    click(&mut harness, words(Lang::Zh, "submit-batch"));
+    harness.get_by_label("可审批的人：wang。");
+    click(&mut harness, "取消");
     submit_and_send(&mut harness, Lang::Zh);
     let title = "提交批量订单：等待审批（R-1）";
     settle(&mut harness, |h| h.query_by_label(title).is_some());

@@ -8,24 +8,6 @@ use client::Client;
 use wire::preview::{self, DeletePreview, OrderCustomer, Placement, given, is_delete};
 use wire::{BatchOrderRequest, CustomerQuery, LockRequest, OrderEntry};
 
-use crate::settings::Thresholds;
-
-/// Every delete waits, whatever its size; so does a batch of more assets than the threshold.
-pub fn batch_held(batch: &BatchOrderRequest, t: Thresholds) -> bool {
-    batch.order_list.iter().any(is_delete) || assets_in(batch) > t.batch_assets
-}
-
-/// A lock change of more assets than the threshold waits.
-pub fn locks_held(req: &LockRequest, t: Thresholds) -> bool {
-    req.asset_nums.len() as u64 > t.locks
-}
-
-/// The asset numbers the batch's orders name.
-fn assets_in(batch: &BatchOrderRequest) -> u64 {
-    let entries = batch.order_list.iter().flat_map(|o| &o.assets);
-    entries.map(|a| a.asset_nos.len() as u64).sum()
-}
-
 /// One line for the approver: the orders by type, and the assets they name
 /// (`delete_asset ×2, new_buy ×1; 3 asset numbers`).
 pub fn batch_summary(batch: &BatchOrderRequest) -> String {
@@ -38,7 +20,7 @@ pub fn batch_summary(batch: &BatchOrderRequest) -> String {
         }
     }
     let kinds: Vec<String> = kinds.iter().map(|(k, n)| format!("{k} ×{n}")).collect();
-    let assets = assets_in(batch);
+    let assets = wire::approval::assets_in(batch);
     let plural = if assets == 1 { "" } else { "s" };
     format!("{}; {assets} asset number{plural}", kinds.join(", "))
 }

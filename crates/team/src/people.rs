@@ -240,16 +240,12 @@ pub async fn reset_password(
 
 /// Everyone, by name.
 pub async fn list(store: &TeamStore) -> Result<Vec<Person>, TeamError> {
-    store
-        .read(|tx| {
-            let mut all = Vec::new();
-            tx.query_each(people!("ORDER BY name"), &[], &mut |row| {
-                all.push(person(row)?);
-                Ok(ControlFlow::Continue(()))
-            })?;
-            Ok(all)
-        })
-        .await
+    store.read(|tx| Ok(all_in(tx)?)).await
+}
+
+/// Everyone, by name, in a transaction.
+pub fn all_in(tx: &dyn Tx) -> Result<Vec<Person>, StoreError> {
+    tx.query_vec(people!("ORDER BY name"), &[], person)
 }
 
 /// The person directory id `id` belongs to, if anyone.

@@ -9,7 +9,9 @@ use db::sql::{Row, StoreError, Tx};
 use wire::Operation;
 pub use wire::approval::{Request, State};
 
+use crate::custom_roles;
 use crate::error::TeamError;
+use crate::people::{self, Person};
 use crate::roles::Permission;
 use crate::store::TeamStore;
 
@@ -312,6 +314,30 @@ fn check(tx: &dyn Tx, r: &Request, approver: &str, decision: &Decision) -> Resul
         Decision::Approve { .. } => requester_still_may(tx, r),
         _ => Ok(()),
     }
+}
+
+/// Who may decide `requester`'s requests (their display names, by name): the people enabled,
+/// not the requester, whose role may approve, and who are of no branch or of the requester's.
+pub async fn approvers_of(store: &TeamStore, requester: &Person) -> Result<Vec<String>, TeamError> {
+    let (name, branch) = (requester.name.clone(), requester.branch.clone());
+    store
+        .read(move |tx| {
+            let mut found = Vec::new();
+            for p in people::all_in(tx)? {
+                let branch_fits = p.branch.is_none() || p.branch == branch;
+                if p.disabled || p.name == name || !branch_fits {
+                    continue;
+                }
+                if custom_roles::permissions_of(tx, &p.role)?.has(Permission::Approve) {
+                    found.push(match p.display_name.is_empty() {
+                        true => p.name,
+                        false => p.display_name,
+                    });
+                }
+            }
+            Ok(found)
+        })
+        .await
 }
 
 /// An approver bound to a branch decides that branch's requests only (a request filed by a

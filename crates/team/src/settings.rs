@@ -1,29 +1,10 @@
 //! The server's settings (table `team_settings`): what makes a call wait for a second person
 //! (issue 37). Kept in the store, so that every instance on one database applies the same.
 
-use serde::Serialize;
+pub use wire::approval::Thresholds;
 
 use crate::error::TeamError;
 use crate::store::TeamStore;
-
-/// Above these, a call becomes a request (every delete is one, whatever its size).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Thresholds {
-    /// A batch with more assets than this.
-    pub batch_assets: u64,
-    /// A lock or unlock of more assets than this.
-    pub locks: u64,
-}
-
-impl Default for Thresholds {
-    fn default() -> Self {
-        Thresholds {
-            batch_assets: 1000,
-            locks: 50,
-        }
-    }
-}
 
 const BATCH_ASSETS: &str = "approval.batch-assets";
 const LOCKS: &str = "approval.locks";

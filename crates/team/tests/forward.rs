@@ -232,6 +232,20 @@ async fn a_session_that_ended_is_refused_and_a_locked_change_names_its_person() 
         me.body["data"]["permissions"].as_array().map(Vec::len),
         Some(9)
     );
+    // When one's calls wait, and who decides them (issue 55): the administrator of no branch
+    // has no one (approvers bound to a branch decide that branch's requests only); a clerk of
+    // SH01 has the administrator and SH01's approver, not Beijing's administrator.
+    assert_eq!(
+        me.body["data"]["fourEyes"],
+        json!({"batchAssets": 1000, "locks": 50, "approvers": []})
+    );
+    let staff = rig.sign_in("staff").await;
+    let me = rig.send("GET", "/team/v1/me", Some(&staff), None).await;
+    assert_eq!(
+        me.body["data"]["fourEyes"]["approvers"],
+        json!(["admin", "approver"]),
+        "{me:?}"
+    );
 
     let out = rig
         .send("DELETE", "/team/v1/session", Some(&token), None)

@@ -6,7 +6,8 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::preview::DeletePreview;
+use crate::BatchOrderRequest;
+use crate::preview::{DeletePreview, is_delete};
 
 /// The team server's paths for requests.
 pub mod paths {
@@ -226,4 +227,57 @@ mod tests {
             assert_eq!(json, format!("\"{}\"", s.name()));
         }
     }
+}
+
+/// Above these, a team server holds a call for a second person (every delete is held,
+/// whatever its size): its settings, applied by the server and shown by the console beforehand.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Thresholds {
+    /// A batch with more assets than this.
+    pub batch_assets: u64,
+    /// A lock or unlock of more assets than this.
+    pub locks: u64,
+}
+
+impl Default for Thresholds {
+    fn default() -> Self {
+        Thresholds {
+            batch_assets: 1000,
+            locks: 50,
+        }
+    }
+}
+
+impl Thresholds {
+    /// A batch with a delete, or of more assets than the threshold, waits.
+    pub fn batch_held(self, batch: &BatchOrderRequest) -> bool {
+        self.held(batch.order_list.iter().any(is_delete), assets_in(batch))
+    }
+
+    /// The same, of a batch's counts: whether it deletes, and the asset numbers it names.
+    pub fn held(self, deletes: bool, assets: u64) -> bool {
+        deletes || assets > self.batch_assets
+    }
+
+    /// A lock change of more assets than the threshold waits.
+    pub fn locks_held(self, assets: usize) -> bool {
+        assets as u64 > self.locks
+    }
+}
+
+/// The asset numbers a batch's orders name.
+pub fn assets_in(batch: &BatchOrderRequest) -> u64 {
+    let entries = batch.order_list.iter().flat_map(|o| &o.assets);
+    entries.map(|a| a.asset_nos.len() as u64).sum()
+}
+
+/// What a signed-in person is told of four eyes: when their calls wait, and who decides them.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FourEyes {
+    #[serde(flatten)]
+    pub thresholds: Thresholds,
+    /// Who may approve this person's requests (display names; never the person).
+    pub approvers: Vec<String>,
 }

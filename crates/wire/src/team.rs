@@ -182,6 +182,10 @@ pub struct Me {
     /// Unknown names (a newer server's) are dropped, not an error.
     #[serde(deserialize_with = "known_permissions")]
     pub permissions: Vec<Permission>,
+    /// When this person's calls wait for a second person, and who decides them (absent from
+    /// servers before issue 55).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub four_eyes: Option<crate::approval::FourEyes>,
 }
 
 impl Me {

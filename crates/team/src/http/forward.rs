@@ -311,7 +311,7 @@ pub async fn batch(State(team): Shared, headers: HeaderMap, bytes: Bytes) -> Res
         asked(&mut trail, &bytes);
         let mut req: BatchOrderRequest = wire::open::open_batch(&bytes)
             .map_err(|e| Fail::BadBody(format!("body: {}", e.what())))?;
-        let held = filing::batch_held(&req, settings::thresholds(&team.store).await?);
+        let held = settings::thresholds(&team.store).await?.batch_held(&req);
         for p in permit::batch_permissions(&req)? {
             let what = match p {
                 Permission::Delete => "a batch that deletes assets or products",
@@ -415,7 +415,10 @@ async fn lock_change(team: &Team, headers: &HeaderMap, bytes: &Bytes, disable: b
         checked(validate::lock(&req)).map_err(bad_body)?;
         in_branch(team, &caller, &holdings::lock_items(&req.asset_nums)).await?;
         trail.request = Some(json_of(&req));
-        if filing::locks_held(&req, settings::thresholds(&team.store).await?) {
+        if settings::thresholds(&team.store)
+            .await?
+            .locks_held(req.asset_nums.len())
+        {
             let filing = Filing {
                 body: json_of(&req),
                 preview: None,

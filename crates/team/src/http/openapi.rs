@@ -75,7 +75,18 @@ fn me_schema() -> Value {
             }},
             "permissions": {"type": "array", "items": {"type": "string", "enum": [
                 "read", "customers", "purchase", "numbers", "claim", "locks", "delete",
-                "approve", "users"]}}
+                "approve", "users"]}},
+            "fourEyes": {
+                "description": "When this person's calls wait for a second person (every \
+                    delete; a batch of more than batchAssets assets; a lock or unlock of more \
+                    than locks), and who may decide them",
+                "type": "object",
+                "properties": {
+                    "batchAssets": {"type": "integer"},
+                    "locks": {"type": "integer"},
+                    "approvers": {"type": "array", "items": {"type": "string"}}
+                }
+            }
         }
     })
 }

@@ -9,6 +9,7 @@ use std::net::SocketAddr;
 use axum::extract::{ConnectInfo, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
+use wire::approval::FourEyes;
 use wire::envelope::{self, OrderEnvelope};
 use wire::team::{Card, Me, Session, SignIn};
 
@@ -20,13 +21,18 @@ use crate::identity::name_key;
 use crate::people::Person;
 use crate::sessions::{Caller, SessionError};
 
-impl From<Caller> for Me {
-    fn from(c: Caller) -> Self {
-        Me {
-            permissions: c.permissions.list(),
-            person: card(c.person),
-        }
-    }
+/// What the caller is told of themself: who, what they may do, and when their calls wait for
+/// a second person and who decides them.
+async fn me_of(team: &Team, c: Caller) -> Result<Me, crate::TeamError> {
+    let four_eyes = FourEyes {
+        thresholds: crate::settings::thresholds(&team.store).await?,
+        approvers: crate::requests::approvers_of(&team.store, &c.person).await?,
+    };
+    Ok(Me {
+        permissions: c.permissions.list(),
+        person: card(c.person),
+        four_eyes: Some(four_eyes),
+    })
 }
 
 fn card(p: Person) -> Card {
@@ -86,14 +92,18 @@ pub async fn sign_in(
     if let Err(e) = record_sign_in(&team, &name, &address, &signed).await {
         return Fail::Team(e).order();
     }
-    match signed {
-        Ok(signed) => order_ok(Session {
+    let signed = match signed {
+        Ok(signed) => signed,
+        Err(e) => return Fail::Session(e).order(),
+    };
+    match me_of(&team, signed.caller).await {
+        Ok(me) => order_ok(Session {
             token: signed.token,
             expires_at: signed.expires_at,
             idle_minutes: team.sessions.rules().idle.as_secs() / 60,
-            me: signed.caller.into(),
+            me,
         }),
-        Err(e) => Fail::Session(e).order(),
+        Err(e) => Fail::Team(e).order(),
     }
 }
 
@@ -135,9 +145,13 @@ pub async fn sign_out(State(team): State<Arc<Team>>, headers: HeaderMap) -> Resp
 }
 
 pub async fn me(State(team): State<Arc<Team>>, headers: HeaderMap) -> Response {
-    match team.caller(&headers).await {
-        Ok(caller) => order_ok(Me::from(caller)),
-        Err(e) => Fail::Session(e).order(),
+    let caller = match team.caller(&headers).await {
+        Ok(caller) => caller,
+        Err(e) => return Fail::Session(e).order(),
+    };
+    match me_of(&team, caller).await {
+        Ok(me) => order_ok(me),
+        Err(e) => Fail::Team(e).order(),
     }
 }
 

@@ -249,7 +249,7 @@ impl ComposerScreen {
             .default_size(tree_width)
             .show(ui, |ui| self.tree_ui(ui, lang));
         egui::CentralPanel::default().show(ui, |ui| self.node_ui(ui, caller, lang));
-        self.confirm_submit_ui(ui.ctx(), out, lang, profile);
+        self.confirm_submit_ui(ui.ctx(), caller, lang);
         self.confirm_delete_ui(ui.ctx(), out, lang);
         self.catalog_search_ui(ui.ctx(), out, lang);
     }

@@ -20,7 +20,7 @@ use crate::ui::kit::form::{
 };
 use crate::ui::kit::icon::Icon;
 use crate::ui::kit::keys;
-use crate::ui::outbox::Outbox;
+use crate::ui::outbox::{Caller, Outbox};
 use crate::ui::text::i18n::{Lang, label, t, tr};
 use crate::ui::text::labels::{
     field_label, license_type_name, order_type_short, write_state_words,
@@ -380,9 +380,18 @@ fn unknown_choices(lang: Lang, problems: &[Problem]) -> Vec<String> {
 /// Send and Cancel: whether each was clicked. Send is the dialog's one main action, enabled
 /// once the checks above passed; a batch that deletes says by its look that it cannot be
 /// undone.
-fn send_row_ui(ui: &mut egui::Ui, lang: Lang, deletes: bool, passed: bool) -> (bool, bool) {
+fn send_row_ui(
+    ui: &mut egui::Ui,
+    lang: Lang,
+    deletes: bool,
+    held: bool,
+    passed: bool,
+) -> (bool, bool) {
     ui.horizontal(|ui| {
-        let button = if deletes {
+        // A held batch changes nothing yet: its button says where it goes.
+        let button = if held {
+            primary_button(ui, Icon::Send, t!(lang, "send-for-approval"))
+        } else if deletes {
             danger_button(ui, Icon::Send, t!(lang, "send"))
         } else {
             primary_button(ui, Icon::Send, t!(lang, "send"))
@@ -398,17 +407,18 @@ impl ComposerScreen {
     pub(super) fn confirm_submit_ui(
         &mut self,
         ctx: &egui::Context,
-        out: &Outbox<'_>,
+        caller: &Caller<'_>,
         lang: Lang,
-        profile: &Profile,
     ) {
         if !self.submit.confirm {
             return;
         }
+        let (out, profile) = (caller.out, caller.profile);
         let Some(draft) = &mut self.draft else {
             return;
         };
         let summary = summarize(&draft.batch);
+        let held_by = held_by(caller, &summary);
         let unknown = unknown_choices(lang, &self.check.problems);
         let channel_order_id = draft
             .batch
@@ -436,6 +446,7 @@ impl ComposerScreen {
                     summary: &summary,
                     orders: draft.batch.len(),
                     repeat: before.as_ref(),
+                    held_by,
                     elsewhere: &elsewhere,
                     unknown: &unknown,
                 };
@@ -450,7 +461,7 @@ impl ComposerScreen {
             let passed =
                 production_guard_ui(ui, lang, profile, deletes || risky, guard) && previewed;
             ui.add_space(8.0);
-            (send, close) = send_row_ui(ui, lang, deletes, passed);
+            (send, close) = send_row_ui(ui, lang, deletes, held_by.is_some(), passed);
         });
         if send {
             let batch = draft.batch.to_batch(None);
@@ -506,6 +517,20 @@ struct Said<'a> {
     elsewhere: &'a [String],
     /// Where the batch has values the console does not know, and what they are.
     unknown: &'a [String],
+    /// Who may approve it, when the profile's team server will hold it.
+    held_by: Option<&'a [String]>,
+}
+
+/// Who may approve the batch when the profile's team server will hold it for a second person
+/// (by the rule and thresholds it told at sign-in); None when it will be sent.
+fn held_by<'a>(caller: &Caller<'a>, summary: &Summary) -> Option<&'a [String]> {
+    let four_eyes = caller.permits.me()?.four_eyes.as_ref()?;
+    let deletes = summary.delete_asset + summary.delete_product > 0;
+    let assets = summary.asset_numbers as u64;
+    four_eyes
+        .thresholds
+        .held(deletes, assets)
+        .then_some(four_eyes.approvers.as_slice())
 }
 
 /// Where the batch goes, what it holds, what it deletes, and whether it is a repeat.
@@ -556,6 +581,9 @@ fn summary_ui(ui: &mut egui::Ui, lang: Lang, said: &Said<'_>) {
         ui.label(t!(lang, "deletes-final"));
     }
     repeat_ui(ui, lang, said);
+    if let Some(approvers) = said.held_by {
+        held_beforehand_ui(ui, lang, said.profile, approvers);
+    }
     if !said.unknown.is_empty() {
         let warn = ui.visuals().warn_fg_color;
         ui.colored_label(warn, tr!(lang, "confirm-unknown-values"));
@@ -563,6 +591,17 @@ fn summary_ui(ui: &mut egui::Ui, lang: Lang, said: &Said<'_>) {
             ui.colored_label(warn, format!("  {line}"));
         }
     }
+}
+
+/// That the batch will wait for a second person, and who may approve it.
+fn held_beforehand_ui(ui: &mut egui::Ui, lang: Lang, profile: &Profile, approvers: &[String]) {
+    let profile = profile_name(lang, profile);
+    ui.label(tr!(lang, "held-beforehand", profile = profile));
+    let words = match approvers {
+        [] => tr!(lang, "held-no-approver"),
+        names => tr!(lang, "held-approvers", names = names.join(", ")),
+    };
+    ui.label(words);
 }
 
 /// Whether the batch was sent before, where, and what sending it again risks on this profile.
