@@ -132,13 +132,11 @@ fn an_approver_approves_one_delete_and_rejects_another_and_the_clerk_reads_both(
         name: "branch".to_owned(),
     };
     desk::run(harness.state().core(), branch);
-    settle(&mut harness, |h| {
-        h.query_all_by_label("No requests here.").next().is_some()
-    });
-    click(&mut harness, "Waiting only");
+    // A requester sees what became of their requests, not only what waits.
     settle(&mut harness, |h| {
         h.query_all_by_label("R-2").next().is_some()
     });
+
     click(&mut harness, "R-2");
     harness.get_by_label("Reason: wrong customer");
     assert!(harness.query_by_label("Approve").is_none());
@@ -403,7 +401,10 @@ fn a_held_delete_is_news_and_sending_it_again_is_the_same_request() {
 fn submit_and_send_again(harness: &mut Harness<'static, DeskApp>) {
     click(harness, "Submit batch");
     harness.get_by_label("Who can approve it: wang.");
-    assert!(harness.query_by_label("Send").is_none(), "its button says where it goes");
+    assert!(
+        harness.query_by_label("Send").is_none(),
+        "its button says where it goes"
+    );
     let already = "This draft already waits for approval on branch as R-1 (channel order id \
                    D-1): sent again, it answers the same request and files nothing new.";
     settle(harness, |h| h.query_by_label(already).is_some());
@@ -449,4 +450,56 @@ fn a_held_delete_reads_as_news_in_chinese() {
     assert!(harness.query_by_label("held").is_none());
     click(&mut harness, words(Lang::Zh, "history-this-computer"));
     settle(&mut harness, |h| h.query_by_label("等待审批").is_some());
+}
+
+/// A decision made while another profile was active is told on coming back, and the list
+/// beneath the notice says the same (issue 55).
+#[test]
+fn a_decision_made_while_away_is_told_on_coming_back_and_the_list_agrees() {
+    let team = TeamRemote::start();
+    let dir = tempfile::tempdir().expect("dir");
+    let mut harness = app(dir.path(), Lang::En);
+    harness.run_ok();
+    two_held_deletes(&harness, &team);
+    let activate = |name: &str| license_desk::core::profiles::requests::Activate {
+        name: name.to_owned(),
+    };
+    desk::run(harness.state().core(), activate("branch"));
+    harness.state_mut().prefs.screen = Screen::Approvals;
+    settle(&mut harness, |h| {
+        h.query_all_by_label("Waiting for approval").count() == 2
+    });
+
+    desk::run(harness.state().core(), activate("boss"));
+    settle(&mut harness, |h| {
+        h.query_by_label("wang · administrator").is_some()
+    });
+    let core = harness.state().core();
+    let read = team::ReadRequest {
+        profile: "boss".to_owned(),
+        id: 1,
+    };
+    let r = desk::run(core, read);
+    let approve = team::Decide {
+        profile: "boss".to_owned(),
+        id: 1,
+        decision: Decision::Approve {
+            body_hash: r.body_hash,
+        },
+    };
+    desk::run(core, approve);
+
+    desk::run(harness.state().core(), activate("branch"));
+    let notice =
+        "Your request R-1 (Delete assets ×1 · 1 asset number): Approved and done, by wang.";
+    settle(&mut harness, |h| h.query_by_label(notice).is_some());
+    settle(&mut harness, |h| {
+        h.query_all_by_label("Approved and done").next().is_some()
+    });
+    assert_eq!(
+        harness.query_all_by_label("Waiting for approval").count(),
+        1,
+        "R-2 only: {}",
+        shown_labels(&harness)
+    );
 }

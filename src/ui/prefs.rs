@@ -57,6 +57,10 @@ pub struct Prefs {
     pub recent_enterprises: Vec<String>,
     /// The claim form's last values.
     pub claim: ClaimForm,
+    /// Per team profile and person (`profile/person`), when the latest decision on one's own
+    /// requests that was told happened (the server's epoch ms): a decision after it is news,
+    /// also after a profile switch or a restart.
+    pub requests_told: std::collections::BTreeMap<String, i64>,
 }
 
 impl Default for Prefs {
@@ -67,6 +71,7 @@ impl Default for Prefs {
             theme: ThemeChoice::System,
             recent_enterprises: Vec::new(),
             claim: ClaimForm::default(),
+            requests_told: std::collections::BTreeMap::new(),
         }
     }
 }

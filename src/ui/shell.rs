@@ -166,7 +166,8 @@ impl DeskApp {
         self.session.dialog_ui(ui.ctx(), &out, lang, &state);
         self.help.window_ui(ui.ctx(), lang);
         self.screens.queue.tick(ui.ctx(), &out);
-        self.screens.approvals.tick(ui.ctx(), &out, &state);
+        let told = &mut self.prefs.requests_told;
+        self.screens.approvals.tick(ui.ctx(), &out, &state, told);
         out.flush();
         if std::mem::take(&mut self.first_frame) {
             tracing::info!("first frame");

@@ -8,7 +8,7 @@ mod detail;
 mod gist;
 mod watch;
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 
 use egui::{RichText, ScrollArea};
 
@@ -86,9 +86,16 @@ impl ApprovalsScreen {
         self.reread = true;
     }
 
-    /// Every frame: one's own requests are read again now and then.
-    pub(crate) fn tick(&mut self, ctx: &egui::Context, out: &Outbox<'_>, state: &CoreState) {
-        self.watch.tick(ctx, out, state);
+    /// Every frame: one's own requests are read again now and then; `told` is what the
+    /// preferences keep of the decisions told.
+    pub(crate) fn tick(
+        &mut self,
+        ctx: &egui::Context,
+        out: &Outbox<'_>,
+        state: &CoreState,
+        told: &mut BTreeMap<String, i64>,
+    ) {
+        self.watch.tick(ctx, out, state, told);
     }
 
     /// Decisions on one's own requests, over whatever screen is open.
@@ -98,8 +105,18 @@ impl ApprovalsScreen {
 
     /// Takes the replies that have come to this screen's requests.
     pub(crate) fn poll(&mut self, out: &Outbox<'_>) {
-        // A background reading: nothing to say unless a notice came of it.
-        self.watch.poll();
+        // A background reading: nothing to say unless a notice came of it; the list beneath
+        // takes what it read, so that the two never disagree.
+        if let Some(found) = self.watch.poll()
+            && self.profile.as_deref() == self.watch.profile()
+        {
+            for r in found {
+                if let Some(kept) = self.requests.iter_mut().find(|k| k.id == r.id) {
+                    self.gists.insert(r.id, Gist::of(&r));
+                    *kept = r;
+                }
+            }
+        }
         if let Some(Ok(found)) = out.reply(&mut self.read, label!("approvals")) {
             self.gists = found.iter().map(|r| (r.id, Gist::of(r))).collect();
             self.watch.observe(&found);
@@ -122,9 +139,11 @@ impl ApprovalsScreen {
         if self.profile.as_deref() != Some(&caller.profile.name) {
             // Another profile's requests are not this one's.
             self.requests.clear();
-            // A request asked for by name stays chosen; another profile's choice does not.
+            // A request asked for by name stays chosen, in every state; otherwise an approver
+            // looks at what waits, anyone else at what became of their requests.
             if !std::mem::take(&mut self.reread) {
                 self.selected = None;
+                self.pending_only = caller.lacking(Lang::En, Permission::Approve).is_none();
             }
             self.refresh(caller);
         } else if std::mem::take(&mut self.reread) {

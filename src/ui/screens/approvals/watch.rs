@@ -1,7 +1,8 @@
 //! The requester is told when one of their requests is decided: their own requests are read
 //! again every half minute while a team server's profile is active (and whenever the list is
-//! read), and a request that was waiting and is decided now becomes a notice over the screens
-//! until it is dismissed.
+//! read), and a request decided after the last decision told (kept in the preferences per
+//! profile and person, so also after a profile switch or a restart) becomes a notice over the
+//! screens until it is dismissed. The first reading ever on a profile tells nothing old.
 
 use std::collections::BTreeMap;
 
@@ -25,14 +26,35 @@ pub(super) struct Watch {
     last: Option<f64>,
     /// The profile and person watched: another one starts afresh.
     whose: Option<(String, String)>,
-    /// The states last seen of the person's own requests; None until first read.
-    known: Option<BTreeMap<i64, RequestState>>,
+    /// Per `profile/person`, when the latest decision told happened (the preferences' copy).
+    told: Option<BTreeMap<String, i64>>,
     /// Decisions not yet dismissed, with what each request does.
     pub(super) notices: Vec<(Request, Gist)>,
 }
 
+/// When a request of one's own was decided for good (rejected, or sent and settled); None
+/// while it waits or is being sent.
+fn decided_at(r: &Request) -> Option<i64> {
+    match r.state {
+        RequestState::Pending | RequestState::Approved => None,
+        _ => r.ended_at.or(r.decided_at),
+    }
+}
+
 impl Watch {
-    pub(super) fn tick(&mut self, ctx: &egui::Context, out: &Outbox<'_>, state: &CoreState) {
+    pub(super) fn tick(
+        &mut self,
+        ctx: &egui::Context,
+        out: &Outbox<'_>,
+        state: &CoreState,
+        told: &mut BTreeMap<String, i64>,
+    ) {
+        // The preferences hold what was told between runs; this watch keeps them up to date.
+        match &self.told {
+            None => self.told = Some(told.clone()),
+            Some(mine) if mine != told => told.clone_from(mine),
+            Some(_) => {}
+        }
         let profile = state.profiles.active();
         let me = state.sessions.get(&profile.name).and_then(|s| s.me());
         let Some(me) = me.filter(|_| profile.is_team()) else {
@@ -42,6 +64,7 @@ impl Watch {
         if self.whose.as_ref() != Some(&whose) {
             *self = Self {
                 whose: Some(whose),
+                told: self.told.take(),
                 notices: std::mem::take(&mut self.notices),
                 ..Self::default()
             };
@@ -63,37 +86,50 @@ impl Watch {
         ctx.request_repaint_after(std::time::Duration::from_secs_f64(EVERY_SECS));
     }
 
-    /// Takes this watch's reading when it has come (its failure is the next reading's to
-    /// mend: a background check says nothing of a server briefly away).
-    pub(super) fn poll(&mut self) {
+    /// The profile watched, if any.
+    pub(super) fn profile(&self) -> Option<&str> {
+        self.whose.as_ref().map(|(profile, _)| profile.as_str())
+    }
+
+    /// Takes this watch's reading when it has come, and answers it for the list to agree with
+    /// (its failure is the next reading's to mend: a background check says nothing of a server
+    /// briefly away).
+    pub(super) fn poll(&mut self) -> Option<Vec<Request>> {
         match self.read.take() {
-            Some(Ok(found)) => self.observe(&found),
-            Some(Err(e)) => tracing::debug!(error = %e, "one's own requests could not be read"),
-            None => {}
+            Some(Ok(found)) => {
+                self.observe(&found);
+                Some(found)
+            }
+            Some(Err(e)) => {
+                tracing::debug!(error = %e, "one's own requests could not be read");
+                None
+            }
+            None => None,
         }
     }
 
-    /// Requests read (by this watch or by the list): those of the person watched that were
-    /// waiting and are decided now become notices.
+    /// Requests read (by this watch or by the list): those of the person watched decided after
+    /// the last decision told become notices.
     pub(super) fn observe(&mut self, found: &[Request]) {
-        let Some((_, me)) = &self.whose else {
+        let (Some((profile, me)), Some(told)) = (&self.whose, &mut self.told) else {
             return;
         };
-        let mine = found.iter().filter(|r| &r.requester == me);
-        let Some(known) = &mut self.known else {
-            self.known = Some(mine.map(|r| (r.id, r.state)).collect());
-            return;
-        };
-        for r in mine {
-            let was_open = known
-                .get(&r.id)
-                .is_some_and(|s| matches!(s, RequestState::Pending | RequestState::Approved));
-            let decided = !matches!(r.state, RequestState::Pending | RequestState::Approved);
-            if was_open && decided && !self.notices.iter().any(|(n, _)| n.id == r.id) {
-                self.notices.push((r.clone(), Gist::of(r)));
+        let mine: Vec<(&Request, i64)> = found
+            .iter()
+            .filter(|r| &r.requester == me)
+            .filter_map(|r| decided_at(r).map(|at| (r, at)))
+            .collect();
+        let latest = mine.iter().map(|(_, at)| *at).max();
+        let key = format!("{profile}/{me}");
+        if let Some(&since) = told.get(&key) {
+            for (r, at) in &mine {
+                if *at > since && !self.notices.iter().any(|(n, _)| n.id == r.id) {
+                    self.notices.push(((*r).clone(), Gist::of(r)));
+                }
             }
-            known.insert(r.id, r.state);
         }
+        let since = told.get(&key).copied().unwrap_or(0);
+        told.insert(key, latest.unwrap_or(0).max(since));
     }
 
     /// The notices, each with its dismissal.
