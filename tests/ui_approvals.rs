@@ -101,6 +101,13 @@ fn an_approver_approves_one_delete_and_rejects_another_and_the_clerk_reads_both(
         harness.query_all_by_label("Waiting for approval").count(),
         2
     );
+    // Rows an approver can tell apart: the batch's channel order id, and its customer by the
+    // team directory's names.
+    harness.get_by_label("Delete assets ×1 · 1 asset number · D-1");
+    harness.get_by_label("Delete assets ×1 · 1 asset number · D-2");
+    settle(&mut harness, |h| {
+        h.query_all_by_label("上海测试客户 · 上海测试公司").count() == 2
+    });
 
     click(&mut harness, "R-1");
     harness.get_by_label("What it removes");

@@ -952,6 +952,11 @@ request-id = Request
 request-time = Filed
 request-requester = Filed by
 request-summary = What it does
+request-customer = Customer
+request-customers-more = { $first } and { $more ->
+    [one] 1 more
+   *[other] { $more } more
+}
 request-state = State
 request-state-pending = Waiting for approval
 request-state-approved = Approved, being sent
@@ -1002,16 +1007,16 @@ renewals-read-again = Read again
 renewals-none = Nothing read yet for this profile. Reading lists the assets of each enterprise of its directory.
 renewals-no-directory = This profile's directory names no enterprise yet: add customers in Catalog (or query or create them) and read again.
 renewals-read-at = Read from { $profile } at { $at }: { $done } of { $all } enterprises
-renewals-age = { $minutes ->
+age-minutes = { $minutes ->
     [0] just now
     [one] 1 minute ago
    *[other] { $minutes } minutes ago
 }
-renewals-age-hours = { $hours ->
+age-hours = { $hours ->
     [one] 1 hour ago
    *[other] { $hours } hours ago
 }
-renewals-age-days = { $days ->
+age-days = { $days ->
     [one] 1 day ago
    *[other] { $days } days ago
 }

@@ -822,6 +822,8 @@ request-id = 请求
 request-time = 提交时间
 request-requester = 提交人
 request-summary = 内容
+request-customer = 客户
+request-customers-more = { $first } 等 { $more } 个
 request-state = 状态
 request-state-pending = 待审批
 request-state-approved = 已批准，正在发送
@@ -863,12 +865,12 @@ renewals-read-again = 重新读取
 renewals-none = 尚未读取本配置。读取将列出其客户目录中每家企业的资产。
 renewals-no-directory = 本配置的客户目录中还没有企业：请在“目录”中添加客户（或查询、创建客户）后再读取。
 renewals-read-at = 读取自 { $profile }，时间 { $at }：已读取 { $done } / { $all } 家企业
-renewals-age = { $minutes ->
+age-minutes = { $minutes ->
     [0] 刚刚
    *[other] { $minutes } 分钟前
 }
-renewals-age-hours = { $hours } 小时前
-renewals-age-days = { $days } 天前
+age-hours = { $hours } 小时前
+age-days = { $days } 天前
 renewals-stopped = 读取到 { $at } 时平台停止响应：{ $why }
 renewals-cancelled = 已于 { $at } 取消：显示取消前已读取的内容。
 renewals-refused = { $n } 家企业未能读取

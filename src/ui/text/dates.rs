@@ -5,6 +5,8 @@ use jiff::civil::Date;
 use jiff::tz::TimeZone;
 use jiff::{Timestamp, Zoned};
 
+use crate::ui::text::i18n::{Lang, tr};
+
 fn local(ms: i64) -> Option<Zoned> {
     Timestamp::from_millisecond(ms)
         .ok()
@@ -45,6 +47,20 @@ pub fn today() -> Date {
 
 /// The first millisecond of a local day, or its last (an *until* date is valid all that day).
 pub use support::clock::day_ms;
+
+/// How long ago, in the largest unit that is at least one.
+pub fn age(lang: Lang, ms: i64) -> String {
+    let minutes = (ms / 60_000).max(0);
+    if minutes < 60 {
+        tr!(lang, "age-minutes", minutes = minutes)
+    } else if minutes < 48 * 60 {
+        let hours = minutes / 60;
+        tr!(lang, "age-hours", hours = hours)
+    } else {
+        let days = minutes / (24 * 60);
+        tr!(lang, "age-days", days = days)
+    }
+}
 
 #[cfg(test)]
 mod tests {

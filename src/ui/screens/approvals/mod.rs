@@ -9,9 +9,11 @@ mod gist;
 mod watch;
 
 use std::collections::{BTreeMap, HashMap};
+use std::sync::Arc;
 
 use egui::{RichText, ScrollArea};
 
+use crate::core::catalog::{self, CatalogView};
 use crate::core::team::{self, Permission, Request, RequestQuery, RequestState};
 use crate::core::wire::approval;
 use crate::core::{Awaited, CoreState};
@@ -37,6 +39,9 @@ pub(crate) struct ApprovalsScreen {
     /// What each request does, worked out once.
     gists: HashMap<i64, Gist>,
     read: Awaited<Vec<Request>>,
+    /// The profile's directory, to name the customers of its requests.
+    directory: Awaited<Arc<CatalogView>>,
+    view: Option<Arc<CatalogView>>,
     selected: Option<i64>,
     /// Only those still waiting (an approver's usual view).
     pending_only: bool,
@@ -54,6 +59,8 @@ impl Default for ApprovalsScreen {
             requests: Vec::new(),
             gists: HashMap::new(),
             read: Awaited::default(),
+            directory: Awaited::default(),
+            view: None,
             selected: None,
             pending_only: true,
             decider: Decider::default(),
@@ -76,6 +83,9 @@ impl ApprovalsScreen {
         self.read.start(caller.ask(team::ListRequests {
             profile: caller.profile.name.clone(),
             query,
+        }));
+        self.directory.start(caller.ask(catalog::Load {
+            profile: caller.profile.name.clone(),
         }));
     }
 
@@ -117,6 +127,10 @@ impl ApprovalsScreen {
                 }
             }
         }
+        // The names are a help: without them the rows name customers by their ids.
+        if let Some(Ok(view)) = self.directory.take() {
+            self.view = Some(view);
+        }
         if let Some(Ok(found)) = out.reply(&mut self.read, label!("approvals")) {
             self.gists = found.iter().map(|r| (r.id, Gist::of(r))).collect();
             self.watch.observe(&found);
@@ -139,6 +153,7 @@ impl ApprovalsScreen {
         if self.profile.as_deref() != Some(&caller.profile.name) {
             // Another profile's requests are not this one's.
             self.requests.clear();
+            self.view = None;
             // A request asked for by name stays chosen, in every state; otherwise an approver
             // looks at what waits, anyone else at what became of their requests.
             if !std::mem::take(&mut self.reread) {
@@ -188,16 +203,16 @@ impl ApprovalsScreen {
     }
 
     fn table_ui(&mut self, ui: &mut egui::Ui, lang: Lang) {
-        let now_ms = crate::core::now_ms();
         egui::Grid::new("approvals_table")
             .striped(true)
-            .num_columns(5)
+            .num_columns(6)
             .spacing([14.0, 4.0])
             .show(ui, |ui| {
                 for head in [
                     label!("request-id"),
                     label!("request-time"),
                     label!("request-requester"),
+                    label!("request-customer"),
                     label!("request-summary"),
                     label!("request-state"),
                 ] {
@@ -209,17 +224,42 @@ impl ApprovalsScreen {
                     if ui.selectable_label(chosen, approval::name(r.id)).clicked() {
                         self.selected = (!chosen).then_some(r.id);
                     }
-                    ui.label(dates::local_time(r.created_at, now_ms));
-                    ui.label(&r.requester);
-                    match self.gists.get(&r.id) {
-                        Some(gist) => ui.label(gist.words(lang)),
-                        None => ui.label(&r.summary),
-                    };
-                    state_ui(ui, lang, r.state);
+                    row_ui(ui, lang, r, self.gists.get(&r.id), self.view.as_deref());
                     ui.end_row();
                 }
             });
     }
+}
+
+/// A request's row after its name: when and by whom it was filed (with the branch), for whom,
+/// what it does (and a batch's channel order id), and where it stands.
+fn row_ui(
+    ui: &mut egui::Ui,
+    lang: Lang,
+    r: &Request,
+    gist: Option<&Gist>,
+    view: Option<&CatalogView>,
+) {
+    let now_ms = crate::core::now_ms();
+    let age = dates::age(lang, now_ms - r.created_at);
+    ui.label(format!(
+        "{} · {age}",
+        dates::local_time(r.created_at, now_ms)
+    ));
+    let who = match &r.branch {
+        Some(branch) => format!("{} · {branch}", r.requester),
+        None => r.requester.clone(),
+    };
+    ui.label(who);
+    let customer = gist.map_or_else(|| "—".to_owned(), |g| g.customer_words(lang, view));
+    ui.label(customer);
+    let what = gist.map_or_else(|| r.summary.clone(), |g| g.words(lang));
+    let what = match gist.and_then(Gist::channel_order_id) {
+        Some(id) => format!("{what} · {id}"),
+        None => what,
+    };
+    ui.label(what);
+    state_ui(ui, lang, r.state);
 }
 
 /// A request's state in words: waiting in the warning colour, what went wrong in the danger

@@ -428,21 +428,7 @@ fn stamp_ui(ui: &mut egui::Ui, read: &Read, lang: Lang) {
         all = all
     );
     ui.label(stamp);
-    ui.label(RichText::new(format!("({})", age(lang, now - read.ended_at))).weak());
-}
-
-/// How long ago, in the largest unit that is at least one.
-fn age(lang: Lang, ms: i64) -> String {
-    let minutes = (ms / 60_000).max(0);
-    if minutes < 60 {
-        tr!(lang, "renewals-age", minutes = minutes)
-    } else if minutes < 48 * 60 {
-        let hours = minutes / 60;
-        tr!(lang, "renewals-age-hours", hours = hours)
-    } else {
-        let days = minutes / (24 * 60);
-        tr!(lang, "renewals-age-days", days = days)
-    }
+    ui.label(RichText::new(format!("({})", dates::age(lang, now - read.ended_at))).weak());
 }
 
 /// The read under way: its bar and Cancel.
