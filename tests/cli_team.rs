@@ -719,6 +719,13 @@ fn a_clerk_s_delete_waits_for_the_administrator_s_approval() {
 
     let approved = as_("boss", &["request", "approve", "R-1"]);
     assert_eq!(approved.code, Some(0), "{}", approved.stderr);
+    assert!(
+        approved
+            .stderr
+            .starts_with("approving R-1 filed by li of SH01: delete_asset ×1; 1 asset number\n  order 1: removes "),
+        "{}",
+        approved.stderr
+    );
     let r: Value = serde_json::from_str(&approved.stdout).expect("json");
     assert_eq!(
         (r["state"].as_str(), r["decidedBy"].as_str()),

@@ -43,7 +43,14 @@ enum RequestOp {
     /// One request as JSON: its body, a delete's preview, its state and outcome.
     Show { id: String },
     /// Approve a request (never your own): the server sends it once and answers its outcome.
-    Approve { id: String },
+    /// What it approves is said first on stderr (who filed it, what it does, what a delete
+    /// removes), unless --yes.
+    Approve {
+        id: String,
+        /// Approve without saying what first (for scripts that showed it already).
+        #[arg(long)]
+        yes: bool,
+    },
     /// Reject a request, saying why to its requester.
     Reject {
         id: String,
@@ -97,8 +104,11 @@ fn execute(args: RequestArgs) -> Result<String, Failure> {
             output::render(output::json_text(&rows)?, format).map_err(Failure::failed)
         }
         RequestOp::Show { id } => shown(&read(&core, &name, &id)?),
-        RequestOp::Approve { id } => {
+        RequestOp::Approve { id, yes } => {
             let seen = read(&core, &name, &id)?;
+            if !yes {
+                eprintln!("{}", approving(&seen));
+            }
             let decision = Decision::Approve {
                 body_hash: seen.body_hash,
             };
@@ -134,6 +144,38 @@ impl<'a> Row<'a> {
             reason: r.reason.as_deref(),
         }
     }
+}
+
+/// What an approval approves, in a few lines: the request, who filed it, what it does, and
+/// what a delete removes (as previewed when it was filed).
+fn approving(r: &Request) -> String {
+    let who = match &r.branch {
+        Some(branch) => format!("{} of {branch}", r.requester),
+        None => r.requester.clone(),
+    };
+    let mut lines = vec![format!(
+        "approving {} filed by {who}: {}",
+        approval::name(r.id),
+        r.summary
+    )];
+    let orders = r.preview.iter().flat_map(|p| &p.orders);
+    for o in orders {
+        let (whole, products, warnings) =
+            (o.assets_removed.len(), o.removed.len(), o.warnings.len());
+        let order = o
+            .sequence
+            .map_or_else(|| o.index.to_string(), |s| s.to_string());
+        let mut line =
+            format!("  order {order}: removes {whole} asset(s) whole and {products} product(s)");
+        if warnings > 0 {
+            line.push_str(&format!(
+                "; {warnings} warning(s): `license-desk request show {}`",
+                approval::name(r.id)
+            ));
+        }
+        lines.push(line);
+    }
+    lines.join("\n")
 }
 
 fn read(core: &Core, profile: &str, id: &str) -> Result<Request, Failure> {
