@@ -116,13 +116,17 @@ fn an_approver_approves_one_delete_and_rejects_another_and_the_clerk_reads_both(
         harness.query_all_by_label_contains("8000000001").count() > 0,
         "the asset it removes"
     );
-    click(&mut harness, "Approve");
+    click_when_enabled(&mut harness, "Approve");
     settle(&mut harness, |h| {
         h.query_all_by_label("Approved and done").next().is_some()
     });
     harness.get_by_label("Decided by wang");
 
+    // R-2 deletes the same asset, gone now: its preview, read again, says what changed.
     click(&mut harness, "R-2");
+    let changed = "What the platform holds changed since this request was filed: below is \
+                   what it removes now.";
+    settle(&mut harness, |h| h.query_by_label(changed).is_some());
     let reject = harness.get_by_label("Reject");
     assert!(
         reject.accesskit_node().is_disabled(),
@@ -174,7 +178,7 @@ fn approvals_read_in_chinese_and_one_s_own_request_is_not_one_s_to_decide() {
     assert_eq!(harness.query_all_by_label("待审批").count(), 2);
     click(&mut harness, "R-1");
     harness.get_by_label("将删除的内容");
-    click(&mut harness, "批准");
+    click_when_enabled(&mut harness, "批准");
     settle(&mut harness, |h| {
         h.query_all_by_label("已批准并完成").next().is_some()
     });
@@ -509,4 +513,13 @@ fn a_decision_made_while_away_is_told_on_coming_back_and_the_list_agrees() {
         "R-2 only: {}",
         shown_labels(&harness)
     );
+}
+
+/// Clicks `label` once it is enabled (an approval waits for its preview to be read again).
+fn click_when_enabled(harness: &mut Harness<'static, DeskApp>, label: &str) {
+    settle(harness, |h| {
+        h.query_by_label(label)
+            .is_some_and(|b| !b.accesskit_node().is_disabled())
+    });
+    click(harness, label);
 }
