@@ -456,6 +456,7 @@ kept-to-send-later = Kept to send later: it is sent when the platform answers ag
 unsent-call = { $profile } could not be reached: nothing was sent.
 unsent-by-team = The team server of { $profile } could not send it to the platform: nothing was sent.
 queue-badge = Send later ({ $n })
+approvals-badge = Approvals ({ $n })
 keep-to-send-later = Keep to send later
 explain-timeout = The platform did not answer in time. The call may have been applied: check History before sending it again.
 explain-unauthorized = The platform did not accept the credentials. Check the profile's app key and secret in Settings.

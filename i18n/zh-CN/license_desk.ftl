@@ -364,6 +364,7 @@ kept-to-send-later = 已留待稍后发送：平台恢复应答后即发送（�
 unsent-call = 无法连接“{ $profile }”：未发送任何内容。
 unsent-by-team = “{ $profile }”的团队服务器未能把它发送到平台：未发送任何内容。
 queue-badge = 待发送（{ $n }）
+approvals-badge = 审批（{ $n }）
 keep-to-send-later = 留待稍后发送
 explain-timeout = 平台未及时应答。该调用可能已生效，重新提交前请先查看历史记录。
 explain-unauthorized = 平台不接受此凭据，请在设置中检查应用标识和密钥。

@@ -154,8 +154,12 @@ impl DeskApp {
             .resizable(false)
             .exact_size(nav_width)
             .show(ui, |ui| {
-                let team = state.profiles.active().is_team();
-                navigation_ui(ui, &mut self.prefs, self.screens.queue.pending(), team)
+                let badges = Badges {
+                    queued: self.screens.queue.pending(),
+                    approvals: self.screens.approvals.waiting_for_me(),
+                    team: state.profiles.active().is_team(),
+                };
+                navigation_ui(ui, &mut self.prefs, badges)
             });
         if let Some(offer) = self.status.toasts.ui(ui, lang) {
             self.screens.accept(offer, &mut self.prefs);
@@ -315,16 +319,29 @@ fn navigation_width(ui: &egui::Ui, lang: Lang) -> f32 {
     (widest + 40.0).clamp(130.0, 170.0)
 }
 
+/// What the navigation counts beside the screens' names.
+struct Badges {
+    /// Calls kept to send later.
+    queued: usize,
+    /// Requests an approver may decide, waiting (None: not an approver, or not read yet).
+    approvals: Option<usize>,
+    /// Whether the active profile is a team server's (Approvals is shown only then).
+    team: bool,
+}
+
 /// The screens; Send later with how many calls wait, when some do; Approvals on a team
-/// server's profile only.
-fn navigation_ui(ui: &mut egui::Ui, prefs: &mut Prefs, waiting: usize, team: bool) {
+/// server's profile only, with how many requests wait for an approver.
+fn navigation_ui(ui: &mut egui::Ui, prefs: &mut Prefs, badges: Badges) {
     ui.add_space(6.0);
     for screen in Screen::ALL {
-        if screen == Screen::Approvals && !team {
+        if screen == Screen::Approvals && !badges.team {
             continue;
         }
-        let label = match screen {
-            Screen::SendLater if waiting > 0 => tr!(prefs.lang, "queue-badge", n = waiting),
+        let label = match (screen, badges.approvals) {
+            (Screen::SendLater, _) if badges.queued > 0 => {
+                tr!(prefs.lang, "queue-badge", n = badges.queued)
+            }
+            (Screen::Approvals, Some(n)) if n > 0 => tr!(prefs.lang, "approvals-badge", n = n),
             _ => screen_title(screen).text(prefs.lang).to_owned(),
         };
         if ui.selectable_label(prefs.screen == screen, label).clicked() {

@@ -11,7 +11,7 @@ use support::clock::now_ms;
 use wire::approval::{self, Approve, Reject, Request, RequestQuery};
 use wire::handover::{self, HandOver, Handed};
 use wire::knowledge::{self, Changes, Put};
-use wire::team::{AuditEntry, AuditQuery, Me, Session, SignIn, paths};
+use wire::team::{AuditEntry, AuditQuery, Events, Me, Session, SignIn, paths};
 
 use super::decode::{decode_order, decode_order_done};
 use super::{ApiError, CachedToken, Client, Decode, session_token};
@@ -99,6 +99,27 @@ impl Client {
             .map_err(|e| ApiError::Config(format!("the requests' address: {e}")))?;
         self.team_call(Method::GET, url, Some(&token), None, decode_order)
             .await
+    }
+
+    /// Waits until the server's requests change from `after` (a cursor it answered before;
+    /// none answers at once), at most a little less than this profile's attempt limit; answers
+    /// the cursor now.
+    pub async fn events(&self, after: Option<&str>) -> Result<String, ApiError> {
+        let token = self.session().await?;
+        let limit = self.config.limits.attempt(false).as_secs();
+        // Answered before the attempt's own limit cuts it: a wait out is no failure.
+        let wait = limit.saturating_sub(5).min(25);
+        let mut pairs = vec![("wait", wait.to_string())];
+        if let Some(after) = after {
+            pairs.push(("after", after.to_owned()));
+        }
+        let url = self.url(paths::EVENTS);
+        let url = reqwest::Url::parse_with_params(url.as_str(), &pairs)
+            .map_err(|e| ApiError::Config(format!("the events' address: {e}")))?;
+        let events: Events = self
+            .team_call(Method::GET, url, Some(&token), None, decode_order)
+            .await?;
+        Ok(events.cursor)
     }
 
     /// One request, with what it does and what became of it.

@@ -11,6 +11,7 @@ pub mod checkers;
 pub mod checkpointer;
 pub mod custom_roles;
 pub mod error;
+pub mod events;
 pub mod filing;
 pub mod gate;
 pub mod handover;

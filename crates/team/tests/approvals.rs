@@ -588,3 +588,39 @@ async fn an_instance_paused_mid_sending_sends_nothing_once_its_claim_was_taken()
     assert_eq!(deletes, ["not_sent", "done"], "{writes:?}");
     team_rig::drop_proxy(proxy).await;
 }
+
+/// A console waiting on `/team/v1/events` hears a request filed at once (issue 55): the long
+/// poll answers with another cursor before its wait is out; with nothing new it answers the
+/// same cursor once the wait is out.
+#[tokio::test]
+async fn a_console_waiting_for_events_hears_a_request_filed() {
+    let rig = Rig::start(None).await;
+    let admin = rig.sign_in("admin").await;
+    let staff = rig.sign_in("staff").await;
+    let now = rig
+        .send("GET", "/team/v1/events?wait=0", Some(&admin), None)
+        .await;
+    let cursor = now.body["data"]["cursor"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned();
+    assert!(!cursor.is_empty(), "{now:?}");
+    let quiet = format!("/team/v1/events?after={cursor}&wait=0");
+    let same = rig.send("GET", &quiet, Some(&admin), None).await;
+    assert_eq!(same.body["data"]["cursor"], cursor.as_str(), "{same:?}");
+
+    let waiting = format!("/team/v1/events?after={cursor}&wait=25");
+    let started = std::time::Instant::now();
+    let (heard, filed) = tokio::join!(
+        rig.send("GET", &waiting, Some(&admin), None),
+        filed_delete(&rig, &rig.base, &staff, &admin)
+    );
+    assert_held(&filed, "R-1");
+    assert_ne!(heard.body["data"]["cursor"], cursor.as_str(), "{heard:?}");
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(20),
+        "heard before the wait was out"
+    );
+    let signed_out = rig.send("GET", "/team/v1/events", None, None).await;
+    assert_eq!(signed_out.status, 401, "{signed_out:?}");
+}

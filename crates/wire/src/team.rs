@@ -14,6 +14,16 @@ pub mod paths {
     pub const ME: &str = "/team/v1/me";
     /// `GET`: the audit log's entries the person may see.
     pub const AUDIT: &str = "/team/v1/audit";
+    /// `GET ?after=CURSOR&wait=SECONDS`: a long poll that answers once the requests changed.
+    pub const EVENTS: &str = "/team/v1/events";
+}
+
+/// `GET /team/v1/events`'s data: where the requests stand now, as an opaque cursor; a
+/// console reads what it needs again when it differs from the one it sent.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Events {
+    pub cursor: String,
 }
 
 /// The `cause` of a refusal for a missing permission starts with this (`permission:locks`).

@@ -7,7 +7,7 @@ pub(in crate::core) mod session;
 
 pub use requests::{
     Decide, Decision, HandOver, ListHanded, ListRequests, ReadAudit, ReadRequest, Receive, SignIn,
-    SignOut, WhoAmI,
+    SignOut, WaitForChanges, WhoAmI,
 };
 pub use session::Session;
 pub use wire::approval::{Request, RequestQuery, State as RequestState};

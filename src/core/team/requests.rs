@@ -132,6 +132,27 @@ impl Request for ListRequests {
     }
 }
 
+/// Waits until the team server's requests change from `after` (none: answers at once); the
+/// cursor now. A long poll: the window keeps one going while a team profile is active.
+#[derive(Debug, Clone)]
+pub struct WaitForChanges {
+    pub profile: String,
+    pub after: Option<String>,
+}
+
+impl Request for WaitForChanges {
+    type Reply = String;
+
+    fn profile(&self) -> Option<&str> {
+        Some(&self.profile)
+    }
+
+    async fn serve(self, services: Services) -> Result<Self::Reply, CoreError> {
+        let client = team_client(&services, &self.profile).await?;
+        Ok(client.events(self.after.as_deref()).await?)
+    }
+}
+
 /// One request.
 #[derive(Debug, Clone)]
 pub struct ReadRequest {

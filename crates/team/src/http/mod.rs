@@ -51,6 +51,8 @@ pub struct Team {
     pub lookups: crate::lookups::Lookups,
     /// This instance's id: the sender of the requests it approves.
     pub instance: String,
+    /// What changed among the requests, for consoles that wait to hear it.
+    pub events: crate::events::Events,
 }
 
 impl Team {
@@ -64,6 +66,7 @@ impl Team {
         Team {
             audit: crate::appender::Appender::start(store.clone(), key),
             gate: Gate::new(sessions.rules().sign_ins, sessions.rules().clock.clone()),
+            events: crate::events::Events::start(store.clone()),
             store,
             sessions,
             trusted_proxies: Vec::new(),
@@ -125,6 +128,7 @@ pub fn router(team: Arc<Team>) -> Router {
                 .delete(session::sign_out),
         )
         .route(team_paths::ME, get(session::me))
+        .route(team_paths::EVENTS, get(session::events))
         .route(team_paths::AUDIT, get(record::audit))
         .route(
             wire::knowledge::PATH,

@@ -30,6 +30,7 @@ fn document() -> Value {
         all.remove(paths::TOKEN);
         all.insert(team_paths::SESSION.to_owned(), session_path());
         all.insert(team_paths::ME.to_owned(), me_path());
+        all.insert(team_paths::EVENTS.to_owned(), events_path());
         all.insert(team_paths::AUDIT.to_owned(), audit_path());
         for (path, item) in requests_paths() {
             all.insert(path.to_owned(), item);
@@ -123,6 +124,31 @@ fn session_path() -> Value {
             "responses": {
                 "200": answer("Signed out", envelope(json!({}))),
                 "401": answer("No session token", envelope(json!({})))
+            }
+        }
+    })
+}
+
+fn events_path() -> Value {
+    let param = |name: &str, kind: &str, about: &str| {
+        json!({"name": name, "in": "query", "required": false, "description": about,
+            "schema": {"type": kind}})
+    };
+    json!({
+        "get": {
+            "tags": ["team"],
+            "summary": "Wait until the requests change (a long poll)",
+            "description": "Answers at once when the requests' cursor differs from `after` (a request filed, decided or settled on any instance), else after `wait` seconds (at most 25) with the same cursor. A console then reads again what it shows.",
+            "operationId": "events",
+            "security": [{"bearer": []}],
+            "parameters": [
+                param("after", "string", "The cursor last answered; none answers at once"),
+                param("wait", "integer", "Seconds to wait for a change (default 20, at most 25)")
+            ],
+            "responses": {
+                "200": answer("The cursor now", envelope(json!({"type": "object",
+                    "properties": {"cursor": {"type": "string"}}}))),
+                "401": answer("No session, or one that ended", envelope(json!({})))
             }
         }
     })

@@ -9,9 +9,12 @@ use std::net::SocketAddr;
 use axum::extract::{ConnectInfo, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
+use std::time::Duration;
 use wire::approval::FourEyes;
 use wire::envelope::{self, OrderEnvelope};
-use wire::team::{Card, Me, Session, SignIn};
+
+use axum::extract::RawQuery;
+use wire::team::{Card, Events, Me, Session, SignIn};
 
 use super::answer::{Fail, order_ok};
 use super::{Team, bearer};
@@ -153,6 +156,29 @@ pub async fn me(State(team): State<Arc<Team>>, headers: HeaderMap) -> Response {
         Ok(me) => order_ok(me),
         Err(e) => Fail::Team(e).order(),
     }
+}
+
+/// `GET /team/v1/events?after=CURSOR&wait=SECONDS`: answers once the requests changed from
+/// `after` (at once when they did), or after `wait` (at most 25 s) with the same cursor.
+pub async fn events(
+    State(team): State<Arc<Team>>,
+    headers: HeaderMap,
+    RawQuery(q): RawQuery,
+) -> Response {
+    if let Err(e) = team.caller(&headers).await {
+        return Fail::Session(e).order();
+    }
+    let (mut after, mut wait) = (String::new(), 20);
+    for (key, value) in form_urlencoded::parse(q.as_deref().unwrap_or_default().as_bytes()) {
+        match key.as_ref() {
+            "after" => after = value.into_owned(),
+            // An unreadable wait is the default one: the answer comes either way.
+            "wait" => wait = value.parse().unwrap_or(20),
+            _ => {}
+        }
+    }
+    let cursor = team.events.after(&after, Duration::from_secs(wait)).await;
+    order_ok(Events { cursor })
 }
 
 /// A console asking a team server for the platform's token: it signs in instead.

@@ -108,6 +108,11 @@ impl ApprovalsScreen {
         self.watch.tick(ctx, out, state, told);
     }
 
+    /// For an approver, how many requests of others wait (as last read).
+    pub(crate) fn waiting_for_me(&self) -> Option<usize> {
+        self.watch.pending
+    }
+
     /// Decisions on one's own requests, over whatever screen is open.
     pub(crate) fn notices_ui(&mut self, ui: &mut egui::Ui, lang: Lang) {
         self.watch.notices_ui(ui, lang);

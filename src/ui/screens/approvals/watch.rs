@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 
 use egui::RichText;
 
-use crate::core::team::{self, Request, RequestQuery, RequestState};
+use crate::core::team::{self, Permission, Request, RequestQuery, RequestState};
 use crate::core::wire::approval;
 use crate::core::{Awaited, CoreState};
 use crate::ui::outbox::Outbox;
@@ -17,8 +17,11 @@ use crate::ui::text::labels::request_state_words;
 
 use super::gist::Gist;
 
-/// Seconds between two readings of one's own requests.
+/// Seconds between two readings of one's own requests when no change was heard.
 const EVERY_SECS: f64 = 30.0;
+
+/// Seconds before waiting for changes again after a wait failed.
+const RETRY_SECS: f64 = 5.0;
 
 #[derive(Default)]
 pub(super) struct Watch {
@@ -30,6 +33,14 @@ pub(super) struct Watch {
     told: Option<BTreeMap<String, i64>>,
     /// Decisions not yet dismissed, with what each request does.
     pub(super) notices: Vec<(Request, Gist)>,
+    /// The long poll of the server's changes, and the cursor it last answered.
+    changes: Awaited<String>,
+    cursor: Option<String>,
+    /// When to ask again after a failed wait (the server away): not at once.
+    retry_at: Option<f64>,
+    /// For an approver: the requests waiting for someone else than them, and how many.
+    pending_read: Awaited<Vec<Request>>,
+    pub(super) pending: Option<usize>,
 }
 
 /// When a request of one's own was decided for good (rejected, or sent and settled); None
@@ -70,6 +81,7 @@ impl Watch {
             };
         }
         let now = ctx.input(|i| i.time);
+        self.follow_changes(out, &profile.name, now);
         if self.last.is_none_or(|at| now - at >= EVERY_SECS) && !self.read.is_waiting() {
             self.last = Some(now);
             let query = RequestQuery {
@@ -82,8 +94,46 @@ impl Watch {
                 profile: profile.name.clone(),
                 query,
             }));
+            if me.may(Permission::Approve) && !self.pending_read.is_waiting() {
+                let query = RequestQuery {
+                    mine: false,
+                    state: Some(RequestState::Pending),
+                    limit: Some(100),
+                    before: None,
+                };
+                self.pending_read.start(out.ask(team::ListRequests {
+                    profile: profile.name.clone(),
+                    query,
+                }));
+            }
         }
         ctx.request_repaint_after(std::time::Duration::from_secs_f64(EVERY_SECS));
+    }
+
+    /// Keeps one wait for the server's changes going; a change read makes the next frame read
+    /// one's own requests (and what waits, for an approver) at once.
+    fn follow_changes(&mut self, out: &Outbox<'_>, profile: &str, now: f64) {
+        match self.changes.take() {
+            Some(Ok(cursor)) => {
+                if self.cursor.as_ref().is_some_and(|c| *c != cursor) {
+                    self.last = None;
+                }
+                self.cursor = Some(cursor);
+                self.retry_at = None;
+            }
+            Some(Err(e)) => {
+                tracing::debug!(error = %e, "the team server's changes could not be awaited");
+                self.retry_at = Some(now + RETRY_SECS);
+            }
+            None => {}
+        }
+        if self.changes.is_waiting() || self.retry_at.is_some_and(|at| now < at) {
+            return;
+        }
+        self.changes.start(out.ask(team::WaitForChanges {
+            profile: profile.to_owned(),
+            after: self.cursor.clone(),
+        }));
     }
 
     /// The profile watched, if any.
@@ -95,6 +145,15 @@ impl Watch {
     /// (its failure is the next reading's to mend: a background check says nothing of a server
     /// briefly away).
     pub(super) fn poll(&mut self) -> Option<Vec<Request>> {
+        if let Some(Ok(waiting)) = self.pending_read.take() {
+            let me = self.whose.as_ref().map(|(_, me)| me.as_str());
+            self.pending = Some(
+                waiting
+                    .iter()
+                    .filter(|r| Some(r.requester.as_str()) != me)
+                    .count(),
+            );
+        }
         match self.read.take() {
             Some(Ok(found)) => {
                 self.observe(&found);
