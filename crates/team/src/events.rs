@@ -20,6 +20,9 @@ pub const LONGEST_WAIT: Duration = Duration::from_secs(25);
 #[derive(Clone)]
 pub struct Events {
     now: watch::Receiver<String>,
+    /// Set when the server stops: every wait answers at once, so that stopping does not wait
+    /// out the consoles' long polls.
+    stopping: std::sync::Arc<watch::Sender<bool>>,
 }
 
 impl Events {
@@ -46,14 +49,29 @@ impl Events {
                 }
             }
         });
-        Events { now }
+        let (stopping, _) = watch::channel(false);
+        Events {
+            now,
+            stopping: std::sync::Arc::new(stopping),
+        }
+    }
+
+    /// The server stops: waits answer now.
+    pub fn stop(&self) {
+        self.stopping.send_replace(true);
     }
 
     /// The fingerprint once it differs from `after` (at once when it does), or as it is after
     /// `wait`.
     pub async fn after(&self, after: &str, wait: Duration) -> String {
         let mut now = self.now.clone();
-        let changed = now.wait_for(|f| !f.is_empty() && f != after);
+        let mut stopping = self.stopping.subscribe();
+        let changed = async {
+            tokio::select! {
+                _ = now.wait_for(|f| !f.is_empty() && f != after) => {}
+                _ = stopping.wait_for(|s| *s) => {}
+            }
+        };
         // Waiting out the time is the usual answer: nothing changed.
         if tokio::time::timeout(wait.min(LONGEST_WAIT), changed)
             .await
@@ -61,7 +79,7 @@ impl Events {
         {
             tracing::trace!("no change among the requests while a console waited");
         }
-        now.borrow().clone()
+        self.now.borrow().clone()
     }
 }
 

@@ -72,6 +72,8 @@ pub struct TeamServer {
     addr: SocketAddr,
     tls: bool,
     stop: watch::Sender<bool>,
+    /// The consoles' waits for changes, answered at the stop.
+    events: crate::events::Events,
     tasks: Vec<JoinHandle<()>>,
     /// The store and the last checkpoint's writer, for the checkpoint at the stop.
     store: TeamStore,
@@ -145,6 +147,7 @@ impl TeamServer {
             instance.clone(),
         );
         team.trusted_proxies = config.trusted_proxies.clone();
+        let events = team.events.clone();
         let team = Arc::new(team);
         let (listener, addr) = serve::bind(config.listen).await?;
         let (stop, stopped) = watch::channel(false);
@@ -174,6 +177,7 @@ impl TeamServer {
             tls: secure,
             stop,
             tasks: vec![http, beats],
+            events,
             store,
             checkpoints: Checkpointer::new(key, seal.checkpoints),
         })
@@ -191,6 +195,8 @@ impl TeamServer {
 
     /// Stops accepting, lets requests in flight finish, and writes the record's checkpoint.
     pub async fn shutdown(mut self) {
+        // Consoles waiting for changes are answered now, not when their waits are out.
+        self.events.stop();
         // Every receiver may have ended already.
         let _ = self.stop.send(true);
         for task in std::mem::take(&mut self.tasks) {
