@@ -557,3 +557,57 @@ fn an_approver_s_navigation_counts_a_new_request_at_once() {
         });
     }
 }
+
+/// What the role lacks is drawn disabled with the reason on the customer page too: a clerk
+/// may not change locks, so Disable and Enable say why on hover (issue 55).
+#[test]
+fn the_customer_page_disables_for_a_clerk_what_the_role_lacks() {
+    let team = TeamRemote::start();
+    let dir = tempfile::tempdir().expect("dir");
+    let mut harness = app(dir.path(), Lang::En);
+    harness.run_ok();
+    both_signed_in(&harness, &team);
+    let core = harness.state().core();
+    let customer = json!({"channelCode": "CRM", "channelCustomerId": "CRM-C",
+        "customerName": "上海测试客户", "enterpriseName": "上海测试公司",
+        "passwordMobile": "13800000000"});
+    let bind = Call::Bind(serde_json::from_value(customer).expect("a customer"));
+    let desk::Answer::Customer(bound) = desk::run(core, on("boss", bind)) else {
+        panic!("not bound");
+    };
+    desk::run(core, on("boss", batch("new_buy", "B-1")));
+    let branch = license_desk::core::profiles::requests::Activate {
+        name: "branch".to_owned(),
+    };
+    desk::run(core, branch);
+    harness.state_mut().prefs.screen = Screen::Assets;
+    settle(&mut harness, |h| {
+        h.query_by_label("Enterprise global id").is_some()
+    });
+    type_into(
+        &mut harness,
+        "Enterprise global id",
+        &bound.enterprise_global_id,
+    );
+    click(&mut harness, "List assets");
+    settle(&mut harness, |h| {
+        h.query_by_label("Customer page").is_some()
+    });
+    click(&mut harness, "Customer page");
+    settle(&mut harness, |h| {
+        h.query_by_label("Choose 8000000001").is_some()
+    });
+    click(&mut harness, "Choose 8000000001");
+    let disable = harness.get_by_label("Disable the chosen (1)…");
+    assert!(disable.accesskit_node().is_disabled());
+    disable.hover();
+    harness.run_ok();
+    harness.get_by_label(
+        "Your role (branch staff) does not have the permission “locks” that this needs.",
+    );
+    let delete = harness.get_by_label("Delete the chosen (1)…");
+    assert!(
+        !delete.accesskit_node().is_disabled(),
+        "a clerk files a delete for approval"
+    );
+}

@@ -176,6 +176,47 @@ fn settings_add_a_team_profile_and_sign_in_once() {
     }
 }
 
+/// A wrong password when adding a team profile keeps nothing: the profile is removed, the form
+/// comes back as typed (but the password) saying why, and saving it again with the right
+/// password signs in (issue 55).
+#[test]
+fn a_team_profile_whose_first_sign_in_is_refused_is_not_kept() {
+    let team = TeamRemote::start();
+    let dir = tempfile::tempdir().expect("dir");
+    let mut harness = app(dir.path(), Lang::En);
+    harness.state_mut().prefs.screen = Screen::Settings;
+    harness.run_ok();
+    click(&mut harness, "Add profile");
+    click(&mut harness, "Team server");
+    type_into(&mut harness, "Name", "branch");
+    type_into(&mut harness, "Team server address", &team.base);
+    type_into(&mut harness, "Your sign-in name", "li");
+    type_into(&mut harness, "Password", "not the password");
+    click(&mut harness, "Save");
+    let not_kept = "The sign-in was refused, so the profile was not kept: check the name and \
+                    the password (see the note below the screen), then save again.";
+    settle(&mut harness, |h| h.query_by_label(not_kept).is_some());
+    settle(&mut harness, |h| {
+        h.state().core().state().profiles.get("branch").is_none()
+    });
+    assert_eq!(
+        harness.get_by_label("Your sign-in name").value().as_deref(),
+        Some("li")
+    );
+    type_into(&mut harness, "Password", PASSWORD);
+    click(&mut harness, "Save");
+    settle(&mut harness, |h| {
+        h.state()
+            .core()
+            .state()
+            .sessions
+            .get("branch")
+            .and_then(|s| s.me().cloned())
+            .is_some_and(|me| me.person.name == "li")
+    });
+    assert!(harness.query_by_label(not_kept).is_none());
+}
+
 /// The platform away from the team server: a lock change is not sent, and the console says
 /// the team server could not send it on (not that the profile could not be reached), then
 /// keeps it to send later (issue 53).

@@ -902,6 +902,7 @@ team-sign-out = Sign out
 sign-in-title = Sign in to { $profile }
 sign-in-help = Sign in to the team server as { $user } to go on. What you were doing is kept.
 sign-in-button = Sign in
+team-profile-not-kept = The sign-in was refused, so the profile was not kept: check the name and the password (see the note below the screen), then save again.
 needs-permission = Your role ({ $role }) does not have the permission “{ $permission }” that this needs.
 role-viewer = viewer
 role-staff = branch staff

@@ -772,6 +772,7 @@ team-sign-out = 退出登录
 sign-in-title = 登录到 { $profile }
 sign-in-help = 请以 { $user } 的身份登录团队服务器以继续。您正在做的内容会保留。
 sign-in-button = 登录
+team-profile-not-kept = 登录被拒绝，因此未保存该配置：请检查用户名和密码（见屏幕下方的提示），然后重新保存。
 needs-permission = 您的角色（{ $role }）没有此操作所需的权限“{ $permission }”。
 role-viewer = 查看者
 role-staff = 网点职员

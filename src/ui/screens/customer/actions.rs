@@ -11,10 +11,12 @@ use serde_json::{Value, json};
 use super::CustomerScreen;
 use crate::core::customer::{self, Page};
 use crate::core::renewals::Window;
+use crate::core::team::Permission;
 use crate::core::wire::BatchOrderRequest;
 use crate::ui::kit::form::{busy_icon_button_ui, home_file};
 use crate::ui::kit::icon::Icon;
 use crate::ui::kit::lock_change::LeftOut;
+use crate::ui::kit::permits::permitted_ui;
 use crate::ui::outbox::Caller;
 use crate::ui::text::dates;
 use crate::ui::text::i18n::{Lang, labelled, t, tr};
@@ -47,33 +49,50 @@ impl CustomerScreen {
     ) -> Option<PageAction> {
         let mut action = None;
         ui.horizontal_wrapped(|ui| {
-            if ui.button(t!(lang, "page-new-purchase")).clicked() {
+            let no_purchase = caller.lacking(lang, Permission::Purchase);
+            let purchase = permitted_ui(ui, no_purchase.as_deref(), |ui| {
+                ui.button(t!(lang, "page-new-purchase")).clicked()
+            });
+            if purchase {
                 action = compose(new_purchase(page), "NEW");
             }
             let rows = self.renewal_rows(page);
             let n = rows.len();
-            let renew = ui.add_enabled(n > 0, egui::Button::new(tr!(lang, "page-renew", n = n)));
-            if renew.on_hover_text(t!(lang, "page-renew-help")).clicked() {
+            let renew = permitted_ui(ui, no_purchase.as_deref(), |ui| {
+                let renew =
+                    ui.add_enabled(n > 0, egui::Button::new(tr!(lang, "page-renew", n = n)));
+                renew.on_hover_text(t!(lang, "page-renew-help")).clicked()
+            });
+            if renew {
                 let id = order_id("RENEW");
                 let batch = crate::core::renewals::compose(&page.holdings, &rows, &id);
                 action = Some(PageAction::Compose(batch, id));
             }
             let chosen = self.chosen.len();
-            let delete = ui.add_enabled(
-                chosen > 0,
-                egui::Button::new(tr!(lang, "page-delete", n = chosen)),
-            );
-            if delete.on_hover_text(t!(lang, "page-delete-help")).clicked() {
+            // A delete filed for a second person needs only what filing needs.
+            let types = [Some(crate::core::wire::OrderType::DeleteAsset)];
+            let no_delete = caller.permits.lacking_for_orders(lang, types.into_iter());
+            let delete = permitted_ui(ui, no_delete.as_deref(), |ui| {
+                let words = tr!(lang, "page-delete", n = chosen);
+                let delete = ui.add_enabled(chosen > 0, egui::Button::new(words));
+                delete.on_hover_text(t!(lang, "page-delete-help")).clicked()
+            });
+            if delete {
                 action = compose(delete_chosen(page, &self.chosen), "DELETE");
             }
+            // A role that may not change locks sees them disabled, with why on hover.
+            let lacking = caller.lacking(lang, Permission::Locks);
             for lock in [true, false] {
                 let words = if lock {
                     tr!(lang, "page-disable", n = chosen)
                 } else {
                     tr!(lang, "page-enable", n = chosen)
                 };
-                let button = ui.add_enabled(chosen > 0, egui::Button::new(words));
-                if button.on_hover_text(t!(lang, "page-locks-help")).clicked() {
+                let clicked = permitted_ui(ui, lacking.as_deref(), |ui| {
+                    let button = ui.add_enabled(chosen > 0, egui::Button::new(words));
+                    button.on_hover_text(t!(lang, "page-locks-help")).clicked()
+                });
+                if clicked {
                     action = Some(self.locks(page, lock, lang));
                 }
             }

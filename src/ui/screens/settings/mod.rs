@@ -38,6 +38,9 @@ pub struct SettingsScreen {
     /// A new team profile's first sign-in, sent on the next frame.
     sign_in: Option<(String, Secret)>,
     signing_in: Awaited<Me>,
+    /// A new team profile's form while its first sign-in is answered: refused, the profile
+    /// is removed and the form comes back as typed (but the password).
+    first_sign_in: Option<ProfileForm>,
 }
 
 impl SettingsScreen {
@@ -59,7 +62,20 @@ impl SettingsScreen {
                 hours_left: (c.expires_at_ms - now_ms()).max(0) / 3_600_000,
             });
         }
-        out.reply(&mut self.signing_in, label!("sign-in-button"));
+        let signed = out.reply(&mut self.signing_in, label!("sign-in-button"));
+        match (signed, self.first_sign_in.take()) {
+            (Some(Err(_)), Some(mut form)) => {
+                // A typing mistake to redo, not a profile to keep that cannot sign in.
+                let name = form.profile().name;
+                self.remove.start(out.ask(requests::Remove { name }));
+                form.not_kept = true;
+                form.call = Awaited::default();
+                self.form = Some(form);
+                self.selected = None;
+            }
+            (None, waiting) => self.first_sign_in = waiting,
+            (Some(Ok(_)), _) | (Some(Err(_)), None) => {}
+        }
     }
 
     /// The form's save answered: saved, the secret is in the keyring now, not here; a team
@@ -77,7 +93,10 @@ impl SettingsScreen {
             self.sign_in = Some((name.clone(), password));
         }
         self.selected = Some(name);
-        self.form = None;
+        let form = self.form.take();
+        if let Some(form) = form.filter(|f| f.team && f.previous.is_none()) {
+            self.first_sign_in = Some(form);
+        }
     }
 
     pub fn ui(

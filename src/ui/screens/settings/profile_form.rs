@@ -40,6 +40,8 @@ pub(super) struct ProfileForm {
     pub(super) ca_file: CaFileField,
     pub(super) problems: Vec<Problem>,
     pub(super) call: Awaited<Profiles>,
+    /// A new team profile whose first sign-in was refused: it was not kept, and this says so.
+    pub(super) not_kept: bool,
 }
 
 impl ProfileForm {
@@ -147,6 +149,12 @@ pub(super) fn profile_form_ui(
         label!("add-profile")
     };
     ui.label(RichText::new(title.text(lang)).strong());
+    if form.not_kept {
+        ui.colored_label(
+            ui.visuals().warn_fg_color,
+            t!(lang, "team-profile-not-kept"),
+        );
+    }
     if !form.problems.is_empty() {
         form.problems = form.check();
     }
