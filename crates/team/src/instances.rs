@@ -25,7 +25,6 @@ use crate::checkpointer::Checkpointer;
 use crate::error::TeamError;
 use crate::seal::AuditKey;
 use crate::store::TeamStore;
-use crate::upstream::TABLE;
 
 /// How often an instance says it still runs, and looks for stopped ones.
 pub const BEAT: Duration = Duration::from_secs(10);
@@ -34,6 +33,9 @@ pub const GONE_AFTER: Duration = Duration::from_secs(60);
 
 /// The lock that orders the settling of stopped instances' work and the claims of a sending.
 pub const SENDING: &str = "license-desk:team-sending";
+
+/// The team's ledger table: a write is made for a person and sent by an instance.
+pub const TABLE: ledger::Table = client::ledger_table!("team_writes", "person", "instance");
 
 /// The operation of the entry that records a request settled for a stopped sender.
 pub const SETTLED: &str = "request.settled";

@@ -14,7 +14,7 @@ use db::sql::{StoreError, Tx};
 
 use crate::audit::{Record, append_in};
 use crate::error::TeamError;
-use crate::instances;
+use crate::instances::{self, TABLE};
 use crate::seal::AuditKey;
 use crate::store::TeamStore;
 
@@ -27,9 +27,6 @@ tokio::task_local! {
     /// ledger row: a write is in both before it leaves, or in neither and not sent.
     pub static BEGUN: Option<Record>;
 }
-
-/// The team's ledger table: a write is made for a person and sent by an instance.
-pub const TABLE: ledger::Table = client::ledger_table!("team_writes", "person", "instance");
 
 /// Why a write's step is refused: its claim was taken while the instance could not see it.
 const CLAIM_TAKEN: &str = "another instance settled it meanwhile (this one was taken for stopped)";
