@@ -60,18 +60,43 @@ fn both_signed_in(harness: &Harness<'static, DeskApp>, team: &TeamRemote) {
     }
 }
 
+/// wang binds a customer and buys it an asset (8000000001); the enterprise's global id.
+fn customer_with_asset(core: &license_desk::core::Core) -> String {
+    let customer = json!({"channelCode": "CRM", "channelCustomerId": "CRM-C",
+        "customerName": "上海测试客户", "enterpriseName": "上海测试公司",
+        "passwordMobile": "13800000000"});
+    let bind = Call::Bind(serde_json::from_value(customer).expect("a customer"));
+    let desk::Answer::Customer(bound) = desk::run(core, on("boss", bind)) else {
+        panic!("not bound");
+    };
+    desk::run(core, on("boss", batch("new_buy", "B-1")));
+    bound.enterprise_global_id
+}
+
+/// wang approves request `id` as he reads it.
+fn wang_approves(core: &license_desk::core::Core, id: i64) {
+    let read = team::ReadRequest {
+        profile: "boss".to_owned(),
+        id,
+    };
+    let r = desk::run(core, read);
+    let approve = team::Decide {
+        profile: "boss".to_owned(),
+        id,
+        decision: Decision::Approve {
+            body_hash: r.body_hash,
+        },
+    };
+    desk::run(core, approve);
+}
+
 /// Profiles `branch` (li, staff) and `boss` (wang, admin), both signed in; a customer with an
 /// asset bought by wang; two deletes of it filed by li, held as. Wang's profile
 /// is the active one.
 fn two_held_deletes(harness: &Harness<'static, DeskApp>, team: &TeamRemote) {
     both_signed_in(harness, team);
     let core = harness.state().core();
-    let customer = json!({"channelCode": "CRM", "channelCustomerId": "CRM-C",
-        "customerName": "上海测试客户", "enterpriseName": "上海测试公司",
-        "passwordMobile": "13800000000"});
-    let bind = Call::Bind(serde_json::from_value(customer).expect("a customer"));
-    desk::run(core, on("boss", bind));
-    desk::run(core, on("boss", batch("new_buy", "B-1")));
+    customer_with_asset(core);
     for (id, request) in [("D-1", "R-1"), ("D-2", "R-2")] {
         match core.run(on("branch", batch("delete_asset", id)), desk::WAIT) {
             Err(CoreError::Api(ApiError::Held { request_id, .. })) => {
@@ -213,19 +238,7 @@ fn the_requester_is_told_when_a_request_is_decided() {
     });
 
     let core = harness.state().core();
-    let read = team::ReadRequest {
-        profile: "boss".to_owned(),
-        id: 1,
-    };
-    let r = desk::run(core, read);
-    let approve = team::Decide {
-        profile: "boss".to_owned(),
-        id: 1,
-        decision: Decision::Approve {
-            body_hash: r.body_hash,
-        },
-    };
-    desk::run(core, approve);
+    wang_approves(core, 1);
     click(&mut harness, "Refresh");
     let notice =
         "Your request R-1 (Delete assets ×1 · 1 asset number): Approved and done, by wang.";
@@ -291,12 +304,7 @@ fn a_delete_in_the_clerk_s_composer(
 ) {
     both_signed_in(harness, team);
     let core = harness.state().core();
-    let customer = json!({"channelCode": "CRM", "channelCustomerId": "CRM-C",
-        "customerName": "上海测试客户", "enterpriseName": "上海测试公司",
-        "passwordMobile": "13800000000"});
-    let bind = Call::Bind(serde_json::from_value(customer).expect("a customer"));
-    desk::run(core, on("boss", bind));
-    desk::run(core, on("boss", batch("new_buy", "B-1")));
+    customer_with_asset(core);
     let branch = license_desk::core::profiles::requests::Activate {
         name: "branch".to_owned(),
     };
@@ -484,19 +492,7 @@ fn a_decision_made_while_away_is_told_on_coming_back_and_the_list_agrees() {
         h.query_by_label("wang · administrator").is_some()
     });
     let core = harness.state().core();
-    let read = team::ReadRequest {
-        profile: "boss".to_owned(),
-        id: 1,
-    };
-    let r = desk::run(core, read);
-    let approve = team::Decide {
-        profile: "boss".to_owned(),
-        id: 1,
-        decision: Decision::Approve {
-            body_hash: r.body_hash,
-        },
-    };
-    desk::run(core, approve);
+    wang_approves(core, 1);
 
     desk::run(harness.state().core(), activate("branch"));
     let notice =
@@ -568,14 +564,7 @@ fn the_customer_page_disables_for_a_clerk_what_the_role_lacks() {
     harness.run_ok();
     both_signed_in(&harness, &team);
     let core = harness.state().core();
-    let customer = json!({"channelCode": "CRM", "channelCustomerId": "CRM-C",
-        "customerName": "上海测试客户", "enterpriseName": "上海测试公司",
-        "passwordMobile": "13800000000"});
-    let bind = Call::Bind(serde_json::from_value(customer).expect("a customer"));
-    let desk::Answer::Customer(bound) = desk::run(core, on("boss", bind)) else {
-        panic!("not bound");
-    };
-    desk::run(core, on("boss", batch("new_buy", "B-1")));
+    let enterprise = customer_with_asset(core);
     let branch = license_desk::core::profiles::requests::Activate {
         name: "branch".to_owned(),
     };
@@ -584,11 +573,7 @@ fn the_customer_page_disables_for_a_clerk_what_the_role_lacks() {
     settle(&mut harness, |h| {
         h.query_by_label("Enterprise global id").is_some()
     });
-    type_into(
-        &mut harness,
-        "Enterprise global id",
-        &bound.enterprise_global_id,
-    );
+    type_into(&mut harness, "Enterprise global id", &enterprise);
     click(&mut harness, "List assets");
     settle(&mut harness, |h| {
         h.query_by_label("Customer page").is_some()

@@ -138,6 +138,19 @@ fn the_team_sign_in_reads_in_chinese() {
     harness.get_by_label("您的角色（网点职员）没有此操作所需的权限“锁定与解锁”。");
 }
 
+/// Settings → Add profile → Team server: `branch`, li on `team`, with `password`, saved.
+fn add_team_profile(harness: &mut Harness<'static, DeskApp>, team: &TeamRemote, password: &str) {
+    harness.state_mut().prefs.screen = Screen::Settings;
+    harness.run_ok();
+    click(harness, "Add profile");
+    click(harness, "Team server");
+    type_into(harness, "Name", "branch");
+    type_into(harness, "Team server address", &team.base);
+    type_into(harness, "Your sign-in name", "li");
+    type_into(harness, "Password", password);
+    click(harness, "Save");
+}
+
 /// Settings adds a team server's profile: its address, the person and the password once; it
 /// signs in as it is saved, and the password is in no file the console wrote.
 #[test]
@@ -145,15 +158,7 @@ fn settings_add_a_team_profile_and_sign_in_once() {
     let team = TeamRemote::start();
     let dir = tempfile::tempdir().expect("dir");
     let mut harness = app(dir.path(), Lang::En);
-    harness.state_mut().prefs.screen = Screen::Settings;
-    harness.run_ok();
-    click(&mut harness, "Add profile");
-    click(&mut harness, "Team server");
-    type_into(&mut harness, "Name", "branch");
-    type_into(&mut harness, "Team server address", &team.base);
-    type_into(&mut harness, "Your sign-in name", "li");
-    type_into(&mut harness, "Password", PASSWORD);
-    click(&mut harness, "Save");
+    add_team_profile(&mut harness, &team, PASSWORD);
     settle(&mut harness, |h| {
         h.state()
             .core()
@@ -184,15 +189,7 @@ fn a_team_profile_whose_first_sign_in_is_refused_is_not_kept() {
     let team = TeamRemote::start();
     let dir = tempfile::tempdir().expect("dir");
     let mut harness = app(dir.path(), Lang::En);
-    harness.state_mut().prefs.screen = Screen::Settings;
-    harness.run_ok();
-    click(&mut harness, "Add profile");
-    click(&mut harness, "Team server");
-    type_into(&mut harness, "Name", "branch");
-    type_into(&mut harness, "Team server address", &team.base);
-    type_into(&mut harness, "Your sign-in name", "li");
-    type_into(&mut harness, "Password", "not the password");
-    click(&mut harness, "Save");
+    add_team_profile(&mut harness, &team, "not the password");
     let not_kept = "The sign-in was refused, so the profile was not kept: check the name and \
                     the password (see the note below the screen), then save again.";
     settle(&mut harness, |h| h.query_by_label(not_kept).is_some());
