@@ -8,6 +8,7 @@
 mod actions;
 mod batch;
 mod check;
+mod confirm;
 mod drafts;
 mod fields;
 mod file;
