@@ -85,6 +85,7 @@ fn an_administrator_sets_up_people_and_roles_from_the_command_line() {
     assert_eq!(lines(&out)[0]["branch"]["name"], "上海");
 
     li_becomes_a_locksmith(&data);
+    li_is_mailed_then_not(&data);
     let (code, _, err) = team(&data, &["user", "disable", "wang"], "");
     assert_eq!(code, Some(1));
     assert!(
@@ -149,6 +150,31 @@ fn li_becomes_a_locksmith(data: &Path) {
         "",
     );
     assert_eq!(code, Some(0), "{err}");
+}
+
+/// `--email` gives a person an address for the approvers' mail, checked as one; `--no-email`
+/// removes it.
+fn li_is_mailed_then_not(data: &Path) {
+    let (code, _, err) = team(
+        data,
+        &["user", "edit", "li", "--email", "li at example"],
+        "",
+    );
+    assert_eq!(code, Some(1));
+    assert!(
+        err.starts_with("error: email: \"li at example\" is not an address"),
+        "{err}"
+    );
+    let (code, out, err) = team(
+        data,
+        &["user", "edit", "li", "--email", "li@sh.example"],
+        "",
+    );
+    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(lines(&out)[0]["email"], "li@sh.example");
+    let (code, out, err) = team(data, &["user", "edit", "li", "--no-email"], "");
+    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(lines(&out)[0].get("email"), None, "{out}");
 }
 
 /// `team serve` on `data` in front of the platform at `upstream`, on a free loopback port, its

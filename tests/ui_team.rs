@@ -256,7 +256,8 @@ fn a_change_the_team_server_could_not_send_on_says_so_and_is_kept_to_send_later(
         "8100000777",
     );
     click(&mut harness, "Enable these");
-    type_into(&mut harness, "Operator identity", "王");
+    // The team server records the person signed in: the operator is shown, not asked.
+    harness.get_by_label("Operator: wang (the team server records the person signed in)");
     click(&mut harness, "Enable 1 lock");
     settle(&mut harness, |h| {
         h.query_by_label(

@@ -336,6 +336,14 @@ send = Send
 send-for-approval = Send for approval
 held-beforehand = { $profile } will keep this batch for a second person's approval: nothing reaches the platform until then (every delete waits, and so does a batch above the team server's threshold).
 held-approvers = Who can approve it: { $names }.
+holder-filled = Platform customer id { $id }: the customer holding this enterprise's assets, as its asset listing says.
+holder-several = Several customers hold this enterprise's assets ({ $ids }): enter the one this order is for as the platform customer id.
+holder-none = The platform has named no customer of this enterprise yet (it holds no asset): bind a channel customer to it under Customers, or enter the platform customer id.
+operator-is-person = Operator: { $operator } (the team server records the person signed in)
+held-beforehand-locks = { $profile } will keep this change of { $n ->
+    [one] 1 lock
+   *[other] { $n } locks
+} for a second person's approval: nothing reaches the platform until then (a change of more locks than the team server's threshold waits).
 held-no-approver = Nobody on this team server can approve your requests yet: ask an administrator to give someone of your branch the approve permission.
 delete-draft-question = Delete the draft { $name }?
 cannot-undo = This cannot be undone.
@@ -403,6 +411,7 @@ explain-platform-failed = The platform failed internally; nothing was changed. T
 explain-profile = The profile cannot be used or saved as it is. Check it in Settings.
 explain-refused = The platform refused the request.
 explain-sandbox = The built-in Sandbox platform is not available.
+explain-desktop = The desktop shows no notifications here; the count beside Approvals still says what waits.
 explain-stopped = License Desk is shutting down.
 explain-customer = The directory does not place this customer: check the id or the name, or add the customer to the directory (Catalog).
 explain-storage = A local file could not be read or written.
@@ -711,6 +720,10 @@ refusal-nothing-from-source = Asset { $num } holds nothing from the source licen
 refusal-nonce = The call was refused as a replay (its g_nonce was used before). Send it again: each attempt gets a fresh nonce.
 go-to-field = Go to the field
 verbatim-caption = Word for word, as answered:
+file-not-found = There is no file at { $path }: check its name and its folder, or choose it with Browse….
+file-no-permission = { $path } may not be read by you: ask whoever owns it, or copy it somewhere of yours.
+file-not-a-batch = { $path } cannot be read as a batch order at line { $line }, column { $column }: mend it there and import it again.
+file-not-regular = { $path } is a folder or a device, not a file: choose the file itself.
 open-update-enterprise = Open Update enterprise
 
 ## The start page
@@ -805,6 +818,25 @@ empty-product = Add an empty product instead
 empty-package = Add an empty package instead
 catalog-nothing-yet = The catalog holds none yet: it learns them from every batch imported or accepted, or import a catalog file on the Catalog screen.
 catalog-no-match = Nothing in the catalog matches “{ $query }”.
+learn-from-listings = Learn from the platform's listings
+learn-from-listings-help = Lists the assets of every enterprise of the directory and keeps the products they hold (URI and name) in the catalog; on a team profile, in the team's catalog for everyone. A platform whose listing carries no products teaches nothing.
+listings-taught = { $read ->
+    [one] 1 listing read
+   *[other] { $read } listings read
+}: { $products ->
+    [one] 1 product named
+   *[other] { $products } products named
+}, { $new } new in the catalog.
+listings-named-none = { $read ->
+    [one] 1 listing read
+   *[other] { $read } listings read
+}: they name no products (this platform's listing may not carry them); import a catalog file instead.
+listings-unread = { $n ->
+    [one] 1 listing could not be read.
+   *[other] { $n } listings could not be read.
+}
+catalog-empty = The catalog has no products yet, so Add product adds an empty one to fill in by hand. Catalog → Import fills it from a catalog file, or Learn from the platform's listings; every batch sent teaches it too.
+catalog-empty-team = The team's catalog has no products yet, so Add product adds an empty one to fill in by hand. An administrator fills it for everyone: Catalog → Import a catalog file, or Learn from the platform's listings; every batch sent through the team server teaches it too.
 customer-search = Customer from the directory
 customer-search-hint = name, id, or pinyin
 import-checking = Checking the values
@@ -941,6 +973,36 @@ record-outcome-begun = being sent
 record-outcome-unauthenticated = not signed in
 operation-sign_in = Sign in
 operation-sign_out = Sign out
+operation-approve = Approve
+operation-reject = Reject
+operation-knowledge-put = Share catalog and customers
+operation-request-settled = Request settled
+operation-user-add = Add person
+operation-user-edit = Change person
+operation-user-disable = Disable person
+operation-user-enable = Enable person
+operation-user-reset_password = Reset password
+operation-role-add = Add role
+operation-role-remove = Remove role
+operation-settings = Change approval rules
+operation-init = Set up the team server
+operation-audit-retention = Drop old record entries
+record-listed = { $n ->
+    [one] 1 asset
+   *[other] { $n } assets
+}
+record-shared = shared up to change { $last }
+record-sign-in-wrong_name_or_password = wrong name or password
+record-sign-in-disabled = the account is disabled
+record-sign-in-no_directory = signs in through LDAP, and the server has no directory
+record-sign-in-directory = the directory could not be reached
+record-sign-in-no_group = the directory account is in no group this server admits
+record-sign-in-not_added = the directory account is not on this server
+record-sign-in-no_branch = the role needs a branch and none is set
+record-sign-in-slowed = too many sign-in attempts: try again in { $seconds } s
+record-sign-in-busy = the server was busy checking other sign-ins: try again in { $seconds } s
+record-sign-in-other_directory_person = another directory account than this person's
+record-fate = { $held } → { $state }
 explain-sign-in = The team server did not sign you in; its reason is below (a wrong name or password, an account disabled, or too many attempts: then wait as long as it says and try again). Nothing else was sent.
 start-team-next = Your name and role are in the top bar. What your role does not allow is shown greyed out, with the reason when you point at it; History shows the team server's record of your calls.
 explain-held = Nothing has reached the platform yet. Another person with the approve permission decides; once approved, the team server sends it once. The decision shows here and under Approvals.
@@ -980,6 +1042,11 @@ request-body = The call as it will be sent
 request-decided-by = Decided by { $who }
 batch-held = Kept by the team server of { $profile } as { $id }: nothing has been sent yet. Another person approves it under Approvals, and it is then sent once.
 request-notice = Your request { $id } ({ $summary }): { $state }, by { $who }.
+request-arrived = { $id } waits for your approval: { $who } · { $summary }.
+request-arrived-title = { $id } waits for your approval
+request-arrived-many = { $n } new requests wait for your approval
+request-arrived-body = { $who } · { $summary }
+desktop-notifications = Desktop notifications when a request waits for my approval
 request-gist-batch = { $orders } · { $assets ->
     [one] 1 asset number
    *[other] { $assets } asset numbers

@@ -112,6 +112,10 @@ pub(crate) enum UserCommand {
         /// Signs in through LDAP: no password is kept here.
         #[arg(long)]
         ldap: bool,
+        /// Where they are mailed when a request waits for their approval (`team serve
+        /// --mail-server`).
+        #[arg(long, value_name = "ADDRESS")]
+        email: Option<String>,
     },
     /// Change a person's role, branch or shown name; a new role ends their sessions.
     Edit {
@@ -127,6 +131,12 @@ pub(crate) enum UserCommand {
         no_branch: bool,
         #[arg(long, value_name = "TEXT")]
         display_name: Option<String>,
+        /// Where they are mailed when a request waits for their approval.
+        #[arg(long, value_name = "ADDRESS")]
+        email: Option<String>,
+        /// Mail them no more.
+        #[arg(long, conflicts_with = "email")]
+        no_email: bool,
     },
     /// Disable a person: their sessions end at once and they cannot sign in.
     Disable {
@@ -209,6 +219,7 @@ fn run_command(command: TeamCommand) -> Result<(), Failure> {
                 role: "admin".to_owned(),
                 branch: None,
                 password: Some(password.expose().to_owned()),
+                email: None,
             };
             let store = runtime.block_on(open_to_change(&data))?;
             let made = runtime.block_on(people::init(&store, admin));
@@ -258,6 +269,7 @@ async fn user(command: UserCommand) -> Result<(), Failure> {
             branch,
             display_name,
             ldap,
+            email,
         } => {
             let password = match ldap {
                 true => None,
@@ -269,6 +281,7 @@ async fn user(command: UserCommand) -> Result<(), Failure> {
                 role,
                 branch: branch.branch(),
                 password,
+                email,
             };
             let store = open_to_change(&data).await?;
             recorded(&data, &store, "user.add", people::add(&store, new).await).await
@@ -280,15 +293,14 @@ async fn user(command: UserCommand) -> Result<(), Failure> {
             branch,
             no_branch,
             display_name,
+            email,
+            no_email,
         } => {
             let edit = Edit {
+                email: change(no_email, email),
                 display_name,
                 role,
-                branch: if no_branch {
-                    Some(None)
-                } else {
-                    branch.branch().map(Some)
-                },
+                branch: change(no_branch, branch.branch()),
             };
             let store = open_to_change(&data).await?;
             recorded(
@@ -322,6 +334,12 @@ async fn user(command: UserCommand) -> Result<(), Failure> {
     };
     print_lines(&[person?]);
     Ok(())
+}
+
+/// What `--no-X` or `--X VALUE` asks of an optional field: removed (`Some(None)`), set, or
+/// kept (`None`).
+fn change<T>(remove: bool, given: Option<T>) -> Option<Option<T>> {
+    if remove { Some(None) } else { given.map(Some) }
 }
 
 /// Shows the settings, after changing those given (a change is in the audit log).

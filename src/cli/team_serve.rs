@@ -11,6 +11,7 @@ use clap::Args;
 use license_desk::core::Secret;
 use serve::ConnectionLimits;
 use team::ldap::LdapConfig;
+use team::mail::MailConfig;
 use team::server::{self, TeamConfig, TeamServer};
 use team::sessions::SessionRules;
 use team::upstream::UpstreamConfig;
@@ -105,6 +106,59 @@ pub(crate) struct TeamServeArgs {
     /// more. Without it X-Forwarded-For is ignored and the TCP peer is the client.
     #[arg(long, value_name = "CIDR", value_parser = parse_cidr)]
     trusted_proxy: Vec<ipnet::IpNet>,
+    #[command(flatten)]
+    mail: MailArgs,
+}
+
+/// Mail to approvers when a request waits for them: off unless --mail-server is given.
+#[derive(Args)]
+struct MailArgs {
+    /// An SMTP server approvers are mailed through, HOST or HOST:PORT [port: 587]; STARTTLS
+    /// is required. Approvers are mailed at the address `team user edit --email` gave them.
+    #[arg(long, value_name = "HOST[:PORT]", requires = "mail_from")]
+    mail_server: Option<String>,
+    /// The sender of those mails, e.g. "License Desk <desk@example.com>".
+    #[arg(long, value_name = "ADDRESS", requires = "mail_server")]
+    mail_from: Option<String>,
+    /// Sign in on the mail server as this user; the password is the variable
+    /// LICENSE_DESK_MAIL_PASSWORD.
+    #[arg(long, value_name = "USER", requires = "mail_server")]
+    mail_user: Option<String>,
+    /// A CA (PEM) trusted for the mail server besides the system's.
+    #[arg(long, value_name = "FILE", requires = "mail_server")]
+    mail_ca_file: Option<PathBuf>,
+}
+
+/// The variable that holds the mail server's password for --mail-user.
+pub const MAIL_PASSWORD_VAR: &str = "LICENSE_DESK_MAIL_PASSWORD";
+
+impl MailArgs {
+    fn config(self) -> Result<Option<MailConfig>, Failure> {
+        let (Some(server), Some(from)) = (self.mail_server, self.mail_from) else {
+            return Ok(None);
+        };
+        let (host, port) = match server.rsplit_once(':') {
+            Some((host, port)) => match port.parse::<u16>() {
+                Ok(port) => (host.to_owned(), port),
+                Err(_) => {
+                    return Err(format!("--mail-server {server:?}: {port:?} is not a port").into());
+                }
+            },
+            None => (server, team::mail::DEFAULT_PORT),
+        };
+        let password = std::env::var(MAIL_PASSWORD_VAR)
+            .ok()
+            .filter(|p| !p.is_empty())
+            .map(Secret::new);
+        Ok(Some(MailConfig {
+            server: host,
+            port,
+            from,
+            user: self.mail_user,
+            password,
+            ca_file: self.mail_ca_file,
+        }))
+    }
 }
 
 /// `10.0.0.0/8`, or one address (`10.0.0.5` is `10.0.0.5/32`).
@@ -165,6 +219,7 @@ pub(crate) fn serve(args: TeamServeArgs) -> Result<(), Failure> {
         }),
         trusted_proxies: args.trusted_proxy,
         seal: Some(seal),
+        mail: args.mail.config()?,
         audit_retention: (args.audit_retention_days > 0)
             .then(|| Duration::from_secs(args.audit_retention_days * 24 * 3600)),
     };

@@ -50,6 +50,9 @@ pub enum CoreError {
     /// A task of the core ended without its answer (it panicked or was cancelled).
     #[error("a task of the core ended without its answer: {0}")]
     Task(Arc<tokio::task::JoinError>),
+    /// The desktop could not show a notification (no notification service).
+    #[error("the desktop's notification could not be shown: {0}")]
+    Desktop(Arc<notify_rust::error::Error>),
     #[error("the core has stopped")]
     Stopped,
     /// `Core::run` waited as long as it was told to and no answer came.

@@ -8,6 +8,7 @@ pub mod calls;
 pub mod catalog;
 pub mod csv_out;
 pub mod customer;
+pub mod desktop;
 pub mod drafts;
 pub mod error;
 pub mod evidence;

@@ -61,6 +61,8 @@ pub struct Prefs {
     /// requests that was told happened (the server's epoch ms): a decision after it is news,
     /// also after a profile switch or a restart.
     pub requests_told: std::collections::BTreeMap<String, i64>,
+    /// The desktop tells an approver of a request come to wait (the window may be hidden).
+    pub desktop_notifications: bool,
 }
 
 impl Default for Prefs {
@@ -72,6 +74,7 @@ impl Default for Prefs {
             recent_enterprises: Vec::new(),
             claim: ClaimForm::default(),
             requests_told: std::collections::BTreeMap::new(),
+            desktop_notifications: true,
         }
     }
 }

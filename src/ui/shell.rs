@@ -170,8 +170,9 @@ impl DeskApp {
         self.session.dialog_ui(ui.ctx(), &out, lang, &state);
         self.help.window_ui(ui.ctx(), lang);
         self.screens.queue.tick(ui.ctx(), &out);
-        let told = &mut self.prefs.requests_told;
-        self.screens.approvals.tick(ui.ctx(), &out, &state, told);
+        self.screens
+            .approvals
+            .tick(ui.ctx(), &out, &state, &mut self.prefs);
         out.flush();
         if std::mem::take(&mut self.first_frame) {
             tracing::info!("first frame");
@@ -444,22 +445,38 @@ impl Screens {
         }
     }
 
+    /// What changes when another screen is shown: the one entered reads again what was done
+    /// elsewhere meanwhile; the one left lets go of what belongs to it.
+    fn moved_to(&mut self, screen: Screen) {
+        let Some(left) = self
+            .shown
+            .replace(screen)
+            .filter(|before| *before != screen)
+        else {
+            return;
+        };
+        // What imports and accepted batches taught the catalog elsewhere is shown on entering.
+        match screen {
+            Screen::Catalog => self.catalog.reload(),
+            Screen::History => self.history.entered(),
+            _ => {}
+        }
+        // The catalog's search belongs to the composer: it does not wait there for a return.
+        if left == Screen::Orders {
+            self.composer.close_picker();
+        }
+    }
+
     fn ui(&mut self, ui: &mut egui::Ui, out: &Outbox<'_>, state: &CoreState, prefs: &mut Prefs) {
         let screen = prefs.screen;
         let lang = prefs.lang;
-        let left = self
-            .shown
-            .replace(screen)
-            .filter(|before| *before != screen);
-        // What imports and accepted batches taught the catalog elsewhere is shown on entering.
-        if left.is_some() && screen == Screen::Catalog {
-            self.catalog.reload();
+        self.moved_to(screen);
+        if self.approvals.notices_ui(ui, lang) {
+            prefs.screen = Screen::Approvals;
         }
-        // The catalog's search belongs to the composer: it does not wait there for a return.
-        if left == Some(Screen::Orders) {
-            self.composer.close_picker();
+        if prefs.screen == Screen::Approvals {
+            self.approvals.arrivals_seen();
         }
-        self.approvals.notices_ui(ui, lang);
         ui.heading(screen_title(screen).text(lang));
         ui.add_space(8.0);
         // Calls go to the profile active now; what a screen shows keeps the profile it came from.
@@ -504,7 +521,7 @@ impl Screens {
                 }
             }
             Screen::Orders => self.composer.ui(ui, &caller, lang),
-            Screen::Catalog => self.catalog.ui(ui, out, lang, profile),
+            Screen::Catalog => self.catalog.ui(ui, &caller, lang),
             Screen::Assets => self
                 .assets
                 .ui(ui, &caller, lang, &mut prefs.recent_enterprises),

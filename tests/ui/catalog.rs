@@ -251,3 +251,34 @@ fn a_catalog_import_previews_and_keeps_what_the_platform_said_unless_told() {
     click(&mut harness, "Customers of Sandbox");
     settle(&mut harness, |h| h.query_by_label("文件里的名称").is_some());
 }
+
+/// The catalog learns from the platform's listings: a product removed comes back from the
+/// listing of the enterprise whose assets hold it, and the screen says what was read and
+/// learned (issue 55).
+#[test]
+fn the_catalog_learns_from_the_platform_s_listings() {
+    let dir = tempfile::tempdir().expect("dir");
+    let mut harness = app(dir.path(), Lang::En);
+    harness.run_ok();
+    click(&mut harness, "Catalog");
+    settle(&mut harness, |h| {
+        h.query_by_label("7 shown of 7 found").is_some()
+    });
+    type_into(&mut harness, "Search the catalog", "jjrj");
+    harness
+        .get_all_by_label("Remove")
+        .next()
+        .expect("a row")
+        .click();
+    harness.run_ok();
+    click(&mut harness, "Remove from the catalog");
+    settle(&mut harness, |h| {
+        h.query_by_label("1 shown of 1 found").is_some()
+    });
+    click(&mut harness, "Learn from the platform's listings");
+    let said = "2 listings read: 6 products named, 1 new in the catalog.";
+    settle(&mut harness, |h| h.query_by_label(said).is_some());
+    settle(&mut harness, |h| {
+        h.query_by_label("2 shown of 2 found").is_some()
+    });
+}

@@ -257,7 +257,9 @@ fn the_standard_order_is_picked_not_typed() {
     user.click("Submit batch");
     user.harness
         .get_by_label("10 asset numbers, 1 package, 5 products.");
-    user.click("Send");
+    // Send has the keyboard's focus: Enter sends (issue 56).
+    user.harness.key_press(egui::Key::Enter);
+    user.harness.run_ok();
     settle(user.harness, |h| {
         h.query_by_label("Submitted to Sandbox: the platform recorded 1 license order.")
             .is_some()
@@ -400,19 +402,9 @@ fn a_clicked_problem_puts_the_cursor_in_its_field() {
 fn a_customer_picked_from_the_directory_fills_every_field() {
     let dir = tempfile::tempdir().expect("dir");
     let mut harness = app(dir.path(), Lang::En);
-    let core = harness.state().core();
-    let wait = Duration::from_secs(60);
-    let sandbox = || "Sandbox".to_owned();
-    let view = core
-        .run(catalog::Load { profile: sandbox() }, wait)
-        .expect("the catalog");
-    let known = view
-        .customers
-        .iter()
-        .find(|k| k.item.channel_customer_id.as_deref() == Some("S-0001"))
-        .expect("the demo customer");
-    let full: license_desk::core::catalog::DirectoryEntry =
-        serde_json::from_value(serde_json::json!({
+    demo_customer_becomes(
+        harness.state().core(),
+        serde_json::json!({
             "customerId": "CU-FILL-0001", "crmCustomerId": "CRM-FILL",
             "customerName": "北京示例科技有限公司", "channelCode": "SHOP",
             "channelCustomerId": "S-0001", "enterpriseGlobalId": "EG0000000001",
@@ -421,20 +413,8 @@ fn a_customer_picked_from_the_directory_fills_every_field() {
             "adminCellNumber": "13900001111", "passwordMobile": "13800138000",
             "address": "北京市海淀区", "customerType": "company",
             "branchCode": "BJ01", "branchName": "北京分公司"
-        }))
-        .expect("entry");
-    let edit = license_desk::core::catalog::CatalogEdit::Customer {
-        key: known.key.clone(),
-        entry: full,
-    };
-    core.run(
-        catalog::Edit {
-            profile: sandbox(),
-            edit: Box::new(edit),
-        },
-        wait,
-    )
-    .expect("edited");
+        }),
+    );
     harness.run_ok();
     open_composer(&mut harness);
     click(&mut harness, "#1 New purchase · S-0001 (1)");
@@ -472,4 +452,59 @@ fn a_customer_picked_from_the_directory_fills_every_field() {
     ] {
         assert_eq!(order[field], value, "{field} in {order}");
     }
+}
+
+/// An enterprise picked without a customer id (as one created by a colleague is known) gets
+/// the platform customer id of the customer holding its assets, read from its listing and
+/// said beside the search (issue 55).
+#[test]
+fn an_enterprise_picked_without_a_customer_id_gets_it_from_its_listing() {
+    let dir = tempfile::tempdir().expect("dir");
+    let mut harness = app(dir.path(), Lang::En);
+    let created = serde_json::json!({
+        "enterpriseGlobalId": "EG0000000001", "enterpriseName": "北京示例科技有限公司"
+    });
+    demo_customer_becomes(harness.state().core(), created);
+    harness.run_ok();
+    open_composer(&mut harness);
+    click(&mut harness, "#1 New purchase · S-0001 (1)");
+    type_into(&mut harness, "Customer from the directory", "bjsl");
+    click(&mut harness, "北京示例科技有限公司 · EG0000000001");
+    let said = "Platform customer id CU0000000001: the customer holding this enterprise's \
+                assets, as its asset listing says.";
+    settle(&mut harness, |h| h.query_by_label(said).is_some());
+    let mut order = serde_json::Value::Null;
+    settle(&mut harness, |_| {
+        order = stored_bodies(dir.path())
+            .iter()
+            .filter_map(|b| serde_json::from_str::<serde_json::Value>(b).ok())
+            .map(|b| b["orderList"][0].clone())
+            .find(|o| o["customerId"] == "CU0000000001")
+            .unwrap_or_default();
+        !order.is_null()
+    });
+    assert_eq!(order["enterpriseGlobalId"], "EG0000000001", "{order}");
+}
+
+/// The Sandbox directory's demo customer (S-0001) replaced by `entry`, as an edit does.
+fn demo_customer_becomes(core: &license_desk::core::Core, entry: serde_json::Value) {
+    let wait = Duration::from_secs(60);
+    let sandbox = || "Sandbox".to_owned();
+    let view = core
+        .run(catalog::Load { profile: sandbox() }, wait)
+        .expect("the catalog");
+    let known = view
+        .customers
+        .iter()
+        .find(|k| k.item.channel_customer_id.as_deref() == Some("S-0001"))
+        .expect("the demo customer");
+    let edit = license_desk::core::catalog::CatalogEdit::Customer {
+        key: known.key.clone(),
+        entry: serde_json::from_value(entry).expect("entry"),
+    };
+    let edit = catalog::Edit {
+        profile: sandbox(),
+        edit: Box::new(edit),
+    };
+    core.run(edit, wait).expect("edited");
 }

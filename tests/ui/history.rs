@@ -92,3 +92,34 @@ fn history_lists_the_calls_shows_one_and_exports_them() {
         "header and the one 13004 call: {text}"
     );
 }
+
+/// History is read again each time it is opened: a call made while another screen was shown
+/// is listed without asking (issue 56).
+#[test]
+fn history_opened_again_lists_what_was_done_meanwhile() {
+    let dir = tempfile::tempdir().expect("dir");
+    let mut harness = app(dir.path(), Lang::En);
+    let numbers = |harness: &egui_kittest::Harness<'static, license_desk::ui::DeskApp>| {
+        let call = CallOn {
+            profile: "Sandbox".into(),
+            call: Call::Shellnums(1),
+        };
+        harness
+            .state()
+            .core()
+            .run(call, Duration::from_secs(60))
+            .expect("shellnums");
+    };
+    numbers(&harness);
+    harness.get_by_label("History").click();
+    settle(&mut harness, |h| {
+        h.query_all_by_label("New asset numbers").count() == 1
+    });
+    harness.get_by_label("Start").click();
+    harness.run();
+    numbers(&harness);
+    harness.get_by_label("History").click();
+    settle(&mut harness, |h| {
+        h.query_all_by_label("New asset numbers").count() == 2
+    });
+}

@@ -67,13 +67,30 @@ fn composer_imports_a_file_with_three_problems_and_a_bad_file_changes_nothing() 
         "{}: line 2, column 18: channelCode: expected value",
         not_json.display()
     );
-    // Beside the file field, and verbatim in the toast.
-    settle(&mut harness, |h| h.query_all_by_label(&place).count() == 2);
+    // Beside the file field in words, with the reader's own verbatim; verbatim in the toast.
+    let words = format!(
+        "{} cannot be read as a batch order at line 2, column 18: mend it there and import it \
+         again.",
+        not_json.display()
+    );
+    settle(&mut harness, |h| h.query_by_label(&words).is_some());
+    harness.get_by_label(&format!("Word for word, as answered: {place}"));
+    harness.get_by_label(&place);
     harness.get_by_label("The draft was not changed.");
     harness.get_by_label("Batch IMPORT-1 (3)");
     harness.get_by_label_contains("3 problems");
     // The toast says the same beside a plain explanation.
     harness.get_by_label("Import: failed");
+
+    // No such file: said so, in words, not as the OS's error number (issue 56).
+    let gone = dir.path().join("gone.json");
+    type_into(&mut harness, "File", &gone.display().to_string());
+    click(&mut harness, "Import");
+    let words = format!(
+        "There is no file at {}: check its name and its folder, or choose it with Browse….",
+        gone.display()
+    );
+    settle(&mut harness, |h| h.query_by_label(&words).is_some());
 }
 
 /// An import shows how far it has come and stops at Cancel, making no draft. The file is

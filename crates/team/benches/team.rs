@@ -131,6 +131,7 @@ fn person(name: &str) -> NewPerson {
         })
         .filter(|_| name != "admin"),
         password: Some(PASSWORD.to_owned()),
+        email: None,
     }
 }
 
@@ -160,6 +161,7 @@ fn team_config(
         ldap: None,
         trusted_proxies: Vec::new(),
         seal: None,
+        mail: None,
     }
 }
 

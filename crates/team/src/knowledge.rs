@@ -59,7 +59,9 @@ fn change(row: &dyn Row) -> Result<Change, StoreError> {
 }
 
 /// Writes the items (a value, or a removal) as one change each, in order; answers the last
-/// change's number. Every item is checked before any is written.
+/// change's number. Every item is checked before any is written. A directory entry's fields
+/// are added to what is known of it (a batch naming only the customer's channel id keeps the
+/// names its binding taught); a product or package is replaced whole (an edit is the item).
 pub async fn put(store: &TeamStore, person: &str, puts: Vec<Put>) -> Result<i64, TeamError> {
     check(&puts)?;
     let person = person.to_owned();
@@ -71,8 +73,12 @@ pub async fn put(store: &TeamStore, person: &str, puts: Vec<Put>) -> Result<i64,
             let mut seq = last.flatten().unwrap_or(0);
             for p in &puts {
                 seq += 1;
-                let value = p.value.as_ref().map(Value::to_string);
                 let (shelf, key) = (p.shelf.name(), p.key.trim());
+                let value = match (p.shelf, &p.value) {
+                    (Shelf::Customers, Some(new)) => Some(known_with(tx, key, new)?),
+                    (_, value) => value.clone(),
+                };
+                let value = value.as_ref().map(Value::to_string);
                 tx.execute(
                     "DELETE FROM knowledge WHERE shelf = ?1 AND item_key = ?2",
                     &[shelf.into(), key.into()],
@@ -93,6 +99,28 @@ pub async fn put(store: &TeamStore, person: &str, puts: Vec<Put>) -> Result<i64,
             Ok(seq)
         })
         .await
+}
+
+/// A directory entry as known (under `key`) with `new`'s fields over it: a field `new` leaves
+/// out or null stays as it was.
+fn known_with(tx: &dyn db::sql::Tx, key: &str, new: &Value) -> Result<Value, StoreError> {
+    let known = tx.query_opt(
+        "SELECT value FROM knowledge WHERE shelf = ?1 AND item_key = ?2",
+        &[Shelf::Customers.name().into(), key.into()],
+        |row| row.opt_text(0),
+    )?;
+    let known = known
+        .flatten()
+        .and_then(|v| serde_json::from_str::<Value>(&v).ok());
+    let (Some(Value::Object(mut fields)), Value::Object(given)) = (known, new) else {
+        return Ok(new.clone());
+    };
+    for (name, value) in given {
+        if !value.is_null() {
+            fields.insert(name.clone(), value.clone());
+        }
+    }
+    Ok(Value::Object(fields))
 }
 
 /// The values kept under `keys` on `shelf` (None where there is none).

@@ -22,6 +22,7 @@ pub mod instances;
 pub mod knowledge;
 pub mod ldap;
 pub mod lookups;
+pub mod mail;
 pub mod password;
 pub mod people;
 pub mod permit;

@@ -45,6 +45,9 @@ pub struct Person {
     /// bound at their first sign-in; `None` for a local account or one not yet signed in.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub directory_id: Option<String>,
+    /// Where they are mailed when a request waits for them, if anywhere.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub email: Option<String>,
     pub created_at: i64,
     pub changed_at: i64,
 }
@@ -58,6 +61,7 @@ pub struct NewPerson {
     pub branch: Option<Branch>,
     /// A local account's password; `None` for an LDAP person.
     pub password: Option<String>,
+    pub email: Option<String>,
 }
 
 /// What `team user edit` changes; `None` keeps the field.
@@ -67,6 +71,8 @@ pub struct Edit {
     pub role: Option<String>,
     /// `Some(None)` removes the branch.
     pub branch: Option<Option<Branch>>,
+    /// `Some(None)` removes the address.
+    pub email: Option<Option<String>>,
 }
 
 /// A person's columns, in [`person`]'s order, then the rest of the statement.
@@ -74,7 +80,7 @@ macro_rules! people {
     ($rest:literal) => {
         concat!(
             "SELECT name, display_name, role, branch_code, branch_name, source, \
-             disabled_at IS NOT NULL, directory_id, created_at, changed_at FROM people ",
+             disabled_at IS NOT NULL, directory_id, created_at, changed_at, email FROM people ",
             $rest
         )
     };
@@ -99,6 +105,7 @@ async fn insert(store: &TeamStore, new: NewPerson, first: bool) -> Result<Person
     let display_name = checked_display_name(new.display_name.as_deref().unwrap_or(&name))?;
     let role = new.role.trim().to_lowercase();
     let branch = new.branch.map(checked_branch).transpose()?;
+    let email = new.email.as_deref().map(checked_email).transpose()?;
     needs_branch(&role, branch.as_ref())?;
     let (source, hash) = match &new.password {
         Some(pw) => {
@@ -120,8 +127,8 @@ async fn insert(store: &TeamStore, new: NewPerson, first: bool) -> Result<Person
             }
             tx.execute(
                 "INSERT INTO people(name, display_name, role, branch_code, branch_name, source, \
-                     password_hash, sessions_revoked_at, created_at, changed_at) \
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?8, ?8)",
+                     password_hash, sessions_revoked_at, created_at, changed_at, email) \
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?8, ?8, ?9)",
                 &[
                     (&name).into(),
                     (&display_name).into(),
@@ -131,6 +138,7 @@ async fn insert(store: &TeamStore, new: NewPerson, first: bool) -> Result<Person
                     source.name().into(),
                     hash.as_deref().into(),
                     now.into(),
+                    email.as_deref().into(),
                 ],
             )?;
             existing(tx, &name)
@@ -151,6 +159,10 @@ pub async fn edit(store: &TeamStore, name: &str, edit: Edit) -> Result<Person, T
         Some(b) => Some(b.map(checked_branch).transpose()?),
         None => None,
     };
+    let email = match edit.email {
+        Some(e) => Some(e.as_deref().map(checked_email).transpose()?),
+        None => None,
+    };
     let now = support::clock::now_ms();
     store
         .write(move |tx| {
@@ -161,9 +173,10 @@ pub async fn edit(store: &TeamStore, name: &str, edit: Edit) -> Result<Person, T
             permissions_of(tx, &role)?;
             needs_branch(&role, branch.as_ref())?;
             let display_name = display_name.clone().unwrap_or(before.display_name);
+            let email = email.clone().unwrap_or(before.email);
             tx.execute(
                 "UPDATE people SET display_name = ?2, role = ?3, branch_code = ?4, \
-                     branch_name = ?5, changed_at = ?6 WHERE name = ?1",
+                     branch_name = ?5, changed_at = ?6, email = ?7 WHERE name = ?1",
                 &[
                     (&name).into(),
                     (&display_name).into(),
@@ -171,6 +184,7 @@ pub async fn edit(store: &TeamStore, name: &str, edit: Edit) -> Result<Person, T
                     branch.as_ref().map(|b| b.code.as_str()).into(),
                     branch.as_ref().map(|b| b.name.as_str()).into(),
                     now.into(),
+                    email.as_deref().into(),
                 ],
             )?;
             if role != before.role {
@@ -329,6 +343,7 @@ fn person(row: &dyn Row) -> Result<Person, StoreError> {
         directory_id: row.opt_text(7)?,
         created_at: row.i64(8)?,
         changed_at: row.i64(9)?,
+        email: row.opt_text(10)?,
     })
 }
 
@@ -393,6 +408,17 @@ fn checked_name(name: &str) -> Result<String, TeamError> {
 
 fn checked_display_name(name: &str) -> Result<String, TeamError> {
     bounded_text("display name", name, 100)
+}
+
+/// An address mail can be sent to (`name@domain`), as the mailer will parse it.
+fn checked_email(email: &str) -> Result<String, TeamError> {
+    let email = bounded_text("email", email, 254)?;
+    match email.parse::<lettre::Address>() {
+        Ok(_) => Ok(email),
+        Err(e) => Err(TeamError::Invalid(format!(
+            "email: {email:?} is not an address: {e}"
+        ))),
+    }
 }
 
 fn checked_branch(branch: Branch) -> Result<Branch, TeamError> {

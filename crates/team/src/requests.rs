@@ -115,14 +115,26 @@ fn state(name: &str) -> Result<State, StoreError> {
 /// an earlier one still waits (pending or approved) is that request, answered again: a clerk who
 /// sends a held batch twice files it once. The same batch order id with another body is
 /// refused, naming the request that waits.
-pub async fn file(store: &TeamStore, new: NewRequest) -> Result<Request, TeamError> {
+/// A request as filing answered it.
+#[derive(Debug, Clone)]
+pub struct Filed {
+    pub request: Request,
+    /// False when the same call was already waiting: that request is answered again.
+    pub new: bool,
+}
+
+pub async fn file(store: &TeamStore, new: NewRequest) -> Result<Filed, TeamError> {
     let now = support::clock::now_ms();
     store
         .write(move |tx| {
             tx.serialize_on("requests")?;
             let hash = client::write::body_hash(new.body.as_bytes());
             if let Some(id) = waiting(tx, &new, &hash)? {
-                return get_in(tx, id);
+                let request = get_in(tx, id)?;
+                return Ok(Filed {
+                    request,
+                    new: false,
+                });
             }
             let last = tx.query_opt("SELECT MAX(seq) FROM requests", &[], |row| row.opt_i64(0))?;
             let id = last.flatten().unwrap_or(0) + 1;
@@ -147,7 +159,8 @@ pub async fn file(store: &TeamStore, new: NewRequest) -> Result<Request, TeamErr
                     order.as_deref().into(),
                 ],
             )?;
-            get_in(tx, id)
+            let request = get_in(tx, id)?;
+            Ok(Filed { request, new: true })
         })
         .await
 }
@@ -319,6 +332,19 @@ fn check(tx: &dyn Tx, r: &Request, approver: &str, decision: &Decision) -> Resul
 /// Who may decide `requester`'s requests (their display names, by name): the people enabled,
 /// not the requester, whose role may approve, and who are of no branch or of the requester's.
 pub async fn approvers_of(store: &TeamStore, requester: &Person) -> Result<Vec<String>, TeamError> {
+    let people = approving_people(store, requester).await?;
+    let shown = |p: Person| match p.display_name.is_empty() {
+        true => p.name,
+        false => p.display_name,
+    };
+    Ok(people.into_iter().map(shown).collect())
+}
+
+/// The people of [`approvers_of`].
+pub async fn approving_people(
+    store: &TeamStore,
+    requester: &Person,
+) -> Result<Vec<Person>, TeamError> {
     let (name, branch) = (requester.name.clone(), requester.branch.clone());
     store
         .read(move |tx| {
@@ -329,10 +355,7 @@ pub async fn approvers_of(store: &TeamStore, requester: &Person) -> Result<Vec<S
                     continue;
                 }
                 if custom_roles::permissions_of(tx, &p.role)?.has(Permission::Approve) {
-                    found.push(match p.display_name.is_empty() {
-                        true => p.name,
-                        false => p.display_name,
-                    });
+                    found.push(p);
                 }
             }
             Ok(found)

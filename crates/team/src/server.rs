@@ -13,6 +13,7 @@ use tokio::task::JoinHandle;
 use crate::checkpointer::Checkpointer;
 use crate::http::{self, Team};
 use crate::instances;
+use crate::mail::Mailer;
 use crate::seal::{AuditKey, SealPlaces};
 use crate::sessions::{SessionRules, Sessions};
 use crate::store::{Place, TeamStore};
@@ -46,6 +47,8 @@ pub struct TeamConfig {
     /// Where the record's key and checkpoints are; by default beside the SQLite store, and
     /// none on PostgreSQL unless given (then entries carry no MAC, and that is logged).
     pub seal: Option<SealPlaces>,
+    /// Where approvers are mailed from when a request waits for them; none: not mailed.
+    pub mail: Option<crate::mail::MailConfig>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -65,6 +68,8 @@ pub enum StartError {
     Upstream(#[from] client::ApiError),
     #[error(transparent)]
     Serve(#[from] serve::StartError),
+    #[error(transparent)]
+    Mail(#[from] crate::mail::MailError),
 }
 
 /// A running team server. Dropping it without [`TeamServer::shutdown`] stops it abruptly.
@@ -147,6 +152,7 @@ impl TeamServer {
             instance.clone(),
         );
         team.trusted_proxies = config.trusted_proxies.clone();
+        team.mail = config.mail.as_ref().map(Mailer::new).transpose()?;
         let events = team.events.clone();
         let team = Arc::new(team);
         let (listener, addr) = serve::bind(config.listen).await?;

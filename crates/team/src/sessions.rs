@@ -66,7 +66,8 @@ pub struct SignedIn {
 }
 
 /// Why a sign-in or a session was refused, in words for the person.
-#[derive(Debug, thiserror::Error)]
+#[derive(Debug, thiserror::Error, strum::IntoStaticStr)]
+#[strum(serialize_all = "snake_case")]
 pub enum SessionError {
     /// The same for an unknown name and a wrong password.
     #[error("wrong name or password")]
@@ -107,6 +108,20 @@ pub enum SessionError {
     Ended,
     #[error(transparent)]
     Team(#[from] TeamError),
+}
+
+impl SessionError {
+    /// The record's note of a sign-in refused for this: its kind, and when to try again.
+    pub fn note(&self) -> wire::team::RecordNote {
+        let retry_seconds = match self {
+            SessionError::Slowed(s) | SessionError::Busy(s) => Some(*s),
+            _ => None,
+        };
+        wire::team::RecordNote::SignInRefused {
+            why: <&str>::from(self).to_owned(),
+            retry_seconds,
+        }
+    }
 }
 
 impl From<StoreError> for SessionError {
@@ -286,6 +301,7 @@ impl Sessions {
             role,
             branch: None,
             password: None,
+            email: None,
         };
         people::add(&self.store, new).await.map_err(no_branch)?;
         people::bind_directory_id(&self.store, name, &seen.id)

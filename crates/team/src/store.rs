@@ -26,6 +26,7 @@ const SQLITE_VERSIONS: &[&str] = &[
     include_str!("schema10.sql"),
     include_str!("schema11.sql"),
     include_str!("schema12.sql"),
+    include_str!("schema13.sql"),
 ];
 
 /// The same versions on PostgreSQL (the SQL both share), with a version table apart from the
@@ -44,6 +45,7 @@ const PG_SCHEMA: Schema = Schema {
         (10, include_str!("schema10.sql")),
         (11, include_str!("schema11.sql")),
         (12, include_str!("schema12.sql")),
+        (13, include_str!("schema13.sql")),
     ],
     version_table: "team_schema_version",
     lock: "license-desk:team-migrations",

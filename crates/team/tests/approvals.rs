@@ -624,3 +624,111 @@ async fn a_console_waiting_for_events_hears_a_request_filed() {
     let signed_out = rig.send("GET", "/team/v1/events", None, None).await;
     assert_eq!(signed_out.status, 401, "{signed_out:?}");
 }
+
+/// `team serve --mail-server` (issue 55): a request filed is mailed once to each approver of
+/// it who has an address (the requester's branch's and the head office's, not another
+/// branch's), over STARTTLS to a real SMTP server on loopback; the same batch sent again
+/// mails nobody.
+#[tokio::test]
+async fn approvers_are_mailed_once_when_a_request_waits() {
+    let smtp = test_support::smtp::start();
+    let (port, ca) = (smtp.port, smtp.ca.clone());
+    let rig = Rig::start_adjusted(|config| {
+        config.mail = Some(team::mail::MailConfig {
+            server: "127.0.0.1".to_owned(),
+            port,
+            from: "License Desk <desk@team.example>".to_owned(),
+            user: None,
+            password: None,
+            ca_file: Some(ca),
+        });
+    })
+    .await;
+    let store = rig.team_store().await;
+    for (name, email) in [
+        ("admin", "admin@team.example"),
+        ("approver", "approver@sh.example"),
+        ("bj-admin", "admin@bj.example"),
+    ] {
+        let edit = team::people::Edit {
+            email: Some(Some(email.to_owned())),
+            ..Default::default()
+        };
+        team::people::edit(&store, name, edit).await.expect("email");
+    }
+    let (staff, admin) = (rig.sign_in("staff").await, rig.sign_in("admin").await);
+    assert_held(&filed_delete(&rig, &rig.base, &staff, &admin).await, "R-1");
+    let again = rig
+        .send(
+            "POST",
+            paths::BATCH_ORDER,
+            Some(&staff),
+            Some(batch("delete_asset", "del-1")),
+        )
+        .await;
+    assert_held(&again, "R-1");
+    let other = rig
+        .send(
+            "POST",
+            paths::BATCH_ORDER,
+            Some(&staff),
+            Some(batch("delete_asset", "del-2")),
+        )
+        .await;
+    assert_held(&other, "R-2");
+
+    let mails = smtp.wait_for(4).await;
+    let mut told: Vec<(String, String)> = mails.iter().map(|m| addressee_and_body(m)).collect();
+    told.sort();
+    let to: Vec<&str> = told.iter().map(|(to, _)| to.as_str()).collect();
+    assert_eq!(
+        to,
+        [
+            "admin <admin@team.example>",
+            "admin <admin@team.example>",
+            "approver <approver@sh.example>",
+            "approver <approver@sh.example>"
+        ],
+        "{mails:?}"
+    );
+    let body = &told[0].1;
+    assert!(
+        body.starts_with("R-1 等待您审批。\nR-1 waits for your approval."),
+        "{body}"
+    );
+    assert!(
+        body.contains("申请人 / Requested by: staff (staff) · SH01 上海"),
+        "{body}"
+    );
+    assert!(
+        body.contains("内容 / What: delete_asset ×1; 1 asset number"),
+        "{body}"
+    );
+    assert!(body.contains("渠道订单 / Channel order: del-1"), "{body}");
+    assert!(
+        told[1].1.contains("渠道订单 / Channel order: del-2"),
+        "{told:?}"
+    );
+    assert_eq!(
+        smtp.received().len(),
+        4,
+        "the same batch again mailed nobody"
+    );
+}
+
+/// A mail's `To:` and its body, decoded (base64, lines ending as in Rust).
+fn addressee_and_body(mail: &str) -> (String, String) {
+    use base64::Engine;
+    let (head, body) = mail.split_once("\n\n").expect("headers, then the body");
+    let to = head
+        .lines()
+        .find_map(|l| l.strip_prefix("To: "))
+        .expect("To:")
+        .to_owned();
+    let text: String = body.lines().collect();
+    let bytes = base64::engine::general_purpose::STANDARD
+        .decode(text.trim())
+        .expect("base64");
+    let text = String::from_utf8(bytes).expect("UTF-8");
+    (to, text.replace("\r\n", "\n"))
+}

@@ -498,6 +498,7 @@ async fn the_server_speaks_tls_and_refuses_clear_text_on_the_network() {
         ldap: None,
         trusted_proxies: Vec::new(),
         seal: None,
+        mail: None,
     };
     let refused = team::server::TeamServer::start(config).await.map(|_| ());
     let said = refused.map_err(|e| e.to_string());

@@ -89,3 +89,34 @@ async fn a_viewer_cannot_write_and_a_bad_item_is_refused_by_its_field() {
         "{refused:?}"
     );
 }
+
+/// A directory entry written again with fewer fields (a batch naming only the customer's
+/// channel id) keeps what its binding taught: fields are added, a product is replaced whole.
+#[tokio::test]
+async fn a_customer_written_again_keeps_the_fields_it_had() {
+    let rig = Rig::start(None).await;
+    let staff = rig.sign_in("staff").await;
+    let bound = json!([{"shelf": "customers", "key": "customer:CU-1", "value": {
+        "customerId": "CU-1", "customerName": "上海测试客户", "enterpriseGlobalId": "EG-1"}}]);
+    rig.send("POST", PATH, Some(&staff), Some(bound)).await;
+    let again = json!([
+        {"shelf": "customers", "key": "customer:CU-1", "value": {
+            "customerId": "CU-1", "channelCustomerId": "C-1", "customerName": null}},
+        {"shelf": "products", "key": "gms:1", "value": {"productUri": "gms:1", "productName": "甲"}},
+        {"shelf": "products", "key": "gms:1", "value": {"productUri": "gms:1"}}
+    ]);
+    rig.send("POST", PATH, Some(&staff), Some(again)).await;
+    let read = rig.send("GET", PATH, Some(&staff), None).await;
+    let changes = &read.body["data"]["changes"];
+    assert_eq!(
+        changes[0]["value"],
+        json!({"customerId": "CU-1", "customerName": "上海测试客户",
+            "enterpriseGlobalId": "EG-1", "channelCustomerId": "C-1"}),
+        "{read:?}"
+    );
+    assert_eq!(
+        changes[1]["value"],
+        json!({"productUri": "gms:1"}),
+        "{read:?}"
+    );
+}

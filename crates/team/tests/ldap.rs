@@ -85,6 +85,7 @@ async fn a_directory_account_signs_in_with_the_role_of_its_groups() {
             name: "上海".to_owned(),
         }),
         password: None,
+        email: None,
     };
     people::add(&store, lisi)
         .await

@@ -18,6 +18,7 @@ fn local(name: &str, role: &str, branch: Option<(&str, &str)>) -> NewPerson {
             name: name.to_owned(),
         }),
         password: Some(PASSWORD.to_owned()),
+        email: None,
     }
 }
 

@@ -17,6 +17,7 @@ async fn people_of(store: &TeamStore) {
         role: role.to_owned(),
         branch: None,
         password: Some(PASSWORD.to_owned()),
+        email: None,
     };
     people::init(store, person("wang", "admin"))
         .await
@@ -62,18 +63,22 @@ async fn the_same_batch_sent_twice_is_one_request() {
         people_of(&store).await;
         let first = requests::file(&store, delete_by("chen")).await.expect(kind);
         let again = requests::file(&store, delete_by("chen")).await.expect(kind);
-        assert_eq!((first.id, again.id), (1, 1), "{kind}");
+        assert_eq!((first.request.id, again.request.id), (1, 1), "{kind}");
+        assert_eq!((first.new, again.new), (true, false), "{kind}: filed once");
         let other = requests::file(&store, delete_of("chen", "O-1", "8000000002")).await;
         assert!(
             matches!(other, Err(TeamError::FiledOtherwise(1))),
             "{kind}: {other:?}"
         );
         assert_eq!(
-            other.map(|r| r.id).unwrap_err().to_string(),
+            other.map(|r| r.request.id).unwrap_err().to_string(),
             "R-1 already waits for approval with this channelOrderId and another body: send \
              this batch with another channelOrderId, or wait until R-1 is decided"
         );
-        let colleague = requests::file(&store, delete_by("wang")).await.expect(kind);
+        let colleague = requests::file(&store, delete_by("wang"))
+            .await
+            .expect(kind)
+            .request;
         assert_eq!(colleague.id, 2, "{kind}: another requester's is their own");
         let reject = Decision::Reject {
             reason: "not now".to_owned(),
@@ -81,7 +86,10 @@ async fn the_same_batch_sent_twice_is_one_request() {
         requests::decide(&store, 1, "li", None, "test", reject)
             .await
             .expect(kind);
-        let anew = requests::file(&store, delete_by("chen")).await.expect(kind);
+        let anew = requests::file(&store, delete_by("chen"))
+            .await
+            .expect(kind)
+            .request;
         assert_eq!((anew.id, anew.state), (3, State::Pending), "{kind}");
         let listing = requests::Listing {
             requester: Some("chen".to_owned()),
@@ -98,7 +106,10 @@ async fn the_same_batch_sent_twice_is_one_request() {
 async fn a_request_is_decided_once_by_someone_else() {
     for (kind, store, _dir) in team_rig::stores().await {
         people_of(&store).await;
-        let filed = requests::file(&store, delete_by("chen")).await.expect(kind);
+        let filed = requests::file(&store, delete_by("chen"))
+            .await
+            .expect(kind)
+            .request;
         assert_eq!((filed.id, filed.state), (1, State::Pending), "{kind}");
         let hash = filed.body_hash.clone();
         let approve = || Decision::Approve {
@@ -157,7 +168,10 @@ async fn a_request_is_decided_once_by_someone_else() {
         assert_eq!(sent.answer, Some(serde_json::json!([{"sequence": 1}])));
 
         // Rejected with a reason; a request of someone disabled since is not approved.
-        let second = requests::file(&store, delete_by("chen")).await.expect(kind);
+        let second = requests::file(&store, delete_by("chen"))
+            .await
+            .expect(kind)
+            .request;
         let reason = Decision::Reject {
             reason: "wrong customer".to_owned(),
         };
@@ -165,7 +179,10 @@ async fn a_request_is_decided_once_by_someone_else() {
             .await
             .expect(kind);
         assert_eq!(rejected.reason.as_deref(), Some("wrong customer"));
-        let third = requests::file(&store, delete_by("chen")).await.expect(kind);
+        let third = requests::file(&store, delete_by("chen"))
+            .await
+            .expect(kind)
+            .request;
         people::set_disabled(&store, "chen", true)
             .await
             .expect("disabled");
@@ -206,7 +223,8 @@ async fn two_instances_deciding_at_once_take_one_decision() {
     for i in 0..10 {
         let filed = requests::file(&one, delete_of("chen", &format!("O-{i}"), "8000000001"))
             .await
-            .expect("filed");
+            .expect("filed")
+            .request;
         ids.push((filed.id, filed.body_hash));
     }
     let mut all = tokio::task::JoinSet::new();
@@ -249,7 +267,10 @@ async fn two_instances_deciding_at_once_take_one_decision() {
 async fn a_late_sender_cannot_end_a_request_claimed_by_another() {
     for (kind, store, _dir) in team_rig::stores().await {
         people_of(&store).await;
-        let filed = requests::file(&store, delete_by("chen")).await.expect(kind);
+        let filed = requests::file(&store, delete_by("chen"))
+            .await
+            .expect(kind)
+            .request;
         let approve = || Decision::Approve {
             body_hash: filed.body_hash.clone(),
         };

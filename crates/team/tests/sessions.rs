@@ -30,6 +30,7 @@ async fn team_of_two(store: &TeamStore) {
         role: role.to_owned(),
         branch,
         password: Some(PASSWORD.to_owned()),
+        email: None,
     };
     people::init(store, person("admin", "admin", None))
         .await
@@ -154,6 +155,7 @@ async fn every_spelling_of_a_name_is_one_person() {
                 role: "viewer".to_owned(),
                 branch: None,
                 password: Some(PASSWORD.to_owned()),
+                email: None,
             },
         )
         .await;

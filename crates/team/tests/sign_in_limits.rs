@@ -112,6 +112,19 @@ async fn a_burst_is_counted_before_it_is_judged_and_the_owner_gets_through_after
         .iter()
         .filter(|(_, _, m)| m == "wrong name or password");
     assert_eq!(wrong_in_record.count(), judged, "{record:?}");
+    // Its kind noted for the consoles to word (`RecordNote`), beside the English.
+    let store = rig.team_store().await;
+    let notes = audit::range(&store, 0, i64::MAX, None)
+        .await
+        .expect("audit")
+        .into_iter()
+        .filter_map(|e| wire::team::RecordNote::of_answer(e.record.answer.as_deref()))
+        .collect::<Vec<_>>();
+    let slowed_noted = notes.iter().any(|n| {
+        matches!(n, wire::team::RecordNote::SignInRefused { why, retry_seconds: Some(29 | 30) }
+            if why == "slowed")
+    });
+    assert!(slowed_noted, "{notes:?}");
     let slowed_in_record = record.iter().filter(|(p, o, m)| {
         p == "admin" && o == "refused" && m.starts_with("too many sign-in attempts")
     });

@@ -9,6 +9,7 @@ pub mod fault_proxy;
 pub mod pg_cluster;
 pub mod served;
 pub mod slapd;
+pub mod smtp;
 pub mod tls_certs;
 
 #[cfg(feature = "platform")]

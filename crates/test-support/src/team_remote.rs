@@ -61,6 +61,7 @@ impl TeamRemote {
             ldap: None,
             trusted_proxies: Vec::new(),
             seal: None,
+            mail: None,
         };
         let server = remote.runtime.block_on(async {
             let store = TeamStore::open(Place::Dir(&team_dir), 1)
@@ -126,6 +127,7 @@ async fn add_people(store: &TeamStore) {
         role: role.to_owned(),
         branch,
         password: Some(PASSWORD.to_owned()),
+        email: None,
     };
     people::init(store, person("wang", "admin", None))
         .await

@@ -146,6 +146,7 @@ impl Rig {
             ldap: None,
             trusted_proxies: Vec::new(),
             seal: None,
+            mail: None,
         };
         adjust(&mut config);
         let team = TeamServer::start(config.clone())
@@ -342,6 +343,7 @@ async fn add_people(store: &TeamStore) {
         role: role.to_owned(),
         branch,
         password: Some(PASSWORD.to_owned()),
+        email: None,
     };
     people::init(store, person("admin", "admin", None))
         .await

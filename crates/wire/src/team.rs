@@ -294,3 +294,36 @@ mod tests {
         assert_eq!(Permission::from_cause("session"), None);
     }
 }
+
+/// What an audit entry's `answer` says for the consoles to word in their own language, when
+/// the entry keeps no answer of the platform's: a listing's size, how far shared knowledge
+/// reached, why a sign-in was refused. The `message` beside it says the same in English.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "note", rename_all = "snake_case")]
+pub enum RecordNote {
+    Listed {
+        assets: u64,
+    },
+    Shared {
+        last: i64,
+    },
+    #[serde(rename_all = "camelCase")]
+    SignInRefused {
+        /// The refusal's kind: `wrong_name_or_password`, `disabled`, `slowed`, `busy`, …
+        why: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        retry_seconds: Option<u64>,
+    },
+}
+
+impl RecordNote {
+    /// As an entry's `answer`.
+    pub fn to_answer(&self) -> Option<String> {
+        serde_json::to_string(self).ok()
+    }
+
+    /// The note an entry's `answer` holds, if it is one.
+    pub fn of_answer(answer: Option<&str>) -> Option<RecordNote> {
+        serde_json::from_str(answer?).ok()
+    }
+}

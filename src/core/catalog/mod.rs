@@ -5,6 +5,7 @@
 
 pub mod entries;
 pub mod learn;
+pub mod listings;
 mod requests;
 pub mod search;
 pub mod share;

@@ -113,6 +113,8 @@ impl Request for Export {
 }
 
 async fn read_page(services: &Services, profile: &str, id: &str) -> Result<Opened, CoreError> {
+    // A team's directory as it is now: a colleague's new customer is placed too.
+    services.0.pull_knowledge(profile).await;
     let entries = services.0.directory_of(profile);
     let global_id = match resolve(profile, id, &entries)? {
         Ok(global_id) => global_id,

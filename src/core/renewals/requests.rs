@@ -95,6 +95,8 @@ async fn read_renewals(
     progress: &Progress,
 ) -> Result<Arc<Read>, CoreError> {
     let client = services.0.client(profile).await?;
+    // A team's directory as it is now: the enterprises a colleague added are read too.
+    services.0.pull_knowledge(profile).await;
     let mut read = Read {
         profile: profile.to_owned(),
         started_at: now_ms(),

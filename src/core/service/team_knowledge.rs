@@ -57,7 +57,7 @@ impl Service {
 
     /// Writes what was learned to the team server, in the background, when `profile` is a
     /// team server's.
-    pub(super) async fn share(&self, profile: &str, learned: &Learned) {
+    pub(in crate::core) async fn share(&self, profile: &str, learned: &Learned) {
         self.share_puts(profile, puts_of(learned)).await;
     }
 

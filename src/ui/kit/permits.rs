@@ -52,6 +52,25 @@ impl<'a> Permits<'a> {
 }
 
 /// "Your role (branch staff) does not have the permission “locks” that this needs."
+/// Who may approve a lock change of `n` assets when the team server will hold it for a
+/// second person (the threshold it told at sign-in); None when it will be sent.
+pub fn locks_held_by<'a>(permits: Permits<'a>, n: usize) -> Option<&'a [String]> {
+    let four_eyes = permits.me()?.four_eyes.as_ref()?;
+    four_eyes
+        .thresholds
+        .locks_held(n)
+        .then_some(four_eyes.approvers.as_slice())
+}
+
+/// Who can approve a request of this person's, or that nobody can yet.
+pub fn approvers_ui(ui: &mut egui::Ui, lang: Lang, approvers: &[String]) {
+    let words = match approvers {
+        [] => tr!(lang, "held-no-approver"),
+        names => tr!(lang, "held-approvers", names = names.join(", ")),
+    };
+    ui.label(words);
+}
+
 pub fn needs(lang: Lang, role: &str, p: Permission) -> String {
     tr!(
         lang,

@@ -236,6 +236,7 @@ pub fn explain(error: &CoreError) -> Label {
             label!("explain-stopped")
         }
         CoreError::Customer(_) => label!("explain-customer"),
+        CoreError::Desktop(_) => label!("explain-desktop"),
     }
 }
 

@@ -19,7 +19,7 @@ use crate::ui::kit::card::card_ui;
 use crate::ui::kit::file_browser::{Browsed, FileBrowser};
 use crate::ui::kit::form::{busy_button_ui, busy_icon_button_ui, profile_name};
 use crate::ui::kit::icon::Icon;
-use crate::ui::outbox::Outbox;
+use crate::ui::outbox::{Caller, Outbox};
 use crate::ui::text::dates;
 use crate::ui::text::i18n::{Lang, label, t, tr};
 use crate::ui::text::labels::field_label;
@@ -48,6 +48,7 @@ pub struct CatalogScreen {
     /// A removal or an edit, answered with the view.
     remove: Awaited<Arc<CatalogView>>,
     file: FileBox,
+    listings: super::from_listings::FromListingsUi,
 }
 
 /// What the catalog's file is for.
@@ -172,7 +173,11 @@ impl CatalogScreen {
         }
     }
 
-    pub fn ui(&mut self, ui: &mut egui::Ui, out: &Outbox<'_>, lang: Lang, profile: &Profile) {
+    pub fn ui(&mut self, ui: &mut egui::Ui, caller: &Caller<'_>, lang: Lang) {
+        let (out, profile) = (caller.out, caller.profile);
+        if self.listings.ui(ui, caller, lang) {
+            self.reload();
+        }
         let stale = self.view.as_ref().is_none_or(|v| v.profile != profile.name);
         if stale && !self.load.is_waiting() {
             let profile = profile.name.clone();

@@ -8,6 +8,7 @@ pub(crate) mod catalog;
 pub(crate) mod composer;
 pub(crate) mod customer;
 pub(crate) mod customers;
+pub(crate) mod from_listings;
 pub(crate) mod history;
 pub(crate) mod queue;
 pub(crate) mod renewals;

@@ -146,7 +146,9 @@ pub fn operation_label(lang: Lang, operation: Operation) -> &'static str {
 /// An operation of a record in words, by its name: the console's own operations, and the
 /// team server's actions it has words for; the name itself otherwise.
 pub fn operation_words(lang: Lang, name: &str) -> &str {
-    lookup(lang, &format!("operation-{name}")).unwrap_or(name)
+    // A message id has no dots: `knowledge.put` is `operation-knowledge-put`.
+    let id = format!("operation-{}", name.replace('.', "-"));
+    lookup(lang, &id).unwrap_or(name)
 }
 
 /// An activity claim's result code in words.

@@ -382,8 +382,11 @@ async fn file(team: &Team, caller: &Caller, trail: &Trail, f: Filing) -> Result<
         summary: f.summary,
         channel_order: f.channel_order,
     };
-    let kept = requests::file(&team.store, new).await?;
-    Ok(Answer::Held(kept.id))
+    let filed = requests::file(&team.store, new).await?;
+    if let (true, Some(mailer)) = (filed.new, &team.mail) {
+        mailer.tell_approvers(team.store.clone(), filed.request.clone());
+    }
+    Ok(Answer::Held(filed.request.id))
 }
 
 /// Operation 6.

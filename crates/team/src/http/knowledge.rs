@@ -131,6 +131,10 @@ async fn in_branch(team: &Team, puts: &[Put], mine: &Branch) -> Result<(), Fail>
 
 /// The write's audit entry: who, which items, how it ended.
 fn entry(caller: &Caller, keys: Option<String>, written: &Result<i64, Fail>) -> Record {
+    let answer = written
+        .as_ref()
+        .ok()
+        .and_then(|&last| wire::team::RecordNote::Shared { last }.to_answer());
     let (outcome, message) = match written {
         Ok(last) => ("ok", Some(format!("changes up to {last}"))),
         Err(Fail::Refused(r @ (Refusal::Permission { .. } | Refusal::OtherBranch { .. }))) => {
@@ -147,6 +151,7 @@ fn entry(caller: &Caller, keys: Option<String>, written: &Result<i64, Fail>) -> 
         request: keys,
         outcome: outcome.to_owned(),
         message,
+        answer,
         ..Record::default()
     }
 }

@@ -53,6 +53,8 @@ pub struct Team {
     pub instance: String,
     /// What changed among the requests, for consoles that wait to hear it.
     pub events: crate::events::Events,
+    /// Who mails approvers when a request waits, if anyone.
+    pub mail: Option<crate::mail::Mailer>,
 }
 
 impl Team {
@@ -73,6 +75,7 @@ impl Team {
             upstream,
             lookups: crate::lookups::Lookups::default(),
             instance,
+            mail: None,
         }
     }
 

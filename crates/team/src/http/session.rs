@@ -200,6 +200,7 @@ async fn record_sign_in(
     address: &str,
     signed: &Result<crate::sessions::SignedIn, SessionError>,
 ) -> Result<(), crate::TeamError> {
+    let answer = signed.as_ref().err().and_then(|e| e.note().to_answer());
     let (person, role, branch, outcome, message) = match signed {
         Ok(s) => {
             let p = &s.caller.person;
@@ -223,6 +224,7 @@ async fn record_sign_in(
         request: Some(serde_json::json!({ "address": address }).to_string()),
         outcome: outcome.to_owned(),
         message,
+        answer,
         ..Record::default()
     };
     team.audit.append(record).await.map(|_| ())

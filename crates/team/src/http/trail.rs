@@ -182,12 +182,13 @@ fn record(trail: &Trail, result: &Result<Answer, Fail>) -> Option<Record> {
             ("done", None, None, Some(data.to_string()))
         }
         Ok(Answer::Done) => ("done", None, None, None),
-        Ok(Answer::Listing(listing)) => (
-            "done",
-            None,
-            Some(format!("{} assets", listing.len())),
-            None,
-        ),
+        Ok(Answer::Listing(listing)) => {
+            let assets = listing.len() as u64;
+            let note = wire::team::RecordNote::Listed { assets };
+            let plural = if assets == 1 { "" } else { "s" };
+            let message = format!("{assets} asset{plural}");
+            ("done", None, Some(message), note.to_answer())
+        }
         // The answer's data, so that a console words it in its own language.
         Ok(Answer::Held(id)) => (
             "held",

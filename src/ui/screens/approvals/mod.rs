@@ -8,7 +8,9 @@ mod detail;
 mod gist;
 mod watch;
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
+
+use crate::ui::prefs::Prefs;
 use std::sync::Arc;
 
 use egui::{RichText, ScrollArea};
@@ -103,9 +105,9 @@ impl ApprovalsScreen {
         ctx: &egui::Context,
         out: &Outbox<'_>,
         state: &CoreState,
-        told: &mut BTreeMap<String, i64>,
+        prefs: &mut Prefs,
     ) {
-        self.watch.tick(ctx, out, state, told);
+        self.watch.tick(ctx, out, state, prefs);
     }
 
     /// For an approver, how many requests of others wait (as last read).
@@ -113,9 +115,20 @@ impl ApprovalsScreen {
         self.watch.pending
     }
 
-    /// Decisions on one's own requests, over whatever screen is open.
-    pub(crate) fn notices_ui(&mut self, ui: &mut egui::Ui, lang: Lang) {
+    /// Decisions on one's own requests and requests come to wait for one's approval, over
+    /// whatever screen is open: true when one was asked to be opened (it is then chosen).
+    pub(crate) fn notices_ui(&mut self, ui: &mut egui::Ui, lang: Lang) -> bool {
         self.watch.notices_ui(ui, lang);
+        let open = self.watch.arrivals_ui(ui, lang);
+        if let Some(id) = open {
+            self.show(&approval::name(id));
+        }
+        open.is_some()
+    }
+
+    /// Approvals is open: what came to wait has been seen.
+    pub(crate) fn arrivals_seen(&mut self) {
+        self.watch.arrivals.clear();
     }
 
     /// Takes the replies that have come to this screen's requests.

@@ -3,15 +3,22 @@
 //! read), and a request decided after the last decision told (kept in the preferences per
 //! profile and person, so also after a profile switch or a restart) becomes a notice over the
 //! screens until it is dismissed. The first reading ever on a profile tells nothing old.
+//!
+//! An approver is told of a request of someone else's that came to wait since the watch
+//! began (the newest id seen is the mark): a notice over the screens with a link to it, gone
+//! when Approvals is opened or the request no longer waits, and a desktop notification unless
+//! the preferences say not.
 
 use std::collections::BTreeMap;
 
 use egui::RichText;
 
+use crate::core::desktop::Notify;
 use crate::core::team::{self, Permission, Request, RequestQuery, RequestState};
 use crate::core::wire::approval;
 use crate::core::{Awaited, CoreState};
 use crate::ui::outbox::Outbox;
+use crate::ui::prefs::Prefs;
 use crate::ui::text::i18n::{Lang, labelled, t, tr};
 use crate::ui::text::labels::request_state_words;
 
@@ -41,6 +48,12 @@ pub(super) struct Watch {
     /// For an approver: the requests waiting for someone else than them, and how many.
     pending_read: Awaited<Vec<Request>>,
     pub(super) pending: Option<usize>,
+    /// The newest request of others seen waiting: a newer one is news.
+    newest_waiting: Option<i64>,
+    /// Requests of others that came to wait, not yet seen on Approvals.
+    pub(super) arrivals: Vec<(Request, Gist)>,
+    /// How many of the arrivals the desktop has not been told of.
+    untold: usize,
 }
 
 /// When a request of one's own was decided for good (rejected, or sent and settled); None
@@ -58,8 +71,10 @@ impl Watch {
         ctx: &egui::Context,
         out: &Outbox<'_>,
         state: &CoreState,
-        told: &mut BTreeMap<String, i64>,
+        prefs: &mut Prefs,
     ) {
+        self.notify_desktop(out, prefs);
+        let told = &mut prefs.requests_told;
         // The preferences hold what was told between runs; this watch keeps them up to date.
         match &self.told {
             None => self.told = Some(told.clone()),
@@ -77,6 +92,7 @@ impl Watch {
                 whose: Some(whose),
                 told: self.told.take(),
                 notices: std::mem::take(&mut self.notices),
+                arrivals: std::mem::take(&mut self.arrivals),
                 ..Self::default()
             };
         }
@@ -146,13 +162,7 @@ impl Watch {
     /// briefly away).
     pub(super) fn poll(&mut self) -> Option<Vec<Request>> {
         if let Some(Ok(waiting)) = self.pending_read.take() {
-            let me = self.whose.as_ref().map(|(_, me)| me.as_str());
-            self.pending = Some(
-                waiting
-                    .iter()
-                    .filter(|r| Some(r.requester.as_str()) != me)
-                    .count(),
-            );
+            self.arrived(waiting);
         }
         match self.read.take() {
             Some(Ok(found)) => {
@@ -165,6 +175,57 @@ impl Watch {
             }
             None => None,
         }
+    }
+
+    /// What waits for the approver, as read: the count, and the requests newer than the mark.
+    fn arrived(&mut self, waiting: Vec<Request>) {
+        let me = self.whose.as_ref().map(|(_, me)| me.clone());
+        let others: Vec<Request> = waiting
+            .into_iter()
+            .filter(|r| Some(&r.requester) != me.as_ref())
+            .collect();
+        self.pending = Some(others.len());
+        self.arrivals
+            .retain(|(a, _)| others.iter().any(|r| r.id == a.id));
+        let newest = others.iter().map(|r| r.id).max().unwrap_or(0);
+        if let Some(mark) = self.newest_waiting {
+            for r in others.iter().filter(|r| r.id > mark) {
+                self.arrivals.push((r.clone(), Gist::of(r)));
+                self.untold += 1;
+            }
+        }
+        self.newest_waiting = Some(newest.max(self.newest_waiting.unwrap_or(0)));
+    }
+
+    /// One desktop notification for the arrivals not yet told: the request itself, or how
+    /// many came at once.
+    fn notify_desktop(&mut self, out: &Outbox<'_>, prefs: &Prefs) {
+        let untold = std::mem::take(&mut self.untold).min(self.arrivals.len());
+        if untold == 0 || !prefs.desktop_notifications {
+            return;
+        }
+        let lang = prefs.lang;
+        let fresh = &self.arrivals[self.arrivals.len() - untold..];
+        let notify = match fresh {
+            [(r, gist)] => Notify {
+                title: tr!(lang, "request-arrived-title", id = approval::name(r.id)),
+                body: tr!(
+                    lang,
+                    "request-arrived-body",
+                    who = r.requester.as_str(),
+                    summary = gist.words(lang)
+                ),
+            },
+            _ => Notify {
+                title: tr!(lang, "request-arrived-many", n = fresh.len()),
+                body: fresh
+                    .iter()
+                    .map(|(r, gist)| format!("{} · {}", approval::name(r.id), gist.words(lang)))
+                    .collect::<Vec<_>>()
+                    .join("\n"),
+            },
+        };
+        out.ask_and_forget(notify);
     }
 
     /// Requests read (by this watch or by the list): those of the person watched decided after
@@ -189,6 +250,34 @@ impl Watch {
         }
         let since = told.get(&key).copied().unwrap_or(0);
         told.insert(key, latest.unwrap_or(0).max(since));
+    }
+
+    /// The arrivals, each with a link to it and its dismissal: the request to open, if asked.
+    pub(super) fn arrivals_ui(&mut self, ui: &mut egui::Ui, lang: Lang) -> Option<i64> {
+        let (mut open, mut dismissed) = (None, None);
+        for (i, (r, gist)) in self.arrivals.iter().enumerate() {
+            ui.horizontal_wrapped(|ui| {
+                let name = approval::name(r.id);
+                let words = tr!(
+                    lang,
+                    "request-arrived",
+                    id = name.as_str(),
+                    who = r.requester.as_str(),
+                    summary = gist.words(lang)
+                );
+                ui.label(RichText::new(words).strong());
+                if ui.button(tr!(lang, "open-request", id = name)).clicked() {
+                    open = Some(r.id);
+                }
+                if ui.button(t!(lang, "dismiss")).clicked() {
+                    dismissed = Some(i);
+                }
+            });
+        }
+        if let Some(i) = dismissed {
+            self.arrivals.remove(i);
+        }
+        open
     }
 
     /// The notices, each with its dismissal.

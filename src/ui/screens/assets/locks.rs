@@ -14,10 +14,11 @@ use crate::core::{Producer, Profile, files};
 use crate::ui::kit::button::{danger_button, primary_button};
 use crate::ui::kit::form::{
     GUARDED_LOCKS, asset_numbers_from, csv_with_bom, dialog_body_ui, home_file, name_of_profile,
-    production_guard_ui, profile_line_ui,
+    production_guard_ui, profile_line_ui, profile_name,
 };
 use crate::ui::kit::icon::Icon;
-use crate::ui::outbox::Outbox;
+use crate::ui::kit::permits;
+use crate::ui::outbox::{Caller, Outbox};
 use crate::ui::text::i18n::{Lang, label, t, tr};
 
 /// The least width of each column of the results, so that the head and the rows line up.
@@ -45,6 +46,9 @@ pub(super) struct LockAction {
     pub(super) operator: String,
     /// The production guard: the profile's name as the user typed it.
     pub(super) guard: String,
+    /// The confirmation has been drawn: its button took the keyboard's focus then, if it could
+    /// be pressed (never later: it would take the keys of an operator being typed).
+    pub(super) shown: bool,
 }
 
 impl LockAction {
@@ -56,6 +60,7 @@ impl LockAction {
             guard: String::new(),
             profile,
             skipped: Skipped::default(),
+            shown: false,
         }
     }
 }
@@ -189,14 +194,24 @@ pub(super) fn results_ui(
 }
 
 impl AssetsScreen {
-    pub(super) fn confirm_ui(&mut self, ctx: &egui::Context, out: &Outbox<'_>, lang: Lang) {
+    pub(super) fn confirm_ui(&mut self, ctx: &egui::Context, caller: &Caller<'_>, lang: Lang) {
+        let out = caller.out;
         let Some(action) = &mut self.locks.confirm else {
             return;
         };
+        let held_by = permits::locks_held_by(caller.permits, action.nums.len());
+        // A team server records the person signed in as the operator, whatever is typed.
+        let signed_in = caller.permits.me().filter(|_| caller.profile.is_team());
+        if let Some(me) = signed_in {
+            action.operator.clone_from(&me.person.name);
+        }
+        let team = signed_in.is_some();
         let mut decided = None;
         let modal = egui::Modal::new(egui::Id::unique("confirm_lock")).show(ctx, |ui| {
             ui.set_width(460.0);
-            dialog_body_ui(ui, 190.0, |ui| confirm_lock_body_ui(ui, lang, action));
+            dialog_body_ui(ui, 190.0, |ui| {
+                confirm_lock_body_ui(ui, lang, action, team, held_by);
+            });
             // Many locks at once on production wait for the profile's name.
             let many = action.nums.len() > GUARDED_LOCKS;
             let passed = production_guard_ui(ui, lang, &action.profile, many, &mut action.guard);
@@ -204,13 +219,20 @@ impl AssetsScreen {
             // The same buttons in the same places whatever the dialog says above them.
             ui.horizontal(|ui| {
                 let n = action.nums.len();
-                let go = if action.lock {
+                let go = if held_by.is_some() {
+                    primary_button(ui, Icon::Send, t!(lang, "send-for-approval"))
+                } else if action.lock {
                     danger_button(ui, Icon::Lock, tr!(lang, "do-disable", n = n))
                 } else {
                     primary_button(ui, Icon::Unlock, tr!(lang, "do-enable", n = n))
                 };
                 let ready = n > 0 && !action.operator.trim().is_empty() && passed;
-                if ui.add_enabled(ready, go).clicked() {
+                let go = ui.add_enabled(ready, go);
+                if ready && !std::mem::replace(&mut action.shown, true) {
+                    go.request_focus();
+                }
+                action.shown = true;
+                if go.clicked() {
                     decided = Some(true);
                 }
                 if ui.button(t!(lang, "cancel")).clicked() {
@@ -320,9 +342,23 @@ impl AssetsScreen {
     }
 }
 
-/// What the confirmation says: the question, what is left out and why, where it goes, who
-/// does it, the numbers.
-fn confirm_lock_body_ui(ui: &mut egui::Ui, lang: Lang, action: &mut LockAction) {
+/// That the change will wait for a second person, and who may approve it.
+fn held_beforehand_ui(ui: &mut egui::Ui, lang: Lang, action: &LockAction, approvers: &[String]) {
+    let profile = profile_name(lang, &action.profile);
+    let n = action.nums.len();
+    ui.label(tr!(lang, "held-beforehand-locks", profile = profile, n = n));
+    permits::approvers_ui(ui, lang, approvers);
+}
+
+/// What the confirmation says: the question, that it waits for approval (and who gives it)
+/// when it will, what is left out and why, where it goes, who does it, the numbers.
+fn confirm_lock_body_ui(
+    ui: &mut egui::Ui,
+    lang: Lang,
+    action: &mut LockAction,
+    team: bool,
+    held_by: Option<&[String]>,
+) {
     let n = action.nums.len();
     let (question, undo) = match (action.lock, n) {
         (true, 0) => (t!(lang, "nothing-to-disable").to_owned(), None),
@@ -337,12 +373,15 @@ fn confirm_lock_body_ui(ui: &mut egui::Ui, lang: Lang, action: &mut LockAction) 
         ),
     };
     ui.label(RichText::new(question).strong());
+    if let Some(approvers) = held_by {
+        held_beforehand_ui(ui, lang, action, approvers);
+    }
     skipped_ui(ui, lang, action);
     if let Some(undo) = undo {
         ui.label(undo.text(lang));
     }
     profile_line_ui(ui, lang, &action.profile);
-    operator_ui(ui, lang, action);
+    operator_ui(ui, lang, action, team);
     let listed: Vec<&str> = action.nums.iter().take(10).map(String::as_str).collect();
     let more = action.nums.len().saturating_sub(listed.len());
     let mut text = listed.join(", ");
@@ -376,7 +415,12 @@ fn skipped_ui(ui: &mut egui::Ui, lang: Lang, action: &LockAction) {
 
 /// Who acts: the profile's operator, or (when the profile has none) a required field, since
 /// the platform records who disabled a lock.
-fn operator_ui(ui: &mut egui::Ui, lang: Lang, action: &mut LockAction) {
+fn operator_ui(ui: &mut egui::Ui, lang: Lang, action: &mut LockAction, team: bool) {
+    if team {
+        let operator = action.operator.as_str();
+        ui.label(tr!(lang, "operator-is-person", operator = operator));
+        return;
+    }
     let profile = &action.profile;
     if !profile.operator_identity.trim().is_empty() {
         let operator = profile.operator_identity.as_str();

@@ -371,7 +371,7 @@ impl AssetsScreen {
                 .id_salt("assets_table_wide")
                 .show(ui, |ui| self.table_ui(ui, lang, width));
         }
-        self.confirm_ui(ui.ctx(), out, lang);
+        self.confirm_ui(ui.ctx(), caller, lang);
         self.by_numbers_ui(ui.ctx(), lang, profile);
     }
 

@@ -29,6 +29,13 @@ impl ComposerScreen {
             return;
         };
         let action = ui.horizontal_wrapped(|ui| actions_ui(ui, lang, kind)).inner;
+        if matches!(kind, Kind::Asset | Kind::Merchandise) && self.picker.no_products() {
+            let words = match core.profile.is_team() {
+                true => t!(lang, "catalog-empty-team"),
+                false => t!(lang, "catalog-empty"),
+            };
+            ui.weak(words);
+        }
         // New asset numbers are a new purchase's: a delete names numbers that exist.
         let deletes = super::in_delete(&draft.batch, selected);
         if kind == Kind::Asset && !deletes {

@@ -34,14 +34,13 @@ fn unknown_choices(lang: Lang, problems: &[Problem]) -> Vec<String> {
 }
 
 /// Send and Cancel: whether each was clicked. Send is the dialog's one main action, enabled
-/// once the checks above passed; a batch that deletes says by its look that it cannot be
-/// undone.
+/// once the checks above passed, and then given the keyboard's focus once (Enter or Space
+/// sends); a batch that deletes says by its look that it cannot be undone.
 fn send_row_ui(
     ui: &mut egui::Ui,
     lang: Lang,
-    deletes: bool,
-    held: bool,
-    passed: bool,
+    (deletes, held, passed): (bool, bool, bool),
+    focused: &mut bool,
 ) -> (bool, bool) {
     ui.horizontal(|ui| {
         // A held batch changes nothing yet: its button says where it goes.
@@ -52,7 +51,11 @@ fn send_row_ui(
         } else {
             primary_button(ui, Icon::Send, t!(lang, "send"))
         };
-        let send = ui.add_enabled(passed, button).clicked();
+        let send = ui.add_enabled(passed, button);
+        if passed && !std::mem::replace(focused, true) {
+            send.request_focus();
+        }
+        let send = send.clicked();
         let close = ui.button(t!(lang, "cancel")).clicked();
         (send, close)
     })
@@ -69,6 +72,9 @@ impl ComposerScreen {
         if !self.submit.confirm {
             return;
         }
+        // The shortcut that opened it never answers it (pressed twice, it would send unread):
+        // Send, focused, takes Enter alone.
+        ctx.input_mut(|i| i.consume_key(egui::Modifiers::COMMAND, egui::Key::Enter));
         let (out, profile) = (caller.out, caller.profile);
         let Some(draft) = &mut self.draft else {
             return;
@@ -117,7 +123,8 @@ impl ComposerScreen {
             let passed =
                 production_guard_ui(ui, lang, profile, deletes || risky, guard) && previewed;
             ui.add_space(8.0);
-            (send, close) = send_row_ui(ui, lang, deletes, held_by.is_some(), passed);
+            let state = (deletes, held_by.is_some(), passed);
+            (send, close) = send_row_ui(ui, lang, state, &mut self.submit.send_focused);
         });
         if send {
             let batch = draft.batch.to_batch(None);
@@ -125,6 +132,7 @@ impl ComposerScreen {
         }
         if send || close || modal.should_close() {
             self.submit.confirm = false;
+            self.submit.send_focused = false;
             self.submit.guard.clear();
             self.submit.preview.forget();
         }
@@ -253,11 +261,7 @@ fn summary_ui(ui: &mut egui::Ui, lang: Lang, said: &Said<'_>) {
 fn held_beforehand_ui(ui: &mut egui::Ui, lang: Lang, profile: &Profile, approvers: &[String]) {
     let profile = profile_name(lang, profile);
     ui.label(tr!(lang, "held-beforehand", profile = profile));
-    let words = match approvers {
-        [] => tr!(lang, "held-no-approver"),
-        names => tr!(lang, "held-approvers", names = names.join(", ")),
-    };
-    ui.label(words);
+    crate::ui::kit::permits::approvers_ui(ui, lang, approvers);
 }
 
 /// Whether the batch was sent before, where, and what sending it again risks on this profile.

@@ -7,17 +7,18 @@ use std::time::{Duration, Instant};
 use egui::RichText;
 
 use super::{ComposerScreen, Hints, OpenDraft};
-use crate::core::Awaited;
 use crate::core::catalog::store::ImportReport;
 use crate::core::files;
 use crate::core::files::Picked;
 use crate::core::progress::{Progress, Stage};
 use crate::core::request::Finished;
 use crate::core::sheet::build::{Misplaced, MisplacedWhy};
+use crate::core::{Awaited, CoreError};
 use crate::ui::kit::file_browser::{Browsed, FileBrowser};
 use crate::ui::kit::form::busy_button_ui;
 use crate::ui::kit::theme;
 use crate::ui::outbox::Outbox;
+use crate::ui::text::file_errors::read_failure_words;
 use crate::ui::text::i18n::{Lang, label, labelled, t, tr};
 
 /// Work shorter than this shows no bar.
@@ -39,7 +40,7 @@ enum Picking {
 enum FileMessage {
     Exported(String),
     /// Why the file could not be read.
-    Failed(String),
+    Failed(CoreError),
     /// Why the file could not be written (written whole or not at all: the file there, if
     /// any, is as it was).
     WriteFailed(String),
@@ -150,7 +151,7 @@ impl ComposerScreen {
         match out.reply_finished(&mut self.file.read_call, label!("import-file")) {
             Some(Ok(Finished::Done(imported))) => self.open_imported(*imported, out),
             Some(Ok(Finished::Cancelled)) => self.file.message = Some(FileMessage::Cancelled),
-            Some(Err(e)) => self.file.message = Some(FileMessage::Failed(e.to_string())),
+            Some(Err(e)) => self.file.message = Some(FileMessage::Failed(e)),
             None => {}
         }
         if let Some(written) = out.reply(&mut self.file.write_call, label!("export-file")) {
@@ -351,8 +352,18 @@ impl ComposerScreen {
             Some(FileMessage::Exported(path)) => {
                 ui.label(labelled(lang, t!(lang, "exported"), path));
             }
-            Some(FileMessage::Failed(why)) => {
-                ui.colored_label(ui.visuals().error_fg_color, why);
+            Some(FileMessage::Failed(e)) => {
+                let verbatim = e.to_string();
+                match read_failure_words(lang, e) {
+                    Some(words) => {
+                        ui.colored_label(ui.visuals().error_fg_color, words);
+                        let caption = t!(lang, "verbatim-caption");
+                        ui.label(RichText::new(format!("{caption} {verbatim}")).weak());
+                    }
+                    None => {
+                        ui.colored_label(ui.visuals().error_fg_color, verbatim);
+                    }
+                }
                 ui.label(RichText::new(t!(lang, "draft-untouched")).weak());
             }
             Some(FileMessage::WriteFailed(why)) => {

@@ -15,6 +15,7 @@ mod file;
 mod forms;
 mod handover;
 mod history;
+mod holder;
 mod node;
 mod numbers;
 mod picker;

@@ -27,6 +27,8 @@ pub(super) struct Picker {
     open: Option<Choosing>,
     /// What the order's customer search holds.
     customer_query: String,
+    /// The customer id of an enterprise picked without one, read from its listing.
+    holder: super::holder::Holder,
 }
 
 impl Picker {
@@ -59,6 +61,11 @@ impl Picker {
             let profile = profile.name.clone();
             self.load.start(out.ask(catalog::Load { profile }));
         }
+    }
+
+    /// Whether the catalog, once read, holds no product (*Add product* then adds an empty one).
+    pub(super) fn no_products(&self) -> bool {
+        self.view.as_ref().is_some_and(|v| v.products.is_empty())
     }
 
     /// Whether *Add* of this kind should open the search: there is something to pick.
@@ -345,11 +352,12 @@ pub(super) fn customer_search_ui(
     held: &mut Raw,
     out: &Outbox<'_>,
 ) -> bool {
+    let filled = picker.holder.poll(out, order);
     let Some(view) = picker.view.clone() else {
-        return false;
+        return filled;
     };
     if view.customers.is_empty() {
-        return false;
+        return filled;
     }
     ui.horizontal(|ui| {
         let label = ui.label(tr!(lang, "customer-search"));
@@ -366,8 +374,9 @@ pub(super) fn customer_search_ui(
             picker.load.start(out.ask(catalog::Load { profile }));
         }
     });
+    picker.holder.said_ui(ui, lang);
     if picker.customer_query.trim().is_empty() {
-        return false;
+        return filled;
     }
     let mut picked = None;
     for i in view.customer_index.find(&picker.customer_query, 8) {
@@ -379,9 +388,10 @@ pub(super) fn customer_search_ui(
     }
     ui.separator();
     let Some(k) = picked else {
-        return false;
+        return filled;
     };
     fill_customer(order, held, &k.item);
+    picker.holder.ask(out, &view.profile, order);
     picker.customer_query.clear();
     out.ask_and_forget(catalog::Used {
         profile: view.profile.clone(),

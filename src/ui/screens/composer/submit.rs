@@ -28,6 +28,8 @@ pub(super) struct Submit {
     /// The batch being sent, with the profile it goes to.
     pub(super) submitting: Option<Sending>,
     pub(super) confirm: bool,
+    /// Send was given the keyboard's focus once it could be pressed (Enter sends).
+    pub(super) send_focused: bool,
     /// The production guard: the profile's name as the user typed it.
     pub(super) guard: String,
     /// What the batch's delete orders would remove, asked when the confirmation opens.

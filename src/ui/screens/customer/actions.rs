@@ -9,7 +9,7 @@ use std::sync::Arc;
 use serde_json::{Value, json};
 
 use super::CustomerScreen;
-use crate::core::customer::{self, Page};
+use crate::core::customer::{self, Held, Page};
 use crate::core::renewals::Window;
 use crate::core::team::Permission;
 use crate::core::wire::BatchOrderRequest;
@@ -178,8 +178,9 @@ fn order_id(kind: &str) -> String {
     format!("{kind}-{today}-{}", crate::core::now_ms() % 100_000)
 }
 
-/// The customer as the page knows it: the default customer, else the first; the directory's
-/// channel and names.
+/// The customer as the page knows it: the default customer, else the first, else the one
+/// holding most of the enterprise's assets (the listing names it); the directory's channel
+/// and names.
 fn customer_fields(page: &Page) -> serde_json::Map<String, Value> {
     let customer = page
         .customers
@@ -193,7 +194,13 @@ fn customer_fields(page: &Page) -> serde_json::Map<String, Value> {
             fields.insert(key.to_owned(), Value::from(v));
         }
     };
-    put("customerId", customer.map(|c| c.customer_id.as_str()));
+    let holder = most_assets_held_by(page.assets.iter());
+    put(
+        "customerId",
+        customer
+            .map(|c| c.customer_id.as_str())
+            .or(holder.as_deref()),
+    );
     put(
         "channelCustomerId",
         customer.map(|c| c.channel_customer_id.as_str()),
@@ -226,23 +233,48 @@ fn new_purchase(page: &Page) -> Option<BatchOrderRequest> {
     batch(page, "NEW", vec![Value::Object(order)])
 }
 
-/// A delete of the chosen assets: one `delete_asset` order per license type.
+/// The customer id most of `assets` are held by, as the listing says.
+fn most_assets_held_by<'a>(assets: impl Iterator<Item = &'a Held>) -> Option<String> {
+    let mut counts: std::collections::BTreeMap<&str, usize> = Default::default();
+    for a in assets.filter(|a| !a.customer_id.is_empty()) {
+        *counts.entry(a.customer_id.as_str()).or_default() += 1;
+    }
+    let most = counts.into_iter().max_by_key(|(_, n)| *n)?;
+    Some(most.0.to_owned())
+}
+
+/// A delete of the chosen assets: one `delete_asset` order per customer holding them and
+/// license type, each naming the customer the listing says holds its assets.
 fn delete_chosen(
     page: &Page,
     chosen: &std::collections::BTreeSet<usize>,
 ) -> Option<BatchOrderRequest> {
     let mut orders = Vec::new();
-    for license_type in page.license_types() {
+    let mut holders: Vec<&str> = chosen
+        .iter()
+        .map(|i| page.assets[*i].customer_id.as_str())
+        .collect();
+    holders.sort_unstable();
+    holders.dedup();
+    for (holder, license_type) in holders
+        .iter()
+        .flat_map(|h| page.license_types().into_iter().map(move |t| (*h, t)))
+    {
         let nums: Vec<&str> = chosen
             .iter()
             .map(|i| &page.assets[*i])
-            .filter(|a| a.license_type == license_type)
+            .filter(|a| a.license_type == license_type && a.customer_id == holder)
             .map(|a| a.asset_num.as_str())
             .collect();
         if nums.is_empty() {
             continue;
         }
         let mut order = customer_fields(page);
+        if !holder.is_empty() && order.get("customerId").and_then(Value::as_str) != Some(holder) {
+            // Another customer of the enterprise: its own id, not the default's channel id.
+            order.remove("channelCustomerId");
+            order.insert("customerId".into(), json!(holder));
+        }
         order.insert("sequence".into(), json!(orders.len() + 1));
         order.insert("licenseType".into(), json!(license_type));
         order.insert("orderType".into(), json!("delete_asset"));

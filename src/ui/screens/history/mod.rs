@@ -93,6 +93,13 @@ impl HistoryScreen {
         self.refresh(out);
     }
 
+    /// The screen was entered: what was done elsewhere meanwhile is read at the next frame
+    /// (the journal and the team's record), the rows shown kept until then.
+    pub fn entered(&mut self) {
+        self.loaded_once = false;
+        self.record.stale();
+    }
+
     pub fn refresh(&mut self, out: &Outbox<'_>) {
         self.query
             .start(out.ask(journal::requests::Query(self.filter(ROWS))));

@@ -1,12 +1,18 @@
 //! History on a team server's profile: the server's audit log, as far as the person may see
 //! it (their own calls; everyone's for an administrator), newest first, with the request and
 //! answer of the selected entry. Read again on demand; it knows the profile it came from.
+//! What the server noted for the console to word (a listing's size, a sign-in refused) is in
+//! the window's language; a held call says what became of its request since (the person's
+//! own requests are read beside the record).
+
+use std::collections::HashMap;
 
 use egui::{RichText, ScrollArea};
 
 use super::operation_words;
-use crate::core::team::{self, AuditEntry, AuditQuery};
+use crate::core::team::{self, AuditEntry, AuditQuery, Request, RequestQuery};
 use crate::core::wire::approval;
+use crate::core::wire::team::RecordNote;
 use crate::core::{Awaited, Profile};
 use crate::ui::kit::form::keyed_button_ui;
 use crate::ui::kit::icon::Icon;
@@ -14,6 +20,7 @@ use crate::ui::kit::keys;
 use crate::ui::outbox::Outbox;
 use crate::ui::text::dates;
 use crate::ui::text::i18n::{Lang, label, labelled, lookup, t, tr};
+use crate::ui::text::labels::request_state_words;
 
 /// Entries read at once: the server's own default page.
 const PAGE: u32 = AuditQuery::DEFAULT_LIMIT;
@@ -26,9 +33,18 @@ pub(super) struct TeamRecord {
     query: Awaited<Vec<AuditEntry>>,
     /// The selected entry's `seq`.
     selected: Option<i64>,
+    /// The person's own requests, by id: what became of each call held.
+    fates: HashMap<i64, Request>,
+    requests: Awaited<Vec<Request>>,
+    /// Read again at the next frame, the rows kept until then.
+    stale: bool,
 }
 
 impl TeamRecord {
+    pub(super) fn stale(&mut self) {
+        self.stale = true;
+    }
+
     pub(super) fn refresh(&mut self, out: &Outbox<'_>, profile: &Profile) {
         self.profile = Some(profile.name.clone());
         self.selected = None;
@@ -39,11 +55,24 @@ impl TeamRecord {
                 ..AuditQuery::default()
             },
         }));
+        self.requests.start(out.ask(team::ListRequests {
+            profile: profile.name.clone(),
+            query: RequestQuery {
+                mine: true,
+                state: None,
+                limit: Some(PAGE),
+                before: None,
+            },
+        }));
     }
 
     pub(super) fn poll(&mut self, out: &Outbox<'_>) {
         if let Some(Ok(entries)) = out.reply(&mut self.query, label!("history-team-record")) {
             self.entries = entries;
+        }
+        // The record says what was held; without the requests it still says that much.
+        if let Some(Ok(requests)) = self.requests.take() {
+            self.fates = requests.into_iter().map(|r| (r.id, r)).collect();
         }
     }
 
@@ -57,6 +86,8 @@ impl TeamRecord {
         if self.profile.as_deref() != Some(&profile.name) {
             // Another profile's record is not this one's: read this one's.
             self.entries.clear();
+            self.refresh(out, profile);
+        } else if std::mem::take(&mut self.stale) {
             self.refresh(out, profile);
         }
         ui.horizontal_wrapped(|ui| {
@@ -121,7 +152,8 @@ impl TeamRecord {
                     ui.label(&e.person);
                     ui.label(operation_words(lang, &e.operation));
                     outcome_ui(ui, lang, e);
-                    ui.add(egui::Label::new(message_words(lang, e)).truncate());
+                    let words = message_words(lang, e, &self.fates);
+                    ui.add(egui::Label::new(words).truncate());
                     ui.end_row();
                 }
             });
@@ -143,17 +175,58 @@ fn outcome_ui(ui: &mut egui::Ui, lang: Lang, e: &AuditEntry) {
     }
 }
 
-/// The entry's message: a held call's in the window's language (its answer names the
-/// request), any other as the server wrote it.
-fn message_words(lang: Lang, e: &AuditEntry) -> String {
+/// The entry's message in the window's language where the server noted it (a held call's
+/// answer names the request, and what became of it is said beside), as the server wrote it
+/// otherwise.
+fn message_words(lang: Lang, e: &AuditEntry, fates: &HashMap<i64, Request>) -> String {
     let held = (e.outcome == "held")
         .then_some(e.answer.as_deref())
         .flatten()
         .and_then(|a| serde_json::from_str::<approval::Held>(a).ok());
-    match held {
-        Some(h) => tr!(lang, "held-as", id = h.request_id.as_str()),
-        None => e.message.clone().unwrap_or_default(),
+    if let Some(h) = held {
+        let words = tr!(lang, "held-as", id = h.request_id.as_str());
+        let fate = approval::parse_name(&h.request_id)
+            .and_then(|id| fates.get(&id))
+            .filter(|r| r.state != team::RequestState::Pending);
+        return match fate {
+            Some(r) => {
+                let state = request_state_words(lang, r.state);
+                tr!(lang, "record-fate", held = words, state = state)
+            }
+            None => words,
+        };
     }
+    RecordNote::of_answer(e.answer.as_deref())
+        .and_then(|note| note_words(lang, &note))
+        .unwrap_or_else(|| e.message.clone().unwrap_or_default())
+}
+
+/// What the server noted, in words; None for a note of a kind this console does not know.
+fn note_words(lang: Lang, note: &RecordNote) -> Option<String> {
+    Some(match note {
+        &RecordNote::Listed { assets } => tr!(lang, "record-listed", n = assets),
+        &RecordNote::Shared { last } => tr!(lang, "record-shared", last = last),
+        RecordNote::SignInRefused { why, retry_seconds } => {
+            sign_in_refused_words(lang, why, retry_seconds.unwrap_or(0))?
+        }
+    })
+}
+
+/// Why a sign-in was refused, by the kind the server names.
+fn sign_in_refused_words(lang: Lang, why: &str, seconds: u64) -> Option<String> {
+    Some(match why {
+        "wrong_name_or_password" => tr!(lang, "record-sign-in-wrong_name_or_password"),
+        "disabled" => tr!(lang, "record-sign-in-disabled"),
+        "no_directory" => tr!(lang, "record-sign-in-no_directory"),
+        "directory" => tr!(lang, "record-sign-in-directory"),
+        "no_group" => tr!(lang, "record-sign-in-no_group"),
+        "not_added" => tr!(lang, "record-sign-in-not_added"),
+        "no_branch" => tr!(lang, "record-sign-in-no_branch"),
+        "slowed" => tr!(lang, "record-sign-in-slowed", seconds = seconds),
+        "busy" => tr!(lang, "record-sign-in-busy", seconds = seconds),
+        "other_directory_person" => tr!(lang, "record-sign-in-other_directory_person"),
+        _ => return None,
+    })
 }
 
 /// The selected entry: who, from which branch, and the request and answer as recorded.

@@ -318,4 +318,6 @@ fn appearance_ui(ui: &mut egui::Ui, prefs: &mut crate::ui::Prefs) {
             theme::choose(ui.ctx(), prefs.theme);
         }
     });
+    let notify = t!(lang, "desktop-notifications");
+    ui.checkbox(&mut prefs.desktop_notifications, notify);
 }
