@@ -583,3 +583,63 @@ fn a_renewal_of_chosen_rows_passes_the_check_and_extends_exactly_those_products(
         .collect();
     assert_eq!(due, ["8300000001 gms:2"]);
 }
+
+/// Every row the Sandbox's demo data offers (the lock 8900000005, whose validity sits on the
+/// asset) composes into a batch that passes the check and that the platform accepts: the
+/// asset's validity is renewed from its end, and the product it holds comes along.
+#[test]
+fn a_renewal_of_every_demo_row_passes_the_check_and_is_accepted() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let core = start_core(dir.path(), KeyringChoice::Store(mock_store()));
+    let read_sandbox = |core: &Core| {
+        let command = renewals::ReadAll {
+            profile: license_desk::core::SANDBOX.to_owned(),
+            progress: Progress::default(),
+        };
+        run(core, command)
+    };
+    let read = read_sandbox(&core);
+    let demo: Vec<(String, Option<String>, Source, i64)> = read
+        .table
+        .iter()
+        .map(|r| {
+            let name = r.product_name().map(str::to_owned);
+            (r.asset_num().to_owned(), name, r.source(), r.end())
+        })
+        .collect();
+    let year_end = 1_798_761_600_000;
+    assert_eq!(
+        demo,
+        [(
+            "8900000005".to_owned(),
+            Some("计价软件".to_owned()),
+            Source::Asset,
+            year_end
+        )]
+    );
+    let all: Vec<u32> = (0..read.table.len() as u32).collect();
+    let batch = renewals::compose(&read, &all, "RENEWAL-DEMO");
+    assert_eq!(wire::validate::batch_order(&batch), []);
+    let asset = &batch.order_list[0].assets[0];
+    assert_eq!(asset.products.len(), 1);
+    assert_eq!(asset.products[0].product_uri.as_deref(), Some("gms:1001"));
+    let sent = CallOn {
+        profile: license_desk::core::SANDBOX.to_owned(),
+        call: Call::BatchOrder(batch),
+    };
+    match run(&core, sent) {
+        Answer::Orders(orders) => assert_eq!(orders.len(), 1, "{orders:?}"),
+        other => panic!("not the orders made: {other:?}"),
+    }
+    // Read again: the asset's validity now ends a year (as long as it lasted) later.
+    let after = read_sandbox(&core);
+    let ends: Vec<(&str, i64)> = after
+        .table
+        .iter()
+        .map(|r| (r.asset_num(), r.end()))
+        .collect();
+    assert_eq!(
+        ends,
+        [("8900000005", year_end + (year_end - 1_767_225_600_000))]
+    );
+}

@@ -11,7 +11,7 @@ use super::Read;
 use crate::core::cache::{CacheError, hashed, read_kept, write_kept};
 
 /// Bumped when the file's shape changes: an older file is then ignored, not misread.
-const VERSION: u32 = 3;
+const VERSION: u32 = 4;
 
 #[derive(Deserialize)]
 struct Cached {

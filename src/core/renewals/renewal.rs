@@ -71,6 +71,14 @@ fn renew(asset: &mut AssetEntry, r: &RowRef<'_>) {
     match (r.source(), r.product_uri()) {
         (Source::Asset, _) | (_, None) => {
             (asset.limit_start_date, asset.limit_end_date) = (start, end);
+            // Undated, as they were: they last as long as the asset (a new purchase needs one).
+            asset
+                .products
+                .extend(r.held().map(|(uri, name)| ProductEntry {
+                    product_uri: Some(uri.to_owned()),
+                    product_name: name.map(str::to_owned),
+                    ..ProductEntry::default()
+                }));
         }
         (_, Some(uri)) => asset.products.push(ProductEntry {
             product_uri: Some(uri.to_owned()),
@@ -100,7 +108,8 @@ mod tests {
                 {"productUri": "gms:1", "productName": "云计价", "limitStartDate": 100 * DAY, "limitEndDate": 130 * DAY},
                 {"productUri": "gms:2", "limitEndDate": 200 * DAY}]},
             {"id": "2", "assetNum": "A2", "licenseType": "cloud_account", "customerId": "CU1",
-             "limitStartTime": 10 * DAY, "limitEndTime": 40 * DAY, "products": []},
+             "limitStartTime": 10 * DAY, "limitEndTime": 40 * DAY,
+             "products": [{"productUri": "gms:3", "productName": "云账号", "limitConcurrent": 1}]},
             {"id": "3", "assetNum": "A3", "licenseType": "normal_recover_usbkey", "customerId": "CU1",
              "products": [{"productUri": "gms:1", "limitStartDate": 90 * DAY, "limitEndDate": 80 * DAY}]}
         ]))
@@ -134,7 +143,7 @@ mod tests {
                 {"sequence": 1, "customerId": "CU1", "licenseType": "cloud_account",
                  "orderType": "new_buy", "assets": [
                     {"assetNos": ["A2"], "limitStartDate": 40 * DAY, "limitEndDate": 70 * DAY,
-                     "products": []}]},
+                     "products": [{"productUri": "gms:3", "productName": "云账号"}]}]},
                 {"sequence": 2, "customerId": "CU1", "licenseType": "normal_recover_usbkey",
                  "orderType": "new_buy", "assets": [
                     {"assetNos": ["A1"], "products": [

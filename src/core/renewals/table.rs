@@ -43,6 +43,16 @@ struct Undated {
     locked: bool,
 }
 
+/// A product an asset-dated row's asset holds (undated: the asset's validity is its end), so
+/// that its renewal carries it (a new purchase needs a product) and the row names it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+struct Held {
+    /// The row's place in [`Table::rows`]: pushed in row order, so sorted.
+    row: u32,
+    uri: Sym,
+    name: Sym,
+}
+
 /// The rows, in the order they were read.
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct Table {
@@ -50,6 +60,7 @@ pub struct Table {
     symbols: Vec<Box<str>>,
     rows: Vec<Compact>,
     undated: Vec<Undated>,
+    held: Vec<Held>,
     #[serde(skip)]
     index: HashMap<Box<str>, Sym>,
 }
@@ -57,8 +68,19 @@ pub struct Table {
 /// The same rows: the interning index, only there while rows are added, is not compared.
 impl PartialEq for Table {
     fn eq(&self, other: &Self) -> bool {
-        (&self.text, &self.symbols, &self.rows, &self.undated)
-            == (&other.text, &other.symbols, &other.rows, &other.undated)
+        (
+            &self.text,
+            &self.symbols,
+            &self.rows,
+            &self.undated,
+            &self.held,
+        ) == (
+            &other.text,
+            &other.symbols,
+            &other.rows,
+            &other.undated,
+            &other.held,
+        )
     }
 }
 
@@ -83,11 +105,12 @@ impl Table {
         RowRef {
             table: self,
             row: &self.rows[i],
+            at: u32::try_from(i).unwrap_or(u32::MAX),
         }
     }
 
     pub fn iter(&self) -> impl ExactSizeIterator<Item = RowRef<'_>> {
-        self.rows.iter().map(|row| RowRef { table: self, row })
+        (0..self.rows.len()).map(|i| self.get(i))
     }
 
     /// Each dated product of the listing gives a row; else the asset's own validity; an asset
@@ -111,7 +134,8 @@ impl Table {
             }
             if let Some(end) = dated(asset.limit_end_time()) {
                 let start = dated(asset.limit_start_time());
-                self.push(&base, (0, 0), start, end, Source::Asset);
+                let named = self.hold(&asset);
+                self.push(&base, (0, named), start, end, Source::Asset);
             } else {
                 added.undated += 1;
                 self.undated.push(base);
@@ -195,6 +219,22 @@ impl Table {
             ranks[sym as usize] = rank as u32;
         }
         ranks
+    }
+
+    /// Keeps the products of the asset whose row is pushed next; their names (or ids), joined,
+    /// name the row.
+    fn hold(&mut self, asset: &AssetRef<'_>) -> Sym {
+        let row = u32::try_from(self.rows.len()).unwrap_or(u32::MAX);
+        let mut names = Vec::new();
+        for p in asset.products() {
+            let (uri, name) = (
+                self.sym(p.product_uri),
+                p.product_name.map_or(0, |n| self.sym(n)),
+            );
+            self.held.push(Held { row, uri, name });
+            names.push(p.product_name.unwrap_or(p.product_uri).to_owned());
+        }
+        self.sym(&names.join("、"))
     }
 
     fn base(&mut self, enterprise: u32, asset: &AssetRef<'_>) -> Undated {
@@ -284,6 +324,8 @@ impl Ids {
 pub struct RowRef<'a> {
     table: &'a Table,
     row: &'a Compact,
+    /// Its place in the table.
+    at: u32,
 }
 
 impl<'a> RowRef<'a> {
@@ -320,6 +362,17 @@ impl<'a> RowRef<'a> {
     }
     pub fn trouble(&self) -> Option<Trouble> {
         self.row.trouble
+    }
+
+    /// The products (id, name) the asset of an asset-dated row holds; none for other rows.
+    pub fn held(&self) -> impl Iterator<Item = (&'a str, Option<&'a str>)> + use<'a> {
+        let table = self.table;
+        let row = self.at;
+        let from = table.held.partition_point(|h| h.row < row);
+        table.held[from..]
+            .iter()
+            .take_while(move |h| h.row == row)
+            .map(move |h| (table.symbol(h.uri).unwrap_or(""), table.symbol(h.name)))
     }
 
     /// The numbers of its shared values, for [`Table::symbols_matching`] and
@@ -419,10 +472,13 @@ mod tests {
                 ]),
                 (None, Some(DEC_1 + 99 * DAY)),
             ),
-            // No dated product: the asset's own validity.
+            // No dated product: the asset's own validity, naming the products it holds.
             asset(
                 "8000000002",
-                json!([]),
+                json!([
+                    {"productUri": "gms:5", "productName": "证书版"},
+                    product("gms:6", None, None)
+                ]),
                 (Some(DEC_1), Some(DEC_1 + 20 * DAY)),
             ),
             // Nothing dated in the listing: what was sent.
@@ -460,6 +516,16 @@ mod tests {
         assert_eq!(table.get(1).end(), DEC_1 + 20 * DAY);
         assert_eq!(table.get(2).customer_id(), "CU1");
         assert_eq!(table.undated_assets().count(), 0);
+        let held: Vec<Vec<_>> = table.iter().map(|r| r.held().collect()).collect();
+        assert_eq!(
+            held,
+            [
+                vec![],
+                vec![("gms:5", Some("证书版")), ("gms:6", None)],
+                vec![]
+            ]
+        );
+        assert_eq!(table.get(1).product_name(), Some("证书版、gms:6"));
     }
 
     #[test]

@@ -189,8 +189,14 @@ fn cell_ui(
             ui.monospace(r.asset_num());
         }
         Col::Product => {
-            let uri = r.product_uri().unwrap_or("—");
-            ui.label(r.product_name().unwrap_or(uri)).on_hover_text(uri);
+            // An asset-dated row names the products its asset holds.
+            let held: Vec<&str> = r.held().map(|(uri, _)| uri).collect();
+            let uri = r
+                .product_uri()
+                .map_or_else(|| held.join("、"), str::to_owned);
+            let shown = r.product_name().map_or_else(|| uri.clone(), str::to_owned);
+            ui.label(shown)
+                .on_hover_text(if uri.is_empty() { "—" } else { &uri });
         }
         Col::End => {
             ui.label(local_date(r.end()));
