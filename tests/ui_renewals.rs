@@ -329,3 +329,46 @@ fn a_click_on_a_month_s_bar_shows_that_month() {
     assert!(!shows(&harness, "8710000001"), "{}", shown_labels(&harness));
     assert!(!shows(&harness, "8710000003"));
 }
+
+/// The Sandbox's own row (the lock 8900000005, dated by the asset) is named by its product, the
+/// table fits the window at 1100 and at 900 px (every column's title inside it), its check box
+/// takes the click (no scroll bar lies over it), and its renewal is ready to submit: in English
+/// at 1100 px and in Chinese at 900.
+#[test]
+fn the_demo_row_fits_takes_its_click_and_renews_in_both_languages_and_sizes() {
+    for (lang, width, height) in [(Lang::En, 1100.0, 720.0), (Lang::Zh, 900.0, 600.0)] {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let size = egui::vec2(width, height);
+        let mut harness = window::app_sized(dir.path(), lang, desk::mock_store(), size);
+        let words = |en: &'static str, zh: &'static str| if lang == Lang::En { en } else { zh };
+        harness.state_mut().prefs.screen = Screen::Renewals;
+        let read = words("Read the directory", "读取客户目录");
+        settle(&mut harness, |h| shows(h, read));
+        click(&mut harness, read);
+        settle(&mut harness, |h| shows(h, "8900000005"));
+        assert!(shows(&harness, "计价软件"), "{}", shown_labels(&harness));
+        for title in [
+            words("Branch", "分公司"),
+            words("License type", "授权类型"),
+            words("Lock", "锁状态"),
+        ] {
+            let right = harness
+                .query_all_by_label_contains(title)
+                .map(|n| n.rect().right())
+                .fold(0.0, f32::max);
+            assert!(
+                right > 0.0 && right <= width,
+                "{title} ends at {right} in a window {width} wide"
+            );
+        }
+        let choose = words("Choose 8900000005 for a renewal", "选择 8900000005 续费");
+        harness.get_by_label(choose).click();
+        harness.run_ok();
+        settle(&mut harness, |h| {
+            shows(h, words("1 row chosen", "已选 1 条"))
+        });
+        click(&mut harness, words("Compose the renewal", "生成续费订单"));
+        let ready = words("No problems: ready to submit.", "没有问题，可以提交。");
+        settle(&mut harness, |h| shows(h, ready));
+    }
+}

@@ -1114,6 +1114,7 @@ renewals-by-type = By license type
 renewals-by-branch = By branch
 renewals-chart = What ends each month, the next 12 months
 renewals-chart-name = Chart: what ends each month; click a bar to show that month
+renewals-bar = { $month } · { $group }: { $n } of the { $total } ending that month
 renewals-other = Other
 renewals-no-branch = No branch
 renewals-shown = { $shown } of { $all } rows

@@ -941,6 +941,7 @@ renewals-by-type = 按授权类型
 renewals-by-branch = 按分公司
 renewals-chart = 未来 12 个月每月到期数量
 renewals-chart-name = 图表：每月到期数量；点击柱形可只看该月
+renewals-bar = { $month } · { $group }：{ $n } 个（当月共 { $total } 个到期）
 renewals-other = 其他
 renewals-no-branch = 无分公司
 renewals-shown = 显示 { $shown } / { $all } 条

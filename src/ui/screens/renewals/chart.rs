@@ -2,12 +2,12 @@
 //! A click on a bar shows that month's rows, and its part's license type or branch.
 
 use egui::Color32;
-use egui_plot::{Bar, BarChart, Plot};
+use egui_plot::{Bar, BarChart, GridMark, Plot};
 
 use super::RenewalsScreen;
 use crate::core::renewals::{Grouping, Months, Read, Series};
 use crate::ui::kit::theme;
-use crate::ui::text::i18n::{Lang, t};
+use crate::ui::text::i18n::{Lang, t, tr};
 use crate::ui::text::labels::license_code_words;
 
 /// The chart's height: a quarter of what is left, within these.
@@ -35,13 +35,13 @@ impl RenewalsScreen {
         let Some(months) = &self.months else {
             return;
         };
-        let charts = charts(months, self.grouping, lang);
         let labels: Vec<String> = months
             .firsts
             .iter()
             .take(12)
             .map(|d| d.strftime("%Y-%m").to_string())
             .collect();
+        let charts = charts(months, &labels, self.grouping, lang);
         legend_ui(ui, months, self.grouping, lang);
         let response = Plot::new("renewals_chart")
             .height((ui.available_height() * 0.25).clamp(*HEIGHT.start(), *HEIGHT.end()))
@@ -51,6 +51,15 @@ impl RenewalsScreen {
             .allow_zoom(false)
             .allow_scroll(false)
             .show_grid([false, true])
+            // One mark per month, all of one weight (the default grid makes every fifth bold).
+            .x_grid_spacer(|_| {
+                (0..12)
+                    .map(|m| GridMark {
+                        value: f64::from(m),
+                        step_size: 1.0,
+                    })
+                    .collect()
+            })
             .x_axis_formatter(move |mark, _| {
                 let m = mark.value.round();
                 match (m - mark.value).abs() < 1e-6 && m >= 0.0 {
@@ -124,6 +133,17 @@ fn legend_ui(ui: &mut egui::Ui, months: &Months, grouping: Grouping, lang: Lang)
     });
 }
 
+fn bar_words(lang: Lang, month: &str, group: &str, n: u32, total: u32) -> String {
+    tr!(
+        lang,
+        "renewals-bar",
+        month = month,
+        group = group,
+        n = n,
+        total = total
+    )
+}
+
 fn name(series: &Series, grouping: Grouping, lang: Lang) -> String {
     match (&series.group, series.rest, grouping) {
         (_, true, _) => t!(lang, "renewals-other").to_owned(),
@@ -133,20 +153,29 @@ fn name(series: &Series, grouping: Grouping, lang: Lang) -> String {
     }
 }
 
-/// One bar chart per group, each stacked on those before it.
-fn charts(months: &Months, grouping: Grouping, lang: Lang) -> Vec<BarChart> {
+/// One bar chart per group, each stacked on those before it; a bar under the pointer says its
+/// month, its group's count and the month's.
+fn charts(months: &Months, labels: &[String], grouping: Grouping, lang: Lang) -> Vec<BarChart> {
+    let totals: Vec<u32> = (0..labels.len())
+        .map(|m| months.series.iter().map(|s| s.counts[m]).sum())
+        .collect();
     let mut charts: Vec<BarChart> = Vec::new();
     for (k, series) in months.series.iter().enumerate() {
         let name = name(series, grouping, lang);
         let bars: Vec<Bar> = series
             .counts
             .iter()
+            .zip(labels.iter().zip(&totals))
             .enumerate()
-            .map(|(m, n)| Bar::new(m as f64, f64::from(*n)).width(0.7))
+            .map(|(m, (n, (month, total)))| {
+                let said = bar_words(lang, month, &name, *n, *total);
+                Bar::new(m as f64, f64::from(*n)).width(0.7).name(said)
+            })
             .collect();
         let below: Vec<&BarChart> = charts.iter().collect();
         let chart = BarChart::new(name, bars)
             .color(colour(k, series.rest))
+            .element_formatter(Box::new(|bar, _| bar.name.clone()))
             .stack_on(&below);
         charts.push(chart);
     }

@@ -6,26 +6,50 @@ use egui_extras::{Column, TableBuilder};
 
 use super::RenewalsScreen;
 use crate::core::renewals::{Read, RowRef, SortBy, Source};
+use crate::core::wire::LicenseType;
 use crate::ui::kit::card::number_ui;
 use crate::ui::kit::pill::{Tone, pill_ui};
 use crate::ui::text::dates::{local_date, today};
 use crate::ui::text::i18n::{Lang, t, tr};
-use crate::ui::text::labels::license_code_words;
+use crate::ui::text::labels::license_type_name;
 
 const ROW_HEIGHT: f32 = 22.0;
+/// The check box's column.
+const CHOOSE_WIDTH: f32 = 24.0;
 
-/// The columns: their title's message, width and the order they sort by.
-const COLUMNS: [(Col, f32, Option<SortBy>); 9] = [
-    (Col::Customer, 220.0, Some(SortBy::Customer)),
-    (Col::Asset, 110.0, Some(SortBy::Asset)),
-    (Col::Product, 170.0, Some(SortBy::Product)),
-    (Col::End, 100.0, Some(SortBy::End)),
-    (Col::DaysLeft, 80.0, Some(SortBy::End)),
-    (Col::Branch, 120.0, Some(SortBy::Branch)),
-    (Col::Type, 170.0, Some(SortBy::LicenseType)),
-    (Col::Lock, 80.0, None),
-    (Col::Source, 170.0, None),
+/// A column: what it shows, its width when there is room, the least it shrinks to, and the
+/// order it sorts by.
+type Spec = (Col, f32, f32, Option<SortBy>);
+
+const COLUMNS: [Spec; 9] = [
+    (Col::Customer, 220.0, 115.0, Some(SortBy::Customer)),
+    (Col::Asset, 110.0, 90.0, Some(SortBy::Asset)),
+    (Col::Product, 170.0, 80.0, Some(SortBy::Product)),
+    (Col::End, 100.0, 80.0, Some(SortBy::End)),
+    (Col::DaysLeft, 80.0, 50.0, Some(SortBy::End)),
+    (Col::Branch, 120.0, 70.0, Some(SortBy::Branch)),
+    (Col::Type, 170.0, 110.0, Some(SortBy::LicenseType)),
+    (Col::Lock, 80.0, 55.0, None),
+    (Col::Source, 140.0, 80.0, None),
 ];
+
+/// The columns shown in `width` pixels and their widths: each shrinks in proportion down to
+/// its least, so the table fits the window at 1100 and at 900 px; when even that does not fit,
+/// the source column goes (the end date's hover still says it), and below that the table
+/// scrolls sideways.
+fn fitted(width: f32, spacing: f32) -> Vec<(Col, f32, Option<SortBy>)> {
+    let room = |cols: &[Spec]| width - CHOOSE_WIDTH - spacing * (cols.len() + 1) as f32;
+    let sum = |cols: &[Spec], f: fn(&Spec) -> f32| cols.iter().map(f).sum::<f32>();
+    let mut cols = COLUMNS.to_vec();
+    if sum(&cols, |c| c.2) > room(&cols) {
+        cols.retain(|c| c.0 != Col::Source);
+    }
+    let (most, least) = (sum(&cols, |c| c.1), sum(&cols, |c| c.2));
+    let share = ((room(&cols) - least) / (most - least)).clamp(0.0, 1.0);
+    cols.iter()
+        .map(|&(col, wide, narrow, by)| (col, narrow + (wide - narrow) * share, by))
+        .collect()
+}
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Col {
@@ -69,19 +93,23 @@ impl RenewalsScreen {
         let today = today();
         let mut clicked = None;
         let mut page = None;
+        let columns = fitted(ui.available_width(), ui.spacing().item_spacing.x);
+        // A scroll bar of its own height, below the rows: a floating one would lie over the
+        // last row and take its clicks.
+        ui.spacing_mut().scroll = egui::style::ScrollStyle::solid();
         egui::ScrollArea::horizontal().show(ui, |ui| {
             let mut table = TableBuilder::new(ui)
                 .id_salt("renewals_table")
                 .striped(true)
                 .cell_layout(egui::Layout::left_to_right(egui::Align::Center));
-            table = table.column(Column::exact(24.0));
-            for (_, width, _) in COLUMNS {
+            table = table.column(Column::exact(CHOOSE_WIDTH));
+            for &(_, width, _) in &columns {
                 table = table.column(Column::exact(width).clip(true));
             }
             table
                 .header(24.0, |mut header| {
                     header.col(|_| {});
-                    for (col, _, by) in COLUMNS {
+                    for &(col, _, by) in &columns {
                         header.col(|ui| {
                             if header_ui(ui, lang, col, by, self.sort) {
                                 clicked = by;
@@ -94,7 +122,7 @@ impl RenewalsScreen {
                         let i = self.view[row.index()];
                         let r = read.table.get(i as usize);
                         row.col(|ui| choose_ui(ui, lang, &mut self.chosen, i, r.asset_num()));
-                        for (col, _, _) in COLUMNS {
+                        for &(col, _, _) in &columns {
                             row.col(|ui| {
                                 if let Some(id) = cell_ui(ui, lang, read, &r, col, today) {
                                     page = Some(id);
@@ -199,14 +227,20 @@ fn cell_ui(
                 .on_hover_text(if uri.is_empty() { "—" } else { &uri });
         }
         Col::End => {
-            ui.label(local_date(r.end()));
+            ui.label(local_date(r.end()))
+                .on_hover_text(source_words(lang, r.source()));
         }
         Col::DaysLeft => days_left_ui(ui, r, today),
         Col::Branch => {
             ui.label(enterprise.and_then(|e| e.branch.as_deref()).unwrap_or(""));
         }
+        // Words alone, so that "re-issuable" and "not re-issuable" are not cut alike; the code
+        // on hover.
         Col::Type => {
-            ui.label(license_code_words(lang, r.license_type()));
+            let code = r.license_type();
+            let words = LicenseType::parse(code).map(|t| license_type_name(lang, t));
+            ui.label(words.as_deref().unwrap_or(code))
+                .on_hover_text(code);
         }
         Col::Lock => {
             if r.locked() {
