@@ -582,11 +582,21 @@ fn an_approver_s_navigation_counts_a_new_request_at_once() {
         };
         desk::run(harness.state().core(), boss);
         settle(&mut harness, |h| h.query_by_label(one).is_some());
+        // The news comes in a strip at the bottom: the screen under the pointer stays still.
+        harness.state_mut().prefs.screen = Screen::Assets;
+        let field = if lang == Lang::En {
+            "Enterprise global id"
+        } else {
+            "企业全局编号"
+        };
+        settle(&mut harness, |h| h.query_by_label(field).is_some());
+        let before = harness.get_by_label(field).rect();
         file(&harness, "D-2", "R-2");
         window::step_until(&mut harness, std::time::Duration::from_secs(20), |h| {
             h.query_by_label(two).is_some()
         });
         settle(&mut harness, |h| h.query_by_label(news).is_some());
+        assert_eq!(harness.get_by_label(field).rect(), before);
         let shown = shown_labels(&harness);
         assert!(
             !shown.contains("R-1 waits") && !shown.contains("R-1 等待"),

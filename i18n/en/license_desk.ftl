@@ -283,6 +283,7 @@ preview-deletes = Delete preview
 preview-working = Working out what the deletes remove, from the profile's asset listings…
 preview-failed = What the deletes remove could not be worked out: { $reason }
 preview-unknown-ack = Send without knowing exactly what is removed
+preview-refused-send-off = Send is off: the platform would refuse this batch as it is (see above). Close this, change the draft and submit again.
 preview-counts = As the assets are listed now, this removes { $products ->
     [one] 1 product instance
    *[other] { $products } product instances
@@ -709,11 +710,11 @@ assign-assigned = assigned
 refusal-enterprise-exists = This CRM customer already has an enterprise master account ({ $id }). To change its name or address, use Customers › Update enterprise.
 refusal-no-enterprise = The platform has no enterprise master account { $id }. Check the global id, or the profile: each platform has its own enterprises.
 refusal-no-enterprise-for-customer = The CRM customer { $id } has no enterprise master account on this platform yet: create one first (Customers › Create enterprise).
-refusal-asset-elsewhere = Asset { $num } belongs to another customer. To move it to this one, set its number as transferedAssetNum.
+refusal-asset-elsewhere = Asset { $num } belongs to another customer. A new purchase moves it to this order's customer when “Transferred asset number” is ticked on the asset; a delete must name the customer that holds it (the asset's customer page shows which).
 refusal-no-product = Asset { $num } holds no product { $uri } from that license order: nothing to delete. Check the product and the source license order.
 refusal-no-asset = The platform has no asset { $num }. Check the number, or the profile.
 refusal-no-order = The platform has no license order { $id } for this customer. Check the source license order id.
-refusal-asset-of = Asset { $num } belongs to the customer { $owner }, not to this order's customer { $customer }.
+refusal-asset-of = Asset { $num } belongs to the customer { $owner }, not to this order's customer { $customer }: name { $owner } as the order's “Platform customer id”, or remove the asset from the order.
 refusal-asset-new-customer = Asset { $num } belongs to the customer { $owner }; the platform knows no customer by this order's channel customer id and would make a new one, which does not hold it.
 refusal-removed-earlier = Asset { $num } is already removed by an earlier order of this batch.
 refusal-nothing-from-source = Asset { $num } holds nothing from the source license order.
@@ -754,6 +755,10 @@ action-unknown = { $action }: Outcome unknown
 problem-not-a-date = must be a date: year-month-day, as 2027-11-23
 problem-not-a-duration = must be years-months-days, as 1-0-0 for one year or 0-6-0 for six months
 problem-unknown-value = “{ $value }” is not one of the values the interface lists for this field
+problem-near-field = the file has “{ $key }”, which is not a field of the interface, so the platform would ignore it: rename it { $field }
+problem-letter-for-digit-meant = has a letter where a digit goes (O for 0, I or l for 1): did you mean { $meant }?
+problem-letter-for-digit = has a letter where a digit goes (O for 0, I or l for 1)
+problem-lock-digits = a lock's asset number is { $digits } digits; this one has { $count }
 problem-wrong-type = { $expected ->
         [text] must be text
         [millis] must be a date in epoch milliseconds (a whole number)
@@ -1158,6 +1163,7 @@ customer-page = Customer page
 page-search = Find customer
 page-search-hint = Name, initials or id (Ctrl+K)
 page-search-none = No customer of the directory fits. Press Enter to look the id up on the platform.
+page-search-no-enterprise = no enterprise yet: opens Customers › Query
 page-none = No customer page is open. Find a customer in the top bar (Ctrl+K), or open one from Customers or Renewals.
 page-reading = Reading the customer's page…
 page-choices = "{ $id }" fits several enterprises of the directory: choose one.

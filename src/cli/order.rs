@@ -90,15 +90,15 @@ fn order_check(file: &Path) -> ExitCode {
             return ExitCode::from(output::NOT_A_BATCH);
         }
     };
-    let problems = wire::validate::batch_order(&batch);
+    let (problems, unknown) = wire::validate::console_check(&batch, &batch.order_list);
     let locator = Locator::new(&bytes);
     let mut placed: Vec<_> = problems
         .iter()
-        .map(|p| (locator.locate(&p.path), p.to_string()))
+        .map(|p| (placed_at(&locator, p), p.to_string()))
         .collect();
-    // Keys of no field: warnings, since the platform ignores them; they do not change the
-    // exit code.
-    placed.extend(wire::validate::unknown_keys(&batch).into_iter().map(|u| {
+    // Keys of no field (but those near a field's name, problems above): warnings, since the
+    // platform ignores them; they do not change the exit code.
+    placed.extend(unknown.into_iter().map(|u| {
         (
             locator.locate_key(&u.at, Some(&u.key)),
             format!("warning: {u}"),
@@ -116,6 +116,19 @@ fn order_check(file: &Path) -> ExitCode {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(output::PROBLEMS)
+    }
+}
+
+/// Where a problem is in the file: a misspelt key's problem at the key, the others at their
+/// field (or the nearest node the file has).
+fn placed_at(locator: &wire::open::Locator<'_>, p: &wire::validate::Problem) -> (usize, usize) {
+    match &p.kind {
+        wire::validate::ProblemKind::NearField { key, .. } => {
+            let node =
+                wire::validate::FieldPath(p.path.0[..p.path.0.len().saturating_sub(1)].to_vec());
+            locator.locate_key(&node, Some(key))
+        }
+        _ => locator.locate(&p.path),
     }
 }
 

@@ -33,6 +33,10 @@ pub mod demo {
     pub const ACTIVITY: &str = "spring-2026";
     pub const FIRST_LOCK: &str = "8900000001";
     pub const LAST_LOCK: &str = "8900000006";
+    /// The customer that holds the demo's locks (the enterprise's default customer): a delete
+    /// of them names it.
+    pub const LOCKS_CHANNEL_CODE: &str = "CRM";
+    pub const LOCKS_CUSTOMER: &str = super::DEMO_CRM_ID;
 }
 
 /// Why the Sandbox is not available.

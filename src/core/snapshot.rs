@@ -114,8 +114,9 @@ impl Snapshot {
     }
 }
 
-/// What the shared validation says of a batch: its problems, and its keys of no field (kept
-/// and sent as they are; listed, not problems).
+/// What the console's check says of a batch (`validate::console_check`): its problems, and its
+/// keys of no field (kept and sent as they are; listed, not problems, but for those near a
+/// field's name, which are problems at that field).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Checked {
     pub problems: Vec<Problem>,
@@ -124,17 +125,19 @@ pub struct Checked {
 
 impl Checked {
     pub fn of(batch: &BatchOrderRequest) -> Self {
+        let (problems, unknown_keys) = validate::console_check(batch, &batch.order_list);
         Self {
-            problems: validate::batch_order(batch),
-            unknown_keys: validate::unknown_keys(batch),
+            problems,
+            unknown_keys,
         }
     }
 
     /// [`Checked::of`] the batch a snapshot holds, without copying it.
     pub fn of_snapshot(batch: &Snapshot) -> Self {
+        let (problems, unknown_keys) = validate::console_check(&batch.head, &batch.orders);
         Self {
-            problems: validate::batch_order_of(&batch.head, &batch.orders),
-            unknown_keys: validate::unknown_keys_of(&batch.head, &batch.orders),
+            problems,
+            unknown_keys,
         }
     }
 }

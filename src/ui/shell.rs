@@ -21,7 +21,7 @@ use crate::ui::screens::asset_numbers::AssetNumbersScreen;
 use crate::ui::screens::assets::AssetsScreen;
 use crate::ui::screens::catalog::CatalogScreen;
 use crate::ui::screens::composer::ComposerScreen;
-use crate::ui::screens::customer::search::CustomerSearch;
+use crate::ui::screens::customer::search::{CustomerSearch, Picked};
 use crate::ui::screens::customer::{CustomerScreen, PageAction};
 use crate::ui::screens::customers::CustomersScreen;
 use crate::ui::screens::history::HistoryScreen;
@@ -72,6 +72,9 @@ struct Screens {
     approvals: ApprovalsScreen,
     queue: QueueScreen,
     settings: SettingsScreen,
+    /// A directory customer with no enterprise picked in the top bar: Customers asks the
+    /// platform for it when drawn.
+    query_asked: Option<(String, String)>,
 }
 
 impl DeskApp {
@@ -138,10 +141,20 @@ impl DeskApp {
             self.switch
                 .start(out.ask(profiles::requests::Activate { name }));
         }
-        let asked = self.open_page.take().map(|id| (id, true));
-        if let Some((id, global)) = find.or(asked) {
-            self.screens.customer.open(&out, &active, &id, global);
-            self.prefs.screen = Screen::Customer;
+        let asked = self.open_page.take().map(|id| Picked::Page(id, true));
+        match find.or(asked) {
+            Some(Picked::Page(id, global)) => {
+                self.screens.customer.open(&out, &active, &id, global);
+                self.prefs.screen = Screen::Customer;
+            }
+            Some(Picked::Query {
+                channel_code,
+                customer,
+            }) => {
+                self.screens.query_asked = Some((channel_code, customer));
+                self.prefs.screen = Screen::Customers;
+            }
+            None => {}
         }
         let cancel = egui::Panel::bottom("status_bar")
             .show(ui, |ui| self.status.ui(ui, self.prefs.lang, &state))
@@ -471,7 +484,14 @@ impl Screens {
         let screen = prefs.screen;
         let lang = prefs.lang;
         self.moved_to(screen);
-        if self.approvals.notices_ui(ui, lang) {
+        // In a strip at the bottom: a notice that comes must not push the screen down under
+        // the pointer.
+        if self.approvals.has_notices()
+            && egui::Panel::bottom("notices")
+                .resizable(false)
+                .show(ui, |ui| self.approvals.notices_ui(ui, lang))
+                .inner
+        {
             prefs.screen = Screen::Approvals;
         }
         if prefs.screen == Screen::Approvals {
@@ -496,6 +516,9 @@ impl Screens {
                 }
             }
             Screen::Customers => {
+                if let Some((channel, customer)) = self.query_asked.take() {
+                    self.customers.query_for(&caller, &channel, &customer);
+                }
                 if let Some(id) = self.customers.ui(ui, &caller, lang) {
                     self.customer.open(out, &profile.name, &id, true);
                     prefs.screen = Screen::Customer;

@@ -409,3 +409,23 @@ fn an_asset_export_writes_a_formula_as_text() {
     );
     assert!(!csv.lines().any(|l| l.starts_with("\"=")), "{csv}");
 }
+
+/// Issue 56: a lock's results come below the grid, not above it: the rows stay where they
+/// were, so a second click lands on the row it was aimed at.
+#[test]
+fn lock_results_do_not_move_the_grid() {
+    let dir = tempfile::tempdir().expect("dir");
+    let mut harness = app(dir.path(), Lang::En);
+    harness.run_ok();
+    list_demo_assets(&mut harness);
+    let before = harness.get_by_label("8900000002").rect();
+    click(&mut harness, "8900000001");
+    click(&mut harness, "Disable selected");
+    harness.key_press(egui::Key::Enter);
+    harness.run_ok();
+    settle(&mut harness, |h| {
+        h.query_by_label("Disable: 1 of 1 succeeded").is_some()
+    });
+    harness.run_ok();
+    assert_eq!(harness.get_by_label("8900000002").rect(), before);
+}

@@ -10,7 +10,7 @@ use license_desk::ui::DeskApp;
 use license_desk::ui::text::i18n::Lang;
 
 use test_support::desk::{Answer, CallOn};
-use test_support::window::{app, click, settle, type_into};
+use test_support::window::{app, click, click_tree_row, settle, type_into};
 
 use crate::{open_composer, stored_bodies};
 
@@ -487,7 +487,7 @@ fn an_enterprise_picked_without_a_customer_id_gets_it_from_its_listing() {
 }
 
 /// The Sandbox directory's demo customer (S-0001) replaced by `entry`, as an edit does.
-fn demo_customer_becomes(core: &license_desk::core::Core, entry: serde_json::Value) {
+pub(crate) fn demo_customer_becomes(core: &license_desk::core::Core, entry: serde_json::Value) {
     let wait = Duration::from_secs(60);
     let sandbox = || "Sandbox".to_owned();
     let view = core
@@ -507,4 +507,63 @@ fn demo_customer_becomes(core: &license_desk::core::Core, entry: serde_json::Val
         edit: Box::new(edit),
     };
     core.run(edit, wait).expect("edited");
+}
+
+/// Issue 56: the Sandbox's own delete template works for the demo lock the Start page names
+/// (its delete names the customer that holds the demo's locks); a delete the preview knows the
+/// platform would refuse cannot be sent, and says why in words that fit a delete.
+#[test]
+fn the_sandbox_delete_template_removes_the_demo_lock_and_a_refused_one_cannot_be_sent() {
+    use egui_kittest::kittest::NodeT as _;
+    let dir = tempfile::tempdir().expect("dir");
+    let mut harness = app(dir.path(), Lang::En);
+    harness.run_ok();
+    open_composer(&mut harness);
+    // The template's one problem leads to the field.
+    let numbers = |h: &mut Harness<'static, DeskApp>, num: &str| {
+        click(
+            h,
+            "Order 1 › Asset 1 › Asset numbers: at least one asset number required",
+        );
+        let role = egui::accesskit::Role::MultilineTextInput;
+        settle(h, |h| {
+            h.get_by_role_and_label(role, "Asset numbers").is_focused()
+        });
+        h.get_by_role_and_label(role, "Asset numbers")
+            .type_text(num);
+        h.run_ok();
+    };
+    // Refused: the shop customer does not hold the demo's locks.
+    click(&mut harness, "New");
+    click(&mut harness, "Delete assets");
+    numbers(&mut harness, "8900000001");
+    click_tree_row(&mut harness, "#1 Delete assets");
+    type_into(&mut harness, "Channel customer id", "S-0001");
+    settle(&mut harness, |h| {
+        h.query_by_label("No problems: ready to submit.").is_some()
+    });
+    click(&mut harness, "Submit batch");
+    settle(&mut harness, |h| {
+        h.query_by_label_contains("Send is off: the platform would refuse this batch")
+            .is_some()
+    });
+    harness.get_by_label_contains("Asset 8900000001 belongs to the customer CU0000000001");
+    assert!(harness.get_by_label("Send").accesskit_node().is_disabled());
+    click(&mut harness, "Cancel");
+
+    // The template as it is, with the Start page's lock: removed.
+    click(&mut harness, "New");
+    click(&mut harness, "Delete assets");
+    numbers(&mut harness, "8900000001");
+    click(&mut harness, "Submit batch");
+    settle(&mut harness, |h| {
+        h.query_by_label("Send")
+            .is_some_and(|b| !b.accesskit_node().is_disabled())
+    });
+    assert!(harness.query_by_label_contains("Send is off").is_none());
+    click(&mut harness, "Send");
+    settle(&mut harness, |h| {
+        h.query_by_label("Submitted to Sandbox: the platform recorded 1 license order.")
+            .is_some()
+    });
 }

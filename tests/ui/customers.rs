@@ -166,3 +166,41 @@ fn customers_bind_query_create_update_and_a_refusal_in_a_toast() {
     // Idle, the window stops repainting (`run` panics if it never settles).
     harness.run();
 }
+
+/// Issue 56: Ctrl+K lists a directory customer with no enterprise yet as such, and a pick of it
+/// asks the platform for it on Customers › Query (there is no page to open), in both languages.
+#[test]
+fn a_customer_with_no_enterprise_yet_is_queried_from_the_search() {
+    for (lang, find, note) in [
+        (
+            Lang::En,
+            "Find customer",
+            "no enterprise yet: opens Customers › Query",
+        ),
+        (Lang::Zh, "查找客户", "尚无企业：打开“客户 › 查询”"),
+    ] {
+        let dir = tempfile::tempdir().expect("dir");
+        let mut harness = app(dir.path(), lang);
+        crate::composer::demo_customer_becomes(
+            harness.state().core(),
+            serde_json::json!({"customerName": "北京示例科技有限公司", "channelCode": "SHOP",
+                               "channelCustomerId": "S-0001"}),
+        );
+        harness.run_ok();
+        harness.state_mut().prefs.screen = license_desk::ui::Screen::Start;
+        harness.run_ok();
+        type_into(&mut harness, find, "北京示例");
+        let listed = format!("北京示例科技有限公司  S-0001 · {note}");
+        settle(&mut harness, |h| h.query_by_label(&listed).is_some());
+        click(&mut harness, &listed);
+        settle(&mut harness, |h| {
+            h.query_all_by_label_contains("EG0000000001")
+                .next()
+                .is_some()
+        });
+        assert_eq!(
+            harness.state().prefs.screen,
+            license_desk::ui::Screen::Customers
+        );
+    }
+}

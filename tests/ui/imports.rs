@@ -481,3 +481,64 @@ fn a_large_batch_is_checked_saved_and_exported_off_the_window_thread() {
         Some(true)
     );
 }
+
+/// A file with four mistakes shows all four at once (an order type the interface does not list
+/// hides nothing else), a misspelt field and a letter in a lock's number among them as errors,
+/// each message whole inside the window, in English and in Chinese.
+#[test]
+fn every_mistake_of_a_file_shows_at_once_and_whole() {
+    let file =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/console/mistakes.json");
+    for (lang, count, said) in [
+        (
+            Lang::En,
+            "4 problems",
+            [
+                "Order 1 › Order type: “newbuy” is not implemented by the Sandbox",
+                "Order 1 › Asset 1 › Asset numbers, line 1: has a letter where a digit goes (O for 0, I or l for 1): did you mean 8000000102?",
+                "the file has “endDate”, which is not a field of the interface, so the platform would ignore it: rename it limitEndDate",
+                "must not be negative",
+            ],
+        ),
+        (
+            Lang::Zh,
+            "需修正 4 个问题",
+            [
+                "沙箱未实现“newbuy”",
+                "数字的位置写成了字母（O 应为 0，I 或 l 应为 1）：是否应为 8000000102？",
+                "文件中的“endDate”不是接口的字段，平台会忽略它：请改名为 limitEndDate",
+                "不能为负数",
+            ],
+        ),
+    ] {
+        let dir = tempfile::tempdir().expect("dir");
+        let mut harness = app(dir.path(), lang);
+        harness.run_ok();
+        harness.state_mut().prefs.screen = license_desk::ui::Screen::Orders;
+        let batch = if lang == Lang::En {
+            "Batch LD-"
+        } else {
+            "批次 LD-"
+        };
+        settle(&mut harness, |h| {
+            h.query_all_by_label_contains(batch).next().is_some()
+        });
+        let field = if lang == Lang::En { "File" } else { "文件" };
+        type_into(&mut harness, field, &file.display().to_string());
+        click(
+            &mut harness,
+            if lang == Lang::En { "Import" } else { "导入" },
+        );
+        settle(&mut harness, |h| h.query_by_label_contains(count).is_some());
+        harness.run_ok();
+        let height = harness.ctx.content_rect().height();
+        for words in said {
+            let node = harness.get_by_label_contains(words);
+            let rect = node.rect();
+            assert!(
+                rect.bottom() <= height && rect.height() > 0.0,
+                "{words} at {rect:?}, the window {height} tall"
+            );
+        }
+    }
+}

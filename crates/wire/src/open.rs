@@ -617,4 +617,33 @@ mod tests {
         let missing = FieldPath([order[0], Seg::Field("customerId")].to_vec());
         assert_eq!(locator.locate(&missing), (3, 5));
     }
+
+    /// Every problem of a file in one pass: an order type the interface does not list hides
+    /// neither the asset's nor the product's.
+    #[test]
+    fn every_problem_shows_at_once() {
+        let batch = open_batch(
+            json!({"channelCode": "CRM", "channelOrderId": "T-1",
+                "orderList": [{"sequence": 1, "channelCustomerId": "S-0001",
+                "licenseType": "normal_recover_usbkey", "orderType": "newbuy",
+                "assets": [{"assetNos": ["80000001O2"], "products": [
+                    {"productUri": "gms:1001", "endDate": 1798761600000i64,
+                     "limitConcurrent": -1}]}]}]})
+            .to_string()
+            .as_bytes(),
+        )
+        .expect("opens");
+        let (problems, warnings) = crate::validate::console_check(&batch, &batch.order_list);
+        let said: Vec<String> = problems.iter().map(ToString::to_string).collect();
+        assert_eq!(
+            said,
+            [
+                "orderList[0].orderType: newbuy is not a value the interface lists for this field",
+                "orderList[0].assets[0].assetNos[0]: has a letter where a digit goes (O for 0, I or l for 1): 8000000102?",
+                "orderList[0].assets[0].products[0].limitConcurrent: must not be negative",
+                "orderList[0].assets[0].products[0].limitEndDate: endDate is not a field of the interface and would be ignored: rename it limitEndDate",
+            ]
+        );
+        assert_eq!(warnings, []);
+    }
 }

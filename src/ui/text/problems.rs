@@ -117,6 +117,22 @@ pub fn kind_words(lang: Lang, kind: &ProblemKind) -> String {
         NotADate => tr!(lang, "problem-not-a-date"),
         NotADuration => tr!(lang, "problem-not-a-duration"),
         UnknownValue { value } => tr!(lang, "problem-unknown-value", value = value.as_str()),
+        LetterForDigit { meant: Some(meant) } => {
+            tr!(
+                lang,
+                "problem-letter-for-digit-meant",
+                meant = meant.as_str()
+            )
+        }
+        LetterForDigit { meant: None } => tr!(lang, "problem-letter-for-digit"),
+        LockDigits { count, digits } => {
+            let (count, digits) = (*count, *digits);
+            tr!(lang, "problem-lock-digits", count = count, digits = digits)
+        }
+        NearField { key, field } => {
+            let (key, field) = (key.as_str(), *field);
+            tr!(lang, "problem-near-field", key = key, field = field)
+        }
         WrongType { expected } => tr!(
             lang,
             "problem-wrong-type",

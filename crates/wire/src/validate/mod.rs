@@ -2,13 +2,15 @@
 //! and the embedded platform agree. Each function lists every problem, each with the path of
 //! its field (`orderList[2].assets[0].products[1].productUri`) and a plain message.
 
+mod console;
 mod held;
 pub mod problem;
 
 use std::borrow::Borrow;
 use std::collections::HashMap;
 
-pub use self::held::{UnknownKey, unknown_keys, unknown_keys_of};
+pub use self::console::{console_check, lock_number_problem};
+pub use self::held::{UnknownKey, near_field, unknown_keys, unknown_keys_of};
 pub use self::problem::{At, Expected, FieldPath, Item, Limit, Problem, ProblemKind, Seg};
 
 use super::activity::ClaimRequest;
@@ -369,13 +371,22 @@ fn check_order(c: &mut Check, at: &At<'_>, o: &OrderEntry) {
         Some(_) => {}
     }
     check_order_customer(c, at, o);
-    // Without a license type the rest is still checked; without an order type, the asset
-    // rules (which depend on it) cannot be.
+    // Without a license or an order type the rest is still checked, so that every problem of a
+    // file shows at once; only what an asset must hold, which depends on the order type, waits
+    // for one.
     if o.license_type.is_none() {
         c.push(&at.field("licenseType"), ProblemKind::Required);
     }
-    let Some(order_type) = o.order_type else {
+    if o.order_type.is_none() {
         c.push(&at.field("orderType"), ProblemKind::Required);
+    }
+    if o.assets.is_empty() {
+        c.push(&at.field("assets"), ProblemKind::AtLeastOne(Item::Asset));
+    }
+    for (j, asset) in o.assets.iter().enumerate() {
+        check_asset(c, &at.item("assets", j), o.order_type, asset);
+    }
+    let Some(order_type) = o.order_type else {
         return;
     };
     let src_blank = o
@@ -394,12 +405,6 @@ fn check_order(c: &mut Check, at: &At<'_>, o: &OrderEntry) {
                 license_type,
             },
         );
-    }
-    if o.assets.is_empty() {
-        c.push(&at.field("assets"), ProblemKind::AtLeastOne(Item::Asset));
-    }
-    for (j, asset) in o.assets.iter().enumerate() {
-        check_asset(c, &at.item("assets", j), order_type, asset);
     }
 }
 
@@ -441,7 +446,7 @@ fn check_order_customer(c: &mut Check, at: &At<'_>, o: &OrderEntry) {
     }
 }
 
-fn check_asset(c: &mut Check, at: &At<'_>, order_type: OrderType, a: &AssetEntry) {
+fn check_asset(c: &mut Check, at: &At<'_>, order_type: Option<OrderType>, a: &AssetEntry) {
     if a.asset_nos.is_empty() {
         c.push(
             &at.field("assetNos"),
@@ -474,11 +479,15 @@ fn check_asset(c: &mut Check, at: &At<'_>, order_type: OrderType, a: &AssetEntry
             c.push(&at.field(field), ProblemKind::OverLimit { limit, count });
         }
     }
-    check_asset_contents(c, at, order_type, a);
+    if let Some(order_type) = order_type {
+        check_asset_contents(c, at, order_type, a);
+    }
     for (k, p) in a.products.iter().enumerate() {
         check_product(c, &at.item("products", k), order_type, p);
     }
-    if order_type == OrderType::NewBuy {
+    // Packages belong to new purchases (elsewhere the contents' rule says so); an order of no
+    // known type has theirs checked too.
+    if order_type.is_none_or(|t| t == OrderType::NewBuy) {
         for (k, m) in a.merchandises.iter().enumerate() {
             check_merchandise(c, &at.item("merchandises", k), order_type, m, 1);
         }
@@ -518,7 +527,7 @@ fn check_asset_contents(c: &mut Check, at: &At<'_>, order_type: OrderType, a: &A
 fn check_merchandise(
     c: &mut Check,
     at: &At<'_>,
-    order_type: OrderType,
+    order_type: Option<OrderType>,
     m: &MerchandiseEntry,
     depth: usize,
 ) {
@@ -548,11 +557,12 @@ fn check_merchandise(
     }
 }
 
-fn check_product(c: &mut Check, at: &At<'_>, order_type: OrderType, p: &ProductEntry) {
+fn check_product(c: &mut Check, at: &At<'_>, order_type: Option<OrderType>, p: &ProductEntry) {
     let uri = at.field("productUri");
-    match p.product_uri.as_deref() {
-        Some(v) if !v.trim().is_empty() => c.length(&uri, v, MAX_ID_LEN),
-        _ => c.push(&uri, ProblemKind::RequiredFor(order_type)),
+    match (p.product_uri.as_deref(), order_type) {
+        (Some(v), _) if !v.trim().is_empty() => c.length(&uri, v, MAX_ID_LEN),
+        (_, Some(order_type)) => c.push(&uri, ProblemKind::RequiredFor(order_type)),
+        (_, None) => c.push(&uri, ProblemKind::Required),
     }
     for (name, value, max) in [
         ("crmProductId", &p.crm_product_id, MAX_ID_LEN),

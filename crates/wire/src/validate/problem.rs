@@ -176,6 +176,22 @@ pub enum ProblemKind {
     NotADate,
     /// A time expression not in the interface's years-months-days form (`1-0-0`).
     NotADuration,
+    /// Not given, while the node has `key`, which is no field of the interface and is likely
+    /// this field misspelt (`endDate` for `limitEndDate`): the platform would ignore it.
+    NearField {
+        key: String,
+        field: &'static str,
+    },
+    /// A lock's asset number with a letter where a digit goes (`80000001O2`); what it likely
+    /// meant when that is 10 digits.
+    LetterForDigit {
+        meant: Option<String>,
+    },
+    /// A lock's asset number of digits, too many or too few.
+    LockDigits {
+        count: usize,
+        digits: usize,
+    },
     /// A value that is not one the interface lists for the field (`golden_usbkey`).
     UnknownValue {
         value: String,
@@ -266,8 +282,34 @@ impl fmt::Display for ProblemKind {
             Self::UnknownValue { value } => {
                 write!(f, "{value} is not a value the interface lists for this field")
             }
+            Self::LetterForDigit { .. } | Self::LockDigits { .. } | Self::NearField { .. } => {
+                console_english(self, f)
+            }
             Self::WrongType { expected } => f.write_str(expected.english()),
         }
+    }
+}
+
+/// The console's own kinds (`validate::console_check`), in English for `order check`.
+fn console_english(kind: &ProblemKind, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+    match kind {
+        ProblemKind::LetterForDigit { meant: Some(meant) } => write!(
+            f,
+            "has a letter where a digit goes (O for 0, I or l for 1): {meant}?"
+        ),
+        ProblemKind::LockDigits { count, digits } => write!(
+            f,
+            "a lock's asset number is {digits} digits; this one has {count}"
+        ),
+        ProblemKind::NearField { key, field } => write!(
+            f,
+            "{key} is not a field of the interface and would be ignored: rename it {field}"
+        ),
+        ProblemKind::LetterForDigit { meant: None } => {
+            f.write_str("has a letter where a digit goes (O for 0, I or l for 1)")
+        }
+        // The platform's kinds are said by `Display` itself.
+        _ => Ok(()),
     }
 }
 

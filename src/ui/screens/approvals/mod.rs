@@ -117,6 +117,11 @@ impl ApprovalsScreen {
 
     /// Decisions on one's own requests and requests come to wait for one's approval, over
     /// whatever screen is open: true when one was asked to be opened (it is then chosen).
+    /// Whether a notice or an arrival waits to be shown.
+    pub(crate) fn has_notices(&self) -> bool {
+        !self.watch.notices.is_empty() || !self.watch.arrivals.is_empty()
+    }
+
     pub(crate) fn notices_ui(&mut self, ui: &mut egui::Ui, lang: Lang) -> bool {
         self.watch.notices_ui(ui, lang);
         let open = self.watch.arrivals_ui(ui, lang);

@@ -334,23 +334,15 @@ impl AssetsScreen {
         self.view_bar_ui(ui, out, lang);
         ui.separator();
         self.reread_after_unknown(out);
-        if self.unknown_locks_ui(ui, lang) {
-            self.locks.unknown = None;
-        }
-        if self.unsent_locks_ui(ui, out, lang) {
-            self.locks.unsent = None;
-        }
-        if let Some(outcome) = &self.locks.outcome {
-            let mut action = ResultsAction::default();
-            results_ui(ui, lang, outcome, &mut action);
-            if action.export {
-                let produce = results_csv(lang, Arc::clone(&outcome.results));
-                self.export_results(out, produce);
-            }
-            if action.close {
-                self.locks.outcome = None;
-            }
-            ui.separator();
+        // Below the grid, in a panel of their own: a result that comes must not push the rows
+        // down under the pointer, where a second click would land on another lock.
+        let notes = self.locks.unknown.is_some()
+            || self.locks.unsent.is_some()
+            || self.locks.outcome.is_some();
+        if notes {
+            egui::Panel::bottom("lock_notes")
+                .resizable(false)
+                .show(ui, |ui| self.lock_notes_ui(ui, out, lang));
         }
         if self.assets.is_empty() {
             if self.query.call.is_waiting() {
@@ -373,6 +365,27 @@ impl AssetsScreen {
         }
         self.confirm_ui(ui.ctx(), caller, lang);
         self.by_numbers_ui(ui.ctx(), lang, profile);
+    }
+
+    /// What became of the last lock change: unknown, unsent, or each asset's status.
+    fn lock_notes_ui(&mut self, ui: &mut egui::Ui, out: &Outbox<'_>, lang: Lang) {
+        if self.unknown_locks_ui(ui, lang) {
+            self.locks.unknown = None;
+        }
+        if self.unsent_locks_ui(ui, out, lang) {
+            self.locks.unsent = None;
+        }
+        if let Some(outcome) = &self.locks.outcome {
+            let mut action = ResultsAction::default();
+            results_ui(ui, lang, outcome, &mut action);
+            if action.export {
+                let produce = results_csv(lang, Arc::clone(&outcome.results));
+                self.export_results(out, produce);
+            }
+            if action.close {
+                self.locks.outcome = None;
+            }
+        }
     }
 
     /// What is shown belongs to the profile it was listed on: when another profile becomes

@@ -38,9 +38,11 @@ pub fn new_channel_order_id() -> String {
     )
 }
 
-/// A batch to start from. The customer is the Sandbox's demo shop customer, so a template can be
-/// sent to the Sandbox as it is once asset numbers are filled in.
+/// A batch to start from, sendable to the Sandbox as it is once asset numbers are filled in: a
+/// new purchase is for the demo's shop customer, a delete names the customer that holds the
+/// demo's locks (the Start page's 8900000001 and the others), as a delete must.
 pub fn template(kind: Template) -> BatchOrderRequest {
+    use crate::core::sandbox::demo;
     let order_type = match kind {
         Template::NewPurchase => OrderType::NewBuy,
         Template::DeleteAssets => OrderType::DeleteAsset,
@@ -56,13 +58,19 @@ pub fn template(kind: Template) -> BatchOrderRequest {
             ..ProductEntry::default()
         }],
     };
+    let (channel, customer) = match kind {
+        Template::NewPurchase => (demo::CHANNEL_CODE, demo::CHANNEL_CUSTOMER),
+        Template::DeleteAssets | Template::DeleteProducts => {
+            (demo::LOCKS_CHANNEL_CODE, demo::LOCKS_CUSTOMER)
+        }
+    };
     BatchOrderRequest {
-        channel_code: Some("SHOP".to_owned()),
+        channel_code: Some(channel.to_owned()),
         channel_order_id: Some(new_channel_order_id()),
         sync_mode: Some(SyncMode::Sync),
         order_list: vec![OrderEntry {
             sequence: Some(1),
-            channel_customer_id: Some("S-0001".to_owned()),
+            channel_customer_id: Some(customer.to_owned()),
             customer_name: Some("北京示例科技有限公司".to_owned()),
             branch_name: Some("北京分公司".to_owned()),
             license_type: Some(LicenseType::NormalRecoverUsbkey),

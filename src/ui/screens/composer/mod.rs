@@ -167,6 +167,47 @@ pub struct ComposerScreen {
     history: history::History,
     handover: handover::HandOver,
     room: fields::ProblemRoom,
+    bottom: BottomRoom,
+}
+
+/// The bottom panel's height (the submit bar and the problems): as tall as the problems need,
+/// up to a share of the window, and resizable. It grows when more problems come and never
+/// shrinks by itself, so that Submit does not move when the last problem goes. egui keeps a
+/// resizable panel's size by its id: a new id is how it is made taller.
+#[derive(Default)]
+struct BottomRoom {
+    grown: u32,
+    /// The height last asked for: the panel's own may differ (a drag).
+    asked: f32,
+    /// What the bar and the list under it took in the last frame.
+    needed: f32,
+}
+
+impl BottomRoom {
+    /// Least height: the bar and a few lines.
+    const LEAST: f32 = 170.0;
+    /// The panel's frame around its contents.
+    const MARGINS: f32 = 16.0;
+
+    /// The panel's id and default height, at most `most`.
+    fn sized(&mut self, most: f32) -> ((&'static str, u32), f32) {
+        let need = (self.needed + Self::MARGINS).clamp(Self::LEAST, most.max(Self::LEAST));
+        if need > self.asked + 1.0 {
+            if self.asked > 0.0 {
+                self.grown += 1;
+            }
+            self.asked = need;
+        }
+        (("composer_bottom", self.grown), need)
+    }
+
+    /// What the contents took; a frame more when the panel is to grow for it.
+    fn took(&mut self, ctx: &egui::Context, needed: f32) {
+        self.needed = needed;
+        if needed + Self::MARGINS > self.asked + 1.0 {
+            ctx.request_repaint();
+        }
+    }
 }
 
 impl ComposerScreen {
@@ -237,13 +278,16 @@ impl ComposerScreen {
         self.submit.refused = caller
             .permits
             .lacking_for_orders(lang, draft.batch.orders().map(|o| o.order_type));
-        // In a short window (or above a toast) the tree and the form keep half the room.
-        let most = (ui.available_height() * 0.45).max(80.0);
-        egui::Panel::bottom("composer_bottom")
+        // The problems take up to three fifths of the room (an imported file's are what is to
+        // be read first); the tree and the form keep the rest, and the list scrolls beyond.
+        let most = (ui.available_height() * 0.6).max(80.0);
+        let (id, height) = self.bottom.sized(most);
+        let shown = egui::Panel::bottom(id)
             .resizable(true)
-            .default_size(170.0)
+            .default_size(height)
             .max_size(most)
             .show(ui, |ui| self.bottom_ui(ui, out, lang, profile));
+        self.bottom.took(ui.ctx(), shown.inner);
         // The form needs more room than the tree: in a narrow window the tree gives it up.
         let tree_width = (ui.available_width() * 0.4).clamp(220.0, 360.0);
         egui::Panel::left("composer_tree")

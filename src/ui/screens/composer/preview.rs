@@ -1,7 +1,7 @@
 //! The delete preview in the submit confirmation: what each delete order would remove, as the
 //! profile's asset listings and the platform's own rule say, and what an administrator must
 //! know before sending it. Until it is known the batch is not sent; when it cannot be known,
-//! sending takes one more click.
+//! sending takes one more click; when the platform would refuse it, it is not sent.
 
 use crate::core::calls::checks::PreviewDeletes;
 use crate::core::snapshot::Snapshot;
@@ -65,6 +65,12 @@ impl Preview {
             }
             Some(Ok(found)) => {
                 found_ui(ui, lang, found);
+                if found.refused() {
+                    // Sent, it would only be refused: Send waits for the draft to change.
+                    let warn = ui.visuals().warn_fg_color;
+                    ui.colored_label(warn, tr!(lang, "preview-refused-send-off"));
+                    return false;
+                }
                 found.unknown()
             }
         };

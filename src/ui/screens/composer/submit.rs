@@ -190,15 +190,18 @@ impl ComposerScreen {
         out: &Outbox<'_>,
         lang: Lang,
         profile: &Profile,
-    ) {
+    ) -> f32 {
+        let top = ui.min_rect().top();
         self.submit_bar_ui(ui, lang, profile);
         // What is below the bar scrolls, so that none of it is cut off when the panel is short
         // (a short window, or a toast under the screen). Another draft opens at its top.
         let draft = self.draft.as_ref().and_then(|d| d.id);
-        egui::ScrollArea::vertical()
+        let bar = ui.min_rect().bottom() - top;
+        let list = egui::ScrollArea::vertical()
             .id_salt(("composer_bottom", draft))
             .auto_shrink([false, true])
             .show(ui, |ui| self.under_bar_ui(ui, out, lang, profile));
+        bar + ui.spacing().item_spacing.y + list.content_size.y
     }
 
     /// Under the submit bar: the answer, or a batch sent with no answer, or the problems.
@@ -237,15 +240,12 @@ impl ComposerScreen {
             // Where it is in the file first; a long problem wraps onto the next line.
             ui.horizontal_wrapped(|ui| {
                 if let Some(place) = place {
-                    ui.label(RichText::new(place).weak());
+                    // The interface's path on hover, to find the value in the file; not on the
+                    // message, where a tooltip would cover the next problem.
+                    let path = tr!(lang, "problem-path-hover", path = p.path.to_string());
+                    ui.label(RichText::new(place).weak()).on_hover_text(path);
                 }
-                // The interface's path on hover, to find the value in a file.
-                let path = tr!(lang, "problem-path-hover", path = p.path.to_string());
-                if ui
-                    .selectable_label(false, text)
-                    .on_hover_text(path)
-                    .clicked()
-                {
+                if ui.selectable_label(false, text).clicked() {
                     clicked = Some(p.path.clone());
                 }
             });

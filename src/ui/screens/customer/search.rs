@@ -14,6 +14,20 @@ use crate::ui::text::i18n::{Lang, t};
 /// Matches listed under the field.
 const SHOWN: usize = 8;
 
+/// What a pick opens.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub(crate) enum Picked {
+    /// A customer's page: an enterprise global id (true), or what was typed (false), to be
+    /// placed by the directory.
+    Page(String, bool),
+    /// A customer the directory holds with no enterprise yet (bound or made by a colleague a
+    /// moment ago): there is no page to open, so Customers › Query asks the platform for it.
+    Query {
+        channel_code: String,
+        customer: String,
+    },
+}
+
 #[derive(Default)]
 pub(crate) struct CustomerSearch {
     view: Option<Arc<CatalogView>>,
@@ -35,15 +49,14 @@ impl CustomerSearch {
         }
     }
 
-    /// The field; what to open: an enterprise global id (true), or what was typed (false), to
-    /// be placed by the directory.
+    /// The field; what to open.
     pub(crate) fn ui(
         &mut self,
         ui: &mut egui::Ui,
         out: &Outbox<'_>,
         lang: Lang,
         profile: &str,
-    ) -> Option<(String, bool)> {
+    ) -> Option<Picked> {
         let name = ui.label(t!(lang, "page-search"));
         let field = ui
             .add(
@@ -83,7 +96,7 @@ impl CustomerSearch {
         if entered && self.open && !self.text.trim().is_empty() {
             picked = Some(match found.get(self.cursor) {
                 Some(e) => target(e),
-                None => (self.text.trim().to_owned(), false),
+                None => Picked::Page(self.text.trim().to_owned(), false),
             });
         }
         if self.open && !self.text.trim().is_empty() {
@@ -120,7 +133,7 @@ impl CustomerSearch {
         field: &egui::Response,
         found: &[DirectoryEntry],
         lang: Lang,
-    ) -> Option<(String, bool)> {
+    ) -> Option<Picked> {
         let mut picked = None;
         let area = egui::Area::new(field.id.with("matches"))
             .order(egui::Order::Foreground)
@@ -132,7 +145,7 @@ impl CustomerSearch {
                         ui.label(t!(lang, "page-search-none"));
                     }
                     for (i, e) in found.iter().enumerate() {
-                        let words = entry_words(e);
+                        let words = entry_words(e, lang);
                         if ui.selectable_label(i == self.cursor, words).clicked() {
                             picked = Some(target(e));
                         }
@@ -144,25 +157,34 @@ impl CustomerSearch {
     }
 }
 
-/// A directory entry's page: its enterprise global id, else its ids for the directory to place.
-fn target(e: &DirectoryEntry) -> (String, bool) {
-    match crate::core::wire::preview::given(&e.enterprise_global_id) {
-        Some(id) => (id, true),
-        None => {
+/// A directory entry's page: its enterprise global id; with none, the platform's query for
+/// its channel customer; else its ids for the directory to place.
+fn target(e: &DirectoryEntry) -> Picked {
+    use crate::core::wire::preview::given;
+    if let Some(id) = given(&e.enterprise_global_id) {
+        return Picked::Page(id, true);
+    }
+    match (given(&e.channel_code), given(&e.channel_customer_id)) {
+        (Some(channel_code), Some(customer)) => Picked::Query {
+            channel_code,
+            customer,
+        },
+        _ => {
             let id = e.ids().first().map(|s| (*s).to_owned()).unwrap_or_default();
-            (id, false)
+            Picked::Page(id, false)
         }
     }
 }
 
-fn entry_words(e: &DirectoryEntry) -> String {
+fn entry_words(e: &DirectoryEntry, lang: Lang) -> String {
     let mut names = e.names();
     names.dedup();
     let names = names.join(" · ");
-    let id = e
-        .enterprise_global_id
-        .as_deref()
-        .or(e.channel_customer_id.as_deref())
-        .unwrap_or_default();
-    format!("{names}  {id}")
+    match (&e.enterprise_global_id, &e.channel_customer_id) {
+        (Some(id), _) => format!("{names}  {id}"),
+        (None, id) => {
+            let id = id.as_deref().unwrap_or_default();
+            format!("{names}  {id} · {}", t!(lang, "page-search-no-enterprise"))
+        }
+    }
 }
