@@ -163,3 +163,70 @@ fn a_lock_is_disabled_by_keys_alone() {
         h.query_by_label("Disable: 1 of 1 succeeded").is_some()
     });
 }
+
+/// Issue 56: a one-asset order by keys alone, counted: F6 skips the top bar and the navigation
+/// (in the composer, to the tree), Ctrl+Enter submits from the tree, and the confirmation's Send
+/// has the focus. At most 25 keys beyond the data typed.
+#[test]
+fn a_one_asset_order_by_keys_is_short() {
+    let dir = tempfile::tempdir().expect("dir");
+    let mut harness = app(dir.path(), Lang::En);
+    harness.run_ok();
+    let mut keys = 0;
+    let tab_to_counted = |h: &mut Harness<'static, DeskApp>, label: &str, keys: &mut usize| {
+        for _ in 0..400 {
+            if focused(h).as_deref() == Some(label) {
+                println!("{label}: {keys}");
+                return;
+            }
+            h.key_press(Key::Tab);
+            h.run_ok();
+            *keys += 1;
+        }
+        panic!("Tab never reached {label:?}");
+    };
+    let key = |h: &mut Harness<'static, DeskApp>, k: Key, m: Modifiers, keys: &mut usize| {
+        h.key_press_modifiers(m, k);
+        h.run_ok();
+        *keys += 1;
+    };
+    tab_to_counted(&mut harness, "Orders", &mut keys);
+    key(&mut harness, Key::Enter, Modifiers::NONE, &mut keys);
+    settle(&mut harness, |h| {
+        h.query_all_by_label_contains("Batch LD-").next().is_some()
+    });
+    // F6: to the tree's chosen row.
+    key(&mut harness, Key::F6, Modifiers::NONE, &mut keys);
+    let row = focused(&harness).unwrap_or_default();
+    assert!(row.starts_with("Batch LD-"), "{row:?}");
+    // F6 again: to the problems; the first leads to the asset's numbers, and Shift+Tab from
+    // there to the button that asks the platform for one.
+    key(&mut harness, Key::F6, Modifiers::NONE, &mut keys);
+    assert_eq!(
+        focused(&harness).as_deref(),
+        Some("Order 1 › Asset 1 › Asset numbers: at least one asset number required")
+    );
+    key(&mut harness, Key::Enter, Modifiers::NONE, &mut keys);
+    for _ in 0..10 {
+        if focused(&harness).as_deref() == Some("Get new asset numbers") {
+            break;
+        }
+        key(&mut harness, Key::Tab, Modifiers::SHIFT, &mut keys);
+    }
+    assert_eq!(focused(&harness).as_deref(), Some("Get new asset numbers"));
+    key(&mut harness, Key::Enter, Modifiers::NONE, &mut keys);
+    settle(&mut harness, |h| {
+        h.query_by_label("No problems: ready to submit.").is_some()
+    });
+    // Ctrl+Enter from the tree.
+    key(&mut harness, Key::F6, Modifiers::NONE, &mut keys);
+    key(&mut harness, Key::Enter, Modifiers::COMMAND, &mut keys);
+    harness.get_by_label("Submit this batch to Sandbox?");
+    key(&mut harness, Key::Enter, Modifiers::NONE, &mut keys);
+    settle(&mut harness, |h| {
+        h.query_by_label("Submitted to Sandbox: the platform recorded 1 license order.")
+            .is_some()
+    });
+    println!("a one-asset order by keys: {keys} keys");
+    assert!(keys <= 25, "{keys} keys");
+}

@@ -1163,6 +1163,7 @@ customer-page = Customer page
 page-search = Find customer
 page-search-hint = Name, initials or id (Ctrl+K)
 page-search-none = No customer of the directory fits. Press Enter to look the id up on the platform.
+content-mark = Start of the screen (F6)
 page-search-no-enterprise = no enterprise yet: opens Customers › Query
 page-none = No customer page is open. Find a customer in the top bar (Ctrl+K), or open one from Customers or Renewals.
 page-reading = Reading the customer's page…

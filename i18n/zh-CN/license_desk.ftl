@@ -986,6 +986,7 @@ customer-page = 客户主页
 page-search = 查找客户
 page-search-hint = 名称、拼音首字母或编号（Ctrl+K）
 page-search-none = 客户目录中没有匹配的客户。按回车可在平台上按编号查找。
+content-mark = 页面内容开始（F6）
 page-search-no-enterprise = 尚无企业：打开“客户 › 查询”
 page-none = 尚未打开客户主页。可在顶栏查找客户（Ctrl+K），或从"客户""续费"页面打开。
 page-reading = 正在读取客户主页…

@@ -12,7 +12,7 @@ use crate::ui::kit::form::profile_name;
 use crate::ui::kit::permits::Permits;
 use crate::ui::kit::pill::{Tone, pill_ui};
 use crate::ui::kit::theme;
-use crate::ui::kit::{fonts, icon};
+use crate::ui::kit::{fonts, icon, keys};
 use crate::ui::outbox::{Caller, Outbox};
 use crate::ui::prefs::ClaimForm;
 use crate::ui::screens::activities::ActivitiesScreen;
@@ -458,6 +458,20 @@ impl Screens {
         }
     }
 
+    /// `F6`: past the top bar and the navigation to the screen's content (a mark under the
+    /// heading, from which `Tab` goes on), or in the composer to its tree's chosen row.
+    fn content_key_ui(&mut self, ui: &mut egui::Ui, lang: Lang, screen: Screen) {
+        let mark = ui.allocate_response(egui::Vec2::ZERO, egui::Sense::focusable_noninteractive());
+        let name = t!(lang, "content-mark");
+        mark.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Label, true, name));
+        if keys::pressed(ui, keys::CONTENT) {
+            match screen {
+                Screen::Orders => self.composer.focus_tree(),
+                _ => mark.request_focus(),
+            }
+        }
+    }
+
     /// What changes when another screen is shown: the one entered reads again what was done
     /// elsewhere meanwhile; the one left lets go of what belongs to it.
     fn moved_to(&mut self, screen: Screen) {
@@ -498,6 +512,7 @@ impl Screens {
             self.approvals.arrivals_seen();
         }
         ui.heading(screen_title(screen).text(lang));
+        self.content_key_ui(ui, lang, screen);
         ui.add_space(8.0);
         // Calls go to the profile active now; what a screen shows keeps the profile it came from.
         let profile = state.profiles.active();

@@ -247,7 +247,7 @@ fn the_standard_order_is_picked_not_typed() {
     user.click("Add product");
     user.type_into("Search the catalog", "wlb");
     user.click("计价软件 网络版 · gms:1003 · 1003");
-    user.click("Asset 8000000001 (+9)");
+    // The product picked is chosen, and its Add product adds beside it, to the same asset.
     user.click("Add product");
     user.type_into("Search the catalog", "gjfy");
     user.click("钢筋翻样 · gms:1006 · 1006");
@@ -566,4 +566,48 @@ fn the_sandbox_delete_template_removes_the_demo_lock_and_a_refused_one_cannot_be
         h.query_by_label("Submitted to Sandbox: the platform recorded 1 license order.")
             .is_some()
     });
+}
+
+/// Issue 56: the button under the pointer keeps its meaning after a pick: a product picked
+/// from the catalog is selected, and its bar offers Add product (beside it) where the asset's
+/// did; a second click there adds a second product to the same asset.
+#[test]
+fn add_product_stays_add_product_after_a_pick() {
+    let dir = tempfile::tempdir().expect("dir");
+    let mut harness = app(dir.path(), Lang::En);
+    harness.run_ok();
+    open_composer(&mut harness);
+    click(
+        &mut harness,
+        "Order 1 › Asset 1 › Asset numbers: at least one asset number required",
+    );
+    let first = |h: &Harness<'static, DeskApp>| {
+        h.query_all_by_label("Add product")
+            .map(|n| n.rect())
+            .collect::<Vec<_>>()
+    };
+    let at = first(&harness);
+    assert_eq!(at.len(), 1);
+    for count in [2, 3] {
+        click(&mut harness, "Add product");
+        settle(&mut harness, |h| {
+            h.query_by_label("Search the catalog").is_some()
+        });
+        harness.key_press(egui::Key::Enter);
+        harness.run_ok();
+        settle(&mut harness, |h| {
+            h.query_by_label("Search the catalog").is_none()
+        });
+        assert_eq!(first(&harness), at, "Add product moved or went");
+        // Beside the one before, under the same asset: the template's product and those picked.
+        let products = |dir: &std::path::Path| {
+            let bodies = stored_bodies(dir);
+            let body: serde_json::Value =
+                serde_json::from_str(bodies.last()?).expect("a stored batch");
+            body["orderList"][0]["assets"][0]["products"]
+                .as_array()
+                .map(Vec::len)
+        };
+        settle(&mut harness, |_| products(dir.path()) == Some(count));
+    }
 }

@@ -10,6 +10,9 @@ pub const SUBMIT: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, K
 pub const REFRESH: KeyboardShortcut = KeyboardShortcut::new(Modifiers::NONE, Key::F5);
 /// Save the composer's draft now (it is saved as one types anyway).
 pub const SAVE: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::S);
+/// Skip the top bar and the navigation: the focus to the screen's content (the composer's
+/// tree), as `F6` moves between the panes of Windows programs.
+pub const CONTENT: KeyboardShortcut = KeyboardShortcut::new(Modifiers::NONE, Key::F6);
 
 /// Whether `shortcut` was pressed this frame, taken so that nothing else acts on it. Nothing
 /// is taken while a dialog is open over the screen: its own buttons answer it.

@@ -225,8 +225,10 @@ fn visuals(theme: Theme) -> egui::Visuals {
     w.hovered.fg_stroke = Stroke::new(1.0, p.text);
     w.hovered.bg_stroke = Stroke::new(1.0, p.primary_text);
     w.active.fg_stroke = Stroke::new(1.0, p.text);
-    // A widget with the keyboard's focus is drawn "active": this is the visible focus ring.
+    // A widget with the keyboard's focus is drawn "active": this is the visible focus ring,
+    // and the tint that still shows in menus, whose style takes the ring away.
     w.active.bg_stroke = Stroke::new(2.0, p.focus);
+    w.active.weak_bg_fill = p.focus.gamma_multiply(0.35);
     for state in [
         &mut w.noninteractive,
         &mut w.inactive,

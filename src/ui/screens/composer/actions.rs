@@ -10,6 +10,9 @@ use crate::ui::text::i18n::{Label, Lang, label, t};
 #[derive(Clone, Copy)]
 enum Action {
     Add(Add),
+    /// Added beside the selected node, under its parent: a product's bar offers Add product
+    /// where its asset's has it, so a button keeps its meaning when a pick selects the product.
+    AddBeside(Add),
     List(ListOp),
     NewBatchId,
 }
@@ -47,9 +50,16 @@ impl ComposerScreen {
     }
 
     fn act(&mut self, selected: &NodeId, action: Action, out: &Outbox<'_>) {
+        let (under, action) = match action {
+            Action::AddBeside(what) => match selected.parent() {
+                Some(parent) => (parent, Action::Add(what)),
+                None => return,
+            },
+            other => (selected.clone(), other),
+        };
         // A product or package is picked from the catalog, when it has any.
         if let Action::Add(what @ (Add::Product | Add::Package)) = action
-            && self.pick_to_add(selected, what, out)
+            && self.pick_to_add(&under, what, out)
         {
             return;
         }
@@ -59,7 +69,7 @@ impl ComposerScreen {
         };
         let next = match action {
             Action::Add(what) => {
-                let added = add_child(&mut draft.batch, selected, what);
+                let added = add_child(&mut draft.batch, &under, what);
                 if let Some(parent) = added.as_ref().and_then(NodeId::parent) {
                     self.tree.expand(&parent);
                 }
@@ -69,6 +79,7 @@ impl ComposerScreen {
                 self.check.changed();
                 node::edit(&mut draft.batch, selected, op)
             }
+            Action::AddBeside(_) => None,
             Action::NewBatchId => {
                 draft.batch.head_mut().channel_order_id = Some(batch::new_channel_order_id());
                 Some(NodeId::root())
@@ -101,6 +112,9 @@ fn actions_ui(ui: &mut egui::Ui, lang: Lang, kind: Kind) -> Option<Action> {
         ],
     };
     let mut clicked = None;
+    if kind == Kind::Product && ui.button(label!("add-product").text(lang)).clicked() {
+        clicked = Some(Action::AddBeside(Add::Product));
+    }
     for (text, what) in adds {
         if ui.button((*text).text(lang)).clicked() {
             clicked = Some(Action::Add(*what));

@@ -27,6 +27,8 @@ pub(super) struct Check {
     call: Awaited<Box<Checked>>,
     /// The field a clicked problem asks to focus; taken by that field's row.
     pub focus_field: Option<String>,
+    /// `F6` from the tree: the first problem takes the keyboard's focus when drawn.
+    pub focus_list: bool,
     /// Where the problems of a batch just imported are in its file (by path), and the file's
     /// name; kept while the batch's structure stays as imported.
     places: HashMap<String, FilePlace>,

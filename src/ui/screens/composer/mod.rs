@@ -224,6 +224,16 @@ impl ComposerScreen {
         self.check.poll(out);
     }
 
+    /// `F6`: the tree's chosen row takes the keyboard's focus; from the tree, the first problem
+    /// (the panes in turn, as `F6` goes in Windows programs).
+    pub fn focus_tree(&mut self) {
+        if self.tree.has_focus && !self.check.problems.is_empty() {
+            self.check.focus_list = true;
+        } else {
+            self.tree.focus();
+        }
+    }
+
     /// Shows the node and field a platform's refusal names (`orderList[0].assets[1].assetNos`).
     pub fn go_to(&mut self, path: &str) {
         let Some((node, field)) = NodeId::parse_path(path) else {

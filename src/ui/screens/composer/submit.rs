@@ -245,7 +245,11 @@ impl ComposerScreen {
                     let path = tr!(lang, "problem-path-hover", path = p.path.to_string());
                     ui.label(RichText::new(place).weak()).on_hover_text(path);
                 }
-                if ui.selectable_label(false, text).clicked() {
+                let row = ui.selectable_label(false, text);
+                if std::mem::take(&mut self.check.focus_list) {
+                    row.request_focus();
+                }
+                if row.clicked() {
                     clicked = Some(p.path.clone());
                 }
             });

@@ -15,6 +15,10 @@ pub struct Tree {
     expanded: HashSet<NodeId>,
     rows: Vec<NodeId>,
     dirty: bool,
+    /// The keyboard asked for the tree (`F6`): its chosen row takes the focus when drawn.
+    focus: bool,
+    /// A row of it had the keyboard's focus in the last frame.
+    pub has_focus: bool,
 }
 
 impl Default for Tree {
@@ -24,6 +28,8 @@ impl Default for Tree {
             expanded: HashSet::from([NodeId::root()]),
             rows: Vec::new(),
             dirty: true,
+            focus: false,
+            has_focus: false,
         }
     }
 }
@@ -83,42 +89,58 @@ impl Tree {
         let mut clicked = None;
         let mut toggled = None;
         let row_height = ui.spacing().interact_size.y + ui.spacing().item_spacing.y;
-        egui::ScrollArea::both()
+        let mut area = egui::ScrollArea::both()
             .id_salt("composer_tree_rows")
-            .auto_shrink([false, false])
-            .show_rows(ui, row_height, self.rows.len(), |ui, range| {
-                for id in &self.rows[range] {
-                    let Some(n) = node::resolve(batch, id) else {
-                        continue;
-                    };
-                    ui.horizontal(|ui| {
-                        ui.add_space(14.0 * id.depth() as f32);
-                        let mut label = row_label(lang, &n);
-                        if node::has_children(&n) {
-                            let open = self.expanded.contains(id);
-                            if toggle_ui(ui, lang, open, &label).clicked() {
-                                toggled = Some(id.clone());
-                            }
-                        } else {
-                            ui.add_space(ui.spacing().interact_size.y);
+            .auto_shrink([false, false]);
+        // The chosen row scrolled into view, to take the focus asked for.
+        let wanted = self.focus;
+        if wanted && let Some(i) = self.rows.iter().position(|r| *r == self.selected) {
+            area = area.vertical_scroll_offset((i as f32 - 2.0).max(0.0) * row_height);
+        }
+        let mut focused = false;
+        let mut has_focus = false;
+        area.show_rows(ui, row_height, self.rows.len(), |ui, range| {
+            for id in &self.rows[range] {
+                let Some(n) = node::resolve(batch, id) else {
+                    continue;
+                };
+                ui.horizontal(|ui| {
+                    ui.add_space(14.0 * id.depth() as f32);
+                    let mut label = row_label(lang, &n);
+                    if node::has_children(&n) {
+                        let open = self.expanded.contains(id);
+                        if toggle_ui(ui, lang, open, &label).clicked() {
+                            toggled = Some(id.clone());
                         }
-                        let mut text = RichText::new(&label);
-                        if let Some(count) = problems.get(id) {
-                            label = noted(lang, &label, &count.to_string());
-                            text = RichText::new(&label).color(ui.visuals().error_fg_color);
-                        }
-                        // A long name ends in "…" at the tree's edge, whole on hover.
-                        let row = egui::Button::selectable(self.selected == *id, text).truncate();
-                        let mut row = ui.add(row);
-                        if row.rect.right() >= ui.clip_rect().right() - 1.0 {
-                            row = row.on_hover_text(label);
-                        }
-                        if row.clicked() {
-                            clicked = Some(id.clone());
-                        }
-                    });
-                }
-            });
+                    } else {
+                        ui.add_space(ui.spacing().interact_size.y);
+                    }
+                    let mut text = RichText::new(&label);
+                    if let Some(count) = problems.get(id) {
+                        label = noted(lang, &label, &count.to_string());
+                        text = RichText::new(&label).color(ui.visuals().error_fg_color);
+                    }
+                    // A long name ends in "…" at the tree's edge, whole on hover.
+                    let row = egui::Button::selectable(self.selected == *id, text).truncate();
+                    let mut row = ui.add(row);
+                    if row.rect.right() >= ui.clip_rect().right() - 1.0 {
+                        row = row.on_hover_text(label);
+                    }
+                    if row.clicked() {
+                        clicked = Some(id.clone());
+                    }
+                    if wanted && self.selected == *id {
+                        row.request_focus();
+                        focused = true;
+                    }
+                    has_focus |= row.has_focus();
+                });
+            }
+        });
+        if focused {
+            self.focus = false;
+        }
+        self.has_focus = has_focus;
         if let Some(id) = toggled {
             if !self.expanded.remove(&id) {
                 self.expanded.insert(id);
@@ -126,6 +148,13 @@ impl Tree {
             self.dirty = true;
         }
         clicked
+    }
+}
+
+impl Tree {
+    /// The chosen row takes the keyboard's focus when next drawn.
+    pub fn focus(&mut self) {
+        self.focus = true;
     }
 }
 
