@@ -412,6 +412,17 @@ fn a_held_delete_is_news_and_sending_it_again_is_the_same_request() {
     for not_so in ["Not sent", "× 202", "failed"] {
         assert!(harness.query_by_label(not_so).is_none(), "{not_so}");
     }
+
+    // Decided, R-1 is no longer "kept" in the composer: its notice tells what became of it.
+    harness.state_mut().prefs.screen = Screen::Orders;
+    let kept = "Kept by the team server of";
+    settle(&mut harness, |h| h.query_by_label_contains(kept).is_some());
+    wang_approves(harness.state().core(), 1);
+    settle(&mut harness, |h| {
+        h.query_by_label_contains("Approved and done, by wang")
+            .is_some()
+    });
+    assert!(harness.query_by_label_contains(kept).is_none());
 }
 
 /// The confirmation of a draft already held says so, and its answer is the same request.
@@ -793,5 +804,37 @@ fn a_clerk_picks_a_colleague_s_new_customer_with_its_platform_id() {
     assert!(
         !shown.contains("required when the channel customer id is empty"),
         "{shown}"
+    );
+}
+
+/// Issue 56: with the team server down, a call on a team profile says so — the team server
+/// could not be reached — not that the platform could not.
+#[test]
+fn a_team_server_that_is_down_is_named_as_such() {
+    let mut team = TeamRemote::start();
+    let dir = tempfile::tempdir().expect("dir");
+    let mut harness = app(dir.path(), Lang::En);
+    harness.run_ok();
+    both_signed_in(&harness, &team);
+    let active = license_desk::core::profiles::requests::Activate {
+        name: "branch".to_owned(),
+    };
+    desk::run(harness.state().core(), active);
+    let server = team.server.take().expect("the server");
+    team.remote.runtime.block_on(server.shutdown());
+    harness.state_mut().prefs.screen = Screen::Assets;
+    settle(&mut harness, |h| {
+        h.query_by_label("Enterprise global id").is_some()
+    });
+    type_into(&mut harness, "Enterprise global id", "EG0000000001");
+    click(&mut harness, "List assets");
+    settle(&mut harness, |h| {
+        h.query_by_label_contains("The team server could not be reached: nothing was sent.")
+            .is_some()
+    });
+    assert!(
+        harness
+            .query_by_label_contains("The platform could not be reached")
+            .is_none()
     );
 }

@@ -472,6 +472,7 @@ explain-timeout = The platform did not answer in time. The call may have been ap
 explain-unauthorized = The platform did not accept the credentials. Check the profile's app key and secret in Settings.
 explain-unexpected = The platform answered in a form License Desk does not understand.
 explain-unreachable = The platform could not be reached: nothing was sent. Check the network and the profile's address.
+explain-team-unreachable = The team server could not be reached: nothing was sent. Check the network and the team profile's address, or ask your administrator whether the team server is running.
 field-required = required
 is-default = Default
 kind-remote = Remote

@@ -377,6 +377,7 @@ explain-timeout = 平台未及时应答。该调用可能已生效，重新提�
 explain-unauthorized = 平台不接受此凭据，请在设置中检查应用标识和密钥。
 explain-unexpected = 平台的应答格式无法识别。
 explain-unreachable = 无法连接平台，未发送任何内容。请检查网络和配置的地址。
+explain-team-unreachable = 无法连接团队服务器，未发送任何内容。请检查网络和团队配置的地址，或询问管理员团队服务器是否在运行。
 field-required = 必填
 is-default = 默认
 kind-remote = 远程

@@ -118,8 +118,10 @@ impl DeskApp {
         let out = Outbox::new(core);
         out.reply(&mut self.switch, label!("use-profile"));
         let (screens, session, search) = (&mut self.screens, &mut self.session, &mut self.search);
-        take_replies(screens, session, search, &mut self.status, &out);
         let state = core.state();
+        // Calls go to the active profile: a call not sent is the team server's to have missed.
+        let team = state.profiles.active().is_team();
+        take_replies(screens, session, search, &mut self.status, &out, team);
         let lang = self.prefs.lang;
         retitle(ui.ctx(), &mut self.titled, lang);
         self.session.tick(&out, &state);
@@ -222,12 +224,13 @@ fn take_replies(
     search: &mut CustomerSearch,
     status: &mut Status,
     out: &Outbox<'_>,
+    team: bool,
 ) {
     screens.poll(out);
     session.poll(out);
     search.poll();
     for (action, verdict, error) in out.take_told() {
-        status.told(action, verdict, error.as_ref());
+        status.told(action, verdict, error.as_ref(), team);
     }
 }
 
@@ -377,6 +380,7 @@ impl Screens {
         self.customer.poll(out);
         self.queue.poll(out);
         self.approvals.poll(out);
+        self.composer.decided(&self.approvals.decided());
         self.history.poll(out);
         if let Some(entries) = out.queue_seen() {
             self.queue.show(entries);

@@ -101,11 +101,12 @@ fn is_background(action: Label) -> bool {
 
 impl Status {
     /// An action was answered with `verdict`; `error` is the error it failed with, if it did.
-    pub fn told(&mut self, action: Label, verdict: Verdict, error: Option<&CoreError>) {
+    /// What became of a call; `team`: it went to a team profile.
+    pub fn told(&mut self, action: Label, verdict: Verdict, error: Option<&CoreError>, team: bool) {
         if let Some(error) = error
             && !matches!(error, CoreError::Api(ApiError::Cancelled))
         {
-            self.toasts.error(action, error);
+            self.toasts.error(action, error, team);
         }
         if verdict == Verdict::Done {
             self.toasts.settled(action);

@@ -37,7 +37,9 @@ impl Toasts {
         self.items.retain(|toast| toast.action != action);
     }
 
-    pub fn error(&mut self, action: Label, error: &CoreError) {
+    /// A call's error; `team`: it went to a team profile, whose server is what was not reached
+    /// when nothing was sent.
+    pub fn error(&mut self, action: Label, error: &CoreError, team: bool) {
         let (verbatim, cause, refusal) = match error {
             CoreError::Api(ApiError::Platform {
                 code,
@@ -63,7 +65,12 @@ impl Toasts {
         self.items.push(Toast {
             id: self.next_id,
             action,
-            explanation: explain(error),
+            explanation: match error {
+                CoreError::Api(ApiError::NotSent(_)) if team && !error_said_by_team(error) => {
+                    label!("explain-team-unreachable")
+                }
+                _ => explain(error),
+            },
             verbatim,
             cause,
             refusal,
@@ -198,6 +205,10 @@ pub fn unsent_words(lang: Lang, profile: &str, by_team: bool) -> String {
         true => tr!(lang, "unsent-by-team", profile = profile),
         false => tr!(lang, "unsent-call", profile = profile),
     }
+}
+
+fn error_said_by_team(error: &CoreError) -> bool {
+    matches!(error, CoreError::Api(e) if e.sent_nothing_said_by_team())
 }
 
 /// What an error means for the user, and what to do about it.

@@ -117,6 +117,15 @@ impl ApprovalsScreen {
 
     /// Decisions on one's own requests and requests come to wait for one's approval, over
     /// whatever screen is open: true when one was asked to be opened (it is then chosen).
+    /// The requests (`R-3`) whose decision one of the notices tells.
+    pub(crate) fn decided(&self) -> Vec<String> {
+        self.watch
+            .notices
+            .iter()
+            .map(|(r, _)| approval::name(r.id))
+            .collect()
+    }
+
     /// Whether a notice or an arrival waits to be shown.
     pub(crate) fn has_notices(&self) -> bool {
         !self.watch.notices.is_empty() || !self.watch.arrivals.is_empty()

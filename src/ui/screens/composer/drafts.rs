@@ -190,6 +190,7 @@ impl ComposerScreen {
         self.room.forget();
         self.submit.forget();
         self.check.reset();
+        self.file.forget_failure();
     }
 
     /// Saves pending edits at once (before another draft replaces this one).

@@ -75,6 +75,19 @@ pub(super) struct FileBar {
     taught: Option<ImportReport>,
 }
 
+impl FileBar {
+    /// Another draft is shown: what the bar said of a file that failed, or of an import
+    /// cancelled, was about the draft that was open ("the draft was not changed") and goes.
+    pub(super) fn forget_failure(&mut self) {
+        if matches!(
+            self.message,
+            Some(FileMessage::Failed(_) | FileMessage::Cancelled)
+        ) {
+            self.message = None;
+        }
+    }
+}
+
 /// A file being imported: its stage, a bar when its size is known, and Cancel.
 fn importing_ui(ui: &mut egui::Ui, progress: &Progress, lang: Lang) {
     let seen = progress.snapshot();

@@ -224,6 +224,11 @@ impl ComposerScreen {
         self.check.poll(out);
     }
 
+    /// Requests decided since (`R-3`): the composer's "kept as R-3" is no longer news.
+    pub fn decided(&mut self, names: &[String]) {
+        self.submit.forget_held(names);
+    }
+
     /// `F6`: the tree's chosen row takes the keyboard's focus; from the tree, the first problem
     /// (the panes in turn, as `F6` goes in Windows programs).
     pub fn focus_tree(&mut self) {

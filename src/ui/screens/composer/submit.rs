@@ -68,6 +68,13 @@ struct Submitted {
 
 impl Submit {
     /// The batch changed or another opened: the result shown is not its own.
+    /// The request the batch is held as was decided: the notice of it waiting goes.
+    pub fn forget_held(&mut self, names: &[String]) {
+        if self.held.as_ref().is_some_and(|(_, id)| names.contains(id)) {
+            self.held = None;
+        }
+    }
+
     pub fn forget(&mut self) {
         self.submitted = None;
         self.unknown = None;
