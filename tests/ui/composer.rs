@@ -555,6 +555,13 @@ fn the_sandbox_delete_template_removes_the_demo_lock_and_a_refused_one_cannot_be
     click(&mut harness, "New");
     click(&mut harness, "Delete assets");
     numbers(&mut harness, "8900000001");
+    // The asset's form offers what a delete of assets reads: its numbers, nothing to add.
+    harness.get_by_label(
+        "A delete of assets removes them whole, with all their products: only their numbers are read.",
+    );
+    for not_read in ["Add product", "Add package", "Lent lock", "Valid until"] {
+        assert!(harness.query_by_label(not_read).is_none(), "{not_read}");
+    }
     click(&mut harness, "Submit batch");
     settle(&mut harness, |h| {
         h.query_by_label("Send")

@@ -31,8 +31,12 @@ impl ComposerScreen {
         let Some(kind) = node::resolve(&draft.batch, selected).map(|n| n.kind()) else {
             return;
         };
-        let action = ui.horizontal_wrapped(|ui| actions_ui(ui, lang, kind)).inner;
-        if matches!(kind, Kind::Asset | Kind::Merchandise) && self.picker.no_products() {
+        // A delete of whole assets holds no products or packages: none are offered.
+        let whole = super::in_asset_delete(&draft.batch, selected);
+        let action = ui
+            .horizontal_wrapped(|ui| actions_ui(ui, lang, kind, whole))
+            .inner;
+        if matches!(kind, Kind::Asset | Kind::Merchandise) && !whole && self.picker.no_products() {
             let words = match core.profile.is_team() {
                 true => t!(lang, "catalog-empty-team"),
                 false => t!(lang, "catalog-empty"),
@@ -96,10 +100,11 @@ impl ComposerScreen {
 }
 
 /// The buttons for a node of this kind; the one clicked.
-fn actions_ui(ui: &mut egui::Ui, lang: Lang, kind: Kind) -> Option<Action> {
+fn actions_ui(ui: &mut egui::Ui, lang: Lang, kind: Kind, whole_assets: bool) -> Option<Action> {
     let adds: &[(Label, Add)] = match kind {
         Kind::Batch => &[(label!("add-order"), Add::Order)],
         Kind::Order => &[(label!("add-asset"), Add::Asset)],
+        Kind::Asset if whole_assets => &[],
         Kind::Asset => &[
             (label!("add-product"), Add::Product),
             (label!("add-package"), Add::Package),

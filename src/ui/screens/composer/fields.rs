@@ -58,6 +58,8 @@ pub struct FormCx<'a> {
     pub changed: bool,
     /// The node is in a delete order: a new purchase's fields are set apart.
     pub deletes: bool,
+    /// The node is in a delete of whole assets: only their numbers are read.
+    pub whole_assets: bool,
     /// The room each field's problems have taken in this node's form.
     pub room: &'a mut HashMap<String, f32>,
 }

@@ -112,8 +112,17 @@ fn asset_ui(ui: &mut egui::Ui, cx: &mut FormCx<'_>, a: &mut AssetEntry) {
         hint,
         asset_numbers_from,
     );
+    // A delete of whole assets reads their numbers alone; a delete of products, the numbers
+    // and optionally their limit times; the rest is a new purchase's.
+    if cx.whole_assets {
+        ui.weak(t!(cx.lang, "asset-delete-numbers-only"));
+        return;
+    }
     cx.date(ui, "limitStartDate", false, &mut a.limit_start_date);
-    cx.date(ui, "limitEndDate", true, &mut a.limit_end_date);
+    cx.date(ui, "limitEndDate", !cx.deletes, &mut a.limit_end_date);
+    if cx.deletes {
+        return;
+    }
     cx.flag(ui, "borrowedUsbKey", &mut a.borrowed_usb_key);
     cx.flag(ui, "transferedAssetNum", &mut a.transfered_asset_num);
     extensions_ui(ui, cx, &mut a.asset_extend_list);

@@ -334,6 +334,7 @@ impl ComposerScreen {
             return;
         };
         let deletes = in_delete(&draft.batch, &selected);
+        let whole_assets = in_asset_delete(&draft.batch, &selected);
         let Some(mut node) = node::resolve_mut(&mut draft.batch, &selected) else {
             self.tree.select(NodeId::root());
             return;
@@ -353,6 +354,7 @@ impl ComposerScreen {
             held: &mut held,
             changed: false,
             deletes,
+            whole_assets,
             room: self.room.of(&selected),
         };
         egui::ScrollArea::vertical()
@@ -366,15 +368,25 @@ impl ComposerScreen {
     }
 }
 
+/// The type of the order `node` is, or is in.
+fn order_type_at(
+    batch: &crate::core::snapshot::Snapshot,
+    node: &NodeId,
+) -> Option<crate::core::wire::OrderType> {
+    match node.0.first() {
+        Some(node::Step::Order(i)) => batch.order(*i).and_then(|o| o.order_type),
+        _ => None,
+    }
+}
+
 /// Whether `node` is, or is in, a delete order (of assets or of products).
 pub(super) fn in_delete(batch: &crate::core::snapshot::Snapshot, node: &NodeId) -> bool {
-    let order = match node.0.first() {
-        Some(node::Step::Order(i)) => batch.order(*i),
-        _ => None,
-    };
-    order
-        .and_then(|o| o.order_type)
-        .is_some_and(|t| t != crate::core::wire::OrderType::NewBuy)
+    order_type_at(batch, node).is_some_and(|t| t != crate::core::wire::OrderType::NewBuy)
+}
+
+/// Whether `node` is, or is in, a delete of whole assets: their numbers are all it reads.
+pub(super) fn in_asset_delete(batch: &crate::core::snapshot::Snapshot, node: &NodeId) -> bool {
+    order_type_at(batch, node) == Some(crate::core::wire::OrderType::DeleteAsset)
 }
 
 /// The page of the customer an order names (its enterprise, else its channel customer id for
