@@ -284,6 +284,7 @@ preview-working = Working out what the deletes remove, from the profile's asset 
 preview-failed = What the deletes remove could not be worked out: { $reason }
 preview-unknown-ack = Send without knowing exactly what is removed
 preview-refused-send-off = Send is off: the platform would refuse this batch as it is (see above). Close this, change the draft and submit again.
+sandbox-activities = The Sandbox's activities
 asset-delete-numbers-only = A delete of assets removes them whole, with all their products: only their numbers are read.
 preview-counts = As the assets are listed now, this removes { $products ->
     [one] 1 product instance

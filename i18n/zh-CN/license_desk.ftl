@@ -222,6 +222,7 @@ preview-working = 正在根据该配置的资产列表计算删除将移除的�
 preview-failed = 无法计算删除将移除的内容：{ $reason }
 preview-unknown-ack = 在不确知移除内容的情况下仍然发送
 preview-refused-send-off = 无法发送：按当前内容，平台会拒绝整个批次（见上文）。请关闭此窗口，修改草稿后再提交。
+sandbox-activities = 沙箱中的活动
 asset-delete-numbers-only = 删除资产会连同其全部产品整体删除：只读取资产编号。
 preview-counts = 按当前资产列表，将删除 { $products } 个产品实例，并整个删除 { $assets } 个资产，下表每项一行（资产在商品包内外各持有一次的同一产品计为两个）。
 preview-counts-partial = 按当前资产列表，至少将删除 { $products } 个产品实例，并整个删除 { $assets } 个资产；下方标出的订单删除内容未知。

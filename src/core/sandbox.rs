@@ -18,6 +18,23 @@ use wire::{BatchOrderRequest, BindRequest, CustomerQuery, EnterpriseRequest};
 /// The demo activities, built into the binary so it runs from anywhere.
 pub const DEMO_ACTIVITIES: &str = include_str!("../../assets/demo-activities.json");
 
+/// The demo activities' labels and names, for the Activities screen to offer on the Sandbox
+/// (the interface lists no activities: a remote platform's are learnt from its administrator).
+pub fn demo_activities() -> &'static [(String, String)] {
+    static LISTED: std::sync::LazyLock<Vec<(String, String)>> = std::sync::LazyLock::new(|| {
+        let file: serde_json::Value = serde_json::from_str(DEMO_ACTIVITIES).unwrap_or_default();
+        let listed = file["activities"].as_array().cloned().unwrap_or_default();
+        listed
+            .iter()
+            .filter_map(|a| {
+                let label = a["label"].as_str()?.to_owned();
+                Some((label, a["name"].as_str().unwrap_or_default().to_owned()))
+            })
+            .collect()
+    });
+    &LISTED
+}
+
 /// The demo enterprise's CRM id; its default customer is `CRM`/`CRM-DEMO`.
 pub const DEMO_CRM_ID: &str = "CRM-DEMO";
 

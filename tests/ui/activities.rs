@@ -70,3 +70,20 @@ fn activities_claim_then_the_limit_then_an_unknown_label() {
     // The form is remembered for the next run.
     assert_eq!(harness.state().prefs.claim.branch, "北京分公司");
 }
+
+/// Issue 56: the Sandbox's activities are listed beside the label's field (the interface lists
+/// none), and one picked fills it.
+#[test]
+fn the_sandbox_s_activities_are_listed_and_one_fills_the_label() {
+    let dir = tempfile::tempdir().expect("dir");
+    let mut harness = app(dir.path(), Lang::En);
+    harness.state_mut().prefs.screen = license_desk::ui::Screen::Activities;
+    harness.run_ok();
+    click(&mut harness, "The Sandbox's activities");
+    harness.get_by_label("sold-out-2026 · 售罄活动");
+    click(&mut harness, "spring-2026 · 春季活动");
+    assert_eq!(
+        harness.get_by_label("Activity label").value().as_deref(),
+        Some("spring-2026")
+    );
+}

@@ -132,7 +132,7 @@ impl ActivitiesScreen {
         self.read_catalog(core);
         ui.label(t!(lang, "claim-help"));
         ui.add_space(6.0);
-        claim_form_ui(ui, lang, form);
+        claim_form_ui(ui, lang, form, core.profile.is_sandbox());
         ui.add_space(6.0);
         let complete = [&form.identity, &form.label, &form.source, &form.branch]
             .iter()
@@ -175,8 +175,9 @@ impl ActivitiesScreen {
     }
 }
 
-/// The claim's four fields, the identity with what it looks like, the label with those seen.
-fn claim_form_ui(ui: &mut egui::Ui, lang: Lang, form: &mut ClaimForm) {
+/// The claim's four fields, the identity with what it looks like, the label with those seen
+/// (and on the Sandbox, its demo activities).
+fn claim_form_ui(ui: &mut egui::Ui, lang: Lang, form: &mut ClaimForm, sandbox: bool) {
     grid_ui(ui, "claim_form", |ui| {
         let field = |label: Label, path| Field {
             label: label.text(lang),
@@ -204,6 +205,16 @@ fn claim_form_ui(ui: &mut egui::Ui, lang: Lang, form: &mut ClaimForm) {
                         ui.menu_button(t!(lang, "recent"), |ui| {
                             for label in seen {
                                 if ui.button(label).clicked() {
+                                    form.label.clone_from(label);
+                                    ui.close();
+                                }
+                            }
+                        });
+                    }
+                    if sandbox {
+                        ui.menu_button(t!(lang, "sandbox-activities"), |ui| {
+                            for (label, name) in crate::core::sandbox::demo_activities() {
+                                if ui.button(format!("{label} · {name}")).clicked() {
                                     form.label.clone_from(label);
                                     ui.close();
                                 }
