@@ -838,3 +838,37 @@ fn a_team_server_that_is_down_is_named_as_such() {
             .is_none()
     );
 }
+
+/// Issue 56: at 900×600 on a team profile (its person and role in the top bar) Help and the
+/// rest of the top bar are whole in the window, in both languages: the bar takes a second line
+/// rather than cutting them.
+#[test]
+fn help_stays_in_a_narrow_window_on_a_team_profile() {
+    for (lang, help) in [(Lang::En, "Help"), (Lang::Zh, "帮助")] {
+        let team = TeamRemote::start();
+        let dir = tempfile::tempdir().expect("dir");
+        let size = egui::vec2(900.0, 600.0);
+        let mut harness = window::app_sized(dir.path(), lang, desk::mock_store(), size);
+        harness.run_ok();
+        both_signed_in(&harness, &team);
+        let active = license_desk::core::profiles::requests::Activate {
+            name: "branch".to_owned(),
+        };
+        desk::run(harness.state().core(), active);
+        settle(&mut harness, |h| {
+            h.query_by_label_contains("li · ").is_some()
+        });
+        let keyring = if lang == Lang::En {
+            "given store"
+        } else {
+            "指定的存储"
+        };
+        for label in [help, keyring] {
+            let rect = harness.get_by_label_contains(label).rect();
+            assert!(
+                rect.right() <= 900.0 && rect.width() > 0.0,
+                "{label} at {rect:?}"
+            );
+        }
+    }
+}

@@ -241,7 +241,9 @@ fn top_bar_ui<T>(
     state: &CoreState,
     person_ui: impl FnOnce(&mut egui::Ui) -> T,
 ) -> (Option<String>, T) {
-    ui.horizontal(|ui| {
+    // Wrapped: in a narrow window (900 px, a team profile's person and role) the bar takes a
+    // second line rather than cutting Help off at the right.
+    ui.horizontal_wrapped(|ui| {
         ui.heading(t!(lang, "app-name"));
         ui.separator();
         // Before the name, so it stays in its place whatever the name's length.

@@ -132,9 +132,13 @@ impl Help {
         let Some((_, _, text)) = &self.shown else {
             return;
         };
-        egui::ScrollArea::vertical()
+        // Both ways: text wraps at the window's width, and a table wider than it scrolls
+        // sideways rather than being cut at its right edge.
+        let width = ui.available_width();
+        egui::ScrollArea::both()
             .id_salt(("help_page", self.page))
             .show(ui, |ui| {
+                ui.set_max_width(width);
                 CommonMarkViewer::new().show(ui, &mut self.cache, text);
             });
         let clicked = pages::PAGES
