@@ -872,3 +872,23 @@ fn help_stays_in_a_narrow_window_on_a_team_profile() {
         }
     }
 }
+
+/// Issue 56: the Sandbox's hints are the Sandbox's: on a team profile the Assets screen does not
+/// send the clerk to the demo enterprise.
+#[test]
+fn a_team_profile_gets_no_sandbox_hint_on_assets() {
+    let team = TeamRemote::start();
+    let dir = tempfile::tempdir().expect("dir");
+    let mut harness = app(dir.path(), Lang::En);
+    harness.run_ok();
+    both_signed_in(&harness, &team);
+    let active = license_desk::core::profiles::requests::Activate {
+        name: "branch".to_owned(),
+    };
+    desk::run(harness.state().core(), active);
+    harness.state_mut().prefs.screen = Screen::Assets;
+    let remote = "Enter an enterprise global id and list its assets (a customer's page, or \
+                  Customers › Query, gives it).";
+    settle(&mut harness, |h| h.query_by_label(remote).is_some());
+    assert!(harness.query_by_label_contains("Sandbox's demo").is_none());
+}

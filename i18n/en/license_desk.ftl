@@ -56,6 +56,7 @@ status-code = Status
 status-words = Meaning
 on-profile = On the profile { $profile }
 assets-start = Enter an enterprise global id and list its assets (the Sandbox's demo enterprise is EG0000000001).
+assets-start-remote = Enter an enterprise global id and list its assets (a customer's page, or Customers › Query, gives it).
 do-disable = Disable { $n } { $n ->
         [one] lock
        *[other] locks

@@ -54,6 +54,7 @@ status-code = 状态码
 status-words = 含义
 on-profile = 配置：{ $profile }
 assets-start = 输入企业全局编号并列出其资产（沙箱的示例企业为 EG0000000001）。
+assets-start-remote = 输入企业全局编号并列出其资产（可在客户主页或“客户 › 查询”中查到）。
 do-disable = 禁用 { $n } 把加密锁
 do-enable = 启用 { $n } 把加密锁
 disable-listed = 禁用这些

@@ -451,7 +451,12 @@ impl AssetsScreen {
             .as_deref()
             .map(|e| tr!(lang, "assets-list-recent", enterprise = e));
         let next = words.as_deref().map(|w| (Icon::List, w));
-        if empty_state_ui(ui, t!(lang, "assets-start"), next)
+        // The demo enterprise is the Sandbox's: named only there.
+        let start = match profile.is_sandbox() {
+            true => t!(lang, "assets-start"),
+            false => t!(lang, "assets-start-remote"),
+        };
+        if empty_state_ui(ui, start, next)
             && let Some(enterprise) = last
         {
             self.list_enterprise(out, profile, &enterprise);
