@@ -71,7 +71,7 @@ fn undo_restores_a_removed_package_with_its_children_and_redo_removes_it() {
     type_into(&mut harness, "Package number", "PKG-UNDO");
     click(&mut harness, "Add product");
     click(&mut harness, "Add an empty product instead");
-    type_into(&mut harness, "Product (gmsPid or appKey)", "gms:2001");
+    type_into(&mut harness, "Product id (GMS product id or app product key)", "gms:2001");
     click(&mut harness, "Package PKG-UNDO");
     click(&mut harness, "Remove");
     assert!(harness.query_by_label("Package PKG-UNDO").is_none());
@@ -121,13 +121,13 @@ fn undo_restores_a_removed_package_with_its_children_and_redo_removes_it() {
     let value = |h: &Harness<'static, DeskApp>, label: &str| h.get_by_label(label).value();
     click(&mut harness, "Undo");
     assert_eq!(
-        value(&harness, "Product (gmsPid or appKey)").as_deref(),
+        value(&harness, "Product id (GMS product id or app product key)").as_deref(),
         Some("")
     );
     click(&mut harness, "Undo");
     assert!(
         harness
-            .query_by_label("Product (gmsPid or appKey)")
+            .query_by_label("Product id (GMS product id or app product key)")
             .is_none()
     );
     assert_eq!(

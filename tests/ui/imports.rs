@@ -41,7 +41,7 @@ fn composer_imports_a_file_with_three_problems_and_a_bad_file_changes_nothing() 
     for problem in [
         "Channel code: required",
         "Order 1 › Asset 1 › Asset numbers, line 2: 8000000100 is already on line 1",
-        "Order 1 › Asset 1 › Product 1 › Product (gmsPid or appKey): required in a New purchase (new_buy) order",
+        "Order 1 › Asset 1 › Product 1 › Product id (GMS product id or app product key): required in a New purchase (new_buy) order",
     ] {
         harness.get_by_label(problem);
     }
