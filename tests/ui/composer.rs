@@ -126,7 +126,11 @@ fn composer_builds_a_purchase_with_a_package_tree_fills_numbers_and_submits_it()
     click(&mut harness, "Add product");
     // The catalog's search opens; an empty product is still one click away.
     click(&mut harness, "Add an empty product instead");
-    type_into(&mut harness, "Product id (GMS product id or app product key)", "gms:2001");
+    type_into(
+        &mut harness,
+        "Product id (GMS product id or app product key)",
+        "gms:2001",
+    );
     click(&mut harness, "Package PKG-1 专业版套餐");
     click(&mut harness, "Add sub-package");
     // An empty package number is a problem until typed.
@@ -135,7 +139,11 @@ fn composer_builds_a_purchase_with_a_package_tree_fills_numbers_and_submits_it()
     click(&mut harness, "Add product");
     // The catalog's search opens; an empty product is still one click away.
     click(&mut harness, "Add an empty product instead");
-    type_into(&mut harness, "Product id (GMS product id or app product key)", "gms:2002");
+    type_into(
+        &mut harness,
+        "Product id (GMS product id or app product key)",
+        "gms:2002",
+    );
     harness.get_by_label("No problems: ready to submit.");
 
     // Text where a number goes stays as typed, and is a problem like any other until fixed.

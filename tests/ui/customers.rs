@@ -204,3 +204,34 @@ fn a_customer_with_no_enterprise_yet_is_queried_from_the_search() {
         );
     }
 }
+
+/// Issue 56: a customer the directory cannot place, asked for from the search, leaves the page
+/// that was open as it was (the toast says why).
+#[test]
+fn a_customer_not_found_leaves_the_open_page() {
+    let dir = tempfile::tempdir().expect("dir");
+    let mut harness = app(dir.path(), Lang::En);
+    harness.run_ok();
+    type_into(&mut harness, "Find customer", "bjsl");
+    settle(&mut harness, |h| {
+        h.query_by_label_contains("EG0000000001").is_some()
+    });
+    harness.key_press(egui::Key::Enter);
+    settle(&mut harness, |h| {
+        h.query_by_label_contains("From Sandbox, read at").is_some()
+    });
+    type_into(&mut harness, "Find customer", "没有这个客户");
+    harness.key_press(egui::Key::Enter);
+    settle(&mut harness, |h| {
+        h.query_by_label("Refresh: failed").is_some()
+    });
+    assert_eq!(
+        harness.state().prefs.screen,
+        license_desk::ui::Screen::Customer
+    );
+    assert!(
+        harness
+            .query_by_label_contains("From Sandbox, read at")
+            .is_some()
+    );
+}

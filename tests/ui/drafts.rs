@@ -71,7 +71,11 @@ fn undo_restores_a_removed_package_with_its_children_and_redo_removes_it() {
     type_into(&mut harness, "Package number", "PKG-UNDO");
     click(&mut harness, "Add product");
     click(&mut harness, "Add an empty product instead");
-    type_into(&mut harness, "Product id (GMS product id or app product key)", "gms:2001");
+    type_into(
+        &mut harness,
+        "Product id (GMS product id or app product key)",
+        "gms:2001",
+    );
     click(&mut harness, "Package PKG-UNDO");
     click(&mut harness, "Remove");
     assert!(harness.query_by_label("Package PKG-UNDO").is_none());

@@ -102,6 +102,12 @@ impl CustomerScreen {
     /// once (read from the platform when none is); anything else is resolved by the directory
     /// and read.
     pub(crate) fn open(&mut self, out: &Outbox<'_>, profile: &str, id: &str, global: bool) {
+        // The page open stays until the one asked for comes: one the directory cannot place
+        // (said in a toast) leaves it as it was.
+        let kept = (self.profile.as_deref() == Some(profile)).then(|| {
+            let lines = std::mem::take(&mut self.lines);
+            (self.page.take(), lines, std::mem::take(&mut self.rows))
+        });
         let keep_days = self.days;
         *self = Self {
             profile: Some(profile.to_owned()),
@@ -109,6 +115,9 @@ impl CustomerScreen {
             days: keep_days,
             ..Self::default()
         };
+        if let Some((page, lines, rows)) = kept {
+            (self.page, self.lines, self.rows) = (page, lines, rows);
+        }
         if global {
             self.cached.start(out.ask(customer::Cached {
                 profile: profile.to_owned(),
