@@ -390,6 +390,7 @@ confirm-remove = Remove
 connected-with = { $profile }: connected. Scopes: { $scope }; the token is valid for { $hours } h more.
 create-enterprise = Create enterprise
 create-help = Creates an enterprise master account for a CRM customer, with its default customer and its members.
+create-same-name = The directory already holds an enterprise named { $name } ({ $id }): a second one of the same name is one staff cannot tell apart. Update that one (the Update tab), or give this one a name of its own.
 create = Create
 created = Created:
 crm-customer-id = CRM customer id

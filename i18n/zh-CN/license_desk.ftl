@@ -310,6 +310,7 @@ confirm-remove = 删除
 connected-with = { $profile }：连接成功。权限范围：{ $scope }；令牌还有 { $hours } 小时有效。
 create-enterprise = 创建企业主账号
 create-help = 为 CRM 客户创建企业主账号，同时创建默认客户及成员。
+create-same-name = 客户目录中已有名为 { $name } 的企业（{ $id }）：再建一个同名企业，员工将无法区分。请修改那一个（“修改企业”选项卡），或为新企业另起名称。
 create = 创建
 created = 已创建：
 crm-customer-id = CRM 客户编号

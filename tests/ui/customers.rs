@@ -235,3 +235,32 @@ fn a_customer_not_found_leaves_the_open_page() {
             .is_some()
     );
 }
+
+/// Issue 56: a new enterprise named as one the directory holds is said beforehand, beside the
+/// one it would be confused with, in both languages.
+#[test]
+fn a_new_enterprise_with_a_known_name_is_said() {
+    for (lang, tab, field, said) in [
+        (
+            Lang::En,
+            "Create enterprise",
+            "Customer name",
+            "The directory already holds an enterprise named 北京示例科技有限公司 (EG0000000001)",
+        ),
+        (
+            Lang::Zh,
+            "创建企业主账号",
+            "客户名称",
+            "客户目录中已有名为 北京示例科技有限公司 的企业（EG0000000001）",
+        ),
+    ] {
+        let dir = tempfile::tempdir().expect("dir");
+        let mut harness = app(dir.path(), lang);
+        harness.run_ok();
+        click(&mut harness, tab);
+        type_into(&mut harness, field, "北京示例科技有限公司");
+        settle(&mut harness, |h| h.query_by_label_contains(said).is_some());
+        type_into(&mut harness, field, "北京另一家公司");
+        settle(&mut harness, |h| h.query_by_label_contains(said).is_none());
+    }
+}

@@ -7,6 +7,7 @@ use egui::{RichText, ScrollArea};
 
 use crate::core::Awaited;
 use crate::core::calls::requests as calls;
+use crate::core::catalog::{self, CatalogView};
 use crate::core::team::Permission;
 use crate::core::wire::validate::{self, Problem};
 use crate::core::wire::{
@@ -119,6 +120,11 @@ pub struct CustomersScreen {
     update: EnterpriseForm,
     /// An enterprise whose page was asked for in this frame.
     open_page: Option<String>,
+    /// The profile's directory, read for Create: a name it already holds is said.
+    directory: Awaited<std::sync::Arc<CatalogView>>,
+    view: Option<std::sync::Arc<CatalogView>>,
+    /// The profile whose directory was asked for: asked once, even when it cannot be read.
+    directory_of: Option<String>,
 }
 
 impl Default for CustomersScreen {
@@ -130,6 +136,9 @@ impl Default for CustomersScreen {
             create: EnterpriseForm::default(),
             update: EnterpriseForm::default(),
             open_page: None,
+            directory: Awaited::default(),
+            view: None,
+            directory_of: None,
         }
     }
 }
@@ -151,6 +160,32 @@ impl CustomersScreen {
         {
             self.update.updated = updated.is_ok();
         }
+        if let Some(Ok(view)) = self.directory.take() {
+            self.view = Some(view);
+        }
+    }
+
+    /// An enterprise of the directory with the name typed for Create (its global id), read
+    /// first when the directory is not the active profile's.
+    fn same_name(&mut self, core: &Caller<'_>) -> Option<String> {
+        let stale = self
+            .view
+            .as_ref()
+            .is_none_or(|v| v.profile != core.profile.name);
+        if stale && self.directory_of.as_deref() != Some(core.profile.name.as_str()) {
+            self.directory_of = Some(core.name());
+            let profile = core.name();
+            self.directory.start(core.ask(catalog::Load { profile }));
+        }
+        let name = self.create.customer_name.trim();
+        let view = self.view.as_ref().filter(|_| !stale && !name.is_empty())?;
+        view.customers.iter().find_map(|k| {
+            let e = &k.item;
+            let named = [&e.enterprise_name, &e.customer_name]
+                .into_iter()
+                .any(|n| n.as_deref().map(str::trim) == Some(name));
+            named.then(|| e.enterprise_global_id.clone()).flatten()
+        })
     }
 
     /// The screen; the enterprise whose page was asked for.
@@ -332,9 +367,17 @@ impl CustomersScreen {
         ui.add_space(6.0);
         let why = core.lacking(lang, Permission::Customers);
         let busy = self.create.create_call.is_waiting();
-        if permitted_ui(ui, why.as_deref(), |ui| {
+        let clicked = permitted_ui(ui, why.as_deref(), |ui| {
             submit_button_ui(ui, Icon::Create, t!(lang, "create"), busy)
-        }) {
+        });
+        // Below the button, which does not move: the platform takes a second enterprise of the
+        // same name, which staff then cannot tell apart.
+        if let Some(id) = self.same_name(core) {
+            let name = self.create.customer_name.trim();
+            let words = tr!(lang, "create-same-name", name = name, id = id.as_str());
+            ui.colored_label(ui.visuals().warn_fg_color, words);
+        }
+        if clicked {
             let request = self.create.request();
             self.create.problems = validate::enterprise(&request);
             if self.create.problems.is_empty() {
