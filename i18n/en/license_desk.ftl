@@ -302,7 +302,7 @@ preview-counts-partial = As the assets are listed now, this removes at least { $
    *[other] { $assets } whole assets
 }; what the orders marked below remove is unknown.
 warn-removes-nothing = Order #{ $seq } removes nothing.
-warn-all-orders = Order #{ $seq } names no source license order (srcLicenseOrderId): it removes from every order of the customer.
+warn-all-orders = Order #{ $seq } names no original license order: it removes from every order of the customer.
 warn-loose-match = Order #{ $seq }: { $product } is matched by its mnemonic alone and catches { $count } instances on { $asset }.
 warn-asset-not-listed = Order #{ $seq }: the asset { $asset } is not in the enterprise's listing; the platform refuses the batch if the customer does not hold it.
 warn-refused = Order #{ $seq }: the platform would refuse the whole batch here ({ $path }: { $message }) and remove nothing.
@@ -877,7 +877,7 @@ catalog-remove-confirm = Remove “{ $name }” from the catalog?
 catalog-remove-undo = It comes back when a batch or a catalog file names it again.
 catalog-name = Name
 catalog-uri = URI
-catalog-pid = gmsPid
+catalog-pid = GMS product id
 catalog-concurrent = Concurrent nodes
 catalog-number = Package number
 catalog-product-count = Products

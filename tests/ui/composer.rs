@@ -320,7 +320,7 @@ fn the_delete_confirmation_shows_what_goes_and_then_it_goes() {
                   outside it, is counted twice).";
     settle(&mut harness, |h| h.query_by_label(counts).is_some());
     for order in [1, 2] {
-        harness.get_by_label(&format!("Order #{order} names no source license order (srcLicenseOrderId): it removes from every order of the customer."));
+        harness.get_by_label(&format!("Order #{order} names no original license order: it removes from every order of the customer."));
     }
     assert_eq!(harness.get_all_by_label("计价软件 gms:1001").count(), 2);
     harness.get_by_label("证书版 gms:1005");
