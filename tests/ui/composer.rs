@@ -625,4 +625,18 @@ fn add_product_stays_add_product_after_a_pick() {
         };
         settle(&mut harness, |_| products(dir.path()) == Some(count));
     }
+    // The same with a package: its bar has Add package where the asset's had it.
+    click_tree_row(&mut harness, "Asset —");
+    let package = harness.get_by_label("Add package").rect();
+    click(&mut harness, "Add package");
+    settle(&mut harness, |h| {
+        h.query_by_label("Search the catalog").is_some()
+    });
+    harness.key_press(egui::Key::Enter);
+    harness.run_ok();
+    settle(&mut harness, |h| {
+        h.query_by_label("Search the catalog").is_none()
+    });
+    assert_eq!(harness.get_by_label("Add package").rect(), package);
+    harness.get_by_label("Add sub-package");
 }

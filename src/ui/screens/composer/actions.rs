@@ -33,8 +33,10 @@ impl ComposerScreen {
         };
         // A delete of whole assets holds no products or packages: none are offered.
         let whole = super::in_asset_delete(&draft.batch, selected);
+        // A package of the asset's itself (not a sub-package) offers Add package beside it.
+        let top_package = matches!(selected.last(), Some(node::Step::Merchandise(_)));
         let action = ui
-            .horizontal_wrapped(|ui| actions_ui(ui, lang, kind, whole))
+            .horizontal_wrapped(|ui| actions_ui(ui, lang, kind, whole, top_package))
             .inner;
         if matches!(kind, Kind::Asset | Kind::Merchandise) && !whole && self.picker.no_products() {
             let words = match core.profile.is_team() {
@@ -100,7 +102,13 @@ impl ComposerScreen {
 }
 
 /// The buttons for a node of this kind; the one clicked.
-fn actions_ui(ui: &mut egui::Ui, lang: Lang, kind: Kind, whole_assets: bool) -> Option<Action> {
+fn actions_ui(
+    ui: &mut egui::Ui,
+    lang: Lang,
+    kind: Kind,
+    whole_assets: bool,
+    top_package: bool,
+) -> Option<Action> {
     let adds: &[(Label, Add)] = match kind {
         Kind::Batch => &[(label!("add-order"), Add::Order)],
         Kind::Order => &[(label!("add-asset"), Add::Asset)],
@@ -120,9 +128,13 @@ fn actions_ui(ui: &mut egui::Ui, lang: Lang, kind: Kind, whole_assets: bool) -> 
     if kind == Kind::Product && ui.button(label!("add-product").text(lang)).clicked() {
         clicked = Some(Action::AddBeside(Add::Product));
     }
-    for (text, what) in adds {
+    for (k, (text, what)) in adds.iter().enumerate() {
         if ui.button((*text).text(lang)).clicked() {
             clicked = Some(Action::Add(*what));
+        }
+        // Where the asset's bar has Add package: a package picked keeps it under the pointer.
+        if k == 0 && top_package && ui.button(label!("add-package").text(lang)).clicked() {
+            clicked = Some(Action::AddBeside(Add::Package));
         }
     }
     if kind != Kind::Batch {
