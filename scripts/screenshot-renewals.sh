@@ -15,7 +15,7 @@ if [ -z "$bin" ]; then
   cargo build --release --quiet
   bin=${CARGO_TARGET_DIR:-$PWD/target}/release/license-desk
 fi
-out=docs/screenshots
+out=${SCREENSHOTS_OUT:-docs/screenshots}
 mkdir -p "$out"
 work=$(mktemp -d)
 xvfb= app=
@@ -54,8 +54,8 @@ for size in 1280x800 900x600; do
     xdotool windowsize "$win" "$W" "$H"
     xdotool windowmove "$win" 0 0
     sleep 2
-    click 40 90 1                # Renewals
-    click 175 94 3               # Read (again): the whole directory
+    click 40 116 1               # Renewals: the third of the navigation (52 + 32 k)
+    click 175 118 3              # Read the directory: every enterprise of it
     shot "renewals-$lang$suffix"
     # The third month's bar, near its foot: that month and the license type drawn lowest.
     # The plot runs from x 162 to the window's edge, 13.3 months wide.
@@ -75,7 +75,13 @@ for size in 1280x800 900x600; do
     xdotool key Return
     sleep 2
     shot "customer-page-$lang$suffix"
-    click 266 180 1 # the Timeline tab
+    # The Timeline tab: below the action bar, lower where the top bar or the actions wrap.
+    case "$lang$suffix" in
+      en-900) tab_y=300 ;;
+      zh-900) tab_y=268 ;;
+      *) tab_y=237 ;;
+    esac
+    click 266 "$tab_y" 1
     shot "customer-timeline-$lang$suffix"
     kill "$app"
     wait "$app" 2>/dev/null || true

@@ -372,3 +372,56 @@ fn the_demo_row_fits_takes_its_click_and_renews_in_both_languages_and_sizes() {
         settle(&mut harness, |h| shows(h, ready));
     }
 }
+
+/// A read of four license types (a legend of two lines at 900 px) leaves the table rows in a
+/// 900×600 window: the chart gives way (it took all the room, and the table showed
+/// its titles and no row).
+#[test]
+fn rows_stay_in_view_beside_a_tall_legend_at_900_by_600() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let size = egui::vec2(900.0, 600.0);
+    let mut harness = window::app_sized(dir.path(), Lang::Zh, desk::mock_store(), size);
+    settle(&mut harness, |h| shows(h, "客户"));
+    let now = now_ms();
+    let orders: Vec<_> = [
+        ("normal_recover_usbkey", 1, 5),
+        ("softkey", 2, 10),
+        ("cloud_account", 3, 20),
+    ]
+    .iter()
+    .map(|(license, n, days)| {
+        json!({"sequence": n, "channelCustomerId": "S-0001", "licenseType": license,
+                   "orderType": "new_buy",
+                   "assets": [{"assetNos": [format!("872000000{n}")],
+                       "products": [{"productUri": "gms:1001", "productName": "云计价",
+                                     "limitEndDate": now + days * DAY}]}]})
+    })
+    .collect();
+    let batch = serde_json::from_value(json!({
+        "channelCode": "SHOP", "channelOrderId": "UI-RENEW-TYPES", "syncMode": "sync",
+        "orderList": orders
+    }))
+    .expect("a batch");
+    let command = CallOn {
+        profile: SANDBOX.to_owned(),
+        call: Call::BatchOrder(batch),
+    };
+    harness
+        .state()
+        .core()
+        .run(command, desk::WAIT)
+        .expect("the batch is sent");
+    harness.state_mut().prefs.screen = Screen::Renewals;
+    settle(&mut harness, |h| shows(h, "读取客户目录"));
+    click(&mut harness, "读取客户目录");
+    settle(&mut harness, |h| shows(h, "8720000003"));
+    let in_view = harness
+        .query_all_by_label_contains("选择 872000000")
+        .filter(|n| n.rect().bottom() <= size.y - 40.0)
+        .count();
+    assert_eq!(in_view, 3, "rows in view: {}", shown_labels(&harness));
+    assert!(shows(
+        &harness,
+        "窗口高度不足，图表已隐藏：拉高窗口即可显示。"
+    ));
+}

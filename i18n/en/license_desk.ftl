@@ -301,12 +301,14 @@ preview-counts-partial = As the assets are listed now, this removes at least { $
     [one] 1 whole asset
    *[other] { $assets } whole assets
 }; what the orders marked below remove is unknown.
-warn-removes-nothing = Order #{ $seq } removes nothing.
+preview-counts-none = As the assets are listed now, this removes nothing.
+preview-counts-unknown = What this batch removes is not known (see below).
+warn-removes-nothing = Order #{ $seq } removes nothing: none of its assets holds what it names. Check its asset numbers and products against the customer's page, or remove the order.
 warn-all-orders = Order #{ $seq } names no original license order: it removes from every order of the customer.
 warn-loose-match = Order #{ $seq }: { $product } is matched by its mnemonic alone and catches { $count } instances on { $asset }.
 warn-asset-not-listed = Order #{ $seq }: the asset { $asset } is not in the enterprise's listing; the platform refuses the batch if the customer does not hold it.
 warn-refused = Order #{ $seq }: the platform would refuse the whole batch here ({ $path }: { $message }) and remove nothing.
-warn-unknown-enterprise = Order #{ $seq } names no enterprise, and the directory does not know its customer's: what it removes is unknown.
+warn-unknown-enterprise = Order #{ $seq } names no enterprise, and the directory does not know its customer's: what it removes is unknown. Bind the customer to an enterprise on Customers › Bind customer, or put the enterprise's global id in the order, and preview again.
 warn-listing-failed = Order #{ $seq }: the assets of { $enterprise } could not be listed ({ $reason }): what it removes is unknown.
 warn-products-not-listed = Order #{ $seq }: the platform lists no products with its assets, so which products go is unknown.
 preview-col-order = Order
@@ -1122,6 +1124,7 @@ renewals-month = Month { $month }
 renewals-clear-month = Show the whole window again
 renewals-by-type = By license type
 renewals-by-branch = By branch
+renewals-chart-hidden = The chart is hidden while the window is this short: make the window taller to see it.
 renewals-chart = What ends each month, the next 12 months
 renewals-chart-name = Chart: what ends each month; click a bar to show that month
 renewals-bar = { $month } · { $group }: { $n } of the { $total } ending that month

@@ -68,8 +68,12 @@ fn a_delete_on_production_waits_for_the_profile_s_name() {
     // removes is unknown, and sending takes one more click.
     let unknown = "Send without knowing exactly what is removed";
     settle(&mut harness, |h| h.query_by_label(unknown).is_some());
-    harness.get_by_label("Order #1 names no enterprise, and the directory does not know its customer's: what it removes is unknown.");
-    harness.get_by_label("As the assets are listed now, this removes at least 0 product instances and 0 whole assets; what the orders marked below remove is unknown.");
+    harness.get_by_label(
+        "Order #1 names no enterprise, and the directory does not know its customer's: what it \
+         removes is unknown. Bind the customer to an enterprise on Customers › Bind customer, or \
+         put the enterprise's global id in the order, and preview again.",
+    );
+    harness.get_by_label("What this batch removes is not known (see below).");
     assert!(harness.get_by_label("Send").accesskit_node().is_disabled());
     click(&mut harness, unknown);
     assert!(!harness.get_by_label("Send").accesskit_node().is_disabled());

@@ -16,8 +16,15 @@ const MAX_ROWS: usize = 200;
 pub fn found_ui(ui: &mut egui::Ui, lang: Lang, found: &DeletePreview) {
     let warn = ui.visuals().warn_fg_color;
     let (products, assets) = (found.products_removed(), found.assets_removed());
-    // When some order's effect is unknown, the counts are only what is known.
-    let counts = if found.unknown() {
+    // When some order's effect is unknown, the counts are only what is known; counts of
+    // nothing say so in words rather than as "0 and 0, a line below each".
+    let counts = if products + assets == 0 {
+        if found.unknown() {
+            tr!(lang, "preview-counts-unknown")
+        } else {
+            tr!(lang, "preview-counts-none")
+        }
+    } else if found.unknown() {
         tr!(
             lang,
             "preview-counts-partial",
@@ -218,6 +225,40 @@ mod tests {
                 asset: "8900000005".into()
             }),
             "资产 8900000005 中没有来自来源授权订单的内容。"
+        );
+    }
+
+    fn shown(lang: Lang, warning: Warning) -> egui_kittest::Harness<'static> {
+        let found = DeletePreview {
+            orders: vec![OrderPreview {
+                index: 0,
+                sequence: Some(1),
+                order_type: crate::core::wire::OrderType::DeleteProduct,
+                enterprise_global_id: None,
+                removed: Vec::new(),
+                assets_removed: Vec::new(),
+                warnings: vec![warning],
+            }],
+        };
+        egui_kittest::Harness::builder()
+            .with_context_setup(crate::ui::kit::fonts::install)
+            .build_ui(move |ui| found_ui(ui, lang, &found))
+    }
+
+    #[test]
+    fn a_delete_of_nothing_says_so_and_what_to_do() {
+        use egui_kittest::kittest::Queryable;
+        let harness = shown(Lang::En, Warning::RemovesNothing);
+        harness.get_by_label("As the assets are listed now, this removes nothing.");
+        harness.get_by_label(
+            "Order #1 removes nothing: none of its assets holds what it names. Check its asset \
+             numbers and products against the customer's page, or remove the order.",
+        );
+        let harness = shown(Lang::Zh, Warning::UnknownEnterprise);
+        harness.get_by_label("本批次将删除什么尚不可知（见下方）。");
+        harness.get_by_label(
+            "订单 #1 未指定企业，客户目录中也没有其客户所属的企业：删除内容未知。\
+             请先在“客户 › 绑定客户”中将客户绑定到企业，或在订单中填写企业全局编号，再预览。",
         );
     }
 }

@@ -10,8 +10,20 @@ use crate::ui::kit::theme;
 use crate::ui::text::i18n::{Lang, t, tr};
 use crate::ui::text::labels::license_code_words;
 
-/// The chart's height: a quarter of what is left, within these.
-const HEIGHT: std::ops::RangeInclusive<f32> = 110.0..=170.0;
+/// The chart's height: a quarter of what is left, within these, and less when the rows would
+/// get less than `ROWS_ROOM` (a 900×600 window showed the table's titles and no row).
+const HEIGHT: std::ops::RangeInclusive<f32> = 60.0..=170.0;
+/// Below the chart: the export and renewal bars, the table's titles and three rows and a half.
+const ROWS_ROOM: f32 = 200.0;
+/// The legend, two lines of it (four license types at 900 px).
+const LEGEND_ROOM: f32 = 64.0;
+
+fn chart_height(available: f32) -> f32 {
+    (available * 0.25)
+        .max(110.0)
+        .min(available - ROWS_ROOM)
+        .clamp(*HEIGHT.start(), *HEIGHT.end())
+}
 
 impl RenewalsScreen {
     pub(super) fn chart_ui(&mut self, ui: &mut egui::Ui, _read: &Read, lang: Lang) {
@@ -41,10 +53,15 @@ impl RenewalsScreen {
             .take(12)
             .map(|d| d.strftime("%Y-%m").to_string())
             .collect();
+        // A window too short for the chart and some rows keeps the rows: they are the work.
+        if ui.available_height() < ROWS_ROOM + LEGEND_ROOM + HEIGHT.start() {
+            ui.label(egui::RichText::new(t!(lang, "renewals-chart-hidden")).weak());
+            return;
+        }
         let charts = charts(months, &labels, self.grouping, lang);
         legend_ui(ui, months, self.grouping, lang);
         let response = Plot::new("renewals_chart")
-            .height((ui.available_height() * 0.25).clamp(*HEIGHT.start(), *HEIGHT.end()))
+            .height(chart_height(ui.available_height()))
             .include_x(-0.6)
             .include_x(11.6)
             .allow_drag(false)
