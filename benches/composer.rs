@@ -23,11 +23,13 @@ use calamine::Reader;
 use common::{FileOnDisk, ORDERS, app, median, order_file, wait_for};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
-use license_desk::core::SandboxState;
+use license_desk::core::catalog::learn::Learned;
+use license_desk::core::catalog::store::{Catalog, SHARED};
 use license_desk::core::drafts::Drafts;
 use license_desk::core::files::{import_file, parse_order_file, read_file_bytes};
 use license_desk::core::sheet::{columns::COLUMNS, read_sheet};
 use license_desk::core::snapshot::{Checked, Snapshot};
+use license_desk::core::{SANDBOX, SandboxState};
 use license_desk::ui::DeskApp;
 use rust_xlsxwriter::Workbook;
 
@@ -126,6 +128,9 @@ fn core_steps(file: &Path, dir: &Path) -> Vec<(&'static str, Vec<Duration>)> {
         "the window's batch (each order moved behind an Arc)",
         "a deep copy of the batch (for comparison: what the import used to make for the window)",
         "all of the import as the core runs it (files::import_file)",
+        "what the file teaches worked out (Learned::of_orders)",
+        "learned by the catalog and the directory (Catalog::learn, a fresh catalog)",
+        "learned again (the same file dropped a second time)",
     ]
     .into_iter()
     .map(|what| (what, Vec::new()))
@@ -155,6 +160,16 @@ fn core_steps(file: &Path, dir: &Path) -> Vec<(&'static str, Vec<Duration>)> {
         let progress = Default::default();
         std::hint::black_box(import_file(file, &progress, &drafts).expect("import"));
         time(6, start);
+        let start = Instant::now();
+        let learned = Learned::of_orders(batch.head(), batch.orders());
+        time(7, start);
+        let catalog =
+            Catalog::open(&dir.join(format!("catalog-{}.db", steps[8].1.len()))).expect("catalog");
+        for step in [8, 9] {
+            let start = Instant::now();
+            std::hint::black_box(catalog.learn(SHARED, SANDBOX, &learned, 1).expect("learn"));
+            steps[step].1.push(start.elapsed());
+        }
     }
     steps
 }

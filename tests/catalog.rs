@@ -427,7 +427,9 @@ fn the_demo_catalog_is_loaded_once_and_what_is_removed_stays_removed() {
     );
 }
 
-/// A file imported into the composer teaches the catalog and the directory, with nothing sent.
+/// A file imported into the composer teaches the catalog and the directory, with nothing sent:
+/// the batch is answered first, and what it names is learned when the window asks (it does as
+/// soon as it has the batch).
 #[test]
 fn a_file_imported_into_the_composer_teaches_the_catalog() {
     let root = tempfile::tempdir().expect("dir");
@@ -453,7 +455,19 @@ fn a_file_imported_into_the_composer_teaches_the_catalog() {
             progress: Progress::default(),
         },
     );
-    assert!(matches!(imported, Finished::Done(_)), "{imported:?}");
+    let Finished::Done(imported) = imported else {
+        panic!("not imported: {imported:?}");
+    };
+    let taught = run(
+        &core,
+        files::LearnImported {
+            profile: imported.profile.clone(),
+            batch: imported.batch.clone(),
+        },
+    )
+    .expect("learned");
+    assert_eq!(imported.profile, SANDBOX);
+    assert_eq!((taught.products.new, taught.customers.new), (2, 1));
     let seen = view_until(&core, SANDBOX, |v| {
         has_product(v, "gms:7302")
             && has_customer(v, |c| c.channel_customer_id.as_deref() == Some("S-7301"))

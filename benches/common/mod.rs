@@ -78,6 +78,10 @@ pub fn wait_for(harness: &mut Harness<'static, DeskApp>, label: &str) -> Duratio
         let start = Instant::now();
         harness.step();
         longest = longest.max(start.elapsed());
+        // Shown by this frame: the time ends with it, not a display frame later.
+        if harness.query_all_by_label_contains(label).next().is_some() {
+            break;
+        }
         let (woken, wake) = &*WAKE;
         let woken = woken.lock().unwrap_or_else(|e| e.into_inner());
         let wait = DISPLAY_FRAME.saturating_sub(start.elapsed());

@@ -348,11 +348,10 @@ fn composer_imports_a_spreadsheet_and_writes_the_template() {
     for cell in ["E2", "H2", "J2", "I3"] {
         harness.get_by_label(&format!("problems-en.xlsx: Orders!{cell}"));
     }
-    // What the file taught the catalog is said.
-    harness.get_by_label(
-        "The catalog learned from the file: 1 entry added, 0 updated (products, packages and \
-         customers it names).",
-    );
+    // What the file taught the catalog is said, once learned (after the batch is shown).
+    let taught = "The catalog learned from the file: 1 entry added, 0 updated (products, \
+                  packages and customers it names).";
+    settle(&mut harness, |h| h.query_by_label(taught).is_some());
 
     std::fs::write(dir.path().join("last-year.xlsx"), "").expect("file");
     std::fs::write(dir.path().join("batch.json"), "{}").expect("file");

@@ -72,6 +72,17 @@ CREATE TABLE IF NOT EXISTS customers (
 CREATE INDEX IF NOT EXISTS customers_of_profile ON customers(profile);
 ";
 
+/// Versions 2, 3, … of the file (version 1 is `adopt`'s).
+const LATER: &[&str] = &[
+    // 2: a customer is found by any of its ids; with the profile alone, learning a file of
+    // 10,000 customers read the directory 10,000 times over (0.74 s).
+    "CREATE INDEX IF NOT EXISTS customers_by_id ON customers(profile, customer_id);
+     CREATE INDEX IF NOT EXISTS customers_by_channel ON customers(profile, channel_customer_id);
+     CREATE INDEX IF NOT EXISTS customers_by_crm ON customers(profile, crm_customer_id);
+     CREATE INDEX IF NOT EXISTS customers_by_enterprise
+         ON customers(profile, enterprise_global_id);",
+];
+
 impl Catalog {
     pub fn open(path: &Path) -> Result<Catalog> {
         if let Some(dir) = path.parent() {
@@ -84,7 +95,7 @@ impl Catalog {
         let mut conn = Connection::open(path)?;
         conn.busy_timeout(std::time::Duration::from_secs(5))?;
         crate::core::local_db::use_wal(&conn)?;
-        db::sqlite::migrate_adopting(&mut conn, adopt, &[])?;
+        db::sqlite::migrate_adopting(&mut conn, adopt, LATER)?;
         Ok(Catalog {
             conn: Mutex::new(conn),
         })
@@ -429,8 +440,7 @@ fn combined(old: Option<&str>, new: &impl Serialize, how: Combine) -> Result<Str
     };
     if let Value::Object(fields) = new {
         for (k, v) in fields {
-            let empty = v.is_null() || v.as_array().is_some_and(Vec::is_empty);
-            if empty {
+            if empty(&v) {
                 continue;
             }
             if how == Combine::NewWins {
@@ -515,27 +525,93 @@ fn write_learned(
     taught: Taught,
 ) -> Result<ImportReport> {
     let mut report = ImportReport::default();
-    for p in &learned.products {
-        if let Some(key) = &p.product_uri {
-            report
-                .products
-                .add(upsert(tx, scope, Shelf::Products, key, p, now)?);
-        }
+    let products = learned
+        .products
+        .iter()
+        .filter_map(|p| Some((p.product_uri.as_deref()?, p)));
+    for (key, item) in in_one(products)? {
+        let change = upsert(tx, scope, Shelf::Products, key, &item, now)?;
+        report.products.add(change);
     }
-    for m in &learned.packages {
-        if let Some(key) = &m.merchandise_num {
-            report
-                .packages
-                .add(upsert(tx, scope, Shelf::Packages, key, m, now)?);
-        }
+    let packages =
+        (learned.packages.iter()).filter_map(|m| Some((m.merchandise_num.as_deref()?, m)));
+    for (key, item) in in_one(packages)? {
+        let change = upsert(tx, scope, Shelf::Packages, key, &item, now)?;
+        report.packages.add(change);
     }
-    for c in &learned.customers {
-        if let Some((change, kept)) = learn_customer(tx, profile, c, now, taught)? {
+    let customers = learned.customers.iter().map(|c| {
+        let ids = [&c.customer_id, &c.channel_customer_id, &c.crm_customer_id];
+        ((ids, &c.enterprise_global_id), c)
+    });
+    for (_, item) in in_one(customers)? {
+        let c = match item {
+            Mentioned::Once(c) => std::borrow::Cow::Borrowed(c),
+            Mentioned::Combined(v) => std::borrow::Cow::Owned(serde_json::from_value(v)?),
+        };
+        if let Some((change, kept)) = learn_customer(tx, profile, &c, now, taught)? {
             report.customers.add(change);
             report.customers.kept += usize::from(kept);
         }
     }
     Ok(report)
+}
+
+/// An item a file names, as the catalog takes it: its one mention, or its mentions combined
+/// in order, each one's fields over the earlier ones' (empty fields never win).
+#[derive(Serialize)]
+#[serde(untagged)]
+enum Mentioned<'a, T> {
+    Once(&'a T),
+    Combined(Value),
+}
+
+/// The items by their key, in the order first named, each with its mentions combined: a file
+/// of 10,000 orders names its few products 30,000 times and its customers many times over, and
+/// each mention written alone cost the learning most of its 0.57 s. Combined first or written
+/// one after the other, the catalog ends the same (later non-empty fields win either way);
+/// what is counted is the item, not the mention.
+fn in_one<'a, K: Eq + std::hash::Hash + Clone, T: PartialEq + Serialize>(
+    items: impl Iterator<Item = (K, &'a T)>,
+) -> Result<Vec<(K, Mentioned<'a, T>)>> {
+    let mut places: std::collections::HashMap<K, usize> = std::collections::HashMap::new();
+    let mut named: Vec<(K, Vec<&'a T>)> = Vec::new();
+    for (key, item) in items {
+        match places.get(&key) {
+            Some(&i) => {
+                let mentions = &mut named[i].1;
+                // A mention like the one before it changes nothing.
+                if mentions.last() != Some(&item) {
+                    mentions.push(item);
+                }
+            }
+            None => {
+                places.insert(key.clone(), named.len());
+                named.push((key, vec![item]));
+            }
+        }
+    }
+    named
+        .into_iter()
+        .map(|(key, mentions)| Ok((key, combine(mentions)?)))
+        .collect()
+}
+
+fn combine<'a, T: Serialize>(mentions: Vec<&'a T>) -> Result<Mentioned<'a, T>> {
+    let [once] = mentions.as_slice() else {
+        let mut fields = serde_json::Map::new();
+        for mention in mentions {
+            if let Value::Object(over) = serde_json::to_value(mention)? {
+                fields.extend(over.into_iter().filter(|(_, v)| !empty(v)));
+            }
+        }
+        return Ok(Mentioned::Combined(Value::Object(fields)));
+    };
+    Ok(Mentioned::Once(once))
+}
+
+/// A field that never goes over a kept one's.
+fn empty(v: &Value) -> bool {
+    v.is_null() || v.as_array().is_some_and(Vec::is_empty)
 }
 
 fn upsert(
@@ -565,6 +641,19 @@ fn upsert(
     Ok(Change::of(old.as_deref(), &body))
 }
 
+/// The directory's row for a customer, by any of its ids. The first condition names each id
+/// with the profile, so that SQLite finds each by its own index (a multi-index OR); the second
+/// keeps out a row whose ids contradict the customer's.
+const FIND_CUSTOMER: &str = "SELECT id, body, from_platform FROM customers
+    WHERE ((profile = ?1 AND customer_id = ?2)
+           OR (profile = ?1 AND channel_customer_id = ?3)
+           OR (profile = ?1 AND crm_customer_id = ?4)
+           OR (profile = ?1 AND enterprise_global_id = ?5))
+      AND (customer_id = ?2
+           OR ((customer_id IS NULL OR ?2 IS NULL)
+               AND (channel_customer_id IS NULL OR ?3 IS NULL OR channel_customer_id = ?3)))
+    ORDER BY customer_id = ?2 DESC, id LIMIT 1";
+
 /// The directory's row for this customer: the same customer id; else, among rows whose ids do
 /// not contradict it, the same channel customer, CRM id or enterprise. Answers what changed,
 /// and whether the platform's fields were kept against the file's (None: no key, nothing done).
@@ -586,15 +675,7 @@ fn learn_customer(
         c.enterprise_global_id
     ];
     let found: Option<(i64, String, bool)> = tx
-        .prepare_cached(
-            "SELECT id, body, from_platform FROM customers WHERE profile = ?1 AND (
-                 customer_id = ?2
-                 OR ((customer_id IS NULL OR ?2 IS NULL)
-                     AND (channel_customer_id IS NULL OR ?3 IS NULL OR channel_customer_id = ?3)
-                     AND (channel_customer_id = ?3 OR crm_customer_id = ?4
-                          OR enterprise_global_id = ?5)))
-             ORDER BY customer_id = ?2 DESC, id LIMIT 1",
-        )?
+        .prepare_cached(FIND_CUSTOMER)?
         .query_row(keys, |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
         .optional()?;
     let old = found.as_ref().map(|(_, b, _)| b.as_str());
@@ -672,6 +753,33 @@ mod tests {
         }))
     }
 
+    /// Each of a customer's ids is found by an index: a scan of the profile's rows per
+    /// customer made a file of 10,000 customers take 0.74 s to learn.
+    #[test]
+    fn a_customer_is_found_by_the_indexes_of_its_ids() {
+        let dir = tempfile::tempdir().expect("dir");
+        let catalog = Catalog::open(&dir.path().join("catalog.sqlite3")).expect("open");
+        let conn = catalog.conn();
+        let mut stmt = conn
+            .prepare(&format!("EXPLAIN QUERY PLAN {FIND_CUSTOMER}"))
+            .expect("plan");
+        let plan: Vec<String> = stmt
+            .query_map(params!["p", "c", "s", "crm", "e"], |r| r.get(3))
+            .expect("rows")
+            .collect::<rusqlite::Result<_>>()
+            .expect("plan");
+        let plan = plan.join("\n");
+        assert!(plan.contains("MULTI-INDEX OR"), "{plan}");
+        for index in [
+            "customers_by_id",
+            "customers_by_channel",
+            "customers_by_crm",
+            "customers_by_enterprise",
+        ] {
+            assert!(plan.contains(index), "{index} unused:\n{plan}");
+        }
+    }
+
     #[test]
     fn a_batch_teaches_products_at_any_depth_packages_and_its_customer() {
         let dir = tempfile::tempdir().expect("dir");
@@ -698,6 +806,37 @@ mod tests {
             Some("广州示例有限公司")
         );
         assert_eq!(customers[0].item.channel_code.as_deref(), Some("SHOP"));
+    }
+
+    /// A file that names one product and one customer many times: each is learned as its
+    /// mentions in order (a later non-empty field over an earlier one) and counted once.
+    #[test]
+    fn mentions_of_an_item_in_one_file_are_combined_in_order_and_counted_once() {
+        let dir = tempfile::tempdir().expect("dir");
+        let catalog = Catalog::open(&dir.path().join("catalog.sqlite3")).expect("open");
+        let order = |name: &str, products: serde_json::Value| {
+            serde_json::json!({"orderType": "new_buy", "channelCustomerId": "S-9",
+                "customerName": name, "assets": [{"assetNos": ["8000000001"],
+                "products": products}]})
+        };
+        let file = batch(serde_json::json!({"channelCode": "SHOP", "orderList": [
+            order("甲", serde_json::json!([{"productUri": "gms:9", "productName": "旧名",
+                                           "limitConcurrent": 1}])),
+            order("乙", serde_json::json!([{"productUri": "gms:9", "limitConcurrent": 5}])),
+            order("乙", serde_json::json!([{"productUri": "gms:9", "limitConcurrent": 5}])),
+            order("丙", serde_json::json!([{"productUri": "gms:9", "productName": "新名"}])),
+        ]}));
+        let report = catalog
+            .learn(SHARED, "p", &Learned::of_batch(&file), 10)
+            .expect("learn");
+        assert_eq!((report.products.new, report.products.changed), (1, 0));
+        assert_eq!((report.customers.new, report.customers.changed), (1, 0));
+        let product = catalog.products(SHARED).expect("products").remove(0);
+        assert_eq!(product.item.product_name.as_deref(), Some("新名"));
+        assert_eq!(product.item.limit_concurrent, Some(5));
+        let customers = catalog.customers("p").expect("customers");
+        assert_eq!(customers.len(), 1);
+        assert_eq!(customers[0].item.customer_name.as_deref(), Some("丙"));
     }
 
     #[test]

@@ -21,8 +21,8 @@ use wire::parse::{FromJson, ParseError};
 pub use error::{FileError, NotABatch};
 pub use io::{MAX_FILE_BYTES, read_file_bytes, regular_file_size, write_bytes, write_file};
 pub use requests::{
-    ExportBatch, ImportOrders, Imported, Pick, Picked, WriteBytes, WriteProduced, WriteTemplate,
-    WriteText,
+    ExportBatch, ImportOrders, Imported, LearnImported, Pick, Picked, WriteBytes, WriteProduced,
+    WriteTemplate, WriteText,
 };
 
 /// Where a problem of an imported file is in that file.
@@ -163,7 +163,7 @@ fn import_sheet(
         unread_columns: opened.unread_columns,
         misplaced: opened.misplaced,
         places,
-        taught: None,
+        profile: String::new(),
         checked: Box::new(checked),
     })))
 }
@@ -235,7 +235,7 @@ fn import_json(
         unread_columns: Vec::new(),
         misplaced: Vec::new(),
         places,
-        taught: None,
+        profile: String::new(),
         checked: Box::new(checked),
     })))
 }

@@ -66,8 +66,9 @@ pub struct Imported {
     pub misplaced: Vec<Misplaced>,
     /// Where each problem of the batch (by its path) is in the file.
     pub places: Vec<(String, FilePlace)>,
-    /// What the catalog and the directory learned from the file (None: nothing could be).
-    pub taught: Option<ImportReport>,
+    /// The profile it was imported on: what it teaches goes to that profile's directory
+    /// ([`LearnImported`]).
+    pub profile: String,
     /// The batch checked on the core's threads: the window does not check it again.
     pub checked: Box<Checked>,
 }
@@ -85,17 +86,29 @@ impl Request for ImportOrders {
         let Finished::Done(mut imported) = imported else {
             return Ok(Finished::Cancelled);
         };
-        // What the file names is learned, and said; its customers go to the active profile's
-        // directory, the one the batch is composed for.
-        let snapshot = imported.batch.clone();
-        let profile = services.0.active_profile();
-        imported.taught = services
-            .0
-            .learn_said(&profile, move || {
-                Learned::of_orders(snapshot.head(), snapshot.orders())
-            })
-            .await;
+        // Its customers go to the active profile's directory, the one the batch is composed
+        // for; learning them is asked apart, once the batch is shown (a file of 10,000 orders
+        // is on screen before its customers are learned).
+        imported.profile = services.0.active_profile();
         Ok(Finished::Done(imported))
+    }
+}
+
+/// What an imported batch names, learned by the catalog and `profile`'s directory: what they
+/// took from it (None: they could not learn, logged).
+#[derive(Debug, Clone)]
+pub struct LearnImported {
+    pub profile: String,
+    pub batch: Snapshot,
+}
+
+impl Request for LearnImported {
+    type Reply = Option<ImportReport>;
+
+    async fn serve(self, services: Services) -> Result<Self::Reply, CoreError> {
+        let batch = self.batch;
+        let learned = move || Learned::of_orders(batch.head(), batch.orders());
+        Ok(services.0.learn_said(&self.profile, learned).await)
     }
 }
 

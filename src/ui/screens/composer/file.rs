@@ -71,8 +71,9 @@ pub(super) struct FileBar {
     unread: Vec<String>,
     /// The imported spreadsheet's packages its parent numbers placed nowhere.
     misplaced: Vec<Misplaced>,
-    /// What the last import taught the catalog and the directory.
+    /// What the last import taught the catalog and the directory, once learned.
     taught: Option<ImportReport>,
+    taught_call: Awaited<Option<ImportReport>>,
 }
 
 impl FileBar {
@@ -167,6 +168,10 @@ impl ComposerScreen {
             Some(Err(e)) => self.file.message = Some(FileMessage::Failed(e)),
             None => {}
         }
+        // A catalog that could not learn is logged by the core: no line says what it took.
+        if let Some(taught) = self.file.taught_call.take() {
+            self.file.taught = taught.ok().flatten();
+        }
         if let Some(written) = out.reply(&mut self.file.write_call, label!("export-file")) {
             self.file.exporting = None;
             self.file.message = Some(match written {
@@ -180,7 +185,13 @@ impl ComposerScreen {
     /// listed.
     fn open_imported(&mut self, imported: files::Imported, out: &Outbox<'_>) {
         self.file.message = None;
-        self.file.taught = imported.taught;
+        // What it teaches is learned now that the batch can be shown.
+        self.file.taught = None;
+        let learn = files::LearnImported {
+            profile: imported.profile.clone(),
+            batch: imported.batch.clone(),
+        };
+        self.file.taught_call.start(out.ask(learn));
         self.file.unread = imported.unread_columns;
         self.file.misplaced = imported.misplaced;
         self.save_now(out);
