@@ -374,7 +374,7 @@ fn the_demo_row_fits_takes_its_click_and_renews_in_both_languages_and_sizes() {
 }
 
 /// A read of four license types (a legend of two lines at 900 px) leaves the table rows in a
-/// 900×600 window: the chart gives way (it took all the room, and the table showed
+/// 900×600 window, their license types told apart in few words: the chart gives way (it took all the room, and the table showed
 /// its titles and no row).
 #[test]
 fn rows_stay_in_view_beside_a_tall_legend_at_900_by_600() {
@@ -424,4 +424,10 @@ fn rows_stay_in_view_beside_a_tall_legend_at_900_by_600() {
         &harness,
         "窗口高度不足，图表已隐藏：拉高窗口即可显示。"
     ));
+    // License types in few words, what tells them apart first (a narrow column cuts the end).
+    assert!(
+        shows(&harness, "可重发单机锁"),
+        "{}",
+        shown_labels(&harness)
+    );
 }

@@ -78,6 +78,19 @@ pub fn license_type_name(lang: Lang, v: LicenseType) -> String {
     }
 }
 
+/// A license type in few words, what tells it apart first (a narrow column cuts the end):
+/// "re-issuable" or not before the lock's kind.
+pub fn license_type_short(lang: Lang, v: LicenseType) -> String {
+    use LicenseType::*;
+    match v {
+        NormalUnrecoverUsbkey => tr!(lang, "license-short-normal_unrecover_usbkey"),
+        NormalRecoverUsbkey => tr!(lang, "license-short-normal_recover_usbkey"),
+        NormalUnrecoverLanUsbkey => tr!(lang, "license-short-normal_unrecover_lan_usbkey"),
+        NormalRecoverLanUsbkey => tr!(lang, "license-short-normal_recover_lan_usbkey"),
+        other => license_type_name(lang, other),
+    }
+}
+
 pub fn customer_type_name(lang: Lang, v: CustomerType) -> String {
     match v {
         CustomerType::Personal => tr!(lang, "customer-type-personal"),

@@ -11,7 +11,7 @@ use crate::ui::kit::card::number_ui;
 use crate::ui::kit::pill::{Tone, pill_ui};
 use crate::ui::text::dates::{local_date, today};
 use crate::ui::text::i18n::{Lang, t, tr};
-use crate::ui::text::labels::license_type_name;
+use crate::ui::text::labels::{license_type_name, license_type_short};
 
 const ROW_HEIGHT: f32 = 22.0;
 /// The check box's column.
@@ -234,13 +234,16 @@ fn cell_ui(
         Col::Branch => {
             ui.label(enterprise.and_then(|e| e.branch.as_deref()).unwrap_or(""));
         }
-        // Words alone, so that "re-issuable" and "not re-issuable" are not cut alike; the code
-        // on hover.
+        // Few words, what tells types apart first, so that a narrow column does not cut
+        // "re-issuable" and "not re-issuable" alike; the whole name and the code on hover.
         Col::Type => {
             let code = r.license_type();
-            let words = LicenseType::parse(code).map(|t| license_type_name(lang, t));
-            ui.label(words.as_deref().unwrap_or(code))
-                .on_hover_text(code);
+            let Some(t) = LicenseType::parse(code) else {
+                ui.label(code);
+                return None;
+            };
+            let whole = format!("{} ({code})", license_type_name(lang, t));
+            ui.label(license_type_short(lang, t)).on_hover_text(whole);
         }
         Col::Lock => {
             if r.locked() {
