@@ -12,8 +12,14 @@
 //! 2. **A large audit log.** 1,000,000 entries appended in one transaction, then
 //!    `audit::verify` timed, a person's last 100 entries (`audit::last_of`) timed, and this
 //!    process's resident memory before and after (Linux `/proc/self/status`).
+//! 3. **The hop (issue 57).** The platform 20 ms away (10 ms each way through a delaying TCP
+//!    proxy, `test_support::delay_proxy`), as a branch's platform is; the same users direct,
+//!    through the team server, and through nginx in its place (Debian's package: `proxy_pass`
+//!    to a keep-alive upstream; the floor, the cheapest hop there is), rounds alternating. What
+//!    each hop adds at p50 and p99, and its throughput against direct. Without nginx on the
+//!    machine its column says so (`apt-get install nginx-light`).
 //!
-//! `cargo bench --bench team -- 1` or `-- 2` runs one part. The Markdown table goes to stdout.
+//! `cargo bench --bench team -- 1` (or 2, 3) runs one part. The Markdown tables go to stdout.
 
 use std::time::{Duration, Instant};
 
@@ -26,6 +32,7 @@ use team::server::{TeamConfig, TeamServer};
 use team::sessions::SessionRules;
 use team::upstream::UpstreamConfig;
 use team::{Place, TeamStore};
+use test_support::delay_proxy::DelayProxy;
 
 const USERS: usize = 50;
 const CALLS_PER_USER: usize = 60;
@@ -50,6 +57,9 @@ fn main() {
     if runs("2") {
         runtime.block_on(large_audit());
     }
+    if runs("3") {
+        runtime.block_on(hop());
+    }
 }
 
 /// One round's figures.
@@ -59,56 +69,112 @@ struct Round {
     per_second: f64,
 }
 
+/// A platform, its application and token, and a team server in front of it (or of a
+/// delaying proxy in front of it) with `USERS` people signed in.
+struct Rig {
+    platform: Server,
+    /// Between the platform and everyone else, when it is far.
+    far: Option<DelayProxy>,
+    team: TeamServer,
+    app_token: String,
+    sessions: Vec<String>,
+    http: reqwest::Client,
+}
+
+impl Rig {
+    async fn start(dir: &std::path::Path, each_way: Option<Duration>) -> Rig {
+        let scopes = ["auth_order".to_owned(), "auth_activity".to_owned()];
+        let app = platform::create_app(&dir.join("p"), "bench", &scopes).expect("app");
+        let config = Config::new(dir.join("p"), "127.0.0.1:0".parse().expect("addr"));
+        let platform = Server::start(config).await.expect("platform");
+        let far = match each_way {
+            Some(delay) => Some(DelayProxy::start(address_of(&platform.base_url()), delay).await),
+            None => None,
+        };
+        let upstream = far
+            .as_ref()
+            .map_or_else(|| platform.base_url(), DelayProxy::base_url);
+        let team_dir = dir.join("t");
+        let store = TeamStore::open(Place::Dir(&team_dir), 1)
+            .await
+            .expect("store");
+        people::init(&store, person("admin")).await.expect("init");
+        for i in 0..USERS {
+            people::add(&store, person(&format!("u{i}")))
+                .await
+                .expect("add");
+        }
+        drop(store);
+        let team = TeamServer::start(team_config(&upstream, &team_dir, &app))
+            .await
+            .expect("team");
+        let http = reqwest::Client::new();
+        let app_token = app_token(&http, &upstream, &app).await;
+        let mut sessions = Vec::new();
+        for i in 0..USERS {
+            sessions.push(sign_in(&http, &team.base_url(), &format!("u{i}")).await);
+        }
+        Rig {
+            platform,
+            far,
+            team,
+            app_token,
+            sessions,
+            http,
+        }
+    }
+
+    /// Where a console holding the secret calls: the platform, or its proxy when it is far.
+    fn direct(&self) -> String {
+        self.far
+            .as_ref()
+            .map_or_else(|| self.platform.base_url(), DelayProxy::base_url)
+    }
+
+    async fn stop(self) {
+        self.team.shutdown().await;
+        self.platform.shutdown().await;
+    }
+}
+
+fn address_of(base: &str) -> std::net::SocketAddr {
+    let host = base.strip_prefix("http://").expect("http");
+    host.parse().expect("an address")
+}
+
+fn median(rounds: &[Round], f: fn(&Round) -> f64) -> f64 {
+    let mut v: Vec<f64> = rounds.iter().map(f).collect();
+    v.sort_by(f64::total_cmp);
+    v[v.len() / 2]
+}
+
+fn p50_ms(r: &Round) -> f64 {
+    r.p50.as_secs_f64() * 1e3
+}
+
+fn p99_ms(r: &Round) -> f64 {
+    r.p99.as_secs_f64() * 1e3
+}
+
+fn per_second(r: &Round) -> f64 {
+    r.per_second
+}
+
 async fn overhead() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let scopes = ["auth_order".to_owned(), "auth_activity".to_owned()];
-    let app = platform::create_app(&dir.path().join("p"), "bench", &scopes).expect("app");
-    let config = Config::new(dir.path().join("p"), "127.0.0.1:0".parse().expect("addr"));
-    let platform = Server::start(config).await.expect("platform");
-    let team_dir = dir.path().join("t");
-    let store = TeamStore::open(Place::Dir(&team_dir), 1)
-        .await
-        .expect("store");
-    people::init(&store, person("admin")).await.expect("init");
-    for i in 0..USERS {
-        people::add(&store, person(&format!("u{i}")))
-            .await
-            .expect("add");
-    }
-    drop(store);
-    let team = TeamServer::start(team_config(&platform, &team_dir, &app))
-        .await
-        .expect("team");
-    let http = reqwest::Client::new();
-    let app_token = app_token(&http, &platform.base_url(), &app).await;
-    let mut sessions = Vec::new();
-    for i in 0..USERS {
-        sessions.push(sign_in(&http, &team.base_url(), &format!("u{i}")).await);
-    }
+    let rig = Rig::start(dir.path(), None).await;
     let (mut direct, mut through) = (Vec::new(), Vec::new());
+    let tokens = vec![rig.app_token.clone(); USERS];
     for round in 0..ROUNDS {
         eprintln!("round {round}: direct");
-        direct.push(run(&http, &platform.base_url(), &vec![app_token.clone(); USERS]).await);
+        direct.push(run(&rig.http, &rig.direct(), &tokens).await);
         eprintln!("round {round}: team server");
-        through.push(run(&http, &team.base_url(), &sessions).await);
+        through.push(run(&rig.http, &rig.team.base_url(), &rig.sessions).await);
     }
-    let median = |rounds: &[Round], f: fn(&Round) -> f64| {
-        let mut v: Vec<f64> = rounds.iter().map(f).collect();
-        v.sort_by(f64::total_cmp);
-        v[v.len() / 2]
-    };
     for (name, f, target) in [
-        (
-            "p50 latency (ms)",
-            (|r: &Round| r.p50.as_secs_f64() * 1e3) as fn(&Round) -> f64,
-            "≤ 1.3×",
-        ),
-        (
-            "p99 latency (ms)",
-            |r: &Round| r.p99.as_secs_f64() * 1e3,
-            "≤ 1.3×",
-        ),
-        ("throughput (calls/s)", |r: &Round| r.per_second, "≥ 0.7×"),
+        ("p50 latency (ms)", p50_ms as fn(&Round) -> f64, "≤ 1.3×"),
+        ("p99 latency (ms)", p99_ms, "≤ 1.3×"),
+        ("throughput (calls/s)", per_second, "≥ 0.7×"),
     ] {
         let (d, t) = (median(&direct, f), median(&through, f));
         println!(
@@ -116,8 +182,154 @@ async fn overhead() {
             t / d
         );
     }
-    team.shutdown().await;
-    platform.shutdown().await;
+    rig.stop().await;
+}
+
+/// Part 3: the team server's hop as a hop. The platform 20 ms away (10 ms each way through
+/// a delaying proxy); the same users direct, through the team server, and through nginx in
+/// its place (the floor: the cheapest hop there is), rounds alternating. What each hop adds
+/// to a call at p50 and p99, and its throughput against direct.
+async fn hop() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let rig = Rig::start(dir.path(), Some(Duration::from_millis(10))).await;
+    let far = rig.far.as_ref().expect("far");
+    let nginx = Nginx::start(&dir.path().join("nginx"), far.addr);
+    let tokens = vec![rig.app_token.clone(); USERS];
+    let (mut direct, mut through, mut floor) = (Vec::new(), Vec::new(), Vec::new());
+    for round in 0..ROUNDS {
+        eprintln!("round {round}: direct, team server, nginx; the platform 20 ms away");
+        direct.push(run(&rig.http, &rig.direct(), &tokens).await);
+        through.push(run(&rig.http, &rig.team.base_url(), &rig.sessions).await);
+        if let Some(nginx) = &nginx {
+            floor.push(run(&rig.http, &nginx.base_url(), &tokens).await);
+        }
+    }
+    println!();
+    println!(
+        "| a platform 20 ms away, {USERS} users, median of {ROUNDS} rounds | direct | team server | nginx | the team server's goal |"
+    );
+    println!("|---|---|---|---|---|");
+    let nginx_of = |f: fn(&Round) -> f64, d: f64| {
+        if floor.is_empty() {
+            "no nginx here".to_owned()
+        } else {
+            let n = median(&floor, f);
+            format!("{n:.2} ({:+.2})", n - d)
+        }
+    };
+    for (name, f, goal) in [
+        (
+            "p50 (ms), and what the hop adds",
+            p50_ms as fn(&Round) -> f64,
+            "adds ≤ 3 ms",
+        ),
+        ("p99 (ms), and what the hop adds", p99_ms, "adds ≤ 10 ms"),
+    ] {
+        let (d, t) = (median(&direct, f), median(&through, f));
+        println!(
+            "| {name} | {d:.2} | {t:.2} ({:+.2}) | {} | {goal} |",
+            t - d,
+            nginx_of(f, d)
+        );
+    }
+    let d = median(&direct, per_second);
+    let t = median(&through, per_second);
+    let n = if floor.is_empty() {
+        "no nginx here".to_owned()
+    } else {
+        let n = median(&floor, per_second);
+        format!("{n:.1} ({:.2}×)", n / d)
+    };
+    println!(
+        "| throughput (calls/s), and against direct | {d:.1} | {t:.1} ({:.2}×) | {n} | ≥ 0.9× |",
+        t / d
+    );
+    drop(nginx);
+    rig.stop().await;
+}
+
+/// nginx (Debian's package) in the team server's place: `proxy_pass` to a keep-alive
+/// upstream, in the foreground, stopped when dropped. None when there is no nginx.
+struct Nginx {
+    port: u16,
+    child: std::process::Child,
+    binary: &'static str,
+    dir: std::path::PathBuf,
+}
+
+impl Nginx {
+    fn start(dir: &std::path::Path, upstream: std::net::SocketAddr) -> Option<Nginx> {
+        let binary = ["/usr/sbin/nginx", "/usr/bin/nginx"]
+            .into_iter()
+            .find(|p| std::path::Path::new(p).exists())?;
+        std::fs::create_dir_all(dir).expect("nginx dir");
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .and_then(|l| l.local_addr())
+            .expect("a free port")
+            .port();
+        let d = dir.display();
+        let conf = format!(
+            "daemon off; worker_processes auto; pid {d}/nginx.pid; error_log {d}/error.log;
+             events {{ worker_connections 4096; }}
+             http {{
+               access_log off;
+               client_body_temp_path {d}/body; proxy_temp_path {d}/proxy;
+               fastcgi_temp_path {d}/fastcgi; uwsgi_temp_path {d}/uwsgi; scgi_temp_path {d}/scgi;
+               upstream platform {{ server {upstream}; keepalive 64; }}
+               server {{
+                 listen 127.0.0.1:{port};
+                 location / {{
+                   proxy_pass http://platform;
+                   proxy_http_version 1.1;
+                   proxy_set_header Connection \"\";
+                   proxy_set_header Host $http_host;
+                 }}
+               }}
+             }}"
+        );
+        std::fs::write(dir.join("nginx.conf"), conf).expect("nginx.conf");
+        let child = std::process::Command::new(binary)
+            .arg("-p")
+            .arg(dir)
+            .arg("-c")
+            .arg(dir.join("nginx.conf"))
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .ok()?;
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+            assert!(Instant::now() < deadline, "nginx did not listen");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        Some(Nginx {
+            port,
+            child,
+            binary,
+            dir: dir.to_owned(),
+        })
+    }
+
+    fn base_url(&self) -> String {
+        format!("http://127.0.0.1:{}", self.port)
+    }
+}
+
+impl Drop for Nginx {
+    /// `nginx -s stop` ends its workers too (a killed master leaves them running).
+    fn drop(&mut self) {
+        let stopped = std::process::Command::new(self.binary)
+            .arg("-p")
+            .arg(&self.dir)
+            .arg("-c")
+            .arg(self.dir.join("nginx.conf"))
+            .args(["-s", "stop"])
+            .stderr(std::process::Stdio::null())
+            .status();
+        if !stopped.is_ok_and(|s| s.success()) {
+            let _ = self.child.kill();
+        }
+        let _ = self.child.wait();
+    }
 }
 
 fn person(name: &str) -> NewPerson {
@@ -136,7 +348,7 @@ fn person(name: &str) -> NewPerson {
 }
 
 fn team_config(
-    platform: &Server,
+    upstream: &str,
     dir: &std::path::Path,
     app: &platform::apps::AppCredentials,
 ) -> TeamConfig {
@@ -146,7 +358,7 @@ fn team_config(
         database: None,
         database_pool: 16,
         upstream: UpstreamConfig {
-            base_url: platform.base_url(),
+            base_url: upstream.to_owned(),
             token_url: None,
             app_key: app.app_key.clone(),
             app_secret: Secret::new(app.app_secret.clone()),
