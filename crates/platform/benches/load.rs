@@ -32,7 +32,10 @@
 //! A PostgreSQL row is followed by an informational row "PostgreSQL ÷ SQLite" whose baseline
 //! is the same scenario on SQLite in this run (when both stores run), and after scenario 5 a
 //! row measures two `serve` instances on one PostgreSQL database beside one, in alternating
-//! rounds. `--store=sqlite` or `--store=postgres` runs one store. Counts and durations are
+//! rounds (5b); then rows 5c and 5d do so with PostgreSQL 2 ms away each way (a delaying TCP
+//! proxy, `test_support::delay_proxy`) and 64 clients: one instance alone, and two beside it
+//! (goal ≥ 1.8×: nothing serialises two instances that each wait for the database).
+//! `--store=sqlite` or `--store=postgres` runs one store. Counts and durations are
 //! fixed, so a run is bounded (about 40 s on two cores for SQLite, a few minutes for
 //! PostgreSQL). The Markdown table goes to stdout, progress to stderr.
 //!
@@ -63,6 +66,7 @@ use tempfile::TempDir;
 use tokio::runtime::Runtime;
 use tokio_postgres::NoTls;
 
+use test_support::delay_proxy::DelayProxy;
 use test_support::pg_cluster;
 
 /// The platform's schema (its migrations, in order, as `store.rs` applies them), for the raw
@@ -103,6 +107,11 @@ const BUSY_ORDERS: usize = 10_000;
 const BUSY_REPS: usize = 3;
 const QUERY_PATH: &str = "/order/api/order/v1/enterprise/user/query";
 
+/// Scenarios 5c and 5d: PostgreSQL this far from the instances, each way (a database on
+/// another host of the same data centre).
+const POSTGRES_AWAY: Duration = Duration::from_millis(2);
+/// Clients of scenarios 5c and 5d.
+const FAR_CLIENTS: usize = 64;
 const SMALL_CLIENTS: usize = 8;
 const SMALL_WARMUP: Duration = Duration::from_millis(500);
 /// The platform and the bare handler are measured in alternating rounds, so that a change of
@@ -172,7 +181,9 @@ fn main() {
             rows.extend(measured);
         }
         if n == "5" && stores.contains(&Store::Postgres) {
-            rows.push(two_instances_scenario(&server_rt, &client_rt));
+            rows.extend(two_instances_scenario(&server_rt, &client_rt, None));
+            let far = Some(POSTGRES_AWAY);
+            rows.extend(two_instances_scenario(&server_rt, &client_rt, far));
         }
     }
     print_table(&rows, started.elapsed());
@@ -371,6 +382,8 @@ struct Platform {
     dir: TempDir,
     database: Option<DatabaseUrl>,
     client: Client,
+    /// Between the instances and PostgreSQL, when it is far (scenarios 5c and 5d).
+    _far: Option<DelayProxy>,
 }
 
 /// Where the platform keeps its data in a run of a scenario.
@@ -439,13 +452,28 @@ struct Client {
 
 impl Platform {
     fn start(server_rt: &Runtime, client_rt: &Runtime, store: Store) -> Self {
+        Self::start_far(server_rt, client_rt, store, None)
+    }
+
+    /// As [`Platform::start`], with PostgreSQL `far` away each way (through a delaying proxy).
+    fn start_far(
+        server_rt: &Runtime,
+        client_rt: &Runtime,
+        store: Store,
+        far: Option<Duration>,
+    ) -> Self {
         let dir = tempfile::tempdir().expect("temp dir");
+        let mut proxy = None;
         let database = match store {
             Store::Sqlite => None,
             Store::Postgres => {
-                let url = server_rt
+                let mut url = server_rt
                     .block_on(pg_cluster::database())
                     .expect("PostgreSQL installed (checked in main)");
+                if let Some(each_way) = far {
+                    let (url_far, delaying) = server_rt.block_on(through_delay(&url, each_way));
+                    (url, proxy) = (url_far, Some(delaying));
+                }
                 Some(DatabaseUrl::parse(&url, None).expect("the test cluster's URL"))
             }
         };
@@ -469,6 +497,7 @@ impl Platform {
             dir,
             database,
             client,
+            _far: proxy,
         }
     }
 
@@ -1936,24 +1965,34 @@ impl Baseline {
 }
 
 /// Scenario 5 on two instances of the platform on one PostgreSQL database, half the clients on
-/// each, beside all of them on one instance, in alternating rounds.
-fn two_instances_scenario(server_rt: &Runtime, client_rt: &Runtime) -> Row {
-    eprintln!("[5b] the same on two instances on one PostgreSQL database, beside one");
-    let mut p = Platform::start(server_rt, client_rt, Store::Postgres);
+/// each, beside all of them on one instance, in alternating rounds (5b); with PostgreSQL `far`
+/// away, one instance alone (5c) and the two beside it (5d): only with a latency to the
+/// database does an instance wait, and only then does a second show whether anything
+/// serialises them.
+fn two_instances_scenario(
+    server_rt: &Runtime,
+    client_rt: &Runtime,
+    far: Option<Duration>,
+) -> Vec<Row> {
+    let away = far.map_or_else(String::new, |d| {
+        format!(", {} ms to PostgreSQL", d.as_millis())
+    });
+    eprintln!("[5b/5d] the same on two instances on one PostgreSQL database, beside one{away}");
+    // Near, the small calls' clients; far, enough to keep one instance's pool of 16 busy (a
+    // call holds a connection for the ~5 round trips of its transaction), or else the
+    // clients, not the instances, are what is measured.
+    let clients = if far.is_some() {
+        FAR_CLIENTS
+    } else {
+        SMALL_CLIENTS
+    };
+    let mut p = Platform::start_far(server_rt, client_rt, Store::Postgres, far);
     let second_base = p.second_instance(server_rt);
-    let nums: Vec<String> = (0..SMALL_CLIENTS).map(|i| format!("5{i:09}")).collect();
-    create_assets(
-        client_rt,
-        &p.client,
-        "LOAD-S",
-        &nums,
-        SMALL_CLIENTS,
-        1,
-        "SMALL",
-    );
+    let nums: Vec<String> = (0..clients).map(|i| format!("5{i:09}")).collect();
+    create_assets(client_rt, &p.client, "LOAD-S", &nums, clients, 1, "SMALL");
     let (one, two) = client_rt.block_on(async {
-        let one_clients = own_connections(&p.client, SMALL_CLIENTS);
-        let mut two_clients = own_connections(&p.client, SMALL_CLIENTS);
+        let one_clients = own_connections(&p.client, clients);
+        let mut two_clients = own_connections(&p.client, clients);
         // The token is the platform's, so either instance accepts it.
         for client in two_clients.iter_mut().skip(1).step_by(2) {
             client.base.clone_from(&second_base);
@@ -1968,15 +2007,45 @@ fn two_instances_scenario(server_rt: &Runtime, client_rt: &Runtime) -> Row {
         (one.measured(), two.measured())
     });
     p.stop(server_rt);
-    Row {
+    let (label, letter) = if far.is_some() {
+        ("5d", "5c")
+    } else {
+        ("5b", "")
+    };
+    let mut rows = Vec::new();
+    if far.is_some() {
+        rows.push(Row {
+            scenario: format!("{letter}. small calls, {clients} clients, one instance{away}"),
+            unit: "req",
+            platform: one,
+            baseline: None,
+            target: Target::Informational,
+        });
+    }
+    rows.push(Row {
         scenario: format!(
-            "5b. small calls, {SMALL_CLIENTS} clients on two instances, one PostgreSQL database"
+            "{label}. small calls, {clients} clients on two instances, one PostgreSQL database{away}"
         ),
         unit: "req",
         platform: two,
         baseline: Some(("the same clients on one instance, alternating rounds", one)),
-        target: Target::Informational,
-    }
+        // Nothing serialises two instances once each waits for the database (issue 57).
+        target: if far.is_some() {
+            Target::ThroughputAtLeast(1.8)
+        } else {
+            Target::Informational
+        },
+    });
+    rows
+}
+
+/// A URL of the same database through a proxy that delays each way by `each_way`.
+async fn through_delay(url: &str, each_way: Duration) -> (String, DelayProxy) {
+    let (head, rest) = url.split_once("@127.0.0.1:").expect("a loopback cluster");
+    let (port, tail) = rest.split_once('/').expect("a database");
+    let upstream = format!("127.0.0.1:{port}").parse().expect("an address");
+    let proxy = DelayProxy::start(upstream, each_way).await;
+    (format!("{head}@{}/{tail}", proxy.addr), proxy)
 }
 
 /// Latencies and wall time added up over rounds.
