@@ -93,10 +93,11 @@ impl RenewalsScreen {
         let today = today();
         let mut clicked = None;
         let mut page = None;
-        let columns = fitted(ui.available_width(), ui.spacing().item_spacing.x);
         // A scroll bar of its own height, below the rows: a floating one would lie over the
-        // last row and take its clicks.
+        // last row and take its clicks. The rows' own bar beside them takes its width too.
         ui.spacing_mut().scroll = egui::style::ScrollStyle::solid();
+        let bar = ui.spacing().scroll.allocated_width();
+        let columns = fitted(ui.available_width() - bar, ui.spacing().item_spacing.x);
         egui::ScrollArea::horizontal().show(ui, |ui| {
             let mut table = TableBuilder::new(ui)
                 .id_salt("renewals_table")
