@@ -1258,6 +1258,8 @@ empty-open-start = Open Start
 queue-compose = Compose a batch
 page-open-customers = Open Customers
 assets-list-recent = List { $enterprise }
+import-learning = The catalog is learning what the file names…
+import-taught-nothing = The catalog already knew everything the file names.
 import-taught = The catalog learned from the file: { $new } { $new ->
     [one] entry
    *[other] entries

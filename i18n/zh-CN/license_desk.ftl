@@ -1075,4 +1075,6 @@ empty-open-start = 打开“开始”页
 queue-compose = 编排订单
 page-open-customers = 打开“客户”页
 assets-list-recent = 列出 { $enterprise } 的资产
+import-learning = 目录正在学习文件中的产品、商品包和客户…
+import-taught-nothing = 文件中的产品、商品包和客户目录中都已有。
 import-taught = 已从文件中学习到目录和客户目录：新增 { $new } 项，更新 { $changed } 项（文件中的产品、商品包和客户）。

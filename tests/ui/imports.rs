@@ -443,6 +443,14 @@ fn a_large_batch_is_checked_saved_and_exported_off_the_window_thread() {
             .next()
             .is_some()
     });
+    // From the import on, one line says what the catalog learns, waiting or done: the form
+    // below does not move (nor lose the field being typed in) when the learning answers.
+    assert!(
+        harness
+            .query_by_label("The catalog is learning what the file names…")
+            .or_else(|| harness.query_by_label_contains("The catalog learned from the file"))
+            .is_some()
+    );
     // No customer at all: the problem is the customer id's (either id will do).
     let problem = "Order 1 › ";
     assert!(harness.query_by_label_contains(problem).is_none());

@@ -341,7 +341,16 @@ impl ComposerScreen {
                 tr!(lang, "unread-columns", list = list),
             );
         }
-        if let Some(words) = file.taught.and_then(|t| taught_words(lang, &t)) {
+        // One line from the import on, waiting or said, so that nothing below it moves (or
+        // loses its keyboard focus) when the learning answers.
+        let taught = if file.taught_call.is_waiting() {
+            Some(tr!(lang, "import-learning"))
+        } else {
+            file.taught.map(|t| {
+                taught_words(lang, &t).unwrap_or_else(|| tr!(lang, "import-taught-nothing"))
+            })
+        };
+        if let Some(words) = taught {
             ui.label(RichText::new(words).color(theme::palette(ui).muted));
         }
         for m in &file.misplaced {
