@@ -341,18 +341,7 @@ impl ComposerScreen {
                 tr!(lang, "unread-columns", list = list),
             );
         }
-        // One line from the import on, waiting or said, so that nothing below it moves (or
-        // loses its keyboard focus) when the learning answers.
-        let taught = if file.taught_call.is_waiting() {
-            Some(tr!(lang, "import-learning"))
-        } else {
-            file.taught.map(|t| {
-                taught_words(lang, &t).unwrap_or_else(|| tr!(lang, "import-taught-nothing"))
-            })
-        };
-        if let Some(words) = taught {
-            ui.label(RichText::new(words).color(theme::palette(ui).muted));
-        }
+        taught_ui(ui, file, lang);
         for m in &file.misplaced {
             let (cell, package, parent) = (&m.cell, &m.package, &m.parent);
             let words = match m.why {
@@ -469,6 +458,21 @@ impl ComposerScreen {
         let pick = self.file_pick(picking, lang);
         self.file.picking = picking;
         self.file.pick_call.start(out.ask(files::Pick { pick }));
+    }
+}
+
+/// One line from the import on, waiting or said, so that nothing below it moves (or loses its
+/// keyboard focus) when the learning answers.
+fn taught_ui(ui: &mut egui::Ui, file: &FileBar, lang: Lang) {
+    let taught = if file.taught_call.is_waiting() {
+        Some(tr!(lang, "import-learning"))
+    } else {
+        let nothing = || tr!(lang, "import-taught-nothing");
+        file.taught
+            .map(|t| taught_words(lang, &t).unwrap_or_else(nothing))
+    };
+    if let Some(words) = taught {
+        ui.label(RichText::new(words).color(theme::palette(ui).muted));
     }
 }
 
