@@ -35,6 +35,11 @@ fn order(harness: &Harness<'static, DeskApp>) {
             "licenseType": "normal_recover_usbkey", "orderType": "new_buy", "assets": assets}]
     }))
     .expect("a batch");
+    send(harness, batch);
+}
+
+/// A batch sent on the Sandbox, answered before the test goes on.
+fn send(harness: &Harness<'static, DeskApp>, batch: license_desk::core::wire::BatchOrderRequest) {
     let command = CallOn {
         profile: SANDBOX.to_owned(),
         call: Call::BatchOrder(batch),
@@ -402,15 +407,7 @@ fn rows_stay_in_view_beside_a_tall_legend_at_900_by_600() {
         "orderList": orders
     }))
     .expect("a batch");
-    let command = CallOn {
-        profile: SANDBOX.to_owned(),
-        call: Call::BatchOrder(batch),
-    };
-    harness
-        .state()
-        .core()
-        .run(command, desk::WAIT)
-        .expect("the batch is sent");
+    send(&harness, batch);
     harness.state_mut().prefs.screen = Screen::Renewals;
     settle(&mut harness, |h| shows(h, "读取客户目录"));
     click(&mut harness, "读取客户目录");
