@@ -640,19 +640,28 @@ fn the_approval_thresholds_are_shown_and_set() {
     let (code, out, err) = team(&data, &["settings"], "");
     assert_eq!(
         (code, out.trim()),
-        (Some(0), r#"{"batchAssets":1000,"locks":50}"#),
+        (
+            Some(0),
+            r#"{"batchAssets":1000,"locks":50,"releasePublicKey":null}"#
+        ),
         "{err}"
     );
     let (code, out, err) = team(&data, &["settings", "--locks", "10"], "");
     assert_eq!(
         (code, out.trim()),
-        (Some(0), r#"{"batchAssets":1000,"locks":10}"#),
+        (
+            Some(0),
+            r#"{"batchAssets":1000,"locks":10,"releasePublicKey":null}"#
+        ),
         "{err}"
     );
     let (code, out, _) = team(&data, &["settings"], "");
     assert_eq!(
         (code, out.trim()),
-        (Some(0), r#"{"batchAssets":1000,"locks":10}"#)
+        (
+            Some(0),
+            r#"{"batchAssets":1000,"locks":10,"releasePublicKey":null}"#
+        )
     );
     let (code, _, _) = team(&data, &["settings", "--locks", "ten"], "");
     assert_eq!(code, Some(2), "clap refuses it");

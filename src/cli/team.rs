@@ -7,6 +7,7 @@ use std::process::ExitCode;
 use clap::{Args, Subcommand};
 use serde::Serialize;
 use serde_json::json;
+use support::release_sig::ReleaseKey;
 use team::audit::{self, Record};
 use team::checkpointer::Checkpointer;
 use team::people::{self, Branch, Edit, NewPerson};
@@ -45,8 +46,12 @@ pub(crate) enum TeamCommand {
     /// Requests that wait for a second person, and what a stopped server left of them.
     #[command(subcommand)]
     Requests(RequestsCommand),
+    /// The console's releases it distributes, each signed with the company's key.
+    #[command(subcommand)]
+    Release(crate::cli::team_release::ReleaseCommand),
     /// Show the server's settings as JSON, and change those given: above these thresholds a
-    /// call waits for a second person's approval (every delete does).
+    /// call waits for a second person's approval (every delete does); and the key releases
+    /// must be signed with.
     Settings {
         #[command(flatten)]
         data: Data,
@@ -56,6 +61,10 @@ pub(crate) enum TeamCommand {
         /// A lock or unlock of more assets than this waits for approval [default: 50].
         #[arg(long, value_name = "N")]
         locks: Option<u64>,
+        /// The company's release key (minisign's `.pub` file): releases must be signed with it,
+        /// and consoles pin it. Shown with its fingerprint.
+        #[arg(long, value_name = "FILE")]
+        release_public_key: Option<std::path::PathBuf>,
     },
 }
 
@@ -234,7 +243,14 @@ fn run_command(command: TeamCommand) -> Result<(), Failure> {
             data,
             batch_assets,
             locks,
-        } => runtime.block_on(settings(&data, batch_assets, locks))?,
+            release_public_key,
+        } => {
+            let key = release_public_key.as_deref().map(read_key).transpose()?;
+            runtime.block_on(settings(&data, batch_assets, locks, key))?;
+        }
+        TeamCommand::Release(command) => {
+            runtime.block_on(crate::cli::team_release::run(command))?;
+        }
         TeamCommand::Requests(RequestsCommand::Repair { data }) => {
             runtime.block_on(repair(&data))?;
         }
@@ -342,24 +358,61 @@ fn change<T>(remove: bool, given: Option<T>) -> Option<Option<T>> {
     if remove { Some(None) } else { given.map(Some) }
 }
 
+/// A release key's file, read.
+fn read_key(path: &std::path::Path) -> Result<ReleaseKey, Failure> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| Failure::failed(format!("{}: {e}", path.display())))?;
+    ReleaseKey::parse(&text).map_err(|e| Failure::failed(format!("{}: {e}", path.display())))
+}
+
+/// The settings as `team settings` prints them.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Shown {
+    #[serde(flatten)]
+    thresholds: settings::Thresholds,
+    release_public_key: Option<wire::release::ReleaseKeyInfo>,
+}
+
 /// Shows the settings, after changing those given (a change is in the audit log).
 async fn settings(
     data: &Data,
     batch_assets: Option<u64>,
     locks: Option<u64>,
+    key: Option<ReleaseKey>,
 ) -> Result<(), Failure> {
-    let store = match batch_assets.is_none() && locks.is_none() {
-        true => open(data).await?,
-        false => open_to_change(data).await?,
+    let changes = batch_assets.is_some() || locks.is_some() || key.is_some();
+    let store = match changes {
+        false => open(data).await?,
+        true => open_to_change(data).await?,
     };
-    let now = if batch_assets.is_none() && locks.is_none() {
-        settings::thresholds(&store).await.map_err(refused)?
-    } else {
+    if batch_assets.is_some() || locks.is_some() {
         let set = settings::set_thresholds(&store, batch_assets, locks).await;
-        recorded(data, &store, "settings", set).await?
+        recorded(data, &store, "settings", set).await?;
+    }
+    if let Some(key) = key {
+        let set = settings::set_release_key(&store, &key).await;
+        let info = set.map(|()| key_info(&key));
+        recorded(data, &store, "settings.release_key", info).await?;
+    }
+    let shown = Shown {
+        thresholds: settings::thresholds(&store).await.map_err(refused)?,
+        release_public_key: settings::release_key(&store)
+            .await
+            .map_err(refused)?
+            .map(|k| key_info(&k)),
     };
-    print_lines(&[now]);
+    print_lines(&[shown]);
     Ok(())
+}
+
+/// What is shown of a release key.
+pub(crate) fn key_info(key: &ReleaseKey) -> wire::release::ReleaseKeyInfo {
+    wire::release::ReleaseKeyInfo {
+        public_key: key.to_base64(),
+        key_id: key.key_id(),
+        fingerprint: key.fingerprint(),
+    }
 }
 
 async fn role(command: RoleCommand) -> Result<(), Failure> {
@@ -393,7 +446,7 @@ async fn role(command: RoleCommand) -> Result<(), Failure> {
 
 /// A change made on the command line, in the audit log with what it changed to (never a
 /// password), under the name of the account that ran the command.
-async fn recorded<T: Serialize>(
+pub(crate) async fn recorded<T: Serialize>(
     data: &Data,
     store: &TeamStore,
     operation: &str,
@@ -427,11 +480,11 @@ async fn recorded<T: Serialize>(
 }
 
 /// What the store refused or failed at, in its words (exit code 1).
-fn refused(e: TeamError) -> Failure {
+pub(crate) fn refused(e: TeamError) -> Failure {
     Failure::failed(e.to_string())
 }
 
-fn print_lines<T: Serialize>(items: &[T]) {
+pub(crate) fn print_lines<T: Serialize>(items: &[T]) {
     for item in items {
         match serde_json::to_string(item) {
             Ok(line) => println!("{line}"),

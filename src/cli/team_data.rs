@@ -38,6 +38,10 @@ pub(crate) struct Data {
     /// DIR/audit-checkpoints.jsonl with --data; with --database, only the log].
     #[arg(long, value_name = "FILE")]
     audit_checkpoints: Option<PathBuf>,
+    /// The folder of the releases it distributes, shared by every instance [default:
+    /// DIR/releases with --data; with --database, none is distributed].
+    #[arg(long, value_name = "DIR")]
+    releases: Option<PathBuf>,
 }
 
 impl Data {
@@ -56,6 +60,15 @@ impl Data {
         Ok(Some(
             url.clone().with_password_if_missing(password.expose()),
         ))
+    }
+
+    /// The releases' folder, if there is one.
+    pub(crate) fn releases(&self) -> Option<team::releases::Shelf> {
+        let dir = self
+            .releases
+            .clone()
+            .or_else(|| Some(self.data.as_deref()?.join("releases")))?;
+        Some(team::releases::Shelf::new(dir))
     }
 
     /// Where the record's key and checkpoints are.

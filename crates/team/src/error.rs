@@ -15,6 +15,8 @@ pub enum TeamError {
         "branch: branch staff order for their own branch; give --branch CODE and --branch-name NAME"
     )]
     NoBranch,
+    #[error(transparent)]
+    Release(#[from] crate::releases::ReleaseError),
     #[error("no person is named {0:?}")]
     NoSuchPerson(String),
     #[error("a person named {0:?} already exists")]

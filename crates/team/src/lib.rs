@@ -26,6 +26,7 @@ pub mod mail;
 pub mod password;
 pub mod people;
 pub mod permit;
+pub mod releases;
 pub mod requests;
 pub mod roles;
 pub mod seal;

@@ -1,13 +1,17 @@
 //! The server's settings (table `team_settings`): what makes a call wait for a second person
-//! (issue 37). Kept in the store, so that every instance on one database applies the same.
+//! (issue 37), and the key its releases are signed with (issue 58). Kept in the store, so that
+//! every instance on one database applies the same.
 
 pub use wire::approval::Thresholds;
+
+use support::release_sig::ReleaseKey;
 
 use crate::error::TeamError;
 use crate::store::TeamStore;
 
 const BATCH_ASSETS: &str = "approval.batch-assets";
 const LOCKS: &str = "approval.locks";
+const RELEASE_KEY: &str = "release.public-key";
 
 /// The thresholds in force: those set, else the defaults.
 pub async fn thresholds(store: &TeamStore) -> Result<Thresholds, TeamError> {
@@ -54,4 +58,41 @@ pub async fn set_thresholds(
         })
         .await?;
     thresholds(store).await
+}
+
+/// The key the team trusts for its releases, if one is set.
+pub async fn release_key(store: &TeamStore) -> Result<Option<ReleaseKey>, TeamError> {
+    let kept = store
+        .read(|tx| {
+            tx.query_opt(
+                "SELECT value FROM team_settings WHERE name = ?1",
+                &[RELEASE_KEY.into()],
+                |row| row.text(0),
+            )
+            .map_err(TeamError::from)
+        })
+        .await?;
+    kept.map(|line| {
+        ReleaseKey::parse(&line)
+            .map_err(|e| TeamError::Invalid(format!("{RELEASE_KEY}: the kept key is refused: {e}")))
+    })
+    .transpose()
+}
+
+/// Sets the key the team trusts for its releases (a release published before stays).
+pub async fn set_release_key(store: &TeamStore, key: &ReleaseKey) -> Result<(), TeamError> {
+    let line = key.to_base64();
+    store
+        .write(move |tx| {
+            tx.execute(
+                "DELETE FROM team_settings WHERE name = ?1",
+                &[RELEASE_KEY.into()],
+            )?;
+            tx.execute(
+                "INSERT INTO team_settings(name, value) VALUES (?1, ?2)",
+                &[RELEASE_KEY.into(), (&line).into()],
+            )?;
+            Ok::<_, TeamError>(())
+        })
+        .await
 }

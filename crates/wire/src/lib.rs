@@ -25,6 +25,7 @@ pub mod parse;
 pub mod preview;
 pub mod raw;
 pub mod refusal;
+pub mod release;
 pub mod removal;
 mod skipped;
 pub mod team;
