@@ -59,6 +59,9 @@ enum Command {
     /// The catalog of products and packages, and the directories of customers.
     #[command(subcommand)]
     Catalog(cli::catalog::CatalogOp),
+    /// Updates from the profile's team server: check, download (checked against the pinned
+    /// release key), trust a new key.
+    Update(cli::update::UpdateArgs),
     /// Print the shell completion script, e.g. `license-desk completions bash >
     /// ~/.local/share/bash-completion/completions/license-desk`.
     Completions {
@@ -113,6 +116,10 @@ fn main() -> ExitCode {
             Ok(())
         }
         Some(Command::Order(command)) => return cli::order::run(command),
+        Some(Command::Update(args)) => {
+            cli::logging::init("warn");
+            return cli::update::run(args);
+        }
         Some(Command::Profile(command)) => {
             cli::logging::init("warn");
             return cli::profile::run(command);

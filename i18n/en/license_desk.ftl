@@ -419,6 +419,7 @@ explain-profile = The profile cannot be used or saved as it is. Check it in Sett
 explain-refused = The platform refused the request.
 explain-sandbox = The built-in Sandbox platform is not available.
 explain-desktop = The desktop shows no notifications here; the count beside Approvals still says what waits.
+explain-update = Nothing was installed. Ask the team server's administrator before you go on: an update runs only when it is signed with the key this console trusts.
 explain-stopped = License Desk is shutting down.
 explain-customer = The directory does not place this customer: check the id or the name, or add the customer to the directory (Catalog).
 explain-storage = A local file could not be read or written.

@@ -336,6 +336,7 @@ explain-profile = 此配置当前无法使用或保存，请在设置中检查�
 explain-refused = 平台拒绝了请求。
 explain-sandbox = 内置沙箱平台不可用。
 explain-desktop = 此桌面无法显示通知；“审批”旁的数字仍会显示待审批的数量。
+explain-update = 未安装任何内容。请先联系团队服务器的管理员：只有用本控制台信任的密钥签名的更新才会运行。
 explain-stopped = 授权管理台正在关闭。
 explain-customer = 客户目录里找不到这个客户：请核对编号或名称，或先在"目录"页添加该客户。
 explain-storage = 无法读写本地文件。

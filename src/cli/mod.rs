@@ -22,3 +22,4 @@ pub mod team_release;
 pub mod team_serve;
 #[cfg(windows)]
 pub mod terminal;
+pub mod update;

@@ -63,12 +63,15 @@ impl Data {
     }
 
     /// The releases' folder, if there is one.
-    pub(crate) fn releases(&self) -> Option<team::releases::Shelf> {
-        let dir = self
-            .releases
+    pub(crate) fn releases_dir(&self) -> Option<PathBuf> {
+        self.releases
             .clone()
-            .or_else(|| Some(self.data.as_deref()?.join("releases")))?;
-        Some(team::releases::Shelf::new(dir))
+            .or_else(|| Some(self.data.as_deref()?.join("releases")))
+    }
+
+    /// The releases kept there.
+    pub(crate) fn releases(&self) -> Option<team::releases::Shelf> {
+        self.releases_dir().map(team::releases::Shelf::new)
     }
 
     /// Where the record's key and checkpoints are.

@@ -181,6 +181,7 @@ fn parse_ldap_role(s: &str) -> Result<(String, String), String> {
 pub(crate) fn serve(args: TeamServeArgs) -> Result<(), Failure> {
     let secret = app_secret(args.secret_file.as_deref())?;
     let seal = args.data.seal_places();
+    let releases = args.data.releases_dir();
     let (data_dir, database) = args.data.parts()?;
     let upstream_url = args.upstream_url.clone();
     let config = TeamConfig {
@@ -220,6 +221,7 @@ pub(crate) fn serve(args: TeamServeArgs) -> Result<(), Failure> {
         trusted_proxies: args.trusted_proxy,
         seal: Some(seal),
         mail: args.mail.config()?,
+        releases,
         audit_retention: (args.audit_retention_days > 0)
             .then(|| Duration::from_secs(args.audit_retention_days * 24 * 3600)),
     };

@@ -42,6 +42,9 @@ pub enum CoreError {
     /// A customer the directory cannot place.
     #[error(transparent)]
     Customer(Arc<CustomerError>),
+    /// An update not offered, not downloaded, or not trusted.
+    #[error(transparent)]
+    Update(Arc<crate::core::update::UpdateError>),
     #[error("the Sandbox platform is not available: {0}")]
     Sandbox(Arc<SandboxError>),
     /// The core's threads could not be started.
@@ -72,6 +75,7 @@ macro_rules! shared {
 }
 
 shared!(
+    Update(crate::core::update::UpdateError),
     Profiles(ProfilesError),
     Drafts(DraftsError),
     Catalog(CatalogError),

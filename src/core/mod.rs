@@ -28,6 +28,7 @@ mod service;
 pub mod sheet;
 pub mod snapshot;
 pub mod team;
+pub mod update;
 
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};

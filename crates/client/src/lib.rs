@@ -9,6 +9,7 @@ mod error;
 pub mod ledger;
 mod limits;
 mod operation;
+mod release;
 mod team;
 mod trust;
 pub mod write;

@@ -237,13 +237,13 @@ impl Client {
         .await
     }
 
-    async fn session(&self) -> Result<CachedToken, ApiError> {
+    pub(super) async fn session(&self) -> Result<CachedToken, ApiError> {
         session_token(self.token.lock().await.as_ref(), now_ms())
     }
 
     /// One attempt: these calls change nothing on the platform, and a person retries a
     /// sign-in themselves.
-    async fn team_call<T: DeserializeOwned>(
+    pub(super) async fn team_call<T: DeserializeOwned>(
         &self,
         method: Method,
         url: reqwest::Url,

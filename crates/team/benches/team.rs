@@ -374,6 +374,7 @@ fn team_config(
         trusted_proxies: Vec::new(),
         seal: None,
         mail: None,
+        releases: None,
     }
 }
 

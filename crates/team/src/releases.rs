@@ -31,6 +31,10 @@ pub enum ReleaseError {
     Exists { version: String, target: Target },
     #[error("no release {version} for {target} is published")]
     NoSuchRelease { version: String, target: Target },
+    #[error("no release for {0} is offered")]
+    NoneFor(Target),
+    #[error("this team server distributes no releases (it was started without --releases DIR)")]
+    NotDistributed,
     #[error("the releases' folder {place}: {error}")]
     Files { place: String, error: io::Error },
 }

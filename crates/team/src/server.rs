@@ -49,6 +49,9 @@ pub struct TeamConfig {
     pub seal: Option<SealPlaces>,
     /// Where approvers are mailed from when a request waits for them; none: not mailed.
     pub mail: Option<crate::mail::MailConfig>,
+    /// The folder of the releases it distributes (`releases/` of the data directory by
+    /// default); none: it distributes none.
+    pub releases: Option<std::path::PathBuf>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -153,6 +156,7 @@ impl TeamServer {
         );
         team.trusted_proxies = config.trusted_proxies.clone();
         team.mail = config.mail.as_ref().map(Mailer::new).transpose()?;
+        team.releases = config.releases.clone().map(crate::releases::Shelf::new);
         let events = team.events.clone();
         let team = Arc::new(team);
         let (listener, addr) = serve::bind(config.listen).await?;

@@ -452,6 +452,8 @@ async fn the_openapi_document_offers_sign_in_and_the_platform_s_operations() {
         paths::ACTIVITY,
         "/team/v1/requests",
         "/team/v1/requests/{id}/approve",
+        wire::release::LATEST,
+        wire::release::FILE,
     ] {
         assert!(paths.contains(&path), "{path} in {paths:?}");
     }
@@ -499,6 +501,7 @@ async fn the_server_speaks_tls_and_refuses_clear_text_on_the_network() {
         trusted_proxies: Vec::new(),
         seal: None,
         mail: None,
+        releases: None,
     };
     let refused = team::server::TeamServer::start(config).await.map(|_| ());
     let said = refused.map_err(|e| e.to_string());

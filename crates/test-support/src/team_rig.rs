@@ -2,7 +2,7 @@
 //! platform (the embedded one, on SQLite in a temp dir) with a real team server in front of
 //! it and one person of each built-in role signed in over HTTP.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use client::Secret;
 use platform::pg::DatabaseUrl;
@@ -147,6 +147,7 @@ impl Rig {
             trusted_proxies: Vec::new(),
             seal: None,
             mail: None,
+            releases: Some(team_dir.join("releases")),
         };
         adjust(&mut config);
         let team = TeamServer::start(config.clone())
@@ -244,6 +245,11 @@ impl Rig {
     }
 
     /// Signs `name` in and answers the session's token.
+    /// The team server's data directory (its releases under `releases/`).
+    pub fn team_dir(&self) -> &Path {
+        &self.team_dir
+    }
+
     pub async fn sign_in(&self, name: &str) -> String {
         self.sign_in_with(name, PASSWORD).await
     }

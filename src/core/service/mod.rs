@@ -467,6 +467,11 @@ impl Service {
         self.journal(move |j| j.write(&call_id)).await
     }
 
+    /// A file of the console's own beside the profiles (in the configuration folder).
+    pub(in crate::core) fn config_file(&self, name: &str) -> PathBuf {
+        self.profiles_path.with_file_name(name)
+    }
+
     /// The name of the profile active now.
     pub(in crate::core) fn active_profile(&self) -> String {
         self.profiles().active().name.clone()

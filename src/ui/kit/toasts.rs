@@ -248,6 +248,7 @@ pub fn explain(error: &CoreError) -> Label {
         }
         CoreError::Customer(_) => label!("explain-customer"),
         CoreError::Desktop(_) => label!("explain-desktop"),
+        CoreError::Update(_) => label!("explain-update"),
     }
 }
 

@@ -195,6 +195,7 @@ pub fn held(id: i64) -> Response {
 
 /// The server refusing a request's decision, or its own store failing.
 fn team_refusal(e: TeamError) -> Response {
+    use crate::releases::ReleaseError;
     use approval::causes;
     let conflict = (StatusCode::CONFLICT, "409");
     let ((status, code), cause) = match &e {
@@ -214,7 +215,15 @@ fn team_refusal(e: TeamError) -> Response {
         TeamError::AlreadyDecided { .. } => (conflict, causes::DECIDED),
         TeamError::FiledOtherwise(_) => (conflict, causes::FILED_OTHERWISE),
         TeamError::ClaimTaken(_) => (conflict, causes::CLAIM_TAKEN),
-        TeamError::Invalid(_) | TeamError::NoBranch => (
+        TeamError::Release(
+            ReleaseError::NoKey
+            | ReleaseError::NoSuchRelease { .. }
+            | ReleaseError::NoneFor(_)
+            | ReleaseError::NotDistributed,
+        ) => ((StatusCode::NOT_FOUND, envelope::NOT_FOUND), "no_release"),
+        TeamError::Invalid(_)
+        | TeamError::NoBranch
+        | TeamError::Release(ReleaseError::Version(_)) => (
             (
                 status(envelope::BUSINESS_EXCEPTION_STATUS),
                 envelope::VALIDATION,

@@ -8,6 +8,7 @@ mod handover;
 mod knowledge;
 pub mod openapi;
 mod record;
+mod releases;
 mod session;
 mod trail;
 
@@ -55,6 +56,8 @@ pub struct Team {
     pub events: crate::events::Events,
     /// Who mails approvers when a request waits, if anyone.
     pub mail: Option<crate::mail::Mailer>,
+    /// The releases it distributes, if any.
+    pub releases: Option<crate::releases::Shelf>,
 }
 
 impl Team {
@@ -76,6 +79,7 @@ impl Team {
             lookups: crate::lookups::Lookups::default(),
             instance,
             mail: None,
+            releases: None,
         }
     }
 
@@ -145,6 +149,9 @@ pub fn router(team: Arc<Team>) -> Router {
             wire::handover::ONE,
             get(handover::get).delete(handover::take),
         )
+        .route(wire::release::KEY, get(releases::key))
+        .route(wire::release::LATEST, get(releases::latest))
+        .route(wire::release::FILE, get(releases::file))
         .route(approval::paths::REQUESTS, get(approvals::list))
         .route(approval::paths::REQUEST, get(approvals::show))
         .route(approval::paths::APPROVE, post(approvals::approve))

@@ -35,6 +35,9 @@ fn document() -> Value {
         for (path, item) in requests_paths() {
             all.insert(path.to_owned(), item);
         }
+        for (path, item) in release_paths() {
+            all.insert(path.to_owned(), item);
+        }
     }
     doc["components"]["securitySchemes"]["bearer"]["description"] =
         json!("A session token from POST /team/v1/session");
@@ -47,6 +50,7 @@ fn document() -> Value {
         tags.push(
             json!({"name": "requests", "description": "Calls that wait for a second person"}),
         );
+        tags.push(json!({"name": "releases", "description": "The console's signed releases"}));
     }
     doc
 }
@@ -207,6 +211,79 @@ fn audit_path() -> Value {
             }
         }
     })
+}
+
+/// `/team/v1/releases…`: the console's releases, signed with the company's key (issue 58).
+fn release_paths() -> Vec<(&'static str, Value)> {
+    let absent = |what: &str| answer(what, envelope(json!({})));
+    let key = json!({
+        "type": "object",
+        "required": ["publicKey", "keyId", "fingerprint"],
+        "properties": {
+            "publicKey": {"type": "string", "description": "minisign's base64 line"},
+            "keyId": {"type": "string"}, "fingerprint": {"type": "string"}
+        }
+    });
+    let release = json!({
+        "type": "object",
+        "required": ["version", "target", "fileName", "size", "sha256", "publishedAt", "signature"],
+        "properties": {
+            "version": {"type": "string"}, "target": target_schema(),
+            "fileName": {"type": "string"}, "size": {"type": "integer"},
+            "sha256": {"type": "string"}, "notes": {"type": "string"},
+            "publishedAt": {"type": "integer"}, "required": {"type": "boolean"},
+            "withdrawn": {"type": "boolean"},
+            "signature": {"type": "string", "description": "The .minisig file's text"}
+        }
+    });
+    let get = |id: &str, summary: &str, params: Value, ok: Value| {
+        json!({"get": {
+            "tags": ["releases"], "summary": summary, "operationId": id,
+            "security": [{"bearer": []}], "parameters": params,
+            "responses": {
+                "200": ok,
+                "401": absent("No session, or one that ended"),
+                "404": absent("None set, or none offered (cause no_release)")
+            }
+        }})
+    };
+    let path_param = |name: &str, schema: Value| json!({"name": name, "in": "path", "required": true, "schema": schema});
+    vec![
+        (
+            wire::release::KEY,
+            get(
+                "releaseKey",
+                "The key the team's releases are signed with",
+                json!([]),
+                answer("The key", envelope(key)),
+            ),
+        ),
+        (
+            wire::release::LATEST,
+            get(
+                "latestRelease",
+                "The newest release offered for a target",
+                json!([{"name": "target", "in": "query", "required": true, "schema": target_schema()}]),
+                answer("The release", envelope(release)),
+            ),
+        ),
+        (
+            wire::release::FILE,
+            get(
+                "releaseFile",
+                "A release's file, as published (byte ranges answered with 206)",
+                json!([
+                    path_param("target", target_schema()),
+                    path_param("version", json!({"type": "string"}))
+                ]),
+                json!({"description": "The file", "content": {"application/octet-stream": {"schema": {"type": "string", "format": "binary"}}}}),
+            ),
+        ),
+    ]
+}
+
+fn target_schema() -> Value {
+    json!({"type": "string", "enum": ["windows-x86_64", "linux-x86_64"]})
 }
 
 /// `/team/v1/requests…`: held calls, read and decided.

@@ -1,0 +1,123 @@
+//! A team server's releases (`wire::release`): the key it trusts, the newest release for a
+//! target, and a release's file downloaded, resumed from what an earlier attempt left. What is
+//! downloaded is not trusted here: the console checks it against the key it pinned.
+
+use std::io::{Seek, SeekFrom, Write};
+use std::path::Path;
+
+use reqwest::{Method, StatusCode, header};
+use wire::release::{self, Release, ReleaseKeyInfo, Target};
+
+use super::decode::decode_order;
+use super::{ApiError, Client};
+
+/// The server's cause when it has no such release, or distributes none.
+const NO_RELEASE: &str = "no_release";
+
+impl Client {
+    /// The key the team trusts for its releases; none when it has not set one.
+    pub async fn release_key(&self) -> Result<Option<ReleaseKeyInfo>, ApiError> {
+        let token = self.session().await?;
+        let url = self.url(release::KEY);
+        none_if_absent(
+            self.team_call(Method::GET, url, Some(&token), None, decode_order)
+                .await,
+        )
+    }
+
+    /// The newest release for `target` the server offers, if any.
+    pub async fn latest_release(&self, target: Target) -> Result<Option<Release>, ApiError> {
+        let token = self.session().await?;
+        let url = self.url(release::LATEST);
+        let url = reqwest::Url::parse_with_params(url.as_str(), &[("target", target.as_ref())])
+            .map_err(|e| ApiError::Config(format!("the release's address: {e}")))?;
+        none_if_absent(
+            self.team_call(Method::GET, url, Some(&token), None, decode_order)
+                .await,
+        )
+    }
+
+    /// `release`'s file into `partial`, from where an earlier attempt left it (a byte range);
+    /// `progress` is told the bytes there are and the whole size as they come. Each wait (the
+    /// answer, each chunk) has the attempt's time limit, not the whole download.
+    pub async fn download_release(
+        &self,
+        release: &Release,
+        partial: &Path,
+        progress: &(dyn Fn(u64, u64) + Send + Sync),
+    ) -> Result<(), ApiError> {
+        let token = self.session().await?;
+        let written = |e: std::io::Error| {
+            ApiError::Config(format!("cannot write {}: {e}", partial.display()))
+        };
+        let mut file = std::fs::OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(partial)
+            .map_err(written)?;
+        let mut have = file.metadata().map_err(written)?.len();
+        if have > release.size {
+            have = 0;
+        }
+        let url = self.url(&release::file_path(release.target, &release.version));
+        let limit = self.config.limits.attempt(false);
+        let mut asked = self
+            .http
+            .request(Method::GET, url)
+            .bearer_auth(token.token.expose());
+        if have > 0 {
+            asked = asked.header(header::RANGE, format!("bytes={have}-"));
+        }
+        let answer = tokio::time::timeout(limit, asked.send())
+            .await
+            .map_err(|_| ApiError::Timeout(limit.as_secs()))?
+            .map_err(|e| ApiError::transport(e, limit.as_secs()))?;
+        let mut answer = match answer.status() {
+            StatusCode::PARTIAL_CONTENT => answer,
+            // The whole file: what was there is written over.
+            StatusCode::OK => {
+                have = 0;
+                answer
+            }
+            // Asked from its end: it is all here already.
+            StatusCode::RANGE_NOT_SATISFIABLE if have == release.size => return Ok(()),
+            status => {
+                let bytes = answer.bytes().await.unwrap_or_default();
+                return Err(decode_order::<serde_json::Value>(status.as_u16(), &bytes)
+                    .err()
+                    .unwrap_or_else(|| ApiError::Unexpected {
+                        http_status: status.as_u16(),
+                        detail: "not the release's file".to_owned(),
+                    }));
+            }
+        };
+        file.set_len(have).map_err(written)?;
+        file.seek(SeekFrom::Start(have)).map_err(written)?;
+        progress(have, release.size);
+        loop {
+            let chunk = tokio::time::timeout(limit, answer.chunk())
+                .await
+                .map_err(|_| ApiError::Timeout(limit.as_secs()))?
+                .map_err(|e| ApiError::cut(e, 200, limit.as_secs()))?;
+            let Some(chunk) = chunk else {
+                break;
+            };
+            file.write_all(&chunk).map_err(written)?;
+            have += chunk.len() as u64;
+            progress(have, release.size);
+        }
+        file.sync_all().map_err(written)
+    }
+}
+
+/// The server's "no such release" as nothing, anything else as it is.
+fn none_if_absent<T>(answer: Result<T, ApiError>) -> Result<Option<T>, ApiError> {
+    match answer {
+        Ok(found) => Ok(Some(found)),
+        Err(ApiError::Platform {
+            cause: Some(cause), ..
+        }) if cause == NO_RELEASE => Ok(None),
+        Err(e) => Err(e),
+    }
+}

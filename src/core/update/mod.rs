@@ -1,0 +1,262 @@
+//! Updates from a team server (issue 58, docs/team.md "Rolling out"): is a newer release
+//! offered, and its file downloaded and checked against the release key this console pinned
+//! before anything may run it. A file that fails the check is deleted and reported.
+
+mod pins;
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use client::Client;
+use support::release_sig::{ReleaseKey, SigError};
+use wire::release::{Release, Target};
+
+use crate::core::CoreError;
+use crate::core::profiles::{Endpoint, ProfilesError};
+use crate::core::progress::Progress;
+use crate::core::request::{Request, Services};
+use pins::Pins;
+
+/// This program's version, as `--version` says it.
+pub const CURRENT: &str = env!("CARGO_PKG_VERSION");
+
+/// Why an update is not offered, downloaded or trusted.
+#[derive(Debug, thiserror::Error)]
+pub enum UpdateError {
+    #[error("releases are made for Windows and Linux on x86-64, not for this computer")]
+    NoTarget,
+    #[error("the team server has no release key set: it offers no updates")]
+    NoKey,
+    #[error(
+        "the team server's release key changed: this console trusts {pinned}, the server now \
+         offers {offered}. Nothing is downloaded. If the company changed its key, an \
+         administrator confirms it: license-desk update trust-key --profile {profile} \
+         --fingerprint {offered}"
+    )]
+    KeyChanged {
+        profile: String,
+        pinned: String,
+        offered: String,
+    },
+    #[error("the team server offers the key {offered}, not {confirmed}: nothing was changed")]
+    NotThatKey { offered: String, confirmed: String },
+    #[error("no newer release is offered (this is {CURRENT})")]
+    NoneNewer,
+    #[error("the download was refused and deleted, nothing runs: {0}")]
+    Signature(SigError),
+    #[error("the download was refused and deleted, nothing runs: its SHA-256 is not the release's")]
+    Hash,
+    #[error("{path}: {why}")]
+    Pins { path: PathBuf, why: String },
+    #[error("{0}: {1}")]
+    Files(PathBuf, std::io::Error),
+}
+
+/// What `update check` finds.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct UpdateCheck {
+    pub current: String,
+    /// A newer release, if one is offered.
+    pub available: Option<Release>,
+    /// The fingerprint of the key trusted for this server.
+    pub key_fingerprint: String,
+    /// The key was seen for the first time and pinned now.
+    pub pinned_now: bool,
+}
+
+/// Asks the profile's team server whether a newer release is offered; its key is pinned the
+/// first time, and a changed one refused.
+#[derive(Debug, Clone)]
+pub struct CheckUpdate {
+    pub profile: String,
+}
+
+impl Request for CheckUpdate {
+    type Reply = UpdateCheck;
+
+    fn profile(&self) -> Option<&str> {
+        Some(&self.profile)
+    }
+
+    async fn serve(self, services: Services) -> Result<UpdateCheck, CoreError> {
+        let (client, server) = team(&services, &self.profile).await?;
+        let (key, pinned_now) = trusted_key(&services, &client, &server, &self.profile).await?;
+        let target = Target::this().ok_or(UpdateError::NoTarget)?;
+        let available = client
+            .latest_release(target)
+            .await?
+            .filter(|r| newer(&r.version));
+        Ok(UpdateCheck {
+            current: CURRENT.to_owned(),
+            available,
+            key_fingerprint: key.fingerprint(),
+            pinned_now,
+        })
+    }
+}
+
+/// Downloads the newer release into `out_dir` and checks it: its SHA-256, then its signature
+/// by the pinned key over the whole file, naming the version and target asked. Answers where
+/// it is; a file that fails is deleted.
+#[derive(Debug, Clone)]
+pub struct DownloadUpdate {
+    pub profile: String,
+    pub out_dir: PathBuf,
+    pub progress: Progress,
+}
+
+impl Request for DownloadUpdate {
+    type Reply = PathBuf;
+
+    fn profile(&self) -> Option<&str> {
+        Some(&self.profile)
+    }
+
+    async fn serve(self, services: Services) -> Result<PathBuf, CoreError> {
+        let (client, server) = team(&services, &self.profile).await?;
+        let (key, _) = trusted_key(&services, &client, &server, &self.profile).await?;
+        let target = Target::this().ok_or(UpdateError::NoTarget)?;
+        let release = client
+            .latest_release(target)
+            .await?
+            .filter(|r| newer(&r.version))
+            .ok_or(UpdateError::NoneNewer)?;
+        let partial = self.out_dir.join(format!(".{}.part", release.file_name));
+        let progress = self.progress.clone();
+        progress.start(crate::core::progress::Stage::Reading, release.size);
+        client
+            .download_release(&release, &partial, &move |have, _| {
+                // A download is stopped by its call's cancel, not by its bar.
+                let _ = progress.at(have);
+            })
+            .await?;
+        let out = self.out_dir.join(&release.file_name);
+        let place = out.clone();
+        tokio::task::spawn_blocking(move || checked(&key, &release, &partial, &place)).await??;
+        Ok(out)
+    }
+}
+
+/// The person confirms the team server's new release key by its fingerprint (after the
+/// company changed it): pinned in place of the old one.
+#[derive(Debug, Clone)]
+pub struct TrustReleaseKey {
+    pub profile: String,
+    pub fingerprint: String,
+}
+
+impl Request for TrustReleaseKey {
+    type Reply = String;
+
+    fn profile(&self) -> Option<&str> {
+        Some(&self.profile)
+    }
+
+    async fn serve(self, services: Services) -> Result<String, CoreError> {
+        let (client, server) = team(&services, &self.profile).await?;
+        let offered = offered_key(&client).await?;
+        if offered.fingerprint() != self.fingerprint.trim() {
+            return Err(UpdateError::NotThatKey {
+                offered: offered.fingerprint(),
+                confirmed: self.fingerprint,
+            }
+            .into());
+        }
+        let mut pins = Pins::read(&services.0.config_file(PINS))?;
+        pins.set(&server, &offered)?;
+        Ok(offered.fingerprint())
+    }
+}
+
+const PINS: &str = "release-keys.json";
+
+/// The profile's client and its team server's address.
+async fn team(services: &Services, profile: &str) -> Result<(Arc<Client>, String), CoreError> {
+    let found = services
+        .0
+        .profile(profile)
+        .ok_or_else(|| ProfilesError::NoProfile(profile.to_owned()))?;
+    let Endpoint::Team { url, .. } = &found.endpoint else {
+        return Err(ProfilesError::NotTeam(profile.to_owned()).into());
+    };
+    Ok((services.0.client(profile).await?, url.clone()))
+}
+
+async fn offered_key(client: &Client) -> Result<ReleaseKey, CoreError> {
+    let info = client.release_key().await?.ok_or(UpdateError::NoKey)?;
+    Ok(ReleaseKey::parse(&info.public_key).map_err(UpdateError::Signature)?)
+}
+
+/// The key pinned for `server`, pinned now if none was (and whether it was); a server that
+/// offers another key is refused.
+async fn trusted_key(
+    services: &Services,
+    client: &Client,
+    server: &str,
+    profile: &str,
+) -> Result<(ReleaseKey, bool), CoreError> {
+    let offered = offered_key(client).await?;
+    let mut pins = Pins::read(&services.0.config_file(PINS))?;
+    match pins.get(server)? {
+        Some(pinned) if pinned == offered => Ok((pinned, false)),
+        Some(pinned) => Err(UpdateError::KeyChanged {
+            profile: profile.to_owned(),
+            pinned: pinned.fingerprint(),
+            offered: offered.fingerprint(),
+        }
+        .into()),
+        None => {
+            pins.set(server, &offered)?;
+            Ok((offered, true))
+        }
+    }
+}
+
+/// Whether `version` is newer than this program.
+fn newer(version: &str) -> bool {
+    match (
+        semver::Version::parse(version),
+        semver::Version::parse(CURRENT),
+    ) {
+        (Ok(offered), Ok(current)) => offered > current,
+        _ => false,
+    }
+}
+
+/// The downloaded file checked and put at `out`; deleted when it fails.
+fn checked(
+    key: &ReleaseKey,
+    release: &Release,
+    partial: &PathBuf,
+    out: &PathBuf,
+) -> Result<(), UpdateError> {
+    let verdict = (|| {
+        let files = |e| UpdateError::Files(partial.clone(), e);
+        let hash = sha256_of(partial).map_err(files)?;
+        if hash != release.sha256 {
+            return Err(UpdateError::Hash);
+        }
+        let file = std::fs::File::open(partial).map_err(files)?;
+        key.verify(
+            file,
+            &release.signature,
+            &release.version,
+            release.target.as_ref(),
+        )
+        .map_err(UpdateError::Signature)?;
+        std::fs::rename(partial, out).map_err(|e| UpdateError::Files(out.clone(), e))
+    })();
+    if verdict.is_err() {
+        let _ = std::fs::remove_file(partial);
+    }
+    verdict
+}
+
+fn sha256_of(path: &PathBuf) -> std::io::Result<String> {
+    use sha2::Digest;
+    let mut file = std::fs::File::open(path)?;
+    let mut hash = sha2::Sha256::new();
+    std::io::copy(&mut file, &mut hash)?;
+    Ok(hash.finalize().iter().map(|b| format!("{b:02x}")).collect())
+}
