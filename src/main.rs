@@ -59,6 +59,9 @@ enum Command {
     /// The catalog of products and packages, and the directories of customers.
     #[command(subcommand)]
     Catalog(cli::catalog::CatalogOp),
+    /// The company's release key and signatures (minisign's format), made off the team server.
+    #[command(subcommand)]
+    Release(cli::release::ReleaseCommand),
     /// Updates from the profile's team server: check, download (checked against the pinned
     /// release key), trust a new key.
     Update(cli::update::UpdateArgs),
@@ -116,6 +119,10 @@ fn main() -> ExitCode {
             Ok(())
         }
         Some(Command::Order(command)) => return cli::order::run(command),
+        Some(Command::Release(command)) => {
+            cli::logging::init("warn");
+            return cli::release::run(command);
+        }
         Some(Command::Update(args)) => {
             cli::logging::init("warn");
             return cli::update::run(args);

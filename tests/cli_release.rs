@@ -215,3 +215,101 @@ fn a_release_signed_with_the_team_s_key_is_published_and_any_other_is_refused() 
     assert_eq!(code, Some(0), "{err}");
     assert!(out.contains("4 entries"), "{out}");
 }
+
+/// `license-desk ARGS` with `stdin` piped in: exit code, stdout, stderr.
+fn ld(args: &[&str], stdin: &str) -> (Option<i32>, String, String) {
+    let mut child = Command::new(bin())
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("runs");
+    let mut input = child.stdin.take().expect("stdin");
+    input.write_all(stdin.as_bytes()).expect("write stdin");
+    drop(input);
+    let out = child.wait_with_output().expect("ends");
+    let text = |b: Vec<u8>| String::from_utf8(b).expect("utf-8");
+    (out.status.code(), text(out.stdout), text(out.stderr))
+}
+
+#[test]
+fn a_key_made_and_a_release_signed_here_are_checked_by_debian_s_minisign_tool() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (secret, public) = (
+        dir.path().join("release.key"),
+        dir.path().join("release.pub"),
+    );
+    let path = |p: &Path| p.to_str().expect("path").to_owned();
+    let keygen = [
+        "release",
+        "keygen",
+        "--secret-key",
+        &path(&secret),
+        "--public-key",
+        &path(&public),
+    ];
+    let (code, out, err) = ld(&keygen, &format!("{PASSWORD}\n"));
+    assert_eq!(code, Some(0), "{err}");
+    assert!(out.contains("SHA256:"), "{out}");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(&secret)
+            .expect("key")
+            .permissions()
+            .mode();
+        assert_eq!(mode & 0o077, 0, "the secret key is private: {mode:o}");
+    }
+    let (code, _, err) = ld(&keygen, &format!("{PASSWORD}\n"));
+    assert_eq!(code, Some(1));
+    assert!(err.contains("exists already"), "{err}");
+
+    let installer = dir.path().join("LicenseDesk-0.2.0-setup.exe");
+    std::fs::write(&installer, b"MZ the installer").expect("file");
+    let sign = [
+        "release",
+        "sign",
+        &path(&installer),
+        "--key",
+        &path(&secret),
+        "--version",
+        "0.2.0",
+        "--target",
+        "windows-x86_64",
+    ];
+    let (code, _, err) = ld(&sign, "not the password\n");
+    assert_eq!(code, Some(1));
+    assert!(err.contains("the password does not open this key"), "{err}");
+    let (code, out, err) = ld(&sign, &format!("{PASSWORD}\n"));
+    assert_eq!(code, Some(0), "{err}");
+    assert!(
+        out.trim().ends_with("LicenseDesk-0.2.0-setup.exe.minisig"),
+        "{out}"
+    );
+
+    // Debian's tool checks it and prints the trusted comment.
+    let checked = Command::new("minisign")
+        .args(["-V", "-p", &path(&public), "-m", &path(&installer)])
+        .output()
+        .expect("minisign");
+    let said = String::from_utf8_lossy(&checked.stdout).into_owned();
+    assert!(checked.status.success(), "{checked:?}");
+    assert!(
+        said.contains("version:0.2.0\ttarget:windows-x86_64"),
+        "{said}"
+    );
+
+    // And the team publishes it.
+    let data = dir.path().join("team");
+    let (code, _, err) = team(&data, &["init", "--admin", "wang"], PASSWORD);
+    assert_eq!(code, Some(0), "{err}");
+    let (code, _, err) = team(
+        &data,
+        &["settings", "--release-public-key", &path(&public)],
+        "",
+    );
+    assert_eq!(code, Some(0), "{err}");
+    let (code, _, err) = publish(&data, "0.2.0", &installer);
+    assert_eq!(code, Some(0), "{err}");
+}

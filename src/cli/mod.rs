@@ -11,6 +11,7 @@ pub mod output;
 pub mod profile;
 pub mod profile_list;
 pub mod profile_team;
+pub mod release;
 pub mod renewals;
 pub mod request;
 pub mod secret_input;

@@ -132,6 +132,19 @@ pub fn password(user: &str, server: &str) -> Result<Secret, SecretError> {
     one_line(typed, PASSWORD).map_err(|why| SecretError::Failed(why.to_string()))
 }
 
+/// The password of a key file: from standard input when something is piped in, else asked
+/// once at a hidden prompt.
+pub fn key_password(key: &Path) -> Result<Secret, SecretError> {
+    if !std::io::stdin().is_terminal() {
+        return read_stdin(PASSWORD);
+    }
+    let prompt = format!("Password of the key {} (not shown): ", key.display());
+    let typed = rpassword::prompt_password(prompt).map_err(|e| {
+        SecretError::Failed(format!("cannot read the password from the terminal: {e}"))
+    })?;
+    one_line(typed, PASSWORD).map_err(|why| SecretError::Failed(why.to_string()))
+}
+
 const APP_SECRET: &str = "app secret";
 const PASSWORD: &str = "password";
 
