@@ -59,6 +59,9 @@ enum Command {
     /// The catalog of products and packages, and the directories of customers.
     #[command(subcommand)]
     Catalog(cli::catalog::CatalogOp),
+    /// This computer's License Desk in one file, restored on another.
+    #[command(subcommand)]
+    Backup(cli::backup::BackupCommand),
     /// The company's release key and signatures (minisign's format), made off the team server.
     #[command(subcommand)]
     Release(cli::release::ReleaseCommand),
@@ -119,6 +122,10 @@ fn main() -> ExitCode {
             Ok(())
         }
         Some(Command::Order(command)) => return cli::order::run(command),
+        Some(Command::Backup(command)) => {
+            cli::logging::init("warn");
+            return cli::backup::run(command);
+        }
         Some(Command::Release(command)) => {
             cli::logging::init("warn");
             return cli::release::run(command);

@@ -2,6 +2,7 @@
 //! dispatch. Exit codes and the error words are shared (`output`, and the manual's table).
 
 pub mod app;
+pub mod backup;
 pub mod call;
 pub mod catalog;
 pub mod customer;

@@ -3,6 +3,7 @@
 //! and tests `run` a request to its reply. The core asks for a repaint when a reply arrives. A tokio runtime on its own threads does the I/O: the platform
 //! client, the keyring, the journal, the drafts, and the embedded Sandbox platform.
 
+pub mod backup;
 pub mod cache;
 pub mod calls;
 pub mod catalog;
