@@ -68,7 +68,7 @@ fn execute(args: UpdateArgs) -> Result<String, Failure> {
             let progress = Default::default();
             let request = DownloadUpdate {
                 profile,
-                out_dir: out,
+                out_dir: Some(out),
                 progress,
             };
             core.run(request, DOWNLOAD)?.display().to_string()

@@ -11,6 +11,7 @@ mod session;
 mod shell;
 mod status;
 pub mod text;
+mod update;
 
 pub use prefs::{Prefs, Screen};
 pub use shell::DeskApp;

@@ -33,6 +33,7 @@ use crate::ui::session::SessionBar;
 use crate::ui::status::Status;
 use crate::ui::text::i18n::{Label, Lang, label, labelled, t, tr};
 use crate::ui::text::refusals::Offer;
+use crate::ui::update::UpdateNotice;
 use crate::ui::{Prefs, Screen};
 
 pub struct DeskApp {
@@ -42,6 +43,7 @@ pub struct DeskApp {
     status: Status,
     /// A team server's person in the top bar, and the sign-in dialog.
     session: SessionBar,
+    update: UpdateNotice,
     /// A profile picked in the top bar's menu, until the core has switched.
     switch: Awaited<Profiles>,
     /// The top bar's search for a customer's page.
@@ -90,6 +92,7 @@ impl DeskApp {
             screens: Screens::default(),
             status: Status::default(),
             session: SessionBar::default(),
+            update: UpdateNotice::default(),
             switch: Awaited::default(),
             search: CustomerSearch::default(),
             open_page: None,
@@ -124,7 +127,9 @@ impl DeskApp {
         take_replies(screens, session, search, &mut self.status, &out, team);
         let lang = self.prefs.lang;
         retitle(ui.ctx(), &mut self.titled, lang);
+        self.update.poll(&out, &state);
         self.session.tick(&out, &state);
+        self.update.tick(&out, &state);
         let (session, search, help) = (&mut self.session, &mut self.search, &mut self.help);
         let active = state.profiles.active.clone();
         let screen = self.prefs.screen;
@@ -158,12 +163,7 @@ impl DeskApp {
             }
             None => {}
         }
-        let cancel = egui::Panel::bottom("status_bar")
-            .show(ui, |ui| self.status.ui(ui, self.prefs.lang, &state))
-            .inner;
-        if let Some(id) = cancel {
-            out.cancel(id);
-        }
+        bottom_ui(ui, (&mut self.status, &mut self.update), &out, lang, &state);
         let nav_width = navigation_width(ui, self.prefs.lang);
         egui::Panel::left("navigation")
             .resizable(false)
@@ -192,6 +192,25 @@ impl DeskApp {
         if std::mem::take(&mut self.first_frame) {
             tracing::info!("first frame");
         }
+    }
+}
+
+/// The status bar, and above it a newer version's notice when there is one.
+fn bottom_ui(
+    ui: &mut egui::Ui,
+    (status, update): (&mut Status, &mut UpdateNotice),
+    out: &Outbox<'_>,
+    lang: Lang,
+    state: &CoreState,
+) {
+    let cancel = egui::Panel::bottom("status_bar")
+        .show(ui, |ui| status.ui(ui, lang, state))
+        .inner;
+    if let Some(id) = cancel {
+        out.cancel(id);
+    }
+    if update.shown() {
+        egui::Panel::bottom("update_notice").show(ui, |ui| update.ui(ui, out, lang));
     }
 }
 

@@ -62,7 +62,7 @@ impl TeamRemote {
             trusted_proxies: Vec::new(),
             seal: None,
             mail: None,
-            releases: None,
+            releases: Some(team_dir.join("releases")),
         };
         let server = remote.runtime.block_on(async {
             let store = TeamStore::open(Place::Dir(&team_dir), 1)

@@ -102,7 +102,8 @@ impl Request for CheckUpdate {
 #[derive(Debug, Clone)]
 pub struct DownloadUpdate {
     pub profile: String,
-    pub out_dir: PathBuf,
+    /// Where it goes; none: `updates/` of the console's data folder.
+    pub out_dir: Option<PathBuf>,
     pub progress: Progress,
 }
 
@@ -122,7 +123,16 @@ impl Request for DownloadUpdate {
             .await?
             .filter(|r| newer(&r.version))
             .ok_or(UpdateError::NoneNewer)?;
-        let partial = self.out_dir.join(format!(".{}.part", release.file_name));
+        let out_dir = match self.out_dir {
+            Some(dir) => dir,
+            None => {
+                let dir = services.0.data_dir.join("updates");
+                support::private_files::create_private_dir(&dir)
+                    .map_err(|e| UpdateError::Files(dir.clone(), e))?;
+                dir
+            }
+        };
+        let partial = out_dir.join(format!(".{}.part", release.file_name));
         let progress = self.progress.clone();
         progress.start(crate::core::progress::Stage::Reading, release.size);
         client
@@ -131,7 +141,7 @@ impl Request for DownloadUpdate {
                 let _ = progress.at(have);
             })
             .await?;
-        let out = self.out_dir.join(&release.file_name);
+        let out = out_dir.join(&release.file_name);
         let place = out.clone();
         tokio::task::spawn_blocking(move || checked(&key, &release, &partial, &place)).await??;
         Ok(out)

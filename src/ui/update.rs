@@ -1,0 +1,148 @@
+//! A newer version offered by the active team profile's server (issue 58): a quiet line above
+//! the status bar, the notes on demand, the download with its bar, then how to install what
+//! was downloaded and checked. Asked once per profile and window, once the person is signed
+//! in; a server whose release key changed is said, never followed.
+
+use std::collections::HashSet;
+use std::path::PathBuf;
+
+use crate::core::progress::Progress;
+use crate::core::team::Session;
+use crate::core::update::{CheckUpdate, DownloadUpdate, UpdateCheck, UpdateError};
+use crate::core::{Awaited, CoreError, CoreState, Endpoint};
+use crate::ui::outbox::Outbox;
+use crate::ui::text::i18n::{Lang, label, t, tr};
+use wire::release::{Release, Target};
+
+#[derive(Default)]
+pub struct UpdateNotice {
+    /// Profiles asked in this window: once each.
+    asked: HashSet<String>,
+    check: Awaited<UpdateCheck>,
+    /// The newer release offered, and the profile that offers it.
+    offer: Option<(String, Release)>,
+    /// The server's release key is not the one pinned: updates refused.
+    key_changed: Option<String>,
+    notes: bool,
+    download: Awaited<PathBuf>,
+    progress: Progress,
+    downloaded: Option<PathBuf>,
+}
+
+impl UpdateNotice {
+    /// Asks the active team profile's server once, when its person is signed in.
+    pub fn tick(&mut self, out: &Outbox<'_>, state: &CoreState) {
+        let profile = state.profiles.active();
+        if !matches!(profile.endpoint, Endpoint::Team { .. }) {
+            return;
+        }
+        let signed_in = state
+            .sessions
+            .get(&profile.name)
+            .and_then(Session::me)
+            .is_some();
+        if signed_in && self.asked.insert(profile.name.clone()) {
+            self.check.start(out.ask(CheckUpdate {
+                profile: profile.name.clone(),
+            }));
+        }
+    }
+
+    /// Takes the answers: a check's quietly (no update is no news), a download's with the
+    /// status bar (a refused file is).
+    pub fn poll(&mut self, out: &Outbox<'_>, state: &CoreState) {
+        match self.check.take() {
+            Some(Ok(check)) => {
+                let profile = state.profiles.active().name.clone();
+                self.offer = check.available.map(|r| (profile, r));
+            }
+            Some(Err(CoreError::Update(e))) if matches!(*e, UpdateError::KeyChanged { .. }) => {
+                self.key_changed = Some(e.to_string());
+            }
+            // A server with no releases, or none reached: nothing to say.
+            Some(Err(_)) | None => {}
+        }
+        if let Some(Ok(path)) = out.reply(&mut self.download, label!("update-download")) {
+            self.downloaded = Some(path);
+        }
+    }
+
+    /// Whether there is a line to draw.
+    pub fn shown(&self) -> bool {
+        self.offer.is_some() || self.key_changed.is_some()
+    }
+
+    pub fn ui(&mut self, ui: &mut egui::Ui, out: &Outbox<'_>, lang: Lang) {
+        if let Some(why) = &self.key_changed {
+            ui.colored_label(ui.visuals().warn_fg_color, t!(lang, "update-key-changed"))
+                .on_hover_text(why.as_str());
+        }
+        // Cloned for the frame: the download's state beside it changes as it is drawn.
+        let Some((profile, release)) = self.offer.clone() else {
+            return;
+        };
+        ui.horizontal_wrapped(|ui| {
+            let version = release.version.as_str();
+            ui.strong(tr!(lang, "update-available", version = version));
+            let notes = match self.notes {
+                true => t!(lang, "update-notes-hide"),
+                false => t!(lang, "update-notes"),
+            };
+            if ui.small_button(notes).clicked() {
+                self.notes = !self.notes;
+            }
+            self.action_ui(ui, out, lang, &profile, &release);
+        });
+        if self.notes {
+            match release.notes.trim() {
+                "" => ui.weak(t!(lang, "update-no-notes")),
+                notes => ui.label(notes),
+            };
+        }
+    }
+
+    /// Download, its bar, or what to do with the file downloaded.
+    fn action_ui(
+        &mut self,
+        ui: &mut egui::Ui,
+        out: &Outbox<'_>,
+        lang: Lang,
+        profile: &str,
+        release: &Release,
+    ) {
+        if let Some(path) = &self.downloaded {
+            let path = path.display().to_string();
+            match release.target {
+                Target::LinuxX86_64 => {
+                    let command = format!("sudo dpkg -i {path}");
+                    ui.label(t!(lang, "update-install-linux"));
+                    ui.code(&command);
+                    if ui.small_button(t!(lang, "update-copy")).clicked() {
+                        ui.ctx().copy_text(command);
+                    }
+                }
+                Target::WindowsX86_64 => {
+                    ui.label(tr!(lang, "update-downloaded", path = path.as_str()));
+                }
+            }
+            return;
+        }
+        if self.download.is_waiting() {
+            let part = self.progress.snapshot().fraction().unwrap_or(0.0);
+            let percent = (part * 100.0).round() as u32;
+            let words = tr!(lang, "update-downloading", percent = percent);
+            ui.add(
+                egui::ProgressBar::new(part)
+                    .desired_width(240.0)
+                    .text(words),
+            );
+        } else if ui.button(t!(lang, "update-download")).clicked() {
+            self.progress = Progress::default();
+            self.download.start(out.ask(DownloadUpdate {
+                profile: profile.to_owned(),
+                out_dir: None,
+                progress: self.progress.clone(),
+            }));
+        }
+    }
+}
