@@ -950,7 +950,6 @@ team-sign-in = Sign in…
 team-sign-out = Sign out
 update-available = Version { $version } of License Desk is available
 update-notes = What is new
-update-notes-hide = Hide what is new
 update-no-notes = The company published no notes for it.
 update-download = Download
 update-downloading = Downloading and checking… { $percent } %

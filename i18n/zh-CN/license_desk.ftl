@@ -805,7 +805,6 @@ team-sign-in = 登录…
 team-sign-out = 退出登录
 update-available = 授权管理台 { $version } 版可用
 update-notes = 更新内容
-update-notes-hide = 收起更新内容
 update-no-notes = 公司没有为此版本发布说明。
 update-download = 下载
 update-downloading = 正在下载并检查… { $percent } %

@@ -20,6 +20,7 @@ pub mod serve;
 pub mod team;
 pub mod team_audit;
 pub mod team_data;
+pub mod team_record;
 pub mod team_release;
 pub mod team_serve;
 #[cfg(windows)]

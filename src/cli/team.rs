@@ -8,15 +8,15 @@ use clap::{Args, Subcommand};
 use serde::Serialize;
 use serde_json::json;
 use support::release_sig::ReleaseKey;
-use team::audit::{self, Record};
 use team::checkpointer::Checkpointer;
 use team::people::{self, Branch, Edit, NewPerson};
-use team::{TeamError, TeamStore, custom_roles, instances, settings};
+use team::{custom_roles, instances, settings};
 
 use crate::cli::output::Failure;
 use crate::cli::secret_input;
 use crate::cli::serve::command_runtime;
 use crate::cli::team_data::{Data, open, open_to_change};
+use crate::cli::team_record::{print_lines, recorded, refused};
 
 #[derive(Subcommand)]
 pub(crate) enum TeamCommand {
@@ -442,53 +442,4 @@ async fn role(command: RoleCommand) -> Result<(), Failure> {
         }
     }
     Ok(())
-}
-
-/// A change made on the command line, in the audit log with what it changed to (never a
-/// password), under the name of the account that ran the command.
-pub(crate) async fn recorded<T: Serialize>(
-    data: &Data,
-    store: &TeamStore,
-    operation: &str,
-    done: Result<T, TeamError>,
-) -> Result<T, Failure> {
-    let value = done.map_err(refused)?;
-    let key = data.audit_key(store).await?;
-    let account = std::env::var("USER")
-        .or_else(|_| std::env::var("USERNAME"))
-        .unwrap_or_default();
-    let record = Record {
-        person: format!("(command line: {account})"),
-        operation: operation.to_owned(),
-        request: serde_json::to_string(&value).ok(),
-        outcome: "done".to_owned(),
-        ..Record::default()
-    };
-    audit::append(store, record, key.clone())
-        .await
-        .map_err(|e| {
-            Failure::failed(format!("done, but the audit log could not be written: {e}"))
-        })?;
-    // A checkpoint after each change, as the server writes one at each beat.
-    let mut checkpoints = Checkpointer::new(key, data.seal_places().checkpoints);
-    checkpoints.beat(store).await.map_err(|e| {
-        Failure::failed(format!(
-            "done, but the audit log's checkpoint could not be written: {e}"
-        ))
-    })?;
-    Ok(value)
-}
-
-/// What the store refused or failed at, in its words (exit code 1).
-pub(crate) fn refused(e: TeamError) -> Failure {
-    Failure::failed(e.to_string())
-}
-
-pub(crate) fn print_lines<T: Serialize>(items: &[T]) {
-    for item in items {
-        match serde_json::to_string(item) {
-            Ok(line) => println!("{line}"),
-            Err(e) => eprintln!("error: cannot print a line: {e}"),
-        }
-    }
 }

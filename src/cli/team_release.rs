@@ -10,8 +10,8 @@ use team::settings;
 use wire::release::Target;
 
 use crate::cli::output::Failure;
-use crate::cli::team::{print_lines, recorded, refused};
 use crate::cli::team_data::{Data, open, open_to_change};
+use crate::cli::team_record::{print_lines, recorded, refused};
 
 #[derive(Subcommand)]
 pub(crate) enum ReleaseCommand {

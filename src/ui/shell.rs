@@ -127,7 +127,7 @@ impl DeskApp {
         take_replies(screens, session, search, &mut self.status, &out, team);
         let lang = self.prefs.lang;
         retitle(ui.ctx(), &mut self.titled, lang);
-        self.update.poll(&out, &state);
+        self.update.poll(&out);
         self.session.tick(&out, &state);
         self.update.tick(&out, &state);
         let (session, search, help) = (&mut self.session, &mut self.search, &mut self.help);

@@ -8,17 +8,18 @@ use std::path::PathBuf;
 
 use crate::core::progress::Progress;
 use crate::core::team::Session;
-use crate::core::update::{CheckUpdate, DownloadUpdate, UpdateCheck, UpdateError};
+use crate::core::update::{CheckUpdate, DownloadUpdate, Release, Target, UpdateCheck, UpdateError};
 use crate::core::{Awaited, CoreError, CoreState, Endpoint};
 use crate::ui::outbox::Outbox;
 use crate::ui::text::i18n::{Lang, label, t, tr};
-use wire::release::{Release, Target};
 
 #[derive(Default)]
 pub struct UpdateNotice {
     /// Profiles asked in this window: once each.
     asked: HashSet<String>,
+    /// The check asked, and the profile it was asked of.
     check: Awaited<UpdateCheck>,
+    checking: String,
     /// The newer release offered, and the profile that offers it.
     offer: Option<(String, Release)>,
     /// The server's release key is not the one pinned: updates refused.
@@ -42,6 +43,7 @@ impl UpdateNotice {
             .and_then(Session::me)
             .is_some();
         if signed_in && self.asked.insert(profile.name.clone()) {
+            self.checking = profile.name.clone();
             self.check.start(out.ask(CheckUpdate {
                 profile: profile.name.clone(),
             }));
@@ -50,10 +52,10 @@ impl UpdateNotice {
 
     /// Takes the answers: a check's quietly (no update is no news), a download's with the
     /// status bar (a refused file is).
-    pub fn poll(&mut self, out: &Outbox<'_>, state: &CoreState) {
+    pub fn poll(&mut self, out: &Outbox<'_>) {
         match self.check.take() {
             Some(Ok(check)) => {
-                let profile = state.profiles.active().name.clone();
+                let profile = self.checking.clone();
                 self.offer = check.available.map(|r| (profile, r));
             }
             Some(Err(CoreError::Update(e))) if matches!(*e, UpdateError::KeyChanged { .. }) => {
@@ -81,24 +83,20 @@ impl UpdateNotice {
         let Some((profile, release)) = self.offer.clone() else {
             return;
         };
-        ui.horizontal_wrapped(|ui| {
-            let version = release.version.as_str();
-            ui.strong(tr!(lang, "update-available", version = version));
-            let notes = match self.notes {
-                true => t!(lang, "update-notes-hide"),
-                false => t!(lang, "update-notes"),
-            };
-            if ui.small_button(notes).clicked() {
-                self.notes = !self.notes;
-            }
-            self.action_ui(ui, out, lang, &profile, &release);
-        });
+        // The notes above the line: the panel grows upwards, and the line's buttons stay put.
         if self.notes {
             match release.notes.trim() {
                 "" => ui.weak(t!(lang, "update-no-notes")),
                 notes => ui.label(notes),
             };
         }
+        ui.horizontal_wrapped(|ui| {
+            let version = release.version.as_str();
+            ui.strong(tr!(lang, "update-available", version = version));
+            // A toggle of one label, so that the buttons after it never move.
+            ui.toggle_value(&mut self.notes, t!(lang, "update-notes"));
+            self.action_ui(ui, out, lang, &profile, &release);
+        });
     }
 
     /// Download, its bar, or what to do with the file downloaded.
@@ -116,10 +114,12 @@ impl UpdateNotice {
                 Target::LinuxX86_64 => {
                     let command = format!("sudo dpkg -i {path}");
                     ui.label(t!(lang, "update-install-linux"));
-                    ui.code(&command);
                     if ui.small_button(t!(lang, "update-copy")).clicked() {
-                        ui.ctx().copy_text(command);
+                        ui.ctx().copy_text(command.clone());
                     }
+                    // The command whole on a line of its own.
+                    ui.end_row();
+                    ui.code(&command);
                 }
                 Target::WindowsX86_64 => {
                     ui.label(tr!(lang, "update-downloaded", path = path.as_str()));

@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use client::Client;
 use support::release_sig::{ReleaseKey, SigError};
-use wire::release::{Release, Target};
+pub use wire::release::{Release, Target};
 
 use crate::core::CoreError;
 use crate::core::profiles::{Endpoint, ProfilesError};
@@ -48,6 +48,8 @@ pub enum UpdateError {
     Hash,
     #[error("{path}: {why}")]
     Pins { path: PathBuf, why: String },
+    #[error("the team server names the file {0:?}: not a plain file name, nothing downloaded")]
+    FileName(String),
     #[error("{0}: {1}")]
     Files(PathBuf, std::io::Error),
 }
@@ -132,7 +134,8 @@ impl Request for DownloadUpdate {
                 dir
             }
         };
-        let partial = out_dir.join(format!(".{}.part", release.file_name));
+        let name = plain_name(&release.file_name)?;
+        let partial = out_dir.join(format!(".{name}.part"));
         let progress = self.progress.clone();
         progress.start(crate::core::progress::Stage::Reading, release.size);
         client
@@ -141,7 +144,7 @@ impl Request for DownloadUpdate {
                 let _ = progress.at(have);
             })
             .await?;
-        let out = out_dir.join(&release.file_name);
+        let out = out_dir.join(name);
         let place = out.clone();
         tokio::task::spawn_blocking(move || checked(&key, &release, &partial, &place)).await??;
         Ok(out)
@@ -223,6 +226,20 @@ async fn trusted_key(
     }
 }
 
+/// The server's name for the file, if it is a plain file name: a server cannot make the
+/// console write anywhere but the folder it chose (`../x`, `C:\x`, `a/b` are refused).
+fn plain_name(name: &str) -> Result<&str, UpdateError> {
+    let plain = !name.is_empty()
+        && name != "."
+        && name != ".."
+        && !name.contains(['/', '\\', ':'])
+        && !name.starts_with('.');
+    match plain {
+        true => Ok(name),
+        false => Err(UpdateError::FileName(name.to_owned())),
+    }
+}
+
 /// Whether `version` is newer than this program.
 fn newer(version: &str) -> bool {
     match (
@@ -269,4 +286,22 @@ fn sha256_of(path: &PathBuf) -> std::io::Result<String> {
     let mut hash = sha2::Sha256::new();
     std::io::copy(&mut file, &mut hash)?;
     Ok(hash.finalize().iter().map(|b| format!("{b:02x}")).collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::plain_name;
+
+    #[test]
+    fn only_a_plain_file_name_is_written() {
+        assert_eq!(
+            plain_name("LicenseDesk-0.2.0-setup.exe").ok(),
+            Some("LicenseDesk-0.2.0-setup.exe")
+        );
+        for name in [
+            "", ".", "..", "../x.exe", "a/b.exe", "a\\b.exe", "C:x.exe", ".hidden",
+        ] {
+            assert!(plain_name(name).is_err(), "{name:?}");
+        }
+    }
 }
