@@ -199,7 +199,10 @@ fn a_signed_release_is_offered_downloaded_and_checked_against_the_pinned_key() {
     );
     assert_eq!(std::fs::read(out.join(&file_name)).expect("file"), bytes);
     std::fs::remove_file(out.join(&file_name)).expect("removed");
-    let part = out.join(format!(".{file_name}.part"));
+    // The part lives in the console's own folder, named by the release's hash.
+    let updates = home.join(".local/share/license-desk/updates");
+    std::fs::remove_file(updates.join(&file_name)).expect("kept there too");
+    let part = updates.join(format!(".{}.part", &sha256_hex(&bytes)[..16]));
     std::fs::write(&part, &bytes[..100_000]).expect("part");
     let got = update(&["download", "--out", out.to_str().expect("path")]);
     assert_eq!(got.code, Some(0), "{}", got.stderr);
@@ -208,6 +211,7 @@ fn a_signed_release_is_offered_downloaded_and_checked_against_the_pinned_key() {
 
     // A part spoiled on this disk is resumed, not fetched again, and so refused and deleted.
     std::fs::remove_file(out.join(&file_name)).expect("removed");
+    std::fs::remove_file(updates.join(&file_name)).expect("removed");
     let mut spoiled = bytes[..100_000].to_vec();
     spoiled[5] ^= 1;
     std::fs::write(&part, &spoiled).expect("part");
@@ -219,6 +223,7 @@ fn a_signed_release_is_offered_downloaded_and_checked_against_the_pinned_key() {
         refused.stderr
     );
     assert!(names_in(&out).is_empty(), "{:?}", names_in(&out));
+    assert!(names_in(&updates).is_empty(), "{:?}", names_in(&updates));
 
     // Altered on the server after publishing, its recorded hash altered with it: the
     // signature refuses it, and nothing is left.
@@ -239,6 +244,7 @@ fn a_signed_release_is_offered_downloaded_and_checked_against_the_pinned_key() {
         refused.stderr
     );
     assert!(names_in(&out).is_empty(), "{:?}", names_in(&out));
+    assert!(names_in(&updates).is_empty(), "{:?}", names_in(&updates));
 
     // The team's key changed: refused until a person confirms the new one's fingerprint.
     let (other, _) = keygen(dir.path(), "other");

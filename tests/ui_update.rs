@@ -133,7 +133,7 @@ fn a_newer_version_is_offered_and_downloaded_checked_in_both_languages() {
             .is_some()
     });
     let kept = home.join("data/updates").join(FILE);
-    harness.get_by_label(&format!("sudo dpkg -i {}", kept.display()));
+    harness.get_by_label(&format!("sudo dpkg -i '{}'", kept.display()));
     assert_eq!(std::fs::read(&kept).expect("downloaded"), bytes);
 
     let mut harness = signed_in(&team, &dir.path().join("zh"), Lang::Zh);

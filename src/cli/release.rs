@@ -84,10 +84,8 @@ fn keygen(secret_path: &Path, public_path: &Path) -> Result<String, Failure> {
         .to_box(Some("License Desk release key (encrypted)"))
         .map_err(Failure::failed)?;
     let public = pk.to_box().map_err(Failure::failed)?;
-    support::private_files::write_atomic(secret_path, secret.to_string().as_bytes())
-        .map_err(|e| Failure::failed(format!("{}: {e}", secret_path.display())))?;
-    std::fs::write(public_path, public.to_string())
-        .map_err(|e| Failure::failed(format!("{}: {e}", public_path.display())))?;
+    new_file(secret_path, secret.to_string().as_bytes())?;
+    new_file(public_path, public.to_string().as_bytes())?;
     let key = ReleaseKey::parse(&public.to_string()).map_err(Failure::failed)?;
     Ok(format!("key {} ({})", key.key_id(), key.fingerprint()))
 }
@@ -121,4 +119,17 @@ fn sign(file: &Path, key_path: &Path, version: &str, target: Target) -> Result<S
 
 fn now_secs() -> u64 {
     u64::try_from(jiff::Timestamp::now().as_second()).unwrap_or_default()
+}
+
+/// A file made anew, private to the user; one that appeared meanwhile is not written over.
+fn new_file(path: &Path, bytes: &[u8]) -> Result<(), Failure> {
+    use std::io::Write;
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    options
+        .open(path)
+        .and_then(|mut file| file.write_all(bytes).and_then(|()| file.sync_all()))
+        .map_err(|e| Failure::failed(format!("{}: {e}", path.display())))
 }

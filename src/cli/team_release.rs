@@ -29,7 +29,7 @@ pub(crate) enum ReleaseCommand {
         /// What is new, shown to people on demand.
         #[arg(long, value_name = "TEXT", default_value = "")]
         notes: String,
-        /// Consoles install it at their next start.
+        /// Mark it required (kept and served; consoles do not act on it yet).
         #[arg(long)]
         required: bool,
         /// The installer (Windows) or package (Debian/Ubuntu).

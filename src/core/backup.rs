@@ -20,8 +20,9 @@ use crate::core::profiles::{Endpoint, Profiles};
 /// The manifest's format this program writes and reads.
 pub const FORMAT: u32 = 1;
 const MANIFEST: &str = "manifest.json";
-/// Folders of the data folder not carried: the Sandbox, run locks, pages kept as a cache.
-const LEFT_OUT: [&str; 3] = ["sandbox", "runs", "pages"];
+/// Folders of the data folder not carried: the Sandbox, run locks, pages kept as a cache,
+/// downloaded updates.
+const LEFT_OUT: [&str; 4] = ["sandbox", "runs", "pages", "updates"];
 const WINDOW_STATE: &str = "app.ron";
 /// The archive's comment, the zip's last bytes: this, then the SHA-256 (hex) of every byte of
 /// the file before the hash. A byte flipped anywhere (a part, a header the zip format does not
@@ -38,7 +39,8 @@ pub struct Places {
     pub window_dir: Option<PathBuf>,
 }
 
-/// Why a backup is not made or not restored; nothing was changed.
+/// Why a backup is not made or not restored; nothing was changed (a restore that fails while
+/// moving the data in puts back what was there).
 #[derive(Debug, thiserror::Error)]
 pub enum BackupError {
     #[error("{0}: {1}")]
@@ -319,14 +321,7 @@ fn unpack(
         ));
     }
     for part in &manifest.parts {
-        let safe = part
-            .path
-            .split('/')
-            .all(|p| !p.is_empty() && p != ".." && p != ".")
-            && ["config/", "data/", "window/"]
-                .iter()
-                .any(|r| part.path.starts_with(r));
-        if !safe {
+        if !safe_part(&part.path) {
             return Err(damaged(format!(
                 "{:?} is not a place of License Desk's",
                 part.path
@@ -349,6 +344,18 @@ fn unpack(
     Ok(())
 }
 
+/// A part's name that can only name a file under the staging folder, on every system:
+/// `config/`, `data/` or `window/`, then plain names (no `..`, no `\\`, no drive, no NUL).
+fn safe_part(path: &str) -> bool {
+    let root = ["config/", "data/", "window/"]
+        .iter()
+        .any(|r| path.starts_with(r));
+    let plain = path
+        .split('/')
+        .all(|p| !p.is_empty() && p != "." && p != ".." && !p.contains(['\\', ':', '\0']));
+    root && plain
+}
+
 /// The first place that holds data already.
 fn existing(places: &Places) -> Option<PathBuf> {
     let config = places.config_dir.join("profiles.json");
@@ -369,7 +376,6 @@ fn put_in_place(
     manifest: &Manifest,
 ) -> Result<Restored, BackupError> {
     let stamp = jiff::Timestamp::now().strftime("%Y%m%d-%H%M%S").to_string();
-    let mut kept_aside = Vec::new();
     let mut targets = vec![
         (staging.join("config"), places.config_dir.clone()),
         (staging.join("data"), places.data_dir.clone()),
@@ -386,25 +392,64 @@ fn put_in_place(
     } else if let Some(window) = &places.window_dir {
         targets.push((staging.join("window"), window.clone()));
     }
-    for (from, to) in targets {
-        if !from.exists() {
-            continue;
+    let targets: Vec<_> = targets
+        .into_iter()
+        .filter(|(from, _)| from.exists())
+        .collect();
+    let kept_aside = set_aside(&targets, &stamp)?;
+    if let Err(e) = move_in(&targets) {
+        // Whatever moved in goes, and what was here comes back: as it was before.
+        for (_, to) in &targets {
+            let _ = std::fs::remove_dir_all(to);
         }
-        if to.exists() {
-            let aside = PathBuf::from(format!("{}-before-restore-{stamp}", to.display()));
-            std::fs::rename(&to, &aside).map_err(|e| BackupError::Io(to.clone(), e))?;
-            kept_aside.push(aside);
-        }
-        if let Some(parent) = to.parent() {
-            std::fs::create_dir_all(parent).map_err(|e| BackupError::Io(parent.to_owned(), e))?;
-        }
-        move_dir(&from, &to)?;
+        put_back(&kept_aside);
+        return Err(e);
     }
     Ok(Restored {
         parts: manifest.parts.len(),
-        kept_aside,
+        kept_aside: kept_aside.into_iter().map(|(kept, _)| kept).collect(),
         to_enter_again: to_enter_again(&places.config_dir.join("profiles.json")),
     })
+}
+
+/// Each target that exists renamed aside (`…-before-restore-STAMP`), answered as (aside,
+/// target); if one cannot be, those set aside are put back and nothing has changed.
+fn set_aside(
+    targets: &[(PathBuf, PathBuf)],
+    stamp: &str,
+) -> Result<Vec<(PathBuf, PathBuf)>, BackupError> {
+    let mut aside = Vec::new();
+    for (_, to) in targets {
+        if !to.exists() {
+            continue;
+        }
+        let kept = PathBuf::from(format!("{}-before-restore-{stamp}", to.display()));
+        if let Err(e) = std::fs::rename(to, &kept) {
+            put_back(&aside);
+            return Err(BackupError::Io(to.clone(), e));
+        }
+        aside.push((kept, to.clone()));
+    }
+    Ok(aside)
+}
+
+fn put_back(aside: &[(PathBuf, PathBuf)]) {
+    for (kept, to) in aside {
+        if let Err(e) = std::fs::rename(kept, to) {
+            tracing::error!(kept = %kept.display(), error = %e, "the data set aside could not be put back");
+        }
+    }
+}
+
+/// The staged folders moved to their places (which are free now).
+fn move_in(targets: &[(PathBuf, PathBuf)]) -> Result<(), BackupError> {
+    for (from, to) in targets {
+        if let Some(parent) = to.parent() {
+            std::fs::create_dir_all(parent).map_err(|e| BackupError::Io(parent.to_owned(), e))?;
+        }
+        move_dir(from, to)?;
+    }
+    Ok(())
 }
 
 /// A rename, else (another disk) a copy.
@@ -464,4 +509,35 @@ fn hashed(path: &Path) -> Result<(u64, String), BackupError> {
         size,
         hash.finalize().iter().map(|b| format!("{b:02x}")).collect(),
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::safe_part;
+
+    #[test]
+    fn a_part_names_only_a_file_under_its_own_place() {
+        for ok in [
+            "config/profiles.json",
+            "data/drafts.sqlite3",
+            "window/app.ron",
+            "data/a/b",
+        ] {
+            assert!(safe_part(ok), "{ok}");
+        }
+        let escapes = [
+            "data/../x",
+            "data/..\\..\\Startup\\x.bat",
+            "data/C:x",
+            "other/x",
+            "/etc/x",
+            "data//x",
+            "data/./x",
+            "data/x\0",
+            "config",
+        ];
+        for bad in escapes {
+            assert!(!safe_part(bad), "{bad:?}");
+        }
+    }
 }

@@ -112,7 +112,8 @@ impl UpdateNotice {
             let path = path.display().to_string();
             match release.target {
                 Target::LinuxX86_64 => {
-                    let command = format!("sudo dpkg -i {path}");
+                    // Quoted as the shell reads it: the data folder's path may hold spaces.
+                    let command = format!("sudo dpkg -i '{}'", path.replace('\'', r"'\''"));
                     ui.label(t!(lang, "update-install-linux"));
                     if ui.small_button(t!(lang, "update-copy")).clicked() {
                         ui.ctx().copy_text(command.clone());

@@ -74,7 +74,13 @@ impl Client {
             .map_err(|_| ApiError::Timeout(limit.as_secs()))?
             .map_err(|e| ApiError::transport(e, limit.as_secs()))?;
         let mut answer = match answer.status() {
-            StatusCode::PARTIAL_CONTENT => answer,
+            StatusCode::PARTIAL_CONTENT if range_start(&answer) == Some(have) => answer,
+            StatusCode::PARTIAL_CONTENT => {
+                return Err(ApiError::Unexpected {
+                    http_status: 206,
+                    detail: format!("a range that does not start at byte {have}"),
+                });
+            }
             // The whole file: what was there is written over.
             StatusCode::OK => {
                 have = 0;
@@ -103,12 +109,26 @@ impl Client {
             let Some(chunk) = chunk else {
                 break;
             };
-            file.write_all(&chunk).map_err(written)?;
             have += chunk.len() as u64;
+            // Never more than the release's size: a server cannot fill the disk.
+            if have > release.size {
+                return Err(ApiError::Unexpected {
+                    http_status: 206,
+                    detail: format!("more than the release's {} bytes", release.size),
+                });
+            }
+            file.write_all(&chunk).map_err(written)?;
             progress(have, release.size);
         }
         file.sync_all().map_err(written)
     }
+}
+
+/// Where a 206's `Content-Range: bytes START-END/SIZE` starts.
+fn range_start(answer: &reqwest::Response) -> Option<u64> {
+    let range = answer.headers().get(header::CONTENT_RANGE)?.to_str().ok()?;
+    let (start, _) = range.strip_prefix("bytes ")?.split_once('-')?;
+    start.parse().ok()
 }
 
 /// The server's "no such release" as nothing, anything else as it is.

@@ -152,9 +152,16 @@ impl Shelf {
             for entry in entries {
                 let entry = entry.map_err(|e| files(&dir, e))?;
                 let name = entry.file_name().to_string_lossy().into_owned();
-                // Staging folders (a publish in progress, or one a crash left) start with a dot.
-                if !name.starts_with('.') {
-                    all.push(self.read(*target, &name)?);
+                // Staging folders (a publish in progress, or one a crash left) start with a dot;
+                // anything else that is not a release is passed over, said in the log.
+                if name.starts_with('.') {
+                    continue;
+                }
+                match self.read(*target, &name) {
+                    Ok(release) => all.push(release),
+                    Err(e) => {
+                        tracing::warn!(%target, name, error = %e, "not a release; passed over")
+                    }
                 }
             }
         }

@@ -71,7 +71,7 @@ pub struct Release {
     pub notes: String,
     /// When it was published (ms since the epoch).
     pub published_at: i64,
-    /// A console installs it at its next start.
+    /// Marked required by an administrator (kept and served; consoles do not act on it yet).
     #[serde(default)]
     pub required: bool,
     /// Withdrawn: no longer offered.

@@ -4,7 +4,7 @@
 
 mod pins;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use client::Client;
@@ -48,7 +48,7 @@ pub enum UpdateError {
     Hash,
     #[error("{path}: {why}")]
     Pins { path: PathBuf, why: String },
-    #[error("the team server names the file {0:?}: not a plain file name, nothing downloaded")]
+    #[error("the team server names the file {0:?}: not a plain name, nothing downloaded")]
     FileName(String),
     #[error("{0}: {1}")]
     Files(PathBuf, std::io::Error),
@@ -98,13 +98,14 @@ impl Request for CheckUpdate {
     }
 }
 
-/// Downloads the newer release into `out_dir` and checks it: its SHA-256, then its signature
-/// by the pinned key over the whole file, naming the version and target asked. Answers where
-/// it is; a file that fails is deleted.
+/// Downloads the newer release into the console's own `updates/` folder and checks it: its
+/// SHA-256, then its signature by the pinned key over the whole file, naming the version and
+/// target asked; then copies it to `out_dir` if one is given. Answers where it is; a file that
+/// fails is deleted.
 #[derive(Debug, Clone)]
 pub struct DownloadUpdate {
     pub profile: String,
-    /// Where it goes; none: `updates/` of the console's data folder.
+    /// Where a copy goes once checked; none: it stays in `updates/` of the data folder.
     pub out_dir: Option<PathBuf>,
     pub progress: Progress,
 }
@@ -125,17 +126,12 @@ impl Request for DownloadUpdate {
             .await?
             .filter(|r| newer(&r.version))
             .ok_or(UpdateError::NoneNewer)?;
-        let out_dir = match self.out_dir {
-            Some(dir) => dir,
-            None => {
-                let dir = services.0.data_dir.join("updates");
-                support::private_files::create_private_dir(&dir)
-                    .map_err(|e| UpdateError::Files(dir.clone(), e))?;
-                dir
-            }
-        };
-        let name = plain_name(&release.file_name)?;
-        let partial = out_dir.join(format!(".{name}.part"));
+        let name = plain_name(&release.file_name)?.to_owned();
+        // Downloaded where only this user may write, whatever folder was asked for.
+        let updates = services.0.data_dir.join("updates");
+        support::private_files::create_private_dir(&updates)
+            .map_err(|e| UpdateError::Files(updates.clone(), e))?;
+        let partial = updates.join(format!(".{}.part", hash_name(&release.sha256)?));
         let progress = self.progress.clone();
         progress.start(crate::core::progress::Stage::Reading, release.size);
         client
@@ -144,10 +140,16 @@ impl Request for DownloadUpdate {
                 let _ = progress.at(have);
             })
             .await?;
-        let out = out_dir.join(name);
-        let place = out.clone();
-        tokio::task::spawn_blocking(move || checked(&key, &release, &partial, &place)).await??;
-        Ok(out)
+        let kept = updates.join(&name);
+        let out = self.out_dir.map(|dir| dir.join(&name));
+        let placed = tokio::task::spawn_blocking(move || {
+            checked(&key, &release, &partial, &kept)?;
+            match out {
+                Some(out) => copied(&kept, &out).map(|()| out),
+                None => Ok(kept),
+            }
+        });
+        Ok(placed.await??)
     }
 }
 
@@ -226,14 +228,15 @@ async fn trusted_key(
     }
 }
 
-/// The server's name for the file, if it is a plain file name: a server cannot make the
-/// console write anywhere but the folder it chose (`../x`, `C:\x`, `a/b` are refused).
+/// The server's name for the file, if it is a plain file name of letters, digits and `._+-`:
+/// a server cannot make the console write elsewhere than the folder it chose (`../x`, `C:x`),
+/// nor put anything in the install command the window shows (`x.deb; sh`).
 fn plain_name(name: &str) -> Result<&str, UpdateError> {
-    let plain = !name.is_empty()
-        && name != "."
-        && name != ".."
-        && !name.contains(['/', '\\', ':'])
-        && !name.starts_with('.');
+    let plain = !name.starts_with('.')
+        && !name.is_empty()
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"._+-".contains(&b));
     match plain {
         true => Ok(name),
         false => Err(UpdateError::FileName(name.to_owned())),
@@ -251,7 +254,8 @@ fn newer(version: &str) -> bool {
     }
 }
 
-/// The downloaded file checked and put at `out`; deleted when it fails.
+/// The downloaded file checked and put at `out`; deleted when it fails. Hashed and checked
+/// from one open handle, in a folder only this user may write.
 fn checked(
     key: &ReleaseKey,
     release: &Release,
@@ -260,18 +264,14 @@ fn checked(
 ) -> Result<(), UpdateError> {
     let verdict = (|| {
         let files = |e| UpdateError::Files(partial.clone(), e);
-        let hash = sha256_of(partial).map_err(files)?;
-        if hash != release.sha256 {
+        let mut file = std::fs::File::open(partial).map_err(files)?;
+        if sha256_of(&mut file).map_err(files)? != release.sha256 {
             return Err(UpdateError::Hash);
         }
-        let file = std::fs::File::open(partial).map_err(files)?;
-        key.verify(
-            file,
-            &release.signature,
-            &release.version,
-            release.target.as_ref(),
-        )
-        .map_err(UpdateError::Signature)?;
+        std::io::Seek::rewind(&mut file).map_err(files)?;
+        let target = release.target.as_ref();
+        key.verify(&mut file, &release.signature, &release.version, target)
+            .map_err(UpdateError::Signature)?;
         std::fs::rename(partial, out).map_err(|e| UpdateError::Files(out.clone(), e))
     })();
     if verdict.is_err() {
@@ -280,11 +280,26 @@ fn checked(
     verdict
 }
 
-fn sha256_of(path: &PathBuf) -> std::io::Result<String> {
+/// The checked file copied to the folder asked for, whole or not at all.
+fn copied(kept: &Path, out: &Path) -> Result<(), UpdateError> {
+    let bytes = std::fs::read(kept).map_err(|e| UpdateError::Files(kept.to_owned(), e))?;
+    support::private_files::write_atomic(out, &bytes)
+        .map_err(|e| UpdateError::Files(out.to_owned(), e))
+}
+
+/// The partial download's name: the release's SHA-256 (its first 16 hex digits), so that a
+/// part left by another release is never resumed into this one.
+fn hash_name(sha256: &str) -> Result<&str, UpdateError> {
+    match sha256.len() == 64 && sha256.bytes().all(|b| b.is_ascii_hexdigit()) {
+        true => Ok(&sha256[..16]),
+        false => Err(UpdateError::FileName(sha256.to_owned())),
+    }
+}
+
+fn sha256_of(file: &mut std::fs::File) -> std::io::Result<String> {
     use sha2::Digest;
-    let mut file = std::fs::File::open(path)?;
     let mut hash = sha2::Sha256::new();
-    std::io::copy(&mut file, &mut hash)?;
+    std::io::copy(file, &mut hash)?;
     Ok(hash.finalize().iter().map(|b| format!("{b:02x}")).collect())
 }
 
