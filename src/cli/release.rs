@@ -35,14 +35,9 @@ pub(crate) enum ReleaseCommand {
         key: PathBuf,
         #[arg(long, value_name = "X.Y.Z")]
         version: String,
-        #[arg(long, value_name = "TARGET", value_parser = parse_target)]
+        #[arg(long, value_name = "TARGET", value_parser = Target::parse)]
         target: Target,
     },
-}
-
-fn parse_target(text: &str) -> Result<Target, String> {
-    text.parse()
-        .map_err(|_| "windows-x86_64 or linux-x86_64".to_owned())
 }
 
 pub(crate) fn run(command: ReleaseCommand) -> ExitCode {

@@ -24,7 +24,7 @@ pub(crate) enum ReleaseCommand {
         /// X.Y.Z, as the program's --version says it.
         #[arg(long, value_name = "X.Y.Z")]
         version: String,
-        #[arg(long, value_name = "TARGET", value_parser = parse_target)]
+        #[arg(long, value_name = "TARGET", value_parser = Target::parse)]
         target: Target,
         /// What is new, shown to people on demand.
         #[arg(long, value_name = "TEXT", default_value = "")]
@@ -46,14 +46,9 @@ pub(crate) enum ReleaseCommand {
         data: Data,
         #[arg(long, value_name = "X.Y.Z")]
         version: String,
-        #[arg(long, value_name = "TARGET", value_parser = parse_target)]
+        #[arg(long, value_name = "TARGET", value_parser = Target::parse)]
         target: Target,
     },
-}
-
-fn parse_target(text: &str) -> Result<Target, String> {
-    text.parse()
-        .map_err(|_| "windows-x86_64 or linux-x86_64".to_owned())
 }
 
 pub(crate) async fn run(command: ReleaseCommand) -> Result<(), Failure> {

@@ -12,7 +12,6 @@ use std::fs::File;
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 
-use sha2::{Digest, Sha256};
 use zip::write::SimpleFileOptions;
 
 use crate::core::profiles::{Endpoint, Profiles};
@@ -235,9 +234,7 @@ fn hash_before_seal(file: &mut File) -> io::Result<String> {
         .checked_sub(HEX as u64)
         .ok_or_else(|| io::Error::other("too short"))?;
     file.seek(SeekFrom::Start(0))?;
-    let mut hash = Sha256::new();
-    io::copy(&mut (&mut *file).take(covered), &mut hash)?;
-    Ok(hash.finalize().iter().map(|b| format!("{b:02x}")).collect())
+    support::digest::sha256_hex((&mut *file).take(covered)).map(|(_, hex)| hex)
 }
 
 /// Whether the file's seal holds: it ends in [`SEAL`] and the hash of what precedes the hash.
@@ -502,13 +499,8 @@ fn staging_dir(near: &Path) -> Result<PathBuf, BackupError> {
 }
 
 fn hashed(path: &Path) -> Result<(u64, String), BackupError> {
-    let mut file = File::open(path).map_err(|e| BackupError::Io(path.to_owned(), e))?;
-    let mut hash = Sha256::new();
-    let size = io::copy(&mut file, &mut hash).map_err(|e| BackupError::Io(path.to_owned(), e))?;
-    Ok((
-        size,
-        hash.finalize().iter().map(|b| format!("{b:02x}")).collect(),
-    ))
+    let file = File::open(path).map_err(|e| BackupError::Io(path.to_owned(), e))?;
+    support::digest::sha256_hex(file).map_err(|e| BackupError::Io(path.to_owned(), e))
 }
 
 #[cfg(test)]

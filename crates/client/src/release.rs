@@ -46,7 +46,6 @@ impl Client {
         partial: &Path,
         progress: &(dyn Fn(u64, u64) + Send + Sync),
     ) -> Result<(), ApiError> {
-        let token = self.session().await?;
         let written = |e: std::io::Error| {
             ApiError::Config(format!("cannot write {}: {e}", partial.display()))
         };
@@ -60,44 +59,11 @@ impl Client {
         if have > release.size {
             have = 0;
         }
-        let url = self.url(&release::file_path(release.target, &release.version));
         let limit = self.config.limits.attempt(false);
-        let mut asked = self
-            .http
-            .request(Method::GET, url)
-            .bearer_auth(token.token.expose());
-        if have > 0 {
-            asked = asked.header(header::RANGE, format!("bytes={have}-"));
-        }
-        let answer = tokio::time::timeout(limit, asked.send())
-            .await
-            .map_err(|_| ApiError::Timeout(limit.as_secs()))?
-            .map_err(|e| ApiError::transport(e, limit.as_secs()))?;
-        let mut answer = match answer.status() {
-            StatusCode::PARTIAL_CONTENT if range_start(&answer) == Some(have) => answer,
-            StatusCode::PARTIAL_CONTENT => {
-                return Err(ApiError::Unexpected {
-                    http_status: 206,
-                    detail: format!("a range that does not start at byte {have}"),
-                });
-            }
-            // The whole file: what was there is written over.
-            StatusCode::OK => {
-                have = 0;
-                answer
-            }
-            // Asked from its end: it is all here already.
-            StatusCode::RANGE_NOT_SATISFIABLE if have == release.size => return Ok(()),
-            status => {
-                let bytes = answer.bytes().await.unwrap_or_default();
-                return Err(decode_order::<serde_json::Value>(status.as_u16(), &bytes)
-                    .err()
-                    .unwrap_or_else(|| ApiError::Unexpected {
-                        http_status: status.as_u16(),
-                        detail: "not the release's file".to_owned(),
-                    }));
-            }
+        let Some((mut answer, from)) = self.release_answer(release, have, limit).await? else {
+            return Ok(());
         };
+        have = from;
         file.set_len(have).map_err(written)?;
         file.seek(SeekFrom::Start(have)).map_err(written)?;
         progress(have, release.size);
@@ -121,6 +87,51 @@ impl Client {
             progress(have, release.size);
         }
         file.sync_all().map_err(written)
+    }
+
+    /// The answer to a request for `release`'s file from byte `have`, and where its body
+    /// starts (0 when the server sends it whole); none when it is all here already.
+    async fn release_answer(
+        &self,
+        release: &Release,
+        have: u64,
+        limit: std::time::Duration,
+    ) -> Result<Option<(reqwest::Response, u64)>, ApiError> {
+        let token = self.session().await?;
+        let url = self.url(&release::file_path(release.target, &release.version));
+        let mut asked = self
+            .http
+            .request(Method::GET, url)
+            .bearer_auth(token.token.expose());
+        if have > 0 {
+            asked = asked.header(header::RANGE, format!("bytes={have}-"));
+        }
+        let answer = tokio::time::timeout(limit, asked.send())
+            .await
+            .map_err(|_| ApiError::Timeout(limit.as_secs()))?
+            .map_err(|e| ApiError::transport(e, limit.as_secs()))?;
+        match answer.status() {
+            StatusCode::PARTIAL_CONTENT if range_start(&answer) == Some(have) => {
+                Ok(Some((answer, have)))
+            }
+            StatusCode::PARTIAL_CONTENT => Err(ApiError::Unexpected {
+                http_status: 206,
+                detail: format!("a range that does not start at byte {have}"),
+            }),
+            // The whole file: what was there is written over.
+            StatusCode::OK => Ok(Some((answer, 0))),
+            // Asked from its end: it is all here already.
+            StatusCode::RANGE_NOT_SATISFIABLE if have == release.size => Ok(None),
+            status => {
+                let bytes = answer.bytes().await.unwrap_or_default();
+                Err(decode_order::<serde_json::Value>(status.as_u16(), &bytes)
+                    .err()
+                    .unwrap_or_else(|| ApiError::Unexpected {
+                        http_status: status.as_u16(),
+                        detail: "not the release's file".to_owned(),
+                    }))
+            }
+        }
     }
 }
 

@@ -4,6 +4,7 @@
 #![warn(clippy::too_many_lines)]
 
 pub mod clock;
+pub mod digest;
 pub mod private_files;
 pub mod release_sig;
 

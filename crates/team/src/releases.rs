@@ -4,10 +4,9 @@
 //! published release never changes; withdrawing it only stops it being offered.
 
 use std::fs::File;
-use std::io::{self, Read};
+use std::io;
 use std::path::{Path, PathBuf};
 
-use sha2::{Digest, Sha256};
 use support::release_sig::{ReleaseKey, SigError};
 use wire::release::{Release, Target};
 
@@ -264,23 +263,8 @@ fn release(kept: Kept, signature: String) -> Release {
 
 /// The file's size and SHA-256 (hex).
 fn hashed(path: &Path) -> Result<(u64, String), ReleaseError> {
-    let mut file = File::open(path).map_err(|e| files(path, e))?;
-    let mut hash = Sha256::new();
-    let mut buf = vec![0; 1 << 16];
-    let mut size = 0u64;
-    loop {
-        let n = file.read(&mut buf).map_err(|e| files(path, e))?;
-        if n == 0 {
-            break;
-        }
-        hash.update(&buf[..n]);
-        size += n as u64;
-    }
-    Ok((size, hex(&hash.finalize())))
-}
-
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
+    let file = File::open(path).map_err(|e| files(path, e))?;
+    support::digest::sha256_hex(file).map_err(|e| files(path, e))
 }
 
 /// `FILE.minisig`.

@@ -44,7 +44,17 @@ pub enum Target {
     LinuxX86_64,
 }
 
+/// A target named that releases are not made for.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0:?} is not a release target: windows-x86_64 or linux-x86_64")]
+pub struct UnknownTarget(pub String);
+
 impl Target {
+    /// The target named `text` (`windows-x86_64`, `linux-x86_64`).
+    pub fn parse(text: &str) -> Result<Target, UnknownTarget> {
+        text.parse().map_err(|_| UnknownTarget(text.to_owned()))
+    }
+
     /// The target this program was built for, if releases are made for it.
     pub fn this() -> Option<Target> {
         match (std::env::consts::OS, std::env::consts::ARCH) {

@@ -265,7 +265,7 @@ fn checked(
     let verdict = (|| {
         let files = |e| UpdateError::Files(partial.clone(), e);
         let mut file = std::fs::File::open(partial).map_err(files)?;
-        if sha256_of(&mut file).map_err(files)? != release.sha256 {
+        if support::digest::sha256_hex(&mut file).map_err(files)?.1 != release.sha256 {
             return Err(UpdateError::Hash);
         }
         std::io::Seek::rewind(&mut file).map_err(files)?;
@@ -294,13 +294,6 @@ fn hash_name(sha256: &str) -> Result<&str, UpdateError> {
         true => Ok(&sha256[..16]),
         false => Err(UpdateError::FileName(sha256.to_owned())),
     }
-}
-
-fn sha256_of(file: &mut std::fs::File) -> std::io::Result<String> {
-    use sha2::Digest;
-    let mut hash = sha2::Sha256::new();
-    std::io::copy(file, &mut hash)?;
-    Ok(hash.finalize().iter().map(|b| format!("{b:02x}")).collect())
 }
 
 #[cfg(test)]

@@ -70,9 +70,7 @@ pub async fn file(
     let headers = request.headers().clone();
     let found = async {
         team.caller(&headers).await?;
-        let target: Target = target
-            .parse()
-            .map_err(|_| Fail::BadBody(format!("target: {target:?} is not a release target")))?;
+        let target = Target::parse(&target).map_err(|e| Fail::BadBody(format!("target: {e}")))?;
         Ok::<_, Fail>(
             shelf(&team)?
                 .file(target, &version)
@@ -113,9 +111,5 @@ fn target_of(query: &str) -> Result<Target, Fail> {
         .ok_or_else(|| {
             Fail::BadBody("target: missing (windows-x86_64 or linux-x86_64)".to_owned())
         })?;
-    given.parse().map_err(|_| {
-        Fail::BadBody(format!(
-            "target: {given:?} is not windows-x86_64 or linux-x86_64"
-        ))
-    })
+    Target::parse(&given).map_err(|e| Fail::BadBody(format!("target: {e}")))
 }
