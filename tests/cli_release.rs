@@ -2,66 +2,17 @@
 //! administrator runs them, with releases signed by Debian's `minisign` tool.
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
 
 use serde_json::Value;
-use test_support::served::bin;
+use test_support::minisign_tool::keygen;
+use test_support::served::{bin, team_cli as team};
 
 const PASSWORD: &str = "长城长城 correct horse";
 
-/// Runs `license-desk team ARGS --data DIR` with `stdin` piped in: exit code, stdout, stderr.
-fn team(data: &Path, args: &[&str], stdin: &str) -> (Option<i32>, String, String) {
-    let mut child = Command::new(bin())
-        .arg("team")
-        .args(args)
-        .arg("--data")
-        .arg(data)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("runs");
-    let mut input = child.stdin.take().expect("stdin");
-    input.write_all(stdin.as_bytes()).expect("write stdin");
-    drop(input);
-    let out = child.wait_with_output().expect("ends");
-    let text = |b: Vec<u8>| String::from_utf8(b).expect("utf-8");
-    (out.status.code(), text(out.stdout), text(out.stderr))
-}
-
 fn line(stdout: &str) -> Value {
     serde_json::from_str(stdout.trim()).expect("a JSON line")
-}
-
-/// Debian's minisign tool: a key pair without a password; answers (public, secret) paths.
-fn keygen(dir: &Path, name: &str) -> (PathBuf, PathBuf) {
-    let (public, secret) = (
-        dir.join(format!("{name}.pub")),
-        dir.join(format!("{name}.key")),
-    );
-    let made = Command::new("minisign")
-        .args(["-G", "-W", "-p"])
-        .arg(&public)
-        .arg("-s")
-        .arg(&secret)
-        .output()
-        .expect("Debian's minisign tool (apt install minisign)");
-    assert!(made.status.success(), "{made:?}");
-    (public, secret)
-}
-
-/// `file` signed by the tool, its trusted comment `comment`.
-fn sign(secret: &Path, file: &Path, comment: &str) {
-    let signed = Command::new("minisign")
-        .args(["-S", "-W", "-s"])
-        .arg(secret)
-        .arg("-m")
-        .arg(file)
-        .args(["-t", comment])
-        .output()
-        .expect("minisign");
-    assert!(signed.status.success(), "{signed:?}");
 }
 
 /// Every file under `dir`, relative, sorted.
@@ -118,7 +69,7 @@ fn a_release_signed_with_the_team_s_key_is_published_and_any_other_is_refused() 
 
     // No key set yet: nothing is published.
     let (public, secret) = keygen(dir.path(), "company");
-    sign(&secret, &installer, COMMENT);
+    sign_as(&secret, &installer, COMMENT);
     let (code, _, err) = publish(&data, "0.2.0", &installer);
     assert_eq!(code, Some(1), "{err}");
     assert!(err.contains("no release key is set"), "{err}");
@@ -174,7 +125,7 @@ fn a_release_signed_with_the_team_s_key_is_published_and_any_other_is_refused() 
     let (_, other_secret) = keygen(dir.path(), "someone");
     let forged = dir.path().join("forged.exe");
     std::fs::write(&forged, b"MZ something else").expect("file");
-    sign(
+    sign_as(
         &other_secret,
         &forged,
         "version:0.4.0 target:windows-x86_64",
@@ -312,4 +263,8 @@ fn a_key_made_and_a_release_signed_here_are_checked_by_debian_s_minisign_tool() 
     assert_eq!(code, Some(0), "{err}");
     let (code, _, err) = publish(&data, "0.2.0", &installer);
     assert_eq!(code, Some(0), "{err}");
+}
+
+fn sign_as(secret: &Path, file: &Path, comment: &str) {
+    test_support::minisign_tool::sign(secret, file, Some(comment));
 }

@@ -1,7 +1,6 @@
 //! `team init|user|role` as an administrator runs them: passwords piped in, people printed as
 //! JSON lines, refusals in words with their exit codes, and no password kept in clear.
 
-use std::io::Write;
 use std::path::Path;
 use std::process::{Command, Stdio};
 
@@ -10,28 +9,8 @@ use serde_json::{Value, json};
 use test_support::fault_proxy;
 use test_support::served;
 
-use served::{Served, bin, ld};
+use served::{Served, bin, ld, team_cli as team};
 const PASSWORD: &str = "长城长城 correct horse";
-
-/// Runs `license-desk team ARGS --data DIR` with `stdin` piped in: exit code, stdout, stderr.
-fn team(data: &Path, args: &[&str], stdin: &str) -> (Option<i32>, String, String) {
-    let mut child = Command::new(bin())
-        .arg("team")
-        .args(args)
-        .arg("--data")
-        .arg(data)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("runs");
-    let mut input = child.stdin.take().expect("stdin");
-    input.write_all(stdin.as_bytes()).expect("write stdin");
-    drop(input);
-    let out = child.wait_with_output().expect("ends");
-    let text = |b: Vec<u8>| String::from_utf8(b).expect("utf-8");
-    (out.status.code(), text(out.stdout), text(out.stderr))
-}
 
 fn lines(stdout: &str) -> Vec<Value> {
     stdout

@@ -3,35 +3,17 @@
 //! broke off) and checked against the key the console pinned; a file altered on the server is
 //! refused and deleted, and a changed key is refused until a person confirms it.
 
-use std::io::{BufRead, BufReader, Write};
-use std::path::{Path, PathBuf};
+use std::io::{BufRead, BufReader};
+use std::path::Path;
 use std::process::{Child, Command, Stdio};
 
 use serde_json::Value;
-use test_support::served::{Run, Served, bin, ld};
+use test_support::minisign_tool::keygen;
+use test_support::served::{Run, Served, bin, ld, team_cli as team};
 
 const PASSWORD: &str = "长城长城 correct horse";
 const VERSION: &str = "99.0.0";
 const TARGET: &str = "linux-x86_64";
-
-fn team(data: &Path, args: &[&str], stdin: &str) -> (Option<i32>, String, String) {
-    let mut child = Command::new(bin())
-        .arg("team")
-        .args(args)
-        .arg("--data")
-        .arg(data)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("runs");
-    let mut input = child.stdin.take().expect("stdin");
-    input.write_all(stdin.as_bytes()).expect("write stdin");
-    drop(input);
-    let out = child.wait_with_output().expect("ends");
-    let text = |b: Vec<u8>| String::from_utf8(b).expect("utf-8");
-    (out.status.code(), text(out.stdout), text(out.stderr))
-}
 
 /// A team server process on `data` (its releases in `data/releases`) in front of `platform`,
 /// with li (a viewer: any person signed in may update) to sign in; the child and its address.
@@ -77,34 +59,9 @@ fn team_server(platform: &Served, dir: &Path, data: &Path) -> (Child, String) {
     (child, base.to_owned())
 }
 
-/// A key pair made by Debian's minisign tool, without a password: (public, secret).
-fn keygen(dir: &Path, name: &str) -> (PathBuf, PathBuf) {
-    let (public, secret) = (
-        dir.join(format!("{name}.pub")),
-        dir.join(format!("{name}.key")),
-    );
-    let made = Command::new("minisign")
-        .args(["-G", "-W", "-p"])
-        .arg(&public)
-        .arg("-s")
-        .arg(&secret)
-        .output()
-        .expect("Debian's minisign tool (apt install minisign)");
-    assert!(made.status.success(), "{made:?}");
-    (public, secret)
-}
-
 fn sign(secret: &Path, file: &Path) {
     let comment = format!("license-desk version:{VERSION} target:{TARGET}");
-    let signed = Command::new("minisign")
-        .args(["-S", "-W", "-s"])
-        .arg(secret)
-        .arg("-m")
-        .arg(file)
-        .args(["-t", &comment])
-        .output()
-        .expect("minisign");
-    assert!(signed.status.success(), "{signed:?}");
+    test_support::minisign_tool::sign(secret, file, Some(&comment));
 }
 
 fn json(run: &Run) -> Value {

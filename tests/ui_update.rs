@@ -3,7 +3,6 @@
 //! the console pinned, and what to do with it; in English and in Chinese.
 
 use std::path::Path;
-use std::process::Command;
 
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
@@ -12,6 +11,7 @@ use license_desk::ui::text::i18n::Lang;
 use support::release_sig::ReleaseKey;
 use team::releases::{Publish, Shelf};
 use test_support::desk;
+use test_support::minisign_tool;
 use test_support::team_remote::{PASSWORD, TeamRemote};
 use test_support::window::{app, click, settle, type_into};
 use wire::release::Target;
@@ -23,33 +23,9 @@ const FILE: &str = "license-desk_99.0.0_amd64.deb";
 fn publish(team: &TeamRemote, dir: &Path, bytes: &[u8]) {
     let file = dir.join(FILE);
     std::fs::write(&file, bytes).expect("file");
-    let (public, secret) = (dir.join("k.pub"), dir.join("k.key"));
-    let tool = |args: &[&std::ffi::OsStr]| {
-        let ran = Command::new("minisign")
-            .args(args)
-            .output()
-            .expect("minisign installed");
-        assert!(ran.status.success(), "{ran:?}");
-    };
-    tool(&[
-        "-G".as_ref(),
-        "-W".as_ref(),
-        "-p".as_ref(),
-        public.as_os_str(),
-        "-s".as_ref(),
-        secret.as_os_str(),
-    ]);
+    let (public, secret) = minisign_tool::keygen(dir, "k");
     let comment = format!("version:{VERSION} target:linux-x86_64");
-    tool(&[
-        "-S".as_ref(),
-        "-W".as_ref(),
-        "-s".as_ref(),
-        secret.as_os_str(),
-        "-m".as_ref(),
-        file.as_os_str(),
-        "-t".as_ref(),
-        comment.as_ref(),
-    ]);
+    minisign_tool::sign(&secret, &file, Some(&comment));
     let key = ReleaseKey::parse(&std::fs::read_to_string(public).expect("key")).expect("key");
     team.with_store(async |store| {
         team::settings::set_release_key(store, &key)

@@ -2,43 +2,19 @@
 //! the file in byte ranges (a download resumes).
 
 use std::path::Path;
-use std::process::Command;
 
 use support::release_sig::ReleaseKey;
 use team::releases::{Publish, Shelf};
 use team::{Place, TeamStore, settings};
+use test_support::minisign_tool;
 use test_support::team_rig::Rig;
 use wire::release::Target;
 
 /// Debian's minisign tool: a key pair without a password, and `file` signed as `version`.
 fn signed(dir: &Path, file: &Path, version: &str) -> ReleaseKey {
-    let (public, secret) = (dir.join("k.pub"), dir.join("k.key"));
-    let tool = |args: &[&std::ffi::OsStr]| {
-        let ran = Command::new("minisign")
-            .args(args)
-            .output()
-            .expect("minisign installed");
-        assert!(ran.status.success(), "{ran:?}");
-    };
-    tool(&[
-        "-G".as_ref(),
-        "-W".as_ref(),
-        "-p".as_ref(),
-        public.as_os_str(),
-        "-s".as_ref(),
-        secret.as_os_str(),
-    ]);
+    let (public, secret) = minisign_tool::keygen(dir, "k");
     let comment = format!("version:{version} target:linux-x86_64");
-    tool(&[
-        "-S".as_ref(),
-        "-W".as_ref(),
-        "-s".as_ref(),
-        secret.as_os_str(),
-        "-m".as_ref(),
-        file.as_os_str(),
-        "-t".as_ref(),
-        comment.as_ref(),
-    ]);
+    minisign_tool::sign(&secret, file, Some(&comment));
     ReleaseKey::parse(&std::fs::read_to_string(public).expect("key")).expect("key")
 }
 

@@ -7,6 +7,7 @@
 pub mod bench;
 pub mod delay_proxy;
 pub mod fault_proxy;
+pub mod minisign_tool;
 pub mod pg_cluster;
 pub mod served;
 pub mod slapd;

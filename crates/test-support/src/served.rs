@@ -159,3 +159,23 @@ pub fn nonce() -> String {
         NEXT.fetch_add(1, Ordering::Relaxed)
     )
 }
+
+/// `license-desk team ARGS --data DATA` with `stdin` piped in: exit code, stdout, stderr.
+pub fn team_cli(data: &Path, args: &[&str], stdin: &str) -> (Option<i32>, String, String) {
+    let mut child = Command::new(bin())
+        .arg("team")
+        .args(args)
+        .arg("--data")
+        .arg(data)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("runs");
+    let mut input = child.stdin.take().expect("stdin");
+    input.write_all(stdin.as_bytes()).expect("write stdin");
+    drop(input);
+    let out = child.wait_with_output().expect("ends");
+    let text = |b: Vec<u8>| String::from_utf8(b).expect("utf-8");
+    (out.status.code(), text(out.stdout), text(out.stderr))
+}
