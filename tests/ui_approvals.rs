@@ -478,13 +478,22 @@ fn a_held_delete_reads_as_news_in_chinese() {
     assert_eq!(harness.query_all_by_label("等待审批").count(), 1);
     assert!(harness.query_by_label("held").is_none());
     wang_approves(harness.state().core(), 1);
+    // The decision's notice comes by itself; the record is read again once it is on screen, so
+    // that nothing moves between finding Refresh and clicking it.
+    let notice = "您的请求 R-1（删除资产 ×1 · 1 个资产编号）：已批准并完成，审批人：wang。";
+    settle(&mut harness, |h| h.query_by_label(notice).is_some());
+    let record_tab = harness.get_by_label("团队服务器记录");
+    assert_eq!(
+        record_tab.accesskit_node().toggled(),
+        Some(egui::accesskit::Toggled::True)
+    );
     click(&mut harness, words(Lang::Zh, "refresh"));
     settle(&mut harness, |h| {
         h.query_by_label("等待审批（R-1） → 已批准并完成").is_some()
     });
     assert!(harness.query_all_by_label("1 个资产").next().is_some());
     // The toast's verbatim line is the server's own English, said as such: closed first (and
-    // the decision's notice, when it has come by now: it has a 关闭 of its own).
+    // the decision's notice: it has a 关闭 of its own).
     for _ in 0..3 {
         let Some(close) = harness.query_all_by_label("关闭").next() else {
             break;
