@@ -20,7 +20,7 @@ use crate::cli::output::Failure;
 #[derive(Parser)]
 #[command(
     name = "license-desk",
-    version,
+    version = license_desk::core::update::CURRENT,
     about = "License Desk: a console for license administrators, with an embedded licensing platform"
 )]
 struct Cli {
@@ -82,6 +82,10 @@ enum Command {
 fn main() -> ExitCode {
     #[cfg(windows)]
     cli::terminal::attach();
+    // What an update set aside the last time (docs/team.md, "Rolling out"); before the
+    // arguments are read, which may end the program (`--version`).
+    #[cfg(windows)]
+    license_desk::core::update::clear_old_program();
     let cli = Cli::parse();
     let result = match cli.command {
         None => {

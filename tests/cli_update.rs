@@ -166,6 +166,25 @@ fn a_signed_release_is_offered_downloaded_and_checked_against_the_pinned_key() {
     assert_eq!(std::fs::read(out.join(&file_name)).expect("file"), bytes);
     assert_eq!(names_in(&out), std::slice::from_ref(&file_name));
 
+    // Applied on Linux: the package needs root, so the command is said, for the file kept and
+    // checked again. One spoiled on this disk since is deleted and fetched anew first.
+    let mut spoiled = bytes.clone();
+    spoiled[7] ^= 1;
+    std::fs::write(updates.join(&file_name), &spoiled).expect("spoiled");
+    let applied = update(&["apply"]);
+    assert_eq!(applied.code, Some(0), "{}", applied.stderr);
+    let command = format!("sudo dpkg -i '{}'", updates.join(&file_name).display());
+    assert_eq!(applied.stdout.lines().last(), Some(command.as_str()));
+    assert!(
+        applied
+            .stdout
+            .contains(&format!("License Desk {VERSION} is downloaded"))
+    );
+    assert_eq!(
+        std::fs::read(updates.join(&file_name)).expect("file"),
+        bytes
+    );
+
     // A part spoiled on this disk is resumed, not fetched again, and so refused and deleted.
     std::fs::remove_file(out.join(&file_name)).expect("removed");
     std::fs::remove_file(updates.join(&file_name)).expect("removed");

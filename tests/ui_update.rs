@@ -19,7 +19,8 @@ use wire::release::Target;
 const VERSION: &str = "99.0.0";
 const FILE: &str = "license-desk_99.0.0_amd64.deb";
 
-/// A release of `bytes` signed by Debian's minisign tool with a new key the team then trusts.
+/// A release of `bytes` signed by Debian's minisign tool with a new key the team then trusts,
+/// marked required (on Linux the line says so; a package needs root to be installed).
 fn publish(team: &TeamRemote, dir: &Path, bytes: &[u8]) {
     let file = dir.join(FILE);
     std::fs::write(&file, bytes).expect("file");
@@ -36,7 +37,7 @@ fn publish(team: &TeamRemote, dir: &Path, bytes: &[u8]) {
         version: VERSION.to_owned(),
         target: Target::LinuxX86_64,
         notes: "导入更快 · faster imports".to_owned(),
-        required: false,
+        required: true,
         now_ms: 1,
     };
     Shelf::new(team.team_dir.join("releases"))
@@ -97,6 +98,7 @@ fn a_newer_version_is_offered_and_downloaded_checked_in_both_languages() {
         h.query_by_label("Version 99.0.0 of License Desk is available")
             .is_some()
     });
+    harness.get_by_label("Required by your company");
     assert!(
         harness.query_by_label_contains("faster imports").is_none(),
         "notes on demand"
@@ -116,6 +118,7 @@ fn a_newer_version_is_offered_and_downloaded_checked_in_both_languages() {
     settle(&mut harness, |h| {
         h.query_by_label("授权管理台 99.0.0 版可用").is_some()
     });
+    harness.get_by_label("公司要求安装");
     click(&mut harness, "更新内容");
     harness.get_by_label("导入更快 · faster imports");
     harness.get_by_label("下载");

@@ -29,7 +29,8 @@ pub(crate) enum ReleaseCommand {
         /// What is new, shown to people on demand.
         #[arg(long, value_name = "TEXT", default_value = "")]
         notes: String,
-        /// Mark it required (kept and served; consoles do not act on it yet).
+        /// Mark it required: a console on Windows installs it as soon as its person is signed in;
+        /// on Linux its line says so.
         #[arg(long)]
         required: bool,
         /// The installer (Windows) or package (Debian/Ubuntu).

@@ -1,4 +1,4 @@
-//! `license-desk update check|download|trust-key`: a newer release from the profile's team
+//! `license-desk update check|download|apply|trust-key`: a newer release from the profile's team
 //! server, downloaded and checked against the release key this console pinned (docs/team.md,
 //! "Rolling out").
 
@@ -7,7 +7,9 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use clap::{Args, Subcommand};
-use license_desk::core::update::{CheckUpdate, DownloadUpdate, TrustReleaseKey};
+use license_desk::core::update::{
+    ApplyUpdate, CheckUpdate, DownloadUpdate, Installed, TrustReleaseKey,
+};
 
 use crate::cli::call::{RunSecret, open_core};
 use crate::cli::output::{self, Failure};
@@ -33,6 +35,15 @@ enum UpdateOp {
     Download {
         #[arg(long, value_name = "DIR")]
         out: PathBuf,
+    },
+    /// Install the newer release, downloaded and checked as `download` does (a file downloaded
+    /// before is checked again and used): on Windows its installer runs silently for this user
+    /// over the installed copy; on Debian and Ubuntu the package needs root, and the command
+    /// that installs it is printed.
+    Apply {
+        /// Start the new console window once installed (Windows).
+        #[arg(long)]
+        start: bool,
     },
     /// Trust the team server's new release key (after the company changed it): give the
     /// fingerprint the company announced; it must be the one the server offers.
@@ -73,6 +84,14 @@ fn execute(args: UpdateArgs) -> Result<String, Failure> {
             };
             core.run(request, DOWNLOAD)?.display().to_string()
         }
+        UpdateOp::Apply { start } => {
+            let request = ApplyUpdate {
+                profile,
+                progress: Default::default(),
+                restart: start,
+            };
+            installed_words(&core.run(request, DOWNLOAD)?)
+        }
         UpdateOp::TrustKey { fingerprint } => {
             let trusted = core.run(
                 TrustReleaseKey {
@@ -86,4 +105,19 @@ fn execute(args: UpdateArgs) -> Result<String, Failure> {
     };
     core.shutdown();
     Ok(done)
+}
+
+/// What `apply` did, in words.
+fn installed_words(installed: &Installed) -> String {
+    match installed {
+        Installed::Program {
+            version, program, ..
+        } => format!("installed License Desk {version}: {}", program.display()),
+        Installed::Command {
+            version, command, ..
+        } => format!(
+            "License Desk {version} is downloaded and checked against the pinned key. A \
+             package needs root: install it with\n{command}"
+        ),
+    }
 }

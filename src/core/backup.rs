@@ -49,7 +49,7 @@ pub enum BackupError {
     #[error(
         "made by a newer License Desk (backup format {format}, program {program}); this \
          program ({}) reads format {FORMAT}: install the newer one first",
-        env!("CARGO_PKG_VERSION")
+        crate::core::update::CURRENT
     )]
     Newer { format: u32, program: String },
     #[error("{0}: the backup is damaged or was altered ({1}); nothing was written")]
@@ -110,7 +110,7 @@ pub fn create(places: &Places, out: &Path) -> Result<Manifest, BackupError> {
     }
     let manifest = Manifest {
         format: FORMAT,
-        program: env!("CARGO_PKG_VERSION").to_owned(),
+        program: crate::core::update::CURRENT.to_owned(),
         created_at: support::clock::now_ms(),
         parts,
     };

@@ -129,7 +129,10 @@ impl DeskApp {
         retitle(ui.ctx(), &mut self.titled, lang);
         self.update.poll(&out);
         self.session.tick(&out, &state);
-        self.update.tick(&out, &state);
+        // An install waits for the drafts to be saved: asked here, where the composer is.
+        let drafts_saved =
+            !self.update.wants_drafts_saved() || self.screens.composer.saved_now(&out);
+        self.update.tick(&out, &state, drafts_saved);
         let (session, search, help) = (&mut self.session, &mut self.search, &mut self.help);
         let active = state.profiles.active.clone();
         let screen = self.prefs.screen;

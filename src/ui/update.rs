@@ -1,14 +1,19 @@
 //! A newer version offered by the active team profile's server (issue 58): a quiet line above
-//! the status bar, the notes on demand, the download with its bar, then how to install what
-//! was downloaded and checked. Asked once per profile and window, once the person is signed
-//! in; a server whose release key changed is said, never followed.
+//! the status bar, the notes on demand, the download with its bar, then on Windows *Install and
+//! restart* (once the drafts are saved and no call runs), on Linux the command that installs
+//! the package. Asked once per profile and window, once the person is signed in; a release the
+//! administrator marked required is installed at once on Windows. A server whose release key
+//! changed is said, never followed.
 
 use std::collections::HashSet;
 use std::path::PathBuf;
 
 use crate::core::progress::Progress;
 use crate::core::team::Session;
-use crate::core::update::{CheckUpdate, DownloadUpdate, Release, Target, UpdateCheck, UpdateError};
+use crate::core::update::{
+    ApplyUpdate, CheckUpdate, DownloadUpdate, Installed, Release, Target, UpdateCheck, UpdateError,
+    dpkg_command,
+};
 use crate::core::{Awaited, CoreError, CoreState, Endpoint};
 use crate::ui::outbox::Outbox;
 use crate::ui::text::i18n::{Lang, label, t, tr};
@@ -28,11 +33,29 @@ pub struct UpdateNotice {
     download: Awaited<PathBuf>,
     progress: Progress,
     downloaded: Option<PathBuf>,
+    /// *Install and restart* was asked (or the release is required): it starts once the
+    /// drafts are saved and no call runs.
+    install_wanted: bool,
+    install: Awaited<Installed>,
+    /// The new program was started: this window closes.
+    restarting: bool,
 }
 
 impl UpdateNotice {
-    /// Asks the active team profile's server once, when its person is signed in.
-    pub fn tick(&mut self, out: &Outbox<'_>, state: &CoreState) {
+    /// Asks the active team profile's server once, when its person is signed in; installs
+    /// what was asked to be once `drafts_saved` and no call runs.
+    pub fn tick(&mut self, out: &Outbox<'_>, state: &CoreState, drafts_saved: bool) {
+        if self.install_wanted && drafts_saved && state.calls.is_empty() {
+            self.install_wanted = false;
+            if let Some((profile, _)) = &self.offer {
+                self.progress = Progress::default();
+                self.install.start(out.ask(ApplyUpdate {
+                    profile: profile.clone(),
+                    progress: self.progress.clone(),
+                    restart: true,
+                }));
+            }
+        }
         let profile = state.profiles.active();
         if !matches!(profile.endpoint, Endpoint::Team { .. }) {
             return;
@@ -57,6 +80,12 @@ impl UpdateNotice {
             Some(Ok(check)) => {
                 let profile = self.checking.clone();
                 self.offer = check.available.map(|r| (profile, r));
+                // Required: installed now, as at the program's start (Windows only: a package
+                // needs root on Linux, whose line says so).
+                self.install_wanted |= self
+                    .offer
+                    .as_ref()
+                    .is_some_and(|(_, r)| r.required && r.target == Target::WindowsX86_64);
             }
             Some(Err(CoreError::Update(e))) if matches!(*e, UpdateError::KeyChanged { .. }) => {
                 self.key_changed = Some(e.to_string());
@@ -67,6 +96,14 @@ impl UpdateNotice {
         if let Some(Ok(path)) = out.reply(&mut self.download, label!("update-download")) {
             self.downloaded = Some(path);
         }
+        if let Some(Ok(installed)) = out.reply(&mut self.install, label!("update-install")) {
+            self.restarting = matches!(installed, Installed::Program { started: true, .. });
+        }
+    }
+
+    /// Whether the drafts are to be saved now, for an install that waits for them.
+    pub fn wants_drafts_saved(&self) -> bool {
+        self.install_wanted
     }
 
     /// Whether there is a line to draw.
@@ -75,6 +112,10 @@ impl UpdateNotice {
     }
 
     pub fn ui(&mut self, ui: &mut egui::Ui, out: &Outbox<'_>, lang: Lang) {
+        if self.restarting {
+            // The new version runs: this one closes, its state saved as at any close.
+            ui.ctx().send_viewport_cmd(egui::ViewportCommand::Close);
+        }
         if let Some(why) = &self.key_changed {
             ui.colored_label(ui.visuals().warn_fg_color, t!(lang, "update-key-changed"))
                 .on_hover_text(why.as_str());
@@ -93,6 +134,9 @@ impl UpdateNotice {
         ui.horizontal_wrapped(|ui| {
             let version = release.version.as_str();
             ui.strong(tr!(lang, "update-available", version = version));
+            if release.required {
+                ui.colored_label(ui.visuals().warn_fg_color, t!(lang, "update-required"));
+            }
             // A toggle of one label, so that the buttons after it never move.
             ui.toggle_value(&mut self.notes, t!(lang, "update-notes"));
             self.action_ui(ui, out, lang, &profile, &release);
@@ -108,12 +152,15 @@ impl UpdateNotice {
         profile: &str,
         release: &Release,
     ) {
+        if self.install.is_waiting() || self.install_wanted || self.restarting {
+            ui.add(egui::Spinner::new());
+            ui.label(t!(lang, "update-installing"));
+            return;
+        }
         if let Some(path) = &self.downloaded {
-            let path = path.display().to_string();
             match release.target {
                 Target::LinuxX86_64 => {
-                    // Quoted as the shell reads it: the data folder's path may hold spaces.
-                    let command = format!("sudo dpkg -i '{}'", path.replace('\'', r"'\''"));
+                    let command = dpkg_command(path);
                     ui.label(t!(lang, "update-install-linux"));
                     if ui.small_button(t!(lang, "update-copy")).clicked() {
                         ui.ctx().copy_text(command.clone());
@@ -123,7 +170,11 @@ impl UpdateNotice {
                     ui.code(&command);
                 }
                 Target::WindowsX86_64 => {
+                    let path = path.display().to_string();
                     ui.label(tr!(lang, "update-downloaded", path = path.as_str()));
+                    if ui.button(t!(lang, "update-install")).clicked() {
+                        self.install_wanted = true;
+                    }
                 }
             }
             return;

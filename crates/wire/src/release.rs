@@ -81,7 +81,8 @@ pub struct Release {
     pub notes: String,
     /// When it was published (ms since the epoch).
     pub published_at: i64,
-    /// Marked required by an administrator (kept and served; consoles do not act on it yet).
+    /// Marked required by an administrator: a console on Windows installs it once its person
+    /// is signed in (on Linux a package needs root: the line says it is required).
     #[serde(default)]
     pub required: bool,
     /// Withdrawn: no longer offered.

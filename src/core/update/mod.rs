@@ -2,6 +2,7 @@
 //! offered, and its file downloaded and checked against the release key this console pinned
 //! before anything may run it. A file that fails the check is deleted and reported.
 
+mod apply;
 mod pins;
 
 use std::path::{Path, PathBuf};
@@ -15,10 +16,16 @@ use crate::core::CoreError;
 use crate::core::profiles::{Endpoint, ProfilesError};
 use crate::core::progress::Progress;
 use crate::core::request::{Request, Services};
+pub use apply::{ApplyUpdate, Installed, clear_old_program, dpkg_command};
 use pins::Pins;
 
-/// This program's version, as `--version` says it.
-pub const CURRENT: &str = env!("CARGO_PKG_VERSION");
+/// This program's version, as `--version` says it: Cargo.toml's, unless the build was given
+/// another in `LICENSE_DESK_VERSION` (`dist/build-windows.sh` builds the Wine smoke test's
+/// newer release so).
+pub const CURRENT: &str = match option_env!("LICENSE_DESK_VERSION") {
+    Some(version) => version,
+    None => env!("CARGO_PKG_VERSION"),
+};
 
 /// Why an update is not offered, downloaded or trusted.
 #[derive(Debug, thiserror::Error)]
@@ -50,6 +57,13 @@ pub enum UpdateError {
     Pins { path: PathBuf, why: String },
     #[error("the team server names the file {0:?}: not a plain name, nothing downloaded")]
     FileName(String),
+    #[error(
+        "this copy of License Desk was not installed by its installer (no uninstall.exe beside \
+         it): close it and run the checked installer yourself: {0}"
+    )]
+    NotInstalled(PathBuf),
+    #[error("the installer stopped (exit code {}): the program in use was left as it was", .0.map_or("none".to_owned(), |c| c.to_string()))]
+    Installer(Option<i32>),
     #[error("{0}: {1}")]
     Files(PathBuf, std::io::Error),
 }
@@ -118,39 +132,59 @@ impl Request for DownloadUpdate {
     }
 
     async fn serve(self, services: Services) -> Result<PathBuf, CoreError> {
-        let (client, server) = team(&services, &self.profile).await?;
-        let (key, _) = trusted_key(&services, &client, &server, &self.profile).await?;
-        let target = Target::this().ok_or(UpdateError::NoTarget)?;
-        let release = client
-            .latest_release(target)
-            .await?
-            .filter(|r| newer(&r.version))
-            .ok_or(UpdateError::NoneNewer)?;
-        let name = plain_name(&release.file_name)?.to_owned();
-        // Downloaded where only this user may write, whatever folder was asked for.
-        let updates = services.0.data_dir.join("updates");
-        support::private_files::create_private_dir(&updates)
-            .map_err(|e| UpdateError::Files(updates.clone(), e))?;
-        let partial = updates.join(format!(".{}.part", hash_name(&release.sha256)?));
-        let progress = self.progress.clone();
-        progress.start(crate::core::progress::Stage::Reading, release.size);
-        client
-            .download_release(&release, &partial, &move |have, _| {
-                // A download is stopped by its call's cancel, not by its bar.
-                let _ = progress.at(have);
-            })
-            .await?;
-        let kept = updates.join(&name);
-        let out = self.out_dir.map(|dir| dir.join(&name));
-        let placed = tokio::task::spawn_blocking(move || {
-            checked(&key, &release, &partial, &kept)?;
-            match out {
-                Some(out) => copied(&kept, &out).map(|()| out),
-                None => Ok(kept),
+        let (kept, _) = fetch(&services, &self.profile, &self.progress).await?;
+        match self.out_dir {
+            Some(dir) => {
+                let out = dir.join(kept.file_name().unwrap_or_default());
+                let copy = out.clone();
+                tokio::task::spawn_blocking(move || copied(&kept, &copy)).await??;
+                Ok(out)
             }
-        });
-        Ok(placed.await??)
+            None => Ok(kept),
+        }
     }
+}
+
+/// The newer release offered, in the console's own `updates/` folder and checked: a file
+/// downloaded and checked before is checked again and used; one that fails is deleted and
+/// downloaded anew, and checked.
+async fn fetch(
+    services: &Services,
+    profile: &str,
+    progress: &Progress,
+) -> Result<(PathBuf, Release), CoreError> {
+    let (client, server) = team(services, profile).await?;
+    let (key, _) = trusted_key(services, &client, &server, profile).await?;
+    let target = Target::this().ok_or(UpdateError::NoTarget)?;
+    let release = client
+        .latest_release(target)
+        .await?
+        .filter(|r| newer(&r.version))
+        .ok_or(UpdateError::NoneNewer)?;
+    let name = plain_name(&release.file_name)?.to_owned();
+    // Downloaded where only this user may write, whatever folder was asked for.
+    let updates = services.0.data_dir.join("updates");
+    support::private_files::create_private_dir(&updates)
+        .map_err(|e| UpdateError::Files(updates.clone(), e))?;
+    let kept = updates.join(&name);
+    let (k, r, path) = (key.clone(), release.clone(), kept.clone());
+    let before =
+        tokio::task::spawn_blocking(move || path.is_file() && verified(&k, &r, &path).is_ok());
+    if before.await? {
+        return Ok((kept, release));
+    }
+    let partial = updates.join(format!(".{}.part", hash_name(&release.sha256)?));
+    let bar = progress.clone();
+    bar.start(crate::core::progress::Stage::Reading, release.size);
+    client
+        .download_release(&release, &partial, &move |have, _| {
+            // A download is stopped by its call's cancel, not by its bar.
+            let _ = bar.at(have);
+        })
+        .await?;
+    let (r, path) = (release.clone(), kept.clone());
+    tokio::task::spawn_blocking(move || checked(&key, &r, &partial, &path)).await??;
+    Ok((kept, release))
 }
 
 /// The person confirms the team server's new release key by its fingerprint (after the
@@ -254,28 +288,34 @@ fn newer(version: &str) -> bool {
     }
 }
 
-/// The downloaded file checked and put at `out`; deleted when it fails. Hashed and checked
-/// from one open handle, in a folder only this user may write.
+/// The downloaded file checked and put at `out`; deleted when it fails the check.
 fn checked(
     key: &ReleaseKey,
     release: &Release,
     partial: &PathBuf,
     out: &PathBuf,
 ) -> Result<(), UpdateError> {
+    verified(key, release, partial)?;
+    std::fs::rename(partial, out).map_err(|e| UpdateError::Files(out.clone(), e))
+}
+
+/// Whether `path` is the release: its SHA-256, then its signature by `key` over the whole
+/// file naming the version and target. Hashed and checked from one open handle, in a folder
+/// only this user may write. A file that fails is deleted.
+fn verified(key: &ReleaseKey, release: &Release, path: &Path) -> Result<(), UpdateError> {
     let verdict = (|| {
-        let files = |e| UpdateError::Files(partial.clone(), e);
-        let mut file = std::fs::File::open(partial).map_err(files)?;
+        let files = |e| UpdateError::Files(path.to_owned(), e);
+        let mut file = std::fs::File::open(path).map_err(files)?;
         if support::digest::sha256_hex(&mut file).map_err(files)?.1 != release.sha256 {
             return Err(UpdateError::Hash);
         }
         std::io::Seek::rewind(&mut file).map_err(files)?;
         let target = release.target.as_ref();
         key.verify(&mut file, &release.signature, &release.version, target)
-            .map_err(UpdateError::Signature)?;
-        std::fs::rename(partial, out).map_err(|e| UpdateError::Files(out.clone(), e))
+            .map_err(UpdateError::Signature)
     })();
     if verdict.is_err() {
-        let _ = std::fs::remove_file(partial);
+        let _ = std::fs::remove_file(path);
     }
     verdict
 }

@@ -62,6 +62,14 @@ impl Drafts {
         self.list_call.start(out.ask(drafts::List));
     }
 
+    /// Whether an edit waits to be saved or a save is on its way.
+    pub(super) fn saving(&self) -> bool {
+        self.changed_at.is_some()
+            || self.save_call.is_waiting()
+            || self.create_call.is_waiting()
+            || self.hints_call.is_waiting()
+    }
+
     pub(super) fn changed(&mut self) {
         self.changed_at = Some(Instant::now());
     }

@@ -229,6 +229,13 @@ impl ComposerScreen {
         self.submit.forget_held(names);
     }
 
+    /// Saves the open draft's pending edits now (before the program restarts): true once
+    /// nothing is left to save and no save is on its way.
+    pub fn saved_now(&mut self, out: &Outbox<'_>) -> bool {
+        self.save_now(out);
+        !self.drafts.saving()
+    }
+
     /// `F6`: the tree's chosen row takes the keyboard's focus; from the tree, the first problem
     /// (the panes in turn, as `F6` goes in Windows programs).
     pub fn focus_tree(&mut self) {
