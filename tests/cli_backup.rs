@@ -152,7 +152,7 @@ fn a_backup_made_on_one_computer_is_restored_on_another_item_by_item() {
     ));
     assert_eq!(
         restored["toEnterAgain"],
-        json!(["the app secret of profile \"hq\""])
+        json!([{"what": "appSecret", "profile": "hq"}])
     );
     assert_eq!(held(&new), held(&old));
     let listed = ld(&new, &["catalog", "list", "--search", "搬家"], None, &[]);

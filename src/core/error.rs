@@ -42,6 +42,9 @@ pub enum CoreError {
     /// A customer the directory cannot place.
     #[error(transparent)]
     Customer(Arc<CustomerError>),
+    /// A backup not made, or not checked for a restore.
+    #[error(transparent)]
+    Backup(Arc<crate::core::backup::BackupError>),
     /// An update not offered, not downloaded, or not trusted.
     #[error(transparent)]
     Update(Arc<crate::core::update::UpdateError>),
@@ -75,6 +78,7 @@ macro_rules! shared {
 }
 
 shared!(
+    Backup(crate::core::backup::BackupError),
     Update(crate::core::update::UpdateError),
     Profiles(ProfilesError),
     Drafts(DraftsError),

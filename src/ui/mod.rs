@@ -36,6 +36,8 @@ pub enum OpenError {
     Core(#[from] CoreError),
     #[error("the window could not open: {0}")]
     Window(#[from] eframe::Error),
+    #[error("the program could not start again: {0}")]
+    StartAgain(std::io::Error),
 }
 
 /// Opens the console on the active profile (the Sandbox on a fresh machine).
@@ -43,7 +45,18 @@ pub fn run() -> Result<(), OpenError> {
     if let Some(dir) = eframe::storage_dir("license-desk") {
         private_window_state(&dir);
     }
-    let core = Core::start(CoreOptions::for_user()?)?;
+    let options = CoreOptions::for_user()?;
+    let window_dir = eframe::storage_dir("license-desk");
+    // A restore asked for on the last run, before anything opens the files it replaces.
+    let places = crate::core::backup::Places {
+        config_dir: options.config_dir.clone(),
+        data_dir: options.data_dir.clone(),
+        window_dir: window_dir.clone(),
+    };
+    let restored = crate::core::backup::pending::finish(&places);
+    let core = Core::start(options)?;
+    let start_again = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let flag = start_again.clone();
     let mut viewport = egui::ViewportBuilder::default()
         .with_title("License Desk")
         // Matches the .desktop entry, so the desktop shows the right icon and name.
@@ -68,9 +81,22 @@ pub fn run() -> Result<(), OpenError> {
                 .storage
                 .and_then(|s| eframe::get_value::<Prefs>(s, eframe::APP_KEY))
                 .unwrap_or_default();
-            Ok(Box::new(DeskApp::new(core, prefs, &cc.egui_ctx)))
+            let mut app = DeskApp::new(core, prefs, &cc.egui_ctx);
+            app.set_window_dir(window_dir);
+            if let Some(result) = restored {
+                app.restored(result);
+            }
+            app.start_again_with(flag);
+            Ok(Box::new(app))
         }),
     )?;
+    // The window and its core are gone, their files closed: the program starts again now.
+    if start_again.load(std::sync::atomic::Ordering::Relaxed) {
+        let program = std::env::current_exe().map_err(OpenError::StartAgain)?;
+        std::process::Command::new(program)
+            .spawn()
+            .map_err(OpenError::StartAgain)?;
+    }
     Ok(())
 }
 

@@ -3,6 +3,7 @@
 
 use egui::RichText;
 
+use crate::core::backup::{BackupError, Restored};
 use crate::core::profiles::{self, Profiles};
 use crate::core::sandbox::demo;
 use crate::core::secrets::Secrets;
@@ -35,6 +36,8 @@ use crate::ui::text::i18n::{Label, Lang, label, labelled, t, tr};
 use crate::ui::text::refusals::Offer;
 use crate::ui::update::UpdateNotice;
 use crate::ui::{Prefs, Screen};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 pub struct DeskApp {
     core: Core,
@@ -56,6 +59,8 @@ pub struct DeskApp {
     first_frame: bool,
     /// The language the window's title is in.
     titled: Option<Lang>,
+    /// Set when the window closes to let the program start again (a restore waits for it).
+    start_again: Arc<AtomicBool>,
 }
 
 #[derive(Default)]
@@ -99,7 +104,29 @@ impl DeskApp {
             help: Help::default(),
             first_frame: true,
             titled: None,
+            start_again: Arc::default(),
         }
+    }
+
+    /// Where the window keeps its state (eframe's folder): a backup carries it.
+    pub fn set_window_dir(&mut self, dir: Option<std::path::PathBuf>) {
+        self.screens.settings.set_window_dir(dir);
+    }
+
+    /// What this start restored, said over the first screen until dismissed.
+    pub fn restored(&mut self, result: Result<Restored, BackupError>) {
+        self.screens.settings.restored(result);
+    }
+
+    /// The flag set when the window closes to start the program again: `ui::run` starts it
+    /// once the core has let go of its files.
+    pub fn start_again_with(&mut self, flag: Arc<AtomicBool>) {
+        self.start_again = flag;
+    }
+
+    /// Whether the window closed to start the program again.
+    pub fn will_start_again(&self) -> bool {
+        self.start_again.load(Ordering::Relaxed)
     }
 
     /// Opens the page of an enterprise of the active profile at the next frame, as a link does.
@@ -185,8 +212,12 @@ impl DeskApp {
         egui::CentralPanel::default()
             .show(ui, |ui| self.screens.ui(ui, &out, &state, &mut self.prefs));
         follow_links(&mut self.screens, &mut self.prefs, &out, &active);
-        self.session.dialog_ui(ui.ctx(), &out, lang, &state);
-        self.help.window_ui(ui.ctx(), lang);
+        let windows = (
+            &mut self.session,
+            &mut self.screens.settings,
+            &mut self.help,
+        );
+        windows_ui(ui.ctx(), (&out, &state), lang, windows, &self.start_again);
         self.screens.queue.tick(ui.ctx(), &out);
         self.screens
             .approvals
@@ -196,6 +227,24 @@ impl DeskApp {
             tracing::info!("first frame");
         }
     }
+}
+
+/// What opens over the screens: the sign-in, moving to another computer (and what a start
+/// restored), the manual. *Restart now* closes the window to start the program again.
+fn windows_ui(
+    ctx: &egui::Context,
+    (out, state): (&Outbox<'_>, &CoreState),
+    lang: Lang,
+    (session, settings, help): (&mut SessionBar, &mut SettingsScreen, &mut Help),
+    start_again: &AtomicBool,
+) {
+    session.dialog_ui(ctx, out, lang, state);
+    settings.moving_ui(ctx, out, lang);
+    if settings.take_restart() {
+        start_again.store(true, Ordering::Relaxed);
+        ctx.send_viewport_cmd(egui::ViewportCommand::Close);
+    }
+    help.window_ui(ctx, lang);
 }
 
 /// The status bar, and above it a newer version's notice when there is one.

@@ -249,6 +249,7 @@ pub fn explain(error: &CoreError) -> Label {
         CoreError::Customer(_) => label!("explain-customer"),
         CoreError::Desktop(_) => label!("explain-desktop"),
         CoreError::Update(_) => label!("explain-update"),
+        CoreError::Backup(_) => label!("explain-backup"),
     }
 }
 

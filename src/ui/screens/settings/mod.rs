@@ -2,6 +2,7 @@
 //! (the form itself is `profile_form`). An app secret is typed into a password field and goes
 //! straight to the keyring (through the core); the screen forgets it once it is saved.
 
+mod moving;
 mod profile_form;
 
 use egui::RichText;
@@ -41,11 +42,37 @@ pub struct SettingsScreen {
     /// A new team profile's form while its first sign-in is answered: refused, the profile
     /// is removed and the form comes back as typed (but the password).
     first_sign_in: Option<ProfileForm>,
+    /// *Move to another computer…*, and what a start restored.
+    moving: moving::Moving,
 }
 
 impl SettingsScreen {
+    /// Where the window keeps its state: a backup carries it.
+    pub fn set_window_dir(&mut self, dir: Option<std::path::PathBuf>) {
+        self.moving.window_dir = dir;
+    }
+
+    /// What this start restored (Settings → *Move to another computer…* on the last run).
+    pub fn restored(
+        &mut self,
+        result: Result<crate::core::backup::Restored, crate::core::backup::BackupError>,
+    ) {
+        self.moving.restored(result);
+    }
+
+    /// *Restart now* was clicked (a restore waits for the next start).
+    pub fn take_restart(&mut self) -> bool {
+        self.moving.take_restart()
+    }
+
+    /// The moving dialog, and what a start restored, over any screen.
+    pub fn moving_ui(&mut self, ctx: &egui::Context, out: &Outbox<'_>, lang: Lang) {
+        self.moving.ui(ctx, out, lang);
+    }
+
     /// Takes the replies that have come to this screen's requests.
     pub fn poll(&mut self, out: &Outbox<'_>) {
+        self.moving.poll(out);
         if let Some(form) = &mut self.form {
             form.ca_file.poll(out);
         }
@@ -129,6 +156,9 @@ impl SettingsScreen {
     ) {
         let lang = prefs.lang;
         appearance_ui(ui, prefs);
+        if ui.button(t!(lang, "move-open")).clicked() {
+            self.moving.open();
+        }
         ui.add_space(10.0);
         section_ui(ui, t!(lang, "profiles"));
         ui.label(t!(lang, "profiles-help"));

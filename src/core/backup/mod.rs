@@ -8,6 +8,9 @@
 //! Each SQLite file is copied with `VACUUM INTO`, a consistent copy even while the console
 //! runs. Left out: the Sandbox (a practice platform, made afresh), caches and run locks.
 
+pub mod pending;
+pub mod requests;
+
 use std::fs::File;
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
@@ -91,7 +94,15 @@ pub struct Restored {
     /// The data that was here before, kept.
     pub kept_aside: Vec<PathBuf>,
     /// Each remote profile's app secret, each team profile's sign-in.
-    pub to_enter_again: Vec<String>,
+    pub to_enter_again: Vec<EnterAgain>,
+}
+
+/// What a restored profile needs again: secrets and sessions never travel.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "camelCase", tag = "what")]
+pub enum EnterAgain {
+    AppSecret { profile: String },
+    SignIn { profile: String, user: String },
 }
 
 /// Writes the backup to `out` (whole or not at all, private to the user).
@@ -284,6 +295,20 @@ pub fn restore(places: &Places, file: &Path, force: bool) -> Result<Restored, Ba
     restored
 }
 
+/// Checks `file` whole as a restore would (its seal, its format, every part unpacked beside
+/// the data folder and its SHA-256 compared), then throws the unpacked parts away.
+pub fn check(places: &Places, file: &Path) -> Result<Manifest, BackupError> {
+    sealed(file)?;
+    let opened = File::open(file).map_err(|e| BackupError::Io(file.to_owned(), e))?;
+    let mut zip = zip::ZipArchive::new(opened)
+        .map_err(|e| BackupError::NotABackup(file.to_owned(), e.to_string()))?;
+    let manifest = read_manifest(&mut zip, file)?;
+    let staging = staging_dir(places.data_dir.parent().unwrap_or(Path::new(".")))?;
+    let unpacked = unpack(&mut zip, &manifest, file, &staging);
+    let _ = std::fs::remove_dir_all(&staging);
+    unpacked.map(|()| manifest)
+}
+
 fn read_manifest(zip: &mut zip::ZipArchive<File>, file: &Path) -> Result<Manifest, BackupError> {
     let not = |why: String| BackupError::NotABackup(file.to_owned(), why);
     let mut entry = zip
@@ -471,8 +496,8 @@ fn move_dir(from: &Path, to: &Path) -> Result<(), BackupError> {
     Ok(())
 }
 
-/// What the restored profiles need again: secrets and sessions never travel.
-fn to_enter_again(profiles: &Path) -> Vec<String> {
+/// What the restored profiles need again.
+fn to_enter_again(profiles: &Path) -> Vec<EnterAgain> {
     let Ok(profiles) = Profiles::load(profiles) else {
         return Vec::new();
     };
@@ -481,10 +506,13 @@ fn to_enter_again(profiles: &Path) -> Vec<String> {
         .iter()
         .filter_map(|p| match &p.endpoint {
             Endpoint::Sandbox => None,
-            Endpoint::Remote { .. } => Some(format!("the app secret of profile {:?}", p.name)),
-            Endpoint::Team { user, .. } => {
-                Some(format!("the sign-in of {user:?} on profile {:?}", p.name))
-            }
+            Endpoint::Remote { .. } => Some(EnterAgain::AppSecret {
+                profile: p.name.clone(),
+            }),
+            Endpoint::Team { user, .. } => Some(EnterAgain::SignIn {
+                profile: p.name.clone(),
+                user: user.clone(),
+            }),
         })
         .collect()
 }
