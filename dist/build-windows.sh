@@ -4,10 +4,12 @@
 #   target/windows/LicenseDesk-<version>-portable.zip  the same files, to unpack anywhere
 # Needs: rustup target add x86_64-pc-windows-gnu; apt-get install gcc-mingw-w64-x86-64 nsis
 # Usage: dist/build-windows.sh [--no-build]   (--no-build packages the exe already built)
+#        LICENSE_DESK_VERSION=X.Y.Z dist/build-windows.sh   builds it as version X.Y.Z (the program's
+#        --version and the installer's; the Wine smoke test's newer release to update to)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 target=x86_64-pc-windows-gnu
-version=$(sed -n 's/^version = "\(.*\)"$/\1/p' Cargo.toml | head -1)
+version=${LICENSE_DESK_VERSION:-$(sed -n 's/^version = "\(.*\)"$/\1/p' Cargo.toml | head -1)}
 out=target/windows
 stage=$out/LicenseDesk-$version
 

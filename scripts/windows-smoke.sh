@@ -2,8 +2,9 @@
 # The Windows package under Wine, as a user would meet it: the installer run silently into a fresh
 # Wine prefix; `license-desk call shellnums 3` on the Sandbox and `order check`'s exit code through
 # license-desk.com; the window under Xvfb in Chinese (docs/screenshots/windows-zh.png); the
-# Sandbox's secret in the Windows Credential Manager and in no file; an uninstall that keeps the
-# user's data, and one with /REMOVEDATA that does not.
+# Sandbox's secret in the Windows Credential Manager and in no file; an update from a team server
+# (a newer build signed with minisign, checked and installed silently, its --version said); an
+# uninstall that keeps the user's data, and one with /REMOVEDATA that does not.
 # Needs: apt-get install wine wine64 xvfb xdotool imagemagick gcc-mingw-w64-x86-64 nsis locales,
 #        and the zh_CN.UTF-8 locale (localedef -i zh_CN -f UTF-8 zh_CN.UTF-8)
 # Usage: scripts/windows-smoke.sh   (runs dist/build-windows.sh first unless the installer exists)
@@ -26,8 +27,12 @@ export WINEDLLOVERRIDES="mscoree=;mshtml="
 display=:$((70 + RANDOM % 9))
 xvfb=
 app=
+team_server=
+platform=
 cleanup() {
   [ -z "$app" ] || kill "$app" 2>/dev/null || true
+  [ -z "$team_server" ] || kill "$team_server" 2>/dev/null || true
+  [ -z "$platform" ] || kill "$platform" 2>/dev/null || true
   wineserver -k 2>/dev/null || true
   [ -z "$xvfb" ] || kill "$xvfb" 2>/dev/null || true
   rm -rf "$work"
@@ -147,6 +152,58 @@ kill "$app"
 wait "$app" 2>/dev/null || true
 app=
 wineserver -w
+
+echo "== an update from a team server: signed, checked, installed silently, started"
+# A newer build of the same program (its version given at build time), signed with Debian's
+# minisign tool, published on a team server run here on Linux in front of a platform.
+next=0.99.0
+next_setup=$PWD/target/windows/LicenseDesk-$next-setup.exe
+[ -f "$next_setup" ] || LICENSE_DESK_VERSION=$next dist/build-windows.sh
+cargo build --locked --bin license-desk
+linux=$PWD/target/debug/license-desk
+password='长城长城 correct horse'
+"$linux" serve --listen 127.0.0.1:0 --data "$work/platform" >"$work/platform.out" 2>/dev/null &
+platform=$!
+listening() { grep -q '^listening on ' "$1"; }
+wait_for 60 listening "$work/platform.out" || fail "the platform did not start"
+upstream=$(sed -n 's/^listening on //p' "$work/platform.out")
+app_json=$("$linux" app create --name smoke --scopes auth_order --data "$work/platform")
+app_key=$(echo "$app_json" | python3 -c 'import json,sys; print(json.load(sys.stdin)["appKey"])')
+echo "$app_json" | python3 -c 'import json,sys; print(json.load(sys.stdin)["appSecret"])' >"$work/app-secret"
+chmod 600 "$work/app-secret"
+team() { "$linux" team "$@" --data "$work/team"; }
+printf '%s' "$password" | team init --admin wang >/dev/null
+printf '%s' "$password" | team user add li --role viewer >/dev/null
+minisign -G -W -p "$work/company.pub" -s "$work/company.key" >/dev/null
+team settings --release-public-key "$work/company.pub" >/dev/null
+cp "$next_setup" "$work/"
+minisign -S -W -s "$work/company.key" -m "$work/$(basename "$next_setup")" \
+  -t "license-desk version:$next target:windows-x86_64" >/dev/null
+team release publish --version "$next" --target windows-x86_64 --notes "更快 · faster" \
+  "$work/$(basename "$next_setup")" >/dev/null
+"$linux" team serve --listen 127.0.0.1:0 --app-key "$app_key" --upstream-url "$upstream" \
+  --data "$work/team" --secret-file "$work/app-secret" >"$work/team.out" 2>/dev/null &
+team_server=$!
+wait_for 60 listening "$work/team.out" || fail "the team server did not start"
+team_url=$(sed -n 's/^listening on //p' "$work/team.out")
+printf '%s' "$password" | wine "$dir/license-desk.com" profile add branch --team "$team_url" --user li >/dev/null ||
+  fail "profile add branch on the team server failed"
+printf '%s' "$password" >"$work/password"
+win_password='Z:'"$work/password"
+checked=$(wine "$dir/license-desk.com" update check --profile branch --secret-file "$win_password" | tr -d '\r')
+echo "$checked" | grep -q "\"version\": *\"$next\"" || fail "update check answered: $checked"
+applied=$(wine "$dir/license-desk.com" update apply --profile branch --secret-file "$win_password" | tr -d '\r') ||
+  fail "update apply failed: $applied"
+wineserver -w
+echo "$applied" | grep -q "^installed License Desk $next: " || fail "update apply said: $applied"
+now=$(wine "$dir/license-desk.com" --version | tr -d '\r')
+[ "$now" = "license-desk $next" ] || fail "after the update --version says: $now"
+wine reg query 'HKCU\Software\Microsoft\Windows\CurrentVersion\Uninstall\LicenseDesk' /v DisplayVersion |
+  grep -q "$next" || fail "the Apps entry does not say $next"
+[ ! -e "$dir/license-desk.exe.old" ] && [ ! -e "$dir/license-desk.com.old" ] ||
+  fail "the program set aside by the update was not deleted at the next start"
+kill "$team_server" "$platform" 2>/dev/null || true
+ok "update check offered $next; update apply checked it against the pinned key and installed it silently; the new version starts ($now)"
 
 echo "== uninstall keeps the user's data unless asked"
 wine "$dir/uninstall.exe" /S

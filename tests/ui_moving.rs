@@ -44,7 +44,7 @@ const EN: Words = Words {
 
 const ZH: Words = Words {
     settings: "设置",
-    open: "移至另一台电脑…",
+    open: "换到另一台电脑…",
     save_to: "保存到",
     save: "保存迁移文件",
     saved: "已保存 ",

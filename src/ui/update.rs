@@ -153,7 +153,13 @@ impl UpdateNotice {
         release: &Release,
     ) {
         if self.install.is_waiting() || self.install_wanted || self.restarting {
-            ui.add(egui::Spinner::new());
+            // A required release is downloaded by the install itself: its bar shows that.
+            let part = self.progress.snapshot().fraction().unwrap_or(0.0);
+            ui.add(
+                egui::ProgressBar::new(part)
+                    .desired_width(120.0)
+                    .animate(true),
+            );
             ui.label(t!(lang, "update-installing"));
             return;
         }
