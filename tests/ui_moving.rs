@@ -53,7 +53,7 @@ const ZH: Words = Words {
     checked: "检查通过：",
     restart: "立即重启",
     restored_title: "已从另一台电脑恢复",
-    secret_of_hq: "• 配置 hq 的应用密钥",
+    secret_of_hq: "• 配置“hq”的应用密钥",
 };
 
 fn hq() -> Profile {

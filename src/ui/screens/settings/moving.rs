@@ -65,9 +65,12 @@ impl Moving {
         }
         let mut open = true;
         egui::Window::new(t!(lang, "move-title"))
+            .id(egui::Id::unique("moving_window"))
             .open(&mut open)
             .collapsible(false)
-            .default_width(560.0)
+            .default_width(600.0)
+            .pivot(egui::Align2::CENTER_CENTER)
+            .default_pos(ctx.content_rect().center())
             .show(ctx, |ui| {
                 ui.label(t!(lang, "move-help"));
                 ui.add_space(8.0);
