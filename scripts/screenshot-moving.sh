@@ -19,7 +19,7 @@ mkdir -p "$out"
 W=1100 H=720
 work=$(mktemp -d /tmp/ld-moving.XXXX)
 pids=()
-trap 'kill "${pids[@]}" 2>/dev/null || true; pkill -f "$work" 2>/dev/null || true; wait 2>/dev/null || true; rm -rf "$work" || true' EXIT
+trap 'kill "${pids[@]}" 2>/dev/null || true; wait 2>/dev/null || true; rm -rf "$work" || true' EXIT
 export LICENSE_DESK_KEYRING=memory
 
 display=:$((80 + RANDOM % 9))
@@ -94,7 +94,8 @@ walk() {
   wait "$app" 2>/dev/null || true
   window_up
   shot "moving-restored-$suffix"
-  pkill -f "^$bin\$" 2>/dev/null || true
+  # The program started again is its window's: ended by its own pid.
+  kill "$(xdotool search --name 'License Desk$' getwindowpid | head -1)" 2>/dev/null || true
   sleep 1
 }
 

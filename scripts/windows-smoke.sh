@@ -156,11 +156,19 @@ wineserver -w
 echo "== an update from a team server: signed, checked, installed silently, started"
 # A newer build of the same program (its version given at build time), signed with Debian's
 # minisign tool, published on a team server run here on Linux in front of a platform.
+# Built each run, so that what is tested is this code (it leaves the 0.99.0 program in
+# target/x86_64-pc-windows-gnu/release: the next dist/build-windows.sh builds the real one again).
 next=0.99.0
 next_setup=$PWD/target/windows/LicenseDesk-$next-setup.exe
-[ -f "$next_setup" ] || LICENSE_DESK_VERSION=$next dist/build-windows.sh
-cargo build --locked --bin license-desk
-linux=$PWD/target/debug/license-desk
+rm -f "$next_setup"
+LICENSE_DESK_VERSION=$next dist/build-windows.sh
+# The Linux program for the servers: SMOKE_LINUX_BIN (CI keeps the tests' one), else built.
+linux=${SMOKE_LINUX_BIN:-}
+if [ -z "$linux" ]; then
+  cargo build --locked --bin license-desk
+  linux=$PWD/target/debug/license-desk
+fi
+linux=$(realpath "$linux")
 password='长城长城 correct horse'
 "$linux" serve --listen 127.0.0.1:0 --data "$work/platform" >"$work/platform.out" 2>/dev/null &
 platform=$!
@@ -203,6 +211,8 @@ wine reg query 'HKCU\Software\Microsoft\Windows\CurrentVersion\Uninstall\License
 [ ! -e "$dir/license-desk.exe.old" ] && [ ! -e "$dir/license-desk.com.old" ] ||
   fail "the program set aside by the update was not deleted at the next start"
 kill "$team_server" "$platform" 2>/dev/null || true
+team_server=
+platform=
 ok "update check offered $next; update apply checked it against the pinned key and installed it silently; the new version starts ($now)"
 
 echo "== uninstall keeps the user's data unless asked"

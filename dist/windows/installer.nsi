@@ -109,6 +109,9 @@ Section "un.$(ProgramPart)" UN_PROGRAM
   Delete "$INSTDIR\NotoSansSC-LICENSE.txt"
   Delete "$INSTDIR\PhosphorIcons-LICENSE.txt"
   Delete "$INSTDIR\uninstall.exe"
+  ; What an update set aside, if the program has not started since.
+  Delete "$INSTDIR\license-desk.exe.old"
+  Delete "$INSTDIR\license-desk.com.old"
   RMDir "$INSTDIR"
   DeleteRegKey HKCU "${UNINSTALL_KEY}"
   DeleteRegKey HKCU "${SETTINGS_KEY}"

@@ -88,9 +88,14 @@ fn execute(args: UpdateArgs) -> Result<String, Failure> {
             let request = ApplyUpdate {
                 profile,
                 progress: Default::default(),
-                restart: start,
             };
-            installed_words(&core.run(request, DOWNLOAD)?)
+            let installed = core.run(request, DOWNLOAD)?;
+            // Started once this run's core has closed its files, detached from this terminal.
+            core.shutdown();
+            if let (true, Installed::Program { program, .. }) = (start, &installed) {
+                start_program(program)?;
+            }
+            return Ok(installed_words(&installed));
         }
         UpdateOp::TrustKey { fingerprint } => {
             let trusted = core.run(
@@ -105,6 +110,16 @@ fn execute(args: UpdateArgs) -> Result<String, Failure> {
     };
     core.shutdown();
     Ok(done)
+}
+
+fn start_program(program: &std::path::Path) -> Result<(), Failure> {
+    std::process::Command::new(program)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .map(drop)
+        .map_err(|e| Failure::failed(format!("{}: {e}", program.display())))
 }
 
 /// What `apply` did, in words.

@@ -14,7 +14,7 @@ pub mod text;
 mod update;
 
 pub use prefs::{Prefs, Screen};
-pub use shell::DeskApp;
+pub use shell::{DeskApp, StartAgain};
 
 use crate::core::{Core, CoreError, CoreOptions};
 
@@ -55,7 +55,7 @@ pub fn run() -> Result<(), OpenError> {
     };
     let restored = crate::core::backup::pending::finish(&places);
     let core = Core::start(options)?;
-    let start_again = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let start_again = std::sync::Arc::new(std::sync::OnceLock::new());
     let flag = start_again.clone();
     let mut viewport = egui::ViewportBuilder::default()
         .with_title("License Desk")
@@ -90,13 +90,15 @@ pub fn run() -> Result<(), OpenError> {
             Ok(Box::new(app))
         }),
     )?;
-    // The window and its core are gone, their files closed: the program starts again now.
-    if start_again.load(std::sync::atomic::Ordering::Relaxed) {
-        let program = std::env::current_exe().map_err(OpenError::StartAgain)?;
-        std::process::Command::new(program)
-            .spawn()
-            .map_err(OpenError::StartAgain)?;
-    }
+    // The window and its core are gone, their files closed: the program asked for starts now.
+    let program = match start_again.get() {
+        None => return Ok(()),
+        Some(StartAgain::ThisProgram) => std::env::current_exe().map_err(OpenError::StartAgain)?,
+        Some(StartAgain::Program(program)) => program.clone(),
+    };
+    std::process::Command::new(program)
+        .spawn()
+        .map_err(OpenError::StartAgain)?;
     Ok(())
 }
 

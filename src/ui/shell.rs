@@ -36,8 +36,7 @@ use crate::ui::text::i18n::{Label, Lang, label, labelled, t, tr};
 use crate::ui::text::refusals::Offer;
 use crate::ui::update::UpdateNotice;
 use crate::ui::{Prefs, Screen};
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, OnceLock};
 
 pub struct DeskApp {
     core: Core,
@@ -59,8 +58,9 @@ pub struct DeskApp {
     first_frame: bool,
     /// The language the window's title is in.
     titled: Option<Lang>,
-    /// Set when the window closes to let the program start again (a restore waits for it).
-    start_again: Arc<AtomicBool>,
+    /// Set when the window closes to start a program: this one again (a restore waits for
+    /// it) or the one an update installed.
+    start_again: Arc<OnceLock<StartAgain>>,
 }
 
 #[derive(Default)]
@@ -118,15 +118,15 @@ impl DeskApp {
         self.screens.settings.restored(result);
     }
 
-    /// The flag set when the window closes to start the program again: `ui::run` starts it
-    /// once the core has let go of its files.
-    pub fn start_again_with(&mut self, flag: Arc<AtomicBool>) {
+    /// Where the window says, as it closes, which program to start: `ui::run` starts it once
+    /// the core has let go of its files.
+    pub fn start_again_with(&mut self, flag: Arc<OnceLock<StartAgain>>) {
         self.start_again = flag;
     }
 
-    /// Whether the window closed to start the program again.
+    /// Whether the window closed to start a program.
     pub fn will_start_again(&self) -> bool {
-        self.start_again.load(Ordering::Relaxed)
+        self.start_again.get().is_some()
     }
 
     /// Opens the page of an enterprise of the active profile at the next frame, as a link does.
@@ -154,12 +154,14 @@ impl DeskApp {
         take_replies(screens, session, search, &mut self.status, &out, team);
         let lang = self.prefs.lang;
         retitle(ui.ctx(), &mut self.titled, lang);
-        self.update.poll(&out);
+        let (update, composer) = (&mut self.update, &mut self.screens.composer);
+        update_tick(
+            ui.ctx(),
+            (update, composer),
+            (&out, &state),
+            &self.start_again,
+        );
         self.session.tick(&out, &state);
-        // An install waits for the drafts to be saved: asked here, where the composer is.
-        let drafts_saved =
-            !self.update.wants_drafts_saved() || self.screens.composer.saved_now(&out);
-        self.update.tick(&out, &state, drafts_saved);
         let (session, search, help) = (&mut self.session, &mut self.search, &mut self.help);
         let active = state.profiles.active.clone();
         let screen = self.prefs.screen;
@@ -179,19 +181,8 @@ impl DeskApp {
                 .start(out.ask(profiles::requests::Activate { name }));
         }
         let asked = self.open_page.take().map(|id| Picked::Page(id, true));
-        match find.or(asked) {
-            Some(Picked::Page(id, global)) => {
-                self.screens.customer.open(&out, &active, &id, global);
-                self.prefs.screen = Screen::Customer;
-            }
-            Some(Picked::Query {
-                channel_code,
-                customer,
-            }) => {
-                self.screens.query_asked = Some((channel_code, customer));
-                self.prefs.screen = Screen::Customers;
-            }
-            None => {}
+        if let Some(picked) = find.or(asked) {
+            open_picked(picked, (&mut self.screens, &mut self.prefs), &out, &active);
         }
         bottom_ui(ui, (&mut self.status, &mut self.update), &out, lang, &state);
         let nav_width = navigation_width(ui, self.prefs.lang);
@@ -236,15 +227,47 @@ fn windows_ui(
     (out, state): (&Outbox<'_>, &CoreState),
     lang: Lang,
     (session, settings, help): (&mut SessionBar, &mut SettingsScreen, &mut Help),
-    start_again: &AtomicBool,
+    start_again: &OnceLock<StartAgain>,
 ) {
     session.dialog_ui(ctx, out, lang, state);
-    settings.moving_ui(ctx, out, lang);
+    // A restart cuts no call: *Restart now* waits for them.
+    settings.moving_ui(ctx, out, lang, !state.calls.is_empty());
     if settings.take_restart() {
-        start_again.store(true, Ordering::Relaxed);
-        ctx.send_viewport_cmd(egui::ViewportCommand::Close);
+        close_to_start(ctx, start_again, StartAgain::ThisProgram);
     }
     help.window_ui(ctx, lang);
+}
+
+/// A newer version's answers and waits; the window closes once one is installed.
+fn update_tick(
+    ctx: &egui::Context,
+    (update, composer): (&mut UpdateNotice, &mut ComposerScreen),
+    (out, state): (&Outbox<'_>, &CoreState),
+    start_again: &OnceLock<StartAgain>,
+) {
+    update.poll(out);
+    if let Some(program) = update.take_restart() {
+        close_to_start(ctx, start_again, StartAgain::Program(program));
+    }
+    // An install waits for the drafts to be saved: asked here, where the composer is.
+    let drafts_saved = !update.wants_drafts_saved() || composer.saved_now(out);
+    update.tick(out, state, drafts_saved);
+}
+
+/// What the window starts as it closes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum StartAgain {
+    /// This program again (a restore waits for its next start).
+    ThisProgram,
+    /// The program an update installed.
+    Program(std::path::PathBuf),
+}
+
+/// Closes the window (its state saved as at any close) to start `program` after it.
+fn close_to_start(ctx: &egui::Context, flag: &OnceLock<StartAgain>, program: StartAgain) {
+    // Asked once: a second ask while closing changes nothing.
+    let _ = flag.set(program);
+    ctx.send_viewport_cmd(egui::ViewportCommand::Close);
 }
 
 /// The status bar, and above it a newer version's notice when there is one.
@@ -268,6 +291,29 @@ fn bottom_ui(
 
 /// Opens what a link or an empty state's button asked for in this frame: a customer's page or
 /// another screen.
+/// A customer picked in the top bar's search (or asked from outside): its page, or Customers
+/// asking the platform for a directory customer with no enterprise.
+fn open_picked(
+    picked: Picked,
+    (screens, prefs): (&mut Screens, &mut Prefs),
+    out: &Outbox<'_>,
+    active: &str,
+) {
+    match picked {
+        Picked::Page(id, global) => {
+            screens.customer.open(out, active, &id, global);
+            prefs.screen = Screen::Customer;
+        }
+        Picked::Query {
+            channel_code,
+            customer,
+        } => {
+            screens.query_asked = Some((channel_code, customer));
+            prefs.screen = Screen::Customers;
+        }
+    }
+}
+
 fn follow_links(screens: &mut Screens, prefs: &mut Prefs, out: &Outbox<'_>, active: &str) {
     if let Some((id, global)) = out.page_asked() {
         screens.customer.open(out, active, &id, global);

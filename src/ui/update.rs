@@ -33,28 +33,20 @@ pub struct UpdateNotice {
     download: Awaited<PathBuf>,
     progress: Progress,
     downloaded: Option<PathBuf>,
-    /// *Install and restart* was asked (or the release is required): it starts once the
-    /// drafts are saved and no call runs.
+    /// *Install and restart* was asked (or the release is required): the release is
+    /// downloaded first, then installed once the drafts are saved and no call runs.
     install_wanted: bool,
     install: Awaited<Installed>,
-    /// The new program was started: this window closes.
-    restarting: bool,
+    /// The new program installed, to start once this window has closed.
+    restart_into: Option<PathBuf>,
 }
 
 impl UpdateNotice {
     /// Asks the active team profile's server once, when its person is signed in; installs
     /// what was asked to be once `drafts_saved` and no call runs.
     pub fn tick(&mut self, out: &Outbox<'_>, state: &CoreState, drafts_saved: bool) {
-        if self.install_wanted && drafts_saved && state.calls.is_empty() {
-            self.install_wanted = false;
-            if let Some((profile, _)) = &self.offer {
-                self.progress = Progress::default();
-                self.install.start(out.ask(ApplyUpdate {
-                    profile: profile.clone(),
-                    progress: self.progress.clone(),
-                    restart: true,
-                }));
-            }
+        if self.install_wanted {
+            self.install_when_ready(out, drafts_saved && state.calls.is_empty());
         }
         let profile = state.profiles.active();
         if !matches!(profile.endpoint, Endpoint::Team { .. }) {
@@ -73,19 +65,58 @@ impl UpdateNotice {
         }
     }
 
+    /// The download first (the window stays in use meanwhile), then the install once `ready`;
+    /// the window is held still while the installer runs.
+    fn install_when_ready(&mut self, out: &Outbox<'_>, ready: bool) {
+        let Some((profile, _)) = self.offer.clone() else {
+            self.install_wanted = false;
+            return;
+        };
+        if self.downloaded.is_none() {
+            if !self.download.is_waiting() {
+                self.start_download(out, &profile);
+            }
+        } else if ready {
+            self.install_wanted = false;
+            self.progress = Progress::default();
+            self.install.start(out.ask(ApplyUpdate {
+                profile,
+                progress: self.progress.clone(),
+            }));
+        }
+    }
+
+    fn start_download(&mut self, out: &Outbox<'_>, profile: &str) {
+        self.progress = Progress::default();
+        self.download.start(out.ask(DownloadUpdate {
+            profile: profile.to_owned(),
+            out_dir: None,
+            progress: self.progress.clone(),
+        }));
+    }
+
+    /// The new program to start once this window has closed, when one was installed.
+    pub fn take_restart(&mut self) -> Option<PathBuf> {
+        self.restart_into.take()
+    }
+
     /// Takes the answers: a check's quietly (no update is no news), a download's with the
     /// status bar (a refused file is).
     pub fn poll(&mut self, out: &Outbox<'_>) {
         match self.check.take() {
+            // An install on its way keeps the release it installs.
+            Some(Ok(_)) if self.install.is_waiting() || self.install_wanted => {}
             Some(Ok(check)) => {
                 let profile = self.checking.clone();
                 self.offer = check.available.map(|r| (profile, r));
+                self.downloaded = None;
                 // Required: installed now, as at the program's start (Windows only: a package
-                // needs root on Linux, whose line says so).
-                self.install_wanted |= self
-                    .offer
-                    .as_ref()
-                    .is_some_and(|(_, r)| r.required && r.target == Target::WindowsX86_64);
+                // needs root on Linux, whose line says so); never under a key seen only now.
+                self.install_wanted |= !check.pinned_now
+                    && self
+                        .offer
+                        .as_ref()
+                        .is_some_and(|(_, r)| r.required && r.target == Target::WindowsX86_64);
             }
             Some(Err(CoreError::Update(e))) if matches!(*e, UpdateError::KeyChanged { .. }) => {
                 self.key_changed = Some(e.to_string());
@@ -93,11 +124,16 @@ impl UpdateNotice {
             // A server with no releases, or none reached: nothing to say.
             Some(Err(_)) | None => {}
         }
-        if let Some(Ok(path)) = out.reply(&mut self.download, label!("update-download")) {
-            self.downloaded = Some(path);
+        match out.reply(&mut self.download, label!("update-download")) {
+            Some(Ok(path)) => self.downloaded = Some(path),
+            // Said by the status bar; an install that waited for it is not tried again.
+            Some(Err(_)) => self.install_wanted = false,
+            None => {}
         }
-        if let Some(Ok(installed)) = out.reply(&mut self.install, label!("update-install")) {
-            self.restarting = matches!(installed, Installed::Program { started: true, .. });
+        if let Some(Ok(Installed::Program { program, .. })) =
+            out.reply(&mut self.install, label!("update-install"))
+        {
+            self.restart_into = Some(program);
         }
     }
 
@@ -112,9 +148,14 @@ impl UpdateNotice {
     }
 
     pub fn ui(&mut self, ui: &mut egui::Ui, out: &Outbox<'_>, lang: Lang) {
-        if self.restarting {
-            // The new version runs: this one closes, its state saved as at any close.
-            ui.ctx().send_viewport_cmd(egui::ViewportCommand::Close);
+        if self.install.is_waiting() {
+            // Nothing is started while the installer runs: the window is held still.
+            egui::Modal::new(egui::Id::unique("installing")).show(ui.ctx(), |ui| {
+                ui.horizontal(|ui| {
+                    ui.spinner();
+                    ui.label(t!(lang, "update-installing-now"));
+                });
+            });
         }
         if let Some(why) = &self.key_changed {
             ui.colored_label(ui.visuals().warn_fg_color, t!(lang, "update-key-changed"))
@@ -152,7 +193,7 @@ impl UpdateNotice {
         profile: &str,
         release: &Release,
     ) {
-        if self.install.is_waiting() || self.install_wanted || self.restarting {
+        if self.install.is_waiting() || self.install_wanted {
             // A required release is downloaded by the install itself: its bar shows that.
             let part = self.progress.snapshot().fraction().unwrap_or(0.0);
             ui.add(
@@ -195,12 +236,7 @@ impl UpdateNotice {
                     .text(words),
             );
         } else if ui.button(t!(lang, "update-download")).clicked() {
-            self.progress = Progress::default();
-            self.download.start(out.ask(DownloadUpdate {
-                profile: profile.to_owned(),
-                out_dir: None,
-                progress: self.progress.clone(),
-            }));
+            self.start_download(out, profile);
         }
     }
 }

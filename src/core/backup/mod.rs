@@ -166,10 +166,11 @@ fn gather(
 }
 
 /// A file worth carrying: not SQLite's side files (the copy holds their content), not a lock
-/// or a half-written file.
+/// or a half-written file, not this computer's mark of a restore to come (carried, it would
+/// restore again on the next computer).
 fn carried(name: &str, skip: Option<&str>) -> bool {
     let side = ["-wal", "-shm", "-journal", ".lock", ".part", ".tmp"];
-    Some(name) != skip && !side.iter().any(|s| name.ends_with(s))
+    Some(name) != skip && name != pending::PENDING && !side.iter().any(|s| name.ends_with(s))
 }
 
 /// `path` copied into the staging folder as `part`: a SQLite database by `VACUUM INTO`.

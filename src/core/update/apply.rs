@@ -21,14 +21,10 @@ const PROGRAM_FILES: [&str; 2] = ["license-desk.exe", "license-desk.com"];
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "camelCase", tag = "kind")]
 pub enum Installed {
-    /// Windows: the installer ran for this user; the new program is `program` (started
-    /// when a restart was asked).
+    /// Windows: the installer ran for this user; the new program is `program`, started by
+    /// the caller once its own files are closed.
     #[serde(rename_all = "camelCase")]
-    Program {
-        version: String,
-        program: PathBuf,
-        started: bool,
-    },
+    Program { version: String, program: PathBuf },
     /// Debian and Ubuntu: a package needs root; `command` installs the checked `file`.
     #[serde(rename_all = "camelCase")]
     Command {
@@ -39,13 +35,12 @@ pub enum Installed {
 }
 
 /// Downloads (or takes the file downloaded before) the newer release, checks it against the
-/// pinned key, and installs it: the caller makes sure no call runs and the drafts are saved.
+/// pinned key, and installs it: the caller makes sure no call runs and the drafts are saved,
+/// and starts the new program once it has closed its own files.
 #[derive(Debug, Clone)]
 pub struct ApplyUpdate {
     pub profile: String,
     pub progress: Progress,
-    /// Start the new program once installed (the window closes itself then).
-    pub restart: bool,
 }
 
 impl Request for ApplyUpdate {
@@ -57,13 +52,12 @@ impl Request for ApplyUpdate {
 
     async fn serve(self, services: Services) -> Result<Installed, CoreError> {
         let (file, release) = fetch(&services, &self.profile, &self.progress).await?;
-        let restart = self.restart;
-        let installed = tokio::task::spawn_blocking(move || install(&file, &release, restart));
+        let installed = tokio::task::spawn_blocking(move || install(&file, &release));
         Ok(installed.await??)
     }
 }
 
-fn install(file: &Path, release: &Release, restart: bool) -> Result<Installed, UpdateError> {
+fn install(file: &Path, release: &Release) -> Result<Installed, UpdateError> {
     let version = release.version.clone();
     match release.target {
         Target::LinuxX86_64 => Ok(Installed::Command {
@@ -72,19 +66,10 @@ fn install(file: &Path, release: &Release, restart: bool) -> Result<Installed, U
             command: dpkg_command(file),
         }),
         Target::WindowsX86_64 => {
-            let running =
-                std::env::current_exe().map_err(|e| UpdateError::Files(file.into(), e))?;
+            let running = std::env::current_exe()
+                .map_err(|e| UpdateError::Files(PathBuf::from("license-desk.exe"), e))?;
             let program = run_installer(file, &running)?;
-            if restart {
-                Command::new(&program)
-                    .spawn()
-                    .map_err(|e| UpdateError::Files(program.clone(), e))?;
-            }
-            Ok(Installed::Program {
-                version,
-                program,
-                started: restart,
-            })
+            Ok(Installed::Program { version, program })
         }
     }
 }
@@ -107,17 +92,13 @@ fn run_installer(installer: &Path, running: &Path) -> Result<PathBuf, UpdateErro
     let aside = set_aside(dir)?;
     let status = installer_command(installer, dir).status();
     let program = dir.join(PROGRAM_FILES[0]);
-    match status {
-        Ok(status) if status.success() && program.is_file() => Ok(program),
-        Ok(status) => {
-            put_back(&aside);
-            Err(UpdateError::Installer(status.code()))
-        }
-        Err(e) => {
-            put_back(&aside);
-            Err(UpdateError::Files(installer.to_owned(), e))
-        }
-    }
+    let failed = match status {
+        Ok(status) if status.success() && program.is_file() => return Ok(program),
+        Ok(status) => UpdateError::Installer(status.code()),
+        Err(e) => UpdateError::Files(installer.to_owned(), e),
+    };
+    put_back(&aside).map_err(|(old, e)| UpdateError::NotPutBack(old, e))?;
+    Err(failed)
 }
 
 fn installer_command(installer: &Path, dir: &Path) -> Command {
@@ -148,7 +129,7 @@ fn set_aside(dir: &Path) -> Result<Vec<(PathBuf, PathBuf)>, UpdateError> {
         // One left by an update whose program still ran at the last start.
         let _ = std::fs::remove_file(&old);
         if let Err(e) = std::fs::rename(&file, &old) {
-            put_back(&aside);
+            put_back(&aside).map_err(|(old, e)| UpdateError::NotPutBack(old, e))?;
             return Err(UpdateError::Files(file, e));
         }
         aside.push((file, old));
@@ -156,13 +137,16 @@ fn set_aside(dir: &Path) -> Result<Vec<(PathBuf, PathBuf)>, UpdateError> {
     Ok(aside)
 }
 
-fn put_back(aside: &[(PathBuf, PathBuf)]) {
+/// What was set aside renamed back; the first file that could not be, if one could not.
+fn put_back(aside: &[(PathBuf, PathBuf)]) -> Result<(), (PathBuf, std::io::Error)> {
+    let mut failed = Ok(());
     for (file, old) in aside {
         let _ = std::fs::remove_file(file);
         if let Err(e) = std::fs::rename(old, file) {
-            tracing::error!(file = %file.display(), error = %e, "the program set aside could not be put back");
+            failed = failed.and(Err((old.clone(), e)));
         }
     }
+    failed
 }
 
 fn old_name(file: &Path) -> PathBuf {
@@ -172,7 +156,8 @@ fn old_name(file: &Path) -> PathBuf {
 }
 
 /// At start: the files an update set aside beside this program are deleted (one still
-/// running is left for the next start).
+/// running is left for the next start); one whose new file is missing (an installer cut off)
+/// is put back in its place.
 pub fn clear_old_program() {
     let Some(dir) = std::env::current_exe()
         .ok()
@@ -181,10 +166,16 @@ pub fn clear_old_program() {
         return;
     };
     for name in PROGRAM_FILES {
-        let old = old_name(&dir.join(name));
-        if old.is_file()
-            && let Err(e) = std::fs::remove_file(&old)
-        {
+        let file = dir.join(name);
+        let old = old_name(&file);
+        if !old.is_file() {
+            continue;
+        }
+        let done = match file.exists() {
+            true => std::fs::remove_file(&old),
+            false => std::fs::rename(&old, &file),
+        };
+        if let Err(e) = done {
             tracing::info!(file = %old.display(), error = %e, "a program an update set aside is still there");
         }
     }

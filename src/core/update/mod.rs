@@ -64,6 +64,13 @@ pub enum UpdateError {
     NotInstalled(PathBuf),
     #[error("the installer stopped (exit code {}): the program in use was left as it was", .0.map_or("none".to_owned(), |c| c.to_string()))]
     Installer(Option<i32>),
+    #[error(
+        "the installer stopped and the program set aside as {0} could not be put back ({1}): \
+         rename it back without its .old, or run the checked installer again"
+    )]
+    NotPutBack(PathBuf, std::io::Error),
+    #[error("the team server offers a release for {0} as the one for this computer: refused")]
+    OtherTarget(String),
     #[error("{0}: {1}")]
     Files(PathBuf, std::io::Error),
 }
@@ -161,6 +168,9 @@ async fn fetch(
         .await?
         .filter(|r| newer(&r.version))
         .ok_or(UpdateError::NoneNewer)?;
+    if release.target != target {
+        return Err(UpdateError::OtherTarget(release.target.as_ref().to_owned()).into());
+    }
     let name = plain_name(&release.file_name)?.to_owned();
     // Downloaded where only this user may write, whatever folder was asked for.
     let updates = services.0.data_dir.join("updates");

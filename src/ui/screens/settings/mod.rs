@@ -66,8 +66,15 @@ impl SettingsScreen {
     }
 
     /// The moving dialog, and what a start restored, over any screen.
-    pub fn moving_ui(&mut self, ctx: &egui::Context, out: &Outbox<'_>, lang: Lang) {
-        self.moving.ui(ctx, out, lang);
+    /// `calls_running`: *Restart now* waits for them to end.
+    pub fn moving_ui(
+        &mut self,
+        ctx: &egui::Context,
+        out: &Outbox<'_>,
+        lang: Lang,
+        calls_running: bool,
+    ) {
+        self.moving.ui(ctx, out, lang, calls_running);
     }
 
     /// Takes the replies that have come to this screen's requests.

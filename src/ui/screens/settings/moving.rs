@@ -58,7 +58,7 @@ impl Moving {
         }
     }
 
-    pub(super) fn ui(&mut self, ctx: &egui::Context, out: &Outbox<'_>, lang: Lang) {
+    pub(super) fn ui(&mut self, ctx: &egui::Context, out: &Outbox<'_>, lang: Lang, busy: bool) {
         self.restored_ui(ctx, lang);
         if !self.open {
             return;
@@ -76,7 +76,7 @@ impl Moving {
                 ui.add_space(8.0);
                 self.save_ui(ui, out, lang);
                 ui.separator();
-                self.restore_ui(ui, out, lang);
+                self.restore_ui(ui, out, lang, busy);
             });
         self.open = open;
     }
@@ -109,7 +109,8 @@ impl Moving {
         }
     }
 
-    fn restore_ui(&mut self, ui: &mut egui::Ui, out: &Outbox<'_>, lang: Lang) {
+    /// `busy`: calls run, which a restart would cut; *Restart now* waits for them.
+    fn restore_ui(&mut self, ui: &mut egui::Ui, out: &Outbox<'_>, lang: Lang, busy: bool) {
         ui.strong(t!(lang, "move-restore-section"));
         ui.horizontal(|ui| {
             let label = ui.label(t!(lang, "move-restore-from"));
@@ -136,7 +137,8 @@ impl Moving {
                 date = date.as_str()
             );
             ui.label(RichText::new(words).strong());
-            if ui.button(t!(lang, "move-restart")).clicked() {
+            let restart = ui.add_enabled(!busy, egui::Button::new(t!(lang, "move-restart")));
+            if restart.clicked() {
                 self.restart = true;
             }
         }
