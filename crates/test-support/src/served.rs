@@ -162,11 +162,17 @@ pub fn nonce() -> String {
 
 /// `license-desk team ARGS --data DATA` with `stdin` piped in: exit code, stdout, stderr.
 pub fn team_cli(data: &Path, args: &[&str], stdin: &str) -> (Option<i32>, String, String) {
+    let team = std::iter::once(OsStr::new("team")).chain(args.iter().map(OsStr::new));
+    piped(team.chain([OsStr::new("--data"), data.as_os_str()]), stdin)
+}
+
+/// `license-desk ARGS` with `stdin` piped in: exit code, stdout, stderr.
+pub fn piped(
+    args: impl IntoIterator<Item = impl AsRef<OsStr>>,
+    stdin: &str,
+) -> (Option<i32>, String, String) {
     let mut child = Command::new(bin())
-        .arg("team")
         .args(args)
-        .arg("--data")
-        .arg(data)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

@@ -29,7 +29,7 @@ pub(super) struct Moving {
     /// *Restart now* was clicked.
     restart: bool,
     /// What this start restored, or why it did not, until dismissed.
-    restored: Option<Result<Restored, String>>,
+    restored: Option<Result<Restored, BackupError>>,
 }
 
 impl Moving {
@@ -42,7 +42,7 @@ impl Moving {
     }
 
     pub(super) fn restored(&mut self, result: Result<Restored, BackupError>) {
-        self.restored = Some(result.map_err(|e| e.to_string()));
+        self.restored = Some(result);
     }
 
     pub(super) fn take_restart(&mut self) -> bool {
@@ -156,6 +156,7 @@ impl Moving {
             match result {
                 Ok(restored) => restored_words_ui(ui, lang, restored),
                 Err(why) => {
+                    let why = why.to_string();
                     let words = tr!(lang, "move-restore-failed", why = why.as_str());
                     ui.colored_label(ui.visuals().error_fg_color, words);
                 }
