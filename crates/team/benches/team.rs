@@ -198,10 +198,10 @@ async fn hop() {
     let (mut direct, mut through, mut floor) = (Vec::new(), Vec::new(), Vec::new());
     for round in 0..ROUNDS {
         eprintln!("round {round}: direct, team server, nginx; the platform 20 ms away");
-        direct.push(run(&rig.http, &rig.direct(), &tokens).await);
-        through.push(run(&rig.http, &rig.team.base_url(), &rig.sessions).await);
+        direct.push(warm_run(&rig.http, &rig.direct(), &tokens).await);
+        through.push(warm_run(&rig.http, &rig.team.base_url(), &rig.sessions).await);
         if let Some(nginx) = &nginx {
-            floor.push(run(&rig.http, &nginx.base_url(), &tokens).await);
+            floor.push(warm_run(&rig.http, &nginx.base_url(), &tokens).await);
         }
     }
     println!();
@@ -412,6 +412,22 @@ async fn sign_in(http: &reqwest::Client, base: &str, name: &str) -> String {
         .to_owned()
 }
 
+/// [`run`] after one call of each user, not counted: each hop's connections to the platform
+/// are open, as they are while a branch works. Between its rounds a hop idles for two
+/// others' (seconds), and the team server's client lets a connection go after 5 idle seconds
+/// (`client`: before the platform may close it), so without this some rounds would time its
+/// reconnections instead: one round trip to the platform more for each user's first call.
+async fn warm_run(http: &reqwest::Client, base: &str, tokens: &[String]) -> Round {
+    let warming = tokens.iter().enumerate().map(|(user, token)| {
+        let (http, base, token) = (http.clone(), base.to_owned(), token.clone());
+        tokio::spawn(async move { call(&http, &base, &token, user, CALLS_PER_USER, false).await })
+    });
+    for warmed in futures::future::join_all(warming).await {
+        warmed.expect("a user");
+    }
+    run(http, base, tokens).await
+}
+
 /// Every user's loop at once; each call's latency, and the round's throughput.
 async fn run(http: &reqwest::Client, base: &str, tokens: &[String]) -> Round {
     let started = Instant::now();
@@ -439,25 +455,30 @@ async fn run(http: &reqwest::Client, base: &str, tokens: &[String]) -> Round {
 async fn user_loop(http: &reqwest::Client, base: &str, token: &str, user: usize) -> Vec<Duration> {
     let mut times = Vec::with_capacity(CALLS_PER_USER);
     for i in 0..CALLS_PER_USER {
-        let nonce = format!("{user}-{i}-{}", support::clock::now_ms());
         let started = Instant::now();
-        let request = if i % 5 == 4 {
-            http.post(format!(
-                "{base}/order/api/order/v1/shellnums?g_nonce={nonce}"
-            ))
-            .json(&json!({"size": 1}))
-        } else {
-            http.get(format!(
-                "{base}/order/api/order/v1/enterprise/user/query?g_nonce={nonce}&channelCode=CRM&channelCustomerId=C-{user}"
-            ))
-        };
-        let answer = request.bearer_auth(token).send().await.expect("answered");
-        let status = answer.status();
-        let _ = answer.bytes().await.expect("body");
-        assert!(status.is_success() || status.as_u16() == 299, "{status}");
+        call(http, base, token, user, i, i % 5 == 4).await;
         times.push(started.elapsed());
     }
     times
+}
+
+/// One user's call number `i`: a write (one asset number) or a read (a customer).
+async fn call(http: &reqwest::Client, base: &str, token: &str, user: usize, i: usize, write: bool) {
+    let nonce = format!("{user}-{i}-{}", support::clock::now_ms());
+    let request = if write {
+        http.post(format!(
+            "{base}/order/api/order/v1/shellnums?g_nonce={nonce}"
+        ))
+        .json(&json!({"size": 1}))
+    } else {
+        http.get(format!(
+                "{base}/order/api/order/v1/enterprise/user/query?g_nonce={nonce}&channelCode=CRM&channelCustomerId=C-{user}"
+            ))
+    };
+    let answer = request.bearer_auth(token).send().await.expect("answered");
+    let status = answer.status();
+    let _ = answer.bytes().await.expect("body");
+    assert!(status.is_success() || status.as_u16() == 299, "{status}");
 }
 
 async fn large_audit() {
