@@ -48,6 +48,8 @@ pub(super) struct Drafts {
     confirm_delete: bool,
     /// When the open draft was last changed and not yet saved.
     changed_at: Option<Instant>,
+    /// The open draft's last save failed, and none has succeeded since.
+    save_failed: bool,
 }
 
 impl Drafts {
@@ -68,6 +70,11 @@ impl Drafts {
             || self.save_call.is_waiting()
             || self.create_call.is_waiting()
             || self.hints_call.is_waiting()
+    }
+
+    /// Whether the last save failed (its edits not yet saved since).
+    pub(super) fn save_failed(&self) -> bool {
+        self.save_failed
     }
 
     pub(super) fn changed(&mut self) {
@@ -127,6 +134,13 @@ impl ComposerScreen {
 
     fn poll_draft_changes(&mut self, out: &Outbox<'_>) {
         let saved = out.reply(&mut self.drafts.save_call, label!("save-draft"));
+        match &saved {
+            // Its edits are not saved (the outbox said why): an install waits until a later
+            // save of this draft succeeds, or another draft is opened.
+            Some(Err(_)) => self.drafts.save_failed = true,
+            Some(Ok(())) => self.drafts.save_failed = false,
+            None => {}
+        }
         let hinted = out.reply(&mut self.drafts.hints_call, label!("save-draft"));
         let renamed = out.reply(&mut self.drafts.rename_call, label!("rename-draft"));
         // The list shows what a draft holds, whether it was sent and its name: read it again.
@@ -194,6 +208,7 @@ impl ComposerScreen {
         self.drafts.changed_at = None;
         self.history.reset(&draft.batch);
         self.draft = Some(draft);
+        self.drafts.save_failed = false;
         self.tree = super::tree::Tree::default();
         self.room.forget();
         self.submit.forget();

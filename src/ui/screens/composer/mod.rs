@@ -230,10 +230,10 @@ impl ComposerScreen {
     }
 
     /// Saves the open draft's pending edits now (before the program restarts): true once
-    /// nothing is left to save and no save is on its way.
+    /// nothing is left to save, no save is on its way, and the last one did not fail.
     pub fn saved_now(&mut self, out: &Outbox<'_>) -> bool {
         self.save_now(out);
-        !self.drafts.saving()
+        !self.drafts.saving() && !self.drafts.save_failed()
     }
 
     /// `F6`: the tree's chosen row takes the keyboard's focus; from the tree, the first problem
