@@ -22,8 +22,17 @@ use crate::core::{Core, CoreError, CoreOptions};
 /// form's values) made private to the user before eframe first writes it: eframe rewrites the
 /// file in place, which keeps its mode.
 fn private_window_state(dir: &std::path::Path) {
+    let file = dir.join("app.ron");
     let kept = support::private_files::create_private_dir(dir)
-        .and_then(|()| support::private_files::ensure_private_file(&dir.join("app.ron")));
+        .and_then(|()| support::private_files::ensure_private_file(&file))
+        .and_then(|()| {
+            // A new file holds an empty map, which eframe reads: empty, it would say at the
+            // first start that it failed to parse it.
+            if std::fs::metadata(&file)?.len() == 0 {
+                std::fs::write(&file, "{}")?;
+            }
+            Ok(())
+        });
     if let Err(e) = kept {
         tracing::warn!(error = %e, "the window's state file could not be made private");
     }
@@ -119,5 +128,19 @@ mod tests {
             std::fs::read_to_string(&file).expect("read"),
             "(screen: \"Orders\")"
         );
+    }
+
+    /// The first start's file is one eframe reads (a map of its keys), and private.
+    #[test]
+    fn a_new_window_state_file_reads_as_an_empty_map() {
+        let dir = tempfile::tempdir().expect("dir");
+        let window = dir.path().join("window");
+        super::private_window_state(&window);
+        let file = window.join("app.ron");
+        let read: std::collections::HashMap<String, String> =
+            ron::from_str(&std::fs::read_to_string(&file).expect("read")).expect("RON");
+        assert!(read.is_empty());
+        let mode = std::fs::metadata(&file).expect("meta").permissions().mode() & 0o777;
+        assert_eq!(mode, 0o600);
     }
 }
