@@ -64,17 +64,14 @@ impl Drafts {
         self.list_call.start(out.ask(drafts::List));
     }
 
-    /// Whether an edit waits to be saved or a save is on its way.
+    /// Whether an edit waits to be saved (a save of it failed, or none was made yet) or a
+    /// save is on its way.
     pub(super) fn saving(&self) -> bool {
-        self.changed_at.is_some()
+        self.save_failed
+            || self.changed_at.is_some()
             || self.save_call.is_waiting()
             || self.create_call.is_waiting()
             || self.hints_call.is_waiting()
-    }
-
-    /// Whether the last save failed (its edits not yet saved since).
-    pub(super) fn save_failed(&self) -> bool {
-        self.save_failed
     }
 
     pub(super) fn changed(&mut self) {

@@ -233,7 +233,7 @@ impl ComposerScreen {
     /// nothing is left to save, no save is on its way, and the last one did not fail.
     pub fn saved_now(&mut self, out: &Outbox<'_>) -> bool {
         self.save_now(out);
-        !self.drafts.saving() && !self.drafts.save_failed()
+        !self.drafts.saving()
     }
 
     /// `F6`: the tree's chosen row takes the keyboard's focus; from the tree, the first problem
